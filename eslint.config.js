@@ -1,0 +1,53 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const engineForbiddenModules = [
+  'discord.js', '@discordjs/*', 'drizzle-orm', 'drizzle-orm/*', 'better-sqlite3', 'node-cron',
+  '@napi-rs/canvas', 'node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'pino',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'data/**', 'out/**', 'migrations/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // The rules engine is pure: no I/O, no clock, no ambient randomness.
+    files: ['src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: engineForbiddenModules, message: 'src/engine must stay pure: no I/O, database, Discord or canvas imports.' },
+          { group: ['**/app/**', '**/db/**', '**/discord/**', '**/render/**', '**/scheduler/**', '**/console/**'], message: 'src/engine imports only from src/engine.' },
+        ],
+      }],
+      'no-restricted-properties': ['error',
+        { object: 'Math', property: 'random', message: 'Use the injected Dice.' },
+        { object: 'Date', property: 'now', message: 'Time comes in as a game-clock value.' },
+      ],
+      'no-restricted-globals': ['error',
+        { name: 'Date', message: 'Time comes in as a game-clock value.' },
+        { name: 'process', message: 'The engine has no environment.' },
+        { name: 'setTimeout', message: 'The engine has no timers.' },
+      ],
+    },
+  },
+  {
+    files: ['src/app/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['discord.js', '**/discord/**', '**/console/**'], message: 'The app layer never touches a transport.' }] }],
+    },
+  },
+  {
+    files: ['src/discord/**/*.ts', 'src/console/**/*.ts', 'commands/**/*.ts', 'src/scheduler/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/db/**', 'drizzle-orm', 'better-sqlite3'], message: 'Transports and commands go through src/app.' }] }],
+    },
+  },
+);

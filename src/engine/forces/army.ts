@@ -1,0 +1,193 @@
+import type { Hex } from '../hex/hex.js';
+import type { Terrain } from '../map/mapModel.js';
+
+/**
+ * The force model. One commander figure on the strategic map stands for a whole army; an army is
+ * a list of regiments; a regiment is a list of companies (figures of one troop type). One figure
+ * is 40 troops. Individuals (leaders, heroes, wizards, trolls, the dragon) are not troop figures.
+ * @see 000 Orders of March: Composition of Forces
+ */
+export type MovementClass = 'infantry' | 'cavalry' | 'courier' | 'creature';
+export type Sight = 'light' | 'dark';
+export type RegimentRole = 'assault' | 'support' | 'reserve';
+export type Formation = 'formed' | 'unformed';
+
+/** Daily move points by movement class. @see 000 Overland Travel: Move Rates */
+export const MOVE_POINTS: Readonly<Record<Exclude<MovementClass, 'creature'>, number>> = {
+  infantry: 12,
+  cavalry: 24,
+  courier: 48,
+};
+
+export const TROOPS_PER_FIGURE = 40;
+
+export interface Company {
+  /** Troop type as the scenario names it, e.g. "heavy foot", "longbow", "boar riders". */
+  readonly troopType: string;
+  /** Basic type used by the contact table's lowest composition level. */
+  readonly basic: 'infantry' | 'cavalry';
+  readonly figures: number;
+}
+
+export interface Regiment {
+  readonly id: string;
+  readonly name: string;
+  readonly role: RegimentRole;
+  /** Figures at the start of the campaign (or after reconstitution). */
+  readonly originalFigures: number;
+  /** Companies with their current figures. */
+  readonly companies: readonly Company[];
+}
+
+export interface Individual {
+  readonly id: string;
+  readonly name: string;
+  /** leader, hero, wizard, troll, dragon, ... */
+  readonly kind: string;
+  /** Own daily move points for creatures that do not march in formation. */
+  readonly movePoints?: number;
+  readonly flying?: boolean;
+}
+
+/** Terrain an army crosses at clear cost: a terrain type everywhere, or a named region only. */
+export interface HomeTerrain {
+  readonly terrain: Terrain;
+  /** When set, only hexes of this map region count (the Ellriendi forest). */
+  readonly region?: string;
+}
+
+export interface Army {
+  readonly id: string;
+  readonly name: string;
+  readonly commander: string;
+  readonly side: string;
+  readonly hex: Hex;
+  /** Which bank of the river the army stands on, when its hex holds a river. */
+  readonly bank?: 'left' | 'right';
+  readonly movementClass: MovementClass;
+  /** Overrides the class's daily points (individual fantastic creatures). */
+  readonly baseMovePoints?: number;
+  readonly flying?: boolean;
+  readonly sight: Sight;
+  /** Prefers to move at night (goblins, kobolds, orcs). */
+  readonly nocturnal: boolean;
+  readonly homeTerrain?: HomeTerrain;
+  readonly regiments: readonly Regiment[];
+  readonly individuals: readonly Individual[];
+  readonly scouts: number;
+  /** Vessels the army owns, by kind. */
+  readonly vessels: Readonly<Record<string, number>>;
+  readonly armyPoints?: number;
+  readonly formation: Formation;
+  /** Public flags for the map: fatigued, in contact, in battle. */
+  readonly status: ArmyStatus;
+  /** Rules bookkeeping owned by the movement engine (points, rest, fatigue, operations). */
+  readonly march: MarchState;
+}
+
+export interface ArmyStatus {
+  readonly fatigued: boolean;
+  readonly inContact: boolean;
+  readonly inBattle: boolean;
+  readonly destroyed: boolean;
+  readonly embarked: boolean;
+}
+
+/**
+ * Movement bookkeeping. All counters are in half periods or days of game time so that the engine
+ * can decide rest, fatigue and weekly limits from state alone.
+ */
+export interface MarchState {
+  /** Points left in the current 24-hour turn. */
+  readonly pointsLeft: number;
+  /** Points explicitly saved from the previous day. */
+  readonly savedPoints: number;
+  /** Consecutive days with movement (weekly rest rule). */
+  readonly daysMarched: number;
+  /** Half periods of the current day/turn in which the army moved or rested: 'm' | 'r' per half. */
+  readonly recentHalves: string;
+  /** Forced march taken on this day number; the next day must be rest. */
+  readonly forcedMarchDay?: number;
+  /** Why the army is fatigued, for status. */
+  readonly fatigueReason?: string;
+  /** Consecutive full days of rest so far (a full day clears fatigue). */
+  readonly restDays: number;
+  /** Stragglers (figures) following an unformed march, by regiment id. */
+  readonly stragglers: Readonly<Record<string, number>>;
+  /** Hex where the army rallies after unformed movement. */
+  readonly rallyPoint?: Hex;
+  /** A multi-day operation the army is committed to (ferry, rafts, rally). */
+  readonly operation?: Operation;
+}
+
+export interface Operation {
+  readonly kind: 'ferry' | 'rafts' | 'rally' | 'ford' | 'swim';
+  readonly hex: Hex;
+  /** Day the operation began. */
+  readonly startedDay: number;
+  /** Days (or half periods for short ones) still to go. */
+  readonly remaining: number;
+  readonly toBank?: 'left' | 'right';
+  readonly note?: string;
+}
+
+export const FRESH_STATUS: ArmyStatus = { fatigued: false, inContact: false, inBattle: false, destroyed: false, embarked: false };
+
+export const FRESH_MARCH: MarchState = {
+  pointsLeft: 0,
+  savedPoints: 0,
+  daysMarched: 0,
+  recentHalves: '',
+  restDays: 0,
+  stragglers: {},
+};
+
+export function regimentFigures(r: Regiment): number {
+  return r.companies.reduce((n, c) => n + c.figures, 0);
+}
+
+/** Strength of a regiment: current figures as a whole percentage of its original count. */
+export function regimentStrength(r: Regiment): number {
+  if (r.originalFigures <= 0) return 0;
+  return Math.round((regimentFigures(r) / r.originalFigures) * 100);
+}
+
+/** Troop figures of the whole army; individuals do not count. @see RULINGS 3 contested hexes */
+export function troopFigures(a: Army): number {
+  return a.regiments.reduce((n, r) => n + regimentFigures(r), 0);
+}
+
+export function assaultRegiment(a: Army): Regiment | undefined {
+  return a.regiments.find((r) => r.role === 'assault' && regimentFigures(r) > 0) ?? a.regiments.find((r) => regimentFigures(r) > 0);
+}
+
+/** Number of regiments that still have figures. */
+export function regimentCount(a: Army): number {
+  return a.regiments.filter((r) => regimentFigures(r) > 0).length;
+}
+
+/**
+ * Daily move points before rest, fatigue and weather: the army moves at its slowest unit;
+ * an army of individuals only moves at its slowest individual.
+ * @see 000 Overland Travel: Move Rates; Individual Fantastic Creatures
+ */
+export function baseDailyPoints(a: Army): number {
+  if (a.baseMovePoints !== undefined) return a.baseMovePoints;
+  if (a.movementClass === 'creature') {
+    const rates = a.individuals.map((i) => i.movePoints).filter((p): p is number => p !== undefined);
+    return rates.length > 0 ? Math.min(...rates) : MOVE_POINTS.infantry;
+  }
+  return MOVE_POINTS[a.movementClass];
+}
+
+export function isHostile(sides: Readonly<Record<string, SideInfo>>, a: string, b: string): boolean {
+  if (a === b) return false;
+  return (sides[a]?.hostileTo.includes(b) ?? false) || (sides[b]?.hostileTo.includes(a) ?? false);
+}
+
+export interface SideInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly colour: string;
+  readonly hostileTo: readonly string[];
+}

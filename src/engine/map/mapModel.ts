@@ -1,0 +1,265 @@
+import { DIRECTIONS, type Direction, type Hex } from '../hex/hex.js';
+import { formatHex, hexKey, hexToOffset, idWidth, offsetToHex, parseHex } from '../hex/hexId.js';
+import { directionTo } from '../hex/neighbours.js';
+
+/**
+ * The strategic map: one terrain per hex, plus roads and tracks as links between neighbouring
+ * hexes, rivers that run through hexes (splitting each into two banks), and map features.
+ * @see RULINGS 1 Map and coordinates
+ */
+export const TERRAINS = ['clear', 'forest', 'hill', 'swamp', 'mountain', 'coast', 'sea'] as const;
+export type Terrain = (typeof TERRAINS)[number];
+
+/** One letter per hex in the scenario's terrain rows. */
+export const TERRAIN_LETTERS: Readonly<Record<string, Terrain>> = {
+  c: 'clear',
+  f: 'forest',
+  h: 'hill',
+  s: 'swamp',
+  m: 'mountain',
+  w: 'coast',
+  o: 'sea',
+};
+
+export type RiverSize = 'major' | 'minor';
+export type CrossingSite = 'ford' | 'ferry' | 'bridge';
+
+/** The map part of a scenario file, as written (hex ids are CCRR strings). */
+export interface MapData {
+  readonly width: number;
+  readonly height: number;
+  /** `height` strings of `width` letters (see TERRAIN_LETTERS). */
+  readonly terrain: readonly string[];
+  readonly roads: readonly (readonly string[])[];
+  readonly tracks: readonly (readonly string[])[];
+  readonly rivers: readonly RiverData[];
+  readonly ports: readonly { readonly hex: string; readonly name: string }[];
+  /** Coast hexes with a navigable channel through the mud flat. */
+  readonly channels: readonly string[];
+  /** Coast hexes of mud flat: vessels may only enter them through a channel. */
+  readonly mudflats: readonly string[];
+  readonly towns: readonly { readonly hex: string; readonly name: string }[];
+  readonly fortifications: readonly { readonly hex: string; readonly name: string; readonly kind: 'citadel' | 'keep' | 'fort' }[];
+  readonly regions: readonly { readonly id: string; readonly name: string; readonly hexes: readonly string[] }[];
+  readonly labels: readonly { readonly hex: string; readonly text: string; readonly kind: 'region' | 'place' | 'water' }[];
+}
+
+export interface RiverData {
+  readonly id: string;
+  readonly name: string;
+  /** Ordered from source to mouth. */
+  readonly hexes: readonly RiverStepData[];
+  /** The hex the river flows into after its last listed hex (sea, coast or another river). */
+  readonly mouth?: string;
+  /** False for a river boats cannot use at all. Default true. */
+  readonly navigable?: boolean;
+}
+
+export interface RiverStepData {
+  readonly hex: string;
+  readonly size: RiverSize;
+  readonly crossing?: CrossingSite;
+  /** Falls that block boats in this hex. */
+  readonly cataract?: boolean;
+}
+
+/** A river as it runs through one hex. */
+export interface RiverHex {
+  readonly riverId: string;
+  readonly riverName: string;
+  readonly size: RiverSize;
+  readonly crossing?: CrossingSite;
+  readonly cataract: boolean;
+  readonly navigable: boolean;
+  /** Edge the river enters by; undefined at its source (the river starts at the centre). */
+  readonly entry?: Direction;
+  /** Edge the river leaves by; undefined where it ends at the centre. */
+  readonly exit?: Direction;
+  /** Index of this hex along its river. */
+  readonly index: number;
+}
+
+export type Bank = 'left' | 'right';
+
+export interface MapModel {
+  readonly width: number;
+  readonly height: number;
+  readonly idWidth: number;
+  readonly data: MapData;
+  terrainAt(h: Hex): Terrain | undefined;
+  inBounds(h: Hex): boolean;
+  riverAt(h: Hex): RiverHex | undefined;
+  hasRoad(a: Hex, b: Hex): boolean;
+  hasTrack(a: Hex, b: Hex): boolean;
+  portAt(h: Hex): string | undefined;
+  townAt(h: Hex): string | undefined;
+  fortificationAt(h: Hex): { name: string; kind: string } | undefined;
+  hasChannel(h: Hex): boolean;
+  isMudflat(h: Hex): boolean;
+  inRegion(h: Hex, regionId: string): boolean;
+  /** Every hex of the map, row by row. */
+  allHexes(): Hex[];
+  format(h: Hex): string;
+  parse(id: string): Hex | undefined;
+}
+
+const edgeKey = (a: Hex, b: Hex): string => {
+  const ka = hexKey(a);
+  const kb = hexKey(b);
+  return ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`;
+};
+
+function linkSet(paths: readonly (readonly string[])[]): Set<string> {
+  const set = new Set<string>();
+  for (const path of paths) {
+    for (let i = 1; i < path.length; i++) {
+      const a = parseHex(path[i - 1] ?? '');
+      const b = parseHex(path[i] ?? '');
+      if (a && b) set.add(edgeKey(a, b));
+    }
+  }
+  return set;
+}
+
+/** Builds the indexed map from scenario data. The data must already be validated. */
+export function buildMap(data: MapData): MapModel {
+  const width = data.width;
+  const height = data.height;
+  const terrain: Terrain[] = [];
+  for (let row = 0; row < height; row++) {
+    const line = data.terrain[row] ?? '';
+    for (let col = 0; col < width; col++) terrain.push(TERRAIN_LETTERS[line[col] ?? 'c'] ?? 'clear');
+  }
+  const index = (h: Hex): number => {
+    const { col, row } = hexToOffset(h);
+    if (col < 1 || row < 1 || col > width || row > height) return -1;
+    return (row - 1) * width + (col - 1);
+  };
+
+  const rivers = new Map<string, RiverHex>();
+  for (const river of data.rivers) {
+    const hexes = river.hexes.map((s) => parseHex(s.hex));
+    const mouth = river.mouth ? parseHex(river.mouth) : undefined;
+    river.hexes.forEach((step, i) => {
+      const h = hexes[i];
+      if (!h) return;
+      const prev = i > 0 ? hexes[i - 1] : undefined;
+      const next = i < hexes.length - 1 ? hexes[i + 1] : mouth;
+      const entry = prev ? directionTo(h, prev) : undefined;
+      const exit = next ? directionTo(h, next) : undefined;
+      rivers.set(hexKey(h), {
+        riverId: river.id,
+        riverName: river.name,
+        size: step.size,
+        ...(step.crossing ? { crossing: step.crossing } : {}),
+        cataract: step.cataract ?? false,
+        navigable: river.navigable ?? true,
+        ...(entry ? { entry } : {}),
+        ...(exit ? { exit } : {}),
+        index: i,
+      });
+    });
+  }
+
+  const roads = linkSet(data.roads);
+  const tracks = linkSet(data.tracks);
+  const byHex = <T extends { hex: string }>(items: readonly T[]): Map<string, T> =>
+    new Map(items.flatMap((it) => {
+      const h = parseHex(it.hex);
+      return h ? [[hexKey(h), it] as const] : [];
+    }));
+  const ports = byHex(data.ports);
+  const towns = byHex(data.towns);
+  const forts = byHex(data.fortifications);
+  const keySet = (ids: readonly string[]): Set<string> => new Set(ids.flatMap((id) => {
+    const h = parseHex(id);
+    return h ? [hexKey(h)] : [];
+  }));
+  const channels = keySet(data.channels);
+  const mudflats = keySet(data.mudflats);
+  const regions = new Map(data.regions.map((r) => [r.id, keySet(r.hexes)]));
+  const w = idWidth(width, height);
+
+  const all: Hex[] = [];
+  for (let row = 1; row <= height; row++) for (let col = 1; col <= width; col++) all.push(offsetToHex({ col, row }));
+
+  return {
+    width,
+    height,
+    idWidth: w,
+    data,
+    terrainAt: (h) => {
+      const i = index(h);
+      return i < 0 ? undefined : terrain[i];
+    },
+    inBounds: (h) => index(h) >= 0,
+    riverAt: (h) => rivers.get(hexKey(h)),
+    hasRoad: (a, b) => roads.has(edgeKey(a, b)),
+    hasTrack: (a, b) => tracks.has(edgeKey(a, b)),
+    portAt: (h) => ports.get(hexKey(h))?.name,
+    townAt: (h) => towns.get(hexKey(h))?.name,
+    fortificationAt: (h) => {
+      const f = forts.get(hexKey(h));
+      return f ? { name: f.name, kind: f.kind } : undefined;
+    },
+    hasChannel: (h) => channels.has(hexKey(h)),
+    isMudflat: (h) => mudflats.has(hexKey(h)),
+    inRegion: (h, id) => regions.get(id)?.has(hexKey(h)) ?? false,
+    allHexes: () => all,
+    format: (h) => formatHex(h, w),
+    parse: (id) => parseHex(id),
+  };
+}
+
+export function isWater(t: Terrain | undefined): boolean {
+  return t === 'sea' || t === 'coast';
+}
+
+/**
+ * The bank an edge of a river hex belongs to. Walking with the flow, edges clockwise from the
+ * entry edge up to the exit edge are the left bank, the others the right bank. The entry and exit
+ * edges carry the river itself (`'river'`). A hex where the river starts or ends at the centre is
+ * not split: every edge reports `undefined`.
+ * @see RULINGS 1 (banks)
+ */
+export function bankOfEdge(river: RiverHex, edge: Direction): Bank | 'river' | undefined {
+  if (river.entry === undefined || river.exit === undefined) return undefined;
+  if (edge === river.entry || edge === river.exit) return 'river';
+  const e = DIRECTIONS.indexOf(river.entry);
+  const x = DIRECTIONS.indexOf(river.exit);
+  const d = DIRECTIONS.indexOf(edge);
+  const cwFromEntry = (d - e + 6) % 6;
+  const exitFromEntry = (x - e + 6) % 6;
+  return cwFromEntry < exitFromEntry ? 'left' : 'right';
+}
+
+/** The bank a force arrives on when it enters river hex `to` from the adjacent hex `from`. */
+export function arrivalBank(map: MapModel, from: Hex, fromBank: Bank | undefined, to: Hex): Bank | undefined {
+  const river = map.riverAt(to);
+  if (!river) return undefined;
+  const edge = directionTo(to, from);
+  if (!edge) return undefined;
+  const side = bankOfEdge(river, edge);
+  if (side === 'left' || side === 'right') return side;
+  if (side === 'river') {
+    // Coming along the river from the neighbouring river hex: keep the same side of the water.
+    const upstream = map.riverAt(from);
+    if (upstream && upstream.riverId === river.riverId && fromBank) return fromBank;
+    return 'left';
+  }
+  return undefined;
+}
+
+/**
+ * Whether leaving river hex `at` (standing on `bank`) towards neighbour `to` means crossing the
+ * river there. Along the river (through its entry or exit edge) there is no crossing.
+ */
+export function crossingNeeded(map: MapModel, at: Hex, bank: Bank | undefined, to: Hex): boolean {
+  const river = map.riverAt(at);
+  if (!river || !bank) return false;
+  const edge = directionTo(at, to);
+  if (!edge) return false;
+  const side = bankOfEdge(river, edge);
+  return side === 'left' || side === 'right' ? side !== bank : false;
+}
+

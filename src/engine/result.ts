@@ -1,0 +1,19 @@
+/**
+ * Expected rule failures are values, not exceptions. A violation carries a stable dotted code
+ * (e.g. `move.noPath`), a message for the user that says what would be accepted, and details.
+ */
+export interface Violation {
+  readonly code: string;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export type Result<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly violation: Violation };
+
+export function ok<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+export function fail<T = never>(code: string, message: string, details?: Record<string, unknown>): Result<T> {
+  return details === undefined ? { ok: false, violation: { code, message } } : { ok: false, violation: { code, message, details } };
+}

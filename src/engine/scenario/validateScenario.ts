@@ -1,0 +1,141 @@
+import { hexDistance } from '../hex/distance.js';
+import { parseHex, hexToOffset } from '../hex/hexId.js';
+import type { Hex } from '../hex/hex.js';
+import { buildMap, isWater } from '../map/mapModel.js';
+import { scenarioSchema, type ScenarioDoc } from './schema.js';
+
+export interface ScenarioProblem {
+  /** JSON path in the document, e.g. `armies[3].hex`. */
+  readonly path: string;
+  readonly message: string;
+}
+
+export type ScenarioCheck = { ok: true; scenario: ScenarioDoc } | { ok: false; problems: ScenarioProblem[] };
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : `${out ? '.' : ''}${String(p)}`;
+  return out || '(document)';
+}
+
+/**
+ * Checks a parsed JSON document against the scenario format and every cross-reference, and
+ * returns all problems at once (never the first only).
+ */
+export function validateScenario(doc: unknown): ScenarioCheck {
+  const parsed = scenarioSchema.safeParse(doc);
+  if (!parsed.success) {
+    return { ok: false, problems: parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };
+  }
+  const s = parsed.data;
+  const problems: ScenarioProblem[] = [];
+  const add = (path: string, message: string): void => {
+    problems.push({ path, message });
+  };
+  const { width, height } = s.map;
+  const inBounds = (id: string, path: string): Hex | undefined => {
+    const h = parseHex(id);
+    if (!h) {
+      add(path, `"${id}" is not a hex id`);
+      return undefined;
+    }
+    const { col, row } = hexToOffset(h);
+    if (col > width || row > height) {
+      add(path, `hex ${id} is off the map (columns 1-${width}, rows 1-${height})`);
+      return undefined;
+    }
+    return h;
+  };
+
+  if (s.map.terrain.length !== height) add('map.terrain', `has ${s.map.terrain.length} rows but the map is ${height} rows high`);
+  s.map.terrain.forEach((row, i) => {
+    if (row.length !== width) add(`map.terrain[${i}]`, `has ${row.length} letters but the map is ${width} hexes wide`);
+  });
+  const map = buildMap(s.map);
+
+  const checkChain = (paths: readonly (readonly string[])[], what: string): void => {
+    paths.forEach((path, i) => {
+      let prev: Hex | undefined;
+      path.forEach((id, j) => {
+        const h = inBounds(id, `map.${what}[${i}][${j}]`);
+        if (h && prev && hexDistance(prev, h) !== 1) add(`map.${what}[${i}][${j}]`, `${id} is not next to the previous hex ${path[j - 1]}`);
+        if (h && isWater(map.terrainAt(h))) add(`map.${what}[${i}][${j}]`, `${id} is a water hex; roads and tracks run over land`);
+        prev = h;
+      });
+    });
+  };
+  checkChain(s.map.roads, 'roads');
+  checkChain(s.map.tracks, 'tracks');
+
+  const riverHexes = new Map<string, string>();
+  s.map.rivers.forEach((river, i) => {
+    let prev: Hex | undefined;
+    river.hexes.forEach((step, j) => {
+      const path = `map.rivers[${i}].hexes[${j}]`;
+      const h = inBounds(step.hex, `${path}.hex`);
+      if (!h) return;
+      if (prev && hexDistance(prev, h) !== 1) add(`${path}.hex`, `${step.hex} is not next to the previous river hex`);
+      if (step.crossing === 'ford' && step.size === 'major') add(`${path}.crossing`, 'fords exist only on minor rivers');
+      const other = riverHexes.get(step.hex);
+      if (other) add(`${path}.hex`, `${step.hex} already holds the river ${other}; one river per hex`);
+      riverHexes.set(step.hex, river.id);
+      prev = h;
+    });
+    if (river.mouth) {
+      const m = inBounds(river.mouth, `map.rivers[${i}].mouth`);
+      if (m && prev && hexDistance(prev, m) !== 1) add(`map.rivers[${i}].mouth`, `${river.mouth} is not next to the river's last hex`);
+    }
+  });
+
+  const checkHexes = (items: readonly { hex: string }[], what: string): void => {
+    items.forEach((it, i) => inBounds(it.hex, `map.${what}[${i}].hex`));
+  };
+  checkHexes(s.map.ports, 'ports');
+  checkHexes(s.map.towns, 'towns');
+  checkHexes(s.map.fortifications, 'fortifications');
+  checkHexes(s.map.labels, 'labels');
+  s.map.channels.forEach((id, i) => {
+    const h = inBounds(id, `map.channels[${i}]`);
+    if (h && map.terrainAt(h) !== 'coast') add(`map.channels[${i}]`, `${id} is not a coast hex; channels run through coastal water`);
+  });
+  s.map.mudflats.forEach((id, i) => inBounds(id, `map.mudflats[${i}]`));
+  s.map.regions.forEach((r, i) => r.hexes.forEach((id, j) => inBounds(id, `map.regions[${i}].hexes[${j}]`)));
+
+  const sideIds = new Set<string>();
+  s.sides.forEach((side, i) => {
+    if (sideIds.has(side.id)) add(`sides[${i}].id`, `duplicate side id "${side.id}"`);
+    sideIds.add(side.id);
+  });
+  s.sides.forEach((side, i) => side.hostileTo.forEach((h, j) => {
+    if (!sideIds.has(h)) add(`sides[${i}].hostileTo[${j}]`, `unknown side "${h}" (sides: ${[...sideIds].join(', ')})`);
+  }));
+
+  const armyIds = new Set<string>();
+  const occupied = new Map<string, string>();
+  const regionIds = new Set(s.map.regions.map((r) => r.id));
+  s.armies.forEach((a, i) => {
+    const path = `armies[${i}]`;
+    if (armyIds.has(a.id)) add(`${path}.id`, `duplicate army id "${a.id}"`);
+    armyIds.add(a.id);
+    if (!sideIds.has(a.side)) add(`${path}.side`, `unknown side "${a.side}" (sides: ${[...sideIds].join(', ')})`);
+    const h = inBounds(a.hex, `${path}.hex`);
+    if (h && isWater(map.terrainAt(h)) && !(a.vessels && Object.values(a.vessels).some((n) => (n ?? 0) > 0))) {
+      add(`${path}.hex`, `${a.hex} is water; an army without vessels starts on land`);
+    }
+    const holder = occupied.get(a.hex);
+    if (holder) add(`${path}.hex`, `${a.hex} is already held by ${holder}; one commander per hex`);
+    occupied.set(a.hex, a.id);
+    if (a.regiments.length === 0 && a.individuals.length === 0) add(`${path}.regiments`, 'an army needs at least one regiment or individual');
+    if (a.movementClass === 'creature' && a.movePoints === undefined && !a.individuals.some((x) => x.movePoints !== undefined)) {
+      add(`${path}.movePoints`, 'a creature army needs movePoints (on the army or its individuals)');
+    }
+    if (a.homeTerrain?.region && !regionIds.has(a.homeTerrain.region)) add(`${path}.homeTerrain.region`, `unknown map region "${a.homeTerrain.region}"`);
+    const regIds = new Set<string>();
+    a.regiments.forEach((r, j) => {
+      if (regIds.has(r.id)) add(`${path}.regiments[${j}].id`, `duplicate regiment id "${r.id}" in ${a.id}`);
+      regIds.add(r.id);
+    });
+  });
+
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario: s };
+}

@@ -1,0 +1,79 @@
+import { START_TIME } from '../clock/gameTime.js';
+import { createRngState } from '../dice/dice.js';
+import { FRESH_MARCH, FRESH_STATUS, MOVE_POINTS, baseDailyPoints, type Army, type RegimentRole, type SideInfo } from '../forces/army.js';
+import { parseHex } from '../hex/hexId.js';
+import type { ScenarioDoc } from '../scenario/schema.js';
+import { FIRST_MORNING } from '../weather/types.js';
+import type { CampaignState } from './campaign.js';
+import { DEFAULT_SETTINGS, type CampaignSettings } from './settings.js';
+
+const ROLE_BY_ORDER: readonly RegimentRole[] = ['assault', 'support'];
+
+/** Builds the opening state of a campaign from a validated scenario. */
+export function newCampaign(input: {
+  id: string;
+  name: string;
+  scenario: ScenarioDoc;
+  seed: number;
+  settings?: Partial<CampaignSettings>;
+}): CampaignState {
+  const { scenario } = input;
+  const sides: Record<string, SideInfo> = {};
+  for (const s of scenario.sides) sides[s.id] = { id: s.id, name: s.name, colour: s.colour, hostileTo: [...s.hostileTo] };
+  const armies: Record<string, Army> = {};
+  for (const a of scenario.armies) {
+    const hex = parseHex(a.hex);
+    if (!hex) throw new Error(`scenario army ${a.id} has a bad hex; validate the scenario first`);
+    const army: Army = {
+      id: a.id,
+      name: a.name,
+      commander: a.commander,
+      side: a.side,
+      hex,
+      movementClass: a.movementClass,
+      ...(a.movePoints !== undefined ? { baseMovePoints: a.movePoints } : {}),
+      ...(a.flying ? { flying: true } : {}),
+      sight: a.sight,
+      nocturnal: a.nocturnal,
+      ...(a.homeTerrain ? { homeTerrain: a.homeTerrain.region ? { terrain: a.homeTerrain.terrain, region: a.homeTerrain.region } : { terrain: a.homeTerrain.terrain } } : {}),
+      regiments: a.regiments.map((r, i) => ({
+        id: r.id,
+        name: r.name,
+        role: ROLE_BY_ORDER[i] ?? 'reserve',
+        originalFigures: r.companies.reduce((n, c) => n + c.figures, 0),
+        companies: r.companies.map((c) => ({ troopType: c.troopType, basic: c.basic, figures: c.figures })),
+      })),
+      individuals: a.individuals.map((x) => ({
+        id: x.id,
+        name: x.name,
+        kind: x.kind,
+        ...(x.movePoints !== undefined ? { movePoints: x.movePoints } : {}),
+        ...(x.flying ? { flying: true } : {}),
+      })),
+      scouts: a.scouts,
+      vessels: { ...a.vessels } as Record<string, number>,
+      ...(a.armyPoints !== undefined ? { armyPoints: a.armyPoints } : {}),
+      formation: 'formed',
+      status: FRESH_STATUS,
+      march: FRESH_MARCH,
+    };
+    armies[a.id] = { ...army, march: { ...FRESH_MARCH, pointsLeft: baseDailyPoints(army) || MOVE_POINTS.infantry } };
+  }
+  return {
+    id: input.id,
+    name: input.name,
+    scenarioId: scenario.id,
+    season: scenario.start.season,
+    status: 'setup',
+    settings: { ...DEFAULT_SETTINGS, ...input.settings },
+    clock: START_TIME,
+    sides,
+    armies,
+    orders: {},
+    weather: { ...FIRST_MORNING, sky: scenario.start.weather },
+    contacts: {},
+    couriers: {},
+    rng: createRngState(input.seed),
+    nextId: 1,
+  };
+}
