@@ -24,10 +24,24 @@ function formatPath(path: readonly PropertyKey[]): string {
  */
 export function validateScenario(doc: unknown): ScenarioCheck {
   const parsed = scenarioSchema.safeParse(doc);
-  if (!parsed.success) {
-    return { ok: false, problems: parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };
+  if (parsed.success) {
+    const problems = crossCheck(parsed.data);
+    return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario: parsed.data };
   }
-  const s = parsed.data;
+  const problems: ScenarioProblem[] = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+  // The structure is wrong somewhere; still report every cross-reference problem we can find,
+  // so one round of fixes is enough. A document too broken to walk yields only the format errors.
+  try {
+    const seen = new Set(problems.map((p) => p.path));
+    for (const p of crossCheck(doc as ScenarioDoc)) if (!seen.has(p.path)) problems.push(p);
+  } catch {
+    // nothing more to say than the format errors
+  }
+  return { ok: false, problems };
+}
+
+/** Cross-references of a structurally valid scenario: hexes on the map, rivers that connect, sides and ids. */
+function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
   const add = (path: string, message: string): void => {
     problems.push({ path, message });
@@ -98,7 +112,10 @@ export function validateScenario(doc: unknown): ScenarioCheck {
     const h = inBounds(id, `map.channels[${i}]`);
     if (h && map.terrainAt(h) !== 'coast') add(`map.channels[${i}]`, `${id} is not a coast hex; channels run through coastal water`);
   });
-  s.map.mudflats.forEach((id, i) => inBounds(id, `map.mudflats[${i}]`));
+  s.map.mudflats.forEach((id, i) => {
+    const h = inBounds(id, `map.mudflats[${i}]`);
+    if (h && map.terrainAt(h) !== 'coast') add(`map.mudflats[${i}]`, `${id} is not a coast hex; a mud flat is coastal water`);
+  });
   s.map.regions.forEach((r, i) => r.hexes.forEach((id, j) => inBounds(id, `map.regions[${i}].hexes[${j}]`)));
 
   const sideIds = new Set<string>();
@@ -122,9 +139,10 @@ export function validateScenario(doc: unknown): ScenarioCheck {
     if (h && isWater(map.terrainAt(h)) && !(a.vessels && Object.values(a.vessels).some((n) => (n ?? 0) > 0))) {
       add(`${path}.hex`, `${a.hex} is water; an army without vessels starts on land`);
     }
-    const holder = occupied.get(a.hex);
+    const key = h ? `${h.q},${h.r}` : a.hex;
+    const holder = occupied.get(key);
     if (holder) add(`${path}.hex`, `${a.hex} is already held by ${holder}; one commander per hex`);
-    occupied.set(a.hex, a.id);
+    occupied.set(key, a.id);
     if (a.regiments.length === 0 && a.individuals.length === 0) add(`${path}.regiments`, 'an army needs at least one regiment or individual');
     if (a.movementClass === 'creature' && a.movePoints === undefined && !a.individuals.some((x) => x.movePoints !== undefined)) {
       add(`${path}.movePoints`, 'a creature army needs movePoints (on the army or its individuals)');
@@ -137,5 +155,5 @@ export function validateScenario(doc: unknown): ScenarioCheck {
     });
   });
 
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario: s };
+  return problems;
 }

@@ -47,6 +47,12 @@ export interface Order {
   readonly save: boolean;
   /** Cross the river in the last hex (end on the far bank). */
   readonly crossAtEnd?: boolean;
+  /**
+   * Multi-day river crossings (ferry, rafts) the commander accepted when giving the order. The
+   * army will not commit to a multi-day crossing it was not shown (a ford closed by rain since).
+   * Owned by src/engine/movement.
+   */
+  readonly crossings?: readonly { readonly hex: Hex; readonly method: string }[];
   /** Who gave it (user id) and when (game time). */
   readonly givenBy: string;
   readonly givenAt: GameTime;

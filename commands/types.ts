@@ -1,0 +1,64 @@
+import type { SlashCommandOptionsOnlyBuilder, SlashCommandBuilder, SlashCommandSubcommandsOnlyBuilder } from '@discordjs/builders';
+import type { App } from '../src/app/app.js';
+import type { Message } from '../src/app/messages.js';
+
+/** An uploaded file (Discord attachment, or `file:path` in the console). */
+export interface UploadedFile {
+  readonly name: string;
+  text(): Promise<string>;
+}
+
+/**
+ * One invocation of a slash command, transport-neutral. Discord and the console both build one.
+ */
+export interface CommandContext {
+  readonly app: App;
+  readonly userId: string;
+  readonly userName: string;
+  readonly guildId: string;
+  readonly channelId: string;
+  /** Role ids of the caller in this guild (co-referee role). */
+  readonly roleIds: readonly string[];
+  readonly subcommand: string | undefined;
+  string(name: string): string | undefined;
+  integer(name: string): number | undefined;
+  number(name: string): number | undefined;
+  boolean(name: string): boolean | undefined;
+  /** A user option: the user id. */
+  user(name: string): string | undefined;
+  attachment(name: string): UploadedFile | undefined;
+}
+
+export interface AutocompleteContext {
+  readonly app: App;
+  readonly userId: string;
+  readonly guildId: string;
+  readonly channelId: string;
+  readonly roleIds: readonly string[];
+  readonly subcommand: string | undefined;
+  /** The option being typed and its partial value. */
+  readonly focused: { readonly name: string; readonly value: string };
+  string(name: string): string | undefined;
+}
+
+export interface Choice {
+  readonly name: string;
+  readonly value: string;
+}
+
+export type CommandData = SlashCommandBuilder | SlashCommandOptionsOnlyBuilder | SlashCommandSubcommandsOnlyBuilder;
+
+export interface Command {
+  readonly data: CommandData;
+  /** Acknowledge first when the work may take longer than Discord's 3 seconds. */
+  readonly defer?: 'ephemeral' | 'public';
+  execute(ctx: CommandContext): Promise<readonly Message[]>;
+  autocomplete?(ctx: AutocompleteContext): Promise<readonly Choice[]>;
+}
+
+/** A button press (custom id) routed to a use-case. */
+export interface ButtonHandler {
+  /** Prefix of the custom ids it owns, e.g. "contact". */
+  readonly prefix: string;
+  execute(ctx: { app: App; userId: string; customId: string }): Promise<readonly Message[]>;
+}

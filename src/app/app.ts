@@ -1,0 +1,18 @@
+import type { Database } from '../db/client.js';
+import type { Clock, Logger } from './ports.js';
+
+/**
+ * Everything a use-case needs, built once in main (or in a test): the database, the injected
+ * clock, a logger, and dice overrides for scripts and tests.
+ */
+export interface App {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Scripted d6 results used before a campaign's seeded dice (console --dice, tests). */
+  readonly scriptedDice: number[];
+  /** Seed for new campaigns (console --seed, tests); random when absent. */
+  readonly seed?: number;
+  /** Where the console writes images; unused by Discord. */
+  readonly outDir?: string;
+}

@@ -1,0 +1,41 @@
+import type { Army } from '../engine/forces/army.js';
+import type { CampaignState } from '../engine/state/campaign.js';
+import { UserError } from './errors.js';
+import { armiesOf, type CampaignTx } from './session.js';
+
+const norm = (s: string): string => s.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/** Finds an army by id, army name or commander name (case-insensitive; a unique prefix also works). */
+export function findArmy(state: CampaignState, text: string): Army | undefined {
+  const q = norm(text);
+  const all = Object.values(state.armies);
+  const exact = all.find((a) => a.id === q || norm(a.name) === q || norm(a.commander) === q);
+  if (exact) return exact;
+  const partial = all.filter((a) => a.id.startsWith(q) || norm(a.name).includes(q) || norm(a.commander).includes(q));
+  return partial.length === 1 ? partial[0] : undefined;
+}
+
+export function requireArmy(state: CampaignState, text: string | undefined): Army {
+  if (!text) throw new UserError('army.missing', 'Say which army, e.g. `army:hadewych` (an army id, its name or its commander).');
+  const army = findArmy(state, text);
+  if (!army) {
+    const ids = Object.keys(state.armies).sort().join(', ');
+    throw new UserError('army.unknown', `There is no army "${text}" in this campaign. Army ids: ${ids}.`);
+  }
+  return army;
+}
+
+/**
+ * The army the actor may give orders to: their own, or any army when the actor is the referee
+ * (then `asReferee` is true and the use-case logs it as such).
+ */
+export function requireControl(tx: CampaignTx, text: string | undefined): { army: Army; asReferee: boolean } {
+  const actor = tx.actor;
+  const mine = actor ? armiesOf(tx, actor.userId) : [];
+  const army = text === undefined && mine.length === 1 ? tx.state.armies[mine[0] as string] : requireArmy(tx.state, text);
+  if (!army) throw new UserError('army.missing', 'Say which army, e.g. `army:hadewych`.');
+  if (actor && mine.includes(army.id)) return { army, asReferee: false };
+  if (tx.isReferee) return { army, asReferee: true };
+  const yours = mine.length > 0 ? ` You command: ${mine.join(', ')}.` : ' You command no army in this campaign; ask the referee to `/campaign assign` you one.';
+  throw new UserError('army.notYours', `${army.name} is not your army.${yours}`);
+}

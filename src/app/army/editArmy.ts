@@ -1,0 +1,83 @@
+import { REFEREE, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
+import type { Army } from '../../engine/forces/army.js';
+import { isWater } from '../../engine/map/mapModel.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { requireArmy } from '../armies.js';
+import { UserError } from '../errors.js';
+import { ephemeral, type Message } from '../messages.js';
+import { inCampaign, requireReferee } from '../session.js';
+
+export interface EditArmyInput {
+  readonly army: string | undefined;
+  readonly hex?: string | undefined;
+  /** "regimentId=figures" to set a regiment's current figures (scaled across its companies). */
+  readonly figures?: string | undefined;
+  readonly fatigued?: boolean | undefined;
+  readonly formation?: string | undefined;
+}
+
+/** Referee corrections and set-ups by hand. Every change is logged; a move is public, figures are not. */
+export function editArmy(app: App, actor: Actor, input: EditArmyInput): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    requireReferee(tx, 'edit armies');
+    let army: Army = requireArmy(tx.state, input.army);
+    const events: EngineEvent[] = [];
+    const done: string[] = [];
+    if (input.hex !== undefined) {
+      const h = tx.map.parse(input.hex);
+      if (!h || !tx.map.inBounds(h)) throw new UserError('edit.badHex', `"${input.hex}" is not a hex of this map (ids like 0712, columns 01-${tx.map.width}, rows 01-${tx.map.height}).`);
+      const holder = Object.values(tx.state.armies).find((a) => a.id !== army.id && a.hex.q === h.q && a.hex.r === h.r);
+      if (holder) throw new UserError('edit.hexOccupied', `${input.hex} is held by ${holder.name}; one commander per hex.`);
+      if (isWater(tx.map.terrainAt(h)) && !army.status.embarked) throw new UserError('edit.water', `${input.hex} is water; only an embarked army can be placed there.`);
+      const { bank: _bank, ...rest } = army;
+      army = { ...rest, hex: h };
+      events.push({ type: 'armyPlaced', audience: PUBLIC, text: `The referee placed ${army.name} at ${tx.map.format(h)}.` });
+      done.push(`hex ${tx.map.format(h)}`);
+    }
+    if (input.figures !== undefined) {
+      const m = /^\s*([a-z0-9-]+)\s*=\s*(\d+)\s*$/.exec(input.figures);
+      if (!m) throw new UserError('edit.badFigures', 'figures takes `regiment=count`, e.g. `figures:"r1=14"`. Regiments: ' + army.regiments.map((r) => r.id).join(', '));
+      const [, regId, countText] = m;
+      const reg = army.regiments.find((r) => r.id === regId);
+      if (!reg) throw new UserError('edit.unknownRegiment', `${army.name} has no regiment "${regId}". Regiments: ${army.regiments.map((r) => r.id).join(', ')}.`);
+      const target = Number(countText);
+      const current = reg.companies.reduce((n, c) => n + c.figures, 0);
+      const companies = scaleCompanies(reg.companies, current, target);
+      army = { ...army, regiments: army.regiments.map((r) => (r.id === reg.id ? { ...r, companies } : r)) };
+      events.push({ type: 'figuresEdited', audience: REFEREE, text: `Referee set ${army.name} / ${reg.name} to ${target} figures (was ${current}).` });
+      events.push({ type: 'figuresEdited', audience: toArmy(army.id), text: `The referee set ${reg.name} to ${target} figures.` });
+      done.push(`${reg.name} ${target} figures`);
+    }
+    if (input.fatigued !== undefined) {
+      army = { ...army, status: { ...army.status, fatigued: input.fatigued }, march: { ...army.march, ...(input.fatigued ? { fatigueReason: 'set by the referee' } : {}) } };
+      events.push({ type: 'fatigueEdited', audience: PUBLIC, text: `The referee marked ${army.name} as ${input.fatigued ? 'fatigued' : 'rested'}.` });
+      done.push(input.fatigued ? 'fatigued' : 'not fatigued');
+    }
+    if (input.formation !== undefined) {
+      if (input.formation !== 'formed' && input.formation !== 'unformed') throw new UserError('edit.badFormation', 'formation must be `formed` or `unformed`.');
+      army = { ...army, formation: input.formation };
+      events.push({ type: 'formationEdited', audience: PUBLIC, text: `The referee set ${army.name} ${input.formation}.` });
+      done.push(input.formation);
+    }
+    if (done.length === 0) throw new UserError('edit.nothing', 'Nothing to change: give `hex:`, `figures:"regiment=count"`, `fatigued:` or `formation:`.');
+    const state = { ...tx.state, armies: { ...tx.state.armies, [army.id]: army } };
+    return { state, events, result: [ephemeral(`${army.name}: ${done.join(', ')}. Logged.`, { armyId: army.id, changes: done })] };
+  });
+}
+
+/** Spreads a new figure count over companies in proportion, largest remainders first. */
+export function scaleCompanies<T extends { figures: number }>(companies: readonly T[], current: number, target: number): T[] {
+  if (companies.length === 0) return [];
+  if (current === 0) return companies.map((c, i) => ({ ...c, figures: i === 0 ? target : 0 }));
+  const exact = companies.map((c) => (c.figures * target) / current);
+  const floors = exact.map(Math.floor);
+  let left = target - floors.reduce((a, b) => a + b, 0);
+  const order = exact.map((e, i) => [e - Math.floor(e), i] as const).sort((a, b) => b[0] - a[0]);
+  for (const [, i] of order) {
+    if (left <= 0) break;
+    floors[i] = (floors[i] ?? 0) + 1;
+    left--;
+  }
+  return companies.map((c, i) => ({ ...c, figures: floors[i] ?? 0 }));
+}

@@ -1,0 +1,52 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { newCampaign } from '../../engine/state/newCampaign.js';
+import type { ScenarioDoc } from '../../engine/scenario/schema.js';
+import { formatGameTime } from '../../engine/clock/gameTime.js';
+import { findCampaignInChannel, insertCampaign } from '../../db/campaignRepo.js';
+import { appendEvents } from '../../db/eventRepo.js';
+import { enqueue } from '../../db/outboxRepo.js';
+import { PUBLIC } from '../../engine/events/events.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { UserError } from '../errors.js';
+import { ephemeral, reply, type Message } from '../messages.js';
+import { loadShippedScenario, parseScenarioText, shippedScenarioIds } from '../scenarios.js';
+
+export interface CreateCampaignInput {
+  readonly name: string | undefined;
+  /** A shipped scenario id, e.g. "valormr". */
+  readonly scenario?: string | undefined;
+  /** Or an uploaded scenario file. */
+  readonly file?: { readonly name: string; readonly text: string } | undefined;
+}
+
+/** Creates a campaign in the caller's channel; the caller becomes its referee. */
+export function createCampaign(app: App, actor: Actor, input: CreateCampaignInput): Message[] {
+  const name = input.name?.trim();
+  if (!name) throw new UserError('campaign.nameMissing', 'Give the campaign a name, e.g. `/campaign create scenario:valormr name:"Autumn War"`.');
+  if (name.length > 80) throw new UserError('campaign.nameTooLong', 'A campaign name may be at most 80 characters.');
+  let scenario: ScenarioDoc;
+  if (input.file) scenario = parseScenarioText(input.file.text, `file "${input.file.name}"`);
+  else if (input.scenario) scenario = loadShippedScenario(input.scenario.trim().toLowerCase());
+  else throw new UserError('campaign.scenarioMissing', `Choose a scenario: \`scenario:${shippedScenarioIds()[0] ?? 'valormr'}\` (shipped: ${shippedScenarioIds().join(', ')}) or upload one with \`file:\`.`);
+
+  const now = app.clock.now().toISOString();
+  const id = randomUUID().slice(0, 8);
+  const seed = app.seed ?? randomBytes(4).readUInt32BE(0);
+  const state = newCampaign({ id, name, scenario, seed });
+  app.db.transaction((tx) => {
+    const db = tx as unknown as typeof app.db;
+    const existing = findCampaignInChannel(db, actor.guildId, actor.channelId);
+    if (existing) throw new UserError('campaign.exists', 'This channel already has a campaign. Use another channel, or `/campaign delete` the old one first.');
+    insertCampaign(db, { id, guildId: actor.guildId, channelId: actor.channelId, ownerUserId: actor.userId, createdAt: now }, state, scenario);
+    appendEvents(db, id, state.clock, actor.userId, [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from the ${scenario.name} scenario.`, data: { scenarioId: scenario.id, seed } }], now);
+    enqueue(db, { campaignId: id, to: 'channel', channelId: actor.channelId, content: `A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.` }, now);
+  });
+  const armies = Object.values(state.armies);
+  const bySide = Object.values(state.sides).map((s) => `**${s.name}**: ${armies.filter((a) => a.side === s.id).map((a) => `${a.name} (\`${a.id}\`)`).join(', ')}`);
+  return [
+    reply(`Campaign **${name}** created from **${scenario.name}**. Game time: ${formatGameTime(state.clock)}, ${state.season || 'start'}.\n${bySide.join('\n')}\nNext: assign commanders with \`/campaign assign army:<id> user:<player>\`, then \`/campaign start\`.`,
+      { campaignId: id, scenarioId: scenario.id, armies: armies.map((a) => a.id) }),
+    ephemeral(`You are the referee of **${name}**. Seed: ${seed} (kept in the log; the dice are reproducible from it).`, { seed }),
+  ];
+}

@@ -1,0 +1,57 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildMap, type MapModel } from '../engine/map/mapModel.js';
+import type { ScenarioDoc } from '../engine/scenario/schema.js';
+import { validateScenario, type ScenarioProblem } from '../engine/scenario/validateScenario.js';
+import { UserError } from './errors.js';
+
+export const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../assets');
+const SCENARIO_DIR = resolve(ASSETS_DIR, 'scenarios');
+
+export function shippedScenarioIds(): string[] {
+  if (!existsSync(SCENARIO_DIR)) return [];
+  return readdirSync(SCENARIO_DIR).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
+}
+
+/** Formats every problem of a refused scenario, one per line. */
+export function formatProblems(problems: readonly ScenarioProblem[]): string {
+  const shown = problems.slice(0, 40).map((p) => `- \`${p.path}\`: ${p.message}`);
+  if (problems.length > 40) shown.push(`- ... and ${problems.length - 40} more`);
+  return shown.join('\n');
+}
+
+/** Parses and validates scenario text; a bad one is refused with every problem found. */
+export function parseScenarioText(text: string, source: string): ScenarioDoc {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new UserError('scenario.notJson', `The scenario ${source} is not valid JSON: ${(e as Error).message}`);
+  }
+  const check = validateScenario(doc);
+  if (!check.ok) {
+    throw new UserError('scenario.invalid', `The scenario ${source} has ${check.problems.length} problem(s):\n${formatProblems(check.problems)}`, { problems: check.problems });
+  }
+  return check.scenario;
+}
+
+export function loadShippedScenario(id: string): ScenarioDoc {
+  const ids = shippedScenarioIds();
+  if (!ids.includes(id)) {
+    throw new UserError('scenario.unknown', `There is no shipped scenario "${id}". Shipped: ${ids.join(', ') || '(none)'}; or upload a scenario file.`);
+  }
+  return parseScenarioText(readFileSync(resolve(SCENARIO_DIR, `${id}.json`), 'utf8'), `"${id}"`);
+}
+
+const mapCache = new WeakMap<object, MapModel>();
+
+/** The map of a scenario document, built once per document object. */
+export function mapOf(scenario: ScenarioDoc): MapModel {
+  let m = mapCache.get(scenario);
+  if (!m) {
+    m = buildMap(scenario.map);
+    mapCache.set(scenario, m);
+  }
+  return m;
+}

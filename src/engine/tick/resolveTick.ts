@@ -1,0 +1,43 @@
+import { formatGameTime, nextHalf } from '../clock/gameTime.js';
+import type { Dice } from '../dice/dice.js';
+import { PUBLIC, type EngineEvent } from '../events/events.js';
+import type { MapModel } from '../map/mapModel.js';
+import type { CampaignState } from '../state/campaign.js';
+import { NO_WEATHER_EFFECTS, type WeatherEffects } from '../weather/types.js';
+import type { StepOutput, TickStep } from './step.js';
+
+/**
+ * The steps of one tick, in order. A tick plays out the current half period and opens the next:
+ * 1. `closeHalf`: steps that finish the half period being played (contact deadlines, movement,
+ *    ships and couriers);
+ * 2. the clock moves on one half period;
+ * 3. `openHalf`: steps that begin the new half period (weather, daily rollover, contacts between
+ *    stationary forces).
+ */
+export interface TickPlan {
+  readonly closeHalf: readonly TickStep[];
+  readonly openHalf: readonly TickStep[];
+  /** How the current weather affects the rules. */
+  readonly effects: (state: CampaignState) => WeatherEffects;
+}
+
+export const EMPTY_PLAN: TickPlan = { closeHalf: [], openHalf: [], effects: () => NO_WEATHER_EFFECTS };
+
+/** Plays one half period. Pure: the same state, map and dice give the same result. */
+export function resolveTick(state: CampaignState, map: MapModel, dice: Dice, plan: TickPlan): StepOutput {
+  const events: EngineEvent[] = [];
+  let s = state;
+  for (const step of plan.closeHalf) {
+    const out = step({ state: s, map, dice, weather: plan.effects(s) });
+    s = out.state;
+    events.push(...out.events);
+  }
+  s = { ...s, clock: nextHalf(s.clock) };
+  events.push({ type: 'clockAdvanced', audience: PUBLIC, text: `The clock moves on to ${formatGameTime(s.clock)}.`, data: { from: state.clock, to: s.clock } });
+  for (const step of plan.openHalf) {
+    const out = step({ state: s, map, dice, weather: plan.effects(s) });
+    s = out.state;
+    events.push(...out.events);
+  }
+  return { state: s, events };
+}
