@@ -26,6 +26,8 @@ export interface CommandContext {
   boolean(name: string): boolean | undefined;
   /** A user option: the user id. */
   user(name: string): string | undefined;
+  /** A user option: how to call that user (display name), when the transport knows it. */
+  userLabel(name: string): string | undefined;
   attachment(name: string): UploadedFile | undefined;
 }
 

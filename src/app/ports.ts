@@ -13,3 +13,24 @@ export interface Logger {
 }
 
 export const silentLogger: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+/** A clock that only moves when told (console `!now`, tests). */
+export class ManualClock implements Clock {
+  private t: Date;
+
+  constructor(start: Date) {
+    this.t = new Date(start.getTime());
+  }
+
+  now(): Date {
+    return new Date(this.t.getTime());
+  }
+
+  set(to: Date): void {
+    this.t = new Date(to.getTime());
+  }
+
+  advance(ms: number): void {
+    this.t = new Date(this.t.getTime() + ms);
+  }
+}

@@ -11,7 +11,8 @@ import { UserError } from '../errors.js';
 import { gameTimeLabel } from '../format.js';
 import { reply, type Message } from '../messages.js';
 import { nextDue } from '../schedule.js';
-import { inCampaign, requireReferee, routeEvents, type CampaignTx } from '../session.js';
+import { campaignInChannel, inCampaign, requireReferee, routeEvents, type CampaignTx } from '../session.js';
+import { postSnapshot } from '../map/postSnapshot.js';
 import { snapshotFiles } from './snapshot.js';
 
 export interface TickOutcome {
@@ -69,7 +70,9 @@ export function playTick(app: App, target: { actor: Actor } | { campaignId: stri
   });
 }
 
-/** Referee: `/turn advance` — plays the current half period now. */
-export function advanceTurn(app: App, actor: Actor, force: boolean): Message[] {
-  return [...playTick(app, { actor }, { force }).messages];
+/** Referee: `/turn advance` — plays the current half period now, then posts the new map. */
+export async function advanceTurn(app: App, actor: Actor, force: boolean): Promise<Message[]> {
+  const outcome = playTick(app, { actor }, { force });
+  if (outcome.played) await postSnapshot(app, campaignInChannel(app, actor).id, `Map after ${outcome.from}`);
+  return [...outcome.messages];
 }

@@ -1,4 +1,9 @@
-import { EMPTY_PLAN, type TickPlan } from './resolveTick.js';
+import { weatherEffects, weatherStep } from '../weather/index.js';
+import type { TickPlan } from './resolveTick.js';
 
 /** The rules that run at every tick, wired in the order RULINGS 2-5 require. */
-export const TICK_PLAN: TickPlan = EMPTY_PLAN;
+export const TICK_PLAN: TickPlan = {
+  closeHalf: [],
+  openHalf: [weatherStep],
+  effects: (s) => weatherEffects(s.weather, s.settings),
+};

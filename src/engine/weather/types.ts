@@ -41,11 +41,21 @@ export interface WeatherEffects {
   readonly rowOnly: boolean;
   /** Gale: no ship at sea moves (a ship on a coast hex may beach). */
   readonly shipsHalted: boolean;
+  /**
+   * Drought in its seventh week or later: forces lose a percentage of their figures each week,
+   * half-dice x 5 ('halfDice') or dice x 5 ('dice'). Absent when there are no such losses.
+   * @see 000 Advanced: Drought
+   */
+  readonly droughtCasualties?: 'halfDice' | 'dice';
   /** Battlefield notes for a contact. */
   readonly battlefield: {
     readonly fog: boolean;
     /** Missile-fire hit modifier (high winds -1; catapults unaffected). */
     readonly missileHits: number;
+    /** Fog: visibility is one die times this many yards (30). Absent without fog. */
+    readonly visibilityYardsPerPip?: number;
+    /** Short notes for the battle briefing (visibility, wind, light). */
+    readonly notes?: readonly string[];
   };
 }
 

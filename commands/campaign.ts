@@ -1,0 +1,68 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { assignArmy } from '../src/app/campaign/assignCommander.js';
+import { campaignSettings } from '../src/app/campaign/campaignSettings.js';
+import { campaignStatus } from '../src/app/campaign/campaignStatus.js';
+import { createCampaign } from '../src/app/campaign/createCampaign.js';
+import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
+import { deleteCampaign, pauseCampaign, resumeCampaign, startCampaign } from '../src/app/campaign/lifecycle.js';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('campaign')
+    .setDescription('Create and run a campaign in this channel (referee).')
+    .addSubcommand((s) => s.setName('create').setDescription('Start a new campaign here from a scenario.')
+      .addStringOption((o) => o.setName('name').setDescription('Campaign name').setRequired(true).setMaxLength(80))
+      .addStringOption((o) => o.setName('scenario').setDescription('A shipped scenario').addChoices({ name: 'Valormr', value: 'valormr' }))
+      .addAttachmentOption((o) => o.setName('file').setDescription('Or your own scenario JSON file')))
+    .addSubcommand((s) => s.setName('settings').setDescription('Show or change the schedule and rules options.')
+      .addStringOption((o) => o.setName('cadence').setDescription('Cron for ticks, e.g. "0 8,20 * * *"'))
+      .addStringOption((o) => o.setName('timezone').setDescription('IANA timezone, e.g. Europe/Berlin'))
+      .addIntegerOption((o) => o.setName('reminder-lead').setDescription('Minutes before a deadline to remind').setMinValue(0).setMaxValue(1440))
+      .addStringOption((o) => o.setName('catch-up').setDescription('After downtime').addChoices({ name: 'run every missed tick', value: 'all' }, { name: 'run one, tell the referee', value: 'one' }, { name: 'run none, tell the referee', value: 'none' }))
+      .addRoleOption((o) => o.setName('referee-role').setDescription('Members of this role are co-referees'))
+      .addNumberOption((o) => o.setName('table-width').setDescription('Tabletop width in inches').setMinValue(28.5))
+      .addNumberOption((o) => o.setName('bow-range').setDescription('Short bow range in inches'))
+      .addBooleanOption((o) => o.setName('drought').setDescription('Optional drought rule'))
+      .addBooleanOption((o) => o.setName('advanced-embarkation').setDescription('Optional embarkation times'))
+      .addStringOption((o) => o.setName('missed-orders').setDescription('What an army without orders does').addChoices({ name: 'rest', value: 'rest' }, { name: 'hold', value: 'hold' })))
+    .addSubcommand((s) => s.setName('assign').setDescription('Give an army to a player.')
+      .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
+      .addUserOption((o) => o.setName('user').setDescription('The player'))
+      .addBooleanOption((o) => o.setName('remove').setDescription('Free the army instead')))
+    .addSubcommand((s) => s.setName('start').setDescription('Start the clock.'))
+    .addSubcommand((s) => s.setName('pause').setDescription('Stop the clock (announced).'))
+    .addSubcommand((s) => s.setName('resume').setDescription('Restart the clock.'))
+    .addSubcommand((s) => s.setName('status').setDescription('Time, sides, armies and commanders.'))
+    .addSubcommand((s) => s.setName('export').setDescription('The whole campaign as JSON (referee).'))
+    .addSubcommand((s) => s.setName('delete').setDescription('Delete this channel\'s campaign.')
+      .addStringOption((o) => o.setName('confirm').setDescription('The campaign name, to confirm').setRequired(true))),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    const actor = actorOf(ctx);
+    switch (ctx.subcommand) {
+      case 'create': {
+        const file = ctx.attachment('file');
+        return createCampaign(ctx.app, actor, { name: ctx.string('name'), scenario: ctx.string('scenario'), file: file ? { name: file.name, text: await file.text() } : undefined });
+      }
+      case 'settings':
+        return campaignSettings(ctx.app, actor, {
+          cadence: ctx.string('cadence'), timezone: ctx.string('timezone'), reminderLeadMinutes: ctx.integer('reminder-lead'), catchUp: ctx.string('catch-up'),
+          refereeRoleId: ctx.user('referee-role'), tableWidth: ctx.number('table-width'), shortBowRange: ctx.number('bow-range'), drought: ctx.boolean('drought'),
+          advancedEmbarkation: ctx.boolean('advanced-embarkation'), defaultOrder: ctx.string('missed-orders'),
+        });
+      case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
+      case 'start': return startCampaign(ctx.app, actor);
+      case 'pause': return pauseCampaign(ctx.app, actor);
+      case 'resume': return resumeCampaign(ctx.app, actor);
+      case 'export': return exportCampaign(ctx.app, actor);
+      case 'delete': return deleteCampaign(ctx.app, actor, ctx.string('confirm'));
+      default: return campaignStatus(ctx.app, actor);
+    }
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value, { all: true });
+  },
+} satisfies Command;

@@ -1,0 +1,25 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { advanceTurn } from '../src/app/turn/advanceTurn.js';
+import { turnStatus } from '../src/app/turn/turnStatus.js';
+import { undoTurn } from '../src/app/turn/undoTurn.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('turn')
+    .setDescription('The game clock: play the next half period, undo it, or see who has orders in.')
+    .addSubcommand((s) => s.setName('advance').setDescription('Referee: play the current half period now.')
+      .addBooleanOption((o) => o.setName('force').setDescription('Play on past an unresolved battle')))
+    .addSubcommand((s) => s.setName('undo').setDescription('Referee: take back the last half period.'))
+    .addSubcommand((s) => s.setName('status').setDescription('Game time, next tick, who has given orders.')),
+  defer: 'public',
+  async execute(ctx) {
+    const actor = actorOf(ctx);
+    switch (ctx.subcommand) {
+      case 'advance': return advanceTurn(ctx.app, actor, ctx.boolean('force') ?? false);
+      case 'undo': return undoTurn(ctx.app, actor);
+      default: return turnStatus(ctx.app, actor);
+    }
+  },
+} satisfies Command;

@@ -1,0 +1,26 @@
+import { closeDatabase, openDatabase } from '../db/client.js';
+import type { App } from './app.js';
+import { silentLogger, systemClock, type Clock, type Logger } from './ports.js';
+
+export interface AppOptions {
+  readonly databasePath: string;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  readonly seed?: number;
+  readonly scriptedDice?: readonly number[];
+  readonly outDir?: string;
+}
+
+/** Opens the database (migrating it) and assembles the app. */
+export function createApp(opts: AppOptions): App & { close(): void } {
+  const db = openDatabase(opts.databasePath);
+  return {
+    db,
+    clock: opts.clock ?? systemClock,
+    logger: opts.logger ?? silentLogger,
+    scriptedDice: [...(opts.scriptedDice ?? [])],
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(opts.outDir !== undefined ? { outDir: opts.outDir } : {}),
+    close: () => closeDatabase(db),
+  };
+}

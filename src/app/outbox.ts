@@ -1,0 +1,114 @@
+import { getCampaignMeta } from '../db/campaignRepo.js';
+import { appendEvents } from '../db/eventRepo.js';
+import { listMembers } from '../db/memberRepo.js';
+import { dueMessages, enqueue, getOutbox, setOutboxStatus, type OutboxRow } from '../db/outboxRepo.js';
+import type { Database } from '../db/client.js';
+import { REFEREE } from '../engine/events/events.js';
+import type { App } from './app.js';
+import type { MessageButton, MessageFile } from './messages.js';
+
+/** A message ready for a transport to deliver. */
+export interface OutboxItem {
+  readonly id: number;
+  readonly campaignId: string;
+  readonly to: 'dm' | 'channel';
+  readonly userId?: string;
+  readonly channelId?: string;
+  readonly content: string;
+  readonly data?: unknown;
+  readonly files?: readonly MessageFile[];
+  readonly buttons?: readonly MessageButton[];
+  readonly attempts: number;
+}
+
+export type DeliveryResult = 'sent' | 'dmClosed' | 'retry' | 'permanent';
+
+const MAX_ATTEMPTS = 8;
+
+function toItem(r: OutboxRow): OutboxItem {
+  return {
+    id: r.id,
+    campaignId: r.campaignId,
+    to: r.to,
+    ...(r.userId ? { userId: r.userId } : {}),
+    ...(r.channelId ? { channelId: r.channelId } : {}),
+    content: r.content,
+    data: r.data,
+    ...(r.files ? { files: r.files.map((f) => ({ name: f.name, data: Buffer.from(f.base64, 'base64') })) } : {}),
+    ...(r.buttons ? { buttons: r.buttons.map((b) => ({ id: b.id, label: b.label, ...(b.style ? { style: b.style as MessageButton['style'] } : {}) })) } : {}),
+    attempts: r.attempts,
+  };
+}
+
+/** Messages whose time has come, oldest first. */
+export function claimDueMessages(app: App, limit = 25): OutboxItem[] {
+  return dueMessages(app.db, app.clock.now().toISOString(), limit).map(toItem);
+}
+
+export function markSent(app: App, id: number): void {
+  const now = app.clock.now().toISOString();
+  setOutboxStatus(app.db, id, { status: 'sent', deliveredAt: now, lastError: null });
+}
+
+/**
+ * Records a failed delivery.
+ * - retry: tried again later with exponential backoff (a few seconds, doubling, capped at 10
+ *   minutes), given up after MAX_ATTEMPTS;
+ * - dmClosed: the user does not accept DMs. The message is kept (readable with /intel), the
+ *   channel is told without the content, the referee gets the list;
+ * - permanent: the target is gone (a deleted channel); kept for the referee.
+ */
+export function markFailed(app: App, id: number, reason: string, kind: Exclude<DeliveryResult, 'sent'>): void {
+  const now = app.clock.now();
+  app.db.transaction((tx) => {
+    const db = tx as unknown as Database;
+    const row = getOutbox(db, id);
+    if (!row || row.status !== 'pending') return;
+    const attempts = row.attempts + 1;
+    if (kind === 'retry' && attempts < MAX_ATTEMPTS) {
+      const delay = Math.min(600_000, 2_000 * 2 ** (attempts - 1));
+      setOutboxStatus(db, id, { status: 'pending', attempts, nextAttemptAt: new Date(now.getTime() + delay).toISOString(), lastError: reason });
+      return;
+    }
+    const status = kind === 'dmClosed' ? 'dmClosed' : 'failed';
+    setOutboxStatus(db, id, { status, attempts, lastError: reason });
+    const meta = getCampaignMeta(db, row.campaignId);
+    if (!meta) return;
+    const iso = now.toISOString();
+    if (kind === 'dmClosed' && row.userId) {
+      const member = listMembers(db, row.campaignId).find((m) => m.userId === row.userId);
+      const who = member?.displayName || row.userId;
+      enqueue(db, {
+        campaignId: row.campaignId, to: 'channel', channelId: meta.channelId,
+        content: `<@${row.userId}>, I could not send you a direct message (your DMs are closed). Run \`/intel\` here to read it privately.`,
+        dedupeKey: `dmClosed:${row.userId}:${row.campaignId}:${Math.floor(now.getTime() / 600_000)}`,
+      }, iso);
+      if (row.userId !== meta.ownerUserId) {
+        enqueue(db, { campaignId: row.campaignId, to: 'dm', userId: meta.ownerUserId, content: `Referee: a DM to ${who} could not be delivered (closed DMs). They were told to use /intel.` }, iso);
+      }
+    }
+    appendEvents(db, row.campaignId, { day: 0, half: 0 }, null, [{ type: kind === 'dmClosed' ? 'dmUndeliverable' : 'deliveryFailed', audience: REFEREE, text: `Delivery ${kind}: message ${id} to ${row.userId ?? row.channelId ?? '?'}: ${reason}`, data: { outboxId: id } }], iso);
+  });
+}
+
+/** Drains the messages due now through `deliver`, one at a time (a transport never hammers). */
+export async function runDelivery(app: App, deliver: (item: OutboxItem) => Promise<DeliveryResult>): Promise<number> {
+  let sent = 0;
+  for (const item of claimDueMessages(app)) {
+    let result: DeliveryResult;
+    let reason = '';
+    try {
+      result = await deliver(item);
+    } catch (e) {
+      result = 'retry';
+      reason = (e as Error).message;
+    }
+    if (result === 'sent') {
+      markSent(app, item.id);
+      sent++;
+    } else {
+      markFailed(app, item.id, reason || result, result);
+    }
+  }
+  return sent;
+}

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { createApp } from '../app/createApp.js';
+import { ManualClock } from '../app/ports.js';
+import { ConsoleSession } from './session.js';
+
+export interface ConsoleFlags {
+  readonly script?: string;
+  readonly db?: string;
+  readonly seed?: number;
+  readonly dice?: number[];
+  readonly out?: string;
+  readonly now?: string;
+}
+
+export function parseConsoleFlags(argv: readonly string[]): ConsoleFlags {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { script: { type: 'string' }, db: { type: 'string' }, seed: { type: 'string' }, dice: { type: 'string' }, out: { type: 'string' }, now: { type: 'string' } },
+    allowPositionals: false,
+  });
+  const seed = values.seed !== undefined ? Number(values.seed) : undefined;
+  if (seed !== undefined && !Number.isInteger(seed)) throw new Error('--seed takes a whole number, e.g. --seed 42');
+  const dice = values.dice?.split(',').map((d) => Number(d.trim()));
+  if (dice?.some((d) => !Number.isInteger(d) || d < 1 || d > 6)) throw new Error('--dice takes d6 results separated by commas, e.g. --dice 3,5,1');
+  return { ...values, ...(seed !== undefined ? { seed } : {}), ...(dice ? { dice } : {}) } as ConsoleFlags;
+}
+
+export const HINT = [
+  'Valormr console. Type lines like:',
+  '  @referee /campaign create scenario:valormr name:"Autumn War"',
+  '  @referee /campaign assign army:hadewych user:alice',
+  '  @alice /army status army:hadewych',
+  '  !tick            (play one half period)      @alice /help      (every command)',
+  'Ctrl-D to quit.',
+].join('\n');
+
+/**
+ * Runs the console transport: interactively (a prompt) or over a script file or piped input.
+ * Output is one JSON object per line.
+ */
+export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: string }): Promise<void> {
+  const scripted = flags.script !== undefined || !process.stdin.isTTY;
+  const databasePath = flags.db ?? (scripted ? join(mkdtempSync(join(tmpdir(), 'valormr-')), 'campaign.db') : defaults.databasePath);
+  const outDir = resolve(flags.out ?? (scripted ? dirname(databasePath) : './out'));
+  const app = createApp({
+    databasePath,
+    clock: new ManualClock(flags.now ? new Date(flags.now) : new Date()),
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    ...(flags.dice ? { scriptedDice: flags.dice } : {}),
+    outDir,
+  });
+  const session = new ConsoleSession(app, {
+    where: { guildId: 'console', channelId: 'console', baseDir: flags.script ? dirname(resolve(flags.script)) : process.cwd() },
+    outDir,
+    write: (o) => process.stdout.write(`${JSON.stringify(o)}\n`),
+  });
+  try {
+    if (flags.script) {
+      for (const line of readFileSync(flags.script, 'utf8').split(/\r?\n/)) await session.handle(line);
+      return;
+    }
+    if (!scripted) process.stderr.write(`${HINT}\nDatabase: ${databasePath}\n`);
+    const rl = createInterface({ input: process.stdin, ...(scripted ? {} : { output: process.stderr, prompt: '> ' }) });
+    if (!scripted) rl.prompt();
+    for await (const line of rl) {
+      await session.handle(line);
+      if (!scripted) rl.prompt();
+    }
+  } finally {
+    app.close();
+  }
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]).replace(/\.ts$/, '') === resolve(new URL(import.meta.url).pathname).replace(/\.ts$/, '');
+if (isMain) {
+  try {
+    await runConsole(parseConsoleFlags(process.argv.slice(2)), { databasePath: process.env.DATABASE_PATH ?? './data/valormr.db' });
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exitCode = 2;
+  }
+}

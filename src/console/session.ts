@@ -1,0 +1,121 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { App } from '../app/app.js';
+import { errorMessages } from '../app/handleError.js';
+import type { Message, MessageFile } from '../app/messages.js';
+import { runDelivery } from '../app/outbox.js';
+import { ManualClock } from '../app/ports.js';
+import { tickChannel } from '../app/turn/tickChannel.js';
+import { findCommand } from '../../commands/index.js';
+import { consoleContext, type ConsoleWhere } from './consoleContext.js';
+import { parseLine } from './parseLine.js';
+
+/** One output line of the console protocol. */
+export interface ConsoleOutput {
+  readonly to: 'reply' | 'ephemeral' | 'dm' | 'channel';
+  readonly user?: string;
+  readonly content: string;
+  readonly data?: unknown;
+  readonly files?: readonly string[];
+}
+
+export interface ConsoleOptions {
+  readonly where: ConsoleWhere;
+  /** Folder for images and other files. */
+  readonly outDir: string;
+  readonly write: (out: ConsoleOutput) => void;
+  /** Users whose DMs are "closed" (to play the fallback). */
+  readonly closedDms?: ReadonlySet<string>;
+}
+
+/**
+ * The console transport: the same commands as Discord, one text line at a time. It only parses,
+ * calls the command, and delivers what comes back (replies, then the outbox).
+ */
+export class ConsoleSession {
+  private fileCount = 0;
+
+  constructor(private readonly app: App, private readonly opts: ConsoleOptions) {}
+
+  async handle(raw: string): Promise<void> {
+    const line = parseLine(raw);
+    const app = this.app;
+    try {
+      switch (line.kind) {
+        case 'blank':
+        case 'comment':
+          return;
+        case 'error':
+          this.opts.write({ to: 'ephemeral', content: line.message, data: { error: 'console.syntax' } });
+          return;
+        case 'now':
+          if (!(app.clock instanceof ManualClock)) throw new Error('the clock cannot be set in this mode');
+          app.clock.set(new Date(line.iso));
+          this.opts.write({ to: 'ephemeral', content: `Clock set to ${app.clock.now().toISOString()}.`, data: { now: app.clock.now().toISOString() } });
+          break;
+        case 'tick':
+          for (let i = 0; i < line.count; i++) {
+            const outcome = await tickChannel(app, this.opts.where);
+            this.opts.write({ to: 'ephemeral', content: outcome.played ? `Tick: played ${outcome.from}; now ${outcome.to}.` : `Tick not played: ${outcome.reason}.`, data: { tick: outcome.played, from: outcome.from, to: outcome.to, reason: outcome.reason } });
+            await this.flush();
+          }
+          return;
+        case 'command': {
+          const command = findCommand(line.command);
+          if (!command) {
+            this.opts.write({ to: 'ephemeral', user: line.user, content: `There is no /${line.command}. Try \`@${line.user} /help\`.`, data: { error: 'console.unknownCommand' } });
+            return;
+          }
+          let replies: readonly Message[];
+          try {
+            const ctx = consoleContext(app, command, line.user, line.words, line.options, this.opts.where);
+            replies = await command.execute(ctx);
+          } catch (err) {
+            replies = errorMessages(err, app.logger, { command: line.command, user: line.user });
+          }
+          for (const m of replies) this.opts.write(this.toOutput(m, line.user));
+          break;
+        }
+      }
+    } catch (err) {
+      for (const m of errorMessages(err, app.logger, { line: raw })) this.opts.write(this.toOutput(m, undefined));
+    }
+    await this.flush();
+  }
+
+  /** Delivers everything in the outbox that is due. */
+  async flush(): Promise<void> {
+    await runDelivery(this.app, async (item) => {
+      if (item.to === 'dm' && item.userId && this.opts.closedDms?.has(item.userId)) return 'dmClosed';
+      this.opts.write({
+        to: item.to,
+        ...(item.userId ? { user: item.userId } : {}),
+        content: item.content,
+        ...(item.data !== undefined && item.data !== null ? { data: item.data } : {}),
+        ...(item.files && item.files.length > 0 ? { files: this.save(item.files) } : {}),
+        ...(item.buttons && item.buttons.length > 0 ? { data: { ...(item.data as object), buttons: item.buttons } } : {}),
+      });
+      return 'sent';
+    });
+  }
+
+  private toOutput(m: Message, user: string | undefined): ConsoleOutput {
+    return {
+      to: m.to,
+      ...(user ? { user } : {}),
+      content: m.content,
+      ...(m.data !== undefined ? { data: m.data } : {}),
+      ...(m.files && m.files.length > 0 ? { files: this.save(m.files) } : {}),
+    };
+  }
+
+  private save(files: readonly MessageFile[]): string[] {
+    mkdirSync(this.opts.outDir, { recursive: true });
+    return files.map((f) => {
+      this.fileCount++;
+      const path = join(this.opts.outDir, `${String(this.fileCount).padStart(3, '0')}-${f.name}`);
+      writeFileSync(path, f.data);
+      return path;
+    });
+  }
+}

@@ -1,0 +1,57 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../src/app/createApp.js';
+import { ManualClock } from '../../src/app/ports.js';
+import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
+
+export interface Harness {
+  readonly app: ReturnType<typeof createApp>;
+  readonly clock: ManualClock;
+  readonly outputs: ConsoleOutput[];
+  /** Runs lines (one string with newlines, or several) and returns the outputs they produced. */
+  run(...lines: string[]): Promise<ConsoleOutput[]>;
+  last(): ConsoleOutput;
+  dms(user: string): ConsoleOutput[];
+  channel(): ConsoleOutput[];
+  close(): void;
+}
+
+/** A console session on a fresh database, for scenario tests. */
+export async function consoleHarness(opts: { seed?: number; dice?: number[]; databasePath?: string; now?: string; closedDms?: string[]; setup?: string } = {}): Promise<Harness> {
+  const clock = new ManualClock(new Date(opts.now ?? '2026-11-22T10:00:00Z'));
+  const outDir = mkdtempSync(join(tmpdir(), 'valormr-test-'));
+  const app = createApp({ databasePath: opts.databasePath ?? ':memory:', clock, seed: opts.seed ?? 1, scriptedDice: opts.dice ?? [], outDir });
+  const outputs: ConsoleOutput[] = [];
+  const session = new ConsoleSession(app, {
+    where: { guildId: 'console', channelId: 'console', baseDir: process.cwd() },
+    outDir,
+    write: (o) => outputs.push(o),
+    closedDms: new Set(opts.closedDms ?? []),
+  });
+  const h: Harness = {
+    app,
+    clock,
+    outputs,
+    async run(...lines) {
+      const start = outputs.length;
+      for (const block of lines) for (const line of block.split('\n')) await session.handle(line);
+      return outputs.slice(start);
+    },
+    last() {
+      const o = outputs[outputs.length - 1];
+      if (!o) throw new Error('no output yet');
+      return o;
+    },
+    dms: (user) => outputs.filter((o) => o.to === 'dm' && o.user === user),
+    channel: () => outputs.filter((o) => o.to === 'channel'),
+    close: () => app.close(),
+  };
+  if (opts.setup) await h.run(opts.setup);
+  return h;
+}
+
+/** Creates the Valormr campaign with the referee as owner and assigns armies to users. */
+export const VALORMR_SETUP = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+].join('\n');
