@@ -1,4 +1,6 @@
 import type { Database } from '../db/client.js';
+import type { MapModel } from '../engine/map/mapModel.js';
+import type { ScenarioDoc } from '../engine/scenario/schema.js';
 import type { Clock, Logger } from './ports.js';
 
 /**
@@ -13,6 +15,8 @@ export interface App {
   readonly scriptedDice: number[];
   /** Seed for new campaigns (console --seed, tests); random when absent. */
   readonly seed?: number;
+  /** Scenario and map per campaign: immutable after creation, so cached for the app's life. */
+  readonly statics: Map<string, { readonly scenario: ScenarioDoc; readonly map: MapModel }>;
   /** Where the console writes images; unused by Discord. */
   readonly outDir?: string;
 }

@@ -19,6 +19,7 @@ export function createApp(opts: AppOptions): App & { close(): void } {
     clock: opts.clock ?? systemClock,
     logger: opts.logger ?? silentLogger,
     scriptedDice: [...(opts.scriptedDice ?? [])],
+    statics: new Map(),
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.outDir !== undefined ? { outDir: opts.outDir } : {}),
     close: () => closeDatabase(db),

@@ -44,14 +44,7 @@ export function loadShippedScenario(id: string): ScenarioDoc {
   return parseScenarioText(readFileSync(resolve(SCENARIO_DIR, `${id}.json`), 'utf8'), `"${id}"`);
 }
 
-const mapCache = new WeakMap<object, MapModel>();
-
-/** The map of a scenario document, built once per document object. */
+/** The map of a scenario document. */
 export function mapOf(scenario: ScenarioDoc): MapModel {
-  let m = mapCache.get(scenario);
-  if (!m) {
-    m = buildMap(scenario.map);
-    mapCache.set(scenario, m);
-  }
-  return m;
+  return buildMap(scenario.map);
 }

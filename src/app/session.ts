@@ -41,26 +41,20 @@ export interface Change<R = readonly Message[]> {
   readonly result: R;
 }
 
-interface StaticCampaign {
-  readonly scenario: ScenarioDoc;
-  readonly map: MapModel;
-}
-const statics = new Map<string, StaticCampaign>();
-
 /** The scenario and map of a campaign never change after creation: cache them per campaign. */
-function staticsOf(db: Database, id: string): StaticCampaign {
-  let s = statics.get(id);
+export function staticsOf(app: App, db: Database, id: string): { scenario: ScenarioDoc; map: MapModel } {
+  let s = app.statics.get(id);
   if (!s) {
     const scenario = loadScenario(db, id);
     if (!scenario) throw new Error(`campaign ${id} has no scenario`);
     s = { scenario, map: mapOf(scenario) };
-    statics.set(id, s);
+    app.statics.set(id, s);
   }
   return s;
 }
 
-export function forgetCampaign(id: string): void {
-  statics.delete(id);
+export function forgetCampaign(app: App, id: string): void {
+  app.statics.delete(id);
 }
 
 export function isRefereeOf(meta: CampaignMeta, state: CampaignState, members: readonly Member[], actor: Actor | undefined): boolean {
@@ -93,7 +87,7 @@ export function inCampaign<R>(app: App, target: { actor: Actor } | { campaignId:
     if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
     const state = loadState(tdb, meta.id);
     if (!state) throw new Error(`campaign ${meta.id} has no state`);
-    const { scenario, map } = staticsOf(tdb, meta.id);
+    const { scenario, map } = staticsOf(app, tdb, meta.id);
     const members = listMembers(tdb, meta.id);
     const dice = new SeededDice(state.rng, app.scriptedDice);
     const tx: CampaignTx = { db: tdb, meta, state, scenario, map, members, actor, isReferee: isRefereeOf(meta, state, members, actor), dice, now };

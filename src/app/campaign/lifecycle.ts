@@ -45,7 +45,7 @@ export function deleteCampaign(app: App, actor: Actor, confirm: string | undefin
     deleteRows(tx.db, tx.meta.id);
     return { result: tx.state.name };
   });
-  forgetCampaign(id);
+  forgetCampaign(app, id);
   return [reply(`The campaign **${name}** was deleted.`, { deleted: id }), ephemeral('Tip: `/campaign export` before deleting keeps a JSON copy.')];
 }
 

@@ -1,0 +1,113 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { consoleHarness, type Harness } from './harness.js';
+
+const CREATE = '@referee /campaign create scenario:valormr name:"Autumn War"';
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+describe('campaign lifecycle through the console', () => {
+  it('GIVEN no campaign WHEN the referee creates one from valormr THEN every army is listed and the channel is told', async () => {
+    h = await consoleHarness();
+    const out = await h.run(CREATE);
+    const reply = out.find((o) => o.to === 'reply');
+    expect(reply?.content).toContain('Campaign **Autumn War** created');
+    expect((reply?.data as { armies: string[] }).armies).toEqual(expect.arrayContaining(['hadewych', 'aeskrvald', 'elf-queen', 'oberon', 'anax']));
+    expect(h.channel().some((o) => o.content.includes('A new campaign begins here'))).toBe(true);
+  });
+
+  it('GIVEN a campaign WHEN a second one is created in the same channel THEN it is refused', async () => {
+    h = await consoleHarness({ setup: CREATE });
+    await h.run(CREATE);
+    expect(h.last()).toMatchObject({ to: 'ephemeral', data: { error: 'campaign.exists' } });
+  });
+
+  it('assigns a commander, who then reads their own army privately; others are refused', async () => {
+    h = await consoleHarness({ setup: CREATE });
+    await h.run('@referee /campaign assign army:hadewych user:alice');
+    expect(h.dms('alice').at(-1)?.content).toContain('You command **Army of Hadewych**');
+    const [status] = await h.run('@alice /army status army:hadewych');
+    expect(status).toMatchObject({ to: 'ephemeral', user: 'alice' });
+    expect(status?.content).toMatch(/assault: .* figures \(100%\)/);
+    const [refused] = await h.run('@bob /army status army:hadewych');
+    expect(refused).toMatchObject({ to: 'ephemeral', data: { error: 'army.notYours' } });
+    const [byName] = await h.run('@alice /army status army:"Hadewych the Arbiter"');
+    expect((byName?.data as { armyId: string }).armyId).toBe('hadewych');
+  });
+
+  it('refuses referee actions to players, saying who may do them', async () => {
+    h = await consoleHarness({ setup: CREATE });
+    for (const line of ['@bob /campaign assign army:hadewych user:bob', '@bob /campaign start', '@bob /turn advance', '@bob /campaign export', '@bob /army edit army:hadewych hex:0101']) {
+      const out = await h.run(line);
+      expect(out.at(-1)).toMatchObject({ to: 'ephemeral', data: { error: 'campaign.refereeOnly' } });
+      expect(out.at(-1)?.content).toMatch(/^Only the referee can/);
+    }
+  });
+
+  it('shows status publicly without strengths, and the true figures only to the referee', async () => {
+    h = await consoleHarness({ setup: CREATE });
+    await h.run('@referee /campaign assign army:hadewych user:alice');
+    const out = await h.run('@alice /campaign status');
+    expect(out).toHaveLength(1);
+    expect(out[0]?.to).toBe('reply');
+    expect(out[0]?.content).toContain('Army of Hadewych `hadewych` at 0816: alice');
+    expect(out[0]?.content).not.toMatch(/figures/);
+    const ref = await h.run('@referee /campaign status');
+    expect(ref.find((o) => o.to === 'ephemeral')?.content).toMatch(/hadewych: \d+ figures/);
+  });
+
+  it('exports the whole campaign as JSON for the referee', async () => {
+    h = await consoleHarness({ setup: CREATE });
+    const [out] = await h.run('@referee /campaign export');
+    expect(out?.to).toBe('ephemeral');
+    const doc = out?.data as { format: string; state: { armies: Record<string, unknown> }; events: unknown[] };
+    expect(doc.format).toBe('valormr-campaign-export');
+    expect(Object.keys(doc.state.armies)).toContain('noerdenheim');
+    expect(doc.events.length).toBeGreaterThan(0);
+    expect(out?.files?.[0]).toMatch(/autumn-war-export\.json$/);
+  });
+
+  it('survives a restart of the program: same database file, same campaign', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valormr-restart-'));
+    const databasePath = join(dir, 'campaign.db');
+    h = await consoleHarness({ databasePath, setup: CREATE });
+    await h.run('@referee /campaign assign army:hadewych user:alice', '@referee /army edit army:hadewych hex:0817', '@referee /campaign start', '!tick');
+    h.close();
+    h = await consoleHarness({ databasePath });
+    const [status] = await h.run('@alice /army status army:hadewych');
+    expect((status?.data as { hex: string }).hex).toBe('0817');
+    const [turn] = await h.run('@alice /turn status');
+    expect(turn?.content).toContain('Day 1, afternoon');
+  });
+
+  it('refuses a broken uploaded scenario with every problem and its JSON path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valormr-scn-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ id: 'bad', name: 'Bad', map: { width: 3, height: 2, terrain: ['ccc', 'cxc'] }, sides: [{ id: 'a', name: 'A', colour: '#ff0000' }], armies: [] }));
+    h = await consoleHarness();
+    const [out] = await h.run(`@referee /campaign create name:Test file:${file}`);
+    expect(out).toMatchObject({ to: 'ephemeral', data: { error: 'scenario.invalid' } });
+    const problems = (out?.data as { details: { problems: { path: string }[] } }).details.problems.map((p) => p.path);
+    expect(problems).toEqual(expect.arrayContaining(['map.terrain[1]', 'sides', 'armies']));
+    expect(out?.content).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+  });
+
+  it('refuses bad console input with what is accepted', async () => {
+    h = await consoleHarness({ setup: CREATE });
+    expect((await h.run('@referee /nope'))[0]?.content).toContain('There is no /nope');
+    expect((await h.run('@referee /campaign'))[0]?.content).toContain('needs a subcommand: create, settings');
+    expect((await h.run('@referee /campaign status color:red'))[0]?.content).toContain('has no option "color"');
+    expect((await h.run('@referee /campaign settings reminder-lead:abc'))[0]?.content).toContain('give a whole number');
+    expect((await h.run('hello'))[0]?.content).toContain('A line starts with the user');
+    expect((await h.run('@referee /army status army:nobody'))[0]?.content).toContain('There is no army "nobody"');
+  });
+
+  it('lets the referee delete the campaign only with its name', async () => {
+    h = await consoleHarness({ setup: CREATE });
+    expect((await h.run('@referee /campaign delete confirm:wrong'))[0]?.data).toMatchObject({ error: 'campaign.confirmDelete' });
+    expect((await h.run('@referee /campaign delete confirm:"Autumn War"'))[0]?.content).toContain('was deleted');
+    expect((await h.run('@referee /campaign status'))[0]?.data).toMatchObject({ error: 'campaign.none' });
+  });
+});
