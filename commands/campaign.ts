@@ -39,7 +39,6 @@ export default {
     .addSubcommand((s) => s.setName('export').setDescription('The whole campaign as JSON (referee).'))
     .addSubcommand((s) => s.setName('delete').setDescription('Delete this channel\'s campaign.')
       .addStringOption((o) => o.setName('confirm').setDescription('The campaign name, to confirm').setRequired(true))),
-  defer: 'ephemeral',
   async execute(ctx) {
     const actor = actorOf(ctx);
     switch (ctx.subcommand) {

@@ -91,23 +91,32 @@ export function markFailed(app: App, id: number, reason: string, kind: Exclude<D
   });
 }
 
-/** Drains the messages due now through `deliver`, one at a time (a transport never hammers). */
+/**
+ * Drains the messages due now through `deliver`, one at a time (a transport never hammers).
+ * Messages queued while draining (a closed-DM notice) go out in the same call.
+ */
 export async function runDelivery(app: App, deliver: (item: OutboxItem) => Promise<DeliveryResult>): Promise<number> {
   let sent = 0;
-  for (const item of claimDueMessages(app)) {
-    let result: DeliveryResult;
-    let reason = '';
-    try {
-      result = await deliver(item);
-    } catch (e) {
-      result = 'retry';
-      reason = (e as Error).message;
-    }
-    if (result === 'sent') {
-      markSent(app, item.id);
-      sent++;
-    } else {
-      markFailed(app, item.id, reason || result, result);
+  const tried = new Set<number>();
+  for (let round = 0; round < 5; round++) {
+    const batch = claimDueMessages(app).filter((m) => !tried.has(m.id));
+    if (batch.length === 0) break;
+    for (const item of batch) {
+      tried.add(item.id);
+      let result: DeliveryResult;
+      let reason = '';
+      try {
+        result = await deliver(item);
+      } catch (e) {
+        result = 'retry';
+        reason = (e as Error).message;
+      }
+      if (result === 'sent') {
+        markSent(app, item.id);
+        sent++;
+      } else {
+        markFailed(app, item.id, reason || result, result);
+      }
     }
   }
   return sent;

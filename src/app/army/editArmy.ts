@@ -6,7 +6,7 @@ import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Message } from '../messages.js';
-import { inCampaign, requireReferee } from '../session.js';
+import { inCampaign, requireReferee, routeEvents } from '../session.js';
 
 export interface EditArmyInput {
   readonly army: string | undefined;
@@ -62,7 +62,7 @@ export function editArmy(app: App, actor: Actor, input: EditArmyInput): Message[
     }
     if (done.length === 0) throw new UserError('edit.nothing', 'Nothing to change: give `hex:`, `figures:"regiment=count"`, `fatigued:` or `formation:`.');
     const state = { ...tx.state, armies: { ...tx.state.armies, [army.id]: army } };
-    return { state, events, result: [ephemeral(`${army.name}: ${done.join(', ')}. Logged.`, { armyId: army.id, changes: done })] };
+    return { state, events, outbox: routeEvents({ ...tx, state }, events), result: [ephemeral(`${army.name}: ${done.join(', ')}. Logged.`, { armyId: army.id, changes: done })] };
   });
 }
 

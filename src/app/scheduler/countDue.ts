@@ -1,0 +1,27 @@
+import { CronExpressionParser } from 'cron-parser';
+
+/** How many scheduled instants have come since a due time, and the first one still to come. */
+export interface DueCount {
+  /** Instants from `first` (included) up to `now` (included); 0 when `first` is still ahead. */
+  readonly count: number;
+  /** The first scheduled instant strictly after `now` (or `first` when it is still ahead). */
+  readonly next: Date;
+}
+
+/**
+ * Counts the scheduled instants from `first` up to `now`, from the cadence in its timezone,
+ * walking the schedule from one instant to the next (never from now), and gives the first
+ * instant after `now`. Counting stops at `countCap` (a very long downtime on a fast cadence).
+ */
+export function countDue(cadence: string, timezone: string, first: Date, now: Date, countCap = 100_000): DueCount {
+  if (first.getTime() > now.getTime()) return { count: 0, next: first };
+  const it = CronExpressionParser.parse(cadence, { tz: timezone, currentDate: first });
+  let count = 1;
+  let next = it.next().toDate();
+  while (next.getTime() <= now.getTime() && count < countCap) {
+    count++;
+    next = it.next().toDate();
+  }
+  if (next.getTime() <= now.getTime()) next = CronExpressionParser.parse(cadence, { tz: timezone, currentDate: now }).next().toDate();
+  return { count, next };
+}

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { consoleHarness, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+const SETUP = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  '@referee /campaign assign army:hadewych user:alice',
+].join('\n');
+
+describe('/turn', () => {
+  it('refuses to advance before the campaign starts, then plays half periods in order', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    expect((await h.run('@referee /turn advance'))[0]?.data).toMatchObject({ error: 'turn.notRunning' });
+    await h.run('@referee /campaign start');
+    const out = await h.run('@referee /turn advance');
+    expect(out.find((o) => o.to === 'reply')?.content).toBe('Played Day 1, morning; now Day 1, afternoon.');
+    expect(h.channel().at(-1)?.content).toContain('**Day 1, morning (late autumn) → Day 1, afternoon**');
+    await h.run('@referee /turn advance', '@referee /turn advance', '@referee /turn advance');
+    expect((await h.run('@alice /turn status'))[0]?.content).toContain('Day 2, morning');
+  });
+
+  it('shows who has and has not given orders, by name only', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@alice /turn status');
+    expect(out?.content).toContain('No orders yet:');
+    expect((out?.data as { ordersMissing: string[] }).ordersMissing).toContain('Army of Hadewych');
+  });
+
+  it('undoes the last half period: clock and positions go back, commanders are told', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('@referee /campaign start', '!tick', '@referee /army edit army:hadewych hex:0817', '!tick');
+    expect((await h.run('@alice /turn status'))[0]?.content).toContain('Day 1, evening');
+    const out = await h.run('@referee /turn undo');
+    expect(out.find((o) => o.to === 'reply')?.content).toContain('The clock is back at Day 1, afternoon');
+    expect(h.dms('alice').at(-1)?.content).toContain('is back at 0817');
+    expect((await h.run('@referee /turn undo'))[0]?.content).toContain('Day 1, morning');
+    expect((await h.run('@referee /turn undo'))[0]?.data).toMatchObject({ error: 'turn.nothingToUndo' });
+  });
+
+  it('lets players read turn status but not advance or undo', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('@referee /campaign start');
+    expect((await h.run('@alice /turn advance'))[0]?.data).toMatchObject({ error: 'campaign.refereeOnly' });
+    expect((await h.run('@alice /turn undo'))[0]?.data).toMatchObject({ error: 'campaign.refereeOnly' });
+  });
+});
+
+describe('/campaign settings and pause', () => {
+  it('changes the cadence, announces it, and refuses bad values with examples', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const out = await h.run('@referee /campaign settings cadence:"0 */3 * * *" timezone:Europe/Berlin');
+    const reply = out.find((o) => o.to === 'reply');
+    expect(reply?.content).toContain('cadence = 0 */3 * * *');
+    expect(reply?.content).toContain('Settings changed by the referee'); // a public reply: everyone sees it
+    expect((await h.run('@referee /campaign settings cadence:"every day"'))[0]?.content).toContain('0 8,20 * * *');
+    expect((await h.run('@referee /campaign settings timezone:Nowhere/Land'))[0]?.data).toMatchObject({ error: 'settings.badTimezone' });
+  });
+
+  it('announces pause and resume to everyone', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const out = await h.run('@referee /campaign start', '@referee /campaign pause');
+    expect(out.at(-1)).toMatchObject({ to: 'reply', content: expect.stringContaining('paused by the referee') });
+    expect((await h.run('@referee /campaign pause'))[0]?.data).toMatchObject({ error: 'campaign.badStatus' });
+    expect((await h.run('@referee /campaign resume')).at(-1)).toMatchObject({ to: 'reply', content: expect.stringContaining('resumes') });
+  });
+});
+
+describe('/army edit', () => {
+  it('moves an army publicly and changes figures privately', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('@referee /army edit army:hadewych hex:0817 figures:"first=9"');
+    expect(h.channel().at(-1)?.content).toContain('placed Army of Hadewych at 0817');
+    expect(h.channel().some((o) => /9 figures/.test(o.content))).toBe(false);
+    const [status] = await h.run('@alice /army status');
+    expect(status?.content).toMatch(/— 9\/\d+ figures/);
+  });
+
+  it('refuses an occupied hex, water, and an unknown regiment', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    expect((await h.run('@referee /army edit army:hadewych hex:0916'))[0]?.data).toMatchObject({ error: 'edit.hexOccupied' });
+    expect((await h.run('@referee /army edit army:hadewych hex:0101'))[0]?.data).toMatchObject({ error: 'edit.water' });
+    expect((await h.run('@referee /army edit army:hadewych figures:"zz=3"'))[0]?.data).toMatchObject({ error: 'edit.unknownRegiment' });
+  });
+});
