@@ -100,7 +100,7 @@ export function inCampaign<R>(app: App, target: { actor: Actor } | { campaignId:
     for (const o of change.outbox ?? []) enqueue(tdb, toOutboxRow(meta, o), nowIso);
     used = app.scriptedDice.length - dice.remainingScript().length;
     return change.result;
-  });
+  }, { behavior: 'immediate' });
   app.scriptedDice.splice(0, used);
   return result;
 }

@@ -8,3 +8,5 @@ export * from './weatherEffects.js';
 export * from './fogVisibility.js';
 export * from './describeWeather.js';
 export * from './weatherStep.js';
+export * from './droughtCasualtyStep.js';
+export * from './overrideWeather.js';

@@ -1,0 +1,115 @@
+import { dayOfWeek, formatGameTime, type GameTime } from '../clock/gameTime.js';
+import type { Dice } from '../dice/dice.js';
+import { event, PUBLIC, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
+import { regimentFigures, troopFigures, type Army, type Company, type Regiment } from '../forces/army.js';
+import type { TickStep } from '../tick/step.js';
+import { rollDroughtCasualties } from './drought.js';
+import type { WeatherEffects, WeatherState } from './types.js';
+
+/** Key in WeatherState.track: the campaign day whose drought losses were last taken (once a week). */
+export const DROUGHT_LOSSES_DAY_KEY = 'drought.lossesDay';
+
+/** One regiment's drought losses. */
+export interface RegimentLoss {
+  readonly regimentId: string;
+  readonly name: string;
+  readonly before: number;
+  readonly lost: number;
+}
+
+/** One army's drought losses for a week. */
+export interface DroughtLoss {
+  readonly armyId: string;
+  readonly percent: number;
+  readonly figuresLost: number;
+  readonly regiments: readonly RegimentLoss[];
+}
+
+/** Figures a regiment loses at `percent` of its current figures: rounded up to whole figures. */
+export function droughtFigures(figures: number, percent: number): number {
+  if (figures <= 0 || percent <= 0) return 0;
+  return Math.min(figures, Math.ceil((figures * percent) / 100));
+}
+
+/** Takes `n` figures off a regiment, one at a time from its largest company. */
+function takeFigures(r: Regiment, n: number): Regiment {
+  const figures = r.companies.map((c) => c.figures);
+  for (let k = 0; k < n; k++) {
+    let best = -1;
+    figures.forEach((f, i) => {
+      if (f > 0 && (best < 0 || f > (figures[best] ?? 0))) best = i;
+    });
+    if (best < 0) break;
+    figures[best] = (figures[best] ?? 0) - 1;
+  }
+  const companies: Company[] = r.companies.map((c, i) => ({ ...c, figures: figures[i] ?? c.figures }));
+  return { ...r, companies };
+}
+
+/**
+ * One army's losses for a week of drought: one roll for the force (half-dice x 5 % in the seventh
+ * week, dice x 5 % from the eighth), then that percentage of each regiment's current figures,
+ * rounded up to whole figures. Individuals are not troop figures and lose nothing.
+ * @see 000 Advanced: Drought
+ */
+export function applyDroughtLosses(army: Army, effects: WeatherEffects, dice: Dice): { army: Army; loss: DroughtLoss } {
+  const percent = rollDroughtCasualties(effects, dice, army.name);
+  const regiments: RegimentLoss[] = [];
+  const next = army.regiments.map((r) => {
+    const before = regimentFigures(r);
+    const lost = droughtFigures(before, percent);
+    if (lost === 0) return r;
+    regiments.push({ regimentId: r.id, name: r.name, before, lost });
+    return takeFigures(r, lost);
+  });
+  const figuresLost = regiments.reduce((n, r) => n + r.lost, 0);
+  return { army: figuresLost > 0 ? { ...army, regiments: next } : army, loss: { armyId: army.id, percent, figuresLost, regiments } };
+}
+
+/** True on the first morning of a campaign week after the first (days 8, 15, 22 ...). */
+export function isNewWeekMorning(clock: GameTime): boolean {
+  return clock.half === 0 && clock.day > 1 && dayOfWeek(clock) === 1;
+}
+
+function lossesTaken(weather: WeatherState, day: number): boolean {
+  return weather.track[DROUGHT_LOSSES_DAY_KEY] === day;
+}
+
+/**
+ * Drought casualties, once a week: on the first morning of each campaign week (days 8, 15, ...),
+ * when the drought conditions in force for the week that begins bring losses (its seventh week
+ * or later, optional rule on), every army that still has troop figures loses a percentage of
+ * each regiment's figures. Each army's commander learns its numbers; the channel only learns
+ * that the drought took its toll; the referee gets every number.
+ *
+ * Place it in the tick plan's `openHalf`, after the weather step (which settles the week's
+ * drought first). It records the day in WeatherState.track so a week's losses are taken once.
+ * @see 000 Advanced: Drought
+ */
+export const droughtCasualtyStep: TickStep = ({ state, dice, weather }) => {
+  if (!state.settings.drought || !weather.droughtCasualties || !isNewWeekMorning(state.clock)) return { state, events: [] };
+  if (lossesTaken(state.weather, state.clock.day)) return { state, events: [] };
+  const when = formatGameTime(state.clock);
+  const armies: Record<string, Army> = { ...state.armies };
+  const events: EngineEvent[] = [];
+  const losses: DroughtLoss[] = [];
+  for (const id of Object.keys(state.armies).sort()) {
+    const army = state.armies[id] as Army;
+    if (army.status.destroyed || troopFigures(army) === 0) continue;
+    const out = applyDroughtLosses(army, weather, dice);
+    armies[id] = out.army;
+    losses.push(out.loss);
+    const detail = out.loss.regiments.map((r) => `${r.name} ${r.lost} (${r.before} → ${r.before - r.lost})`).join(', ');
+    const text = out.loss.figuresLost > 0
+      ? `${when}: the drought costs ${army.name} ${out.loss.percent} % of its figures, ${out.loss.figuresLost} in all: ${detail}.`
+      : `${when}: the drought weighs on ${army.name}, but it loses no figures this week.`;
+    events.push(event('droughtCasualties', toArmy(id), text, { armyId: id, percent: out.loss.percent, figuresLost: out.loss.figuresLost, regiments: out.loss.regiments }));
+  }
+  const weatherNext: WeatherState = { ...state.weather, track: { ...state.weather.track, [DROUGHT_LOSSES_DAY_KEY]: state.clock.day } };
+  if (losses.length > 0) {
+    events.unshift(event('droughtTookToll', PUBLIC, `${when}: the drought takes its toll; every force in the field loses men to thirst and sickness.`, { time: state.clock }));
+    const summary = losses.map((l) => `${state.armies[l.armyId]?.name ?? l.armyId} ${l.percent} % (${l.figuresLost} figures)`).join('; ');
+    events.push(event('droughtCasualtiesSummary', REFEREE, `${when}: drought losses: ${summary}.`, { losses }));
+  }
+  return { state: { ...state, armies, weather: weatherNext }, events };
+};

@@ -1,0 +1,84 @@
+import cron from 'node-cron';
+import type { App } from '../app/app.js';
+import { runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
+
+/** What one scheduler run did. */
+export interface SchedulerRun {
+  readonly ticks: readonly DueTickReport[];
+  readonly reminders: readonly ReminderReport[];
+}
+
+/** The trigger: something that calls `fn` every minute until stopped (node-cron by default; tests inject one). */
+export type Trigger = (fn: () => void) => { stop(): void };
+
+export interface SchedulerOptions {
+  /** Called when a run fails outside the use-cases' own error handling (they log and go on). */
+  readonly onError?: (err: unknown) => void;
+  /** Called after each run (tests, metrics). */
+  readonly onRun?: (run: SchedulerRun) => void;
+  /** Replaces the node-cron trigger (tests). */
+  readonly trigger?: Trigger;
+}
+
+export interface Scheduler {
+  stop(): void;
+  /** Runs now unless a run is going on (then resolves to undefined). For tests and admin tools. */
+  runNow(): Promise<SchedulerRun | undefined>;
+}
+
+/** Every minute, with node-cron. Created when the scheduler starts, never at import time. */
+const everyMinute: Trigger = (fn) => {
+  const task = cron.schedule('* * * * *', fn, { name: 'valormr-scheduler', noOverlap: true });
+  return { stop: () => void task.stop() };
+};
+
+/**
+ * Starts the campaign clock. The database says when each campaign's next tick is due; cron only
+ * triggers a check every minute: play every due tick (runDueTicks), then send reminders
+ * (sendReminders). It runs once at start (catching up after downtime), never overlaps itself (a
+ * trigger while a run is going on is skipped), and never lets an exception escape.
+ */
+export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler {
+  let running: Promise<SchedulerRun | undefined> | undefined;
+  let stopped = false;
+
+  const runOnce = async (): Promise<SchedulerRun | undefined> => {
+    try {
+      const ticks = await runDueTicks(app);
+      const reminders = sendReminders(app);
+      const run = { ticks, reminders };
+      opts.onRun?.(run);
+      return run;
+    } catch (err) {
+      app.logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'scheduler run failed');
+      try {
+        opts.onError?.(err);
+      } catch {
+        // An error handler that throws must not take the scheduler down.
+      }
+      return undefined;
+    }
+  };
+
+  const runNow = (): Promise<SchedulerRun | undefined> => {
+    if (stopped || running) return Promise.resolve(undefined);
+    running = runOnce().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  const trigger = (opts.trigger ?? everyMinute)(() => {
+    if (running) app.logger.debug({}, 'scheduler: previous run still going; this trigger is skipped');
+    void runNow();
+  });
+  void runNow();
+
+  return {
+    stop() {
+      stopped = true;
+      trigger.stop();
+    },
+    runNow,
+  };
+}
