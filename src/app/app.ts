@@ -16,7 +16,7 @@ export interface App {
   /** Seed for new campaigns (console --seed, tests); random when absent. */
   readonly seed?: number;
   /** Scenario and map per campaign: immutable after creation, so cached for the app's life. */
-  readonly statics: Map<string, { readonly scenario: ScenarioDoc; readonly map: MapModel }>;
+  readonly statics: Map<string, { readonly scenario: ScenarioDoc; readonly map: MapModel; readonly mapKey: string }>;
   /** Where the console writes images; unused by Discord. */
   readonly outDir?: string;
 }

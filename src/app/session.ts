@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SeededDice } from '../engine/dice/dice.js';
 import { REFEREE, type EngineEvent } from '../engine/events/events.js';
 import type { MapModel } from '../engine/map/mapModel.js';
@@ -26,6 +27,8 @@ export interface CampaignTx {
   readonly state: CampaignState;
   readonly scenario: ScenarioDoc;
   readonly map: MapModel;
+  /** Identifies the map's picture in the render cache. */
+  readonly mapKey: string;
   readonly members: readonly Member[];
   readonly actor: Actor | undefined;
   readonly isReferee: boolean;
@@ -42,12 +45,14 @@ export interface Change<R = readonly Message[]> {
 }
 
 /** The scenario and map of a campaign never change after creation: cache them per campaign. */
-export function staticsOf(app: App, db: Database, id: string): { scenario: ScenarioDoc; map: MapModel } {
+export function staticsOf(app: App, db: Database, id: string): { scenario: ScenarioDoc; map: MapModel; mapKey: string } {
   let s = app.statics.get(id);
   if (!s) {
     const scenario = loadScenario(db, id);
     if (!scenario) throw new Error(`campaign ${id} has no scenario`);
-    s = { scenario, map: mapOf(scenario) };
+    // Campaigns drawn on the same map share one cached picture of it.
+    const mapKey = createHash('sha1').update(JSON.stringify(scenario.map)).digest('hex');
+    s = { scenario, map: mapOf(scenario), mapKey };
     app.statics.set(id, s);
   }
   return s;
@@ -87,10 +92,10 @@ export function inCampaign<R>(app: App, target: { actor: Actor } | { campaignId:
     if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
     const state = loadState(tdb, meta.id);
     if (!state) throw new Error(`campaign ${meta.id} has no state`);
-    const { scenario, map } = staticsOf(app, tdb, meta.id);
+    const { scenario, map, mapKey } = staticsOf(app, tdb, meta.id);
     const members = listMembers(tdb, meta.id);
     const dice = new SeededDice(state.rng, app.scriptedDice);
-    const tx: CampaignTx = { db: tdb, meta, state, scenario, map, members, actor, isReferee: isRefereeOf(meta, state, members, actor), dice, now };
+    const tx: CampaignTx = { db: tdb, meta, state, scenario, map, mapKey, members, actor, isReferee: isRefereeOf(meta, state, members, actor), dice, now };
     const change = fn(tx);
     const next = change.state ?? state;
     const withRng = dice.rolls.length > 0 ? { ...next, rng: dice.state() } : next;

@@ -15,7 +15,10 @@ describe('/turn', () => {
     await h.run('@referee /campaign start');
     const out = await h.run('@referee /turn advance');
     expect(out.find((o) => o.to === 'reply')?.content).toBe('Played Day 1, morning; now Day 1, afternoon.');
-    expect(h.channel().at(-1)?.content).toContain('**Day 1, morning (late autumn) → Day 1, afternoon**');
+    const [chronicle, map] = h.channel().slice(-2);
+    expect(chronicle?.content).toContain('**Day 1, morning (late autumn) → Day 1, afternoon**');
+    expect(map?.content).toBe('Map after Day 1, morning');
+    expect(map?.files?.[0]).toMatch(/map-day1-afternoon\.png$/);
     await h.run('@referee /turn advance', '@referee /turn advance', '@referee /turn advance');
     expect((await h.run('@alice /turn status'))[0]?.content).toContain('Day 2, morning');
   });

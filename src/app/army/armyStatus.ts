@@ -6,7 +6,7 @@ import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { ephemeral, type Message } from '../messages.js';
 import { inCampaign } from '../session.js';
-import { marchLines } from './marchReport.js';
+import { movementStatus } from '../movement/marchLines.js';
 
 /** The full private picture of one's own army. */
 export function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: string; data: Record<string, unknown> } {
@@ -18,11 +18,12 @@ export function describeArmy(state: CampaignState, map: MapModel, army: Army): {
     companies: r.companies.map((c) => `${c.figures} ${c.troopType}`).join(', '),
   }));
   const order = state.orders[army.id];
+  const movement = movementStatus(state, map, army);
   const lines = [
     `**${army.name}** — ${army.commander} (${state.sides[army.side]?.name ?? army.side})`,
-    `At ${where}; ${army.formation}${army.status.fatigued ? ', fatigued' : ''}${army.status.inContact ? ', in contact' : ''}${army.status.inBattle ? ', in battle' : ''}.`,
+    `At ${where}${army.status.inContact ? '; in contact' : ''}${army.status.inBattle ? '; in battle' : ''}.`,
     `Moves as ${army.movementClass}${army.flying ? ' (flying)' : ''}, ${baseDailyPoints(army)} points a day; sight ${army.sight}${army.nocturnal ? ', prefers the night' : ''}.`,
-    ...marchLines(state, map, army),
+    ...movement.lines,
     `Troop figures: ${troopFigures(army)} (${troopFigures(army) * 40} troops).`,
     ...regiments.map((r) => `- ${r.role}: ${r.name} — ${r.figures}/${r.originalFigures} figures (${r.strength}%): ${r.companies}`),
     ...(army.individuals.length > 0 ? [`Individuals: ${army.individuals.map((i) => `${i.name} (${i.kind})`).join(', ')}.`] : []),
@@ -32,7 +33,7 @@ export function describeArmy(state: CampaignState, map: MapModel, army: Army): {
   ];
   return {
     text: lines.join('\n'),
-    data: { armyId: army.id, hex: map.format(army.hex), terrain, formation: army.formation, status: army.status, march: army.march, regiments, individuals: army.individuals, vessels: army.vessels, order: order ?? null },
+    data: { armyId: army.id, hex: map.format(army.hex), terrain, formation: army.formation, status: army.status, march: army.march, movement: movement.data, regiments, individuals: army.individuals, vessels: army.vessels, order: order ?? null },
   };
 }
 

@@ -94,52 +94,97 @@ export interface ArmyStatus {
 }
 
 /**
- * Movement bookkeeping. All counters are in half periods or days of game time so that the engine
- * can decide rest, fatigue and weekly limits from state alone.
+ * Movement bookkeeping, owned by src/engine/movement. Counters are in game time (days, half
+ * periods) so rest, fatigue and the weekly limit follow from state alone.
+ * @see 000 Overland Travel: Daily Rest, Weekly Rest, Forced March, Fatigued
  */
 export interface MarchState {
-  /** Points left in the current 24-hour turn. */
+  /** Points left in the current 24-hour turn, as of the last bookkeeping (for status). */
   readonly pointsLeft: number;
-  /** Points explicitly saved from the previous day. */
+  /** Points spent so far in the current turn. */
+  readonly spentToday: number;
+  /** Points spent so far in the current period (day or night). */
+  readonly spentPeriod: number;
+  /** Points explicitly saved from the previous day (part of today's points). */
   readonly savedPoints: number;
-  /** Consecutive days with movement (weekly rest rule). */
+  /** Share of the daily points recovered by yesterday's rest: 1, 0.5 or 0. */
+  readonly restFactor: number;
+  /** Consecutive days with movement before today (weekly rest rule). */
   readonly daysMarched: number;
-  /** Half periods of the current day/turn in which the army moved or rested: 'm' | 'r' per half. */
+  /**
+   * Log of recent half periods, oldest first, one letter each: 'm' moved, 'w' worked at a
+   * crossing operation, 'r' rested, 'b' in battle. Kept to the last 12.
+   */
   readonly recentHalves: string;
-  /** Forced march taken on this day number; the next day must be rest. */
+  /** The army entered a hex or crossed a river today. */
+  readonly movedToday: boolean;
+  /** The army moved unformed today (stragglers are rolled at the day's end). */
+  readonly unformedToday: boolean;
+  /** Today's order asked to save unspent points for tomorrow. */
+  readonly saveRequested: boolean;
+  /** Saving is void today: the army halted short of its path or made contact. */
+  readonly saveLost: boolean;
+  /** Daily points available today (for saving at day's end). */
+  readonly allowanceToday: number;
+  /** Day number of the last forced march; the next day must be rest. */
   readonly forcedMarchDay?: number;
   /** Why the army is fatigued, for status. */
   readonly fatigueReason?: string;
-  /** Consecutive full days of rest so far (a full day clears fatigue). */
+  /** Consecutive full days of rest before today. */
   readonly restDays: number;
-  /** Stragglers (figures) following an unformed march, by regiment id. */
-  readonly stragglers: Readonly<Record<string, number>>;
+  /** Stragglers following an unformed march, by regiment and company. */
+  readonly stragglers: readonly Straggler[];
   /** Hex where the army rallies after unformed movement. */
   readonly rallyPoint?: Hex;
-  /** A multi-day operation the army is committed to (ferry, rafts, rally). */
+  /** A multi-day crossing the army is committed to (ferry, rafts). */
   readonly operation?: Operation;
+  /** River hexes where timber ran out: rafts cannot be built there. */
+  readonly noRaftHexes: readonly Hex[];
 }
 
+/** Figures of one company that fell behind on an unformed march. */
+export interface Straggler {
+  readonly regimentId: string;
+  readonly company: number;
+  readonly figures: number;
+}
+
+/**
+ * A multi-day river crossing. Progress is counted in half periods (four to a day).
+ * @see 000 Terrain Effects: Ferries, Major Rivers
+ */
 export interface Operation {
-  readonly kind: 'ferry' | 'rafts' | 'rally' | 'ford' | 'swim';
+  readonly kind: 'ferry' | 'rafts';
   readonly hex: Hex;
-  /** Day the operation began. */
-  readonly startedDay: number;
-  /** Days (or half periods for short ones) still to go. */
-  readonly remaining: number;
+  readonly fromBank?: 'left' | 'right';
   readonly toBank?: 'left' | 'right';
-  readonly note?: string;
+  /** GameTime index (timeIndex) of the half period the operation began. */
+  readonly startedAt: number;
+  /** Half periods of work in total and still to go. */
+  readonly totalHalves: number;
+  readonly remainingHalves: number;
+  /** Rafts: collecting timber, building, crossing. Ferry: crossing. */
+  readonly phase: 'timber' | 'build' | 'cross';
 }
 
 export const FRESH_STATUS: ArmyStatus = { fatigued: false, inContact: false, inBattle: false, destroyed: false, embarked: false };
 
 export const FRESH_MARCH: MarchState = {
   pointsLeft: 0,
+  spentToday: 0,
+  spentPeriod: 0,
   savedPoints: 0,
+  restFactor: 1,
   daysMarched: 0,
   recentHalves: '',
+  movedToday: false,
+  unformedToday: false,
+  saveRequested: false,
+  saveLost: false,
+  allowanceToday: 0,
   restDays: 0,
-  stragglers: {},
+  stragglers: [],
+  noRaftHexes: [],
 };
 
 export function regimentFigures(r: Regiment): number {

@@ -1,0 +1,19 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { orderHold } from '../src/app/movement/orderRest.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('hold')
+    .setDescription('Cancel the standing order of one of your armies; it stays where it is.')
+    .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true)),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return orderHold(ctx.app, actorOf(ctx), ctx.string('army'));
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

@@ -1,0 +1,18 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { mapSnapshot } from '../src/app/map/mapSnapshot.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('map')
+    .setDescription('The campaign map as a picture (privately).')
+    .addStringOption((o) => o.setName('view').setDescription('Public map, or your own view with your paths and estimates').addChoices({ name: 'public', value: 'public' }, { name: 'mine', value: 'mine' }))
+    .addStringOption((o) => o.setName('around').setDescription('Zoom on this hex, e.g. 1416'))
+    .addIntegerOption((o) => o.setName('radius').setDescription('Hexes around it (default 5)').setMinValue(2).setMaxValue(12))
+    .addStringOption((o) => o.setName('labels').setDescription('Place names').addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' })),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return mapSnapshot(ctx.app, actorOf(ctx), { view: ctx.string('view'), around: ctx.string('around'), radius: ctx.integer('radius'), labels: ctx.string('labels') });
+  },
+} satisfies Command;

@@ -1,0 +1,36 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { orderMove } from '../src/app/movement/orderMove.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('move')
+    .setDescription('Order one of your armies to march: a path of hexes or a destination.')
+    .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true))
+    .addStringOption((o) => o.setName('path').setDescription('Hexes to enter in order, e.g. "0712 0713 0813"'))
+    .addStringOption((o) => o.setName('to').setDescription('Destination hex, e.g. 0913: the bot finds the cheapest legal route'))
+    .addStringOption((o) => o.setName('period').setDescription('When to march (default: day)')
+      .addChoices({ name: 'day', value: 'day' }, { name: 'night', value: 'night' }, { name: 'split (dark-seeing only)', value: 'split' }))
+    .addBooleanOption((o) => o.setName('forced').setDescription('Forced march: +50 % points, rest tomorrow or be fatigued'))
+    .addBooleanOption((o) => o.setName('unformed').setDescription('March unformed (off-road forest for cavalry, mountains): stragglers'))
+    .addBooleanOption((o) => o.setName('save').setDescription('Save unspent points for tomorrow'))
+    .addBooleanOption((o) => o.setName('cross').setDescription('Cross the river in the last hex and camp on the far bank')),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return orderMove(ctx.app, actorOf(ctx), {
+      army: ctx.string('army'),
+      path: ctx.string('path'),
+      to: ctx.string('to'),
+      period: ctx.string('period'),
+      forced: ctx.boolean('forced'),
+      unformed: ctx.boolean('unformed'),
+      save: ctx.boolean('save'),
+      cross: ctx.boolean('cross'),
+    });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

@@ -1,0 +1,99 @@
+import { chooseDecision, chooseStep1, resolveDecision, resolveStep1, type Decision, type Step1Choice } from '../../engine/contact/index.js';
+import type { EngineEvent } from '../../engine/events/events.js';
+import type { Army } from '../../engine/forces/army.js';
+import type { CampaignState } from '../../engine/state/campaign.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { requireControl } from '../armies.js';
+import { UserError } from '../errors.js';
+import { ephemeral, type Message } from '../messages.js';
+import { commandersOf, inCampaign, type CampaignTx, type Change } from '../session.js';
+import { contactOfArmy, deliveries, must, parseContactButton } from './contactCommon.js';
+
+/** What a commander answers: before the contact phase, or engage/evade after it. */
+export type ContactAnswer = 'engage' | 'evade' | 'avoid' | 'delay' | 'silent';
+
+export interface AnswerInput {
+  readonly army?: string | undefined;
+  readonly contact?: string | undefined;
+  readonly to?: string | undefined;
+}
+
+/**
+ * Records a commander's answer to their contact. In step 1, engage means "proceed"; evade is
+ * refused (it comes after the contact phase). Once every commander has answered, the step is
+ * resolved at once; otherwise it waits for the others or the deadline.
+ */
+export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactAnswer, input: AnswerInput): Change<Message[]> {
+  const c = contactOfArmy(tx.state, army, input.contact);
+  let state: CampaignState = tx.state;
+  let allAnswered: boolean;
+  let said: string;
+  if (c.step === 'step1') {
+    let step1: Step1Choice;
+    if (choice === 'evade') throw new UserError('contact.evadeTooEarly', 'Evade comes after the contact phase. Before it, answer /engage (proceed), /avoid to:HEX, /delay, or stay silent.');
+    if (choice === 'avoid') {
+      if (!input.to) throw new UserError('contact.avoidWhere', 'Say where to move when avoiding: `/avoid to:0913` (an adjacent hex you have the points to enter).');
+      const to = tx.map.parse(input.to);
+      if (!to) throw new UserError('contact.badHex', `"${input.to}" is not a hex id like 0913.`);
+      step1 = { kind: 'avoid', to };
+      said = `avoid to ${tx.map.format(to)}`;
+    } else {
+      step1 = choice === 'engage' ? { kind: 'proceed' } : { kind: choice };
+      said = choice === 'engage' ? 'proceed to the contact phase' : choice;
+    }
+    const r = must(chooseStep1(state, tx.map, c.id, army.id, step1));
+    state = r.state;
+    allAnswered = r.allAnswered;
+  } else if (c.step === 'decision') {
+    if (choice !== 'engage' && choice !== 'evade') throw new UserError('contact.tooLateToAvoid', 'The contact phase has run: now answer /engage or /evade.');
+    const r = must(chooseDecision(state, c.id, army.id, choice as Decision));
+    state = r.state;
+    allAnswered = r.allAnswered;
+    said = choice;
+  } else if (c.step === 'battle') {
+    throw new UserError('contact.inBattle', 'This contact is a battle now: fight it on the tabletop; the referee records it with /battle result (declare a withdrawal with /withdraw).');
+  } else {
+    throw new UserError('contact.closed', `Contact ${c.id} is over.`);
+  }
+  const events: EngineEvent[] = [];
+  const who = asReferee ? ' (by the referee)' : '';
+  let outcome = `Recorded for ${army.name}${who}: ${said}.`;
+  if (allAnswered) {
+    const r = must(c.step === 'step1' ? resolveStep1(state, tx.map, c.id, tx.dice) : resolveDecision(state, tx.map, c.id, tx.dice));
+    state = r.state;
+    events.push(...r.events);
+    outcome += ' Every commander has answered: resolved now.';
+  } else {
+    outcome += ' Waiting for the other commanders (or the next tick).';
+  }
+  const d = deliveries(tx, tx.state, state, events);
+  return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, resolved: allAnswered })] };
+}
+
+export function answerContact(app: App, actor: Actor, choice: ContactAnswer, input: AnswerInput): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    const { army, asReferee } = requireControl(tx, input.army);
+    return answer(tx, army, asReferee, choice, input);
+  });
+}
+
+const CHOICES: Readonly<Record<string, ContactAnswer>> = { proceed: 'engage', engage: 'engage', evade: 'evade', avoid: 'avoid', delay: 'delay', silent: 'silent' };
+
+/** A press of a contact button in a DM. Only the army's commander (or a referee) may press it. */
+export function answerByButton(app: App, userId: string, customId: string): Message[] {
+  const b = parseContactButton(customId);
+  const choice = b ? CHOICES[b.choice] : undefined;
+  if (!b || !choice) throw new UserError('button.unknown', 'This button is no longer in use.');
+  return inCampaign(app, { campaignId: b.campaignId }, (tx) => {
+    const army = tx.state.armies[b.armyId];
+    if (!army) throw new UserError('army.unknown', 'That army is no longer in the campaign.');
+    const commands = commandersOf(tx, army.id).includes(userId);
+    const referee = userId === tx.meta.ownerUserId || tx.members.some((m) => m.role === 'referee' && m.userId === userId);
+    if (!commands && !referee) throw new UserError('army.notYours', `${army.name} is not your army.`);
+    const c = tx.state.contacts[b.contactId];
+    const expected = b.choice === 'engage' || b.choice === 'evade' ? 'decision' : 'step1';
+    if (!c || c.step !== expected) throw new UserError('contact.buttonStale', `This question about contact ${b.contactId} has already been settled.`);
+    return answer(tx, army, !commands, choice, { contact: b.contactId, ...(b.hex ? { to: b.hex } : {}) });
+  });
+}

@@ -1,0 +1,84 @@
+import { applyBattleResult, contactData, declareWithdrawal } from '../../engine/contact/index.js';
+import type { Army } from '../../engine/forces/army.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { requireArmy, requireControl } from '../armies.js';
+import { UserError } from '../errors.js';
+import { ephemeral, reply, type Message } from '../messages.js';
+import { inCampaign, requireReferee } from '../session.js';
+import { contactByIdForReferee, contactOfArmy, deliveries, must } from './contactCommon.js';
+
+type Condition = 'formed' | 'retreat' | 'rout';
+const CONDITIONS: readonly Condition[] = ['formed', 'retreat', 'rout'];
+
+function pairs(text: string | undefined): [string, string][] {
+  return (text ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '').map((p) => {
+    const m = /^([^=]+)=(.+)$/.exec(p);
+    if (!m) throw new UserError('battle.badPair', `"${p}" is not \`name=value\`.`);
+    return [(m[1] as string).trim(), (m[2] as string).trim()];
+  });
+}
+
+/**
+ * `/battle result`: the referee records a tabletop battle: figures lost per regiment
+ * (`losses:"hadewych/first=4, grallune/first=2"`), withdrawals (`withdraw:"hadewych=rout"`, joined with
+ * those declared by /withdraw) and aggressive pursuers (`pursue:"ingegerd"`).
+ */
+export function battleResult(app: App, actor: Actor, input: { contact?: string | undefined; losses?: string | undefined; withdraw?: string | undefined; pursue?: string | undefined }): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    requireReferee(tx, 'record a battle');
+    const c = contactByIdForReferee(tx.state, input.contact);
+    if (c.step !== 'battle') throw new UserError('battle.none', `Contact ${c.id} has no battle waiting for its result (step ${c.step}).`);
+    const armies = c.armyIds.map((id) => tx.state.armies[id]).filter((a): a is Army => a !== undefined);
+    const losses: Record<string, Record<string, number>> = {};
+    const known = armies.flatMap((a) => a.regiments.map((r) => `${a.id}/${r.id}`)).join(', ');
+    for (const [key, n] of pairs(input.losses)) {
+      // "army/regiment=figures"; a bare regiment id is enough when only one army has it.
+      const [armyText, regText] = key.includes('/') ? (key.split('/', 2) as [string, string]) : [undefined, key];
+      const regId = regText.trim();
+      const candidates = armies.filter((a) => a.regiments.some((r) => r.id === regId) && (armyText === undefined || a.id === requireArmy(tx.state, armyText).id));
+      if (candidates.length !== 1) throw new UserError('battle.unknownRegiment', `"${key}" names no single regiment of ${c.id}. Write army/regiment=figures with one of: ${known}.`);
+      const army = candidates[0] as Army;
+      const count = Number(n);
+      if (!Number.isInteger(count) || count < 0) throw new UserError('battle.badLosses', `Losses for ${regId} must be a whole number of figures.`);
+      losses[army.id] = { ...(losses[army.id] ?? {}), [regId]: count };
+    }
+    const declared: Record<string, Condition> = { ...(contactData(c).withdrawals ?? {}) };
+    for (const [who, cond] of pairs(input.withdraw)) {
+      if (!CONDITIONS.includes(cond as Condition)) throw new UserError('battle.badCondition', `A withdrawal is formed, retreat or rout (not "${cond}").`);
+      declared[requireArmy(tx.state, who).id] = cond as Condition;
+    }
+    const pursuers = (input.pursue ?? '').split(',').filter((t) => t.trim() !== '').map((t) => requireArmy(tx.state, t).id);
+    const withdrawals = Object.entries(declared).map(([armyId, condition]) => ({ armyId, condition }));
+    const r = must(applyBattleResult(tx.state, tx.map, c.id, { losses, withdrawals, pursuers }, tx.dice));
+    const d = deliveries(tx, tx.state, r.state, r.events);
+    return { state: r.state, events: d.events, outbox: d.outbox, result: [reply(`Battle ${c.id} recorded.`, { contactId: c.id })] };
+  });
+}
+
+/** `/battle list`: battles waiting for a result. */
+export function battleList(app: App, actor: Actor): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    const battles = Object.values(tx.state.contacts).filter((c) => c.step === 'battle');
+    const name = (id: string): string => tx.state.armies[id]?.name ?? id;
+    const text = battles.length > 0 ? battles.map((c) => `- ${c.id}: ${c.armyIds.map(name).join(' vs ')} at ${c.hexes.map((h) => tx.map.format(h)).join('/')}`).join('\n') : 'No battle is waiting for its result.';
+    return { result: [ephemeral(text, { battles: battles.map((c) => c.id) })] };
+  });
+}
+
+/** `/withdraw army: condition:`: a commander declares a withdrawal from the tabletop battle. */
+export function withdraw(app: App, actor: Actor, input: { army?: string | undefined; contact?: string | undefined; condition?: string | undefined }): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    const { army, asReferee } = requireControl(tx, input.army);
+    const condition = (input.condition ?? 'formed') as Condition;
+    if (!CONDITIONS.includes(condition)) throw new UserError('battle.badCondition', 'condition is formed (25% behind the baseline in good order), retreat, or rout (25% routed off the table).');
+    const c = contactOfArmy(tx.state, army, input.contact);
+    const r = must(declareWithdrawal(tx.state, c.id, army.id, condition));
+    const by = asReferee ? ' (by the referee)' : '';
+    return {
+      state: r.state,
+      events: [{ type: 'withdrawalDeclared', audience: { kind: 'referee' }, text: `${army.name} withdraws (${condition})${by}.`, data: { contactId: c.id, armyId: army.id, condition } }],
+      result: [ephemeral(`${army.name} withdraws from battle ${c.id} (${condition}). The referee applies it with the battle result.`, { contactId: c.id, condition })],
+    };
+  });
+}

@@ -1,0 +1,69 @@
+import { adjacentEnemies, awaitingAnswers, contactData, isOpen, openContact, resolveDecision, resolveStep1, splitContact } from '../../engine/contact/index.js';
+import { formatGameTime } from '../../engine/clock/gameTime.js';
+import { REFEREE, type EngineEvent } from '../../engine/events/events.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { requireArmy } from '../armies.js';
+import { UserError } from '../errors.js';
+import { ephemeral, reply, type Message } from '../messages.js';
+import { inCampaign, requireReferee } from '../session.js';
+import { contactByIdForReferee, deliveries, must } from './contactCommon.js';
+
+/** `/contact list`: every open contact, its step and who has not answered (names only). */
+export function listContacts(app: App, actor: Actor): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    requireReferee(tx, 'list the contacts');
+    const name = (id: string): string => tx.state.armies[id]?.name ?? id;
+    const open = Object.values(tx.state.contacts).filter(isOpen);
+    const lines = open.map((c) => {
+      const waiting = awaitingAnswers(c);
+      return `- ${c.id} (${formatGameTime(c.openedAt)}, ${c.hexes.map((h) => tx.map.format(h)).join('/')}): ${c.armyIds.map(name).join(' vs ')}; step ${c.step}${waiting.length > 0 ? `; waiting for ${waiting.map(name).join(', ')}` : ''}`;
+    });
+    const data = open.map((c) => ({ id: c.id, step: c.step, armyIds: c.armyIds, waiting: awaitingAnswers(c) }));
+    return { result: [ephemeral(lines.length > 0 ? `**Open contacts**\n${lines.join('\n')}` : 'No open contact.', { contacts: data })] };
+  });
+}
+
+/** `/contact split contact: groups:"a,b;c,d"`: separate engagements of a contact of three or more forces. */
+export function splitContactCase(app: App, actor: Actor, input: { contact?: string | undefined; groups?: string | undefined }): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    requireReferee(tx, 'split a contact');
+    const c = contactByIdForReferee(tx.state, input.contact);
+    if (!input.groups) throw new UserError('contact.splitGroups', `Give the groups, armies separated by commas and groups by semicolons, e.g. \`groups:"${c.armyIds.slice(0, 2).join(',')};${c.armyIds.slice(2).join(',')}"\`.`);
+    const groups = input.groups.split(';').map((g) => g.split(',').map((t) => requireArmy(tx.state, t).id));
+    const r = must(splitContact(tx.state, tx.map, c.id, groups));
+    const d = deliveries(tx, tx.state, r.state, r.events);
+    return { state: r.state, events: d.events, outbox: d.outbox, result: [reply(`Contact ${c.id} split into ${r.contactIds.join(', ')}.`, { contactIds: r.contactIds })] };
+  });
+}
+
+/** `/contact resolve contact:`: the deadline now (missing answers: silent, then engage). */
+export function resolveContactNow(app: App, actor: Actor, input: { contact?: string | undefined }): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    requireReferee(tx, 'resolve a contact');
+    const c = contactByIdForReferee(tx.state, input.contact);
+    if (c.step !== 'step1' && c.step !== 'decision') throw new UserError('contact.nothingToResolve', `Contact ${c.id} is at step ${c.step}; ${c.step === 'battle' ? 'record the battle with /battle result' : 'nothing is waiting'}.`);
+    const r = must(c.step === 'step1' ? resolveStep1(tx.state, tx.map, c.id, tx.dice) : resolveDecision(tx.state, tx.map, c.id, tx.dice));
+    const events: EngineEvent[] = [{ type: 'contactForced', audience: REFEREE, text: `The referee resolved ${c.id} (${c.step}) before the deadline.` }, ...r.events];
+    const d = deliveries(tx, tx.state, r.state, events);
+    const now = r.state.contacts[c.id];
+    return { state: r.state, events: d.events, outbox: d.outbox, result: [ephemeral(`Contact ${c.id} resolved: now at step ${now?.step}${now && contactData(now).outcome ? ` (${contactData(now).outcome})` : ''}.`, { contactId: c.id, step: now?.step })] };
+  });
+}
+
+/** `/contact open armies:"a,b"`: the referee opens a contact by hand between adjacent enemies. */
+export function openContactCase(app: App, actor: Actor, input: { armies?: string | undefined }): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    requireReferee(tx, 'open a contact');
+    const ids = (input.armies ?? '').split(',').filter((t) => t.trim() !== '').map((t) => requireArmy(tx.state, t).id);
+    if (ids.length < 2) throw new UserError('contact.openArmies', 'Name at least two armies in contact, e.g. `armies:"hadewych,ingegerd"`.');
+    for (const id of ids) {
+      if (Object.values(tx.state.contacts).some((c) => isOpen(c) && c.armyIds.includes(id))) throw new UserError('contact.alreadyOpen', `${tx.state.armies[id]?.name} is already in an open contact.`);
+      const foes = adjacentEnemies(tx.state, id).map((a) => a.id);
+      if (!ids.some((o) => foes.includes(o))) throw new UserError('contact.notAdjacent', `${tx.state.armies[id]?.name} has no enemy among the others next to it.`);
+    }
+    const r = openContact(tx.state, tx.map, ids);
+    const d = deliveries(tx, tx.state, r.state, r.events);
+    return { state: r.state, events: d.events, outbox: d.outbox, result: [ephemeral(`Contact ${r.contactId} opened.`, { contactId: r.contactId })] };
+  });
+}

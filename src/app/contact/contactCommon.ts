@@ -1,0 +1,128 @@
+import {
+  awaitingAnswers,
+  canAvoidTo,
+  canEvade,
+  contactData,
+  isOpen,
+  type DeploymentBriefing,
+} from '../../engine/contact/index.js';
+import { event, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
+import type { Army } from '../../engine/forces/army.js';
+import { neighbours } from '../../engine/hex/neighbours.js';
+import type { MapModel } from '../../engine/map/mapModel.js';
+import type { Result } from '../../engine/result.js';
+import type { CampaignState, ContactRecord } from '../../engine/state/campaign.js';
+import { weatherEffects } from '../../engine/weather/index.js';
+import { UserError } from '../errors.js';
+import type { MessageButton } from '../messages.js';
+import { routeEvents, type CampaignTx, type Outgoing } from '../session.js';
+
+/** Unwraps an engine Result, turning a rule violation into the user's refusal. */
+export function must<T>(r: Result<T>): T {
+  if (!r.ok) throw new UserError(r.violation.code, r.violation.message, r.violation.details ? { ...r.violation.details } : undefined);
+  return r.value;
+}
+
+/** The contact an army answers for: the one named, or its only open contact. */
+export function contactOfArmy(state: CampaignState, army: Army, contactText: string | undefined): ContactRecord {
+  if (contactText) {
+    const c = state.contacts[contactText.trim()];
+    if (!c || !c.armyIds.includes(army.id)) throw new UserError('contact.notFound', `${army.name} takes no part in a contact "${contactText}". Use \`/intel\` to see your contacts.`);
+    return c;
+  }
+  const open = Object.values(state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
+  if (open.length === 0) throw new UserError('contact.none', `${army.name} is not in an open contact.`);
+  if (open.length > 1) throw new UserError('contact.which', `${army.name} is in several contacts (${open.map((c) => c.id).join(', ')}); say which with \`contact:\`.`);
+  return open[0] as ContactRecord;
+}
+
+export function contactByIdForReferee(state: CampaignState, text: string | undefined): ContactRecord {
+  const open = Object.values(state.contacts).filter(isOpen);
+  if (!text) {
+    if (open.length === 1) return open[0] as ContactRecord;
+    throw new UserError('contact.missing', `Say which contact with \`contact:\`. Open contacts: ${open.map((c) => c.id).join(', ') || 'none'}.`);
+  }
+  const c = state.contacts[text.trim()];
+  if (!c) throw new UserError('contact.notFound', `There is no contact "${text}". Open contacts: ${open.map((x) => x.id).join(', ') || 'none'}.`);
+  return c;
+}
+
+/** A button's custom id: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]`. */
+export function contactButtonId(campaignId: string, contactId: string, choice: string, armyId: string, hex?: string): string {
+  return ['contact', campaignId, contactId, choice, armyId, ...(hex ? [hex] : [])].join(':');
+}
+
+export function parseContactButton(customId: string): { campaignId: string; contactId: string; choice: string; armyId: string; hex?: string } | undefined {
+  const parts = customId.split(':');
+  if (parts.length < 5 || parts[0] !== 'contact') return undefined;
+  const [, campaignId, contactId, choice, armyId, hex] = parts as [string, string, string, string, string, string | undefined];
+  return { campaignId, contactId, choice, armyId, ...(hex ? { hex } : {}) };
+}
+
+const names = (state: CampaignState, ids: readonly string[]): string => ids.map((id) => state.armies[id]?.name ?? id).join(', ');
+
+/** Hexes an army could avoid into now (at most four). */
+export function avoidHexes(state: CampaignState, map: MapModel, army: Army): string[] {
+  return neighbours(army.hex).filter((h) => canAvoidTo(state, map, army, h).ok).slice(0, 4).map((h) => map.format(h));
+}
+
+/**
+ * Prompts for the contacts whose step began between two states: each commander gets a DM with
+ * buttons (step 1: proceed, delay, avoid to a hex, stay silent; decision: engage, evade), and a
+ * battle that began gets its deployment briefing in the channel. The tick calls this too.
+ */
+export function contactPromptEvents(before: CampaignState, after: CampaignState, map: MapModel): EngineEvent[] {
+  const out: EngineEvent[] = [];
+  for (const c of Object.values(after.contacts)) {
+    const was = before.contacts[c.id];
+    if (was && was.step === c.step && was.armyIds.join() === c.armyIds.join()) continue;
+    if (c.step === 'step1') {
+      for (const id of c.armyIds) {
+        const army = after.armies[id];
+        if (!army) continue;
+        const opponents = c.armyIds.filter((o) => o !== id && after.armies[o]?.side !== army.side);
+        const buttons: MessageButton[] = [
+          { id: contactButtonId(after.id, c.id, 'proceed', id), label: 'Proceed to the contact phase', style: 'primary' },
+          { id: contactButtonId(after.id, c.id, 'delay', id), label: 'Delay', style: 'secondary' },
+          ...avoidHexes(after, map, army).map((hex): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, hex), label: `Avoid to ${hex}`, style: 'secondary' })),
+          { id: contactButtonId(after.id, c.id, 'silent', id), label: 'Stay silent (fight on the morrow)', style: 'secondary' },
+        ];
+        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}: proceed, delay, avoid (with the points to move away), or stay silent. No answer by the next tick counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1', buttons }));
+      }
+    } else if (c.step === 'decision') {
+      for (const id of awaitingAnswers(c)) {
+        const buttons: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id), label: 'Engage', style: 'danger' }];
+        if (canEvade(c, id)) buttons.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary' });
+        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by the next tick counts as engage. \`/intel\` shows your estimate again.`, { contactId: c.id, step: 'decision', buttons }));
+      }
+    } else if (c.step === 'battle' && contactData(c).deployment) {
+      out.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, contactData(c).deployment as DeploymentBriefing), { contactId: c.id }));
+    }
+  }
+  return out;
+}
+
+const PLURAL: Readonly<Record<string, string>> = { company: 'companies', battalion: 'battalions', regiment: 'regiments' };
+const unitName = (n: number, unit: string): string => `${n} ${n === 1 ? unit : (PLURAL[unit] ?? unit)}`;
+
+/** The deployment briefing for the battle thread: baselines, dice, schedules. No strengths, no contact dice (the modifiers' reasons go to the referee). */
+export function formatBriefing(state: CampaignState, c: ContactRecord, b: DeploymentBriefing): string {
+  const name = (id: string): string => state.armies[id]?.name ?? id;
+  const w = weatherEffects(state.weather, state.settings).battlefield;
+  const lines = [
+    `**Battle ${c.id}: deployment** (table ${b.layout.tableWidth}", short bow ${b.layout.shortBowRange}")`,
+    `Forward baselines ${b.layout.forward}" from each edge; interval ${b.layout.interval}"${b.layout.narrowException ? ' (32-35" table)' : ''}; baselines at ${b.layout.distances.join('", ')}" from the edge.`,
+    ...b.layout.notes,
+    ...b.entries.map((e) => `- ${name(e.armyId)}: deployment dice ${e.die} -> ${e.score}; baseline ${e.baseline} counted from the ${e.countFrom} (${e.distanceFromEdge}" from the edge); ${e.formation} -> initial deployment ${unitName(e.initial.count, e.initial.unit)}${e.initial.wholeRegiment ? ' (the whole regiment)' : `, then ${unitName(e.turn.count, e.turn.unit)} a turn`}.`),
+    `Initiative: ${name(b.initiative)}${b.initiativeBy === 'score' ? '' : ` (${b.initiativeBy})`}.`,
+    `Initial deployment, first round: ${b.initialRounds[0].map(name).join(', ')}; second round: ${b.initialRounds[1].map(name).join(', ')}. Later rounds: ${b.subsequentOrder.map(name).join(', ')}.`,
+    `Battlefield: ${w.fog ? 'fog' : 'no fog'}${w.missileHits !== 0 ? `; missile hits ${w.missileHits}` : ''}. Record the result with \`/battle result contact:${c.id}\`.`,
+  ];
+  return lines.join('\n');
+}
+
+/** Routes events and the prompts they imply into deliveries. */
+export function deliveries(tx: CampaignTx, before: CampaignState, after: CampaignState, events: readonly EngineEvent[]): { events: EngineEvent[]; outbox: Outgoing[] } {
+  const all = [...events, ...contactPromptEvents(before, after, tx.map)];
+  return { events: all, outbox: routeEvents({ ...tx, state: after }, all) };
+}

@@ -1,0 +1,50 @@
+import { battlefieldSketchOf, contactData, describeEstimate, intelFor, isOpen } from '../../engine/contact/index.js';
+import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
+import { renderBattlefield } from '../../render/battlefield.js';
+import { formatGameTime } from '../../engine/clock/gameTime.js';
+import { outboxByStatus } from '../../db/outboxRepo.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { requireControl } from '../armies.js';
+import { ephemeral, type Message } from '../messages.js';
+import { inCampaign } from '../session.js';
+
+/**
+ * `/intel`: every estimate the commander has received, oldest first, with their own contact dice,
+ * scouts and terrain cards, and what their open contacts wait for. Private (ephemeral).
+ * @see RULINGS 6 (a commander must be able to re-read what they were told)
+ */
+export async function intel(app: App, actor: Actor, input: { army?: string | undefined }): Promise<Message[]> {
+  const { message, sketches } = inCampaign(app, { actor }, (tx) => {
+    const { army } = requireControl(tx, input.army);
+    const name = (id: string): string => tx.state.armies[id]?.name ?? id;
+    const lines: string[] = [`**Intelligence of ${army.name}**`];
+    for (const entry of intelFor(tx.state, army.id)) {
+      const c = tx.state.contacts[entry.contactId];
+      const d = c ? contactData(c) : undefined;
+      const die = d?.contactDice?.[army.id];
+      const scouts = d?.scouts?.[army.id];
+      const cards = d?.terrain?.filter((t) => t.armyId === army.id).map((t) => t.card) ?? [];
+      lines.push(`- ${entry.contactId} (${formatGameTime(entry.openedAt)}${entry.hour !== undefined ? `, ${entry.hour}th hour` : ''}): contact dice ${die?.raw ?? '?'} -> ${die?.modified ?? '?'}${scouts ? `; scouts ${scouts.join(', ')}` : ''}${cards.length > 0 ? `; terrain cards ${cards.join(', ')}` : ''}`);
+      for (const e of entry.estimates) lines.push(`  ${describeEstimate(e, name(e.targetId))}`);
+    }
+    const open = Object.values(tx.state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
+    for (const c of open) lines.push(`Open: ${c.id} at step ${c.step} with ${c.armyIds.filter((id) => id !== army.id).map(name).join(', ')}.`);
+    if (lines.length === 1) lines.push('No contact yet.');
+    // Direct messages that could not be delivered (closed DMs) are kept for /intel.
+    const kept = tx.actor ? outboxByStatus(tx.db, tx.meta.id, ['dmClosed']).filter((m) => m.userId === tx.actor?.userId) : [];
+    if (kept.length > 0) lines.push('**Messages that could not reach you by DM**', ...kept.map((m) => m.content));
+    const sketches = open.filter((c) => (contactData(c).terrain ?? []).length > 0).map((c) => ({ contactId: c.id, sketch: battlefieldSketchOf(tx.state, c, army.id) }));
+    return { result: { message: ephemeral(lines.join('\n'), { armyId: army.id, intel: intelFor(tx.state, army.id), open: open.map((c) => c.id), kept: kept.length }), sketches } };
+  });
+  // Rendering is asynchronous: after the (read-only) transaction.
+  const files = [];
+  for (const { contactId, sketch } of sketches as { contactId: string; sketch: BattlefieldSketch }[]) {
+    try {
+      files.push({ name: `battlefield-${contactId}.png`, data: new Uint8Array(await renderBattlefield(sketch)) });
+    } catch (err) {
+      app.logger.warn({ err, contactId }, 'battlefield sketch failed');
+    }
+  }
+  return [files.length > 0 ? { ...message, files } : message];
+}

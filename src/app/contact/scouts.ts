@@ -1,0 +1,33 @@
+import { contactData } from '../../engine/contact/index.js';
+import { REFEREE } from '../../engine/events/events.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { requireControl } from '../armies.js';
+import { UserError } from '../errors.js';
+import { ephemeral, type Message } from '../messages.js';
+import { inCampaign } from '../session.js';
+
+/**
+ * `/scouts army: count:` deploys scouts ahead of the force (0 recalls them). An army has the
+ * scouts of its scenario entry, less those killed or captured in contacts so far. Each deployed
+ * scout is rolled on the scout table at the next contact phase. @see 000 Scouts Out
+ */
+export function deployScouts(app: App, actor: Actor, input: { army?: string | undefined; count: number | undefined }): Message[] {
+  return inCampaign(app, { actor }, (tx) => {
+    const { army, asReferee } = requireControl(tx, input.army);
+    const original = tx.scenario.armies.find((a) => a.id === army.id)?.scouts ?? 0;
+    const lost = Object.values(tx.state.contacts).reduce((n, c) => n + (contactData(c).scouts?.[army.id] ?? []).filter((s) => s === 'killed' || s === 'captured').length, 0);
+    const available = Math.max(0, original - lost);
+    const count = input.count;
+    if (count === undefined || !Number.isInteger(count) || count < 0 || count > available) {
+      throw new UserError('scouts.badCount', `${army.name} can deploy 0 to ${available} scout(s) (${original} at the start, ${lost} lost). Example: \`/scouts army:${army.id} count:${Math.min(1, available)}\`.`);
+    }
+    const state = { ...tx.state, armies: { ...tx.state.armies, [army.id]: { ...army, scouts: count } } };
+    const by = asReferee ? ' (by the referee)' : '';
+    return {
+      state,
+      events: [{ type: 'scoutsDeployed', audience: REFEREE, text: `${army.name} deploys ${count} scout(s)${by}.`, data: { armyId: army.id, count } }],
+      result: [ephemeral(`${army.name}: ${count} scout(s) deployed ahead (of ${available} available). They report at the next contact.`, { armyId: army.id, count, available })],
+    };
+  });
+}

@@ -1,0 +1,57 @@
+import { parseHex } from '../../engine/hex/hexId.js';
+import { commanderMapView, publicMapView } from '../../engine/views/index.js';
+import { describeSky } from '../../engine/weather/index.js';
+import { renderMap } from '../../render/index.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { UserError } from '../errors.js';
+import { gameTimeLabel } from '../format.js';
+import { ephemeral, type Message } from '../messages.js';
+import { armiesOf, inCampaign } from '../session.js';
+import { commanderKnowledge } from './knowledge.js';
+
+export interface MapRequest {
+  readonly view?: string | undefined;
+  readonly around?: string | undefined;
+  readonly radius?: number | undefined;
+  readonly labels?: string | undefined;
+}
+
+/**
+ * `/map`: the public map, or (`view:mine`) the caller's own view with their armies highlighted,
+ * their ordered paths and what they know privately. Always answered privately so the channel only
+ * gets the map after each tick.
+ */
+export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Promise<Message[]> {
+  const job = inCampaign(app, { actor }, (tx) => {
+    const around = req.around === undefined ? undefined : parseHex(req.around);
+    if (req.around !== undefined && (!around || !tx.map.inBounds(around))) {
+      throw new UserError('map.badHex', `"${req.around}" is not a hex of this map (ids like 0712: columns 01-${tx.map.width}, rows 01-${tx.map.height}).`);
+    }
+    const mine = armiesOf(tx, actor.userId);
+    let view;
+    if (req.view === 'mine') {
+      const ids = mine.length > 0 ? mine : tx.isReferee ? Object.keys(tx.state.armies) : [];
+      if (ids.length === 0) throw new UserError('map.noArmy', 'You command no army here, so there is no "mine" view; `/map` shows the public map.');
+      view = commanderMapView(tx.state, ids, commanderKnowledge(tx, ids));
+    } else {
+      view = publicMapView(tx.state);
+    }
+    return {
+      result: {
+        map: tx.map, mapKey: tx.mapKey, view, around,
+        title: { campaign: tx.state.name, time: gameTimeLabel(tx.state), weather: describeSky(tx.state.weather) },
+        name: `map-${req.view === 'mine' ? 'mine' : 'public'}-day${tx.state.clock.day}.png`,
+      },
+    };
+  });
+  const png = await renderMap(job.map, job.view, {
+    title: job.title,
+    cacheKey: job.mapKey,
+    labels: req.labels !== 'off',
+    hexIds: job.around ? 'all' : 'subset',
+    ...(job.around ? { around: job.around, radius: req.radius ?? 5 } : {}),
+  });
+  const what = req.view === 'mine' ? 'Your view' : 'The map';
+  return [ephemeral(`${what}, ${job.title.time}${job.around ? `, around ${req.around}` : ''}.`, { view: req.view ?? 'public', around: req.around ?? null }, [{ name: job.name, data: png }])];
+}

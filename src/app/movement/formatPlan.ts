@@ -1,0 +1,27 @@
+import { formatGameTime, type GameTime } from '../../engine/clock/gameTime.js';
+import type { MovePlan, PlannedStep } from '../../engine/movement/index.js';
+
+function stepLine(s: PlannedStep): string {
+  const day = s.dayOffset === 0 ? 'today' : s.dayOffset === 1 ? 'tomorrow' : `day +${s.dayOffset}`;
+  if (s.crossing && s.enterCost === 0 && !s.terrain) {
+    const c = s.crossing;
+    const cost = c.days !== undefined ? `${c.days} day(s)` : `+${c.points} pts`;
+    return `- cross the ${c.size} river at ${c.where} by ${c.method}: ${cost} — ${day}, ${s.half}${c.days === undefined ? `, ${s.pointsLeft} left` : ''}`;
+  }
+  const link = s.link === 'none' ? '' : `, ${s.link}`;
+  return `- ${s.hex} ${s.terrain ?? ''}${link}: ${s.enterCost} pts — ${day}, ${s.half}, ${s.pointsLeft} left`;
+}
+
+/** The ephemeral preview of an accepted move order. */
+export function formatPlan(armyName: string, plan: MovePlan, clock: GameTime, byReferee: boolean): string {
+  const o = plan.order;
+  const flags = [o.forced ? 'forced march' : '', o.unformed ? 'unformed' : '', o.save ? 'saving points' : ''].filter(Boolean).join(', ');
+  const lines = [
+    `**${armyName}**: move order for the ${o.period === 'split' ? 'day and night (split)' : o.period}${flags ? ` (${flags})` : ''}, from ${formatGameTime(clock)}${byReferee ? ' (by the referee)' : ''}:`,
+    ...(plan.steps.length > 0 ? plan.steps.map(stepLine) : ['- (no steps)']),
+    `Total: ${plan.totalPoints} points${plan.days > 1 ? ` over ${plan.days} days` : ''}.`,
+    ...plan.warnings.map((w) => `⚠ ${w.message}`),
+    'Order stored: it is carried out when the half periods are played. `/hold` cancels it.',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,24 @@
+import type { Army } from '../../engine/forces/army.js';
+import type { MapModel } from '../../engine/map/mapModel.js';
+import { marchStatus, type MarchStatus } from '../../engine/movement/index.js';
+import type { CampaignState } from '../../engine/state/campaign.js';
+import { TICK_PLAN } from '../../engine/tick/plan.js';
+
+/**
+ * The movement part of `/army status`: march formation, points today and saved, fatigue and why,
+ * days marched, rest state, stragglers and any crossing in progress. Private to the army's
+ * commander.
+ */
+export function movementStatus(state: CampaignState, map: MapModel, army: Army): { lines: string[]; data: MarchStatus } {
+  const order = state.orders[army.id];
+  const s = marchStatus(map, army, TICK_PLAN.effects(state), order?.forced ?? false);
+  const lines = [
+    `March formation: ${s.marchFormationText}; ${s.formation}.`,
+    `Points today: ${s.pointsLeft} of ${s.pointsToday} left${s.savedPoints > 0 ? ` (${s.savedPoints} saved from yesterday)` : ''}.`,
+    s.fatigued ? `Fatigued: ${s.fatigueReason ?? 'no reason recorded'}. A full day of rest recovers.` : 'Not fatigued.',
+    `Rest: ${s.restState}.`,
+    ...(s.stragglers > 0 ? [`Stragglers: ${s.stragglers} figure(s) behind${s.rallyPoint ? `, rallying at ${s.rallyPoint}` : ''}; moving off loses them.`] : []),
+    ...(s.operation ? [`Crossing: ${s.operation}.`] : []),
+  ];
+  return { lines, data: s };
+}

@@ -1,0 +1,4 @@
+export * from './embarkArmy.js';
+export * from './orderSail.js';
+export * from './debarkArmy.js';
+export * from './sendCourierMessage.js';

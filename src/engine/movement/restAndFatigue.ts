@@ -1,0 +1,57 @@
+import type { GameTime } from '../clock/gameTime.js';
+import type { Army } from '../forces/army.js';
+
+/** Letters of the half-period log. */
+export const HALF_LOG = { moved: 'm', worked: 'w', rested: 'r', battle: 'b' } as const;
+export type HalfLogLetter = (typeof HALF_LOG)[keyof typeof HALF_LOG];
+
+const LOG_LENGTH = 12;
+
+/** Adds one half period to the log, keeping the last twelve. */
+export function appendHalf(log: string, letter: HalfLogLetter): string {
+  return (log + letter).slice(-LOG_LENGTH);
+}
+
+/**
+ * Half periods since the army last completed two consecutive half periods of rest. A log with no
+ * such pair counts from the campaign's start, which the bot treats as rested.
+ */
+export function halvesSinceLongRest(log: string): number {
+  const i = log.lastIndexOf('rr');
+  return i < 0 ? log.length : log.length - (i + 2);
+}
+
+/**
+ * Rest-move-rest-move in half periods is allowed for two periods (four half periods); after
+ * that the army needs two consecutive half periods of rest before it moves, or it is fatigued.
+ * @see 000 Overland Travel: Daily Rest
+ */
+export const REST_MOVE_LIMIT = 4;
+
+/** Six consecutive days of movement at most; the seventh must be rest. @see 000 Overland Travel: Weekly Rest */
+export const MAX_MARCH_DAYS = 6;
+
+/**
+ * Why moving now would fatigue the army, or undefined. Checked when the army moves in a half
+ * period: a forced march yesterday, a seventh consecutive day of marching, or a fifth half period
+ * of movement without two consecutive halves of rest.
+ * @see 000 Overland Travel: Daily Rest, Weekly Rest, Forced March
+ */
+export function fatigueOnMoving(army: Army, clock: GameTime): string | undefined {
+  const m = army.march;
+  if (!m.movedToday && m.forcedMarchDay === clock.day - 1) return 'forced march yesterday and no rest today';
+  if (!m.movedToday && m.daysMarched >= MAX_MARCH_DAYS) return `marched a seventh day in a row without a full day of rest`;
+  if (halvesSinceLongRest(m.recentHalves) >= REST_MOVE_LIMIT) return 'moved in half periods for more than two periods without two consecutive half periods of rest';
+  return undefined;
+}
+
+/**
+ * The share of tomorrow's daily points yesterday's rest recovers: two half periods of rest (a
+ * period) restore all of them, one restores half, none restores nothing.
+ * @see 000 Overland Travel: Daily Rest
+ */
+export function restFactorFromDay(dayLog: string): number {
+  const rests = [...dayLog].filter((c) => c === HALF_LOG.rested).length + Math.max(0, 4 - dayLog.length);
+  if (rests >= 2) return 1;
+  return rests === 1 ? 0.5 : 0;
+}

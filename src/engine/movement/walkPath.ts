@@ -1,0 +1,90 @@
+import type { Army } from '../forces/army.js';
+import type { Hex } from '../hex/hex.js';
+import { directionTo } from '../hex/neighbours.js';
+import { arrivalBank, bankOfEdge, crossingNeeded, type Bank, type MapModel } from '../map/mapModel.js';
+import type { Violation } from '../result.js';
+import type { WeatherEffects } from '../weather/types.js';
+import { crossingCost } from './crossing.js';
+import { enterCost, fliesOver } from './terrainCost.js';
+import type { MoveOptions, WalkStep } from './types.js';
+
+export interface WalkInput {
+  readonly map: MapModel;
+  readonly army: Army;
+  readonly from: Hex;
+  readonly fromBank: Bank | undefined;
+  readonly path: readonly Hex[];
+  readonly crossAtEnd: boolean;
+  readonly opts: MoveOptions;
+  readonly weather: WeatherEffects;
+  readonly flyingIgnoresTerrain: boolean;
+}
+
+export interface Walk {
+  /** Legal steps, in order, up to the first illegal one. */
+  readonly steps: readonly (WalkStep & { readonly closed?: 'ford' | 'ferry' })[];
+  /** Why the walk stopped short, and at which path index. */
+  readonly stop?: { readonly index: number; readonly violation: Violation };
+}
+
+/** The other bank. */
+export function otherBank(b: Bank | undefined): Bank {
+  return b === 'left' ? 'right' : 'left';
+}
+
+/**
+ * Walks a path of hexes from the army's position, turning it into steps: a river crossing where
+ * leaving a river hex reaches an edge on the other bank (RULINGS 1), then the entry into the next
+ * hex; with `crossAtEnd`, a final crossing in the last hex. Stops at the first illegal step.
+ * @see RULINGS 1 (banks); 000 Terrain Effects
+ */
+export function walkPath(input: WalkInput): Walk {
+  const { map, army, opts, weather } = input;
+  const flying = fliesOver(army, input.flyingIgnoresTerrain);
+  const nightDouble = opts.night && army.sight === 'light';
+  const steps: (WalkStep & { closed?: 'ford' | 'ferry' })[] = [];
+  let cur = input.from;
+  let bank = input.fromBank;
+  for (let i = 0; i < input.path.length; i++) {
+    const to = input.path[i] as Hex;
+    if (directionTo(cur, to) === undefined) {
+      return { steps, stop: { index: i, violation: { code: 'move.notAdjacent', message: `${map.format(to)} is not next to ${map.format(cur)}: give every hex of the path in order.`, details: { hex: map.format(to) } } } };
+    }
+    if (!flying && crossingNeeded(map, cur, bank, to)) {
+      const to2 = otherBank(bank);
+      const c = crossingCost(map, army, cur, bank, to2, { weather, nightDouble });
+      if (!c.ok) return { steps, stop: { index: i, violation: c.violation } };
+      steps.push({ kind: 'cross', hex: cur, bank: to2, crossing: c.value, points: c.value.points, needsUnformed: false, ...(c.value.closed ? { closed: c.value.closed } : {}) });
+      bank = to2;
+    }
+    const e = enterCost(map, army, cur, to, opts, input.flyingIgnoresTerrain);
+    if (!e.ok) return { steps, stop: { index: i, violation: e.violation } };
+    const arrive = arrivalBank(map, cur, bank, to);
+    steps.push({ kind: 'enter', hex: to, ...(arrive ? { bank: arrive } : {}), enter: e.value, points: e.value.cost, needsUnformed: e.value.needsUnformed });
+    cur = to;
+    bank = arrive;
+  }
+  if (input.crossAtEnd) {
+    const river = map.riverAt(cur);
+    const split = river && river.entry !== undefined && river.exit !== undefined;
+    if (!split || flying) {
+      return { steps, stop: { index: input.path.length, violation: { code: 'move.noRiverAtEnd', message: `There is no river to cross in ${map.format(cur)}; leave out crossAtEnd.`, details: { hex: map.format(cur) } } } };
+    }
+    const startBank = bank ?? defaultBank(map, cur);
+    const to2 = otherBank(startBank);
+    const c = crossingCost(map, army, cur, startBank, to2, { weather, nightDouble });
+    if (!c.ok) return { steps, stop: { index: input.path.length, violation: c.violation } };
+    steps.push({ kind: 'cross', hex: cur, bank: to2, crossing: c.value, points: c.value.points, needsUnformed: false, ...(c.value.closed ? { closed: c.value.closed } : {}) });
+  }
+  return { steps };
+}
+
+/** A bank for an army whose bank was never recorded: the left bank. */
+function defaultBank(map: MapModel, h: Hex): Bank {
+  const river = map.riverAt(h);
+  if (river?.entry) {
+    const b = bankOfEdge(river, river.entry);
+    if (b === 'left' || b === 'right') return b;
+  }
+  return 'left';
+}

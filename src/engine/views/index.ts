@@ -1,0 +1,2 @@
+export * from './mapView.js';
+export * from './battlefieldSketch.js';

@@ -1,0 +1,302 @@
+import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import {
+  BATTLEFIELD_COLUMNS, BATTLEFIELD_ROWS, type BattlefieldCard, type BattlefieldSketch, type PlacedCard,
+} from '../engine/views/battlefieldSketch.js';
+import { ensureFonts, font } from './fonts.js';
+import { INK } from './palette.js';
+import type { Rect } from './layout.js';
+
+/**
+ * The terrain reconnaissance as a picture: the table seen from the near baseline, split into a
+ * 3 x 3 grid, each placed card drawn in its cell and turned to its orientation.
+ * @see 001 Terrain Reconnaissance
+ */
+type Ctx = SKRSContext2D;
+
+export const BATTLEFIELD_SIZE = { width: 960, height: 720 } as const;
+const TITLE_H = 52;
+const EDGE_H = 30;
+const PAD = 16;
+
+const CARD_NAMES: Readonly<Record<BattlefieldCard, string>> = {
+  hill: 'Hill',
+  woods: 'Woods',
+  marsh: 'Marsh',
+  river: 'River',
+  stream: 'Stream',
+  pond: 'Pond',
+  gully: 'Gully',
+  roughGround: 'Rough ground',
+  blank: 'Open ground',
+};
+
+/** Quarter turns (0-3) for an orientation in degrees. */
+export function quarterTurns(orientation: number): number {
+  return (((Math.round(orientation / 90) % 4) + 4) % 4);
+}
+
+/** The rectangle of each grid cell (rows far to near from the top, columns left to right). */
+export function battlefieldCells(width: number, height: number): Map<string, Rect> {
+  const top = TITLE_H + EDGE_H;
+  const gridW = width - 2 * PAD;
+  const gridH = height - top - EDGE_H - PAD;
+  const cw = gridW / 3;
+  const ch = gridH / 3;
+  const out = new Map<string, Rect>();
+  BATTLEFIELD_ROWS.forEach((row, ri) => {
+    BATTLEFIELD_COLUMNS.forEach((col, ci) => {
+      out.set(`${row}:${col}`, { x: PAD + ci * cw, y: top + ri * ch, w: cw, h: ch });
+    });
+  });
+  return out;
+}
+
+/** Draws one card's terrain in a box centred at the origin, long side along x (w >= h). */
+function drawCardArt(ctx: Ctx, card: BattlefieldCard, w: number, h: number): void {
+  const hw = w / 2;
+  const hh = h / 2;
+  switch (card) {
+    case 'hill': {
+      // nested contours of an irregular hill
+      const rings = [[1, '#d9c089'], [0.7, '#c9a86a'], [0.42, '#b08d50']] as const;
+      for (const [k, col] of rings) {
+        ctx.fillStyle = col;
+        ctx.strokeStyle = '#8a6a36';
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        ctx.moveTo(-hw * 0.85 * k, 0);
+        ctx.bezierCurveTo(-hw * 0.8 * k, -hh * 0.95 * k, hw * 0.3 * k, -hh * 0.9 * k, hw * 0.85 * k, -hh * 0.1 * k);
+        ctx.bezierCurveTo(hw * 0.95 * k, hh * 0.6 * k, -hw * 0.2 * k, hh * 0.95 * k, -hw * 0.85 * k, 0);
+        ctx.closePath();
+        ctx.fill();
+        ctx.stroke();
+      }
+      break;
+    }
+    case 'woods': {
+      ctx.fillStyle = 'rgba(79, 122, 60, 0.25)';
+      ctx.beginPath();
+      ctx.ellipse(0, 0, hw * 0.9, hh * 0.85, 0, 0, Math.PI * 2);
+      ctx.fill();
+      const n = 11;
+      for (let i = 0; i < n; i++) {
+        const a = (i / n) * Math.PI * 2 + 0.3;
+        const rr = i % 2 === 0 ? 0.6 : 0.3;
+        const x = Math.cos(a) * hw * rr;
+        const y = Math.sin(a) * hh * rr;
+        ctx.fillStyle = i % 3 === 0 ? '#5f8a45' : '#78a05a';
+        ctx.strokeStyle = INK.tree;
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        ctx.arc(x, y, Math.min(hw, hh) * 0.22, 0, Math.PI * 2);
+        ctx.fill();
+        ctx.stroke();
+      }
+      break;
+    }
+    case 'marsh': {
+      ctx.fillStyle = 'rgba(127, 168, 176, 0.35)';
+      ctx.beginPath();
+      ctx.ellipse(0, 0, hw * 0.92, hh * 0.8, 0, 0, Math.PI * 2);
+      ctx.fill();
+      for (let i = 0; i < 9; i++) {
+        const x = ((i % 3) - 1) * hw * 0.5 + (i % 2 === 0 ? 6 : -6);
+        const y = (Math.floor(i / 3) - 1) * hh * 0.45;
+        ctx.strokeStyle = INK.swampWater;
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        ctx.moveTo(x - 12, y + 2);
+        ctx.lineTo(x + 12, y + 2);
+        ctx.stroke();
+        ctx.strokeStyle = INK.swamp;
+        ctx.beginPath();
+        for (const dx of [-5, 0, 5]) {
+          ctx.moveTo(x + dx * 0.4, y);
+          ctx.lineTo(x + dx, y - (dx === 0 ? 11 : 8));
+        }
+        ctx.stroke();
+      }
+      break;
+    }
+    case 'river':
+    case 'stream': {
+      // flows along the card's long side, bending once
+      const path = (): void => {
+        ctx.beginPath();
+        ctx.moveTo(-hw, hh * 0.2);
+        ctx.bezierCurveTo(-hw * 0.3, -hh * 0.7, hw * 0.2, hh * 0.7, hw, -hh * 0.15);
+      };
+      ctx.lineCap = 'butt';
+      if (card === 'river') {
+        ctx.strokeStyle = INK.riverBank;
+        ctx.lineWidth = Math.max(16, h * 0.3);
+        path();
+        ctx.stroke();
+        ctx.strokeStyle = '#a9d0e4';
+        ctx.lineWidth = Math.max(12, h * 0.3) - 5;
+        path();
+        ctx.stroke();
+      } else {
+        ctx.strokeStyle = INK.riverMinor;
+        ctx.lineWidth = 4;
+        path();
+        ctx.stroke();
+      }
+      // flow arrow
+      ctx.fillStyle = INK.riverBank;
+      ctx.beginPath();
+      ctx.moveTo(hw - 4, -hh * 0.15);
+      ctx.lineTo(hw - 16, -hh * 0.15 - 7);
+      ctx.lineTo(hw - 16, -hh * 0.15 + 7);
+      ctx.closePath();
+      ctx.fill();
+      break;
+    }
+    case 'pond':
+      ctx.fillStyle = '#a9d0e4';
+      ctx.strokeStyle = INK.riverBank;
+      ctx.lineWidth = 2.5;
+      ctx.beginPath();
+      ctx.ellipse(0, 0, hw * 0.55, hh * 0.55, 0, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.stroke();
+      break;
+    case 'gully': {
+      ctx.strokeStyle = '#5a4026';
+      ctx.lineWidth = 3;
+      ctx.lineJoin = 'round';
+      const pts: [number, number][] = [];
+      for (let i = 0; i <= 8; i++) pts.push([-hw * 0.9 + (i / 8) * hw * 1.8, (i % 2 === 0 ? -1 : 1) * hh * 0.08]);
+      ctx.beginPath();
+      pts.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
+      ctx.stroke();
+      // hachures falling into the gully from both sides
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      for (let i = 0; i < 12; i++) {
+        const x = -hw * 0.8 + (i / 11) * hw * 1.6;
+        ctx.moveTo(x, -hh * 0.55);
+        ctx.lineTo(x, -hh * 0.2);
+        ctx.moveTo(x, hh * 0.55);
+        ctx.lineTo(x, hh * 0.2);
+      }
+      ctx.stroke();
+      break;
+    }
+    case 'roughGround': {
+      ctx.fillStyle = '#a3968a';
+      ctx.strokeStyle = '#5e554c';
+      ctx.lineWidth = 1.2;
+      const spots: [number, number, number][] = [
+        [-0.6, -0.3, 1], [-0.2, 0.35, 0.8], [0.15, -0.4, 1.1], [0.5, 0.2, 0.9], [-0.45, 0.45, 0.7], [0.7, -0.35, 0.7], [0.05, 0.05, 0.9], [-0.8, 0.05, 0.6],
+      ];
+      for (const [x, y, k] of spots) {
+        const r = Math.min(hw, hh) * 0.12 * k;
+        ctx.beginPath();
+        ctx.moveTo(x * hw - r, y * hh + r * 0.5);
+        ctx.lineTo(x * hw - r * 0.4, y * hh - r);
+        ctx.lineTo(x * hw + r * 0.8, y * hh - r * 0.6);
+        ctx.lineTo(x * hw + r, y * hh + r * 0.6);
+        ctx.closePath();
+        ctx.fill();
+        ctx.stroke();
+      }
+      break;
+    }
+    case 'blank':
+      break;
+  }
+}
+
+function drawCard(ctx: Ctx, slot: Rect, card: PlacedCard): void {
+  const turns = quarterTurns(card.orientation);
+  const captionH = 18;
+  const area = { x: slot.x + 6, y: slot.y + 6, w: slot.w - 12, h: slot.h - 12 - captionH };
+  // the card keeps a 5:3 shape; turned a quarter, its long side runs up the table
+  const upright = turns % 2 === 1;
+  const ratio = 5 / 3;
+  let w = Math.min(area.w, area.h * (upright ? 1 / ratio : ratio));
+  let h = upright ? w * ratio : w / ratio;
+  if (h > area.h) {
+    h = area.h;
+    w = upright ? h / ratio : h * ratio;
+  }
+  const cx = area.x + area.w / 2;
+  const cy = area.y + area.h / 2;
+  ctx.save();
+  ctx.fillStyle = card.card === 'blank' ? 'rgba(255, 255, 255, 0.35)' : 'rgba(255, 253, 244, 0.75)';
+  ctx.strokeStyle = '#9a8a68';
+  ctx.lineWidth = 1.2;
+  if (card.card === 'blank') ctx.setLineDash([5, 4]);
+  ctx.beginPath();
+  ctx.rect(cx - w / 2, cy - h / 2, w, h);
+  ctx.fill();
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  ctx.rect(cx - w / 2, cy - h / 2, w, h);
+  ctx.clip();
+  ctx.translate(cx, cy);
+  ctx.rotate((turns * Math.PI) / 2);
+  // in the card's own frame the long side is along x
+  const lw = upright ? h : w;
+  const lh = upright ? w : h;
+  drawCardArt(ctx, card.card, lw - 8, lh - 8);
+  ctx.restore();
+  ctx.fillStyle = INK.label;
+  ctx.font = font(13, 'sans', { weight: 600 });
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const by = card.placedBy ? ` \u00b7 ${card.placedBy}` : '';
+  ctx.fillText(`${CARD_NAMES[card.card]}${turns === 0 ? '' : ` (${turns * 90}\u00b0)`}${by}`, slot.x + slot.w / 2, slot.y + slot.h - captionH / 2 - 4, slot.w - 8);
+}
+
+/** The battlefield sketch before encoding. */
+export function renderBattlefieldCanvas(sketch: BattlefieldSketch): Canvas {
+  ensureFonts();
+  const { width, height } = BATTLEFIELD_SIZE;
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#e3e7c4';
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = INK.titleBand;
+  ctx.fillRect(0, 0, width, TITLE_H);
+  ctx.fillStyle = INK.titleText;
+  ctx.font = font(24, 'serif', { weight: 700 });
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(sketch.title, PAD + 2, TITLE_H / 2, width - 2 * PAD);
+  const cells = battlefieldCells(width, height);
+  ctx.fillStyle = INK.label;
+  ctx.font = font(14, 'sans', { weight: 600 });
+  ctx.textAlign = 'center';
+  ctx.fillText(`Far edge${sketch.farSide ? `: ${sketch.farSide}` : ''}`, width / 2, TITLE_H + EDGE_H / 2);
+  ctx.fillText(`Near edge${sketch.nearSide ? `: ${sketch.nearSide}` : ''}`, width / 2, height - PAD - EDGE_H / 2 + 4);
+  for (const [key, r] of cells) {
+    ctx.strokeStyle = 'rgba(90, 80, 50, 0.45)';
+    ctx.lineWidth = 1;
+    ctx.setLineDash([6, 5]);
+    ctx.strokeRect(r.x + 0.5, r.y + 0.5, r.w, r.h);
+    ctx.setLineDash([]);
+    ctx.fillStyle = 'rgba(60, 50, 30, 0.45)';
+    ctx.font = font(11, 'sans');
+    ctx.textAlign = 'left';
+    ctx.fillText(key.replace(':', ' '), r.x + 6, r.y + 10);
+    const here = sketch.cards.filter((c) => `${c.row}:${c.column}` === key);
+    here.forEach((c, i) => {
+      const slotW = r.w / here.length;
+      drawCard(ctx, { x: r.x + i * slotW, y: r.y + 12, w: slotW, h: r.h - 12 }, c);
+    });
+  }
+  ctx.strokeStyle = '#6b5a3a';
+  ctx.lineWidth = 2;
+  const first = cells.get('far:left');
+  const last = cells.get('near:right');
+  if (first && last) ctx.strokeRect(first.x, first.y, last.x + last.w - first.x, last.y + last.h - first.y);
+  return canvas;
+}
+
+/** The terrain reconnaissance sketch as a PNG. */
+export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buffer> {
+  return renderBattlefieldCanvas(sketch).encode('png');
+}

@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { movementStep } from '../../src/engine/movement/index.js';
+import { TICK_PLAN } from '../../src/engine/tick/plan.js';
+import { setRoles } from '../../src/app/movement/setRoles.js';
+import { consoleHarness, type Harness } from './harness.js';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+const SETUP = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  '@referee /campaign assign army:grallune user:alice',
+  '@referee /campaign assign army:hadewych user:bob',
+].join('\n');
+const wired = TICK_PLAN.closeHalf.includes(movementStep);
+const err = (o: { data?: unknown } | undefined) => (o?.data as { error?: string } | undefined)?.error;
+
+describe('/move', () => {
+  it('GIVEN a path THEN the answer previews each hex, half period and points left, privately', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@alice /move army:grallune path:"1825 1824"');
+    expect(out?.to).toBe('ephemeral');
+    expect(out?.content).toContain('- 1825 clear: 6 pts — today, morning, 6 left');
+    expect(out?.content).toContain('- 1824 clear: 6 pts — today, afternoon, 0 left');
+    expect(out?.content).toContain('/hold');
+  });
+
+  it.skipIf(!wired)('GIVEN the order THEN the half periods move the army and the chronicle says so', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('@referee /campaign start', '@alice /move army:grallune path:"1825 1824"', '!tick', '!tick');
+    expect(h.channel().some((o) => o.content.includes('Ingegerd marched from 1826 to 1825'))).toBe(true);
+    expect(h.dms('alice').some((o) => o.content.includes('marched to 1824'))).toBe(true);
+  });
+
+  it('GIVEN to: THEN the bot finds a route and previews it over the days needed', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@alice /move army:grallune to:1822');
+    expect(out?.to).toBe('ephemeral');
+    expect(out?.content).toMatch(/1822 .*tomorrow/);
+    expect((out?.data as { plan: { days: number } }).plan.days).toBe(2);
+  });
+
+  it('refuses what the rules forbid, saying what would be accepted', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const cases: [string, string, RegExp][] = [
+      ['@alice /move army:grallune path:"1824"', 'move.notAdjacent', /not next to 1826/],
+      ['@alice /move army:grallune path:"9999"', 'move.badHex', /ids like 0712/],
+      ['@alice /move army:grallune path:"1825" period:split', 'move.splitNeedsDarkSight', /period:day/],
+      ['@alice /move army:grallune path:"1825" to:1824', 'move.pathAndTo', /either/],
+      ['@alice /move army:grallune to:1826', 'move.alreadyThere', /already at 1826/],
+      ['@alice /move army:hadewych path:"0817"', 'army.notYours', /not your army/],
+      ['@bob /move army:hadewych path:"0916"', 'move.occupied', /only one commander|another commander/],
+      ['@alice /move army:grallune path:"1825" cross:true', 'move.noRiverAtEnd', /no river/],
+    ];
+    for (const [line, code, text] of cases) {
+      const [out] = await h.run(line);
+      expect(err(out), line).toBe(code);
+      expect(out?.content, line).toMatch(text);
+      expect(out?.to, line).toBe('ephemeral');
+    }
+  });
+
+  it('warns about a forced march and unformed stragglers', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@alice /move army:grallune path:"1825 1824 1823" forced:true unformed:true');
+    expect(out?.content).toContain('rest all of tomorrow or be fatigued');
+    expect(out?.content).toContain('straggles');
+  });
+});
+
+describe('/rest and /hold', () => {
+  it('GIVEN a move order THEN /hold cancels it and /rest replaces it', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('@alice /move army:grallune path:"1825"');
+    const [held] = await h.run('@alice /hold army:grallune');
+    expect(held?.content).toContain('its move order is cancelled');
+    const [again] = await h.run('@alice /hold army:grallune');
+    expect(again?.content).toContain('had no standing order');
+    const [rest] = await h.run('@alice /rest army:grallune');
+    expect(rest?.to).toBe('ephemeral');
+    expect(rest?.content).toContain('rests at 1826');
+    expect(err((await h.run('@alice /rest army:hadewych'))[0])).toBe('army.notYours');
+  });
+
+  it('lets the referee order any army, and says so', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@referee /move army:hadewych path:"0817"');
+    expect(out?.content).toContain('(by the referee)');
+  });
+});
+
+describe('/army roles (use-case setRoles)', () => {
+  it('GIVEN a new assault regiment THEN the order of march changes privately; unknown regiments are refused', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const alice = { userId: 'alice', userName: 'alice', guildId: 'console', channelId: 'console', roleIds: [] };
+    const before = (await h.run('@alice /army status army:grallune'))[0]?.data as { regiments: { id: string; role: string }[] };
+    const ids = before.regiments.map((r) => r.id);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    const [out] = setRoles(h.app, alice, { army: 'grallune', assault: ids[1] as string });
+    expect(out?.to).toBe('ephemeral');
+    expect((out?.data as { roles: { id: string; role: string }[] }).roles[0]).toEqual({ id: ids[1], role: 'assault' });
+    expect(() => setRoles(h!.app, alice, { army: 'grallune', assault: 'nonesuch' })).toThrow(/has no regiment/);
+  });
+});
