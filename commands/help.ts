@@ -2,7 +2,16 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import { ephemeral } from '../src/app/messages.js';
 import type { Command } from './types.js';
 
-const REFEREE = new Set(['campaign', 'turn', 'weather', 'contact', 'battle']);
+/** How /help groups the commands; a registered command missing here shows under "More". */
+const GROUPS: readonly (readonly [string, readonly string[]])[] = [
+  ['Your army', ['army', 'move', 'rest', 'hold', 'map', 'intel']],
+  ['Contact', ['engage', 'evade', 'avoid', 'delay', 'withdraw', 'scouts']],
+  ['Allies', ['support', 'reserve', 'relief', 'reinforce', 'exploit', 'maneuver']],
+  ['Ships and couriers', ['embark', 'sail', 'debark', 'courier']],
+  ['Referee', ['campaign', 'turn', 'contact', 'battle', 'weather']],
+];
+
+type Json = { name: string; description: string; options?: { type: number; name: string; description: string; required?: boolean }[] };
 
 export default {
   data: new SlashCommandBuilder()
@@ -11,21 +20,24 @@ export default {
     .addStringOption((o) => o.setName('command').setDescription('One command, e.g. move')),
   async execute(ctx) {
     const { commands } = await import('./index.js');
+    const json = commands.map((c) => c.data.toJSON() as Json);
     const wanted = ctx.string('command')?.replace(/^\//, '').toLowerCase();
-    const json = commands.map((c) => c.data.toJSON() as { name: string; description: string; options?: { type: number; name: string; description: string; required?: boolean }[] });
     if (wanted) {
       const one = json.find((c) => c.name === wanted);
       if (!one) return [ephemeral(`There is no /${wanted}. Commands: ${json.map((c) => `/${c.name}`).join(', ')}.`, { error: 'help.unknown' })];
       const opts = (one.options ?? []).map((o) => (o.type === 1 ? `- \`/${one.name} ${o.name}\`: ${o.description}` : `- \`${o.name}:\`${o.required ? ' (required)' : ''} ${o.description}`));
       return [ephemeral(`**/${one.name}** — ${one.description}\n${opts.join('\n')}`, { command: one })];
     }
-    const line = (c: { name: string; description: string }): string => `\`/${c.name}\` ${c.description}`;
+    const names = new Set(json.map((c) => c.name));
+    const grouped = new Set(GROUPS.flatMap(([, list]) => list));
+    const lines = GROUPS.map(([title, list]) => `**${title}**: ${list.filter((n) => names.has(n)).map((n) => `\`/${n}\``).join(' ')}`);
+    const more = json.filter((c) => !grouped.has(c.name)).map((c) => `\`/${c.name}\``);
     const text = [
-      '**Valormr campaign bot** — orders and secrets stay private; the map and the chronicle are public.',
-      '**Commanders**', ...json.filter((c) => !REFEREE.has(c.name)).map(line),
-      '**Referee**', ...json.filter((c) => REFEREE.has(c.name)).map(line),
-      'Details: `/help command:move`.',
+      'Orders and secrets stay private; positions, the chronicle and the map after each tick are public.',
+      ...lines,
+      ...(more.length > 0 ? [`**More**: ${more.join(' ')}`] : []),
+      'Details of one command: `/help command:move`. Full guide: docs/commands.md.',
     ].join('\n');
-    return [ephemeral(text, { commands: json.map((c) => c.name) })];
+    return [ephemeral(text, { commands: json.map((c) => ({ name: c.name, description: c.description })) })];
   },
 } satisfies Command;

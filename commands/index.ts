@@ -2,18 +2,68 @@ import type { ButtonHandler, Command } from './types.js';
 import army from './army.js';
 import campaign from './campaign.js';
 import help from './help.js';
+import map from './map.js';
 import turn from './turn.js';
+import move from './move.js';
+import rest from './rest.js';
+import hold from './hold.js';
+import weather from './weather.js';
+import engage from './engage.js';
+import evade from './evade.js';
+import avoid from './avoid.js';
+import delay from './delay.js';
+import withdraw from './withdraw.js';
+import scouts from './scouts.js';
+import intel from './intel.js';
+import contact from './contact.js';
+import battle from './battle.js';
+import support from './support.js';
+import reserve from './reserve.js';
+import relief from './relief.js';
+import reinforce from './reinforce.js';
+import exploit from './exploit.js';
+import maneuver from './maneuver.js';
+import { contactButtons } from './_contactButtons.js';
+import embark from './embark.js';
+import sail from './sail.js';
+import debark from './debark.js';
+import courier from './courier.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [
+  engage,
+  evade,
+  avoid,
+  delay,
+  withdraw,
+  scouts,
+  intel,
+  contact,
+  battle,
+  support,
+  reserve,
+  relief,
+  reinforce,
+  exploit,
+  maneuver,
   campaign,
   army,
   turn,
+  move,
+  rest,
+  hold,
+  weather,
+  map,
   help,
+  embark,
+  sail,
+  debark,
+  courier,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */
 export const buttons: readonly ButtonHandler[] = [
+  contactButtons,
 ];
 
 export function findCommand(name: string): Command | undefined {

@@ -142,26 +142,27 @@ export function routeEvents(tx: CampaignTx, list: readonly EngineEvent[], opts: 
   }
   const byArmy = new Map<string, EngineEvent[]>();
   for (const e of list) if (e.audience.kind === 'army') byArmy.set(e.audience.armyId, [...(byArmy.get(e.audience.armyId) ?? []), e]);
+  // Armies nobody commands yet: one digest for the referee instead of a DM per army.
+  const unassigned: string[] = [];
   for (const [armyId, evs] of byArmy) {
     const users = commandersOf(tx, armyId);
     const army = tx.state.armies[armyId];
-    const title = `**${army?.name ?? armyId}** (${tx.state.name}) ${header}`;
+    const name = army?.name ?? armyId;
+    if (users.length === 0) {
+      unassigned.push(`__${name}__: ${evs.map((e) => e.text).join(' ')}`);
+      continue;
+    }
     const buttons = evs.flatMap((e) => (e.data?.buttons as MessageButton[] | undefined) ?? []);
-    const content = title + evs.map((e) => e.text).join('\n');
-    const recipients = users.length > 0 ? users : [tx.meta.ownerUserId];
-    for (const userId of recipients) {
-      out.push({
-        to: 'dm', userId,
-        content: users.length > 0 ? content : `(no commander assigned to ${army?.name ?? armyId}; you receive it as referee)\n${content}`,
-        data: { armyId, events: evs.map((e) => ({ type: e.type, data: e.data })) },
-        ...(buttons.length > 0 ? { buttons } : {}),
-      });
+    const content = `**${name}** (${tx.state.name}) ${header}` + evs.map((e) => e.text).join('\n');
+    for (const userId of users) {
+      out.push({ to: 'dm', userId, content, data: { armyId, events: evs.map((e) => ({ type: e.type, data: e.data })) }, ...(buttons.length > 0 ? { buttons } : {}) });
     }
   }
   const ref = list.filter((e) => e.audience.kind === 'referee' && e.type !== 'diceRolled');
-  if (ref.length > 0) {
+  if (ref.length > 0 || unassigned.length > 0) {
     const referees = new Set([tx.meta.ownerUserId, ...tx.members.filter((m) => m.role === 'referee').map((m) => m.userId)]);
-    for (const userId of referees) out.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name}) ${header}` + ref.map((e) => e.text).join('\n'), data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } });
+    const lines = [...ref.map((e) => e.text), ...(unassigned.length > 0 ? ['Armies without a commander:', ...unassigned] : [])];
+    for (const userId of referees) out.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name}) ${header}` + lines.join('\n'), data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } });
   }
   return out;
 }

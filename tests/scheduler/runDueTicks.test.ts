@@ -69,7 +69,9 @@ describe('runDueTicks: catch-up after downtime', () => {
     expect(ticksPlayed(h.app, h.id)).toBe(3);
     expect(meta(h.app, h.id)?.nextTickAt).toBe('2026-11-24T08:00:00.000Z');
     const chronicle = await h.run(`!now ${h.clock.now().toISOString()}`);
-    const posts = chronicle.filter((o) => o.to === 'channel').map((o) => o.content);
+    const maps = chronicle.filter((o) => o.to === 'channel' && o.files?.length);
+    expect(maps.map((o) => o.content)).toEqual(['Map after Day 1, morning', 'Map after Day 1, afternoon', 'Map after Day 1, evening']);
+    const posts = chronicle.filter((o) => o.to === 'channel' && !o.files?.length).map((o) => o.content);
     expect(posts.map((p) => p.split('\n')[0])).toEqual([
       expect.stringContaining('Day 1, morning'),
       expect.stringContaining('Day 1, afternoon'),
@@ -83,13 +85,13 @@ describe('runDueTicks: catch-up after downtime', () => {
     expect(await runDueTicks(h.app)).toEqual([{ campaignId: h.id, played: 1, skipped: 'catchUp:one', missed: 2 }]);
     expect(state(h.app, h.id).clock).toEqual({ day: 1, half: 1 });
     expect(meta(h.app, h.id)?.nextTickAt).toBe('2026-11-24T08:00:00.000Z');
-    const dm = pendingDms(h.app, h.id, 'referee');
+    const dm = pendingDms(h.app, h.id, 'referee').filter((m) => m.content.includes('scheduled tick'));
     expect(dm).toHaveLength(1);
     expect(dm[0]?.content).toContain('3 scheduled tick(s)');
     expect(dm[0]?.content).toContain('skipped 2');
     expect(dm[0]?.content).toContain(`<t:${Date.parse('2026-11-24T08:00:00Z') / 1000}:R>`);
     expect(await runDueTicks(h.app)).toEqual([]);
-    expect(pendingDms(h.app, h.id, 'referee')).toHaveLength(1);
+    expect(pendingDms(h.app, h.id, 'referee').filter((m) => m.content.includes('scheduled tick'))).toHaveLength(1);
   });
 
   it('GIVEN policy none and missed ticks THEN none is played, the next is due after now, and the referee is told', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startScheduler, type SchedulerRun, type Trigger } from '../../src/scheduler/scheduler.js';
 import type { Harness } from '../console/harness.js';
 import { capturingLogger, meta, scheduled, state } from './fixtures.js';
@@ -33,8 +33,7 @@ describe('startScheduler: cron triggers, the database decides', () => {
     const t = manualTrigger();
     const s = startScheduler(h.app, { trigger: t.trigger, onRun: (r) => runs.push(r) });
     stop = () => s.stop();
-    await settle();
-    expect(runs).toHaveLength(1);
+    await vi.waitFor(() => expect(runs).toHaveLength(1), { timeout: 10_000 });
     expect(runs[0]?.ticks).toEqual([{ campaignId: h.id, played: 2 }]);
     expect(state(h.app, h.id).clock).toEqual({ day: 1, half: 2 });
   });
@@ -47,12 +46,10 @@ describe('startScheduler: cron triggers, the database decides', () => {
     stop = () => s.stop();
     t.fire(); // the start-up run is still going
     t.fire();
-    await settle();
-    expect(runs).toHaveLength(1);
+    await vi.waitFor(() => expect(runs).toHaveLength(1), { timeout: 10_000 });
     h.clock.set(new Date('2026-11-22T20:00:05Z'));
     t.fire();
-    await settle();
-    expect(runs).toHaveLength(2);
+    await vi.waitFor(() => expect(runs).toHaveLength(2), { timeout: 10_000 });
     expect(runs[1]?.ticks).toEqual([{ campaignId: h.id, played: 1 }]);
   });
 
@@ -63,7 +60,7 @@ describe('startScheduler: cron triggers, the database decides', () => {
     const t = manualTrigger();
     const s = startScheduler(h.app, { trigger: t.trigger, onRun: (r) => runs.push(r) });
     stop = () => s.stop();
-    await settle();
+    await vi.waitFor(() => expect(runs.length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(runs[0]?.reminders).toEqual([{ campaignId: h.id, reminded: expect.arrayContaining(['alice', 'bob']) }]);
   });
 

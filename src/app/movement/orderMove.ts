@@ -4,6 +4,7 @@ import { TICK_PLAN } from '../../engine/tick/plan.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
+import { refuseAfloat } from './afloat.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Message } from '../messages.js';
 import { inCampaign } from '../session.js';
@@ -32,6 +33,7 @@ export interface OrderMoveInput {
 export function orderMove(app: App, actor: Actor, input: OrderMoveInput): Message[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
+    refuseAfloat(army, 'move', tx.state);
     if (tx.state.status === 'ended') throw new UserError('campaign.ended', 'The campaign has ended: no more orders.');
     if (input.path && input.to) throw new UserError('move.pathAndTo', 'Give either `path` (hexes in order) or `to` (a destination), not both.');
     const path = input.path ? parsePath(tx.map, input.path) : undefined;

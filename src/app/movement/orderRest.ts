@@ -6,6 +6,7 @@ import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Message } from '../messages.js';
 import { inCampaign } from '../session.js';
+import { refuseAfloat } from './afloat.js';
 
 /**
  * `/rest`: the army stays put and rests (replacing any move order). Two half periods of rest
@@ -14,6 +15,7 @@ import { inCampaign } from '../session.js';
 export function orderRest(app: App, actor: Actor, armyRef: string | undefined): Message[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, armyRef);
+    refuseAfloat(army, 'rest');
     if (army.march.operation) throw new UserError('rest.committed', `${army.name} is committed to a river crossing at ${tx.map.format(army.march.operation.hex)}; it rests once across.`);
     const order: Order = { armyId: army.id, kind: 'rest', period: 'day', path: [], forced: false, unformed: false, save: false, givenBy: actor.userId, givenAt: tx.state.clock };
     const m = army.march;
@@ -34,6 +36,7 @@ export function orderHold(app: App, actor: Actor, armyRef: string | undefined): 
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, armyRef);
     const had = tx.state.orders[army.id];
+    refuseAfloat(army, 'hold');
     if (army.march.operation) throw new UserError('hold.committed', `${army.name} is committed to a river crossing at ${tx.map.format(army.march.operation.hex)} and cannot stop until it is across.`);
     const { [army.id]: _gone, ...orders } = tx.state.orders;
     const text = had

@@ -13,6 +13,7 @@ import { reply, type Message } from '../messages.js';
 import { nextDue } from '../schedule.js';
 import { campaignInChannel, inCampaign, requireReferee, routeEvents, type CampaignTx } from '../session.js';
 import { postSnapshot } from '../map/postSnapshot.js';
+import { contactPromptEvents } from '../contact/contactCommon.js';
 import { snapshotFiles } from './snapshot.js';
 
 export interface TickOutcome {
@@ -49,9 +50,10 @@ export function playTick(app: App, target: { actor: Actor } | { campaignId: stri
     const out = resolveTick(s, tx.map, tx.dice, TICK_PLAN);
     const next = out.state;
     const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;
-    const events = opts.force && battles.length > 0
-      ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }, ...out.events]
-      : out.events;
+    // New contacts and contacts that reached a new step ask their commanders by DM (with buttons).
+    const prompts = contactPromptEvents(s, next, tx.map);
+    const forced = opts.force && battles.length > 0 ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }] : [];
+    const events = [...forced, ...out.events, ...prompts];
     const outbox = routeEvents({ ...tx, state: next } as CampaignTx, events, { header });
     const channel = outbox.find((o) => o.to === 'channel');
     const files = snapshotFiles(tx, next);

@@ -11,6 +11,14 @@ export function armiesOnMap(state: CampaignState): Army[] {
   return Object.values(state.armies).filter((a) => !a.status.destroyed && !a.status.embarked);
 }
 
+/**
+ * Every commander holding a hex, afloat or ashore: a fleet at anchor in a port, on a beach or in
+ * a river hex holds that hex too (one commander per hex).
+ */
+export function hexHolders(state: CampaignState): Army[] {
+  return Object.values(state.armies).filter((a) => !a.status.destroyed);
+}
+
 /** The name the chronicle uses for an army: its commander. */
 export function who(a: Army): string {
   return a.commander || a.name;

@@ -22,7 +22,8 @@ const MAX_PLAN_DAYS = 60;
 export function commanderHexes(state: CampaignState, exceptArmyId: string): Map<string, Army> {
   const out = new Map<string, Army>();
   for (const a of Object.values(state.armies)) {
-    if (a.id === exceptArmyId || a.status.destroyed || a.status.embarked) continue;
+    // Fleets hold their hex as well (a port, a beach, a river hex).
+    if (a.id === exceptArmyId || a.status.destroyed) continue;
     out.set(hexKey(a.hex), a);
   }
   return out;

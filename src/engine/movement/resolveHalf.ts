@@ -10,7 +10,7 @@ import type { Bank, MapModel } from '../map/mapModel.js';
 import type { CampaignState, Order } from '../state/campaign.js';
 import type { WeatherEffects } from '../weather/types.js';
 import { rankContenders, TIE_BREAK_WORDS } from './contest.js';
-import { armiesOnMap, listNames, who } from './contacts.js';
+import { hexHolders, listNames, who } from './contacts.js';
 import { planHalf, type HalfEntry, type HalfPlan } from './planHalf.js';
 
 /** Why an army stopped moving in this half period. */
@@ -66,7 +66,7 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
   const clock: GameTime = state.clock;
   const events: EngineEvent[] = [];
   const positions = new Map<string, string>();
-  for (const a of armiesOnMap(state)) positions.set(hexKey(a.hex), a.id);
+  for (const a of hexHolders(state)) positions.set(hexKey(a.hex), a.id);
 
   // 1. Plans.
   const movers = new Map<string, Mover>();

@@ -1,0 +1,21 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { answerContact } from '../src/app/contact/answerContact.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('avoid')
+    .setDescription('Before the contact phase: avoid contact by moving to an adjacent hex.')
+    .addStringOption((o) => o.setName('to').setDescription('Adjacent hex to move to, e.g. 0913').setRequired(true))
+    .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
+    .addStringOption((o) => o.setName('contact').setDescription('Contact id, e.g. c3 (if you are in several)')),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return answerContact(ctx.app, actorOf(ctx), 'avoid', { army: ctx.string('army'), contact: ctx.string('contact'), to: ctx.string('to') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

@@ -1,0 +1,24 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { battleList, battleResult } from '../src/app/contact/battle.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('battle')
+    .setDescription('Battles fought on the tabletop.')
+    .addSubcommand((s) => s.setName('result').setDescription('Referee: record a battle: losses, withdrawals, pursuit.')
+      .addStringOption((o) => o.setName('contact').setDescription('Contact id of the battle, e.g. c3'))
+      .addStringOption((o) => o.setName('losses').setDescription('Figures lost: "hadewych/first=4, grallune/first=2"'))
+      .addStringOption((o) => o.setName('withdraw').setDescription('Withdrawals: "hadewych=rout" (formed, retreat, rout)'))
+      .addStringOption((o) => o.setName('pursue').setDescription('Armies ordering an aggressive pursuit: "ingegerd"')))
+    .addSubcommand((s) => s.setName('list').setDescription('Battles waiting for their result.')),
+  defer: 'public',
+  async execute(ctx) {
+    const actor = actorOf(ctx);
+    if (ctx.subcommand === 'result') {
+      return battleResult(ctx.app, actor, { contact: ctx.string('contact'), losses: ctx.string('losses'), withdraw: ctx.string('withdraw'), pursue: ctx.string('pursue') });
+    }
+    return battleList(ctx.app, actor);
+  },
+} satisfies Command;

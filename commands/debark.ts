@@ -1,0 +1,21 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { debarkArmy } from '../src/app/water/debarkArmy.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('debark')
+    .setDescription('Put your embarked army ashore.')
+    .addStringOption((o) => o.setName('army').setDescription('Your embarked army').setRequired(true).setAutocomplete(true))
+    .addStringOption((o) => o.setName('hex').setDescription('Land hex: the port, a hex next to the fleet, or the river hex').setRequired(true))
+    .addStringOption((o) => o.setName('bank').setDescription('River bank (looking downstream)').addChoices({ name: 'left', value: 'left' }, { name: 'right', value: 'right' })),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return debarkArmy(ctx.app, actorOf(ctx), { army: ctx.string('army'), hex: ctx.string('hex'), bank: ctx.string('bank') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

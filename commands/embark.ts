@@ -1,0 +1,20 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { embarkArmy } from '../src/app/water/embarkArmy.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('embark')
+    .setDescription('Board your army on its vessels.')
+    .addStringOption((o) => o.setName('army').setDescription('Your army').setRequired(true).setAutocomplete(true))
+    .addStringOption((o) => o.setName('vessels').setDescription('kind=count, e.g. troopTransport=9,galley=1').setRequired(true)),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return embarkArmy(ctx.app, actorOf(ctx), { army: ctx.string('army'), vessels: ctx.string('vessels') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

@@ -1,0 +1,20 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { maneuverCase } from '../src/app/contact/operations.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('maneuver')
+    .setDescription('Maneuver next to an enemy (+1 on deployment and disengagement dice), or force a second contact.')
+    .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
+    .addBooleanOption((o) => o.setName('second').setDescription('Force a second map contact this half period')),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return maneuverCase(ctx.app, actorOf(ctx), { army: ctx.string('army'), second: ctx.boolean('second') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

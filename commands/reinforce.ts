@@ -1,0 +1,20 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { reinforceCase } from '../src/app/contact/operations.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('reinforce')
+    .setDescription('Supporting force: reinforce the supported force if a disengagement would displace it.')
+    .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
+    .addBooleanOption((o) => o.setName('on').setDescription('Reinforce (default) or not')),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return reinforceCase(ctx.app, actorOf(ctx), { army: ctx.string('army'), on: ctx.boolean('on') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

@@ -1,0 +1,20 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { reserveCase } from '../src/app/contact/operations.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('reserve')
+    .setDescription('Stand in reserve for an allied force in contact (next to its supporter).')
+    .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
+    .addStringOption((o) => o.setName('of').setDescription('The allied army in contact').setAutocomplete(false)),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return reserveCase(ctx.app, actorOf(ctx), { army: ctx.string('army'), of: ctx.string('of') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

@@ -1,0 +1,21 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { orderSail } from '../src/app/water/orderSail.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('sail')
+    .setDescription('Sail your fleet; previews the voyage.')
+    .addStringOption((o) => o.setName('army').setDescription('Your embarked army').setRequired(true).setAutocomplete(true))
+    .addStringOption((o) => o.setName('to').setDescription('Destination hex (the bot finds the water route), e.g. 0506'))
+    .addStringOption((o) => o.setName('path').setDescription('Hexes in order, e.g. "2303 2202 2102"')),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return orderSail(ctx.app, actorOf(ctx), { army: ctx.string('army'), path: ctx.string('path'), to: ctx.string('to') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

@@ -1,0 +1,20 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { deployScouts } from '../src/app/contact/scouts.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('scouts')
+    .setDescription('Send scouts ahead of your force (0 recalls them); they report at the next contact.')
+    .addIntegerOption((o) => o.setName('count').setDescription('Scouts to deploy').setRequired(true).setMinValue(0).setMaxValue(20))
+    .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true)),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return deployScouts(ctx.app, actorOf(ctx), { army: ctx.string('army'), count: ctx.integer('count') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

@@ -1,0 +1,21 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { armyChoices } from '../src/app/autocomplete.js';
+import { supportCase } from '../src/app/contact/operations.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('support')
+    .setDescription('Support an allied force in contact, or (operation) take over the support role from reserve.')
+    .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
+    .addStringOption((o) => o.setName('of').setDescription('The allied army in contact').setAutocomplete(false))
+    .addBooleanOption((o) => o.setName('operation').setDescription('Reserve: switch places and roles with the supporting force')),
+  defer: 'ephemeral',
+  async execute(ctx) {
+    return supportCase(ctx.app, actorOf(ctx), { army: ctx.string('army'), of: ctx.string('of'), operation: ctx.boolean('operation') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
+  },
+} satisfies Command;

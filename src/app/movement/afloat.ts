@@ -1,0 +1,17 @@
+import type { Army } from '../../engine/forces/army.js';
+import type { CampaignState } from '../../engine/state/campaign.js';
+import { awaitedRegiments } from '../../engine/water/index.js';
+import { UserError } from '../errors.js';
+
+/**
+ * Land orders do not apply to an army aboard ship (its sail order stands), nor to one waiting at
+ * its landing place for regiments still at sea.
+ */
+export function refuseAfloat(army: Army, verb: 'move' | 'rest' | 'hold', state?: CampaignState): void {
+  if (army.status.embarked) {
+    throw new UserError(`${verb}.embarked`, `${army.name} is aboard ship: give it \`/sail\` orders, or \`/debark\` first. (A full day in a troop transport counts as rest.)`);
+  }
+  if (state && awaitedRegiments(state, army.id)) {
+    throw new UserError('move.awaitingRegiments', `${army.name} waits at its landing place until all its regiments have arrived by sea; it can march after that.`);
+  }
+}

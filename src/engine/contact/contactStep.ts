@@ -1,0 +1,41 @@
+import type { EngineEvent } from '../events/events.js';
+import type { TickStep } from '../tick/step.js';
+import { resolveDecision, resolveStep1, type ContactOptions } from './procedure.js';
+
+/**
+ * The tick step of the contact rules, run first among the steps that close a half period: every
+ * contact open when the tick starts has reached its deadline (the default deadline is the next
+ * tick). Step 1 resolves with missing answers as silence, the decision with missing answers as
+ * engage. Each contact moves one step per tick: step 1 may run the contact phase, whose engage
+ * or evade choice then waits for the next tick; a battle waits for the referee. Contacts opened
+ * later in the same tick (movement, stationary forces) wait for their commanders.
+ * @see RULINGS 5 (missing answers by the decision deadline)
+ */
+export function makeContactStep(opts?: ContactOptions): TickStep {
+  return ({ state, map, dice }) => {
+    let s = state;
+    const events: EngineEvent[] = [];
+    const ids = Object.keys(state.contacts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    for (const id of ids) {
+      const c = s.contacts[id];
+      if (!c) continue;
+      if (c.step === 'step1') {
+        const r = resolveStep1(s, map, id, dice, opts);
+        if (r.ok) {
+          s = r.value.state;
+          events.push(...r.value.events);
+        }
+      } else if (c.step === 'decision') {
+        const r = resolveDecision(s, map, id, dice, opts);
+        if (r.ok) {
+          s = r.value.state;
+          events.push(...r.value.events);
+        }
+      }
+    }
+    return { state: s, events };
+  };
+}
+
+/** The contact tick step with the contact module's own move costs and march formations. */
+export const contactStep: TickStep = makeContactStep();

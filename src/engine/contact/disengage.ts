@@ -1,0 +1,328 @@
+import type { Dice } from '../dice/dice.js';
+import { event, PUBLIC, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
+import { assaultRegiment, isHostile, regimentCount, regimentFigures, regimentStrength, troopFigures, type Army, type Regiment } from '../forces/army.js';
+import { hexAdd, hexEquals, DIRECTION_VECTORS, type Hex } from '../hex/hex.js';
+import { hexDistance } from '../hex/distance.js';
+import { directionTo, neighbours } from '../hex/neighbours.js';
+import type { MapModel, Terrain } from '../map/mapModel.js';
+import type { CampaignState } from '../state/campaign.js';
+import type { AppliedModifier } from './deployment.js';
+import { bankAfter, contactMoveCost, spendPoints, type MoveCostFn } from './moveCost.js';
+import { DISENGAGE_MODIFIERS, LOSSES_TABLE, type DisengageOperation, type LossCell, type LossColumn } from './tables.js';
+
+/** A force's state for the disengagement modifiers. */
+export type DisengageFormation = 'formed' | 'retreat' | 'rout' | 'unformed';
+
+export interface DisengageParty {
+  readonly armyId: string;
+  readonly formation: DisengageFormation;
+  readonly maneuver: boolean;
+  /** Opponent only: ordered an aggressive pursuit (checked by the caller). */
+  readonly aggressivePursuit?: boolean;
+  readonly cavalry: 'none' | 'cavalry' | 'fresh';
+  readonly fatigued: boolean;
+  /** Larger army by one regiment or more (the disengaging force: than every opponent). */
+  readonly larger: boolean;
+  readonly supported: boolean;
+  /** Strength of the engaging regiment in percent. */
+  readonly strength: number;
+  readonly terrain: Terrain | undefined;
+}
+
+/**
+ * Disengagement modifiers: the best one of each category. The rearguard is the disengaging
+ * force's own (not in rout; unformed or in retreat only above half strength). Terrain is
+ * favourable to the disengaging force in mountains and unfavourable in clear; the other way round
+ * for its opponent.
+ * @see 001 Avoid, Evade, Delay, and Withdraw: Disengagement Modifiers
+ */
+export function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opponent'): AppliedModifier[] {
+  const M = DISENGAGE_MODIFIERS;
+  const out: AppliedModifier[] = [];
+  const best = (category: string, options: readonly [string, number, boolean][]): void => {
+    const valid = options.filter(([, , ok]) => ok);
+    if (valid.length === 0) return;
+    const [code, value] = valid.reduce((a, b) => (b[1] > a[1] ? b : a));
+    out.push({ code, label: `${category}: ${code}`, value });
+  };
+  if (p.formation !== 'unformed') best('formation', [[p.formation, M.formation[p.formation], true]]);
+  const rearguardOk = side === 'disengaging' && p.formation !== 'rout' && (p.formation === 'formed' || p.strength > 50);
+  best('tactics', [
+    ['maneuver', M.tactics.maneuver, p.maneuver],
+    ['aggressivePursuit', M.tactics.aggressivePursuit, side === 'opponent' && p.aggressivePursuit === true],
+    ['rearguard', M.tactics.rearguard, rearguardOk],
+  ]);
+  best('cavalry', [
+    ['cavalry', M.cavalry.cavalry, p.cavalry !== 'none'],
+    ['freshCavalry', M.cavalry.freshCavalry, p.cavalry === 'fresh'],
+  ]);
+  best('condition', [['fatigued', M.condition.fatigued, p.fatigued]]);
+  best('size', [
+    ['larger', M.size.larger, p.larger],
+    ['supported', M.size.supported, p.supported],
+  ]);
+  best('strength', [['halfOrLess', M.strength.halfOrLess, p.strength <= 50]]);
+  const favourable = side === 'disengaging' ? p.terrain === 'mountain' : p.terrain === 'clear';
+  const unfavourable = side === 'disengaging' ? p.terrain === 'clear' : p.terrain === 'mountain';
+  best('terrain', [
+    ['favorable', M.terrain.favorable, favourable],
+    ['unfavorable', M.terrain.unfavorable, unfavourable],
+  ]);
+  return out;
+}
+
+export function lossColumn(op: DisengageOperation): LossColumn {
+  return op === 'withdraw' ? 'delay' : op;
+}
+
+/** Index of the losses-table row for a difference. */
+export function lossRowIndex(difference: number): number {
+  return LOSSES_TABLE.findIndex((row) => difference >= row.minDifference);
+}
+
+/** The losses-table cell for an operation at a row. */
+export function lossCellAt(op: DisengageOperation, rowIndex: number): LossCell {
+  const row = LOSSES_TABLE[Math.min(rowIndex, LOSSES_TABLE.length - 1)] ?? LOSSES_TABLE[LOSSES_TABLE.length - 1];
+  if (!row) throw new Error('empty losses table');
+  return row[lossColumn(op)];
+}
+
+/** Losses for a difference (own modified die minus the opponent's). @see 001 Disengagement Losses Table */
+export function disengagementLosses(op: DisengageOperation, difference: number): LossCell {
+  return lossCellAt(op, lossRowIndex(difference));
+}
+
+export interface OpponentResult {
+  readonly opponentId: string;
+  readonly die: number;
+  readonly modifiers: readonly AppliedModifier[];
+  readonly modified: number;
+  readonly difference: number;
+  /** Row read, after any move down for a blocked displacement. */
+  readonly row: number;
+  readonly cell: LossCell;
+}
+
+/** The result of one disengagement operation. Secret: goes to its commander and the referee. */
+export interface DisengagementOutcome {
+  readonly operation: DisengageOperation;
+  readonly armyId: string;
+  readonly die: number;
+  readonly modifiers: readonly AppliedModifier[];
+  readonly modified: number;
+  readonly against: readonly OpponentResult[];
+  /** Sum of the percentages, at most 100. */
+  readonly percent: number;
+  readonly figuresLost: number;
+  readonly regimentId?: string;
+  readonly destroyed: boolean;
+  readonly displacedTo?: Hex;
+  readonly reinforcedBy?: string;
+  readonly supporterDisplaced?: { readonly armyId: string; readonly to: Hex };
+  /** Displacement was blocked and the next line down was read this many times. */
+  readonly linesDown: number;
+}
+
+/** What the contact knows about roles and actions around a disengagement. */
+export interface DisengageContext {
+  /** supporter army id -> supported army id */
+  readonly supports: Readonly<Record<string, string>>;
+  readonly reinforce: Readonly<Record<string, boolean>>;
+  readonly maneuvering: ReadonlySet<string>;
+  /** Armies that fought in melee today (their cavalry is not fresh). */
+  readonly meleeToday: ReadonlySet<string>;
+  readonly moveCost?: MoveCostFn;
+}
+
+function isCavalry(r: Regiment | undefined): boolean {
+  if (!r) return false;
+  const cav = r.companies.filter((c) => c.basic === 'cavalry').reduce((n, c) => n + c.figures, 0);
+  return cav > 0 && cav * 2 >= regimentFigures(r);
+}
+
+/** Builds a party from the campaign state. */
+export function partyOf(state: CampaignState, map: MapModel, army: Army, others: readonly Army[], ctx: DisengageContext, formation?: DisengageFormation): DisengageParty {
+  const r = assaultRegiment(army);
+  const cav = isCavalry(r) ? (army.status.fatigued || ctx.meleeToday.has(army.id) ? 'cavalry' : 'fresh') : 'none';
+  const n = regimentCount(army);
+  return {
+    armyId: army.id,
+    formation: formation ?? (army.formation === 'formed' ? 'formed' : 'unformed'),
+    maneuver: ctx.maneuvering.has(army.id),
+    cavalry: cav,
+    fatigued: army.status.fatigued,
+    larger: others.length > 0 && others.every((o) => n >= regimentCount(o) + 1),
+    supported: Object.entries(ctx.supports).some(([s, target]) => target === army.id && state.armies[s] !== undefined && !state.armies[s]?.status.destroyed),
+    strength: r ? regimentStrength(r) : 0,
+    terrain: map.terrainAt(army.hex),
+  };
+}
+
+/** Removes `lost` figures from a regiment's companies, in proportion (largest remainders first). */
+export function removeFigures(r: Regiment, lost: number): Regiment {
+  const total = regimentFigures(r);
+  const take = Math.min(total, Math.max(0, lost));
+  if (take === 0) return r;
+  const shares = r.companies.map((c, i) => ({ i, exact: (c.figures * take) / total }));
+  const cut = shares.map((s) => Math.floor(s.exact));
+  let rest = take - cut.reduce((a, b) => a + b, 0);
+  for (const s of [...shares].sort((a, b) => b.exact - Math.floor(b.exact) - (a.exact - Math.floor(a.exact)) || a.i - b.i)) {
+    if (rest <= 0) break;
+    const c = r.companies[s.i];
+    if (c && (cut[s.i] ?? 0) < c.figures) {
+      cut[s.i] = (cut[s.i] ?? 0) + 1;
+      rest--;
+    }
+  }
+  return { ...r, companies: r.companies.map((c, i) => ({ ...c, figures: c.figures - (cut[i] ?? 0) })) };
+}
+
+/** Applies figure losses to named regiments of an army; marks the army destroyed when no troop figures remain. */
+export function applyRegimentLosses(army: Army, losses: Readonly<Record<string, number>>): Army {
+  const regiments = army.regiments.map((r) => (losses[r.id] ? removeFigures(r, losses[r.id] ?? 0) : r));
+  const next = { ...army, regiments };
+  const destroyed = troopFigures(next) === 0 && army.individuals.length === 0;
+  return destroyed ? { ...next, status: { ...next.status, destroyed: true, inContact: false, inBattle: false } } : next;
+}
+
+function occupant(state: CampaignState, h: Hex, except: string): Army | undefined {
+  return Object.values(state.armies).find((a) => a.id !== except && !a.status.destroyed && hexEquals(a.hex, h));
+}
+
+/** The hex on the far side of `self` from `from` (the hex opposite the contact). */
+export function oppositeHex(self: Hex, from: Hex): Hex {
+  const d = directionTo(from, self);
+  if (d) return hexAdd(self, DIRECTION_VECTORS[d]);
+  // Not adjacent: the neighbour farthest from the opponent, first clockwise from north.
+  return neighbours(self).reduce((best, n) => (hexDistance(n, from) > hexDistance(best, from) ? n : best));
+}
+
+/**
+ * One disengagement operation: the disengaging commander rolls one die, each opponent rolls one;
+ * the disengaging result is compared with each opponent's separately, all losses are applied
+ * together from the assault regiment (percent of current figures, rounded up to whole figures).
+ * A D result pushes the force to the hex opposite that opponent; if it cannot enter (map edge,
+ * water, an enemy or a non-supporting friend, not enough points) the next line down is read.
+ * A supporter that reinforces prevents the displacement; a supporter in the way that does not
+ * reinforce is pushed one hex further when it can.
+ * @see 001 Avoid, Evade, Delay, and Withdraw: Summary; Multiple Opponents; Disengagement Losses; D Displaced
+ */
+export function resolveDisengagement(
+  state: CampaignState,
+  map: MapModel,
+  input: {
+    readonly armyId: string;
+    readonly opponentIds: readonly string[];
+    readonly operation: DisengageOperation;
+    readonly formation?: DisengageFormation;
+    readonly pursuers?: ReadonlySet<string>;
+    readonly ctx: DisengageContext;
+  },
+  dice: Dice,
+): { state: CampaignState; outcome: DisengagementOutcome; events: EngineEvent[] } {
+  const cost = input.ctx.moveCost ?? contactMoveCost;
+  const self = state.armies[input.armyId];
+  if (!self) throw new Error(`unknown army ${input.armyId}`);
+  const opponents = input.opponentIds.map((id) => state.armies[id]).filter((a): a is Army => a !== undefined);
+  // 1. Dice and modifiers.
+  const selfParty = partyOf(state, map, self, opponents, input.ctx, input.formation);
+  const die = dice.d6(`${input.operation} dice: ${self.id}`);
+  const modifiers = disengageModifiers(selfParty, 'disengaging');
+  const modified = die + modifiers.reduce((n, m) => n + m.value, 0);
+  let against: OpponentResult[] = opponents.map((o) => {
+    const party = { ...partyOf(state, map, o, [self], input.ctx), aggressivePursuit: input.pursuers?.has(o.id) === true };
+    const od = dice.d6(`${input.operation} dice: ${o.id} against ${self.id}`);
+    const om = disengageModifiers(party, 'opponent');
+    const oMod = od + om.reduce((n, m) => n + m.value, 0);
+    const difference = modified - oMod;
+    const row = lossRowIndex(difference);
+    return { opponentId: o.id, die: od, modifiers: om, modified: oMod, difference, row, cell: lossCellAt(input.operation, row) };
+  });
+  // 2. Displacement, reinforcement, blocked hexes.
+  let armies = { ...state.armies };
+  let displacedTo: Hex | undefined;
+  let reinforcedBy: string | undefined;
+  let supporterDisplaced: DisengagementOutcome['supporterDisplaced'];
+  let linesDown = 0;
+  const supporters = Object.entries(input.ctx.supports).filter(([, t]) => t === self.id).map(([s]) => s);
+  for (;;) {
+    const displacing = against.filter((a) => a.cell.displaced).sort((a, b) => a.difference - b.difference)[0];
+    if (!displacing) break;
+    const reinforcer = supporters.find((s) => input.ctx.reinforce[s] === true && armies[s] && !armies[s]?.status.destroyed);
+    if (reinforcer) {
+      reinforcedBy = reinforcer;
+      against = against.map((a) => ({ ...a, cell: { ...a.cell, displaced: false } }));
+      break;
+    }
+    const from = state.armies[displacing.opponentId]?.hex ?? self.hex;
+    const target = oppositeHex(self.hex, from);
+    const pay = cost(map, self, self.hex, target);
+    const there = occupant({ ...state, armies }, target, self.id);
+    let canEnter = pay !== undefined && pay <= self.march.pointsLeft && map.inBounds(target);
+    let pushSupporter: { armyId: string; to: Hex; pay: number } | undefined;
+    if (canEnter && there) {
+      const supporting = supporters.includes(there.id) && !isHostile(state.sides, there.side, self.side);
+      if (!supporting) canEnter = false;
+      else {
+        const beyond = hexAdd(target, { q: target.q - self.hex.q, r: target.r - self.hex.r });
+        const sPay = cost(map, there, target, beyond);
+        const free = occupant({ ...state, armies }, beyond, there.id) === undefined;
+        if (sPay !== undefined && sPay <= there.march.pointsLeft && free && map.inBounds(beyond)) pushSupporter = { armyId: there.id, to: beyond, pay: sPay };
+        else canEnter = false;
+      }
+    }
+    if (canEnter && pay !== undefined) {
+      if (pushSupporter) {
+        const s = armies[pushSupporter.armyId] as Army;
+        armies[s.id] = { ...spendPoints(s, pushSupporter.pay), hex: pushSupporter.to, bank: bankAfter(map, s, pushSupporter.to) };
+        supporterDisplaced = { armyId: s.id, to: pushSupporter.to };
+      }
+      const cur = armies[self.id] as Army;
+      armies[self.id] = { ...spendPoints(cur, pay), hex: target, bank: bankAfter(map, cur, target) };
+      displacedTo = target;
+      break;
+    }
+    // Blocked: read the next line down for every displacing result.
+    linesDown++;
+    against = against.map((a) => (a.cell.displaced ? { ...a, row: a.row + 1, cell: lossCellAt(input.operation, a.row + 1) } : a));
+  }
+  // 3. Losses, all together, from the assault regiment.
+  const percent = Math.min(100, against.reduce((n, a) => n + a.cell.percent, 0));
+  const destroyed = against.some((a) => a.cell.destroyed) || percent >= 100;
+  const current = armies[self.id] as Army;
+  const regiment = assaultRegiment(current);
+  const have = regiment ? regimentFigures(regiment) : 0;
+  const figuresLost = destroyed ? have : Math.ceil((have * percent) / 100);
+  if (regiment && figuresLost > 0) armies[self.id] = applyRegimentLosses(current, { [regiment.id]: figuresLost });
+  armies = { ...armies };
+  const outcome: DisengagementOutcome = {
+    operation: input.operation,
+    armyId: self.id,
+    die,
+    modifiers,
+    modified,
+    against,
+    percent,
+    figuresLost,
+    ...(regiment ? { regimentId: regiment.id } : {}),
+    destroyed,
+    ...(displacedTo ? { displacedTo } : {}),
+    ...(reinforcedBy ? { reinforcedBy } : {}),
+    ...(supporterDisplaced ? { supporterDisplaced } : {}),
+    linesDown,
+  };
+  // 4. Events: numbers only to the commander and the referee.
+  const name = (id: string): string => state.armies[id]?.name ?? id;
+  const opText = { avoid: 'avoided contact', evade: 'evaded', delay: 'fought a delaying action', withdraw: 'withdrew' }[input.operation];
+  const lines = against.map((a) => `against ${name(a.opponentId)}: ${modified} vs ${a.modified} (difference ${a.difference}) -> ${a.cell.destroyed ? 'destroyed' : `${a.cell.percent}%${a.cell.displaced ? ' D' : ''}`}`);
+  const secret = `${name(self.id)} ${opText}: die ${die}${modifiers.map((m) => ` ${m.value >= 0 ? '+' : ''}${m.value} (${m.code})`).join('')} = ${modified}; ${lines.join('; ')}. Losses ${percent}% of ${regiment?.name ?? 'the assault regiment'} (${figuresLost} figures)${destroyed ? ', regiment destroyed' : ''}${displacedTo ? `, displaced to ${map.format(displacedTo)}` : ''}${reinforcedBy ? `, displacement prevented by ${name(reinforcedBy)}` : ''}.`;
+  const events: EngineEvent[] = [
+    event('disengagementRolled', toArmy(self.id), secret, { outcome }),
+    event('disengagementRolled', REFEREE, secret, { outcome }),
+    ...against.map((a) => event('disengagementOpposed', toArmy(a.opponentId), `${name(self.id)} ${opText}; your die ${a.die}${a.modifiers.map((m) => ` ${m.value >= 0 ? '+' : ''}${m.value} (${m.code})`).join('')} = ${a.modified}.`, { armyId: self.id, operation: input.operation })),
+    event('forceDisengaged', PUBLIC, `${name(self.id)} ${opText}${displacedTo ? ` and was pushed back to ${map.format(displacedTo)}` : ''}.`, { armyId: self.id, operation: input.operation, ...(displacedTo ? { to: map.format(displacedTo) } : {}) }),
+  ];
+  if (supporterDisplaced) events.push(event('forceDisplaced', PUBLIC, `${name(supporterDisplaced.armyId)} was pushed back to ${map.format(supporterDisplaced.to)}.`, { armyId: supporterDisplaced.armyId }));
+  if (armies[self.id]?.status.destroyed) events.push(event('armyDestroyed', PUBLIC, `${name(self.id)} has been destroyed.`, { armyId: self.id }));
+  return { state: { ...state, armies }, outcome, events };
+}

@@ -1,0 +1,141 @@
+import type { Dice } from '../dice/dice.js';
+import { assaultRegiment, regimentCount, regimentFigures, TROOPS_PER_FIGURE, type Army, type Regiment } from '../forces/army.js';
+import { CONTACT_TABLE, SIZE_ESTIMATION_TABLE, type CompositionLevel, type ContactTableRow, type SizeBand } from './tables.js';
+
+/** The contact table row for a modified contact die (1 or less: unaware; 6 or more: exact). */
+export function contactTableRow(modified: number): ContactTableRow {
+  const i = Math.min(6, Math.max(1, modified)) - 1;
+  return CONTACT_TABLE[i] as ContactTableRow;
+}
+
+/** Percentage error of a size estimate: 2d6 read in the band's column. @see 001 Size Estimation */
+export function sizeError(band: 'pm50' | 'pm25' | 'pm10', twoDice: number): number {
+  const i = Math.min(12, Math.max(2, twoDice)) - 2;
+  return SIZE_ESTIMATION_TABLE[band][i] as number;
+}
+
+/** What one commander learns about one opponent. Numbers here are secret (army audience only). */
+export interface Estimate {
+  readonly observerId: string;
+  readonly targetId: string;
+  readonly modifiedDie: number;
+  readonly awareness: ContactTableRow['awareness'];
+  readonly sizeBand: SizeBand;
+  readonly compositionLevel: CompositionLevel;
+  /** The 2d6 rolled on the size estimation table, when a size was estimated. */
+  readonly sizeRoll?: number;
+  /** Percentage error applied (0 = accurate). */
+  readonly sizeErrorPercent?: number;
+  /** Estimated figures of the engaging regiment (one figure = 40 troops). */
+  readonly estimatedFigures?: number;
+  readonly estimatedTroops?: number;
+  readonly composition?: EstimatedComposition;
+}
+
+export interface EstimatedComposition {
+  /** Basic types present in the engaging regiment (level basic and up). */
+  readonly basic: readonly ('infantry' | 'cavalry')[];
+  /** Troop types of the engaging regiment (level types and up). */
+  readonly troopTypes?: readonly string[];
+  /** Share of each troop type in whole percent (level proportions and up). */
+  readonly proportions?: Readonly<Record<string, number>>;
+  /** Regiments besides the engaging one (level proportions and up). */
+  readonly otherRegiments?: number;
+  /** Exact companies (level exact). */
+  readonly companies?: readonly { readonly troopType: string; readonly figures: number }[];
+  /** Leaders, heroes, creatures (level exact). */
+  readonly individuals?: readonly { readonly name: string; readonly kind: string }[];
+}
+
+/** The truth about a force, for the referee. */
+export interface ForceTruth {
+  readonly armyId: string;
+  readonly regiment?: string;
+  readonly figures: number;
+  readonly troops: number;
+  readonly regiments: number;
+  readonly companies: readonly { readonly troopType: string; readonly figures: number }[];
+  readonly individuals: readonly { readonly name: string; readonly kind: string }[];
+}
+
+function companiesOf(r: Regiment | undefined): { troopType: string; figures: number }[] {
+  const byType = new Map<string, number>();
+  for (const c of r?.companies ?? []) if (c.figures > 0) byType.set(c.troopType, (byType.get(c.troopType) ?? 0) + c.figures);
+  return [...byType].map(([troopType, figures]) => ({ troopType, figures }));
+}
+
+export function forceTruth(army: Army): ForceTruth {
+  const r = assaultRegiment(army);
+  const figures = r ? regimentFigures(r) : 0;
+  return {
+    armyId: army.id,
+    ...(r ? { regiment: r.name } : {}),
+    figures,
+    troops: figures * TROOPS_PER_FIGURE,
+    regiments: regimentCount(army),
+    companies: companiesOf(r),
+    individuals: army.individuals.map((i) => ({ name: i.name, kind: i.kind })),
+  };
+}
+
+/** The composition as far as the contact table's level allows. @see 001 Contact Dice: Contact Table */
+export function composition(army: Army, level: CompositionLevel): EstimatedComposition | undefined {
+  if (level === 'none') return undefined;
+  const r = assaultRegiment(army);
+  const basic = [...new Set((r?.companies ?? []).filter((c) => c.figures > 0).map((c) => c.basic))].sort();
+  if (level === 'basic') return { basic };
+  const companies = companiesOf(r);
+  const troopTypes = companies.map((c) => c.troopType);
+  if (level === 'types') return { basic, troopTypes };
+  const total = companies.reduce((n, c) => n + c.figures, 0);
+  const proportions = Object.fromEntries(companies.map((c) => [c.troopType, total > 0 ? Math.round((c.figures / total) * 100) : 0]));
+  const otherRegiments = Math.max(0, regimentCount(army) - 1);
+  if (level === 'proportions') return { basic, troopTypes, proportions, otherRegiments };
+  return { basic, troopTypes, proportions, otherRegiments, companies, individuals: army.individuals.map((i) => ({ name: i.name, kind: i.kind })) };
+}
+
+/**
+ * One commander's estimate of one opponent: the contact table row of the observer's modified
+ * die; for the three estimate rows a 2d6 on the size estimation table in the row's column,
+ * applied to the opponent's engaging regiment (rounded to whole figures).
+ * @see 001 Contact Dice: Contact Table; Size Estimation
+ */
+export function estimateOpponent(observerId: string, modifiedDie: number, target: Army, dice: Dice): Estimate {
+  const row = contactTableRow(modifiedDie);
+  const base = { observerId, targetId: target.id, modifiedDie, awareness: row.awareness, sizeBand: row.size, compositionLevel: row.composition };
+  if (row.awareness !== 'estimate') return base;
+  const truth = forceTruth(target);
+  let sizeRoll: number | undefined;
+  let err = 0;
+  if (row.size !== 'accurate' && row.size !== 'none') {
+    sizeRoll = dice.d6(`size estimate ${observerId} of ${target.id} (1 of 2)`) + dice.d6(`size estimate ${observerId} of ${target.id} (2 of 2)`);
+    err = sizeError(row.size, sizeRoll);
+  }
+  const estimatedFigures = Math.max(0, Math.round(truth.figures * (1 + err / 100)));
+  const comp = composition(target, row.composition);
+  return {
+    ...base,
+    ...(sizeRoll !== undefined ? { sizeRoll } : {}),
+    sizeErrorPercent: err,
+    estimatedFigures,
+    estimatedTroops: estimatedFigures * TROOPS_PER_FIGURE,
+    ...(comp ? { composition: comp } : {}),
+  };
+}
+
+/** A one-paragraph text of an estimate, for its commander only. */
+export function describeEstimate(e: Estimate, targetName: string): string {
+  if (e.awareness === 'unaware') return `${targetName}: you are unaware of this enemy (contact die ${e.modifiedDie}).`;
+  if (e.awareness === 'aware') return `${targetName}: an enemy is near, but your scouts could estimate nothing (contact die ${e.modifiedDie}).`;
+  const parts = [`${targetName}: engaging regiment about ${e.estimatedFigures} figures (${e.estimatedTroops} troops)`];
+  const c = e.composition;
+  if (c) {
+    if (c.companies) parts.push(`companies: ${c.companies.map((x) => `${x.figures} ${x.troopType}`).join(', ')}`);
+    else if (c.proportions) parts.push(`troops: ${Object.entries(c.proportions).map(([t, p]) => `${t} ${p}%`).join(', ')}`);
+    else if (c.troopTypes) parts.push(`troop types: ${c.troopTypes.join(', ')}`);
+    else parts.push(`basic type: ${c.basic.join(' and ')}`);
+    if (c.otherRegiments !== undefined) parts.push(`${c.otherRegiments} other regiment(s)`);
+    if (c.individuals && c.individuals.length > 0) parts.push(`with ${c.individuals.map((i) => `${i.name} (${i.kind})`).join(', ')}`);
+  }
+  return `${parts.join('; ')}.`;
+}

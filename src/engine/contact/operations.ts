@@ -1,0 +1,238 @@
+import { timeIndex } from '../clock/gameTime.js';
+import { event, PUBLIC, toArmy } from '../events/events.js';
+import type { Army } from '../forces/army.js';
+import { hexEquals, type Hex } from '../hex/hex.js';
+import { isAdjacent } from '../hex/neighbours.js';
+import type { MapModel } from '../map/mapModel.js';
+import { fail, ok, type Result } from '../result.js';
+import type { CampaignState, ContactRecord } from '../state/campaign.js';
+import { contactData, withData, type OperationLog } from './contactData.js';
+import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
+import { openContact, type ContactOptions, type ContactOutput } from './procedure.js';
+import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt } from './queries.js';
+
+const nowIndex = (s: CampaignState): number => timeIndex(s.clock);
+
+function put(state: CampaignState, record: ContactRecord): CampaignState {
+  return { ...state, contacts: { ...state.contacts, [record.id]: record } };
+}
+
+function army(state: CampaignState, id: string): Result<Army> {
+  const a = state.armies[id];
+  if (!a || a.status.destroyed) return fail('army.notFound', `There is no army "${id}" on the map.`, { armyId: id });
+  return ok(a);
+}
+
+/** The most recent contact record (open, or closed this half period) an army takes part in. */
+function currentContactOf(state: CampaignState, armyId: string): ContactRecord | undefined {
+  const now = nowIndex(state);
+  const mine = Object.values(state.contacts).filter((c) => everyoneIn(c).includes(armyId) && (isOpen(c) || timeIndex(c.openedAt) === now));
+  return mine.find(isOpen) ?? mine.sort((a, b) => timeIndex(b.openedAt) - timeIndex(a.openedAt) || b.id.localeCompare(a.id))[0];
+}
+
+/** The contact record that holds the roles around a supported army. */
+function roleRecord(state: CampaignState, supportedId: string): ContactRecord | undefined {
+  return Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(supportedId)) ?? currentContactOf(state, supportedId);
+}
+
+function friends(state: CampaignState, a: Army, b: Army): boolean {
+  return a.id !== b.id && !hostile(state, a, b);
+}
+
+function log(record: ContactRecord, entry: OperationLog): ContactRecord {
+  return withData(record, { operations: [...(contactData(record).operations ?? []), entry] });
+}
+
+/** Relief and support operations an army took part in today, over every contact. */
+export function switchesToday(state: CampaignState, armyId: string): number {
+  return Object.values(state.contacts)
+    .flatMap((c) => contactData(c).operations ?? [])
+    .filter((o) => (o.kind === 'relief' || o.kind === 'support') && (o.armyId === armyId || o.other === armyId) && o.day === state.clock.day).length;
+}
+
+/**
+ * Takes up the support role (next to an allied force in map contact, and not itself in contact
+ * with an enemy) or the reserve role (next to an allied force that supports it). Roles are
+ * between different armies only. @see 001 Support, Reserve, Maneuver: Support; Reserve
+ */
+export function assumeRole(state: CampaignState, armyId: string, role: 'support' | 'reserve', supportedId: string): Result<ContactOutput> {
+  const a = army(state, armyId);
+  if (!a.ok) return a;
+  const t = army(state, supportedId);
+  if (!t.ok) return t;
+  if (!friends(state, a.value, t.value)) return fail('contact.roleNotAllied', `${t.value.name} is not an allied army.`);
+  const record = roleRecord(state, supportedId);
+  if (!record || !isOpen(record)) return fail('contact.roleNoContact', `${t.value.name} is not in map contact; support and reserve roles need an ally in contact.`);
+  const d = contactData(record);
+  if (role === 'support') {
+    if (!isAdjacent(a.value.hex, t.value.hex)) return fail('contact.roleNotAdjacent', `${a.value.name} must stand next to ${t.value.name} to support it.`);
+    if (adjacentEnemies(state, armyId).length > 0) return fail('contact.roleInContact', `${a.value.name} is itself in contact with an enemy and cannot support.`);
+    const next = withData(record, { supports: { ...(d.supports ?? {}), [armyId]: supportedId } });
+    return ok({ state: put(state, next), events: [event('roleAssumed', PUBLIC, `${a.value.name} supports ${t.value.name}.`, { armyId, role, supportedId })] });
+  }
+  const supporter = Object.entries(d.supports ?? {}).find(([s, target]) => target === supportedId && s !== armyId && state.armies[s] && isAdjacent(state.armies[s]?.hex as Hex, a.value.hex));
+  if (!supporter) return fail('contact.reserveNoSupporter', `${a.value.name} must stand next to an army that supports ${t.value.name} to be its reserve.`);
+  const next = withData(record, { reserves: { ...(d.reserves ?? {}), [armyId]: supportedId } });
+  return ok({ state: put(state, next), events: [event('roleAssumed', PUBLIC, `${a.value.name} stands in reserve for ${t.value.name}.`, { armyId, role, supportedId })] });
+}
+
+/** A supporter declares (or withdraws) that it will reinforce the force it supports against displacement. @see 001 Support: Reinforce */
+export function declareReinforce(state: CampaignState, supporterId: string, on: boolean): Result<ContactOutput> {
+  const rec = Object.values(state.contacts).find((c) => isOpen(c) && contactData(c).supports?.[supporterId] !== undefined);
+  if (!rec) return fail('contact.notSupporting', 'Your army does not support a force in contact; take up the support role first (/support).');
+  const next = withData(rec, { reinforce: { ...(contactData(rec).reinforce ?? {}), [supporterId]: on } });
+  return ok({ state: put(state, next), events: [event('reinforceDeclared', toArmy(supporterId), on ? 'You will reinforce if the supported force is displaced.' : 'You will not reinforce.')] });
+}
+
+/**
+ * Swaps the hexes (and roles) of two allied armies. The first relief or support operation of the
+ * turn is free for a force; later ones cost the move points of the hex it enters.
+ */
+function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: string, opts?: ContactOptions): Result<{ state: CampaignState; costs: Record<string, number> }> {
+  const a = state.armies[aId] as Army;
+  const b = state.armies[bId] as Army;
+  const cost = opts?.moveCost ?? contactMoveCost;
+  const costs: Record<string, number> = {};
+  for (const [x, to] of [[a, b.hex], [b, a.hex]] as const) {
+    if (switchesToday(state, x.id) === 0) {
+      costs[x.id] = 0;
+      continue;
+    }
+    const pay = cost(map, x, x.hex, to);
+    if (pay === undefined || pay > x.march.pointsLeft) {
+      return fail('contact.switchNoPoints', `${x.name} has already switched hexes this turn; another switch costs ${pay ?? '?'} move points and it has ${x.march.pointsLeft}.`);
+    }
+    costs[x.id] = pay;
+  }
+  const armies = { ...state.armies };
+  armies[a.id] = { ...spendPoints(a, costs[a.id] ?? 0), hex: b.hex, bank: bankAfter(map, a, b.hex) };
+  armies[b.id] = { ...spendPoints(b, costs[b.id] ?? 0), hex: a.hex, bank: bankAfter(map, b, a.hex) };
+  return ok({ state: { ...state, armies }, costs });
+}
+
+/**
+ * Relief: a supporter switches hexes with the force it supports, before the contact dice are
+ * rolled or after a disengagement; the supporter takes the contact, the relieved force becomes
+ * its supporter. @see 001 Support: Relief
+ */
+export function relief(state: CampaignState, map: MapModel, supporterId: string, opts?: ContactOptions): Result<ContactOutput> {
+  const rec = roleRecord(state, Object.values(state.contacts).map((c) => contactData(c).supports?.[supporterId]).find((x) => x !== undefined) ?? '');
+  const supportedId = rec ? contactData(rec).supports?.[supporterId] : undefined;
+  if (!rec || !supportedId) return fail('contact.notSupporting', 'Only a supporting force can relieve; take up the support role first (/support).');
+  const afterDisengagement = rec.step === 'closed' || (contactData(rec).departed ?? []).includes(supportedId);
+  if (rec.step !== 'step1' && !afterDisengagement) {
+    return fail('contact.reliefTooLate', 'Relief is possible before the contact dice are rolled or after a disengagement, not now.', { step: rec.step });
+  }
+  const sw = switchHexes(state, map, supporterId, supportedId, opts);
+  if (!sw.ok) return sw;
+  let s = sw.value.state;
+  const d = contactData(rec);
+  const supports = Object.fromEntries(Object.entries(d.supports ?? {}).filter(([k]) => k !== supporterId));
+  supports[supportedId] = supporterId;
+  let next = withData(rec, { supports }) as ContactRecord;
+  if (isOpen(rec) && rec.armyIds.includes(supportedId)) {
+    const armyIds = rec.armyIds.map((id) => (id === supportedId ? supporterId : id));
+    const step1 = { ...(d.step1 ?? {}) };
+    delete step1[supportedId];
+    next = { ...withData(next, { step1 }), armyIds, hexes: armyIds.map((id) => s.armies[id]?.hex as Hex) };
+  }
+  next = log(next, { kind: 'relief', armyId: supporterId, other: supportedId, day: s.clock.day, half: s.clock.half, points: sw.value.costs[supporterId] ?? 0 });
+  s = put(s, next);
+  return ok({ state: s, events: [event('forceRelieved', PUBLIC, `${s.armies[supporterId]?.name} relieved ${s.armies[supportedId]?.name}.`, { supporterId, supportedId })] });
+}
+
+/**
+ * The support operation: a reserve switches hexes and roles with the supporting force, at any
+ * time. @see 001 Reserve: Support
+ */
+export function supportOperation(state: CampaignState, map: MapModel, reserveId: string, opts?: ContactOptions): Result<ContactOutput> {
+  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && (isOpen(c) || timeIndex(c.openedAt) === nowIndex(state)));
+  const supportedId = rec ? contactData(rec).reserves?.[reserveId] : undefined;
+  if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can take over the support role; take up the reserve role first (/reserve).');
+  const d = contactData(rec);
+  const reserve = state.armies[reserveId] as Army;
+  const supporterId = Object.entries(d.supports ?? {}).find(([s, t]) => t === supportedId && state.armies[s] && isAdjacent(state.armies[s]?.hex as Hex, reserve.hex))?.[0];
+  if (!supporterId) return fail('contact.reserveNoSupporter', 'No supporting force stands next to your reserve.');
+  const sw = switchHexes(state, map, reserveId, supporterId, opts);
+  if (!sw.ok) return sw;
+  const supports = Object.fromEntries(Object.entries(d.supports ?? {}).filter(([k]) => k !== supporterId));
+  supports[reserveId] = supportedId;
+  const reserves = Object.fromEntries(Object.entries(d.reserves ?? {}).filter(([k]) => k !== reserveId));
+  reserves[supporterId] = supportedId;
+  let next = withData(rec, { supports, reserves });
+  next = log(next, { kind: 'support', armyId: reserveId, other: supporterId, day: state.clock.day, half: state.clock.half, points: sw.value.costs[reserveId] ?? 0 });
+  const s = put(sw.value.state, next);
+  return ok({ state: s, events: [event('supportSwitched', PUBLIC, `${reserve.name} moved up to support; ${s.armies[supporterId]?.name} fell back to reserve.`, { reserveId, supporterId })] });
+}
+
+/**
+ * Exploit: after the supported force's contact is resolved, a reserve moves through the
+ * supporting force's hex into a hex that puts it in map contact with an enemy, paying only for
+ * that last hex. A new contact opens. @see 001 Reserve: Exploit
+ */
+export function exploit(state: CampaignState, map: MapModel, reserveId: string, to: Hex, opts?: ContactOptions): Result<ContactOutput & { readonly contactId: string }> {
+  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && timeIndex(c.openedAt) >= nowIndex(state) - 1);
+  const supportedId = rec ? contactData(rec).reserves?.[reserveId] : undefined;
+  if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can exploit; take up the reserve role first (/reserve).');
+  if (isOpen(rec)) return fail('contact.exploitTooEarly', 'Exploit follows the resolution of the contact (or battle); wait until it is resolved.');
+  const reserve = state.armies[reserveId] as Army;
+  const d = contactData(rec);
+  const through = Object.entries(d.supports ?? {}).map(([s]) => state.armies[s]).find((s) => s && !s.status.destroyed && isAdjacent(s.hex, reserve.hex) && isAdjacent(s.hex, to));
+  if (!through) return fail('contact.exploitPath', `The exploit must pass through the hex of the supporting force and end next to it; ${map.format(to)} does not.`);
+  if (Object.values(state.armies).some((a) => !a.status.destroyed && hexEquals(a.hex, to))) return fail('contact.exploitOccupied', `${map.format(to)} holds another commander.`);
+  const pay = (opts?.moveCost ?? contactMoveCost)(map, reserve, through.hex, to);
+  if (pay === undefined) return fail('contact.exploitCannotEnter', `${map.format(to)} cannot be entered by land.`);
+  if (pay > reserve.march.pointsLeft) return fail('contact.exploitNoPoints', `Entering ${map.format(to)} costs ${pay} move points; ${reserve.name} has ${reserve.march.pointsLeft}.`);
+  const moved: Army = { ...spendPoints(reserve, pay), hex: to, bank: bankAfter(map, { ...reserve, hex: through.hex }, to) };
+  let s: CampaignState = { ...state, armies: { ...state.armies, [reserveId]: moved } };
+  const enemies = adjacentEnemies(s, reserveId);
+  if (enemies.length === 0) return fail('contact.exploitNoEnemy', `From ${map.format(to)} ${reserve.name} would not be in contact with an enemy; the exploit must end in map contact.`);
+  s = put(s, log(rec, { kind: 'exploit', armyId: reserveId, other: through.id, day: s.clock.day, half: s.clock.half, points: pay }));
+  const opened = openContact(s, map, [reserveId, ...enemies.map((e) => e.id)]);
+  return ok({ state: opened.state, contactId: opened.contactId, events: [event('forceExploited', PUBLIC, `${reserve.name} exploited through ${through.name} to ${map.format(to)}.`, { reserveId, to: map.format(to) }), ...opened.events] });
+}
+
+/**
+ * The maneuver action: a formed, unfatigued force next to an enemy pays the move points of its own
+ * hex and gains +1 on deployment and disengagement dice for the half period; it may then force a
+ * second contact. @see 001 Support, Reserve, Maneuver: Maneuver
+ */
+export function maneuver(state: CampaignState, map: MapModel, armyId: string, opts?: ContactOptions): Result<ContactOutput> {
+  const a = army(state, armyId);
+  if (!a.ok) return a;
+  const self = a.value;
+  if (adjacentEnemies(state, armyId).length === 0) return fail('contact.maneuverNoEnemy', `${self.name} must stand next to an enemy to maneuver.`);
+  if (self.formation !== 'formed' || self.status.fatigued) return fail('contact.maneuverNotFit', `Only a formed force that is not fatigued may maneuver.`);
+  if (maneuveringAt(state).has(armyId)) return fail('contact.alreadyManeuvering', `${self.name} is already maneuvering this half period.`);
+  const rec = currentContactOf(state, armyId);
+  if (!rec) return fail('contact.maneuverNoContact', `${self.name} has no contact this half period.`);
+  const pay = (opts?.moveCost ?? contactMoveCost)(map, self, self.hex, self.hex) ?? 0;
+  if (pay > self.march.pointsLeft) return fail('contact.maneuverNoPoints', `Maneuver costs ${pay} move points here; ${self.name} has ${self.march.pointsLeft}.`);
+  const s0: CampaignState = { ...state, armies: { ...state.armies, [armyId]: spendPoints(self, pay) } };
+  let next = withData(rec, { maneuver: { ...(contactData(rec).maneuver ?? {}), [armyId]: nowIndex(state) } });
+  next = log(next, { kind: 'maneuver', armyId, day: state.clock.day, half: state.clock.half, points: pay });
+  return ok({ state: put(s0, next), events: [event('armyManeuvered', PUBLIC, `${self.name} maneuvers.`, { armyId })] });
+}
+
+/**
+ * A maneuvering commander forces a second map contact in the half period, once its first contact
+ * is resolved: a new contact with every adjacent enemy, even one it just disengaged from.
+ * @see 001 Maneuver; Disengagement
+ */
+export function forceSecondContact(state: CampaignState, map: MapModel, armyId: string): Result<ContactOutput & { readonly contactId: string }> {
+  const a = army(state, armyId);
+  if (!a.ok) return a;
+  if (!maneuveringAt(state).has(armyId)) return fail('contact.notManeuvering', 'Only a commander who used the maneuver action this half period can force a second contact (/maneuver first).');
+  const now = nowIndex(state);
+  const open = Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(armyId));
+  if (open) return fail('contact.firstNotResolved', `Contact ${open.id} must be resolved before a second contact.`);
+  if (Object.values(state.contacts).some((c) => contactData(c).forcedBy === armyId && timeIndex(c.openedAt) === now)) {
+    return fail('contact.secondAlreadyForced', 'A second contact has already been forced this half period.');
+  }
+  const enemies = adjacentEnemies(state, armyId);
+  if (enemies.length === 0) return fail('contact.noEnemyAdjacent', `${a.value.name} has no enemy next to it.`);
+  const opened = openContact(state, map, [armyId, ...enemies.map((e) => e.id)], { forcedBy: armyId, maneuver: { [armyId]: now } });
+  const rec = opened.state.contacts[opened.contactId] as ContactRecord;
+  const s = put(opened.state, log(rec, { kind: 'secondContact', armyId, day: state.clock.day, half: state.clock.half, points: 0 }));
+  return ok({ state: s, contactId: opened.contactId, events: opened.events });
+}

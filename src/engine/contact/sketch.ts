@@ -1,0 +1,58 @@
+import type { BattlefieldSketch, PlacedCard } from '../views/battlefieldSketch.js';
+import { formatGameTime } from '../clock/gameTime.js';
+import type { CampaignState, ContactRecord } from '../state/campaign.js';
+import { contactData } from './contactData.js';
+import type { BattlefieldCell, DealtCard } from './terrainDeck.js';
+
+/**
+ * Where a dealt card lies until its commander moves it: cards fill the grid from the centre
+ * outwards in deal order, seen from the contact dice winner's side, orientation 0. A ruling: the
+ * texts let commanders place cards; this default keeps a battlefield when nobody does.
+ */
+export const DEFAULT_CELLS: readonly BattlefieldCell[] = [
+  { row: 'middle', column: 'centre' },
+  { row: 'near', column: 'left' },
+  { row: 'far', column: 'right' },
+  { row: 'near', column: 'right' },
+  { row: 'far', column: 'left' },
+  { row: 'middle', column: 'left' },
+  { row: 'middle', column: 'right' },
+  { row: 'near', column: 'centre' },
+  { row: 'far', column: 'centre' },
+];
+
+export function withDefaultPlacement(cards: readonly DealtCard[]): DealtCard[] {
+  return cards.map((c, i) => (c.cell ? c : { ...c, cell: DEFAULT_CELLS[i % DEFAULT_CELLS.length] as BattlefieldCell, orientation: 0 }));
+}
+
+const FLIP_ROW = { near: 'far', middle: 'middle', far: 'near' } as const;
+const FLIP_COLUMN = { left: 'right', centre: 'centre', right: 'left' } as const;
+
+/**
+ * The battlefield sketch of a contact as one commander sees it. Cells are stored from the side of
+ * the contact dice winner (the first to draw); any other viewer sees the table turned round.
+ */
+export function battlefieldSketchOf(state: CampaignState, record: ContactRecord, viewerArmyId?: string): BattlefieldSketch {
+  const cards = contactData(record).terrain ?? [];
+  const winner = cards[0]?.armyId;
+  const turned = viewerArmyId !== undefined && winner !== undefined && viewerArmyId !== winner;
+  const name = (id: string | undefined): string | undefined => (id ? state.armies[id]?.name ?? id : undefined);
+  const placed: PlacedCard[] = cards.filter((c) => c.cell).map((c) => {
+    const cell = c.cell as BattlefieldCell;
+    return {
+      row: turned ? FLIP_ROW[cell.row] : cell.row,
+      column: turned ? FLIP_COLUMN[cell.column] : cell.column,
+      card: c.card,
+      orientation: ((c.orientation ?? 0) + (turned ? 180 : 0)) % 360,
+      ...(name(c.armyId) ? { placedBy: name(c.armyId) as string } : {}),
+    };
+  });
+  const near = turned ? viewerArmyId : winner;
+  const far = record.armyIds.filter((id) => id !== near).map((id) => name(id)).join(', ');
+  return {
+    title: `Contact ${record.id}, ${formatGameTime(record.openedAt)}`,
+    ...(name(near) ? { nearSide: name(near) as string } : {}),
+    ...(far ? { farSide: far } : {}),
+    cards: placed,
+  };
+}

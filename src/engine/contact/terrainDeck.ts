@@ -1,0 +1,65 @@
+import type { Dice } from '../dice/dice.js';
+import { TERRAIN_CARDS_EACH, TERRAIN_DECK, type TerrainCard } from './tables.js';
+
+/** The full deck as a list, in table order. */
+export function terrainDeck(deck: Readonly<Record<string, number>> = TERRAIN_DECK): TerrainCard[] {
+  return Object.entries(deck).flatMap(([card, n]) => Array.from({ length: n }, () => card as TerrainCard));
+}
+
+/**
+ * Who draws the terrain cards, in order. `ranked` lists the commanders from the contact dice
+ * winner down. The winner first draws as many cards as the difference of the highest and lowest
+ * unmodified contact dice, in one turn. Then the commanders take turns of one card in rank order;
+ * the winner keeps taking turns until four cards, everyone else draws four. A winner who drew
+ * four or more at once draws no more.
+ * @see 001 Terrain Reconnaissance
+ */
+export function terrainDrawOrder(ranked: readonly string[], difference: number): string[] {
+  const winner = ranked[0];
+  if (winner === undefined) return [];
+  const drawn = new Map<string, number>(ranked.map((a) => [a, 0]));
+  const order: string[] = [];
+  const first = Math.max(0, difference);
+  for (let i = 0; i < first; i++) order.push(winner);
+  drawn.set(winner, first);
+  const wants = (a: string): boolean => (drawn.get(a) ?? 0) < TERRAIN_CARDS_EACH;
+  // Rotation starts with the commander after the winner.
+  const rotation = [...ranked.slice(1), winner];
+  while (ranked.some(wants)) {
+    for (const a of rotation) {
+      if (!wants(a)) continue;
+      order.push(a);
+      drawn.set(a, (drawn.get(a) ?? 0) + 1);
+    }
+  }
+  return order;
+}
+
+export interface DealtCard {
+  readonly armyId: string;
+  readonly card: TerrainCard;
+  /** Where the commander placed it on the 3 x 3 battlefield grid, once placed. */
+  readonly cell?: BattlefieldCell;
+  /** Orientation in degrees (0, 90, 180, 270). */
+  readonly orientation?: number;
+}
+
+export const GRID_ROWS = ['near', 'middle', 'far'] as const;
+export const GRID_COLUMNS = ['left', 'centre', 'right'] as const;
+export interface BattlefieldCell {
+  readonly row: (typeof GRID_ROWS)[number];
+  readonly column: (typeof GRID_COLUMNS)[number];
+}
+
+/** Deals the cards in draw order, each drawn at random from what is left of the deck. */
+export function dealTerrain(order: readonly string[], dice: Dice, deck: readonly TerrainCard[] = terrainDeck()): DealtCard[] {
+  const left = [...deck];
+  const dealt: DealtCard[] = [];
+  for (const armyId of order) {
+    if (left.length === 0) break;
+    const i = dice.roll(left.length, `terrain card for ${armyId}`) - 1;
+    const [card] = left.splice(i, 1);
+    if (card !== undefined) dealt.push({ armyId, card });
+  }
+  return dealt;
+}

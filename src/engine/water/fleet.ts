@@ -1,0 +1,102 @@
+import type { GameTime } from '../clock/gameTime.js';
+import type { Army } from '../forces/army.js';
+import type { CampaignState, Order } from '../state/campaign.js';
+import type { WeatherEffects } from '../weather/types.js';
+import { kindsOf, VESSELS, type VesselCounts, type VesselKind } from './vessels.js';
+
+/**
+ * The fleet an embarked army rides, kept in the `extra.fleet` of its standing 'sail' order (an
+ * embarked army always has one; its path is empty while the fleet lies at anchor).
+ */
+export interface FleetState {
+  readonly vessels: VesselCounts;
+  /** Regiments aboard (ids). */
+  readonly regiments: readonly string[];
+  /** Regiments left at the embarkation hex (too few vessels); they follow by shuttle. */
+  readonly ashore: readonly string[];
+  /** Hex id where the army embarked. */
+  readonly embarkedFrom: string;
+  /** timeIndex of the half period of embarkation. */
+  readonly embarkedAt: number;
+  /** Escort galleys lost to the open sea for this voyage. */
+  readonly escortLost: boolean;
+  /** Points carried over within the current day (fractions of a hex). */
+  readonly carry: number;
+  /** Day the carry belongs to. */
+  readonly carryDay: number;
+  /** Half periods still to wait before sailing (advanced embarkation: the tide). */
+  readonly waitHalves: number;
+  /** Hostile armies in sight, as of the last half period (contacts at sea are reported once). */
+  readonly sighted: readonly string[];
+}
+
+/** The fleet of an embarked army, or undefined when it is ashore. */
+export function fleetOf(state: CampaignState, armyId: string): FleetState | undefined {
+  const a = state.armies[armyId];
+  if (!a?.status.embarked) return undefined;
+  const f = state.orders[armyId]?.extra?.['fleet'] as FleetState | undefined;
+  return f ?? fallbackFleet(a, state.clock);
+}
+
+/** An embarked army whose sail order was overwritten keeps all its vessels and regiments aboard. */
+function fallbackFleet(a: Army, clock: GameTime): FleetState {
+  return {
+    vessels: a.vessels as VesselCounts,
+    regiments: a.regiments.map((r) => r.id),
+    ashore: [],
+    embarkedFrom: '',
+    embarkedAt: (clock.day - 1) * 4 + clock.half,
+    escortLost: false,
+    carry: 0,
+    carryDay: clock.day,
+    waitHalves: 0,
+    sighted: [],
+  };
+}
+
+/** The standing sail order holding a fleet. */
+export function sailOrder(armyId: string, fleet: FleetState, path: Order['path'], givenBy: string, givenAt: GameTime): Order {
+  return { armyId, kind: 'sail', period: 'split', path, forced: false, unformed: false, save: false, givenBy, givenAt, extra: { fleet } };
+}
+
+/** Where the fleet is going: sea (sailed vessels under sail) or river (rowed). */
+export type WaterMode = 'sea' | 'river';
+
+/**
+ * Points one vessel kind has in one half period.
+ * - Under sail (sea and coast, vessels with a sailed rate) it moves day and night: a quarter of
+ *   its daily points each half period (half of them by evening). Fog halves that (points / 8),
+ *   high winds add 50 %, calm stops it (galleys and longships row instead), a gale stops every
+ *   ship at sea.
+ * - Rowed (river boats, longships on rivers, galleys and longships at the oars in calm) it moves
+ *   by day only: half its rowed points in each of the morning and the afternoon.
+ * @see 000 Waterborne Transport: Move Rates, Night Movement; 000 Strategic Movement Under Fog;
+ *   000 Calm; 000 High Winds; 000 Gale
+ */
+export function halfPoints(kind: VesselKind, mode: WaterMode, weather: WeatherEffects, clock: GameTime): number {
+  const v = VESSELS[kind];
+  const day = clock.half < 2;
+  const rowed = (): number => (v.rowed !== undefined && day ? v.rowed / 2 : 0);
+  if (mode === 'river') return rowed();
+  if (weather.shipsHalted) return 0;
+  if (v.sailed === undefined) return rowed();
+  if (weather.rowOnly) return rowed();
+  return (v.sailed / 4) * weather.sailFactor;
+}
+
+/** A fleet moves at its slowest vessel. */
+export function fleetHalfPoints(vessels: VesselCounts, mode: WaterMode, weather: WeatherEffects, clock: GameTime): number {
+  const kinds = kindsOf(vessels);
+  if (kinds.length === 0) return 0;
+  return Math.min(...kinds.map((k) => halfPoints(k, mode, weather, clock)));
+}
+
+/** Whether the troops aboard crew their vessels (longships, river boats, sailing ships): a day aboard is then not rest. */
+export function crewedFleet(vessels: VesselCounts): boolean {
+  return kindsOf(vessels).some((k) => VESSELS[k].crewed && VESSELS[k].capacity > 0);
+}
+
+/** Seagoing vessels in the fleet (closed ports hold them). */
+export function seagoing(vessels: VesselCounts): boolean {
+  return kindsOf(vessels).some((k) => VESSELS[k].seagoing);
+}

@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { contactButtons } from '../../commands/_contactButtons.js';
+import type { Harness } from './harness.js';
+import { contactHarness, hexOf, open, SECRET_PATTERN } from './contactSetup.js';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+const list = async (hh: Harness) => ((await hh.run('@referee /contact list'))[0]?.data as { contacts: { id: string; step: string; armyIds: string[]; waiting: string[] }[] }).contacts;
+const channelText = (hh: Harness) => hh.channel().map((o) => o.content).join('\n');
+
+/** Both commanders proceed, then both engage: deployment. */
+async function toBattle(hh: Harness): Promise<string> {
+  const id = await open(hh, 'hadewych,grallune');
+  await hh.run('@alice /engage', '@bob /engage');
+  await hh.run('@alice /engage', '@bob /engage');
+  return id;
+}
+
+describe('contact through the console', () => {
+  it('GIVEN a contact WHEN nobody answers and the referee resolves THEN fight on the morrow', async () => {
+    h = await contactHarness();
+    const id = await open(h, 'hadewych,grallune');
+    expect(h.dms('alice').at(-1)?.data).toMatchObject({ buttons: expect.arrayContaining([expect.objectContaining({ label: 'Proceed to the contact phase' })]) });
+    expect((await list(h))[0]).toMatchObject({ id, step: 'step1', waiting: ['hadewych', 'grallune'] });
+    await h.run('@referee /contact resolve');
+    expect(channelText(h)).toMatch(/fight on the morrow/);
+    expect(await list(h)).toEqual([]);
+  });
+
+  it('GIVEN avoid WHEN both have answered THEN the avoider rolls and moves away at once', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    const refused = await h.run('@alice /avoid to:1125');
+    expect(refused.at(-1)?.data).toMatchObject({ error: 'contact.avoidNotAdjacent' });
+    await h.run('@alice /avoid to:1123');
+    h.app.scriptedDice.push(6, 1);
+    await h.run('@bob /engage');
+    expect(await hexOf(h, 'hadewych')).toBe('1123');
+    expect(channelText(h)).toMatch(/avoided contact/);
+    expect(h.dms('alice').some((o) => /avoided contact: die 6/.test(o.content))).toBe(true);
+    expect(await list(h)).toEqual([]);
+  });
+
+  it('GIVEN delay THEN the delaying action is rolled on the delay column and the commander alone learns the losses', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    h.app.scriptedDice.push(1, 6);
+    await h.run('@alice /delay', '@bob /engage');
+    expect(h.dms('alice').some((o) => /fought a delaying action: die 1.*Losses \d+%/.test(o.content))).toBe(true);
+    expect(h.dms('bob').some((o) => /Losses/.test(o.content))).toBe(false);
+    expect(channelText(h)).not.toMatch(SECRET_PATTERN);
+  });
+
+  it('GIVEN both proceed THEN each commander gets the estimate by DM; both evade: no battle', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    await h.run('@alice /engage', '@bob /engage');
+    expect(h.dms('alice').some((o) => /Contact dice \d/.test(o.content) && /Grallune|Ingegerd/.test(o.content))).toBe(true);
+    expect(h.dms('bob').some((o) => /Contact dice \d/.test(o.content))).toBe(true);
+    const tooEarly = await h.run('@alice /delay');
+    expect(tooEarly.at(-1)?.data).toMatchObject({ error: 'contact.tooLateToAvoid' });
+    await h.run('@alice /evade', '@bob /evade');
+    expect(channelText(h)).toMatch(/broke off: no battle/);
+    expect(await list(h)).toEqual([]);
+  });
+
+  it('GIVEN one evades THEN the evader rolls against the other and takes the losses', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    await h.run('@alice /engage', '@bob /engage');
+    await h.run('@alice /evade', '@bob /engage');
+    expect(h.dms('alice').some((o) => /evaded: die \d/.test(o.content))).toBe(true);
+    expect(channelText(h)).toMatch(/evaded/);
+    expect(await list(h)).toEqual([]);
+  });
+
+  it('GIVEN both engage THEN the deployment briefing is posted; the battle result applies losses, the rout and displacement', async () => {
+    h = await contactHarness();
+    const id = await toBattle(h);
+    expect(channelText(h)).toMatch(/deployment[\s\S]*Initiative/);
+    expect((await list(h))[0]).toMatchObject({ id, step: 'battle' });
+    // Hadewych routs: 1 - 2 + 1 (larger) - 1 (clear) = -1 against 4 + 3 = 7: -8, 50% D.
+    h.app.scriptedDice.push(1, 4);
+    await h.run('@referee /battle result losses:"hadewych/first=4, grallune/first=2" withdraw:"hadewych=rout"');
+    expect(await hexOf(h, 'hadewych')).toBe('1123');
+    expect(h.dms('alice').some((o) => /After the battle: First Regiment 7 figures \(39%\)/.test(o.content))).toBe(true);
+    expect(channelText(h)).toMatch(/pushed back to 1123/);
+    expect(await list(h)).toEqual([]);
+  });
+
+  it('GIVEN a supporter that reinforces THEN the routed force is not displaced', async () => {
+    h = await contactHarness({ support: true });
+    await open(h, 'hadewych,grallune');
+    await h.run('@dan /support of:grallune', '@dan /reinforce');
+    await h.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage');
+    // Grallune routs: 1 - 2 + 1 (supported) - 1 = -1 against 3 + 2 + 1 + 1 = 7: -8, 50% D, reinforced.
+    h.app.scriptedDice.push(1, 3);
+    await h.run('@referee /battle result withdraw:"grallune=rout"');
+    expect(await hexOf(h, 'grallune')).toBe('1121');
+    expect(h.dms('bob').some((o) => /displacement prevented by Lanze|displacement prevented by/.test(o.content))).toBe(true);
+  });
+
+  it('GIVEN a reserve WHEN the contact is resolved THEN it exploits through the supporter into a new contact', async () => {
+    h = await contactHarness({ support: true });
+    await open(h, 'hadewych,grallune');
+    await h.run('@dan /support of:grallune', '@erin /reserve of:grallune');
+    const early = await h.run('@erin /exploit to:1221');
+    expect(early.at(-1)?.data).toMatchObject({ error: 'contact.exploitTooEarly' });
+    await h.run('@referee /contact resolve');
+    await h.run('@erin /exploit to:1221');
+    expect(await hexOf(h, 'gyrhawk')).toBe('1221');
+    const contacts = await list(h);
+    expect(contacts).toHaveLength(1);
+    expect(contacts[0]?.armyIds.sort()).toEqual(['gyrhawk', 'hadewych']);
+  });
+
+  it('GIVEN a maneuver THEN after the first contact is resolved a second contact is forced', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    await h.run('@alice /maneuver');
+    const early = await h.run('@alice /maneuver second:true');
+    expect(early.at(-1)?.data).toMatchObject({ error: 'contact.firstNotResolved' });
+    await h.run('@alice /evade');
+    await h.run('@alice /delay', '@bob /engage');
+    expect(await list(h)).toEqual([]);
+    await h.run('@alice /maneuver second:true');
+    const contacts = await list(h);
+    expect(contacts).toHaveLength(1);
+    expect(contacts[0]?.armyIds).toEqual(['hadewych', 'grallune']);
+  });
+
+  it('GIVEN three forces THEN one battle by default; the referee may split only into groups with enemies', async () => {
+    h = await contactHarness({ three: true });
+    await open(h, 'hadewych,grallune,aeskrvald');
+    const bad = await h.run('@referee /contact split groups:"hadewych,grallune;aeskrvald"');
+    expect(bad.at(-1)?.data).toMatchObject({ error: 'contact.splitNoEnemies' });
+    await h.run('@alice /engage', '@bob /engage', '@carol /engage');
+    await h.run('@alice /engage', '@bob /engage', '@carol /engage');
+    const contacts = await list(h);
+    expect(contacts[0]).toMatchObject({ step: 'battle', armyIds: ['hadewych', 'grallune', 'aeskrvald'] });
+    expect(channelText(h)).toMatch(/Initial deployment, first round: .*, .*, /);
+  });
+
+  it('GIVEN the DM buttons THEN the commander can answer by button; another user cannot', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    const buttons = (h.dms('alice').at(-1)?.data as { buttons: { id: string; label: string }[] }).buttons;
+    const proceed = buttons.find((b) => b.label.startsWith('Proceed'))!;
+    await expect(contactButtons.execute({ app: h.app, userId: 'bob', customId: proceed.id })).rejects.toMatchObject({ code: 'army.notYours' });
+    const [answer] = await contactButtons.execute({ app: h.app, userId: 'alice', customId: proceed.id });
+    expect(answer?.content).toMatch(/Recorded for .*: proceed/);
+    expect((await list(h))[0]?.waiting).toEqual(['grallune']);
+  });
+
+  it('GIVEN /intel and /scouts THEN estimates are re-read privately and scouts deployed within what the army has', async () => {
+    h = await contactHarness();
+    const [bad] = await h.run('@alice /scouts count:9');
+    expect(bad?.data).toMatchObject({ error: 'scouts.badCount' });
+    await h.run('@alice /scouts count:1');
+    await open(h, 'hadewych,grallune');
+    await h.run('@alice /engage', '@bob /engage');
+    const [intel] = await h.run('@alice /intel');
+    expect(intel).toMatchObject({ to: 'ephemeral', user: 'alice' });
+    expect(intel?.content).toMatch(/contact dice \d -> \d/);
+    expect(intel?.content).toMatch(/scouts (captured|killed|unsuccessful|successful)/);
+    expect(intel?.files?.[0]).toMatch(/battlefield-c\d+\.png$/);
+    const [other] = await h.run('@bob /intel army:hadewych');
+    expect(other?.data).toMatchObject({ error: 'army.notYours' });
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The game's own commands (commands/index.ts) through the real client and the fake Discord, on a
+ * campaign created with /campaign create. Tests of commands that do not exist yet are skipped and
+ * start running when the command is registered.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buttons, commands } from '../../commands/index.js';
+import { PEOPLE, PNG_SIGNATURE, startHarness, type Harness } from './harness.js';
+
+const has = (name: string): boolean => commands.some((c) => c.data.name === name);
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ commands, buttons });
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+async function answer(id: string, count = 1): Promise<{ content: string; ephemeral: boolean; files: { name: string; data: Uint8Array }[] }[]> {
+  const rec = await h.fake.waitForAnswer(id, count, 5000);
+  return rec.messages;
+}
+
+describe('the game commands over Discord', () => {
+  it('GIVEN a referee WHEN /campaign create THEN the public announcement and the private referee note both arrive, and the channel post is delivered', async () => {
+    const id = h.fake.pushCommand({ command: 'campaign', subcommand: 'create', userId: PEOPLE.referee.id, options: { name: 'Autumn War', scenario: 'valormr' } });
+    const messages = await answer(id, 2);
+    expect(h.fake.interaction(id).callbacks[0]!.at - h.fake.interaction(id).pushedAt).toBeLessThan(3000);
+    const pub = messages.find((m) => !m.ephemeral);
+    const priv = messages.find((m) => m.ephemeral);
+    expect(pub?.content).toContain('Campaign **Autumn War** created');
+    expect(priv?.content).toContain('You are the referee of **Autumn War**');
+    await h.bot.deliverNow();
+    expect(h.fake.postsIn(h.fake.channelId).some((p) => p.content.includes('A new campaign begins here: **Autumn War**'))).toBe(true);
+  });
+
+  it('GIVEN a player who is not referee WHEN /campaign start THEN the refusal comes back privately', async () => {
+    const id = h.fake.pushCommand({ command: 'campaign', subcommand: 'start', userId: PEOPLE.alice.id });
+    const [m] = await answer(id);
+    expect(m!.ephemeral).toBe(true);
+    expect(m!.content).toMatch(/referee/i);
+    expect(m!.content).not.toMatch(/Something went wrong/);
+    expect(h.logs.at('error')).toEqual([]);
+  });
+
+  it('GIVEN the referee WHEN /campaign assign gives an army to Alice THEN the public answer names her and only Alice gets the DM', async () => {
+    const id = h.fake.pushCommand({ command: 'campaign', subcommand: 'assign', userId: PEOPLE.referee.id, options: { army: 'hadewych', user: PEOPLE.alice.id } });
+    const messages = await answer(id);
+    expect(messages.find((m) => !m.ephemeral)?.content).toContain('Alice now commands **Army of Hadewych**');
+    await h.bot.deliverNow();
+    const dms = h.fake.dmsTo(PEOPLE.alice.id);
+    expect(dms.some((d) => d.content.includes('You command **Army of Hadewych**'))).toBe(true);
+    expect(h.fake.messages.filter((m) => m.kind === 'dm' && m.content.includes('You command **Army of Hadewych**')).map((m) => m.dmUserId)).toEqual([PEOPLE.alice.id]);
+  });
+
+  it.skipIf(!has('intel'))('GIVEN Bob has closed DMs WHEN he is given an army THEN the DM is refused, the channel is told without the content, the referee is told, and /intel shows it to Bob privately', async () => {
+    h.fake.refuseDms(PEOPLE.bob.id);
+    const id = h.fake.pushCommand({ command: 'campaign', subcommand: 'assign', userId: PEOPLE.referee.id, options: { army: 'lanze', user: PEOPLE.bob.id } });
+    await answer(id);
+    await h.bot.deliverNow(); // the DM is refused: kept as dmClosed, notices queued
+    await h.bot.deliverNow(); // the notices
+    expect(h.fake.dmsTo(PEOPLE.bob.id)).toEqual([]);
+    const notice = h.fake.postsIn(h.fake.channelId).find((p) => p.content.includes(`<@${PEOPLE.bob.id}>`));
+    expect(notice?.content).toContain('/intel');
+    expect(notice?.content).not.toContain('Army of Lanze');
+    expect(h.fake.dmsTo(PEOPLE.referee.id).some((d) => d.content.includes('could not be delivered'))).toBe(true);
+
+    const intel = h.fake.pushCommand({ command: 'intel', userId: PEOPLE.bob.id, options: { army: 'lanze' } });
+    const [m] = await answer(intel);
+    expect(m!.ephemeral).toBe(true);
+    expect(m!.content).toContain('You command **Army of Lanze**');
+    h.fake.refuseDms(PEOPLE.bob.id, false);
+  });
+
+  it('GIVEN Alice commands one army WHEN she autocompletes /army status THEN she is offered her own army only; the referee sees them all', async () => {
+    const mine = h.fake.pushAutocomplete({ command: 'army', subcommand: 'status', userId: PEOPLE.alice.id, focused: 'army', options: { army: '' } });
+    const aliceChoices = (await h.fake.waitForAnswer(mine)).autocompleteChoices!;
+    expect(aliceChoices.map((c) => c.value)).toEqual(['hadewych']);
+    const all = h.fake.pushAutocomplete({ command: 'army', subcommand: 'status', userId: PEOPLE.referee.id, focused: 'army', options: { army: '' } });
+    const refChoices = (await h.fake.waitForAnswer(all)).autocompleteChoices!;
+    expect(refChoices.length).toBeGreaterThan(1);
+    expect(refChoices.length).toBeLessThanOrEqual(25);
+    expect(refChoices.every((c) => c.name.length <= 100)).toBe(true);
+  });
+
+  it('GIVEN Alice WHEN /army status of her army THEN the answer is ephemeral; of another army THEN refused privately', async () => {
+    const id = h.fake.pushCommand({ command: 'army', subcommand: 'status', userId: PEOPLE.alice.id, options: { army: 'hadewych' } });
+    const [m] = await answer(id);
+    expect(m).toMatchObject({ ephemeral: true });
+    expect(m!.content).toContain('Hadewych');
+    const other = h.fake.pushCommand({ command: 'army', subcommand: 'status', userId: PEOPLE.alice.id, options: { army: 'lanze' } });
+    const [refusal] = await answer(other);
+    expect(refusal!.ephemeral).toBe(true);
+    expect(refusal!.content).toContain('is not your army');
+  });
+
+  it('GIVEN a referee role set with /campaign settings referee-role WHEN a member of that role starts the campaign THEN it is accepted', async () => {
+    const set = h.fake.pushCommand({ command: 'campaign', subcommand: 'settings', userId: PEOPLE.referee.id, options: { 'referee-role': h.fake.refereeRoleId } });
+    const setMessages = await answer(set);
+    expect(setMessages.map((m) => m.content).join('\n')).not.toMatch(/Something went wrong/);
+    const start = h.fake.pushCommand({ command: 'campaign', subcommand: 'start', userId: PEOPLE.cora.id });
+    const messages = await answer(start);
+    expect(messages.map((m) => m.content).join('\n')).not.toMatch(/Something went wrong|referee/i);
+  });
+
+  it.skipIf(!has('move'))('GIVEN Alice WHEN /move her army THEN the order is confirmed ephemerally', async () => {
+    const id = h.fake.pushCommand({ command: 'move', userId: PEOPLE.alice.id, options: { army: 'hadewych', to: '0913' } });
+    const [m] = await answer(id);
+    expect(m!.ephemeral).toBe(true);
+    expect(m!.content).toContain('**Army of Hadewych**: move order');
+    expect(m!.content).toContain('0913');
+    expect(h.fake.postsIn(h.fake.channelId).some((p) => p.content.includes('0913'))).toBe(false);
+  });
+
+  it.skipIf(!has('move'))('GIVEN Bob WHEN /move Alice\'s army THEN the refusal is private and the order unchanged', async () => {
+    const id = h.fake.pushCommand({ command: 'move', userId: PEOPLE.bob.id, options: { army: 'hadewych', to: '0716' } });
+    const [m] = await answer(id);
+    expect(m!.ephemeral).toBe(true);
+    expect(m!.content).not.toMatch(/Something went wrong/);
+    expect(m!.content).not.toContain('move order');
+  });
+
+  it.skipIf(!has('map'))('GIVEN a running campaign WHEN /map THEN a deferred answer carries a PNG', async () => {
+    const id = h.fake.pushCommand({ command: 'map', userId: PEOPLE.alice.id });
+    const messages = await answer(id);
+    expect(h.fake.interaction(id).callbacks[0]?.type).toBe(5);
+    const png = messages.flatMap((m) => m.files).find((f) => f.name.endsWith('.png'));
+    expect(png).toBeDefined();
+    expect([...png!.data.slice(0, 8)]).toEqual(PNG_SIGNATURE);
+  });
+
+  it('GIVEN two hostile armies meeting WHEN the turn is played THEN each commander gets their own contact DM with buttons, and a press decides through the contact handler', async (ctx) => {
+    const place = h.fake.pushCommand({ command: 'army', subcommand: 'edit', userId: PEOPLE.referee.id, options: { army: 'lanze', hex: '0818' } });
+    await answer(place);
+    const move = h.fake.pushCommand({ command: 'move', userId: PEOPLE.alice.id, options: { army: 'hadewych', to: '0817' } });
+    await answer(move);
+    for (let i = 0; i < 2; i++) {
+      const advance = h.fake.pushCommand({ command: 'turn', subcommand: 'advance', userId: PEOPLE.referee.id });
+      const [played] = await answer(advance);
+      expect(played!.content).not.toMatch(/Something went wrong/);
+    }
+    await h.bot.deliverNow();
+    const hasContactButton = (m: { components: unknown[] }): boolean => JSON.stringify(m.components).includes('"custom_id":"contact:');
+    const aliceDm = h.fake.dmsTo(PEOPLE.alice.id).find(hasContactButton);
+    // Contact detection lands in the tick plan separately; until then there is nothing to press.
+    if (!aliceDm) ctx.skip();
+    const bobDm = h.fake.dmsTo(PEOPLE.bob.id).find(hasContactButton);
+    expect(bobDm).toBeDefined();
+    expect(h.fake.messages.filter((m) => m.content === aliceDm!.content).map((m) => m.dmUserId)).toEqual([PEOPLE.alice.id]);
+    expect(h.fake.postsIn(h.fake.channelId).some((p) => p.content === aliceDm!.content)).toBe(false);
+
+    const rows = aliceDm!.components as { components: { custom_id: string; label: string }[] }[];
+    const button = rows.flatMap((r) => r.components).find((b) => b.custom_id.startsWith('contact:'))!;
+    const press = h.fake.pushButton({ customId: button.custom_id, userId: PEOPLE.alice.id });
+    const [reply] = await answer(press);
+    expect(reply!.ephemeral).toBe(true);
+    expect(reply!.content).not.toMatch(/Something went wrong|no longer in use/);
+  });
+
+  it('GIVEN /help THEN it answers privately and lists the registered commands', async () => {
+    const id = h.fake.pushCommand({ command: 'help', userId: PEOPLE.bob.id });
+    const messages = await answer(id);
+    expect(messages.every((m) => m.ephemeral && m.content.length <= 2000)).toBe(true);
+    for (const c of commands) expect(messages.map((m) => m.content).join('\n')).toContain(`/${c.data.name}`);
+  });
+});

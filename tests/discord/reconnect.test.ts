@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCampaign } from '../../src/app/campaign/createCampaign.js';
+import { enqueue, outboxByStatus } from '../../src/db/outboxRepo.js';
+import { startDiscordBot } from '../../src/discord/bot.js';
+import { PEOPLE, startHarness, type Harness } from './harness.js';
+import { decideButtons, pressed, testCommands } from './testCommands.js';
+
+let h: Harness;
+let campaignId: string;
+
+beforeAll(async () => {
+  h = await startHarness({ commands: testCommands, buttons: [decideButtons], heartbeatIntervalMs: 150 });
+  const [first] = createCampaign(h.app, { userId: PEOPLE.referee.id, userName: 'Ref', guildId: h.fake.guildId, channelId: h.fake.channelId, roleIds: [] }, { name: 'Winter War', scenario: 'valormr' });
+  campaignId = (first!.data as { campaignId: string }).campaignId;
+  await h.bot.deliverNow();
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+function statusOf(content: string): string | undefined {
+  return outboxByStatus(h.app.db, campaignId, ['pending', 'sent', 'dmClosed', 'failed']).find((r) => r.content === content)?.status;
+}
+
+describe('reconnecting to the gateway', () => {
+  it('GIVEN an outage (socket dropped, REST failing) WHEN a DM is due THEN it waits in the outbox and is delivered once after the resume, and an interaction sent meanwhile is replayed and answered', async () => {
+    h.fake.dropSocket();
+    h.fake.failRequests('POST', '/channels/', 503, 4);
+    const content = 'Estimate: the enemy holds the bridge at 0710.';
+    enqueue(h.app.db, { campaignId, to: 'dm', userId: PEOPLE.alice.id, content }, h.clock.now().toISOString());
+    await h.bot.deliverNow();
+    expect(statusOf(content)).toBe('pending');
+    expect(h.fake.dmsTo(PEOPLE.alice.id)).toEqual([]);
+
+    const missed = h.fake.pushCommand({ command: 'echo', subcommand: 'public', userId: PEOPLE.bob.id });
+    await h.fake.waitFor(() => h.fake.resumes === 1 && h.fake.connected, 5000, 'a RESUME');
+    const rec = await h.fake.waitForAnswer(missed);
+    expect(rec.messages[0]).toMatchObject({ ephemeral: false, content: 'Hello everyone, from Bob.' });
+    expect(h.fake.identifies).toBe(1);
+
+    h.clock.advance(2_500);
+    await h.bot.deliverNow();
+    expect(statusOf(content)).toBe('sent');
+    expect(h.fake.dmsTo(PEOPLE.alice.id).map((d) => d.content)).toEqual([content]);
+    expect(h.logs.entries.some((e) => e.msg === 'gateway resumed')).toBe(true);
+    await h.fake.waitFor(() => h.fake.heartbeats >= 2, 2000, 'heartbeats on the resumed session');
+  });
+
+  it('GIVEN a session Discord will not resume WHEN the socket drops THEN the bot identifies again and keeps answering', async () => {
+    h.fake.dropSocket({ refuseResume: true });
+    // discord.js spaces identifies 5 s apart: this reconnection takes that long.
+    await h.fake.waitFor(() => h.fake.identifies === 2 && h.fake.connected, 9000, 'a second IDENTIFY');
+    await h.fake.waitFor(() => h.bot.client.isReady() && h.bot.client.ws.status === 0, 2000, 'the client ready again');
+    const id = h.fake.pushCommand({ command: 'echo', subcommand: 'public', userId: PEOPLE.alice.id });
+    const rec = await h.fake.waitForAnswer(id);
+    expect(rec.messages[0]?.content).toBe('Hello everyone, from Alice.');
+  }, 15_000);
+
+  it('GIVEN a DM with buttons sent before a restart WHEN pressed after it THEN the new process handles the press', async () => {
+    enqueue(h.app.db, { campaignId, to: 'dm', userId: PEOPLE.bob.id, content: 'Contact at 1214: decide.', buttons: [{ id: 'decide:c3:engage', label: 'Engage' }] }, h.clock.now().toISOString());
+    await h.bot.deliverNow();
+    await h.bot.stop();
+    const restarted = await startDiscordBot({ app: h.app, token: h.fake.token, commands: testCommands, buttons: [decideButtons], logger: h.logs, restApi: h.fake.restApi, deliveryIntervalMs: 60_000 });
+    try {
+      const id = h.fake.pushButton({ customId: 'decide:c3:engage', userId: PEOPLE.bob.id });
+      const rec = await h.fake.waitForAnswer(id);
+      expect(rec.messages[0]).toMatchObject({ ephemeral: true, content: 'Decision recorded: engage.' });
+      expect(pressed.at(-1)).toEqual({ userId: PEOPLE.bob.id, customId: 'decide:c3:engage' });
+    } finally {
+      await restarted.stop();
+    }
+  });
+});
