@@ -154,7 +154,8 @@ describe('shipped Valormr scenario', () => {
     expect(anax?.hex).toBe(citadel?.hex);
     expect(anax?.movementClass).toBe('creature');
     expect(anax?.individuals).toEqual([expect.objectContaining({ kind: 'dragon', flying: true, movePoints: 48 })]);
-    expect(hexDistance(hexOf(dwarves?.hex ?? ''), hexOf(citadel?.hex ?? ''))).toBe(1);
+    // In the valley below the Citadel, but not next to the dragon: no contact before the first move.
+    expect(hexDistance(hexOf(dwarves?.hex ?? ''), hexOf(citadel?.hex ?? ''))).toBe(3);
     const valley = s.map.regions.find((r) => r.id === 'throrgrmir-valley');
     expect(valley?.hexes).toContain(dwarves?.hex);
   });

@@ -1,3 +1,4 @@
+import { describeStep } from '../../engine/contact/index.js';
 import { applyBattleResult, contactData, declareWithdrawal } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/army.js';
 import type { Actor } from '../actor.js';
@@ -28,7 +29,7 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'record a battle');
     const c = contactByIdForReferee(tx.state, input.contact);
-    if (c.step !== 'battle') throw new UserError('battle.none', `Contact ${c.id} has no battle waiting for its result (step ${c.step}).`);
+    if (c.step !== 'battle') throw new UserError('battle.none', `Contact ${c.id} has no battle waiting for its result (it is ${describeStep(c.step)}).`);
     const armies = c.armyIds.map((id) => tx.state.armies[id]).filter((a): a is Army => a !== undefined);
     const losses: Record<string, Record<string, number>> = {};
     const known = armies.flatMap((a) => a.regiments.map((r) => `${a.id}/${r.id}`)).join(', ');

@@ -1,3 +1,4 @@
+import { describeStep } from '../../engine/contact/index.js';
 import { adjacentEnemies, awaitingAnswers, contactData, isOpen, openContact, resolveDecision, resolveStep1, splitContact } from '../../engine/contact/index.js';
 import { formatGameTime } from '../../engine/clock/gameTime.js';
 import { REFEREE, type EngineEvent } from '../../engine/events/events.js';
@@ -17,7 +18,7 @@ export function listContacts(app: App, actor: Actor): Message[] {
     const open = Object.values(tx.state.contacts).filter(isOpen);
     const lines = open.map((c) => {
       const waiting = awaitingAnswers(c);
-      return `- ${c.id} (${formatGameTime(c.openedAt)}, ${c.hexes.map((h) => tx.map.format(h)).join('/')}): ${c.armyIds.map(name).join(' vs ')}; step ${c.step}${waiting.length > 0 ? `; waiting for ${waiting.map(name).join(', ')}` : ''}`;
+      return `- ${c.id} (${formatGameTime(c.openedAt)}, ${c.hexes.map((h) => tx.map.format(h)).join('/')}): ${c.armyIds.map(name).join(' vs ')}; ${describeStep(c.step)}${waiting.length > 0 ? `; waiting for ${waiting.map(name).join(', ')}` : ''}`;
     });
     const data = open.map((c) => ({ id: c.id, step: c.step, armyIds: c.armyIds, waiting: awaitingAnswers(c) }));
     return { result: [ephemeral(lines.length > 0 ? `**Open contacts**\n${lines.join('\n')}` : 'No open contact.', { contacts: data })] };
@@ -42,12 +43,12 @@ export function resolveContactNow(app: App, actor: Actor, input: { contact?: str
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'resolve a contact');
     const c = contactByIdForReferee(tx.state, input.contact);
-    if (c.step !== 'step1' && c.step !== 'decision') throw new UserError('contact.nothingToResolve', `Contact ${c.id} is at step ${c.step}; ${c.step === 'battle' ? 'record the battle with /battle result' : 'nothing is waiting'}.`);
+    if (c.step !== 'step1' && c.step !== 'decision') throw new UserError('contact.nothingToResolve', `Contact ${c.id} is ${describeStep(c.step)}; ${c.step === 'battle' ? 'record the battle with /battle result' : 'nothing is waiting'}.`);
     const r = must(c.step === 'step1' ? resolveStep1(tx.state, tx.map, c.id, tx.dice) : resolveDecision(tx.state, tx.map, c.id, tx.dice));
     const events: EngineEvent[] = [{ type: 'contactForced', audience: REFEREE, text: `The referee resolved ${c.id} (${c.step}) before the deadline.` }, ...r.events];
     const d = deliveries(tx, tx.state, r.state, events);
     const now = r.state.contacts[c.id];
-    return { state: r.state, events: d.events, outbox: d.outbox, result: [ephemeral(`Contact ${c.id} resolved: now at step ${now?.step}${now && contactData(now).outcome ? ` (${contactData(now).outcome})` : ''}.`, { contactId: c.id, step: now?.step })] };
+    return { state: r.state, events: d.events, outbox: d.outbox, result: [ephemeral(`Contact ${c.id} resolved: now ${describeStep(now?.step ?? 'closed')}${now && contactData(now).outcome ? ` (${contactData(now).outcome})` : ''}.`, { contactId: c.id, step: now?.step })] };
   });
 }
 

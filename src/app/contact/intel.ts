@@ -1,7 +1,8 @@
+import { describeStep } from '../../engine/contact/index.js';
 import { battlefieldSketchOf, contactData, describeEstimate, intelFor, isOpen } from '../../engine/contact/index.js';
 import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
 import { renderBattlefield } from '../../render/battlefield.js';
-import { formatGameTime } from '../../engine/clock/gameTime.js';
+import { formatGameTime, ordinal } from '../../engine/clock/gameTime.js';
 import { outboxByStatus } from '../../db/outboxRepo.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -25,11 +26,11 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
       const die = d?.contactDice?.[army.id];
       const scouts = d?.scouts?.[army.id];
       const cards = d?.terrain?.filter((t) => t.armyId === army.id).map((t) => t.card) ?? [];
-      lines.push(`- ${entry.contactId} (${formatGameTime(entry.openedAt)}${entry.hour !== undefined ? `, ${entry.hour}th hour` : ''}): contact dice ${die?.raw ?? '?'} -> ${die?.modified ?? '?'}${scouts ? `; scouts ${scouts.join(', ')}` : ''}${cards.length > 0 ? `; terrain cards ${cards.join(', ')}` : ''}`);
+      lines.push(`- ${entry.contactId} (${formatGameTime(entry.openedAt)}${entry.hour !== undefined ? `, ${ordinal(entry.hour)} hour` : ''}): contact dice ${die?.raw ?? '?'} -> ${die?.modified ?? '?'}${scouts ? `; scouts ${scouts.join(', ')}` : ''}${cards.length > 0 ? `; terrain cards ${cards.join(', ')}` : ''}`);
       for (const e of entry.estimates) lines.push(`  ${describeEstimate(e, name(e.targetId))}`);
     }
     const open = Object.values(tx.state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
-    for (const c of open) lines.push(`Open: ${c.id} at step ${c.step} with ${c.armyIds.filter((id) => id !== army.id).map(name).join(', ')}.`);
+    for (const c of open) lines.push(`Open: ${c.id}, ${describeStep(c.step)}, with ${c.armyIds.filter((id) => id !== army.id).map(name).join(', ')}.`);
     if (lines.length === 1) lines.push('No contact yet.');
     // Direct messages that could not be delivered (closed DMs) are kept for /intel.
     const kept = tx.actor ? outboxByStatus(tx.db, tx.meta.id, ['dmClosed']).filter((m) => m.userId === tx.actor?.userId) : [];

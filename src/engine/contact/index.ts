@@ -13,3 +13,4 @@ export * from './operations.js';
 export * from './contactStep.js';
 export * from './view.js';
 export * from './sketch.js';
+export { describeStep, STEP_TEXT } from './stepNames.js';

@@ -1,4 +1,4 @@
-import { halfPeriodEndHour, halfPeriodName, isPeriodStart, timeIndex } from '../clock/gameTime.js';
+import { halfPeriodEndHour, halfPeriodName, isPeriodStart, ordinal, timeIndex } from '../clock/gameTime.js';
 import type { Dice } from '../dice/dice.js';
 import { event, PUBLIC, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
 import { assaultRegiment, regimentCount, regimentFigures, regimentStrength, type Army } from '../forces/army.js';
@@ -318,7 +318,7 @@ export function runContactPhase(state: CampaignState, map: MapModel, contactId: 
     const mods = d.modifiers.map((m) => ` ${m.value >= 0 ? '+' : ''}${m.value} (${m.label})`).join('');
     const lines = Object.values(estimates[a.id] ?? {}).map((e) => describeEstimate(e, nameOf(state, e.targetId)));
     const unaware = d.modified <= 1 ? ' You are unaware of the enemy and cannot evade.' : '';
-    events.push(event('contactEstimated', toArmy(a.id), `Contact dice ${d.raw}${mods} = ${d.modified}. Contact at the ${hour}th hour. ${lines.join(' ')}${unaware}`, { contactId, die: d, hour, estimates: estimates[a.id] }));
+    events.push(event('contactEstimated', toArmy(a.id), `Contact dice ${d.raw}${mods} = ${d.modified}. Contact at the ${ordinal(hour)} hour. ${lines.join(' ')}${unaware}`, { contactId, die: d, hour, estimates: estimates[a.id] }));
     const cards = terrain.filter((c) => c.armyId === a.id).map((c) => c.card);
     events.push(event('terrainDealt', toArmy(a.id), `Your terrain cards: ${cards.join(', ') || 'none'}.`, { contactId, cards, order: terrain.map((c) => c.armyId) }));
   }

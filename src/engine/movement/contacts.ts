@@ -1,5 +1,5 @@
 import { timeIndex } from '../clock/gameTime.js';
-import { event, PUBLIC, toArmy, type EngineEvent } from '../events/events.js';
+import { event, PUBLIC, type EngineEvent } from '../events/events.js';
 import { isHostile, type Army } from '../forces/army.js';
 import type { Hex } from '../hex/hex.js';
 import { formatHex, hexKey } from '../hex/hexId.js';
@@ -99,7 +99,9 @@ export function openContacts(
     const armies = group.map((id) => s.armies[id] as Army);
     const hexes = armies.map((a) => a.hex);
     let record: ContactRecord;
-    const existing = open[0];
+    // A newcomer joins a contact still before its contact phase; one that is further along (dice
+    // rolled, estimates sent) is not reopened: the newcomer gets a contact of its own.
+    const existing = open.find((c) => c.step === 'step1');
     if (existing) {
       const joined = [...existing.armyIds, ...newcomers];
       record = {
@@ -121,7 +123,7 @@ export function openContacts(
     const where = format((armies[0] as Army).hex);
     const names = listNames(record.armyIds.map((id) => who(s.armies[id] as Army)));
     events.push(event('contactMade', PUBLIC, `${names} are in contact near ${where}.`, { contactId: record.id, armyIds: record.armyIds }));
-    for (const id of newcomers) events.push(event('contactMade', toArmy(id), `You are in map contact (${record.id}): answer with /engage, /avoid or /delay, or stay silent to fight on the morrow.`, { contactId: record.id }));
+    // Each commander's own prompt (with its choices and buttons) comes from the contact rules.
   }
   return { state: s, events };
 }
