@@ -8,9 +8,9 @@ import { benchRender } from './render.js';
  */
 process.stdout.write(`Valormr bench — node ${process.version}\n\n## App layer (console transport, real SQLite)\n`);
 const valley = (armyId: string): string => `/move army:${armyId} to:${armyId.length % 2 === 0 ? '2218' : '1418'} unformed:true`;
+await benchMemory();
 await benchCommands(valley);
 await benchSyntheticTick((armyId) => `/move army:${armyId} to:5050 unformed:true`);
-await benchMemory();
 process.stdout.write('\n## Engine: movement resolution only\n');
 benchMovement(30);
 process.stdout.write('\n## Render\n');

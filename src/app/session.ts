@@ -44,15 +44,18 @@ export interface Change<R = readonly Message[]> {
   readonly result: R;
 }
 
-/** The scenario and map of a campaign never change after creation: cache them per campaign. */
+/**
+ * The scenario and map of a campaign never change after creation: cache them per campaign, and
+ * share one copy between campaigns created from the same scenario.
+ */
 export function staticsOf(app: App, db: Database, id: string): { scenario: ScenarioDoc; map: MapModel; mapKey: string } {
   let s = app.statics.get(id);
   if (!s) {
-    const scenario = loadScenario(db, id);
-    if (!scenario) throw new Error(`campaign ${id} has no scenario`);
-    // Campaigns drawn on the same map share one cached picture of it.
-    const mapKey = createHash('sha1').update(JSON.stringify(scenario.map)).digest('hex');
-    s = { scenario, map: mapOf(scenario), mapKey };
+    const loaded = loadScenario(db, id);
+    if (!loaded) throw new Error(`campaign ${id} has no scenario`);
+    // Campaigns drawn on the same map share one cached picture of it (and one map model).
+    const mapKey = createHash('sha1').update(JSON.stringify(loaded)).digest('hex');
+    s = [...app.statics.values()].find((v) => v.mapKey === mapKey) ?? { scenario: loaded, map: mapOf(loaded), mapKey };
     app.statics.set(id, s);
   }
   return s;

@@ -1,5 +1,6 @@
 import {
   Client,
+  DiscordAPIError,
   Events,
   GatewayIntentBits,
   MessageFlags,
@@ -102,6 +103,12 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
 
   /** The app's one error path (a refusal shown as is; anything else logged with a reference), sent privately. */
   async function answerError(responder: Responder, error: unknown, about: Record<string, unknown>): Promise<void> {
+    if (error instanceof DiscordAPIError && error.code === DiscordCodes.unknownInteraction) {
+      // Nobody is listening any more: the 3 seconds passed (a slow start, or an interaction
+      // replayed after a reconnect).
+      logger.warn(about, 'interaction expired before it was answered');
+      return;
+    }
     const messages = errorMessages(error, logger, about);
     try {
       await responder.send(answerParts(messages, true));
@@ -133,11 +140,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       logger.debug({ ...about, ms: Date.now() - started }, 'command answered');
     } catch (error) {
       clearTimeout(safety);
-      if (error instanceof Error && 'code' in error && error.code === DiscordCodes.unknownInteraction) {
-        logger.warn({ ...about, ms: Date.now() - started }, 'interaction expired before the answer (over 3 s, or replayed after a reconnect)');
-        return;
-      }
-      await answerError(responder, error, about);
+      await answerError(responder, error, { ...about, ms: Date.now() - started });
     }
   }
 
