@@ -11,5 +11,5 @@ if (config.DISCORD_TOKEN) {
   const { runDiscord } = await import('./runDiscord.js');
   await runDiscord(config);
 } else {
-  await runConsole({}, { databasePath: config.DATABASE_PATH });
+  await runConsole({}, { databasePath: config.DATABASE_PATH, persistent: true });
 }

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createApp } from '../app/createApp.js';
 import { ManualClock } from '../app/ports.js';
-import { ConsoleSession } from './session.js';
+import { ConsoleSession, type ConsoleOutput } from './session.js';
 
 export interface ConsoleFlags {
   readonly script?: string;
@@ -15,12 +15,14 @@ export interface ConsoleFlags {
   readonly dice?: number[];
   readonly out?: string;
   readonly now?: string;
+  /** JSON lines even at a terminal. */
+  readonly json?: boolean;
 }
 
 export function parseConsoleFlags(argv: readonly string[]): ConsoleFlags {
   const { values } = parseArgs({
     args: [...argv],
-    options: { script: { type: 'string' }, db: { type: 'string' }, seed: { type: 'string' }, dice: { type: 'string' }, out: { type: 'string' }, now: { type: 'string' } },
+    options: { script: { type: 'string' }, db: { type: 'string' }, seed: { type: 'string' }, dice: { type: 'string' }, out: { type: 'string' }, now: { type: 'string' }, json: { type: 'boolean' } },
     allowPositionals: false,
   });
   const seed = values.seed !== undefined ? Number(values.seed) : undefined;
@@ -28,6 +30,13 @@ export function parseConsoleFlags(argv: readonly string[]): ConsoleFlags {
   const dice = values.dice?.split(',').map((d) => Number(d.trim()));
   if (dice?.some((d) => !Number.isInteger(d) || d < 1 || d > 6)) throw new Error('--dice takes d6 results separated by commas, e.g. --dice 3,5,1');
   return { ...values, ...(seed !== undefined ? { seed } : {}), ...(dice ? { dice } : {}) } as ConsoleFlags;
+}
+
+/** How an output line reads to a person at a terminal. */
+export function pretty(o: ConsoleOutput): string {
+  const who = { reply: 'reply', ephemeral: `only ${o.user ?? 'you'}`, dm: `DM to ${o.user ?? '?'}`, channel: 'channel' }[o.to];
+  const files = o.files && o.files.length > 0 ? `\n  [files: ${o.files.join(', ')}]` : '';
+  return `── ${who} ──\n${o.content}${files}`;
 }
 
 export const HINT = [
@@ -43,9 +52,11 @@ export const HINT = [
  * Runs the console transport: interactively (a prompt) or over a script file or piped input.
  * Output is one JSON object per line.
  */
-export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: string }): Promise<void> {
+export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: string; persistent?: boolean }): Promise<void> {
   const scripted = flags.script !== undefined || !process.stdin.isTTY;
-  const databasePath = flags.db ?? (scripted ? join(mkdtempSync(join(tmpdir(), 'valormr-')), 'campaign.db') : defaults.databasePath);
+  // Scripts get a fresh database unless told otherwise; `npm start` always uses the real one.
+  const fresh = scripted && !defaults.persistent;
+  const databasePath = flags.db ?? (fresh ? join(mkdtempSync(join(tmpdir(), 'valormr-')), 'campaign.db') : defaults.databasePath);
   const outDir = resolve(flags.out ?? (scripted ? dirname(databasePath) : './out'));
   const app = createApp({
     databasePath,
@@ -57,14 +68,15 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
   const session = new ConsoleSession(app, {
     where: { guildId: 'console', channelId: 'console', baseDir: flags.script ? dirname(resolve(flags.script)) : process.cwd() },
     outDir,
-    write: (o) => process.stdout.write(`${JSON.stringify(o)}\n`),
+    // A person at a terminal reads text; scripts and pipes get the JSON-lines protocol.
+    write: (o) => process.stdout.write(process.stdout.isTTY && !flags.script && !flags.json ? `${pretty(o)}\n` : `${JSON.stringify(o)}\n`),
   });
   try {
     if (flags.script) {
       for (const line of readFileSync(flags.script, 'utf8').split(/\r?\n/)) await session.handle(line);
       return;
     }
-    if (!scripted) process.stderr.write(`${HINT}\nDatabase: ${databasePath}\n`);
+    if (!scripted || defaults.persistent) process.stderr.write(`${HINT}\nDatabase: ${databasePath}\n`);
     const rl = createInterface({ input: process.stdin, ...(scripted ? {} : { output: process.stderr, prompt: '> ' }) });
     if (!scripted) rl.prompt();
     for await (const line of rl) {

@@ -111,6 +111,8 @@ export interface PushCommandArgs {
   /** For autocomplete: the option being typed. */
   readonly focused?: string;
   readonly channelId?: string;
+  /** Pretend the interaction was created this long ago (over 3,000 ms: Discord refuses the answer). */
+  readonly ageMs?: number;
 }
 
 export interface FakeDiscordOptions {
@@ -297,7 +299,7 @@ export class FakeDiscord {
       options,
       ...(type === 2 ? { resolved } : {}),
     };
-    return this.pushInteraction(payload);
+    return this.pushInteraction(payload, args.ageMs ?? 0);
   }
 
   private subcommandSchema(schema: CommandSchema, args: PushCommandArgs): CommandOptionSchema {
@@ -407,7 +409,7 @@ export class FakeDiscord {
     };
   }
 
-  private pushInteraction(payload: Record<string, unknown>): string {
+  private pushInteraction(payload: Record<string, unknown>, ageMs = 0): string {
     const id = payload.id as string;
     this.interactions.set(id, {
       id,
@@ -415,7 +417,7 @@ export class FakeDiscord {
       type: payload.type as number,
       channelId: payload.channel_id as string,
       userId: ((payload.member ?? payload) as { user: FakeUser }).user.id,
-      pushedAt: Date.now(),
+      pushedAt: Date.now() - ageMs,
       callbacks: [],
       deferredEphemeral: undefined,
       originalDone: false,
@@ -443,7 +445,7 @@ export class FakeDiscord {
     return this.messages.filter((m) => m.kind === 'channel' && m.channelId === channelId);
   }
 
-  /** Resolves when `predicate` holds (checked after every request and gateway event). */
+  /** Resolves when `predicate` holds (checked after every request and gateway event, and every 20 ms). */
   async waitFor<T>(predicate: () => T | undefined | false, timeoutMs = 3000, what = 'condition'): Promise<T> {
     const first = predicate();
     if (first) return first;
@@ -466,8 +468,11 @@ export class FakeDiscord {
         cleanup();
         reject(new Error(`fake: timed out after ${timeoutMs} ms waiting for ${what}`));
       }, timeoutMs);
+      // Also poll: the condition may depend on the bot's side (logs, database), not only on traffic.
+      const poll = setInterval(check, 20);
       const cleanup = (): void => {
         clearTimeout(timer);
+        clearInterval(poll);
         this.waiters.delete(check);
       };
       this.waiters.add(check);

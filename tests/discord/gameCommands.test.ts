@@ -59,7 +59,7 @@ describe('the game commands over Discord', () => {
     const id = h.fake.pushCommand({ command: 'campaign', subcommand: 'assign', userId: PEOPLE.referee.id, options: { army: 'lanze', user: PEOPLE.bob.id } });
     await answer(id);
     await h.bot.deliverNow(); // the DM is refused: kept as dmClosed, notices queued
-    await h.bot.deliverNow(); // the notices
+    await h.bot.deliverNow(); // notices markFailed queued, if the first pass left any
     expect(h.fake.dmsTo(PEOPLE.bob.id)).toEqual([]);
     const notice = h.fake.postsIn(h.fake.channelId).find((p) => p.content.includes(`<@${PEOPLE.bob.id}>`));
     expect(notice?.content).toContain('/intel');

@@ -151,6 +151,15 @@ describe('interactions through the real discord.js client', () => {
     expect(seen).toMatchObject({ guild: '', channel: dmChannel, roles: [], name: 'Bob' });
   });
 
+  it('GIVEN an interaction older than 3 s (Discord refuses the answer) WHEN handled THEN it is logged as expired, not as a bug', async () => {
+    const errorsBefore = h.logs.at('error').length;
+    const id = h.fake.pushCommand({ command: 'echo', subcommand: 'public', userId: PEOPLE.alice.id, ageMs: 4000 });
+    await h.fake.waitFor(() => h.fake.calls.find((c) => c.path.startsWith(`/interactions/${id}/`) && c.status === 404));
+    await h.fake.waitFor(() => h.logs.at('warn').find((e) => e.msg === 'interaction expired before it was answered'));
+    expect(h.logs.at('error').length).toBe(errorsBefore);
+    expect(h.fake.interaction(id).messages).toEqual([]);
+  });
+
   it('GIVEN everything logged so far THEN the token never appears', () => {
     expect(h.logs.text()).not.toContain(h.fake.token);
     expect(h.logs.text()).not.toContain('itoken-');

@@ -82,7 +82,7 @@ describe('outbox delivery through the real discord.js client', () => {
     const refused = h.fake.calls.find((c) => c.status === 403);
     expect(refused?.path).toMatch(/^\/channels\/\d+\/messages$/);
 
-    await h.bot.deliverNow(); // the notices queued by markFailed
+    await h.bot.deliverNow(); // notices markFailed queued, if the first pass left any
     const notice = h.fake.postsIn(h.fake.channelId).find((p) => p.content.includes(`<@${PEOPLE.cora.id}>`));
     expect(notice?.content).toContain('/intel');
     expect(h.fake.messages.filter((m) => m.content.includes('1417'))).toEqual([]);
