@@ -14,5 +14,5 @@ export function errorMessages(err: unknown, logger: Logger, context: Record<stri
   }
   const ref = randomBytes(3).toString('hex');
   logger.error({ ...context, ref, err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'command failed');
-  return [ephemeral(`Something went wrong (ref ${ref}). Nothing was changed. Tell the referee or the bot's keeper this reference.`, { error: 'internal', ref })];
+  return [ephemeral(`Something went wrong (ref ${ref}). If it happens again, give the referee or the bot's keeper this reference.`, { error: 'internal', ref })];
 }

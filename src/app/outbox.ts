@@ -22,6 +22,8 @@ export interface OutboxItem {
 }
 
 export type DeliveryResult = 'sent' | 'dmClosed' | 'retry' | 'permanent';
+/** A transport may say why a delivery failed; the reason is kept for the referee. */
+export type DeliveryOutcome = DeliveryResult | { readonly result: DeliveryResult; readonly reason?: string };
 
 const MAX_ATTEMPTS = 8;
 
@@ -95,7 +97,7 @@ export function markFailed(app: App, id: number, reason: string, kind: Exclude<D
  * Drains the messages due now through `deliver`, one at a time (a transport never hammers).
  * Messages queued while draining (a closed-DM notice) go out in the same call.
  */
-export async function runDelivery(app: App, deliver: (item: OutboxItem) => Promise<DeliveryResult>): Promise<number> {
+export async function runDelivery(app: App, deliver: (item: OutboxItem) => Promise<DeliveryOutcome>): Promise<number> {
   let sent = 0;
   const tried = new Set<number>();
   for (let round = 0; round < 5; round++) {
@@ -106,7 +108,9 @@ export async function runDelivery(app: App, deliver: (item: OutboxItem) => Promi
       let result: DeliveryResult;
       let reason = '';
       try {
-        result = await deliver(item);
+        const outcome = await deliver(item);
+        result = typeof outcome === 'string' ? outcome : outcome.result;
+        reason = typeof outcome === 'string' ? '' : outcome.reason ?? '';
       } catch (e) {
         result = 'retry';
         reason = (e as Error).message;

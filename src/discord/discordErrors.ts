@@ -1,8 +1,6 @@
+import type { DeliveryResult } from '../app/outbox.js';
 import { randomBytes } from 'node:crypto';
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
-
-/** What the outbox should do with a message Discord did not take. */
-export type DeliveryOutcome = 'sent' | 'dmClosed' | 'retry' | 'permanent';
 
 /** Discord's JSON error codes the transport cares about. */
 export const DiscordCodes = {
@@ -26,7 +24,7 @@ export function newErrorRef(): string {
  * - 429, 5xx (after discord.js' own retries), 401/408 and network failures: retry later;
  * - any other 4xx (unknown channel, missing access, invalid body): permanent.
  */
-export function classifySendError(error: unknown): Exclude<DeliveryOutcome, 'sent'> {
+export function classifySendError(error: unknown): Exclude<DeliveryResult, 'sent'> {
   if (error instanceof DiscordAPIError) {
     if (error.code === DiscordCodes.cannotSendToUser) return 'dmClosed';
     if (error.status === 429 || error.status === 401 || error.status === 408 || error.status >= 500) return 'retry';

@@ -1,6 +1,7 @@
 import type { Client, SendableChannels } from 'discord.js';
 import type { Logger } from '../app/ports.js';
-import { classifySendError, loggableError, type DeliveryOutcome } from './discordErrors.js';
+import type { DeliveryOutcome } from '../app/outbox.js';
+import { classifySendError, loggableError } from './discordErrors.js';
 import { toDiscordPayloads, type DiscordPayload, type MessageParts } from './payloads.js';
 
 /** What the Discord delivery needs of a message to send (an outbox item, or a stray Message). */
@@ -42,7 +43,7 @@ export function makeDeliver(client: Client, logger: Logger): (item: Deliverable)
       const channel = await target(client, item);
       if (!channel) {
         logger.warn(about, 'outbox message has no reachable recipient or channel');
-        return 'permanent';
+        return { result: 'permanent', reason: 'no reachable recipient or channel' };
       }
       for (const payload of payloads) await channel.send(payload);
       logger.debug({ ...about, parts: payloads.length }, 'outbox message delivered');
@@ -50,8 +51,10 @@ export function makeDeliver(client: Client, logger: Logger): (item: Deliverable)
     } catch (error) {
       const outcome = classifySendError(error);
       const level = outcome === 'permanent' ? 'error' : outcome === 'retry' ? 'warn' : 'info';
-      logger[level]({ ...about, outcome, err: loggableError(error) }, 'outbox delivery failed');
-      return outcome;
+      const err = loggableError(error);
+      logger[level]({ ...about, outcome, err }, 'outbox delivery failed');
+      const reason = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : String(err);
+      return { result: outcome, reason: reason.slice(0, 300) };
     }
   };
 }

@@ -86,3 +86,18 @@ describe('/army edit', () => {
     expect((await h.run('@referee /army edit army:hadewych figures:"zz=3"'))[0]?.data).toMatchObject({ error: 'edit.unknownRegiment' });
   });
 });
+
+describe('/map', () => {
+  it('answers privately with a PNG; the commander view carries their estimates and step times', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('@referee /campaign assign army:groennendr user:bob', '@referee /campaign start', '@alice /move army:hadewych path:"0817"');
+    const [pub] = await h.run('@bob /map');
+    expect(pub).toMatchObject({ to: 'ephemeral', user: 'bob' });
+    expect(pub?.files?.[0]).toMatch(/\.png$/);
+    const [mine] = await h.run('@alice /map view:mine around:0816 radius:3');
+    expect(mine?.to).toBe('ephemeral');
+    expect((mine?.data as { stepTimes: Record<string, unknown[]> }).stepTimes['hadewych']).toEqual([{ day: 1, half: 0 }]);
+    expect((await h.run('@carol /map view:mine'))[0]?.data).toMatchObject({ error: 'map.noArmy' });
+    expect((await h.run('@alice /map around:9999'))[0]?.data).toMatchObject({ error: 'map.badHex' });
+  });
+});

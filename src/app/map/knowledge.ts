@@ -1,7 +1,32 @@
-import type { CommanderKnowledge } from '../../engine/views/index.js';
+import { HALF_PERIODS, type GameTime } from '../../engine/clock/gameTime.js';
+import { intelFor } from '../../engine/contact/index.js';
+import { planMove } from '../../engine/movement/index.js';
+import { TICK_PLAN } from '../../engine/tick/plan.js';
+import { estimateFromContact, type ArmyEstimate, type CommanderKnowledge } from '../../engine/views/index.js';
 import type { CampaignTx } from '../session.js';
 
-/** What the viewer's armies know privately, for their own map view. */
-export function commanderKnowledge(_tx: CampaignTx, _armyIds: readonly string[]): CommanderKnowledge {
-  return {};
+/**
+ * What the viewer's armies know privately, for their own map view: the latest estimate of each
+ * enemy they have met (marked as an estimate), and the half period in which each step of their
+ * standing move orders will be entered, from the movement rules' own preview.
+ */
+export function commanderKnowledge(tx: CampaignTx, armyIds: readonly string[]): CommanderKnowledge {
+  const latest = new Map<string, ArmyEstimate>();
+  for (const armyId of armyIds) {
+    for (const entry of intelFor(tx.state, armyId)) {
+      for (const e of entry.estimates) if (!armyIds.includes(e.targetId)) latest.set(e.targetId, estimateFromContact(e));
+    }
+  }
+  const stepTimes: Record<string, GameTime[]> = {};
+  const weather = TICK_PLAN.effects(tx.state);
+  for (const armyId of armyIds) {
+    const order = tx.state.orders[armyId];
+    if (order?.kind !== 'move' || order.path.length === 0) continue;
+    const plan = planMove(tx.state, tx.map, weather, armyId, {
+      path: order.path, period: order.period, forced: order.forced, unformed: order.unformed, save: order.save, crossAtEnd: order.crossAtEnd ?? false,
+    });
+    if (!plan.ok) continue;
+    stepTimes[armyId] = plan.value.steps.map((s) => ({ day: tx.state.clock.day + s.dayOffset, half: HALF_PERIODS.indexOf(s.half) as GameTime['half'] }));
+  }
+  return { estimates: [...latest.values()], stepTimes };
 }

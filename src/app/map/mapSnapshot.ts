@@ -30,16 +30,18 @@ export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Prom
     }
     const mine = armiesOf(tx, actor.userId);
     let view;
+    let knowledge;
     if (req.view === 'mine') {
       const ids = mine.length > 0 ? mine : tx.isReferee ? Object.keys(tx.state.armies) : [];
       if (ids.length === 0) throw new UserError('map.noArmy', 'You command no army here, so there is no "mine" view; `/map` shows the public map.');
-      view = commanderMapView(tx.state, ids, commanderKnowledge(tx, ids));
+      knowledge = commanderKnowledge(tx, ids);
+      view = commanderMapView(tx.state, ids, knowledge);
     } else {
       view = publicMapView(tx.state);
     }
     return {
       result: {
-        map: tx.map, mapKey: tx.mapKey, view, around,
+        map: tx.map, mapKey: tx.mapKey, view, around, knowledge,
         title: { campaign: tx.state.name, time: gameTimeLabel(tx.state), weather: describeSky(tx.state.weather) },
         name: `map-${req.view === 'mine' ? 'mine' : 'public'}-day${tx.state.clock.day}.png`,
       },
@@ -53,5 +55,5 @@ export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Prom
     ...(job.around ? { around: job.around, radius: req.radius ?? 5 } : {}),
   });
   const what = req.view === 'mine' ? 'Your view' : 'The map';
-  return [ephemeral(`${what}, ${job.title.time}${job.around ? `, around ${req.around}` : ''}.`, { view: req.view ?? 'public', around: req.around ?? null }, [{ name: job.name, data: png }])];
+  return [ephemeral(`${what}, ${job.title.time}${job.around ? `, around ${req.around}` : ''}.`, { view: req.view ?? 'public', around: req.around ?? null, ...(job.knowledge ? { estimates: job.knowledge.estimates, stepTimes: job.knowledge.stepTimes } : {}) }, [{ name: job.name, data: png }])];
 }

@@ -14,3 +14,4 @@ export * from './contactStep.js';
 export * from './view.js';
 export * from './sketch.js';
 export { describeStep, STEP_TEXT } from './stepNames.js';
+export * from './terrainPlacement.js';

@@ -1,0 +1,68 @@
+import { fail, type Result } from '../result.js';
+import type { CampaignState, ContactRecord } from '../state/campaign.js';
+import { contactData } from './contactData.js';
+import { placeTerrainCard } from './procedure.js';
+import { GRID_COLUMNS, GRID_ROWS, type BattlefieldCell, type DealtCard } from './terrainDeck.js';
+
+/**
+ * Terrain cards as their commander sees them. Cells are stored from the side of the first army
+ * dealt a card (the frame battlefieldSketchOf draws from); every other army sees the table turned
+ * round, so its "near left" is the stored "far right" and its orientations are turned by 180
+ * degrees. These helpers translate between the two, so that a commander places cards in the same
+ * frame as the sketch they are shown. @see RULINGS 5 Terrain reconnaissance
+ */
+
+export const ORIENTATIONS = [0, 90, 180, 270] as const;
+
+/** One card of a commander's hand: its number among their cards (from 1), and where it lies as they see it. */
+export interface HandCard {
+  readonly n: number;
+  readonly card: DealtCard['card'];
+  readonly cell?: BattlefieldCell;
+  readonly orientation?: number;
+}
+
+const FLIP_ROW = { near: 'far', middle: 'middle', far: 'near' } as const;
+const FLIP_COLUMN = { left: 'right', centre: 'centre', right: 'left' } as const;
+
+/** True when the army sees the stored grid turned round (it is not the frame's owner). */
+export function seesTableTurned(record: ContactRecord, armyId: string): boolean {
+  const owner = (contactData(record).terrain ?? [])[0]?.armyId;
+  return owner !== undefined && owner !== armyId;
+}
+
+function turn(cell: BattlefieldCell, orientation: number, turned: boolean): { cell: BattlefieldCell; orientation: number } {
+  if (!turned) return { cell, orientation: ((orientation % 360) + 360) % 360 };
+  return { cell: { row: FLIP_ROW[cell.row], column: FLIP_COLUMN[cell.column] }, orientation: (((orientation + 180) % 360) + 360) % 360 };
+}
+
+/** The army's terrain cards in deal order, with cells and orientations seen from its own side. */
+export function terrainHand(record: ContactRecord, armyId: string): HandCard[] {
+  const turned = seesTableTurned(record, armyId);
+  return (contactData(record).terrain ?? [])
+    .filter((c) => c.armyId === armyId)
+    .map((c, i) => {
+      if (!c.cell) return { n: i + 1, card: c.card };
+      const seen = turn(c.cell, c.orientation ?? 0, turned);
+      return { n: i + 1, card: c.card, cell: seen.cell, orientation: seen.orientation };
+    });
+}
+
+/**
+ * A commander places (or moves) their `n`-th card at a cell and orientation given from their own
+ * side of the table. Checks what placeTerrainCard does not: the army takes part in the contact,
+ * and the cell and orientation are valid, before translating into the stored frame.
+ */
+export function placeTerrainCardFromSide(
+  state: CampaignState, contactId: string, armyId: string, n: number, cell: BattlefieldCell, orientation: number,
+): Result<{ state: CampaignState }> {
+  const record = state.contacts[contactId];
+  if (!record) return fail('contact.notFound', `There is no contact "${contactId}".`, { contactId });
+  if (!record.armyIds.includes(armyId)) return fail('contact.notInvolved', `That army is not part of contact ${contactId}.`, { contactId, armyId });
+  if (!GRID_ROWS.includes(cell.row) || !GRID_COLUMNS.includes(cell.column)) {
+    return fail('contact.badCell', `Place a card on a row (${GRID_ROWS.join(', ')}) and a column (${GRID_COLUMNS.join(', ')}).`, { contactId });
+  }
+  if (!(ORIENTATIONS as readonly number[]).includes(orientation)) return fail('contact.badOrientation', `Turn a card by ${ORIENTATIONS.join(', ')} degrees.`, { contactId });
+  const stored = turn(cell, orientation, seesTableTurned(record, armyId));
+  return placeTerrainCard(state, contactId, armyId, n, stored.cell, stored.orientation);
+}
