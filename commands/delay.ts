@@ -1,6 +1,7 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { answerContact } from '../src/app/contact/answerContact.js';
+import { postSketchesAfter } from '../src/app/terrain/postSketches.js';
 import { actorOf } from './_actor.js';
 import type { Command } from './types.js';
 
@@ -12,7 +13,8 @@ export default {
     .addStringOption((o) => o.setName('contact').setDescription('Contact id, e.g. c3 (if you are in several)')),
   defer: 'ephemeral',
   async execute(ctx) {
-    return answerContact(ctx.app, actorOf(ctx), 'delay', { army: ctx.string('army'), contact: ctx.string('contact') });
+    const actor = actorOf(ctx);
+    return postSketchesAfter(ctx.app, { actor }, answerContact(ctx.app, actor, 'delay', { army: ctx.string('army'), contact: ctx.string('contact') }));
   },
   async autocomplete(ctx) {
     return armyChoices(ctx.app, ctx, ctx.focused.value);

@@ -5,10 +5,11 @@ import type { Command } from './types.js';
 /** How /help groups the commands; a registered command missing here shows under "More". */
 const GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Your army', ['army', 'move', 'rest', 'hold', 'map', 'intel']],
-  ['Contact', ['engage', 'evade', 'avoid', 'delay', 'withdraw', 'scouts']],
+  ['Contact', ['engage', 'evade', 'avoid', 'delay', 'withdraw', 'scouts', 'terrain']],
   ['Allies', ['support', 'reserve', 'relief', 'reinforce', 'exploit', 'maneuver']],
   ['Ships and couriers', ['embark', 'sail', 'debark', 'courier']],
   ['Referee', ['campaign', 'turn', 'contact', 'battle', 'weather']],
+  ['Reference', ['rules', 'help']],
 ];
 
 type Json = { name: string; description: string; options?: { type: number; name: string; description: string; required?: boolean }[] };

@@ -2,6 +2,7 @@ import type { ButtonHandler, Command } from './types.js';
 import army from './army.js';
 import campaign from './campaign.js';
 import help from './help.js';
+import rules from './rules.js';
 import map from './map.js';
 import turn from './turn.js';
 import move from './move.js';
@@ -15,6 +16,7 @@ import delay from './delay.js';
 import withdraw from './withdraw.js';
 import scouts from './scouts.js';
 import intel from './intel.js';
+import terrain from './terrain.js';
 import contact from './contact.js';
 import battle from './battle.js';
 import support from './support.js';
@@ -38,6 +40,7 @@ export const commands: readonly Command[] = [
   withdraw,
   scouts,
   intel,
+  terrain,
   contact,
   battle,
   support,
@@ -54,6 +57,7 @@ export const commands: readonly Command[] = [
   hold,
   weather,
   map,
+  rules,
   help,
   embark,
   sail,

@@ -50,8 +50,8 @@ describe('000 Advanced: Drought casualties, once a week', () => {
     const dice = scripted(3, 6); // army a: half-dice 2 → 10 %; army b: half-dice 3 → 15 %
     const out = run(state, dice);
     expect(dice.rolls.map((r) => r.purpose)).toEqual(['drought casualties of Army a (half-dice x 5 %)', 'drought casualties of Army b (half-dice x 5 %)']);
-    expect(figuresOf(out.state, 'a')).toEqual([18, 9]); // 20 → -2; 11 → -ceil(1.1) = -2, from the largest company
-    expect(out.state.armies.a?.regiments[1]?.companies.map((c) => c.figures)).toEqual([5, 4]);
+    expect(figuresOf(out.state, 'a')).toEqual([18, 9]); // 20 → -2; 11 → -ceil(1.1) = -2, spread over its companies in proportion
+    expect(out.state.armies.a?.regiments[1]?.companies.map((c) => c.figures)).toEqual([6, 3]); // 7:4 of 9 → 5.7 and 3.3, largest remainder first
     expect(figuresOf(out.state, 'b')).toEqual([25]); // 30 x 15 % = 4.5 → 5
     expect(out.state.armies.a?.individuals).toEqual(state.armies.a?.individuals);
   });

@@ -1,3 +1,4 @@
+import { scaleCompanies } from '../../engine/forces/losses.js';
 import { REFEREE, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
 import type { Army } from '../../engine/forces/army.js';
 import { isWater } from '../../engine/map/mapModel.js';
@@ -43,7 +44,7 @@ export function editArmy(app: App, actor: Actor, input: EditArmyInput): Message[
       if (!reg) throw new UserError('edit.unknownRegiment', `${army.name} has no regiment "${regId}". Regiments: ${army.regiments.map((r) => r.id).join(', ')}.`);
       const target = Number(countText);
       const current = reg.companies.reduce((n, c) => n + c.figures, 0);
-      const companies = scaleCompanies(reg.companies, current, target);
+      const companies = scaleCompanies(reg.companies, target);
       army = { ...army, regiments: army.regiments.map((r) => (r.id === reg.id ? { ...r, companies } : r)) };
       events.push({ type: 'figuresEdited', audience: REFEREE, text: `Referee set ${army.name} / ${reg.name} to ${target} figures (was ${current}).` });
       events.push({ type: 'figuresEdited', audience: toArmy(army.id), text: `The referee set ${reg.name} to ${target} figures.` });
@@ -64,20 +65,4 @@ export function editArmy(app: App, actor: Actor, input: EditArmyInput): Message[
     const state = { ...tx.state, armies: { ...tx.state.armies, [army.id]: army } };
     return { state, events, outbox: routeEvents({ ...tx, state }, events), result: [ephemeral(`${army.name}: ${done.join(', ')}. Logged.`, { armyId: army.id, changes: done })] };
   });
-}
-
-/** Spreads a new figure count over companies in proportion, largest remainders first. */
-export function scaleCompanies<T extends { figures: number }>(companies: readonly T[], current: number, target: number): T[] {
-  if (companies.length === 0) return [];
-  if (current === 0) return companies.map((c, i) => ({ ...c, figures: i === 0 ? target : 0 }));
-  const exact = companies.map((c) => (c.figures * target) / current);
-  const floors = exact.map(Math.floor);
-  let left = target - floors.reduce((a, b) => a + b, 0);
-  const order = exact.map((e, i) => [e - Math.floor(e), i] as const).sort((a, b) => b[0] - a[0]);
-  for (const [, i] of order) {
-    if (left <= 0) break;
-    floors[i] = (floors[i] ?? 0) + 1;
-    left--;
-  }
-  return companies.map((c, i) => ({ ...c, figures: floors[i] ?? 0 }));
 }

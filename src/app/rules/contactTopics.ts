@@ -43,7 +43,7 @@ export function contact(): TopicAnswer {
 
 export function size(): TopicAnswer {
   const bands = Object.keys(SIZE_ESTIMATION_TABLE) as (keyof typeof SIZE_ESTIMATION_TABLE)[];
-  const pct = (n: number): string => (n === 0 ? 'exact' : `${n > 0 ? '+' : '−'}${Math.abs(n)}%`);
+  const pct = (n: number): string => (n === 0 ? 'accurate' : `${n > 0 ? '+' : '−'}${Math.abs(n)}%`);
   const rolls = (SIZE_ESTIMATION_TABLE[bands[0] ?? 'pm50'] ?? []).map((_, i) => i + 2);
   const text = [
     '**Size estimation**: roll 2d6 in the column of your contact result; the estimate is the true size of the engaging regiment off by this much.',
@@ -52,6 +52,9 @@ export function size(): TopicAnswer {
   ].join('\n');
   return { text, data: { table: SIZE_ESTIMATION_TABLE, rolls } };
 }
+
+/** "aggressivePursuit" → "aggressive pursuit". */
+const words = (code: string): string => code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
 function lossWord(c: LossCell): string {
   if (c.destroyed) return 'destroyed';
@@ -65,12 +68,12 @@ export function disengagement(): TopicAnswer {
     const top = above === undefined ? undefined : above - 1;
     let range: string;
     if (top === undefined) range = `${row.minDifference}+`;
-    else if (row.minDifference === -Infinity) range = `${top}-`;
+    else if (row.minDifference === -Infinity) range = `≤${top}`;
     else if (top === row.minDifference) range = String(row.minDifference);
     else range = `${row.minDifference}..${top}`;
     return { range, ...row };
   });
-  const mods = Object.entries(DISENGAGE_MODIFIERS).map(([cat, opts]) => `${cat}: ${Object.entries(opts).map(([k, v]) => `${k} ${signed(v)}`).join(', ')}`);
+  const mods = Object.entries(DISENGAGE_MODIFIERS).map(([cat, opts]) => `${cat}: ${Object.entries(opts).map(([k, v]) => `${words(k)} ${signed(v)}`).join(', ')}`);
   const text = [
     '**Disengagement** (avoid, evade, delay, withdraw): both commanders roll a d6 and add the best modifier of each category.',
     ...mods.map((m) => `- ${m}`),
@@ -83,7 +86,7 @@ export function disengagement(): TopicAnswer {
 
 export function deployment(settings: CampaignSettings, inCampaign: boolean): TopicAnswer {
   const layout = baselines(settings.tableWidth, settings.shortBowRange);
-  const unit = (u: { count: number; unit: string }): string => `${u.count} ${u.unit}${u.count === 1 ? '' : 's'}`;
+  const unit = (u: { count: number; unit: string }): string => `${u.count} ${u.count === 1 ? u.unit : u.unit.replace(/y$/, 'ie')}${u.count === 1 ? '' : 's'}`;
   const text = [
     '**Deployment dice**: d6 each, modified, kept within 1-6.',
     ...Object.values(DEPLOYMENT_MODIFIERS).map((m) => `- ${signed(m.value)} ${m.label}`),

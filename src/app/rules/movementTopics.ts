@@ -1,7 +1,7 @@
 import { MOVE_POINTS, type MovementClass } from '../../engine/forces/army.js';
 import type { Terrain } from '../../engine/map/mapModel.js';
 import {
-  CROSSING_DAYS, HALVES_PER_DAY, MAX_MARCH_DAYS, REST_MOVE_LIMIT, TERRAIN_COST, TIMBER_SHORT_MAX,
+  CROSSING_DAYS, HALVES_PER_DAY, crossesAsCavalry, MAX_MARCH_DAYS, REST_MOVE_LIMIT, TERRAIN_COST, TIMBER_SHORT_MAX,
   crossingCost, dailyPoints, defenceShare, enterCost, halfDayPoints, restFactorFromDay, stragglerPercent,
 } from '../../engine/movement/index.js';
 import type { MoveOptions } from '../../engine/movement/types.js';
@@ -80,7 +80,7 @@ export function terrain(settings: CampaignSettings): TopicAnswer {
     '- **Night** (light-sighted forces): double cost, only into clear hexes or along a road. Dark-seeing forces move at night at normal cost.',
     `- **Home terrain** (Ellriendi elves in their forest, lizard men in swamp): clear cost (forest: ${home}).`,
     `- **Flying creatures**: ${typeof flying === 'number' ? `clear cost everywhere (${flying}), by the house setting` : 'terrain costs as anyone (house setting off in this campaign)'}.`,
-    `- **Coast and sea**: no overland movement (${water}); embark on vessels.`,
+    `- **Coast and sea**: ${typeof water === 'number' ? `cost ${water}` : 'no overland movement'}; embark on vessels.`,
     '- Rivers cost extra on top: `/rules topic:crossings`.',
   ].join('\n');
   return { text, data: { terrainCost: TERRAIN_COST, byTerrain: rows, homeTerrainCost: home, flyingCost: flying, flyingIgnoresTerrain: settings.flyingIgnoresTerrain } };
@@ -119,7 +119,7 @@ export function crossings(settings: CampaignSettings): TopicAnswer {
   const text = [
     '**River crossings**: on top of the cost of entering the hex.',
     codeTable(['crossing', 'infantry', 'cavalry'], rows.map((r) => [r.label, describeCrossing(r.infantry), describeCrossing(r.cavalry)])),
-    `- "+pts" is half the class's daily rate (infantry ${halfDay.infantry ?? '?'}, cavalry ${halfDay.cavalry ?? '?'}, couriers ride as cavalry), not changed by forced march or fatigue.`,
+    `- "+pts" is half the class's daily rate (infantry ${halfDay.infantry ?? '?'}, cavalry ${halfDay.cavalry ?? '?'}${crossesAsCavalry(probeArmy('courier')) ? ', couriers ride as cavalry' : ''}), not changed by forced march or fatigue.`,
     `- Days of work (ferry ${CROSSING_DAYS.ferryMinor}/${CROSSING_DAYS.ferryMajor}, rafts ${CROSSING_DAYS.rafts}: timber, build, cross) are an operation the force is committed to; while collecting timber and building it defends with ${Math.round(defence * 100)} % of its strength.`,
     `- Rafts outside forest and swamp: a die at the end of day one, 1-${TIMBER_SHORT_MAX} = too little timber; the day is lost and rafts cannot be built in that hex.`,
     '- Any crossing but a bridge leaves the force unformed; the times include reforming.',
@@ -140,7 +140,7 @@ export function rest(): TopicAnswer {
   const text = [
     '**Rest, forced march and fatigue**',
     `- **Daily rest**: a period of rest (two half periods) restores ${restShare.period * 100} % of the next day's points; one half period ${restShare.oneHalf * 100} %; none ${restShare.none * 100} %.`,
-    `- **Rest-move in half periods**: allowed for ${REST_MOVE_LIMIT} half periods (two periods); then two consecutive half periods of rest, or the force is fatigued.`,
+    `- **Rest-move in half periods**: allowed for ${REST_MOVE_LIMIT} half periods (${REST_MOVE_LIMIT / 2} periods); then two consecutive half periods of rest, or the force is fatigued.`,
     `- **Weekly rest**: at most ${MAX_MARCH_DAYS} days of movement in a row; the next must be a full day of rest, or fatigue.`,
     `- **Forced march**: ${forcedPct > 0 ? '+' : ''}${forcedPct} % daily points; rest the next day, or fatigue.`,
     `- **Fatigued**: ${fatiguedPct} % daily points (fractions dropped) until a full day of rest.`,

@@ -13,6 +13,7 @@ import { reply, type Message } from '../messages.js';
 import { nextDue } from '../schedule.js';
 import { campaignInChannel, inCampaign, requireReferee, routeEvents, type CampaignTx } from '../session.js';
 import { postSnapshot } from '../map/postSnapshot.js';
+import { postSketches } from '../terrain/postSketches.js';
 import { contactPromptEvents } from '../contact/contactCommon.js';
 import { snapshotFiles } from './snapshot.js';
 
@@ -75,6 +76,10 @@ export function playTick(app: App, target: { actor: Actor } | { campaignId: stri
 /** Referee: `/turn advance` — plays the current half period now, then posts the new map. */
 export async function advanceTurn(app: App, actor: Actor, force: boolean): Promise<Message[]> {
   const outcome = playTick(app, { actor }, { force });
-  if (outcome.played) await postSnapshot(app, campaignInChannel(app, actor).id, `Map after ${outcome.from}`);
+  if (outcome.played) {
+    const id = campaignInChannel(app, actor).id;
+    await postSnapshot(app, id, `Map after ${outcome.from}`);
+    await postSketches(app, id);
+  }
   return [...outcome.messages];
 }

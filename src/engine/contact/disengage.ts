@@ -1,3 +1,4 @@
+import { takeFigures } from '../forces/losses.js';
 import type { Dice } from '../dice/dice.js';
 import { event, PUBLIC, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
 import { assaultRegiment, isHostile, regimentCount, regimentFigures, regimentStrength, troopFigures, type Army, type Regiment } from '../forces/army.js';
@@ -160,21 +161,7 @@ export function partyOf(state: CampaignState, map: MapModel, army: Army, others:
 
 /** Removes `lost` figures from a regiment's companies, in proportion (largest remainders first). */
 export function removeFigures(r: Regiment, lost: number): Regiment {
-  const total = regimentFigures(r);
-  const take = Math.min(total, Math.max(0, lost));
-  if (take === 0) return r;
-  const shares = r.companies.map((c, i) => ({ i, exact: (c.figures * take) / total }));
-  const cut = shares.map((s) => Math.floor(s.exact));
-  let rest = take - cut.reduce((a, b) => a + b, 0);
-  for (const s of [...shares].sort((a, b) => b.exact - Math.floor(b.exact) - (a.exact - Math.floor(a.exact)) || a.i - b.i)) {
-    if (rest <= 0) break;
-    const c = r.companies[s.i];
-    if (c && (cut[s.i] ?? 0) < c.figures) {
-      cut[s.i] = (cut[s.i] ?? 0) + 1;
-      rest--;
-    }
-  }
-  return { ...r, companies: r.companies.map((c, i) => ({ ...c, figures: c.figures - (cut[i] ?? 0) })) };
+  return takeFigures(r, lost).regiment;
 }
 
 /** Applies figure losses to named regiments of an army; marks the army destroyed when no troop figures remain. */

@@ -1,32 +1,29 @@
 import type { Army } from '../forces/army.js';
 import type { Hex } from '../hex/hex.js';
-import { arrivalBank, isWater, type Bank, type MapModel, type Terrain } from '../map/mapModel.js';
-
-/** Terrain cost to enter a hex. @see RULINGS 4 Costs and crossings */
-export const ENTER_COST: Readonly<Record<Exclude<Terrain, 'sea' | 'coast'>, number>> = {
-  clear: 6,
-  forest: 9,
-  hill: 9,
-  swamp: 9,
-  mountain: 12,
-} as const;
+import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/mapModel.js';
+import { crossingCost } from '../movement/crossing.js';
+import { enterCost } from '../movement/terrainCost.js';
+import { otherBank } from '../movement/walkPath.js';
+import { NO_WEATHER_EFFECTS } from '../weather/types.js';
 
 /**
  * Move points a land force pays to step from `from` into the adjacent `to`, for the short moves
  * of the contact rules (avoid, displacement, maneuver, relief, exploit). Undefined when the hex
- * cannot be entered (off the map, water). River crossings are not charged here; the movement
- * rules may pass their own cost function instead.
+ * cannot be entered (off the map, water).
  */
 export type MoveCostFn = (map: MapModel, army: Army, from: Hex, to: Hex) => number | undefined;
 
+/**
+ * The default cost: the movement rules' own terrain costs. Such a move is made at once and
+ * unformed if need be; a river is crossed only where that takes no extra days (a bridge, a ford).
+ */
 export const contactMoveCost: MoveCostFn = (map, army, from, to) => {
-  const t = map.terrainAt(to);
-  if (t === undefined || isWater(t)) return undefined;
-  const home = army.homeTerrain;
-  const atHome = home !== undefined && home.terrain === t && (home.region === undefined || map.inRegion(to, home.region));
-  const base = atHome ? ENTER_COST.clear : ENTER_COST[t as keyof typeof ENTER_COST];
-  if (map.hasRoad(from, to)) return Math.round((base * 2) / 3);
-  return base;
+  const enter = enterCost(map, army, from, to, { period: 'day', night: false, unformed: true }, true);
+  if (!enter.ok) return undefined;
+  if (!crossingNeeded(map, from, army.bank, to)) return enter.value.cost;
+  const cross = crossingCost(map, army, from, army.bank, army.bank ? otherBank(army.bank) : undefined, { weather: NO_WEATHER_EFFECTS, nightDouble: false });
+  if (!cross.ok || cross.value.halves > 0) return undefined;
+  return enter.value.cost + cross.value.points;
 };
 
 /** The bank a force stands on after stepping into `to`. */

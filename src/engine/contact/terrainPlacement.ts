@@ -36,16 +36,22 @@ function turn(cell: BattlefieldCell, orientation: number, turned: boolean): { ce
   return { cell: { row: FLIP_ROW[cell.row], column: FLIP_COLUMN[cell.column] }, orientation: (((orientation + 180) % 360) + 360) % 360 };
 }
 
-/** The army's terrain cards in deal order, with cells and orientations seen from its own side. */
+/** Every dealt card, with its owner and its number among the owner's cards, seen from `viewerId`'s side. */
+export function terrainSeenBy(record: ContactRecord, viewerId: string): (HandCard & { readonly armyId: string })[] {
+  const turned = seesTableTurned(record, viewerId);
+  const count = new Map<string, number>();
+  return (contactData(record).terrain ?? []).map((c) => {
+    const n = (count.get(c.armyId) ?? 0) + 1;
+    count.set(c.armyId, n);
+    if (!c.cell) return { armyId: c.armyId, n, card: c.card };
+    const seen = turn(c.cell, c.orientation ?? 0, turned);
+    return { armyId: c.armyId, n, card: c.card, cell: seen.cell, orientation: seen.orientation };
+  });
+}
+
+/** The army's own terrain cards in deal order, with cells and orientations seen from its side. */
 export function terrainHand(record: ContactRecord, armyId: string): HandCard[] {
-  const turned = seesTableTurned(record, armyId);
-  return (contactData(record).terrain ?? [])
-    .filter((c) => c.armyId === armyId)
-    .map((c, i) => {
-      if (!c.cell) return { n: i + 1, card: c.card };
-      const seen = turn(c.cell, c.orientation ?? 0, turned);
-      return { n: i + 1, card: c.card, cell: seen.cell, orientation: seen.orientation };
-    });
+  return terrainSeenBy(record, armyId).filter((c) => c.armyId === armyId).map(({ armyId: _owner, ...card }) => card);
 }
 
 /**

@@ -72,7 +72,8 @@ export const movementStep: TickStep = ({ state: input, map, dice, weather }) => 
 function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel, events: EngineEvent[]): { army: Army; order: Order | undefined } {
   const order = o.order;
   const half = halfPeriodName(clock);
-  let march: MarchState = { ...a.march, allowanceToday: o.plan.allowance, ...(order.save ? { saveRequested: true } : {}) };
+  // Fatigue that sets in during the day cuts what is left, never what was already spent.
+  let march: MarchState = { ...a.march, allowanceToday: Math.max(o.plan.allowance, a.march.spentToday), ...(order.save ? { saveRequested: true } : {}) };
   let formation = a.formation;
   let keep = true;
   const notes: string[] = [];

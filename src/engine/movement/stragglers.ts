@@ -1,5 +1,6 @@
+import { percentOfFigures, takeFigures } from '../forces/losses.js';
 import { halfDice, type Dice } from '../dice/dice.js';
-import { regimentFigures, type Army, type Company, type Regiment, type Straggler } from '../forces/army.js';
+import { regimentFigures, type Army, type Regiment, type Straggler } from '../forces/army.js';
 
 /**
  * Percent of each regiment lost to stragglers for a day of unformed movement, and recovered per
@@ -11,29 +12,16 @@ export function stragglerPercent(dice: Dice, purpose: string): number {
 }
 
 /** Figures of a regiment that straggle at `percent`: rounded up to whole figures. */
-export function stragglerFigures(figures: number, percent: number): number {
-  return Math.min(figures, Math.ceil((figures * percent) / 100));
-}
+export const stragglerFigures = percentOfFigures;
 
 /**
- * Takes `n` figures off a regiment, one at a time from its largest company, and records which
+ * Takes `n` figures off a regiment (spread over its companies in proportion) and records which
  * company each straggler belongs to.
  */
 export function takeStragglers(r: Regiment, n: number): { regiment: Regiment; stragglers: Straggler[] } {
-  const figures = r.companies.map((c) => c.figures);
-  const taken = figures.map(() => 0);
-  for (let k = 0; k < n; k++) {
-    let best = -1;
-    figures.forEach((f, i) => {
-      if (f > 0 && (best < 0 || f > (figures[best] ?? 0))) best = i;
-    });
-    if (best < 0) break;
-    figures[best] = (figures[best] ?? 0) - 1;
-    taken[best] = (taken[best] ?? 0) + 1;
-  }
-  const companies: Company[] = r.companies.map((c, i) => ({ ...c, figures: figures[i] ?? c.figures }));
+  const { regiment, taken } = takeFigures(r, n);
   const stragglers = taken.flatMap((t, i) => (t > 0 ? [{ regimentId: r.id, company: i, figures: t }] : []));
-  return { regiment: { ...r, companies }, stragglers };
+  return { regiment, stragglers };
 }
 
 /** Merges straggler records of the same company. */

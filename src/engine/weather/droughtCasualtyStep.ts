@@ -1,7 +1,8 @@
+import { percentOfFigures, takeFigures } from '../forces/losses.js';
 import { dayOfWeek, formatGameTime, type GameTime } from '../clock/gameTime.js';
 import type { Dice } from '../dice/dice.js';
 import { event, PUBLIC, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
-import { regimentFigures, troopFigures, type Army, type Company, type Regiment } from '../forces/army.js';
+import { regimentFigures, troopFigures, type Army } from '../forces/army.js';
 import type { TickStep } from '../tick/step.js';
 import { rollDroughtCasualties } from './drought.js';
 import type { WeatherEffects, WeatherState } from './types.js';
@@ -26,25 +27,7 @@ export interface DroughtLoss {
 }
 
 /** Figures a regiment loses at `percent` of its current figures: rounded up to whole figures. */
-export function droughtFigures(figures: number, percent: number): number {
-  if (figures <= 0 || percent <= 0) return 0;
-  return Math.min(figures, Math.ceil((figures * percent) / 100));
-}
-
-/** Takes `n` figures off a regiment, one at a time from its largest company. */
-function takeFigures(r: Regiment, n: number): Regiment {
-  const figures = r.companies.map((c) => c.figures);
-  for (let k = 0; k < n; k++) {
-    let best = -1;
-    figures.forEach((f, i) => {
-      if (f > 0 && (best < 0 || f > (figures[best] ?? 0))) best = i;
-    });
-    if (best < 0) break;
-    figures[best] = (figures[best] ?? 0) - 1;
-  }
-  const companies: Company[] = r.companies.map((c, i) => ({ ...c, figures: figures[i] ?? c.figures }));
-  return { ...r, companies };
-}
+export const droughtFigures = percentOfFigures;
 
 /**
  * One army's losses for a week of drought: one roll for the force (half-dice x 5 % in the seventh
@@ -60,7 +43,7 @@ export function applyDroughtLosses(army: Army, effects: WeatherEffects, dice: Di
     const lost = droughtFigures(before, percent);
     if (lost === 0) return r;
     regiments.push({ regimentId: r.id, name: r.name, before, lost });
-    return takeFigures(r, lost);
+    return takeFigures(r, lost).regiment;
   });
   const figuresLost = regiments.reduce((n, r) => n + r.lost, 0);
   return { army: figuresLost > 0 ? { ...army, regiments: next } : army, loss: { armyId: army.id, percent, figuresLost, regiments } };

@@ -1,0 +1,15 @@
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { rulesReference } from '../src/app/rules/rulesReference.js';
+import { RULES_TOPICS } from '../src/app/rules/topics.js';
+import { actorOf } from './_actor.js';
+import type { Command } from './types.js';
+
+export default {
+  data: new SlashCommandBuilder()
+    .setName('rules')
+    .setDescription('Quick reference of a rules table, as the bot applies it (privately).')
+    .addStringOption((o) => o.setName('topic').setDescription('Which table; leave out for the list').addChoices(...RULES_TOPICS.map((t) => ({ name: t.id, value: t.id })))),
+  async execute(ctx) {
+    return rulesReference(ctx.app, actorOf(ctx), ctx.string('topic'));
+  },
+} satisfies Command;

@@ -1,0 +1,38 @@
+import { findCampaignInChannel, loadState } from '../../db/campaignRepo.js';
+import { DEFAULT_SETTINGS, type CampaignSettings } from '../../engine/state/settings.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { UserError } from '../errors.js';
+import { ephemeral, type Message } from '../messages.js';
+import { findTopic, RULES_TOPICS, topicList } from './topics.js';
+
+/** Discord's limit is 2,000 characters; keep a margin. */
+export const RULES_MAX_CHARS = 1900;
+
+/** The settings of the campaign in the actor's channel (read-only), or undefined without one. */
+function campaignSettings(app: App, actor: Actor): CampaignSettings | undefined {
+  const meta = findCampaignInChannel(app.db, actor.guildId, actor.channelId);
+  if (!meta) return undefined;
+  return loadState(app.db, meta.id)?.settings;
+}
+
+/**
+ * `/rules [topic]` (everyone, private): a quick reference of one table of the rules, rendered
+ * from the engine's own data so it cannot drift from what the bot applies. Works in any channel;
+ * the deployment baselines use the channel's campaign settings when there is a campaign, else
+ * the defaults. Without a topic, lists the topics.
+ */
+export function rulesReference(app: App, actor: Actor, topic: string | undefined): Message[] {
+  if (topic === undefined || topic.trim() === '') {
+    const text = ['**Rules reference**: `/rules topic:<topic>`', topicList()].join('\n');
+    return [ephemeral(text, { topics: RULES_TOPICS.map((t) => ({ id: t.id, title: t.title })) })];
+  }
+  const found = findTopic(topic);
+  if (!found) {
+    throw new UserError('rules.unknownTopic', `There is no rules topic "${topic}". Topics:\n${topicList()}`, { topics: RULES_TOPICS.map((t) => t.id) });
+  }
+  const settings = found.id === 'deployment' || found.id === 'terrain' || found.id === 'crossings' || found.id === 'weather' ? campaignSettings(app, actor) : undefined;
+  const answer = found.render(settings ?? DEFAULT_SETTINGS, settings !== undefined);
+  const text = answer.text.length > RULES_MAX_CHARS ? `${answer.text.slice(0, RULES_MAX_CHARS - 1)}…` : answer.text;
+  return [ephemeral(text, { topic: found.id, ...answer.data })];
+}

@@ -1,0 +1,35 @@
+import { contactData, isOpen, terrainHand } from '../../engine/contact/index.js';
+import { findCampaignInChannel, loadState } from '../../db/campaignRepo.js';
+import { listMembers } from '../../db/memberRepo.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { findArmy } from '../armies.js';
+import type { Choice } from '../autocomplete.js';
+import { isRefereeOf } from '../session.js';
+import { handCardText } from './terrainCommon.js';
+
+/**
+ * Autocomplete for `/terrain place card:`: the caller's terrain cards in their contact (the one
+ * named with `contact:`, else the open one with cards), each with where it lies now. The value is
+ * the card's number. Read-only; no campaign or no cards simply yields no choices.
+ */
+export function terrainCardChoices(
+  app: App, where: Pick<Actor, 'userId' | 'guildId' | 'channelId' | 'roleIds'>, input: { army?: string | undefined; contact?: string | undefined; partial: string },
+): Choice[] {
+  const meta = findCampaignInChannel(app.db, where.guildId, where.channelId);
+  const state = meta ? loadState(app.db, meta.id) : undefined;
+  if (!meta || !state) return [];
+  const members = listMembers(app.db, meta.id);
+  const referee = isRefereeOf(meta, state, members, { ...where, userName: '' });
+  const mine = members.filter((m) => m.role === 'commander' && m.userId === where.userId).map((m) => m.armyId);
+  const army = input.army ? findArmy(state, input.army) : mine.length === 1 ? state.armies[mine[0] as string] : undefined;
+  if (!army || (!referee && !mine.includes(army.id))) return [];
+  const named = input.contact ? state.contacts[input.contact.trim()] : undefined;
+  const contact = named ?? Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(army.id) && (contactData(c).terrain ?? []).length > 0);
+  if (!contact || !contact.armyIds.includes(army.id)) return [];
+  const q = input.partial.trim().toLowerCase();
+  return terrainHand(contact, army.id)
+    .map((c) => ({ name: handCardText(c).slice(0, 100), value: String(c.n) }))
+    .filter((c) => !q || c.name.toLowerCase().includes(q))
+    .slice(0, 25);
+}
