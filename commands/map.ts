@@ -1,5 +1,6 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { mapSnapshot } from '../src/app/map/mapSnapshot.js';
+import { armyChoices } from '../src/app/autocomplete.js';
 import { actorOf } from './_actor.js';
 import type { Command } from './types.js';
 
@@ -10,9 +11,13 @@ export default {
     .addStringOption((o) => o.setName('view').setDescription('Public map, or your own view with your paths and estimates').addChoices({ name: 'public', value: 'public' }, { name: 'mine', value: 'mine' }))
     .addStringOption((o) => o.setName('around').setDescription('Zoom on this hex, e.g. 1416'))
     .addIntegerOption((o) => o.setName('radius').setDescription('Hexes around it (default 5)').setMinValue(2).setMaxValue(12))
+    .addStringOption((o) => o.setName('army').setDescription('One army\'s private view (yours; any army for the referee)').setAutocomplete(true))
     .addStringOption((o) => o.setName('labels').setDescription('Place names').addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' })),
   defer: 'ephemeral',
   async execute(ctx) {
-    return mapSnapshot(ctx.app, actorOf(ctx), { view: ctx.string('view'), around: ctx.string('around'), radius: ctx.integer('radius'), labels: ctx.string('labels') });
+    return mapSnapshot(ctx.app, actorOf(ctx), { view: ctx.string('view'), around: ctx.string('around'), radius: ctx.integer('radius'), labels: ctx.string('labels'), army: ctx.string('army') });
+  },
+  async autocomplete(ctx) {
+    return armyChoices(ctx.app, ctx, ctx.focused.value);
   },
 } satisfies Command;

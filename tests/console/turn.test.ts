@@ -98,6 +98,10 @@ describe('/map', () => {
     expect(mine?.to).toBe('ephemeral');
     expect((mine?.data as { stepTimes: Record<string, unknown[]> }).stepTimes['hadewych']).toEqual([{ day: 1, half: 0 }]);
     expect((await h.run('@carol /map view:mine'))[0]?.data).toMatchObject({ error: 'map.noArmy' });
+    // The referee sees it as one commander; a player may not look through another's eyes.
+    const [asAlice] = await h.run('@referee /map army:hadewych');
+    expect((asAlice?.data as { stepTimes: Record<string, unknown> }).stepTimes).toHaveProperty('hadewych');
+    expect((await h.run('@bob /map army:hadewych'))[0]?.data).toMatchObject({ error: 'army.notYours' });
     expect((await h.run('@alice /map around:9999'))[0]?.data).toMatchObject({ error: 'map.badHex' });
   });
 });

@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import { gameTimeLabel } from '../format.js';
 import { ephemeral, type Message } from '../messages.js';
 import { armiesOf, inCampaign } from '../session.js';
+import { requireControl } from '../armies.js';
 import { commanderKnowledge } from './knowledge.js';
 
 export interface MapRequest {
@@ -15,6 +16,8 @@ export interface MapRequest {
   readonly around?: string | undefined;
   readonly radius?: number | undefined;
   readonly labels?: string | undefined;
+  /** With view:mine, one army's view: your own, or any army's for the referee ("see it as"). */
+  readonly army?: string | undefined;
 }
 
 /**
@@ -31,8 +34,8 @@ export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Prom
     const mine = armiesOf(tx, actor.userId);
     let view;
     let knowledge;
-    if (req.view === 'mine') {
-      const ids = mine.length > 0 ? mine : tx.isReferee ? Object.keys(tx.state.armies) : [];
+    if (req.view === 'mine' || req.army !== undefined) {
+      const ids = req.army !== undefined ? [requireControl(tx, req.army).army.id] : mine.length > 0 ? mine : tx.isReferee ? Object.keys(tx.state.armies) : [];
       if (ids.length === 0) throw new UserError('map.noArmy', 'You command no army here, so there is no "mine" view; `/map` shows the public map.');
       knowledge = commanderKnowledge(tx, ids);
       view = commanderMapView(tx.state, ids, knowledge);
@@ -43,7 +46,7 @@ export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Prom
       result: {
         map: tx.map, mapKey: tx.mapKey, view, around, knowledge,
         title: { campaign: tx.state.name, time: gameTimeLabel(tx.state), weather: describeSky(tx.state.weather) },
-        name: `map-${req.view === 'mine' ? 'mine' : 'public'}-day${tx.state.clock.day}.png`,
+        name: `map-${knowledge ? 'private' : 'public'}-day${tx.state.clock.day}.png`,
       },
     };
   });
@@ -54,6 +57,6 @@ export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Prom
     hexIds: job.around ? 'all' : 'subset',
     ...(job.around ? { around: job.around, radius: req.radius ?? 5 } : {}),
   });
-  const what = req.view === 'mine' ? 'Your view' : 'The map';
-  return [ephemeral(`${what}, ${job.title.time}${job.around ? `, around ${req.around}` : ''}.`, { view: req.view ?? 'public', around: req.around ?? null, ...(job.knowledge ? { estimates: job.knowledge.estimates, stepTimes: job.knowledge.stepTimes } : {}) }, [{ name: job.name, data: png }])];
+  const what = req.army !== undefined ? `The view of ${req.army}` : req.view === 'mine' ? 'Your view' : 'The map';
+  return [ephemeral(`${what}, ${job.title.time}${job.around ? `, around ${req.around}` : ''}.`, { view: job.knowledge ? 'mine' : 'public', around: req.around ?? null, ...(job.knowledge ? { estimates: job.knowledge.estimates, stepTimes: job.knowledge.stepTimes } : {}) }, [{ name: job.name, data: png }])];
 }
