@@ -1,5 +1,6 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { advanceTurn } from '../src/app/turn/advanceTurn.js';
+import { extendDeadline } from '../src/app/turn/extendDeadline.js';
 import { turnStatus } from '../src/app/turn/turnStatus.js';
 import { undoTurn } from '../src/app/turn/undoTurn.js';
 import { actorOf } from './_actor.js';
@@ -11,6 +12,8 @@ export default {
     .setDescription('The game clock: play the next half period, undo it, or see who has orders in.')
     .addSubcommand((s) => s.setName('advance').setDescription('Referee: play the current half period now.')
       .addBooleanOption((o) => o.setName('force').setDescription('Play on past an unresolved battle')))
+    .addSubcommand((s) => s.setName('extend').setDescription('Referee: give everyone more time before the next tick.')
+      .addIntegerOption((o) => o.setName('minutes').setDescription('How much later').setRequired(true).setMinValue(1).setMaxValue(1440)))
     .addSubcommand((s) => s.setName('undo').setDescription('Referee: take back the last half period.'))
     .addSubcommand((s) => s.setName('status').setDescription('Game time, next tick, who has given orders.')),
   defer: 'public',
@@ -18,6 +21,7 @@ export default {
     const actor = actorOf(ctx);
     switch (ctx.subcommand) {
       case 'advance': return advanceTurn(ctx.app, actor, ctx.boolean('force') ?? false);
+      case 'extend': return extendDeadline(ctx.app, actor, ctx.integer('minutes'));
       case 'undo': return undoTurn(ctx.app, actor);
       default: return turnStatus(ctx.app, actor);
     }

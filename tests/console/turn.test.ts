@@ -105,3 +105,20 @@ describe('/map', () => {
     expect((await h.run('@alice /map around:9999'))[0]?.data).toMatchObject({ error: 'map.badHex' });
   });
 });
+
+describe('/turn extend', () => {
+  it('moves the deadline later, announces it, and caps extensions', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    expect((await h.run('@referee /turn extend minutes:60'))[0]?.data).toMatchObject({ error: 'extend.notRunning' });
+    await h.run('@referee /campaign start'); // 10:00 UTC: next tick 20:00
+    const [first] = await h.run('@referee /turn extend minutes:120');
+    expect(first).toMatchObject({ to: 'reply', data: { nextTickAt: '2026-11-22T22:00:00.000Z', extensions: 1 } });
+    expect((await h.run('@referee /turn extend minutes:1400'))[0]?.data).toMatchObject({ error: 'extend.tooLong' });
+    expect((await h.run('@referee /turn extend minutes:30'))[0]?.data).toMatchObject({ nextTickAt: '2026-11-22T22:30:00.000Z', extensions: 2 });
+    expect((await h.run('@referee /turn extend minutes:30'))[0]?.data).toMatchObject({ error: 'extend.tooMany' });
+    expect((await h.run('@alice /turn extend minutes:30'))[0]?.data).toMatchObject({ error: 'campaign.refereeOnly' });
+    // After the tick the next half period has its own allowance again.
+    await h.run('@referee /turn advance');
+    expect((await h.run('@referee /turn extend minutes:30'))[0]?.data).toMatchObject({ extensions: 1 });
+  });
+});
