@@ -1,9 +1,9 @@
-import { getCampaignMeta } from '../db/campaignRepo.js';
+import { getCampaignMeta, loadState, saveState, setSchedule } from '../db/campaignRepo.js';
 import { appendEvents } from '../db/eventRepo.js';
 import { listMembers } from '../db/memberRepo.js';
 import { dueMessages, enqueue, getOutbox, setOutboxStatus, type OutboxRow } from '../db/outboxRepo.js';
 import type { Database } from '../db/client.js';
-import { REFEREE } from '../engine/events/events.js';
+import { PUBLIC, REFEREE } from '../engine/events/events.js';
 import type { App } from './app.js';
 import type { MessageButton, MessageFile } from './messages.js';
 
@@ -25,7 +25,11 @@ export type DeliveryResult = 'sent' | 'dmClosed' | 'retry' | 'permanent';
 /** A transport may say why a delivery failed; the reason is kept for the referee. */
 export type DeliveryOutcome = DeliveryResult | { readonly result: DeliveryResult; readonly reason?: string };
 
-const MAX_ATTEMPTS = 8;
+/**
+ * Tries before a message is given up: 2 s doubling to the 10-minute cap, about two hours in all,
+ * so a Discord outage of a few minutes does not drop a tick's secrets.
+ */
+const MAX_ATTEMPTS = 20;
 
 function toItem(r: OutboxRow): OutboxItem {
   return {
@@ -55,7 +59,7 @@ export function markSent(app: App, id: number): void {
 /**
  * Records a failed delivery.
  * - retry: tried again later with exponential backoff (a few seconds, doubling, capped at 10
- *   minutes), given up after MAX_ATTEMPTS;
+ *   minutes), given up after MAX_ATTEMPTS (about two hours);
  * - dmClosed: the user does not accept DMs. The message is kept (readable with /intel), the
  *   channel is told without the content, the referee gets the list;
  * - permanent: the target is gone (a deleted channel); kept for the referee.
@@ -83,14 +87,36 @@ export function markFailed(app: App, id: number, reason: string, kind: Exclude<D
       enqueue(db, {
         campaignId: row.campaignId, to: 'channel', channelId: meta.channelId,
         content: `<@${row.userId}>, I could not send you a direct message (your DMs are closed). Run \`/intel\` here to read it privately.`,
+        data: { dmClosed: row.userId },
         dedupeKey: `dmClosed:${row.userId}:${row.campaignId}:${Math.floor(now.getTime() / 600_000)}`,
       }, iso);
       if (row.userId !== meta.ownerUserId) {
-        enqueue(db, { campaignId: row.campaignId, to: 'dm', userId: meta.ownerUserId, content: `Referee: a DM to ${who} could not be delivered (closed DMs). They were told to use /intel.` }, iso);
+        enqueue(db, { campaignId: row.campaignId, to: 'dm', userId: meta.ownerUserId, content: `Referee: a DM to ${who} could not be delivered (closed DMs). They were told to use /intel.`, data: { dmClosed: row.userId, outboxId: id },
+          // One notice per player per ten minutes, like the channel's: a busy tick fails many DMs at once.
+          dedupeKey: `dmClosedReferee:${row.userId}:${row.campaignId}:${Math.floor(now.getTime() / 600_000)}` }, iso);
       }
     }
+    if (kind === 'permanent' && row.to === 'channel' && row.channelId === meta.channelId) pauseForLostChannel(db, meta, reason, iso);
     appendEvents(db, row.campaignId, { day: 0, half: 0 }, null, [{ type: kind === 'dmClosed' ? 'dmUndeliverable' : 'deliveryFailed', audience: REFEREE, text: `Delivery ${kind}: message ${id} to ${row.userId ?? row.channelId ?? '?'}: ${reason}`, data: { outboxId: id } }], iso);
   });
+}
+
+/**
+ * The campaign channel is gone (deleted) or closed to the bot: nobody can read the chronicle or
+ * give orders there, so a running campaign is paused rather than played on unseen, and every
+ * referee is told by DM once.
+ */
+function pauseForLostChannel(db: Database, meta: NonNullable<ReturnType<typeof getCampaignMeta>>, reason: string, iso: string): void {
+  const state = loadState(db, meta.id);
+  if (!state || state.status !== 'running') return;
+  saveState(db, state, { ...state, status: 'paused' }, iso);
+  setSchedule(db, meta.id, null);
+  const text = `The campaign **${state.name}** is paused: I cannot post in its channel <#${meta.channelId}> (${reason.slice(0, 200)}). If the channel still exists, give me access to it again and use \`/campaign resume\` there.`;
+  appendEvents(db, meta.id, state.clock, null, [{ type: 'campaignPaused', audience: PUBLIC, text, data: { reason: 'channelLost' } }], iso);
+  const referees = new Set([meta.ownerUserId, ...listMembers(db, meta.id).filter((m) => m.role === 'referee').map((m) => m.userId)]);
+  for (const userId of referees) {
+    enqueue(db, { campaignId: meta.id, to: 'dm', userId, content: `**Referee** (${state.name})\n${text}`, data: { campaignPaused: meta.id, reason: 'channelLost' } }, iso);
+  }
 }
 
 /**

@@ -21,8 +21,14 @@ export function formatProblems(problems: readonly ScenarioProblem[]): string {
   return shown.join('\n');
 }
 
+/** Scenario text longer than this is refused unread (the Valormr scenario is about 40 kB). */
+export const MAX_SCENARIO_CHARS = 5 * 1024 * 1024;
+
 /** Parses and validates scenario text; a bad one is refused with every problem found. */
 export function parseScenarioText(text: string, source: string): ScenarioDoc {
+  if (text.length > MAX_SCENARIO_CHARS) {
+    throw new UserError('scenario.tooLarge', `The scenario ${source} is ${Math.ceil(text.length / 1024)} kB; scenarios up to ${MAX_SCENARIO_CHARS / 1024 / 1024} MB are accepted.`);
+  }
   let doc: unknown;
   try {
     doc = JSON.parse(text);

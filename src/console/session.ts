@@ -91,9 +91,9 @@ export class ConsoleSession {
         to: item.to,
         ...(item.userId ? { user: item.userId } : {}),
         content: item.content,
-        ...(item.data !== undefined && item.data !== null ? { data: item.data } : {}),
+        // The protocol promises `data` on every line.
+        data: item.buttons && item.buttons.length > 0 ? { ...(item.data as object), buttons: item.buttons } : item.data ?? {},
         ...(item.files && item.files.length > 0 ? { files: this.save(item.files) } : {}),
-        ...(item.buttons && item.buttons.length > 0 ? { data: { ...(item.data as object), buttons: item.buttons } } : {}),
       });
       return 'sent';
     });
@@ -104,7 +104,7 @@ export class ConsoleSession {
       to: m.to,
       ...(user ? { user } : {}),
       content: m.content,
-      ...(m.data !== undefined ? { data: m.data } : {}),
+      data: m.data ?? {},
       ...(m.files && m.files.length > 0 ? { files: this.save(m.files) } : {}),
     };
   }

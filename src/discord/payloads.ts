@@ -36,6 +36,9 @@ export function splitContent(text: string, max = MAX_CONTENT): string[] {
     if (cut < max / 2) cut = window.lastIndexOf('\n');
     if (cut < max / 2) cut = window.lastIndexOf(' ');
     if (cut <= 0) cut = max;
+    // Never cut between the two halves of a surrogate pair (an emoji): a lone half is not text.
+    const before = rest.charCodeAt(cut - 1);
+    if (cut === max && before >= 0xd800 && before <= 0xdbff) cut--;
     parts.push(rest.slice(0, cut).trimEnd());
     rest = rest.slice(cut).replace(/^\n+/, '').replace(/^ /, '');
   }
@@ -74,16 +77,23 @@ export function buttonRows(buttons: readonly MessageButton[]): ActionRowBuilder<
  */
 export function toDiscordPayloads(message: MessageParts): DiscordPayload[] {
   const files = (message.files ?? []).map((f) => new AttachmentBuilder(Buffer.from(f.data), { name: f.name }));
-  const components = message.buttons && message.buttons.length > 0 ? buttonRows(message.buttons) : [];
+  // More buttons than one message holds (an army prompted in several contacts at once): the
+  // rest follow in extra messages rather than the whole DM being refused and lost.
+  const perMessage = BUTTONS_PER_ROW * MAX_ROWS;
+  const buttons = message.buttons ?? [];
+  const groups: ActionRowBuilder<ButtonBuilder>[][] = [];
+  for (let i = 0; i < buttons.length; i += perMessage) groups.push(buttonRows(buttons.slice(i, i + perMessage)));
   const texts = splitContent(message.content);
-  return texts.map((text, i) => {
+  const payloads = texts.map((text, i) => {
     const last = i === texts.length - 1;
     const payload: DiscordPayload = { allowedMentions: { parse: ['users'] } };
     if (text.length > 0) payload.content = text;
     if (last && files.length > 0) payload.files = files;
-    if (last && components.length > 0) payload.components = components;
+    if (last && groups[0]) payload.components = groups[0];
     // Discord refuses an empty message: a message with nothing at all says so.
     if (!payload.content && !payload.files && !payload.components) payload.content = '(no content)';
     return payload;
   });
+  for (const rows of groups.slice(1)) payloads.push({ content: 'More choices:', components: rows, allowedMentions: { parse: ['users'] } });
+  return payloads;
 }

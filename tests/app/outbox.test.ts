@@ -19,6 +19,32 @@ describe('outbox: delivery after commit, with retry', () => {
     expect(h.dms('referee').some((o) => o.content.includes('could not be delivered'))).toBe(true);
   });
 
+  it('GIVEN Discord is unreachable for half an hour THEN a queued DM is still pending and goes out when it is back', async () => {
+    h = await consoleHarness({ setup: CREATE });
+    const app = h.app;
+    const { enqueue } = await import('../../src/db/outboxRepo.js');
+    const { id } = (await h.run('@referee /campaign status'))[0]?.data as { id: string };
+    enqueue(app.db, { campaignId: id, to: 'dm', userId: 'alice', content: 'your estimate' }, app.clock.now().toISOString());
+    for (let minute = 0; minute < 30; minute++) {
+      await runDelivery(app, async () => 'retry');
+      h.clock.advance(60_000);
+    }
+    const seen: string[] = [];
+    h.clock.advance(600_000);
+    await runDelivery(app, async (m) => {
+      seen.push(m.content);
+      return 'sent';
+    });
+    expect(seen).toEqual(['your estimate']);
+  });
+
+  it('GIVEN several DMs to a player with closed DMs at once THEN the referee is told once, not once per message', async () => {
+    h = await consoleHarness({ setup: CREATE, closedDms: ['alice'] });
+    await h.run('@referee /campaign assign army:hadewych user:alice', '@referee /campaign assign army:solon user:alice', '@referee /campaign assign army:annemie user:alice');
+    expect(h.dms('referee').filter((o) => o.content.includes('could not be delivered'))).toHaveLength(1);
+    expect(h.channel().filter((o) => o.content.includes('could not send you a direct message'))).toHaveLength(1);
+  });
+
   it('GIVEN a transport error WHEN delivering THEN it is retried later with backoff, not lost', async () => {
     h = await consoleHarness({ setup: CREATE });
     await h.run('@referee /campaign assign army:hadewych user:alice'); // delivered by the console
@@ -44,5 +70,27 @@ describe('outbox: delivery after commit, with retry', () => {
     });
     expect(seen).toEqual(['secret']);
     expect(claimDueMessages(app)).toHaveLength(0);
+  });
+});
+
+describe('outbox: the campaign channel is gone', () => {
+  it('GIVEN a running campaign WHEN a channel post fails for good (channel deleted) THEN the campaign is paused, no tick is due and the referee is told', async () => {
+    h = await consoleHarness({ setup: CREATE });
+    await h.run('@referee /campaign start');
+    const app = h.app;
+    const { enqueue } = await import('../../src/db/outboxRepo.js');
+    const { getCampaignMeta } = await import('../../src/db/campaignRepo.js');
+    const { id } = (await h.run('@referee /campaign status'))[0]?.data as { id: string };
+    enqueue(app.db, { campaignId: id, to: 'channel', channelId: 'console', content: 'chronicle' }, app.clock.now().toISOString());
+    const dms: OutboxItem[] = [];
+    await runDelivery(app, async (m) => {
+      if (m.to === 'channel') return { result: 'permanent', reason: 'Unknown Channel' };
+      dms.push(m);
+      return 'sent';
+    });
+    expect(getCampaignMeta(app.db, id)?.nextTickAt).toBeNull();
+    expect((await h.run('@referee /turn status'))[0]?.content).toMatch(/paused/);
+    expect(dms.find((m) => m.userId === 'referee')?.content).toMatch(/paused: I cannot post in its channel .*Unknown Channel/);
+    expect(h.outputs.filter((o) => o.to === 'channel' && o.content === 'chronicle')).toHaveLength(0);
   });
 });

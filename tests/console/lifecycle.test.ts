@@ -94,6 +94,41 @@ describe('campaign lifecycle through the console', () => {
     expect(out?.content).not.toMatch(/at .*\.ts:\d+/); // no stack trace
   });
 
+  it('GIVEN a scenario file over 5 MB THEN it is refused unread, with the size accepted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valormr-scn-'));
+    const file = join(dir, 'huge.json');
+    writeFileSync(file, `{"id":"huge","name":"${'x'.repeat(6 * 1024 * 1024)}"}`);
+    h = await consoleHarness();
+    const [out] = await h.run(`@referee /campaign create name:Test file:${file}`);
+    expect(out).toMatchObject({ to: 'ephemeral', data: { error: 'scenario.tooLarge' } });
+    expect(out?.content).toContain('up to 5 MB');
+  });
+
+  it('GIVEN a 999 x 999 scenario map THEN it is refused quickly with a short answer, and no campaign is made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valormr-scn-'));
+    const file = join(dir, 'wide.json');
+    const row = 'c'.repeat(999);
+    writeFileSync(file, JSON.stringify({ id: 'wide', name: 'Wide', map: { width: 999, height: 999, terrain: Array.from({ length: 999 }, () => row) },
+      sides: [{ id: 'a', name: 'A', colour: '#ff0000', hostileTo: ['b'] }, { id: 'b', name: 'B', colour: '#0000ff' }],
+      armies: [{ id: 'x', name: 'X', commander: 'X', side: 'a', hex: '001001', movementClass: 'infantry', sight: 'light', regiments: [{ id: 'r', name: 'R', companies: [{ troopType: 'foot', basic: 'infantry', figures: 5 }] }] }] }));
+    h = await consoleHarness();
+    const started = Date.now();
+    const [out] = await h.run(`@referee /campaign create name:Test file:${file}`);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(out).toMatchObject({ to: 'ephemeral', data: { error: 'scenario.invalid' } });
+    expect(out?.content).toMatch(/at most 40000 hexes/);
+    expect(out?.content.length).toBeLessThan(2000);
+    expect((await h.run('@referee /campaign status'))[0]?.data).toMatchObject({ error: 'campaign.none' });
+  });
+
+  it('GIVEN a campaign played, undone and deleted THEN every console line carries data', async () => {
+    h = await consoleHarness({ setup: CREATE, closedDms: ['alice'] });
+    await h.run('@referee /campaign assign army:hadewych user:alice', '@referee /campaign start', '!tick', '@referee /turn undo',
+      '@referee /campaign delete confirm:"Autumn War"');
+    const without = h.outputs.filter((o) => o.data === undefined || o.data === null);
+    expect(without.map((o) => `${o.to}: ${o.content.slice(0, 60)}`)).toEqual([]);
+  });
+
   it('refuses bad console input with what is accepted', async () => {
     h = await consoleHarness({ setup: CREATE });
     expect((await h.run('@referee /nope'))[0]?.content).toContain('There is no /nope');

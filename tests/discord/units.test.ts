@@ -29,6 +29,16 @@ describe('splitting long content', () => {
     const parts = splitContent('y'.repeat(5000));
     expect(parts.map((p) => p.length)).toEqual([2000, 2000, 1000]);
   });
+
+  it('GIVEN a long run of emoji without spaces THEN no part starts or ends with half an emoji', () => {
+    const text = `a${'😀'.repeat(1500)}`;
+    const parts = splitContent(text);
+    expect(parts.join('')).toBe(text);
+    for (const p of parts) {
+      expect(p.length).toBeLessThanOrEqual(2000);
+      expect(p).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    }
+  });
 });
 
 describe('Discord payloads of a message', () => {
@@ -48,6 +58,16 @@ describe('Discord payloads of a message', () => {
   it('GIVEN an empty message THEN Discord still gets something to show', () => {
     expect(toDiscordPayloads({ content: '' })[0]!.content).toBe('(no content)');
     expect(toDiscordPayloads({ content: '', files: [{ name: 'm.png', data: new Uint8Array([1]) }] })[0]!.content).toBeUndefined();
+  });
+
+  it('GIVEN more than 25 buttons (an army prompted in several contacts) THEN every button is sent, 25 a message', () => {
+    const buttons = Array.from({ length: 27 }, (_, i) => ({ id: `contact:c:${i}`, label: `B${i}` }));
+    const payloads = toDiscordPayloads({ content: 'Three contacts at once.', buttons });
+    expect(payloads).toHaveLength(2);
+    expect(payloads[0]!.content).toBe('Three contacts at once.');
+    const ids = payloads.flatMap((p) => (p.components ?? []).flatMap((r) => r.toJSON().components.map((c) => (c as { custom_id: string }).custom_id)));
+    expect(ids).toEqual(buttons.map((b) => b.id));
+    expect(payloads.every((p) => (p.components ?? []).length <= 5)).toBe(true);
   });
 
   it('GIVEN a button id over 100 characters THEN building fails (a bug, not a Discord outage)', () => {

@@ -17,8 +17,11 @@ describe('RULINGS 3: contested hexes — the tie-breaks in order', () => {
     expect(at(out.state, map, 'ann')).toBe('0102');
     expect(at(out.state, map, 'bert')).toBe('0103');
     const contested = out.events.find((e) => e.type === 'hexContested' && e.audience.kind === 'public');
-    expect(contested?.text).toBe('Ann and Bert marched for 0102 in the morning: Ann took it (fewer troops).');
-    expect(contested?.text).not.toMatch(/\d+ figures/);
+    expect(contested?.text).toBe('Ann and Bert marched for 0102 in the morning: Ann took it.');
+    expect(contested?.data).toEqual({ hex: '0102' }); // the reason would tell who has fewer troops
+    const reason = out.events.find((e) => e.type === 'hexContestDecided');
+    expect(reason?.audience).toEqual({ kind: 'referee' });
+    expect(reason?.text).toBe('0102 went to Ann (fewer troops).');
     expect(out.events.some((e) => e.type === 'armyBlocked' && e.text.includes('Bert halted at 0103'))).toBe(true);
   });
 
@@ -28,7 +31,7 @@ describe('RULINGS 3: contested hexes — the tie-breaks in order', () => {
     s = order(s, map, 'cav', { path: hexes('0102') });
     const out = step(s);
     expect(at(out.state, map, 'cav')).toBe('0102');
-    expect(out.events.find((e) => e.type === 'hexContested')?.text).toContain('more marching time left');
+    expect(out.events.find((e) => e.type === 'hexContestDecided')?.text).toContain('more marching time left');
   });
 
   it('GIVEN equal troops and points left THEN more daily move points win', () => {
@@ -38,7 +41,7 @@ describe('RULINGS 3: contested hexes — the tie-breaks in order', () => {
     s = { ...s, orders: { cav: rawOrder('cav', hexes('0102')), bert: rawOrder('bert', hexes('0102')) } };
     const out = step(s);
     expect(at(out.state, map, 'cav')).toBe('0102');
-    expect(out.events.find((e) => e.type === 'hexContested')?.data?.['decidedBy']).toBe('moreDailyPoints');
+    expect(out.events.find((e) => e.type === 'hexContestDecided')?.data?.['decidedBy']).toBe('moreDailyPoints');
   });
 
   it('GIVEN a full tie THEN a die decides, ties rolling again', () => {
@@ -48,7 +51,7 @@ describe('RULINGS 3: contested hexes — the tie-breaks in order', () => {
     expect(at(first.state, map, 'bert')).toBe('0102');
     const again = step(s, dice([3, 3, 6, 1]));
     expect(at(again.state, map, 'ann')).toBe('0102');
-    expect(again.events.find((e) => e.type === 'hexContested' && e.audience.kind === 'public')?.text).toContain('the luck of the dice');
+    expect(again.events.find((e) => e.type === 'hexContestDecided')?.text).toContain('the luck of the dice');
   });
 
   it('rankContenders orders every contender', () => {

@@ -276,3 +276,58 @@ describe('a broken scenario', () => {
     ].sort());
   });
 });
+
+describe('a huge or hostile scenario', () => {
+  it('GIVEN a map of 20,000 x 20,000 hexes THEN it is refused at once, without building the map', () => {
+    const doc = cloneRaw();
+    (doc.map as { width: number; height: number }).width = 20_000;
+    (doc.map as { width: number; height: number }).height = 20_000;
+    const started = Date.now();
+    const check = validateScenario(doc);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(check.ok).toBe(false);
+    if (check.ok) return;
+    expect(check.problems.map((p) => p.path)).toContain('map.width');
+  });
+
+  it('GIVEN a 999 x 999 map THEN it is refused with the largest accepted size', () => {
+    const doc = cloneRaw();
+    Object.assign(doc.map, { width: 999, height: 999, terrain: Array.from({ length: 999 }, () => 'c'.repeat(999)), roads: [], tracks: [], rivers: [], ports: [], channels: [], mudflats: [], towns: [], fortifications: [], regions: [], labels: [] });
+    doc.armies.forEach((a) => Object.assign(a, { homeTerrain: undefined }));
+    const check = validateScenario(doc);
+    expect(check.ok).toBe(false);
+    if (check.ok) return;
+    expect(check.problems).toEqual([{ path: 'map', message: expect.stringMatching(/at most 40000 hexes/) as unknown as string }]);
+  });
+
+  it('GIVEN 10,000 armies THEN they are refused by count', () => {
+    const doc = cloneRaw();
+    const one = doc.armies[1]!;
+    doc.armies = Array.from({ length: 10_000 }, (_, i) => ({ ...one, id: `a${i}` }));
+    const check = validateScenario(doc);
+    expect(check.ok).toBe(false);
+    if (check.ok) return;
+    expect(check.problems.find((p) => p.path === 'armies')?.message).toMatch(/500/);
+  });
+
+  it('GIVEN names of a million characters THEN they are refused, and no problem quotes more than a few hundred characters', () => {
+    const doc = cloneRaw();
+    doc.name = 'x'.repeat(1_000_000);
+    doc.armies[0]!.side = 'y'.repeat(1_000_000);
+    doc.armies[1]!.hex = '9'.repeat(1_000_000);
+    const check = validateScenario(doc);
+    expect(check.ok).toBe(false);
+    if (check.ok) return;
+    expect(check.problems.map((p) => p.path)).toEqual(expect.arrayContaining(['name', 'armies[0].side', 'armies[1].hex']));
+    for (const p of check.problems) expect(p.message.length + p.path.length).toBeLessThan(500);
+  });
+
+  it('GIVEN an army id "constructor" (a name every plain object already has) THEN it is refused', () => {
+    const doc = cloneRaw();
+    doc.armies[2]!.id = 'constructor';
+    const check = validateScenario(doc);
+    expect(check.ok).toBe(false);
+    if (check.ok) return;
+    expect(check.problems.find((p) => p.path === 'armies[2].id')?.message).toMatch(/reserved/);
+  });
+});

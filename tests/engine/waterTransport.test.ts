@@ -96,9 +96,11 @@ describe('vessel table (000 Waterborne Vessels)', () => {
     expect(r.ok ? '' : r.violation.message).toContain('4 troop transports x 3 = 12 figure(s)');
     expect(r.ok ? '' : r.violation.message).toContain('Second Regiment, has 14 figures');
     expect(r.ok ? '' : r.violation.message).toContain('5 troop transports');
-    // Five transports carry the 14-figure second regiment, never part of the first.
-    const five = must(planLoad(a, { troopTransport: 5 }));
-    expect(five.aboard.map((x) => x.id)).toEqual(['second']);
+    // Five transports would carry the 14-figure second regiment, never part of the first; but the
+    // 27-figure first could then never follow by shuttle (15 figures a trip): refused.
+    expect(code(planLoad(a, { troopTransport: 5 }))).toBe('embark.regimentTooLarge');
+    const nine = must(planLoad(a, { troopTransport: 9 }));
+    expect(nine.aboard.map((x) => x.id)).toEqual(['first']);
     // Galleys carry no troops; river boats a quarter figure each.
     expect(fleetCapacity({ galley: 5 })).toBe(0);
     expect(fleetCapacity({ riverBoat: 8, sailingShip: 2 })).toBe(3);

@@ -79,6 +79,15 @@ describe('runDueTicks: catch-up after downtime', () => {
     ]);
   });
 
+  it('GIVEN policy all, a one-minute cadence and ten weeks of downtime THEN each catch-up tick is quick (the missed ticks are not recounted at every tick)', async () => {
+    h = await scheduled({ settings: 'cadence:"* * * * *"' });
+    at('2027-01-31T10:00:00Z'); // about 100,000 missed minutes
+    const started = Date.now();
+    expect(await runDueTicks(h.app, { maxTicksPerCampaign: 6 })).toEqual([{ campaignId: h.id, played: 6, skipped: 'limit' }]);
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(meta(h.app, h.id)?.nextTickAt).toBe('2026-11-22T10:07:00.000Z');
+  });
+
   it('GIVEN policy one and three missed ticks THEN one is played, the next is due after now, and the referee is told two were skipped', async () => {
     h = await scheduled({ settings: 'catch-up:one' });
     at('2026-11-23T21:30:00Z');

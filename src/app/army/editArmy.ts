@@ -1,7 +1,7 @@
 import { scaleCompanies } from '../../engine/forces/losses.js';
 import { REFEREE, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
 import type { Army } from '../../engine/forces/army.js';
-import { isWater } from '../../engine/map/mapModel.js';
+import { defaultBank, isWater } from '../../engine/map/mapModel.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
@@ -32,7 +32,8 @@ export function editArmy(app: App, actor: Actor, input: EditArmyInput): Message[
       if (holder) throw new UserError('edit.hexOccupied', `${input.hex} is held by ${holder.name}; one commander per hex.`);
       if (isWater(tx.map.terrainAt(h)) && !army.status.embarked) throw new UserError('edit.water', `${input.hex} is water; only an embarked army can be placed there.`);
       const { bank: _bank, ...rest } = army;
-      army = { ...rest, hex: h };
+      const bank = defaultBank(tx.map, h);
+      army = { ...rest, hex: h, ...(bank ? { bank } : {}) };
       events.push({ type: 'armyPlaced', audience: PUBLIC, text: `The referee placed ${army.name} at ${tx.map.format(h)}.` });
       done.push(`hex ${tx.map.format(h)}`);
     }

@@ -21,7 +21,7 @@ export function assignArmy(app: App, actor: Actor, input: { army: string | undef
     assignRow(tx.db, tx.meta.id, army.id, input.userId, name);
     return {
       events: [{ type: 'commanderAssigned', audience: PUBLIC, text: `${name} now commands ${army.name}.`, data: { armyId: army.id, userId: input.userId } }],
-      outbox: [{ to: 'dm', userId: input.userId, content: `You command **${army.name}** (\`${army.id}\`) in the campaign **${tx.state.name}**. Try \`/army status army:${army.id}\` in the campaign channel.` }],
+      outbox: [{ to: 'dm', userId: input.userId, content: `You command **${army.name}** (\`${army.id}\`) in the campaign **${tx.state.name}**. Try \`/army status army:${army.id}\` in the campaign channel.`, data: { armyId: army.id, campaignId: tx.meta.id } }],
       result: [reply(`${name} now commands **${army.name}** (\`${army.id}\`).`, { armyId: army.id, userId: input.userId })],
     };
   });

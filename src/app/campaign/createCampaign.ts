@@ -40,7 +40,7 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
     if (existing) throw new UserError('campaign.exists', 'This channel already has a campaign. Use another channel, or `/campaign delete` the old one first.');
     insertCampaign(db, { id, guildId: actor.guildId, channelId: actor.channelId, ownerUserId: actor.userId, createdAt: now }, state, scenario);
     appendEvents(db, id, state.clock, actor.userId, [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from the ${scenario.name} scenario.`, data: { scenarioId: scenario.id, seed } }], now);
-    enqueue(db, { campaignId: id, to: 'channel', channelId: actor.channelId, content: `A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.` }, now);
+    enqueue(db, { campaignId: id, to: 'channel', channelId: actor.channelId, content: `A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.`, data: { campaignId: id, scenarioId: scenario.id, refereeUserId: actor.userId } }, now);
   });
   const armies = Object.values(state.armies);
   const bySide = Object.values(state.sides).map((s) => `**${s.name}**: ${armies.filter((a) => a.side === s.id).map((a) => `${a.name} (\`${a.id}\`)`).join(', ')}`);

@@ -46,6 +46,6 @@ export function deleteCampaign(app: App, actor: Actor, confirm: string | undefin
     return { result: tx.state.name };
   });
   forgetCampaign(app, id);
-  return [reply(`The campaign **${name}** was deleted.`, { deleted: id }), ephemeral('Tip: `/campaign export` before deleting keeps a JSON copy.')];
+  return [reply(`The campaign **${name}** was deleted.`, { deleted: id }), ephemeral('Tip: `/campaign export` before deleting keeps a JSON copy.', { tip: 'export' })];
 }
 

@@ -7,7 +7,7 @@ import {
   type DeploymentBriefing,
 } from '../../engine/contact/index.js';
 import { event, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
-import type { Army } from '../../engine/forces/army.js';
+import { isHostile, type Army } from '../../engine/forces/army.js';
 import { neighbours } from '../../engine/hex/neighbours.js';
 import type { MapModel } from '../../engine/map/mapModel.js';
 import type { Result } from '../../engine/result.js';
@@ -80,7 +80,7 @@ export function contactPromptEvents(before: CampaignState, after: CampaignState,
       for (const id of c.armyIds) {
         const army = after.armies[id];
         if (!army) continue;
-        const opponents = c.armyIds.filter((o) => o !== id && after.armies[o]?.side !== army.side);
+        const opponents = c.armyIds.filter((o) => { const other = after.armies[o]; return o !== id && other !== undefined && isHostile(after.sides, army.side, other.side); });
         const buttons: MessageButton[] = [
           { id: contactButtonId(after.id, c.id, 'proceed', id), label: 'Proceed to the contact phase', style: 'primary' },
           { id: contactButtonId(after.id, c.id, 'delay', id), label: 'Delay', style: 'secondary' },

@@ -32,8 +32,8 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
     const open = Object.values(tx.state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
     for (const c of open) lines.push(`Open: ${c.id}, ${describeStep(c.step)}, with ${c.armyIds.filter((id) => id !== army.id).map(name).join(', ')}.`);
     if (lines.length === 1) lines.push('No contact yet.');
-    // Direct messages that could not be delivered (closed DMs) are kept for /intel.
-    const kept = tx.actor ? outboxByStatus(tx.db, tx.meta.id, ['dmClosed']).filter((m) => m.userId === tx.actor?.userId) : [];
+    // Direct messages that could not be delivered (closed DMs, or given up after an outage) are kept for /intel.
+    const kept = tx.actor ? outboxByStatus(tx.db, tx.meta.id, ['dmClosed', 'failed']).filter((m) => m.to === 'dm' && m.userId === tx.actor?.userId) : [];
     if (kept.length > 0) lines.push('**Messages that could not reach you by DM**', ...kept.map((m) => m.content));
     const sketches = open.filter((c) => (contactData(c).terrain ?? []).length > 0).map((c) => ({ contactId: c.id, sketch: battlefieldSketchOf(tx.state, c, army.id) }));
     return { result: { message: ephemeral(lines.join('\n'), { armyId: army.id, intel: intelFor(tx.state, army.id), open: open.map((c) => c.id), kept: kept.length }), sketches } };

@@ -23,7 +23,7 @@ export async function postSnapshot(app: App, campaignId: string, caption: string
       },
     }));
     const png = await renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, hexIds: 'subset' });
-    inCampaign(app, { campaignId }, () => ({ outbox: [{ to: 'channel', content: caption, files: [{ name: job.name, data: png }] }], result: undefined }));
+    inCampaign(app, { campaignId }, () => ({ outbox: [{ to: 'channel', content: caption, data: { map: job.name }, files: [{ name: job.name, data: png }] }], result: undefined }));
   } catch (err) {
     app.logger.error({ campaignId, err: (err as Error).message }, 'map snapshot failed');
   }

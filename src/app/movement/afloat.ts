@@ -11,7 +11,10 @@ export function refuseAfloat(army: Army, verb: 'move' | 'rest' | 'hold', state?:
   if (army.status.embarked) {
     throw new UserError(`${verb}.embarked`, `${army.name} is aboard ship: give it \`/sail\` orders, or \`/debark\` first. (A full day in a troop transport counts as rest.)`);
   }
+  // Its standing 'debark' order holds the shuttle: replacing or cancelling it would lose the
+  // regiments still at sea and let the army march before they land.
   if (state && awaitedRegiments(state, army.id)) {
-    throw new UserError('move.awaitingRegiments', `${army.name} waits at its landing place until all its regiments have arrived by sea; it can march after that.`);
+    const after = verb === 'move' ? 'it can march after that' : 'it rests there meanwhile and takes new orders once they are ashore';
+    throw new UserError(`${verb}.awaitingRegiments`, `${army.name} waits at its landing place until all its regiments have arrived by sea; ${after}.`);
   }
 }

@@ -15,7 +15,7 @@ import { refuseAfloat } from './afloat.js';
 export function orderRest(app: App, actor: Actor, armyRef: string | undefined): Message[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, armyRef);
-    refuseAfloat(army, 'rest');
+    refuseAfloat(army, 'rest', tx.state);
     if (army.march.operation) throw new UserError('rest.committed', `${army.name} is committed to a river crossing at ${tx.map.format(army.march.operation.hex)}; it rests once across.`);
     const order: Order = { armyId: army.id, kind: 'rest', period: 'day', path: [], forced: false, unformed: false, save: false, givenBy: actor.userId, givenAt: tx.state.clock };
     const m = army.march;
@@ -36,7 +36,7 @@ export function orderHold(app: App, actor: Actor, armyRef: string | undefined): 
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, armyRef);
     const had = tx.state.orders[army.id];
-    refuseAfloat(army, 'hold');
+    refuseAfloat(army, 'hold', tx.state);
     if (army.march.operation) throw new UserError('hold.committed', `${army.name} is committed to a river crossing at ${tx.map.format(army.march.operation.hex)} and cannot stop until it is across.`);
     const { [army.id]: _gone, ...orders } = tx.state.orders;
     const text = had

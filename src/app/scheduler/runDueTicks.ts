@@ -72,7 +72,10 @@ function attempt(app: App, campaignId: string, dueIso: string): Attempt {
     if (!state || state.status !== 'running') return { kind: 'notRunning' } as const;
     const { cadence, timezone, catchUp } = state.settings;
     const due = new Date(dueIso);
-    const { count, next } = countDue(cadence, timezone, due, now);
+    // Catching up on every missed tick only needs to know that more than one is due; counting a
+    // long downtime on a fast cadence (10,000 minutes) at every tick would hold the write lock for
+    // half a second each time.
+    const { count, next } = countDue(cadence, timezone, due, now, catchUp === 'all' ? 2 : undefined);
     const held = lastHeldDue(db, campaignId) === dueIso;
     // More than one scheduled instant has passed: the bot was down (a battle hold is not downtime).
     const downtime = count > 1 && !held;

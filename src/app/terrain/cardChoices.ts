@@ -28,7 +28,7 @@ export function terrainCardChoices(
   const contact = named ?? Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(army.id) && (contactData(c).terrain ?? []).length > 0);
   if (!contact || !contact.armyIds.includes(army.id)) return [];
   const q = input.partial.trim().toLowerCase();
-  return terrainHand(contact, army.id)
+  return terrainHand(contact, army.id, state)
     .map((c) => ({ name: handCardText(c).slice(0, 100), value: String(c.n) }))
     .filter((c) => !q || c.name.toLowerCase().includes(q))
     .slice(0, 25);

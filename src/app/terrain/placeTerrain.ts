@@ -43,19 +43,19 @@ export async function placeTerrain(app: App, actor: Actor, input: PlaceTerrainIn
     if (c.step !== 'decision') {
       throw new UserError('terrain.wrongStep', `Contact ${c.id} is ${describeStep(c.step)}: terrain cards are placed only after the contact phase, while engage or evade is being decided. \`/terrain show\` still draws the sketch.`, { contactId: c.id, step: c.step });
     }
-    if (!input.card) throw new UserError('terrain.cardMissing', `Say which card with \`card:\`. You hold ${handText(terrainHand(c, army.id))}.`);
+    if (!input.card) throw new UserError('terrain.cardMissing', `Say which card with \`card:\`. You hold ${handText(terrainHand(c, army.id, tx.state))}.`);
     const picked = pickCard(tx.state, c, army, input.card);
     const cell = cellOf(input);
     const turn = input.turn ?? picked.orientation ?? 0;
     if (!(ORIENTATIONS as readonly number[]).includes(turn)) throw new UserError('terrain.badTurn', `Turn a card by ${ORIENTATIONS.join(', ')} degrees (clockwise), not ${turn}.`);
     const state = must(placeTerrainCardFromSide(tx.state, c.id, army.id, picked.n, cell, turn)).state;
     const after = state.contacts[c.id] ?? c;
-    const placed = terrainHand(after, army.id).find((h) => h.n === picked.n) as HandCard;
+    const placed = terrainHand(after, army.id, state).find((h) => h.n === picked.n) as HandCard;
     const who = asReferee ? ' (by the referee)' : '';
     const label = CARD_LABEL[picked.card];
     // Everyone in the contact shares the table: the others learn where the card now lies, as they see it.
     const told: EngineEvent[] = after.armyIds.filter((id) => id !== army.id).map((id) => {
-      const seen = terrainSeenBy(after, id).find((h) => h.armyId === army.id && h.n === picked.n);
+      const seen = terrainSeenBy(after, id, state).find((h) => h.armyId === army.id && h.n === picked.n);
       return event('terrainPlaced', toArmy(id), `Contact ${c.id}: ${army.name}${who} placed a ${label} card at ${cellText(seen?.cell)}, turned ${seen?.orientation ?? 0}° (as you see the table). \`/terrain show\` draws the sketch.`, { contactId: c.id, by: army.id, card: picked.card });
     });
     if (asReferee) told.push(event('terrainPlaced', toArmy(army.id), `Contact ${c.id}: the referee placed your ${label} card (${picked.n}) at ${cellText(placed.cell)}, turned ${placed.orientation ?? 0}°.`, { contactId: c.id, by: army.id, card: picked.card }));

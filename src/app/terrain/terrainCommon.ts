@@ -52,7 +52,7 @@ export function terrainContact(state: CampaignState, army: Army, contactText: st
  * rough ground, blank) when the commander holds exactly one of that name. Refusals list the hand.
  */
 export function pickCard(state: CampaignState, record: ContactRecord, army: Army, text: string): HandCard {
-  const hand = terrainHand(record, army.id);
+  const hand = terrainHand(record, army.id, state);
   const q = squash(text);
   const yours = `You hold ${handText(hand)}. Name a card by its number or its name.`;
   if (/^\d+$/.test(q)) {
@@ -76,7 +76,7 @@ export function pickCard(state: CampaignState, record: ContactRecord, army: Army
 
 /** The sketch an army sees and its hand, as plain data for a reply. */
 export function sketchData(state: CampaignState, record: ContactRecord, armyId: string): { sketch: BattlefieldSketch; hand: HandCard[] } {
-  return { sketch: battlefieldSketchOf(state, record, armyId), hand: terrainHand(record, armyId) };
+  return { sketch: battlefieldSketchOf(state, record, armyId), hand: terrainHand(record, armyId, state) };
 }
 
 export const sketchFileName = (contactId: string, armyId: string): string => `battlefield-${contactId}-${armyId}.png`;

@@ -46,7 +46,7 @@ export function playTick(app: App, target: { actor: Actor } | { campaignId: stri
       return { result: { played: false, reason: 'battlePending', messages: [] } };
     }
     if (!recordTick(tx.db, tx.meta.id, timeIndex(s.clock), s, lastEventId(tx.db, tx.meta.id), tx.now.toISOString())) {
-      return { result: { played: false, reason: 'alreadyPlayed', messages: [reply(`${formatGameTime(s.clock)} was already played.`)] } };
+      return { result: { played: false, reason: 'alreadyPlayed', messages: [reply(`${formatGameTime(s.clock)} was already played.`, { clock: s.clock, alreadyPlayed: true })] } };
     }
     const out = resolveTick(s, tx.map, tx.dice, TICK_PLAN);
     const next = out.state;

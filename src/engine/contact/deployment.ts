@@ -138,14 +138,14 @@ export function deploy(inputs: readonly DeploymentInput[], layout: BaselineLayou
   let initiative = leaders[0]?.inp.armyId ?? '';
   if (leaders.length > 1) {
     initiativeBy = 'rolloff';
-    let best = -1;
-    for (const l of leaders) {
-      const r = dice.d6(`deployment initiative roll-off: ${l.inp.armyId}`);
-      if (r > best) {
-        best = r;
-        initiative = l.inp.armyId;
-      }
+    // "Still a tie, dice for it": those tied for the best roll roll again.
+    let pool = leaders.map((l) => l.inp.armyId);
+    while (pool.length > 1) {
+      const rolls = pool.map((id) => ({ id, r: dice.d6(`deployment initiative roll-off: ${id}`) }));
+      const best = Math.max(...rolls.map((x) => x.r));
+      pool = rolls.filter((x) => x.r === best).map((x) => x.id);
     }
+    initiative = pool[0] ?? initiative;
   }
   // 3. Baselines and schedules.
   const topCount = rolled.filter((r) => r.score === top).length;

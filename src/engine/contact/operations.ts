@@ -23,10 +23,19 @@ function army(state: CampaignState, id: string): Result<Army> {
   return ok(a);
 }
 
+/**
+ * True for a contact that is open, was opened this half period, or was resolved in it (closing
+ * sets quietUntil to the next half period). A contact made by movement is opened in the half
+ * period that was played and resolved in the next one.
+ */
+function activeThisHalf(c: ContactRecord, now: number): boolean {
+  return isOpen(c) || timeIndex(c.openedAt) === now || contactData(c).quietUntil === now + 1;
+}
+
 /** The most recent contact record (open, or closed this half period) an army takes part in. */
 function currentContactOf(state: CampaignState, armyId: string): ContactRecord | undefined {
   const now = nowIndex(state);
-  const mine = Object.values(state.contacts).filter((c) => everyoneIn(c).includes(armyId) && (isOpen(c) || timeIndex(c.openedAt) === now));
+  const mine = Object.values(state.contacts).filter((c) => everyoneIn(c).includes(armyId) && activeThisHalf(c, now));
   return mine.find(isOpen) ?? mine.sort((a, b) => timeIndex(b.openedAt) - timeIndex(a.openedAt) || b.id.localeCompare(a.id))[0];
 }
 
@@ -116,7 +125,10 @@ function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: stri
  * its supporter. @see 001 Support: Relief
  */
 export function relief(state: CampaignState, map: MapModel, supporterId: string, opts?: ContactOptions): Result<ContactOutput> {
-  const rec = roleRecord(state, Object.values(state.contacts).map((c) => contactData(c).supports?.[supporterId]).find((x) => x !== undefined) ?? '');
+  // The current role: an open contact first, else the latest one (an old contact may name another force).
+  const withRole = Object.values(state.contacts).filter((c) => contactData(c).supports?.[supporterId] !== undefined);
+  const current = withRole.find(isOpen) ?? withRole.sort((a, b) => timeIndex(b.openedAt) - timeIndex(a.openedAt) || b.id.localeCompare(a.id, 'en', { numeric: true }))[0];
+  const rec = roleRecord(state, (current ? contactData(current).supports?.[supporterId] : undefined) ?? '');
   const supportedId = rec ? contactData(rec).supports?.[supporterId] : undefined;
   if (!rec || !supportedId) return fail('contact.notSupporting', 'Only a supporting force can relieve; take up the support role first (/support).');
   const afterDisengagement = rec.step === 'closed' || (contactData(rec).departed ?? []).includes(supportedId);
@@ -138,6 +150,14 @@ export function relief(state: CampaignState, map: MapModel, supporterId: string,
   }
   next = log(next, { kind: 'relief', armyId: supporterId, other: supportedId, day: s.clock.day, half: s.clock.half, points: sw.value.costs[supporterId] ?? 0 });
   s = put(s, next);
+  // The relieving force is now in the contact and the relieved one is out of it (unless in another).
+  const inOpen = new Set(Object.values(s.contacts).filter(isOpen).flatMap((c) => c.armyIds));
+  const armies = { ...s.armies };
+  for (const id of [supporterId, supportedId]) {
+    const a = armies[id];
+    if (a) armies[id] = { ...a, status: { ...a.status, inContact: inOpen.has(id) } };
+  }
+  s = { ...s, armies };
   return ok({ state: s, events: [event('forceRelieved', PUBLIC, `${s.armies[supporterId]?.name} relieved ${s.armies[supportedId]?.name}.`, { supporterId, supportedId })] });
 }
 
@@ -146,7 +166,7 @@ export function relief(state: CampaignState, map: MapModel, supporterId: string,
  * time. @see 001 Reserve: Support
  */
 export function supportOperation(state: CampaignState, map: MapModel, reserveId: string, opts?: ContactOptions): Result<ContactOutput> {
-  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && (isOpen(c) || timeIndex(c.openedAt) === nowIndex(state)));
+  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && contactData(c).outcome !== 'split' && activeThisHalf(c, nowIndex(state)));
   const supportedId = rec ? contactData(rec).reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can take over the support role; take up the reserve role first (/reserve).');
   const d = contactData(rec);
@@ -171,7 +191,11 @@ export function supportOperation(state: CampaignState, map: MapModel, reserveId:
  * that last hex. A new contact opens. @see 001 Reserve: Exploit
  */
 export function exploit(state: CampaignState, map: MapModel, reserveId: string, to: Hex, opts?: ContactOptions): Result<ContactOutput & { readonly contactId: string }> {
-  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && timeIndex(c.openedAt) >= nowIndex(state) - 1);
+  // A split contact hands its roles to its parts: it is not itself resolved. A closed contact
+  // counts when it closed this half period or the last (closing sets quietUntil to the next one).
+  const now = nowIndex(state);
+  const recent = (c: ContactRecord): boolean => isOpen(c) || timeIndex(c.openedAt) >= now - 1 || (contactData(c).quietUntil ?? -Infinity) >= now;
+  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && contactData(c).outcome !== 'split' && recent(c));
   const supportedId = rec ? contactData(rec).reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can exploit; take up the reserve role first (/reserve).');
   if (isOpen(rec)) return fail('contact.exploitTooEarly', 'Exploit follows the resolution of the contact (or battle); wait until it is resolved.');
@@ -188,8 +212,18 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
   const enemies = adjacentEnemies(s, reserveId);
   if (enemies.length === 0) return fail('contact.exploitNoEnemy', `From ${map.format(to)} ${reserve.name} would not be in contact with an enemy; the exploit must end in map contact.`);
   s = put(s, log(rec, { kind: 'exploit', armyId: reserveId, other: through.id, day: s.clock.day, half: s.clock.half, points: pay }));
+  const exploited = event('forceExploited', PUBLIC, `${reserve.name} exploited through ${through.name} to ${map.format(to)}.`, { reserveId, to: map.format(to) });
+  // An enemy already in a contact before its contact phase: the reserve joins it (as a force
+  // arriving by movement does), rather than putting the enemy in two contacts at once.
+  const joinable = Object.values(s.contacts).find((c) => c.step === 'step1' && c.armyIds.some((id) => enemies.some((e) => e.id === id)));
+  if (joinable) {
+    const armyIds = [...joinable.armyIds, reserveId];
+    s = put(s, { ...joinable, armyIds, hexes: armyIds.map((id) => s.armies[id]?.hex as Hex) });
+    s = { ...s, armies: { ...s.armies, [reserveId]: { ...moved, status: { ...moved.status, inContact: true } } } };
+    return ok({ state: s, contactId: joinable.id, events: [exploited, event('contactMade', PUBLIC, `${reserve.name} joins contact ${joinable.id}.`, { contactId: joinable.id, armyIds })] });
+  }
   const opened = openContact(s, map, [reserveId, ...enemies.map((e) => e.id)]);
-  return ok({ state: opened.state, contactId: opened.contactId, events: [event('forceExploited', PUBLIC, `${reserve.name} exploited through ${through.name} to ${map.format(to)}.`, { reserveId, to: map.format(to) }), ...opened.events] });
+  return ok({ state: opened.state, contactId: opened.contactId, events: [exploited, ...opened.events] });
 }
 
 /**

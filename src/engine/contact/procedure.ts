@@ -97,7 +97,8 @@ export function openContact(state: CampaignState, map: MapModel, armyIds: readon
   let n = state.nextId;
   while (state.contacts[`c${n}`] !== undefined) n++;
   const id = `c${n}`;
-  const armies = liveArmies(state, armyIds);
+  // Each army once, however often it was named.
+  const armies = liveArmies(state, [...new Set(armyIds)]);
   const record: ContactRecord = {
     id,
     armyIds: armies.map((a) => a.id),
@@ -195,7 +196,8 @@ export function resolveStep1(state: CampaignState, map: MapModel, contactId: str
   const departed = [...(contactData(record).departed ?? []), ...leaving];
   const prior = contactData(record).disengagements ?? [];
   record = { ...withData(record, { disengagements: [...prior, ...outcomes], departed, halfSpent }), armyIds: staying, hexes: liveArmies(s, staying).map((a) => a.hex) };
-  s = putContact(s, record);
+  // Disengaged forces are no longer in map contact, whatever the others do.
+  s = refreshContactFlags(putContact(s, record), leaving);
   // 2. Contact phase, or fight on the morrow.
   const proceeding = staying.filter((id) => answers[id]?.kind === 'proceed');
   if (proceeding.length > 0 && hasHostilePair(s, staying)) {
@@ -299,12 +301,23 @@ export function runContactPhase(state: CampaignState, map: MapModel, contactId: 
     estimates[a.id] = mine;
   }
   // 4. Terrain reconnaissance: rank by modified, then unmodified dice, then a roll-off.
-  const tiebreak: Record<string, number> = {};
+  const tiebreak: Record<string, number[]> = {};
   const ranked = [...armies].map((a) => a.id);
   const key = (id: string): number => (contactDice[id]?.modified ?? 0) * 10 + (contactDice[id]?.raw ?? 0);
-  const tied = ranked.filter((id) => ranked.some((o) => o !== id && key(o) === key(id)));
-  for (const id of tied) tiebreak[id] = dice.d6(`terrain first draw roll-off: ${id}`);
-  ranked.sort((x, y) => key(y) - key(x) || (tiebreak[y] ?? 0) - (tiebreak[x] ?? 0));
+  // Roll-offs in rounds, compared round by round: those still tied roll again ("still a tie, dice for it").
+  const rollOff = (x: string, y: string): number => {
+    const a = tiebreak[x] ?? [];
+    const b = tiebreak[y] ?? [];
+    for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (b[i] ?? 0) - (a[i] ?? 0);
+    return 0;
+  };
+  let tied = ranked.filter((id) => ranked.some((o) => o !== id && key(o) === key(id)));
+  while (tied.length > 0) {
+    for (const id of tied) tiebreak[id] = [...(tiebreak[id] ?? []), dice.d6(`terrain first draw roll-off: ${id}`)];
+    const round = tied;
+    tied = round.filter((id) => round.some((o) => o !== id && key(o) === key(id) && rollOff(o, id) === 0));
+  }
+  ranked.sort((x, y) => key(y) - key(x) || rollOff(x, y));
   const spread = raws.length > 0 ? Math.max(...raws) - Math.min(...raws) : 0;
   const terrain = withDefaultPlacement(dealTerrain(terrainDrawOrder(ranked, spread), dice));
   // 5. Unaware commanders cannot evade: they engage.
@@ -398,7 +411,8 @@ export function resolveDecision(state: CampaignState, map: MapModel, contactId: 
     armyIds: engagers,
     hexes: liveArmies(s, engagers).map((a) => a.hex),
   };
-  s = putContact(s, record);
+  // Evaders are no longer in map contact and may move on, even while the others fight.
+  s = refreshContactFlags(putContact(s, record), evaders);
   if (!hasHostilePair(s, engagers)) return ok({ state: closeContact(s, record, { outcome: 'evaded' }), events });
   const battle = startBattle(s, map, record, dice, opts);
   return ok({ state: battle.state, events: [...events, ...battle.events] });
@@ -414,10 +428,12 @@ function startBattle(state: CampaignState, map: MapModel, record: ContactRecord,
   const s = setStatus(putContact(state, next), record.armyIds, { inBattle: true, inContact: true });
   const names = record.armyIds.map((id) => nameOf(state, id)).join(' and ');
   const hexes = record.hexes.map((h) => map.format(h)).join('/');
+  // The modifiers' reasons (highest contact die, contact die of 1 or less) are contact-dice secrets: referee only.
+  const publicBriefing = { ...briefing, entries: briefing.entries.map(({ modifiers: _secret, ...e }) => e) };
   return {
     state: s,
     events: [
-      event('battleJoined', PUBLIC, `Battle joined at ${hexes} between ${names}. The deployment briefing is posted; the referee records the result with /battle result.`, { contactId: record.id, deployment: briefing }),
+      event('battleJoined', PUBLIC, `Battle joined at ${hexes} between ${names}. The deployment briefing is posted; the referee records the result with /battle result.`, { contactId: record.id, deployment: publicBriefing }),
       event('deploymentRolled', REFEREE, `Deployment for ${record.id}: ${briefing.entries.map((e) => `${nameOf(state, e.armyId)} ${e.die} -> ${e.score}`).join('; ')}; initiative ${nameOf(state, briefing.initiative)}.`, { contactId: record.id, deployment: briefing }),
     ],
   };
@@ -570,9 +586,19 @@ export function splitContact(state: CampaignState, map: MapModel, contactId: str
   const ids: string[] = [];
   const events: EngineEvent[] = [];
   const answers = contactData(record).step1 ?? {};
+  const d = contactData(record);
   for (const g of groups) {
     const step1 = Object.fromEntries(Object.entries(answers).filter(([id]) => g.includes(id)));
-    const opened = openContact(s, map, g, { splitFrom: contactId, step1, stepAt: contactData(record).stepAt ?? nowIndex(s), ...(contactData(record).supports ? { supports: contactData(record).supports } : {}), ...(contactData(record).maneuver ? { maneuver: contactData(record).maneuver } : {}) });
+    // Each group keeps the roles around its own forces (supporters, their reinforce, reserves).
+    const supports = Object.fromEntries(Object.entries(d.supports ?? {}).filter(([, target]) => g.includes(target)));
+    const reserves = Object.fromEntries(Object.entries(d.reserves ?? {}).filter(([, target]) => g.includes(target)));
+    const reinforce = Object.fromEntries(Object.entries(d.reinforce ?? {}).filter(([k]) => supports[k] !== undefined));
+    const roles = {
+      ...(Object.keys(supports).length > 0 ? { supports } : {}),
+      ...(Object.keys(reserves).length > 0 ? { reserves } : {}),
+      ...(Object.keys(reinforce).length > 0 ? { reinforce } : {}),
+    };
+    const opened = openContact(s, map, g, { splitFrom: contactId, step1, stepAt: d.stepAt ?? nowIndex(s), ...roles, ...(d.maneuver ? { maneuver: d.maneuver } : {}) });
     s = opened.state;
     // Keep the original contact time.
     const c = s.contacts[opened.contactId] as ContactRecord;

@@ -1,4 +1,4 @@
-import { timeIndex, type GameTime } from '../clock/gameTime.js';
+import { fromIndex, timeIndex, type GameTime } from '../clock/gameTime.js';
 import { isHostile, type Army } from '../forces/army.js';
 import { isAdjacent } from '../hex/neighbours.js';
 import type { CampaignState, ContactRecord } from '../state/campaign.js';
@@ -78,7 +78,12 @@ export function meleeOnDay(state: CampaignState, day: number): Set<string> {
   const out = new Set<string>();
   for (const c of Object.values(state.contacts)) {
     const d = contactData(c);
-    if ((c.step === 'battle' || d.outcome === 'battle') && c.openedAt.day === day) for (const id of d.combatants ?? c.armyIds) out.add(id);
+    if (c.step !== 'battle' && d.outcome !== 'battle') continue;
+    // The battle's day is that of the half period it took (a contact made at night may be fought next morning).
+    for (const id of d.combatants ?? c.armyIds) {
+      const at = d.halfSpent?.[id];
+      if ((at !== undefined ? fromIndex(at).day : c.openedAt.day) === day) out.add(id);
+    }
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import type { BattlefieldSketch, PlacedCard } from '../views/battlefieldSketch.js';
 import { formatGameTime } from '../clock/gameTime.js';
 import type { CampaignState, ContactRecord } from '../state/campaign.js';
+import { isHostile } from '../forces/army.js';
 import { contactData } from './contactData.js';
 import type { BattlefieldCell, DealtCard } from './terrainDeck.js';
 
@@ -30,12 +31,17 @@ const FLIP_COLUMN = { left: 'right', centre: 'centre', right: 'left' } as const;
 
 /**
  * The battlefield sketch of a contact as one commander sees it. Cells are stored from the side of
- * the contact dice winner (the first to draw); any other viewer sees the table turned round.
+ * the contact dice winner (the first to draw); a viewer hostile to it sees the table turned round,
+ * its allies see it from the same side.
  */
 export function battlefieldSketchOf(state: CampaignState, record: ContactRecord, viewerArmyId?: string): BattlefieldSketch {
   const cards = contactData(record).terrain ?? [];
   const winner = cards[0]?.armyId;
-  const turned = viewerArmyId !== undefined && winner !== undefined && viewerArmyId !== winner;
+  // Allies of the first drawer stand on its side of the table (as seesTableTurned).
+  const w = winner ? state.armies[winner] : undefined;
+  const v = viewerArmyId ? state.armies[viewerArmyId] : undefined;
+  const allied = w !== undefined && v !== undefined && !isHostile(state.sides, w.side, v.side);
+  const turned = viewerArmyId !== undefined && winner !== undefined && viewerArmyId !== winner && !allied;
   const name = (id: string | undefined): string | undefined => (id ? state.armies[id]?.name ?? id : undefined);
   const placed: PlacedCard[] = cards.filter((c) => c.cell).map((c) => {
     const cell = c.cell as BattlefieldCell;
@@ -47,8 +53,13 @@ export function battlefieldSketchOf(state: CampaignState, record: ContactRecord,
       ...(name(c.armyId) ? { placedBy: name(c.armyId) as string } : {}),
     };
   });
-  const near = turned ? viewerArmyId : winner;
-  const far = record.armyIds.filter((id) => id !== near).map((id) => name(id)).join(', ');
+  const near = viewerArmyId ?? winner;
+  const nearArmy = near ? state.armies[near] : undefined;
+  const onFarSide = (id: string): boolean => {
+    const other = state.armies[id];
+    return id !== near && (!nearArmy || !other || isHostile(state.sides, nearArmy.side, other.side));
+  };
+  const far = record.armyIds.filter(onFarSide).map((id) => name(id)).join(', ');
   return {
     title: `Contact ${record.id}, ${formatGameTime(record.openedAt)}`,
     ...(name(near) ? { nearSide: name(near) as string } : {}),

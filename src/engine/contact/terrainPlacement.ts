@@ -1,3 +1,4 @@
+import { isHostile } from '../forces/army.js';
 import { fail, type Result } from '../result.js';
 import type { CampaignState, ContactRecord } from '../state/campaign.js';
 import { contactData } from './contactData.js';
@@ -25,10 +26,16 @@ export interface HandCard {
 const FLIP_ROW = { near: 'far', middle: 'middle', far: 'near' } as const;
 const FLIP_COLUMN = { left: 'right', centre: 'centre', right: 'left' } as const;
 
-/** True when the army sees the stored grid turned round (it is not the frame's owner). */
-export function seesTableTurned(record: ContactRecord, armyId: string): boolean {
+/**
+ * True when the army sees the stored grid turned round: it is not the frame's owner and (when the
+ * state is given) not the owner's ally; allies share a side of the table.
+ */
+export function seesTableTurned(record: ContactRecord, armyId: string, state?: CampaignState): boolean {
   const owner = (contactData(record).terrain ?? [])[0]?.armyId;
-  return owner !== undefined && owner !== armyId;
+  if (owner === undefined || owner === armyId) return false;
+  const a = state?.armies[owner];
+  const b = state?.armies[armyId];
+  return !(state && a && b && !isHostile(state.sides, a.side, b.side));
 }
 
 function turn(cell: BattlefieldCell, orientation: number, turned: boolean): { cell: BattlefieldCell; orientation: number } {
@@ -37,8 +44,8 @@ function turn(cell: BattlefieldCell, orientation: number, turned: boolean): { ce
 }
 
 /** Every dealt card, with its owner and its number among the owner's cards, seen from `viewerId`'s side. */
-export function terrainSeenBy(record: ContactRecord, viewerId: string): (HandCard & { readonly armyId: string })[] {
-  const turned = seesTableTurned(record, viewerId);
+export function terrainSeenBy(record: ContactRecord, viewerId: string, state?: CampaignState): (HandCard & { readonly armyId: string })[] {
+  const turned = seesTableTurned(record, viewerId, state);
   const count = new Map<string, number>();
   return (contactData(record).terrain ?? []).map((c) => {
     const n = (count.get(c.armyId) ?? 0) + 1;
@@ -50,8 +57,8 @@ export function terrainSeenBy(record: ContactRecord, viewerId: string): (HandCar
 }
 
 /** The army's own terrain cards in deal order, with cells and orientations seen from its side. */
-export function terrainHand(record: ContactRecord, armyId: string): HandCard[] {
-  return terrainSeenBy(record, armyId).filter((c) => c.armyId === armyId).map(({ armyId: _owner, ...card }) => card);
+export function terrainHand(record: ContactRecord, armyId: string, state?: CampaignState): HandCard[] {
+  return terrainSeenBy(record, armyId, state).filter((c) => c.armyId === armyId).map(({ armyId: _owner, ...card }) => card);
 }
 
 /**
@@ -69,6 +76,6 @@ export function placeTerrainCardFromSide(
     return fail('contact.badCell', `Place a card on a row (${GRID_ROWS.join(', ')}) and a column (${GRID_COLUMNS.join(', ')}).`, { contactId });
   }
   if (!(ORIENTATIONS as readonly number[]).includes(orientation)) return fail('contact.badOrientation', `Turn a card by ${ORIENTATIONS.join(', ')} degrees.`, { contactId });
-  const stored = turn(cell, orientation, seesTableTurned(record, armyId));
+  const stored = turn(cell, orientation, seesTableTurned(record, armyId, state));
   return placeTerrainCard(state, contactId, armyId, n, stored.cell, stored.orientation);
 }

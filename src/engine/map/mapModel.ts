@@ -233,6 +233,15 @@ export function bankOfEdge(river: RiverHex, edge: Direction): Bank | 'river' | u
   return cwFromEntry < exitFromEntry ? 'left' : 'right';
 }
 
+/**
+ * The bank a force stands on when it is put into a hex by hand (scenario start, a referee's
+ * correction) without saying which: the left bank of a river that splits the hex, else none.
+ */
+export function defaultBank(map: MapModel, h: Hex): Bank | undefined {
+  const river = map.riverAt(h);
+  return river?.entry !== undefined && river.exit !== undefined ? 'left' : undefined;
+}
+
 /** The bank a force arrives on when it enters river hex `to` from the adjacent hex `from`. */
 export function arrivalBank(map: MapModel, from: Hex, fromBank: Bank | undefined, to: Hex): Bank | undefined {
   const river = map.riverAt(to);

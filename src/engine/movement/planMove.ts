@@ -166,7 +166,7 @@ function withAlternative(
   const reached = [...steps].reverse().find((s) => s.kind === 'enter');
   if (reached) hints.push(`The furthest hex the path reaches legally is ${map.format(reached.hex)}.`);
   const target = path[path.length - 1];
-  if (target && !ctx.others.has(hexKey(target))) {
+  if (target && !hexEquals(target, army.hex) && !ctx.others.has(hexKey(target))) {
     const route = findRoute({ map, army, from: army.hex, fromBank: army.bank, to: target, opts, weather: ctx.weather, flyingIgnoresTerrain: ctx.flyingIgnoresTerrain, blocked: new Set(ctx.others.keys()) });
     if (route) hints.push(`A legal route exists: /move to:${map.format(target)} (via ${route.path.map((h) => map.format(h)).join(' ')}).`);
   }

@@ -111,7 +111,10 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
     ranking.set(k, result.ranking);
     const winner = state.armies[result.ranking[0] as string] as Army;
     const names = listNames(result.ranking.map((id) => who(state.armies[id] as Army)));
-    events.push(event('hexContested', PUBLIC, `${names} marched for ${name} in the ${halfPeriodName(clock)}: ${who(winner)} took it (${TIE_BREAK_WORDS[result.decidedBy]}).`, { hex: name, ranking: result.ranking, decidedBy: result.decidedBy }));
+    // Who won is public; why (fewer troops, more points left) would tell about strengths, so
+    // only the referee reads the reason.
+    events.push(event('hexContested', PUBLIC, `${names} marched for ${name} in the ${halfPeriodName(clock)}: ${who(winner)} took it.`, { hex: name }));
+    events.push(event('hexContestDecided', REFEREE, `${name} went to ${who(winner)} (${TIE_BREAK_WORDS[result.decidedBy]}).`, { hex: name, ranking: result.ranking, decidedBy: result.decidedBy }));
     events.push(event('hexContested', REFEREE, `Contest for ${name}: ${list.map(({ armyId, entry }) => `${armyId} ${troopFigures((movers.get(armyId) as Mover).army)} figures, ${entry.remainingAfter} points left, ${(movers.get(armyId) as Mover).plan.allowance} daily`).join('; ')}${Object.keys(result.rolls).length > 0 ? `; dice ${JSON.stringify(result.rolls)}` : ''}.`, { hex: name, rolls: result.rolls }));
   }
 
@@ -148,6 +151,8 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
         for (const n of neighbours(m.pos)) {
           const other = positions.get(hexKey(n));
           if (other === undefined || other === m.army.id || !hostile(m.army.id, other)) continue;
+          // A fleet holds its hex but makes no map contact (detectContacts skips the embarked).
+          if ((state.armies[other] as Army).status.embarked) continue;
           if (isAdjacent(prev, n)) continue;
           touched.push(other);
         }

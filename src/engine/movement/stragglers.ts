@@ -1,4 +1,4 @@
-import { percentOfFigures, takeFigures } from '../forces/losses.js';
+import { percentOfFigures } from '../forces/losses.js';
 import { halfDice, type Dice } from '../dice/dice.js';
 import { regimentFigures, type Army, type Regiment, type Straggler } from '../forces/army.js';
 
@@ -15,13 +15,25 @@ export function stragglerPercent(dice: Dice, purpose: string): number {
 export const stragglerFigures = percentOfFigures;
 
 /**
- * Takes `n` figures off a regiment (spread over its companies in proportion) and records which
- * company each straggler belongs to.
+ * Takes `n` figures off a regiment, from its largest company first (then the next largest; ties
+ * to the earlier company), and records which company each straggler belongs to.
+ * @see docs/rulings.md, Unformed movement and stragglers
  */
 export function takeStragglers(r: Regiment, n: number): { regiment: Regiment; stragglers: Straggler[] } {
-  const { regiment, taken } = takeFigures(r, n);
-  const stragglers = taken.flatMap((t, i) => (t > 0 ? [{ regimentId: r.id, company: i, figures: t }] : []));
-  return { regiment, stragglers };
+  const companies = r.companies.map((c) => ({ ...c }));
+  const order = companies.map((_, i) => i).sort((a, b) => (companies[b]?.figures ?? 0) - (companies[a]?.figures ?? 0) || a - b);
+  const stragglers: Straggler[] = [];
+  let left = Math.max(0, n);
+  for (const i of order) {
+    const c = companies[i];
+    if (left <= 0 || !c) break;
+    const t = Math.min(left, c.figures);
+    if (t <= 0) continue;
+    companies[i] = { ...c, figures: c.figures - t };
+    stragglers.push({ regimentId: r.id, company: i, figures: t });
+    left -= t;
+  }
+  return { regiment: { ...r, companies }, stragglers: stragglers.sort((a, b) => a.company - b.company) };
 }
 
 /** Merges straggler records of the same company. */

@@ -6,9 +6,34 @@ import { TERRAIN_LETTERS } from '../map/mapModel.js';
  * rivers that connect, sides that exist) are checked by validateScenario.
  * @see docs/scenario-format.md
  */
+/**
+ * Size limits of an uploaded scenario: anything larger is refused up front, so a huge or
+ * hostile file cannot stall a tick, the renderer or a reply (the Valormr scenario is 40 x 30
+ * hexes with 24 armies; the benchmark's synthetic campaign is 100 x 100 with 200).
+ */
+export const SCENARIO_LIMITS = {
+  /** Hexes on the map (width x height), e.g. 200 x 200. */
+  mapHexes: 40_000,
+  armies: 500,
+  sides: 20,
+  /** Items in each map list (roads, rivers, towns, labels, ...) and hexes in one chain. */
+  listItems: 5_000,
+  /** Regiments or individuals in one army; companies in one regiment. */
+  unitsPerArmy: 100,
+  /** A name or other short text. */
+  name: 100,
+  /** The description and an army's notes. */
+  text: 2_000,
+} as const;
+const L = SCENARIO_LIMITS;
+const name = z.string().min(1).max(L.name);
+const list = <T extends z.ZodType>(item: T) => z.array(item).max(L.listItems);
+
 const hexId = z.string().regex(/^(\d{4}|\d{6})$/, 'must be a hex id like "0712" (column then row)');
-const id = z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be a short lowercase id (letters, digits, dashes)');
-const terrainRow = z.string().regex(new RegExp(`^[${Object.keys(TERRAIN_LETTERS).join('')}]*$`), `may only hold the terrain letters ${Object.keys(TERRAIN_LETTERS).join(' ')}`);
+const id = z.string().max(40).regex(/^[a-z][a-z0-9-]*$/, 'must be a short lowercase id (letters, digits, dashes)')
+  // Ids key plain objects in the campaign state: "constructor" would find Object's own.
+  .refine((v) => !Object.prototype.hasOwnProperty.call(Object.prototype, v), 'is a reserved word; choose another id');
+const terrainRow = z.string().max(999).regex(new RegExp(`^[${Object.keys(TERRAIN_LETTERS).join('')}]*$`), `may only hold the terrain letters ${Object.keys(TERRAIN_LETTERS).join(' ')}`);
 
 const riverStep = z.object({
   hex: hexId,
@@ -20,42 +45,42 @@ const riverStep = z.object({
 export const mapSchema = z.object({
   width: z.number().int().min(2).max(999),
   height: z.number().int().min(2).max(999),
-  terrain: z.array(terrainRow),
-  roads: z.array(z.array(hexId).min(2)).default([]),
-  tracks: z.array(z.array(hexId).min(2)).default([]),
-  rivers: z.array(z.object({
+  terrain: z.array(terrainRow).max(999),
+  roads: list(list(hexId).min(2)).default([]),
+  tracks: list(list(hexId).min(2)).default([]),
+  rivers: list(z.object({
     id,
-    name: z.string().min(1),
-    hexes: z.array(riverStep).min(1),
+    name,
+    hexes: list(riverStep).min(1),
     mouth: hexId.optional(),
     navigable: z.boolean().optional(),
   }).strict()).default([]),
-  ports: z.array(z.object({ hex: hexId, name: z.string().min(1) }).strict()).default([]),
-  channels: z.array(hexId).default([]),
-  mudflats: z.array(hexId).default([]),
-  towns: z.array(z.object({ hex: hexId, name: z.string().min(1) }).strict()).default([]),
-  fortifications: z.array(z.object({ hex: hexId, name: z.string().min(1), kind: z.enum(['citadel', 'keep', 'fort']) }).strict()).default([]),
-  regions: z.array(z.object({ id, name: z.string().min(1), hexes: z.array(hexId) }).strict()).default([]),
-  labels: z.array(z.object({ hex: hexId, text: z.string().min(1), kind: z.enum(['region', 'place', 'water']) }).strict()).default([]),
+  ports: list(z.object({ hex: hexId, name }).strict()).default([]),
+  channels: list(hexId).default([]),
+  mudflats: list(hexId).default([]),
+  towns: list(z.object({ hex: hexId, name }).strict()).default([]),
+  fortifications: list(z.object({ hex: hexId, name, kind: z.enum(['citadel', 'keep', 'fort']) }).strict()).default([]),
+  regions: list(z.object({ id, name, hexes: z.array(hexId).max(L.mapHexes) }).strict()).default([]),
+  labels: list(z.object({ hex: hexId, text: name, kind: z.enum(['region', 'place', 'water']) }).strict()).default([]),
 }).strict();
 
 const company = z.object({
-  troopType: z.string().min(1),
+  troopType: name,
   basic: z.enum(['infantry', 'cavalry']),
-  figures: z.number().int().min(0),
+  figures: z.number().int().min(0).max(100_000),
 }).strict();
 
 const regiment = z.object({
   id,
-  name: z.string().min(1),
-  companies: z.array(company).min(1),
+  name,
+  companies: z.array(company).min(1).max(L.unitsPerArmy),
 }).strict();
 
 const individual = z.object({
   id,
-  name: z.string().min(1),
-  kind: z.string().min(1),
-  movePoints: z.number().int().positive().optional(),
+  name,
+  kind: name,
+  movePoints: z.number().int().positive().max(1_000).optional(),
   flying: z.boolean().optional(),
 }).strict();
 
@@ -63,41 +88,43 @@ export const VESSEL_KINDS = ['galley', 'longship', 'riverBoat', 'sailingShip', '
 
 export const armySchema = z.object({
   id,
-  name: z.string().min(1),
-  commander: z.string().min(1),
+  name,
+  commander: name,
   side: id,
   hex: hexId,
+  /** Which bank of a river the army starts on, where its hex holds one (default: left). */
+  bank: z.enum(['left', 'right']).optional(),
   movementClass: z.enum(['infantry', 'cavalry', 'courier', 'creature']),
-  movePoints: z.number().int().positive().optional(),
+  movePoints: z.number().int().positive().max(1_000).optional(),
   flying: z.boolean().optional(),
   sight: z.enum(['light', 'dark']),
   nocturnal: z.boolean().default(false),
   homeTerrain: z.object({ terrain: z.enum(['clear', 'forest', 'hill', 'swamp', 'mountain']), region: id.optional() }).strict().optional(),
-  regiments: z.array(regiment).default([]),
-  individuals: z.array(individual).default([]),
-  scouts: z.number().int().min(0).default(1),
-  vessels: z.partialRecord(z.enum(VESSEL_KINDS), z.number().int().min(0)).default({}),
-  armyPoints: z.number().int().min(0).optional(),
-  notes: z.string().optional(),
+  regiments: z.array(regiment).max(L.unitsPerArmy).default([]),
+  individuals: z.array(individual).max(L.unitsPerArmy).default([]),
+  scouts: z.number().int().min(0).max(100).default(1),
+  vessels: z.partialRecord(z.enum(VESSEL_KINDS), z.number().int().min(0).max(10_000)).default({}),
+  armyPoints: z.number().int().min(0).max(1_000_000).optional(),
+  notes: z.string().max(L.text).optional(),
 }).strict();
 
 export const scenarioSchema = z.object({
   id,
-  name: z.string().min(1),
-  description: z.string().default(''),
+  name,
+  description: z.string().max(L.text).default(''),
   start: z.object({
     /** Free text shown with the game day, e.g. "late autumn". */
-    season: z.string().default(''),
+    season: z.string().max(L.name).default(''),
     weather: z.enum(['clear', 'cloudy', 'lightRain', 'hardRain']).default('clear'),
   }).strict().default({ season: '', weather: 'clear' }),
   map: mapSchema,
   sides: z.array(z.object({
     id,
-    name: z.string().min(1),
+    name,
     colour: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like "#b03030"'),
-    hostileTo: z.array(id).default([]),
-  }).strict()).min(2),
-  armies: z.array(armySchema).min(1),
+    hostileTo: z.array(id).max(L.sides).default([]),
+  }).strict()).min(2).max(L.sides),
+  armies: z.array(armySchema).min(1).max(L.armies),
 }).strict();
 
 export type ScenarioDoc = z.infer<typeof scenarioSchema>;

@@ -2,7 +2,7 @@ import { hexDistance } from '../hex/distance.js';
 import { parseHex, hexToOffset } from '../hex/hexId.js';
 import type { Hex } from '../hex/hex.js';
 import { buildMap, isWater } from '../map/mapModel.js';
-import { scenarioSchema, type ScenarioDoc } from './schema.js';
+import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from './schema.js';
 
 export interface ScenarioProblem {
   /** JSON path in the document, e.g. `armies[3].hex`. */
@@ -40,13 +40,26 @@ export function validateScenario(doc: unknown): ScenarioCheck {
   return { ok: false, problems };
 }
 
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 /** Cross-references of a structurally valid scenario: hexes on the map, rivers that connect, sides and ids. */
 function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
+  // Messages quote the document's own text, which may be huge: keep each problem short.
   const add = (path: string, message: string): void => {
-    problems.push({ path, message });
+    problems.push({ path: clip(path, 120), message: clip(message, 300) });
   };
   const { width, height } = s.map;
+  // Every check below walks the map: on a document too large (or too broken) to build one,
+  // say so and stop rather than allocate width x height hexes.
+  const dims = [width, height];
+  if (!dims.every((n) => Number.isInteger(n) && n >= 2 && n <= 999)) return problems;
+  if (width * height > SCENARIO_LIMITS.mapHexes) {
+    add('map', `is ${width} x ${height} = ${width * height} hexes; at most ${SCENARIO_LIMITS.mapHexes} hexes are accepted (e.g. 200 x 200)`);
+    return problems;
+  }
   const inBounds = (id: string, path: string): Hex | undefined => {
     const h = parseHex(id);
     if (!h) {

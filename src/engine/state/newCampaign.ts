@@ -2,6 +2,7 @@ import { START_TIME } from '../clock/gameTime.js';
 import { createRngState } from '../dice/dice.js';
 import { FRESH_MARCH, FRESH_STATUS, MOVE_POINTS, baseDailyPoints, type Army, type RegimentRole, type SideInfo } from '../forces/army.js';
 import { parseHex } from '../hex/hexId.js';
+import { buildMap, defaultBank } from '../map/mapModel.js';
 import type { ScenarioDoc } from '../scenario/schema.js';
 import { FIRST_MORNING } from '../weather/types.js';
 import type { CampaignState } from './campaign.js';
@@ -21,15 +22,18 @@ export function newCampaign(input: {
   const sides: Record<string, SideInfo> = {};
   for (const s of scenario.sides) sides[s.id] = { id: s.id, name: s.name, colour: s.colour, hostileTo: [...s.hostileTo] };
   const armies: Record<string, Army> = {};
+  const map = buildMap(scenario.map);
   for (const a of scenario.armies) {
     const hex = parseHex(a.hex);
     if (!hex) throw new Error(`scenario army ${a.id} has a bad hex; validate the scenario first`);
+    const bank = a.bank ?? defaultBank(map, hex);
     const army: Army = {
       id: a.id,
       name: a.name,
       commander: a.commander,
       side: a.side,
       hex,
+      ...(bank ? { bank } : {}),
       movementClass: a.movementClass,
       ...(a.movePoints !== undefined ? { baseMovePoints: a.movePoints } : {}),
       ...(a.flying ? { flying: true } : {}),

@@ -47,6 +47,8 @@ export interface CourierData {
   /** Hexes ridden through, for the sender's own view. */
   readonly trail: readonly string[];
   readonly waiting?: boolean;
+  /** A ferry or raft crossing under way: the half period (timeIndex) it is done, and the far bank. */
+  readonly crossing?: { readonly hex: string; readonly until: number; readonly bank?: Bank };
 }
 
 const dataOf = (c: CourierRecord): CourierData => c.data as unknown as CourierData;
@@ -181,7 +183,8 @@ function captured(state: CampaignState, c: CourierRecord, d: CourierData, hex: H
  * fractions carry within the period) along the cheapest route to where its recipient is now.
  * 1. aboard a fleet it moves with the fleet and lands where the fleet touches land;
  * 2. it stops short of an enemy-held hex it could not ride clear through; passing through one it
- *    escapes on 4+, else it is captured;
+ *    escapes on 4+, else it is captured; at a ferry (or where only rafts cross) it waits the whole
+ *    days of the crossing, then rides on from the far bank;
  * 3. it is delivered on reaching the recipient's hex (or the recipient's fleet next to it);
  * 4. ending the half in a hex an enemy holds (the enemy came to it) needs a 6;
  * 5. a captured courier's sender learns only that it has not arrived, once it is overdue.
@@ -234,7 +237,15 @@ function rideHalf(state: CampaignState, map: MapModel, dice: Dice, weather: Weat
   if (hexEquals(hex, recipient.hex) || (recipient.status.embarked && isAdjacent(hex, recipient.hex))) return delivered(state, c, d, hex, map);
 
   const enemies = enemyHexes(state, c.side);
-  const riding = d.night ? state.clock.half >= 2 : state.clock.half < 2;
+  const now = timeIndex(state.clock);
+  // A ferry or rafts take whole days (RULINGS 4): the courier waits at the crossing, then rides on
+  // from the far bank.
+  const crossingNow = d.crossing !== undefined && now < d.crossing.until;
+  if (d.crossing && !crossingNow) {
+    const { crossing: done, bank: _b, ...rest } = d;
+    d = { ...rest, ...(done.bank ? { bank: done.bank } : {}) };
+  }
+  const riding = !crossingNow && (d.night ? state.clock.half >= 2 : state.clock.half < 2);
   const events: EngineEvent[] = [];
   if (riding) {
     const perHalf = courierDailyPoints(d) / 2;
@@ -253,8 +264,14 @@ function rideHalf(state: CampaignState, map: MapModel, dice: Dice, weather: Weat
     };
     const trail = [...d.trail];
     let bank = d.bank;
+    let crossing: CourierData['crossing'];
     for (let i = 0; i < steps.length; i++) {
       const s = steps[i] as (typeof steps)[number];
+      const halves = s.crossing?.halves ?? 0;
+      if (halves > 0) {
+        crossing = { hex: map.format(s.hex), until: now + halves, ...(s.bank ? { bank: s.bank } : {}) };
+        break;
+      }
       const k = cost(i);
       if (k > budget) break;
       const enemy = s.kind === 'enter' ? enemies.get(hexKey(s.hex)) : undefined;
@@ -275,7 +292,7 @@ function rideHalf(state: CampaignState, map: MapModel, dice: Dice, weather: Weat
       if (hexEquals(hex, recipient.hex)) return delivered(state, c, { ...d, trail: trail.slice(-40) }, hex, map);
     }
     const { bank: _b, waiting: _w, ...rest } = d;
-    d = { ...rest, ...(bank ? { bank } : {}), carry: budget, trail: trail.slice(-40) };
+    d = { ...rest, ...(bank ? { bank } : {}), carry: crossing ? 0 : budget, trail: trail.slice(-40), ...(crossing ? { crossing } : {}) };
     if (recipient.status.embarked && isAdjacent(hex, recipient.hex)) return delivered(state, c, d, hex, map);
   }
   // 4. Stopping where an enemy stands.

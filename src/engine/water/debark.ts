@@ -2,8 +2,8 @@ import { formatGameTime, fromIndex, timeIndex } from '../clock/gameTime.js';
 import { event, PUBLIC, toArmy, type EngineEvent } from '../events/events.js';
 import { baseDailyPoints, regimentFigures, type Army } from '../forces/army.js';
 import { hexEquals, type Hex } from '../hex/hex.js';
-import { isAdjacent } from '../hex/neighbours.js';
-import { isWater, type Bank, type MapModel } from '../map/mapModel.js';
+import { directionTo, isAdjacent } from '../hex/neighbours.js';
+import { bankOfEdge, isWater, type Bank, type MapModel } from '../map/mapModel.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState, Order } from '../state/campaign.js';
 import type { WeatherEffects } from '../weather/types.js';
@@ -97,7 +97,14 @@ export function debark(state: CampaignState, map: MapModel, input: DebarkInput, 
   }
   let a: Army = { ...army, hex: target, status: { ...army.status, embarked: false } };
   const river = map.riverAt(target);
-  if (river) a = { ...a, bank: input.bank ?? 'left' };
+  // Landing from a neighbouring hex (a coast hex, or stepping off the port) puts the army on the
+  // bank that faces it; only boats in the river hex itself land on either bank.
+  const edge = hexEquals(target, at) ? undefined : directionTo(target, at);
+  const facing = river && edge ? bankOfEdge(river, edge) : undefined;
+  if ((facing === 'left' || facing === 'right') && input.bank !== undefined && input.bank !== facing) {
+    return fail('debark.wrongBank', `Landing at ${id} from ${here} puts the army on the ${facing} bank; the ${input.bank} bank is across the river.`);
+  }
+  if (river) a = { ...a, bank: facing === 'left' || facing === 'right' ? facing : input.bank ?? 'left' };
   else if ('bank' in a) {
     const { bank: _b, ...rest } = a;
     a = rest;

@@ -6,7 +6,9 @@ import { neighbours } from '../hex/neighbours.js';
 import { isWater, type MapModel } from '../map/mapModel.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState } from '../state/campaign.js';
+import { awaitedRegiments } from './debark.js';
 import { sailOrder, type FleetState } from './fleet.js';
+import { riverNavigable } from './navigation.js';
 import { describeVessels, fleetCapacity, kindsOf, VESSELS, type VesselCounts, type VesselKind } from './vessels.js';
 
 /** What a set of vessels can take aboard. */
@@ -56,6 +58,13 @@ export function planLoad(army: Army, vessels: VesselCounts): Result<LoadPlan> {
       .map((k) => `${Math.ceil(smallest.figures / VESSELS[k].capacity)} ${VESSELS[k].name}s`);
     return fail('embark.notEnoughCapacity', `Not enough room: ${arithmetic}, but an army embarks whole regiments and the smallest, ${smallest.name}, has ${smallest.figures} figures.${needs.length > 0 ? ` It needs ${needs.join(' or ')}.` : ''}`, { capacity, smallest: smallest.figures });
   }
+  // Regiments left ashore follow by shuttle, each trip carrying whole regiments: one larger than
+  // the whole fleet could never follow.
+  const stranded = ashore.filter((r) => r.figures > capacity);
+  if (stranded.length > 0) {
+    const names = stranded.map((r) => `${r.name} (${r.figures} figures)`).join(', ');
+    return fail('embark.regimentTooLarge', `Not enough room: ${arithmetic}, and ${names} could never follow by shuttle: each trip carries whole regiments only. Name enough vessels for the largest regiment.`, { capacity, largest: Math.max(...stranded.map((r) => r.figures)) });
+  }
   const galleys = vessels.galley ?? 0;
   const figuresAboard = aboard.reduce((n, r) => n + r.figures, 0);
   return ok({ capacity, aboard, ashore, figuresAboard, galleys, escortNeeded: aboard.length, arithmetic });
@@ -69,7 +78,8 @@ export function boardingViolation(map: MapModel, kinds: readonly VesselKind[], a
   const beach = neighbours(at).some((n) => map.terrainAt(n) === 'coast' && (!map.isMudflat(n) || map.hasChannel(n)));
   for (const k of kinds) {
     const v = VESSELS[k];
-    const onRiver = v.rivers && river !== undefined && river.navigable && !river.cataract;
+    // Navigable means the canal's span too: boats use it only between its cataracts (RULINGS 1).
+    const onRiver = v.rivers && river !== undefined && riverNavigable(map, at).ok;
     if (onRiver) continue;
     if (!v.seagoing) return `${v.name}s board only on a navigable river; ${id} has none`;
     if (port) continue;
@@ -113,6 +123,11 @@ export function embark(state: CampaignState, map: MapModel, input: EmbarkInput):
   if (army.status.destroyed) return fail('embark.destroyed', `${army.name} is destroyed.`);
   if (army.status.embarked) return fail('embark.alreadyEmbarked', `${army.name} is already embarked. Use /sail to move the fleet or /debark to land.`);
   if (army.status.inBattle || army.status.inContact) return fail('embark.inContact', `${army.name} is in contact with the enemy; it cannot embark until the contact is resolved.`);
+  // A multi-day crossing binds the army until it is across (docs/rulings.md, Rivers).
+  const op = army.march.operation;
+  if (op) return fail('embark.committed', `${army.name} is committed to a ${op.kind === 'ferry' ? 'ferry' : 'raft'} crossing at ${map.format(op.hex)}; it can embark once across.`);
+  // Its standing 'debark' order holds the regiments still coming by shuttle.
+  if (awaitedRegiments(state, army.id)) return fail('embark.awaitingRegiments', `${army.name} waits at its landing place for regiments still at sea; it can embark once they are all ashore.`);
   const kinds = kindsOf(input.vessels);
   if (kinds.length === 0) return fail('embark.noVessels', 'Name at least one vessel, e.g. `vessels:"troopTransport=9,galley=1"`.');
   const short = kinds.filter((k) => (input.vessels[k] ?? 0) > (army.vessels[k] ?? 0));

@@ -83,8 +83,13 @@ export const fleetStep: TickStep = ({ state, map, weather }) => {
     const a = armies[id] as Army;
     if (!a.status.embarked || a.status.destroyed) continue;
     const order = orders[id];
-    if (!order || order.kind !== 'sail' || order.path.length === 0) continue;
+    if (!order || order.kind !== 'sail') continue;
     const fleet = fleetOf({ ...state, orders }, id) as FleetState;
+    if (order.path.length === 0) {
+      // At anchor without a voyage, the wait for the tide (advanced embarkation) runs out all the same.
+      if (fleet.waitHalves > 0) orders[id] = sailOrder(id, { ...fleet, waitHalves: fleet.waitHalves - 1 }, order.path, order.givenBy, order.givenAt);
+      continue;
+    }
     const out = advanceFleet(map, a, fleet, order.path, state.clock, weather, occ);
     const from = a.hex;
     let moved: Army = { ...a, hex: out.hex };

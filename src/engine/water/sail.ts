@@ -1,6 +1,6 @@
 import { halfPeriodName, nextHalf, type GameTime } from '../clock/gameTime.js';
 import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
+import { hexEquals, type Hex } from '../hex/hex.js';
 import { hexKey } from '../hex/hexId.js';
 import { neighbours } from '../hex/neighbours.js';
 import type { MapModel } from '../map/mapModel.js';
@@ -36,7 +36,9 @@ export interface FleetHalf {
  * half period's points come from the slowest vessel (fleetHalfPoints), fractions carry over
  * within the day. A fleet waits (its order stands) while a port is closed by fog or high winds,
  * in calm (sailed vessels), in a gale (at sea) and while the next hex holds another commander;
- * an illegal step ends the order. Escort galleys are lost when the fleet goes into open sea.
+ * an illegal step ends the order. Escort galleys are lost when the fleet goes into open sea. A
+ * half period is rowed on a river or sailed at sea, never both: at a river mouth the fleet goes on
+ * next half period (so no boat rows by night, and none puts to sea in a gale).
  * @see 000 Waterborne Transport; 000 Coastal Waters; 000 Open Sea; 000 Strategic Movement Under Fog
  */
 export function advanceFleet(map: MapModel, army: Army, fleet: FleetState, path: readonly Hex[], clock: GameTime, weather: WeatherEffects, occupied: ReadonlyMap<string, string>): FleetHalf {
@@ -65,6 +67,13 @@ export function advanceFleet(map: MapModel, army: Army, fleet: FleetState, path:
     const chk = checkStep(map, kinds, pos, to, weather);
     if (!chk.ok) {
       stop = { kind: 'illegal', code: chk.violation.code, message: chk.violation.message };
+      break;
+    }
+    if (chk.value.river !== (mode === 'river')) {
+      // The half period's points are rowed on a river (by day) or sailed at sea (weather apart):
+      // a fleet reaching a river mouth goes on in the other mode next half period, with no carry.
+      stop = { kind: 'points' };
+      budget = 0;
       break;
     }
     if (chk.value.port && weather.portsClosed && seagoing(fleet.vessels)) {
@@ -184,6 +193,7 @@ export function planSail(state: CampaignState, map: MapModel, armyId: string, re
     }
   } else if (req.to) {
     if (!map.inBounds(req.to)) return fail('sail.offMap', 'That hex is off the map.');
+    if (hexEquals(req.to, army.hex)) return fail('sail.alreadyThere', `${army.name}'s fleet is already at ${map.format(req.to)}. To go ashore, use /debark.`);
     const blocked = new Set([...occ.entries()].filter(([, id]) => id !== armyId).map(([k]) => k));
     const route = findSeaRoute(map, fleet, army.hex, req.to, blocked, weather);
     if (!route) return fail('sail.noRoute', `No water route for ${army.name}'s fleet from ${map.format(army.hex)} to ${map.format(req.to)}: check coastal waters, channels, cataracts and ports for its vessels (${kindsOf(fleet.vessels).map((k) => VESSELS[k].name).join(', ')}).`);
