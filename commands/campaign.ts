@@ -27,7 +27,8 @@ export default {
       .addNumberOption((o) => o.setName('bow-range').setDescription('Short bow range in inches'))
       .addBooleanOption((o) => o.setName('drought').setDescription('Optional drought rule'))
       .addBooleanOption((o) => o.setName('advanced-embarkation').setDescription('Optional embarkation times'))
-      .addStringOption((o) => o.setName('missed-orders').setDescription('What an army without orders does').addChoices({ name: 'rest', value: 'rest' }, { name: 'hold', value: 'hold' })))
+      .addStringOption((o) => o.setName('missed-orders').setDescription('What an army without orders does').addChoices({ name: 'rest', value: 'rest' }, { name: 'hold', value: 'hold' }))
+      .addIntegerOption((o) => o.setName('decision-deadline').setDescription('Ticks commanders have to answer a contact (default 1)').setMinValue(1).setMaxValue(8)))
     .addSubcommand((s) => s.setName('assign').setDescription('Give an army to a player.')
       .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
       .addUserOption((o) => o.setName('user').setDescription('The player'))
@@ -50,7 +51,7 @@ export default {
         return campaignSettings(ctx.app, actor, {
           cadence: ctx.string('cadence'), timezone: ctx.string('timezone'), reminderLeadMinutes: ctx.integer('reminder-lead'), catchUp: ctx.string('catch-up'),
           refereeRoleId: ctx.user('referee-role'), tableWidth: ctx.number('table-width'), shortBowRange: ctx.number('bow-range'), drought: ctx.boolean('drought'),
-          advancedEmbarkation: ctx.boolean('advanced-embarkation'), defaultOrder: ctx.string('missed-orders'),
+          advancedEmbarkation: ctx.boolean('advanced-embarkation'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
         });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
       case 'start': return startCampaign(ctx.app, actor);

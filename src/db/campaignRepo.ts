@@ -6,7 +6,7 @@ import type { Hex } from '../engine/hex/hex.js';
 import { formatHex, hexToOffset, parseHex } from '../engine/hex/hexId.js';
 import type { ScenarioDoc } from '../engine/scenario/schema.js';
 import type { CampaignState, ContactRecord, CourierRecord, Order } from '../engine/state/campaign.js';
-import type { CampaignSettings } from '../engine/state/settings.js';
+import { DEFAULT_SETTINGS, type CampaignSettings } from '../engine/state/settings.js';
 import type { WeatherState } from '../engine/weather/types.js';
 import type { Database } from './client.js';
 import * as t from './schema.js';
@@ -151,7 +151,8 @@ export function loadState(db: Database, id: string): CampaignState | undefined {
     scenarioId: c.scenarioId,
     season: c.season,
     status: c.status,
-    settings: c.settings as CampaignSettings,
+    // Settings added in later versions take their defaults in older campaigns.
+    settings: { ...DEFAULT_SETTINGS, ...(c.settings as Partial<CampaignSettings>) },
     clock: { day: c.clockDay, half: c.clockHalf as GameTime['half'] },
     sides,
     armies,

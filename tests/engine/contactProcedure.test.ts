@@ -494,3 +494,16 @@ describe('Purity', () => {
     expect(JSON.stringify(s)).toBe(before);
   });
 });
+
+describe('RULINGS 5: the decision deadline is a campaign setting', () => {
+  it('GIVEN a deadline of two ticks THEN the first tick only counts and the second applies the defaults', () => {
+    const base = twoForces();
+    const s0 = { ...base, settings: { ...base.settings, decisionDeadlineTicks: 2 }, clock: { day: 1, half: 2 as const } };
+    const first = contactStep({ state: s0, map: clear, dice: dice(), weather: NO_WEATHER_EFFECTS });
+    expect(first.state.contacts['c1']!.step).toBe('step1');
+    expect(first.events).toEqual([]);
+    const second = contactStep({ state: { ...first.state, clock: { day: 1, half: 3 } }, map: clear, dice: dice(), weather: NO_WEATHER_EFFECTS });
+    expect(second.state.contacts['c1']!.step).toBe('closed');
+    expect(contactData(second.state.contacts['c1']!).outcome).toBe('fightOnMorrow');
+  });
+});

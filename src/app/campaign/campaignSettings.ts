@@ -19,6 +19,7 @@ export interface SettingsInput {
   readonly drought?: boolean | undefined;
   readonly advancedEmbarkation?: boolean | undefined;
   readonly defaultOrder?: string | undefined;
+  readonly decisionDeadlineTicks?: number | undefined;
 }
 
 const describe = (s: CampaignSettings): string => [
@@ -30,6 +31,7 @@ const describe = (s: CampaignSettings): string => [
   `drought rule ${s.drought ? 'on' : 'off'}`,
   `advanced embarkation ${s.advancedEmbarkation ? 'on' : 'off'}`,
   `missed orders: ${s.defaultOrder}`,
+  `contact answers due ${s.decisionDeadlineTicks === 1 ? 'by the next tick' : `within ${s.decisionDeadlineTicks} ticks`}`,
 ].join('; ');
 
 /** Referee: shows or changes the campaign's settings. Every change is logged and announced. */
@@ -52,6 +54,9 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
     if (input.shortBowRange !== undefined && (input.shortBowRange <= 0 || input.shortBowRange >= (input.tableWidth ?? cur.tableWidth))) {
       throw new UserError('settings.badBowRange', 'The short bow range (inches) must be above 0 and below the table width.');
     }
+    if (input.decisionDeadlineTicks !== undefined && (!Number.isInteger(input.decisionDeadlineTicks) || input.decisionDeadlineTicks < 1 || input.decisionDeadlineTicks > 8)) {
+      throw new UserError('settings.badDecisionDeadline', 'decision-deadline is a number of ticks from 1 (the next tick, the default) to 8.');
+    }
     if (input.defaultOrder !== undefined && !['hold', 'rest'].includes(input.defaultOrder)) throw new UserError('settings.badDefaultOrder', 'missed-orders must be `rest` or `hold`.');
     const settings: CampaignSettings = {
       ...cur,
@@ -65,6 +70,7 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
       ...(input.drought !== undefined ? { drought: input.drought } : {}),
       ...(input.advancedEmbarkation !== undefined ? { advancedEmbarkation: input.advancedEmbarkation } : {}),
       ...(input.defaultOrder !== undefined ? { defaultOrder: input.defaultOrder as 'hold' | 'rest' } : {}),
+      ...(input.decisionDeadlineTicks !== undefined ? { decisionDeadlineTicks: input.decisionDeadlineTicks } : {}),
     };
     if ((cadence !== cur.cadence || timezone !== cur.timezone) && tx.state.status === 'running') {
       setSchedule(tx.db, tx.meta.id, nextDue(cadence, timezone, tx.now).toISOString());

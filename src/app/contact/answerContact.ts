@@ -8,7 +8,7 @@ import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Message } from '../messages.js';
 import { commandersOf, inCampaign, type CampaignTx, type Change } from '../session.js';
-import { contactOfArmy, deliveries, must, parseContactButton } from './contactCommon.js';
+import { contactOfArmy, deadlineText, deliveries, must, parseContactButton } from './contactCommon.js';
 
 /** What a commander answers: before the contact phase, or engage/evade after it. */
 export type ContactAnswer = 'engage' | 'evade' | 'avoid' | 'delay' | 'silent';
@@ -65,7 +65,7 @@ export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: C
     events.push(...r.events);
     outcome += ' Every commander has answered: resolved now.';
   } else {
-    outcome += ' Waiting for the other commanders (or the next tick).';
+    outcome += ` Waiting for the other commanders (or ${deadlineText(tx.state)}).`;
   }
   const d = deliveries(tx, tx.state, state, events);
   return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, resolved: allAnswered })] };

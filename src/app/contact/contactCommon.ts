@@ -1,3 +1,4 @@
+import { ordinal } from '../../engine/clock/gameTime.js';
 import {
   awaitingAnswers,
   canAvoidTo,
@@ -87,13 +88,13 @@ export function contactPromptEvents(before: CampaignState, after: CampaignState,
           ...avoidHexes(after, map, army).map((hex): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, hex), label: `Avoid to ${hex}`, style: 'secondary' })),
           { id: contactButtonId(after.id, c.id, 'silent', id), label: 'Stay silent (fight on the morrow)', style: 'secondary' },
         ];
-        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}: proceed, delay, avoid (with the points to move away), or stay silent. No answer by the next tick counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1', buttons }));
+        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}: proceed, delay, avoid (with the points to move away), or stay silent. No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1', buttons }));
       }
     } else if (c.step === 'decision') {
       for (const id of awaitingAnswers(c)) {
         const buttons: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id), label: 'Engage', style: 'danger' }];
         if (canEvade(c, id)) buttons.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary' });
-        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by the next tick counts as engage. \`/intel\` shows your estimate again.`, { contactId: c.id, step: 'decision', buttons }));
+        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by ${deadlineText(after)} counts as engage. \`/intel\` shows your estimate again.`, { contactId: c.id, step: 'decision', buttons }));
       }
     } else if (c.step === 'battle' && contactData(c).deployment) {
       out.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, contactData(c).deployment as DeploymentBriefing), { contactId: c.id }));
@@ -125,4 +126,10 @@ export function formatBriefing(state: CampaignState, c: ContactRecord, b: Deploy
 export function deliveries(tx: CampaignTx, before: CampaignState, after: CampaignState, events: readonly EngineEvent[]): { events: EngineEvent[]; outbox: Outgoing[] } {
   const all = [...events, ...contactPromptEvents(before, after, tx.map)];
   return { events: all, outbox: routeEvents({ ...tx, state: after }, all) };
+}
+
+/** When missing answers turn into the defaults, in the campaign's terms. */
+export function deadlineText(state: CampaignState): string {
+  const n = Math.max(1, state.settings.decisionDeadlineTicks ?? 1);
+  return n === 1 ? 'the next tick' : `the ${ordinal(n)} tick from now`;
 }

@@ -59,6 +59,8 @@ export interface BattleRecord {
 export interface ContactData {
   /** Time index when the current step began; defaults apply once the clock has moved past it. */
   readonly stepAt?: number;
+  /** Ticks already waited for answers at the current step (when the deadline is more than one tick). */
+  readonly wait?: { readonly step: string; readonly ticks: number };
   readonly step1?: Readonly<Record<string, Step1Choice>>;
   readonly decisions?: Readonly<Record<string, Decision>>;
   readonly scouts?: Readonly<Record<string, readonly ScoutOutcome[]>>;

@@ -22,6 +22,11 @@ export interface CampaignSettings {
   readonly flyingIgnoresTerrain: boolean;
   /** Missed orders: what an army without orders does. */
   readonly defaultOrder: 'hold' | 'rest';
+  /**
+   * Ticks a contact waits for its commanders' answers before the defaults apply (step 1: silent;
+   * engage or evade: engage). 1 = the next tick. @see RULINGS 5
+   */
+  readonly decisionDeadlineTicks: number;
 }
 
 export const DEFAULT_SETTINGS: CampaignSettings = {
@@ -35,4 +40,5 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   advancedEmbarkation: false,
   flyingIgnoresTerrain: true,
   defaultOrder: 'rest',
+  decisionDeadlineTicks: 1,
 };

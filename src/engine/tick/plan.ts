@@ -1,11 +1,8 @@
-import { makeContactStep } from '../contact/index.js';
-import { beginHalfStep, marchFormation, movementStep } from '../movement/index.js';
+import { contactStep } from '../contact/index.js';
+import { beginHalfStep, movementStep } from '../movement/index.js';
 import { courierStep, fleetStep } from '../water/index.js';
 import { droughtCasualtyStep, weatherEffects, weatherStep } from '../weather/index.js';
 import type { TickPlan } from './resolveTick.js';
-
-/** Contact deadlines and procedure, with the march formation the movement rules derive. */
-export const contactStep = makeContactStep({ marchFormation });
 
 /**
  * The rules that run at every tick, in the order RULINGS 2-5 require: contact deadlines, then
