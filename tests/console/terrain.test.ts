@@ -174,9 +174,16 @@ describe('/terrain place and /terrain show', () => {
     expect(sketchDms(h, 'alice').map((o) => o.data)).toEqual([expect.objectContaining({ contactId: id, armyId: 'hadewych' })]);
     expect(sketchDms(h, 'bob').map((o) => o.data)).toEqual([expect.objectContaining({ contactId: id, armyId: 'grallune' })]);
     expect(isPng(sketchDms(h, 'bob')[0]?.files?.[0] as string)).toBe(true);
+    expectNoSketchInChannel(h);
+    // The next tick: missing answers engage, the battle is joined, and its ground goes public once.
     await h.run('!tick');
     expect(sketchDms(h, 'alice')).toHaveLength(1);
-    expectNoSketchInChannel(h);
+    const boards = h.channel().filter((o) => (o.files ?? []).some((f) => /battlefield/.test(f)));
+    expect(boards).toHaveLength(1);
+    expect(boards[0]?.data).toMatchObject({ kind: 'battlefieldSketch', contactId: id });
+    expect(boards[0]?.content).not.toMatch(/\d+\s*(figures?|troops)|%/);
+    await h.run('@referee /contact list');
+    expect(h.channel().filter((o) => (o.files ?? []).some((f) => /battlefield/.test(f)))).toHaveLength(1);
   });
 
   it('GIVEN the DM buttons THEN proceeding by button also sends the sketches', async () => {

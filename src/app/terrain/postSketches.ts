@@ -1,4 +1,4 @@
-import { contactData } from '../../engine/contact/index.js';
+import { battlefieldSketchOf, contactData } from '../../engine/contact/index.js';
 import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -8,8 +8,9 @@ import { handText, sketchData, sketchFile, sketchFileName } from './terrainCommo
 
 interface SketchJob {
   readonly contactId: string;
+  /** The army whose side it is seen from; empty for the battle's public sketch. */
   readonly armyId: string;
-  /** Who gets it: the army's commanders, or the referees when nobody commands it. */
+  /** Who gets it: the army's commanders, or the referees when nobody commands it; none = the channel. */
   readonly userIds: readonly string[];
   readonly content: string;
   readonly sketch: BattlefieldSketch;
@@ -23,7 +24,8 @@ interface SketchJob {
  * contacts (default: every contact at the decision step). Each DM has a dedupe key per contact,
  * army and user, so calling this twice sends nothing twice. Never throws: a failure is logged
  * (the engage-or-evade prompt has already gone; `/terrain show` draws the sketch again).
- * Never posts to the channel.
+ * Once a battle is joined, the sketch of its ground is posted once to the channel with the
+ * deployment briefing; before that it never reaches the channel.
  */
 export async function postSketches(app: App, campaignId: string, contactIds?: readonly string[]): Promise<void> {
   try {
@@ -32,7 +34,15 @@ export async function postSketches(app: App, campaignId: string, contactIds?: re
       const referees = [...new Set([tx.meta.ownerUserId, ...tx.members.filter((m) => m.role === 'referee').map((m) => m.userId)])];
       const out: SketchJob[] = [];
       for (const c of Object.values(tx.state.contacts)) {
-        if (c.step !== 'decision' || (wanted && !wanted.has(c.id)) || (contactData(c).terrain ?? []).length === 0) continue;
+        if ((wanted && !wanted.has(c.id)) || (contactData(c).terrain ?? []).length === 0) continue;
+        if (c.step === 'battle') {
+          // Battle joined: both sides fight over the same ground, so the sketch goes with the
+          // public briefing (the cards as they lie; nothing about the forces).
+          const names = c.armyIds.map((id) => tx.state.armies[id]?.name ?? id).join(' vs ');
+          out.push({ contactId: c.id, armyId: '', userIds: [], content: `The battlefield of ${names} (contact ${c.id}), from the terrain reconnaissance.`, sketch: battlefieldSketchOf(tx.state, c) });
+          continue;
+        }
+        if (c.step !== 'decision') continue;
         for (const armyId of c.armyIds) {
           const army = tx.state.armies[armyId];
           if (!army) continue;
@@ -48,11 +58,17 @@ export async function postSketches(app: App, campaignId: string, contactIds?: re
     if (jobs.length === 0) return;
     const drawn: { job: SketchJob; file: MessageFile }[] = [];
     for (const job of jobs) {
-      const file = await sketchFile(app, job.sketch, sketchFileName(job.contactId, job.armyId));
+      const file = await sketchFile(app, job.sketch, job.armyId ? sketchFileName(job.contactId, job.armyId) : `battlefield-${job.contactId}.png`);
       if (file) drawn.push({ job, file });
     }
     if (drawn.length === 0) return;
-    const outbox: Outgoing[] = drawn.flatMap(({ job, file }) => job.userIds.map((userId): Outgoing => ({
+    const outbox: Outgoing[] = drawn.flatMap(({ job, file }) => job.userIds.length === 0 ? [{
+      to: 'channel' as const,
+      content: job.content,
+      data: { kind: 'battlefieldSketch', contactId: job.contactId, sketch: job.sketch },
+      files: [file],
+      dedupeKey: `battle-sketch:${campaignId}:${job.contactId}`,
+    }] : job.userIds.map((userId): Outgoing => ({
       to: 'dm',
       userId,
       content: job.content,
@@ -75,7 +91,7 @@ export async function postSketches(app: App, campaignId: string, contactIds?: re
 export async function postSketchesAfter(app: App, from: { actor: Actor } | { campaignId: string } | { customId: string }, messages: readonly Message[]): Promise<readonly Message[]> {
   const ids = messages.flatMap((m) => {
     const d = m.data as { contactId?: unknown; resolved?: unknown; step?: unknown } | undefined;
-    return typeof d?.contactId === 'string' && (d.resolved === true || d.step === 'decision') ? [d.contactId] : [];
+    return typeof d?.contactId === 'string' && (d.resolved === true || d.step === 'decision' || d.step === 'battle') ? [d.contactId] : [];
   });
   if (ids.length === 0) return messages;
   try {
