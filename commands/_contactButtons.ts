@@ -1,6 +1,6 @@
 import { answerByButton } from '../src/app/contact/answerContact.js';
 import { postSketchesAfter } from '../src/app/terrain/postSketches.js';
-import type { ButtonHandler } from './types.js';
+import type { ButtonHandler } from './_types.js';
 
 /** Contact buttons in DMs: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]`. */
 export const contactButtons: ButtonHandler = {

@@ -2,7 +2,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import { listContacts, openContactCase, resolveContactNow, splitContactCase } from '../src/app/contact/contactAdmin.js';
 import { postSketchesAfter } from '../src/app/terrain/postSketches.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './types.js';
+import type { Command } from './_types.js';
 
 export default {
   data: new SlashCommandBuilder()

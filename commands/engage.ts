@@ -3,7 +3,7 @@ import { armyChoices } from '../src/app/autocomplete.js';
 import { answerContact } from '../src/app/contact/answerContact.js';
 import { postSketchesAfter } from '../src/app/terrain/postSketches.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './types.js';
+import type { Command } from './_types.js';
 
 export default {
   data: new SlashCommandBuilder()

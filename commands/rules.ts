@@ -2,7 +2,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import { rulesReference } from '../src/app/rules/rulesReference.js';
 import { RULES_TOPICS } from '../src/app/rules/topics.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './types.js';
+import type { Command } from './_types.js';
 
 export default {
   data: new SlashCommandBuilder()

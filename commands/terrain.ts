@@ -4,7 +4,7 @@ import { terrainCardChoices } from '../src/app/terrain/cardChoices.js';
 import { placeTerrain } from '../src/app/terrain/placeTerrain.js';
 import { showTerrain } from '../src/app/terrain/showTerrain.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './types.js';
+import type { Command } from './_types.js';
 
 const choices = (...names: string[]) => names.map((n) => ({ name: n, value: n }));
 

@@ -17,7 +17,7 @@ import { errorMessages } from '../app/handleError.js';
 import type { Message } from '../app/messages.js';
 import { runDelivery } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
-import type { ButtonHandler, Choice, Command } from '../../commands/types.js';
+import type { ButtonHandler, Choice, Command } from '../../commands/_types.js';
 import { DeliveryLoop } from './deliveryLoop.js';
 import { DiscordCodes, loggableError, newErrorRef } from './discordErrors.js';
 import { autocompleteContext, commandContext } from './interactionContext.js';

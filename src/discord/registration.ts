@@ -1,5 +1,5 @@
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import type { Command } from '../../commands/types.js';
+import type { Command } from '../../commands/_types.js';
 
 export type CommandPayload = RESTPostAPIChatInputApplicationCommandsJSONBody;
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contactButtons } from '../../commands/_contactButtons.js';
 import terrain from '../../commands/terrain.js';
-import type { AutocompleteContext } from '../../commands/types.js';
+import type { AutocompleteContext } from '../../commands/_types.js';
 import { findCampaignInChannel } from '../../src/db/campaignRepo.js';
 import { placeTerrain } from '../../src/app/terrain/placeTerrain.js';
 import { postSketches } from '../../src/app/terrain/postSketches.js';

@@ -1,5 +1,5 @@
 /**
- * Every die in the game is rolled through a Dice service. The engine never calls Math.random:
+ * Every die in the game is rolled through a Dice service. The engine has no ambient randomness:
  * the app injects a dice service seeded per campaign (or a scripted one in tests) and records
  * every roll with its purpose in the campaign's event log.
  * @see RULINGS 7 Dice
