@@ -1,5 +1,5 @@
 import type { Dice } from '../../engine/dice/dice.js';
-import { FRESH_MARCH, FRESH_STATUS, type Army, type HomeTerrain, type MovementClass } from '../../engine/forces/army.js';
+import { FRESH_STATUS, loneForce, type Army, type HomeTerrain, type MovementClass } from '../../engine/forces/army.js';
 import { parseHex } from '../../engine/hex/hexId.js';
 import type { Hex } from '../../engine/hex/hex.js';
 import { buildMap, type CrossingSite, type MapData, type MapModel, type RiverSize } from '../../engine/map/mapModel.js';
@@ -20,25 +20,17 @@ function hexOf(id: string): Hex {
 }
 
 export function probeArmy(movementClass: MovementClass, extra: { homeTerrain?: HomeTerrain; fatigued?: boolean; flying?: boolean } = {}): Army {
-  return {
+  return loneForce({
     id: 'probe',
     name: 'probe',
     commander: 'probe',
     side: 'probe',
     hex: HERE,
     movementClass,
-    sight: 'light',
-    nocturnal: false,
-    regiments: [],
-    individuals: [],
-    scouts: 0,
-    vessels: {},
-    formation: 'formed',
     status: { ...FRESH_STATUS, fatigued: extra.fatigued ?? false },
-    march: FRESH_MARCH,
     ...(extra.homeTerrain ? { homeTerrain: extra.homeTerrain } : {}),
     ...(extra.flying ? { flying: true } : {}),
-  };
+  });
 }
 
 const EMPTY: MapData = { width: 2, height: 1, terrain: ['cc'], roads: [], tracks: [], rivers: [], ports: [], channels: [], mudflats: [], towns: [], fortifications: [], regions: [], labels: [] };

@@ -187,6 +187,26 @@ export const FRESH_MARCH: MarchState = {
   noRaftHexes: [],
 };
 
+/**
+ * A force that is not a scenario army (a courier riding alone, a probe of the rules): no
+ * regiments, formed, light-sighted, fresh; `fields` say the rest.
+ */
+export function loneForce(fields: Pick<Army, 'id' | 'name' | 'side' | 'hex' | 'movementClass'> & Partial<Army>): Army {
+  return {
+    commander: '',
+    sight: 'light',
+    nocturnal: false,
+    regiments: [],
+    individuals: [],
+    scouts: 0,
+    vessels: {},
+    formation: 'formed',
+    status: FRESH_STATUS,
+    march: FRESH_MARCH,
+    ...fields,
+  };
+}
+
 export function regimentFigures(r: Regiment): number {
   return r.companies.reduce((n, c) => n + c.figures, 0);
 }

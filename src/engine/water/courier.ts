@@ -1,7 +1,7 @@
 import { formatGameTime, fromIndex, isPeriodStart, timeIndex, type GameTime } from '../clock/gameTime.js';
 import type { Dice } from '../dice/dice.js';
 import { event, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
-import { FRESH_MARCH, FRESH_STATUS, isHostile, MOVE_POINTS, type Army } from '../forces/army.js';
+import { isHostile, loneForce, MOVE_POINTS, type Army } from '../forces/army.js';
 import { hexEquals, type Hex } from '../hex/hex.js';
 import { hexKey } from '../hex/hexId.js';
 import { isAdjacent } from '../hex/neighbours.js';
@@ -61,25 +61,15 @@ export function courierDailyPoints(d: Pick<CourierData, 'horse'>): number {
 }
 
 function riderOf(c: { id: string; side: string; hex: Hex }, d: Pick<CourierData, 'horse' | 'bank'>): Army {
-  return {
+  return loneForce({
     id: `courier:${c.id}`,
     name: 'courier',
-    commander: '',
     side: c.side,
     hex: c.hex,
     ...(d.bank ? { bank: d.bank } : {}),
     movementClass: 'courier',
     baseMovePoints: courierDailyPoints(d),
-    sight: 'light',
-    nocturnal: false,
-    regiments: [],
-    individuals: [],
-    scouts: 0,
-    vessels: {},
-    formation: 'formed',
-    status: FRESH_STATUS,
-    march: FRESH_MARCH,
-  };
+  });
 }
 
 const DAY_OPTS = { period: 'day', night: false, unformed: true } as const;
