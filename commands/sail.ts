@@ -7,13 +7,14 @@ import type { Command } from './_types.js';
 export default {
   data: new SlashCommandBuilder()
     .setName('sail')
-    .setDescription('Sail your fleet; previews the voyage.')
+    .setDescription('Sail your fleet (previews the voyage), or stop it where it lies.')
     .addStringOption((o) => o.setName('army').setDescription('Your embarked army').setRequired(true).setAutocomplete(true))
     .addStringOption((o) => o.setName('to').setDescription('Destination hex (the bot finds the water route), e.g. 0506'))
-    .addStringOption((o) => o.setName('path').setDescription('Hexes in order, e.g. "2303 2202 2102"')),
+    .addStringOption((o) => o.setName('path').setDescription('Hexes in order, e.g. "2303 2202 2102"'))
+    .addBooleanOption((o) => o.setName('stop').setDescription('Stop the fleet where it lies; the army stays aboard')),
   defer: 'ephemeral',
   async execute(ctx) {
-    return orderSail(ctx.app, actorOf(ctx), { army: ctx.string('army'), path: ctx.string('path'), to: ctx.string('to') });
+    return orderSail(ctx.app, actorOf(ctx), { army: ctx.string('army'), path: ctx.string('path'), to: ctx.string('to'), stop: ctx.boolean('stop') });
   },
   async autocomplete(ctx) {
     return armyChoices(ctx.app, ctx, ctx.focused.value);

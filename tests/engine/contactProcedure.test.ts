@@ -247,8 +247,11 @@ describe('RULINGS 5 Step 1', () => {
     expect(out.events.map((e) => e.type)).toEqual(['contactDeferred']);
   });
 
-  it('GIVEN avoid without the points THEN refused with what would be accepted', () => {
-    const s = twoForces({ hadewych: { side: 'chaos', hex: '0303', points: 4 } });
+  it('GIVEN avoid without the points (even by a forced march) THEN refused with what would be accepted', () => {
+    const base = twoForces({ hadewych: { side: 'chaos', hex: '0303', points: 4 } });
+    // Already force-marched today: no forced march extra to make up the 6 points of the hex.
+    const h = base.armies['hadewych']!;
+    const s = { ...base, armies: { ...base.armies, hadewych: { ...h, march: { ...h.march, forcedMarchDay: base.clock.day } } } };
     const r = chooseStep1(s, clear, 'c1', 'hadewych', { kind: 'avoid', to: hx('0304') });
     expect(r.ok ? '' : r.violation.code).toBe('contact.avoidNoPoints');
     const far = chooseStep1(twoForces(), clear, 'c1', 'hadewych', { kind: 'avoid', to: hx('0306') });

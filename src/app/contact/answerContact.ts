@@ -29,11 +29,12 @@ export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: C
   let state: CampaignState = tx.state;
   let allAnswered: boolean;
   let said: string;
+  let forcedMarch = false;
   if (c.step === 'step1') {
     let step1: Step1Choice;
     if (choice === 'evade') throw new UserError('contact.evadeTooEarly', 'Evade comes after the contact phase. Before it, answer /engage (proceed), /avoid to:HEX, /delay, or stay silent.');
     if (choice === 'avoid') {
-      if (!input.to) throw new UserError('contact.avoidWhere', 'Say where to move when avoiding: `/avoid to:0913` (an adjacent hex you have the points to enter).');
+      if (!input.to) throw new UserError('contact.avoidWhere', 'Say where to move when avoiding: `/avoid to:0913` (an adjacent hex you have the points to enter, or could by a forced march).');
       const to = tx.map.parse(input.to);
       if (!to) throw new UserError('contact.badHex', `"${input.to}" is not a hex id like 0913.`);
       step1 = { kind: 'avoid', to };
@@ -43,6 +44,8 @@ export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: C
       said = choice === 'engage' ? 'proceed to the contact phase' : choice;
     }
     const r = must(chooseStep1(state, tx.map, c.id, army.id, step1));
+    forcedMarch = r.avoid?.forcedMarch ?? false;
+    if (forcedMarch) said += ' by a forced march (the army must rest all of tomorrow or be fatigued)';
     state = r.state;
     allAnswered = r.allAnswered;
   } else if (c.step === 'decision') {
@@ -68,7 +71,7 @@ export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: C
     outcome += ` Waiting for the other commanders (or ${deadlineText(tx.state)}).`;
   }
   const d = deliveries(tx, tx.state, state, events);
-  return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, resolved: allAnswered })] };
+  return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, resolved: allAnswered, ...(forcedMarch ? { forcedMarch } : {}) })] };
 }
 
 export function answerContact(app: App, actor: Actor, choice: ContactAnswer, input: AnswerInput): Message[] {

@@ -62,9 +62,27 @@ export function parseContactButton(customId: string): { campaignId: string; cont
 
 const names = (state: CampaignState, ids: readonly string[]): string => ids.map((id) => state.armies[id]?.name ?? id).join(', ');
 
-/** Hexes an army could avoid into now (at most four). */
-export function avoidHexes(state: CampaignState, map: MapModel, army: Army): string[] {
-  return neighbours(army.hex).filter((h) => canAvoidTo(state, map, army, h).ok).slice(0, 4).map((h) => map.format(h));
+/** A hex an army could avoid into now, and whether that takes a forced march. */
+export interface AvoidOption {
+  readonly hex: string;
+  readonly forcedMarch: boolean;
+}
+
+/**
+ * Hexes an army could avoid into now (at most four): those its points left cover, then those
+ * only a forced march reaches. @see 001 Avoid, Evade, Delay, and Withdraw: Avoid
+ */
+export function avoidHexes(state: CampaignState, map: MapModel, army: Army): AvoidOption[] {
+  const options = neighbours(army.hex).flatMap((h): AvoidOption[] => {
+    const r = canAvoidTo(state, map, army, h);
+    return r.ok ? [{ hex: map.format(h), forcedMarch: r.value.forcedMarch }] : [];
+  });
+  return [...options.filter((o) => !o.forcedMarch), ...options.filter((o) => o.forcedMarch)].slice(0, 4);
+}
+
+/** The label of an avoid button: "Avoid to 1017", or "Avoid to 1017 (forced march)". */
+export function avoidLabel(option: AvoidOption): string {
+  return `Avoid to ${option.hex}${option.forcedMarch ? ' (forced march)' : ''}`;
 }
 
 /**
@@ -85,10 +103,10 @@ export function contactPromptEvents(before: CampaignState, after: CampaignState,
         const buttons: MessageButton[] = [
           { id: contactButtonId(after.id, c.id, 'proceed', id), label: 'Proceed to the contact phase', style: 'primary' },
           { id: contactButtonId(after.id, c.id, 'delay', id), label: 'Delay', style: 'secondary' },
-          ...avoidHexes(after, map, army).map((hex): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, hex), label: `Avoid to ${hex}`, style: 'secondary' })),
+          ...avoidHexes(after, map, army).map((o): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, o.hex), label: avoidLabel(o), style: 'secondary' })),
           { id: contactButtonId(after.id, c.id, 'silent', id), label: 'Stay silent (fight on the morrow)', style: 'secondary' },
         ];
-        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}: proceed, delay, avoid (with the points to move away), or stay silent. No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1', buttons }));
+        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}: proceed, delay, avoid (with the points to move away, or by a forced march), or stay silent. No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1', buttons }));
       }
     } else if (c.step === 'decision') {
       for (const id of awaitingAnswers(c)) {

@@ -68,7 +68,10 @@ export function maneuverCase(app: App, actor: Actor, input: { army?: string | un
   return run(app, actor, input.army, (tx, armyId, by) => {
     if (input.second) {
       const r = must(forceSecondContact(tx.state, tx.map, armyId));
-      return done(tx, r, `Second contact forced${by}: ${r.contactId}.`, { armyId, contactId: r.contactId });
+      // An enemy already in a contact before its contact phase: the maneuvering force joined it.
+      const joined = tx.state.contacts[r.contactId] !== undefined;
+      const what = joined ? `joined contact ${r.contactId}, which the enemy was already in` : r.contactId;
+      return done(tx, r, `Second contact forced${by}: ${what}.`, { armyId, contactId: r.contactId, joined });
     }
     return done(tx, must(maneuver(tx.state, tx.map, armyId)), `Maneuvering${by}: +1 to deployment and disengagement dice this half period; \`/maneuver second:true\` forces a second contact once this one is resolved.`, { armyId });
   });

@@ -5,7 +5,8 @@ import { UserError } from '../errors.js';
 
 /**
  * Land orders do not apply to an army aboard ship (its sail order stands), nor to one waiting at
- * its landing place for regiments still at sea.
+ * its landing place for regiments still at sea. (`/hold` aboard ship stops the fleet instead:
+ * orderHold hands an embarked army to the water use-case before calling this.)
  */
 export function refuseAfloat(army: Army, verb: 'move' | 'rest' | 'hold', state?: CampaignState): void {
   if (army.status.embarked) {

@@ -6,6 +6,7 @@ import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Message } from '../messages.js';
 import { inCampaign } from '../session.js';
+import { stopSailChange } from '../water/stopSail.js';
 import { refuseAfloat } from './afloat.js';
 
 /**
@@ -31,10 +32,14 @@ export function orderRest(app: App, actor: Actor, armyRef: string | undefined): 
   });
 }
 
-/** `/hold`: cancels the army's standing order; it stays where it is. */
+/**
+ * `/hold`: cancels the army's standing order; it stays where it is. Aboard ship it stops the
+ * fleet where it lies, as `/sail stop:true` does (the army stays aboard).
+ */
 export function orderHold(app: App, actor: Actor, armyRef: string | undefined): Message[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, armyRef);
+    if (army.status.embarked) return stopSailChange(tx, army, asReferee);
     const had = tx.state.orders[army.id];
     refuseAfloat(army, 'hold', tx.state);
     if (army.march.operation) throw new UserError('hold.committed', `${army.name} is committed to a river crossing at ${tx.map.format(army.march.operation.hex)} and cannot stop until it is across.`);

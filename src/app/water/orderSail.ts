@@ -7,18 +7,28 @@ import { UserError } from '../errors.js';
 import { ephemeral, type Message } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { currentEffects, parseHexText, parsePathText, requireNotEnded, unwrap } from './common.js';
+import { stopSailChange } from './stopSail.js';
 
 export interface OrderSailInput {
   readonly army: string | undefined;
   readonly path?: string | undefined;
   readonly to?: string | undefined;
+  /** `stop:true`: the fleet stops where it lies (no `path` or `to` then). */
+  readonly stop?: boolean | undefined;
 }
 
-/** `/sail army: path:|to:` — the fleet's voyage, previewed hex by hex at the current weather. */
+/**
+ * `/sail army: path:|to:` — the fleet's voyage, previewed hex by hex at the current weather.
+ * `/sail army: stop:true` — the fleet stops where it lies (stopSailChange).
+ */
 export function orderSail(app: App, actor: Actor, input: OrderSailInput): Message[] {
   return inCampaign(app, { actor }, (tx) => {
     requireNotEnded(tx.state);
     const { army, asReferee } = requireControl(tx, input.army);
+    if (input.stop === true) {
+      if (input.path || input.to) throw new UserError('sail.stopAndRoute', 'Either stop the fleet (`stop:true`) or give it a voyage (`to:` or `path:`), not both.');
+      return stopSailChange(tx, army, asReferee);
+    }
     if (!input.path && !input.to) throw new UserError('sail.noPath', 'Give `to:` (a destination hex, e.g. `to:0506`) or `path:` (hexes in order, e.g. `path:"2303 2202 2102"`).');
     const req = input.path ? { path: parsePathText(tx.map, input.path, 'sail.badHex') } : { to: parseHexText(tx.map, input.to, 'sail.badHex', 'to') };
     const plan = unwrap(planSail(tx.state, tx.map, army.id, { ...req, givenBy: actor.userId }, currentEffects(tx.state)));

@@ -2,9 +2,12 @@ import type { Army } from '../forces/army.js';
 import type { Hex } from '../hex/hex.js';
 import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/mapModel.js';
 import { crossingCost } from '../movement/crossing.js';
+import { dailyPoints } from '../movement/dailyPoints.js';
 import { enterCost } from '../movement/terrainCost.js';
 import { otherBank } from '../movement/walkPath.js';
+import type { CampaignState } from '../state/campaign.js';
 import { NO_WEATHER_EFFECTS } from '../weather/types.js';
+import { weatherEffects } from '../weather/weatherEffects.js';
 
 /**
  * Move points a land force pays to step from `from` into the adjacent `to`, for the short moves
@@ -36,4 +39,26 @@ export function spendPoints(army: Army, points: number): Army {
   if (points === 0) return army;
   const m = army.march;
   return { ...army, march: { ...m, pointsLeft: m.pointsLeft - points, spentToday: (m.spentToday ?? 0) + points, spentPeriod: (m.spentPeriod ?? 0) + points } };
+}
+
+/**
+ * The points a forced march would add to the army's day now: its daily points on a forced march
+ * less its ordinary daily points, as the movement rules compute them (+50 % of the class rate,
+ * then fatigue, weather and yesterday's rest). None when it has already force-marched today: its
+ * points left already hold the extra.
+ * @see 000 Overland Travel: Forced March; 001 Avoid, Evade, Delay, and Withdraw: Avoid
+ */
+export function forcedMarchExtra(state: CampaignState, army: Army): number {
+  if (army.march.forcedMarchDay === state.clock.day) return 0;
+  const weather = weatherEffects(state.weather, state.settings);
+  return Math.max(0, dailyPoints(army, true, weather) - dailyPoints(army, false, weather));
+}
+
+/**
+ * Puts an army on a forced march today: the extra points join today's points, and the next day
+ * must be rest or the army is fatigued (the movement rules read `forcedMarchDay`).
+ */
+export function forceMarch(army: Army, extra: number, day: number): Army {
+  const m = army.march;
+  return { ...army, march: { ...m, pointsLeft: m.pointsLeft + extra, allowanceToday: m.allowanceToday + extra, forcedMarchDay: day } };
 }

@@ -9,7 +9,8 @@ import type { CampaignState, ContactRecord } from '../state/campaign.js';
 import { contactData, withData, type OperationLog } from './contactData.js';
 import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
 import { openContact, type ContactOptions, type ContactOutput } from './procedure.js';
-import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt } from './queries.js';
+import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt, openContactOf } from './queries.js';
+import { describeStep } from './stepNames.js';
 
 const nowIndex = (s: CampaignState): number => timeIndex(s.clock);
 
@@ -250,7 +251,11 @@ export function maneuver(state: CampaignState, map: MapModel, armyId: string, op
 
 /**
  * A maneuvering commander forces a second map contact in the half period, once its first contact
- * is resolved: a new contact with every adjacent enemy, even one it just disengaged from.
+ * is resolved: a contact with every adjacent enemy, even one it just disengaged from. An enemy
+ * already in a contact before its contact phase is not put in a second one: the commander (and
+ * any other enemy next to it that is free) joins that contact, as a force arriving by movement or
+ * an exploit does. An enemy whose contact is further along (contact phase run, battle) cannot be
+ * forced into another until that one is resolved.
  * @see 001 Maneuver; Disengagement
  */
 export function forceSecondContact(state: CampaignState, map: MapModel, armyId: string): Result<ContactOutput & { readonly contactId: string }> {
@@ -260,13 +265,41 @@ export function forceSecondContact(state: CampaignState, map: MapModel, armyId: 
   const now = nowIndex(state);
   const open = Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(armyId));
   if (open) return fail('contact.firstNotResolved', `Contact ${open.id} must be resolved before a second contact.`);
-  if (Object.values(state.contacts).some((c) => contactData(c).forcedBy === armyId && timeIndex(c.openedAt) === now)) {
+  const forcedNow = (c: ContactRecord): boolean => (contactData(c).forcedBy === armyId && timeIndex(c.openedAt) === now)
+    || (contactData(c).operations ?? []).some((o) => o.kind === 'secondContact' && o.armyId === armyId && o.day === state.clock.day && o.half === state.clock.half);
+  if (Object.values(state.contacts).some(forcedNow)) {
     return fail('contact.secondAlreadyForced', 'A second contact has already been forced this half period.');
   }
   const enemies = adjacentEnemies(state, armyId);
   if (enemies.length === 0) return fail('contact.noEnemyAdjacent', `${a.value.name} has no enemy next to it.`);
+  // Where the enemies stand: free, or already in an open contact.
+  const held = enemies.map((e) => ({ enemy: e, contact: openContactOf(state, e.id) }));
+  const busy = held.find((x) => x.contact !== undefined && x.contact.step !== 'step1');
+  if (busy?.contact) {
+    return fail('contact.secondEnemyEngaged', `${busy.enemy.name} is already in contact ${busy.contact.id} (${describeStep(busy.contact.step)}): a second contact cannot be forced on it until that one is resolved.`, { enemyId: busy.enemy.id, contactId: busy.contact.id, step: busy.contact.step });
+  }
+  const joinable = [...new Map(held.flatMap((x) => (x.contact ? [[x.contact.id, x.contact] as const] : []))).values()];
+  if (joinable.length > 1) {
+    return fail('contact.secondSeveralContacts', `The enemies next to ${a.value.name} are in separate contacts (${joinable.map((c) => c.id).join(', ')}): a second contact cannot join them all; wait until they are resolved.`, { contactIds: joinable.map((c) => c.id) });
+  }
+  const entry: OperationLog = { kind: 'secondContact', armyId, day: state.clock.day, half: state.clock.half, points: 0 };
+  const target = joinable[0];
+  if (target) {
+    // Join the enemy's contact before its contact phase, with any free enemy next to the commander.
+    const newcomers = [armyId, ...held.filter((x) => x.contact === undefined).map((x) => x.enemy.id)];
+    const armyIds = [...target.armyIds, ...newcomers.filter((id) => !target.armyIds.includes(id))];
+    let s: CampaignState = put(state, log(withData({ ...target, armyIds, hexes: armyIds.map((id) => state.armies[id]?.hex as Hex) }, { maneuver: { ...(contactData(target).maneuver ?? {}), [armyId]: now } }), entry));
+    const armies = { ...s.armies };
+    for (const id of newcomers) {
+      const x = armies[id];
+      if (x) armies[id] = { ...x, status: { ...x.status, inContact: true } };
+    }
+    s = { ...s, armies };
+    const names = newcomers.map((id) => `${state.armies[id]?.name ?? id} (${map.format(state.armies[id]?.hex as Hex)})`).join(', ');
+    return ok({ state: s, contactId: target.id, events: [event('contactMade', PUBLIC, `Contact: ${names} ${newcomers.length === 1 ? 'joins' : 'join'} contact ${target.id}, forced by ${a.value.name}'s maneuver.`, { contactId: target.id, armyIds, forcedBy: armyId })] });
+  }
   const opened = openContact(state, map, [armyId, ...enemies.map((e) => e.id)], { forcedBy: armyId, maneuver: { [armyId]: now } });
   const rec = opened.state.contacts[opened.contactId] as ContactRecord;
-  const s = put(opened.state, log(rec, { kind: 'secondContact', armyId, day: state.clock.day, half: state.clock.half, points: 0 }));
+  const s = put(opened.state, log(rec, entry));
   return ok({ state: s, contactId: opened.contactId, events: opened.events });
 }

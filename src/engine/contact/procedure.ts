@@ -14,7 +14,7 @@ import { deploy, type DeploymentBriefing, type DeploymentInput } from './deploym
 import { applyRegimentLosses, resolveDisengagement, type DisengageContext, type DisengageFormation, type DisengagementOutcome } from './disengage.js';
 import { describeEstimate, estimateOpponent, forceTruth, type Estimate, type ForceTruth } from './estimate.js';
 import { marchFormation as movementMarchFormation } from '../movement/marchFormation.js';
-import { bankAfter, contactMoveCost, spendPoints, type MoveCostFn } from './moveCost.js';
+import { bankAfter, contactMoveCost, forcedMarchExtra, forceMarch, spendPoints, type MoveCostFn } from './moveCost.js';
 import { adjacentEnemies, everyoneIn, hasHostilePair, isOpen, liveArmies, maneuveringAt, meleeOnDay, opponentsIn } from './queries.js';
 import { CONTACT_MODIFIERS, SCOUT_TABLE, type ContactModifierCode, type MarchFormation, type ScoutOutcome } from './tables.js';
 import { withDefaultPlacement } from './sketch.js';
@@ -114,36 +114,59 @@ export function openContact(state: CampaignState, map: MapModel, armyIds: readon
 }
 
 /**
- * Step 1: a commander avoids (with the points to step into another hex), delays, proceeds, or
- * stays silent. Avoiding names the hex to move to. @see RULINGS 5 Step 1; 001 Map Contact
+ * Step 1: a commander avoids (with the points to step into another hex, by a forced march if need
+ * be), delays, proceeds, or stays silent. Avoiding names the hex to move to; `avoid` then says
+ * what the move costs and whether it takes a forced march.
+ * @see RULINGS 5 Step 1; 001 Map Contact; 001 Avoid, Evade, Delay, and Withdraw: Avoid
  */
-export function chooseStep1(state: CampaignState, map: MapModel, contactId: string, armyId: string, choice: Step1Choice, opts?: ContactOptions): Result<{ state: CampaignState; allAnswered: boolean }> {
+export function chooseStep1(state: CampaignState, map: MapModel, contactId: string, armyId: string, choice: Step1Choice, opts?: ContactOptions): Result<{ state: CampaignState; allAnswered: boolean; avoid?: AvoidCost }> {
   const got = getContact(state, contactId, 'step1');
   if (!got.ok) return got;
   const record = got.value;
   const army = state.armies[armyId];
   if (!army || !record.armyIds.includes(armyId)) return fail('contact.notInvolved', `That army is not part of contact ${contactId}.`, { contactId, armyId });
+  let avoid: AvoidCost | undefined;
   if (choice.kind === 'avoid') {
     const check = canAvoidTo(state, map, army, choice.to, opts);
     if (!check.ok) return check;
+    avoid = check.value;
   }
   const step1 = { ...(contactData(record).step1 ?? {}), [armyId]: choice };
   const next = withData(record, { step1 });
-  return ok({ state: putContact(state, next), allAnswered: next.armyIds.every((id) => step1[id] !== undefined) });
+  return ok({ state: putContact(state, next), allAnswered: next.armyIds.every((id) => step1[id] !== undefined), ...(avoid ? { avoid } : {}) });
 }
 
-/** Whether an army may avoid contact into a hex: adjacent, on the map, land, empty, and affordable. */
-export function canAvoidTo(state: CampaignState, map: MapModel, army: Army, to: Hex, opts?: ContactOptions): Result<number> {
+/** What avoiding into a hex costs. */
+export interface AvoidCost {
+  /** Move points of the hex entered. */
+  readonly points: number;
+  /** The points left today fall short: only a forced march covers the move. */
+  readonly forcedMarch: boolean;
+  /** Points the forced march adds to the day (0 when no forced march is needed). */
+  readonly extra: number;
+}
+
+/**
+ * Whether an army may avoid contact into a hex: adjacent, on the map, land, empty, and affordable
+ * with the points left today or, failing that, by a forced march (the points left plus the
+ * forced march's extra for the day; none if the army already force-marched today).
+ * @see 001 Avoid, Evade, Delay, and Withdraw: Avoid ("or be able to conduct a forced march")
+ */
+export function canAvoidTo(state: CampaignState, map: MapModel, army: Army, to: Hex, opts?: ContactOptions): Result<AvoidCost> {
   if (!isAdjacent(army.hex, to)) return fail('contact.avoidNotAdjacent', `To avoid contact, name a hex next to ${map.format(army.hex)}.`, { to: map.format(to) });
   const pay = (opts?.moveCost ?? contactMoveCost)(map, army, army.hex, to);
   if (pay === undefined || !map.inBounds(to)) return fail('contact.avoidCannotEnter', `${map.format(to)} cannot be entered by land; pick a land hex next to ${map.format(army.hex)}.`);
   if (Object.values(state.armies).some((a) => a.id !== army.id && !a.status.destroyed && hexEquals(a.hex, to))) {
     return fail('contact.avoidOccupied', `${map.format(to)} holds another commander; pick an empty hex (one commander per hex).`);
   }
-  if (pay > army.march.pointsLeft) {
-    return fail('contact.avoidNoPoints', `Avoiding into ${map.format(to)} needs ${pay} move points; ${army.name} has ${army.march.pointsLeft}. Choose delay, proceed, or stay silent.`, { need: pay, have: army.march.pointsLeft });
-  }
-  return ok(pay);
+  const have = army.march.pointsLeft;
+  if (pay <= have) return ok({ points: pay, forcedMarch: false, extra: 0 });
+  const extra = forcedMarchExtra(state, army);
+  if (extra > 0 && pay <= have + extra) return ok({ points: pay, forcedMarch: true, extra });
+  const forced = army.march.forcedMarchDay === state.clock.day
+    ? 'it has already force-marched today'
+    : `a forced march would give it ${have + extra}`;
+  return fail('contact.avoidNoPoints', `Avoiding into ${map.format(to)} needs ${pay} move points; ${army.name} has ${have} left today and ${forced}. Choose delay, proceed, or stay silent.`, { need: pay, have, withForcedMarch: have + extra });
 }
 
 /**
@@ -186,8 +209,13 @@ export function resolveStep1(state: CampaignState, map: MapModel, contactId: str
     if (choice.kind === 'avoid' && army && !army.status.destroyed && !displaced) {
       const pay = canAvoidTo(s, map, army, choice.to, opts);
       if (pay.ok) {
-        s = { ...s, armies: { ...s.armies, [id]: { ...spendPoints(army, pay.value), hex: choice.to, bank: bankAfter(map, army, choice.to) } } };
+        // Short of points, the avoid is a forced march: its extra joins the day, and tomorrow must be rest.
+        const marching = pay.value.forcedMarch ? forceMarch(army, pay.value.extra, s.clock.day) : army;
+        s = { ...s, armies: { ...s.armies, [id]: { ...spendPoints(marching, pay.value.points), hex: choice.to, bank: bankAfter(map, army, choice.to) } } };
         events.push(event('armyAvoided', PUBLIC, `${army.name} moved away to ${map.format(choice.to)}.`, { armyId: id, to: map.format(choice.to) }));
+        if (pay.value.forcedMarch) {
+          events.push(event('avoidForcedMarch', toArmy(id), `${army.name} avoided to ${map.format(choice.to)} by a forced march: rest all of tomorrow or be fatigued.`, { armyId: id, to: map.format(choice.to), day: s.clock.day }));
+        }
       } else {
         events.push(event('avoidBlocked', toArmy(id), `${army.name} could not move to ${map.format(choice.to)} after avoiding: ${pay.violation.message}`));
       }

@@ -97,7 +97,6 @@ export function openContacts(
     const newcomers = group.filter((id) => !open.some((c) => c.armyIds.includes(id)));
     if (newcomers.length === 0) continue;
     const armies = group.map((id) => s.armies[id] as Army);
-    const hexes = armies.map((a) => a.hex);
     let record: ContactRecord;
     // A newcomer joins a contact still before its contact phase; one that is further along (dice
     // rolled, estimates sent) is not reopened: the newcomer gets a contact of its own.
@@ -111,7 +110,13 @@ export function openContacts(
         data: { ...existing.data, joined: [...((existing.data['joined'] as string[] | undefined) ?? []), ...newcomers] },
       };
     } else {
-      record = { id: `c${s.nextId}`, armyIds: [...group], hexes, openedAt: s.clock, step: 'step1', data: {} };
+      // Only forces not already in an open contact make the new one; those still busy with a
+      // contact further along meet the newcomers once it is over.
+      const free = group.filter((id) => !open.some((c) => c.armyIds.includes(id)));
+      const members = free.map((id) => s.armies[id] as Army);
+      const hostilePair = members.some((a) => members.some((b) => isHostile(s.sides, a.side, b.side)));
+      if (!hostilePair) continue;
+      record = { id: `c${s.nextId}`, armyIds: free, hexes: members.map((a) => a.hex), openedAt: s.clock, step: 'step1', data: {} };
       s = { ...s, nextId: s.nextId + 1 };
     }
     const marked: Record<string, Army> = { ...s.armies };

@@ -6,3 +6,4 @@ export * from './sail.js';
 export * from './debark.js';
 export * from './fleetStep.js';
 export * from './courier.js';
+export * from './stop.js';

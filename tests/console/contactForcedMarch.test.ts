@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { findCampaignInChannel, loadState, saveState } from '../../src/db/campaignRepo.js';
+import type { MarchState } from '../../src/engine/forces/army.js';
+import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { Harness } from './harness.js';
+import { contactHarness, hexOf, open } from './contactSetup.js';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+function state(x: Harness): CampaignState {
+  const meta = findCampaignInChannel(x.app.db, 'console', 'console');
+  const s = meta ? loadState(x.app.db, meta.id) : undefined;
+  if (!s) throw new Error('no campaign');
+  return s;
+}
+
+/** Sets an army's march books by hand (as if it had marched earlier today). */
+function patchMarch(x: Harness, armyId: string, march: Partial<MarchState>): void {
+  const prev = state(x);
+  const a = prev.armies[armyId];
+  if (!a) throw new Error(`no army ${armyId}`);
+  saveState(x.app.db, prev, { ...prev, armies: { ...prev.armies, [armyId]: { ...a, march: { ...a.march, ...march } } } }, '2026-11-22T10:00:00Z');
+}
+
+const avoidLabels = (x: Harness, user: string): string[] =>
+  ((x.dms(user).at(-1)?.data as { buttons?: { label: string }[] } | undefined)?.buttons ?? []).map((b) => b.label).filter((l) => l.startsWith('Avoid'));
+const channelText = (x: Harness): string => x.channel().map((o) => o.content).join('\n');
+
+describe('001 Avoid by forced march, through the console', () => {
+  // Hadewych (infantry, 12 a day, 18 on a forced march) at 1122; her free neighbours are clear (6 points).
+  it('GIVEN no points left today THEN the step-1 DM offers avoid buttons by forced march, the answer says so, and the march books record it', async () => {
+    h = await contactHarness();
+    patchMarch(h, 'hadewych', { pointsLeft: 0, spentToday: 12 });
+    await open(h, 'hadewych,grallune');
+    const labels = avoidLabels(h, 'alice');
+    expect(labels).toContain('Avoid to 1123 (forced march)');
+    expect(labels.every((l) => l.endsWith('(forced march)'))).toBe(true);
+    const [reply] = await h.run('@alice /avoid to:1123');
+    expect(reply?.content).toMatch(/avoid to 1123 by a forced march \(the army must rest all of tomorrow or be fatigued\)/);
+    expect(reply?.data).toMatchObject({ forcedMarch: true });
+    h.app.scriptedDice.push(6, 1);
+    await h.run('@bob /engage');
+    expect(await hexOf(h, 'hadewych')).toBe('1123');
+    const s = state(h);
+    expect(s.armies['hadewych']?.march).toMatchObject({ pointsLeft: 0, spentToday: 18, forcedMarchDay: s.clock.day });
+    expect(h.dms('alice').some((o) => /avoided to 1123 by a forced march: rest all of tomorrow or be fatigued/.test(o.content))).toBe(true);
+    // The channel hears the move, not the forced march (it would tell of points).
+    expect(channelText(h)).toMatch(/moved away to 1123/);
+    expect(channelText(h)).not.toMatch(/forced march/);
+  });
+
+  it('GIVEN the points cover the move THEN the buttons are plain and no forced march is recorded', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    expect(avoidLabels(h, 'alice')).toContain('Avoid to 1123');
+    expect(avoidLabels(h, 'alice').some((l) => /forced march/.test(l))).toBe(false);
+    const [reply] = await h.run('@alice /avoid to:1123');
+    expect(reply?.content).not.toMatch(/forced march/);
+    h.app.scriptedDice.push(6, 1);
+    await h.run('@bob /engage');
+    expect(state(h).armies['hadewych']?.march.forcedMarchDay).toBeUndefined();
+  });
+
+  it('GIVEN the army already force-marched today THEN no avoid buttons, and /avoid is refused with the reason', async () => {
+    h = await contactHarness();
+    patchMarch(h, 'hadewych', { pointsLeft: 0, spentToday: 18, forcedMarchDay: state(h).clock.day });
+    await open(h, 'hadewych,grallune');
+    expect(avoidLabels(h, 'alice')).toEqual([]);
+    const [refused] = await h.run('@alice /avoid to:1123');
+    expect(refused?.data).toMatchObject({ error: 'contact.avoidNoPoints' });
+    expect(refused?.content).toMatch(/already force-marched today/);
+  });
+});
+
+describe('001 Maneuver: the forced second contact, through the console', () => {
+  // Minke (Chaos, frank) at 1120 is next to Grallune (1121) but not to Hadewych (1122).
+  async function secondContactSetup(): Promise<Harness> {
+    const x = await contactHarness();
+    await x.run('@referee /campaign assign army:minke user:frank', '@referee /army edit army:minke hex:1120');
+    await open(x, 'hadewych,grallune');
+    await x.run('@alice /maneuver', '@referee /contact resolve');
+    await open(x, 'minke,grallune');
+    return x;
+  }
+  const contacts = async (x: Harness) => ((await x.run('@referee /contact list'))[0]?.data as { contacts: { id: string; step: string; armyIds: string[] }[] }).contacts;
+
+  it('GIVEN the enemy is already in a new contact before its contact phase THEN the maneuvering force joins it (one contact, not two)', async () => {
+    h = await secondContactSetup();
+    const [before] = await contacts(h);
+    const out = await h.run('@alice /maneuver second:true');
+    const reply = out.find((o) => o.to === 'ephemeral' && o.user === 'alice');
+    expect(reply?.content).toMatch(new RegExp(`Second contact forced: joined contact ${before?.id}`));
+    const after = await contacts(h);
+    expect(after).toHaveLength(1);
+    expect(after[0]?.id).toBe(before?.id);
+    expect([...(after[0]?.armyIds ?? [])].sort()).toEqual(['grallune', 'hadewych', 'minke']);
+    // Hadewych is asked for her step-1 answer in that contact.
+    expect(h.dms('alice').at(-1)?.content).toMatch(new RegExp(`Contact ${before?.id} with Army of Grallune`));
+  });
+
+  it('GIVEN the enemy\'s contact is past its contact phase THEN /maneuver second:true is refused with a clear message', async () => {
+    h = await secondContactSetup();
+    await h.run('@frank /engage', '@bob /engage');
+    expect((await contacts(h))[0]?.step).toBe('decision');
+    const out = await h.run('@alice /maneuver second:true');
+    const reply = out.find((o) => o.to === 'ephemeral' && o.user === 'alice');
+    expect(reply?.data).toMatchObject({ error: 'contact.secondEnemyEngaged' });
+    expect(reply?.content).toMatch(/Army of Grallune is already in contact c\d+ \(after the contact phase \(engage or evade\)\): a second contact cannot be forced on it until that one is resolved/);
+    expect(await contacts(h)).toHaveLength(1);
+  });
+});
