@@ -1,37 +1,13 @@
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import { FRESH_MARCH, FRESH_STATUS, type Army, type Company } from '../../src/engine/forces/army.js';
-import { parseHex } from '../../src/engine/hex/hexId.js';
-import { buildMap, type MapData, type MapModel } from '../../src/engine/map/mapModel.js';
 import type { CampaignState, ContactRecord } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { FIRST_MORNING } from '../../src/engine/weather/types.js';
 import type { GameTime } from '../../src/engine/clock/gameTime.js';
 
-/** A small map from ASCII rows (c clear, f forest, h hill, s swamp, m mountain, o sea). */
-export function asciiMap(rows: readonly string[], extra: Partial<MapData> = {}): MapModel {
-  return buildMap({
-    width: rows[0]?.length ?? 0,
-    height: rows.length,
-    terrain: rows,
-    roads: [],
-    tracks: [],
-    rivers: [],
-    ports: [],
-    channels: [],
-    mudflats: [],
-    towns: [],
-    fortifications: [],
-    regions: [],
-    labels: [],
-    ...extra,
-  });
-}
-
-export const hx = (id: string) => {
-  const h = parseHex(id);
-  if (!h) throw new Error(`bad hex ${id}`);
-  return h;
-};
+/** A small map from ASCII rows, and hex ids: the movement tests' builders. */
+import { mapOf as asciiMap, hx } from './movementFixtures.js';
+export { asciiMap, hx };
 
 export interface ArmySpec {
   side: 'chaos' | 'law';
