@@ -4,9 +4,9 @@ import type { CampaignState, ContactRecord } from '../../src/engine/state/campai
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { FIRST_MORNING } from '../../src/engine/weather/types.js';
 import type { GameTime } from '../../src/engine/clock/gameTime.js';
+import { mapOf as asciiMap, hx } from './movementFixtures.js';
 
 /** A small map from ASCII rows, and hex ids: the movement tests' builders. */
-import { mapOf as asciiMap, hx } from './movementFixtures.js';
 export { asciiMap, hx };
 
 export interface ArmySpec {
