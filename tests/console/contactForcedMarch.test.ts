@@ -1,19 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { findCampaignInChannel, loadState, saveState } from '../../src/db/campaignRepo.js';
+import { saveState } from '../../src/db/campaignRepo.js';
 import type { MarchState } from '../../src/engine/forces/army.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
-import type { Harness } from './harness.js';
+import { campaignState, type Harness } from './harness.js';
 import { contactHarness, hexOf, open } from './contactSetup.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-function state(x: Harness): CampaignState {
-  const meta = findCampaignInChannel(x.app.db, 'console', 'console');
-  const s = meta ? loadState(x.app.db, meta.id) : undefined;
-  if (!s) throw new Error('no campaign');
-  return s;
-}
+const state = campaignState;
 
 /** Sets an army's march books by hand (as if it had marched earlier today). */
 function patchMarch(x: Harness, armyId: string, march: Partial<MarchState>): void {

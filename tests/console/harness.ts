@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app/createApp.js';
 import { ManualClock } from '../../src/app/ports.js';
+import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
 import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
+import { findCampaignInChannel, loadState } from '../../src/db/campaignRepo.js';
+import type { CampaignState } from '../../src/engine/state/campaign.js';
 
 export interface Harness {
   readonly app: ReturnType<typeof createApp>;
@@ -55,3 +58,20 @@ export async function consoleHarness(opts: { seed?: number; dice?: number[]; dat
 export const VALORMR_SETUP = [
   '@referee /campaign create scenario:valormr name:"Autumn War"',
 ].join('\n');
+
+/** The console channel's campaign state, read straight from the database (for assertions). */
+export function campaignState(x: Harness): CampaignState {
+  const meta = findCampaignInChannel(x.app.db, 'console', 'console');
+  const s = meta ? loadState(x.app.db, meta.id) : undefined;
+  if (!s) throw new Error('no campaign');
+  return s;
+}
+
+export const valormrMap = mapOf(loadShippedScenario('valormr'));
+
+/** Where an army of the Valormr campaign stands now, as a CCRR id. */
+export function hexIdOf(x: Harness, armyId: string): string {
+  const a = campaignState(x).armies[armyId];
+  if (!a) throw new Error(`no army ${armyId}`);
+  return valormrMap.format(a.hex);
+}

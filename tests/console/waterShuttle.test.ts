@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { findCampaignInChannel, loadState } from '../../src/db/campaignRepo.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { consoleHarness, type Harness } from './harness.js';
+import { campaignState, consoleHarness, type Harness } from './harness.js';
 
 const SETUP = [
   '@referee /campaign create scenario:valormr name:"Autumn War"',
@@ -13,12 +11,7 @@ const SETUP = [
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-function state(x: Harness): CampaignState {
-  const meta = findCampaignInChannel(x.app.db, 'console', 'console');
-  const s = meta ? loadState(x.app.db, meta.id) : undefined;
-  if (!s) throw new Error('no campaign');
-  return s;
-}
+const state = campaignState;
 
 describe('an army waiting at its port of debarkation for regiments still at sea', () => {
   it('GIVEN regiments coming by shuttle WHEN the commander tries /hold, /rest or /move THEN each is refused and the shuttle stands; once all are ashore the army marches', async () => {

@@ -1,8 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
-import { findCampaignInChannel, loadState } from '../../src/db/campaignRepo.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { consoleHarness, type Harness } from './harness.js';
+import { campaignState, hexIdOf, consoleHarness, type Harness } from './harness.js';
 
 const SETUP = [
   '@referee /campaign create scenario:valormr name:"Autumn War"',
@@ -16,18 +13,8 @@ const FAIR = '@referee /weather set fog:false wind:none';
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-function state(x: Harness): CampaignState {
-  const meta = findCampaignInChannel(x.app.db, 'console', 'console');
-  const s = meta ? loadState(x.app.db, meta.id) : undefined;
-  if (!s) throw new Error('no campaign');
-  return s;
-}
-const map = mapOf(loadShippedScenario('valormr'));
-const hexOf = (x: Harness, id: string): string => {
-  const a = state(x).armies[id];
-  if (!a) throw new Error(id);
-  return map.format(a.hex);
-};
+const state = campaignState;
+const hexOf = hexIdOf;
 
 describe('stopping a fleet under way', () => {
   it('GIVEN Aeskrvald sailing for Skullhaven WHEN the prince gives /sail stop:true THEN the fleet lies hove to where it is, the army stays aboard and the next ticks do not move it', async () => {

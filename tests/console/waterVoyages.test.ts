@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
-import { findCampaignInChannel, loadState } from '../../src/db/campaignRepo.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
 import type * as PlanModule from '../../src/engine/tick/plan.js';
-import { consoleHarness, type Harness } from './harness.js';
+import { campaignState, hexIdOf, valormrMap, consoleHarness, type Harness } from './harness.js';
 
 // A local test plan: the ships' and couriers' steps at the end of closeHalf, as the lead wires
 // them (after movement). Added only when the real plan does not hold them yet.
@@ -28,18 +25,9 @@ const FAIR = '@referee /weather set fog:false wind:none';
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-function state(x: Harness): CampaignState {
-  const meta = findCampaignInChannel(x.app.db, 'console', 'console');
-  const s = meta ? loadState(x.app.db, meta.id) : undefined;
-  if (!s) throw new Error('no campaign');
-  return s;
-}
-const map = mapOf(loadShippedScenario('valormr'));
-const hexOf = (x: Harness, id: string): string => {
-  const a = state(x).armies[id];
-  if (!a) throw new Error(id);
-  return map.format(a.hex);
-};
+const state = campaignState;
+const hexOf = hexIdOf;
+const map = valormrMap;
 
 describe('a sea voyage: embark, sail through a night, fog in port, debark', () => {
   it('GIVEN Aeskrvald at East Port WHEN it embarks, waits out the fog, sails to Skullhaven and lands THEN each step follows the waterborne rules', async () => {
