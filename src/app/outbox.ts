@@ -5,19 +5,13 @@ import { dueMessages, enqueue, getOutbox, setOutboxStatus, type OutboxRow } from
 import type { Database } from '../db/client.js';
 import { PUBLIC, REFEREE } from '../engine/events/events.js';
 import type { App } from './app.js';
-import type { MessageButton, MessageFile } from './messages.js';
+import type { Message, MessageButton } from './messages.js';
 
-/** A message ready for a transport to deliver. */
-export interface OutboxItem {
+/** A message ready for a transport to deliver: a DM or a channel post, with its outbox row. */
+export interface OutboxItem extends Omit<Message, 'to'> {
   readonly id: number;
   readonly campaignId: string;
   readonly to: 'dm' | 'channel';
-  readonly userId?: string;
-  readonly channelId?: string;
-  readonly content: string;
-  readonly data?: unknown;
-  readonly files?: readonly MessageFile[];
-  readonly buttons?: readonly MessageButton[];
   readonly attempts: number;
 }
 

@@ -5,10 +5,8 @@ import { getCampaignMeta, listCampaignIds, loadState, setSchedule, type Campaign
 import { eventsFor } from '../../db/eventRepo.js';
 import type { App } from '../app.js';
 import { discordTime } from '../format.js';
-import { postSnapshot } from '../map/postSnapshot.js';
-import { postSketches } from '../terrain/postSketches.js';
 import { nextDue } from '../schedule.js';
-import { playTick, type TickOutcome } from '../turn/advanceTurn.js';
+import { afterTick, playTick, type TickOutcome } from '../turn/advanceTurn.js';
 import { countDue } from './countDue.js';
 import { tellReferees } from './tellReferees.js';
 
@@ -158,8 +156,7 @@ async function runCampaign(app: App, campaignId: string, maxTicks: number): Prom
           skipped = 'catchUp:one';
         }
         try {
-          await postSnapshot(app, campaignId, `Map after ${a.outcome.from ?? 'the tick'}`);
-          await postSketches(app, campaignId);
+          await afterTick(app, campaignId, a.outcome);
         } catch (err) {
           app.logger.error({ campaignId, err: describe(err) }, 'scheduler: map snapshot failed (the tick is played)');
         }

@@ -11,11 +11,10 @@ import { UserError } from '../errors.js';
 import { gameTimeLabel } from '../format.js';
 import { reply, type Message } from '../messages.js';
 import { nextDue } from '../schedule.js';
-import { campaignInChannel, inCampaign, requireReferee, routeEvents, type CampaignTx } from '../session.js';
+import { campaignInChannel, inCampaign, requireReferee, routeEvents } from '../session.js';
 import { postSnapshot } from '../map/postSnapshot.js';
 import { postSketches } from '../terrain/postSketches.js';
 import { contactPromptEvents } from '../contact/contactCommon.js';
-import { snapshotFiles } from './snapshot.js';
 
 export interface TickOutcome {
   readonly played: boolean;
@@ -55,10 +54,7 @@ export function playTick(app: App, target: { actor: Actor } | { campaignId: stri
     const prompts = contactPromptEvents(s, next, tx.map);
     const forced = opts.force && battles.length > 0 ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }] : [];
     const events = [...forced, ...out.events, ...prompts];
-    const outbox = routeEvents({ ...tx, state: next } as CampaignTx, events, { header });
-    const channel = outbox.find((o) => o.to === 'channel');
-    const files = snapshotFiles(tx, next);
-    const withMap = channel && files.length > 0 ? outbox.map((o) => (o === channel ? { ...o, files } : o)) : outbox;
+    const outbox = routeEvents({ ...tx, state: next }, events, { header });
     if (s.status === 'running') {
       const base = opts.scheduledFor ?? tx.now;
       setSchedule(tx.db, tx.meta.id, nextDue(s.settings.cadence, s.settings.timezone, base).toISOString(), null);
@@ -67,19 +63,26 @@ export function playTick(app: App, target: { actor: Actor } | { campaignId: stri
     return {
       state: next,
       events,
-      outbox: withMap,
+      outbox,
       result: { played: true, from: formatGameTime(s.clock), to: formatGameTime(next.clock), messages: [reply(summary, { from: s.clock, to: next.clock, events: events.filter((e) => e.audience.kind === 'public').map((e) => e.text) })] },
     };
   });
 }
 
+/**
+ * What follows a played tick once it has committed (rendering is async, transactions are not):
+ * the new public map for the channel, and the battlefield sketches of contacts that reached the
+ * engage-or-evade decision or a battle. Neither throws; a failure is logged.
+ */
+export async function afterTick(app: App, campaignId: string, outcome: TickOutcome): Promise<void> {
+  if (!outcome.played) return;
+  await postSnapshot(app, campaignId, `Map after ${outcome.from ?? 'the tick'}`);
+  await postSketches(app, campaignId);
+}
+
 /** Referee: `/turn advance` — plays the current half period now, then posts the new map. */
 export async function advanceTurn(app: App, actor: Actor, force: boolean): Promise<Message[]> {
   const outcome = playTick(app, { actor }, { force });
-  if (outcome.played) {
-    const id = campaignInChannel(app, actor).id;
-    await postSnapshot(app, id, `Map after ${outcome.from}`);
-    await postSketches(app, id);
-  }
+  if (outcome.played) await afterTick(app, campaignInChannel(app, actor).id, outcome);
   return [...outcome.messages];
 }
