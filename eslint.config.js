@@ -24,7 +24,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: engineForbiddenModules, message: 'src/engine must stay pure: no I/O, database, Discord or canvas imports.' },
-          { group: ['**/app/**', '**/db/**', '**/discord/**', '**/render/**', '**/scheduler/**', '**/console/**'], message: 'src/engine imports only from src/engine.' },
+          { group: ['**/app/**', '**/db/**', '**/discord/**', '**/render/**', '**/cron/**', '**/console/**'], message: 'src/engine imports only from src/engine.' },
         ],
       }],
       'no-restricted-properties': ['error',
@@ -45,7 +45,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/discord/**/*.ts', 'src/console/**/*.ts', 'commands/**/*.ts', 'src/scheduler/**/*.ts'],
+    files: ['src/discord/**/*.ts', 'src/console/**/*.ts', 'commands/**/*.ts', 'src/cron/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/db/**', 'drizzle-orm', 'better-sqlite3'], message: 'Transports and commands go through src/app.' }] }],
     },

@@ -1,5 +1,5 @@
 import type { Actor } from '../src/app/actor.js';
-import type { CommandContext } from './_types.js';
+import type { CommandContext } from '../src/app/commandContext.js';
 
 /** The caller as the app sees them. */
 export function actorOf(ctx: CommandContext): Actor {

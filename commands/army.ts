@@ -4,7 +4,7 @@ import { editArmy } from '../src/app/army/editArmy.js';
 import { setRoles } from '../src/app/movement/setRoles.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 export default {
   data: new SlashCommandBuilder()

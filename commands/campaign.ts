@@ -7,7 +7,7 @@ import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
 import { deleteCampaign, pauseCampaign, resumeCampaign, startCampaign } from '../src/app/campaign/lifecycle.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 export default {
   data: new SlashCommandBuilder()

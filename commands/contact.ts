@@ -1,8 +1,8 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { listContacts, openContactCase, resolveContactNow, splitContactCase } from '../src/app/contact/contactAdmin.js';
-import { postSketchesAfter } from '../src/app/terrain/postSketches.js';
+import { postSketchesAfter } from '../src/app/reconnaissance/postSketches.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 export default {
   data: new SlashCommandBuilder()

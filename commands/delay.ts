@@ -1,9 +1,9 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { answerContact } from '../src/app/contact/answerContact.js';
-import { postSketchesAfter } from '../src/app/terrain/postSketches.js';
+import { postSketchesAfter } from '../src/app/reconnaissance/postSketches.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 export default {
   data: new SlashCommandBuilder()

@@ -1,6 +1,6 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ephemeral } from '../src/app/messages.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 /** How /help groups the commands; a registered command missing here shows under "More". */
 const GROUPS: readonly (readonly [string, readonly string[]])[] = [

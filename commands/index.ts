@@ -1,4 +1,4 @@
-import type { ButtonHandler, Command } from './_types.js';
+import type { ButtonHandler, Command } from '../src/app/commandContext.js';
 import army from './army.js';
 import campaign from './campaign.js';
 import help from './help.js';

@@ -2,7 +2,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { orderMove } from '../src/app/movement/orderMove.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 export default {
   data: new SlashCommandBuilder()

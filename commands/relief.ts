@@ -1,8 +1,8 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { armyChoices } from '../src/app/autocomplete.js';
-import { reliefCase } from '../src/app/contact/operations.js';
+import { reliefCase } from '../src/app/contact/contactOperations.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 export default {
   data: new SlashCommandBuilder()

@@ -1,8 +1,8 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { rulesReference } from '../src/app/rules/rulesReference.js';
-import { RULES_TOPICS } from '../src/app/rules/topics.js';
+import { rulesReference } from '../src/app/reference/rulesReference.js';
+import { RULES_TOPICS } from '../src/app/reference/topics.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 export default {
   data: new SlashCommandBuilder()

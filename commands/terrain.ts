@@ -1,10 +1,10 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { armyChoices } from '../src/app/autocomplete.js';
-import { terrainCardChoices } from '../src/app/terrain/cardChoices.js';
-import { placeTerrain } from '../src/app/terrain/placeTerrain.js';
-import { showTerrain } from '../src/app/terrain/showTerrain.js';
+import { terrainCardChoices } from '../src/app/reconnaissance/cardChoices.js';
+import { placeTerrain } from '../src/app/reconnaissance/placeTerrain.js';
+import { showTerrain } from '../src/app/reconnaissance/showTerrain.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 const choices = (...names: string[]) => names.map((n) => ({ name: n, value: n }));
 

@@ -4,7 +4,7 @@ import { extendDeadline } from '../src/app/turn/extendDeadline.js';
 import { turnStatus } from '../src/app/turn/turnStatus.js';
 import { undoTurn } from '../src/app/turn/undoTurn.js';
 import { actorOf } from './_actor.js';
-import type { Command } from './_types.js';
+import type { Command } from '../src/app/commandContext.js';
 
 export default {
   data: new SlashCommandBuilder()

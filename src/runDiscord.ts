@@ -4,7 +4,7 @@ import { createApp } from './app/createApp.js';
 import type { Logger } from './app/ports.js';
 import type { Config } from './config.js';
 import { startDiscordBot } from './discord/bot.js';
-import { startScheduler } from './scheduler/scheduler.js';
+import { startScheduler } from './cron/startScheduler.js';
 
 /**
  * Runs the real bot: the database, the scheduler and the Discord client, with a graceful

@@ -2,7 +2,7 @@ import { findCampaignInChannel, loadState } from '../db/campaignRepo.js';
 import { listMembers } from '../db/memberRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
-import { isRefereeOf } from './session.js';
+import { isReferee } from './referees.js';
 
 export interface Choice {
   readonly name: string;
@@ -18,7 +18,7 @@ function context(app: App, where: Where) {
   const state = loadState(app.db, meta.id);
   if (!state) return undefined;
   const members = listMembers(app.db, meta.id);
-  return { meta, state, members, referee: isRefereeOf(meta, state, members, { ...where, userName: '' }) };
+  return { meta, state, members, referee: isReferee(meta, members, state.settings, where) };
 }
 
 /** Armies to offer: the caller's own, or every army for the referee (or when `all`). */

@@ -6,6 +6,7 @@ import type { Database } from '../db/client.js';
 import { PUBLIC, REFEREE } from '../engine/events/events.js';
 import type { App } from './app.js';
 import type { Message, MessageButton } from './messages.js';
+import { refereeIds } from './referees.js';
 
 /** A message ready for a transport to deliver: a DM or a channel post, with its outbox row. */
 export interface OutboxItem extends Omit<Message, 'to'> {
@@ -107,7 +108,7 @@ function pauseForLostChannel(db: Database, meta: NonNullable<ReturnType<typeof g
   setSchedule(db, meta.id, null);
   const text = `The campaign **${state.name}** is paused: I cannot post in its channel <#${meta.channelId}> (${reason.slice(0, 200)}). If the channel still exists, give me access to it again and use \`/campaign resume\` there.`;
   appendEvents(db, meta.id, state.clock, null, [{ type: 'campaignPaused', audience: PUBLIC, text, data: { reason: 'channelLost' } }], iso);
-  const referees = new Set([meta.ownerUserId, ...listMembers(db, meta.id).filter((m) => m.role === 'referee').map((m) => m.userId)]);
+  const referees = refereeIds(meta, listMembers(db, meta.id));
   for (const userId of referees) {
     enqueue(db, { campaignId: meta.id, to: 'dm', userId, content: `**Referee** (${state.name})\n${text}`, data: { campaignPaused: meta.id, reason: 'channelLost' } }, iso);
   }

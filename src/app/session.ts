@@ -13,6 +13,7 @@ import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import { UserError } from './errors.js';
 import type { Message, MessageButton, MessageFile } from './messages.js';
+import { isReferee, refereeIds } from './referees.js';
 import { mapOf } from './scenarios.js';
 
 /** A DM or channel post a use-case wants delivered after commit. */
@@ -65,14 +66,6 @@ export function forgetCampaign(app: App, id: string): void {
   app.statics.delete(id);
 }
 
-export function isRefereeOf(meta: CampaignMeta, state: CampaignState, members: readonly Member[], actor: Actor | undefined): boolean {
-  if (!actor) return true; // the scheduler acts with the referee's authority
-  if (actor.userId === meta.ownerUserId) return true;
-  if (members.some((m) => m.role === 'referee' && m.userId === actor.userId)) return true;
-  const role = state.settings.refereeRoleId;
-  return role !== undefined && actor.roleIds.includes(role);
-}
-
 export function campaignInChannel(app: App, actor: Actor): CampaignMeta {
   const meta = findCampaignInChannel(app.db, actor.guildId, actor.channelId);
   if (!meta) throw new UserError('campaign.none', 'There is no campaign in this channel. A referee can start one with `/campaign create scenario:valormr name:"..."`.');
@@ -98,7 +91,7 @@ export function inCampaign<R>(app: App, target: { actor: Actor } | { campaignId:
     const { scenario, map, mapKey } = staticsOf(app, tdb, meta.id);
     const members = listMembers(tdb, meta.id);
     const dice = new SeededDice(state.rng, app.scriptedDice);
-    const tx: CampaignTx = { db: tdb, meta, state, scenario, map, mapKey, members, actor, isReferee: isRefereeOf(meta, state, members, actor), dice, now };
+    const tx: CampaignTx = { db: tdb, meta, state, scenario, map, mapKey, members, actor, isReferee: isReferee(meta, members, state.settings, actor), dice, now };
     const change = fn(tx);
     const next = change.state ?? state;
     const withRng = dice.rolls.length > 0 ? { ...next, rng: dice.state() } : next;
@@ -163,7 +156,7 @@ export function routeEvents(tx: CampaignTx, list: readonly EngineEvent[], opts: 
   }
   const ref = list.filter((e) => e.audience.kind === 'referee' && e.type !== 'diceRolled');
   if (ref.length > 0 || unassigned.length > 0) {
-    const referees = new Set([tx.meta.ownerUserId, ...tx.members.filter((m) => m.role === 'referee').map((m) => m.userId)]);
+    const referees = refereeIds(tx.meta, tx.members);
     const lines = [...ref.map((e) => e.text), ...(unassigned.length > 0 ? ['Armies without a commander:', ...unassigned] : [])];
     for (const userId of referees) out.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name}) ${header}` + lines.join('\n'), data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } });
   }

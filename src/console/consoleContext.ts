@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { App } from '../app/app.js';
 import { UserError } from '../app/errors.js';
-import type { Command, CommandContext, UploadedFile } from '../../commands/_types.js';
+import type { Command, CommandContext, UploadedFile } from '../../src/app/commandContext.js';
 
 /** Discord's application command option types, as in the builders' JSON. */
 const T = { SUB: 1, GROUP: 2, STRING: 3, INTEGER: 4, BOOLEAN: 5, USER: 6, CHANNEL: 7, ROLE: 8, MENTIONABLE: 9, NUMBER: 10, ATTACHMENT: 11 } as const;

@@ -17,10 +17,10 @@ import { errorMessages } from '../app/handleError.js';
 import type { Message } from '../app/messages.js';
 import { runDelivery } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
-import type { ButtonHandler, Choice, Command } from '../../commands/_types.js';
+import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
 import { DeliveryLoop } from './deliveryLoop.js';
 import { DiscordCodes, loggableError, newErrorRef } from './discordErrors.js';
-import { autocompleteContext, commandContext } from './interactionContext.js';
+import { autocompleteContext, commandContext, memberRoleIds } from './interactionContext.js';
 import { makeDeliver } from './outboxDelivery.js';
 import { toDiscordPayloads } from './payloads.js';
 import { Responder, type AnswerPart } from './responder.js';
@@ -152,7 +152,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     try {
       const handler = buttons.get(prefix);
       if (!handler) throw new UserError('button.unknown', 'This button is no longer in use.');
-      const messages = await handler.execute({ app, userId: interaction.user.id, customId: interaction.customId });
+      const messages = await handler.execute({ app, userId: interaction.user.id, customId: interaction.customId, roleIds: memberRoleIds(interaction) });
       clearTimeout(safety);
       await responder.send(answerParts(messages, true));
       await deliverStray(messages);

@@ -6,7 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DiscordAPIError, REST, Routes } from 'discord.js';
-import type { Command } from '../../commands/_types.js';
+import type { Command } from '../../src/app/commandContext.js';
 import { checkCommandLimits, commandPayloads, inviteUrl } from './registration.js';
 
 export interface DeployEnv {

@@ -1,7 +1,7 @@
 import { ApplicationCommandOptionType, GuildMember, type Attachment, type AutocompleteInteraction, type BaseInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { App } from '../app/app.js';
 import { UserError } from '../app/errors.js';
-import type { AutocompleteContext, CommandContext, UploadedFile } from '../../commands/_types.js';
+import type { AutocompleteContext, CommandContext, UploadedFile } from '../../src/app/commandContext.js';
 
 /** Uploads larger than this are refused before download (scenario files are a few hundred kB). */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import type { Command } from '../../commands/_types.js';
+import type { Command } from '../../src/app/commandContext.js';
 
 export type CommandPayload = RESTPostAPIChatInputApplicationCommandsJSONBody;
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimDueMessages, runDelivery, type OutboxItem } from '../../src/app/outbox.js';
-import { consoleHarness, type Harness } from '../console/harness.js';
+import { consoleHarness, type Harness } from '../scenarios/harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());

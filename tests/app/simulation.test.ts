@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { regimentFigures, type Army } from '../../src/engine/forces/army.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { consoleHarness, type Harness } from '../console/harness.js';
+import { consoleHarness, type Harness } from '../scenarios/harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());

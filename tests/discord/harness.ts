@@ -7,7 +7,7 @@ import { createApp } from '../../src/app/createApp.js';
 import type { Logger } from '../../src/app/ports.js';
 import { startDiscordBot, type DiscordBot } from '../../src/discord/bot.js';
 import { commandPayloads } from '../../src/discord/registration.js';
-import type { ButtonHandler, Command } from '../../commands/_types.js';
+import type { ButtonHandler, Command } from '../../src/app/commandContext.js';
 import { FakeDiscord } from './fakeDiscord.js';
 
 export interface LogEntry {

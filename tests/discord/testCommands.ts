@@ -6,7 +6,7 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { UserError } from '../../src/app/errors.js';
 import { ephemeral, reply, type Message } from '../../src/app/messages.js';
-import type { ButtonHandler, Command } from '../../commands/_types.js';
+import type { ButtonHandler, Command } from '../../src/app/commandContext.js';
 import { TINY_PNG } from './harness.js';
 
 export const echo = {

@@ -3,7 +3,7 @@ import { inCampaign } from '../../src/app/session.js';
 import { getCampaignMeta, listCampaignIds, loadState } from '../../src/db/campaignRepo.js';
 import { outboxByStatus } from '../../src/db/outboxRepo.js';
 import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
-import { consoleHarness, type Harness } from '../console/harness.js';
+import { consoleHarness, type Harness } from '../scenarios/harness.js';
 
 /** Campaign created at 10:00Z on 2026-11-22, cadence 08:00 and 20:00 UTC (the default): first tick due 20:00Z. */
 export const START = '2026-11-22T10:00:00Z';

@@ -9,7 +9,7 @@ import { startCampaign } from '../../src/app/campaign/lifecycle.js';
 import { runDueTicks } from '../../src/app/scheduler/index.js';
 import { listCampaignIds } from '../../src/db/campaignRepo.js';
 import { timeIndex } from '../../src/engine/clock/gameTime.js';
-import type { Harness } from '../console/harness.js';
+import type { Harness } from '../scenarios/harness.js';
 import { capturingLogger, edit, FIRST_DUE, meta, pendingDms, scheduled, state, ticksPlayed, withBattle, withoutBattles } from './fixtures.js';
 
 let h: (Harness & { id: string }) | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDueTicks, sendReminders } from '../../src/app/scheduler/index.js';
-import type { Harness } from '../console/harness.js';
+import type { Harness } from '../scenarios/harness.js';
 import { edit, FIRST_DUE, meta, pendingDms, restOrder, scheduled } from './fixtures.js';
 
 let h: (Harness & { id: string }) | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Harness } from '../console/harness.js';
+import type { Harness } from '../scenarios/harness.js';
 import { FIRST_DUE, meta, scheduled } from './fixtures.js';
 
 let h: (Harness & { id: string }) | undefined;

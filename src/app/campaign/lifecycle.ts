@@ -9,7 +9,10 @@ import { ephemeral, reply, type Message } from '../messages.js';
 import { nextDue } from '../schedule.js';
 import { forgetCampaign, inCampaign, requireReferee } from '../session.js';
 
-function setStatus(app: App, actor: Actor, to: CampaignState['status'], allowedFrom: readonly CampaignState['status'][], verb: string): Message[] {
+/** The past-tense event each status change logs. */
+const EVENT_OF = { start: 'campaignStarted', pause: 'campaignPaused', resume: 'campaignResumed' } as const;
+
+function setStatus(app: App, actor: Actor, to: CampaignState['status'], allowedFrom: readonly CampaignState['status'][], verb: keyof typeof EVENT_OF): Message[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, `${verb} the campaign`);
     if (!allowedFrom.includes(tx.state.status)) {
@@ -25,7 +28,7 @@ function setStatus(app: App, actor: Actor, to: CampaignState['status'], allowedF
       setSchedule(tx.db, tx.meta.id, null);
     }
     const text = { running: verb === 'start' ? 'The campaign has started.' : 'The campaign resumes.', paused: 'The campaign is paused by the referee.', setup: '', ended: 'The campaign has ended.' }[to] + when;
-    return { state, events: [{ type: `campaign${to[0]?.toUpperCase()}${to.slice(1)}`, audience: PUBLIC, text }], outbox: [], result: [reply(text, { status: to })] };
+    return { state, events: [{ type: EVENT_OF[verb], audience: PUBLIC, text }], outbox: [], result: [reply(text, { status: to })] };
   });
 }
 

@@ -4,6 +4,7 @@ import type { Army } from '../../engine/forces/army.js';
 import type { CampaignState } from '../../engine/state/campaign.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
+import { isReferee } from '../referees.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Message } from '../messages.js';
@@ -84,7 +85,7 @@ export function answerContact(app: App, actor: Actor, choice: ContactAnswer, inp
 const CHOICES: Readonly<Record<string, ContactAnswer>> = { proceed: 'engage', engage: 'engage', evade: 'evade', avoid: 'avoid', delay: 'delay', silent: 'silent' };
 
 /** A press of a contact button in a DM. Only the army's commander (or a referee) may press it. */
-export function answerByButton(app: App, userId: string, customId: string): Message[] {
+export function answerByButton(app: App, userId: string, customId: string, roleIds: readonly string[] = []): Message[] {
   const b = parseContactButton(customId);
   const choice = b ? CHOICES[b.choice] : undefined;
   if (!b || !choice) throw new UserError('button.unknown', 'This button is no longer in use.');
@@ -92,7 +93,7 @@ export function answerByButton(app: App, userId: string, customId: string): Mess
     const army = tx.state.armies[b.armyId];
     if (!army) throw new UserError('army.unknown', 'That army is no longer in the campaign.');
     const commands = commandersOf(tx, army.id).includes(userId);
-    const referee = userId === tx.meta.ownerUserId || tx.members.some((m) => m.role === 'referee' && m.userId === userId);
+    const referee = isReferee(tx.meta, tx.members, tx.state.settings, { userId, roleIds });
     if (!commands && !referee) throw new UserError('army.notYours', `${army.name} is not your army.`);
     const c = tx.state.contacts[b.contactId];
     const expected = b.choice === 'engage' || b.choice === 'evade' ? 'decision' : 'step1';

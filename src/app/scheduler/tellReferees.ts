@@ -5,6 +5,7 @@ import { listMembers } from '../../db/memberRepo.js';
 import { enqueue } from '../../db/outboxRepo.js';
 import { REFEREE } from '../../engine/events/events.js';
 import type { CampaignState } from '../../engine/state/campaign.js';
+import { refereeIds } from '../referees.js';
 
 /**
  * Queues a DM to the campaign's referees (the owner and named co-referees) and logs it as a
@@ -12,7 +13,7 @@ import type { CampaignState } from '../../engine/state/campaign.js';
  * nothing). Call inside a transaction. Returns whether it was queued now.
  */
 export function tellReferees(db: Database, meta: CampaignMeta, state: Pick<CampaignState, 'name' | 'clock'>, type: string, text: string, key: string, data: Record<string, unknown>, nowIso: string): boolean {
-  const referees = new Set([meta.ownerUserId, ...listMembers(db, meta.id).filter((m) => m.role === 'referee').map((m) => m.userId)]);
+  const referees = refereeIds(meta, listMembers(db, meta.id));
   let queued = false;
   for (const userId of referees) {
     const added = enqueue(db, { campaignId: meta.id, to: 'dm', userId, content: `**Referee** (${state.name})\n${text}`, data: { type, ...data }, dedupeKey: `${key}:${userId}` }, nowIso);

@@ -13,7 +13,7 @@ import { reply, type Message } from '../messages.js';
 import { nextDue } from '../schedule.js';
 import { campaignInChannel, inCampaign, requireReferee, routeEvents } from '../session.js';
 import { postSnapshot } from '../map/postSnapshot.js';
-import { postSketches } from '../terrain/postSketches.js';
+import { postSketches } from '../reconnaissance/postSketches.js';
 import { contactPromptEvents } from '../contact/contactCommon.js';
 
 export interface TickOutcome {

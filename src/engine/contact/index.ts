@@ -9,7 +9,7 @@ export * from './disengage.js';
 export * from './contactData.js';
 export * from './queries.js';
 export * from './procedure.js';
-export * from './operations.js';
+export * from './supportReserve.js';
 export * from './contactStep.js';
 export * from './view.js';
 export * from './sketch.js';

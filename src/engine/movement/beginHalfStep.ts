@@ -8,7 +8,7 @@ import type { WeatherEffects } from '../weather/types.js';
 import { detectContacts, openContacts, who } from './contacts.js';
 import { todaysPoints } from './dailyPoints.js';
 import { ensureMarch } from './ensureMarch.js';
-import { progressOperation } from './operations.js';
+import { progressOperation } from './crossingOperations.js';
 import { HALF_LOG, restFactorFromDay } from './restAndFatigue.js';
 import { loseStragglers, recoverStragglers, stragglerCount } from './stragglers.js';
 

@@ -16,7 +16,7 @@ export { resolveHalf, mayMove, type HalfResult, type HaltReason, type MoverOutco
 export { movementStep } from './movementStep.js';
 export { beginHalfStep, dailyRollover } from './beginHalfStep.js';
 export { detectContacts, openContacts, armiesOnMap, listNames, who } from './contacts.js';
-export { progressOperation, raftPhase, defenceShare, TIMBER_SHORT_MAX } from './operations.js';
+export { progressOperation, raftPhase, defenceShare, TIMBER_SHORT_MAX } from './crossingOperations.js';
 export { loseStragglers, recoverStragglers, stragglerCount, stragglerFigures, stragglerPercent, takeStragglers } from './stragglers.js';
 export { marchFormation, describeMarchFormation, hexHasLink, MARCH_FORMATIONS, type MarchFormationId } from './marchFormation.js';
 export { appendHalf, halvesSinceLongRest, fatigueOnMoving, restFactorFromDay, HALF_LOG, MAX_MARCH_DAYS, REST_MOVE_LIMIT } from './restAndFatigue.js';

@@ -1,6 +1,6 @@
 import type { SlashCommandOptionsOnlyBuilder, SlashCommandBuilder, SlashCommandSubcommandsOnlyBuilder } from '@discordjs/builders';
-import type { App } from '../src/app/app.js';
-import type { Message } from '../src/app/messages.js';
+import type { App } from './app.js';
+import type { Message } from './messages.js';
 
 /** An uploaded file (Discord attachment, or `file:path` in the console). */
 export interface UploadedFile {
@@ -62,5 +62,5 @@ export interface Command {
 export interface ButtonHandler {
   /** Prefix of the custom ids it owns, e.g. "contact". */
   readonly prefix: string;
-  execute(ctx: { app: App; userId: string; customId: string }): Promise<readonly Message[]>;
+  execute(ctx: { app: App; userId: string; customId: string; /** The presser's roles in the campaign's guild, when the transport knows them (not in a DM). */ roleIds?: readonly string[] }): Promise<readonly Message[]>;
 }

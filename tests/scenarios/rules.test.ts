@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/app/errors.js';
-import { rulesReference } from '../../src/app/rules/rulesReference.js';
-import { RULES_TOPICS } from '../../src/app/rules/topics.js';
+import { rulesReference } from '../../src/app/reference/rulesReference.js';
+import { RULES_TOPICS } from '../../src/app/reference/topics.js';
 import { LOSSES_TABLE, SIZE_ESTIMATION_TABLE } from '../../src/engine/contact/index.js';
 import { MOVE_POINTS } from '../../src/engine/forces/army.js';
 import { TERRAIN_COST } from '../../src/engine/movement/index.js';

@@ -5,7 +5,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { findArmy } from '../armies.js';
 import type { Choice } from '../autocomplete.js';
-import { isRefereeOf } from '../session.js';
+import { isReferee } from '../referees.js';
 import { handCardText } from './terrainCommon.js';
 
 /**
@@ -20,7 +20,7 @@ export function terrainCardChoices(
   const state = meta ? loadState(app.db, meta.id) : undefined;
   if (!meta || !state) return [];
   const members = listMembers(app.db, meta.id);
-  const referee = isRefereeOf(meta, state, members, { ...where, userName: '' });
+  const referee = isReferee(meta, members, state.settings, where);
   const mine = members.filter((m) => m.role === 'commander' && m.userId === where.userId).map((m) => m.armyId);
   const army = input.army ? findArmy(state, input.army) : mine.length === 1 ? state.armies[mine[0] as string] : undefined;
   if (!army || (!referee && !mine.includes(army.id))) return [];

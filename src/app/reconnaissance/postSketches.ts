@@ -3,6 +3,7 @@ import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js'
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import type { Message, MessageFile } from '../messages.js';
+import { refereeIds } from '../referees.js';
 import { campaignInChannel, commandersOf, inCampaign, type Outgoing } from '../session.js';
 import { handText, sketchData, sketchFile, sketchFileName } from './terrainCommon.js';
 
@@ -31,7 +32,7 @@ export async function postSketches(app: App, campaignId: string, contactIds?: re
   try {
     const jobs = inCampaign(app, { campaignId }, (tx) => {
       const wanted = contactIds ? new Set(contactIds) : undefined;
-      const referees = [...new Set([tx.meta.ownerUserId, ...tx.members.filter((m) => m.role === 'referee').map((m) => m.userId)])];
+      const referees = refereeIds(tx.meta, tx.members);
       const out: SketchJob[] = [];
       for (const c of Object.values(tx.state.contacts)) {
         if ((wanted && !wanted.has(c.id)) || (contactData(c).terrain ?? []).length === 0) continue;

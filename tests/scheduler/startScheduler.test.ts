@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startScheduler, type SchedulerRun, type Trigger } from '../../src/scheduler/scheduler.js';
-import type { Harness } from '../console/harness.js';
+import { startScheduler, type SchedulerRun, type Trigger } from '../../src/cron/startScheduler.js';
+import type { Harness } from '../scenarios/harness.js';
 import { capturingLogger, meta, scheduled, state } from './fixtures.js';
 
 let h: (Harness & { id: string }) | undefined;

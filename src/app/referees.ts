@@ -1,0 +1,25 @@
+import type { CampaignMeta } from '../db/campaignRepo.js';
+import type { Member } from '../db/memberRepo.js';
+import type { CampaignSettings } from '../engine/state/settings.js';
+
+/** The users a campaign's referee messages go to: its owner and its named co-referees. */
+export function refereeIds(meta: Pick<CampaignMeta, 'ownerUserId'>, members: readonly Member[]): string[] {
+  return [...new Set([meta.ownerUserId, ...members.filter((m) => m.role === 'referee').map((m) => m.userId)])];
+}
+
+/**
+ * Whether someone referees a campaign: its owner, a named co-referee, or a holder of the
+ * campaign's referee role (a setting). No one (`undefined`) is the scheduler, which acts with the
+ * referee's authority. The one answer to "is this a referee" for commands, buttons and deliveries.
+ */
+export function isReferee(
+  meta: Pick<CampaignMeta, 'ownerUserId'>,
+  members: readonly Member[],
+  settings: Pick<CampaignSettings, 'refereeRoleId'>,
+  who: { readonly userId: string; readonly roleIds: readonly string[] } | undefined,
+): boolean {
+  if (!who) return true;
+  if (refereeIds(meta, members).includes(who.userId)) return true;
+  const role = settings.refereeRoleId;
+  return role !== undefined && who.roleIds.includes(role);
+}
