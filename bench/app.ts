@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createApp } from '../src/app/createApp.js';
 import { ManualClock } from '../src/app/ports.js';
 import { ConsoleSession } from '../src/console/session.js';
-import { playTick } from '../src/app/turn/advanceTurn.js';
+import { playTick } from '../src/app/turn/playTick.js';
 import { report, stats, time } from './stats.js';
 import { syntheticScenario } from './synthetic.js';
 

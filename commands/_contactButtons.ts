@@ -1,11 +1,10 @@
 import { answerByButton } from '../src/app/contact/answerContact.js';
-import { postSketchesAfter } from '../src/app/reconnaissance/postSketches.js';
 import type { ButtonHandler } from '../src/app/commandContext.js';
 
 /** Contact buttons in DMs: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]`. */
 export const contactButtons: ButtonHandler = {
   prefix: 'contact',
   async execute({ app, userId, customId, roleIds }) {
-    return postSketchesAfter(app, { customId }, answerByButton(app, userId, customId, roleIds));
+    return answerByButton(app, userId, customId, roleIds);
   },
 };

@@ -28,14 +28,18 @@ export default {
       .addBooleanOption((o) => o.setName('drought').setDescription('Optional drought rule'))
       .addBooleanOption((o) => o.setName('advanced-embarkation').setDescription('Optional embarkation times'))
       .addStringOption((o) => o.setName('missed-orders').setDescription('What an army without orders does').addChoices({ name: 'rest', value: 'rest' }, { name: 'hold', value: 'hold' }))
-      .addIntegerOption((o) => o.setName('decision-deadline').setDescription('Ticks commanders have to answer a contact (default 1)').setMinValue(1).setMaxValue(8)))
+      .addIntegerOption((o) => o.setName('decision-deadline').setDescription('Ticks commanders have to answer a contact (default 1)').setMinValue(1).setMaxValue(8))
+      .addIntegerOption((o) => o.setName('catch-up-cap').setDescription('Most missed half periods played after downtime before pausing (default 4)').setMinValue(1).setMaxValue(48))
+      .addIntegerOption((o) => o.setName('undo-depth').setDescription('Half periods /turn undo can take back (default 10)').setMinValue(1).setMaxValue(50)))
     .addSubcommand((s) => s.setName('assign').setDescription('Give an army to a player.')
       .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
       .addUserOption((o) => o.setName('user').setDescription('The player'))
       .addBooleanOption((o) => o.setName('remove').setDescription('Free the army instead')))
     .addSubcommand((s) => s.setName('start').setDescription('Start the clock.'))
     .addSubcommand((s) => s.setName('pause').setDescription('Stop the clock (announced).'))
-    .addSubcommand((s) => s.setName('resume').setDescription('Restart the clock.'))
+    .addSubcommand((s) => s.setName('resume').setDescription('Restart the clock.')
+      .addStringOption((o) => o.setName('missed').setDescription('After downtime past the catch-up cap: the missed half periods')
+        .addChoices({ name: 'skip them', value: 'none' }, { name: 'play one now', value: 'one' }, { name: 'play them all, in order', value: 'all' })))
     .addSubcommand((s) => s.setName('status').setDescription('Time, sides, armies and commanders.'))
     .addSubcommand((s) => s.setName('export').setDescription('The whole campaign as JSON (referee).'))
     .addSubcommand((s) => s.setName('delete').setDescription('Delete this channel\'s campaign.')
@@ -52,11 +56,12 @@ export default {
           cadence: ctx.string('cadence'), timezone: ctx.string('timezone'), reminderLeadMinutes: ctx.integer('reminder-lead'), catchUp: ctx.string('catch-up'),
           refereeRoleId: ctx.user('referee-role'), tableWidth: ctx.number('table-width'), shortBowRange: ctx.number('bow-range'), drought: ctx.boolean('drought'),
           advancedEmbarkation: ctx.boolean('advanced-embarkation'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
+          catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'),
         });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
       case 'start': return startCampaign(ctx.app, actor);
       case 'pause': return pauseCampaign(ctx.app, actor);
-      case 'resume': return resumeCampaign(ctx.app, actor);
+      case 'resume': return resumeCampaign(ctx.app, actor, ctx.string('missed'));
       case 'export': return exportCampaign(ctx.app, actor);
       case 'delete': return deleteCampaign(ctx.app, actor, ctx.string('confirm'));
       default: return campaignStatus(ctx.app, actor);

@@ -1,6 +1,5 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { listContacts, openContactCase, resolveContactNow, splitContactCase } from '../src/app/contact/contactAdmin.js';
-import { postSketchesAfter } from '../src/app/reconnaissance/postSketches.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
 
@@ -21,7 +20,7 @@ export default {
     const actor = actorOf(ctx);
     switch (ctx.subcommand) {
       case 'split': return splitContactCase(ctx.app, actor, { contact: ctx.string('contact'), groups: ctx.string('groups') });
-      case 'resolve': return postSketchesAfter(ctx.app, { actor }, resolveContactNow(ctx.app, actor, { contact: ctx.string('contact') }));
+      case 'resolve': return resolveContactNow(ctx.app, actor, { contact: ctx.string('contact') });
       case 'open': return openContactCase(ctx.app, actor, { armies: ctx.string('armies') });
       default: return listContacts(ctx.app, actor);
     }

@@ -1,7 +1,6 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { answerContact } from '../src/app/contact/answerContact.js';
-import { postSketchesAfter } from '../src/app/reconnaissance/postSketches.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
 
@@ -14,7 +13,7 @@ export default {
   defer: 'ephemeral',
   async execute(ctx) {
     const actor = actorOf(ctx);
-    return postSketchesAfter(ctx.app, { actor }, answerContact(ctx.app, actor, 'delay', { army: ctx.string('army'), contact: ctx.string('contact') }));
+    return answerContact(ctx.app, actor, 'delay', { army: ctx.string('army'), contact: ctx.string('contact') });
   },
   async autocomplete(ctx) {
     return armyChoices(ctx.app, ctx, ctx.focused.value);

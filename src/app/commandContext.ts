@@ -1,6 +1,6 @@
 import type { SlashCommandOptionsOnlyBuilder, SlashCommandBuilder, SlashCommandSubcommandsOnlyBuilder } from '@discordjs/builders';
 import type { App } from './app.js';
-import type { Message } from './messages.js';
+import type { Reply } from './messages.js';
 
 /** An uploaded file (Discord attachment, or `file:path` in the console). */
 export interface UploadedFile {
@@ -54,7 +54,7 @@ export interface Command {
   readonly data: CommandData;
   /** Acknowledge first when the work may take longer than Discord's 3 seconds. */
   readonly defer?: 'ephemeral' | 'public';
-  execute(ctx: CommandContext): Promise<readonly Message[]>;
+  execute(ctx: CommandContext): Promise<readonly Reply[]>;
   autocomplete?(ctx: AutocompleteContext): Promise<readonly Choice[]>;
 }
 
@@ -62,5 +62,5 @@ export interface Command {
 export interface ButtonHandler {
   /** Prefix of the custom ids it owns, e.g. "contact". */
   readonly prefix: string;
-  execute(ctx: { app: App; userId: string; customId: string; /** The presser's roles in the campaign's guild, when the transport knows them (not in a DM). */ roleIds?: readonly string[] }): Promise<readonly Message[]>;
+  execute(ctx: { app: App; userId: string; customId: string; /** The presser's roles in the campaign's guild, when the transport knows them (not in a DM). */ roleIds?: readonly string[] }): Promise<readonly Reply[]>;
 }

@@ -1,32 +1,78 @@
-import { getCampaignMeta, loadState, saveState, setSchedule } from '../db/campaignRepo.js';
-import { appendEvents } from '../db/eventRepo.js';
-import { listMembers } from '../db/memberRepo.js';
-import { dueMessages, enqueue, getOutbox, setOutboxStatus, type OutboxRow } from '../db/outboxRepo.js';
-import type { Database } from '../db/client.js';
-import { PUBLIC, REFEREE } from '../engine/events/events.js';
+import { randomBytes } from 'node:crypto';
+import { writeTransaction } from '../db/client.js';
+import { claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
+import { PUBLIC, REFEREE, type EngineEvent } from '../engine/events/events.js';
 import type { App } from './app.js';
-import type { Message, MessageButton } from './messages.js';
+import type { MessageButton, MessageFile, Picture } from './messages.js';
+import { paint } from './pictures.js';
 import { refereeIds } from './referees.js';
+import { inCampaign, type Outgoing } from './session.js';
 
-/** A message ready for a transport to deliver: a DM or a channel post, with its outbox row. */
-export interface OutboxItem extends Omit<Message, 'to'> {
+/** A message ready for a transport to deliver: a DM or a channel post, its pictures drawn. */
+export interface OutboxItem {
   readonly id: number;
   readonly campaignId: string;
   readonly to: 'dm' | 'channel';
+  readonly userId?: string;
+  readonly channelId?: string;
+  readonly content: string;
+  readonly data?: unknown;
+  readonly buttons?: readonly MessageButton[];
+  readonly files: readonly MessageFile[];
   readonly attempts: number;
+  /** Parts of a split message already delivered by an earlier attempt: send only the rest. */
+  readonly partsSent: number;
+  /** Stable id of the item: with the part number, the nonce that makes a repeated send harmless. */
+  readonly nonce: string;
+}
+
+/** What a transport gets besides the item. */
+export interface DeliveryContext {
+  /** Call after part `index` (0-based) of the item went out, so a retry starts after it. */
+  partSent(index: number): void;
+  /** Aborted when the process shuts down: give up waiting (the item stays pending). */
+  readonly signal: AbortSignal;
 }
 
 export type DeliveryResult = 'sent' | 'dmClosed' | 'retry' | 'permanent';
-/** A transport may say why a delivery failed; the reason is kept for the referee. */
-export type DeliveryOutcome = DeliveryResult | { readonly result: DeliveryResult; readonly reason?: string };
+/**
+ * A transport may say why a delivery failed (kept for the referee), and for a rate limit how long
+ * to wait before this item is tried again (other items keep flowing meanwhile).
+ */
+export type DeliveryOutcome = DeliveryResult | { readonly result: DeliveryResult; readonly reason?: string; readonly retryAfterMs?: number };
+
+export interface DeliveryOptions {
+  /** Who claims (a process and worker id); random by default. */
+  readonly owner?: string;
+  /** At most this many items claimed at once (one per destination). Default 25. */
+  readonly batch?: number;
+  /** Items delivered at the same time, to different destinations. Default 1 (in order). */
+  readonly concurrency?: number;
+  /** How long a claim holds before another worker may take the item over. Default 2 minutes. */
+  readonly leaseMs?: number;
+  readonly signal?: AbortSignal;
+}
 
 /**
  * Tries before a message is given up: 2 s doubling to the 10-minute cap, about two hours in all,
  * so a Discord outage of a few minutes does not drop a tick's secrets.
  */
 const MAX_ATTEMPTS = 20;
+const DEFAULT_LEASE_MS = 120_000;
+/** Sent messages are kept this long (for the audit of a recent delivery), then deleted. */
+export const DEFAULT_RETENTION_DAYS = 14;
 
-function toItem(r: OutboxRow): OutboxItem {
+const backoffMs = (attempts: number): number => Math.min(600_000, 2_000 * 2 ** (attempts - 1));
+
+/** Pictures as stored (the app's own JSON). */
+function picturesOf(row: OutboxRow): readonly Picture[] {
+  return Array.isArray(row.pictures) ? (row.pictures as Picture[]) : [];
+}
+
+async function toItem(app: App, r: OutboxRow): Promise<OutboxItem> {
+  const drawn: MessageFile[] = [];
+  for (const p of picturesOf(r)) drawn.push(await paint(app, r.campaignId, p));
+  const legacy = (r.legacyFiles ?? []).map((f) => ({ name: f.name, data: new Uint8Array(Buffer.from(f.base64, 'base64')) }));
   return {
     id: r.id,
     campaignId: r.campaignId,
@@ -35,114 +81,138 @@ function toItem(r: OutboxRow): OutboxItem {
     ...(r.channelId ? { channelId: r.channelId } : {}),
     content: r.content,
     data: r.data,
-    ...(r.files ? { files: r.files.map((f) => ({ name: f.name, data: Buffer.from(f.base64, 'base64') })) } : {}),
     ...(r.buttons ? { buttons: r.buttons.map((b) => ({ id: b.id, label: b.label, ...(b.style ? { style: b.style as MessageButton['style'] } : {}) })) } : {}),
+    files: [...legacy, ...drawn],
     attempts: r.attempts,
+    partsSent: r.partsSent,
+    nonce: r.nonce,
   };
 }
 
-/** Messages whose time has come, oldest first. */
-export function claimDueMessages(app: App, limit = 25): OutboxItem[] {
-  return dueMessages(app.db, app.clock.now().toISOString(), limit).map(toItem);
-}
-
-export function markSent(app: App, id: number): void {
-  const now = app.clock.now().toISOString();
-  setOutboxStatus(app.db, id, { status: 'sent', deliveredAt: now, lastError: null });
-}
-
 /**
- * Records a failed delivery.
- * - retry: tried again later with exponential backoff (a few seconds, doubling, capped at 10
- *   minutes), given up after MAX_ATTEMPTS (about two hours);
+ * Records a delivery that will not happen, in one transaction with what it implies:
  * - dmClosed: the user does not accept DMs. The message is kept (readable with /intel), the
  *   channel is told without the content, the referee gets the list;
- * - permanent: the target is gone (a deleted channel); kept for the referee.
+ * - failed (given up after MAX_ATTEMPTS, or a target that is gone): kept for the referee; a lost
+ *   campaign channel pauses the campaign.
  */
-export function markFailed(app: App, id: number, reason: string, kind: Exclude<DeliveryResult, 'sent'>): void {
-  const now = app.clock.now();
-  app.db.transaction((tx) => {
-    const db = tx as unknown as Database;
-    const row = getOutbox(db, id);
-    if (!row || row.status !== 'pending') return;
-    const attempts = row.attempts + 1;
-    if (kind === 'retry' && attempts < MAX_ATTEMPTS) {
-      const delay = Math.min(600_000, 2_000 * 2 ** (attempts - 1));
-      setOutboxStatus(db, id, { status: 'pending', attempts, nextAttemptAt: new Date(now.getTime() + delay).toISOString(), lastError: reason });
-      return;
-    }
-    const status = kind === 'dmClosed' ? 'dmClosed' : 'failed';
-    setOutboxStatus(db, id, { status, attempts, lastError: reason });
-    const meta = getCampaignMeta(db, row.campaignId);
-    if (!meta) return;
-    const iso = now.toISOString();
-    if (kind === 'dmClosed' && row.userId) {
-      const member = listMembers(db, row.campaignId).find((m) => m.userId === row.userId);
-      const who = member?.displayName || row.userId;
-      enqueue(db, {
-        campaignId: row.campaignId, to: 'channel', channelId: meta.channelId,
+function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'failed', reason: string, lostChannel: boolean): void {
+  inCampaign(app, { campaignId: row.campaignId }, (tx) => {
+    const now = tx.now;
+    const slot = Math.floor(now.getTime() / 600_000);
+    const outbox: Outgoing[] = [];
+    const events: EngineEvent[] = [{ type: status === 'dmClosed' ? 'dmUndeliverable' : 'deliveryFailed', audience: REFEREE, text: `Delivery ${status === 'dmClosed' ? 'refused (closed DMs)' : 'failed'}: message ${row.id} to ${row.userId ?? row.channelId ?? '?'}: ${reason}`, data: { outboxId: row.id } }];
+    if (status === 'dmClosed' && row.userId) {
+      const who = tx.members.find((m) => m.userId === row.userId)?.displayName || row.userId;
+      outbox.push({
+        to: 'channel',
         content: `<@${row.userId}>, I could not send you a direct message (your DMs are closed). Run \`/intel\` here to read it privately.`,
         data: { dmClosed: row.userId },
-        dedupeKey: `dmClosed:${row.userId}:${row.campaignId}:${Math.floor(now.getTime() / 600_000)}`,
-      }, iso);
-      if (row.userId !== meta.ownerUserId) {
-        enqueue(db, { campaignId: row.campaignId, to: 'dm', userId: meta.ownerUserId, content: `Referee: a DM to ${who} could not be delivered (closed DMs). They were told to use /intel.`, data: { dmClosed: row.userId, outboxId: id },
-          // One notice per player per ten minutes, like the channel's: a busy tick fails many DMs at once.
-          dedupeKey: `dmClosedReferee:${row.userId}:${row.campaignId}:${Math.floor(now.getTime() / 600_000)}` }, iso);
+        dedupeKey: `dmClosed:${row.userId}:${row.campaignId}:${slot}`,
+      });
+      if (row.userId !== tx.meta.ownerUserId) {
+        // One notice per player per ten minutes, like the channel's: a busy tick fails many DMs at once.
+        outbox.push({ to: 'dm', userId: tx.meta.ownerUserId, content: `Referee: a DM to ${who} could not be delivered (closed DMs). They were told to use /intel.`, data: { dmClosed: row.userId, outboxId: row.id }, dedupeKey: `dmClosedReferee:${row.userId}:${row.campaignId}:${slot}` });
       }
     }
-    if (kind === 'permanent' && row.to === 'channel' && row.channelId === meta.channelId) pauseForLostChannel(db, meta, reason, iso);
-    appendEvents(db, row.campaignId, { day: 0, half: 0 }, null, [{ type: kind === 'dmClosed' ? 'dmUndeliverable' : 'deliveryFailed', audience: REFEREE, text: `Delivery ${kind}: message ${id} to ${row.userId ?? row.channelId ?? '?'}: ${reason}`, data: { outboxId: id } }], iso);
+    // Another worker took the item over (this one's lease ran out): it settles it.
+    if (!tx.read.claimedMessage(row.id, owner)) return { result: undefined };
+    const undeliverable = { id: row.id, owner, status, attempts: row.attempts + 1, reason };
+    if (lostChannel && tx.state.status === 'running') {
+      // Nobody can read the chronicle or give orders there: paused rather than played on unseen.
+      const text = `The campaign **${tx.state.name}** is paused: I cannot post in its channel <#${tx.meta.channelId}> (${reason.slice(0, 200)}). If the channel still exists, give me access to it again and use \`/campaign resume\` there.`;
+      events.push({ type: 'campaignPaused', audience: PUBLIC, text, data: { reason: 'channelLost' } });
+      for (const userId of refereeIds(tx.meta, tx.members)) outbox.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name})\n${text}`, data: { campaignPaused: tx.meta.id, reason: 'channelLost' } });
+      return { state: { ...tx.state, status: 'paused' }, control: { nextTickAt: null, remindAt: null }, events, outbox, undeliverable, result: undefined };
+    }
+    return { events, outbox, undeliverable, result: undefined };
   });
 }
 
-/**
- * The campaign channel is gone (deleted) or closed to the bot: nobody can read the chronicle or
- * give orders there, so a running campaign is paused rather than played on unseen, and every
- * referee is told by DM once.
- */
-function pauseForLostChannel(db: Database, meta: NonNullable<ReturnType<typeof getCampaignMeta>>, reason: string, iso: string): void {
-  const state = loadState(db, meta.id);
-  if (!state || state.status !== 'running') return;
-  saveState(db, state, { ...state, status: 'paused' }, iso);
-  setSchedule(db, meta.id, null);
-  const text = `The campaign **${state.name}** is paused: I cannot post in its channel <#${meta.channelId}> (${reason.slice(0, 200)}). If the channel still exists, give me access to it again and use \`/campaign resume\` there.`;
-  appendEvents(db, meta.id, state.clock, null, [{ type: 'campaignPaused', audience: PUBLIC, text, data: { reason: 'channelLost' } }], iso);
-  const referees = refereeIds(meta, listMembers(db, meta.id));
-  for (const userId of referees) {
-    enqueue(db, { campaignId: meta.id, to: 'dm', userId, content: `**Referee** (${state.name})\n${text}`, data: { campaignPaused: meta.id, reason: 'channelLost' } }, iso);
+async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>, signal: AbortSignal): Promise<boolean> {
+  let result: DeliveryResult;
+  let reason = '';
+  let retryAfterMs: number | undefined;
+  try {
+    const item = await toItem(app, row);
+    const ctx: DeliveryContext = { signal, partSent: (index) => writeTransaction(app.db, (db) => markPartSent(db, row.id, owner, index)) };
+    const outcome = await deliver(item, ctx);
+    result = typeof outcome === 'string' ? outcome : outcome.result;
+    if (typeof outcome !== 'string') {
+      reason = outcome.reason ?? '';
+      retryAfterMs = outcome.retryAfterMs;
+    }
+  } catch (e) {
+    result = 'retry';
+    reason = e instanceof Error ? e.message : String(e);
   }
+  const now = app.clock.now();
+  if (result === 'sent') {
+    writeTransaction(app.db, (db) => markSent(db, row.id, owner, now.toISOString()));
+    return true;
+  }
+  if (signal.aborted && result === 'retry') {
+    // Shutting down mid-wait: the item goes back as it was, for the next start.
+    writeTransaction(app.db, (db) => releaseForRetry(db, row.id, owner, { attempts: row.attempts, nextAttemptAt: now.toISOString(), lastError: row.attempts > 0 ? reason : null }));
+    return false;
+  }
+  const attempts = row.attempts + 1;
+  if (result === 'retry' && attempts < MAX_ATTEMPTS) {
+    const wait = retryAfterMs ?? backoffMs(attempts);
+    writeTransaction(app.db, (db) => releaseForRetry(db, row.id, owner, { attempts, nextAttemptAt: new Date(now.getTime() + wait).toISOString(), lastError: reason || result }));
+    return false;
+  }
+  const lostChannel = result === 'permanent' && row.to === 'channel';
+  try {
+    giveUp(app, row, owner, result === 'dmClosed' ? 'dmClosed' : 'failed', reason || result, lostChannel);
+  } catch (err) {
+    // The campaign could not be loaded: only the row is left to settle.
+    writeTransaction(app.db, (db) => markUndeliverable(db, row.id, owner, 'failed', attempts, reason || result));
+    app.logger.warn({ outboxId: row.id, err: err instanceof Error ? err.message : String(err) }, 'delivery given up for a campaign that could not be loaded');
+  }
+  return false;
+}
+
+/** A claim owner unique to this worker (process id plus random bits). */
+export function newDeliveryOwner(): string {
+  return `${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
 /**
- * Drains the messages due now through `deliver`, one at a time (a transport never hammers).
- * Messages queued while draining (a closed-DM notice) go out in the same call.
+ * Drains the messages due now through `deliver`. Each round claims a batch atomically (one item
+ * per destination, so each user and channel gets its messages in order) and delivers it,
+ * `concurrency` destinations at a time; messages queued meanwhile (a closed-DM notice) go out in
+ * the same call. Several workers, in one process or several, share the outbox safely. Returns
+ * how many were sent.
  */
-export async function runDelivery(app: App, deliver: (item: OutboxItem) => Promise<DeliveryOutcome>): Promise<number> {
+export async function runDelivery(app: App, deliver: (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>, opts: DeliveryOptions = {}): Promise<number> {
+  const owner = opts.owner ?? newDeliveryOwner();
+  const signal = opts.signal ?? new AbortController().signal;
+  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+  const concurrency = Math.max(1, opts.concurrency ?? 1);
   let sent = 0;
-  const tried = new Set<number>();
-  for (let round = 0; round < 5; round++) {
-    const batch = claimDueMessages(app).filter((m) => !tried.has(m.id));
+  for (let round = 0; round < 50 && !signal.aborted; round++) {
+    const now = app.clock.now();
+    const batch = writeTransaction(app.db, (db) => claimDue(db, owner, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), opts.batch ?? 25));
     if (batch.length === 0) break;
-    for (const item of batch) {
-      tried.add(item.id);
-      let result: DeliveryResult;
-      let reason = '';
-      try {
-        const outcome = await deliver(item);
-        result = typeof outcome === 'string' ? outcome : outcome.result;
-        reason = typeof outcome === 'string' ? '' : outcome.reason ?? '';
-      } catch (e) {
-        result = 'retry';
-        reason = (e as Error).message;
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < batch.length) {
+        const row = batch[next++] as OutboxRow;
+        if (signal.aborted) {
+          writeTransaction(app.db, (db) => releaseForRetry(db, row.id, owner, { attempts: row.attempts, nextAttemptAt: app.clock.now().toISOString(), lastError: null }));
+          continue;
+        }
+        if (await deliverOne(app, row, owner, deliver, signal)) sent++;
       }
-      if (result === 'sent') {
-        markSent(app, item.id);
-        sent++;
-      } else {
-        markFailed(app, item.id, reason || result, result);
-      }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
   }
   return sent;
+}
+
+/** Deletes delivered messages (and kept DMs already read) older than the retention period. Returns how many. */
+export function pruneDelivered(app: App, retentionDays = DEFAULT_RETENTION_DAYS): number {
+  const before = new Date(app.clock.now().getTime() - retentionDays * 86_400_000).toISOString();
+  return writeTransaction(app.db, (db) => pruneOutbox(db, before));
 }

@@ -31,3 +31,23 @@ export function checkCadence(cadence: string, timezone: string): void {
 export function nextDue(cadence: string, timezone: string, after: Date): Date {
   return CronExpressionParser.parse(cadence, { tz: timezone, currentDate: after }).next().toDate();
 }
+
+/**
+ * The control columns for a new deadline: the next tick at `nextIso`, its reminders due `lead`
+ * minutes before (none when 0), no reminder sent and no extension used yet.
+ */
+export function deadlineControl(nextIso: string, reminderLeadMinutes: number): {
+  nextTickAt: string; remindAt: string | null; reminderSentFor: null; deadlineExtensions: 0; deadlineExtensionMinutes: 0;
+} {
+  const remindAt = reminderLeadMinutes > 0 ? new Date(Date.parse(nextIso) - reminderLeadMinutes * 60_000).toISOString() : null;
+  return { nextTickAt: nextIso, remindAt, reminderSentFor: null, deadlineExtensions: 0, deadlineExtensionMinutes: 0 };
+}
+
+/**
+ * The first scheduled instant after now, but never before the last tick's run: a clock that went
+ * backwards does not schedule a tick in the past.
+ */
+export function nextDueFromNow(cadence: string, timezone: string, now: Date, lastTickAt: string | null): Date {
+  const base = lastTickAt !== null && Date.parse(lastTickAt) > now.getTime() ? new Date(lastTickAt) : now;
+  return nextDue(cadence, timezone, base);
+}

@@ -1,29 +1,56 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { SeededDice } from '../engine/dice/dice.js';
 import { REFEREE, type EngineEvent } from '../engine/events/events.js';
 import type { MapModel } from '../engine/map/mapModel.js';
 import type { ScenarioDoc } from '../engine/scenario/schema.js';
-import type { CampaignState } from '../engine/state/campaign.js';
-import type { Database } from '../db/client.js';
-import { findCampaignInChannel, getCampaignMeta, loadScenario, loadState, saveState, type CampaignMeta } from '../db/campaignRepo.js';
-import { appendEvents } from '../db/eventRepo.js';
-import { listMembers, type Member } from '../db/memberRepo.js';
-import { enqueue, type NewOutboxMessage } from '../db/outboxRepo.js';
+import type { CampaignState, ContactRecord } from '../engine/state/campaign.js';
+import { STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/upgrade.js';
+import { readTransaction, writeTransaction, type Db } from '../db/client.js';
+import {
+  closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
+  type CampaignControl, type CampaignMeta,
+} from '../db/campaignRepo.js';
+import { allEvents, appendEvents, eventsFor, lastEventId, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
+import { assignCommander, listMembers, unassignArmy, type Member } from '../db/memberRepo.js';
+import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, type OutboxRow } from '../db/outboxRepo.js';
+import { deleteTick, lastUndoableTick, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import { UserError } from './errors.js';
-import type { Message, MessageButton, MessageFile } from './messages.js';
+import type { MessageButton, Picture, Reply } from './messages.js';
 import { isReferee, refereeIds } from './referees.js';
 import { mapOf } from './scenarios.js';
 
-/** A DM or channel post a use-case wants delivered after commit. */
+/**
+ * A DM or channel post a use-case wants delivered after commit. Pictures travel as views, drawn
+ * at send time. `dedupeKey` makes it idempotent (queued once whatever calls it).
+ */
 export type Outgoing =
-  | { readonly to: 'dm'; readonly userId: string; readonly content: string; readonly data?: unknown; readonly files?: readonly MessageFile[]; readonly buttons?: readonly MessageButton[]; readonly dedupeKey?: string }
-  | { readonly to: 'channel'; readonly content: string; readonly data?: unknown; readonly files?: readonly MessageFile[]; readonly dedupeKey?: string };
+  | { readonly to: 'dm'; readonly userId: string; readonly content: string; readonly data?: unknown; readonly pictures?: readonly Picture[]; readonly buttons?: readonly MessageButton[]; readonly dedupeKey?: string }
+  | { readonly to: 'channel'; readonly content: string; readonly data?: unknown; readonly pictures?: readonly Picture[]; readonly dedupeKey?: string };
+
+/** What a use-case may read besides the state, inside its transaction. Read-only. */
+export interface CampaignReads {
+  /** Logged events for these audiences ('public', 'referee', 'army:<id>'), newest last. */
+  events(audiences: readonly string[], opts?: { types?: readonly string[]; limit?: number; afterId?: number }): StoredEvent[];
+  /** The whole log, undone events included (export). */
+  allEvents(): StoredEvent[];
+  lastEventId(): number;
+  /** Whether the half period with this time index was already played. */
+  tickPlayed(timeIndex: number): boolean;
+  /** The last played tick if it can still be undone, and how many in a row can. */
+  lastUndoableTick(): UndoableTick | undefined;
+  undoableTicks(): number;
+  /** Undeliverable DMs to this user not yet read with /intel. */
+  keptMessages(userId: string): OutboxRow[];
+  /** Contacts that have left the live state (closed), with `armyId` those the army took part in. */
+  closedContacts(armyId?: string): ContactRecord[];
+  /** The outbox message, if it is still pending and claimed by `owner`. */
+  claimedMessage(id: number, owner: string): OutboxRow | undefined;
+}
 
 /** Everything a use-case may read inside its transaction. */
 export interface CampaignTx {
-  readonly db: Database;
   readonly meta: CampaignMeta;
   readonly state: CampaignState;
   readonly scenario: ScenarioDoc;
@@ -35,13 +62,35 @@ export interface CampaignTx {
   readonly isReferee: boolean;
   readonly dice: SeededDice;
   readonly now: Date;
+  readonly read: CampaignReads;
 }
 
-/** What a use-case decided: the new state, the events to log, messages to send, and its replies. */
-export interface Change<R = readonly Message[]> {
+/** A change to who plays what. */
+export type MemberChange =
+  | { readonly kind: 'assign'; readonly armyId: string; readonly userId: string; readonly displayName: string }
+  | { readonly kind: 'unassign'; readonly armyId: string };
+
+/**
+ * What a use-case decided: everything it changes, written in its one transaction. The use-case
+ * itself never writes; it returns this.
+ */
+export interface Change<R = readonly Reply[]> {
   readonly state?: CampaignState;
   readonly events?: readonly EngineEvent[];
   readonly outbox?: readonly Outgoing[];
+  /** Scheduling and control columns to set (next tick, reminders, held tick, extensions...). */
+  readonly control?: Partial<CampaignControl>;
+  /** A half period was played: record it (idempotence) with the state before it (undo). */
+  readonly tick?: { readonly timeIndex: number; readonly before: CampaignState };
+  /** A played half period was taken back: its tick row goes, its events are marked undone. */
+  readonly undo?: { readonly timeIndex: number; readonly lastEventId: number };
+  readonly members?: readonly MemberChange[];
+  /** Kept DMs now read with /intel (they may be pruned after the retention period). */
+  readonly readMessages?: readonly number[];
+  /** An outbox message that will not be delivered: kept for /intel (dmClosed) or the referee (failed). */
+  readonly undeliverable?: { readonly id: number; readonly owner: string; readonly status: 'dmClosed' | 'failed'; readonly attempts: number; readonly reason: string };
+  /** The campaign is deleted, with its log and outbox. */
+  readonly deleted?: boolean;
   readonly result: R;
 }
 
@@ -49,7 +98,7 @@ export interface Change<R = readonly Message[]> {
  * The scenario and map of a campaign never change after creation: cache them per campaign, and
  * share one copy between campaigns created from the same scenario.
  */
-export function staticsOf(app: App, db: Database, id: string): { scenario: ScenarioDoc; map: MapModel; mapKey: string } {
+export function staticsOf(app: App, db: Db, id: string): { scenario: ScenarioDoc; map: MapModel; mapKey: string } {
   let s = app.statics.get(id);
   if (!s) {
     const loaded = loadScenario(db, id);
@@ -66,52 +115,146 @@ export function forgetCampaign(app: App, id: string): void {
   app.statics.delete(id);
 }
 
-export function campaignInChannel(app: App, actor: Actor): CampaignMeta {
-  const meta = findCampaignInChannel(app.db, actor.guildId, actor.channelId);
-  if (!meta) throw new UserError('campaign.none', 'There is no campaign in this channel. A referee can start one with `/campaign create scenario:valormr name:"..."`.');
-  return meta;
+function noCampaign(): never {
+  throw new UserError('campaign.none', 'There is no campaign in this channel. A referee can start one with `/campaign create scenario:valormr name:"..."`.');
+}
+
+export function campaignInChannel(app: App, actor: Pick<Actor, 'guildId' | 'channelId'>, db: Db = app.db): CampaignMeta {
+  return findCampaignInChannel(db, actor.guildId, actor.channelId) ?? noCampaign();
+}
+
+/** A stored state in the current shape, whatever version wrote it. Refuses an unknown (newer) version with a sentence. */
+function upgraded(json: object, version: number, what: string): CampaignState {
+  try {
+    return upgradeState(json, version);
+  } catch (err) {
+    if (err instanceof StateVersionError) throw new UserError('campaign.stateVersion', `I cannot open ${what}: ${err.message}`);
+    throw err;
+  }
+}
+
+function readsOn(db: Db, campaignId: string): CampaignReads {
+  return {
+    events: (audiences, opts = {}) => eventsFor(db, campaignId, audiences, opts),
+    allEvents: () => allEvents(db, campaignId),
+    lastEventId: () => lastEventId(db, campaignId),
+    tickPlayed: (timeIndex) => tickPlayed(db, campaignId, timeIndex),
+    lastUndoableTick: () => lastUndoableTick(db, campaignId),
+    undoableTicks: () => undoableTicks(db, campaignId),
+    keptMessages: (userId) => keptMessages(db, campaignId, userId),
+    closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
+    claimedMessage: (id, owner) => claimedMessage(db, id, owner),
+  };
+}
+
+type Target = { actor: Actor } | { campaignId: string };
+
+/** Loads what a use-case reads, inside a transaction. */
+function open(app: App, db: Db, target: Target): { tx: CampaignTx; storedVersion: number } {
+  const actor = 'actor' in target ? target.actor : undefined;
+  const meta = 'actor' in target ? campaignInChannel(app, target.actor, db) : getCampaignMeta(db, target.campaignId);
+  if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
+  const stored = loadState(db, meta.id);
+  if (!stored) throw new Error(`campaign ${meta.id} has no state`);
+  const state = upgraded(stored.json, stored.version, 'this campaign');
+  const { scenario, map, mapKey } = staticsOf(app, db, meta.id);
+  const members = listMembers(db, meta.id);
+  const dice = new SeededDice(state.rng, app.scriptedDice);
+  const tx: CampaignTx = {
+    meta, state, scenario, map, mapKey, members, actor, dice, now: app.clock.now(),
+    isReferee: isReferee(meta, members, state.settings, actor), read: readsOn(db, meta.id),
+  };
+  return { tx, storedVersion: stored.version };
+}
+
+/** A stored undo snapshot in the current shape. */
+export function snapshotState(tick: UndoableTick): CampaignState {
+  return upgraded(tick.snapshot, tick.version, 'the state before that half period');
 }
 
 /**
- * Runs one use-case in ONE synchronous transaction: load the campaign, let `fn` decide, then
- * save the state, append the events (and every die rolled) to the log and queue the outbox.
+ * Runs one use-case in ONE synchronous write transaction: load the campaign (upgrading an older
+ * stored shape), let `fn` decide, then write everything it returned: the state diff, the events
+ * (and every die rolled) in the log, the outbox, control columns, the tick record, members.
  * Nothing is written when `fn` throws.
  */
-export function inCampaign<R>(app: App, target: { actor: Actor } | { campaignId: string }, fn: (tx: CampaignTx) => Change<R>): R {
-  const now = app.clock.now();
-  const nowIso = now.toISOString();
+export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => Change<R>): R {
   let used = 0;
-  const result = app.db.transaction((db) => {
-    const tdb = db as unknown as Database;
-    const actor = 'actor' in target ? target.actor : undefined;
-    const meta = 'actor' in target ? campaignInChannel({ ...app, db: tdb }, target.actor) : getCampaignMeta(tdb, target.campaignId);
-    if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
-    const state = loadState(tdb, meta.id);
-    if (!state) throw new Error(`campaign ${meta.id} has no state`);
-    const { scenario, map, mapKey } = staticsOf(app, tdb, meta.id);
-    const members = listMembers(tdb, meta.id);
-    const dice = new SeededDice(state.rng, app.scriptedDice);
-    const tx: CampaignTx = { db: tdb, meta, state, scenario, map, mapKey, members, actor, isReferee: isReferee(meta, members, state.settings, actor), dice, now };
+  const result = writeTransaction(app.db, (db) => {
+    const { tx, storedVersion } = open(app, db, target);
     const change = fn(tx);
-    const next = change.state ?? state;
-    const withRng = dice.rolls.length > 0 ? { ...next, rng: dice.state() } : next;
-    if (withRng !== state) saveState(tdb, state, withRng, nowIso);
-    const rollEvents: EngineEvent[] = dice.rolls.map((r) => ({ type: 'diceRolled', audience: REFEREE, text: `d${r.sides} for ${r.purpose}: ${r.value}`, data: { ...r } }));
-    appendEvents(tdb, meta.id, withRng.clock, actor?.userId ?? null, [...(change.events ?? []), ...rollEvents], nowIso);
-    for (const o of change.outbox ?? []) enqueue(tdb, toOutboxRow(meta, o), nowIso);
-    used = app.scriptedDice.length - dice.remainingScript().length;
+    const nowIso = tx.now.toISOString();
+    const id = tx.meta.id;
+    if (change.deleted) {
+      deleteCampaign(db, id);
+      return change.result;
+    }
+    const next = change.state ?? tx.state;
+    const withRng = tx.dice.rolls.length > 0 ? { ...next, rng: tx.dice.state() } : next;
+    // A state stored in an older shape is rewritten whole in the current one.
+    if (withRng !== tx.state || storedVersion !== STATE_VERSION) saveState(db, tx.state, withRng, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION);
+    if (change.tick) {
+      recordTick(db, id, change.tick.timeIndex, change.tick.before, STATE_VERSION, lastEventId(db, id), nowIso, withRng.settings.undoDepth);
+    }
+    if (change.undo) {
+      markEventsUndone(db, id, change.undo.lastEventId);
+      deleteTick(db, id, change.undo.timeIndex);
+    }
+    const rollEvents: EngineEvent[] = tx.dice.rolls.map((r) => ({ type: 'diceRolled', audience: REFEREE, text: `d${r.sides} for ${r.purpose}: ${r.value}`, data: { ...r } }));
+    appendEvents(db, id, withRng.clock, tx.actor?.userId ?? null, [...(change.events ?? []), ...rollEvents], nowIso);
+    for (const m of change.members ?? []) {
+      if (m.kind === 'assign') assignCommander(db, id, m.armyId, m.userId, m.displayName);
+      else unassignArmy(db, id, m.armyId);
+    }
+    for (const o of change.outbox ?? []) queue(db, tx.meta, o, nowIso);
+    if (change.control) setControl(db, id, change.control);
+    if (change.readMessages) markRead(db, change.readMessages, nowIso);
+    const u = change.undeliverable;
+    if (u) markUndeliverable(db, u.id, u.owner, u.status, u.attempts, u.reason);
+    used = app.scriptedDice.length - tx.dice.remainingScript().length;
     return change.result;
-  }, { behavior: 'immediate' });
+  });
   app.scriptedDice.splice(0, used);
   return result;
 }
 
-function toOutboxRow(meta: CampaignMeta, o: Outgoing): NewOutboxMessage {
-  const files = o.files?.map((f) => ({ name: f.name, base64: Buffer.from(f.data).toString('base64') }));
-  const base = { campaignId: meta.id, content: o.content, data: o.data, ...(files ? { files } : {}), ...(o.dedupeKey ? { dedupeKey: o.dedupeKey } : {}) };
-  return o.to === 'dm'
-    ? { ...base, to: 'dm', userId: o.userId, ...(o.buttons ? { buttons: o.buttons.map((b) => ({ ...b })) } : {}) }
-    : { ...base, to: 'channel', channelId: meta.channelId };
+/**
+ * Runs a read-only use-case in one read transaction: a consistent snapshot that takes no write
+ * lock (`/map`, `/intel` lists, autocomplete, status). `fn` returns only its answer.
+ */
+export function readCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => R): R {
+  return readTransaction(app.db, (db) => fn(open(app, db, target).tx));
+}
+
+/** Queues one outgoing message (inside the caller's transaction). */
+export function queue(db: Db, meta: Pick<CampaignMeta, 'id' | 'channelId'>, o: Outgoing, nowIso: string): boolean {
+  const base = {
+    campaignId: meta.id, content: o.content, data: o.data, nonce: randomBytes(8).toString('hex'),
+    ...(o.pictures && o.pictures.length > 0 ? { pictures: o.pictures } : {}),
+    ...(o.dedupeKey ? { dedupeKey: o.dedupeKey } : {}),
+  };
+  return enqueue(db, o.to === 'dm'
+    ? { ...base, to: 'dm', userId: o.userId, ...(o.buttons && o.buttons.length > 0 ? { buttons: o.buttons.map((b) => ({ ...b })) } : {}) }
+    : { ...base, to: 'channel', channelId: meta.channelId }, nowIso);
+}
+
+/** A brand-new campaign and what it announces, written in one transaction (refused if the channel already has one). */
+export function insertNewCampaign(app: App, input: {
+  meta: Pick<CampaignMeta, 'guildId' | 'channelId' | 'ownerUserId' | 'createdAt'>;
+  state: CampaignState;
+  scenario: ScenarioDoc;
+  actorUserId: string;
+  events: readonly EngineEvent[];
+  outbox: readonly Outgoing[];
+}): void {
+  writeTransaction(app.db, (db) => {
+    if (findCampaignInChannel(db, input.meta.guildId, input.meta.channelId)) {
+      throw new UserError('campaign.exists', 'This channel already has a campaign. Use another channel, or `/campaign delete` the old one first.');
+    }
+    insertCampaign(db, input.meta, input.state, input.scenario, STATE_VERSION);
+    appendEvents(db, input.state.id, input.state.clock, input.actorUserId, input.events, input.meta.createdAt);
+    for (const o of input.outbox) queue(db, { id: input.state.id, channelId: input.meta.channelId }, o, input.meta.createdAt);
+  });
 }
 
 /** Users who command an army (several users may share one; none means the referee reads it). */
@@ -128,8 +271,16 @@ export function requireReferee(tx: CampaignTx, what: string): void {
   if (!tx.isReferee) throw new UserError('campaign.refereeOnly', `Only the referee can ${what}.`);
 }
 
+export interface RouteOptions {
+  /** A first line for every delivery (the tick's "Day 1, morning → Day 1, afternoon"). */
+  readonly header?: string;
+  readonly publicToChannel?: boolean;
+  /** Buttons to attach to an army's DM (the contact prompts), by army id. */
+  readonly buttons?: ReadonlyMap<string, readonly MessageButton[]>;
+}
+
 /** Turns engine events into deliveries: public lines to the channel, each army's lines to its commanders, referee lines to the referee. */
-export function routeEvents(tx: CampaignTx, list: readonly EngineEvent[], opts: { header?: string; publicToChannel?: boolean; dedupe?: string } = {}): Outgoing[] {
+export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, list: readonly EngineEvent[], opts: RouteOptions = {}): Outgoing[] {
   const out: Outgoing[] = [];
   const header = opts.header ? `${opts.header}\n` : '';
   const pub = list.filter((e) => e.audience.kind === 'public');
@@ -148,7 +299,7 @@ export function routeEvents(tx: CampaignTx, list: readonly EngineEvent[], opts: 
       unassigned.push(`__${name}__: ${evs.map((e) => e.text).join(' ')}`);
       continue;
     }
-    const buttons = evs.flatMap((e) => (e.data?.buttons as MessageButton[] | undefined) ?? []);
+    const buttons = opts.buttons?.get(armyId) ?? [];
     const content = `**${name}** (${tx.state.name}) ${header}` + evs.map((e) => e.text).join('\n');
     for (const userId of users) {
       out.push({ to: 'dm', userId, content, data: { armyId, events: evs.map((e) => ({ type: e.type, data: e.data })) }, ...(buttons.length > 0 ? { buttons } : {}) });
@@ -156,9 +307,8 @@ export function routeEvents(tx: CampaignTx, list: readonly EngineEvent[], opts: 
   }
   const ref = list.filter((e) => e.audience.kind === 'referee' && e.type !== 'diceRolled');
   if (ref.length > 0 || unassigned.length > 0) {
-    const referees = refereeIds(tx.meta, tx.members);
     const lines = [...ref.map((e) => e.text), ...(unassigned.length > 0 ? ['Armies without a commander:', ...unassigned] : [])];
-    for (const userId of referees) out.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name}) ${header}` + lines.join('\n'), data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } });
+    for (const userId of refereeIds(tx.meta, tx.members)) out.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name}) ${header}` + lines.join('\n'), data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } });
   }
   return out;
 }

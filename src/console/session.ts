@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
 import { errorMessages } from '../app/handleError.js';
-import type { Message, MessageFile } from '../app/messages.js';
+import type { MessageFile, Reply } from '../app/messages.js';
 import { runDelivery } from '../app/outbox.js';
 import { ManualClock } from '../app/ports.js';
 import { tickChannel } from '../app/turn/tickChannel.js';
@@ -55,8 +55,8 @@ export class ConsoleSession {
           break;
         case 'tick':
           for (let i = 0; i < line.count; i++) {
-            const outcome = await tickChannel(app, this.opts.where);
-            this.opts.write({ to: 'ephemeral', content: outcome.played ? `Tick: played ${outcome.from}; now ${outcome.to}.` : `Tick not played: ${outcome.reason}.`, data: { tick: outcome.played, from: outcome.from, to: outcome.to, reason: outcome.reason } });
+            const outcome = tickChannel(app, this.opts.where);
+            this.opts.write({ to: 'ephemeral', content: outcome.played ? `Tick: played ${outcome.from}; now ${outcome.to}.` : `Tick not played: ${outcome.why ?? outcome.reason}`, data: { tick: outcome.played, from: outcome.from, to: outcome.to, reason: outcome.reason } });
             await this.flush();
           }
           return;
@@ -66,7 +66,7 @@ export class ConsoleSession {
             this.opts.write({ to: 'ephemeral', user: line.user, content: `There is no /${line.command}. Try \`@${line.user} /help\`.`, data: { error: 'console.unknownCommand' } });
             return;
           }
-          let replies: readonly Message[];
+          let replies: readonly Reply[];
           try {
             const ctx = consoleContext(app, command, line.user, line.words, line.options, this.opts.where);
             replies = await command.execute(ctx);
@@ -99,7 +99,7 @@ export class ConsoleSession {
     });
   }
 
-  private toOutput(m: Message, user: string | undefined): ConsoleOutput {
+  private toOutput(m: Reply, user: string | undefined): ConsoleOutput {
     return {
       to: m.to,
       ...(user ? { user } : {}),

@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import type { App } from '../app/app.js';
+import { pruneDelivered } from '../app/outbox.js';
 import { runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
 
 /** What one scheduler run did. */
@@ -18,6 +19,10 @@ export interface SchedulerOptions {
   readonly onRun?: (run: SchedulerRun) => void;
   /** Replaces the node-cron trigger (tests). */
   readonly trigger?: Trigger;
+  /** Plays only campaigns of the guilds this process owns (a shard). */
+  readonly ownsGuild?: (guildId: string) => boolean;
+  /** Days delivered messages are kept before they are deleted (default 14). */
+  readonly retentionDays?: number;
 }
 
 export interface Scheduler {
@@ -35,7 +40,7 @@ const everyMinute: Trigger = (fn) => {
 /**
  * Starts the campaign clock. The database says when each campaign's next tick is due; cron only
  * triggers a check every minute: play every due tick (runDueTicks), then send reminders
- * (sendReminders). It runs once at start (catching up after downtime), never overlaps itself (a
+ * (sendReminders), then delete delivered messages past their retention (pruneDelivered). It runs once at start (catching up after downtime), never overlaps itself (a
  * trigger while a run is going on is skipped), and never lets an exception escape.
  */
 export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler {
@@ -44,8 +49,14 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
 
   const runOnce = async (): Promise<SchedulerRun | undefined> => {
     try {
-      const ticks = await runDueTicks(app);
-      const reminders = sendReminders(app);
+      const scope = opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {};
+      const ticks = await runDueTicks(app, scope);
+      const reminders = sendReminders(app, scope);
+      try {
+        pruneDelivered(app, opts.retentionDays);
+      } catch (err) {
+        app.logger.error({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: pruning delivered messages failed');
+      }
       const run = { ticks, reminders };
       opts.onRun?.(run);
       return run;

@@ -4,9 +4,30 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import * as schema from './schema.js';
 
+/** The open database: what the app holds for its life. */
 export type Database = BetterSQLite3Database<typeof schema> & { $client: BetterSqlite3.Database };
+
+/**
+ * What a repository function takes: the database or a transaction on it (Drizzle's common base of
+ * both), so the same function serves inside and outside a transaction.
+ */
+export type Db = BaseSQLiteDatabase<'sync', BetterSqlite3.RunResult, typeof schema>;
+
+/**
+ * Runs `fn` in one write transaction, taking the write lock at once (BEGIN IMMEDIATE): a second
+ * process waits for it (busy_timeout) instead of failing halfway. Synchronous: no await inside.
+ */
+export function writeTransaction<T>(db: Database, fn: (tx: Db) => T): T {
+  return db.transaction((tx) => fn(tx), { behavior: 'immediate' });
+}
+
+/** Runs `fn` in one read transaction (a consistent snapshot; in WAL mode it never blocks a writer). */
+export function readTransaction<T>(db: Database, fn: (tx: Db) => T): T {
+  return db.transaction((tx) => fn(tx), { behavior: 'deferred' });
+}
 
 const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
@@ -31,7 +52,20 @@ export function openDatabase(path: string): Database {
   const broken = sqlite.pragma('foreign_key_check') as unknown[];
   if (broken.length > 0) throw new Error(`database has ${broken.length} rows with broken foreign keys after migration`);
   sqlite.pragma('foreign_keys = ON');
+  reclaimFreeSpace(sqlite);
   return db as Database;
+}
+
+/**
+ * Gives back to the file system the space an upgrade or a long retention freed (map bytes from
+ * older versions): SQLite reuses free pages but never shrinks the file by itself. Only when more
+ * than a quarter of the file and over 64 MB are free, so it runs once after such an upgrade.
+ */
+function reclaimFreeSpace(sqlite: BetterSqlite3.Database): void {
+  const pageSize = Number(sqlite.pragma('page_size', { simple: true }));
+  const pages = Number(sqlite.pragma('page_count', { simple: true }));
+  const free = Number(sqlite.pragma('freelist_count', { simple: true }));
+  if (free * pageSize > 64 * 1024 * 1024 && free > pages / 4) sqlite.exec('VACUUM');
 }
 
 export function closeDatabase(db: Database): void {

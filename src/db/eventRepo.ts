@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/gameTime.js';
 import type { Audience, EngineEvent } from '../engine/events/events.js';
-import type { Database } from './client.js';
+import type { Db } from './client.js';
 import { events } from './schema.js';
 
 export function audienceKey(a: Audience): string {
@@ -17,9 +17,11 @@ export interface StoredEvent {
   readonly text: string;
   readonly data: unknown;
   readonly createdAt: string;
+  /** Withdrawn by `/turn undo` (kept for the audit). */
+  readonly undone: boolean;
 }
 
-export function appendEvents(db: Database, campaignId: string, time: GameTime, actorUserId: string | null, list: readonly EngineEvent[], now: string): void {
+export function appendEvents(db: Db, campaignId: string, time: GameTime, actorUserId: string | null, list: readonly EngineEvent[], now: string): void {
   for (const e of list) {
     db.insert(events).values({
       campaignId,
@@ -36,23 +38,29 @@ export function appendEvents(db: Database, campaignId: string, time: GameTime, a
 }
 
 function toStored(r: typeof events.$inferSelect): StoredEvent {
-  return { id: r.id, time: { day: r.gameDay, half: r.gameHalf as GameTime['half'] }, type: r.type, audience: r.audience, actorUserId: r.actorUserId, text: r.text, data: r.data, createdAt: r.createdAt };
+  return { id: r.id, time: { day: r.gameDay, half: r.gameHalf as GameTime['half'] }, type: r.type, audience: r.audience, actorUserId: r.actorUserId, text: r.text, data: r.data, createdAt: r.createdAt, undone: r.undone };
 }
 
-/** Events for the given audiences, newest last. */
-export function eventsFor(db: Database, campaignId: string, audiences: readonly string[], opts: { afterId?: number; types?: readonly string[]; limit?: number } = {}): StoredEvent[] {
+/** Events for the given audiences, newest last; events an undo withdrew are left out unless asked for. */
+export function eventsFor(db: Db, campaignId: string, audiences: readonly string[], opts: { afterId?: number; types?: readonly string[]; limit?: number; withUndone?: boolean } = {}): StoredEvent[] {
   const conds = [eq(events.campaignId, campaignId), inArray(events.audience, [...audiences])];
+  if (!opts.withUndone) conds.push(eq(events.undone, false));
   if (opts.afterId !== undefined) conds.push(gt(events.id, opts.afterId));
   if (opts.types) conds.push(inArray(events.type, [...opts.types]));
   const rows = db.select().from(events).where(and(...conds)).orderBy(desc(events.id)).limit(opts.limit ?? 200).all();
   return rows.reverse().map(toStored);
 }
 
-export function allEvents(db: Database, campaignId: string): StoredEvent[] {
+export function allEvents(db: Db, campaignId: string): StoredEvent[] {
   return db.select().from(events).where(eq(events.campaignId, campaignId)).orderBy(events.id).all().map(toStored);
 }
 
-export function lastEventId(db: Database, campaignId: string): number {
+/** Marks the events after `afterId` as withdrawn by an undo; they stay in the log. */
+export function markEventsUndone(db: Db, campaignId: string, afterId: number): void {
+  db.update(events).set({ undone: true }).where(and(eq(events.campaignId, campaignId), gt(events.id, afterId))).run();
+}
+
+export function lastEventId(db: Db, campaignId: string): number {
   const r = db.select({ id: events.id }).from(events).where(eq(events.campaignId, campaignId)).orderBy(desc(events.id)).limit(1).get();
   return r?.id ?? 0;
 }

@@ -28,9 +28,26 @@ export const campaigns = sqliteTable('campaigns', {
   nextTickAt: text('next_tick_at'),
   /** Reminder for the current deadline already sent. */
   reminderSentFor: text('reminder_sent_for'),
+  /** When the reminders for the current deadline are due (the deadline minus the lead), null for none. */
+  remindAt: text('remind_at'),
+  /** The shape version of the state in this campaign's rows (src/engine/state/upgrade.ts). */
+  stateVersion: integer('state_version').notNull().default(1),
+  /** The due instant a battle holds (the tick waits for its result), null when none is held. */
+  heldDue: text('held_due'),
+  /** Extensions of the current deadline: how many, and minutes in all (reset by each tick). */
+  deadlineExtensions: integer('deadline_extensions').notNull().default(0),
+  deadlineExtensionMinutes: integer('deadline_extension_minutes').notNull().default(0),
+  /** When the last tick was played (wall clock): no due time is ever scheduled before it. */
+  lastTickAt: text('last_tick_at'),
+  /** Missed ticks the referee allowed to be played after a catch-up pause. */
+  catchUpAllowance: integer('catch_up_allowance').notNull().default(0),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
-}, (t) => [index('campaigns_channel').on(t.guildId, t.channelId)]);
+}, (t) => [
+  index('campaigns_channel').on(t.guildId, t.channelId),
+  index('campaigns_due').on(t.status, t.nextTickAt),
+  index('campaigns_remind').on(t.status, t.remindAt),
+]);
 
 export const sides = sqliteTable('sides', {
   campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
@@ -108,14 +125,18 @@ export const contacts = sqliteTable('contacts', {
   step: text('step').notNull(),
   armyIds: text('army_ids', { mode: 'json' }).notNull(),
   data: text('data', { mode: 'json' }).notNull(),
-}, (t) => [primaryKey({ columns: [t.campaignId, t.id] })]);
+  /** In the live state (1), or closed and kept only as a record for /intel, the chronicle and export (0). */
+  live: integer('live', { mode: 'boolean' }).notNull().default(true),
+}, (t) => [primaryKey({ columns: [t.campaignId, t.id] }), index('contacts_live').on(t.campaignId, t.live)]);
 
 export const couriers = sqliteTable('couriers', {
   campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
   id: text('id').notNull(),
   status: text('status').notNull(),
   data: text('data', { mode: 'json' }).notNull(),
-}, (t) => [primaryKey({ columns: [t.campaignId, t.id] })]);
+  /** On the map (1), or delivered or captured and kept only as a record (0). */
+  live: integer('live', { mode: 'boolean' }).notNull().default(true),
+}, (t) => [primaryKey({ columns: [t.campaignId, t.id] }), index('couriers_live').on(t.campaignId, t.live)]);
 
 /**
  * Append-only event log: every state change, every die rolled, who did it and at what game time.
@@ -133,9 +154,16 @@ export const events = sqliteTable('events', {
   text: text('text').notNull(),
   data: text('data', { mode: 'json' }),
   createdAt: text('created_at').notNull(),
+  /** Set when `/turn undo` withdrew the tick this event belongs to; the event stays for the audit. */
+  undone: integer('undone', { mode: 'boolean' }).notNull().default(false),
 }, (t) => [index('events_campaign').on(t.campaignId, t.id), index('events_audience').on(t.campaignId, t.audience)]);
 
-/** Messages to deliver after commit (DMs and channel posts), with delivery status and retry. */
+/**
+ * Messages to deliver after commit (DMs and channel posts), with delivery status and retry. A
+ * picture is stored as the view to draw (small JSON), drawn and encoded by the delivery worker at
+ * send time: no image bytes are kept. A worker claims an item (claimed_by, lease_until) before it
+ * sends it, so several processes on one database never send one item twice.
+ */
 export const outboxMessages = sqliteTable('outbox_messages', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   campaignId: text('campaign_id').notNull(),
@@ -144,10 +172,21 @@ export const outboxMessages = sqliteTable('outbox_messages', {
   channelId: text('channel_id'),
   content: text('content').notNull(),
   data: text('data', { mode: 'json' }),
-  /** Files as [{name, path}] written under the data folder, or inline base64 for small ones. */
+  /** Legacy: files as inline base64, written by versions before pictures; never written now. */
   files: text('files', { mode: 'json' }),
+  /** Pictures to draw at send time: [{kind: 'map' | 'sketch', name, ...view}]. */
+  pictures: text('pictures', { mode: 'json' }),
   buttons: text('buttons', { mode: 'json' }),
   status: text('status', { enum: ['pending', 'sent', 'dmClosed', 'failed'] }).notNull(),
+  /** Parts of a split message already delivered (a retry sends only the rest). */
+  partsSent: integer('parts_sent').notNull().default(0),
+  /** Stable id sent with every part as Discord's nonce (with the part number), so a retry is never posted twice. */
+  nonce: text('nonce'),
+  /** The delivery worker that claimed the item, and until when its claim holds. */
+  claimedBy: text('claimed_by'),
+  leaseUntil: text('lease_until'),
+  /** When a kept (undeliverable) DM was read with /intel. */
+  readAt: text('read_at'),
   attempts: integer('attempts').notNull().default(0),
   nextAttemptAt: text('next_attempt_at').notNull(),
   lastError: text('last_error'),
@@ -155,15 +194,17 @@ export const outboxMessages = sqliteTable('outbox_messages', {
   dedupeKey: text('dedupe_key'),
   createdAt: text('created_at').notNull(),
   deliveredAt: text('delivered_at'),
-}, (t) => [index('outbox_due').on(t.status, t.nextAttemptAt), uniqueIndex('outbox_dedupe').on(t.dedupeKey)]);
+}, (t) => [index('outbox_due').on(t.status, t.nextAttemptAt), uniqueIndex('outbox_dedupe').on(t.dedupeKey), index('outbox_campaign').on(t.campaignId, t.status)]);
 
 /** One row per played half period: makes a tick idempotent across triggers and processes. */
 export const ticks = sqliteTable('ticks', {
   campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
   timeIndex: integer('time_index').notNull(),
   ranAt: text('ran_at').notNull(),
-  /** The campaign state before the tick, for /turn undo. */
-  snapshot: text('snapshot', { mode: 'json' }).notNull(),
+  /** The campaign state before the tick, for /turn undo; dropped once the tick leaves the undo window. */
+  snapshot: text('snapshot', { mode: 'json' }),
+  /** The shape version of the snapshot. */
+  stateVersion: integer('state_version').notNull().default(1),
   lastEventId: integer('last_event_id').notNull(),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.timeIndex] })]);
 

@@ -14,7 +14,7 @@ import {
 import type { App } from '../app/app.js';
 import { UserError } from '../app/errors.js';
 import { errorMessages } from '../app/handleError.js';
-import type { Message } from '../app/messages.js';
+import type { Reply } from '../app/messages.js';
 import { runDelivery } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
 import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
@@ -86,17 +86,8 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
 
-  /** Messages a use-case should have put in the outbox: delivered now rather than lost. */
-  async function deliverStray(messages: readonly Message[]): Promise<void> {
-    for (const m of messages.filter((x) => x.to === 'dm' || x.to === 'channel')) {
-      logger.warn({ to: m.to, userId: m.userId, channelId: m.channelId }, 'a use-case returned a dm or channel message; those belong in the outbox');
-      await deliver(m);
-    }
-  }
-
-  function answerParts(messages: readonly Message[], allEphemeral: boolean): AnswerPart[] {
+  function answerParts(messages: readonly Reply[], allEphemeral: boolean): AnswerPart[] {
     const parts = messages
-      .filter((m) => m.to === 'reply' || m.to === 'ephemeral')
       .flatMap((m) => toDiscordPayloads(m).map((payload) => ({ ephemeral: allEphemeral || m.to === 'ephemeral', payload })));
     return parts.length > 0 ? parts : [{ ephemeral: true, payload: { content: 'Done.', allowedMentions: { parse: ['users'] } } }];
   }
@@ -136,7 +127,6 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       const messages = await command.execute(commandContext(app, interaction));
       clearTimeout(safety);
       await responder.send(answerParts(messages, false));
-      await deliverStray(messages);
       logger.debug({ ...about, ms: Date.now() - started }, 'command answered');
     } catch (error) {
       clearTimeout(safety);
@@ -155,7 +145,6 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       const messages = await handler.execute({ app, userId: interaction.user.id, customId: interaction.customId, roleIds: memberRoleIds(interaction) });
       clearTimeout(safety);
       await responder.send(answerParts(messages, true));
-      await deliverStray(messages);
     } catch (error) {
       clearTimeout(safety);
       await answerError(responder, error, about);

@@ -1,20 +1,10 @@
 import type { Client, SendableChannels } from 'discord.js';
 import type { Logger } from '../app/ports.js';
-import type { DeliveryOutcome } from '../app/outbox.js';
+import type { DeliveryContext, DeliveryOutcome, OutboxItem } from '../app/outbox.js';
 import { classifySendError, loggableError } from './discordErrors.js';
-import { toDiscordPayloads, type DiscordPayload, type MessageParts } from './payloads.js';
+import { toDiscordPayloads, type DiscordPayload } from './payloads.js';
 
-/** What the Discord delivery needs of a message to send (an outbox item, or a stray Message). */
-export interface Deliverable extends MessageParts {
-  readonly id?: number | string;
-  readonly campaignId?: string;
-  readonly to: 'dm' | 'channel' | 'reply' | 'ephemeral';
-  readonly userId?: string | undefined;
-  readonly channelId?: string | undefined;
-  readonly attempts?: number;
-}
-
-async function target(client: Client, item: Deliverable): Promise<SendableChannels | undefined> {
+async function target(client: Client, item: OutboxItem): Promise<SendableChannels | undefined> {
   if (item.to === 'dm') return item.userId ? client.users.createDM(item.userId) : undefined;
   if (item.to === 'channel' && item.channelId) {
     const channel = await client.channels.fetch(item.channelId);
@@ -25,12 +15,14 @@ async function target(client: Client, item: Deliverable): Promise<SendableChanne
 
 /**
  * The function the outbox calls for each due item: a DM (the DM channel is created if needed) or
- * a post in a channel, with files and buttons, split under Discord's 2,000 characters. Sends are
- * awaited one by one; discord.js queues them under Discord's rate limits.
- * Returns what the outbox should do next (see classifySendError).
+ * a post in a channel, with files and buttons, split under Discord's 2,000 characters. Each part
+ * carries a nonce made of the item's stable id and the part number, with `enforce_nonce`, so a
+ * part Discord already created (a timeout or a 500 after the create) is not posted again; parts
+ * already sent by an earlier attempt are skipped. Returns what the outbox should do next (see
+ * classifySendError).
  */
-export function makeDeliver(client: Client, logger: Logger): (item: Deliverable) => Promise<DeliveryOutcome> {
-  return async (item) => {
+export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome> {
+  return async (item, ctx) => {
     const about = { outboxId: item.id, campaignId: item.campaignId, to: item.to, userId: item.userId, channelId: item.channelId, attempts: item.attempts };
     let payloads: DiscordPayload[];
     try {
@@ -45,7 +37,11 @@ export function makeDeliver(client: Client, logger: Logger): (item: Deliverable)
         logger.warn(about, 'outbox message has no reachable recipient or channel');
         return { result: 'permanent', reason: 'no reachable recipient or channel' };
       }
-      for (const payload of payloads) await channel.send(payload);
+      for (const [index, payload] of payloads.entries()) {
+        if (index < item.partsSent) continue;
+        await channel.send({ ...payload, nonce: partNonce(item.nonce, index), enforceNonce: true });
+        ctx.partSent(index);
+      }
       logger.debug({ ...about, parts: payloads.length }, 'outbox message delivered');
       return 'sent';
     } catch (error) {
@@ -57,4 +53,9 @@ export function makeDeliver(client: Client, logger: Logger): (item: Deliverable)
       return { result: outcome, reason: reason.slice(0, 300) };
     }
   };
+}
+
+/** Discord takes a nonce of at most 25 characters: the item's id (16 hex digits) and the part number. */
+export function partNonce(itemNonce: string, part: number): string {
+  return `${itemNonce.slice(0, 20)}.${part}`;
 }

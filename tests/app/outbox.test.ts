@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimDueMessages, runDelivery, type OutboxItem } from '../../src/app/outbox.js';
+import type { App } from '../../src/app/app.js';
+import { runDelivery, type OutboxItem } from '../../src/app/outbox.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
 const CREATE = '@referee /campaign create scenario:valormr name:"Autumn War"';
+
+/** What a delivery run would find due now (read only: nothing is claimed). */
+const dueNow = (app: App): string[] =>
+  (app.db.$client.prepare("select content from outbox_messages where status = 'pending' and next_attempt_at <= ? order by id").all(app.clock.now().toISOString()) as { content: string }[]).map((r) => r.content);
 
 describe('outbox: delivery after commit, with retry', () => {
   it('GIVEN a closed DM WHEN delivering THEN the message is kept, the channel is told without content and the referee is told', async () => {
@@ -24,7 +29,7 @@ describe('outbox: delivery after commit, with retry', () => {
     const app = h.app;
     const { enqueue } = await import('../../src/db/outboxRepo.js');
     const { id } = (await h.run('@referee /campaign status'))[0]?.data as { id: string };
-    enqueue(app.db, { campaignId: id, to: 'dm', userId: 'alice', content: 'your estimate' }, app.clock.now().toISOString());
+    enqueue(app.db, { campaignId: id, to: 'dm', userId: 'alice', content: 'your estimate', nonce: 'n1' }, app.clock.now().toISOString());
     for (let minute = 0; minute < 30; minute++) {
       await runDelivery(app, async () => 'retry');
       h.clock.advance(60_000);
@@ -52,7 +57,7 @@ describe('outbox: delivery after commit, with retry', () => {
     const app = h.app;
     const { enqueue } = await import('../../src/db/outboxRepo.js');
     const campaignId = (await h.run('@referee /campaign status'))[0]?.data as { id: string };
-    enqueue(app.db, { campaignId: campaignId.id, to: 'dm', userId: 'alice', content: 'secret' }, app.clock.now().toISOString());
+    enqueue(app.db, { campaignId: campaignId.id, to: 'dm', userId: 'alice', content: 'secret', nonce: 'n2' }, app.clock.now().toISOString());
     let calls = 0;
     const failing = async (_: OutboxItem) => {
       calls++;
@@ -60,16 +65,16 @@ describe('outbox: delivery after commit, with retry', () => {
     };
     await runDelivery(app, failing);
     expect(calls).toBe(1);
-    expect(claimDueMessages(app)).toHaveLength(0); // backing off
+    expect(dueNow(app)).toHaveLength(0); // backing off
     h.clock.advance(2_500);
-    expect(claimDueMessages(app).map((m) => m.content)).toEqual(['secret']);
+    expect(dueNow(app)).toEqual(['secret']);
     const seen: string[] = [];
     await runDelivery(app, async (m) => {
       seen.push(m.content);
       return 'sent';
     });
     expect(seen).toEqual(['secret']);
-    expect(claimDueMessages(app)).toHaveLength(0);
+    expect(dueNow(app)).toHaveLength(0);
   });
 });
 
@@ -81,7 +86,7 @@ describe('outbox: the campaign channel is gone', () => {
     const { enqueue } = await import('../../src/db/outboxRepo.js');
     const { getCampaignMeta } = await import('../../src/db/campaignRepo.js');
     const { id } = (await h.run('@referee /campaign status'))[0]?.data as { id: string };
-    enqueue(app.db, { campaignId: id, to: 'channel', channelId: 'console', content: 'chronicle' }, app.clock.now().toISOString());
+    enqueue(app.db, { campaignId: id, to: 'channel', channelId: 'console', content: 'chronicle', nonce: 'n3' }, app.clock.now().toISOString());
     const dms: OutboxItem[] = [];
     await runDelivery(app, async (m) => {
       if (m.to === 'channel') return { result: 'permanent', reason: 'Unknown Channel' };

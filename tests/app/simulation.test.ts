@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { regimentFigures, type Army } from '../../src/engine/forces/army.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { consoleHarness, type Harness } from '../scenarios/harness.js';
+import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -19,7 +19,7 @@ async function play(seed: number, halves: number): Promise<{ h: Harness; state: 
   const pick = new SeededDice(createRngState(seed));
   const targets = ['2218', '1418', '0916', '2416', '1716', '2010', '1223', '2820'];
   await harness.run('@referee /campaign create scenario:valormr name:Sim', '@referee /campaign start');
-  const start = ((await harness.run('@referee /campaign export'))[0]?.data as { state: CampaignState }).state;
+  const start = campaignState(harness);
   for (let k = 0; k < halves; k++) {
     for (const id of ARMIES) {
       if (pick.d6('order?') > 3) continue;
@@ -34,8 +34,7 @@ async function play(seed: number, halves: number): Promise<{ h: Harness; state: 
       for (const m of (list[0]?.content ?? '').matchAll(/\b(c\d+)\b/g)) await harness.run(`@referee /battle result contact:${m[1]}`);
     }
   }
-  const exported = await harness.run('@referee /campaign export');
-  return { h: harness, state: (exported[0]?.data as { state: CampaignState }).state, start };
+  return { h: harness, state: campaignState(harness), start };
 }
 
 describe('simulation: the Valormr scenario under many seeded orders', () => {

@@ -1,15 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/app/campaign/createCampaign.js';
 import { enqueue, outboxByStatus } from '../../src/db/outboxRepo.js';
-import { PEOPLE, PNG_SIGNATURE, TINY_PNG, startHarness, type Harness } from './harness.js';
+import type { Picture } from '../../src/app/messages.js';
+import { PEOPLE, PNG_SIGNATURE, startHarness, type Harness } from './harness.js';
 import { decideButtons, pressed, testCommands } from './testCommands.js';
 
 let h: Harness;
 let campaignId: string;
 
-function queue(m: { to: 'dm' | 'channel'; userId?: string; channelId?: string; content: string; buttons?: { id: string; label: string; style?: string }[]; files?: { name: string; base64: string }[] }): void {
-  enqueue(h.app.db, { campaignId, ...m }, h.clock.now().toISOString());
+let nonces = 0;
+function queue(m: { to: 'dm' | 'channel'; userId?: string; channelId?: string; content: string; buttons?: { id: string; label: string; style?: string }[]; pictures?: Picture[] }): void {
+  enqueue(h.app.db, { campaignId, nonce: `test${++nonces}`, ...m }, h.clock.now().toISOString());
 }
+
+/** A battlefield sketch with no cards: the smallest real picture the delivery draws. */
+const EMPTY_SKETCH: Picture = { kind: 'sketch', name: 'intel.png', sketch: { title: 'Contact at 0913', cards: [] } };
 
 function statusOf(content: string): string | undefined {
   return outboxByStatus(h.app.db, campaignId, ['pending', 'sent', 'dmClosed', 'failed']).find((r) => r.content === content)?.status;
@@ -33,7 +38,7 @@ describe('outbox delivery through the real discord.js client', () => {
   });
 
   it('GIVEN a DM for one commander WHEN delivered THEN only that user receives it, with its file', async () => {
-    queue({ to: 'dm', userId: PEOPLE.alice.id, content: 'Estimate: about 1,200 men at 0913.', files: [{ name: 'intel.png', base64: Buffer.from(TINY_PNG).toString('base64') }] });
+    queue({ to: 'dm', userId: PEOPLE.alice.id, content: 'Estimate: about 1,200 men at 0913.', pictures: [EMPTY_SKETCH] });
     await h.bot.deliverNow();
     const dms = h.fake.dmsTo(PEOPLE.alice.id);
     expect(dms.map((d) => d.content)).toEqual(['Estimate: about 1,200 men at 0913.']);

@@ -28,7 +28,7 @@ describe('reconnecting to the gateway', () => {
     h.fake.dropSocket();
     h.fake.failRequests('POST', '/channels/', 503, 4);
     const content = 'Estimate: the enemy holds the bridge at 0710.';
-    enqueue(h.app.db, { campaignId, to: 'dm', userId: PEOPLE.alice.id, content }, h.clock.now().toISOString());
+    enqueue(h.app.db, { campaignId, to: 'dm', userId: PEOPLE.alice.id, content, nonce: 'reconnect1' }, h.clock.now().toISOString());
     await h.bot.deliverNow();
     expect(statusOf(content)).toBe('pending');
     expect(h.fake.dmsTo(PEOPLE.alice.id)).toEqual([]);
@@ -58,7 +58,7 @@ describe('reconnecting to the gateway', () => {
   }, 15_000);
 
   it('GIVEN a DM with buttons sent before a restart WHEN pressed after it THEN the new process handles the press', async () => {
-    enqueue(h.app.db, { campaignId, to: 'dm', userId: PEOPLE.bob.id, content: 'Contact at 1214: decide.', buttons: [{ id: 'decide:c3:engage', label: 'Engage' }] }, h.clock.now().toISOString());
+    enqueue(h.app.db, { campaignId, to: 'dm', userId: PEOPLE.bob.id, nonce: 'reconnect2', content: 'Contact at 1214: decide.', buttons: [{ id: 'decide:c3:engage', label: 'Engage' }] }, h.clock.now().toISOString());
     await h.bot.deliverNow();
     await h.bot.stop();
     const restarted = await startDiscordBot({ app: h.app, token: h.fake.token, commands: testCommands, buttons: [decideButtons], logger: h.logs, restApi: h.fake.restApi, deliveryIntervalMs: 60_000 });

@@ -5,7 +5,7 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { UserError } from '../../src/app/errors.js';
-import { ephemeral, reply, type Message } from '../../src/app/messages.js';
+import { ephemeral, reply, type Reply } from '../../src/app/messages.js';
 import type { ButtonHandler, Command } from '../../src/app/commandContext.js';
 import { TINY_PNG } from './harness.js';
 
@@ -45,7 +45,7 @@ export const refuse = {
 
 export const boom = {
   data: new SlashCommandBuilder().setName('boom').setDescription('Always fails.'),
-  async execute(): Promise<Message[]> {
+  async execute(): Promise<Reply[]> {
     throw new Error('kaboom: the database is on fire');
   },
 } satisfies Command;
@@ -100,15 +100,7 @@ export const upload = {
   },
 } satisfies Command;
 
-/** Returns a DM directly instead of through the outbox (a use-case bug the transport survives). */
-export const stray = {
-  data: new SlashCommandBuilder().setName('stray').setDescription('Returns a DM directly.'),
-  async execute(ctx) {
-    return [ephemeral('Sent.'), { to: 'dm', userId: ctx.userId, content: 'A DM that skipped the outbox.' }];
-  },
-} satisfies Command;
-
-export const testCommands: readonly Command[] = [echo, refuse, boom, picture, publicRefusal, sluggish, long, upload, stray];
+export const testCommands: readonly Command[] = [echo, refuse, boom, picture, publicRefusal, sluggish, long, upload];
 
 export const pressed: { userId: string; customId: string }[] = [];
 

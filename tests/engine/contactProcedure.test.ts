@@ -97,7 +97,7 @@ describe('001 Contact Dice: the worked example', () => {
     const mine = contactData(contactView(c, { kind: 'army', armyId: 'ingegerd' }));
     expect(Object.keys(mine.estimates ?? {})).toEqual(['ingegerd']);
     expect(Object.keys(mine.contactDice ?? {})).toEqual(['ingegerd']);
-    expect(intelFor(out.state, 'ingegerd')[0]?.estimates[0]?.targetId).toBe('hadewych');
+    expect(intelFor(Object.values(out.state.contacts), 'ingegerd')[0]?.estimates[0]?.targetId).toBe('hadewych');
   });
 
   it('GIVEN a captured scout THEN the captor adds 1, at most 1 however many', () => {

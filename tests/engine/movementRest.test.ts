@@ -174,19 +174,3 @@ describe('000 Terrain Effects: Saving Move Points (resolution)', () => {
     expect(A(s).march.savedPoints).toBe(0);
   });
 });
-
-describe('state saved before the current MarchState shape', () => {
-  it('GIVEN an army whose march lacks the new fields THEN the steps fill them in and go on', async () => {
-    const { ensureMarch, movementStep } = await import('../../src/engine/movement/index.js');
-    const a = army('a', '0101');
-    const old = { ...a, march: { pointsLeft: 12, savedPoints: 0, daysMarched: 0, recentHalves: '', restDays: 0, stragglers: {} } as unknown as Army['march'] };
-    const s = campaign([old]);
-    expect(A(ensureMarch(s)).march.noRaftHexes).toEqual([]);
-    expect(A(ensureMarch(s)).march.stragglers).toEqual([]);
-    const fresh = campaign([a]);
-    expect(ensureMarch(fresh)).toBe(fresh);
-    const m = mapOf(['cc']);
-    const out = movementStep({ state: { ...s, orders: { a: { armyId: 'a', kind: 'move', period: 'day', path: [hx('0201')], forced: false, unformed: false, save: false, givenBy: 'u', givenAt: s.clock } } }, map: m, dice: dice(), weather: { ...(await import('../../src/engine/weather/types.js')).NO_WEATHER_EFFECTS } });
-    expect(at(out.state, m, 'a')).toBe('0201');
-  });
-});

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveState } from '../../src/db/campaignRepo.js';
+import { inCampaign } from '../../src/app/session.js';
 import type { MarchState } from '../../src/engine/forces/army.js';
 import { campaignState, type Harness } from './harness.js';
 import { contactHarness, hexOf, open } from './contactSetup.js';
@@ -11,10 +11,11 @@ const state = campaignState;
 
 /** Sets an army's march books by hand (as if it had marched earlier today). */
 function patchMarch(x: Harness, armyId: string, march: Partial<MarchState>): void {
-  const prev = state(x);
-  const a = prev.armies[armyId];
-  if (!a) throw new Error(`no army ${armyId}`);
-  saveState(x.app.db, prev, { ...prev, armies: { ...prev.armies, [armyId]: { ...a, march: { ...a.march, ...march } } } }, '2026-11-22T10:00:00Z');
+  inCampaign(x.app, { campaignId: state(x).id }, (tx) => {
+    const a = tx.state.armies[armyId];
+    if (!a) throw new Error(`no army ${armyId}`);
+    return { state: { ...tx.state, armies: { ...tx.state.armies, [armyId]: { ...a, march: { ...a.march, ...march } } } }, result: undefined };
+  });
 }
 
 const avoidLabels = (x: Harness, user: string): string[] =>

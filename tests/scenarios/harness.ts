@@ -5,8 +5,8 @@ import { createApp } from '../../src/app/createApp.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
 import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
-import { findCampaignInChannel, loadState } from '../../src/db/campaignRepo.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
+import { readCampaign } from '../../src/app/session.js';
 
 export interface Harness {
   readonly app: ReturnType<typeof createApp>;
@@ -61,10 +61,7 @@ export const VALORMR_SETUP = [
 
 /** The console channel's campaign state, read straight from the database (for assertions). */
 export function campaignState(x: Harness): CampaignState {
-  const meta = findCampaignInChannel(x.app.db, 'console', 'console');
-  const s = meta ? loadState(x.app.db, meta.id) : undefined;
-  if (!s) throw new Error('no campaign');
-  return s;
+  return readCampaign(x.app, { actor: { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] } }, (tx) => tx.state);
 }
 
 export const valormrMap = mapOf(loadShippedScenario('valormr'));

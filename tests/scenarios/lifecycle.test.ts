@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,7 +62,8 @@ describe('campaign lifecycle through the console', () => {
     h = await consoleHarness({ setup: CREATE });
     const [out] = await h.run('@referee /campaign export');
     expect(out?.to).toBe('ephemeral');
-    const doc = out?.data as { format: string; state: { armies: Record<string, unknown> }; events: unknown[] };
+    expect((out?.data as { format: string }).format).toBe('valormr-campaign-export');
+    const doc = JSON.parse(readFileSync(out?.files?.[0] ?? '', 'utf8')) as { format: string; state: { armies: Record<string, unknown> }; events: unknown[] };
     expect(doc.format).toBe('valormr-campaign-export');
     expect(Object.keys(doc.state.armies)).toContain('noerdenheim');
     expect(doc.events.length).toBeGreaterThan(0);

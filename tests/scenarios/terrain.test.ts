@@ -3,9 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { contactButtons } from '../../commands/_contactButtons.js';
 import terrain from '../../commands/terrain.js';
 import type { AutocompleteContext } from '../../src/app/commandContext.js';
-import { findCampaignInChannel } from '../../src/db/campaignRepo.js';
 import { placeTerrain } from '../../src/app/reconnaissance/placeTerrain.js';
-import { postSketches } from '../../src/app/reconnaissance/postSketches.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
 import { contactHarness, open } from './contactSetup.js';
 import type { Harness } from './harness.js';
@@ -52,9 +50,8 @@ describe('/terrain place and /terrain show', () => {
     }
     // The engage-or-evade prompt went too.
     expect(h.dms('alice').some((o) => /engage or evade/.test(o.content))).toBe(true);
-    // Sending again sends nothing twice (dedupe per contact, army and user).
-    await postSketches(h.app, findCampaignInChannel(h.app.db, 'console', 'console')!.id, [id]);
-    await h.run('@referee /contact list');
+    // Queued once, with the change that reached the decision: later commands send nothing again.
+    await h.run('@referee /contact list', '@alice /intel');
     expect(sketchDms(h, 'alice')).toHaveLength(1);
     expectNoSketchInChannel(h);
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { consoleHarness, type Harness } from './harness.js';
+import { consoleHarness, hexIdOf, type Harness } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -30,13 +30,17 @@ describe('/turn', () => {
     expect((out?.data as { ordersMissing: string[] }).ordersMissing).toContain('Army of Hadewych');
   });
 
-  it('undoes the last half period: clock and positions go back, commanders are told', async () => {
+  it('undoes the last half period: clock and positions go back, commanders whose armies moved are told', async () => {
     h = await consoleHarness({ setup: SETUP });
-    await h.run('@referee /campaign start', '!tick', '@referee /army edit army:hadewych hex:0817', '!tick');
+    await h.run('@referee /campaign start', '!tick', '@referee /army edit army:hadewych hex:0817', '@alice /move army:hadewych to:0818', '!tick');
     expect((await h.run('@alice /turn status'))[0]?.content).toContain('Day 1, evening');
+    expect(hexIdOf(h, 'hadewych')).toBe('0818');
+    const dmsBefore = h.dms('alice').length;
     const out = await h.run('@referee /turn undo');
     expect(out.find((o) => o.to === 'reply')?.content).toContain('The clock is back at Day 1, afternoon');
     expect(h.dms('alice').at(-1)?.content).toContain('is back at 0817');
+    expect(h.dms('alice')).toHaveLength(dmsBefore + 1);
+    expect(hexIdOf(h, 'hadewych')).toBe('0817');
     expect((await h.run('@referee /turn undo'))[0]?.content).toContain('Day 1, morning');
     expect((await h.run('@referee /turn undo'))[0]?.data).toMatchObject({ error: 'turn.nothingToUndo' });
   });
@@ -54,7 +58,7 @@ describe('/campaign settings and pause', () => {
     h = await consoleHarness({ setup: SETUP });
     const out = await h.run('@referee /campaign settings cadence:"0 */3 * * *" timezone:Europe/Berlin');
     const reply = out.find((o) => o.to === 'reply');
-    expect(reply?.content).toContain('cadence = 0 */3 * * *');
+    expect(reply?.content).toContain('cadence 0 */3 * * *');
     expect(reply?.content).toContain('Settings changed by the referee'); // a public reply: everyone sees it
     expect((await h.run('@referee /campaign settings cadence:"every day"'))[0]?.content).toContain('0 8,20 * * *');
     expect((await h.run('@referee /campaign settings timezone:Nowhere/Land'))[0]?.data).toMatchObject({ error: 'settings.badTimezone' });

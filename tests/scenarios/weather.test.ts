@@ -1,16 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { listCampaignIds, loadState } from '../../src/db/campaignRepo.js';
 import { allEvents } from '../../src/db/eventRepo.js';
-import { consoleHarness, type Harness } from './harness.js';
+import { campaignState, consoleHarness, type Harness } from './harness.js';
 
 const CREATE = '@referee /campaign create scenario:valormr name:"Autumn War"';
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-const weatherOf = (x: Harness) => {
-  const [id] = listCampaignIds(x.app.db);
-  return loadState(x.app.db, id as string)?.weather;
-};
+const weatherOf = (x: Harness) => campaignState(x).weather;
 
 describe('/weather show', () => {
   it('GIVEN the first morning THEN anyone sees clear skies publicly, nothing closed, and no forecast', async () => {
@@ -51,8 +47,7 @@ describe('/weather set (referee)', () => {
     expect(reply?.content).toMatch(/^The referee sets the weather: Cloudy, high winds; rain level 1\./);
     expect(reply?.content).toContain('(was: clear skies, rain level 0.)');
     expect(weatherOf(h)).toMatchObject({ sky: 'cloudy', fog: false, wind: 'highWinds', rainLevel: 1 });
-    const [id] = listCampaignIds(h.app.db);
-    const logged = allEvents(h.app.db, id as string).filter((e) => e.type === 'weatherSet');
+    const logged = allEvents(h.app.db, campaignState(h).id).filter((e) => e.type === 'weatherSet');
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ audience: 'public', actorUserId: 'referee', data: { after: { sky: 'cloudy', wind: 'highWinds', rainLevel: 1 } } });
   });

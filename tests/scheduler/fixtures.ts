@@ -1,6 +1,6 @@
 import type { App } from '../../src/app/app.js';
-import { inCampaign } from '../../src/app/session.js';
-import { getCampaignMeta, listCampaignIds, loadState } from '../../src/db/campaignRepo.js';
+import { inCampaign, readCampaign } from '../../src/app/session.js';
+import { getCampaignMeta } from '../../src/db/campaignRepo.js';
 import { outboxByStatus } from '../../src/db/outboxRepo.js';
 import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
@@ -20,17 +20,16 @@ export async function scheduled(opts: { databasePath?: string; start?: boolean; 
   const h = await consoleHarness({ now: START, ...(opts.databasePath ? { databasePath: opts.databasePath } : {}), setup: SETUP });
   if (opts.settings) await h.run(`@referee /campaign settings ${opts.settings}`);
   if (opts.start ?? true) await h.run('@referee /campaign start');
-  const [id] = listCampaignIds(h.app.db);
+  const id = campaignIds(h.app)[0];
   if (!id) throw new Error('no campaign');
   return Object.assign(h, { id });
 }
 
 export const meta = (app: App, id: string) => getCampaignMeta(app.db, id);
-export const state = (app: App, id: string): CampaignState => {
-  const s = loadState(app.db, id);
-  if (!s) throw new Error('no state');
-  return s;
-};
+export const state = (app: App, id: string): CampaignState => readCampaign(app, { campaignId: id }, (tx) => tx.state);
+/** Every campaign id, oldest first (test set-up). */
+export const campaignIds = (app: App): string[] =>
+  (app.db.$client.prepare('select id from campaigns order by created_at, rowid').all() as { id: string }[]).map((r) => r.id);
 export const ticksPlayed = (app: App, id: string): number =>
   (app.db.$client.prepare('select count(*) as n from ticks where campaign_id = ?').get(id) as { n: number }).n;
 

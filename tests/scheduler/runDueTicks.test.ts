@@ -7,10 +7,9 @@ import { ManualClock } from '../../src/app/ports.js';
 import { createCampaign } from '../../src/app/campaign/createCampaign.js';
 import { startCampaign } from '../../src/app/campaign/lifecycle.js';
 import { runDueTicks } from '../../src/app/scheduler/index.js';
-import { listCampaignIds } from '../../src/db/campaignRepo.js';
 import { timeIndex } from '../../src/engine/clock/gameTime.js';
 import type { Harness } from '../scenarios/harness.js';
-import { capturingLogger, edit, FIRST_DUE, meta, pendingDms, scheduled, state, ticksPlayed, withBattle, withoutBattles } from './fixtures.js';
+import { campaignIds, capturingLogger, edit, FIRST_DUE, meta, pendingDms, scheduled, state, ticksPlayed, withBattle, withoutBattles } from './fixtures.js';
 
 let h: (Harness & { id: string }) | undefined;
 const extra: { close(): void }[] = [];
@@ -79,13 +78,61 @@ describe('runDueTicks: catch-up after downtime', () => {
     ]);
   });
 
-  it('GIVEN policy all, a one-minute cadence and ten weeks of downtime THEN each catch-up tick is quick (the missed ticks are not recounted at every tick)', async () => {
+  it('GIVEN policy all and more missed ticks than the cap (4) THEN none is played, the campaign pauses and the referee is told how to resume', async () => {
     h = await scheduled({ settings: 'cadence:"* * * * *"' });
     at('2027-01-31T10:00:00Z'); // about 100,000 missed minutes
+    expect(await runDueTicks(h.app)).toEqual([{ campaignId: h.id, played: 0, skipped: 'catchUp:paused', missed: 5 }]);
+    expect(ticksPlayed(h.app, h.id)).toBe(0);
+    expect(state(h.app, h.id).status).toBe('paused');
+    const dm = pendingDms(h.app, h.id, 'referee').find((m) => m.content.includes('catch-up cap'));
+    expect(dm?.content).toMatch(/more than 4 scheduled ticks/);
+    expect(dm?.content).toContain('/campaign resume missed:');
+    expect(await runDueTicks(h.app)).toEqual([]);
+    const refused = await h.run('@referee /campaign resume');
+    expect(refused[0]?.content).toMatch(/half periods were missed.*missed:none.*missed:one.*missed:all/);
+  });
+
+  it('GIVEN a catch-up pause WHEN the referee resumes with missed:all THEN every missed tick is played in order, each one quick (not recounted at every tick)', async () => {
+    h = await scheduled({ settings: 'cadence:"* * * * *"' });
+    at('2027-01-31T10:00:00Z');
+    await runDueTicks(h.app);
+    await h.run('@referee /campaign resume missed:all');
     const started = Date.now();
     expect(await runDueTicks(h.app, { maxTicksPerCampaign: 6 })).toEqual([{ campaignId: h.id, played: 6, skipped: 'limit' }]);
     expect(Date.now() - started).toBeLessThan(4000);
     expect(meta(h.app, h.id)?.nextTickAt).toBe('2026-11-22T10:07:00.000Z');
+  });
+
+  it('GIVEN a catch-up pause WHEN the referee resumes with missed:one THEN one is played and the clock goes on from now; with missed:none none is', async () => {
+    h = await scheduled();
+    at('2026-11-25T21:00:00Z'); // 7 instants
+    await runDueTicks(h.app);
+    await h.run('@referee /campaign resume missed:one');
+    expect(await runDueTicks(h.app)).toEqual([{ campaignId: h.id, played: 1 }]);
+    expect(ticksPlayed(h.app, h.id)).toBe(1);
+    expect(meta(h.app, h.id)?.nextTickAt).toBe('2026-11-26T08:00:00.000Z');
+    h.close();
+    h = await scheduled();
+    at('2026-11-25T21:00:00Z');
+    await runDueTicks(h.app);
+    await h.run('@referee /campaign resume missed:none');
+    expect(await runDueTicks(h.app)).toEqual([]);
+    expect(ticksPlayed(h.app, h.id)).toBe(0);
+    expect(meta(h.app, h.id)?.nextTickAt).toBe('2026-11-26T08:00:00.000Z');
+  });
+
+  it('GIVEN the clock went backwards (before the last tick was played) THEN nothing is played until it catches up, and resuming never schedules a tick in the past', async () => {
+    h = await scheduled();
+    at('2026-11-22T20:00:30Z');
+    expect(await runDueTicks(h.app)).toEqual([{ campaignId: h.id, played: 1 }]);
+    const { lines, logger } = capturingLogger();
+    at('2026-11-21T09:00:00Z'); // a day and a half back
+    await h.run('@referee /campaign pause', '@referee /campaign resume');
+    expect(Date.parse(meta(h.app, h.id)?.nextTickAt ?? '')).toBeGreaterThan(Date.parse('2026-11-22T20:00:30Z'));
+    h.app.db.$client.prepare('update campaigns set next_tick_at = ? where id = ?').run('2026-11-21T08:00:00.000Z', h.id);
+    expect(await runDueTicks({ ...h.app, logger })).toEqual([{ campaignId: h.id, played: 0, skipped: 'clockBehind' }]);
+    expect(ticksPlayed(h.app, h.id)).toBe(1);
+    expect(lines.some((l) => l.level === 'warn' && String(l.msg).includes('clock is behind'))).toBe(true);
   });
 
   it('GIVEN policy one and three missed ticks THEN one is played, the next is due after now, and the referee is told two were skipped', async () => {
@@ -120,8 +167,8 @@ describe('runDueTicks: catch-up after downtime', () => {
     expect(meta(h.app, h.id)?.nextTickAt).toBe('2026-11-23T08:00:00.000Z');
   });
 
-  it('GIVEN a very long downtime THEN at most the per-run cap is played and the rest follow on the next run', async () => {
-    h = await scheduled();
+  it('GIVEN a very long downtime within the catch-up cap THEN at most the per-run limit is played and the rest follow on the next run', async () => {
+    h = await scheduled({ settings: 'catch-up-cap:8' });
     at('2026-11-25T21:00:00Z'); // 7 instants
     expect(await runDueTicks(h.app, { maxTicksPerCampaign: 4 })).toEqual([{ campaignId: h.id, played: 4, skipped: 'limit' }]);
     expect(await runDueTicks(h.app, { maxTicksPerCampaign: 4 })).toEqual([{ campaignId: h.id, played: 3 }]);
@@ -192,10 +239,10 @@ describe('runDueTicks: a crash in the middle of a tick', () => {
     const actor = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'other', roleIds: [] };
     createCampaign(h.app, actor, { name: 'Second', scenario: 'valormr' });
     startCampaign(h.app, actor);
-    const second = listCampaignIds(h.app.db).find((c) => c !== h?.id) as string;
+    const second = campaignIds(h.app).find((c) => c !== h?.id) as string;
     const { lines, logger } = capturingLogger();
-    // The first campaign's stored settings are broken: its tick fails, the second's is played.
-    h.app.db.$client.prepare('update campaigns set settings = ? where id = ?').run('{"cadence":"nonsense","timezone":"UTC","catchUp":"all"}', h.id);
+    // The first campaign's stored state is broken (an army on no hex): its tick fails, the second's is played.
+    h.app.db.$client.prepare("update armies set hex = 'nowhere' where campaign_id = ? and id = 'hadewych'").run(h.id);
     at('2026-11-22T20:00:30Z');
     const reports = await runDueTicks({ ...h.app, logger });
     expect(reports).toEqual(expect.arrayContaining([{ campaignId: h.id, played: 0, skipped: 'error' }, { campaignId: second, played: 1 }]));

@@ -4,7 +4,7 @@ import type { CampaignState } from '../../engine/state/campaign.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { movementStatus } from '../movement/marchLines.js';
 
@@ -38,7 +38,7 @@ export function describeArmy(state: CampaignState, map: MapModel, army: Army): {
 }
 
 /** `/army status`: ephemeral, for the army's commander (or the referee). */
-export function armyStatus(app: App, actor: Actor, armyRef: string | undefined): Message[] {
+export function armyStatus(app: App, actor: Actor, armyRef: string | undefined): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army } = requireControl(tx, armyRef);
     const d = describeArmy(tx.state, tx.map, army);

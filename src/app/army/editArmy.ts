@@ -6,7 +6,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign, requireReferee, routeEvents } from '../session.js';
 
 export interface EditArmyInput {
@@ -19,7 +19,7 @@ export interface EditArmyInput {
 }
 
 /** Referee corrections and set-ups by hand. Every change is logged; a move is public, figures are not. */
-export function editArmy(app: App, actor: Actor, input: EditArmyInput): Message[] {
+export function editArmy(app: App, actor: Actor, input: EditArmyInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'edit armies');
     let army: Army = requireArmy(tx.state, input.army);

@@ -1,25 +1,23 @@
-import { assignCommander as assignRow, unassignArmy } from '../../db/memberRepo.js';
 import { PUBLIC } from '../../engine/events/events.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
-import { reply, type Message } from '../messages.js';
+import { reply, type Reply } from '../messages.js';
 import { inCampaign, requireReferee } from '../session.js';
 
 /** Referee: gives an army to a player (replacing any previous commander), or frees it. */
-export function assignArmy(app: App, actor: Actor, input: { army: string | undefined; userId: string | undefined; userName: string | undefined; remove?: boolean | undefined }): Message[] {
+export function assignArmy(app: App, actor: Actor, input: { army: string | undefined; userId: string | undefined; userName: string | undefined; remove?: boolean | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'assign commanders');
     const army = requireArmy(tx.state, input.army);
     if (input.remove) {
-      unassignArmy(tx.db, tx.meta.id, army.id);
-      return { events: [{ type: 'commanderRemoved', audience: PUBLIC, text: `${army.name} has no commander now.`, data: { armyId: army.id } }], result: [reply(`${army.name} has no commander now.`, { armyId: army.id, userId: null })] };
+      return { members: [{ kind: 'unassign', armyId: army.id }], events: [{ type: 'commanderRemoved', audience: PUBLIC, text: `${army.name} has no commander now.`, data: { armyId: army.id } }], result: [reply(`${army.name} has no commander now.`, { armyId: army.id, userId: null })] };
     }
     if (!input.userId) throw new UserError('assign.userMissing', 'Say who commands it: `/campaign assign army:hadewych user:@player`.');
     const name = input.userName ?? input.userId;
-    assignRow(tx.db, tx.meta.id, army.id, input.userId, name);
     return {
+      members: [{ kind: 'assign', armyId: army.id, userId: input.userId, displayName: name }],
       events: [{ type: 'commanderAssigned', audience: PUBLIC, text: `${name} now commands ${army.name}.`, data: { armyId: army.id, userId: input.userId } }],
       outbox: [{ to: 'dm', userId: input.userId, content: `You command **${army.name}** (\`${army.id}\`) in the campaign **${tx.state.name}**. Try \`/army status army:${army.id}\` in the campaign channel.`, data: { armyId: army.id, campaignId: tx.meta.id } }],
       result: [reply(`${name} now commands **${army.name}** (\`${army.id}\`).`, { armyId: army.id, userId: input.userId })],

@@ -1,81 +1,90 @@
 import { PUBLIC } from '../../engine/events/events.js';
-import type { CampaignSettings, CatchUpPolicy } from '../../engine/state/settings.js';
-import { setSchedule } from '../../db/campaignRepo.js';
+import { checkSettings, SETTING_LIMITS, type CampaignSettings } from '../../engine/state/settings.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
-import { reply, type Message } from '../messages.js';
-import { checkCadence, nextDue } from '../schedule.js';
+import { reply, type Reply } from '../messages.js';
+import { checkCadence, deadlineControl, nextDueFromNow } from '../schedule.js';
 import { inCampaign, requireReferee } from '../session.js';
 
-export interface SettingsInput {
-  readonly cadence?: string | undefined;
-  readonly timezone?: string | undefined;
-  readonly reminderLeadMinutes?: number | undefined;
-  readonly catchUp?: string | undefined;
-  readonly refereeRoleId?: string | undefined;
-  readonly tableWidth?: number | undefined;
-  readonly shortBowRange?: number | undefined;
-  readonly drought?: boolean | undefined;
-  readonly advancedEmbarkation?: boolean | undefined;
-  readonly defaultOrder?: string | undefined;
-  readonly decisionDeadlineTicks?: number | undefined;
+/** A change to the settings, by setting (undefined: unchanged); text values are checked against the schema. */
+export type SettingsInput = { readonly [K in keyof CampaignSettings]?: (CampaignSettings[K] extends string ? string : CampaignSettings[K]) | undefined };
+
+/** Each setting as the `/campaign settings` option that sets it, and how its value reads. */
+const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
+  cadence: 'cadence',
+  timezone: 'timezone',
+  reminderLeadMinutes: 'reminder-lead',
+  catchUp: 'catch-up',
+  catchUpCap: 'catch-up-cap',
+  refereeRoleId: 'referee-role',
+  tableWidth: 'table-width',
+  shortBowRange: 'bow-range',
+  drought: 'drought',
+  advancedEmbarkation: 'advanced-embarkation',
+  flyingIgnoresTerrain: 'flying-ignores-terrain',
+  defaultOrder: 'missed-orders',
+  decisionDeadlineTicks: 'decision-deadline',
+  undoDepth: 'undo-depth',
+};
+
+/** What each setting accepts, for refusals. */
+function accepted(setting: keyof CampaignSettings, current: CampaignSettings): string {
+  const limits = (SETTING_LIMITS as Readonly<Record<string, { min: number; max: number } | undefined>>)[setting];
+  if (setting === 'shortBowRange') return `a number of inches from ${SETTING_LIMITS.shortBowRange.min} up to less than half the table width (${current.tableWidth / 2}")`;
+  if (limits) return `a number from ${limits.min} to ${limits.max}`;
+  if (setting === 'catchUp') return '`all`, `one` or `none`';
+  if (setting === 'defaultOrder') return '`rest` or `hold`';
+  if (setting === 'refereeRoleId') return 'a role';
+  return 'a valid value';
 }
 
-const describe = (s: CampaignSettings): string => [
-  `cadence \`${s.cadence}\` (${s.timezone})`,
-  `reminders ${s.reminderLeadMinutes} min before a deadline`,
-  `catch-up after downtime: ${s.catchUp}`,
-  `referee role: ${s.refereeRoleId ? `<@&${s.refereeRoleId}>` : 'none'}`,
-  `table ${s.tableWidth}" with short bow range ${s.shortBowRange}"`,
-  `drought rule ${s.drought ? 'on' : 'off'}`,
-  `advanced embarkation ${s.advancedEmbarkation ? 'on' : 'off'}`,
-  `missed orders: ${s.defaultOrder}`,
-  `contact answers due ${s.decisionDeadlineTicks === 1 ? 'by the next tick' : `within ${s.decisionDeadlineTicks} ticks`}`,
-].join('; ');
+const onOff = (b: boolean): string => (b ? 'on' : 'off');
 
-/** Referee: shows or changes the campaign's settings. Every change is logged and announced. */
-export function campaignSettings(app: App, actor: Actor, input: SettingsInput): Message[] {
+/** The settings as a referee reads them: each by the option that sets it. */
+function describe(s: CampaignSettings): string {
+  return [
+    `cadence \`${s.cadence}\` (${s.timezone})`,
+    `reminder-lead ${s.reminderLeadMinutes} min`,
+    `catch-up ${s.catchUp} (at most ${s.catchUpCap} missed half periods)`,
+    `referee-role ${s.refereeRoleId ? `<@&${s.refereeRoleId}>` : 'none'}`,
+    `table-width ${s.tableWidth}", bow-range ${s.shortBowRange}"`,
+    `drought ${onOff(s.drought)}`,
+    `advanced-embarkation ${onOff(s.advancedEmbarkation)}`,
+    `missed-orders ${s.defaultOrder}`,
+    `decision-deadline ${s.decisionDeadlineTicks === 1 ? 'the next tick' : `${s.decisionDeadlineTicks} ticks`}`,
+    `undo-depth ${s.undoDepth} half periods`,
+  ].join('; ');
+}
+
+/** Referee: shows or changes the campaign's settings. Every change is validated by the settings schema, logged and announced. */
+export function campaignSettings(app: App, actor: Actor, input: SettingsInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
-    const changes = Object.entries(input).filter(([, v]) => v !== undefined);
+    const changes = (Object.entries(input) as [keyof CampaignSettings, unknown][]).filter(([, v]) => v !== undefined);
     if (changes.length === 0) return { result: [reply(`Settings of **${tx.state.name}**: ${describe(tx.state.settings)}.`, tx.state.settings)] };
     requireReferee(tx, 'change settings');
     const cur = tx.state.settings;
-    const cadence = input.cadence?.trim() ?? cur.cadence;
-    const timezone = input.timezone?.trim() ?? cur.timezone;
-    checkCadence(cadence, timezone);
-    if (input.catchUp !== undefined && !['all', 'one', 'none'].includes(input.catchUp)) {
-      throw new UserError('settings.badCatchUp', 'catch-up must be `all` (run every missed tick), `one` (run one and tell the referee) or `none` (run none and tell the referee).');
+    const settings = { ...cur, ...Object.fromEntries(changes.map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v])) } as CampaignSettings;
+    const problems = checkSettings(settings);
+    if (problems.length > 0) {
+      const lines = problems.map((p) => `\`${OPTION_OF[p.setting]}\` takes ${accepted(p.setting, settings)}.`);
+      throw new UserError('settings.invalid', `Nothing was changed. ${lines.join(' ')}`, { settings: problems.map((p) => OPTION_OF[p.setting]) });
     }
-    if (input.reminderLeadMinutes !== undefined && (input.reminderLeadMinutes < 0 || input.reminderLeadMinutes > 24 * 60)) {
-      throw new UserError('settings.badReminder', 'The reminder lead time is in minutes, from 0 (no reminders) to 1440.');
-    }
-    if (input.tableWidth !== undefined && input.tableWidth < 28.5) throw new UserError('settings.tableTooSmall', 'The baseline calculation needs a table at least 28.5 inches wide.');
-    if (input.shortBowRange !== undefined && (input.shortBowRange <= 0 || input.shortBowRange >= (input.tableWidth ?? cur.tableWidth))) {
-      throw new UserError('settings.badBowRange', 'The short bow range (inches) must be above 0 and below the table width.');
-    }
-    if (input.decisionDeadlineTicks !== undefined && (!Number.isInteger(input.decisionDeadlineTicks) || input.decisionDeadlineTicks < 1 || input.decisionDeadlineTicks > 8)) {
-      throw new UserError('settings.badDecisionDeadline', 'decision-deadline is a number of ticks from 1 (the next tick, the default) to 8.');
-    }
-    if (input.defaultOrder !== undefined && !['hold', 'rest'].includes(input.defaultOrder)) throw new UserError('settings.badDefaultOrder', 'missed-orders must be `rest` or `hold`.');
-    const settings: CampaignSettings = {
-      ...cur,
-      cadence,
-      timezone,
-      ...(input.reminderLeadMinutes !== undefined ? { reminderLeadMinutes: input.reminderLeadMinutes } : {}),
-      ...(input.catchUp !== undefined ? { catchUp: input.catchUp as CatchUpPolicy } : {}),
-      ...(input.refereeRoleId !== undefined ? { refereeRoleId: input.refereeRoleId } : {}),
-      ...(input.tableWidth !== undefined ? { tableWidth: input.tableWidth } : {}),
-      ...(input.shortBowRange !== undefined ? { shortBowRange: input.shortBowRange } : {}),
-      ...(input.drought !== undefined ? { drought: input.drought } : {}),
-      ...(input.advancedEmbarkation !== undefined ? { advancedEmbarkation: input.advancedEmbarkation } : {}),
-      ...(input.defaultOrder !== undefined ? { defaultOrder: input.defaultOrder as 'hold' | 'rest' } : {}),
-      ...(input.decisionDeadlineTicks !== undefined ? { decisionDeadlineTicks: input.decisionDeadlineTicks } : {}),
+    checkCadence(settings.cadence, settings.timezone);
+    const scheduleChanged = settings.cadence !== cur.cadence || settings.timezone !== cur.timezone || settings.reminderLeadMinutes !== cur.reminderLeadMinutes;
+    const due = tx.meta.nextTickAt;
+    const control = scheduleChanged && tx.state.status === 'running'
+      ? settings.cadence !== cur.cadence || settings.timezone !== cur.timezone || !due
+        ? deadlineControl(nextDueFromNow(settings.cadence, settings.timezone, tx.now, tx.meta.lastTickAt).toISOString(), settings.reminderLeadMinutes)
+        : { remindAt: settings.reminderLeadMinutes > 0 ? new Date(Date.parse(due) - settings.reminderLeadMinutes * 60_000).toISOString() : null }
+      : undefined;
+    const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : String(settings[k])}`).join(', ');
+    const text = `Settings changed by the referee: ${said}.`;
+    return {
+      state: { ...tx.state, settings },
+      ...(control ? { control } : {}),
+      events: [{ type: 'settingsChanged', audience: PUBLIC, text, data: { changes: Object.fromEntries(changes.map(([k]) => [OPTION_OF[k], settings[k]])) } }],
+      result: [reply(`${text}\nNow: ${describe(settings)}.`, settings)],
     };
-    if ((cadence !== cur.cadence || timezone !== cur.timezone) && tx.state.status === 'running') {
-      setSchedule(tx.db, tx.meta.id, nextDue(cadence, timezone, tx.now).toISOString());
-    }
-    const text = `Settings changed by the referee: ${changes.map(([k, v]) => `${k} = ${String(v)}`).join(', ')}.`;
-    return { state: { ...tx.state, settings }, events: [{ type: 'settingsChanged', audience: PUBLIC, text, data: { changes: Object.fromEntries(changes) } }], result: [reply(`${text}\nNow: ${describe(settings)}.`, settings)] };
   });
 }

@@ -2,11 +2,11 @@ import { isHostile, troopFigures } from '../../engine/forces/army.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { discordTime, gameTimeLabel } from '../format.js';
-import { ephemeral, reply, type Message } from '../messages.js';
+import { ephemeral, reply, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 
 /** The public state of the campaign: time, status, sides, armies and their commanders (no strengths). */
-export function campaignStatus(app: App, actor: Actor): Message[] {
+export function campaignStatus(app: App, actor: Actor): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const s = tx.state;
     const commander = (armyId: string): string => tx.members.filter((m) => m.role === 'commander' && m.armyId === armyId).map((m) => m.displayName || m.userId).join(' & ') || 'unassigned';
@@ -26,7 +26,7 @@ export function campaignStatus(app: App, actor: Actor): Message[] {
       id: s.id, name: s.name, status: s.status, clock: s.clock, nextTickAt: tx.meta.nextTickAt,
       armies: Object.values(s.armies).map((a) => ({ id: a.id, name: a.name, side: a.side, hex: tx.map.format(a.hex), commander: commander(a.id) })),
     };
-    const out: Message[] = [reply(text, data)];
+    const out: Reply[] = [reply(text, data)];
     if (tx.isReferee) {
       const truth = Object.values(s.armies).map((a) => `${a.id}: ${troopFigures(a)} figures`).join(', ');
       out.push(ephemeral(`Referee only: ${truth}.`, { figures: Object.fromEntries(Object.values(s.armies).map((a) => [a.id, troopFigures(a)])) }));

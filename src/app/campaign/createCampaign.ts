@@ -2,14 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { newCampaign } from '../../engine/state/newCampaign.js';
 import type { ScenarioDoc } from '../../engine/scenario/schema.js';
 import { formatGameTime } from '../../engine/clock/gameTime.js';
-import { findCampaignInChannel, insertCampaign } from '../../db/campaignRepo.js';
-import { appendEvents } from '../../db/eventRepo.js';
-import { enqueue } from '../../db/outboxRepo.js';
 import { PUBLIC } from '../../engine/events/events.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
-import { ephemeral, reply, type Message } from '../messages.js';
+import { ephemeral, reply, type Reply } from '../messages.js';
+import { insertNewCampaign } from '../session.js';
 import { loadShippedScenario, parseScenarioText, shippedScenarioIds } from '../scenarios.js';
 
 export interface CreateCampaignInput {
@@ -21,7 +19,7 @@ export interface CreateCampaignInput {
 }
 
 /** Creates a campaign in the caller's channel; the caller becomes its referee. */
-export function createCampaign(app: App, actor: Actor, input: CreateCampaignInput): Message[] {
+export function createCampaign(app: App, actor: Actor, input: CreateCampaignInput): Reply[] {
   const name = input.name?.trim();
   if (!name) throw new UserError('campaign.nameMissing', 'Give the campaign a name, e.g. `/campaign create scenario:valormr name:"Autumn War"`.');
   if (name.length > 80) throw new UserError('campaign.nameTooLong', 'A campaign name may be at most 80 characters.');
@@ -34,13 +32,13 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
   const id = randomUUID().slice(0, 8);
   const seed = app.seed ?? randomBytes(4).readUInt32BE(0);
   const state = newCampaign({ id, name, scenario, seed });
-  app.db.transaction((tx) => {
-    const db = tx as unknown as typeof app.db;
-    const existing = findCampaignInChannel(db, actor.guildId, actor.channelId);
-    if (existing) throw new UserError('campaign.exists', 'This channel already has a campaign. Use another channel, or `/campaign delete` the old one first.');
-    insertCampaign(db, { id, guildId: actor.guildId, channelId: actor.channelId, ownerUserId: actor.userId, createdAt: now }, state, scenario);
-    appendEvents(db, id, state.clock, actor.userId, [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from the ${scenario.name} scenario.`, data: { scenarioId: scenario.id, seed } }], now);
-    enqueue(db, { campaignId: id, to: 'channel', channelId: actor.channelId, content: `A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.`, data: { campaignId: id, scenarioId: scenario.id, refereeUserId: actor.userId } }, now);
+  insertNewCampaign(app, {
+    meta: { guildId: actor.guildId, channelId: actor.channelId, ownerUserId: actor.userId, createdAt: now },
+    state,
+    scenario,
+    actorUserId: actor.userId,
+    events: [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from the ${scenario.name} scenario.`, data: { scenarioId: scenario.id, seed } }],
+    outbox: [{ to: 'channel', content: `A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.`, data: { campaignId: id, scenarioId: scenario.id, refereeUserId: actor.userId } }],
   });
   const armies = Object.values(state.armies);
   const bySide = Object.values(state.sides).map((s) => `**${s.name}**: ${armies.filter((a) => a.side === s.id).map((a) => `${a.name} (\`${a.id}\`)`).join(', ')}`);

@@ -1,54 +1,79 @@
-import { deleteCampaign as deleteRows, setSchedule } from '../../db/campaignRepo.js';
+import { formatGameTime } from '../../engine/clock/gameTime.js';
 import { PUBLIC } from '../../engine/events/events.js';
 import type { CampaignState } from '../../engine/state/campaign.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
-import { ephemeral, reply, type Message } from '../messages.js';
-import { nextDue } from '../schedule.js';
-import { forgetCampaign, inCampaign, requireReferee } from '../session.js';
+import { reply, type Reply } from '../messages.js';
+import { deadlineControl, nextDueFromNow } from '../schedule.js';
+import { countDue } from '../scheduler/countDue.js';
+import { forgetCampaign, inCampaign, requireReferee, type CampaignTx, type Change } from '../session.js';
+
+/** What to do with the half periods a catch-up pause left unplayed. @see RULINGS 8 */
+const MISSED = ['none', 'one', 'all'] as const;
 
 /** The past-tense event each status change logs. */
 const EVENT_OF = { start: 'campaignStarted', pause: 'campaignPaused', resume: 'campaignResumed' } as const;
 
-function setStatus(app: App, actor: Actor, to: CampaignState['status'], allowedFrom: readonly CampaignState['status'][], verb: keyof typeof EVENT_OF): Message[] {
+function setStatus(app: App, actor: Actor, to: CampaignState['status'], allowedFrom: readonly CampaignState['status'][], verb: keyof typeof EVENT_OF, decide?: (tx: CampaignTx) => Partial<Change<Reply[]>> & { note?: string }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, `${verb} the campaign`);
     if (!allowedFrom.includes(tx.state.status)) {
       throw new UserError('campaign.badStatus', `The campaign is ${tx.state.status}; it can only be ${verb === 'start' ? 'started' : `${verb}d`} when it is ${allowedFrom.join(' or ')}.`);
     }
     const state = { ...tx.state, status: to };
+    const { cadence, timezone, reminderLeadMinutes } = state.settings;
+    const custom = decide?.(tx);
+    let control = custom?.control;
     let when = '';
     if (to === 'running') {
-      const due = nextDue(state.settings.cadence, state.settings.timezone, tx.now).toISOString();
-      setSchedule(tx.db, tx.meta.id, due, null);
-      when = ` Next tick ${discordTime(due)} (${discordTime(due, 'R')}).`;
+      control ??= deadlineControl(nextDueFromNow(cadence, timezone, tx.now, tx.meta.lastTickAt).toISOString(), reminderLeadMinutes);
+      const due = control.nextTickAt ?? tx.meta.nextTickAt;
+      if (due) when = Date.parse(due) <= tx.now.getTime() ? ' The missed half periods are played now.' : ` Next tick ${discordTime(due)} (${discordTime(due, 'R')}).`;
     } else {
-      setSchedule(tx.db, tx.meta.id, null);
+      control ??= { nextTickAt: null, remindAt: null };
     }
-    const text = { running: verb === 'start' ? 'The campaign has started.' : 'The campaign resumes.', paused: 'The campaign is paused by the referee.', setup: '', ended: 'The campaign has ended.' }[to] + when;
-    return { state, events: [{ type: EVENT_OF[verb], audience: PUBLIC, text }], outbox: [], result: [reply(text, { status: to })] };
+    const text = { running: verb === 'start' ? 'The campaign has started.' : 'The campaign resumes.', paused: 'The campaign is paused by the referee.', setup: '', ended: 'The campaign has ended.' }[to] + (custom?.note ?? '') + when;
+    return { state, control, events: [{ type: EVENT_OF[verb], audience: PUBLIC, text }], result: [reply(text, { status: to })] };
   });
 }
 
-export const startCampaign = (app: App, actor: Actor): Message[] => setStatus(app, actor, 'running', ['setup'], 'start');
-export const pauseCampaign = (app: App, actor: Actor): Message[] => setStatus(app, actor, 'paused', ['running'], 'pause');
-export const resumeCampaign = (app: App, actor: Actor): Message[] => setStatus(app, actor, 'running', ['paused'], 'resume');
+export const startCampaign = (app: App, actor: Actor): Reply[] => setStatus(app, actor, 'running', ['setup'], 'start');
+export const pauseCampaign = (app: App, actor: Actor): Reply[] => setStatus(app, actor, 'paused', ['running'], 'pause');
+
+/**
+ * Referee: restarts the clock. After a catch-up pause (more missed half periods than the cap),
+ * `missed` says what becomes of them: `none` skips them (the clock goes on from the next
+ * scheduled time), `one` plays one now, `all` plays every one in order.
+ */
+export function resumeCampaign(app: App, actor: Actor, missed?: string): Reply[] {
+  if (missed !== undefined && !(MISSED as readonly string[]).includes(missed)) throw new UserError('campaign.badMissed', '`missed:` takes `none` (skip the missed half periods), `one` (play one now) or `all` (play them all, in order).');
+  return setStatus(app, actor, 'running', ['paused'], 'resume', (tx) => {
+    const due = tx.meta.nextTickAt;
+    // A catch-up pause keeps the due time it stopped at; a referee's pause clears it.
+    if (due === null || Date.parse(due) > tx.now.getTime()) return {};
+    const { cadence, timezone } = tx.state.settings;
+    const { count } = countDue(cadence, timezone, new Date(due), tx.now);
+    if (missed === undefined) {
+      throw new UserError('campaign.missedTicks', `${count} scheduled half periods were missed while the bot was down (since ${discordTime(due)}). Say what to do with them: \`/campaign resume missed:none\` (skip them), \`missed:one\` (play one now) or \`missed:all\` (play all ${count} in order).`, { missed: count });
+    }
+    if (missed === 'none') return { note: ` The ${count} missed half periods are skipped; the game goes on from ${formatGameTime(tx.state.clock)}.` };
+    return { control: { nextTickAt: due, catchUpAllowance: missed === 'one' ? 1 : count, remindAt: null }, note: missed === 'one' ? ' One missed half period is played now; the rest are skipped.' : ` The ${count} missed half periods are played now, in order.` };
+  });
+}
 
 /** Referee: deletes the campaign of this channel. Requires `confirm` to be the campaign's name. */
-export function deleteCampaign(app: App, actor: Actor, confirm: string | undefined): Message[] {
+export function deleteCampaign(app: App, actor: Actor, confirm: string | undefined): Reply[] {
   let id = '';
   const name = inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'delete the campaign');
     if ((confirm ?? '').trim() !== tx.state.name) {
-      throw new UserError('campaign.confirmDelete', `Deleting removes the whole campaign and its log. To confirm, repeat its name: \`/campaign delete confirm:${tx.state.name}\`.`);
+      throw new UserError('campaign.confirmDelete', `Deleting removes the whole campaign and its log; \`/campaign export\` first keeps a copy. To confirm, repeat its name: \`/campaign delete confirm:"${tx.state.name}"\`.`);
     }
     id = tx.meta.id;
-    deleteRows(tx.db, tx.meta.id);
-    return { result: tx.state.name };
+    return { deleted: true, result: tx.state.name };
   });
   forgetCampaign(app, id);
-  return [reply(`The campaign **${name}** was deleted.`, { deleted: id }), ephemeral('Tip: `/campaign export` before deleting keeps a JSON copy.', { tip: 'export' })];
+  return [reply(`The campaign **${name}** was deleted.`, { deleted: id })];
 }
-

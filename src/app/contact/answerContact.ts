@@ -7,7 +7,7 @@ import type { App } from '../app.js';
 import { isReferee } from '../referees.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf, inCampaign, type CampaignTx, type Change } from '../session.js';
 import { contactOfArmy, deadlineText, deliveries, must, parseContactButton } from './contactCommon.js';
 
@@ -25,7 +25,7 @@ export interface AnswerInput {
  * refused (it comes after the contact phase). Once every commander has answered, the step is
  * resolved at once; otherwise it waits for the others or the deadline.
  */
-export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactAnswer, input: AnswerInput): Change<Message[]> {
+export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactAnswer, input: AnswerInput): Change<Reply[]> {
   const c = contactOfArmy(tx.state, army, input.contact);
   let state: CampaignState = tx.state;
   let allAnswered: boolean;
@@ -75,7 +75,7 @@ export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: C
   return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, resolved: allAnswered, ...(forcedMarch ? { forcedMarch } : {}) })] };
 }
 
-export function answerContact(app: App, actor: Actor, choice: ContactAnswer, input: AnswerInput): Message[] {
+export function answerContact(app: App, actor: Actor, choice: ContactAnswer, input: AnswerInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
     return answer(tx, army, asReferee, choice, input);
@@ -85,7 +85,7 @@ export function answerContact(app: App, actor: Actor, choice: ContactAnswer, inp
 const CHOICES: Readonly<Record<string, ContactAnswer>> = { proceed: 'engage', engage: 'engage', evade: 'evade', avoid: 'avoid', delay: 'delay', silent: 'silent' };
 
 /** A press of a contact button in a DM. Only the army's commander (or a referee) may press it. */
-export function answerByButton(app: App, userId: string, customId: string, roleIds: readonly string[] = []): Message[] {
+export function answerByButton(app: App, userId: string, customId: string, roleIds: readonly string[] = []): Reply[] {
   const b = parseContactButton(customId);
   const choice = b ? CHOICES[b.choice] : undefined;
   if (!b || !choice) throw new UserError('button.unknown', 'This button is no longer in use.');

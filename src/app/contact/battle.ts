@@ -5,7 +5,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, reply, type Message } from '../messages.js';
+import { ephemeral, reply, type Reply } from '../messages.js';
 import { inCampaign, requireReferee } from '../session.js';
 import { contactByIdForReferee, contactOfArmy, deliveries, must } from './contactCommon.js';
 
@@ -25,7 +25,7 @@ function pairs(text: string | undefined): [string, string][] {
  * (`losses:"hadewych/first=4, grallune/first=2"`), withdrawals (`withdraw:"hadewych=rout"`, joined with
  * those declared by /withdraw) and aggressive pursuers (`pursue:"ingegerd"`).
  */
-export function battleResult(app: App, actor: Actor, input: { contact?: string | undefined; losses?: string | undefined; withdraw?: string | undefined; pursue?: string | undefined }): Message[] {
+export function battleResult(app: App, actor: Actor, input: { contact?: string | undefined; losses?: string | undefined; withdraw?: string | undefined; pursue?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'record a battle');
     const c = contactByIdForReferee(tx.state, input.contact);
@@ -58,7 +58,7 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
 }
 
 /** `/battle list`: battles waiting for a result. */
-export function battleList(app: App, actor: Actor): Message[] {
+export function battleList(app: App, actor: Actor): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const battles = Object.values(tx.state.contacts).filter((c) => c.step === 'battle');
     const name = (id: string): string => tx.state.armies[id]?.name ?? id;
@@ -68,7 +68,7 @@ export function battleList(app: App, actor: Actor): Message[] {
 }
 
 /** `/withdraw army: condition:`: a commander declares a withdrawal from the tabletop battle. */
-export function withdraw(app: App, actor: Actor, input: { army?: string | undefined; contact?: string | undefined; condition?: string | undefined }): Message[] {
+export function withdraw(app: App, actor: Actor, input: { army?: string | undefined; contact?: string | undefined; condition?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
     const condition = (input.condition ?? 'formed') as Condition;

@@ -6,12 +6,12 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, reply, type Message } from '../messages.js';
+import { ephemeral, reply, type Reply } from '../messages.js';
 import { inCampaign, requireReferee } from '../session.js';
 import { contactByIdForReferee, deliveries, must } from './contactCommon.js';
 
 /** `/contact list`: every open contact, its step and who has not answered (names only). */
-export function listContacts(app: App, actor: Actor): Message[] {
+export function listContacts(app: App, actor: Actor): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'list the contacts');
     const name = (id: string): string => tx.state.armies[id]?.name ?? id;
@@ -26,7 +26,7 @@ export function listContacts(app: App, actor: Actor): Message[] {
 }
 
 /** `/contact split contact: groups:"a,b;c,d"`: separate engagements of a contact of three or more forces. */
-export function splitContactCase(app: App, actor: Actor, input: { contact?: string | undefined; groups?: string | undefined }): Message[] {
+export function splitContactCase(app: App, actor: Actor, input: { contact?: string | undefined; groups?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'split a contact');
     const c = contactByIdForReferee(tx.state, input.contact);
@@ -39,7 +39,7 @@ export function splitContactCase(app: App, actor: Actor, input: { contact?: stri
 }
 
 /** `/contact resolve contact:`: the deadline now (missing answers: silent, then engage). */
-export function resolveContactNow(app: App, actor: Actor, input: { contact?: string | undefined }): Message[] {
+export function resolveContactNow(app: App, actor: Actor, input: { contact?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'resolve a contact');
     const c = contactByIdForReferee(tx.state, input.contact);
@@ -53,7 +53,7 @@ export function resolveContactNow(app: App, actor: Actor, input: { contact?: str
 }
 
 /** `/contact open armies:"a,b"`: the referee opens a contact by hand between adjacent enemies. */
-export function openContactCase(app: App, actor: Actor, input: { armies?: string | undefined }): Message[] {
+export function openContactCase(app: App, actor: Actor, input: { armies?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'open a contact');
     const ids = (input.armies ?? '').split(',').filter((t) => t.trim() !== '').map((t) => requireArmy(tx.state, t).id);

@@ -16,6 +16,7 @@ import type { CampaignState, ContactRecord } from '../../engine/state/campaign.j
 import { weatherEffects } from '../../engine/weather/index.js';
 import { UserError } from '../errors.js';
 import type { MessageButton } from '../messages.js';
+import { sketchDeliveries } from '../reconnaissance/sketchDeliveries.js';
 import { routeEvents, type CampaignTx, type Outgoing } from '../session.js';
 
 /** Unwraps an engine Result, turning a rule violation into the user's refusal. */
@@ -85,13 +86,25 @@ export function avoidLabel(option: AvoidOption): string {
   return `Avoid to ${option.hex}${option.forcedMarch ? ' (forced march)' : ''}`;
 }
 
+/** What a change of contacts asks of the commanders: the prompt lines (logged), their buttons, and the public briefing. */
+export interface ContactFollowUps {
+  readonly events: EngineEvent[];
+  /** Buttons for each army's DM, built here from the step each contact reached. */
+  readonly buttons: Map<string, MessageButton[]>;
+}
+
 /**
- * Prompts for the contacts whose step began between two states: each commander gets a DM with
- * buttons (step 1: proceed, delay, avoid to a hex, stay silent; decision: engage, evade), and a
- * battle that began gets its deployment briefing in the channel. The tick calls this too.
+ * Prompts for the contacts whose step began between two states: each commander gets a DM line
+ * with buttons (step 1: proceed, delay, avoid to a hex, stay silent; decision: engage, evade),
+ * and a battle that began gets its deployment briefing in the channel. The tick calls this too.
  */
-export function contactPromptEvents(before: CampaignState, after: CampaignState, map: MapModel): EngineEvent[] {
-  const out: EngineEvent[] = [];
+export function contactFollowUps(before: CampaignState, after: CampaignState, map: MapModel): ContactFollowUps {
+  const events: EngineEvent[] = [];
+  const buttons = new Map<string, MessageButton[]>();
+  const ask = (armyId: string, line: EngineEvent, choices: MessageButton[]): void => {
+    events.push(line);
+    buttons.set(armyId, [...(buttons.get(armyId) ?? []), ...choices]);
+  };
   for (const c of Object.values(after.contacts)) {
     const was = before.contacts[c.id];
     if (was && was.step === c.step && was.armyIds.join() === c.armyIds.join()) continue;
@@ -100,25 +113,24 @@ export function contactPromptEvents(before: CampaignState, after: CampaignState,
         const army = after.armies[id];
         if (!army) continue;
         const opponents = c.armyIds.filter((o) => { const other = after.armies[o]; return o !== id && other !== undefined && isHostile(after.sides, army.side, other.side); });
-        const buttons: MessageButton[] = [
+        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}: proceed, delay, avoid (with the points to move away, or by a forced march), or stay silent. No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1' }), [
           { id: contactButtonId(after.id, c.id, 'proceed', id), label: 'Proceed to the contact phase', style: 'primary' },
           { id: contactButtonId(after.id, c.id, 'delay', id), label: 'Delay', style: 'secondary' },
           ...avoidHexes(after, map, army).map((o): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, o.hex), label: avoidLabel(o), style: 'secondary' })),
           { id: contactButtonId(after.id, c.id, 'silent', id), label: 'Stay silent (fight on the morrow)', style: 'secondary' },
-        ];
-        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}: proceed, delay, avoid (with the points to move away, or by a forced march), or stay silent. No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1', buttons }));
+        ]);
       }
     } else if (c.step === 'decision') {
       for (const id of awaitingAnswers(c)) {
-        const buttons: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id), label: 'Engage', style: 'danger' }];
-        if (canEvade(c, id)) buttons.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary' });
-        out.push(event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by ${deadlineText(after)} counts as engage. \`/intel\` shows your estimate again.`, { contactId: c.id, step: 'decision', buttons }));
+        const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id), label: 'Engage', style: 'danger' }];
+        if (canEvade(c, id)) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary' });
+        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by ${deadlineText(after)} counts as engage. \`/intel\` shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
       }
     } else if (c.step === 'battle' && contactData(c).deployment) {
-      out.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, contactData(c).deployment as DeploymentBriefing), { contactId: c.id }));
+      events.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, contactData(c).deployment as DeploymentBriefing), { contactId: c.id }));
     }
   }
-  return out;
+  return { events, buttons };
 }
 
 const PLURAL: Readonly<Record<string, string>> = { company: 'companies', battalion: 'battalions', regiment: 'regiments' };
@@ -140,10 +152,16 @@ export function formatBriefing(state: CampaignState, c: ContactRecord, b: Deploy
   return lines.join('\n');
 }
 
-/** Routes events and the prompts they imply into deliveries. */
-export function deliveries(tx: CampaignTx, before: CampaignState, after: CampaignState, events: readonly EngineEvent[]): { events: EngineEvent[]; outbox: Outgoing[] } {
-  const all = [...events, ...contactPromptEvents(before, after, tx.map)];
-  return { events: all, outbox: routeEvents({ ...tx, state: after }, all) };
+/**
+ * Routes a change's events into deliveries, with what the change of contacts implies: prompts
+ * with buttons, the briefing, and the battlefield sketches (as pictures). `header` heads every
+ * delivery (a tick's time line).
+ */
+export function deliveries(tx: CampaignTx, before: CampaignState, after: CampaignState, events: readonly EngineEvent[], header?: string): { events: EngineEvent[]; outbox: Outgoing[] } {
+  const follow = contactFollowUps(before, after, tx.map);
+  const all = [...events, ...follow.events];
+  const routed = routeEvents({ ...tx, state: after }, all, { buttons: follow.buttons, ...(header !== undefined ? { header } : {}) });
+  return { events: all, outbox: [...routed, ...sketchDeliveries(tx, before, after)] };
 }
 
 /** When missing answers turn into the defaults, in the campaign's terms. */

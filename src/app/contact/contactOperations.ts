@@ -3,16 +3,16 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign, type CampaignTx, type Change } from '../session.js';
 import { deliveries, must } from './contactCommon.js';
 
-function done(tx: CampaignTx, r: ContactOutput, text: string, data: Record<string, unknown>): Change<Message[]> {
+function done(tx: CampaignTx, r: ContactOutput, text: string, data: Record<string, unknown>): Change<Reply[]> {
   const d = deliveries(tx, tx.state, r.state, r.events);
   return { state: r.state, events: d.events, outbox: d.outbox, result: [ephemeral(text, data)] };
 }
 
-function run(app: App, actor: Actor, armyText: string | undefined, fn: (tx: CampaignTx, armyId: string, by: string) => Change<Message[]>): Message[] {
+function run(app: App, actor: Actor, armyText: string | undefined, fn: (tx: CampaignTx, armyId: string, by: string) => Change<Reply[]>): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, armyText);
     return fn(tx, army.id, asReferee ? ' (by the referee)' : '');
@@ -20,7 +20,7 @@ function run(app: App, actor: Actor, armyText: string | undefined, fn: (tx: Camp
 }
 
 /** `/support army: of:` takes up the support role for an allied force in contact. @see 001 Support */
-export function supportCase(app: App, actor: Actor, input: { army?: string | undefined; of?: string | undefined; operation?: boolean | undefined }): Message[] {
+export function supportCase(app: App, actor: Actor, input: { army?: string | undefined; of?: string | undefined; operation?: boolean | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => {
     if (input.operation) {
       return done(tx, must(supportOperation(tx.state, tx.map, armyId)), `Support operation done${by}: your reserve took over the support role.`, { armyId });
@@ -32,7 +32,7 @@ export function supportCase(app: App, actor: Actor, input: { army?: string | und
 }
 
 /** `/reserve army: of:` takes up the reserve role behind a supporting force. @see 001 Reserve */
-export function reserveCase(app: App, actor: Actor, input: { army?: string | undefined; of?: string | undefined }): Message[] {
+export function reserveCase(app: App, actor: Actor, input: { army?: string | undefined; of?: string | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => {
     if (!input.of) throw new UserError('contact.reserveWhom', 'Say which allied army in contact you stand in reserve for: `/reserve of:ingegerd`.');
     const target = requireArmy(tx.state, input.of);
@@ -41,12 +41,12 @@ export function reserveCase(app: App, actor: Actor, input: { army?: string | und
 }
 
 /** `/relief army:`: a supporting force switches places with the force it supports. @see 001 Support: Relief */
-export function reliefCase(app: App, actor: Actor, input: { army?: string | undefined }): Message[] {
+export function reliefCase(app: App, actor: Actor, input: { army?: string | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => done(tx, must(relief(tx.state, tx.map, armyId)), `Relief done${by}.`, { armyId }));
 }
 
 /** `/reinforce army: on:`: a supporter will (or will not) reinforce against displacement. @see 001 Support: Reinforce */
-export function reinforceCase(app: App, actor: Actor, input: { army?: string | undefined; on?: boolean | undefined }): Message[] {
+export function reinforceCase(app: App, actor: Actor, input: { army?: string | undefined; on?: boolean | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => {
     const on = input.on ?? true;
     return done(tx, must(declareReinforce(tx.state, armyId, on)), `${on ? 'You will reinforce' : 'You will not reinforce'} the supported force if it is displaced${by}.`, { armyId, on });
@@ -54,7 +54,7 @@ export function reinforceCase(app: App, actor: Actor, input: { army?: string | u
 }
 
 /** `/exploit army: to:`: a reserve moves through the supporter into contact. @see 001 Reserve: Exploit */
-export function exploitCase(app: App, actor: Actor, input: { army?: string | undefined; to?: string | undefined }): Message[] {
+export function exploitCase(app: App, actor: Actor, input: { army?: string | undefined; to?: string | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => {
     const to = input.to ? tx.map.parse(input.to) : undefined;
     if (!to) throw new UserError('contact.exploitWhere', 'Say the destination hex: `/exploit to:0913` (next to the supporting force and to an enemy).');
@@ -64,7 +64,7 @@ export function exploitCase(app: App, actor: Actor, input: { army?: string | und
 }
 
 /** `/maneuver army: second:`: the maneuver action, or (second:true) the forced second contact. @see 001 Maneuver */
-export function maneuverCase(app: App, actor: Actor, input: { army?: string | undefined; second?: boolean | undefined }): Message[] {
+export function maneuverCase(app: App, actor: Actor, input: { army?: string | undefined; second?: boolean | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => {
     if (input.second) {
       const r = must(forceSecondContact(tx.state, tx.map, armyId));

@@ -3,11 +3,10 @@ import { battlefieldSketchOf, contactData, describeEstimate, intelFor, isOpen } 
 import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
 import { renderBattlefield } from '../../render/battlefield.js';
 import { formatGameTime, ordinal } from '../../engine/clock/gameTime.js';
-import { outboxByStatus } from '../../db/outboxRepo.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 
 /**
@@ -15,13 +14,16 @@ import { inCampaign } from '../session.js';
  * scouts and terrain cards, and what their open contacts wait for. Private (ephemeral).
  * @see RULINGS 6 (a commander must be able to re-read what they were told)
  */
-export async function intel(app: App, actor: Actor, input: { army?: string | undefined }): Promise<Message[]> {
+export async function intel(app: App, actor: Actor, input: { army?: string | undefined }): Promise<Reply[]> {
   const { message, sketches } = inCampaign(app, { actor }, (tx) => {
     const { army } = requireControl(tx, input.army);
     const name = (id: string): string => tx.state.armies[id]?.name ?? id;
     const lines: string[] = [`**Intelligence of ${army.name}**`];
-    for (const entry of intelFor(tx.state, army.id)) {
-      const c = tx.state.contacts[entry.contactId];
+    // Every contact the army was in: the live ones, and the closed ones kept in their table.
+    const contacts = new Map([...tx.read.closedContacts(army.id), ...Object.values(tx.state.contacts)].map((c) => [c.id, c]));
+    const intel = intelFor([...contacts.values()], army.id);
+    for (const entry of intel) {
+      const c = contacts.get(entry.contactId);
       const d = c ? contactData(c) : undefined;
       const die = d?.contactDice?.[army.id];
       const scouts = d?.scouts?.[army.id];
@@ -33,10 +35,10 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
     for (const c of open) lines.push(`Open: ${c.id}, ${describeStep(c.step)}, with ${c.armyIds.filter((id) => id !== army.id).map(name).join(', ')}.`);
     if (lines.length === 1) lines.push('No contact yet.');
     // Direct messages that could not be delivered (closed DMs, or given up after an outage) are kept for /intel.
-    const kept = tx.actor ? outboxByStatus(tx.db, tx.meta.id, ['dmClosed', 'failed']).filter((m) => m.to === 'dm' && m.userId === tx.actor?.userId) : [];
+    const kept = tx.actor ? tx.read.keptMessages(tx.actor.userId) : [];
     if (kept.length > 0) lines.push('**Messages that could not reach you by DM**', ...kept.map((m) => m.content));
     const sketches = open.filter((c) => (contactData(c).terrain ?? []).length > 0).map((c) => ({ contactId: c.id, sketch: battlefieldSketchOf(tx.state, c, army.id) }));
-    return { result: { message: ephemeral(lines.join('\n'), { armyId: army.id, intel: intelFor(tx.state, army.id), open: open.map((c) => c.id), kept: kept.length }), sketches } };
+    return { readMessages: kept.map((m) => m.id), result: { message: ephemeral(lines.join('\n'), { armyId: army.id, intel, open: open.map((c) => c.id), kept: kept.length }), sketches } };
   });
   // Rendering is asynchronous: after the (read-only) transaction.
   const files = [];

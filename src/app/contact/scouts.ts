@@ -4,7 +4,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 
 /**
@@ -12,7 +12,7 @@ import { inCampaign } from '../session.js';
  * scouts of its scenario entry, less those killed or captured in contacts so far. Each deployed
  * scout is rolled on the scout table at the next contact phase. @see 000 Scouts Out
  */
-export function deployScouts(app: App, actor: Actor, input: { army?: string | undefined; count: number | undefined }): Message[] {
+export function deployScouts(app: App, actor: Actor, input: { army?: string | undefined; count: number | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
     const original = tx.scenario.armies.find((a) => a.id === army.id)?.scouts ?? 0;

@@ -13,7 +13,7 @@ import type { CampaignTx } from '../session.js';
 export function commanderKnowledge(tx: CampaignTx, armyIds: readonly string[]): CommanderKnowledge {
   const latest = new Map<string, ArmyEstimate>();
   for (const armyId of armyIds) {
-    for (const entry of intelFor(tx.state, armyId)) {
+    for (const entry of intelFor([...tx.read.closedContacts(armyId), ...Object.values(tx.state.contacts)], armyId)) {
       for (const e of entry.estimates) if (!armyIds.includes(e.targetId)) latest.set(e.targetId, estimateFromContact(e));
     }
   }

@@ -6,7 +6,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { gameTimeLabel } from '../format.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { armiesOf, inCampaign } from '../session.js';
 import { requireControl } from '../armies.js';
 import { commanderKnowledge } from './knowledge.js';
@@ -25,7 +25,7 @@ export interface MapRequest {
  * their ordered paths and what they know privately. Always answered privately so the channel only
  * gets the map after each tick.
  */
-export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Promise<Message[]> {
+export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Promise<Reply[]> {
   const job = inCampaign(app, { actor }, (tx) => {
     const around = req.around === undefined ? undefined : parseHex(req.around);
     if (req.around !== undefined && (!around || !tx.map.inBounds(around))) {

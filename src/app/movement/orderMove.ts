@@ -6,7 +6,7 @@ import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { refuseAfloat } from './afloat.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { formatPlan } from './formatPlan.js';
 import { parseOneHex, parsePath, parsePeriod } from './parseMove.js';
@@ -30,7 +30,7 @@ export interface OrderMoveInput {
  * order) and answers privately with the preview hex by hex. Refusals say which hex and rule,
  * and what would be accepted.
  */
-export function orderMove(app: App, actor: Actor, input: OrderMoveInput): Message[] {
+export function orderMove(app: App, actor: Actor, input: OrderMoveInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
     refuseAfloat(army, 'move', tx.state);

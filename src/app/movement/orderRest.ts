@@ -4,7 +4,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { stopSailChange } from '../water/stopSail.js';
 import { refuseAfloat } from './afloat.js';
@@ -13,7 +13,7 @@ import { refuseAfloat } from './afloat.js';
  * `/rest`: the army stays put and rests (replacing any move order). Two half periods of rest
  * restore full daily points; a full day clears fatigue and resets the weekly count.
  */
-export function orderRest(app: App, actor: Actor, armyRef: string | undefined): Message[] {
+export function orderRest(app: App, actor: Actor, armyRef: string | undefined): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, armyRef);
     refuseAfloat(army, 'rest', tx.state);
@@ -36,7 +36,7 @@ export function orderRest(app: App, actor: Actor, armyRef: string | undefined): 
  * `/hold`: cancels the army's standing order; it stays where it is. Aboard ship it stops the
  * fleet where it lies, as `/sail stop:true` does (the army stays aboard).
  */
-export function orderHold(app: App, actor: Actor, armyRef: string | undefined): Message[] {
+export function orderHold(app: App, actor: Actor, armyRef: string | undefined): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, armyRef);
     if (army.status.embarked) return stopSailChange(tx, army, asReferee);

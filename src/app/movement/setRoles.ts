@@ -5,7 +5,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 
 export interface SetRolesInput {
@@ -17,7 +17,7 @@ export interface SetRolesInput {
 }
 
 /** `/army roles`: reassigns assault, support and reserve; the answer is private (strengths are secret). */
-export function setRoles(app: App, actor: Actor, input: SetRolesInput): Message[] {
+export function setRoles(app: App, actor: Actor, input: SetRolesInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
     if (!input.assault) {

@@ -1,11 +1,10 @@
 import { contactData, isOpen, terrainHand } from '../../engine/contact/index.js';
-import { findCampaignInChannel, loadState } from '../../db/campaignRepo.js';
-import { listMembers } from '../../db/memberRepo.js';
+import { findCampaignInChannel } from '../../db/campaignRepo.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { findArmy } from '../armies.js';
 import type { Choice } from '../autocomplete.js';
-import { isReferee } from '../referees.js';
+import { readCampaign } from '../session.js';
 import { handCardText } from './terrainCommon.js';
 
 /**
@@ -16,20 +15,18 @@ import { handCardText } from './terrainCommon.js';
 export function terrainCardChoices(
   app: App, where: Pick<Actor, 'userId' | 'guildId' | 'channelId' | 'roleIds'>, input: { army?: string | undefined; contact?: string | undefined; partial: string },
 ): Choice[] {
-  const meta = findCampaignInChannel(app.db, where.guildId, where.channelId);
-  const state = meta ? loadState(app.db, meta.id) : undefined;
-  if (!meta || !state) return [];
-  const members = listMembers(app.db, meta.id);
-  const referee = isReferee(meta, members, state.settings, where);
-  const mine = members.filter((m) => m.role === 'commander' && m.userId === where.userId).map((m) => m.armyId);
-  const army = input.army ? findArmy(state, input.army) : mine.length === 1 ? state.armies[mine[0] as string] : undefined;
-  if (!army || (!referee && !mine.includes(army.id))) return [];
-  const named = input.contact ? state.contacts[input.contact.trim()] : undefined;
-  const contact = named ?? Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(army.id) && (contactData(c).terrain ?? []).length > 0);
-  if (!contact || !contact.armyIds.includes(army.id)) return [];
-  const q = input.partial.trim().toLowerCase();
-  return terrainHand(contact, army.id, state)
-    .map((c) => ({ name: handCardText(c).slice(0, 100), value: String(c.n) }))
-    .filter((c) => !q || c.name.toLowerCase().includes(q))
-    .slice(0, 25);
+  if (!findCampaignInChannel(app.db, where.guildId, where.channelId)) return [];
+  return readCampaign(app, { actor: { ...where, userName: '' } }, ({ state, members, isReferee: referee }) => {
+    const mine = members.filter((m) => m.role === 'commander' && m.userId === where.userId).map((m) => m.armyId);
+    const army = input.army ? findArmy(state, input.army) : mine.length === 1 ? state.armies[mine[0] as string] : undefined;
+    if (!army || (!referee && !mine.includes(army.id))) return [];
+    const named = input.contact ? state.contacts[input.contact.trim()] : undefined;
+    const contact = named ?? Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(army.id) && (contactData(c).terrain ?? []).length > 0);
+    if (!contact || !contact.armyIds.includes(army.id)) return [];
+    const q = input.partial.trim().toLowerCase();
+    return terrainHand(contact, army.id, state)
+      .map((c) => ({ name: handCardText(c).slice(0, 100), value: String(c.n) }))
+      .filter((c) => !q || c.name.toLowerCase().includes(q))
+      .slice(0, 25);
+  });
 }

@@ -5,7 +5,7 @@ import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { must } from '../contact/contactCommon.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign, routeEvents } from '../session.js';
 import { CARD_LABEL, cellText, handText, pickCard, sketchData, sketchFile, sketchFileName, terrainContact, VALID_CELLS } from './terrainCommon.js';
 
@@ -36,7 +36,7 @@ function cellOf(input: PlaceTerrainInput): BattlefieldCell {
  * for any army (said in the messages and logged). The reply carries the new sketch.
  * @see RULINGS 5 Terrain reconnaissance
  */
-export async function placeTerrain(app: App, actor: Actor, input: PlaceTerrainInput): Promise<Message[]> {
+export async function placeTerrain(app: App, actor: Actor, input: PlaceTerrainInput): Promise<Reply[]> {
   const { message, sketch, file } = inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
     const c = terrainContact(tx.state, army, input.contact);

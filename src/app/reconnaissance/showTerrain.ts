@@ -2,7 +2,7 @@ import { describeStep } from '../../engine/contact/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { handText, sketchData, sketchFile, sketchFileName, terrainContact } from './terrainCommon.js';
 
@@ -11,7 +11,7 @@ import { handText, sketchData, sketchFile, sketchFileName, terrainContact } from
  * with the commander's cards and where they lie. Private (ephemeral). Read-only.
  * @see RULINGS 5 Terrain reconnaissance
  */
-export async function showTerrain(app: App, actor: Actor, input: { army?: string | undefined; contact?: string | undefined }): Promise<Message[]> {
+export async function showTerrain(app: App, actor: Actor, input: { army?: string | undefined; contact?: string | undefined }): Promise<Reply[]> {
   const { message, sketch, file } = inCampaign(app, { actor }, (tx) => {
     const { army } = requireControl(tx, input.army);
     const c = terrainContact(tx.state, army, input.contact);

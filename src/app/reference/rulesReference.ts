@@ -1,9 +1,10 @@
-import { findCampaignInChannel, loadState } from '../../db/campaignRepo.js';
+import { findCampaignInChannel } from '../../db/campaignRepo.js';
 import { DEFAULT_SETTINGS, type CampaignSettings } from '../../engine/state/settings.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
+import { readCampaign } from '../session.js';
 import { findTopic, RULES_TOPICS, topicList } from './topics.js';
 
 /** Discord's limit is 2,000 characters; keep a margin. */
@@ -11,9 +12,8 @@ export const RULES_MAX_CHARS = 1900;
 
 /** The settings of the campaign in the actor's channel (read-only), or undefined without one. */
 function campaignSettings(app: App, actor: Actor): CampaignSettings | undefined {
-  const meta = findCampaignInChannel(app.db, actor.guildId, actor.channelId);
-  if (!meta) return undefined;
-  return loadState(app.db, meta.id)?.settings;
+  if (!findCampaignInChannel(app.db, actor.guildId, actor.channelId)) return undefined;
+  return readCampaign(app, { actor }, (tx) => tx.state.settings);
 }
 
 /**
@@ -22,7 +22,7 @@ function campaignSettings(app: App, actor: Actor): CampaignSettings | undefined 
  * the deployment baselines use the channel's campaign settings when there is a campaign, else
  * the defaults. Without a topic, lists the topics.
  */
-export function rulesReference(app: App, actor: Actor, topic: string | undefined): Message[] {
+export function rulesReference(app: App, actor: Actor, topic: string | undefined): Reply[] {
   if (topic === undefined || topic.trim() === '') {
     const text = ['**Rules reference**: `/rules topic:<topic>`', topicList()].join('\n');
     return [ephemeral(text, { topics: RULES_TOPICS.map((t) => ({ id: t.id, title: t.title })) })];

@@ -1,12 +1,10 @@
 import { formatGameTime } from '../../engine/clock/gameTime.js';
 import { PUBLIC } from '../../engine/events/events.js';
-import { setSchedule } from '../../db/campaignRepo.js';
-import { eventsFor } from '../../db/eventRepo.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
-import { reply, type Message } from '../messages.js';
+import { reply, type Reply } from '../messages.js';
 import { inCampaign, requireReferee } from '../session.js';
 
 /** At most this many extensions of one half period's deadline, and this much in all. */
@@ -17,21 +15,26 @@ export const MAX_EXTENSION_MINUTES = 24 * 60;
  * Referee: moves the current deadline (the next tick) later. Announced to everyone and logged;
  * capped so a deadline cannot be pushed back forever.
  */
-export function extendDeadline(app: App, actor: Actor, minutes: number | undefined): Message[] {
+export function extendDeadline(app: App, actor: Actor, minutes: number | undefined): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'extend the deadline');
     if (tx.state.status !== 'running' || !tx.meta.nextTickAt) throw new UserError('extend.notRunning', 'There is no running deadline to extend; `/campaign resume` or `/campaign start` first.');
     if (minutes === undefined || !Number.isInteger(minutes) || minutes < 1) throw new UserError('extend.minutes', 'Say by how many minutes, e.g. `/turn extend minutes:120`.');
-    const earlier = eventsFor(tx.db, tx.meta.id, ['public'], { types: ['deadlineExtended'] })
-      .filter((e) => e.time.day === tx.state.clock.day && e.time.half === tx.state.clock.half);
-    const used = earlier.reduce((n, e) => n + ((e.data as { minutes?: number } | null)?.minutes ?? 0), 0);
-    if (earlier.length >= MAX_EXTENSIONS) throw new UserError('extend.tooMany', `This deadline was already extended ${earlier.length} times; that is the most for one half period.`);
+    const { deadlineExtensions: done, deadlineExtensionMinutes: used } = tx.meta;
+    if (done >= MAX_EXTENSIONS) throw new UserError('extend.tooMany', `This deadline was already extended ${done} times; that is the most for one half period.`);
     if (used + minutes > MAX_EXTENSION_MINUTES) {
       throw new UserError('extend.tooLong', `A deadline may be extended by ${MAX_EXTENSION_MINUTES / 60} hours in all; ${MAX_EXTENSION_MINUTES - used} minute(s) are left for this one.`);
     }
     const due = new Date(Date.parse(tx.meta.nextTickAt) + minutes * 60_000).toISOString();
-    setSchedule(tx.db, tx.meta.id, due);
+    const lead = tx.state.settings.reminderLeadMinutes;
     const text = `The referee extended the deadline for ${formatGameTime(tx.state.clock)} by ${minutes} minute(s): the next tick is ${discordTime(due)} (${discordTime(due, 'R')}).`;
-    return { events: [{ type: 'deadlineExtended', audience: PUBLIC, text, data: { minutes, due } }], result: [reply(text, { nextTickAt: due, minutes, extensions: earlier.length + 1 })] };
+    return {
+      control: {
+        nextTickAt: due, deadlineExtensions: done + 1, deadlineExtensionMinutes: used + minutes,
+        remindAt: lead > 0 ? new Date(Date.parse(due) - lead * 60_000).toISOString() : null,
+      },
+      events: [{ type: 'deadlineExtended', audience: PUBLIC, text, data: { minutes, due } }],
+      result: [reply(text, { nextTickAt: due, minutes, extensions: done + 1 })],
+    };
   });
 }

@@ -1,12 +1,9 @@
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { campaignInChannel } from '../session.js';
-import { afterTick, playTick, type TickOutcome } from './advanceTurn.js';
+import { playTick, type TickOutcome } from './playTick.js';
 
 /** Plays the next half period of the campaign in a channel as the scheduler would (console `!tick`). */
-export async function tickChannel(app: App, where: Pick<Actor, 'guildId' | 'channelId'>): Promise<TickOutcome> {
-  const meta = campaignInChannel(app, { userId: '', userName: '', roleIds: [], ...where });
-  const outcome = playTick(app, { campaignId: meta.id }, {});
-  await afterTick(app, meta.id, outcome);
-  return outcome;
+export function tickChannel(app: App, where: Pick<Actor, 'guildId' | 'channelId'>): TickOutcome {
+  return playTick(app, { campaignId: campaignInChannel(app, where).id });
 }

@@ -1,11 +1,11 @@
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { discordTime, gameTimeLabel, list } from '../format.js';
-import { reply, type Message } from '../messages.js';
+import { reply, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 
 /** Game time, the next tick, and who has or has not given orders (names only, never contents). */
-export function turnStatus(app: App, actor: Actor): Message[] {
+export function turnStatus(app: App, actor: Actor): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const s = tx.state;
     const live = Object.values(s.armies).filter((a) => !a.status.destroyed);

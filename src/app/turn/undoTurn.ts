@@ -1,30 +1,47 @@
-import { formatGameTime, fromIndex } from '../../engine/clock/gameTime.js';
+import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/gameTime.js';
 import { PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
-import { deleteTick, lastTick, markEventsUndone } from '../../db/tickRepo.js';
+import { hexEquals } from '../../engine/hex/hex.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
-import { reply, type Message } from '../messages.js';
-import { inCampaign, requireReferee, routeEvents } from '../session.js';
+import { reply, type Reply } from '../messages.js';
+import { inCampaign, requireReferee, routeEvents, snapshotState } from '../session.js';
 
 /**
  * Referee: undoes the last played half period. The state goes back to the snapshot taken before
- * it; its events stay in the log marked undone; each commander is told where their army is again
- * (nothing new is revealed: only their own army's restored position).
+ * it; its events stay in the log marked undone; each commander whose army it moved is told where
+ * their army is again (nothing new is revealed: only their own army's restored position). Works
+ * within the undo window (setting `undo-depth`, the last 10 half periods by default), one half
+ * period at a time.
  */
-export function undoTurn(app: App, actor: Actor): Message[] {
+export function undoTurn(app: App, actor: Actor): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'undo a turn');
-    const last = lastTick(tx.db, tx.meta.id);
-    if (!last) throw new UserError('turn.nothingToUndo', 'No half period has been played yet, so there is nothing to undo.');
-    const restored = { ...last.snapshot, status: tx.state.status, settings: tx.state.settings };
-    markEventsUndone(tx.db, tx.meta.id, last.lastEventId);
-    deleteTick(tx.db, tx.meta.id, last.timeIndex);
+    const last = tx.read.lastUndoableTick();
+    if (!last) {
+      const why = tx.read.tickPlayed(timeIndex(tx.state.clock) - 1)
+        ? `Only the last ${tx.state.settings.undoDepth} half periods can be undone (setting \`undo-depth\`), and they have been.`
+        : 'No half period has been played yet, so there is nothing to undo.';
+      throw new UserError('turn.nothingToUndo', why);
+    }
+    const before = snapshotState(last);
+    const restored = { ...before, status: tx.state.status, settings: tx.state.settings };
     const when = formatGameTime(fromIndex(last.timeIndex));
+    const moved = Object.values(restored.armies).filter((a) => {
+      const now = tx.state.armies[a.id];
+      return !now || !hexEquals(now.hex, a.hex) || now.bank !== a.bank;
+    });
+    const left = tx.read.undoableTicks() - 1;
     const events: EngineEvent[] = [
       { type: 'turnUndone', audience: PUBLIC, text: `The referee undid ${when}. Its results are withdrawn; orders stand as they were before it. It will be played again.`, data: { timeIndex: last.timeIndex } },
-      ...Object.values(restored.armies).map((a) => ({ type: 'positionRestored', audience: toArmy(a.id), text: `Correction: the results of ${when} were withdrawn. ${a.name} is back at ${tx.map.format(a.hex)}.` })),
+      ...moved.map((a) => ({ type: 'positionRestored', audience: toArmy(a.id), text: `Correction: the results of ${when} were withdrawn. ${a.name} is back at ${tx.map.format(a.hex)}.` })),
     ];
-    return { state: restored, events, outbox: routeEvents({ ...tx, state: restored }, events), result: [reply(`Undid ${when}. The clock is back at ${formatGameTime(restored.clock)}.`, { clock: restored.clock })] };
+    return {
+      state: restored,
+      events,
+      outbox: routeEvents({ ...tx, state: restored }, events),
+      undo: { timeIndex: last.timeIndex, lastEventId: last.lastEventId },
+      result: [reply(`Undid ${when}. The clock is back at ${formatGameTime(restored.clock)}. ${left > 0 ? `${left} more half period(s) can be undone.` : 'That was the last one that can be undone.'}`, { clock: restored.clock, undoableLeft: left })],
+    };
   });
 }

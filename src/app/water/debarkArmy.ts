@@ -3,7 +3,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { currentEffects, parseHexText, requireNotEnded, unwrap } from './common.js';
 
@@ -14,7 +14,7 @@ export interface DebarkArmyInput {
 }
 
 /** `/debark army: hex:` — puts the army ashore from its fleet. */
-export function debarkArmy(app: App, actor: Actor, input: DebarkArmyInput): Message[] {
+export function debarkArmy(app: App, actor: Actor, input: DebarkArmyInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireNotEnded(tx.state);
     const { army, asReferee } = requireControl(tx, input.army);

@@ -3,7 +3,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { requireNotEnded, unwrap } from './common.js';
 
@@ -13,7 +13,7 @@ export interface EmbarkArmyInput {
 }
 
 /** `/embark army: vessels:` — the army boards vessels it owns, whole regiments only. */
-export function embarkArmy(app: App, actor: Actor, input: EmbarkArmyInput): Message[] {
+export function embarkArmy(app: App, actor: Actor, input: EmbarkArmyInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireNotEnded(tx.state);
     const { army, asReferee } = requireControl(tx, input.army);

@@ -4,7 +4,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { currentEffects, parseHexText, parsePathText, requireNotEnded, unwrap } from './common.js';
 import { stopSailChange } from './stopSail.js';
@@ -21,7 +21,7 @@ export interface OrderSailInput {
  * `/sail army: path:|to:` — the fleet's voyage, previewed hex by hex at the current weather.
  * `/sail army: stop:true` — the fleet stops where it lies (stopSailChange).
  */
-export function orderSail(app: App, actor: Actor, input: OrderSailInput): Message[] {
+export function orderSail(app: App, actor: Actor, input: OrderSailInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireNotEnded(tx.state);
     const { army, asReferee } = requireControl(tx, input.army);

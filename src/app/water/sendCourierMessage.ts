@@ -3,7 +3,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { currentEffects, requireNotEnded, unwrap } from './common.js';
 
@@ -17,7 +17,7 @@ export interface SendCourierMessageInput {
  * `/courier send from-army: to-army: message:` — a lone rider carries the message. The reply is
  * ephemeral; the recipient reads the message by DM on arrival (or the captor, if it is caught).
  */
-export function sendCourierMessage(app: App, actor: Actor, input: SendCourierMessageInput): Message[] {
+export function sendCourierMessage(app: App, actor: Actor, input: SendCourierMessageInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireNotEnded(tx.state);
     const { army: from, asReferee } = requireControl(tx, input.fromArmy);

@@ -3,7 +3,7 @@ import { stopFleet } from '../../engine/water/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { ephemeral, type Message } from '../messages.js';
+import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign, type CampaignTx, type Change } from '../session.js';
 import { requireNotEnded, unwrap } from './common.js';
 
@@ -12,7 +12,7 @@ import { requireNotEnded, unwrap } from './common.js';
  * and `/hold` on an army aboard ship both come here. The army stays aboard; the answer (private)
  * says where and how the fleet lies and how the army may land from there.
  */
-export function stopSailChange(tx: CampaignTx, army: Army, asReferee: boolean): Change<Message[]> {
+export function stopSailChange(tx: CampaignTx, army: Army, asReferee: boolean): Change<Reply[]> {
   const out = unwrap(stopFleet(tx.state, tx.map, { armyId: army.id, givenBy: tx.actor?.userId ?? 'referee', byReferee: asReferee }));
   const { berth, cancelled } = out;
   const by = asReferee ? ' (by the referee)' : '';
@@ -25,7 +25,7 @@ export function stopSailChange(tx: CampaignTx, army: Army, asReferee: boolean): 
 }
 
 /** `/sail army: stop:true` — the fleet stops where it is; the army stays aboard. */
-export function stopSail(app: App, actor: Actor, armyRef: string | undefined): Message[] {
+export function stopSail(app: App, actor: Actor, armyRef: string | undefined): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireNotEnded(tx.state);
     const { army, asReferee } = requireControl(tx, armyRef);

@@ -3,7 +3,7 @@ import { describeSky, describeWeather, overrideWeather, type Sky, type Wind } fr
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
-import { reply, type Message } from '../messages.js';
+import { reply, type Reply } from '../messages.js';
 import { inCampaign, requireReferee } from '../session.js';
 
 export interface SetWeatherInput {
@@ -17,7 +17,7 @@ export interface SetWeatherInput {
  * `/weather set` (referee): overrides the current weather. Logged as a public event and
  * announced in the channel (the public reply). A changed rain level restarts the drying.
  */
-export function setWeather(app: App, actor: Actor, input: SetWeatherInput): Message[] {
+export function setWeather(app: App, actor: Actor, input: SetWeatherInput): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'set the weather');
     const before = tx.state.weather;

@@ -3,7 +3,7 @@ import { describeEffects, describeWeather, droughtTrack, weatherEffects } from '
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { gameTimeLabel } from '../format.js';
-import { reply, type Message } from '../messages.js';
+import { reply, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 
 /**
@@ -11,7 +11,7 @@ import { inCampaign } from '../session.js';
  * closes or slows. No forecast: the future is dice.
  * @see RULINGS 2a
  */
-export function showWeather(app: App, actor: Actor): Message[] {
+export function showWeather(app: App, actor: Actor): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const s = tx.state;
     const effects = weatherEffects(s.weather, s.settings);

@@ -1,4 +1,4 @@
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
+import type { ContactRecord } from '../state/campaign.js';
 import { contactData, type ContactData } from './contactData.js';
 import type { Estimate } from './estimate.js';
 
@@ -36,8 +36,8 @@ export function contactView(record: ContactRecord, viewer: ContactViewer): Conta
 }
 
 /** Every estimate an army's commander has received, oldest first (for /intel). */
-export function intelFor(state: CampaignState, armyId: string): { contactId: string; openedAt: ContactRecord['openedAt']; hour?: number; estimates: Estimate[] }[] {
-  return Object.values(state.contacts)
+export function intelFor(contacts: readonly ContactRecord[], armyId: string): { contactId: string; openedAt: ContactRecord['openedAt']; hour?: number; estimates: Estimate[] }[] {
+  return contacts
     .filter((c) => contactData(c).estimates?.[armyId] !== undefined)
     .sort((a, b) => a.openedAt.day - b.openedAt.day || a.openedAt.half - b.openedAt.half || a.id.localeCompare(b.id, 'en', { numeric: true }))
     .map((c) => ({

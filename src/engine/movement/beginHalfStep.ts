@@ -7,7 +7,6 @@ import type { TickStep } from '../tick/step.js';
 import type { WeatherEffects } from '../weather/types.js';
 import { detectContacts, openContacts, who } from './contacts.js';
 import { todaysPoints } from './dailyPoints.js';
-import { ensureMarch } from './ensureMarch.js';
 import { progressOperation } from './crossingOperations.js';
 import { HALF_LOG, restFactorFromDay } from './restAndFatigue.js';
 import { loseStragglers, recoverStragglers, stragglerCount } from './stragglers.js';
@@ -20,8 +19,7 @@ import { loseStragglers, recoverStragglers, stragglerCount } from './stragglers.
  * 4. opens contacts between forces that stand adjacent (stationary forces included).
  * @see RULINGS 2, 3, 4
  */
-export const beginHalfStep: TickStep = ({ state: input, map, dice, weather }) => {
-  const state = ensureMarch(input);
+export const beginHalfStep: TickStep = ({ state, map, dice, weather }) => {
   const events: EngineEvent[] = [];
   const armies: Record<string, Army> = { ...state.armies };
   const orders: Record<string, Order> = { ...state.orders };

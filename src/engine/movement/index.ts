@@ -23,4 +23,3 @@ export { appendHalf, halvesSinceLongRest, fatigueOnMoving, restFactorFromDay, HA
 export { inFirstHalf, halfName, periodActive, isFirstHalfOfPeriod, isNightHalf } from './timing.js';
 export { marchStatus, type MarchStatus } from './marchStatus.js';
 export { assignRoles } from './assignRoles.js';
-export { ensureMarch } from './ensureMarch.js';

@@ -7,7 +7,6 @@ import type { CampaignState, Order } from '../state/campaign.js';
 import type { TickStep } from '../tick/step.js';
 import { detectContacts, openContacts, who } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
-import { ensureMarch } from './ensureMarch.js';
 import { resolveHalf, type MoverOutcome } from './resolveHalf.js';
 import { appendHalf, fatigueOnMoving, HALF_LOG, type HalfLogLetter } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
@@ -20,8 +19,7 @@ import { isFirstHalfOfPeriod, periodActive } from './timing.js';
  * and opens contacts for forces that came into map contact.
  * @see RULINGS 2, 3, 4; 000 Strategic Movement; 000 Overland Travel
  */
-export const movementStep: TickStep = ({ state: input, map, dice, weather }) => {
-  const state = ensureMarch(input);
+export const movementStep: TickStep = ({ state, map, dice, weather }) => {
   const res = resolveHalf(state, map, dice, weather);
   const events: EngineEvent[] = [...res.events];
   const armies: Record<string, Army> = { ...state.armies };

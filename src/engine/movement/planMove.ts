@@ -8,7 +8,6 @@ import type { CampaignState, Order } from '../state/campaign.js';
 import type { WeatherEffects } from '../weather/types.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { dailyPoints, periodPoints, todaysPoints } from './dailyPoints.js';
-import { ensureMarch } from './ensureMarch.js';
 import { findRoute } from './findRoute.js';
 import { halvesSinceLongRest, MAX_MARCH_DAYS, REST_MOVE_LIMIT, fatigueOnMoving } from './restAndFatigue.js';
 import { halfName, inFirstHalf } from './timing.js';
@@ -50,8 +49,7 @@ export function cannotMove(army: Army | undefined, armyId: string): Violation | 
  * nearest legal alternative (the furthest reachable hex, unformed:true, or a formed route).
  * @see 000 Strategic Movement; 000 Overland Travel; 000 Terrain Effects; RULINGS 2-4
  */
-export function planMove(input: CampaignState, map: MapModel, weather: WeatherEffects, armyId: string, request: MoveRequest): Result<MovePlan> {
-  const state = ensureMarch(input);
+export function planMove(state: CampaignState, map: MapModel, weather: WeatherEffects, armyId: string, request: MoveRequest): Result<MovePlan> {
   const army = state.armies[armyId];
   const bad = cannotMove(army, armyId);
   if (bad || !army) return { ok: false, violation: bad ?? { code: 'army.unknown', message: armyId } };

@@ -1,32 +1,75 @@
+import { z } from 'zod';
+
 /**
  * Campaign settings: what a referee may reasonably want differently. Defaults follow RULINGS.md.
+ * One zod schema describes every setting with its range: `/campaign settings` validates the
+ * referee's changes with it (refusing what is out of range, with the option's name), and loading
+ * a campaign reads stored settings through it (a missing or broken value takes its default, so a
+ * campaign saved by an older version, or with a value an older version wrongly accepted, opens).
  */
 export type CatchUpPolicy = 'all' | 'one' | 'none';
 
-export interface CampaignSettings {
+/** The limits of each numeric setting: also what refusals quote. */
+export const SETTING_LIMITS = {
+  reminderLeadMinutes: { min: 0, max: 24 * 60 },
+  catchUpCap: { min: 1, max: 48 },
+  tableWidth: { min: 28.5, max: 240 },
+  shortBowRange: { min: 1, max: 60 },
+  decisionDeadlineTicks: { min: 1, max: 8 },
+  undoDepth: { min: 1, max: 50 },
+} as const;
+
+const L = SETTING_LIMITS;
+const int = (k: keyof typeof L) => z.number().int().min(L[k].min).max(L[k].max);
+const num = (k: keyof typeof L) => z.number().finite().min(L[k].min).max(L[k].max);
+
+/** The settings' fields, each with its type and range; defaults are added below. */
+const fields = {
   /** Cron expression for ticks, in `timezone`. Default: two half periods a day. */
-  readonly cadence: string;
-  readonly timezone: string;
-  /** Minutes before a deadline when commanders without orders get a reminder. */
-  readonly reminderLeadMinutes: number;
-  readonly catchUp: CatchUpPolicy;
+  cadence: z.string().trim().min(9).max(100),
+  timezone: z.string().trim().min(1).max(64),
+  /** Minutes before a deadline when commanders without orders get a reminder (0: none). */
+  reminderLeadMinutes: int('reminderLeadMinutes'),
+  /** After downtime: play every missed tick (up to `catchUpCap`), one, or none. */
+  catchUp: z.enum(['all', 'one', 'none']),
+  /** The most missed half periods `catchUp: all` plays by itself; past it the campaign pauses. @see RULINGS 8 */
+  catchUpCap: int('catchUpCap'),
   /** Discord role whose members are co-referees. */
-  readonly refereeRoleId?: string;
+  refereeRoleId: z.string().trim().min(1).max(40).regex(/^[\w-]+$/).optional(),
   /** Tabletop width (inches) and short bow range (inches) for baselines. */
-  readonly tableWidth: number;
-  readonly shortBowRange: number;
+  tableWidth: num('tableWidth'),
+  shortBowRange: num('shortBowRange'),
   /** Optional rules. */
-  readonly drought: boolean;
-  readonly advancedEmbarkation: boolean;
+  drought: z.boolean(),
+  advancedEmbarkation: z.boolean(),
   /** Flying creatures pay clear cost everywhere and ignore rivers (house ruling). */
-  readonly flyingIgnoresTerrain: boolean;
+  flyingIgnoresTerrain: z.boolean(),
   /** Missed orders: what an army without orders does. */
-  readonly defaultOrder: 'hold' | 'rest';
+  defaultOrder: z.enum(['hold', 'rest']),
   /**
    * Ticks a contact waits for its commanders' answers before the defaults apply (step 1: silent;
    * engage or evade: engage). 1 = the next tick. @see RULINGS 5
    */
+  decisionDeadlineTicks: int('decisionDeadlineTicks'),
+  /** How many played half periods `/turn undo` can take back. */
+  undoDepth: int('undoDepth'),
+};
+
+export interface CampaignSettings {
+  readonly cadence: string;
+  readonly timezone: string;
+  readonly reminderLeadMinutes: number;
+  readonly catchUp: CatchUpPolicy;
+  readonly catchUpCap: number;
+  readonly refereeRoleId?: string;
+  readonly tableWidth: number;
+  readonly shortBowRange: number;
+  readonly drought: boolean;
+  readonly advancedEmbarkation: boolean;
+  readonly flyingIgnoresTerrain: boolean;
+  readonly defaultOrder: 'hold' | 'rest';
   readonly decisionDeadlineTicks: number;
+  readonly undoDepth: number;
 }
 
 export const DEFAULT_SETTINGS: CampaignSettings = {
@@ -34,6 +77,7 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   timezone: 'UTC',
   reminderLeadMinutes: 120,
   catchUp: 'all',
+  catchUpCap: 4,
   tableWidth: 48,
   shortBowRange: 7.5,
   drought: false,
@@ -41,4 +85,52 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   flyingIgnoresTerrain: true,
   defaultOrder: 'rest',
   decisionDeadlineTicks: 1,
+  undoDepth: 10,
 };
+
+/** The bow range must leave room on the table for the baselines. */
+const bowFitsTable = (s: Pick<CampaignSettings, 'tableWidth' | 'shortBowRange'>): boolean => s.shortBowRange < s.tableWidth / 2;
+
+/** A complete, valid set of settings (what `/campaign settings` produces after applying a change). */
+export const settingsSchema = z.object(fields).strict().refine(bowFitsTable, { message: 'the short bow range must be less than half the table width', path: ['shortBowRange'] });
+
+/** Stored settings: each field that is missing or out of range falls back to its default. */
+const storedSchema = z.object({
+  cadence: fields.cadence.catch(DEFAULT_SETTINGS.cadence),
+  timezone: fields.timezone.catch(DEFAULT_SETTINGS.timezone),
+  reminderLeadMinutes: fields.reminderLeadMinutes.catch(DEFAULT_SETTINGS.reminderLeadMinutes),
+  catchUp: fields.catchUp.catch(DEFAULT_SETTINGS.catchUp),
+  catchUpCap: fields.catchUpCap.catch(DEFAULT_SETTINGS.catchUpCap),
+  refereeRoleId: fields.refereeRoleId.catch(undefined),
+  tableWidth: fields.tableWidth.catch(DEFAULT_SETTINGS.tableWidth),
+  shortBowRange: fields.shortBowRange.catch(DEFAULT_SETTINGS.shortBowRange),
+  drought: fields.drought.catch(DEFAULT_SETTINGS.drought),
+  advancedEmbarkation: fields.advancedEmbarkation.catch(DEFAULT_SETTINGS.advancedEmbarkation),
+  flyingIgnoresTerrain: fields.flyingIgnoresTerrain.catch(DEFAULT_SETTINGS.flyingIgnoresTerrain),
+  defaultOrder: fields.defaultOrder.catch(DEFAULT_SETTINGS.defaultOrder),
+  decisionDeadlineTicks: fields.decisionDeadlineTicks.catch(DEFAULT_SETTINGS.decisionDeadlineTicks),
+  undoDepth: fields.undoDepth.catch(DEFAULT_SETTINGS.undoDepth),
+}).catch(DEFAULT_SETTINGS);
+
+/**
+ * Reads stored settings: every field that is missing or out of range takes its default (and a
+ * bow range that no longer fits the table takes the default range). Never throws.
+ */
+export function readSettings(stored: unknown): CampaignSettings {
+  const { refereeRoleId, ...rest } = storedSchema.parse(stored ?? {});
+  const settings: CampaignSettings = { ...rest, ...(refereeRoleId !== undefined ? { refereeRoleId } : {}) };
+  return bowFitsTable(settings) ? settings : { ...settings, shortBowRange: DEFAULT_SETTINGS.shortBowRange };
+}
+
+/** Where a change to the settings goes wrong: the setting and a sentence on what it accepts. */
+export interface SettingsProblem {
+  readonly setting: keyof CampaignSettings;
+  readonly message: string;
+}
+
+/** Validates a complete set of settings after a change; returns every problem found. */
+export function checkSettings(candidate: CampaignSettings): SettingsProblem[] {
+  const r = settingsSchema.safeParse(candidate);
+  if (r.success) return [];
+  return r.error.issues.map((i) => ({ setting: String(i.path[0] ?? 'cadence') as keyof CampaignSettings, message: i.message }));
+}

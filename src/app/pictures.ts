@@ -1,0 +1,16 @@
+import { renderBattlefield, renderMap } from '../render/index.js';
+import type { App } from './app.js';
+import type { MessageFile, Picture } from './messages.js';
+import { staticsOf } from './session.js';
+
+/**
+ * Draws and encodes a picture of a campaign at send time (the delivery worker calls this for each
+ * outbox item's pictures). A map is drawn on the campaign's own map, whose static layer is cached
+ * per scenario.
+ */
+export async function paint(app: App, campaignId: string, picture: Picture): Promise<MessageFile> {
+  if (picture.kind === 'sketch') return { name: picture.name, data: new Uint8Array(await renderBattlefield(picture.sketch)) };
+  const { map, mapKey } = staticsOf(app, app.db, campaignId);
+  const png = await renderMap(map, picture.view, { ...picture.options, cacheKey: mapKey });
+  return { name: picture.name, data: new Uint8Array(png) };
+}

@@ -1,0 +1,122 @@
+import { formatGameTime, timeIndex } from '../../engine/clock/gameTime.js';
+import { REFEREE } from '../../engine/events/events.js';
+import type { CampaignState } from '../../engine/state/campaign.js';
+import { TICK_PLAN } from '../../engine/tick/plan.js';
+import { resolveTick } from '../../engine/tick/resolveTick.js';
+import { publicMapView } from '../../engine/views/index.js';
+import { describeSky } from '../../engine/weather/index.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { deliveries } from '../contact/contactCommon.js';
+import { UserError } from '../errors.js';
+import { gameTimeLabel } from '../format.js';
+import { reply, type Reply } from '../messages.js';
+import { deadlineControl, nextDue, nextDueFromNow } from '../schedule.js';
+import { inCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
+
+/** What playing (or trying to play) one half period did. */
+export interface TickOutcome {
+  readonly played: boolean;
+  /** Why the tick did not run, and the sentence that says it. */
+  readonly reason?: 'alreadyPlayed' | 'battlePending' | 'notRunning';
+  readonly why?: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly replies: readonly Reply[];
+}
+
+const HALF_NAMES = ['morning', 'afternoon', 'evening', 'night'] as const;
+
+export function battleNames(state: CampaignState): string {
+  return Object.values(state.contacts).filter((c) => c.step === 'battle')
+    .map((c) => c.armyIds.map((id) => state.armies[id]?.name ?? id).join(' vs ')).join('; ');
+}
+
+/** The public map after a tick, as a channel post carrying the view to draw. */
+function mapPost(state: CampaignState, playedLabel: string): Outgoing {
+  const name = `map-day${state.clock.day}-${HALF_NAMES[state.clock.half]}.png`;
+  return {
+    to: 'channel',
+    content: `Map after ${playedLabel}`,
+    data: { map: name },
+    pictures: [{
+      kind: 'map',
+      name,
+      view: publicMapView(state),
+      options: { title: { campaign: state.name, time: gameTimeLabel(state), weather: describeSky(state.weather) }, hexIds: 'subset' },
+    }],
+  };
+}
+
+export interface PlayOptions {
+  /** Play past unresolved battles (the referee's `force:true`). */
+  readonly force?: boolean;
+  /** The scheduled instant this tick is played for: the next one is counted from it (catch-up); else from now. */
+  readonly scheduledFor?: Date;
+}
+
+/**
+ * Everything playing the current half period changes, as one Change: every order resolves at
+ * once, weather and contacts follow; the chronicle, each commander's outcome, contact prompts
+ * and sketches, and the new public map (as a picture to draw) are queued; the tick is recorded
+ * with the state before it (undo); the next deadline is scheduled. A refusal (not running, a
+ * battle waiting, already played) is a result with its sentence, or a UserError for a person.
+ */
+export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickOutcome> {
+  const s = tx.state;
+  const refuse = (reason: NonNullable<TickOutcome['reason']>, code: string, why: string): Change<TickOutcome> => {
+    if (tx.actor) throw new UserError(code, why);
+    return { result: { played: false, reason, why, replies: [] } };
+  };
+  // The referee may play a paused campaign by hand; the clock (and the console's !tick) may not.
+  if (s.status === 'setup' || s.status === 'ended' || (s.status === 'paused' && !tx.actor)) {
+    const what = s.status === 'setup' ? 'has not started: start it with `/campaign start` first'
+      : s.status === 'paused' ? 'is paused: `/campaign resume` restarts the clock (the referee may also play one half period by hand with `/turn advance`)'
+        : 'has ended';
+    return refuse('notRunning', 'turn.notRunning', `The campaign ${what}.`);
+  }
+  const battles = Object.values(s.contacts).filter((c) => c.step === 'battle');
+  if (battles.length > 0 && !opts.force) {
+    return refuse('battlePending', 'turn.battlePending', `A battle is waiting for its result (${battleNames(s)}). Record it with \`/battle result\`, or force the turn with \`/turn advance force:true\`.`);
+  }
+  const index = timeIndex(s.clock);
+  if (tx.read.tickPlayed(index)) {
+    return { result: { played: false, reason: 'alreadyPlayed', why: `${formatGameTime(s.clock)} was already played.`, replies: [reply(`${formatGameTime(s.clock)} was already played.`, { clock: s.clock, alreadyPlayed: true })] } };
+  }
+  const out = resolveTick(s, tx.map, tx.dice, TICK_PLAN);
+  const next = out.state;
+  const playedLabel = formatGameTime(s.clock);
+  const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;
+  const forced = opts.force && battles.length > 0 ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }] : [];
+  const d = deliveries(tx, s, next, [...forced, ...out.events], header);
+  const { cadence, timezone, reminderLeadMinutes } = s.settings;
+  const due = opts.scheduledFor ? nextDue(cadence, timezone, opts.scheduledFor) : nextDueFromNow(cadence, timezone, tx.now, tx.meta.lastTickAt);
+  const summary = `Played ${playedLabel}; now ${formatGameTime(next.clock)}.`;
+  return {
+    state: next,
+    events: d.events,
+    outbox: [...d.outbox, mapPost(next, playedLabel)],
+    tick: { timeIndex: index, before: s },
+    control: {
+      ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderLeadMinutes) : {}),
+      heldDue: null,
+      lastTickAt: tx.now.toISOString(),
+    },
+    result: {
+      played: true, from: playedLabel, to: formatGameTime(next.clock),
+      replies: [reply(summary, { from: s.clock, to: next.clock, events: d.events.filter((e) => e.audience.kind === 'public').map((e) => e.text) })],
+    },
+  };
+}
+
+/**
+ * Plays the current half period now, in one transaction: the referee's `/turn advance` (with an
+ * actor) or the console's `!tick` (by campaign, as the scheduler would: a paused campaign does
+ * not tick). Idempotent: a half period already played is not played again.
+ */
+export function playTick(app: App, target: { actor: Actor } | { campaignId: string }, opts: PlayOptions = {}): TickOutcome {
+  return inCampaign<TickOutcome>(app, target, (tx) => {
+    if (tx.actor) requireReferee(tx, 'advance the turn');
+    return tickChange(tx, opts);
+  });
+}

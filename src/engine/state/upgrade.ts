@@ -1,0 +1,75 @@
+import { FRESH_MARCH } from '../forces/army.js';
+import { FIRST_MORNING } from '../weather/types.js';
+import type { CampaignState } from './campaign.js';
+import { readSettings } from './settings.js';
+
+/**
+ * Versions of the stored campaign state. A campaign's rows (and each undo snapshot) record the
+ * shape version they were written in; loading applies the chain of pure upgrade steps from that
+ * version to the current one, so no rule ever meets an old shape (and no rule patches one).
+ *
+ * 1: the first release (no version recorded).
+ * 2: march bookkeeping complete in every army (stragglers, raft hexes, spent points, rest factor);
+ *    settings read through their schema; weather always present.
+ */
+export const STATE_VERSION = 2;
+
+/** A campaign state as stored: plain JSON of some version, not yet upgraded. */
+export type StateJson = object;
+
+/** A stored state this code cannot read: written by a newer version of the bot, or not a version at all. */
+export class StateVersionError extends Error {
+  constructor(readonly found: number) {
+    super(found > STATE_VERSION
+      ? `this campaign was saved by a newer version of the bot (state version ${found}; this one reads up to ${STATE_VERSION}). Upgrade the bot to open it.`
+      : `this campaign's state has an unknown version (${found}).`);
+    this.name = 'StateVersionError';
+  }
+}
+
+type Json = Readonly<Record<string, unknown>>;
+
+function record(x: unknown, what: string): Json {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) throw new Error(`broken stored state: ${what} is not an object`);
+  return x as Json;
+}
+
+const mapValues = (o: Json, f: (v: Json, key: string) => Json): Json => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(record(v, k), k)]));
+
+/** 1 -> 2: fills the march bookkeeping later versions of the movement rules added (older stragglers records are dropped). */
+function completeMarch(s: Json): Json {
+  const armies = mapValues(record(s['armies'], 'armies'), (a) => {
+    const m = typeof a['march'] === 'object' && a['march'] !== null ? (a['march'] as Json) : {};
+    return {
+      ...a,
+      march: {
+        ...FRESH_MARCH,
+        ...m,
+        stragglers: Array.isArray(m['stragglers']) ? m['stragglers'] : [],
+        noRaftHexes: Array.isArray(m['noRaftHexes']) ? m['noRaftHexes'] : [],
+      },
+    };
+  });
+  return { ...s, armies, weather: s['weather'] ?? FIRST_MORNING };
+}
+
+/** STEPS[n] upgrades a state of version n to version n + 1. */
+const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
+  1: completeMarch,
+};
+
+/**
+ * Brings a stored state of `version` to the current shape. Pure. Refuses (StateVersionError) a
+ * version it does not know rather than half-reading it.
+ */
+export function upgradeState(stored: StateJson, version: number): CampaignState {
+  if (!Number.isInteger(version) || version < 1 || version > STATE_VERSION) throw new StateVersionError(version);
+  let s = record(stored, 'state');
+  for (let v = version; v < STATE_VERSION; v++) {
+    const step = STEPS[v];
+    if (!step) throw new StateVersionError(v);
+    s = step(s);
+  }
+  const state = s as object as CampaignState;
+  return { ...state, settings: readSettings(state.settings) };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { movementStep } from '../../src/engine/movement/index.js';
+import { DEFAULT_SETTINGS, readSettings } from '../../src/engine/state/settings.js';
+import { STATE_VERSION, StateVersionError, upgradeState } from '../../src/engine/state/upgrade.js';
+import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
+import { army, at, campaign, dice, hx, mapOf } from './movementFixtures.js';
+
+/** A state as version 1 stored it: march bookkeeping of an older shape, settings of an older release. */
+function versionOne(): object {
+  const a = army('a', '0101');
+  const s = campaign([a]);
+  const { weather: _w, ...rest } = s;
+  return {
+    ...rest,
+    settings: { cadence: '0 8,20 * * *', timezone: 'UTC', tableWidth: 1e308, shortBowRange: 1e-9, catchUp: 'all' },
+    armies: { a: { ...a, march: { pointsLeft: 12, savedPoints: 0, daysMarched: 0, recentHalves: '', restDays: 0, stragglers: {} } } },
+  };
+}
+
+describe('state upgrade chain (RULINGS: a campaign saved by an older version opens without loss)', () => {
+  it('GIVEN a version 1 state WHEN upgraded THEN march bookkeeping is complete and the movement rules run on it', () => {
+    const s = upgradeState(versionOne(), 1);
+    const march = s.armies['a']?.march;
+    expect(march?.stragglers).toEqual([]);
+    expect(march?.noRaftHexes).toEqual([]);
+    expect(march?.spentToday).toBe(0);
+    expect(s.weather.sky).toBe('clear');
+    const m = mapOf(['cc']);
+    const out = movementStep({ state: { ...s, orders: { a: { armyId: 'a', kind: 'move', period: 'day', path: [hx('0201')], forced: false, unformed: false, save: false, givenBy: 'u', givenAt: s.clock } } }, map: m, dice: dice(), weather: NO_WEATHER_EFFECTS });
+    expect(at(out.state, m, 'a')).toBe('0201');
+  });
+
+  it('GIVEN settings an older version accepted out of range WHEN upgraded THEN they take their defaults and missing ones are filled', () => {
+    const s = upgradeState(versionOne(), 1);
+    expect(s.settings.tableWidth).toBe(DEFAULT_SETTINGS.tableWidth);
+    expect(s.settings.shortBowRange).toBe(DEFAULT_SETTINGS.shortBowRange);
+    expect(s.settings.undoDepth).toBe(DEFAULT_SETTINGS.undoDepth);
+    expect(s.settings.catchUpCap).toBe(DEFAULT_SETTINGS.catchUpCap);
+  });
+
+  it('GIVEN a current state WHEN loaded THEN it is returned as it is', () => {
+    const s = campaign([army('a', '0101')]);
+    expect(upgradeState(s, STATE_VERSION)).toEqual(s);
+  });
+
+  it('GIVEN a state of a future version THEN it is refused with a sentence, never half-read', () => {
+    expect(() => upgradeState(campaign([]), STATE_VERSION + 1)).toThrow(StateVersionError);
+    expect(() => upgradeState(campaign([]), STATE_VERSION + 1)).toThrow(/newer version of the bot/);
+    expect(() => upgradeState(campaign([]), 0)).toThrow(StateVersionError);
+  });
+
+  it('GIVEN stored settings that are not an object THEN every setting takes its default', () => {
+    expect(readSettings('garbage')).toEqual(DEFAULT_SETTINGS);
+    expect(readSettings({ ...DEFAULT_SETTINGS, refereeRoleId: '123' }).refereeRoleId).toBe('123');
+  });
+});
