@@ -29,6 +29,7 @@ ALTER TABLE `couriers` ADD `live` integer DEFAULT true NOT NULL;--> statement-br
 CREATE INDEX `couriers_live` ON `couriers` (`campaign_id`,`live`);--> statement-breakpoint
 ALTER TABLE `events` ADD `undone` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `outbox_messages` ADD `pictures` text;--> statement-breakpoint
+ALTER TABLE `outbox_messages` ADD `mentions` text;--> statement-breakpoint
 ALTER TABLE `outbox_messages` ADD `parts_sent` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `outbox_messages` ADD `nonce` text;--> statement-breakpoint
 ALTER TABLE `outbox_messages` ADD `claimed_by` text;--> statement-breakpoint

@@ -18,6 +18,8 @@ export interface OutboxItem {
   readonly content: string;
   readonly data?: unknown;
   readonly buttons?: readonly MessageButton[];
+  /** Users the message is meant to ping (a transport pings nobody else). */
+  readonly mentions: readonly string[];
   readonly files: readonly MessageFile[];
   readonly attempts: number;
   /** Parts of a split message already delivered by an earlier attempt: send only the rest. */
@@ -82,6 +84,7 @@ async function toItem(app: App, r: OutboxRow): Promise<OutboxItem> {
     content: r.content,
     data: r.data,
     ...(r.buttons ? { buttons: r.buttons.map((b) => ({ id: b.id, label: b.label, ...(b.style ? { style: b.style as MessageButton['style'] } : {}) })) } : {}),
+    mentions: r.mentions ?? [],
     files: [...legacy, ...drawn],
     attempts: r.attempts,
     partsSent: r.partsSent,
@@ -108,6 +111,7 @@ function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'f
         to: 'channel',
         content: `<@${row.userId}>, I could not send you a direct message (your DMs are closed). Run \`/intel\` here to read it privately.`,
         data: { dmClosed: row.userId },
+        mentions: [row.userId],
         dedupeKey: `dmClosed:${row.userId}:${row.campaignId}:${slot}`,
       });
       if (row.userId !== tx.meta.ownerUserId) {

@@ -23,11 +23,19 @@ import { mapOf } from './scenarios.js';
 
 /**
  * A DM or channel post a use-case wants delivered after commit. Pictures travel as views, drawn
- * at send time. `dedupeKey` makes it idempotent (queued once whatever calls it).
+ * at send time. `mentions` names the users the message is meant to ping (nothing else in it
+ * ever pings: names are free text). `dedupeKey` makes it idempotent (queued once whatever calls it).
  */
+interface OutgoingBase {
+  readonly content: string;
+  readonly data?: unknown;
+  readonly pictures?: readonly Picture[];
+  readonly mentions?: readonly string[];
+  readonly dedupeKey?: string;
+}
 export type Outgoing =
-  | { readonly to: 'dm'; readonly userId: string; readonly content: string; readonly data?: unknown; readonly pictures?: readonly Picture[]; readonly buttons?: readonly MessageButton[]; readonly dedupeKey?: string }
-  | { readonly to: 'channel'; readonly content: string; readonly data?: unknown; readonly pictures?: readonly Picture[]; readonly dedupeKey?: string };
+  | (OutgoingBase & { readonly to: 'dm'; readonly userId: string; readonly buttons?: readonly MessageButton[] })
+  | (OutgoingBase & { readonly to: 'channel' });
 
 /** What a use-case may read besides the state, inside its transaction. Read-only. */
 export interface CampaignReads {
@@ -231,6 +239,7 @@ export function queue(db: Db, meta: Pick<CampaignMeta, 'id' | 'channelId'>, o: O
   const base = {
     campaignId: meta.id, content: o.content, data: o.data, nonce: randomBytes(8).toString('hex'),
     ...(o.pictures && o.pictures.length > 0 ? { pictures: o.pictures } : {}),
+    ...(o.mentions && o.mentions.length > 0 ? { mentions: [...o.mentions] } : {}),
     ...(o.dedupeKey ? { dedupeKey: o.dedupeKey } : {}),
   };
   return enqueue(db, o.to === 'dm'

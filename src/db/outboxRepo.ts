@@ -22,6 +22,7 @@ export interface OutboxRow {
   readonly pictures: unknown;
   readonly legacyFiles: LegacyFile[] | null;
   readonly buttons: { id: string; label: string; style?: string }[] | null;
+  readonly mentions: string[] | null;
   readonly status: OutboxStatus;
   readonly attempts: number;
   readonly partsSent: number;
@@ -38,6 +39,7 @@ export interface NewOutboxMessage {
   readonly data?: unknown;
   readonly pictures?: unknown;
   readonly buttons?: { id: string; label: string; style?: string }[];
+  readonly mentions?: string[];
   readonly dedupeKey?: string;
   /** Stable id of the message, sent (with the part number) as Discord's nonce. */
   readonly nonce: string;
@@ -54,6 +56,7 @@ export function enqueue(db: Db, m: NewOutboxMessage, now: string): boolean {
     data: m.data ?? null,
     pictures: m.pictures ?? null,
     buttons: m.buttons ?? null,
+    mentions: m.mentions ?? null,
     status: 'pending',
     attempts: 0,
     nextAttemptAt: now,
@@ -67,7 +70,7 @@ export function enqueue(db: Db, m: NewOutboxMessage, now: string): boolean {
 function toRow(r: typeof outboxMessages.$inferSelect): OutboxRow {
   return {
     id: r.id, campaignId: r.campaignId, to: r.to, userId: r.userId, channelId: r.channelId, content: r.content, data: r.data,
-    pictures: r.pictures, legacyFiles: r.files as LegacyFile[] | null, buttons: r.buttons as OutboxRow['buttons'], status: r.status,
+    pictures: r.pictures, legacyFiles: r.files as LegacyFile[] | null, buttons: r.buttons as OutboxRow['buttons'], mentions: r.mentions as string[] | null, status: r.status,
     attempts: r.attempts, partsSent: r.partsSent, nonce: r.nonce ?? `legacy${r.id}`, createdAt: r.createdAt,
   };
 }
