@@ -5,12 +5,12 @@ import type { MapModel } from '../engine/map/mapModel.js';
 import type { ScenarioDoc } from '../engine/scenario/schema.js';
 import type { CampaignState, ContactRecord } from '../engine/state/campaign.js';
 import { STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/upgrade.js';
-import { readTransaction, writeTransaction, type Db } from '../db/client.js';
+import { readTransaction, writeTransaction, type Db, type RawClient } from '../db/client.js';
 import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
   type CampaignControl, type CampaignMeta,
 } from '../db/campaignRepo.js';
-import { allEvents, appendEvents, eventsFor, lastEventId, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
+import { allEventsJson, appendEvents, eventsFor, lastEventId, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
 import { assignCommander, listMembers, unassignArmy, type Member } from '../db/memberRepo.js';
 import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, type OutboxRow } from '../db/outboxRepo.js';
 import { deleteTick, lastUndoableTick, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
@@ -41,8 +41,8 @@ export type Outgoing =
 export interface CampaignReads {
   /** Logged events for these audiences ('public', 'referee', 'army:<id>'), newest last. */
   events(audiences: readonly string[], opts?: { types?: readonly string[]; limit?: number; afterId?: number }): StoredEvent[];
-  /** The whole log, undone events included (export). */
-  allEvents(): StoredEvent[];
+  /** The whole log as one JSON array, undone events included, and how many (export). */
+  allEventsJson(): { json: string; count: number };
   lastEventId(): number;
   /** Whether the half period with this time index was already played. */
   tickPlayed(timeIndex: number): boolean;
@@ -141,10 +141,10 @@ function upgraded(json: object, version: number, what: string): CampaignState {
   }
 }
 
-function readsOn(db: Db, campaignId: string): CampaignReads {
+function readsOn(db: Db, raw: RawClient, campaignId: string): CampaignReads {
   return {
     events: (audiences, opts = {}) => eventsFor(db, campaignId, audiences, opts),
-    allEvents: () => allEvents(db, campaignId),
+    allEventsJson: () => allEventsJson(raw, campaignId),
     lastEventId: () => lastEventId(db, campaignId),
     tickPlayed: (timeIndex) => tickPlayed(db, campaignId, timeIndex),
     lastUndoableTick: () => lastUndoableTick(db, campaignId),
@@ -170,7 +170,7 @@ function open(app: App, db: Db, target: Target): { tx: CampaignTx; storedVersion
   const dice = new SeededDice(state.rng, app.scriptedDice);
   const tx: CampaignTx = {
     meta, state, scenario, map, mapKey, members, actor, dice, now: app.clock.now(),
-    isReferee: isReferee(meta, members, state.settings, actor), read: readsOn(db, meta.id),
+    isReferee: isReferee(meta, members, state.settings, actor), read: readsOn(db, app.db.$client, meta.id),
   };
   return { tx, storedVersion: stored.version };
 }

@@ -26,6 +26,8 @@ export interface ConsoleOptions {
   readonly write: (out: ConsoleOutput) => void;
   /** Users whose DMs are "closed" (to play the fallback). */
   readonly closedDms?: ReadonlySet<string>;
+  /** Write images under `outDir` (default); false only names them (long automated runs). */
+  readonly saveFiles?: boolean;
 }
 
 /**
@@ -110,6 +112,7 @@ export class ConsoleSession {
   }
 
   private save(files: readonly MessageFile[]): string[] {
+    if (this.opts.saveFiles === false) return files.map((f) => f.name);
     mkdirSync(this.opts.outDir, { recursive: true });
     return files.map((f) => {
       this.fileCount++;

@@ -16,6 +16,9 @@ export type Database = BetterSQLite3Database<typeof schema> & { $client: BetterS
  */
 export type Db = BaseSQLiteDatabase<'sync', BetterSqlite3.RunResult, typeof schema>;
 
+/** The connection's own handle, for the few reads that are faster as raw prepared statements. */
+export type RawClient = BetterSqlite3.Database;
+
 /**
  * Runs `fn` in one write transaction, taking the write lock at once (BEGIN IMMEDIATE): a second
  * process waits for it (busy_timeout) instead of failing halfway. Synchronous: no await inside.

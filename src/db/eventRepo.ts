@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/gameTime.js';
 import type { Audience, EngineEvent } from '../engine/events/events.js';
-import type { Db } from './client.js';
+import type { Db, RawClient } from './client.js';
 import { events } from './schema.js';
 
 export function audienceKey(a: Audience): string {
@@ -63,4 +63,19 @@ export function markEventsUndone(db: Db, campaignId: string, afterId: number): v
 export function lastEventId(db: Db, campaignId: string): number {
   const r = db.select({ id: events.id }).from(events).where(eq(events.campaignId, campaignId)).orderBy(desc(events.id)).limit(1).get();
   return r?.id ?? 0;
+}
+
+/**
+ * The whole log of a campaign as one JSON array, built by SQLite from the stored rows (each
+ * event's data is stored JSON, never parsed and re-written in JavaScript), with its length: the
+ * export of a season reads tens of thousands of events. `client` is the connection's raw handle
+ * (the same connection, so it reads inside the caller's transaction).
+ */
+export function allEventsJson(client: RawClient, campaignId: string): { json: string; count: number } {
+  const row = client.prepare(`select json_group_array(json_object(
+      'id', id, 'time', json_object('day', game_day, 'half', game_half), 'type', type, 'audience', audience,
+      'actorUserId', actor_user_id, 'text', text, 'data', json(data), 'createdAt', created_at, 'undone', json(iif(undone, 'true', 'false'))
+    )) as json, count(*) as count
+    from (select * from events where campaign_id = ? order by id)`).get(campaignId) as { json: string; count: number };
+  return row;
 }
