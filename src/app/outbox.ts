@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { writeTransaction } from '../db/client.js';
-import { claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
+import { claimants, claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseClaims, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
 import { PUBLIC, REFEREE, type EngineEvent } from '../engine/events/events.js';
 import type { App } from './app.js';
 import type { MessageButton, MessageFile, Picture } from './messages.js';
@@ -177,9 +178,31 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   return false;
 }
 
-/** A claim owner unique to this worker (process id plus random bits). */
+/** A claim owner unique to this worker: its host and process id, and random bits. */
 export function newDeliveryOwner(): string {
-  return `${process.pid}-${randomBytes(4).toString('hex')}`;
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+/** Whether a claim owner is a process on this host that no longer runs. */
+function deadHere(owner: string): boolean {
+  const [host, pid] = owner.split(':');
+  if (host !== hostname() || !pid || !/^\d+$/.test(pid) || Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Releases the claims of delivery workers on this host whose process has died (a crash, a kill),
+ * so a restarted bot takes their items over at once instead of waiting for the leases to run out.
+ * What they had half sent resumes from its recorded parts (and Discord drops a repeated nonce).
+ */
+export function releaseDeadClaims(app: App): number {
+  const now = app.clock.now().toISOString();
+  return writeTransaction(app.db, (db) => claimants(db, now).filter(deadHere).reduce((n, owner) => n + releaseClaims(db, owner), 0));
 }
 
 /**
@@ -195,6 +218,7 @@ export async function runDelivery(app: App, deliver: (item: OutboxItem, ctx: Del
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   const concurrency = Math.max(1, opts.concurrency ?? 1);
   let sent = 0;
+  releaseDeadClaims(app);
   for (let round = 0; round < 50 && !signal.aborted; round++) {
     const now = app.clock.now();
     const batch = writeTransaction(app.db, (db) => claimDue(db, owner, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), opts.batch ?? 25));

@@ -17,6 +17,8 @@ export interface ConsoleOutput {
   readonly content: string;
   readonly data?: unknown;
   readonly files?: readonly string[];
+  /** For DMs and channel posts: the outbox message delivered (a crash-safe check that nothing went out twice). */
+  readonly id?: number;
 }
 
 export interface ConsoleOptions {
@@ -90,6 +92,7 @@ export class ConsoleSession {
     await runDelivery(this.app, async (item) => {
       if (item.to === 'dm' && item.userId && this.opts.closedDms?.has(item.userId)) return 'dmClosed';
       this.opts.write({
+        id: item.id,
         to: item.to,
         ...(item.userId ? { user: item.userId } : {}),
         content: item.content,

@@ -94,6 +94,19 @@ export function claimDue(db: Db, owner: string, now: string, leaseUntil: string,
     .returning().all().map(toRow).sort((a, b) => a.id - b.id);
 }
 
+/** The workers holding live claims at `now`. */
+export function claimants(db: Db, now: string): string[] {
+  return db.selectDistinct({ owner: outboxMessages.claimedBy }).from(outboxMessages)
+    .where(and(eq(outboxMessages.status, 'pending'), sql`${outboxMessages.leaseUntil} >= ${now}`)).all()
+    .flatMap((r) => (r.owner ? [r.owner] : []));
+}
+
+/** Ends the claims of a worker that is gone (its process died): its items may be taken over at once. */
+export function releaseClaims(db: Db, owner: string): number {
+  return db.update(outboxMessages).set({ claimedBy: null, leaseUntil: null })
+    .where(and(eq(outboxMessages.claimedBy, owner), eq(outboxMessages.status, 'pending'))).run().changes;
+}
+
 /** Records that part `index` (0-based) of a claimed message went out: a retry starts after it. */
 export function markPartSent(db: Db, id: number, owner: string, index: number): void {
   db.update(outboxMessages).set({ partsSent: index + 1 })
