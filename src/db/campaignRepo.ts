@@ -306,10 +306,11 @@ function syncKeyed<T>(prev: Readonly<Record<string, T>> | undefined, next: Reado
  * the army took part in. The live ones are in the state.
  */
 export function closedContacts(db: Db, campaignId: string, armyId?: string): ContactRecord[] {
-  const rows = db.select({ data: t.contacts.data }).from(t.contacts)
-    .where(and(eq(t.contacts.campaignId, campaignId), eq(t.contacts.live, false))).all();
-  const all = rows.map((r) => r.data as ContactRecord);
-  return armyId === undefined ? all : all.filter((c) => c.armyIds.includes(armyId));
+  // The army filter runs in SQLite, so only that army's records are parsed (a season holds hundreds).
+  const mine = armyId === undefined ? undefined : sql`exists (select 1 from json_each(${t.contacts.armyIds}) where value = ${armyId})`;
+  return db.select({ data: t.contacts.data }).from(t.contacts)
+    .where(and(eq(t.contacts.campaignId, campaignId), eq(t.contacts.live, false), mine))
+    .all().map((r) => r.data as ContactRecord);
 }
 
 /** Courier records that have left the live state (delivered or captured). */
