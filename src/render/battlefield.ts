@@ -2,6 +2,7 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import {
   BATTLEFIELD_COLUMNS, BATTLEFIELD_ROWS, type BattlefieldCard, type BattlefieldSketch, type PlacedCard,
 } from '../engine/views/battlefieldSketch.js';
+import { encodePng } from './encodePng.js';
 import { ensureFonts, font } from './fonts.js';
 import { INK } from './palette.js';
 import type { Rect } from './layout.js';
@@ -298,5 +299,5 @@ export function renderBattlefieldCanvas(sketch: BattlefieldSketch): Canvas {
 
 /** The terrain reconnaissance sketch as a PNG. */
 export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buffer> {
-  return renderBattlefieldCanvas(sketch).encode('png');
+  return encodePng(renderBattlefieldCanvas(sketch));
 }

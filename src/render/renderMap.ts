@@ -2,6 +2,7 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { Hex } from '../engine/hex/hex.js';
 import type { MapModel } from '../engine/map/mapModel.js';
 import type { MapView } from '../engine/views/mapView.js';
+import { encodePng } from './encodePng.js';
 import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
 import { drawOverlay, type TitleText } from './overlay.js';
@@ -90,8 +91,7 @@ export function renderCacheStats(): { entries: number; bytes: number } {
  * the renderer never sees campaign state.
  */
 export async function renderMap(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
-  const canvas = renderMapCanvas(map, view, options);
-  return canvas.encode('png');
+  return encodePng(renderMapCanvas(map, view, options));
 }
 
 /** The snapshot before encoding (tests and the benchmark read its pixels). */
