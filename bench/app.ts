@@ -16,7 +16,7 @@ import { loadShippedScenario, mapOf } from '../src/app/scenarios.js';
 import { inCampaign } from '../src/app/session.js';
 import type { ScenarioDoc } from '../src/engine/scenario/schema.js';
 import { newCampaign } from '../src/engine/state/newCampaign.js';
-import { line, report, stats, time, type Stats } from './stats.js';
+import { report, stats, time, type Stats } from './stats.js';
 import { syntheticScenario } from './synthetic.js';
 
 /** Every database here is a WAL file in a fresh temporary folder, as in production (never :memory:). */
@@ -244,4 +244,3 @@ export async function benchScan(dir: string, campaigns = 1000): Promise<Stats> {
   return st;
 }
 
-export { line };

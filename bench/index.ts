@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { closeRenderPool } from '../src/render/index.js';
 import { benchCommands, benchDir, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
 import { benchMovement } from './movement.js';
 import { benchRender } from './render.js';
@@ -64,6 +65,7 @@ figures.scan1000Ms = (await benchScan(dir)).median;
 
 line('\n## Engine only: movement resolution (not in the JSON)');
 benchMovement(30);
+await closeRenderPool();
 
 if (json) {
   const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, k === 'snapshotBytes' ? v : round2(v)]));

@@ -56,7 +56,7 @@ function loadCampaign(): { map: MapModel; state: CampaignState; name: string } |
 }
 
 /** Longest gap (ms) between the ticks of a 1 ms interval timer while `work` runs. */
-export async function longestLoopGap(work: () => Promise<unknown>): Promise<number> {
+async function longestLoopGap(work: () => Promise<unknown>): Promise<number> {
   let last = performance.now();
   let worst = 0;
   const probe = setInterval(() => {

@@ -6,6 +6,9 @@ import sharp from 'sharp';
  * time of the canvas's own encoder (fixed level, adaptive filters) for a file about a tenth smaller;
  * higher levels shrink the map little more and cost far more time.
  */
+// libvips keeps recent operations in a cache; a picture fed raw pixels never repeats one, so it only holds memory.
+sharp.cache(false);
+
 const PNG_OPTIONS = { compressionLevel: 2, adaptiveFiltering: false } as const;
 
 /**
