@@ -20,9 +20,11 @@ import { figure, line, median, round2 } from './stats.js';
  * - moveWorstMs: the slowest of five `/move` requests on a 200 x 200 map through `planMove` (route
  *   search, walk, schedule; corner to corner for infantry, cavalry and a courier, and a target
  *   that cannot be reached); no database.
- * - tick200Ms, tick800Ms: a whole tick of 200 / 800 armies on 100 x 100 hexes: `playTick` (load,
- *   engine, save, outbox) and the console delivery of its outbox, no map; every army is given a
- *   fresh `/move` before each tick (untimed; the human line says how many took it).
+ * - tick200Ms, tick800Ms: a whole tick of 200 / 800 armies on 100 x 100 hexes: `playTick`, the
+ *   tick's one transaction (load, engine, save, log, outbox with its map as a picture to draw);
+ *   its delivery (the 100 x 100 map drawn off the main thread) is reported apart on the human
+ *   line. Every army is given a fresh `/move` before each tick (untimed; the line says how many
+ *   took it).
  * - commandMedianMs, commandP99Ms: console commands in the app layer on a WAL database file, a
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
