@@ -19,6 +19,8 @@ export interface CommandContext {
   readonly channelId: string;
   /** Role ids of the caller in this guild (co-referee role). */
   readonly roleIds: readonly string[];
+  /** Permissions the bot lacks in this channel to run a campaign there, when the transport knows (see Actor). */
+  readonly botMissingPermissions?: readonly string[];
   readonly subcommand: string | undefined;
   string(name: string): string | undefined;
   integer(name: string): number | undefined;

@@ -1200,9 +1200,10 @@ export class FakeDiscord {
       const isGlobal = parts[2] === 'commands' && parts.length === 3;
       if (!isGlobal && !(guildId && this.guilds.some((g) => g.id === guildId))) return [404, { message: 'Unknown Guild', code: 10004 }];
       if (!Array.isArray(body)) return formError('_root', 'BASE_TYPE_ARRAY', 'Must be an array.');
-      const problems = validateCommands(body as CommandSchema[], guildId !== undefined);
+      const problems = validateCommands(body as CommandSchema[]);
       if (problems) return problems;
-      const list = body as CommandSchema[];
+      // Contexts apply to global commands only: a guild command exists in its guild alone.
+      const list = (body as CommandSchema[]).map((c) => (guildId ? { ...c, contexts: [0] } : c));
       this.setCommands(list);
       return [200, list.map((c) => ({ ...c, id: snowflake(), application_id: this.appId, version: snowflake(), ...(guildId ? { guild_id: guildId } : {}) }))];
     }
@@ -1503,7 +1504,7 @@ function validateAllowedMentions(value: unknown): [number, unknown] | undefined 
 const COMMAND_NAME = /^[-_'\p{Ll}\p{Lo}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
 /** Discord's checks on a bulk command overwrite (chat input commands). */
-function validateCommands(list: readonly CommandSchema[], guild: boolean): [number, unknown] | undefined {
+function validateCommands(list: readonly CommandSchema[]): [number, unknown] | undefined {
   if (list.length > 100) return formError('_root', 'BASE_TYPE_MAX_LENGTH', 'Must be 100 or fewer in length.');
   const names = new Set<string>();
   for (const [i, c] of list.entries()) {
@@ -1514,7 +1515,6 @@ function validateCommands(list: readonly CommandSchema[], guild: boolean): [numb
     names.add(c.name);
     if (typeof c.description !== 'string' || c.description.length < 1 || c.description.length > 100) return formError(`${at}.description`, 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
     if (c.contexts !== undefined && c.contexts !== null) {
-      if (guild) return formError(`${at}.contexts`, 'APPLICATION_COMMAND_CONTEXTS_GUILD', 'Guild commands cannot have contexts.');
       if (!Array.isArray(c.contexts) || c.contexts.length === 0 || c.contexts.some((x) => ![0, 1, 2].includes(x))) return formError(`${at}.contexts`, 'BASE_TYPE_CHOICES', 'Value must be one of (0, 1, 2).');
     }
     if (c.integration_types !== undefined && (!Array.isArray(c.integration_types) || c.integration_types.some((x) => ![0, 1].includes(x)))) return formError(`${at}.integration_types`, 'BASE_TYPE_CHOICES', 'Value must be one of (0, 1).');
