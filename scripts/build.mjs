@@ -10,6 +10,7 @@
  * newer than the last build, so `npm start` after `npm install` on a fresh clone builds once and
  * later starts cost a few milliseconds.
  */
+import process from 'node:process';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
