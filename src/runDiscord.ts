@@ -119,7 +119,11 @@ export async function runDiscord(config: Config): Promise<void> {
     ...(ownsGuild ? { ownsGuild } : {}),
     trigger: cronTrigger(config.SCHEDULER_CRON),
     canRun: databaseOk,
-    onRun: () => bot.deliverSoon(),
+    onRun: (run) => {
+      const played = run.ticks.filter((t) => t.played > 0);
+      if (played.length > 0) logger.info({ ticks: played.map((t) => ({ campaignId: t.campaignId, played: t.played })) }, `scheduler: ${played.reduce((n, t) => n + t.played, 0)} ticks played`);
+      bot.deliverSoon();
+    },
   });
   parts.guardTimer = setInterval(databaseOk, GUARD_INTERVAL_MS);
   parts.guardTimer.unref();

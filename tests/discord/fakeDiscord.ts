@@ -517,6 +517,11 @@ export class FakeDiscord {
     this.closeGateway(4004, 'Authentication failed.');
   }
 
+  /** The token works again (a new token, as far as the next test is concerned). */
+  restoreToken(): void {
+    this.tokenValid = true;
+  }
+
   // ---- faults -----------------------------------------------------------------------------
 
   /** The next `times` requests matching method and path prefix answer with this status and body. */
