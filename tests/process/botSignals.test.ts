@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 /** A fresh database with a running campaign in the fake's channel. */
-function database(): { path: string; app: App; campaignId: string } {
+function database(): { path: string; app: App & { close(): void }; campaignId: string } {
   const path = join(dir, `bot${++n}.db`);
   const app = createApp({ databasePath: path });
   const actor = { userId: PEOPLE.referee.id, userName: 'Ref', guildId: fake.guildId, channelId: fake.channelId, roleIds: [] };
