@@ -1145,7 +1145,7 @@ export class FakeDiscord {
         Object.assign(headers, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': (Date.now() / 1000 + 1).toFixed(3), 'x-ratelimit-reset-after': '1.000', 'x-ratelimit-bucket': `b-${method}-${path.split('/')[1] ?? ''}` });
       }
     }
-    if (status === 400 || (status === 403 && (answer as { code?: number })?.code !== 50007)) this.refusals.push({ method, path, status, answer });
+    if (status === 400) this.refusals.push({ method, path, status, answer });
     this.calls.push({ method, path, query, auth, body, files, status, at: Date.now() });
     if (!res.destroyed) this.send(res, status, answer, headers);
     this.notify();
