@@ -125,3 +125,17 @@ describe('gateway faults Discord really sends', () => {
     g.fake.restoreToken();
   }, 10_000);
 });
+
+describe('a token refused over REST while running', () => {
+  it('GIVEN Discord answers 401 to a bot request THEN the bot reports the invalid token as fatal', async () => {
+    const fatal: Error[] = [];
+    const r = await startHarness({ commands: testCommands, bot: { onFatal: (e) => void fatal.push(e) } });
+    try {
+      r.fake.failRequests('GET', '/users/@me', 401, 1, { message: '401: Unauthorized', code: 0 });
+      await expect(r.bot.client.rest.get('/users/@me')).rejects.toThrow(/Unauthorized/);
+      expect(fatal.map((e) => [e.message, (e as { code?: string }).code])).toEqual([['An invalid token was provided', 'TokenInvalid']]);
+    } finally {
+      await r.stop();
+    }
+  });
+});
