@@ -75,6 +75,18 @@ describe('npm start and the compiled entry point', () => {
     expect(sorted[2]).toBeLessThan(1000);
   }, 60_000);
 
+  it('GIVEN the systemd unit\'s ExecStart (node dist/src/main.js) with a token WHEN SIGTERM THEN the bot logs the database, connects, and exits 0 within 2 s', async () => {
+    const path = join(dir, 'unit.db');
+    const p = startProcess(['dist/src/main.js'], botEnv({ DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, DATABASE_PATH: path, NODE_ENV: 'production' }));
+    await p.waitForLine((l) => l.includes('"bot ready"'), 30_000, 'the bot ready');
+    expect(p.stdout.some((l) => l.includes('"no database at this path: a new, empty one is created"'))).toBe(true);
+    expect(p.stdout.some((l) => l.includes(`database ${path}: 0 campaigns`))).toBe(true);
+    const exit = await p.signal('SIGTERM');
+    console.info(`ExecStart, SIGTERM: exit ${exit.code} after ${exit.tookMs} ms`);
+    expect(exit.code).toBe(0);
+    expect(exit.tookMs).toBeLessThan(2000);
+  }, 60_000);
+
   it('GIVEN npm start WHEN it runs THEN npm\'s only child is node running dist/src/main.js, and SIGTERM to npm ends both', async () => {
     const npm = spawnNpmStart({ DATABASE_PATH: join(dir, 'npm-console.db') });
     await fake.waitFor(() => npm.output().includes('Database:'), 20_000, 'the console started by npm');
