@@ -17,6 +17,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.stop();
+  // Nothing the bot sent was malformed for Discord.
+  expect(h.fake.refusals).toEqual([]);
 });
 
 function statusOf(content: string): string | undefined {
