@@ -12,13 +12,28 @@ export function stats(samples: readonly number[]): Stats {
   return { n: s.length, median: at(0.5), p99: at(0.99), max: s[s.length - 1] ?? 0 };
 }
 
+export function median(samples: readonly number[]): number {
+  return stats(samples).median;
+}
+
 export async function time(fn: () => unknown): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
 }
 
+/** Rounds a figure for the JSON line (two decimals). */
+export const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** One human-readable line (the JSON line comes last, from bench/index.ts). */
+export function line(text: string): void {
+  process.stdout.write(`${text}\n`);
+}
+
 export function report(label: string, st: Stats, goal?: string): void {
-  const line = `${label.padEnd(58)} median ${st.median.toFixed(2).padStart(8)} ms   p99 ${st.p99.toFixed(2).padStart(8)} ms   (n=${st.n})${goal ? `   goal: ${goal}` : ''}`;
-  process.stdout.write(`${line}\n`);
+  line(`${label.padEnd(64)} median ${st.median.toFixed(2).padStart(8)} ms   p99 ${st.p99.toFixed(2).padStart(8)} ms   (n=${st.n})${goal ? `   goal: ${goal}` : ''}`);
+}
+
+export function figure(label: string, value: string, goal?: string): void {
+  line(`${label.padEnd(64)} ${value.padStart(12)}${goal ? `   goal: ${goal}` : ''}`);
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { writeTransaction } from '../db/client.js';
-import { claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
+import { claimants, claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseClaims, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
 import { PUBLIC, REFEREE, type EngineEvent } from '../engine/events/events.js';
 import type { App } from './app.js';
 import type { MessageButton, MessageFile, Picture } from './messages.js';
@@ -149,7 +150,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   let permission: string | undefined;
   try {
     const item = await toItem(app, row);
-    const ctx: DeliveryContext = { signal, partSent: (index) => writeTransaction(app.db, (db) => markPartSent(db, row.id, owner, index)) };
+    const ctx: DeliveryContext = { signal, partSent: (index) => writeTransaction(app.db, () => markPartSent(app.db, row.id, owner, index)) };
     const outcome = await deliver(item, ctx);
     result = typeof outcome === 'string' ? outcome : outcome.result;
     if (typeof outcome !== 'string') {
@@ -163,18 +164,18 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   }
   const now = app.clock.now();
   if (result === 'sent') {
-    writeTransaction(app.db, (db) => markSent(db, row.id, owner, now.toISOString()));
+    writeTransaction(app.db, () => markSent(app.db, row.id, owner, now.toISOString()));
     return true;
   }
   if (signal.aborted && result === 'retry') {
     // Shutting down mid-wait: the item goes back as it was, for the next start.
-    writeTransaction(app.db, (db) => releaseForRetry(db, row.id, owner, { attempts: row.attempts, nextAttemptAt: now.toISOString(), lastError: row.attempts > 0 ? reason : null }));
+    writeTransaction(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts: row.attempts, nextAttemptAt: now.toISOString(), lastError: row.attempts > 0 ? reason : null }));
     return false;
   }
   const attempts = row.attempts + 1;
   if (result === 'retry' && attempts < MAX_ATTEMPTS) {
     const wait = retryAfterMs ?? backoffMs(attempts);
-    writeTransaction(app.db, (db) => releaseForRetry(db, row.id, owner, { attempts, nextAttemptAt: new Date(now.getTime() + wait).toISOString(), lastError: reason || result }));
+    writeTransaction(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts, nextAttemptAt: new Date(now.getTime() + wait).toISOString(), lastError: reason || result }));
     return false;
   }
   const lostChannel = result === 'permanent' && row.to === 'channel';
@@ -182,15 +183,37 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
     giveUp(app, row, owner, result === 'dmClosed' ? 'dmClosed' : 'failed', reason || result, lostChannel, permission);
   } catch (err) {
     // The campaign could not be loaded: only the row is left to settle.
-    writeTransaction(app.db, (db) => markUndeliverable(db, row.id, owner, 'failed', attempts, reason || result));
+    writeTransaction(app.db, () => markUndeliverable(app.db, row.id, owner, 'failed', attempts, reason || result));
     app.logger.warn({ outboxId: row.id, err: err instanceof Error ? err.message : String(err) }, 'delivery given up for a campaign that could not be loaded');
   }
   return false;
 }
 
-/** A claim owner unique to this worker (process id plus random bits). */
+/** A claim owner unique to this worker: its host and process id, and random bits. */
 export function newDeliveryOwner(): string {
-  return `${process.pid}-${randomBytes(4).toString('hex')}`;
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+/** Whether a claim owner is a process on this host that no longer runs. */
+function deadHere(owner: string): boolean {
+  const [host, pid] = owner.split(':');
+  if (host !== hostname() || !pid || !/^\d+$/.test(pid) || Number(pid) === process.pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Releases the claims of delivery workers on this host whose process has died (a crash, a kill),
+ * so a restarted bot takes their items over at once instead of waiting for the leases to run out.
+ * What they had half sent resumes from its recorded parts (and Discord drops a repeated nonce).
+ */
+export function releaseDeadClaims(app: App): number {
+  const now = app.clock.now().toISOString();
+  return writeTransaction(app.db, () => claimants(app.db, now).filter(deadHere).reduce((n, owner) => n + releaseClaims(app.db, owner), 0));
 }
 
 /**
@@ -206,16 +229,17 @@ export async function runDelivery(app: App, deliver: (item: OutboxItem, ctx: Del
   const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
   const concurrency = Math.max(1, opts.concurrency ?? 1);
   let sent = 0;
+  releaseDeadClaims(app);
   for (let round = 0; round < 50 && !signal.aborted; round++) {
     const now = app.clock.now();
-    const batch = writeTransaction(app.db, (db) => claimDue(db, owner, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), opts.batch ?? 25));
+    const batch = writeTransaction(app.db, () => claimDue(app.db, owner, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), opts.batch ?? 25));
     if (batch.length === 0) break;
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < batch.length) {
         const row = batch[next++] as OutboxRow;
         if (signal.aborted) {
-          writeTransaction(app.db, (db) => releaseForRetry(db, row.id, owner, { attempts: row.attempts, nextAttemptAt: app.clock.now().toISOString(), lastError: null }));
+          writeTransaction(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts: row.attempts, nextAttemptAt: app.clock.now().toISOString(), lastError: null }));
           continue;
         }
         if (await deliverOne(app, row, owner, deliver, signal)) sent++;
@@ -229,5 +253,5 @@ export async function runDelivery(app: App, deliver: (item: OutboxItem, ctx: Del
 /** Deletes delivered messages (and kept DMs already read) older than the retention period. Returns how many. */
 export function pruneDelivered(app: App, retentionDays = DEFAULT_RETENTION_DAYS): number {
   const before = new Date(app.clock.now().getTime() - retentionDays * 86_400_000).toISOString();
-  return writeTransaction(app.db, (db) => pruneOutbox(db, before));
+  return writeTransaction(app.db, () => pruneOutbox(app.db, before));
 }

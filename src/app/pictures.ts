@@ -10,7 +10,7 @@ import { staticsOf } from './session.js';
  */
 export async function paint(app: App, campaignId: string, picture: Picture): Promise<MessageFile> {
   if (picture.kind === 'sketch') return { name: picture.name, data: new Uint8Array(await renderBattlefield(picture.sketch)) };
-  const { map, mapKey } = staticsOf(app, app.db, campaignId);
+  const { map, mapKey } = staticsOf(app, campaignId);
   const png = await renderMap(map, picture.view, { ...picture.options, cacheKey: mapKey });
   return { name: picture.name, data: new Uint8Array(png) };
 }

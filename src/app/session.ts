@@ -5,12 +5,12 @@ import type { MapModel } from '../engine/map/mapModel.js';
 import type { ScenarioDoc } from '../engine/scenario/schema.js';
 import type { CampaignState, ContactRecord } from '../engine/state/campaign.js';
 import { STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/upgrade.js';
-import { readTransaction, writeTransaction, type Db } from '../db/client.js';
+import { readTransaction, writeTransaction, type Database } from '../db/client.js';
 import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
   type CampaignControl, type CampaignMeta,
 } from '../db/campaignRepo.js';
-import { allEvents, appendEvents, eventsFor, lastEventId, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
+import { allEventsJson, appendEvents, eventsFor, lastEventId, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
 import { assignCommander, listMembers, unassignArmy, type Member } from '../db/memberRepo.js';
 import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, type OutboxRow } from '../db/outboxRepo.js';
 import { deleteTick, lastUndoableTick, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
@@ -41,8 +41,8 @@ export type Outgoing =
 export interface CampaignReads {
   /** Logged events for these audiences ('public', 'referee', 'army:<id>'), newest last. */
   events(audiences: readonly string[], opts?: { types?: readonly string[]; limit?: number; afterId?: number }): StoredEvent[];
-  /** The whole log, undone events included (export). */
-  allEvents(): StoredEvent[];
+  /** The whole log as one JSON array, undone events included, and how many (export). */
+  allEventsJson(): { json: string; count: number };
   lastEventId(): number;
   /** Whether the half period with this time index was already played. */
   tickPlayed(timeIndex: number): boolean;
@@ -106,10 +106,10 @@ export interface Change<R = readonly Reply[]> {
  * The scenario and map of a campaign never change after creation: cache them per campaign, and
  * share one copy between campaigns created from the same scenario.
  */
-export function staticsOf(app: App, db: Db, id: string): { scenario: ScenarioDoc; map: MapModel; mapKey: string } {
+export function staticsOf(app: App, id: string): { scenario: ScenarioDoc; map: MapModel; mapKey: string } {
   let s = app.statics.get(id);
   if (!s) {
-    const loaded = loadScenario(db, id);
+    const loaded = loadScenario(app.db, id);
     if (!loaded) throw new Error(`campaign ${id} has no scenario`);
     // Campaigns drawn on the same map share one cached picture of it (and one map model).
     const mapKey = createHash('sha1').update(JSON.stringify(loaded)).digest('hex');
@@ -127,8 +127,8 @@ function noCampaign(): never {
   throw new UserError('campaign.none', 'There is no campaign in this channel. A referee can start one with `/campaign create scenario:valormr name:"..."`.');
 }
 
-export function campaignInChannel(app: App, actor: Pick<Actor, 'guildId' | 'channelId'>, db: Db = app.db): CampaignMeta {
-  return findCampaignInChannel(db, actor.guildId, actor.channelId) ?? noCampaign();
+export function campaignInChannel(app: App, actor: Pick<Actor, 'guildId' | 'channelId'>): CampaignMeta {
+  return findCampaignInChannel(app.db, actor.guildId, actor.channelId) ?? noCampaign();
 }
 
 /** A stored state in the current shape, whatever version wrote it. Refuses an unknown (newer) version with a sentence. */
@@ -141,10 +141,10 @@ function upgraded(json: object, version: number, what: string): CampaignState {
   }
 }
 
-function readsOn(db: Db, campaignId: string): CampaignReads {
+function readsOn(db: Database, campaignId: string): CampaignReads {
   return {
     events: (audiences, opts = {}) => eventsFor(db, campaignId, audiences, opts),
-    allEvents: () => allEvents(db, campaignId),
+    allEventsJson: () => allEventsJson(db, campaignId),
     lastEventId: () => lastEventId(db, campaignId),
     tickPlayed: (timeIndex) => tickPlayed(db, campaignId, timeIndex),
     lastUndoableTick: () => lastUndoableTick(db, campaignId),
@@ -158,14 +158,15 @@ function readsOn(db: Db, campaignId: string): CampaignReads {
 type Target = { actor: Actor } | { campaignId: string };
 
 /** Loads what a use-case reads, inside a transaction. */
-function open(app: App, db: Db, target: Target): { tx: CampaignTx; storedVersion: number } {
+function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number } {
+  const db = app.db;
   const actor = 'actor' in target ? target.actor : undefined;
-  const meta = 'actor' in target ? campaignInChannel(app, target.actor, db) : getCampaignMeta(db, target.campaignId);
+  const meta = 'actor' in target ? campaignInChannel(app, target.actor) : getCampaignMeta(db, target.campaignId);
   if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
   const stored = loadState(db, meta.id);
   if (!stored) throw new Error(`campaign ${meta.id} has no state`);
   const state = upgraded(stored.json, stored.version, 'this campaign');
-  const { scenario, map, mapKey } = staticsOf(app, db, meta.id);
+  const { scenario, map, mapKey } = staticsOf(app, meta.id);
   const members = listMembers(db, meta.id);
   const dice = new SeededDice(state.rng, app.scriptedDice);
   const tx: CampaignTx = {
@@ -188,8 +189,9 @@ export function snapshotState(tick: UndoableTick): CampaignState {
  */
 export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => Change<R>): R {
   let used = 0;
-  const result = writeTransaction(app.db, (db) => {
-    const { tx, storedVersion } = open(app, db, target);
+  const db = app.db;
+  const result = writeTransaction(db, () => {
+    const { tx, storedVersion } = open(app, target);
     const change = fn(tx);
     const nowIso = tx.now.toISOString();
     const id = tx.meta.id;
@@ -231,11 +233,11 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
  * lock (`/map`, `/intel` lists, autocomplete, status). `fn` returns only its answer.
  */
 export function readCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => R): R {
-  return readTransaction(app.db, (db) => fn(open(app, db, target).tx));
+  return readTransaction(app.db, () => fn(open(app, target).tx));
 }
 
 /** Queues one outgoing message (inside the caller's transaction). */
-export function queue(db: Db, meta: Pick<CampaignMeta, 'id' | 'channelId'>, o: Outgoing, nowIso: string): boolean {
+export function queue(db: Database, meta: Pick<CampaignMeta, 'id' | 'channelId'>, o: Outgoing, nowIso: string): boolean {
   const base = {
     campaignId: meta.id, content: o.content, data: o.data, nonce: randomBytes(8).toString('hex'),
     ...(o.pictures && o.pictures.length > 0 ? { pictures: o.pictures } : {}),
@@ -256,7 +258,8 @@ export function insertNewCampaign(app: App, input: {
   events: readonly EngineEvent[];
   outbox: readonly Outgoing[];
 }): void {
-  writeTransaction(app.db, (db) => {
+  const db = app.db;
+  writeTransaction(db, () => {
     if (findCampaignInChannel(db, input.meta.guildId, input.meta.channelId)) {
       throw new UserError('campaign.exists', 'This channel already has a campaign. Use another channel, or `/campaign delete` the old one first.');
     }

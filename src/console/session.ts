@@ -17,6 +17,8 @@ export interface ConsoleOutput {
   readonly content: string;
   readonly data?: unknown;
   readonly files?: readonly string[];
+  /** For DMs and channel posts: the outbox message delivered (a crash-safe check that nothing went out twice). */
+  readonly id?: number;
 }
 
 export interface ConsoleOptions {
@@ -26,6 +28,8 @@ export interface ConsoleOptions {
   readonly write: (out: ConsoleOutput) => void;
   /** Users whose DMs are "closed" (to play the fallback). */
   readonly closedDms?: ReadonlySet<string>;
+  /** Write images under `outDir` (default); false only names them (long automated runs). */
+  readonly saveFiles?: boolean;
 }
 
 /**
@@ -88,6 +92,7 @@ export class ConsoleSession {
     await runDelivery(this.app, async (item) => {
       if (item.to === 'dm' && item.userId && this.opts.closedDms?.has(item.userId)) return 'dmClosed';
       this.opts.write({
+        id: item.id,
         to: item.to,
         ...(item.userId ? { user: item.userId } : {}),
         content: item.content,
@@ -110,6 +115,7 @@ export class ConsoleSession {
   }
 
   private save(files: readonly MessageFile[]): string[] {
+    if (this.opts.saveFiles === false) return files.map((f) => f.name);
     mkdirSync(this.opts.outDir, { recursive: true });
     return files.map((f) => {
       this.fileCount++;

@@ -1,11 +1,12 @@
-import { and, asc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Army, Company, Individual, Regiment } from '../engine/forces/army.js';
 import type { Hex } from '../engine/hex/hex.js';
 import { formatHex, hexToOffset, parseHex } from '../engine/hex/hexId.js';
 import type { ScenarioDoc } from '../engine/scenario/schema.js';
 import type { CampaignState, ContactRecord, CourierRecord } from '../engine/state/campaign.js';
 import type { StateJson } from '../engine/state/upgrade.js';
-import type { Db } from './client.js';
+import type { Database } from './client.js';
+import { fromJson, prepared } from './prepared.js';
 import * as t from './schema.js';
 
 /**
@@ -57,35 +58,21 @@ function armyData(a: Army): ArmyData {
 }
 
 /** The columns of `campaigns` that make a CampaignMeta (never the scenario document). */
-const META_COLUMNS = {
-  id: t.campaigns.id,
-  guildId: t.campaigns.guildId,
-  channelId: t.campaigns.channelId,
-  ownerUserId: t.campaigns.ownerUserId,
-  status: t.campaigns.status,
-  createdAt: t.campaigns.createdAt,
-  nextTickAt: t.campaigns.nextTickAt,
-  reminderSentFor: t.campaigns.reminderSentFor,
-  remindAt: t.campaigns.remindAt,
-  heldDue: t.campaigns.heldDue,
-  deadlineExtensions: t.campaigns.deadlineExtensions,
-  deadlineExtensionMinutes: t.campaigns.deadlineExtensionMinutes,
-  lastTickAt: t.campaigns.lastTickAt,
-  catchUpAllowance: t.campaigns.catchUpAllowance,
-} as const;
+const META_SQL = `select id, guild_id as guildId, channel_id as channelId, owner_user_id as ownerUserId, status, created_at as createdAt,
+  next_tick_at as nextTickAt, reminder_sent_for as reminderSentFor, remind_at as remindAt, held_due as heldDue,
+  deadline_extensions as deadlineExtensions, deadline_extension_minutes as deadlineExtensionMinutes,
+  last_tick_at as lastTickAt, catch_up_allowance as catchUpAllowance from campaigns`;
 
-export function findCampaignInChannel(db: Db, guildId: string, channelId: string): CampaignMeta | undefined {
-  return db.select(META_COLUMNS).from(t.campaigns)
-    .where(and(eq(t.campaigns.guildId, guildId), eq(t.campaigns.channelId, channelId), ne(t.campaigns.status, 'ended')))
-    .get();
+export function findCampaignInChannel(conn: Database, guildId: string, channelId: string): CampaignMeta | undefined {
+  return prepared(conn, `${META_SQL} where guild_id = ? and channel_id = ? and status <> 'ended'`).get(guildId, channelId) as CampaignMeta | undefined;
 }
 
-export function getCampaignMeta(db: Db, id: string): CampaignMeta | undefined {
-  return db.select(META_COLUMNS).from(t.campaigns).where(eq(t.campaigns.id, id)).get();
+export function getCampaignMeta(conn: Database, id: string): CampaignMeta | undefined {
+  return prepared(conn, `${META_SQL} where id = ?`).get(id) as CampaignMeta | undefined;
 }
 
 /** How many campaigns the database holds, by status (logged at start). */
-export function countCampaigns(db: Db): Record<string, number> {
+export function countCampaigns(db: Database): Record<string, number> {
   const rows = db.select({ status: t.campaigns.status, n: sql<number>`count(*)` }).from(t.campaigns).groupBy(t.campaigns.status).all();
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
@@ -98,56 +85,43 @@ export interface ScheduledCampaign {
 }
 
 /** Running campaigns whose next tick is due at `nowIso` (or was never scheduled), oldest due first. */
-export function dueCampaigns(db: Db, nowIso: string): ScheduledCampaign[] {
-  return db.select({ id: t.campaigns.id, guildId: t.campaigns.guildId, nextTickAt: t.campaigns.nextTickAt }).from(t.campaigns)
-    .where(and(eq(t.campaigns.status, 'running'), or(isNull(t.campaigns.nextTickAt), lte(t.campaigns.nextTickAt, nowIso))))
-    .orderBy(asc(t.campaigns.nextTickAt)).all();
+export function dueCampaigns(conn: Database, nowIso: string): ScheduledCampaign[] {
+  return prepared(conn, `select id, guild_id as guildId, next_tick_at as nextTickAt from campaigns
+    where status = 'running' and (next_tick_at is null or next_tick_at <= ?) order by next_tick_at`).all(nowIso) as ScheduledCampaign[];
 }
 
 /** Running campaigns whose reminders are due at `nowIso` and not yet sent for the current deadline. */
-export function remindableCampaigns(db: Db, nowIso: string): ScheduledCampaign[] {
-  return db.select({ id: t.campaigns.id, guildId: t.campaigns.guildId, nextTickAt: t.campaigns.nextTickAt }).from(t.campaigns)
-    .where(and(
-      eq(t.campaigns.status, 'running'),
-      lte(t.campaigns.remindAt, nowIso),
-      or(isNull(t.campaigns.reminderSentFor), ne(t.campaigns.reminderSentFor, t.campaigns.nextTickAt)),
-    )).all();
+export function remindableCampaigns(conn: Database, nowIso: string): ScheduledCampaign[] {
+  return prepared(conn, `select id, guild_id as guildId, next_tick_at as nextTickAt from campaigns
+    where status = 'running' and remind_at <= ? and (reminder_sent_for is null or reminder_sent_for <> next_tick_at)`).all(nowIso) as ScheduledCampaign[];
 }
 
-export function setControl(db: Db, id: string, patch: Partial<CampaignControl>): void {
-  if (Object.keys(patch).length === 0) return;
-  db.update(t.campaigns).set(patch).where(eq(t.campaigns.id, id)).run();
+const CONTROL_COLUMNS: Readonly<Record<keyof CampaignControl, string>> = {
+  nextTickAt: 'next_tick_at', reminderSentFor: 'reminder_sent_for', remindAt: 'remind_at', heldDue: 'held_due',
+  deadlineExtensions: 'deadline_extensions', deadlineExtensionMinutes: 'deadline_extension_minutes', lastTickAt: 'last_tick_at',
+  catchUpAllowance: 'catch_up_allowance',
+};
+
+export function setControl(conn: Database, id: string, patch: Partial<CampaignControl>): void {
+  const keys = (Object.keys(patch) as (keyof CampaignControl)[]).filter((k) => patch[k] !== undefined).sort();
+  if (keys.length === 0) return;
+  prepared(conn, `update campaigns set ${keys.map((k) => `${CONTROL_COLUMNS[k]} = ?`).join(', ')} where id = ?`).run(...keys.map((k) => patch[k]), id);
 }
 
-export function loadScenario(db: Db, id: string): ScenarioDoc | undefined {
+export function loadScenario(db: Database, id: string): ScenarioDoc | undefined {
   const row = db.select({ scenario: t.campaigns.scenario }).from(t.campaigns).where(eq(t.campaigns.id, id)).get();
   return row ? (row.scenario as ScenarioDoc) : undefined;
 }
 
-export function insertCampaign(db: Db, meta: Pick<CampaignMeta, 'guildId' | 'channelId' | 'ownerUserId' | 'createdAt'>, state: CampaignState, scenario: ScenarioDoc, version: number): void {
-  db.insert(t.campaigns).values({
-    id: state.id,
-    guildId: meta.guildId,
-    channelId: meta.channelId,
-    name: state.name,
-    scenarioId: state.scenarioId,
-    scenario,
-    ownerUserId: meta.ownerUserId,
-    status: state.status,
-    season: state.season,
-    settings: state.settings,
-    clockDay: state.clock.day,
-    clockHalf: state.clock.half,
-    rng: state.rng,
-    nextId: state.nextId,
-    stateVersion: version,
-    createdAt: meta.createdAt,
-    updatedAt: meta.createdAt,
-  }).run();
+export function insertCampaign(conn: Database, meta: Pick<CampaignMeta, 'guildId' | 'channelId' | 'ownerUserId' | 'createdAt'>, state: CampaignState, scenario: ScenarioDoc, version: number): void {
+  prepared(conn, `insert into campaigns (id, guild_id, channel_id, name, scenario_id, scenario, owner_user_id, status, season, settings,
+    clock_day, clock_half, rng, next_id, state_version, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    .run(state.id, meta.guildId, meta.channelId, state.name, state.scenarioId, JSON.stringify(scenario), meta.ownerUserId, state.status, state.season,
+      JSON.stringify(state.settings), state.clock.day, state.clock.half, JSON.stringify(state.rng), state.nextId, version, meta.createdAt, meta.createdAt);
   for (const s of Object.values(state.sides)) {
-    db.insert(t.sides).values({ campaignId: state.id, id: s.id, name: s.name, colour: s.colour, hostileTo: s.hostileTo }).run();
+    prepared(conn, 'insert into sides (campaign_id, id, name, colour, hostile_to) values (?, ?, ?, ?, ?)').run(state.id, s.id, s.name, s.colour, JSON.stringify(s.hostileTo));
   }
-  writeEntities(db, undefined, state);
+  writeEntities(conn, undefined, state);
 }
 
 /** A campaign's state as stored: plain JSON in the shape of `version`, to be upgraded by the engine before use. */
@@ -156,65 +130,65 @@ export interface StoredState {
   readonly json: StateJson;
 }
 
+type Row = Readonly<Record<string, unknown>>;
+const str = (r: Row, k: string): string => r[k] as string;
+
 /**
  * Loads the live state of a campaign as stored (closed contacts and finished couriers stay in
  * their tables, out of the state). Never reads the scenario document.
  */
-export function loadState(db: Db, id: string): StoredState | undefined {
-  const c = db.select({
-    id: t.campaigns.id, name: t.campaigns.name, scenarioId: t.campaigns.scenarioId, season: t.campaigns.season, status: t.campaigns.status,
-    settings: t.campaigns.settings, clockDay: t.campaigns.clockDay, clockHalf: t.campaigns.clockHalf, rng: t.campaigns.rng, nextId: t.campaigns.nextId,
-    stateVersion: t.campaigns.stateVersion,
-  }).from(t.campaigns).where(eq(t.campaigns.id, id)).get();
+export function loadState(conn: Database, id: string): StoredState | undefined {
+  const c = prepared(conn, `select id, name, scenario_id, season, status, settings, clock_day, clock_half, rng, next_id, state_version
+    from campaigns where id = ?`).get(id) as Row | undefined;
   if (!c) return undefined;
-  const sides = Object.fromEntries(db.select().from(t.sides).where(eq(t.sides.campaignId, id)).all()
-    .map((s) => [s.id, { id: s.id, name: s.name, colour: s.colour, hostileTo: s.hostileTo }]));
+  const sides = Object.fromEntries((prepared(conn, 'select id, name, colour, hostile_to from sides where campaign_id = ?').all(id) as Row[])
+    .map((s) => [str(s, 'id'), { id: s['id'], name: s['name'], colour: s['colour'], hostileTo: fromJson(str(s, 'hostile_to')) }]));
   const regs = new Map<string, Regiment[]>();
-  for (const r of db.select().from(t.regiments).where(eq(t.regiments.campaignId, id)).orderBy(t.regiments.ord).all()) {
-    const list = regs.get(r.armyId) ?? [];
-    list.push({ id: r.id, name: r.name, role: r.role, originalFigures: r.originalFigures, companies: r.companies as Company[] });
-    regs.set(r.armyId, list);
+  for (const r of prepared(conn, 'select army_id, id, name, role, original_figures, companies from regiments where campaign_id = ? order by army_id, ord').all(id) as Row[]) {
+    const list = regs.get(str(r, 'army_id')) ?? [];
+    list.push({ id: str(r, 'id'), name: str(r, 'name'), role: r['role'] as Regiment['role'], originalFigures: r['original_figures'] as number, companies: fromJson<Company[]>(str(r, 'companies')) });
+    regs.set(str(r, 'army_id'), list);
   }
   const inds = new Map<string, Individual[]>();
-  for (const i of db.select().from(t.individuals).where(eq(t.individuals.campaignId, id)).orderBy(t.individuals.ord).all()) {
-    const list = inds.get(i.armyId) ?? [];
-    list.push({ id: i.id, name: i.name, kind: i.kind, ...(i.data as object) });
-    inds.set(i.armyId, list);
+  for (const i of prepared(conn, 'select army_id, id, name, kind, data from individuals where campaign_id = ? order by army_id, ord').all(id) as Row[]) {
+    const list = inds.get(str(i, 'army_id')) ?? [];
+    list.push({ id: str(i, 'id'), name: str(i, 'name'), kind: str(i, 'kind'), ...fromJson<object>(str(i, 'data')) });
+    inds.set(str(i, 'army_id'), list);
   }
-  const armies = Object.fromEntries(db.select().from(t.armies).where(eq(t.armies.campaignId, id)).all().map((a) => [a.id, {
-    ...(a.data as object),
-    id: a.id,
-    name: a.name,
-    commander: a.commander,
-    side: a.sideId,
-    hex: hexOf(a.hex),
-    formation: a.formation,
-    regiments: regs.get(a.id) ?? [],
-    individuals: inds.get(a.id) ?? [],
+  const armies = Object.fromEntries((prepared(conn, 'select id, name, commander, side_id, hex, formation, data from armies where campaign_id = ?').all(id) as Row[]).map((a) => [str(a, 'id'), {
+    ...fromJson<object>(str(a, 'data')),
+    id: a['id'],
+    name: a['name'],
+    commander: a['commander'],
+    side: a['side_id'],
+    hex: hexOf(str(a, 'hex')),
+    formation: a['formation'],
+    regiments: regs.get(str(a, 'id')) ?? [],
+    individuals: inds.get(str(a, 'id')) ?? [],
   }]));
-  const orders = Object.fromEntries(db.select().from(t.orders).where(eq(t.orders.campaignId, id)).all().map((o) => [o.armyId, o.data]));
-  const w = db.select().from(t.weather).where(eq(t.weather.campaignId, id)).get();
-  const weather = w ? { ...(w.data as object), sky: w.sky, fog: w.fog, wind: w.wind, rainLevel: w.rainLevel } : undefined;
-  const contacts = db.select({ id: t.contacts.id, data: t.contacts.data }).from(t.contacts).where(and(eq(t.contacts.campaignId, id), eq(t.contacts.live, true))).all();
-  const couriers = db.select({ id: t.couriers.id, data: t.couriers.data }).from(t.couriers).where(and(eq(t.couriers.campaignId, id), eq(t.couriers.live, true))).all();
+  const orders = Object.fromEntries((prepared(conn, 'select army_id, data from orders where campaign_id = ?').all(id) as Row[]).map((o) => [str(o, 'army_id'), fromJson(str(o, 'data'))]));
+  const w = prepared(conn, 'select sky, fog, wind, rain_level, data from weather where campaign_id = ?').get(id) as Row | undefined;
+  const weather = w ? { ...fromJson<object>(str(w, 'data')), sky: w['sky'], fog: w['fog'] === 1, wind: w['wind'], rainLevel: w['rain_level'] } : undefined;
+  const live = (table: 'contacts' | 'couriers'): Record<string, unknown> =>
+    Object.fromEntries((prepared(conn, `select id, data from ${table} where campaign_id = ? and live = 1`).all(id) as Row[]).map((r) => [str(r, 'id'), fromJson(str(r, 'data'))]));
   return {
-    version: c.stateVersion,
+    version: c['state_version'] as number,
     json: {
-      id: c.id,
-      name: c.name,
-      scenarioId: c.scenarioId,
-      season: c.season,
-      status: c.status,
-      settings: c.settings,
-      clock: { day: c.clockDay, half: c.clockHalf },
+      id: c['id'],
+      name: c['name'],
+      scenarioId: c['scenario_id'],
+      season: c['season'],
+      status: c['status'],
+      settings: fromJson(str(c, 'settings')),
+      clock: { day: c['clock_day'], half: c['clock_half'] },
       sides,
       armies,
       orders,
       ...(weather ? { weather } : {}),
-      contacts: Object.fromEntries(contacts.map((r) => [r.id, r.data])),
-      couriers: Object.fromEntries(couriers.map((r) => [r.id, r.data])),
-      rng: c.rng,
-      nextId: c.nextId,
+      contacts: live('contacts'),
+      couriers: live('couriers'),
+      rng: fromJson(str(c, 'rng')),
+      nextId: c['next_id'],
     },
   };
 }
@@ -225,74 +199,68 @@ export function loadState(db: Db, id: string): StoredState | undefined {
  * stored rows were in an older shape: every row is written in the new one). A contact or courier
  * that left the live state keeps its row, marked not live. Call inside a transaction.
  */
-export function saveState(db: Db, prev: CampaignState, next: CampaignState, now: string, version: number, rewriteAll = false): void {
-  db.update(t.campaigns).set({
-    name: next.name,
-    status: next.status,
-    season: next.season,
-    settings: next.settings,
-    clockDay: next.clock.day,
-    clockHalf: next.clock.half,
-    rng: next.rng,
-    nextId: next.nextId,
-    stateVersion: version,
-    updatedAt: now,
-  }).where(eq(t.campaigns.id, next.id)).run();
-  writeEntities(db, prev, next, rewriteAll);
+export function saveState(conn: Database, prev: CampaignState, next: CampaignState, now: string, version: number, rewriteAll = false): void {
+  prepared(conn, `update campaigns set name = ?, status = ?, season = ?, settings = ?, clock_day = ?, clock_half = ?, rng = ?, next_id = ?,
+    state_version = ?, updated_at = ? where id = ?`)
+    .run(next.name, next.status, next.season, JSON.stringify(next.settings), next.clock.day, next.clock.half, JSON.stringify(next.rng), next.nextId, version, now, next.id);
+  writeEntities(conn, prev, next, rewriteAll);
 }
 
 const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
 
-function writeEntities(db: Db, prev: CampaignState | undefined, next: CampaignState, rewriteAll = false): void {
+function writeEntities(conn: Database, prev: CampaignState | undefined, next: CampaignState, rewriteAll = false): void {
   const cid = next.id;
   const changed = (a: unknown, b: unknown): boolean => rewriteAll || a === undefined || !same(a, b);
+  const upsertArmy = prepared(conn, `insert into armies (campaign_id, id, name, commander, side_id, hex, formation, data) values (?, ?, ?, ?, ?, ?, ?, ?)
+    on conflict (campaign_id, id) do update set name = excluded.name, commander = excluded.commander, side_id = excluded.side_id, hex = excluded.hex,
+    formation = excluded.formation, data = excluded.data`);
+  const deleteRegiments = prepared(conn, 'delete from regiments where campaign_id = ? and army_id = ?');
+  const insertRegiment = prepared(conn, `insert into regiments (campaign_id, army_id, id, ord, name, role, original_figures, current_figures, companies)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const deleteIndividuals = prepared(conn, 'delete from individuals where campaign_id = ? and army_id = ?');
+  const insertIndividual = prepared(conn, 'insert into individuals (campaign_id, army_id, id, ord, name, kind, data) values (?, ?, ?, ?, ?, ?, ?)');
   for (const a of Object.values(next.armies)) {
     const old = prev?.armies[a.id];
     if (!changed(old, a)) continue;
-    const row = { campaignId: cid, id: a.id, name: a.name, commander: a.commander, sideId: a.side, hex: storedHexId(a.hex), formation: a.formation, data: armyData(a) };
-    db.insert(t.armies).values(row).onConflictDoUpdate({ target: [t.armies.campaignId, t.armies.id], set: row }).run();
+    upsertArmy.run(cid, a.id, a.name, a.commander, a.side, storedHexId(a.hex), a.formation, JSON.stringify(armyData(a)));
     if (changed(old?.regiments, a.regiments)) {
-      db.delete(t.regiments).where(and(eq(t.regiments.campaignId, cid), eq(t.regiments.armyId, a.id))).run();
-      a.regiments.forEach((r, ord) => {
-        db.insert(t.regiments).values({
-          campaignId: cid, armyId: a.id, id: r.id, ord, name: r.name, role: r.role,
-          originalFigures: r.originalFigures, currentFigures: r.companies.reduce((n, c) => n + c.figures, 0), companies: r.companies,
-        }).run();
-      });
+      deleteRegiments.run(cid, a.id);
+      a.regiments.forEach((r, ord) => insertRegiment.run(cid, a.id, r.id, ord, r.name, r.role, r.originalFigures, r.companies.reduce((n, c) => n + c.figures, 0), JSON.stringify(r.companies)));
     }
     if (changed(old?.individuals, a.individuals)) {
-      db.delete(t.individuals).where(and(eq(t.individuals.campaignId, cid), eq(t.individuals.armyId, a.id))).run();
+      deleteIndividuals.run(cid, a.id);
       a.individuals.forEach((i, ord) => {
         const { id, name, kind, ...data } = i;
-        db.insert(t.individuals).values({ campaignId: cid, armyId: a.id, id, ord, name, kind, data }).run();
+        insertIndividual.run(cid, a.id, id, ord, name, kind, JSON.stringify(data));
       });
     }
   }
   if (prev) {
-    const gone = Object.keys(prev.armies).filter((id) => !next.armies[id]);
-    if (gone.length > 0) {
-      db.delete(t.armies).where(and(eq(t.armies.campaignId, cid), inArray(t.armies.id, gone))).run();
-      db.delete(t.regiments).where(and(eq(t.regiments.campaignId, cid), inArray(t.regiments.armyId, gone))).run();
-      db.delete(t.individuals).where(and(eq(t.individuals.campaignId, cid), inArray(t.individuals.armyId, gone))).run();
+    for (const id of Object.keys(prev.armies)) {
+      if (next.armies[id]) continue;
+      prepared(conn, 'delete from armies where campaign_id = ? and id = ?').run(cid, id);
+      deleteRegiments.run(cid, id);
+      deleteIndividuals.run(cid, id);
     }
   }
   syncKeyed(prev?.orders, next.orders, rewriteAll,
-    (armyId, o) => db.insert(t.orders).values({ campaignId: cid, armyId, kind: o.kind, givenBy: o.givenBy, data: o })
-      .onConflictDoUpdate({ target: [t.orders.campaignId, t.orders.armyId], set: { kind: o.kind, givenBy: o.givenBy, data: o } }).run(),
-    (armyId) => db.delete(t.orders).where(and(eq(t.orders.campaignId, cid), eq(t.orders.armyId, armyId))).run());
+    (armyId, o) => prepared(conn, `insert into orders (campaign_id, army_id, kind, given_by, data) values (?, ?, ?, ?, ?)
+      on conflict (campaign_id, army_id) do update set kind = excluded.kind, given_by = excluded.given_by, data = excluded.data`).run(cid, armyId, o.kind, o.givenBy, JSON.stringify(o)),
+    (armyId) => prepared(conn, 'delete from orders where campaign_id = ? and army_id = ?').run(cid, armyId));
   syncKeyed(prev?.contacts, next.contacts, rewriteAll,
-    (id, c) => db.insert(t.contacts).values({ campaignId: cid, id, step: c.step, armyIds: c.armyIds, data: c, live: true })
-      .onConflictDoUpdate({ target: [t.contacts.campaignId, t.contacts.id], set: { step: c.step, armyIds: c.armyIds, data: c, live: true } }).run(),
+    (id, c) => prepared(conn, `insert into contacts (campaign_id, id, step, army_ids, data, live) values (?, ?, ?, ?, ?, 1)
+      on conflict (campaign_id, id) do update set step = excluded.step, army_ids = excluded.army_ids, data = excluded.data, live = 1`).run(cid, id, c.step, JSON.stringify(c.armyIds), JSON.stringify(c)),
     // A closed contact leaves the live state; its row stays as the record of what happened.
-    (id) => db.update(t.contacts).set({ live: false }).where(and(eq(t.contacts.campaignId, cid), eq(t.contacts.id, id))).run());
+    (id) => prepared(conn, 'update contacts set live = 0 where campaign_id = ? and id = ?').run(cid, id));
   syncKeyed(prev?.couriers, next.couriers, rewriteAll,
-    (id, c) => db.insert(t.couriers).values({ campaignId: cid, id, status: c.status, data: c, live: true })
-      .onConflictDoUpdate({ target: [t.couriers.campaignId, t.couriers.id], set: { status: c.status, data: c, live: true } }).run(),
-    (id) => db.update(t.couriers).set({ live: false }).where(and(eq(t.couriers.campaignId, cid), eq(t.couriers.id, id))).run());
+    (id, c) => prepared(conn, `insert into couriers (campaign_id, id, status, data, live) values (?, ?, ?, ?, 1)
+      on conflict (campaign_id, id) do update set status = excluded.status, data = excluded.data, live = 1`).run(cid, id, c.status, JSON.stringify(c)),
+    (id) => prepared(conn, 'update couriers set live = 0 where campaign_id = ? and id = ?').run(cid, id));
   if (changed(prev?.weather, next.weather)) {
     const { sky, fog, wind, rainLevel, ...data } = next.weather;
-    const row = { campaignId: cid, sky, fog, wind, rainLevel, data };
-    db.insert(t.weather).values(row).onConflictDoUpdate({ target: t.weather.campaignId, set: row }).run();
+    prepared(conn, `insert into weather (campaign_id, sky, fog, wind, rain_level, data) values (?, ?, ?, ?, ?, ?)
+      on conflict (campaign_id) do update set sky = excluded.sky, fog = excluded.fog, wind = excluded.wind, rain_level = excluded.rain_level, data = excluded.data`)
+      .run(cid, sky, fog ? 1 : 0, wind, rainLevel, JSON.stringify(data));
   }
 }
 
@@ -305,20 +273,21 @@ function syncKeyed<T>(prev: Readonly<Record<string, T>> | undefined, next: Reado
  * Contact records that have left the live state (closed), oldest first; with `armyId`, only those
  * the army took part in. The live ones are in the state.
  */
-export function closedContacts(db: Db, campaignId: string, armyId?: string): ContactRecord[] {
-  const rows = db.select({ data: t.contacts.data }).from(t.contacts)
-    .where(and(eq(t.contacts.campaignId, campaignId), eq(t.contacts.live, false))).all();
-  const all = rows.map((r) => r.data as ContactRecord);
-  return armyId === undefined ? all : all.filter((c) => c.armyIds.includes(armyId));
+export function closedContacts(db: Database, campaignId: string, armyId?: string): ContactRecord[] {
+  // The army filter runs in SQLite, so only that army's records are parsed (a season holds hundreds).
+  const mine = armyId === undefined ? undefined : sql`exists (select 1 from json_each(${t.contacts.armyIds}) where value = ${armyId})`;
+  return db.select({ data: t.contacts.data }).from(t.contacts)
+    .where(and(eq(t.contacts.campaignId, campaignId), eq(t.contacts.live, false), mine))
+    .all().map((r) => r.data as ContactRecord);
 }
 
 /** Courier records that have left the live state (delivered or captured). */
-export function closedCouriers(db: Db, campaignId: string): CourierRecord[] {
+export function closedCouriers(db: Database, campaignId: string): CourierRecord[] {
   return db.select({ data: t.couriers.data }).from(t.couriers)
     .where(and(eq(t.couriers.campaignId, campaignId), eq(t.couriers.live, false))).all().map((r) => r.data as CourierRecord);
 }
 
-export function deleteCampaign(db: Db, id: string): void {
+export function deleteCampaign(db: Database, id: string): void {
   for (const table of [t.regiments, t.individuals, t.events, t.outboxMessages] as const) {
     db.delete(table).where(eq(table.campaignId, id)).run();
   }

@@ -4,29 +4,23 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import * as schema from './schema.js';
 
 /** The open database: what the app holds for its life. */
 export type Database = BetterSQLite3Database<typeof schema> & { $client: BetterSqlite3.Database };
 
 /**
- * What a repository function takes: the database or a transaction on it (Drizzle's common base of
- * both), so the same function serves inside and outside a transaction.
+ * Runs `fn` in one write transaction on the connection, taking the write lock at once (BEGIN
+ * IMMEDIATE): a second process waits for it (busy_timeout) instead of failing halfway. Every
+ * repository call inside `fn`, on this connection, is part of it. Synchronous: no await inside.
  */
-export type Db = BaseSQLiteDatabase<'sync', BetterSqlite3.RunResult, typeof schema>;
-
-/**
- * Runs `fn` in one write transaction, taking the write lock at once (BEGIN IMMEDIATE): a second
- * process waits for it (busy_timeout) instead of failing halfway. Synchronous: no await inside.
- */
-export function writeTransaction<T>(db: Database, fn: (tx: Db) => T): T {
-  return db.transaction((tx) => fn(tx), { behavior: 'immediate' });
+export function writeTransaction<T>(db: Database, fn: () => T): T {
+  return db.$client.transaction(fn).immediate();
 }
 
-/** Runs `fn` in one read transaction (a consistent snapshot; in WAL mode it never blocks a writer). */
-export function readTransaction<T>(db: Database, fn: (tx: Db) => T): T {
-  return db.transaction((tx) => fn(tx), { behavior: 'deferred' });
+/** Runs `fn` in one read transaction: a consistent snapshot that, in WAL mode, never blocks a writer. */
+export function readTransaction<T>(db: Database, fn: () => T): T {
+  return db.$client.transaction(fn).deferred();
 }
 
 const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');

@@ -1,7 +1,8 @@
 import { and, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/gameTime.js';
 import type { Audience, EngineEvent } from '../engine/events/events.js';
-import type { Db } from './client.js';
+import type { Database } from './client.js';
+import { prepared } from './prepared.js';
 import { events } from './schema.js';
 
 export function audienceKey(a: Audience): string {
@@ -21,19 +22,11 @@ export interface StoredEvent {
   readonly undone: boolean;
 }
 
-export function appendEvents(db: Db, campaignId: string, time: GameTime, actorUserId: string | null, list: readonly EngineEvent[], now: string): void {
+export function appendEvents(db: Database, campaignId: string, time: GameTime, actorUserId: string | null, list: readonly EngineEvent[], now: string): void {
+  const insert = prepared(db, `insert into events (campaign_id, game_day, game_half, type, actor_user_id, audience, text, data, created_at)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const e of list) {
-    db.insert(events).values({
-      campaignId,
-      gameDay: time.day,
-      gameHalf: time.half,
-      type: e.type,
-      actorUserId,
-      audience: audienceKey(e.audience),
-      text: e.text,
-      data: e.data ?? null,
-      createdAt: now,
-    }).run();
+    insert.run(campaignId, time.day, time.half, e.type, actorUserId, audienceKey(e.audience), e.text, e.data === undefined ? null : JSON.stringify(e.data), now);
   }
 }
 
@@ -42,7 +35,7 @@ function toStored(r: typeof events.$inferSelect): StoredEvent {
 }
 
 /** Events for the given audiences, newest last; events an undo withdrew are left out unless asked for. */
-export function eventsFor(db: Db, campaignId: string, audiences: readonly string[], opts: { afterId?: number; types?: readonly string[]; limit?: number; withUndone?: boolean } = {}): StoredEvent[] {
+export function eventsFor(db: Database, campaignId: string, audiences: readonly string[], opts: { afterId?: number; types?: readonly string[]; limit?: number; withUndone?: boolean } = {}): StoredEvent[] {
   const conds = [eq(events.campaignId, campaignId), inArray(events.audience, [...audiences])];
   if (!opts.withUndone) conds.push(eq(events.undone, false));
   if (opts.afterId !== undefined) conds.push(gt(events.id, opts.afterId));
@@ -51,16 +44,30 @@ export function eventsFor(db: Db, campaignId: string, audiences: readonly string
   return rows.reverse().map(toStored);
 }
 
-export function allEvents(db: Db, campaignId: string): StoredEvent[] {
+export function allEvents(db: Database, campaignId: string): StoredEvent[] {
   return db.select().from(events).where(eq(events.campaignId, campaignId)).orderBy(events.id).all().map(toStored);
 }
 
 /** Marks the events after `afterId` as withdrawn by an undo; they stay in the log. */
-export function markEventsUndone(db: Db, campaignId: string, afterId: number): void {
+export function markEventsUndone(db: Database, campaignId: string, afterId: number): void {
   db.update(events).set({ undone: true }).where(and(eq(events.campaignId, campaignId), gt(events.id, afterId))).run();
 }
 
-export function lastEventId(db: Db, campaignId: string): number {
-  const r = db.select({ id: events.id }).from(events).where(eq(events.campaignId, campaignId)).orderBy(desc(events.id)).limit(1).get();
-  return r?.id ?? 0;
+export function lastEventId(db: Database, campaignId: string): number {
+  const r = prepared(db, 'select max(id) as id from events where campaign_id = ?').get(campaignId) as { id: number | null };
+  return r.id ?? 0;
+}
+
+/**
+ * The whole log of a campaign as one JSON array, built by SQLite from the stored rows (each
+ * event's data is stored JSON, never parsed and re-written in JavaScript), with its length: the
+ * export of a season reads tens of thousands of events.
+ */
+export function allEventsJson(db: Database, campaignId: string): { json: string; count: number } {
+  const row = prepared(db, `select json_group_array(json_object(
+      'id', id, 'time', json_object('day', game_day, 'half', game_half), 'type', type, 'audience', audience,
+      'actorUserId', actor_user_id, 'text', text, 'data', json(data), 'createdAt', created_at, 'undone', json(iif(undone, 'true', 'false'))
+    )) as json, count(*) as count
+    from (select * from events where campaign_id = ? order by id)`).get(campaignId) as { json: string; count: number };
+  return row;
 }

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from './client.js';
+import type { Database } from './client.js';
+import { prepared } from './prepared.js';
 import { members } from './schema.js';
 
 export interface Member {
@@ -9,17 +10,16 @@ export interface Member {
   readonly displayName: string;
 }
 
-export function listMembers(db: Db, campaignId: string): Member[] {
-  return db.select().from(members).where(eq(members.campaignId, campaignId)).all()
-    .map((m) => ({ userId: m.userId, armyId: m.armyId, role: m.role, displayName: m.displayName }));
+export function listMembers(db: Database, campaignId: string): Member[] {
+  return prepared(db, 'select user_id as userId, army_id as armyId, role, display_name as displayName from members where campaign_id = ?').all(campaignId) as Member[];
 }
 
 /** Makes `userId` the commander of `armyId`, replacing whoever held it. */
-export function assignCommander(db: Db, campaignId: string, armyId: string, userId: string, displayName: string): void {
+export function assignCommander(db: Database, campaignId: string, armyId: string, userId: string, displayName: string): void {
   db.delete(members).where(and(eq(members.campaignId, campaignId), eq(members.armyId, armyId), eq(members.role, 'commander'))).run();
   db.insert(members).values({ campaignId, userId, armyId, role: 'commander', displayName }).run();
 }
 
-export function unassignArmy(db: Db, campaignId: string, armyId: string): void {
+export function unassignArmy(db: Database, campaignId: string, armyId: string): void {
   db.delete(members).where(and(eq(members.campaignId, campaignId), eq(members.armyId, armyId), eq(members.role, 'commander'))).run();
 }

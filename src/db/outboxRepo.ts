@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
-import type { Db } from './client.js';
+import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import type { Database } from './client.js';
+import { fromJson, prepared } from './prepared.js';
 import { outboxMessages } from './schema.js';
 
 /** A file as versions before pictures stored it (base64 inline). Read for old pending rows only. */
@@ -46,24 +47,12 @@ export interface NewOutboxMessage {
 }
 
 /** Queues a message; a message with a dedupe key already queued is ignored. Returns whether it was added. */
-export function enqueue(db: Db, m: NewOutboxMessage, now: string): boolean {
-  const r = db.insert(outboxMessages).values({
-    campaignId: m.campaignId,
-    to: m.to,
-    userId: m.userId ?? null,
-    channelId: m.channelId ?? null,
-    content: m.content,
-    data: m.data ?? null,
-    pictures: m.pictures ?? null,
-    buttons: m.buttons ?? null,
-    mentions: m.mentions ?? null,
-    status: 'pending',
-    attempts: 0,
-    nextAttemptAt: now,
-    dedupeKey: m.dedupeKey ?? null,
-    nonce: m.nonce,
-    createdAt: now,
-  }).onConflictDoNothing().run();
+export function enqueue(db: Database, m: NewOutboxMessage, now: string): boolean {
+  const json = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
+  const r = prepared(db, `insert into outbox_messages (campaign_id, "to", user_id, channel_id, content, data, pictures, buttons, mentions,
+    status, attempts, next_attempt_at, dedupe_key, nonce, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?) on conflict do nothing`)
+    .run(m.campaignId, m.to, m.userId ?? null, m.channelId ?? null, m.content, json(m.data), json(m.pictures), json(m.buttons), json(m.mentions),
+      now, m.dedupeKey ?? null, m.nonce, now);
   return r.changes > 0;
 }
 
@@ -82,67 +71,94 @@ function toRow(r: typeof outboxMessages.$inferSelect): OutboxRow {
  * it (an expired claim, from a worker that died, is taken over). Messages to one destination go
  * out in order: a message waits while an older one to the same user or channel is still pending.
  */
-export function claimDue(db: Db, owner: string, now: string, leaseUntil: string, limit: number): OutboxRow[] {
-  const o = outboxMessages;
-  const older = sql`exists (select 1 from ${o} as prior where prior.status = 'pending' and prior.id < ${o.id}
-    and prior."to" = ${o.to} and coalesce(prior.user_id, '') = coalesce(${o.userId}, '') and coalesce(prior.channel_id, '') = coalesce(${o.channelId}, ''))`;
-  const due = db.select({ id: o.id }).from(o)
-    .where(and(eq(o.status, 'pending'), lte(o.nextAttemptAt, now), or(isNull(o.leaseUntil), lt(o.leaseUntil, now)), sql`not ${older}`))
-    .orderBy(asc(o.id)).limit(limit);
-  return db.update(o).set({ claimedBy: owner, leaseUntil })
-    .where(and(inArray(o.id, due), eq(o.status, 'pending'), or(isNull(o.leaseUntil), lt(o.leaseUntil, now))))
-    .returning().all().map(toRow).sort((a, b) => a.id - b.id);
+export function claimDue(db: Database, owner: string, now: string, leaseUntil: string, limit: number): OutboxRow[] {
+  const rows = prepared(db, `update outbox_messages set claimed_by = ?, lease_until = ?
+    where id in (
+      select o.id from outbox_messages o
+      where o.status = 'pending' and o.next_attempt_at <= ? and (o.lease_until is null or o.lease_until < ?)
+        and not exists (select 1 from outbox_messages prior where prior.status = 'pending' and prior.id < o.id and prior."to" = o."to"
+          and coalesce(prior.user_id, '') = coalesce(o.user_id, '') and coalesce(prior.channel_id, '') = coalesce(o.channel_id, ''))
+      order by o.id limit ?)
+    returning *`).all(owner, leaseUntil, now, now, limit) as RawOutboxRow[];
+  return rows.map(fromRaw).sort((a, b) => a.id - b.id);
+}
+
+/** An outbox row as the driver returns it (snake_case columns, JSON as text). */
+interface RawOutboxRow {
+  readonly id: number; readonly campaign_id: string; readonly to: 'dm' | 'channel'; readonly user_id: string | null; readonly channel_id: string | null;
+  readonly content: string; readonly data: string | null; readonly pictures: string | null; readonly files: string | null; readonly buttons: string | null;
+  readonly mentions: string | null; readonly status: OutboxStatus; readonly attempts: number; readonly parts_sent: number; readonly nonce: string | null; readonly created_at: string;
+}
+
+function fromRaw(r: RawOutboxRow): OutboxRow {
+  return {
+    id: r.id, campaignId: r.campaign_id, to: r.to, userId: r.user_id, channelId: r.channel_id, content: r.content, data: fromJson(r.data),
+    pictures: fromJson(r.pictures), legacyFiles: fromJson(r.files), buttons: fromJson(r.buttons), mentions: fromJson(r.mentions), status: r.status,
+    attempts: r.attempts, partsSent: r.parts_sent, nonce: r.nonce ?? `legacy${r.id}`, createdAt: r.created_at,
+  };
+}
+
+/** The workers holding live claims at `now`. */
+export function claimants(db: Database, now: string): string[] {
+  return db.selectDistinct({ owner: outboxMessages.claimedBy }).from(outboxMessages)
+    .where(and(eq(outboxMessages.status, 'pending'), sql`${outboxMessages.leaseUntil} >= ${now}`)).all()
+    .flatMap((r) => (r.owner ? [r.owner] : []));
+}
+
+/** Ends the claims of a worker that is gone (its process died): its items may be taken over at once. */
+export function releaseClaims(db: Database, owner: string): number {
+  return db.update(outboxMessages).set({ claimedBy: null, leaseUntil: null })
+    .where(and(eq(outboxMessages.claimedBy, owner), eq(outboxMessages.status, 'pending'))).run().changes;
 }
 
 /** Records that part `index` (0-based) of a claimed message went out: a retry starts after it. */
-export function markPartSent(db: Db, id: number, owner: string, index: number): void {
-  db.update(outboxMessages).set({ partsSent: index + 1 })
-    .where(and(eq(outboxMessages.id, id), eq(outboxMessages.claimedBy, owner), lt(outboxMessages.partsSent, index + 1))).run();
+export function markPartSent(db: Database, id: number, owner: string, index: number): void {
+  prepared(db, 'update outbox_messages set parts_sent = ? where id = ? and claimed_by = ? and parts_sent < ?').run(index + 1, id, owner, index + 1);
 }
 
-export function markSent(db: Db, id: number, owner: string, now: string): void {
-  db.update(outboxMessages).set({ status: 'sent', deliveredAt: now, lastError: null, claimedBy: null, leaseUntil: null, files: null })
-    .where(and(eq(outboxMessages.id, id), eq(outboxMessages.claimedBy, owner))).run();
+export function markSent(db: Database, id: number, owner: string, now: string): void {
+  prepared(db, `update outbox_messages set status = 'sent', delivered_at = ?, last_error = null, claimed_by = null, lease_until = null, files = null
+    where id = ? and claimed_by = ?`).run(now, id, owner);
 }
 
 /** Gives a claimed message back for another try at `nextAttemptAt` (a failure, or a shutdown while it waited). */
-export function releaseForRetry(db: Db, id: number, owner: string, set: { attempts: number; nextAttemptAt: string; lastError: string | null }): void {
+export function releaseForRetry(db: Database, id: number, owner: string, set: { attempts: number; nextAttemptAt: string; lastError: string | null }): void {
   db.update(outboxMessages).set({ ...set, claimedBy: null, leaseUntil: null })
     .where(and(eq(outboxMessages.id, id), eq(outboxMessages.claimedBy, owner))).run();
 }
 
 /** Ends a claimed message's delivery without sending it: kept for /intel (dmClosed) or for the referee (failed). */
-export function markUndeliverable(db: Db, id: number, owner: string, status: 'dmClosed' | 'failed', attempts: number, lastError: string): void {
+export function markUndeliverable(db: Database, id: number, owner: string, status: 'dmClosed' | 'failed', attempts: number, lastError: string): void {
   db.update(outboxMessages).set({ status, attempts, lastError, claimedBy: null, leaseUntil: null, files: null })
     .where(and(eq(outboxMessages.id, id), eq(outboxMessages.claimedBy, owner), eq(outboxMessages.status, 'pending'))).run();
 }
 
 /** The message, if it is still pending and claimed by `owner`. */
-export function claimedMessage(db: Db, id: number, owner: string): OutboxRow | undefined {
+export function claimedMessage(db: Database, id: number, owner: string): OutboxRow | undefined {
   const r = db.select().from(outboxMessages).where(and(eq(outboxMessages.id, id), eq(outboxMessages.claimedBy, owner), eq(outboxMessages.status, 'pending'))).get();
   return r ? toRow(r) : undefined;
 }
 
-export function getOutbox(db: Db, id: number): OutboxRow | undefined {
+export function getOutbox(db: Database, id: number): OutboxRow | undefined {
   const r = db.select().from(outboxMessages).where(eq(outboxMessages.id, id)).get();
   return r ? toRow(r) : undefined;
 }
 
-export function outboxByStatus(db: Db, campaignId: string, statuses: readonly OutboxStatus[]): OutboxRow[] {
+export function outboxByStatus(db: Database, campaignId: string, statuses: readonly OutboxStatus[]): OutboxRow[] {
   return db.select().from(outboxMessages)
     .where(and(eq(outboxMessages.campaignId, campaignId), inArray(outboxMessages.status, [...statuses])))
     .orderBy(asc(outboxMessages.id)).all().map(toRow);
 }
 
 /** Direct messages to a user that could not be delivered and have not been read with /intel yet. */
-export function keptMessages(db: Db, campaignId: string, userId: string): OutboxRow[] {
+export function keptMessages(db: Database, campaignId: string, userId: string): OutboxRow[] {
   return db.select().from(outboxMessages)
     .where(and(eq(outboxMessages.campaignId, campaignId), eq(outboxMessages.to, 'dm'), eq(outboxMessages.userId, userId),
       inArray(outboxMessages.status, ['dmClosed', 'failed']), isNull(outboxMessages.readAt)))
     .orderBy(asc(outboxMessages.id)).all().map(toRow);
 }
 
-export function markRead(db: Db, ids: readonly number[], now: string): void {
+export function markRead(db: Database, ids: readonly number[], now: string): void {
   if (ids.length === 0) return;
   db.update(outboxMessages).set({ readAt: now }).where(inArray(outboxMessages.id, [...ids])).run();
 }
@@ -151,7 +167,7 @@ export function markRead(db: Db, ids: readonly number[], now: string): void {
  * Deletes delivered messages older than `before`, kept DMs read with /intel before it, and channel
  * posts given up before it. Undeliverable DMs not yet read stay. Returns how many went.
  */
-export function pruneOutbox(db: Db, before: string): number {
+export function pruneOutbox(db: Database, before: string): number {
   const o = outboxMessages;
   const r = db.delete(o).where(or(
     and(eq(o.status, 'sent'), lt(o.deliveredAt, before)),

@@ -1,11 +1,12 @@
-import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { StateJson } from '../engine/state/upgrade.js';
-import type { Db } from './client.js';
+import type { Database } from './client.js';
+import { prepared } from './prepared.js';
 import { ticks } from './schema.js';
 
 /** Whether a half period (by time index) was already played: makes a tick idempotent across triggers and processes. */
-export function tickPlayed(db: Db, campaignId: string, timeIndex: number): boolean {
-  return db.select({ t: ticks.timeIndex }).from(ticks).where(and(eq(ticks.campaignId, campaignId), eq(ticks.timeIndex, timeIndex))).get() !== undefined;
+export function tickPlayed(db: Database, campaignId: string, timeIndex: number): boolean {
+  return prepared(db, 'select 1 from ticks where campaign_id = ? and time_index = ?').get(campaignId, timeIndex) !== undefined;
 }
 
 /**
@@ -13,10 +14,10 @@ export function tickPlayed(db: Db, campaignId: string, timeIndex: number): boole
  * and drops the snapshots of ticks that have left the undo window (the last `keep` ticks keep
  * theirs; the rows stay, so an old half period can never be played twice).
  */
-export function recordTick(db: Db, campaignId: string, timeIndex: number, before: StateJson, version: number, lastEventId: number, now: string, keep: number): void {
-  db.insert(ticks).values({ campaignId, timeIndex, ranAt: now, snapshot: before, stateVersion: version, lastEventId }).run();
-  db.update(ticks).set({ snapshot: null })
-    .where(and(eq(ticks.campaignId, campaignId), lte(ticks.timeIndex, timeIndex - keep), isNotNull(ticks.snapshot))).run();
+export function recordTick(db: Database, campaignId: string, timeIndex: number, before: StateJson, version: number, lastEventId: number, now: string, keep: number): void {
+  prepared(db, 'insert into ticks (campaign_id, time_index, ran_at, snapshot, state_version, last_event_id) values (?, ?, ?, ?, ?, ?)')
+    .run(campaignId, timeIndex, now, JSON.stringify(before), version, lastEventId);
+  prepared(db, 'update ticks set snapshot = null where campaign_id = ? and time_index <= ? and snapshot is not null').run(campaignId, timeIndex - keep);
 }
 
 /** A played tick that can still be undone: the state before it, as stored. */
@@ -28,14 +29,14 @@ export interface UndoableTick {
 }
 
 /** The last played tick, if it can still be undone (it has its snapshot). */
-export function lastUndoableTick(db: Db, campaignId: string): UndoableTick | undefined {
+export function lastUndoableTick(db: Database, campaignId: string): UndoableTick | undefined {
   const r = db.select().from(ticks).where(eq(ticks.campaignId, campaignId)).orderBy(desc(ticks.timeIndex)).limit(1).get();
   if (!r || r.snapshot === null) return undefined;
   return { timeIndex: r.timeIndex, snapshot: r.snapshot as StateJson, version: r.stateVersion, lastEventId: r.lastEventId };
 }
 
 /** How many of the last ticks in a row can be undone (they still have their snapshots). */
-export function undoableTicks(db: Db, campaignId: string): number {
+export function undoableTicks(db: Database, campaignId: string): number {
   const rows = db.select({ has: sql<number>`${ticks.snapshot} is not null` }).from(ticks).where(eq(ticks.campaignId, campaignId)).orderBy(desc(ticks.timeIndex)).limit(64).all();
   let n = 0;
   for (const r of rows) {
@@ -45,6 +46,6 @@ export function undoableTicks(db: Db, campaignId: string): number {
   return n;
 }
 
-export function deleteTick(db: Db, campaignId: string, timeIndex: number): void {
+export function deleteTick(db: Database, campaignId: string, timeIndex: number): void {
   db.delete(ticks).where(and(eq(ticks.campaignId, campaignId), eq(ticks.timeIndex, timeIndex))).run();
 }

@@ -2,8 +2,10 @@ import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import {
   BATTLEFIELD_COLUMNS, BATTLEFIELD_ROWS, type BattlefieldCard, type BattlefieldSketch, type PlacedCard,
 } from '../engine/views/battlefieldSketch.js';
+import { encodePng } from './encodePng.js';
 import { ensureFonts, font } from './fonts.js';
 import { INK } from './palette.js';
+import { runPicture } from './renderPool.js';
 import type { Rect } from './layout.js';
 
 /**
@@ -296,7 +298,12 @@ export function renderBattlefieldCanvas(sketch: BattlefieldSketch): Canvas {
   return canvas;
 }
 
-/** The terrain reconnaissance sketch as a PNG. */
+/** The terrain reconnaissance sketch as a PNG, drawn and encoded on a render thread (renderPool.ts). */
 export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buffer> {
-  return renderBattlefieldCanvas(sketch).encode('png');
+  return runPicture({ kind: 'battlefield', sketch }, () => renderBattlefieldHere(sketch));
+}
+
+/** `renderBattlefield` in this thread. */
+export async function renderBattlefieldHere(sketch: BattlefieldSketch): Promise<Buffer> {
+  return encodePng(renderBattlefieldCanvas(sketch));
 }

@@ -2,9 +2,11 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { Hex } from '../engine/hex/hex.js';
 import type { MapModel } from '../engine/map/mapModel.js';
 import type { MapView } from '../engine/views/mapView.js';
+import { encodePng } from './encodePng.js';
 import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
 import { drawOverlay, type TitleText } from './overlay.js';
+import { clearWorkerCaches, runPicture, workerCacheStats, type CacheStats } from './renderPool.js';
 import { buildStaticLayer, legendEntryCount, type StaticLayer, type ViewKind } from './staticLayer.js';
 
 export interface RenderMapOptions {
@@ -46,10 +48,24 @@ function mapKey(map: MapModel, cacheKey: string | undefined): string {
   return `m:${id}`;
 }
 
-function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): StaticLayer {
+/** The layout and cache key of the static layer these options draw on. */
+function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key: string; hexIds: 'all' | 'subset' | 'none'; layout: () => StaticLayer['layout'] } {
   const hexIds = opts.hexIds ?? 'all';
   const zoom = opts.around ? `${opts.around.q},${opts.around.r},${opts.radius ?? 5}` : 'full';
-  const key = `${mapKey(map, opts.cacheKey)}|${opts.width ?? 1600}|${zoom}|${hexIds}|${kind}`;
+  return {
+    key: `${mapKey(map, opts.cacheKey)}|${opts.width ?? 1600}|${zoom}|${hexIds}|${kind}`,
+    hexIds,
+    layout: () => computeLayout(map.width, map.height, {
+      ...(opts.width !== undefined ? { width: opts.width } : {}),
+      ...(opts.around ? { around: opts.around, radius: opts.radius ?? 5 } : {}),
+      legendEntries: legendEntryCount(kind),
+    }),
+  };
+}
+
+function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): StaticLayer {
+  ensureFonts();
+  const { key, hexIds, layout: layoutOf } = layerSpec(map, opts, kind);
   const hit = cache.get(key);
   if (hit) {
     // refresh its place in the LRU order
@@ -57,11 +73,7 @@ function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): 
     cache.set(key, hit);
     return hit.layer;
   }
-  const layout = computeLayout(map.width, map.height, {
-    ...(opts.width !== undefined ? { width: opts.width } : {}),
-    ...(opts.around ? { around: opts.around, radius: opts.radius ?? 5 } : {}),
-    legendEntries: legendEntryCount(kind),
-  });
+  const layout = layoutOf();
   const layer = buildStaticLayer(map, layout, { hexIds, kind });
   const bytes = layout.width * layout.height * 4;
   cache.set(key, { layer, bytes });
@@ -74,40 +86,85 @@ function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): 
   return layer;
 }
 
-/** Forgets every cached static layer (tests, or after a referee edits a map). */
+/** Forgets every cached static layer, in this thread and in the render threads (tests, or after a referee edits a map). */
 export function clearRenderCache(): void {
   cache.clear();
   cachedBytes = 0;
+  clearWorkerCaches();
 }
 
-export function renderCacheStats(): { entries: number; bytes: number } {
+/** The static layers cached in this thread. */
+export function renderCacheStatsHere(): CacheStats {
   return { entries: cache.size, bytes: cachedBytes };
+}
+
+/** The static layers cached in this thread and in the render threads. */
+export async function renderCacheStats(): Promise<CacheStats> {
+  const workers = await workerCacheStats();
+  return { entries: cache.size + workers.entries, bytes: cachedBytes + workers.bytes };
 }
 
 /**
  * Draws a map snapshot as a PNG: the whole map (about 1,600 px wide) or, with `around`, a zoom on
  * a region with bigger hexes. `view` decides what is shown (publicMapView or commanderMapView);
- * the renderer never sees campaign state.
+ * the renderer never sees campaign state. Drawn and encoded on a render thread (renderPool.ts):
+ * the caller's event loop does not wait on it. The thread gets the map's data once per cache key
+ * (`cacheKey`, else the MapModel object) and keeps its own model and static layers.
  */
 export async function renderMap(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
-  const canvas = renderMapCanvas(map, view, options);
-  return canvas.encode('png');
+  return runPicture({ kind: 'map', key: mapKey(map, options.cacheKey), data: () => map.data, view, options }, () => renderMapHere(map, view, options));
 }
 
-/** The snapshot before encoding (tests and the benchmark read its pixels). */
-export function renderMapCanvas(map: MapModel, view: MapView, options: RenderMapOptions): Canvas {
-  ensureFonts();
-  const layer = staticLayerFor(map, options, view.kind);
-  const { width, height } = layer.layout;
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  ctx.drawImage(layer.canvas, 0, 0);
-  drawOverlay(ctx, layer, view, { labels: options.labels ?? true, title: options.title });
+/**
+ * One canvas per picture size, reused by every snapshot encoded in this thread: the encoder copies
+ * the pixels before it yields, so the canvas is free again at once. (A fresh 10 MB canvas per
+ * picture is native memory the garbage collector does not see, and piles up between collections.)
+ */
+const scratch = new Map<string, Canvas>();
+const SCRATCH_SIZES = 4;
+
+function scratchCanvas(width: number, height: number): Canvas {
+  const key = `${width}x${height}`;
+  let canvas = scratch.get(key);
+  if (canvas) {
+    scratch.delete(key);
+  } else {
+    canvas = createCanvas(width, height);
+    for (const k of scratch.keys()) {
+      if (scratch.size < SCRATCH_SIZES) break;
+      scratch.delete(k);
+    }
+  }
+  scratch.set(key, canvas);
   return canvas;
 }
 
-/** The layout a snapshot with these options uses (for callers that map pixels back to hexes). */
+/** `renderMap` in this thread: draws with the cached static layer and encodes. */
+export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
+  const layer = staticLayerFor(map, options, view.kind);
+  const canvas = scratchCanvas(layer.layout.width, layer.layout.height);
+  drawSnapshot(canvas, layer, view, options);
+  return encodePng(canvas);
+}
+
+/** The snapshot before encoding, on a canvas of its own, drawn in this thread (tests and the benchmark read its pixels). */
+export function renderMapCanvas(map: MapModel, view: MapView, options: RenderMapOptions): Canvas {
+  const layer = staticLayerFor(map, options, view.kind);
+  const canvas = createCanvas(layer.layout.width, layer.layout.height);
+  drawSnapshot(canvas, layer, view, options);
+  return canvas;
+}
+
+/** Copies the static layer (opaque, the whole picture) and draws the view on top. */
+function drawSnapshot(canvas: Canvas, layer: StaticLayer, view: MapView, options: RenderMapOptions): void {
+  const ctx = canvas.getContext('2d');
+  ctx.save();
+  ctx.drawImage(layer.canvas, 0, 0);
+  drawOverlay(ctx, layer, view, { labels: options.labels ?? true, title: options.title });
+  ctx.restore();
+}
+
+/** The layout a snapshot with these options uses (for callers that map pixels back to hexes); draws nothing. */
 export function snapshotLayout(map: MapModel, options: RenderMapOptions, kind: ViewKind = 'public'): StaticLayer['layout'] {
-  ensureFonts();
-  return staticLayerFor(map, options, kind).layout;
+  return layerSpec(map, options, kind).layout();
 }

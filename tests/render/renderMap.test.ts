@@ -133,9 +133,9 @@ describe('renderMap smoke test', () => {
     const view = publicMapView(testState());
     await renderMap(map, view, { title });
     await renderMap(map, view, { title, labels: false });
-    expect(renderCacheStats().entries).toBe(1);
+    expect((await renderCacheStats()).entries).toBe(1);
     await renderMap(map, commanderMapView(testState(), ['arn']), { title });
-    expect(renderCacheStats().entries).toBe(2);
+    expect((await renderCacheStats()).entries).toBe(2);
   });
 });
 

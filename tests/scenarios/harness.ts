@@ -21,13 +21,13 @@ export interface Harness {
 }
 
 /** A console session on a fresh database, for scenario tests. */
-export async function consoleHarness(opts: { seed?: number; dice?: number[]; databasePath?: string; now?: string; closedDms?: string[]; setup?: string } = {}): Promise<Harness> {
+export async function consoleHarness(opts: { seed?: number; dice?: number[]; databasePath?: string; now?: string; closedDms?: string[]; setup?: string; where?: { guildId: string; channelId: string } } = {}): Promise<Harness> {
   const clock = new ManualClock(new Date(opts.now ?? '2026-11-22T10:00:00Z'));
   const outDir = mkdtempSync(join(tmpdir(), 'valormr-test-'));
   const app = createApp({ databasePath: opts.databasePath ?? ':memory:', clock, seed: opts.seed ?? 1, scriptedDice: opts.dice ?? [], outDir });
   const outputs: ConsoleOutput[] = [];
   const session = new ConsoleSession(app, {
-    where: { guildId: 'console', channelId: 'console', baseDir: process.cwd() },
+    where: { guildId: opts.where?.guildId ?? 'console', channelId: opts.where?.channelId ?? 'console', baseDir: process.cwd() },
     outDir,
     write: (o) => outputs.push(o),
     closedDms: new Set(opts.closedDms ?? []),

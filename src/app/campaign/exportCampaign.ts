@@ -3,25 +3,29 @@ import type { App } from '../app.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { readCampaign, requireReferee } from '../session.js';
 
-/** Referee: the whole campaign (state, members, scenario, event log) as a JSON file. */
+/**
+ * Referee: the whole campaign as a JSON file: state, members, scenario, the closed contacts kept
+ * out of the live state, and the event log (every die, undone events marked). One read
+ * transaction; the log is written out from its stored text, so a season's export stays fast.
+ */
 export function exportCampaign(app: App, actor: Actor): Reply[] {
   return readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
-    const doc = {
+    const head = {
       format: 'valormr-campaign-export',
-      version: 1,
+      version: 2,
       exportedAt: tx.now.toISOString(),
       meta: tx.meta,
       state: tx.state,
       members: tx.members,
       scenario: tx.scenario,
       closedContacts: tx.read.closedContacts(),
-      events: tx.read.allEvents(),
     };
-    const json = JSON.stringify(doc, null, 2);
+    const { json: events, count } = tx.read.allEventsJson();
+    const json = `${JSON.stringify(head).slice(0, -1)},"events":${events}}`;
     const file = { name: `${tx.state.name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, data: new TextEncoder().encode(json) };
     // The document is the file; the reply's data only says what it holds.
-    return [ephemeral(`Export of **${tx.state.name}**: ${Object.keys(tx.state.armies).length} armies, ${doc.events.length} events.`,
-      { format: doc.format, campaignId: tx.meta.id, armies: Object.keys(tx.state.armies).length, events: doc.events.length, file: file.name }, [file])];
+    return [ephemeral(`Export of **${tx.state.name}**: ${Object.keys(tx.state.armies).length} armies, ${count} events.`,
+      { format: head.format, campaignId: tx.meta.id, armies: Object.keys(tx.state.armies).length, events: count, file: file.name }, [file])];
   });
 }

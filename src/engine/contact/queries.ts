@@ -102,3 +102,16 @@ export function awaitingAnswers(record: ContactRecord): string[] {
   if (record.step === 'decision') return record.armyIds.filter((id) => d.decisions?.[id] === undefined);
   return [];
 }
+
+/**
+ * True once no rule can need a closed contact any more, so it may leave the live state (its
+ * record stays in the contacts table for /intel, the chronicle and export). The rules read a
+ * closed contact only while its "fight on the morrow" quiet lasts (until the half period after
+ * it closed) and, for the reserve's exploit and the support switches, in the half period it
+ * opened or the next. @see 001 Map Contact: Fight on the Morrow; 001 Reserve: Exploit
+ */
+export function isForgettable(record: ContactRecord, now: number): boolean {
+  if (isOpen(record)) return false;
+  const quietUntil = contactData(record).quietUntil ?? -Infinity;
+  return quietUntil < now && timeIndex(record.openedAt) < now - 1;
+}

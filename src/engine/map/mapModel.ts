@@ -1,4 +1,4 @@
-import { DIRECTIONS, type Direction, type Hex } from '../hex/hex.js';
+import { DIRECTION_VECTORS, DIRECTIONS, type Direction, type Hex } from '../hex/hex.js';
 import { formatHex, hexKey, hexToOffset, idWidth, offsetToHex, parseHex } from '../hex/hexId.js';
 import { directionTo } from '../hex/neighbours.js';
 
@@ -272,3 +272,87 @@ export function crossingNeeded(map: MapModel, at: Hex, bank: Bank | undefined, t
   return side === 'left' || side === 'right' ? side !== bank : false;
 }
 
+
+/**
+ * The map as integer hex indices, for searches that must not build strings or objects per step.
+ * Index `i` is the hex `hexes[i]` (row by row, as `allHexes()`); its neighbour across direction
+ * `d` (the order of DIRECTIONS) is `neighbour[i * 6 + d]`, or -1 off the map.
+ */
+export interface HexGrid {
+  readonly size: number;
+  readonly width: number;
+  readonly hexes: readonly Hex[];
+  readonly q: Int32Array;
+  readonly r: Int32Array;
+  readonly neighbour: Int32Array;
+  /** Terrain of each hex as its position in TERRAINS. */
+  readonly terrain: Uint8Array;
+  /** The link along each edge `i * 6 + d`: 0 none, 1 track, 2 road (a road beats a track). */
+  readonly link: Uint8Array;
+  /** 1 where a river runs through the hex. */
+  readonly river: Uint8Array;
+}
+
+/** Link codes of HexGrid.link. */
+export const LINK_NONE = 0;
+export const LINK_TRACK = 1;
+export const LINK_ROAD = 2;
+
+const grids = new WeakMap<MapModel, HexGrid>();
+
+/** Index of a hex in `hexGrid(map)`, or -1 off the map. */
+export function hexIndex(map: Pick<MapModel, 'width' | 'height'>, h: Hex): number {
+  const { col, row } = hexToOffset(h);
+  if (col < 1 || row < 1 || col > map.width || row > map.height) return -1;
+  return (row - 1) * map.width + (col - 1);
+}
+
+/**
+ * The integer view of a map, built once per MapModel (the model is immutable, so the view is
+ * cached with it and shared by every search on that map).
+ */
+export function hexGrid(map: MapModel): HexGrid {
+  const hit = grids.get(map);
+  if (hit) return hit;
+  const hexes = map.allHexes();
+  const size = hexes.length;
+  const q = new Int32Array(size);
+  const r = new Int32Array(size);
+  const neighbour = new Int32Array(size * 6);
+  const terrain = new Uint8Array(size);
+  const river = new Uint8Array(size);
+  hexes.forEach((h, i) => {
+    q[i] = h.q;
+    r[i] = h.r;
+    terrain[i] = TERRAINS.indexOf(map.terrainAt(h) ?? 'clear');
+    river[i] = map.riverAt(h) ? 1 : 0;
+    DIRECTIONS.forEach((d, k) => {
+      const v = DIRECTION_VECTORS[d];
+      neighbour[i * 6 + k] = hexIndex(map, { q: h.q + v.q, r: h.r + v.r });
+    });
+  });
+  const link = new Uint8Array(size * 6);
+  const mark = (paths: readonly (readonly string[])[], code: number): void => {
+    for (const path of paths) {
+      for (let k = 1; k < path.length; k++) {
+        const a = parseHex(path[k - 1] ?? '');
+        const b = parseHex(path[k] ?? '');
+        if (!a || !b) continue;
+        const ia = hexIndex(map, a);
+        const ib = hexIndex(map, b);
+        const da = directionTo(a, b);
+        const db = directionTo(b, a);
+        if (ia < 0 || ib < 0 || !da || !db) continue;
+        const ea = ia * 6 + DIRECTIONS.indexOf(da);
+        const eb = ib * 6 + DIRECTIONS.indexOf(db);
+        link[ea] = Math.max(link[ea] ?? 0, code);
+        link[eb] = Math.max(link[eb] ?? 0, code);
+      }
+    }
+  };
+  mark(map.data.tracks, LINK_TRACK);
+  mark(map.data.roads, LINK_ROAD);
+  const grid: HexGrid = { size, width: map.width, hexes, q, r, neighbour, terrain, link, river };
+  grids.set(map, grid);
+  return grid;
+}

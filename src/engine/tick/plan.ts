@@ -2,16 +2,18 @@ import { contactStep } from '../contact/index.js';
 import { beginHalfStep, movementStep } from '../movement/index.js';
 import { courierStep, fleetStep } from '../water/index.js';
 import { droughtCasualtyStep, weatherEffects, weatherStep } from '../weather/index.js';
+import { forgetFinishedStep } from './forgetFinished.js';
 import type { TickPlan } from './resolveTick.js';
 
 /**
- * The rules that run at every tick, in the order RULINGS 2-5 require: contact deadlines, then
+ * The rules that run at every tick, in the order RULINGS 2-5 require: first what is finished
+ * leaves the live state (closed contacts no rule needs, delivered couriers); contact deadlines, then
  * every move of the half period (armies, then fleets, then couriers, who may ride a fleet); then
  * the clock moves on and the new half period opens with its weather (and drought), the daily
  * books and contacts between forces standing still.
  */
 export const TICK_PLAN: TickPlan = {
-  closeHalf: [contactStep, movementStep, fleetStep, courierStep],
+  closeHalf: [forgetFinishedStep, contactStep, movementStep, fleetStep, courierStep],
   openHalf: [weatherStep, droughtCasualtyStep, beginHalfStep],
   effects: (s) => weatherEffects(s.weather, s.settings),
 };

@@ -297,3 +297,11 @@ function rideHalf(state: CampaignState, map: MapModel, dice: Dice, weather: Weat
   }
   return { courier: withData({ ...c, hex }, d), events };
 }
+
+/**
+ * True once a courier has nothing left to do: delivered, or captured and its sender told it has
+ * not arrived. It may then leave the live state (its record stays in the couriers table).
+ */
+export function courierFinished(c: CourierRecord): boolean {
+  return c.status === 'delivered' || (c.status === 'captured' && dataOf(c).senderTold === true);
+}

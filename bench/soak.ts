@@ -1,0 +1,202 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buttons } from '../commands/index.js';
+import { createApp } from '../src/app/createApp.js';
+import { ManualClock } from '../src/app/ports.js';
+import { readCampaign } from '../src/app/session.js';
+import { ConsoleSession, type ConsoleOutput } from '../src/console/session.js';
+import { createRngState, SeededDice } from '../src/engine/dice/dice.js';
+import { regimentFigures } from '../src/engine/forces/army.js';
+import { hexKey } from '../src/engine/hex/hexId.js';
+import { isWater } from '../src/engine/map/mapModel.js';
+import type { CampaignState } from '../src/engine/state/campaign.js';
+
+/**
+ * `npm run soak`: a season of the Valormr campaign as users play it, on a WAL database file,
+ * through the real app, the console transport and the outbox delivery (every map drawn and
+ * encoded). 24 armies and 12 players (two armies each); every half period each army gets an order
+ * at random (marches, some forced or unformed, rests, holds, couriers), every contact prompt is
+ * answered by pressing one of its buttons at random, every battle is recorded. A fixed mix of
+ * commands is timed each half period (`/army status`, `/move`, `/turn status`, `/intel`).
+ *
+ * With `--json` the last line is one JSON object: halfPeriods, dbBytes (database file after a
+ * checkpoint), commandMedianMs and tickMs ({ first50, last50 }: medians over the first and last 50
+ * half periods; a tick is `!tick` as played: the tick's transaction and the delivery of
+ * everything it queued, maps drawn and encoded), exportMs (`/campaign export`), undoMs
+ * (`/turn undo` of the last half period), rssMb, invariantViolations (checked after every tick:
+ * armies on the map, one commander per hex, whole non-negative points and figures, contacts
+ * naming real armies) and secretLeaks (channel posts matching the secrecy pattern).
+ */
+const { values } = parseArgs({ options: { halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' } } });
+
+/**
+ * Channel text must never carry numbers about forces: the scenario tests' pattern, except that a
+ * percentage in the public weather line ("ships at sea at 50 %", "move points at 75 %") is not a secret.
+ */
+const SECRET_PATTERN = /\d+\s*(figures?|troops)|(?<!(?:ships at sea|move points) at )\b\d+\s*%|estimate|contact dice|strength/i;
+
+export interface SoakResult {
+  readonly halfPeriods: number;
+  readonly dbBytes: number;
+  readonly commandMedianMs: { readonly first50: number; readonly last50: number };
+  readonly tickMs: { readonly first50: number; readonly last50: number };
+  readonly exportMs: number;
+  readonly undoMs: number;
+  readonly rssMb: number;
+  readonly invariantViolations: number;
+  readonly secretLeaks: number;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : (s[Math.floor(s.length / 2)] as number);
+};
+const round = (x: number): number => Math.round(x * 100) / 100;
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+/** What must hold after every tick. Returns the broken ones, in words. */
+export function invariants(state: CampaignState, inBounds: (h: CampaignState['armies'][string]['hex']) => boolean): string[] {
+  const broken: string[] = [];
+  const seen = new Map<string, string>();
+  for (const a of Object.values(state.armies)) {
+    if (a.status.destroyed) continue;
+    if (!inBounds(a.hex)) broken.push(`${a.id} is off the map`);
+    const other = seen.get(hexKey(a.hex));
+    if (other) broken.push(`${a.id} and ${other} share a hex`);
+    seen.set(hexKey(a.hex), a.id);
+    for (const [what, v] of [['points left', a.march.pointsLeft], ['saved points', a.march.savedPoints]] as const) {
+      if (!Number.isInteger(v) || v < 0) broken.push(`${a.id} has ${what} ${v}`);
+    }
+    for (const r of a.regiments) {
+      const f = regimentFigures(r);
+      if (!Number.isInteger(f) || f < 0 || r.companies.some((c) => !Number.isInteger(c.figures) || c.figures < 0)) broken.push(`${a.id}/${r.id} has ${f} figures`);
+    }
+  }
+  for (const c of Object.values(state.contacts)) {
+    for (const id of c.armyIds) if (!state.armies[id]) broken.push(`contact ${c.id} names ${id}, no army`);
+  }
+  return broken;
+}
+
+export async function soak(opts: { halves: number; seed: number; databasePath?: string; log?: (line: string) => void }): Promise<SoakResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'valormr-soak-'));
+  const databasePath = opts.databasePath ?? join(dir, 'soak.db');
+  const clock = new ManualClock(new Date('2026-11-22T07:00:00Z'));
+  const app = createApp({ databasePath, clock, seed: opts.seed });
+  const outputs: ConsoleOutput[] = [];
+  const session = new ConsoleSession(app, { where: { guildId: 'soak', channelId: 'soak', baseDir: process.cwd() }, outDir: dir, write: (o) => outputs.push(o), saveFiles: false });
+  const run = async (line: string): Promise<ConsoleOutput[]> => {
+    const from = outputs.length;
+    await session.handle(line);
+    return outputs.slice(from);
+  };
+  const pick = new SeededDice(createRngState(opts.seed * 7919));
+  const one = <T>(xs: readonly T[], purpose: string): T => xs[pick.roll(xs.length, purpose) - 1] as T;
+  const contactButtons = buttons.find((b) => b.prefix === 'contact');
+  if (!contactButtons) throw new Error('no contact button handler');
+
+  await run('@referee /campaign create scenario:valormr name:"Season"');
+  const actor = { userId: 'referee', userName: 'referee', guildId: 'soak', channelId: 'soak', roleIds: [] };
+  const read = <T>(fn: (s: CampaignState) => T): T => readCampaign(app, { actor }, (tx) => fn(tx.state));
+  const map = readCampaign(app, { actor }, (tx) => tx.map);
+  const armies = read((s) => Object.keys(s.armies).sort());
+  const owner = new Map(armies.map((id, i) => [id, `p${(i % 12) + 1}`]));
+  for (const [id, user] of owner) await run(`@referee /campaign assign army:${id} user:${user}`);
+  await run('@referee /campaign start');
+  const land = map.allHexes().filter((h) => !isWater(map.terrainAt(h))).map((h) => map.format(h));
+
+  const commandMs: number[][] = [];
+  const tickMs: number[] = [];
+  let violations = 0;
+  let leaks = 0;
+  let answered = 0;
+  const watched = armies[0] as string;
+  const watcher = owner.get(watched) as string;
+  for (let k = 0; k < opts.halves; k++) {
+    // Orders.
+    for (const id of armies) {
+      const user = owner.get(id) as string;
+      const r = pick.d6('order');
+      if (r <= 3) {
+        const extra = pick.d6('forced') === 6 ? ' forced:true' : pick.d6('unformed') >= 5 ? ' unformed:true' : '';
+        await run(`@${user} /move army:${id} to:${one(land, 'target')}${extra}`);
+      } else if (r === 4) {
+        await run(`@${user} /rest army:${id}`);
+      } else if (r === 5 && pick.d6('courier') === 6) {
+        await run(`@${user} /courier send from-army:${id} to-army:${one(armies, 'recipient')} message:"Report at dusk, ${k}"`);
+      } else {
+        await run(`@${user} /hold army:${id}`);
+      }
+    }
+    // The fixed mix of commands users send most, timed.
+    const samples: number[] = [];
+    for (const line of [`@${watcher} /army status army:${watched}`, `@${watcher} /move army:${watched} to:${one(land, 'watched target')}`, `@${watcher} /turn status`, `@${watcher} /intel army:${watched}`]) {
+      samples.push(await timed(() => run(line)));
+    }
+    commandMs.push(samples);
+    // The tick as played: its transaction and the delivery of what it queued (maps drawn).
+    clock.advance(12 * 3600_000);
+    const from = outputs.length;
+    tickMs.push(await timed(() => run('!tick')));
+    // Every contact prompt is answered by one of its buttons, at random.
+    for (const o of outputs.slice(from)) {
+      const choices = ((o.data as { buttons?: { id: string }[] } | undefined)?.buttons ?? []).map((b) => b.id);
+      if (o.to !== 'dm' || choices.length === 0 || !o.user) continue;
+      try {
+        await contactButtons.execute({ app, userId: o.user, customId: one(choices, 'answer') });
+        answered++;
+      } catch {
+        // A prompt already settled by the other side's answer: as a player would see it.
+      }
+      await session.flush();
+    }
+    // Every battle is recorded.
+    const list = await run('@referee /battle list');
+    for (const m of (list[0]?.content ?? '').matchAll(/\b(c\d+)\b/g)) await run(`@referee /battle result contact:${m[1]}`);
+    const broken = invariants(read((s) => s), (h) => map.inBounds(h));
+    violations += broken.length;
+    for (const b of broken) opts.log?.(`half ${k}: ${b}`);
+    if (k % 50 === 49) opts.log?.(`${k + 1} half periods: tick ${round(median(tickMs.slice(-50)))} ms, command ${round(median(commandMs.slice(-50).flat()))} ms, ${answered} answers`);
+  }
+  for (const o of outputs) {
+    if ((o.to !== 'channel' && o.to !== 'reply') || !SECRET_PATTERN.test(o.content)) continue;
+    leaks++;
+    const hit = SECRET_PATTERN.exec(o.content);
+    const at = hit?.index ?? 0;
+    opts.log?.(`secret in a ${o.to === 'channel' ? 'channel post' : 'public reply'} ("${hit?.[0]}"): …${o.content.slice(Math.max(0, at - 80), at + 80)}…`);
+  }
+  const exportMs = await timed(() => run('@referee /campaign export'));
+  const undoMs = await timed(() => run('@referee /turn undo'));
+  app.db.$client.pragma('wal_checkpoint(TRUNCATE)');
+  const dbBytes = statSync(databasePath).size;
+  const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
+  app.close();
+  if (!opts.databasePath) rmSync(dir, { recursive: true, force: true });
+  const window = (xs: readonly number[][], at: 'first' | 'last'): number => round(median((at === 'first' ? xs.slice(0, 50) : xs.slice(-50)).flat()));
+  return {
+    halfPeriods: opts.halves,
+    dbBytes,
+    commandMedianMs: { first50: window(commandMs, 'first'), last50: window(commandMs, 'last') },
+    tickMs: { first50: round(median(tickMs.slice(0, 50))), last50: round(median(tickMs.slice(-50))) },
+    exportMs: round(exportMs),
+    undoMs: round(undoMs),
+    rssMb,
+    invariantViolations: violations,
+    secretLeaks: leaks,
+  };
+}
+
+if (process.argv[1]?.endsWith('soak.ts')) {
+  const halves = Number(values.halves);
+  const started = performance.now();
+  const result = await soak({ halves, seed: Number(values.seed), ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`) });
+  process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB; tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms; undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+}

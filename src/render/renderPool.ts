@@ -1,0 +1,271 @@
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { MapData } from '../engine/map/mapModel.js';
+import type { BattlefieldSketch } from '../engine/views/battlefieldSketch.js';
+import type { MapView } from '../engine/views/mapView.js';
+import type { RenderMapOptions } from './renderMap.js';
+
+/**
+ * Pictures are drawn and encoded on worker threads, so the event loop of the bot (the gateway,
+ * interaction replies, autocomplete) never waits on a picture. A job carries only plain data: the
+ * view, the options and, the first time a worker meets a map, the map's scenario data, from which
+ * the worker builds and keeps its own map model and static layers.
+ *
+ * Workers start on the first picture, are unreferenced while idle (they never keep the process
+ * alive) and can be stopped with `closeRenderPool()`. If no worker can start, pictures are drawn
+ * in this thread instead.
+ */
+
+export interface CacheStats {
+  readonly entries: number;
+  readonly bytes: number;
+}
+
+/** A job as a worker receives it. `id` 0 asks for no answer. */
+export type RenderRequest =
+  | { readonly id: number; readonly kind: 'map'; readonly key: string; readonly data?: MapData; readonly view: MapView; readonly options: RenderMapOptions }
+  | { readonly id: number; readonly kind: 'battlefield'; readonly sketch: BattlefieldSketch }
+  | { readonly id: number; readonly kind: 'clear' }
+  | { readonly id: number; readonly kind: 'stats' };
+
+/** A worker's answer: the PNG, the cache figures, "send me the map data", or what went wrong. */
+export interface RenderReply {
+  readonly id: number;
+  readonly png?: Uint8Array;
+  readonly stats?: CacheStats;
+  readonly needMap?: boolean;
+  readonly error?: string;
+}
+
+type PictureJob =
+  | { readonly kind: 'map'; readonly key: string; readonly data: () => MapData; readonly view: MapView; readonly options: RenderMapOptions }
+  | { readonly kind: 'battlefield'; readonly sketch: BattlefieldSketch };
+
+interface Task {
+  readonly job: PictureJob;
+  /** Draws the picture in this thread (no worker could start). */
+  readonly here: () => Promise<Buffer>;
+  readonly resolve: (png: Buffer) => void;
+  readonly reject: (err: Error) => void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  /** Jobs sent and not answered. */
+  inFlight: number;
+  /** Map keys whose data this worker has. */
+  readonly known: Set<string>;
+  /** It answered at least once (a worker that dies before that means workers cannot start here). */
+  answered: boolean;
+  alive: boolean;
+  /** Stops the worker after it has been idle a while. */
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+/** Jobs a worker holds at once: one drawing while the previous one encodes; the rest wait here. */
+const PER_WORKER = 2;
+
+let threads = Math.max(1, Math.min(2, availableParallelism() - 1));
+/** A worker idle this long is stopped, giving back its memory (static layers, its own heap). */
+let idleMs = 60_000;
+let inThisThread = false;
+const slots: Slot[] = [];
+const queue: Task[] = [];
+const sent = new Map<number, { task: Task; slot: Slot }>();
+const asked = new Map<number, (r: RenderReply) => void>();
+let nextId = 1;
+
+/**
+ * Sets the number of render threads (default: one per spare core, at most two; 0 draws in this
+ * thread) and how long an idle worker is kept (default 60 s).
+ */
+export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number }): void {
+  if (opts.threads !== undefined) {
+    threads = Math.max(0, Math.floor(opts.threads));
+    inThisThread = threads === 0;
+  }
+  if (opts.idleMs !== undefined) idleMs = Math.max(0, opts.idleMs);
+}
+
+/** How the pool stands: running workers, pictures in their hands and waiting, and whether it fell back to this thread. */
+export function renderPoolState(): { readonly workers: number; readonly busy: number; readonly waiting: number; readonly inThisThread: boolean } {
+  return { workers: slots.filter((s) => s.alive).length, busy: sent.size, waiting: queue.length, inThisThread };
+}
+
+/** Draws and encodes a picture on a render thread; resolves to the PNG bytes. */
+export function runPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buffer> {
+  if (inThisThread) return here();
+  return new Promise((resolve, reject) => {
+    queue.push({ job, here, resolve, reject });
+    dispatch();
+  });
+}
+
+/** Tells every running worker to drop its cached static layers. */
+export function clearWorkerCaches(): void {
+  for (const s of slots) if (s.alive) s.worker.postMessage({ id: 0, kind: 'clear' } satisfies RenderRequest);
+}
+
+/** The static-layer caches of the running workers, added up. */
+export async function workerCacheStats(): Promise<CacheStats> {
+  const all = await Promise.all(slots.filter((s) => s.alive).map((s) => new Promise<RenderReply>((resolve) => {
+    const id = nextId++;
+    s.worker.ref();
+    asked.set(id, (reply) => {
+      if (s.inFlight === 0) s.worker.unref();
+      resolve(reply);
+    });
+    s.worker.postMessage({ id, kind: 'stats' } satisfies RenderRequest);
+  })));
+  return all.reduce((sum, r) => ({ entries: sum.entries + (r.stats?.entries ?? 0), bytes: sum.bytes + (r.stats?.bytes ?? 0) }), { entries: 0, bytes: 0 });
+}
+
+/**
+ * Stops the render threads once their current pictures are done (pictures still waiting are
+ * refused). Rendering afterwards starts new workers.
+ */
+export async function closeRenderPool(): Promise<void> {
+  for (const t of queue.splice(0)) t.reject(new Error('the render pool was closed'));
+  const closing = slots.splice(0);
+  await Promise.all(closing.map(async (s) => {
+    clearTimeout(s.idleTimer);
+    while (s.alive && s.inFlight > 0) {
+      await new Promise((r) => {
+        s.worker.once('message', r);
+        s.worker.once('exit', r);
+      });
+    }
+    s.alive = false;
+    await s.worker.terminate();
+  }));
+}
+
+function dispatch(): void {
+  while (queue.length > 0) {
+    const slot = freeSlot();
+    if (!slot) return;
+    send(slot, queue.shift() as Task);
+  }
+}
+
+/** An idle worker, else a new one while the pool may grow, else the least busy with room. */
+function freeSlot(): Slot | undefined {
+  let best: Slot | undefined;
+  for (const s of slots) if (s.alive && s.inFlight < PER_WORKER && (!best || s.inFlight < best.inFlight)) best = s;
+  if (best?.inFlight === 0) return best;
+  if (slots.length < threads) return start() ?? best;
+  return best;
+}
+
+function send(slot: Slot, task: Task): void {
+  const id = nextId++;
+  const { job } = task;
+  let request: RenderRequest;
+  if (job.kind === 'map') {
+    const first = !slot.known.has(job.key);
+    slot.known.add(job.key);
+    request = { id, kind: 'map', key: job.key, view: job.view, options: job.options, ...(first ? { data: job.data() } : {}) };
+  } else {
+    request = { id, kind: 'battlefield', sketch: job.sketch };
+  }
+  sent.set(id, { task, slot });
+  clearTimeout(slot.idleTimer);
+  if (slot.inFlight++ === 0) slot.worker.ref();
+  slot.worker.postMessage(request);
+}
+
+function start(): Slot | undefined {
+  let worker: Worker;
+  try {
+    // libvips stays loaded in this thread for the life of the process: on glibc a worker that
+    // loaded it alone would unload it when it stops (sharp's note on worker threads).
+    createRequire(import.meta.url)('sharp');
+    worker = newWorker();
+  } catch {
+    fallBackToThisThread();
+    return undefined;
+  }
+  const slot: Slot = { worker, inFlight: 0, known: new Set(), answered: false, alive: true, idleTimer: undefined };
+  worker.unref();
+  worker.on('message', (reply: RenderReply) => onReply(slot, reply));
+  worker.on('error', (err) => onDeath(slot, err));
+  worker.on('exit', (code) => {
+    if (slot.alive) onDeath(slot, new Error(`a render worker stopped (exit code ${code})`));
+  });
+  slots.push(slot);
+  return slot;
+}
+
+/**
+ * From source (TypeScript run by tsx or vitest) the worker is loaded through a small boot file
+ * that registers tsx in the worker thread; compiled, the worker is plain JavaScript.
+ */
+function newWorker(): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) return new Worker(new URL('./renderWorkerBoot.mjs', here), { execArgv: [] });
+  return new Worker(new URL('./renderWorker.js', here));
+}
+
+function onReply(slot: Slot, reply: RenderReply): void {
+  slot.answered = true;
+  const question = asked.get(reply.id);
+  if (question) {
+    asked.delete(reply.id);
+    question(reply);
+    return;
+  }
+  const entry = sent.get(reply.id);
+  if (!entry) return;
+  sent.delete(reply.id);
+  if (--slot.inFlight === 0) idle(slot);
+  const { task } = entry;
+  if (reply.needMap && task.job.kind === 'map') {
+    // The worker let this map go (it keeps a bounded number): send its data again.
+    slot.known.delete(task.job.key);
+    queue.unshift(task);
+  } else if (reply.error !== undefined) {
+    task.reject(new Error(reply.error));
+  } else if (reply.png) {
+    task.resolve(Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength));
+  } else {
+    task.reject(new Error('a render worker answered without a picture'));
+  }
+  dispatch();
+}
+
+/** Unreferences an idle worker (it never keeps the process alive) and stops it if it stays idle. */
+function idle(slot: Slot): void {
+  slot.worker.unref();
+  clearTimeout(slot.idleTimer);
+  slot.idleTimer = setTimeout(() => {
+    if (!slot.alive || slot.inFlight > 0) return;
+    slot.alive = false;
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots.splice(i, 1);
+    void slot.worker.terminate();
+  }, idleMs);
+  slot.idleTimer.unref();
+}
+
+function onDeath(slot: Slot, err: Error): void {
+  if (!slot.alive) return;
+  slot.alive = false;
+  clearTimeout(slot.idleTimer);
+  const i = slots.indexOf(slot);
+  if (i >= 0) slots.splice(i, 1);
+  const lost = [...sent].filter(([, e]) => e.slot === slot);
+  for (const [id, { task }] of lost) {
+    sent.delete(id);
+    if (slot.answered) task.reject(err);
+    else queue.unshift(task);
+  }
+  if (!slot.answered) fallBackToThisThread();
+  dispatch();
+}
+
+/** No worker can run here: draw every picture, waiting or to come, in this thread. */
+function fallBackToThisThread(): void {
+  inThisThread = true;
+  for (const t of queue.splice(0)) t.here().then(t.resolve, t.reject);
+}

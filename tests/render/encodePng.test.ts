@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { buildMap } from '../../src/engine/map/mapModel.js';
+import { validateScenario } from '../../src/engine/scenario/validateScenario.js';
+import { newCampaign } from '../../src/engine/state/newCampaign.js';
+import { publicMapView } from '../../src/engine/views/mapView.js';
+import { renderBattlefieldCanvas } from '../../src/render/battlefield.js';
+import { encodePng } from '../../src/render/encodePng.js';
+import { renderMapCanvas } from '../../src/render/renderMap.js';
+
+/** Decoded RGBA pixels of a PNG (one decoder for both encodings). */
+async function pixels(png: Buffer): Promise<{ width: number; height: number; data: Buffer }> {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+/** Encodes with the canvas's own encoder (the old path) and with encodePng; returns both. */
+async function both(canvas: Canvas): Promise<{ fast: Buffer; skia: Buffer }> {
+  return { fast: await encodePng(canvas), skia: await canvas.encode('png') };
+}
+
+async function expectSamePixels(canvas: Canvas): Promise<{ fast: Buffer; skia: Buffer }> {
+  const out = await both(canvas);
+  expect(out.fast.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a'); // a PNG file
+  const [a, b] = await Promise.all([pixels(out.fast), pixels(out.skia)]);
+  expect([a.width, a.height]).toEqual([canvas.width, canvas.height]);
+  expect([b.width, b.height]).toEqual([canvas.width, canvas.height]);
+  expect(a.data.equals(b.data)).toBe(true);
+  return out;
+}
+
+function valormr(): { canvas: Canvas } {
+  const check = validateScenario(JSON.parse(readFileSync(new URL('../../assets/scenarios/valormr.json', import.meta.url), 'utf8')));
+  if (!check.ok) throw new Error('the shipped scenario does not validate');
+  const map = buildMap(check.scenario.map);
+  const state = newCampaign({ id: 'c', name: 'Valormr', scenario: check.scenario, seed: 1 });
+  const canvas = renderMapCanvas(map, publicMapView(state), { title: { campaign: 'Valormr', time: 'Day 1, morning', weather: 'Clear' }, hexIds: 'subset' });
+  return { canvas };
+}
+
+describe('encodePng (sharp fed the canvas pixels)', () => {
+  it('GIVEN the full public Valormr map WHEN encoded THEN the decoded pixels equal the canvas encoder\'s AND the file is smaller', async () => {
+    const { fast, skia } = await expectSamePixels(valormr().canvas);
+    expect(fast.length).toBeLessThan(skia.length);
+  });
+
+  it('GIVEN a battlefield sketch WHEN encoded THEN the decoded pixels equal the canvas encoder\'s', async () => {
+    await expectSamePixels(renderBattlefieldCanvas({
+      title: 'Terrain at 0608', nearSide: 'Arn', farSide: 'Mordred',
+      cards: [
+        { row: 'near', column: 'centre', card: 'pond', orientation: 0 },
+        { row: 'far', column: 'left', card: 'hill', orientation: 90, placedBy: 'Mordred' },
+        { row: 'middle', column: 'right', card: 'river', orientation: 270 },
+      ],
+    }));
+  });
+
+  it('GIVEN translucent and transparent pixels WHEN encoded THEN the alpha and colours survive exactly (straight alpha, as the canvas writes it)', async () => {
+    const canvas = createCanvas(64, 32);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = 'rgba(200, 100, 50, 0.5)';
+    ctx.fillRect(0, 0, 40, 20);
+    ctx.fillStyle = 'rgba(20, 180, 240, 0.13)';
+    ctx.beginPath();
+    ctx.arc(40, 16, 14, 0, Math.PI * 2);
+    ctx.fill();
+    await expectSamePixels(canvas);
+  });
+});

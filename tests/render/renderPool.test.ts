@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MapView } from '../../src/engine/views/mapView.js';
+import { commanderMapView, publicMapView } from '../../src/engine/views/mapView.js';
+import { renderBattlefield } from '../../src/render/battlefield.js';
+import { clearRenderCache, renderCacheStatsHere, renderMap, renderMapHere } from '../../src/render/renderMap.js';
+import { closeRenderPool, configureRenderPool, renderPoolState } from '../../src/render/renderPool.js';
+import { testMap, testState } from './fixtures.js';
+
+const title = { campaign: 'Test Campaign', time: 'Day 2, morning', weather: 'Clear, no wind' };
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+async function pixels(png: Buffer): Promise<{ width: number; height: number; data: Buffer }> {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
+}
+
+afterEach(async () => {
+  await closeRenderPool();
+  configureRenderPool({ threads: 1, idleMs: 60_000 });
+});
+
+describe('render threads', () => {
+  it('GIVEN a map WHEN rendered THEN a worker drew it (this thread drew no static layer) AND its pixels equal a picture drawn here', async () => {
+    clearRenderCache();
+    const map = testMap();
+    const view = publicMapView(testState());
+    const png = await renderMap(map, view, { title, cacheKey: 'pool-test' });
+    expect(renderPoolState().workers).toBe(1);
+    expect(renderCacheStatsHere().entries).toBe(0);
+    const here = await renderMapHere(map, view, { title, cacheKey: 'pool-test' });
+    const [a, b] = await Promise.all([pixels(png), pixels(here)]);
+    expect([a.width, a.height]).toEqual([b.width, b.height]);
+    expect(a.data.equals(b.data)).toBe(true);
+  });
+
+  it('GIVEN ten pictures asked at once WHEN they are drawn THEN each is right, the pool stays at its size and nothing is left waiting', async () => {
+    const map = testMap();
+    const views: MapView[] = [publicMapView(testState()), commanderMapView(testState(), ['arn'])];
+    const pngs = await Promise.all(Array.from({ length: 10 }, (_, k) => renderMap(map, views[k % 2] as MapView, { title })));
+    const expected = await Promise.all(views.map(async (v) => pixels(await renderMapHere(map, v, { title }))));
+    for (const [k, png] of pngs.entries()) expect((await pixels(png)).data.equals((expected[k % 2] as { data: Buffer }).data)).toBe(true);
+    expect(renderPoolState()).toMatchObject({ workers: 1, busy: 0, waiting: 0, inThisThread: false });
+  });
+
+  it('GIVEN a worker that let a map go (it keeps 16) WHEN that map is drawn again THEN the pool sends its data again and the picture is right', async () => {
+    const map = testMap();
+    const view = publicMapView(testState());
+    const options = (k: number) => ({ title, cacheKey: `forget-${k}`, width: 400 });
+    const first = await renderMap(map, view, options(0));
+    for (let k = 1; k <= 17; k++) await renderMap(map, view, options(k));
+    const again = await renderMap(map, view, options(0));
+    expect((await pixels(again)).data.equals((await pixels(first)).data)).toBe(true);
+  });
+
+  it('GIVEN a battlefield sketch WHEN rendered THEN the worker answers a 960 x 720 PNG', async () => {
+    const png = await renderBattlefield({ title: 'Terrain at 0608', cards: [{ row: 'near', column: 'centre', card: 'pond', orientation: 0 }] });
+    expect(await pixels(png)).toMatchObject({ width: 960, height: 720 });
+    expect(renderPoolState().workers).toBe(1);
+  });
+
+  it('GIVEN a picture that fails in the worker WHEN asked THEN the promise is rejected with the reason AND the worker goes on drawing', async () => {
+    const broken = { ...publicMapView(testState()), tokens: undefined } as unknown as MapView;
+    await expect(renderMap(testMap(), broken, { title })).rejects.toThrow();
+    expect((await pixels(await renderMap(testMap(), publicMapView(testState()), { title }))).width).toBeGreaterThan(0);
+    expect(renderPoolState().workers).toBe(1);
+  });
+
+  it('GIVEN running workers WHEN the pool is closed THEN none is left; WHEN a picture is asked again THEN a new worker draws it', async () => {
+    await renderMap(testMap(), publicMapView(testState()), { title });
+    await closeRenderPool();
+    expect(renderPoolState().workers).toBe(0);
+    await renderMap(testMap(), publicMapView(testState()), { title });
+    expect(renderPoolState().workers).toBe(1);
+  });
+
+  it('GIVEN an idle time WHEN a worker has nothing to do for that long THEN it stops', async () => {
+    configureRenderPool({ idleMs: 50 });
+    await renderMap(testMap(), publicMapView(testState()), { title });
+    expect(renderPoolState().workers).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(renderPoolState().workers).toBe(0);
+  });
+
+  it('GIVEN no render threads WHEN a picture is asked THEN it is drawn in this thread', async () => {
+    configureRenderPool({ threads: 0 });
+    const png = await renderMap(testMap(), publicMapView(testState()), { title });
+    expect((await pixels(png)).width).toBeGreaterThan(0);
+    expect(renderPoolState()).toMatchObject({ workers: 0, inThisThread: true });
+  });
+
+  it('GIVEN a process that drew a map and never closed the pool WHEN its work is done THEN it exits by itself (idle workers do not keep it alive)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valormr-pool-'));
+    const script = join(dir, 'draw.mts');
+    const src = (p: string): string => JSON.stringify(new URL(p, `file://${ROOT}/`).href);
+    writeFileSync(script, [
+      `import { renderMap } from ${src('src/render/index.ts')};`,
+      `import { publicMapView } from ${src('src/engine/views/mapView.ts')};`,
+      `import { testMap, testState } from ${src('tests/render/fixtures.ts')};`,
+      `const png = await renderMap(testMap(), publicMapView(testState()), { title: { campaign: 'x', time: 'y', weather: 'z' } });`,
+      'process.stdout.write(String(png.length));',
+    ].join('\n'));
+    const started = Date.now();
+    const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      const timer = setTimeout(() => {
+        child.kill();
+        reject(new Error('the process did not exit within 15 s'));
+      }, 15_000);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve({ code: c, out });
+      });
+    });
+    expect(code).toBe(0);
+    expect(Number(out)).toBeGreaterThan(1000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});

@@ -1,0 +1,68 @@
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readCampaign } from '../../src/app/session.js';
+import { STATE_VERSION } from '../../src/engine/state/upgrade.js';
+import { consoleHarness, type Harness } from './harness.js';
+
+/**
+ * tests/fixtures/v1-campaign.db was written by the release before state versions (see
+ * tests/fixtures/README.md): a running campaign at Day 1 evening, contact c2 waiting for engage
+ * or evade, courier k1 on the road, a deadline extended once, two ticks with undo snapshots, a DM
+ * to dan kept after his DMs were closed, delivered maps stored as base64 in the outbox.
+ */
+const WHERE = { guildId: 'g1', channelId: 'c1' };
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+function oldDatabase(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'valormr-upgrade-')), 'old.db');
+  copyFileSync(new URL('../fixtures/v1-campaign.db', import.meta.url), path);
+  return path;
+}
+
+const sql = <T>(x: Harness, query: string, ...args: unknown[]): T => x.app.db.$client.prepare(query).get(...args) as T;
+
+describe('an old database opens and upgrades without loss', () => {
+  it('GIVEN the previous release\'s database WHEN opened THEN the campaign plays on: state, contact, courier, kept DM, extensions, undo snapshots, no image bytes', async () => {
+    h = await consoleHarness({ databasePath: oldDatabase(), where: WHERE, now: '2026-11-22T20:10:00Z' });
+    const status = await h.run('@referee /turn status');
+    expect(status[0]?.content).toContain('Day 1, evening');
+    const s = readCampaign(h.app, { actor: { userId: 'referee', userName: 'referee', roleIds: [], ...WHERE } }, (tx) => tx.state);
+    expect(s.contacts['c2']?.step).toBe('decision');
+    expect(s.couriers['k1']?.status).toBe('travelling');
+    expect(s.armies['hadewych']?.march.noRaftHexes).toEqual([]);
+    expect(s.settings.undoDepth).toBe(10);
+    // The migration moved control state from the log to columns and dropped delivered image bytes.
+    expect(sql<{ n: number }>(h, 'select deadline_extensions as n from campaigns').n).toBe(1);
+    expect(sql<{ n: number }>(h, "select count(*) as n from outbox_messages where files is not null").n).toBe(0);
+    // The DM kept for dan (closed DMs) is read with /intel, once.
+    const intel = await h.run('@dan /intel army:lanze');
+    expect(intel[0]?.content).toContain('You command **Army of Lanze**');
+    expect((await h.run('@dan /intel army:lanze'))[0]?.content).not.toContain('You command **Army of Lanze**');
+    // One more extension is allowed, a third is not (the count came from the old log).
+    expect((await h.run('@referee /turn extend minutes:30'))[0]?.content).toContain('extended the deadline');
+    expect((await h.run('@referee /turn extend minutes:30'))[0]?.content).toContain('already extended 2 times');
+    // The old snapshot still undoes the old tick.
+    expect((await h.run('@referee /turn undo'))[0]?.content).toContain('The clock is back at Day 1, afternoon');
+    // And the campaign plays on, writing the current version; the map is drawn at delivery.
+    await h.run('@alice /engage army:hadewych', '@bob /evade army:grallune');
+    const tick = await h.run('!tick');
+    expect(tick[0]?.content).toContain('Tick: played Day 1, afternoon');
+    expect(tick.some((o) => o.to === 'channel' && o.files?.[0]?.endsWith('.png'))).toBe(true);
+    expect(sql<{ v: number }>(h, 'select state_version as v from campaigns').v).toBe(STATE_VERSION);
+  });
+
+  it('GIVEN a campaign saved by a newer version THEN commands refuse with a sentence and nothing is written or half-read', async () => {
+    const path = oldDatabase();
+    h = await consoleHarness({ databasePath: path, where: WHERE, now: '2026-11-22T20:10:00Z' });
+    h.app.db.$client.prepare('update campaigns set state_version = ?').run(STATE_VERSION + 1);
+    const before = sql<{ n: number }>(h, 'select count(*) as n from events').n;
+    for (const line of ['@alice /army status army:hadewych', '@referee /turn advance', '!tick']) {
+      const [out] = await h.run(line);
+      expect(out?.content).toMatch(/saved by a newer version of the bot.*Upgrade the bot/);
+    }
+    expect(sql<{ n: number }>(h, 'select count(*) as n from events').n).toBe(before);
+  });
+});
