@@ -37,6 +37,10 @@ if (process.argv.includes('--if-stale') && existsSync(stamp)) {
 
 process.stderr.write('Building the bot (TypeScript to dist/)...\n');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+if (!existsSync(tsc)) {
+  process.stderr.write('Cannot build: TypeScript is not installed. It is a development dependency: run `npm install` (or `npm ci`) without --omit=dev / NODE_ENV=production, build, then prune with `npm prune --omit=dev` if you want.\n');
+  process.exit(1);
+}
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 if (result.status !== 0) {
   process.stderr.write('The build failed: the TypeScript errors are above.\n');
