@@ -8,7 +8,7 @@ const engineForbiddenModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'out/**', 'migrations/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'out/**', 'migrations/**', 'coverage/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

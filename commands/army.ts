@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyStatus } from '../src/app/army/armyStatus.js';
 import { editArmy } from '../src/app/army/editArmy.js';
 import { setRoles } from '../src/app/movement/setRoles.js';
@@ -10,6 +11,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('army')
     .setDescription('Your army: status, regiment roles; referee corrections.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addSubcommand((s) => s.setName('status').setDescription('Position, points, rest, fatigue and regiments (private).')
       .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true)))
     .addSubcommand((s) => s.setName('roles').setDescription('Choose the assault and support regiments (the rest are reserve).')

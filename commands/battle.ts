@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { battleList, battleResult } from '../src/app/contact/battle.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
@@ -7,6 +8,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('battle')
     .setDescription('Battles fought on the tabletop.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addSubcommand((s) => s.setName('result').setDescription('Referee: record a battle: losses, withdrawals, pursuit.')
       .addStringOption((o) => o.setName('contact').setDescription('Contact id of the battle, e.g. c3'))
       .addStringOption((o) => o.setName('losses').setDescription('Figures lost: "hadewych/first=4, grallune/first=2"'))

@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { assignArmy } from '../src/app/campaign/assignCommander.js';
 import { campaignSettings } from '../src/app/campaign/campaignSettings.js';
 import { campaignStatus } from '../src/app/campaign/campaignStatus.js';
@@ -13,6 +14,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('campaign')
     .setDescription('Create and run a campaign in this channel (referee).')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addSubcommand((s) => s.setName('create').setDescription('Start a new campaign here from a scenario.')
       .addStringOption((o) => o.setName('name').setDescription('Campaign name').setRequired(true).setMaxLength(80))
       .addStringOption((o) => o.setName('scenario').setDescription('A shipped scenario').addChoices({ name: 'Valormr', value: 'valormr' }))

@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { listContacts, openContactCase, resolveContactNow, splitContactCase } from '../src/app/contact/contactAdmin.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
@@ -7,6 +8,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('contact')
     .setDescription('Referee: the open contacts.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addSubcommand((s) => s.setName('list').setDescription('Every open contact, its step and who has not answered.'))
     .addSubcommand((s) => s.setName('split').setDescription('Split a contact of three or more forces into separate engagements.')
       .addStringOption((o) => o.setName('groups').setDescription('Armies by group: "a,b;c,d"').setRequired(true))

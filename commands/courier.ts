@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { sendCourierMessage } from '../src/app/water/sendCourierMessage.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('courier')
     .setDescription('Send a message by courier.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addSubcommand((s) => s.setName('send').setDescription('Send a courier with a message (private).')
       .addStringOption((o) => o.setName('from-army').setDescription('Your army, the sender').setRequired(true).setAutocomplete(true))
       .addStringOption((o) => o.setName('to-army').setDescription('The army to receive it').setRequired(true).setAutocomplete(true))

@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { debarkArmy } from '../src/app/water/debarkArmy.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('debark')
     .setDescription('Put your embarked army ashore.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your embarked army').setRequired(true).setAutocomplete(true))
     .addStringOption((o) => o.setName('hex').setDescription('Land hex: the port, a hex next to the fleet, or the river hex').setRequired(true))
     .addStringOption((o) => o.setName('bank').setDescription('River bank (looking downstream)').addChoices({ name: 'left', value: 'left' }, { name: 'right', value: 'right' })),

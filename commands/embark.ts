@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { embarkArmy } from '../src/app/water/embarkArmy.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('embark')
     .setDescription('Board your army on its vessels.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your army').setRequired(true).setAutocomplete(true))
     .addStringOption((o) => o.setName('vessels').setDescription('kind=count, e.g. troopTransport=9,galley=1').setRequired(true)),
   defer: 'ephemeral',

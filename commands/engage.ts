@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { answerContact } from '../src/app/contact/answerContact.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('engage')
     .setDescription('Answer a contact: proceed to the contact phase, or engage after it.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
     .addStringOption((o) => o.setName('contact').setDescription('Contact id, e.g. c3 (if you are in several)')),
   defer: 'ephemeral',

@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { answerContact } from '../src/app/contact/answerContact.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('evade')
     .setDescription('After the contact phase: evade the engagement (not if unaware).')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
     .addStringOption((o) => o.setName('contact').setDescription('Contact id, e.g. c3 (if you are in several)')),
   defer: 'ephemeral',

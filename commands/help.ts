@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS_AND_BOT_DM, SERVER_INSTALL } from './_contexts.js';
 import { ephemeral } from '../src/app/messages.js';
 import type { Command } from '../src/app/commandContext.js';
 
@@ -18,6 +19,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('help')
     .setDescription('What the bot can do, command by command.')
+    .setContexts(IN_SERVERS_AND_BOT_DM)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('command').setDescription('One command, e.g. move')),
   async execute(ctx) {
     const { commands } = await import('./index.js');

@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { intel } from '../src/app/contact/intel.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('intel')
     .setDescription('Re-read every estimate of the enemy you have received (private).')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true)),
   defer: 'ephemeral',
   async execute(ctx) {

@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { mapSnapshot } from '../src/app/map/mapSnapshot.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('map')
     .setDescription('The campaign map as a picture (privately).')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('view').setDescription('Public map, or your own view with your paths and estimates').addChoices({ name: 'public', value: 'public' }, { name: 'mine', value: 'mine' }))
     .addStringOption((o) => o.setName('around').setDescription('Zoom on this hex, e.g. 1416'))
     .addIntegerOption((o) => o.setName('radius').setDescription('Hexes around it (default 5)').setMinValue(2).setMaxValue(12))

@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { orderMove } from '../src/app/movement/orderMove.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('move')
     .setDescription('Order one of your armies to march: a path of hexes or a destination.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true))
     .addStringOption((o) => o.setName('path').setDescription('Hexes to enter in order, e.g. "0712 0713 0813"'))
     .addStringOption((o) => o.setName('to').setDescription('Destination hex, e.g. 0913: the bot finds the cheapest legal route'))

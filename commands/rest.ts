@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { orderRest } from '../src/app/movement/orderRest.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('rest')
     .setDescription('Order one of your armies to rest where it stands (recovers points and fatigue).')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true)),
   defer: 'ephemeral',
   async execute(ctx) {

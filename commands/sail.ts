@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { orderSail } from '../src/app/water/orderSail.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('sail')
     .setDescription('Sail your fleet (previews the voyage), or stop it where it lies.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your embarked army').setRequired(true).setAutocomplete(true))
     .addStringOption((o) => o.setName('to').setDescription('Destination hex (the bot finds the water route), e.g. 0506'))
     .addStringOption((o) => o.setName('path').setDescription('Hexes in order, e.g. "2303 2202 2102"'))

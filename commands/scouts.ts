@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { deployScouts } from '../src/app/contact/scouts.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('scouts')
     .setDescription('Send scouts ahead of your force (0 recalls them); they report at the next contact.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addIntegerOption((o) => o.setName('count').setDescription('Scouts to deploy').setRequired(true).setMinValue(0).setMaxValue(20))
     .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true)),
   defer: 'ephemeral',

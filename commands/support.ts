@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { supportCase } from '../src/app/contact/contactOperations.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('support')
     .setDescription('Support an allied force in contact, or (operation) take over the support role from reserve.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
     .addStringOption((o) => o.setName('of').setDescription('The allied army in contact').setAutocomplete(false))
     .addBooleanOption((o) => o.setName('operation').setDescription('Reserve: switch places and roles with the supporting force')),

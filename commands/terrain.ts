@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { terrainCardChoices } from '../src/app/reconnaissance/cardChoices.js';
 import { placeTerrain } from '../src/app/reconnaissance/placeTerrain.js';
@@ -12,6 +13,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('terrain')
     .setDescription('Terrain reconnaissance: place your terrain cards and see the battlefield sketch.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addSubcommand((s) => s.setName('place').setDescription('Place or move one of your terrain cards (after the contact phase).')
       .addStringOption((o) => o.setName('card').setDescription('Your card: its number or name').setRequired(true).setAutocomplete(true))
       .addStringOption((o) => o.setName('row').setDescription('Row, seen from your baseline').setRequired(true).addChoices(...choices('near', 'middle', 'far')))

@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { advanceTurn } from '../src/app/turn/advanceTurn.js';
 import { extendDeadline } from '../src/app/turn/extendDeadline.js';
 import { turnStatus } from '../src/app/turn/turnStatus.js';
@@ -10,6 +11,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('turn')
     .setDescription('The game clock: play the next half period, undo it, or see who has orders in.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addSubcommand((s) => s.setName('advance').setDescription('Referee: play the current half period now.')
       .addBooleanOption((o) => o.setName('force').setDescription('Play on past an unresolved battle')))
     .addSubcommand((s) => s.setName('extend').setDescription('Referee: give everyone more time before the next tick.')

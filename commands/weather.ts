@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { setWeather } from '../src/app/weather/setWeather.js';
 import { showWeather } from '../src/app/weather/showWeather.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('weather')
     .setDescription('The weather: what it is and what it closes; the referee may override it.')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addSubcommand((s) => s.setName('show').setDescription('Current conditions, rain level and what is closed.'))
     .addSubcommand((s) => s.setName('set').setDescription('Referee: override the current weather (announced).')
       .addStringOption((o) => o.setName('sky').setDescription('The sky').addChoices(

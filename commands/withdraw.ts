@@ -1,4 +1,5 @@
-import { SlashCommandBuilder } from '@discordjs/builders';
+import { SlashCommandBuilder } from './_slash.js';
+import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { withdraw } from '../src/app/contact/battle.js';
 import { actorOf } from './_actor.js';
@@ -8,6 +9,8 @@ export default {
   data: new SlashCommandBuilder()
     .setName('withdraw')
     .setDescription('During a tabletop battle: withdraw your force (the referee applies it with the result).')
+    .setContexts(IN_SERVERS)
+    .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('condition').setDescription('How the force left the table').setRequired(true)
       .addChoices({ name: 'formed in good order', value: 'formed' }, { name: 'in retreat', value: 'retreat' }, { name: 'in rout', value: 'rout' }))
     .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))

@@ -10,6 +10,18 @@ const schema = z.object({
   DISCORD_GUILD_ID: z.string().min(1).optional(),
   DATABASE_PATH: z.string().min(1).default('./data/valormr.db'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Run under discord.js's ShardingManager: `auto` (Discord's recommended count) or a number of
+   * shards, one process each, all on DATABASE_PATH. Inside a shard process discord.js sets
+   * SHARDS itself (the shard's id); it is read there by discord.js, not here.
+   */
+  SHARDS: z.string().min(1).optional(),
+  /** Development: Discord's REST base (and thus the gateway lookup), e.g. a fake Discord's http://127.0.0.1:PORT/api. */
+  DISCORD_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  /** Development: how often the scheduler checks for due ticks (cron, 5 or 6 fields). Default every minute. */
+  SCHEDULER_CRON: z.string().regex(/^\S+( \S+){4,5}$/, 'a cron expression of 5 or 6 fields').default('* * * * *'),
+  /** Milliseconds between starting two shards (Discord allows one IDENTIFY per 5 s). */
+  SHARD_SPAWN_DELAY_MS: z.coerce.number().int().min(0).default(5500),
 });
 
 export type Config = z.infer<typeof schema>;
@@ -22,4 +34,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`Bad configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** The shard count asked for (`SHARDS=auto|N`), or undefined to run unsharded. Throws on a bad value. */
+export function shardRequest(value: string | undefined): 'auto' | number | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'auto') return 'auto';
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`Bad configuration:\nSHARDS: "${value}" is neither auto nor a whole number of shards (1 or more)`);
+  return n;
 }

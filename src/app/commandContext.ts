@@ -1,4 +1,3 @@
-import type { SlashCommandOptionsOnlyBuilder, SlashCommandBuilder, SlashCommandSubcommandsOnlyBuilder } from '@discordjs/builders';
 import type { App } from './app.js';
 import type { Reply } from './messages.js';
 
@@ -19,6 +18,8 @@ export interface CommandContext {
   readonly channelId: string;
   /** Role ids of the caller in this guild (co-referee role). */
   readonly roleIds: readonly string[];
+  /** Permissions the bot lacks in this channel to run a campaign there, when the transport knows (see Actor). */
+  readonly botMissingPermissions?: readonly string[];
   readonly subcommand: string | undefined;
   string(name: string): string | undefined;
   integer(name: string): number | undefined;
@@ -48,7 +49,37 @@ export interface Choice {
   readonly value: string;
 }
 
-export type CommandData = SlashCommandBuilder | SlashCommandOptionsOnlyBuilder | SlashCommandSubcommandsOnlyBuilder;
+/** A command option (or subcommand) as Discord registers it: the part of the API's JSON the bot uses. */
+export interface CommandOptionJson {
+  type: number;
+  name: string;
+  description: string;
+  required?: boolean;
+  autocomplete?: boolean;
+  choices?: { name: string; value: string | number }[];
+  options?: CommandOptionJson[];
+  min_value?: number;
+  max_value?: number;
+  min_length?: number;
+  max_length?: number;
+}
+
+/** A chat-input command as Discord registers it (the body of the command PUT). */
+export interface CommandJson {
+  type?: number;
+  name: string;
+  description: string;
+  options?: CommandOptionJson[];
+  /** Where Discord offers it: 0 servers, 1 the bot's DM, 2 other private channels. */
+  contexts?: number[];
+  integration_types?: number[];
+}
+
+/** A command's definition: built with commands/_slash.ts (discord.js's builder API). */
+export interface CommandData {
+  readonly name: string;
+  toJSON(): CommandJson;
+}
 
 export interface Command {
   readonly data: CommandData;

@@ -42,7 +42,13 @@ export type DeliveryResult = 'sent' | 'dmClosed' | 'retry' | 'permanent';
  * A transport may say why a delivery failed (kept for the referee), and for a rate limit how long
  * to wait before this item is tried again (other items keep flowing meanwhile).
  */
-export type DeliveryOutcome = DeliveryResult | { readonly result: DeliveryResult; readonly reason?: string; readonly retryAfterMs?: number };
+export type DeliveryOutcome = DeliveryResult | {
+  readonly result: DeliveryResult;
+  readonly reason?: string;
+  readonly retryAfterMs?: number;
+  /** The permission the bot lacks in the channel, as the platform names it (the referee's notice says which). */
+  readonly missingPermission?: string;
+};
 
 export interface DeliveryOptions {
   /** Who claims (a process and worker id); random by default. */
@@ -100,7 +106,7 @@ async function toItem(app: App, r: OutboxRow): Promise<OutboxItem> {
  * - failed (given up after MAX_ATTEMPTS, or a target that is gone): kept for the referee; a lost
  *   campaign channel pauses the campaign.
  */
-function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'failed', reason: string, lostChannel: boolean): void {
+function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'failed', reason: string, lostChannel: boolean, permission?: string): void {
   inCampaign(app, { campaignId: row.campaignId }, (tx) => {
     const now = tx.now;
     const slot = Math.floor(now.getTime() / 600_000);
@@ -125,9 +131,12 @@ function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'f
     const undeliverable = { id: row.id, owner, status, attempts: row.attempts + 1, reason };
     if (lostChannel && tx.state.status === 'running') {
       // Nobody can read the chronicle or give orders there: paused rather than played on unseen.
-      const text = `The campaign **${tx.state.name}** is paused: I cannot post in its channel <#${tx.meta.channelId}> (${reason.slice(0, 200)}). If the channel still exists, give me access to it again and use \`/campaign resume\` there.`;
-      events.push({ type: 'campaignPaused', audience: PUBLIC, text, data: { reason: 'channelLost' } });
-      for (const userId of refereeIds(tx.meta, tx.members)) outbox.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name})\n${text}`, data: { campaignPaused: tx.meta.id, reason: 'channelLost' } });
+      const text = permission
+        ? `The campaign **${tx.state.name}** is paused: I lack the **${permission}** permission in its channel <#${tx.meta.channelId}>${permission === 'Attach Files' ? ', so the map cannot be attached to the chronicle' : ''}. Give it to me there (channel settings, Permissions, my role) and use \`/campaign resume\`.`
+        : `The campaign **${tx.state.name}** is paused: I cannot post in its channel <#${tx.meta.channelId}> (${reason.slice(0, 200)}). If the channel still exists, give me access to it again and use \`/campaign resume\` there.`;
+      const why = permission ? { reason: 'missingPermission', permission } : { reason: 'channelLost' };
+      events.push({ type: 'campaignPaused', audience: PUBLIC, text, data: why });
+      for (const userId of refereeIds(tx.meta, tx.members)) outbox.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name})\n${text}`, data: { campaignPaused: tx.meta.id, ...why } });
       return { state: { ...tx.state, status: 'paused' }, control: { nextTickAt: null, remindAt: null }, events, outbox, undeliverable, result: undefined };
     }
     return { events, outbox, undeliverable, result: undefined };
@@ -138,6 +147,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   let result: DeliveryResult;
   let reason = '';
   let retryAfterMs: number | undefined;
+  let permission: string | undefined;
   try {
     const item = await toItem(app, row);
     const ctx: DeliveryContext = { signal, partSent: (index) => writeTransaction(app.db, () => markPartSent(app.db, row.id, owner, index)) };
@@ -146,6 +156,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
     if (typeof outcome !== 'string') {
       reason = outcome.reason ?? '';
       retryAfterMs = outcome.retryAfterMs;
+      permission = outcome.missingPermission;
     }
   } catch (e) {
     result = 'retry';
@@ -169,7 +180,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   }
   const lostChannel = result === 'permanent' && row.to === 'channel';
   try {
-    giveUp(app, row, owner, result === 'dmClosed' ? 'dmClosed' : 'failed', reason || result, lostChannel);
+    giveUp(app, row, owner, result === 'dmClosed' ? 'dmClosed' : 'failed', reason || result, lostChannel, permission);
   } catch (err) {
     // The campaign could not be loaded: only the row is left to settle.
     writeTransaction(app.db, () => markUndeliverable(app.db, row.id, owner, 'failed', attempts, reason || result));

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { App } from '../app/app.js';
 import { UserError } from '../app/errors.js';
 import type { Command, CommandContext, UploadedFile } from '../../src/app/commandContext.js';
@@ -91,6 +92,20 @@ export function consoleContext(app: App, command: Command, user: string, words: 
   };
 }
 
+/** Reads a `file:` upload; a file that cannot be read is refused naming the file and its folder. */
+async function readUpload(label: string, option: string, given: string, path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? (existsSync(dirname(path)) ? 'there is no such file' : 'that folder does not exist')
+      : code === 'EISDIR' ? 'it is a folder, not a file'
+        : code === 'EACCES' || code === 'EPERM' ? 'I am not allowed to read it'
+          : `it cannot be read (${code ?? (e as Error).message})`;
+    throw new UserError('console.fileUnreadable', `${label} ${option}:${given}: I cannot read the file ${basename(path)} in the folder ${dirname(path)}: ${why}. A \`${option}:\` path is relative to the script's folder (or the current folder at the prompt).`, { path });
+  }
+}
+
 function convert(label: string, def: OptionJson, text: string, where: ConsoleWhere): Value {
   const bad = (accepted: string): never => {
     throw new UserError('console.badValue', `${label}: "${text}" is not a valid ${def.name}; ${accepted}.`);
@@ -118,7 +133,7 @@ function convert(label: string, def: OptionJson, text: string, where: ConsoleWhe
       return text.replace(/^@/, '').replace(/^<@[!&]?(\w+)>$/, '$1');
     case T.ATTACHMENT: {
       const path = resolve(where.baseDir, text);
-      return { name: basename(path), text: () => readFile(path, 'utf8') };
+      return { name: basename(path), text: () => readUpload(label, def.name, text, path) };
     }
     default: {
       if (def.min_length !== undefined && text.length < def.min_length) bad(`it must be at least ${def.min_length} characters`);

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { campaignCounts } from '../app/campaignCounts.js';
 import { createApp } from '../app/createApp.js';
-import { ManualClock } from '../app/ports.js';
+import { ManualClock, type Logger } from '../app/ports.js';
 import { ConsoleSession, type ConsoleOutput } from './session.js';
 
 export interface ConsoleFlags {
@@ -49,6 +50,19 @@ export const HINT = [
 ].join('\n');
 
 /**
+ * The console's logger: warnings and errors go to stderr (stdout carries the protocol), so the
+ * reference in "Something went wrong (ref abc123)" points at a line the user can read.
+ */
+export function consoleLogger(write: (line: string) => void = (line) => void process.stderr.write(line)): Logger {
+  const line = (level: string) => (obj: object, msg?: string): void => {
+    const o = obj as { ref?: string; err?: { message?: string; stack?: string } | string };
+    const err = typeof o.err === 'string' ? o.err : o.err?.stack ?? o.err?.message;
+    write(`${level}: ${msg ?? ''}${o.ref ? ` (ref ${o.ref})` : ''}${err ? `: ${err}` : ''}\n`);
+  };
+  return { debug: () => {}, info: () => {}, warn: line('warning'), error: line('error') };
+}
+
+/**
  * Runs the console transport: interactively (a prompt) or over a script file or piped input.
  * Output is one JSON object per line.
  */
@@ -61,6 +75,7 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
   const app = createApp({
     databasePath,
     clock: new ManualClock(flags.now ? new Date(flags.now) : new Date()),
+    logger: consoleLogger(),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.dice ? { scriptedDice: flags.dice } : {}),
     outDir,
@@ -76,7 +91,10 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
       for (const line of readFileSync(flags.script, 'utf8').split(/\r?\n/)) await session.handle(line);
       return;
     }
-    if (!scripted || defaults.persistent) process.stderr.write(`${HINT}\nDatabase: ${databasePath}\n`);
+    if (!scripted || defaults.persistent) {
+      const { total } = campaignCounts(app);
+      process.stderr.write(`${HINT}\nDatabase: ${resolve(databasePath)} (${total} campaign${total === 1 ? '' : 's'})\n`);
+    }
     const rl = createInterface({ input: process.stdin, ...(scripted ? {} : { output: process.stderr, prompt: '> ' }) });
     if (!scripted) rl.prompt();
     for await (const line of rl) {

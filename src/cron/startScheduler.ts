@@ -23,6 +23,8 @@ export interface SchedulerOptions {
   readonly ownsGuild?: (guildId: string) => boolean;
   /** Days delivered messages are kept before they are deleted (default 14). */
   readonly retentionDays?: number;
+  /** Checked before each run: false skips it (the database file is no longer the one opened). */
+  readonly canRun?: () => boolean;
 }
 
 export interface Scheduler {
@@ -31,11 +33,20 @@ export interface Scheduler {
   runNow(): Promise<SchedulerRun | undefined>;
 }
 
-/** Every minute, with node-cron. Created when the scheduler starts, never at import time. */
-const everyMinute: Trigger = (fn) => {
-  const task = cron.schedule('* * * * *', fn, { name: 'valormr-scheduler', noOverlap: true });
-  return { stop: () => void task.stop() };
-};
+/**
+ * A node-cron trigger for `expression` (every minute by default; 6 fields give seconds, for
+ * end-to-end tests). Created when the scheduler starts, never at import time. Throws on an
+ * expression node-cron does not accept.
+ */
+export function cronTrigger(expression = '* * * * *'): Trigger {
+  if (!cron.validate(expression)) throw new Error(`"${expression}" is not a cron expression node-cron accepts`);
+  return (fn) => {
+    const task = cron.schedule(expression, fn, { name: 'valormr-scheduler', noOverlap: true });
+    return { stop: () => void task.stop() };
+  };
+}
+
+const everyMinute: Trigger = (fn) => cronTrigger()(fn);
 
 /**
  * Starts the campaign clock. The database says when each campaign's next tick is due; cron only
@@ -49,9 +60,11 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
 
   const runOnce = async (): Promise<SchedulerRun | undefined> => {
     try {
-      const scope = opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {};
+      if (opts.canRun && !opts.canRun()) return undefined;
+      const scope = { ...(opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {}), stopped: () => stopped };
       const ticks = await runDueTicks(app, scope);
-      const reminders = sendReminders(app, scope);
+      if (stopped) return { ticks, reminders: [] };
+      const reminders = sendReminders(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
       try {
         pruneDelivered(app, opts.retentionDays);
       } catch (err) {
@@ -86,6 +99,7 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
   void runNow();
 
   return {
+    /** No new run starts, and a run in progress ends before its next tick. */
     stop() {
       stopped = true;
       trigger.stop();

@@ -6,6 +6,7 @@ import {
   MessageFlags,
   Options,
   RESTEvents,
+  GatewayCloseCodes,
   type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
@@ -15,14 +16,14 @@ import type { App } from '../app/app.js';
 import { UserError } from '../app/errors.js';
 import { errorMessages } from '../app/handleError.js';
 import type { Reply } from '../app/messages.js';
-import { runDelivery } from '../app/outbox.js';
+import { newDeliveryOwner, runDelivery } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
 import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
 import { DeliveryLoop } from './deliveryLoop.js';
 import { DiscordCodes, loggableError, newErrorRef } from './discordErrors.js';
 import { autocompleteContext, commandContext, memberRoleIds } from './interactionContext.js';
-import { makeDeliver } from './outboxDelivery.js';
-import { toDiscordPayloads } from './payloads.js';
+import { isOutboxRoute, makeDeliver } from './outboxDelivery.js';
+import { allowedMentions, toDiscordPayloads } from './payloads.js';
 import { Responder, type AnswerPart } from './responder.js';
 
 export interface DiscordBotOptions {
@@ -31,10 +32,26 @@ export interface DiscordBotOptions {
   readonly commands: readonly Command[];
   readonly buttons: readonly ButtonHandler[];
   readonly logger: Logger;
-  /** Discord's REST base, e.g. 'http://127.0.0.1:PORT/api' for a fake Discord in tests. */
+  /** Discord's REST base, e.g. 'http://127.0.0.1:PORT/api' for a fake Discord in tests (DISCORD_API_BASE). */
   readonly restApi?: string;
-  /** How often the outbox is checked (it is also checked after each interaction). Default 2,000. */
+  /** How long a REST request may take before it is abandoned (and retried). Default 15,000. */
+  readonly restTimeoutMs?: number;
+  /**
+   * How often the outbox is checked (it is also checked after each interaction and each
+   * scheduler run; other processes' messages and retries are found by this check). Default 500.
+   */
   readonly deliveryIntervalMs?: number;
+  /** Messages delivered at the same time, to different users and channels. Default 4. */
+  readonly deliveryConcurrency?: number;
+  /** How long a stop waits for interactions and sends in flight before abandoning them. Default 1,000. */
+  readonly stopGraceMs?: number;
+  /** Checked before each delivery run: false skips it (the database is no longer the one opened). */
+  readonly canDeliver?: () => boolean;
+  /**
+   * Discord will not take this bot any more: a gateway close that cannot be resumed (4004
+   * authentication failed, 4010-4014) or a REST 401 while running. The process should stop.
+   */
+  readonly onFatal?: (error: DiscordFatalError) => void;
   /**
    * A command without `defer` (or a button) still working after this long gets a private
    * deferral, so Discord's 3 seconds are never missed. Default 2,000.
@@ -46,15 +63,37 @@ export interface DiscordBot {
   readonly client: Client<true>;
   /** Deliver due outbox messages now and wait until that is done. */
   deliverNow(): Promise<void>;
+  /** Deliver due outbox messages soon (after the run in flight), without waiting. */
+  deliverSoon(): void;
   /** Stop taking work, let interactions and the delivery in flight finish, disconnect. */
   stop(): Promise<void>;
 }
 
 const MAX_CHOICES = 25;
 const MAX_CHOICE_TEXT = 100;
-const STOP_GRACE_MS = 10_000;
 /** runDelivery's batch size (claimDueMessages' default limit). */
 const DELIVERY_BATCH = 25;
+
+/** Gateway close codes after which Discord will not take the bot back without an operator. */
+const FATAL_CLOSE_CODES: ReadonlyMap<number, string> = new Map([
+  [GatewayCloseCodes.AuthenticationFailed, 'An invalid token was provided'],
+  [GatewayCloseCodes.InvalidShard, 'Discord refused the shard (gateway close 4010 Invalid shard)'],
+  [GatewayCloseCodes.ShardingRequired, 'Discord requires sharding for this many servers (gateway close 4011): run with SHARDS=auto'],
+  [GatewayCloseCodes.InvalidAPIVersion, 'Discord refused the gateway API version (gateway close 4012)'],
+  [GatewayCloseCodes.InvalidIntents, 'Discord refused the gateway intents (gateway close 4013 Invalid intents)'],
+  [GatewayCloseCodes.DisallowedIntents, 'Discord refused a privileged intent that is not enabled for this application (gateway close 4014)'],
+]);
+
+/**
+ * Discord will not take the bot any more. `code` is 'TokenInvalid' for a token Discord refuses
+ * (as discord.js names it at login), or 'GatewayClosed' with the close code.
+ */
+export class DiscordFatalError extends Error {
+  constructor(message: string, readonly code: 'TokenInvalid' | 'GatewayClosed', readonly closeCode?: number) {
+    super(message);
+    this.name = 'DiscordFatalError';
+  }
+}
 
 /**
  * Logs in with the Guilds intent only (DMs are sent, never received), routes interactions to the
@@ -67,21 +106,40 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
 
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
-    allowedMentions: { parse: ['users'] },
+    // Nothing pings unless a message names its users (see payloads.ts).
+    allowedMentions: { parse: [] },
     makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 25 }),
-    ...(opts.restApi ? { rest: { api: opts.restApi } } : {}),
+    rest: {
+      ...(opts.restApi ? { api: opts.restApi } : {}),
+      ...(opts.restTimeoutMs ? { timeout: opts.restTimeoutMs } : {}),
+      // The outbox's sends reject on a rate limit instead of waiting inside discord.js.
+      rejectOnRateLimit: (data) => isOutboxRoute(data.route, data.method),
+    },
   });
 
   const deliver = makeDeliver(client, logger);
+  const owner = newDeliveryOwner();
+  const shutdown = new AbortController();
   const loop: DeliveryLoop = new DeliveryLoop(
     async () => {
+      if (opts.canDeliver && !opts.canDeliver()) return;
       // runDelivery takes a batch of due messages; a full batch means more may be waiting.
-      const sent = await runDelivery(app, deliver);
+      const sent = await runDelivery(app, deliver, { owner, concurrency: opts.deliveryConcurrency ?? 4, signal: shutdown.signal });
       if (sent >= DELIVERY_BATCH) loop.kick();
     },
-    opts.deliveryIntervalMs ?? 2000,
+    opts.deliveryIntervalMs ?? 500,
     (error) => logger.error({ err: loggableError(error) }, 'outbox delivery run failed'),
   );
+
+  let fatal = false;
+  // Before ready, login itself fails with the reason (TokenInvalid...): no second report.
+  let started = false;
+  const fail = (error: DiscordFatalError): void => {
+    if (fatal || stopping || !started) return;
+    fatal = true;
+    logger.error({ code: error.code, closeCode: error.closeCode }, `discord: ${error.message}`);
+    opts.onFatal?.(error);
+  };
 
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
@@ -89,7 +147,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   function answerParts(messages: readonly Reply[], allEphemeral: boolean): AnswerPart[] {
     const parts = messages
       .flatMap((m) => toDiscordPayloads(m).map((payload) => ({ ephemeral: allEphemeral || m.to === 'ephemeral', payload })));
-    return parts.length > 0 ? parts : [{ ephemeral: true, payload: { content: 'Done.', allowedMentions: { parse: ['users'] } } }];
+    return parts.length > 0 ? parts : [{ ephemeral: true, payload: { content: 'Done.', allowedMentions: allowedMentions() } }];
   }
 
   /** The app's one error path (a refusal shown as is; anything else logged with a reference), sent privately. */
@@ -186,7 +244,16 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   });
   client.on(Events.Error, (error) => logger.error({ err: loggableError(error) }, 'discord client error'));
   client.on(Events.Warn, (message) => logger.warn({}, `discord: ${message}`));
-  client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ shardId, code: event.code }, 'gateway disconnected for good'));
+  client.on(Events.ShardDisconnect, (event, shardId) => {
+    logger.warn({ shardId, code: event.code }, 'gateway disconnected for good');
+    const message = FATAL_CLOSE_CODES.get(event.code);
+    if (message) fail(new DiscordFatalError(message, event.code === GatewayCloseCodes.AuthenticationFailed ? 'TokenInvalid' : 'GatewayClosed', event.code));
+  });
+  // A 401 on a request made with the bot token: the token was reset or revoked. discord.js then
+  // drops the token and every later call fails, so the process must not go on as if connected.
+  client.rest.on(RESTEvents.Response, (request, response) => {
+    if (response.status === 401 && request.data.auth !== false) fail(new DiscordFatalError('An invalid token was provided', 'TokenInvalid'));
+  });
   client.on(Events.ShardReconnecting, (shardId) => logger.info({ shardId }, 'gateway reconnecting'));
   client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'gateway resumed'));
   client.rest.on(RESTEvents.RateLimited, (info) => logger.warn({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
@@ -200,6 +267,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     throw error;
   }
   const readyClient = client as Client<true>;
+  started = true;
   logger.info({ bot: readyClient.user.tag, applicationId: readyClient.application.id, guilds: readyClient.guilds.cache.size }, 'discord ready');
   loop.start();
 
@@ -209,11 +277,18 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       loop.kick();
       await loop.idle();
     },
+    deliverSoon() {
+      loop.kick();
+    },
     async stop() {
       if (stopping) return;
       stopping = true;
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      // Interactions and sends in flight get a short grace; then waiting sends are abandoned
+      // (their messages stay queued: the nonce makes a later resend harmless).
+      const graceMs = opts.stopGraceMs ?? 1000;
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([Promise.allSettled([...inFlight, loop.stop()]), grace]);
+      shutdown.abort();
       await loop.stop();
       await client.destroy();
       logger.info({}, 'discord stopped');

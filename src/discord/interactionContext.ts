@@ -1,4 +1,4 @@
-import { ApplicationCommandOptionType, GuildMember, type Attachment, type AutocompleteInteraction, type BaseInteraction, type ChatInputCommandInteraction } from 'discord.js';
+import { ApplicationCommandOptionType, GuildMember, PermissionFlagsBits, type Attachment, type AutocompleteInteraction, type BaseInteraction, type ChatInputCommandInteraction } from 'discord.js';
 import type { App } from '../app/app.js';
 import { UserError } from '../app/errors.js';
 import type { AutocompleteContext, CommandContext, UploadedFile } from '../../src/app/commandContext.js';
@@ -49,6 +49,24 @@ function snowflakeOption(interaction: ChatInputCommandInteraction, name: string)
 }
 
 /**
+ * What the bot lacks in the interaction's guild channel to run a campaign there, from the
+ * interaction's `app_permissions` (the bot's permissions in that channel, overwrites included):
+ * View Channel, Send Messages (Send Messages in Threads in a thread) and Attach Files (the map).
+ * No embeds are sent, so Embed Links is not needed. Outside a guild: nothing.
+ */
+export function botMissingPermissions(interaction: BaseInteraction): string[] {
+  if (!interaction.inGuild()) return [];
+  const perms = interaction.appPermissions;
+  const thread = interaction.channel?.isThread() ?? false;
+  const needed: [bigint, string][] = [
+    [PermissionFlagsBits.ViewChannel, 'View Channel'],
+    thread ? [PermissionFlagsBits.SendMessagesInThreads, 'Send Messages in Threads'] : [PermissionFlagsBits.SendMessages, 'Send Messages'],
+    [PermissionFlagsBits.AttachFiles, 'Attach Files'],
+  ];
+  return needed.filter(([bit]) => !perms.has(bit, false)).map(([, name]) => name);
+}
+
+/**
  * The transport-neutral CommandContext of a slash command. Outside a guild (a DM) guildId is ''
  * and channelId the DM channel, so campaign commands find no campaign there.
  */
@@ -61,6 +79,7 @@ export function commandContext(app: App, interaction: ChatInputCommandInteractio
     guildId: interaction.guildId ?? '',
     channelId: interaction.channelId,
     roleIds: memberRoleIds(interaction),
+    botMissingPermissions: botMissingPermissions(interaction),
     subcommand: o.getSubcommand(false) ?? undefined,
     string: (name) => o.getString(name) ?? undefined,
     integer: (name) => o.getInteger(name) ?? undefined,

@@ -1,27 +1,87 @@
-import type { Client, SendableChannels } from 'discord.js';
+import { DiscordAPIError, PermissionFlagsBits, RateLimitError, Routes, type Client, type RawFile } from 'discord.js';
 import type { Logger } from '../app/ports.js';
 import type { DeliveryContext, DeliveryOutcome, OutboxItem } from '../app/outbox.js';
-import { classifySendError, loggableError } from './discordErrors.js';
+import { classifySendError, DiscordCodes, loggableError } from './discordErrors.js';
 import { toDiscordPayloads, type DiscordPayload } from './payloads.js';
 
-async function target(client: Client, item: OutboxItem): Promise<SendableChannels | undefined> {
-  if (item.to === 'dm') return item.userId ? client.users.createDM(item.userId) : undefined;
-  if (item.to === 'channel' && item.channelId) {
-    const channel = await client.channels.fetch(item.channelId);
-    return channel?.isSendable() ? channel : undefined;
-  }
-  return undefined;
+/**
+ * The REST routes the outbox sends on. discord.js rejects on a rate limit there (RateLimitError)
+ * instead of waiting inside the send, so the outbox reschedules that one item and the others keep
+ * flowing; interaction answers (other routes) still wait their turn, as they must.
+ */
+export function isOutboxRoute(route: string, method: string): boolean {
+  const m = method.toUpperCase();
+  return m === 'POST' && (route === '/channels/:id/messages' || route === '/users/@me/channels');
+}
+
+/** The permissions a campaign post needs, by the names Discord shows in a channel's settings. */
+const PERMISSION_NAMES = [
+  [PermissionFlagsBits.ViewChannel, 'View Channel'],
+  [PermissionFlagsBits.SendMessages, 'Send Messages'],
+  [PermissionFlagsBits.SendMessagesInThreads, 'Send Messages in Threads'],
+  [PermissionFlagsBits.AttachFiles, 'Attach Files'],
+] as const;
+
+/**
+ * The first permission the bot lacks for this post in a guild channel, from its cached view of
+ * roles and overwrites (Discord's 50013 does not say which one). Undefined when the channel is
+ * not in the cache or every needed permission is there.
+ */
+export function missingPostPermission(client: Client, channelId: string, withFiles: boolean): string | undefined {
+  const channel = client.channels.cache.get(channelId);
+  if (!channel || channel.isDMBased() || !('guild' in channel)) return undefined;
+  const me = channel.guild.members.me;
+  const perms = me ? channel.permissionsFor(me) : null;
+  if (!perms) return undefined;
+  const needed = [
+    PermissionFlagsBits.ViewChannel,
+    channel.isThread() ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
+    ...(withFiles ? [PermissionFlagsBits.AttachFiles] : []),
+  ];
+  const missing = needed.find((bit) => !perms.has(bit, false));
+  return PERMISSION_NAMES.find(([bit]) => bit === missing)?.[1];
+}
+
+/** One message part as Discord's REST body and file parts (files[n] matching attachments[n]). */
+export function messageBody(payload: DiscordPayload, nonce: string): { body: Record<string, unknown>; files: RawFile[] } {
+  const files = (payload.files ?? []).map((f, i) => ({ key: `files[${i}]`, name: f.name ?? `file${i}`, data: f.attachment as Buffer }));
+  const body: Record<string, unknown> = {
+    ...(payload.content !== undefined ? { content: payload.content } : {}),
+    ...(payload.components ? { components: payload.components.map((r) => r.toJSON()) } : {}),
+    ...(files.length > 0 ? { attachments: files.map((f, i) => ({ id: String(i), filename: f.name })) } : {}),
+    allowed_mentions: payload.allowedMentions,
+    nonce,
+    enforce_nonce: true,
+  };
+  return { body, files };
 }
 
 /**
- * The function the outbox calls for each due item: a DM (the DM channel is created if needed) or
- * a post in a channel, with files and buttons, split under Discord's 2,000 characters. Each part
- * carries a nonce made of the item's stable id and the part number, with `enforce_nonce`, so a
- * part Discord already created (a timeout or a 500 after the create) is not posted again; parts
- * already sent by an earlier attempt are skipped. Returns what the outbox should do next (see
- * classifySendError).
+ * The function the outbox calls for each due item: a DM (the DM channel is opened if needed) or a
+ * post in a channel, with files and buttons, split under Discord's 2,000 characters, straight
+ * through discord.js's REST client so the shutdown signal can abandon the request.
+ * - Each part carries a nonce made of the item's stable id and the part number, with
+ *   `enforce_nonce`: a part Discord already created (a timeout or a 500 after the create) comes
+ *   back as the existing message instead of a second one. Parts sent by an earlier attempt are
+ *   skipped.
+ * - Nobody is pinged but the item's `mentions`.
+ * - A rate limit rejects at once (see isOutboxRoute): the item is retried after Discord's
+ *   `retry_after`, alone.
+ * - A refusal for a missing permission names the permission (the referee's notice says which).
  */
 export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome> {
+  const dmChannels = new Map<string, string>();
+
+  async function channelOf(item: OutboxItem, signal: AbortSignal): Promise<string | undefined> {
+    if (item.to === 'channel') return item.channelId;
+    if (!item.userId) return undefined;
+    const known = dmChannels.get(item.userId);
+    if (known) return known;
+    const dm = (await client.rest.post(Routes.userChannels(), { body: { recipient_id: item.userId }, signal })) as { id: string };
+    dmChannels.set(item.userId, dm.id);
+    return dm.id;
+  }
+
   return async (item, ctx) => {
     const about = { outboxId: item.id, campaignId: item.campaignId, to: item.to, userId: item.userId, channelId: item.channelId, attempts: item.attempts };
     let payloads: DiscordPayload[];
@@ -29,28 +89,46 @@ export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, 
       payloads = toDiscordPayloads(item);
     } catch (error) {
       logger.error({ ...about, err: error }, 'outbox message cannot be sent as built');
-      return 'permanent';
+      return { result: 'permanent', reason: `the message cannot be sent as built: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300) };
     }
+    let channelId: string | undefined;
+    let withFiles = false;
     try {
-      const channel = await target(client, item);
-      if (!channel) {
-        logger.warn(about, 'outbox message has no reachable recipient or channel');
-        return { result: 'permanent', reason: 'no reachable recipient or channel' };
+      channelId = await channelOf(item, ctx.signal);
+      if (!channelId) {
+        logger.warn(about, 'outbox message has no recipient or channel');
+        return { result: 'permanent', reason: 'no recipient or channel' };
       }
       for (const [index, payload] of payloads.entries()) {
         if (index < item.partsSent) continue;
-        await channel.send({ ...payload, nonce: partNonce(item.nonce, index), enforceNonce: true });
+        const { body, files } = messageBody(payload, partNonce(item.nonce, index));
+        withFiles = files.length > 0;
+        await client.rest.post(Routes.channelMessages(channelId), { body, files, signal: ctx.signal });
         ctx.partSent(index);
       }
       logger.debug({ ...about, parts: payloads.length }, 'outbox message delivered');
       return 'sent';
     } catch (error) {
-      const outcome = classifySendError(error);
-      const level = outcome === 'permanent' ? 'error' : outcome === 'retry' ? 'warn' : 'info';
       const err = loggableError(error);
-      logger[level]({ ...about, outcome, err }, 'outbox delivery failed');
-      const reason = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : String(err);
-      return { result: outcome, reason: reason.slice(0, 300) };
+      if (ctx.signal.aborted) {
+        logger.info({ ...about, err }, 'outbox delivery abandoned: shutting down (the message stays queued)');
+        return { result: 'retry', reason: 'shutting down' };
+      }
+      if (error instanceof RateLimitError) {
+        const retryAfterMs = Math.max(error.retryAfter, error.timeToReset, 250);
+        logger.warn({ ...about, err, retryAfterMs }, 'outbox delivery rate limited: this message waits, the others go on');
+        return { result: 'retry', reason: `rate limited by Discord for ${Math.ceil(retryAfterMs / 1000)} s`, retryAfterMs };
+      }
+      const outcome = classifySendError(error);
+      const permissionCode = error instanceof DiscordAPIError && (error.code === DiscordCodes.missingPermissions || error.code === DiscordCodes.missingAccess);
+      const permission = permissionCode && channelId
+        ? missingPostPermission(client, channelId, withFiles) ?? (error.code === DiscordCodes.missingAccess ? 'View Channel' : undefined)
+        : undefined;
+      const level = outcome === 'permanent' ? 'error' : outcome === 'retry' ? 'warn' : 'info';
+      logger[level]({ ...about, outcome, err, permission }, 'outbox delivery failed');
+      const message = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : String(err);
+      const reason = permission ? `missing permission ${permission} (${message})` : message;
+      return { result: outcome, reason: reason.slice(0, 300), ...(permission ? { missingPermission: permission } : {}) };
     }
   };
 }

@@ -7,13 +7,27 @@ const BUTTONS_PER_ROW = 5;
 const MAX_ROWS = 5;
 const MAX_LABEL = 80;
 
+/**
+ * Who a message may ping: nobody by what its text contains (`parse: []`: names are free text and
+ * a `<@id>` or `@everyone` in a campaign, army or commander name must never ping), only the
+ * users it is meant for.
+ */
+export interface AllowedMentions {
+  parse: [];
+  users?: string[];
+}
+
 /** What one Discord message send needs; files and buttons ride on the last part of a split. */
 export interface DiscordPayload {
   content?: string;
   files?: AttachmentBuilder[];
   components?: ActionRowBuilder<ButtonBuilder>[];
-  /** Mentions ping users named in the text, never @everyone, @here or roles. */
-  allowedMentions: { parse: ['users'] };
+  allowedMentions: AllowedMentions;
+}
+
+/** Nobody pinged, or exactly these users (when the text names them). */
+export function allowedMentions(users: readonly string[] = []): AllowedMentions {
+  return users.length > 0 ? { parse: [], users: [...new Set(users)].slice(0, 100) } : { parse: [] };
 }
 
 /** The transport-neutral parts of a message (a Message, or an outbox item). */
@@ -21,6 +35,8 @@ export interface MessageParts {
   readonly content: string;
   readonly files?: readonly MessageFile[] | undefined;
   readonly buttons?: readonly MessageButton[] | undefined;
+  /** Users the message is meant to ping (an outbox item's `mentions`); nobody else is. */
+  readonly mentions?: readonly string[] | undefined;
 }
 
 /**
@@ -53,10 +69,15 @@ const STYLES = {
   danger: ButtonStyle.Danger,
 } as const;
 
-/** Buttons as action rows of five (Discord allows five rows). Throws on an invalid custom id. */
+/** Buttons as action rows of five (Discord allows five rows). Throws on an invalid or repeated custom id. */
 export function buttonRows(buttons: readonly MessageButton[]): ActionRowBuilder<ButtonBuilder>[] {
   if (buttons.length > BUTTONS_PER_ROW * MAX_ROWS) {
     throw new Error(`a message can carry at most ${BUTTONS_PER_ROW * MAX_ROWS} buttons, got ${buttons.length}`);
+  }
+  const seen = new Set<string>();
+  for (const b of buttons) {
+    if (seen.has(b.id)) throw new Error(`the button id "${b.id}" is used twice in one message (Discord refuses it)`);
+    seen.add(b.id);
   }
   const rows: ActionRowBuilder<ButtonBuilder>[] = [];
   for (let i = 0; i < buttons.length; i += BUTTONS_PER_ROW) {
@@ -84,9 +105,10 @@ export function toDiscordPayloads(message: MessageParts): DiscordPayload[] {
   const groups: ActionRowBuilder<ButtonBuilder>[][] = [];
   for (let i = 0; i < buttons.length; i += perMessage) groups.push(buttonRows(buttons.slice(i, i + perMessage)));
   const texts = splitContent(message.content);
+  const mentions = message.mentions ?? [];
   const payloads = texts.map((text, i) => {
     const last = i === texts.length - 1;
-    const payload: DiscordPayload = { allowedMentions: { parse: ['users'] } };
+    const payload: DiscordPayload = { allowedMentions: allowedMentions(mentions.filter((id) => text.includes(`<@${id}>`) || text.includes(`<@!${id}>`))) };
     if (text.length > 0) payload.content = text;
     if (last && files.length > 0) payload.files = files;
     if (last && groups[0]) payload.components = groups[0];
@@ -94,6 +116,6 @@ export function toDiscordPayloads(message: MessageParts): DiscordPayload[] {
     if (!payload.content && !payload.files && !payload.components) payload.content = '(no content)';
     return payload;
   });
-  for (const rows of groups.slice(1)) payloads.push({ content: 'More choices:', components: rows, allowedMentions: { parse: ['users'] } });
+  for (const rows of groups.slice(1)) payloads.push({ content: 'More choices:', components: rows, allowedMentions: allowedMentions() });
   return payloads;
 }

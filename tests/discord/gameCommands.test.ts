@@ -15,6 +15,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.stop();
+  // Nothing the bot sent was malformed for Discord.
+  expect(h.fake.refusals).toEqual([]);
 });
 
 async function answer(id: string, count = 1): Promise<{ content: string; ephemeral: boolean; files: { name: string; data: Uint8Array }[] }[]> {

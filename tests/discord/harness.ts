@@ -5,7 +5,7 @@
 import type { App } from '../../src/app/app.js';
 import { createApp } from '../../src/app/createApp.js';
 import type { Logger } from '../../src/app/ports.js';
-import { startDiscordBot, type DiscordBot } from '../../src/discord/bot.js';
+import { startDiscordBot, type DiscordBot, type DiscordBotOptions } from '../../src/discord/bot.js';
 import { commandPayloads } from '../../src/discord/registration.js';
 import type { ButtonHandler, Command } from '../../src/app/commandContext.js';
 import { FakeDiscord } from './fakeDiscord.js';
@@ -60,6 +60,8 @@ export async function startHarness(opts: {
   seed?: number;
   dice?: number[];
   heartbeatIntervalMs?: number;
+  /** More options of the bot (REST timeout, stop grace, fatal handler...). */
+  bot?: Partial<DiscordBotOptions>;
 }): Promise<Harness> {
   const fake = await FakeDiscord.start({
     ...(opts.heartbeatIntervalMs ? { heartbeatIntervalMs: opts.heartbeatIntervalMs } : {}),
@@ -84,6 +86,7 @@ export async function startHarness(opts: {
     restApi: fake.restApi,
     deliveryIntervalMs: opts.deliveryIntervalMs ?? 60_000,
     safetyDeferMs: opts.safetyDeferMs ?? 1000,
+    ...opts.bot,
   });
   return {
     fake, bot, app, clock, logs,

@@ -10,6 +10,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.stop();
+  // Nothing the bot sent was malformed for Discord.
+  expect(h.fake.refusals).toEqual([]);
 });
 
 describe('interactions through the real discord.js client', () => {

@@ -29,6 +29,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.stop();
+  // Nothing the bot sent was malformed for Discord.
+  expect(h.fake.refusals).toEqual([]);
 });
 
 describe('outbox delivery through the real discord.js client', () => {
@@ -113,14 +115,6 @@ describe('outbox delivery through the real discord.js client', () => {
     expect(h.fake.postsIn(h.fake.channelId).filter((p) => p.content === 'The chronicle of day 2.')).toHaveLength(1);
   });
 
-  it('GIVEN a 429 WHEN a DM is sent THEN discord.js waits and the DM arrives in the same run', async () => {
-    h.fake.failRequests('POST', '/channels/', 429, 1, { message: 'You are being rate limited.', retry_after: 0.05, global: false });
-    queue({ to: 'dm', userId: PEOPLE.alice.id, content: 'Reminder: orders are due at 18:00.' });
-    await h.bot.deliverNow();
-    expect(statusOf('Reminder: orders are due at 18:00.')).toBe('sent');
-    expect(h.fake.dmsTo(PEOPLE.alice.id).filter((d) => d.content.startsWith('Reminder'))).toHaveLength(1);
-  });
-
   it('GIVEN a long channel post WHEN delivered THEN it is split under 2,000 characters with the buttons on the last part', async () => {
     const content = Array.from({ length: 80 }, (_, i) => `Day ${i}: the armies rested in the rain near the ford of the river.`).join('\n');
     queue({ to: 'channel', channelId: h.fake.channelId, content, buttons: [{ id: 'decide:c9:ack', label: 'Acknowledge' }] });
@@ -133,13 +127,19 @@ describe('outbox delivery through the real discord.js client', () => {
     expect(parts.map((p) => p.content).join('\n')).toBe(content);
   });
 
-  it('GIVEN a delivery in flight WHEN the bot is stopped THEN the delivery finishes first', async () => {
-    h.fake.delayRequests('POST', '/channels/', 300);
+  it('GIVEN sends in flight WHEN the bot is stopped THEN one answered within the grace finishes, one still waiting is abandoned and stays queued unchanged, and the stop takes under 2 s', async () => {
+    h.fake.delayRequests('POST', `/channels/${h.fake.channelId}/messages`, 300);
+    h.fake.delayRequests('POST', `/channels/${h.fake.otherChannelId}/messages`, 10_000);
     queue({ to: 'channel', channelId: h.fake.channelId, content: 'Last words before the shutdown.' });
+    queue({ to: 'channel', channelId: h.fake.otherChannelId, content: 'Words that never left.' });
     void h.bot.deliverNow();
     await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
     await h.bot.stop();
+    expect(Date.now() - started).toBeLessThan(2000);
     expect(statusOf('Last words before the shutdown.')).toBe('sent');
+    const left = outboxByStatus(h.app.db, campaignId, ['pending']).find((r) => r.content === 'Words that never left.');
+    expect(left).toMatchObject({ status: 'pending', attempts: 0 });
     expect(h.bot.client.isReady()).toBe(false);
   });
 });

@@ -17,6 +17,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.stop();
+  // Nothing the bot sent was malformed for Discord.
+  expect(h.fake.refusals).toEqual([]);
 });
 
 function statusOf(content: string): string | undefined {
@@ -69,6 +71,73 @@ describe('reconnecting to the gateway', () => {
       expect(pressed.at(-1)).toEqual({ userId: PEOPLE.bob.id, customId: 'decide:c3:engage' });
     } finally {
       await restarted.stop();
+    }
+  });
+});
+
+describe('gateway faults Discord really sends', () => {
+  let g: Harness;
+  const fatal: Error[] = [];
+
+  beforeAll(async () => {
+    g = await startHarness({ commands: testCommands, heartbeatIntervalMs: 200, bot: { onFatal: (e) => void fatal.push(e) } });
+  });
+
+  afterAll(async () => {
+    await g?.stop();
+  });
+
+  async function answered(): Promise<void> {
+    const id = g.fake.pushCommand({ command: 'echo', subcommand: 'public', userId: PEOPLE.alice.id });
+    const rec = await g.fake.waitForAnswer(id, 1, 8000);
+    expect(rec.messages[0]?.content).toBe('Hello everyone, from Alice.');
+  }
+
+  it('GIVEN op 7 RECONNECT WHEN received THEN the client reconnects on the resume URL and resumes the session', async () => {
+    const resumes = g.fake.resumes;
+    g.fake.requestReconnect();
+    await g.fake.waitFor(() => g.fake.resumes === resumes + 1 && g.fake.connected, 8000, 'a resume after op 7');
+    expect(g.fake.connectionPaths.at(-1)).toBe('/resume');
+    expect(g.fake.resumesOnWrongUrl).toBe(0);
+    expect(g.fake.identifies).toBe(1);
+    await answered();
+  }, 15_000);
+
+  it('GIVEN heartbeats no longer acknowledged (a zombie connection) THEN the client drops it and resumes', async () => {
+    const resumes = g.fake.resumes;
+    g.fake.stopAcks();
+    await g.fake.waitFor(() => g.fake.resumes > resumes, 8000, 'a resume after missing ACKs').finally(() => g.fake.stopAcks(false));
+    await g.fake.waitFor(() => g.fake.connected, 5000, 'connected again');
+    expect(g.fake.identifies).toBe(1);
+    await answered();
+  }, 15_000);
+
+  it('GIVEN a server close 4000 (unknown error) THEN the client resumes', async () => {
+    const resumes = g.fake.resumes;
+    g.fake.closeGateway(4000, 'Unknown error.');
+    await g.fake.waitFor(() => g.fake.resumes === resumes + 1 && g.fake.connected, 8000, 'a resume after 4000');
+    expect(fatal).toEqual([]);
+    await answered();
+  }, 15_000);
+
+  it('GIVEN the token revoked (close 4004) THEN the bot reports a fatal state once, with the startup sentence\'s reason', async () => {
+    g.fake.revokeToken();
+    await g.fake.waitFor(() => fatal.length > 0, 5000, 'the fatal report');
+    expect(fatal.map((e) => [e.message, (e as { code?: string }).code])).toEqual([['An invalid token was provided', 'TokenInvalid']]);
+    g.fake.restoreToken();
+  }, 10_000);
+});
+
+describe('a token refused over REST while running', () => {
+  it('GIVEN Discord answers 401 to a bot request THEN the bot reports the invalid token as fatal', async () => {
+    const fatal: Error[] = [];
+    const r = await startHarness({ commands: testCommands, bot: { onFatal: (e) => void fatal.push(e) } });
+    try {
+      r.fake.failRequests('GET', '/users/@me', 401, 1, { message: '401: Unauthorized', code: 0 });
+      await expect(r.bot.client.rest.get('/users/@me')).rejects.toThrow(/Unauthorized/);
+      expect(fatal.map((e) => [e.message, (e as { code?: string }).code])).toEqual([['An invalid token was provided', 'TokenInvalid']]);
+    } finally {
+      await r.stop();
     }
   });
 });

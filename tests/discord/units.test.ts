@@ -52,7 +52,17 @@ describe('Discord payloads of a message', () => {
     const rows = payloads[1]!.components!.map((r) => r.toJSON());
     expect(rows.map((r) => r.components.length)).toEqual([5, 2]);
     expect((rows[0]!.components[0] as { label: string }).label).toHaveLength(80);
-    expect(payloads.every((p) => p.allowedMentions.parse.join() === 'users')).toBe(true);
+    expect(payloads.every((p) => p.allowedMentions.parse.length === 0 && p.allowedMentions.users === undefined)).toBe(true);
+  });
+
+  it('GIVEN a message meant to ping one user THEN only the part that names that user lists them, and nothing is parsed from the text', () => {
+    const content = `<@111111111111111111>, your DMs are closed. ${'x '.repeat(1100)}<@222222222222222222> @everyone`;
+    const payloads = toDiscordPayloads({ content, mentions: ['111111111111111111'] });
+    expect(payloads.map((p) => p.allowedMentions)).toEqual([{ parse: [], users: ['111111111111111111'] }, { parse: [] }]);
+  });
+
+  it('GIVEN the same button id twice THEN building fails (Discord refuses duplicated custom ids)', () => {
+    expect(() => toDiscordPayloads({ content: 'x', buttons: [{ id: 'a:1', label: 'A' }, { id: 'a:1', label: 'B' }] })).toThrow(/used twice/);
   });
 
   it('GIVEN an empty message THEN Discord still gets something to show', () => {

@@ -3,7 +3,7 @@ import { newCampaign } from '../../engine/state/newCampaign.js';
 import type { ScenarioDoc } from '../../engine/scenario/schema.js';
 import { formatGameTime } from '../../engine/clock/gameTime.js';
 import { PUBLIC } from '../../engine/events/events.js';
-import type { Actor } from '../actor.js';
+import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
@@ -23,6 +23,7 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
   const name = input.name?.trim();
   if (!name) throw new UserError('campaign.nameMissing', 'Give the campaign a name, e.g. `/campaign create scenario:valormr name:"Autumn War"`.');
   if (name.length > 80) throw new UserError('campaign.nameTooLong', 'A campaign name may be at most 80 characters.');
+  requireChannelPermissions(actor, '/campaign create');
   let scenario: ScenarioDoc;
   if (input.file) scenario = parseScenarioText(input.file.text, `file "${input.file.name}"`);
   else if (input.scenario) scenario = loadShippedScenario(input.scenario.trim().toLowerCase());

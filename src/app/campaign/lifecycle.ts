@@ -1,7 +1,7 @@
 import { formatGameTime } from '../../engine/clock/gameTime.js';
 import { PUBLIC } from '../../engine/events/events.js';
 import type { CampaignState } from '../../engine/state/campaign.js';
-import type { Actor } from '../actor.js';
+import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
@@ -39,7 +39,10 @@ function setStatus(app: App, actor: Actor, to: CampaignState['status'], allowedF
   });
 }
 
-export const startCampaign = (app: App, actor: Actor): Reply[] => setStatus(app, actor, 'running', ['setup'], 'start');
+export function startCampaign(app: App, actor: Actor): Reply[] {
+  requireChannelPermissions(actor, '/campaign start');
+  return setStatus(app, actor, 'running', ['setup'], 'start');
+}
 export const pauseCampaign = (app: App, actor: Actor): Reply[] => setStatus(app, actor, 'paused', ['running'], 'pause');
 
 /**
@@ -49,6 +52,7 @@ export const pauseCampaign = (app: App, actor: Actor): Reply[] => setStatus(app,
  */
 export function resumeCampaign(app: App, actor: Actor, missed?: string): Reply[] {
   if (missed !== undefined && !(MISSED as readonly string[]).includes(missed)) throw new UserError('campaign.badMissed', '`missed:` takes `none` (skip the missed half periods), `one` (play one now) or `all` (play them all, in order).');
+  requireChannelPermissions(actor, '/campaign resume');
   return setStatus(app, actor, 'running', ['paused'], 'resume', (tx) => {
     const due = tx.meta.nextTickAt;
     // A catch-up pause keeps the due time it stopped at; a referee's pause clears it.

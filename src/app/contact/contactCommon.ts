@@ -124,7 +124,7 @@ export function contactFollowUps(before: CampaignState, after: CampaignState, ma
       for (const id of awaitingAnswers(c)) {
         const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id), label: 'Engage', style: 'danger' }];
         if (canEvade(c, id)) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary' });
-        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by ${deadlineText(after)} counts as engage. \`/intel\` shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
+        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
       }
     } else if (c.step === 'battle' && contactData(c).deployment) {
       events.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, contactData(c).deployment as DeploymentBriefing), { contactId: c.id }));

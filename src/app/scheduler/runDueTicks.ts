@@ -24,6 +24,8 @@ export interface RunDueTicksOptions {
   readonly maxTicksPerCampaign?: number;
   /** Plays only campaigns of the guilds this process owns (a shard of a sharded bot). */
   readonly ownsGuild?: (guildId: string) => boolean;
+  /** Checked before every tick: true ends the run there (the process is stopping). */
+  readonly stopped?: () => boolean;
 }
 
 const DEFAULT_MAX_TICKS = 100;
@@ -32,7 +34,7 @@ function describe(err: unknown): { message: string; stack?: string } {
   return err instanceof Error ? { message: err.message, ...(err.stack ? { stack: err.stack } : {}) } : { message: String(err) };
 }
 
-async function runCampaign(app: App, campaignId: string, maxTicks: number): Promise<DueTickReport | undefined> {
+async function runCampaign(app: App, campaignId: string, maxTicks: number, stopped: () => boolean): Promise<DueTickReport | undefined> {
   let played = 0;
   let skipped: string | undefined;
   let missed: number | undefined;
@@ -51,6 +53,7 @@ async function runCampaign(app: App, campaignId: string, maxTicks: number): Prom
         skipped = 'limit';
         break;
       }
+      if (stopped()) break;
       const r = playDueTick(app, campaignId, meta.nextTickAt);
       if (r.kind === 'played') {
         played++;
@@ -112,9 +115,11 @@ export async function runDueTicks(app: App, opts: RunDueTicksOptions = {}): Prom
     app.logger.error({ err: describe(err) }, 'scheduler: could not list due campaigns');
     return reports;
   }
+  const stopped = opts.stopped ?? (() => false);
   for (const c of due) {
+    if (stopped()) break;
     if (opts.ownsGuild && !opts.ownsGuild(c.guildId)) continue;
-    const r = await runCampaign(app, c.id, opts.maxTicksPerCampaign ?? DEFAULT_MAX_TICKS);
+    const r = await runCampaign(app, c.id, opts.maxTicksPerCampaign ?? DEFAULT_MAX_TICKS, stopped);
     if (r) reports.push(r);
   }
   return reports;

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * Compiles the bot to plain JavaScript in dist/ (tsc with tsconfig.build.json) and copies what
+ * the compiled code reads at run time next to it: assets/ (scenarios, rules tables) and
+ * migrations/ (the SQL the database is brought up to date with). `npm start` then runs
+ * `node dist/src/main.js` directly: no npm -> tsx -> node chain between a supervisor's signal and
+ * the bot.
+ *
+ * `--if-stale` (the prestart step) builds only when a source, asset, migration or config file is
+ * newer than the last build, so `npm start` after `npm install` on a fresh clone builds once and
+ * later starts cost a few milliseconds.
+ */
+import process from 'node:process';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const stamp = join(dist, '.build-stamp');
+const inputs = ['src', 'commands', 'assets', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.mtimeMs;
+  let t = s.mtimeMs;
+  for (const entry of readdirSync(path)) t = Math.max(t, newest(join(path, entry)));
+  return t;
+}
+
+if (process.argv.includes('--if-stale') && existsSync(stamp)) {
+  const built = statSync(stamp).mtimeMs;
+  if (Math.max(...inputs.map((p) => newest(join(root, p)))) <= built) process.exit(0);
+}
+
+process.stderr.write('Building the bot (TypeScript to dist/)...\n');
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+if (!existsSync(tsc)) {
+  process.stderr.write('Cannot build: TypeScript is not installed. It is a development dependency: run `npm install` (or `npm ci`) without --omit=dev / NODE_ENV=production, build, then prune with `npm prune --omit=dev` if you want.\n');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+if (result.status !== 0) {
+  process.stderr.write('The build failed: the TypeScript errors are above.\n');
+  process.exit(result.status ?? 1);
+}
+for (const dir of ['assets', 'migrations']) {
+  rmSync(join(dist, dir), { recursive: true, force: true });
+  cpSync(join(root, dir), join(dist, dir), { recursive: true });
+}
+mkdirSync(dist, { recursive: true });
+writeFileSync(stamp, `${new Date().toISOString()}\n`);
+process.stderr.write('Built dist/.\n');

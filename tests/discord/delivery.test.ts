@@ -1,0 +1,164 @@
+/**
+ * Outbox delivery against the stricter fake Discord: idempotent sends (nonce with enforce_nonce),
+ * parts of a split message, rate limits off the queue, concurrency, shutdown, mentions on the wire
+ * and missing permissions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCampaign } from '../../src/app/campaign/createCampaign.js';
+import { startCampaign } from '../../src/app/campaign/lifecycle.js';
+import type { Picture } from '../../src/app/messages.js';
+import { enqueue, outboxByStatus } from '../../src/db/outboxRepo.js';
+import { PEOPLE, startHarness, type Harness } from './harness.js';
+import { testCommands } from './testCommands.js';
+
+let h: Harness;
+let campaignId: string;
+let nonces = 0;
+
+const referee = (): { userId: string; userName: string; guildId: string; channelId: string; roleIds: string[] } => ({ userId: PEOPLE.referee.id, userName: 'Ref', guildId: h.fake.guildId, channelId: h.fake.channelId, roleIds: [] });
+
+function queue(m: { to: 'dm' | 'channel'; userId?: string; channelId?: string; content: string; mentions?: string[]; pictures?: Picture[] }): void {
+  enqueue(h.app.db, { campaignId, nonce: `n${Date.now().toString(16)}${++nonces}`, ...m }, h.clock.now().toISOString());
+}
+
+function row(content: string) {
+  return outboxByStatus(h.app.db, campaignId, ['pending', 'sent', 'dmClosed', 'failed']).find((r) => r.content === content);
+}
+
+const EMPTY_SKETCH: Picture = { kind: 'sketch', name: 'intel.png', sketch: { title: 'Contact at 0913', cards: [] } };
+
+beforeAll(async () => {
+  // A short REST timeout so "the answer never came" is quick to play.
+  h = await startHarness({ commands: testCommands, bot: { restTimeoutMs: 250, stopGraceMs: 1000 } });
+  const [first] = createCampaign(h.app, referee(), { name: 'Spring War', scenario: 'valormr' });
+  campaignId = (first!.data as { campaignId: string }).campaignId;
+  startCampaign(h.app, referee());
+  await h.bot.deliverNow();
+});
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('idempotent sends', () => {
+  it('GIVEN Discord answers 500 after creating the message (every retry of discord.js too) WHEN the outbox retries THEN the chronicle is posted once', async () => {
+    const content = 'Chronicle: the Red Host crossed the ford at dawn.';
+    h.fake.failWhen({ method: 'POST', pathPrefix: `/channels/${h.fake.channelId}/messages`, body: (b) => b.content === content, status: 500, times: 4, afterCreate: true });
+    queue({ to: 'channel', channelId: h.fake.channelId, content });
+    await h.bot.deliverNow();
+    expect(row(content)?.status).toBe('pending');
+    expect(h.fake.postsIn(h.fake.channelId).filter((p) => p.content === content)).toHaveLength(1);
+    h.clock.advance(2_500);
+    await h.bot.deliverNow();
+    expect(row(content)?.status).toBe('sent');
+    const posts = h.fake.calls.filter((c) => c.method === 'POST' && (c.body as { content?: string })?.content === content);
+    expect(posts.length).toBe(5);
+    expect(new Set(posts.map((c) => (c.body as { nonce: string }).nonce)).size).toBe(1);
+    expect(posts.every((c) => (c.body as { enforce_nonce?: boolean }).enforce_nonce === true)).toBe(true);
+    expect(h.fake.postsIn(h.fake.channelId).filter((p) => p.content === content)).toHaveLength(1);
+  });
+
+  it('GIVEN the answer never comes (REST timeout) after the message was created WHEN the outbox retries THEN it is posted once', async () => {
+    const content = 'Chronicle: rain over the marshes.';
+    h.fake.failWhen({ method: 'POST', pathPrefix: `/channels/${h.fake.channelId}/messages`, body: (b) => b.content === content, times: 4, delayMs: 600, afterCreate: true });
+    queue({ to: 'channel', channelId: h.fake.channelId, content });
+    await h.bot.deliverNow();
+    expect(row(content)?.status).toBe('pending');
+    h.clock.advance(2_500);
+    await h.bot.deliverNow();
+    expect(row(content)?.status).toBe('sent');
+    expect(h.fake.postsIn(h.fake.channelId).filter((p) => p.content === content)).toHaveLength(1);
+  });
+
+  it('GIVEN a split message whose second part fails WHEN retried THEN only the rest is sent: each part once, in order', async () => {
+    const content = Array.from({ length: 90 }, (_, i) => `Day ${i}: the armies rested in the rain near the ford of the long river.`).join('\n');
+    h.fake.failWhen({ method: 'POST', pathPrefix: `/channels/${h.fake.channelId}/messages`, body: (b) => String(b.nonce).endsWith('.1') && String(b.content).includes('the armies rested'), status: 500, times: 4 });
+    queue({ to: 'channel', channelId: h.fake.channelId, content });
+    await h.bot.deliverNow();
+    expect(row(content)).toMatchObject({ status: 'pending', partsSent: 1 });
+    h.clock.advance(2_500);
+    await h.bot.deliverNow();
+    expect(row(content)?.status).toBe('sent');
+    const parts = h.fake.postsIn(h.fake.channelId).filter((p) => p.content.includes('the armies rested'));
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    expect(parts.map((p) => p.content).join('\n')).toBe(content);
+    expect(parts.map((p) => p.nonce?.split('.')[1])).toEqual(parts.map((_, i) => String(i)));
+    const firstPartPosts = h.fake.calls.filter((c) => c.method === 'POST' && String((c.body as { nonce?: string })?.nonce).endsWith('.0') && String((c.body as { content?: string }).content).includes('the armies rested'));
+    expect(firstPartPosts).toHaveLength(1);
+  });
+});
+
+describe('rate limits off the queue', () => {
+  it('GIVEN a DM channel rate-limited (429, retry-after) WHEN messages are due THEN that one waits for retry_after and the others go out in the same run', async () => {
+    const aliceDm = h.fake.dmChannelOf(PEOPLE.alice.id);
+    h.fake.rateLimit({ method: 'POST', pathPrefix: `/channels/${aliceDm}/messages`, seconds: 1 });
+    queue({ to: 'dm', userId: PEOPLE.alice.id, content: 'Reminder: orders are due at 18:00.' });
+    queue({ to: 'dm', userId: PEOPLE.bob.id, content: 'Bob: your scouts report nothing.' });
+    queue({ to: 'channel', channelId: h.fake.channelId, content: 'Chronicle: a quiet night.' });
+    const started = Date.now();
+    await h.bot.deliverNow();
+    expect(Date.now() - started).toBeLessThan(800);
+    expect(row('Bob: your scouts report nothing.')?.status).toBe('sent');
+    expect(row('Chronicle: a quiet night.')?.status).toBe('sent');
+    const waiting = row('Reminder: orders are due at 18:00.');
+    expect(waiting?.status).toBe('pending');
+    expect(waiting?.attempts).toBe(1);
+    expect(h.logs.entries.some((e) => e.msg?.includes('rate limited') && e.obj.retryAfterMs !== undefined)).toBe(true);
+    expect(h.fake.calls.some((c) => c.status === 429)).toBe(true);
+
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    h.clock.advance(1_100);
+    await h.bot.deliverNow();
+    expect(row('Reminder: orders are due at 18:00.')?.status).toBe('sent');
+    expect(h.fake.dmsTo(PEOPLE.alice.id).filter((d) => d.content.startsWith('Reminder'))).toHaveLength(1);
+  });
+
+  it('GIVEN a slow DM WHEN a channel post is due too THEN the post does not wait behind it (several destinations at once)', async () => {
+    const bobDm = h.fake.dmChannelOf(PEOPLE.bob.id);
+    h.fake.delayRequests('POST', `/channels/${bobDm}/messages`, 150);
+    queue({ to: 'dm', userId: PEOPLE.bob.id, content: 'Bob: a slow courier arrives.' });
+    queue({ to: 'channel', channelId: h.fake.channelId, content: 'Chronicle: the courier was seen on the road.' });
+    await h.bot.deliverNow();
+    const dm = h.fake.messages.find((m) => m.content === 'Bob: a slow courier arrives.')!;
+    const post = h.fake.messages.find((m) => m.content === 'Chronicle: the courier was seen on the road.')!;
+    expect(post.at).toBeLessThan(dm.at);
+  });
+});
+
+describe('mentions only where meant, checked on the wire', () => {
+  it('GIVEN a post whose text holds <@id>, a role and @everyone WHEN delivered THEN nobody is pinged', async () => {
+    const content = `Chronicle: **<@${PEOPLE.bob.id}>'s Host** and <@&${h.fake.refereeRoleId}> met @everyone @here.`;
+    queue({ to: 'channel', channelId: h.fake.channelId, content });
+    await h.bot.deliverNow();
+    const post = h.fake.postsIn(h.fake.channelId).find((p) => p.content === content)!;
+    expect(post.allowedMentions).toEqual({ parse: [] });
+    expect(post.pinged).toEqual({ users: [], roles: [], everyone: false });
+  });
+
+  it('GIVEN a notice meant for one user WHEN delivered THEN exactly that user is pinged', async () => {
+    const content = `<@${PEOPLE.cora.id}>, I could not send you a direct message. (<@${PEOPLE.bob.id}> is not pinged.)`;
+    queue({ to: 'channel', channelId: h.fake.channelId, content, mentions: [PEOPLE.cora.id] });
+    await h.bot.deliverNow();
+    const post = h.fake.postsIn(h.fake.channelId).find((p) => p.content === content)!;
+    expect(post.pinged.users).toEqual([PEOPLE.cora.id]);
+    expect(post.pinged.everyone).toBe(false);
+  });
+});
+
+describe('missing permissions', () => {
+  it('GIVEN Attach Files denied in the campaign channel WHEN the map is due THEN the campaign pauses and the referee is told that permission by name, not that the bot cannot post', async () => {
+    h.fake.setBotChannelPermissions(h.fake.channelId, ['AttachFiles']);
+    await h.fake.waitFor(() => {
+      const channel = h.bot.client.channels.cache.get(h.fake.channelId);
+      return channel && 'permissionOverwrites' in channel && channel.permissionOverwrites.cache.size > 0;
+    }, 2000, 'the overwrite in the cache');
+    queue({ to: 'channel', channelId: h.fake.channelId, content: 'The map after day 3.', pictures: [EMPTY_SKETCH] });
+    await h.bot.deliverNow();
+    await h.bot.deliverNow();
+    expect(row('The map after day 3.')?.status).toBe('failed');
+    const notice = h.fake.dmsTo(PEOPLE.referee.id).map((d) => d.content).find((c) => c.includes('is paused'));
+    expect(notice).toContain('**Attach Files**');
+    expect(notice).not.toMatch(/cannot post/);
+    h.fake.setBotChannelPermissions(h.fake.channelId, []);
+  });
+});
