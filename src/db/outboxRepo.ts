@@ -83,6 +83,11 @@ export function claimDue(db: Database, owner: string, now: string, leaseUntil: s
   return rows.map(fromRaw).sort((a, b) => a.id - b.id);
 }
 
+/** Whether any message is due at `now` (a read, so an idle delivery poll takes no write lock). */
+export function anyDue(db: Database, now: string): boolean {
+  return prepared(db, `select 1 from outbox_messages where status = 'pending' and next_attempt_at <= ? and (lease_until is null or lease_until < ?) limit 1`).get(now, now) !== undefined;
+}
+
 /** An outbox row as the driver returns it (snake_case columns, JSON as text). */
 interface RawOutboxRow {
   readonly id: number; readonly campaign_id: string; readonly to: 'dm' | 'channel'; readonly user_id: string | null; readonly channel_id: string | null;
