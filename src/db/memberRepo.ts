@@ -23,7 +23,3 @@ export function assignCommander(db: Database, campaignId: string, armyId: string
 export function unassignArmy(db: Database, campaignId: string, armyId: string): void {
   db.delete(members).where(and(eq(members.campaignId, campaignId), eq(members.armyId, armyId), eq(members.role, 'commander'))).run();
 }
-
-export function addReferee(db: Database, campaignId: string, userId: string, displayName: string): void {
-  db.insert(members).values({ campaignId, userId, armyId: '', role: 'referee', displayName }).onConflictDoNothing().run();
-}

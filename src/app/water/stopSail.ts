@@ -1,11 +1,8 @@
 import type { Army } from '../../engine/forces/army.js';
 import { stopFleet } from '../../engine/water/index.js';
-import type { Actor } from '../actor.js';
-import type { App } from '../app.js';
-import { requireControl } from '../armies.js';
 import { ephemeral, type Message } from '../messages.js';
-import { inCampaign, type CampaignTx, type Change } from '../session.js';
-import { requireNotEnded, unwrap } from './common.js';
+import type { CampaignTx, Change } from '../session.js';
+import { unwrap } from './common.js';
 
 /**
  * Stops an embarked army's fleet where it lies, inside the caller's transaction: `/sail stop:true`
@@ -24,11 +21,3 @@ export function stopSailChange(tx: CampaignTx, army: Army, asReferee: boolean): 
   return { state: out.state, events: out.events, result: [ephemeral(lines.join('\n'), { armyId: army.id, hex: berth.hex, berth: berth.kind, cancelled })] };
 }
 
-/** `/sail army: stop:true` — the fleet stops where it is; the army stays aboard. */
-export function stopSail(app: App, actor: Actor, armyRef: string | undefined): Message[] {
-  return inCampaign(app, { actor }, (tx) => {
-    requireNotEnded(tx.state);
-    const { army, asReferee } = requireControl(tx, armyRef);
-    return stopSailChange(tx, army, asReferee);
-  });
-}

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../events/events.js';
 import type { TickStep } from '../tick/step.js';
 import { contactData } from './contactData.js';
-import { resolveDecision, resolveStep1, type ContactOptions } from './procedure.js';
+import { resolveDecision, resolveStep1 } from './procedure.js';
 
 /**
  * The tick step of the contact rules, run first among the steps that close a half period: every
@@ -12,40 +12,35 @@ import { resolveDecision, resolveStep1, type ContactOptions } from './procedure.
  * later in the same tick (movement, stationary forces) wait for their commanders.
  * @see RULINGS 5 (missing answers by the decision deadline)
  */
-export function makeContactStep(opts?: ContactOptions): TickStep {
-  return ({ state, map, dice }) => {
-    let s = state;
-    const events: EngineEvent[] = [];
-    const ids = Object.keys(state.contacts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    const deadline = Math.max(1, s.settings.decisionDeadlineTicks ?? 1);
-    for (const id of ids) {
-      const c = s.contacts[id];
-      if (!c) continue;
-      if ((c.step === 'step1' || c.step === 'decision') && deadline > 1) {
-        // The campaign gives commanders more than one tick to answer: count this one and wait.
-        const waited = contactData(c).wait?.step === c.step ? contactData(c).wait?.ticks ?? 0 : 0;
-        if (waited + 1 < deadline) {
-          s = { ...s, contacts: { ...s.contacts, [id]: { ...c, data: { ...c.data, wait: { step: c.step, ticks: waited + 1 } } } } };
-          continue;
-        }
-      }
-      if (c.step === 'step1') {
-        const r = resolveStep1(s, map, id, dice, opts);
-        if (r.ok) {
-          s = r.value.state;
-          events.push(...r.value.events);
-        }
-      } else if (c.step === 'decision') {
-        const r = resolveDecision(s, map, id, dice, opts);
-        if (r.ok) {
-          s = r.value.state;
-          events.push(...r.value.events);
-        }
+export const contactStep: TickStep = ({ state, map, dice }) => {
+  let s = state;
+  const events: EngineEvent[] = [];
+  const ids = Object.keys(state.contacts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const deadline = Math.max(1, s.settings.decisionDeadlineTicks ?? 1);
+  for (const id of ids) {
+    const c = s.contacts[id];
+    if (!c) continue;
+    if ((c.step === 'step1' || c.step === 'decision') && deadline > 1) {
+      // The campaign gives commanders more than one tick to answer: count this one and wait.
+      const waited = contactData(c).wait?.step === c.step ? contactData(c).wait?.ticks ?? 0 : 0;
+      if (waited + 1 < deadline) {
+        s = { ...s, contacts: { ...s.contacts, [id]: { ...c, data: { ...c.data, wait: { step: c.step, ticks: waited + 1 } } } } };
+        continue;
       }
     }
-    return { state: s, events };
-  };
-}
-
-/** The contact tick step with the contact module's own move costs and march formations. */
-export const contactStep: TickStep = makeContactStep();
+    if (c.step === 'step1') {
+      const r = resolveStep1(s, map, id, dice);
+      if (r.ok) {
+        s = r.value.state;
+        events.push(...r.value.events);
+      }
+    } else if (c.step === 'decision') {
+      const r = resolveDecision(s, map, id, dice);
+      if (r.ok) {
+        s = r.value.state;
+        events.push(...r.value.events);
+      }
+    }
+  }
+  return { state: s, events };
+};

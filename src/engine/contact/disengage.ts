@@ -8,7 +8,7 @@ import { directionTo, neighbours } from '../hex/neighbours.js';
 import type { MapModel, Terrain } from '../map/mapModel.js';
 import type { CampaignState } from '../state/campaign.js';
 import type { AppliedModifier } from './deployment.js';
-import { bankAfter, contactMoveCost, spendPoints, type MoveCostFn } from './moveCost.js';
+import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
 import { DISENGAGE_MODIFIERS, LOSSES_TABLE, type DisengageOperation, type LossCell, type LossColumn } from './tables.js';
 
 /** A force's state for the disengagement modifiers. */
@@ -132,7 +132,6 @@ export interface DisengageContext {
   readonly maneuvering: ReadonlySet<string>;
   /** Armies that fought in melee today (their cavalry is not fresh). */
   readonly meleeToday: ReadonlySet<string>;
-  readonly moveCost?: MoveCostFn;
 }
 
 function isCavalry(r: Regiment | undefined): boolean {
@@ -207,7 +206,7 @@ export function resolveDisengagement(
   },
   dice: Dice,
 ): { state: CampaignState; outcome: DisengagementOutcome; events: EngineEvent[] } {
-  const cost = input.ctx.moveCost ?? contactMoveCost;
+  const cost = contactMoveCost;
   const self = state.armies[input.armyId];
   if (!self) throw new Error(`unknown army ${input.armyId}`);
   const opponents = input.opponentIds.map((id) => state.armies[id]).filter((a): a is Army => a !== undefined);

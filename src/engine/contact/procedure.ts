@@ -14,17 +14,11 @@ import { deploy, type DeploymentBriefing, type DeploymentInput } from './deploym
 import { applyRegimentLosses, resolveDisengagement, type DisengageContext, type DisengageFormation, type DisengagementOutcome } from './disengage.js';
 import { describeEstimate, estimateOpponent, forceTruth, type Estimate, type ForceTruth } from './estimate.js';
 import { marchFormation as movementMarchFormation } from '../movement/marchFormation.js';
-import { bankAfter, contactMoveCost, forcedMarchExtra, forceMarch, spendPoints, type MoveCostFn } from './moveCost.js';
-import { adjacentEnemies, everyoneIn, hasHostilePair, isOpen, liveArmies, maneuveringAt, meleeOnDay, opponentsIn } from './queries.js';
-import { CONTACT_MODIFIERS, SCOUT_TABLE, type ContactModifierCode, type MarchFormation, type ScoutOutcome } from './tables.js';
+import { bankAfter, contactMoveCost, forcedMarchExtra, forceMarch, spendPoints } from './moveCost.js';
+import { everyoneIn, hasHostilePair, isOpen, liveArmies, maneuveringAt, meleeOnDay, opponentsIn } from './queries.js';
+import { CONTACT_MODIFIERS, SCOUT_TABLE, type ContactModifierCode, type ScoutOutcome } from './tables.js';
 import { withDefaultPlacement } from './sketch.js';
 import { dealTerrain, GRID_COLUMNS, GRID_ROWS, terrainDrawOrder, type BattlefieldCell } from './terrainDeck.js';
-
-/** Hooks the movement rules may pass in (their own costs and march formation). */
-export interface ContactOptions {
-  readonly moveCost?: MoveCostFn;
-  readonly marchFormation?: (map: MapModel, army: Army) => MarchFormation;
-}
 
 /** State and events after a contact transition. */
 export interface ContactOutput {
@@ -69,14 +63,13 @@ function refreshContactFlags(state: CampaignState, ids: readonly string[]): Camp
   return { ...state, armies };
 }
 
-function disengageContext(state: CampaignState, record: ContactRecord, opts: ContactOptions | undefined): DisengageContext {
+function disengageContext(state: CampaignState, record: ContactRecord): DisengageContext {
   const d = contactData(record);
   return {
     supports: d.supports ?? {},
     reinforce: d.reinforce ?? {},
     maneuvering: maneuveringAt(state),
     meleeToday: meleeOnDay(state, state.clock.day),
-    ...(opts?.moveCost ? { moveCost: opts.moveCost } : {}),
   };
 }
 
@@ -119,7 +112,7 @@ export function openContact(state: CampaignState, map: MapModel, armyIds: readon
  * what the move costs and whether it takes a forced march.
  * @see RULINGS 5 Step 1; 001 Map Contact; 001 Avoid, Evade, Delay, and Withdraw: Avoid
  */
-export function chooseStep1(state: CampaignState, map: MapModel, contactId: string, armyId: string, choice: Step1Choice, opts?: ContactOptions): Result<{ state: CampaignState; allAnswered: boolean; avoid?: AvoidCost }> {
+export function chooseStep1(state: CampaignState, map: MapModel, contactId: string, armyId: string, choice: Step1Choice): Result<{ state: CampaignState; allAnswered: boolean; avoid?: AvoidCost }> {
   const got = getContact(state, contactId, 'step1');
   if (!got.ok) return got;
   const record = got.value;
@@ -127,7 +120,7 @@ export function chooseStep1(state: CampaignState, map: MapModel, contactId: stri
   if (!army || !record.armyIds.includes(armyId)) return fail('contact.notInvolved', `That army is not part of contact ${contactId}.`, { contactId, armyId });
   let avoid: AvoidCost | undefined;
   if (choice.kind === 'avoid') {
-    const check = canAvoidTo(state, map, army, choice.to, opts);
+    const check = canAvoidTo(state, map, army, choice.to);
     if (!check.ok) return check;
     avoid = check.value;
   }
@@ -152,9 +145,9 @@ export interface AvoidCost {
  * forced march's extra for the day; none if the army already force-marched today).
  * @see 001 Avoid, Evade, Delay, and Withdraw: Avoid ("or be able to conduct a forced march")
  */
-export function canAvoidTo(state: CampaignState, map: MapModel, army: Army, to: Hex, opts?: ContactOptions): Result<AvoidCost> {
+export function canAvoidTo(state: CampaignState, map: MapModel, army: Army, to: Hex): Result<AvoidCost> {
   if (!isAdjacent(army.hex, to)) return fail('contact.avoidNotAdjacent', `To avoid contact, name a hex next to ${map.format(army.hex)}.`, { to: map.format(to) });
-  const pay = (opts?.moveCost ?? contactMoveCost)(map, army, army.hex, to);
+  const pay = contactMoveCost(map, army, army.hex, to);
   if (pay === undefined || !map.inBounds(to)) return fail('contact.avoidCannotEnter', `${map.format(to)} cannot be entered by land; pick a land hex next to ${map.format(army.hex)}.`);
   if (Object.values(state.armies).some((a) => a.id !== army.id && !a.status.destroyed && hexEquals(a.hex, to))) {
     return fail('contact.avoidOccupied', `${map.format(to)} holds another commander; pick an empty hex (one commander per hex).`);
@@ -176,7 +169,7 @@ export function canAvoidTo(state: CampaignState, map: MapModel, army: Army, to: 
  * contact phase runs; otherwise it is fight on the morrow (closed until the next half period).
  * @see RULINGS 5 Step 1; 001 Map Contact: Fight on the Morrow; Avoid Contact; Delay
  */
-export function resolveStep1(state: CampaignState, map: MapModel, contactId: string, dice: Dice, opts?: ContactOptions): Result<ContactOutput> {
+export function resolveStep1(state: CampaignState, map: MapModel, contactId: string, dice: Dice): Result<ContactOutput> {
   const got = getContact(state, contactId, 'step1');
   if (!got.ok) return got;
   let record = got.value;
@@ -196,7 +189,7 @@ export function resolveStep1(state: CampaignState, map: MapModel, contactId: str
     if (choice.kind === 'delay') halfSpent[id] = nowIndex(s);
     let displaced = false;
     if (against.length > 0) {
-      const r = resolveDisengagement(s, map, { armyId: id, opponentIds: against, operation: choice.kind === 'avoid' ? 'avoid' : 'delay', ctx: disengageContext(s, record, opts) }, dice);
+      const r = resolveDisengagement(s, map, { armyId: id, opponentIds: against, operation: choice.kind === 'avoid' ? 'avoid' : 'delay', ctx: disengageContext(s, record) }, dice);
       s = r.state;
       outcomes.push(r.outcome);
       events.push(...r.events);
@@ -207,7 +200,7 @@ export function resolveStep1(state: CampaignState, map: MapModel, contactId: str
     // The avoiding force steps into the hex it named (a displacement already was its move).
     const army = s.armies[id];
     if (choice.kind === 'avoid' && army && !army.status.destroyed && !displaced) {
-      const pay = canAvoidTo(s, map, army, choice.to, opts);
+      const pay = canAvoidTo(s, map, army, choice.to);
       if (pay.ok) {
         // Short of points, the avoid is a forced march: its extra joins the day, and tomorrow must be rest.
         const marching = pay.value.forcedMarch ? forceMarch(army, pay.value.extra, s.clock.day) : army;
@@ -389,17 +382,16 @@ export function canEvade(record: ContactRecord, armyId: string): boolean {
 }
 
 /** The deployment inputs of the armies still in a contact. */
-export function deploymentInputs(state: CampaignState, map: MapModel, record: ContactRecord, opts?: ContactOptions): DeploymentInput[] {
+export function deploymentInputs(state: CampaignState, map: MapModel, record: ContactRecord): DeploymentInput[] {
   const d = contactData(record);
   const maneuvering = maneuveringAt(state);
-  const formation = opts?.marchFormation ?? movementMarchFormation;
   return liveArmies(state, record.armyIds).map((a) => ({
     armyId: a.id,
     contactRaw: d.contactDice?.[a.id]?.raw ?? 0,
     contactModified: d.contactDice?.[a.id]?.modified ?? 0,
     maneuver: maneuvering.has(a.id),
     opponentTerrains: opponentsIn(state, record.armyIds, a.id).map((o) => map.terrainAt(o.hex)),
-    formation: formation(map, a),
+    formation: movementMarchFormation(map, a),
     companies: assaultRegiment(a)?.companies.filter((c) => c.figures > 0).length ?? 1,
   }));
 }
@@ -409,7 +401,7 @@ export function deploymentInputs(state: CampaignState, map: MapModel, record: Co
  * against each commander who engages. Enemies left who engage: deployment, then the battle step.
  * @see RULINGS 5 Step 3; 001 Engage or Evade; 001 Deployment
  */
-export function resolveDecision(state: CampaignState, map: MapModel, contactId: string, dice: Dice, opts?: ContactOptions): Result<ContactOutput> {
+export function resolveDecision(state: CampaignState, map: MapModel, contactId: string, dice: Dice): Result<ContactOutput> {
   const got = getContact(state, contactId, 'decision');
   if (!got.ok) return got;
   let record = got.value;
@@ -429,7 +421,7 @@ export function resolveDecision(state: CampaignState, map: MapModel, contactId: 
   for (const id of evaders) {
     const against = opponentsIn(s, engagers, id).map((a) => a.id);
     if (against.length === 0) continue;
-    const r = resolveDisengagement(s, map, { armyId: id, opponentIds: against, operation: 'evade', ctx: disengageContext(s, record, opts) }, dice);
+    const r = resolveDisengagement(s, map, { armyId: id, opponentIds: against, operation: 'evade', ctx: disengageContext(s, record) }, dice);
     s = r.state;
     outcomes.push(r.outcome);
     events.push(...r.events);
@@ -442,14 +434,14 @@ export function resolveDecision(state: CampaignState, map: MapModel, contactId: 
   // Evaders are no longer in map contact and may move on, even while the others fight.
   s = refreshContactFlags(putContact(s, record), evaders);
   if (!hasHostilePair(s, engagers)) return ok({ state: closeContact(s, record, { outcome: 'evaded' }), events });
-  const battle = startBattle(s, map, record, dice, opts);
+  const battle = startBattle(s, map, record, dice);
   return ok({ state: battle.state, events: [...events, ...battle.events] });
 }
 
 /** Both sides engage: deployment dice, baselines and schedules; the contact waits for the result. */
-function startBattle(state: CampaignState, map: MapModel, record: ContactRecord, dice: Dice, opts?: ContactOptions): ContactOutput {
+function startBattle(state: CampaignState, map: MapModel, record: ContactRecord, dice: Dice): ContactOutput {
   const layout = baselines(state.settings.tableWidth, state.settings.shortBowRange);
-  const briefing: DeploymentBriefing = deploy(deploymentInputs(state, map, record, opts), layout, dice);
+  const briefing: DeploymentBriefing = deploy(deploymentInputs(state, map, record), layout, dice);
   const halfSpent = { ...(contactData(record).halfSpent ?? {}) };
   for (const id of record.armyIds) halfSpent[id] = nowIndex(state);
   const next = withData(record, { deployment: briefing, halfSpent, combatants: [...record.armyIds], stepAt: nowIndex(state) }, 'battle');
@@ -484,7 +476,7 @@ export interface BattleResult {
  * The battle took the half period (recorded when it was joined); it costs no move points.
  * @see 001 Avoid, Evade, Delay, and Withdraw: Withdraw; Cost of Battle in Time and Move Points
  */
-export function applyBattleResult(state: CampaignState, map: MapModel, contactId: string, result: BattleResult, dice: Dice, opts?: ContactOptions): Result<ContactOutput> {
+export function applyBattleResult(state: CampaignState, map: MapModel, contactId: string, result: BattleResult, dice: Dice): Result<ContactOutput> {
   const got = getContact(state, contactId, 'battle');
   if (!got.ok) return got;
   const record = got.value;
@@ -514,7 +506,7 @@ export function applyBattleResult(state: CampaignState, map: MapModel, contactId
       return fail('battle.nothingToPursue', 'Aggressive pursuit needs an enemy withdrawing in retreat or in rout.');
     }
     if (!maneuvering.has(p)) {
-      const pay = (opts?.moveCost ?? contactMoveCost)(map, army, army.hex, army.hex) ?? 0;
+      const pay = contactMoveCost(map, army, army.hex, army.hex) ?? 0;
       if (pay > army.march.pointsLeft) return fail('battle.pursuitNoPoints', `${army.name} needs ${pay} move points for the maneuver of a pursuit; it has ${army.march.pointsLeft}.`);
       pursuitCost[p] = pay;
     }
@@ -540,7 +532,7 @@ export function applyBattleResult(state: CampaignState, map: MapModel, contactId
   for (const w of withdrawals) {
     const against = opponentsIn(s, stayers, w.armyId).map((a) => a.id);
     if (against.length === 0 || s.armies[w.armyId]?.status.destroyed) continue;
-    const ctx = { ...disengageContext(s, rec, opts), meleeToday: new Set([...meleeOnDay(s, s.clock.day), ...record.armyIds]) };
+    const ctx = { ...disengageContext(s, rec), meleeToday: new Set([...meleeOnDay(s, s.clock.day), ...record.armyIds]) };
     const r = resolveDisengagement(s, map, { armyId: w.armyId, opponentIds: against, operation: 'withdraw', formation: w.condition as DisengageFormation, pursuers: w.condition === 'formed' ? new Set() : pursuers, ctx }, dice);
     s = r.state;
     outcomes.push(r.outcome);
@@ -636,9 +628,4 @@ export function splitContact(state: CampaignState, map: MapModel, contactId: str
   s = putContact(s, withData(record, { outcome: 'split', splitInto: ids }, 'closed'));
   events.push(event('contactSplit', PUBLIC, `The referee split the contact into ${groups.length} engagements: ${groups.map((g) => g.map((id) => nameOf(s, id)).join(' vs ')).join('; ')}.`, { contactId, into: ids }));
   return ok({ state: s, events, contactIds: ids });
-}
-
-/** Enemies an army could be forced into a second contact with. */
-export function secondContactTargets(state: CampaignState, armyId: string): Army[] {
-  return adjacentEnemies(state, armyId);
 }

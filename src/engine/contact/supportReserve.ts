@@ -8,7 +8,7 @@ import { fail, ok, type Result } from '../result.js';
 import type { CampaignState, ContactRecord } from '../state/campaign.js';
 import { contactData, withData, type OperationLog } from './contactData.js';
 import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
-import { openContact, type ContactOptions, type ContactOutput } from './procedure.js';
+import { openContact, type ContactOutput } from './procedure.js';
 import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt, openContactOf } from './queries.js';
 import { describeStep } from './stepNames.js';
 
@@ -98,17 +98,16 @@ export function declareReinforce(state: CampaignState, supporterId: string, on: 
  * Swaps the hexes (and roles) of two allied armies. The first relief or support operation of the
  * turn is free for a force; later ones cost the move points of the hex it enters.
  */
-function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: string, opts?: ContactOptions): Result<{ state: CampaignState; costs: Record<string, number> }> {
+function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: string): Result<{ state: CampaignState; costs: Record<string, number> }> {
   const a = state.armies[aId] as Army;
   const b = state.armies[bId] as Army;
-  const cost = opts?.moveCost ?? contactMoveCost;
   const costs: Record<string, number> = {};
   for (const [x, to] of [[a, b.hex], [b, a.hex]] as const) {
     if (switchesToday(state, x.id) === 0) {
       costs[x.id] = 0;
       continue;
     }
-    const pay = cost(map, x, x.hex, to);
+    const pay = contactMoveCost(map, x, x.hex, to);
     if (pay === undefined || pay > x.march.pointsLeft) {
       return fail('contact.switchNoPoints', `${x.name} has already switched hexes this turn; another switch costs ${pay ?? '?'} move points and it has ${x.march.pointsLeft}.`);
     }
@@ -125,7 +124,7 @@ function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: stri
  * rolled or after a disengagement; the supporter takes the contact, the relieved force becomes
  * its supporter. @see 001 Support: Relief
  */
-export function relief(state: CampaignState, map: MapModel, supporterId: string, opts?: ContactOptions): Result<ContactOutput> {
+export function relief(state: CampaignState, map: MapModel, supporterId: string): Result<ContactOutput> {
   // The current role: an open contact first, else the latest one (an old contact may name another force).
   const withRole = Object.values(state.contacts).filter((c) => contactData(c).supports?.[supporterId] !== undefined);
   const current = withRole.find(isOpen) ?? withRole.sort((a, b) => timeIndex(b.openedAt) - timeIndex(a.openedAt) || b.id.localeCompare(a.id, 'en', { numeric: true }))[0];
@@ -136,7 +135,7 @@ export function relief(state: CampaignState, map: MapModel, supporterId: string,
   if (rec.step !== 'step1' && !afterDisengagement) {
     return fail('contact.reliefTooLate', 'Relief is possible before the contact dice are rolled or after a disengagement, not now.', { step: rec.step });
   }
-  const sw = switchHexes(state, map, supporterId, supportedId, opts);
+  const sw = switchHexes(state, map, supporterId, supportedId);
   if (!sw.ok) return sw;
   let s = sw.value.state;
   const d = contactData(rec);
@@ -166,7 +165,7 @@ export function relief(state: CampaignState, map: MapModel, supporterId: string,
  * The support operation: a reserve switches hexes and roles with the supporting force, at any
  * time. @see 001 Reserve: Support
  */
-export function supportOperation(state: CampaignState, map: MapModel, reserveId: string, opts?: ContactOptions): Result<ContactOutput> {
+export function supportOperation(state: CampaignState, map: MapModel, reserveId: string): Result<ContactOutput> {
   const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && contactData(c).outcome !== 'split' && activeThisHalf(c, nowIndex(state)));
   const supportedId = rec ? contactData(rec).reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can take over the support role; take up the reserve role first (/reserve).');
@@ -174,7 +173,7 @@ export function supportOperation(state: CampaignState, map: MapModel, reserveId:
   const reserve = state.armies[reserveId] as Army;
   const supporterId = Object.entries(d.supports ?? {}).find(([s, t]) => t === supportedId && state.armies[s] && isAdjacent(state.armies[s]?.hex as Hex, reserve.hex))?.[0];
   if (!supporterId) return fail('contact.reserveNoSupporter', 'No supporting force stands next to your reserve.');
-  const sw = switchHexes(state, map, reserveId, supporterId, opts);
+  const sw = switchHexes(state, map, reserveId, supporterId);
   if (!sw.ok) return sw;
   const supports = Object.fromEntries(Object.entries(d.supports ?? {}).filter(([k]) => k !== supporterId));
   supports[reserveId] = supportedId;
@@ -191,7 +190,7 @@ export function supportOperation(state: CampaignState, map: MapModel, reserveId:
  * supporting force's hex into a hex that puts it in map contact with an enemy, paying only for
  * that last hex. A new contact opens. @see 001 Reserve: Exploit
  */
-export function exploit(state: CampaignState, map: MapModel, reserveId: string, to: Hex, opts?: ContactOptions): Result<ContactOutput & { readonly contactId: string }> {
+export function exploit(state: CampaignState, map: MapModel, reserveId: string, to: Hex): Result<ContactOutput & { readonly contactId: string }> {
   // A split contact hands its roles to its parts: it is not itself resolved. A closed contact
   // counts when it closed this half period or the last (closing sets quietUntil to the next one).
   const now = nowIndex(state);
@@ -205,7 +204,7 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
   const through = Object.entries(d.supports ?? {}).map(([s]) => state.armies[s]).find((s) => s && !s.status.destroyed && isAdjacent(s.hex, reserve.hex) && isAdjacent(s.hex, to));
   if (!through) return fail('contact.exploitPath', `The exploit must pass through the hex of the supporting force and end next to it; ${map.format(to)} does not.`);
   if (Object.values(state.armies).some((a) => !a.status.destroyed && hexEquals(a.hex, to))) return fail('contact.exploitOccupied', `${map.format(to)} holds another commander.`);
-  const pay = (opts?.moveCost ?? contactMoveCost)(map, reserve, through.hex, to);
+  const pay = contactMoveCost(map, reserve, through.hex, to);
   if (pay === undefined) return fail('contact.exploitCannotEnter', `${map.format(to)} cannot be entered by land.`);
   if (pay > reserve.march.pointsLeft) return fail('contact.exploitNoPoints', `Entering ${map.format(to)} costs ${pay} move points; ${reserve.name} has ${reserve.march.pointsLeft}.`);
   const moved: Army = { ...spendPoints(reserve, pay), hex: to, bank: bankAfter(map, { ...reserve, hex: through.hex }, to) };
@@ -232,7 +231,7 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
  * hex and gains +1 on deployment and disengagement dice for the half period; it may then force a
  * second contact. @see 001 Support, Reserve, Maneuver: Maneuver
  */
-export function maneuver(state: CampaignState, map: MapModel, armyId: string, opts?: ContactOptions): Result<ContactOutput> {
+export function maneuver(state: CampaignState, map: MapModel, armyId: string): Result<ContactOutput> {
   const a = army(state, armyId);
   if (!a.ok) return a;
   const self = a.value;
@@ -241,7 +240,7 @@ export function maneuver(state: CampaignState, map: MapModel, armyId: string, op
   if (maneuveringAt(state).has(armyId)) return fail('contact.alreadyManeuvering', `${self.name} is already maneuvering this half period.`);
   const rec = currentContactOf(state, armyId);
   if (!rec) return fail('contact.maneuverNoContact', `${self.name} has no contact this half period.`);
-  const pay = (opts?.moveCost ?? contactMoveCost)(map, self, self.hex, self.hex) ?? 0;
+  const pay = contactMoveCost(map, self, self.hex, self.hex) ?? 0;
   if (pay > self.march.pointsLeft) return fail('contact.maneuverNoPoints', `Maneuver costs ${pay} move points here; ${self.name} has ${self.march.pointsLeft}.`);
   const s0: CampaignState = { ...state, armies: { ...state.armies, [armyId]: spendPoints(self, pay) } };
   let next = withData(rec, { maneuver: { ...(contactData(rec).maneuver ?? {}), [armyId]: nowIndex(state) } });

@@ -21,11 +21,6 @@ export function todaysPoints(army: Army, forced: boolean, weather: WeatherEffect
   return dailyPoints(army, forced, weather) + army.march.savedPoints;
 }
 
-/** Points still to spend today. */
-export function pointsLeftToday(army: Army, forced: boolean, weather: WeatherEffects): number {
-  return Math.max(0, todaysPoints(army, forced, weather) - army.march.spentToday);
-}
-
 /**
  * Points the army may spend in one period of its order, counted from the period's start: all
  * of today's remaining points for a day or night order; half of today's points in each period

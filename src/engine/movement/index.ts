@@ -6,7 +6,7 @@
 export * from './types.js';
 export { TERRAIN_COST, enterCost, linkBetween, isHomeTerrain, fliesOver, marchesInFormation } from './terrainCost.js';
 export { crossingCost, crossesAsCavalry, CROSSING_DAYS, HALVES_PER_DAY, type CrossingContext } from './crossing.js';
-export { dailyPoints, todaysPoints, pointsLeftToday, periodPoints, halfDayPoints } from './dailyPoints.js';
+export { dailyPoints, todaysPoints, periodPoints, halfDayPoints } from './dailyPoints.js';
 export { walkPath, otherBank, type Walk, type WalkInput } from './walkPath.js';
 export { findRoute, type Route, type RouteInput } from './findRoute.js';
 export { planMove, cannotMove, commanderHexes } from './planMove.js';

@@ -3,7 +3,7 @@ import type { Dice } from '../dice/dice.js';
 import { PUBLIC, type EngineEvent } from '../events/events.js';
 import type { MapModel } from '../map/mapModel.js';
 import type { CampaignState } from '../state/campaign.js';
-import { NO_WEATHER_EFFECTS, type WeatherEffects } from '../weather/types.js';
+import type { WeatherEffects } from '../weather/types.js';
 import type { StepOutput, TickStep } from './step.js';
 
 /**
@@ -20,8 +20,6 @@ export interface TickPlan {
   /** How the current weather affects the rules. */
   readonly effects: (state: CampaignState) => WeatherEffects;
 }
-
-export const EMPTY_PLAN: TickPlan = { closeHalf: [], openHalf: [], effects: () => NO_WEATHER_EFFECTS };
 
 /** Plays one half period. Pure: the same state, map and dice give the same result. */
 export function resolveTick(state: CampaignState, map: MapModel, dice: Dice, plan: TickPlan): StepOutput {

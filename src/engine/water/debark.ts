@@ -161,8 +161,3 @@ function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** Whether an army may march: not while it awaits regiments at its port of debarkation. */
-export function mayMarchAfterDebark(state: CampaignState, armyId: string): boolean {
-  return awaitedRegiments(state, armyId) === undefined;
-}
-
