@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canAvoidTo, chooseStep1, contactData, forcedMarchExtra, resolveStep1 } from '../../src/engine/contact/index.js';
+import { canAvoidTo, chooseStep1, forcedMarchExtra, resolveStep1 } from '../../src/engine/contact/index.js';
 import type { Army, MarchState } from '../../src/engine/forces/army.js';
 import { formatHex } from '../../src/engine/hex/hexId.js';
 import { fatigueOnMoving } from '../../src/engine/movement/restAndFatigue.js';
@@ -38,7 +38,7 @@ describe('001 Avoid: "enough move points to move into an adjacent hex or be able
     const h = out.state.armies['hadewych']!;
     expect(formatHex(h.hex)).toBe('0304');
     expect(h.march).toMatchObject({ pointsLeft: 4, spentToday: 14, allowanceToday: 18, forcedMarchDay: 1 });
-    expect(contactData(out.state.contacts['c1']!).outcome).toBe('disengaged');
+    expect(out.state.contacts['c1']!.data.outcome).toBe('disengaged');
     // The commander is told; the channel hears only the move (no points).
     const told = out.events.find((e) => e.type === 'avoidForcedMarch');
     expect(told?.audience).toEqual({ kind: 'army', armyId: 'hadewych' });

@@ -3,7 +3,7 @@ import type { Army } from '../../src/engine/forces/army.js';
 import { detectContacts, movementStep, openContacts, rankContenders } from '../../src/engine/movement/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
-import { army, at, campaign, dice, hexes, hx, mapOf, order, rawOrder, tick } from './movementFixtures.js';
+import { army, at, campaign, dice, hexes, hx, mapOf, order, pathOf, rawOrder, tick } from './movementFixtures.js';
 
 const map = mapOf(['ccccc', 'ccccc', 'ccccc', 'ccccc', 'ccccc']);
 const step = (s: CampaignState, d = dice()) => movementStep({ state: s, map, dice: d, weather: NO_WEATHER_EFFECTS });
@@ -123,7 +123,7 @@ describe('RULINGS 3: map contact stops movement', () => {
     s = order(s, map, 'lara', { path: hexes('0102 0103 0104 0105') });
     const out = step(s);
     expect(at(out.state, map, 'lara')).toBe('0103');
-    expect(out.state.orders['lara']?.path.map((h) => map.format(h))).toEqual(['0104', '0105']);
+    expect(pathOf(out.state.orders['lara']).map((h) => map.format(h))).toEqual(['0104', '0105']);
     expect((out.state.armies['lara'] as Army).march.savedPoints).toBe(0);
   });
 
@@ -145,7 +145,7 @@ describe('RULINGS 3: map contact stops movement', () => {
 
   it('GIVEN a group told to fight on the morrow THEN it is not reopened until its time', () => {
     const s0 = campaign([army('a', '0101'), army('b', '0102', { side: 'chaos' })]);
-    const s = { ...s0, contacts: { c9: { id: 'c9', armyIds: ['a', 'b'], hexes: [], openedAt: s0.clock, step: 'closed', data: { quietUntil: 1 } } } };
+    const s = { ...s0, contacts: { c9: { id: 'c9', armyIds: ['a', 'b'], hexes: [], openedAt: s0.clock, step: 'closed' as const, data: { quietUntil: 1 } } } };
     expect(openContacts(s, detectContacts(s)).state.contacts['c1']).toBeUndefined();
     const later = { ...s, clock: { day: 1, half: 1 as const } };
     expect(openContacts(later, detectContacts(later)).state.contacts['c1']).toBeDefined();
@@ -190,7 +190,7 @@ describe('resolution under night and weather rules', () => {
     expect(at(morning.state, map, 'ann')).toBe('0101');
     const afternoon = movementStep({ state: { ...morning.state, clock: { day: 1, half: 1 } }, map, dice: dice(), weather: rain });
     expect(at(afternoon.state, map, 'ann')).toBe('0102');
-    expect(afternoon.state.orders['ann']?.path.map((h) => map.format(h))).toEqual(['0103']);
+    expect(pathOf(afternoon.state.orders['ann']).map((h) => map.format(h))).toEqual(['0103']);
   });
 
   it('GIVEN a ford closed by rain after the order THEN the army does not commit to rafts; it waits on the near bank', () => {

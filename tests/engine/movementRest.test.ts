@@ -3,7 +3,7 @@ import type { Army } from '../../src/engine/forces/army.js';
 import { regimentFigures } from '../../src/engine/forces/army.js';
 import { fatigueOnMoving, halvesSinceLongRest, restFactorFromDay, stragglerFigures } from '../../src/engine/movement/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { army, at, campaign, dice, hexes, hx, mapOf, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
+import { army, at, campaign, dice, halves, hexes, hx, mapOf, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
 
 const road = mapOf(['c'.repeat(30)]);
 const east = (from: number, n: number) => Array.from({ length: n }, (_, i) => hx(`${String(from + i).padStart(2, '0')}01`));
@@ -75,20 +75,20 @@ describe('000 Overland Travel: Daily Rest (half periods)', () => {
   it.each([
     ['', 0], ['mmrr', 0], ['rrmm', 2], ['rmrm', 4], ['mmmmm', 5], ['rrmrmr', 4],
   ] as const)('halves since two consecutive rests in %s: %i', (log, n) => {
-    expect(halvesSinceLongRest(log)).toBe(n);
+    expect(halvesSinceLongRest(halves(log))).toBe(n);
   });
   it.each([['mmrr', 1], ['mmmr', 0.5], ['mmmm', 0], ['wwrr', 1], ['', 1]] as const)('GIVEN yesterday %s THEN %s of the points come back', (log, f) => {
-    expect(restFactorFromDay(log)).toBe(f);
+    expect(restFactorFromDay(halves(log))).toBe(f);
   });
   it('GIVEN rest-move-rest-move for two periods THEN a third move without two halves of rest fatigues', () => {
     const a = army('orc', '0101', { sight: 'dark' });
-    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: 'rrrmrm' } }, { day: 2, half: 0 })).toBeUndefined();
-    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: 'rrrmrmr', movedToday: true } }, { day: 2, half: 1 })).toContain('two consecutive half periods of rest');
+    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrm') } }, { day: 2, half: 0 })).toBeUndefined();
+    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrmr'), movedToday: true } }, { day: 2, half: 1 })).toContain('two consecutive half periods of rest');
   });
   it('GIVEN a dark-seeing force splitting every day THEN it tires on the second day', () => {
     let s = order(campaign([army('orc', '0101', { sight: 'dark', side: 'chaos' })]), road, 'orc', { period: 'split', path: east(2, 10) });
     s = ticks(s, road, 4).state;
-    expect(A(s, 'orc').march.recentHalves).toBe('rmrm');
+    expect(A(s, 'orc').march.recentHalves).toEqual(halves('rmrm'));
     expect(A(s, 'orc').status.fatigued).toBe(false);
     s = ticks(s, road, 2).state;
     expect(A(s, 'orc').status.fatigued).toBe(true);

@@ -6,6 +6,7 @@ import { parseHex } from '../../src/engine/hex/hexId.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
+import { pathOf } from './movementFixtures.js';
 import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
 import {
   embark, fleetBerth, fleetOf, fleetStep, planSail, sailOrder, stopFleet, type FleetState, type VesselCounts,
@@ -69,7 +70,7 @@ describe('stopping a fleet (stopFleet)', () => {
     let s = fleetStep({ state: underWay(), map, dice: dice(), weather: NO_WEATHER_EFFECTS }).state;
     expect(map.format((s.armies['aeskrvald'] as Army).hex)).toBe('2102');
     const f0 = fleetOf(s, 'aeskrvald') as FleetState;
-    s = { ...s, orders: { ...s.orders, aeskrvald: sailOrder('aeskrvald', { ...f0, carry: 3, escortLost: true, waitHalves: 1 }, s.orders['aeskrvald']?.path ?? [], 'u', s.clock) } };
+    s = { ...s, orders: { ...s.orders, aeskrvald: sailOrder('aeskrvald', { ...f0, carry: 3, escortLost: true, waitHalves: 1 }, pathOf(s.orders['aeskrvald']), 'u', s.clock) } };
     const out = must(stopFleet(s, map, { armyId: 'aeskrvald', givenBy: 'u' }));
     expect(out.cancelled).toEqual(['2002', '1902', '1802']);
     expect(out.berth).toMatchObject({ kind: 'atSea', hex: '2102' });

@@ -13,6 +13,7 @@ import {
   advanceFleet, awaitedRegiments, boardingViolation, checkStep, debark, embark, fleetCapacity, fleetCost, fleetHalfPoints, fleetOf,
   fleetStep, halfPoints, isCoastalWaters, isOpenSea, parseVessels, planLoad, planSail, VESSELS, type FleetState, type VesselCounts,
 } from '../../src/engine/water/index.js';
+import { halves } from './movementFixtures.js';
 
 const scenario = loadShippedScenario('valormr');
 const map = mapOf(scenario);
@@ -271,13 +272,13 @@ describe('fleetStep', () => {
 
   it('A FULL DAY IN TRANSPORT IS REST: transports leave the rest log alone; crews of longships log movement', () => {
     const s = sailing(ROUTE);
-    const rested = { ...s, armies: { ...s.armies, aeskrvald: { ...(s.armies['aeskrvald'] as Army), march: { ...(s.armies['aeskrvald'] as Army).march, recentHalves: 'r' } } } };
-    expect(tick(rested).state.armies['aeskrvald']?.march.recentHalves).toBe('r');
+    const rested = { ...s, armies: { ...s.armies, aeskrvald: { ...(s.armies['aeskrvald'] as Army), march: { ...(s.armies['aeskrvald'] as Army).march, recentHalves: halves('r') } } } };
+    expect(tick(rested).state.armies['aeskrvald']?.march.recentHalves).toEqual(halves('r'));
     let n = embarked(place(fresh(), 'noerdenheim', '3003'), 'noerdenheim', { longship: 9 });
     const plan = must(planSail(n, map, 'noerdenheim', { to: h('2603'), givenBy: 'u' }, NO_WEATHER_EFFECTS));
-    n = { ...n, orders: { ...n.orders, noerdenheim: plan.order }, armies: { ...n.armies, noerdenheim: { ...(n.armies['noerdenheim'] as Army), march: { ...(n.armies['noerdenheim'] as Army).march, recentHalves: 'r' } } } };
+    n = { ...n, orders: { ...n.orders, noerdenheim: plan.order }, armies: { ...n.armies, noerdenheim: { ...(n.armies['noerdenheim'] as Army), march: { ...(n.armies['noerdenheim'] as Army).march, recentHalves: halves('r') } } } };
     const after = tick(n).state.armies['noerdenheim'] as Army;
-    expect(after.march.recentHalves).toBe('m');
+    expect(after.march.recentHalves).toEqual(halves('m'));
     expect(after.march.movedToday).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { describeStep } from '../../engine/contact/index.js';
-import { applyBattleResult, contactData, declareWithdrawal } from '../../engine/contact/index.js';
+import { applyBattleResult, declareWithdrawal } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/army.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -44,7 +44,7 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
       if (!Number.isInteger(count) || count < 0) throw new UserError('battle.badLosses', `Losses for ${regId} must be a whole number of figures.`);
       losses[army.id] = { ...(losses[army.id] ?? {}), [regId]: count };
     }
-    const declared: Record<string, Condition> = { ...(contactData(c).withdrawals ?? {}) };
+    const declared: Record<string, Condition> = { ...(c.data.withdrawals ?? {}) };
     for (const [who, cond] of pairs(input.withdraw)) {
       if (!CONDITIONS.includes(cond as Condition)) throw new UserError('battle.badCondition', `A withdrawal is formed, retreat or rout (not "${cond}").`);
       declared[requireArmy(tx.state, who).id] = cond as Condition;

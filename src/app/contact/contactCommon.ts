@@ -3,7 +3,6 @@ import {
   awaitingAnswers,
   canAvoidTo,
   canEvade,
-  contactData,
   isOpen,
   type DeploymentBriefing,
 } from '../../engine/contact/index.js';
@@ -114,8 +113,8 @@ export function contactPromptEvents(before: CampaignState, after: CampaignState,
         if (canEvade(c, id)) buttons.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary' });
         out.push(event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by ${deadlineText(after)} counts as engage. \`/intel\` shows your estimate again.`, { contactId: c.id, step: 'decision', buttons }));
       }
-    } else if (c.step === 'battle' && contactData(c).deployment) {
-      out.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, contactData(c).deployment as DeploymentBriefing), { contactId: c.id }));
+    } else if (c.step === 'battle' && c.data.deployment) {
+      out.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, c.data.deployment as DeploymentBriefing), { contactId: c.id }));
     }
   }
   return out;

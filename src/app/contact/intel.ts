@@ -1,5 +1,5 @@
 import { describeStep } from '../../engine/contact/index.js';
-import { battlefieldSketchOf, contactData, describeEstimate, intelFor, isOpen } from '../../engine/contact/index.js';
+import { battlefieldSketchOf, describeEstimate, intelFor, isOpen } from '../../engine/contact/index.js';
 import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
 import { renderBattlefield } from '../../render/battlefield.js';
 import { formatGameTime, ordinal } from '../../engine/clock/gameTime.js';
@@ -22,7 +22,7 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
     const lines: string[] = [`**Intelligence of ${army.name}**`];
     for (const entry of intelFor(tx.state, army.id)) {
       const c = tx.state.contacts[entry.contactId];
-      const d = c ? contactData(c) : undefined;
+      const d = c ? c.data : undefined;
       const die = d?.contactDice?.[army.id];
       const scouts = d?.scouts?.[army.id];
       const cards = d?.terrain?.filter((t) => t.armyId === army.id).map((t) => t.card) ?? [];
@@ -35,7 +35,7 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
     // Direct messages that could not be delivered (closed DMs, or given up after an outage) are kept for /intel.
     const kept = tx.actor ? outboxByStatus(tx.db, tx.meta.id, ['dmClosed', 'failed']).filter((m) => m.to === 'dm' && m.userId === tx.actor?.userId) : [];
     if (kept.length > 0) lines.push('**Messages that could not reach you by DM**', ...kept.map((m) => m.content));
-    const sketches = open.filter((c) => (contactData(c).terrain ?? []).length > 0).map((c) => ({ contactId: c.id, sketch: battlefieldSketchOf(tx.state, c, army.id) }));
+    const sketches = open.filter((c) => (c.data.terrain ?? []).length > 0).map((c) => ({ contactId: c.id, sketch: battlefieldSketchOf(tx.state, c, army.id) }));
     return { result: { message: ephemeral(lines.join('\n'), { armyId: army.id, intel: intelFor(tx.state, army.id), open: open.map((c) => c.id), kept: kept.length }), sketches } };
   });
   // Rendering is asynchronous: after the (read-only) transaction.

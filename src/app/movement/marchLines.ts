@@ -11,7 +11,7 @@ import { TICK_PLAN } from '../../engine/tick/plan.js';
  */
 export function movementStatus(state: CampaignState, map: MapModel, army: Army): { lines: string[]; data: MarchStatus } {
   const order = state.orders[army.id];
-  const s = marchStatus(map, army, TICK_PLAN.effects(state), order?.forced ?? false);
+  const s = marchStatus(map, army, TICK_PLAN.effects(state), order?.kind === 'move' && order.forced);
   const lines = [
     `March formation: ${s.marchFormationText}; ${s.formation}.`,
     `Points today: ${s.pointsLeft} of ${s.pointsToday} left${s.savedPoints > 0 ? ` (${s.savedPoints} saved from yesterday)` : ''}.`,

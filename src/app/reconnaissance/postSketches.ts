@@ -1,4 +1,4 @@
-import { battlefieldSketchOf, contactData } from '../../engine/contact/index.js';
+import { battlefieldSketchOf } from '../../engine/contact/index.js';
 import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -35,7 +35,7 @@ export async function postSketches(app: App, campaignId: string, contactIds?: re
       const referees = refereeIds(tx.meta, tx.members);
       const out: SketchJob[] = [];
       for (const c of Object.values(tx.state.contacts)) {
-        if ((wanted && !wanted.has(c.id)) || (contactData(c).terrain ?? []).length === 0) continue;
+        if ((wanted && !wanted.has(c.id)) || (c.data.terrain ?? []).length === 0) continue;
         if (c.step === 'battle') {
           // Battle joined: both sides fight over the same ground, so the sketch goes with the
           // public briefing (the cards as they lie; nothing about the forces).

@@ -135,7 +135,11 @@ export function rest(): TopicAnswer {
   const inf = byClass.infantry;
   const forcedPct = percentOf(inf.forced, inf.daily);
   const fatiguedPct = percentOf(inf.fatigued, inf.daily);
-  const restShare = { none: restFactorFromDay('mmmm'), oneHalf: restFactorFromDay('mmmr'), period: restFactorFromDay('mmrr') };
+  const restShare = {
+    none: restFactorFromDay(['moved', 'moved', 'moved', 'moved']),
+    oneHalf: restFactorFromDay(['moved', 'moved', 'moved', 'rested']),
+    period: restFactorFromDay(['moved', 'moved', 'rested', 'rested']),
+  };
   const stragglers = { min: stragglerPercent(fixedDice(1), 'reference'), max: stragglerPercent(fixedDice(6), 'reference') };
   const text = [
     '**Rest, forced march and fatigue**',

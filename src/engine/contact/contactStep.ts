@@ -1,6 +1,5 @@
 import type { EngineEvent } from '../events/events.js';
 import type { TickStep } from '../tick/step.js';
-import { contactData } from './contactData.js';
 import { resolveDecision, resolveStep1 } from './procedure.js';
 
 /**
@@ -22,7 +21,7 @@ export const contactStep: TickStep = ({ state, map, dice }) => {
     if (!c) continue;
     if ((c.step === 'step1' || c.step === 'decision') && deadline > 1) {
       // The campaign gives commanders more than one tick to answer: count this one and wait.
-      const waited = contactData(c).wait?.step === c.step ? contactData(c).wait?.ticks ?? 0 : 0;
+      const waited = c.data.wait?.step === c.step ? c.data.wait?.ticks ?? 0 : 0;
       if (waited + 1 < deadline) {
         s = { ...s, contacts: { ...s.contacts, [id]: { ...c, data: { ...c.data, wait: { step: c.step, ticks: waited + 1 } } } } };
         continue;

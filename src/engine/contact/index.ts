@@ -6,7 +6,7 @@ export * from './estimate.js';
 export * from './terrainDeck.js';
 export * from './moveCost.js';
 export * from './disengage.js';
-export * from './contactData.js';
+export * from './contactRecord.js';
 export * from './queries.js';
 export * from './procedure.js';
 export * from './supportReserve.js';

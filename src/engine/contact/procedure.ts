@@ -9,7 +9,7 @@ import type { MapModel } from '../map/mapModel.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState, ContactRecord } from '../state/campaign.js';
 import { baselines } from './baselines.js';
-import { contactData, withData, type ContactData, type ContactDie, type ContactStep, type Decision, type Step1Choice } from './contactData.js';
+import { withData, type ContactData, type ContactDie, type ContactStep, type Decision, type Step1Choice } from './contactRecord.js';
 import { deploy, type DeploymentBriefing, type DeploymentInput } from './deployment.js';
 import { applyRegimentLosses, resolveDisengagement, type DisengageContext, type DisengageFormation, type DisengagementOutcome } from './disengage.js';
 import { describeEstimate, estimateOpponent, forceTruth, type Estimate, type ForceTruth } from './estimate.js';
@@ -64,7 +64,7 @@ function refreshContactFlags(state: CampaignState, ids: readonly string[]): Camp
 }
 
 function disengageContext(state: CampaignState, record: ContactRecord): DisengageContext {
-  const d = contactData(record);
+  const d = record.data;
   return {
     supports: d.supports ?? {},
     reinforce: d.reinforce ?? {},
@@ -124,7 +124,7 @@ export function chooseStep1(state: CampaignState, map: MapModel, contactId: stri
     if (!check.ok) return check;
     avoid = check.value;
   }
-  const step1 = { ...(contactData(record).step1 ?? {}), [armyId]: choice };
+  const step1 = { ...(record.data.step1 ?? {}), [armyId]: choice };
   const next = withData(record, { step1 });
   return ok({ state: putContact(state, next), allAnswered: next.armyIds.every((id) => step1[id] !== undefined), ...(avoid ? { avoid } : {}) });
 }
@@ -174,14 +174,14 @@ export function resolveStep1(state: CampaignState, map: MapModel, contactId: str
   if (!got.ok) return got;
   let record = got.value;
   const answers: Record<string, Step1Choice> = {};
-  for (const id of record.armyIds) answers[id] = contactData(record).step1?.[id] ?? { kind: 'silent' };
+  for (const id of record.armyIds) answers[id] = record.data.step1?.[id] ?? { kind: 'silent' };
   record = withData(record, { step1: answers });
   let s = putContact(state, record);
   const events: EngineEvent[] = [];
   const leaving = record.armyIds.filter((id) => answers[id]?.kind === 'avoid' || answers[id]?.kind === 'delay');
   const staying = record.armyIds.filter((id) => !leaving.includes(id));
   const outcomes: DisengagementOutcome[] = [];
-  const halfSpent: Record<string, number> = { ...(contactData(record).halfSpent ?? {}) };
+  const halfSpent: Record<string, number> = { ...(record.data.halfSpent ?? {}) };
   // 1. Disengagements before the contact phase.
   for (const id of leaving) {
     const choice = answers[id] as Step1Choice;
@@ -214,8 +214,8 @@ export function resolveStep1(state: CampaignState, map: MapModel, contactId: str
       }
     }
   }
-  const departed = [...(contactData(record).departed ?? []), ...leaving];
-  const prior = contactData(record).disengagements ?? [];
+  const departed = [...(record.data.departed ?? []), ...leaving];
+  const prior = record.data.disengagements ?? [];
   record = { ...withData(record, { disengagements: [...prior, ...outcomes], departed, halfSpent }), armyIds: staying, hexes: liveArmies(s, staying).map((a) => a.hex) };
   // Disengaged forces are no longer in map contact, whatever the others do.
   s = refreshContactFlags(putContact(s, record), leaving);
@@ -248,7 +248,7 @@ function previousPeriodStart(state: CampaignState): number {
  * @see 001 Contact Dice: Contact Modifiers; 000 Scouts Out
  */
 export function contactModifiers(state: CampaignState, map: MapModel, record: ContactRecord, army: Army, opponents: readonly Army[], scouts: Readonly<Record<string, readonly ScoutOutcome[]>>): ContactDie['modifiers'] {
-  const out: { code: string; label: string; value: number }[] = [];
+  const out: { code: ContactModifierCode; label: string; value: number }[] = [];
   const add = (code: ContactModifierCode): void => {
     out.push({ code, label: CONTACT_MODIFIERS[code].label, value: CONTACT_MODIFIERS[code].value });
   };
@@ -258,7 +258,7 @@ export function contactModifiers(state: CampaignState, map: MapModel, record: Co
   if ((scouts[army.id] ?? []).includes('successful')) add('scouts');
   if (opponents.some((o) => (scouts[o.id] ?? []).includes('captured'))) add('capturedScouts');
   const since = previousPeriodStart(state);
-  const related = new Set([record.id, ...(contactData(record).splitFrom ? [contactData(record).splitFrom as string] : [])]);
+  const related = new Set([record.id, ...(record.data.splitFrom ? [record.data.splitFrom as string] : [])]);
   const previous = Object.values(state.contacts).some((c) => {
     if (related.has(c.id) || timeIndex(c.openedAt) < since || timeIndex(c.openedAt) > nowIndex(state)) return false;
     const ids = everyoneIn(c);
@@ -367,7 +367,7 @@ export function chooseDecision(state: CampaignState, contactId: string, armyId: 
   if (!got.ok) return got;
   const record = got.value;
   if (!record.armyIds.includes(armyId)) return fail('contact.notInvolved', `That army is not part of contact ${contactId}.`, { contactId, armyId });
-  const d = contactData(record);
+  const d = record.data;
   if (decision === 'evade' && (d.contactDice?.[armyId]?.modified ?? 2) <= 1) {
     return fail('contact.cannotEvadeUnaware', 'Your force is unaware of the enemy (contact dice 1): it cannot evade and will engage.', { contactId, armyId });
   }
@@ -378,12 +378,12 @@ export function chooseDecision(state: CampaignState, contactId: string, armyId: 
 
 /** True when a commander in the decision step may evade. */
 export function canEvade(record: ContactRecord, armyId: string): boolean {
-  return (contactData(record).contactDice?.[armyId]?.modified ?? 2) > 1;
+  return (record.data.contactDice?.[armyId]?.modified ?? 2) > 1;
 }
 
 /** The deployment inputs of the armies still in a contact. */
 export function deploymentInputs(state: CampaignState, map: MapModel, record: ContactRecord): DeploymentInput[] {
-  const d = contactData(record);
+  const d = record.data;
   const maneuvering = maneuveringAt(state);
   return liveArmies(state, record.armyIds).map((a) => ({
     armyId: a.id,
@@ -406,7 +406,7 @@ export function resolveDecision(state: CampaignState, map: MapModel, contactId: 
   if (!got.ok) return got;
   let record = got.value;
   const decisions: Record<string, Decision> = {};
-  for (const id of record.armyIds) decisions[id] = contactData(record).decisions?.[id] ?? 'engage';
+  for (const id of record.armyIds) decisions[id] = record.data.decisions?.[id] ?? 'engage';
   record = withData(record, { decisions });
   let s = putContact(state, record);
   const events: EngineEvent[] = [];
@@ -427,7 +427,7 @@ export function resolveDecision(state: CampaignState, map: MapModel, contactId: 
     events.push(...r.events);
   }
   record = {
-    ...withData(record, { disengagements: [...(contactData(record).disengagements ?? []), ...outcomes], departed: [...(contactData(record).departed ?? []), ...evaders] }),
+    ...withData(record, { disengagements: [...(record.data.disengagements ?? []), ...outcomes], departed: [...(record.data.departed ?? []), ...evaders] }),
     armyIds: engagers,
     hexes: liveArmies(s, engagers).map((a) => a.hex),
   };
@@ -442,7 +442,7 @@ export function resolveDecision(state: CampaignState, map: MapModel, contactId: 
 function startBattle(state: CampaignState, map: MapModel, record: ContactRecord, dice: Dice): ContactOutput {
   const layout = baselines(state.settings.tableWidth, state.settings.shortBowRange);
   const briefing: DeploymentBriefing = deploy(deploymentInputs(state, map, record), layout, dice);
-  const halfSpent = { ...(contactData(record).halfSpent ?? {}) };
+  const halfSpent = { ...(record.data.halfSpent ?? {}) };
   for (const id of record.armyIds) halfSpent[id] = nowIndex(state);
   const next = withData(record, { deployment: briefing, halfSpent, combatants: [...record.armyIds], stepAt: nowIndex(state) }, 'battle');
   const s = setStatus(putContact(state, next), record.armyIds, { inBattle: true, inContact: true });
@@ -520,7 +520,7 @@ export function applyBattleResult(state: CampaignState, map: MapModel, contactId
     armies[p] = spendPoints(a, pay);
   }
   s = { ...s, armies };
-  const d = contactData(record);
+  const d = record.data;
   const maneuver = { ...(d.maneuver ?? {}) };
   for (const p of Object.keys(pursuitCost)) maneuver[p] = nowIndex(s);
   let rec = withData(record, { maneuver });
@@ -562,7 +562,7 @@ export function applyBattleResult(state: CampaignState, map: MapModel, contactId
 export function placeTerrainCard(state: CampaignState, contactId: string, armyId: string, n: number, cell: BattlefieldCell, orientation = 0): Result<{ state: CampaignState }> {
   const got = getContact(state, contactId, 'decision');
   if (!got.ok) return fail('contact.placeNotNow', 'Terrain cards are placed after the contact phase, before engage or evade is settled.', { contactId });
-  const cards = contactData(got.value).terrain ?? [];
+  const cards = got.value.data.terrain ?? [];
   const mine = cards.map((c, i) => ({ c, i })).filter((x) => x.c.armyId === armyId);
   const pick = mine[n - 1];
   if (!pick) return fail('contact.noSuchCard', `You hold ${mine.length} terrain card(s); name one from 1 to ${mine.length}.`);
@@ -581,7 +581,7 @@ export function declareWithdrawal(state: CampaignState, contactId: string, armyI
   const got = getContact(state, contactId, 'battle');
   if (!got.ok) return fail('contact.noBattle', 'A withdrawal is declared during a battle; this contact has no battle waiting for its result.', { contactId });
   if (!got.value.armyIds.includes(armyId)) return fail('contact.notInvolved', `That army is not part of contact ${contactId}.`, { contactId, armyId });
-  const withdrawals = { ...(contactData(got.value).withdrawals ?? {}), [armyId]: condition };
+  const withdrawals = { ...(got.value.data.withdrawals ?? {}), [armyId]: condition };
   return ok({ state: putContact(state, withData(got.value, { withdrawals })) });
 }
 
@@ -605,8 +605,8 @@ export function splitContact(state: CampaignState, map: MapModel, contactId: str
   let s = state;
   const ids: string[] = [];
   const events: EngineEvent[] = [];
-  const answers = contactData(record).step1 ?? {};
-  const d = contactData(record);
+  const answers = record.data.step1 ?? {};
+  const d = record.data;
   for (const g of groups) {
     const step1 = Object.fromEntries(Object.entries(answers).filter(([id]) => g.includes(id)));
     // Each group keeps the roles around its own forces (supporters, their reinforce, reserves).

@@ -2,7 +2,7 @@ import { fromIndex, timeIndex, type GameTime } from '../clock/gameTime.js';
 import { isHostile, type Army } from '../forces/army.js';
 import { isAdjacent } from '../hex/neighbours.js';
 import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { contactData, type ContactStep } from './contactData.js';
+import { type ContactStep } from './contactRecord.js';
 
 export const OPEN_STEPS: readonly ContactStep[] = ['step1', 'decision', 'battle'];
 
@@ -45,7 +45,7 @@ export function everyoneIn(record: ContactRecord): string[] {
 export function isQuietPair(state: CampaignState, a: string, b: string, at: GameTime = state.clock): boolean {
   const now = timeIndex(at);
   return Object.values(state.contacts).some((c) => {
-    const q = contactData(c).quietUntil;
+    const q = c.data.quietUntil;
     if (q === undefined || q <= now) return false;
     const ids = everyoneIn(c);
     return ids.includes(a) && ids.includes(b);
@@ -60,7 +60,7 @@ export function openContactOf(state: CampaignState, armyId: string): ContactReco
 /** True when the army's half period was used up by a contact (a delay or a battle). */
 export function halfPeriodSpent(state: CampaignState, armyId: string, at: GameTime = state.clock): boolean {
   const now = timeIndex(at);
-  return Object.values(state.contacts).some((c) => contactData(c).halfSpent?.[armyId] === now);
+  return Object.values(state.contacts).some((c) => c.data.halfSpent?.[armyId] === now);
 }
 
 /** Armies that used the maneuver action in the given half period. */
@@ -68,7 +68,7 @@ export function maneuveringAt(state: CampaignState, at: GameTime = state.clock):
   const now = timeIndex(at);
   const out = new Set<string>();
   for (const c of Object.values(state.contacts)) {
-    for (const [id, t] of Object.entries(contactData(c).maneuver ?? {})) if (t === now) out.add(id);
+    for (const [id, t] of Object.entries(c.data.maneuver ?? {})) if (t === now) out.add(id);
   }
   return out;
 }
@@ -77,7 +77,7 @@ export function maneuveringAt(state: CampaignState, at: GameTime = state.clock):
 export function meleeOnDay(state: CampaignState, day: number): Set<string> {
   const out = new Set<string>();
   for (const c of Object.values(state.contacts)) {
-    const d = contactData(c);
+    const d = c.data;
     if (c.step !== 'battle' && d.outcome !== 'battle') continue;
     // The battle's day is that of the half period it took (a contact made at night may be fought next morning).
     for (const id of d.combatants ?? c.armyIds) {
@@ -97,7 +97,7 @@ export function adjacentEnemies(state: CampaignState, armyId: string): Army[] {
 
 /** Commanders of an open contact who have not answered the current step yet. */
 export function awaitingAnswers(record: ContactRecord): string[] {
-  const d = contactData(record);
+  const d = record.data;
   if (record.step === 'step1') return record.armyIds.filter((id) => d.step1?.[id] === undefined);
   if (record.step === 'decision') return record.armyIds.filter((id) => d.decisions?.[id] === undefined);
   return [];

@@ -2,7 +2,6 @@ import type { BattlefieldSketch, PlacedCard } from '../views/battlefieldSketch.j
 import { formatGameTime } from '../clock/gameTime.js';
 import type { CampaignState, ContactRecord } from '../state/campaign.js';
 import { isHostile } from '../forces/army.js';
-import { contactData } from './contactData.js';
 import type { BattlefieldCell, DealtCard } from './terrainDeck.js';
 
 /**
@@ -35,7 +34,7 @@ const FLIP_COLUMN = { left: 'right', centre: 'centre', right: 'left' } as const;
  * its allies see it from the same side.
  */
 export function battlefieldSketchOf(state: CampaignState, record: ContactRecord, viewerArmyId?: string): BattlefieldSketch {
-  const cards = contactData(record).terrain ?? [];
+  const cards = record.data.terrain ?? [];
   const winner = cards[0]?.armyId;
   // Allies of the first drawer stand on its side of the table (as seesTableTurned).
   const w = winner ? state.armies[winner] : undefined;

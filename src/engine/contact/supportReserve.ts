@@ -6,7 +6,7 @@ import { isAdjacent } from '../hex/neighbours.js';
 import type { MapModel } from '../map/mapModel.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { contactData, withData, type OperationLog } from './contactData.js';
+import { withData, type OperationLog } from './contactRecord.js';
 import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
 import { openContact, type ContactOutput } from './procedure.js';
 import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt, openContactOf } from './queries.js';
@@ -30,7 +30,7 @@ function army(state: CampaignState, id: string): Result<Army> {
  * period that was played and resolved in the next one.
  */
 function activeThisHalf(c: ContactRecord, now: number): boolean {
-  return isOpen(c) || timeIndex(c.openedAt) === now || contactData(c).quietUntil === now + 1;
+  return isOpen(c) || timeIndex(c.openedAt) === now || c.data.quietUntil === now + 1;
 }
 
 /** The most recent contact record (open, or closed this half period) an army takes part in. */
@@ -50,13 +50,13 @@ function friends(state: CampaignState, a: Army, b: Army): boolean {
 }
 
 function log(record: ContactRecord, entry: OperationLog): ContactRecord {
-  return withData(record, { operations: [...(contactData(record).operations ?? []), entry] });
+  return withData(record, { operations: [...(record.data.operations ?? []), entry] });
 }
 
 /** Relief and support operations an army took part in today, over every contact. */
 export function switchesToday(state: CampaignState, armyId: string): number {
   return Object.values(state.contacts)
-    .flatMap((c) => contactData(c).operations ?? [])
+    .flatMap((c) => c.data.operations ?? [])
     .filter((o) => (o.kind === 'relief' || o.kind === 'support') && (o.armyId === armyId || o.other === armyId) && o.day === state.clock.day).length;
 }
 
@@ -73,7 +73,7 @@ export function assumeRole(state: CampaignState, armyId: string, role: 'support'
   if (!friends(state, a.value, t.value)) return fail('contact.roleNotAllied', `${t.value.name} is not an allied army.`);
   const record = roleRecord(state, supportedId);
   if (!record || !isOpen(record)) return fail('contact.roleNoContact', `${t.value.name} is not in map contact; support and reserve roles need an ally in contact.`);
-  const d = contactData(record);
+  const d = record.data;
   if (role === 'support') {
     if (!isAdjacent(a.value.hex, t.value.hex)) return fail('contact.roleNotAdjacent', `${a.value.name} must stand next to ${t.value.name} to support it.`);
     if (adjacentEnemies(state, armyId).length > 0) return fail('contact.roleInContact', `${a.value.name} is itself in contact with an enemy and cannot support.`);
@@ -88,9 +88,9 @@ export function assumeRole(state: CampaignState, armyId: string, role: 'support'
 
 /** A supporter declares (or withdraws) that it will reinforce the force it supports against displacement. @see 001 Support: Reinforce */
 export function declareReinforce(state: CampaignState, supporterId: string, on: boolean): Result<ContactOutput> {
-  const rec = Object.values(state.contacts).find((c) => isOpen(c) && contactData(c).supports?.[supporterId] !== undefined);
+  const rec = Object.values(state.contacts).find((c) => isOpen(c) && c.data.supports?.[supporterId] !== undefined);
   if (!rec) return fail('contact.notSupporting', 'Your army does not support a force in contact; take up the support role first (/support).');
-  const next = withData(rec, { reinforce: { ...(contactData(rec).reinforce ?? {}), [supporterId]: on } });
+  const next = withData(rec, { reinforce: { ...(rec.data.reinforce ?? {}), [supporterId]: on } });
   return ok({ state: put(state, next), events: [event('reinforceDeclared', toArmy(supporterId), on ? 'You will reinforce if the supported force is displaced.' : 'You will not reinforce.')] });
 }
 
@@ -126,19 +126,19 @@ function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: stri
  */
 export function relief(state: CampaignState, map: MapModel, supporterId: string): Result<ContactOutput> {
   // The current role: an open contact first, else the latest one (an old contact may name another force).
-  const withRole = Object.values(state.contacts).filter((c) => contactData(c).supports?.[supporterId] !== undefined);
+  const withRole = Object.values(state.contacts).filter((c) => c.data.supports?.[supporterId] !== undefined);
   const current = withRole.find(isOpen) ?? withRole.sort((a, b) => timeIndex(b.openedAt) - timeIndex(a.openedAt) || b.id.localeCompare(a.id, 'en', { numeric: true }))[0];
-  const rec = roleRecord(state, (current ? contactData(current).supports?.[supporterId] : undefined) ?? '');
-  const supportedId = rec ? contactData(rec).supports?.[supporterId] : undefined;
+  const rec = roleRecord(state, (current ? current.data.supports?.[supporterId] : undefined) ?? '');
+  const supportedId = rec ? rec.data.supports?.[supporterId] : undefined;
   if (!rec || !supportedId) return fail('contact.notSupporting', 'Only a supporting force can relieve; take up the support role first (/support).');
-  const afterDisengagement = rec.step === 'closed' || (contactData(rec).departed ?? []).includes(supportedId);
+  const afterDisengagement = rec.step === 'closed' || (rec.data.departed ?? []).includes(supportedId);
   if (rec.step !== 'step1' && !afterDisengagement) {
     return fail('contact.reliefTooLate', 'Relief is possible before the contact dice are rolled or after a disengagement, not now.', { step: rec.step });
   }
   const sw = switchHexes(state, map, supporterId, supportedId);
   if (!sw.ok) return sw;
   let s = sw.value.state;
-  const d = contactData(rec);
+  const d = rec.data;
   const supports = Object.fromEntries(Object.entries(d.supports ?? {}).filter(([k]) => k !== supporterId));
   supports[supportedId] = supporterId;
   let next = withData(rec, { supports }) as ContactRecord;
@@ -166,10 +166,10 @@ export function relief(state: CampaignState, map: MapModel, supporterId: string)
  * time. @see 001 Reserve: Support
  */
 export function supportOperation(state: CampaignState, map: MapModel, reserveId: string): Result<ContactOutput> {
-  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && contactData(c).outcome !== 'split' && activeThisHalf(c, nowIndex(state)));
-  const supportedId = rec ? contactData(rec).reserves?.[reserveId] : undefined;
+  const rec = Object.values(state.contacts).find((c) => c.data.reserves?.[reserveId] !== undefined && c.data.outcome !== 'split' && activeThisHalf(c, nowIndex(state)));
+  const supportedId = rec ? rec.data.reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can take over the support role; take up the reserve role first (/reserve).');
-  const d = contactData(rec);
+  const d = rec.data;
   const reserve = state.armies[reserveId] as Army;
   const supporterId = Object.entries(d.supports ?? {}).find(([s, t]) => t === supportedId && state.armies[s] && isAdjacent(state.armies[s]?.hex as Hex, reserve.hex))?.[0];
   if (!supporterId) return fail('contact.reserveNoSupporter', 'No supporting force stands next to your reserve.');
@@ -194,13 +194,13 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
   // A split contact hands its roles to its parts: it is not itself resolved. A closed contact
   // counts when it closed this half period or the last (closing sets quietUntil to the next one).
   const now = nowIndex(state);
-  const recent = (c: ContactRecord): boolean => isOpen(c) || timeIndex(c.openedAt) >= now - 1 || (contactData(c).quietUntil ?? -Infinity) >= now;
-  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && contactData(c).outcome !== 'split' && recent(c));
-  const supportedId = rec ? contactData(rec).reserves?.[reserveId] : undefined;
+  const recent = (c: ContactRecord): boolean => isOpen(c) || timeIndex(c.openedAt) >= now - 1 || (c.data.quietUntil ?? -Infinity) >= now;
+  const rec = Object.values(state.contacts).find((c) => c.data.reserves?.[reserveId] !== undefined && c.data.outcome !== 'split' && recent(c));
+  const supportedId = rec ? rec.data.reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can exploit; take up the reserve role first (/reserve).');
   if (isOpen(rec)) return fail('contact.exploitTooEarly', 'Exploit follows the resolution of the contact (or battle); wait until it is resolved.');
   const reserve = state.armies[reserveId] as Army;
-  const d = contactData(rec);
+  const d = rec.data;
   const through = Object.entries(d.supports ?? {}).map(([s]) => state.armies[s]).find((s) => s && !s.status.destroyed && isAdjacent(s.hex, reserve.hex) && isAdjacent(s.hex, to));
   if (!through) return fail('contact.exploitPath', `The exploit must pass through the hex of the supporting force and end next to it; ${map.format(to)} does not.`);
   if (Object.values(state.armies).some((a) => !a.status.destroyed && hexEquals(a.hex, to))) return fail('contact.exploitOccupied', `${map.format(to)} holds another commander.`);
@@ -243,7 +243,7 @@ export function maneuver(state: CampaignState, map: MapModel, armyId: string): R
   const pay = contactMoveCost(map, self, self.hex, self.hex) ?? 0;
   if (pay > self.march.pointsLeft) return fail('contact.maneuverNoPoints', `Maneuver costs ${pay} move points here; ${self.name} has ${self.march.pointsLeft}.`);
   const s0: CampaignState = { ...state, armies: { ...state.armies, [armyId]: spendPoints(self, pay) } };
-  let next = withData(rec, { maneuver: { ...(contactData(rec).maneuver ?? {}), [armyId]: nowIndex(state) } });
+  let next = withData(rec, { maneuver: { ...(rec.data.maneuver ?? {}), [armyId]: nowIndex(state) } });
   next = log(next, { kind: 'maneuver', armyId, day: state.clock.day, half: state.clock.half, points: pay });
   return ok({ state: put(s0, next), events: [event('armyManeuvered', PUBLIC, `${self.name} maneuvers.`, { armyId })] });
 }
@@ -264,8 +264,8 @@ export function forceSecondContact(state: CampaignState, map: MapModel, armyId: 
   const now = nowIndex(state);
   const open = Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(armyId));
   if (open) return fail('contact.firstNotResolved', `Contact ${open.id} must be resolved before a second contact.`);
-  const forcedNow = (c: ContactRecord): boolean => (contactData(c).forcedBy === armyId && timeIndex(c.openedAt) === now)
-    || (contactData(c).operations ?? []).some((o) => o.kind === 'secondContact' && o.armyId === armyId && o.day === state.clock.day && o.half === state.clock.half);
+  const forcedNow = (c: ContactRecord): boolean => (c.data.forcedBy === armyId && timeIndex(c.openedAt) === now)
+    || (c.data.operations ?? []).some((o) => o.kind === 'secondContact' && o.armyId === armyId && o.day === state.clock.day && o.half === state.clock.half);
   if (Object.values(state.contacts).some(forcedNow)) {
     return fail('contact.secondAlreadyForced', 'A second contact has already been forced this half period.');
   }
@@ -287,7 +287,7 @@ export function forceSecondContact(state: CampaignState, map: MapModel, armyId: 
     // Join the enemy's contact before its contact phase, with any free enemy next to the commander.
     const newcomers = [armyId, ...held.filter((x) => x.contact === undefined).map((x) => x.enemy.id)];
     const armyIds = [...target.armyIds, ...newcomers.filter((id) => !target.armyIds.includes(id))];
-    let s: CampaignState = put(state, log(withData({ ...target, armyIds, hexes: armyIds.map((id) => state.armies[id]?.hex as Hex) }, { maneuver: { ...(contactData(target).maneuver ?? {}), [armyId]: now } }), entry));
+    let s: CampaignState = put(state, log(withData({ ...target, armyIds, hexes: armyIds.map((id) => state.armies[id]?.hex as Hex) }, { maneuver: { ...(target.data.maneuver ?? {}), [armyId]: now } }), entry));
     const armies = { ...s.armies };
     for (const id of newcomers) {
       const x = armies[id];

@@ -1,7 +1,6 @@
 import { isHostile } from '../forces/army.js';
 import { fail, type Result } from '../result.js';
 import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { contactData } from './contactData.js';
 import { placeTerrainCard } from './procedure.js';
 import { GRID_COLUMNS, GRID_ROWS, type BattlefieldCell, type DealtCard } from './terrainDeck.js';
 
@@ -31,7 +30,7 @@ const FLIP_COLUMN = { left: 'right', centre: 'centre', right: 'left' } as const;
  * state is given) not the owner's ally; allies share a side of the table.
  */
 export function seesTableTurned(record: ContactRecord, armyId: string, state?: CampaignState): boolean {
-  const owner = (contactData(record).terrain ?? [])[0]?.armyId;
+  const owner = (record.data.terrain ?? [])[0]?.armyId;
   if (owner === undefined || owner === armyId) return false;
   const a = state?.armies[owner];
   const b = state?.armies[armyId];
@@ -47,7 +46,7 @@ function turn(cell: BattlefieldCell, orientation: number, turned: boolean): { ce
 export function terrainSeenBy(record: ContactRecord, viewerId: string, state?: CampaignState): (HandCard & { readonly armyId: string })[] {
   const turned = seesTableTurned(record, viewerId, state);
   const count = new Map<string, number>();
-  return (contactData(record).terrain ?? []).map((c) => {
+  return (record.data.terrain ?? []).map((c) => {
     const n = (count.get(c.armyId) ?? 0) + 1;
     count.set(c.armyId, n);
     if (!c.cell) return { armyId: c.armyId, n, card: c.card };

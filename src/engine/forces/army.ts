@@ -111,11 +111,8 @@ export interface MarchState {
   readonly restFactor: number;
   /** Consecutive days with movement before today (weekly rest rule). */
   readonly daysMarched: number;
-  /**
-   * Log of recent half periods, oldest first, one letter each: 'm' moved, 'w' worked at a
-   * crossing operation, 'r' rested, 'b' in battle. Kept to the last 12.
-   */
-  readonly recentHalves: string;
+  /** What the army did in its recent half periods, oldest first; kept to the last 12. */
+  readonly recentHalves: readonly HalfActivity[];
   /** The army entered a hex or crossed a river today. */
   readonly movedToday: boolean;
   /** The army moved unformed today (stragglers are rolled at the day's end). */
@@ -141,6 +138,13 @@ export interface MarchState {
   /** River hexes where timber ran out: rafts cannot be built there. */
   readonly noRaftHexes: readonly Hex[];
 }
+
+/**
+ * What an army did in one half period, as the rest and fatigue rules count it: moved (entered a
+ * hex, crossed a river, rowed or sailed its own vessels), worked at a multi-day crossing, rested,
+ * or fought a battle. @see 000 Overland Travel: Daily Rest; RULINGS 4
+ */
+export type HalfActivity = 'moved' | 'worked' | 'rested' | 'battle';
 
 /** Figures of one company that fell behind on an unformed march. */
 export interface Straggler {
@@ -176,7 +180,7 @@ export const FRESH_MARCH: MarchState = {
   savedPoints: 0,
   restFactor: 1,
   daysMarched: 0,
-  recentHalves: '',
+  recentHalves: [],
   movedToday: false,
   unformedToday: false,
   saveRequested: false,

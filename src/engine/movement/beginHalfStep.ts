@@ -9,7 +9,7 @@ import { detectContacts, openContacts, who } from './contacts.js';
 import { todaysPoints } from './dailyPoints.js';
 import { ensureMarch } from './ensureMarch.js';
 import { progressOperation } from './crossingOperations.js';
-import { HALF_LOG, restFactorFromDay } from './restAndFatigue.js';
+import { restFactorFromDay } from './restAndFatigue.js';
 import { loseStragglers, recoverStragglers, stragglerCount } from './stragglers.js';
 
 /**
@@ -66,7 +66,7 @@ export function dailyRollover(army: Army, map: MapModel, dice: Dice, weather: We
   const m = a.march;
   const yesterday = m.recentHalves.slice(-4);
   const moved = m.movedToday;
-  const fullRest = !moved && !yesterday.includes(HALF_LOG.battle) && !yesterday.includes(HALF_LOG.worked) && !a.status.inBattle;
+  const fullRest = !moved && !yesterday.includes('battle') && !yesterday.includes('worked') && !a.status.inBattle;
 
   if (m.unformedToday) {
     const out = loseStragglers(a, dice);

@@ -66,8 +66,8 @@ export function detectContacts(state: CampaignState): string[][] {
 function quiet(state: CampaignState, ids: readonly string[]): boolean {
   const now = timeIndex(state.clock);
   return Object.values(state.contacts).some((c) => {
-    const until = c.data['quietUntil'];
-    return typeof until === 'number' && until > now && ids.every((id) => c.armyIds.includes(id));
+    const until = c.data.quietUntil;
+    return until !== undefined && until > now && ids.every((id) => c.armyIds.includes(id));
   });
 }
 
@@ -107,7 +107,6 @@ export function openContacts(
         ...existing,
         armyIds: joined,
         hexes: joined.map((id) => (s.armies[id] as Army).hex),
-        data: { ...existing.data, joined: [...((existing.data['joined'] as string[] | undefined) ?? []), ...newcomers] },
       };
     } else {
       // Only forces not already in an open contact make the new one; those still busy with a

@@ -65,7 +65,7 @@ export function progressOperation(army: Army, order: Order | undefined, map: Map
     events.push(event('riverCrossed', PUBLIC, `${who(army)} crossed the river at ${where} by ${op.kind === 'ferry' ? 'ferry' : 'rafts'}.`, { armyId: army.id, hex: where }));
     events.push(event('riverCrossed', toArmy(army.id), `${army.name} is across the river at ${where} and formed again.`));
     const done: Army = { ...army, ...(op.toBank ? { bank: op.toBank } : {}), formation: 'formed', march };
-    const finished = !order || (order.path.length === 0);
+    const finished = order?.kind !== 'move' || order.path.length === 0;
     return { army: done, order: finished ? undefined : order, events };
   }
   const phase = op.kind === 'rafts' ? raftPhase(elapsed, op.totalHalves) : 'cross';

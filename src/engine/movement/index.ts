@@ -19,7 +19,7 @@ export { detectContacts, openContacts, armiesOnMap, listNames, who } from './con
 export { progressOperation, raftPhase, defenceShare, TIMBER_SHORT_MAX } from './crossingOperations.js';
 export { loseStragglers, recoverStragglers, stragglerCount, stragglerFigures, stragglerPercent, takeStragglers } from './stragglers.js';
 export { marchFormation, describeMarchFormation, hexHasLink, MARCH_FORMATIONS, type MarchFormationId } from './marchFormation.js';
-export { appendHalf, halvesSinceLongRest, fatigueOnMoving, restFactorFromDay, HALF_LOG, MAX_MARCH_DAYS, REST_MOVE_LIMIT } from './restAndFatigue.js';
+export { appendHalf, halvesSinceLongRest, fatigueOnMoving, restFactorFromDay, MAX_MARCH_DAYS, REST_MOVE_LIMIT } from './restAndFatigue.js';
 export { inFirstHalf, halfName, periodActive, isFirstHalfOfPeriod, isNightHalf } from './timing.js';
 export { marchStatus, type MarchStatus } from './marchStatus.js';
 export { assignRoles } from './assignRoles.js';

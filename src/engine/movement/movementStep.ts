@@ -1,6 +1,6 @@
 import { halfPeriodName, type GameTime } from '../clock/gameTime.js';
 import { event, PUBLIC, toArmy, type EngineEvent } from '../events/events.js';
-import type { Army, MarchState } from '../forces/army.js';
+import type { Army, HalfActivity, MarchState } from '../forces/army.js';
 import { hexEquals } from '../hex/hex.js';
 import type { MapModel } from '../map/mapModel.js';
 import type { CampaignState, Order } from '../state/campaign.js';
@@ -9,8 +9,9 @@ import { detectContacts, openContacts, who } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { ensureMarch } from './ensureMarch.js';
 import { resolveHalf, type MoverOutcome } from './resolveHalf.js';
-import { appendHalf, fatigueOnMoving, HALF_LOG, type HalfLogLetter } from './restAndFatigue.js';
+import { appendHalf, fatigueOnMoving } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
+import type { MoveOrder } from './types.js';
 import { isFirstHalfOfPeriod, periodActive } from './timing.js';
 
 /**
@@ -43,11 +44,11 @@ export const movementStep: TickStep = ({ state: input, map, dice, weather }) => 
     const a = armies[id] as Army;
     if (a.status.destroyed) continue;
     const order = orders[id] ?? state.orders[id];
-    let letter: HalfLogLetter = HALF_LOG.rested;
-    if (moved.has(id)) letter = HALF_LOG.moved;
-    else if (a.march.operation) letter = periodActive(order?.period ?? 'day', clock) ? HALF_LOG.worked : HALF_LOG.rested;
-    else if (a.status.inBattle) letter = HALF_LOG.battle;
-    const busy = letter === HALF_LOG.moved || letter === HALF_LOG.worked;
+    let activity: HalfActivity = 'rested';
+    if (moved.has(id)) activity = 'moved';
+    else if (a.march.operation) activity = periodActive(order?.kind === 'move' ? order.period : 'day', clock) ? 'worked' : 'rested';
+    else if (a.status.inBattle) activity = 'battle';
+    const busy = activity === 'moved' || activity === 'worked';
     let status = a.status;
     let march: MarchState = a.march;
     if (busy && !a.status.fatigued) {
@@ -59,7 +60,7 @@ export const movementStep: TickStep = ({ state: input, map, dice, weather }) => 
         events.push(event('armyFatigued', toArmy(id), `${a.name} is fatigued: ${reason}. A full day of rest recovers it.`, { reason }));
       }
     }
-    march = { ...march, recentHalves: appendHalf(a.march.recentHalves, letter), movedToday: a.march.movedToday || busy };
+    march = { ...march, recentHalves: appendHalf(a.march.recentHalves, activity), movedToday: a.march.movedToday || busy };
     armies[id] = { ...a, status, march };
   }
 
@@ -69,7 +70,7 @@ export const movementStep: TickStep = ({ state: input, map, dice, weather }) => 
 };
 
 /** Applies one army's half-period outcome; returns the army and its order (undefined = finished or cancelled). */
-function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel, events: EngineEvent[]): { army: Army; order: Order | undefined } {
+function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel, events: EngineEvent[]): { army: Army; order: MoveOrder | undefined } {
   const order = o.order;
   const half = halfPeriodName(clock);
   // Fatigue that sets in during the day cuts what is left, never what was already spent.

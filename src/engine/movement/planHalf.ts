@@ -4,11 +4,10 @@ import type { Army, Operation } from '../forces/army.js';
 import { hexEquals } from '../hex/hex.js';
 import type { MapModel } from '../map/mapModel.js';
 import type { Violation } from '../result.js';
-import type { Order } from '../state/campaign.js';
 import type { WeatherEffects } from '../weather/types.js';
 import { periodPoints, todaysPoints } from './dailyPoints.js';
 import { inFirstHalf, isFirstHalfOfPeriod, isNightHalf, periodActive } from './timing.js';
-import type { CrossingMethod, WalkStep } from './types.js';
+import type { CrossingMethod, MoveOrder, WalkStep } from './types.js';
 import { walkPath } from './walkPath.js';
 
 /** One hex entry (or in-place river crossing) an army's order makes in this half period. */
@@ -41,10 +40,10 @@ export interface HalfPlan {
 /** Multi-day methods ranked by length, to accept a shorter one than was shown. */
 const DAYS_RANK: Readonly<Record<CrossingMethod, number>> = { bridge: 0, ford: 0, swim: 0, ferry: 1, rafts: 2 };
 
-function accepted(order: Order, step: WalkStep): boolean {
+function accepted(order: MoveOrder, step: WalkStep): boolean {
   const method = step.crossing?.method;
   if (!method) return true;
-  return (order.crossings ?? []).some((c) => hexEquals(c.hex, step.hex) && DAYS_RANK[c.method as CrossingMethod] >= DAYS_RANK[method]);
+  return (order.crossings ?? []).some((c) => hexEquals(c.hex, step.hex) && DAYS_RANK[c.method] >= DAYS_RANK[method]);
 }
 
 /**
@@ -54,7 +53,7 @@ function accepted(order: Order, step: WalkStep): boolean {
  * opening of a period in which nothing was spent, and only if the commander accepted it.
  * @see RULINGS 2, 3; 000 Strategic Movement
  */
-export function planHalf(map: MapModel, army: Army, order: Order, clock: GameTime, weather: WeatherEffects, flyingIgnoresTerrain: boolean): HalfPlan {
+export function planHalf(map: MapModel, army: Army, order: MoveOrder, clock: GameTime, weather: WeatherEffects, flyingIgnoresTerrain: boolean): HalfPlan {
   const allowance = todaysPoints(army, order.forced, weather);
   const night = isNightHalf(clock);
   const spentBefore = army.march.spentToday - army.march.spentPeriod;

@@ -7,11 +7,12 @@ import type { Hex } from '../hex/hex.js';
 import { hexKey } from '../hex/hexId.js';
 import { isAdjacent, neighbours } from '../hex/neighbours.js';
 import type { Bank, MapModel } from '../map/mapModel.js';
-import type { CampaignState, Order } from '../state/campaign.js';
+import type { CampaignState } from '../state/campaign.js';
 import type { WeatherEffects } from '../weather/types.js';
 import { rankContenders, TIE_BREAK_WORDS } from './contest.js';
 import { hexHolders, listNames, who } from './contacts.js';
 import { planHalf, type HalfEntry, type HalfPlan } from './planHalf.js';
+import type { MoveOrder } from './types.js';
 
 /** Why an army stopped moving in this half period. */
 export type HaltReason =
@@ -22,7 +23,7 @@ export type HaltReason =
 /** What happened to one army with an active order in this half period. */
 export interface MoverOutcome {
   readonly armyId: string;
-  readonly order: Order;
+  readonly order: MoveOrder;
   readonly plan: HalfPlan;
   /** Entries actually made, in order. */
   readonly made: readonly HalfEntry[];
@@ -39,7 +40,7 @@ export interface HalfResult {
 
 interface Mover {
   readonly army: Army;
-  readonly order: Order;
+  readonly order: MoveOrder;
   readonly plan: HalfPlan;
   next: number;
   pos: Hex;
@@ -72,9 +73,9 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
   const movers = new Map<string, Mover>();
   const ids = Object.keys(state.orders).sort();
   for (const id of ids) {
-    const order = state.orders[id] as Order;
+    const order = state.orders[id];
     const army = state.armies[id];
-    if (order.kind !== 'move' || !army || !mayMove(army)) continue;
+    if (order?.kind !== 'move' || !army || !mayMove(army)) continue;
     const plan = planHalf(map, army, order, clock, weather, state.settings.flyingIgnoresTerrain);
     movers.set(id, { army, order, plan, next: 0, pos: army.hex, bank: army.bank, spent: 0, entered: [] });
   }

@@ -2,7 +2,8 @@ import { nextHalf, type GameTime } from '../clock/gameTime.js';
 import type { Army } from '../forces/army.js';
 import { regimentFigures } from '../forces/army.js';
 import type { Hex } from '../hex/hex.js';
-import type { CampaignState, Order } from '../state/campaign.js';
+import type { MovePeriod } from '../movement/types.js';
+import type { CampaignState } from '../state/campaign.js';
 import type { WeatherState } from '../weather/types.js';
 
 /**
@@ -210,7 +211,7 @@ export function armyStrengthPct(a: Army): number | undefined {
 }
 
 /** The half periods an order of this period can still use, from the current time on. */
-function orderHalves(now: GameTime, period: Order['period']): GameTime[] {
+function orderHalves(now: GameTime, period: MovePeriod): GameTime[] {
   const wanted = period === 'day' ? [0, 1] : period === 'night' ? [2, 3] : [0, 1, 2, 3];
   const out: GameTime[] = [];
   let t = now;
@@ -228,7 +229,7 @@ function orderHalves(now: GameTime, period: Order['period']): GameTime[] {
  * periods the order can still use (the first half takes the odd step). The movement rules can
  * supply the exact half of each step instead (`CommanderKnowledge.stepTimes`).
  */
-export function simpleStepTimes(now: GameTime, order: Pick<Order, 'period' | 'path'>): GameTime[] {
+export function simpleStepTimes(now: GameTime, order: OrderedRoute): GameTime[] {
   const halves = orderHalves(now, order.period);
   const n = order.path.length;
   const out: GameTime[] = [];
@@ -237,8 +238,21 @@ export function simpleStepTimes(now: GameTime, order: Pick<Order, 'period' | 'pa
   return out;
 }
 
+/** The hexes an army's standing order still has to go, and when it may go (a fleet sails day and night). */
+interface OrderedRoute {
+  readonly period: MovePeriod;
+  readonly path: readonly Hex[];
+}
+
+function routeOf(state: CampaignState, armyId: string): OrderedRoute | undefined {
+  const order = state.orders[armyId];
+  if (order?.kind === 'move') return order;
+  if (order?.kind === 'sail') return { period: 'split', path: order.path };
+  return undefined;
+}
+
 function pathFor(state: CampaignState, army: Army, knowledge: CommanderKnowledge): OrderedPath | undefined {
-  const order = state.orders[army.id];
+  const order = routeOf(state, army.id);
   if (!order || order.path.length === 0) return undefined;
   const given = knowledge.stepTimes?.[army.id];
   const times = given && given.length === order.path.length ? [...given] : simpleStepTimes(state.clock, order);

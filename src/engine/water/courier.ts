@@ -9,7 +9,7 @@ import { isWater, type Bank, type MapModel } from '../map/mapModel.js';
 import { findRoute } from '../movement/findRoute.js';
 import { walkPath } from '../movement/walkPath.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState, CourierRecord } from '../state/campaign.js';
+import type { CampaignState } from '../state/campaign.js';
 import type { TickStep } from '../tick/step.js';
 import type { WeatherEffects } from '../weather/types.js';
 import { fleetOf } from './fleet.js';
@@ -51,8 +51,20 @@ export interface CourierData {
   readonly crossing?: { readonly hex: string; readonly until: number; readonly bank?: Bank };
 }
 
-const dataOf = (c: CourierRecord): CourierData => c.data as unknown as CourierData;
-const withData = (c: CourierRecord, d: CourierData): CourierRecord => ({ ...c, data: d as unknown as Record<string, unknown> });
+/** A courier on the map (or delivered, or captured), with its message. Only its sender sees it. */
+export interface CourierRecord {
+  readonly id: string;
+  readonly fromArmy: string;
+  readonly toArmy: string;
+  readonly side: string;
+  readonly hex: Hex;
+  readonly message: string;
+  readonly sentAt: GameTime;
+  readonly status: 'travelling' | 'delivered' | 'captured';
+  readonly data: CourierData;
+}
+
+const withData = (c: CourierRecord, data: CourierData): CourierRecord => ({ ...c, data });
 const who = (a: Army): string => a.commander || a.name;
 
 /** Daily points of a courier: 48 riding, 12 on foot. */
@@ -126,7 +138,7 @@ export function sendCourier(state: CampaignState, map: MapModel, input: SendCour
     expectedBy = now + 2 * Math.ceil(route.cost / perHalf) + 1;
   }
   const data: CourierData = { horse, night, carry: 0, ...(from.bank ? { bank: from.bank } : {}), ...(aboard ? { aboard: from.id } : {}), expectedBy, trail: [map.format(from.hex)] };
-  const courier: CourierRecord = { id, fromArmy: from.id, toArmy: to.id, side: from.side, hex: from.hex, message, sentAt: state.clock, status: 'travelling', data: data as unknown as Record<string, unknown> };
+  const courier: CourierRecord = { id, fromArmy: from.id, toArmy: to.id, side: from.side, hex: from.hex, message, sentAt: state.clock, status: 'travelling', data };
   const next: CampaignState = { ...state, couriers: { ...state.couriers, [id]: courier }, nextId: state.nextId + 1 };
   const events: EngineEvent[] = [
     event('courierSent', toArmy(from.id), `Courier ${id} ${aboard ? 'sails with the fleet' : horse ? 'rides' : 'sets out on foot'} from ${map.format(from.hex)} to ${who(to)}.`, { courierId: id, to: to.id }),
@@ -139,7 +151,7 @@ export function sendCourier(state: CampaignState, map: MapModel, input: SendCour
 export function courierView(state: CampaignState, armyId: string, format: (h: Hex) => string): { id: string; hex: string; to: string; trail: readonly string[] }[] {
   return Object.values(state.couriers)
     .filter((c) => c.fromArmy === armyId && c.status === 'travelling')
-    .map((c) => ({ id: c.id, hex: format(c.hex), to: c.toArmy, trail: dataOf(c).trail }));
+    .map((c) => ({ id: c.id, hex: format(c.hex), to: c.toArmy, trail: c.data.trail }));
 }
 
 function delivered(state: CampaignState, c: CourierRecord, d: CourierData, hex: Hex, map: MapModel): { courier: CourierRecord; events: EngineEvent[] } {
@@ -187,7 +199,7 @@ export const courierStep: TickStep = ({ state, map, dice, weather }) => {
   const now = timeIndex(state.clock);
   for (const cid of Object.keys(couriers).sort(byNumber)) {
     const c = couriers[cid] as CourierRecord;
-    const d = dataOf(c);
+    const d = c.data;
     if (c.status === 'captured' && !d.senderTold && now >= d.expectedBy) {
       const to = state.armies[c.toArmy];
       events.push(event('courierOverdue', toArmy(c.fromArmy), `Your courier ${c.id} to ${to ? who(to) : c.toArmy} (sent ${formatGameTime(c.sentAt)}) has not arrived; it was due by ${formatGameTime(fromIndex(d.expectedBy))}.`, { courierId: c.id }));

@@ -5,7 +5,7 @@ import { hexEquals, type Hex } from '../hex/hex.js';
 import { directionTo, isAdjacent } from '../hex/neighbours.js';
 import { bankOfEdge, isWater, type Bank, type MapModel } from '../map/mapModel.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState, Order } from '../state/campaign.js';
+import type { CampaignState, Order, OrderGiven } from '../state/campaign.js';
 import type { WeatherEffects } from '../weather/types.js';
 import { fleetOf, type FleetState } from './fleet.js';
 import { riverNavigable } from './navigation.js';
@@ -24,12 +24,17 @@ export interface Assembly {
   readonly batches: readonly AwaitedBatch[];
 }
 
+/** The standing order of an army that landed and waits at its port for regiments still to come by shuttle. */
+export interface DebarkOrder extends OrderGiven {
+  readonly kind: 'debark';
+  readonly assembly: Assembly;
+}
+
 /** The regiments an army still awaits at its port of debarkation (it may not march until they are all there). */
 export function awaitedRegiments(state: CampaignState, armyId: string): Assembly | undefined {
   const o = state.orders[armyId];
   if (o?.kind !== 'debark') return undefined;
-  const a = o.extra?.['assembly'] as Assembly | undefined;
-  return a && a.batches.length > 0 ? a : undefined;
+  return o.assembly.batches.length > 0 ? o.assembly : undefined;
 }
 
 export interface DebarkInput {
@@ -117,7 +122,7 @@ export function debark(state: CampaignState, map: MapModel, input: DebarkInput, 
   const orders: Record<string, Order> = { ...state.orders };
   delete orders[a.id];
   const assembly = shuttle(state, army, fleet);
-  if (assembly) orders[a.id] = { armyId: a.id, kind: 'debark', period: 'split', path: [], forced: false, unformed: false, save: false, givenBy: input.givenBy, givenAt: state.clock, extra: { assembly: { ...assembly, port: map.format(target) } } };
+  if (assembly) orders[a.id] = { armyId: a.id, kind: 'debark', givenBy: input.givenBy, givenAt: state.clock, assembly: { ...assembly, port: map.format(target) } };
   const next: CampaignState = { ...state, armies: { ...state.armies, [a.id]: a }, orders };
   const name = army.commander || army.name;
   const where = map.portAt(target) ?? id;

@@ -7,7 +7,6 @@ import type { MapModel } from '../map/mapModel.js';
 import type { CampaignState, Order } from '../state/campaign.js';
 import type { TickStep } from '../tick/step.js';
 import { crewedFleet, fleetOf, sailOrder, type FleetState } from './fleet.js';
-import type { Assembly } from './debark.js';
 import { isOpenSea } from './navigation.js';
 import { advanceFleet, occupancy, type FleetStop } from './sail.js';
 import { VESSELS, kindsOf } from './vessels.js';
@@ -59,9 +58,9 @@ export const fleetStep: TickStep = ({ state, map, weather }) => {
 
   // 1. Shuttled regiments.
   for (const id of Object.keys(orders).sort()) {
-    const o = orders[id] as Order;
-    const asm = o.kind === 'debark' ? (o.extra?.['assembly'] as Assembly | undefined) : undefined;
-    if (!asm) continue;
+    const o = orders[id];
+    if (o?.kind !== 'debark') continue;
+    const asm = o.assembly;
     const landed = asm.batches.filter((b) => b.arrivesAt <= now);
     if (landed.length === 0) continue;
     const rest = asm.batches.filter((b) => b.arrivesAt > now);
@@ -72,7 +71,7 @@ export const fleetStep: TickStep = ({ state, map, weather }) => {
       events.push(event('armyAssembled', PUBLIC, `${who(a)}'s army has assembled at ${asm.port}.`, { armyId: id }));
       events.push(event('regimentsLanded', toArmy(id), `${names.join(', ')} landed at ${asm.port}: the army is assembled and may march.`, { armyId: id }));
     } else {
-      orders[id] = { ...o, extra: { ...o.extra, assembly: { ...asm, batches: rest } } };
+      orders[id] = { ...o, assembly: { ...asm, batches: rest } };
       events.push(event('regimentsLanded', toArmy(id), `${names.join(', ')} landed at ${asm.port}; still awaited: ${rest.length} more shuttle trip(s), the last ${formatGameTime(fromIndex((rest[rest.length - 1] as { arrivesAt: number }).arrivesAt))}.`, { armyId: id }));
     }
   }
@@ -127,7 +126,7 @@ export const fleetStep: TickStep = ({ state, map, weather }) => {
 /** The crew rowed or sailed this half period: the last entry of the rest log becomes movement. */
 function crewWorked(a: Army): Army {
   const log = a.march.recentHalves;
-  const fixed = log.endsWith('r') ? `${log.slice(0, -1)}m` : log;
+  const fixed = log[log.length - 1] === 'rested' ? [...log.slice(0, -1), 'moved' as const] : log;
   return { ...a, march: { ...a.march, recentHalves: fixed, movedToday: true } };
 }
 
@@ -164,7 +163,7 @@ export function sightFleets(state: CampaignState, map: MapModel): { state: Campa
       events.push(event('fleetSighted', PUBLIC, `${who(a)}'s fleet at ${map.format(a.hex)} and ${who(other)}${other.status.embarked ? "'s fleet" : ''} at ${map.format(other.hex)} are in sight of each other. There is no fighting at sea: the referee decides what happens.`, { armyIds: [id, b], hexes: [map.format(a.hex), map.format(other.hex)] }));
       events.push(event('fleetSighted', REFEREE, `Contact at sea: ${a.name} (${describeKinds(fleet)}) at ${map.format(a.hex)} and ${other.name} at ${map.format(other.hex)}. Decide its outcome (e.g. with /army edit).`, { armyIds: [id, b] }));
     }
-    if (order?.kind === 'sail' && seen.join() !== fleet.sighted.join()) orders[id] = { ...order, extra: { ...order.extra, fleet: { ...fleet, sighted: seen } } };
+    if (order?.kind === 'sail' && seen.join() !== fleet.sighted.join()) orders[id] = { ...order, fleet: { ...fleet, sighted: seen } };
   }
   return { state: { ...state, orders }, events };
 }
