@@ -17,7 +17,7 @@ describe('RULINGS 3 map contact: a hostile fleet holds its hex but makes no cont
     const a = out.state.armies['a'] as Army;
     expect(a.status.inContact).toBe(false);
     expect(Object.keys(out.state.contacts)).toHaveLength(0);
-    expect(out.events.some((e) => e.text.includes('halted by map contact'))).toBe(false);
+    expect(out.events.find((e) => e.type === 'movementOutcome')?.data?.['notes']).toEqual([]);
     expect(a.hex).toEqual(hx('0202'));
     expect(pathOf(out.state.orders['a'])).toEqual(hexes('0203'));
   });

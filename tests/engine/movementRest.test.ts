@@ -24,7 +24,7 @@ describe('000 Overland Travel: Weekly Rest and Fatigued — a week on the road',
     const d7 = ticks(s, road, 4);
     s = d7.state;
     expect(A(s).status.fatigued).toBe(true);
-    expect(A(s).march.fatigueReason).toContain('seventh day');
+    expect(A(s).march.fatigueReason).toBe('seventhDay');
     expect(d7.events.some((e) => e.type === 'armyFatigued' && e.audience.kind === 'army')).toBe(true);
     // Fatigue bites at once: 12 x 0.75 = 9 points, 6 spent, 3 left: one hex on day 7.
     expect(at(s, road, 'a')).toBe('1401');
@@ -53,13 +53,13 @@ describe('000 Overland Travel: Forced March', () => {
     s = order(s, road, 'a', { path: east(5, 1) });
     s = ticks(s, road, 1).state;
     expect(A(s).status.fatigued).toBe(true);
-    expect(A(s).march.fatigueReason).toBe('forced march yesterday and no rest today');
+    expect(A(s).march.fatigueReason).toBe('forcedMarch');
   });
   it('GIVEN a forced march two days running THEN the second day fatigues the army', () => {
     let s = order(campaign([army('a', '0101')]), road, 'a', { path: east(2, 8), forced: true });
     s = ticks(s, road, 5).state;
     expect(A(s).status.fatigued).toBe(true);
-    expect(A(s).march.fatigueReason).toBe('forced march yesterday and no rest today');
+    expect(A(s).march.fatigueReason).toBe('forcedMarch');
   });
   it('GIVEN a forced march and a day of rest THEN no fatigue', () => {
     let s = order(campaign([army('a', '0101')]), road, 'a', { path: east(2, 3), forced: true });
@@ -83,7 +83,7 @@ describe('000 Overland Travel: Daily Rest (half periods)', () => {
   it('GIVEN rest-move-rest-move for two periods THEN a third move without two halves of rest fatigues', () => {
     const a = army('orc', '0101', { sight: 'dark' });
     expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrm') } }, { day: 2, half: 0 })).toBeUndefined();
-    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrmr'), movedToday: true } }, { day: 2, half: 1 })).toContain('two consecutive half periods of rest');
+    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrmr'), movedToday: true } }, { day: 2, half: 1 })).toBe('noLongRest');
   });
   it('GIVEN a dark-seeing force splitting every day THEN it tires on the second day', () => {
     let s = order(campaign([army('orc', '0101', { sight: 'dark', side: 'chaos' })]), road, 'orc', { period: 'split', path: east(2, 10) });
@@ -113,7 +113,7 @@ describe('000 Terrain Effects: Units, Formed and Unformed — stragglers', () =>
     s = order(s, mtn, 'a', { path: [hx('0301')], unformed: true });
     const out = ticks(s, mtn, 2, d);
     expect(A(out.state).march.stragglers).toEqual([]);
-    expect(out.events.some((e) => e.type === 'movementOutcome' && e.text.includes('3 straggling figure(s)'))).toBe(true);
+    expect(out.events.find((e) => e.type === 'movementOutcome')?.data?.['notes']).toEqual([{ kind: 'stragglersLeft', figures: 3, at: '0201' }]);
   });
 });
 

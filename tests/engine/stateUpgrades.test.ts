@@ -5,7 +5,7 @@ import type { Order } from '../../src/engine/state/campaign.js';
 import { upgradeContacts } from '../../src/engine/state/upgrades/contacts.js';
 import type { LegacyArmy, LegacyContactRecord, LegacyOrder, LegacyState } from '../../src/engine/state/upgrades/legacyState.js';
 import { upgradeOrders } from '../../src/engine/state/upgrades/orders.js';
-import { halvesFromLetters, upgradeRecentHalves } from '../../src/engine/state/upgrades/recentHalves.js';
+import { fatigueReasonFromText, halvesFromLetters, upgradeMarches } from '../../src/engine/state/upgrades/marches.js';
 import { upgradeToTypedState } from '../../src/engine/state/upgrades/typedState.js';
 import type { FleetState } from '../../src/engine/water/fleet.js';
 import { army, campaign, halves, hexes, hx } from './movementFixtures.js';
@@ -22,7 +22,7 @@ function legacyArmy(id: string, log: string): LegacyArmy {
   return { ...a, march: { ...a.march, recentHalves: log } };
 }
 
-describe('upgrade: the march log as a list (MarchState.recentHalves)', () => {
+describe('upgrade: the march books (MarchState.recentHalves, MarchState.fatigueReason)', () => {
   it('GIVEN letters THEN each becomes what the army did, oldest first', () => {
     expect(halvesFromLetters('mwrb')).toEqual(['moved', 'worked', 'rested', 'battle']);
     expect(halvesFromLetters('')).toEqual([]);
@@ -34,9 +34,22 @@ describe('upgrade: the march log as a list (MarchState.recentHalves)', () => {
 
   it('GIVEN armies old and new THEN the old logs are converted and the new kept', () => {
     const fresh = army('b', '0102');
-    const out = upgradeRecentHalves({ a: legacyArmy('a', 'rrm'), b: { ...fresh, march: { ...fresh.march, recentHalves: halves('mm') } } });
+    const out = upgradeMarches({ a: legacyArmy('a', 'rrm'), b: { ...fresh, march: { ...fresh.march, recentHalves: halves('mm') } } });
     expect(out['a']?.march.recentHalves).toEqual(['rested', 'rested', 'moved']);
     expect(out['b']?.march.recentHalves).toEqual(['moved', 'moved']);
+  });
+
+  it('GIVEN the reason for fatigue as a sentence THEN it becomes its code; one no rule wrote is dropped', () => {
+    expect(fatigueReasonFromText('forced march yesterday and no rest today')).toBe('forcedMarch');
+    expect(fatigueReasonFromText('marched a seventh day in a row without a full day of rest')).toBe('seventhDay');
+    expect(fatigueReasonFromText('moved in half periods for more than two periods without two consecutive half periods of rest')).toBe('noLongRest');
+    expect(fatigueReasonFromText('set by the referee')).toBe('referee');
+    expect(fatigueReasonFromText('seventhDay')).toBe('seventhDay');
+    expect(fatigueReasonFromText('tired of it all')).toBeUndefined();
+    const a = legacyArmy('a', '');
+    const out = upgradeMarches({ a: { ...a, march: { ...a.march, fatigueReason: 'set by the referee' } }, b: { ...a, id: 'b', march: { ...a.march, fatigueReason: 'tired of it all' } } });
+    expect(out['a']?.march.fatigueReason).toBe('referee');
+    expect(out['b']?.march).not.toHaveProperty('fatigueReason');
   });
 });
 

@@ -52,7 +52,7 @@ export function editArmy(app: App, actor: Actor, input: EditArmyInput): Message[
       done.push(`${reg.name} ${target} figures`);
     }
     if (input.fatigued !== undefined) {
-      army = { ...army, status: { ...army.status, fatigued: input.fatigued }, march: { ...army.march, ...(input.fatigued ? { fatigueReason: 'set by the referee' } : {}) } };
+      army = { ...army, status: { ...army.status, fatigued: input.fatigued }, march: { ...army.march, ...(input.fatigued ? { fatigueReason: 'referee' as const } : {}) } };
       events.push({ type: 'fatigueEdited', audience: PUBLIC, text: `The referee marked ${army.name} as ${input.fatigued ? 'fatigued' : 'rested'}.` });
       done.push(input.fatigued ? 'fatigued' : 'not fatigued');
     }

@@ -126,7 +126,7 @@ export interface MarchState {
   /** Day number of the last forced march; the next day must be rest. */
   readonly forcedMarchDay?: number;
   /** Why the army is fatigued, for status. */
-  readonly fatigueReason?: string;
+  readonly fatigueReason?: FatigueReason;
   /** Consecutive full days of rest before today. */
   readonly restDays: number;
   /** Stragglers following an unformed march, by regiment and company. */
@@ -138,6 +138,14 @@ export interface MarchState {
   /** River hexes where timber ran out: rafts cannot be built there. */
   readonly noRaftHexes: readonly Hex[];
 }
+
+/**
+ * Why an army became fatigued: a forced march yesterday and no rest today, a seventh day of
+ * marching in a row, moving in half periods for more than two periods without two consecutive
+ * half periods of rest, or the referee's word. @see 000 Overland Travel: Daily Rest, Weekly Rest,
+ * Forced March, Fatigued
+ */
+export type FatigueReason = 'forcedMarch' | 'seventhDay' | 'noLongRest' | 'referee';
 
 /**
  * What an army did in one half period, as the rest and fatigue rules count it: moved (entered a

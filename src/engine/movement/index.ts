@@ -14,8 +14,8 @@ export { planHalf, type HalfEntry, type HalfPlan, type PlanStop } from './planHa
 export { rankContenders, TIE_BREAK_WORDS, type Contender, type ContestResult, type TieBreak } from './contest.js';
 export { resolveHalf, mayMove, type HalfResult, type HaltReason, type MoverOutcome } from './resolveHalf.js';
 export { movementStep } from './movementStep.js';
-export { beginHalfStep, dailyRollover } from './beginHalfStep.js';
-export { detectContacts, openContacts, armiesOnMap, listNames, who } from './contacts.js';
+export { beginHalfStep } from './beginHalfStep.js';
+export { detectContacts, openContacts, armiesOnMap } from './contacts.js';
 export { progressOperation, raftPhase, defenceShare, TIMBER_SHORT_MAX } from './crossingOperations.js';
 export { loseStragglers, recoverStragglers, stragglerCount, stragglerFigures, stragglerPercent, takeStragglers } from './stragglers.js';
 export { marchFormation, describeMarchFormation, hexHasLink, MARCH_FORMATIONS, type MarchFormationId } from './marchFormation.js';

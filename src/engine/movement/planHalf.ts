@@ -3,7 +3,7 @@ import { timeIndex } from '../clock/gameTime.js';
 import type { Army, Operation } from '../forces/army.js';
 import { hexEquals } from '../hex/hex.js';
 import type { MapModel } from '../map/mapModel.js';
-import type { Violation } from '../result.js';
+import { BrokenData, type Violation } from '../result.js';
 import type { WeatherEffects } from '../weather/types.js';
 import { periodPoints, todaysPoints } from './dailyPoints.js';
 import { inFirstHalf, isFirstHalfOfPeriod, isNightHalf, periodActive } from './timing.js';
@@ -58,8 +58,8 @@ export function planHalf(map: MapModel, army: Army, order: MoveOrder, clock: Gam
   const night = isNightHalf(clock);
   const spentBefore = army.march.spentToday - army.march.spentPeriod;
   const pts = periodPoints(allowance, spentBefore, order.period, night);
-  const none = (stop: PlanStop): HalfPlan => ({ entries: [], stop, allowance, periodPoints: pts });
-  if (!periodActive(order.period, clock)) return none({ kind: 'waitPeriod' });
+  const plan = (entries: readonly HalfEntry[], stop: PlanStop, operation?: Operation): HalfPlan => ({ entries, stop, allowance, periodPoints: pts, ...(operation ? { operation } : {}) });
+  if (!periodActive(order.period, clock)) return plan([], { kind: 'waitPeriod' });
   const opts = { period: order.period, night, unformed: order.unformed || army.formation === 'unformed' };
   const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path: order.path, crossAtEnd: order.crossAtEnd === true, opts, weather, flyingIgnoresTerrain });
   const first = isFirstHalfOfPeriod(clock);
@@ -67,29 +67,38 @@ export function planHalf(map: MapModel, army: Army, order: MoveOrder, clock: Gam
   let spent = army.march.spentPeriod;
   let left = allowance - army.march.spentToday;
   for (const step of walk.steps) {
-    const halves = step.crossing?.halves ?? 0;
-    if (halves > 0) {
-      if (!accepted(order, step)) return { entries, stop: { kind: 'crossingChanged', method: step.crossing?.method ?? 'rafts' }, allowance, periodPoints: pts };
-      if (entries.length > 0 || army.march.spentPeriod > 0 || !first || allowance <= 0) return { entries, stop: { kind: 'waitPeriod' }, allowance, periodPoints: pts };
-      const c = step.crossing;
-      const operation: Operation = {
-        kind: c?.method === 'ferry' ? 'ferry' : 'rafts',
-        hex: step.hex,
-        ...(c?.fromBank ? { fromBank: c.fromBank } : {}),
-        ...(c?.toBank ? { toBank: c.toBank } : {}),
-        startedAt: timeIndex(clock),
-        totalHalves: halves,
-        remainingHalves: halves,
-        phase: c?.method === 'ferry' ? 'cross' : 'timber',
-      };
-      return { entries, stop: { kind: 'waitPeriod' }, allowance, periodPoints: pts, operation };
+    if ((step.crossing?.halves ?? 0) > 0) {
+      const start = startMultiDay(order, step, clock, { entries: entries.length, spentPeriod: army.march.spentPeriod, first, allowance });
+      return plan(entries, start.stop, start.operation);
     }
-    if (spent + step.points > pts || step.points > left) return { entries, stop: { kind: 'points' }, allowance, periodPoints: pts };
-    if (first && !inFirstHalf(spent + step.points, pts)) return { entries, stop: { kind: 'halfEnd' }, allowance, periodPoints: pts };
+    if (spent + step.points > pts || step.points > left) return plan(entries, { kind: 'points' });
+    if (first && !inFirstHalf(spent + step.points, pts)) return plan(entries, { kind: 'halfEnd' });
     spent += step.points;
     left -= step.points;
     entries.push({ step, moment: pts > 0 ? spent / pts : 1, remainingAfter: left });
   }
-  if (walk.stop) return { entries, stop: { kind: 'illegal', violation: walk.stop.violation }, allowance, periodPoints: pts };
-  return { entries, stop: { kind: 'done' }, allowance, periodPoints: pts };
+  if (walk.stop) return plan(entries, { kind: 'illegal', violation: walk.stop.violation });
+  return plan(entries, { kind: 'done' });
+}
+
+/**
+ * A multi-day crossing reached: refused when the commander did not accept it (the crossing
+ * changed since the order), put off until a period opens with nothing spent, else begun.
+ */
+function startMultiDay(order: MoveOrder, step: WalkStep, clock: GameTime, now: { entries: number; spentPeriod: number; first: boolean; allowance: number }): { stop: PlanStop; operation?: Operation } {
+  const c = step.crossing;
+  if (!c) throw new BrokenData('a multi-day step without its crossing');
+  if (!accepted(order, step)) return { stop: { kind: 'crossingChanged', method: c.method } };
+  if (now.entries > 0 || now.spentPeriod > 0 || !now.first || now.allowance <= 0) return { stop: { kind: 'waitPeriod' } };
+  const operation: Operation = {
+    kind: c.method === 'ferry' ? 'ferry' : 'rafts',
+    hex: step.hex,
+    ...(c.fromBank ? { fromBank: c.fromBank } : {}),
+    ...(c.toBank ? { toBank: c.toBank } : {}),
+    startedAt: timeIndex(clock),
+    totalHalves: c.halves,
+    remainingHalves: c.halves,
+    phase: c.method === 'ferry' ? 'cross' : 'timber',
+  };
+  return { stop: { kind: 'waitPeriod' }, operation };
 }

@@ -1,5 +1,5 @@
 import type { GameTime } from '../clock/gameTime.js';
-import type { Army, HalfActivity } from '../forces/army.js';
+import type { Army, FatigueReason, HalfActivity } from '../forces/army.js';
 
 const LOG_LENGTH = 12;
 
@@ -35,11 +35,11 @@ export const MAX_MARCH_DAYS = 6;
  * of movement without two consecutive halves of rest.
  * @see 000 Overland Travel: Daily Rest, Weekly Rest, Forced March
  */
-export function fatigueOnMoving(army: Army, clock: GameTime): string | undefined {
+export function fatigueOnMoving(army: Army, clock: GameTime): FatigueReason | undefined {
   const m = army.march;
-  if (!m.movedToday && m.forcedMarchDay === clock.day - 1) return 'forced march yesterday and no rest today';
-  if (!m.movedToday && m.daysMarched >= MAX_MARCH_DAYS) return `marched a seventh day in a row without a full day of rest`;
-  if (halvesSinceLongRest(m.recentHalves) >= REST_MOVE_LIMIT) return 'moved in half periods for more than two periods without two consecutive half periods of rest';
+  if (!m.movedToday && m.forcedMarchDay === clock.day - 1) return 'forcedMarch';
+  if (!m.movedToday && m.daysMarched >= MAX_MARCH_DAYS) return 'seventhDay';
+  if (halvesSinceLongRest(m.recentHalves) >= REST_MOVE_LIMIT) return 'noLongRest';
   return undefined;
 }
 

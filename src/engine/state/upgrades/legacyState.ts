@@ -10,8 +10,11 @@ import type { CampaignState, OrderGiven } from '../campaign.js';
  * the upgrade steps in this folder read. Only the parts that changed differ from CampaignState.
  */
 
-/** A march log of one letter per half period, oldest first: m moved, w worked, r rested, b battle. */
-export type LegacyMarchState = Omit<MarchState, 'recentHalves'> & { readonly recentHalves: string };
+/**
+ * The march books with a log of one letter per half period, oldest first (m moved, w worked,
+ * r rested, b battle), and the reason for fatigue as the sentence status showed.
+ */
+export type LegacyMarchState = Omit<MarchState, 'recentHalves' | 'fatigueReason'> & { readonly recentHalves: string; readonly fatigueReason?: string };
 
 export type LegacyArmy = Omit<Army, 'march'> & { readonly march: LegacyMarchState };
 
