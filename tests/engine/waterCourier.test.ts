@@ -62,14 +62,14 @@ describe('couriers (000 Overland Travel: Courier)', () => {
     expect(c.status).toBe('captured');
     expect(c.data.capturedBy).toBe('orc');
     const toOrc = r.events.filter((e) => e.audience.kind === 'army' && e.audience.armyId === 'orc');
-    expect(toOrc[0]?.text).toContain('Hold the ford.');
+    expect(toOrc[0]?.data).toMatchObject({ from: 'sender', to: 'friend', message: 'Hold the ford.' });
     expect(r.events.some((e) => e.audience.kind === 'public')).toBe(false);
     expect(r.events.some((e) => e.audience.kind === 'army' && e.audience.armyId === 'sender')).toBe(false);
     const later = run(r.state, corridor, [], 8);
     const told = later.events.filter((e) => e.audience.kind === 'army' && e.audience.armyId === 'sender');
     expect(told).toHaveLength(1);
-    expect(told[0]?.text).toMatch(/has not arrived/);
-    expect(told[0]?.text).not.toContain('Hold the ford');
+    expect(told[0]?.type).toBe('courierOverdue');
+    expect(told[0]?.data).not.toHaveProperty('message');
   });
 
   it('PASSING an enemy-held hex: escapes on 4+ and is delivered with the times sent and received', () => {
@@ -77,8 +77,7 @@ describe('couriers (000 Overland Travel: Courier)', () => {
     const c = courier(r.state);
     expect(c.status).toBe('delivered');
     const dm = r.events.find((e) => e.audience.kind === 'army' && e.audience.armyId === 'friend');
-    expect(dm?.text).toContain('sent Day 1, morning, received Day 1, afternoon');
-    expect(dm?.text).toContain('Hold the ford.');
+    expect(dm?.data).toMatchObject({ sentAt: { day: 1, half: 0 }, receivedAt: { day: 1, half: 1 }, message: 'Hold the ford.' });
     expect(r.dice.rolls.map((x) => x.value)).toEqual([4]);
   });
 

@@ -35,13 +35,13 @@ const dice = () => new SeededDice(createRngState(3), []);
 
 describe('where a fleet may lie still (fleetBerth)', () => {
   it('GIVEN each kind of water THEN the fleet lies as its vessels do: docked, in a channel, beached, offshore, hove to', () => {
-    expect(must(berth('2304', { troopTransport: 9 }))).toMatchObject({ kind: 'docked', where: 'docked in the port of East Port (2304)' });
-    expect(must(berth('2403', { troopTransport: 9, galley: 1 }))).toMatchObject({ kind: 'channel', where: 'at anchor in the channel at 2403' });
+    expect(must(berth('2304', { troopTransport: 9 }))).toEqual({ kind: 'docked', hex: '2304', port: 'East Port', landPort: true });
+    expect(must(berth('2403', { troopTransport: 9, galley: 1 }))).toEqual({ kind: 'channel', hex: '2403' });
     expect(must(berth('2603', { longship: 9 }))).toMatchObject({ kind: 'beached' });
     expect(must(berth('2603', { sailingShip: 4, galley: 1 }))).toMatchObject({ kind: 'offshore' });
     expect(must(berth('2102', { troopTransport: 9 }))).toMatchObject({ kind: 'atSea' });
     // Transports land only at a port, but they may heave to in the open sea; the galley escort does not bar them.
-    expect(must(berth('2501', { troopTransport: 9, galley: 1 }))).toMatchObject({ kind: 'openSea', where: 'hove to in the open sea at 2501, out of sight of land' });
+    expect(must(berth('2501', { troopTransport: 9, galley: 1 }))).toEqual({ kind: 'openSea', hex: '2501' });
     expect(must(berth('3409', { longship: 9 }))).toMatchObject({ kind: 'river' });
   });
 
@@ -80,7 +80,7 @@ describe('stopping a fleet (stopFleet)', () => {
     expect(f).toMatchObject({ vessels: f0.vessels, regiments: f0.regiments, ashore: f0.ashore, escortLost: true, waitHalves: 1, carry: 0 });
     expect(out.events).toHaveLength(1);
     expect(out.events[0]).toMatchObject({ type: 'fleetStopped', audience: { kind: 'army', armyId: 'aeskrvald' } });
-    expect(out.events[0]?.text).toContain('Voyage to 1802 cancelled');
+    expect(out.events[0]?.data).toMatchObject({ cancelled: ['2002', '1902', '1802'], byReferee: false, berth: { kind: 'atSea', hex: '2102' } });
 
     const gale = weatherEffects({ sky: 'clear', fog: false, wind: 'gale', rainLevel: 0, track: {} }, { drought: false });
     for (const w of [NO_WEATHER_EFFECTS, gale]) {
@@ -100,8 +100,8 @@ describe('stopping a fleet (stopFleet)', () => {
     const n = { ...s0, armies: { ...s0.armies, noerdenheim: { ...(s0.armies['noerdenheim'] as Army), hex: h('3003') } } };
     const s = must(embark(n, map, { armyId: 'noerdenheim', vessels: { longship: 9 }, givenBy: 'u', advanced: false })).state;
     const out = must(stopFleet(s, map, { armyId: 'noerdenheim', givenBy: 'u', byReferee: true }));
-    expect(out.berth).toMatchObject({ kind: 'beach', where: 'off the beach at 3003, where the army embarked' });
+    expect(out.berth).toEqual({ kind: 'beach', hex: '3003', whereEmbarked: true });
     expect(out.cancelled).toEqual([]);
-    expect(out.events[0]?.text).toContain('(by the referee)');
+    expect(out.events[0]?.data).toMatchObject({ byReferee: true, cancelled: [] });
   });
 });

@@ -53,7 +53,7 @@ export function fleetOf(state: CampaignState, armyId: string): FleetState | unde
  */
 export function fleetAtAnchor(a: Army, clock: GameTime): FleetState {
   return {
-    vessels: a.vessels as VesselCounts,
+    vessels: a.vessels,
     regiments: a.regiments.map((r) => r.id),
     ashore: [],
     embarkedFrom: '',

@@ -7,3 +7,5 @@ export * from './debark.js';
 export * from './fleetStep.js';
 export * from './courier.js';
 export * from './stop.js';
+export * from './describeWater.js';
+export * from './waterEvents.js';
