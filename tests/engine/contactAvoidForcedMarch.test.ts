@@ -42,8 +42,9 @@ describe('001 Avoid: "enough move points to move into an adjacent hex or be able
     // The commander is told; the channel hears only the move (no points).
     const told = out.events.find((e) => e.type === 'avoidForcedMarch');
     expect(told?.audience).toEqual({ kind: 'army', armyId: 'hadewych' });
-    expect(told?.text).toMatch(/forced march: rest all of tomorrow or be fatigued/);
-    expect(out.events.filter((e) => e.audience.kind === 'public').map((e) => e.text).join('\n')).not.toMatch(/forced/);
+    expect(told?.data).toEqual({ armyId: 'hadewych', to: '0304', day: 1 });
+    expect(out.events.filter((e) => e.audience.kind === 'public').map((e) => e.type)).not.toContain('avoidForcedMarch');
+    expect(out.events.find((e) => e.type === 'armyAvoided')?.data).toEqual({ armyId: 'hadewych', to: '0304' });
     // The movement rules' next-day rule applies: moving tomorrow without rest fatigues.
     expect(fatigueOnMoving({ ...h, march: { ...h.march, movedToday: false } }, { day: 2, half: 0 })).toBe('forcedMarch');
   });

@@ -42,7 +42,8 @@ function must<T>(r: Result<T>): T {
 }
 
 const figures = (s: CampaignState, id: string): number => regimentFigures(s.armies[id]!.regiments[0]!);
-const publicText = (events: readonly EngineEvent[]): string => events.filter((e) => e.audience.kind === 'public').map((e) => e.text).join('\n');
+/** What the channel learns: the public facts, without their sentences. */
+const publicFacts = (events: readonly EngineEvent[]) => events.filter((e) => e.audience.kind === 'public').map((e) => ({ type: e.type, data: e.data }));
 const NO_CTX: DisengageContext = { supports: {}, reinforce: {}, maneuvering: new Set(), meleeToday: new Set() };
 
 /** Hadewych (Chaos) at 0303 faces Ingegerd (0302, north) and Aeskrvald (0403, south-east). */
@@ -90,7 +91,7 @@ describe('001 Contact Dice: the worked example', () => {
     // Secrets: estimates only to their commander; nothing numeric in public.
     const estimates = out.events.filter((e) => e.type === 'contactEstimated');
     expect(estimates.map((e) => e.audience)).toEqual([{ kind: 'army', armyId: 'hadewych' }, { kind: 'army', armyId: 'ingegerd' }, { kind: 'army', armyId: 'aeskrvald' }]);
-    expect(publicText(out.events)).not.toMatch(/\d/);
+    expect(publicFacts(out.events)).toEqual([{ type: 'contactPhaseRun', data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd', 'aeskrvald'] } }]);
     expect(out.events.find((e) => e.type === 'contactTruth')?.audience).toEqual({ kind: 'referee' });
     // Views and intel.
     const mine = contactView(c, { kind: 'army', armyId: 'ingegerd' }).data;
@@ -153,7 +154,7 @@ describe('001 Engage or Evade', () => {
     expect(o).toMatchObject({ operation: 'evade', modified: 4, percent: 10, figuresLost: 2 });
     expect(figures(out.state, 'hadewych')).toBe(18);
     expect(out.state.contacts['c1']!.data.outcome).toBe('evaded');
-    expect(publicText(out.events)).not.toMatch(/%|figures/);
+    expect(publicFacts(out.events)).toEqual([{ type: 'forceDisengaged', data: { armyId: 'hadewych', operation: 'evade', opposed: true } }]);
   });
 });
 
@@ -318,9 +319,12 @@ describe('Both engage: deployment and battle result', () => {
     expect(c.step).toBe('closed');
     expect(c.data.outcome).toBe('battle');
     expect(out.state.armies['hadewych']!.status.inBattle).toBe(false);
-    expect(publicText(out.events)).not.toMatch(/\d+ figures|%/);
+    expect(publicFacts(out.events)).toEqual([
+      { type: 'forceDisengaged', data: { armyId: 'hadewych', operation: 'withdraw', opposed: true, to: '0304' } },
+      { type: 'battleFought', data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: ['hadewych'] } },
+    ]);
     const own = out.events.find((e) => e.type === 'battleLossesApplied' && e.audience.kind === 'army' && e.audience.armyId === 'hadewych');
-    expect(own?.text).toContain('8 figures (40%)');
+    expect(own?.data).toMatchObject({ armyId: 'hadewych', regiments: [{ figures: 8, strength: 40 }] });
   });
 
   it('GIVEN a pursuit of a force withdrawing in good order THEN refused', () => {

@@ -48,7 +48,7 @@ describe('001 Maneuver: a forced second contact never puts an enemy in two open 
     expect(openContactsPerArmy(out.state)['ingegerd']).toEqual(['c2']);
     expect(out.state.armies['hadewych']!.status.inContact).toBe(true);
     expect(out.state.contacts['c2']!.data.operations?.map((o) => [o.kind, o.armyId])).toContainEqual(['secondContact', 'hadewych']);
-    expect(out.events.map((e) => e.text).join('\n')).toMatch(/Hadewych \(0303\) joins contact c2, forced by Hadewych's maneuver/);
+    expect(out.events.find((e) => e.type === 'contactMade')?.data).toEqual({ how: 'forcedJoined', contactId: 'c2', armyIds: ['ingegerd', 'arn', 'hadewych'], newcomers: [{ armyId: 'hadewych', hex: '0303' }], forcedBy: 'hadewych' });
   });
 
   it('GIVEN a second contact joined THEN another one this half period is refused', () => {

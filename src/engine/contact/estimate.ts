@@ -122,20 +122,3 @@ export function estimateOpponent(observerId: string, modifiedDie: number, target
     ...(comp ? { composition: comp } : {}),
   };
 }
-
-/** A one-paragraph text of an estimate, for its commander only. */
-export function describeEstimate(e: Estimate, targetName: string): string {
-  if (e.awareness === 'unaware') return `${targetName}: you are unaware of this enemy (contact die ${e.modifiedDie}).`;
-  if (e.awareness === 'aware') return `${targetName}: an enemy is near, but your scouts could estimate nothing (contact die ${e.modifiedDie}).`;
-  const parts = [`${targetName}: engaging regiment about ${e.estimatedFigures} figures (${e.estimatedTroops} troops)`];
-  const c = e.composition;
-  if (c) {
-    if (c.companies) parts.push(`companies: ${c.companies.map((x) => `${x.figures} ${x.troopType}`).join(', ')}`);
-    else if (c.proportions) parts.push(`troops: ${Object.entries(c.proportions).map(([t, p]) => `${t} ${p}%`).join(', ')}`);
-    else if (c.troopTypes) parts.push(`troop types: ${c.troopTypes.join(', ')}`);
-    else parts.push(`basic type: ${c.basic.join(' and ')}`);
-    if (c.otherRegiments !== undefined) parts.push(`${c.otherRegiments} other regiment(s)`);
-    if (c.individuals && c.individuals.length > 0) parts.push(`with ${c.individuals.map((i) => `${i.name} (${i.kind})`).join(', ')}`);
-  }
-  return `${parts.join('; ')}.`;
-}

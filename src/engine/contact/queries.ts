@@ -1,8 +1,8 @@
 import { fromIndex, timeIndex, type GameTime } from '../clock/gameTime.js';
 import { isHostile, type Army } from '../forces/army.js';
 import { isAdjacent } from '../hex/neighbours.js';
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { type ContactStep } from './contactRecord.js';
+import type { CampaignState } from '../state/campaign.js';
+import type { ContactRecord, ContactStep } from './contactRecord.js';
 
 export const OPEN_STEPS: readonly ContactStep[] = ['step1', 'decision', 'battle'];
 
@@ -33,8 +33,7 @@ export function hasHostilePair(state: CampaignState, ids: readonly string[]): bo
 
 /** Every armies' ids taking part in a record, including those that left it by disengaging. */
 export function everyoneIn(record: ContactRecord): string[] {
-  const departed = (record.data['departed'] as readonly string[] | undefined) ?? [];
-  return [...record.armyIds, ...departed];
+  return [...record.armyIds, ...(record.data.departed ?? [])];
 }
 
 /**

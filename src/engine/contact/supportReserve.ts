@@ -1,22 +1,19 @@
 import { timeIndex } from '../clock/gameTime.js';
-import { event, PUBLIC, toArmy } from '../events/events.js';
+import { PUBLIC, toArmy } from '../events/events.js';
 import type { Army } from '../forces/army.js';
 import { hexEquals, type Hex } from '../hex/hex.js';
 import { isAdjacent } from '../hex/neighbours.js';
 import type { MapModel } from '../map/mapModel.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { withData, type OperationLog } from './contactRecord.js';
+import { getArmy, type CampaignState } from '../state/campaign.js';
+import type { ContactFact } from './contactEvents.js';
+import { withData, type ContactRecord, type OperationLog } from './contactRecord.js';
 import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
-import { openContact, type ContactOutput } from './procedure.js';
+import { describeStep } from './describeContact.js';
+import { openingContact } from './openContact.js';
 import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt, openContactOf } from './queries.js';
-import { describeStep } from './stepNames.js';
+import { nowIndex, putContact, told, type ContactOutput } from './records.js';
 
-const nowIndex = (s: CampaignState): number => timeIndex(s.clock);
-
-function put(state: CampaignState, record: ContactRecord): CampaignState {
-  return { ...state, contacts: { ...state.contacts, [record.id]: record } };
-}
 
 function army(state: CampaignState, id: string): Result<Army> {
   const a = state.armies[id];
@@ -43,6 +40,12 @@ function currentContactOf(state: CampaignState, armyId: string): ContactRecord |
 /** The contact record that holds the roles around a supported army. */
 function roleRecord(state: CampaignState, supportedId: string): ContactRecord | undefined {
   return Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(supportedId)) ?? currentContactOf(state, supportedId);
+}
+
+/** True when the army stands next to the hex. */
+function isNear(state: CampaignState, armyId: string, hex: Hex): boolean {
+  const a = state.armies[armyId];
+  return a !== undefined && isAdjacent(a.hex, hex);
 }
 
 function friends(state: CampaignState, a: Army, b: Army): boolean {
@@ -78,12 +81,12 @@ export function assumeRole(state: CampaignState, armyId: string, role: 'support'
     if (!isAdjacent(a.value.hex, t.value.hex)) return fail('contact.roleNotAdjacent', `${a.value.name} must stand next to ${t.value.name} to support it.`);
     if (adjacentEnemies(state, armyId).length > 0) return fail('contact.roleInContact', `${a.value.name} is itself in contact with an enemy and cannot support.`);
     const next = withData(record, { supports: { ...(d.supports ?? {}), [armyId]: supportedId } });
-    return ok({ state: put(state, next), events: [event('roleAssumed', PUBLIC, `${a.value.name} supports ${t.value.name}.`, { armyId, role, supportedId })] });
+    return ok(told({ state: putContact(state, next), facts: [{ type: 'roleAssumed', audience: PUBLIC, data: { armyId, role, supportedId } }] }));
   }
-  const supporter = Object.entries(d.supports ?? {}).find(([s, target]) => target === supportedId && s !== armyId && state.armies[s] && isAdjacent(state.armies[s]?.hex as Hex, a.value.hex));
+  const supporter = Object.entries(d.supports ?? {}).find(([s, target]) => target === supportedId && s !== armyId && isNear(state, s, a.value.hex));
   if (!supporter) return fail('contact.reserveNoSupporter', `${a.value.name} must stand next to an army that supports ${t.value.name} to be its reserve.`);
   const next = withData(record, { reserves: { ...(d.reserves ?? {}), [armyId]: supportedId } });
-  return ok({ state: put(state, next), events: [event('roleAssumed', PUBLIC, `${a.value.name} stands in reserve for ${t.value.name}.`, { armyId, role, supportedId })] });
+  return ok(told({ state: putContact(state, next), facts: [{ type: 'roleAssumed', audience: PUBLIC, data: { armyId, role, supportedId } }] }));
 }
 
 /** A supporter declares (or withdraws) that it will reinforce the force it supports against displacement. @see 001 Support: Reinforce */
@@ -91,7 +94,7 @@ export function declareReinforce(state: CampaignState, supporterId: string, on: 
   const rec = Object.values(state.contacts).find((c) => isOpen(c) && c.data.supports?.[supporterId] !== undefined);
   if (!rec) return fail('contact.notSupporting', 'Your army does not support a force in contact; take up the support role first (/support).');
   const next = withData(rec, { reinforce: { ...(rec.data.reinforce ?? {}), [supporterId]: on } });
-  return ok({ state: put(state, next), events: [event('reinforceDeclared', toArmy(supporterId), on ? 'You will reinforce if the supported force is displaced.' : 'You will not reinforce.')] });
+  return ok(told({ state: putContact(state, next), facts: [{ type: 'reinforceDeclared', audience: toArmy(supporterId), data: { armyId: supporterId, on } }] }));
 }
 
 /**
@@ -99,8 +102,8 @@ export function declareReinforce(state: CampaignState, supporterId: string, on: 
  * turn is free for a force; later ones cost the move points of the hex it enters.
  */
 function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: string): Result<{ state: CampaignState; costs: Record<string, number> }> {
-  const a = state.armies[aId] as Army;
-  const b = state.armies[bId] as Army;
+  const a = getArmy(state, aId);
+  const b = getArmy(state, bId);
   const costs: Record<string, number> = {};
   for (const [x, to] of [[a, b.hex], [b, a.hex]] as const) {
     if (switchesToday(state, x.id) === 0) {
@@ -141,15 +144,15 @@ export function relief(state: CampaignState, map: MapModel, supporterId: string)
   const d = rec.data;
   const supports = Object.fromEntries(Object.entries(d.supports ?? {}).filter(([k]) => k !== supporterId));
   supports[supportedId] = supporterId;
-  let next = withData(rec, { supports }) as ContactRecord;
+  let next = withData(rec, { supports });
   if (isOpen(rec) && rec.armyIds.includes(supportedId)) {
     const armyIds = rec.armyIds.map((id) => (id === supportedId ? supporterId : id));
     const step1 = { ...(d.step1 ?? {}) };
     delete step1[supportedId];
-    next = { ...withData(next, { step1 }), armyIds, hexes: armyIds.map((id) => s.armies[id]?.hex as Hex) };
+    next = { ...withData(next, { step1 }), armyIds, hexes: armyIds.map((id) => getArmy(s, id).hex) };
   }
   next = log(next, { kind: 'relief', armyId: supporterId, other: supportedId, day: s.clock.day, half: s.clock.half, points: sw.value.costs[supporterId] ?? 0 });
-  s = put(s, next);
+  s = putContact(s, next);
   // The relieving force is now in the contact and the relieved one is out of it (unless in another).
   const inOpen = new Set(Object.values(s.contacts).filter(isOpen).flatMap((c) => c.armyIds));
   const armies = { ...s.armies };
@@ -158,7 +161,7 @@ export function relief(state: CampaignState, map: MapModel, supporterId: string)
     if (a) armies[id] = { ...a, status: { ...a.status, inContact: inOpen.has(id) } };
   }
   s = { ...s, armies };
-  return ok({ state: s, events: [event('forceRelieved', PUBLIC, `${s.armies[supporterId]?.name} relieved ${s.armies[supportedId]?.name}.`, { supporterId, supportedId })] });
+  return ok(told({ state: s, facts: [{ type: 'forceRelieved', audience: PUBLIC, data: { supporterId, supportedId } }] }));
 }
 
 /**
@@ -170,8 +173,8 @@ export function supportOperation(state: CampaignState, map: MapModel, reserveId:
   const supportedId = rec ? rec.data.reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can take over the support role; take up the reserve role first (/reserve).');
   const d = rec.data;
-  const reserve = state.armies[reserveId] as Army;
-  const supporterId = Object.entries(d.supports ?? {}).find(([s, t]) => t === supportedId && state.armies[s] && isAdjacent(state.armies[s]?.hex as Hex, reserve.hex))?.[0];
+  const reserve = getArmy(state, reserveId);
+  const supporterId = Object.entries(d.supports ?? {}).find(([s, t]) => t === supportedId && isNear(state, s, reserve.hex))?.[0];
   if (!supporterId) return fail('contact.reserveNoSupporter', 'No supporting force stands next to your reserve.');
   const sw = switchHexes(state, map, reserveId, supporterId);
   if (!sw.ok) return sw;
@@ -181,8 +184,8 @@ export function supportOperation(state: CampaignState, map: MapModel, reserveId:
   reserves[supporterId] = supportedId;
   let next = withData(rec, { supports, reserves });
   next = log(next, { kind: 'support', armyId: reserveId, other: supporterId, day: state.clock.day, half: state.clock.half, points: sw.value.costs[reserveId] ?? 0 });
-  const s = put(sw.value.state, next);
-  return ok({ state: s, events: [event('supportSwitched', PUBLIC, `${reserve.name} moved up to support; ${s.armies[supporterId]?.name} fell back to reserve.`, { reserveId, supporterId })] });
+  const s = putContact(sw.value.state, next);
+  return ok(told({ state: s, facts: [{ type: 'supportSwitched', audience: PUBLIC, data: { reserveId, supporterId } }] }));
 }
 
 /**
@@ -199,7 +202,7 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
   const supportedId = rec ? rec.data.reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can exploit; take up the reserve role first (/reserve).');
   if (isOpen(rec)) return fail('contact.exploitTooEarly', 'Exploit follows the resolution of the contact (or battle); wait until it is resolved.');
-  const reserve = state.armies[reserveId] as Army;
+  const reserve = getArmy(state, reserveId);
   const d = rec.data;
   const through = Object.entries(d.supports ?? {}).map(([s]) => state.armies[s]).find((s) => s && !s.status.destroyed && isAdjacent(s.hex, reserve.hex) && isAdjacent(s.hex, to));
   if (!through) return fail('contact.exploitPath', `The exploit must pass through the hex of the supporting force and end next to it; ${map.format(to)} does not.`);
@@ -211,19 +214,19 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
   let s: CampaignState = { ...state, armies: { ...state.armies, [reserveId]: moved } };
   const enemies = adjacentEnemies(s, reserveId);
   if (enemies.length === 0) return fail('contact.exploitNoEnemy', `From ${map.format(to)} ${reserve.name} would not be in contact with an enemy; the exploit must end in map contact.`);
-  s = put(s, log(rec, { kind: 'exploit', armyId: reserveId, other: through.id, day: s.clock.day, half: s.clock.half, points: pay }));
-  const exploited = event('forceExploited', PUBLIC, `${reserve.name} exploited through ${through.name} to ${map.format(to)}.`, { reserveId, to: map.format(to) });
+  s = putContact(s, log(rec, { kind: 'exploit', armyId: reserveId, other: through.id, day: s.clock.day, half: s.clock.half, points: pay }));
+  const exploited: ContactFact = { type: 'forceExploited', audience: PUBLIC, data: { reserveId, through: through.id, to: map.format(to) } };
   // An enemy already in a contact before its contact phase: the reserve joins it (as a force
   // arriving by movement does), rather than putting the enemy in two contacts at once.
   const joinable = Object.values(s.contacts).find((c) => c.step === 'step1' && c.armyIds.some((id) => enemies.some((e) => e.id === id)));
   if (joinable) {
     const armyIds = [...joinable.armyIds, reserveId];
-    s = put(s, { ...joinable, armyIds, hexes: armyIds.map((id) => s.armies[id]?.hex as Hex) });
+    s = putContact(s, { ...joinable, armyIds, hexes: armyIds.map((id) => getArmy(s, id).hex) });
     s = { ...s, armies: { ...s.armies, [reserveId]: { ...moved, status: { ...moved.status, inContact: true } } } };
-    return ok({ state: s, contactId: joinable.id, events: [exploited, event('contactMade', PUBLIC, `${reserve.name} joins contact ${joinable.id}.`, { contactId: joinable.id, armyIds })] });
+    return ok({ ...told({ state: s, facts: [exploited, { type: 'contactMade', audience: PUBLIC, data: { how: 'exploitJoined', contactId: joinable.id, armyIds, armyId: reserveId } }] }), contactId: joinable.id });
   }
-  const opened = openContact(s, map, [reserveId, ...enemies.map((e) => e.id)]);
-  return ok({ state: opened.state, contactId: opened.contactId, events: [exploited, ...opened.events] });
+  const opened = openingContact(s, map, [reserveId, ...enemies.map((e) => e.id)]);
+  return ok({ ...told({ state: opened.state, facts: [exploited, ...opened.facts] }), contactId: opened.contactId });
 }
 
 /**
@@ -245,7 +248,7 @@ export function maneuver(state: CampaignState, map: MapModel, armyId: string): R
   const s0: CampaignState = { ...state, armies: { ...state.armies, [armyId]: spendPoints(self, pay) } };
   let next = withData(rec, { maneuver: { ...(rec.data.maneuver ?? {}), [armyId]: nowIndex(state) } });
   next = log(next, { kind: 'maneuver', armyId, day: state.clock.day, half: state.clock.half, points: pay });
-  return ok({ state: put(s0, next), events: [event('armyManeuvered', PUBLIC, `${self.name} maneuvers.`, { armyId })] });
+  return ok(told({ state: putContact(s0, next), facts: [{ type: 'armyManeuvered', audience: PUBLIC, data: { armyId } }] }));
 }
 
 /**
@@ -287,18 +290,18 @@ export function forceSecondContact(state: CampaignState, map: MapModel, armyId: 
     // Join the enemy's contact before its contact phase, with any free enemy next to the commander.
     const newcomers = [armyId, ...held.filter((x) => x.contact === undefined).map((x) => x.enemy.id)];
     const armyIds = [...target.armyIds, ...newcomers.filter((id) => !target.armyIds.includes(id))];
-    let s: CampaignState = put(state, log(withData({ ...target, armyIds, hexes: armyIds.map((id) => state.armies[id]?.hex as Hex) }, { maneuver: { ...(target.data.maneuver ?? {}), [armyId]: now } }), entry));
+    let s: CampaignState = putContact(state, log(withData({ ...target, armyIds, hexes: armyIds.map((id) => getArmy(state, id).hex) }, { maneuver: { ...(target.data.maneuver ?? {}), [armyId]: now } }), entry));
     const armies = { ...s.armies };
     for (const id of newcomers) {
       const x = armies[id];
       if (x) armies[id] = { ...x, status: { ...x.status, inContact: true } };
     }
     s = { ...s, armies };
-    const names = newcomers.map((id) => `${state.armies[id]?.name ?? id} (${map.format(state.armies[id]?.hex as Hex)})`).join(', ');
-    return ok({ state: s, contactId: target.id, events: [event('contactMade', PUBLIC, `Contact: ${names} ${newcomers.length === 1 ? 'joins' : 'join'} contact ${target.id}, forced by ${a.value.name}'s maneuver.`, { contactId: target.id, armyIds, forcedBy: armyId })] });
+    const joined = newcomers.map((id) => ({ armyId: id, hex: map.format(getArmy(state, id).hex) }));
+    return ok({ ...told({ state: s, facts: [{ type: 'contactMade', audience: PUBLIC, data: { how: 'forcedJoined', contactId: target.id, armyIds, newcomers: joined, forcedBy: armyId } }] }), contactId: target.id });
   }
-  const opened = openContact(state, map, [armyId, ...enemies.map((e) => e.id)], { forcedBy: armyId, maneuver: { [armyId]: now } });
-  const rec = opened.state.contacts[opened.contactId] as ContactRecord;
-  const s = put(opened.state, log(rec, entry));
-  return ok({ state: s, contactId: opened.contactId, events: opened.events });
+  const opened = openingContact(state, map, [armyId, ...enemies.map((e) => e.id)], { forcedBy: armyId, maneuver: { [armyId]: now } });
+  const rec = opened.state.contacts[opened.contactId];
+  const s = rec ? putContact(opened.state, log(rec, entry)) : opened.state;
+  return ok({ ...told({ state: s, facts: opened.facts }), contactId: opened.contactId });
 }

@@ -1,7 +1,8 @@
 import { isHostile } from '../forces/army.js';
-import { fail, type Result } from '../result.js';
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { placeTerrainCard } from './procedure.js';
+import { fail, ok, type Result } from '../result.js';
+import type { CampaignState } from '../state/campaign.js';
+import { withData, type ContactRecord } from './contactRecord.js';
+import { getContact, putContact } from './records.js';
 import { GRID_COLUMNS, GRID_ROWS, type BattlefieldCell, type DealtCard } from './terrainDeck.js';
 
 /**
@@ -77,4 +78,22 @@ export function placeTerrainCardFromSide(
   if (!(ORIENTATIONS as readonly number[]).includes(orientation)) return fail('contact.badOrientation', `Turn a card by ${ORIENTATIONS.join(', ')} degrees.`, { contactId });
   const stored = turn(cell, orientation, seesTableTurned(record, armyId, state));
   return placeTerrainCard(state, contactId, armyId, n, stored.cell, stored.orientation);
+}
+
+/**
+ * A commander places one of their terrain cards (their `n`-th, from 1) on the 3 x 3 battlefield
+ * grid, with an orientation of 0, 90, 180 or 270 degrees, in the stored frame; a card may be
+ * moved until the battle. @see RULINGS 5 Terrain reconnaissance; 001 Chainmail's Terrain Selection Clarification
+ */
+export function placeTerrainCard(state: CampaignState, contactId: string, armyId: string, n: number, cell: BattlefieldCell, orientation = 0): Result<{ state: CampaignState }> {
+  const got = getContact(state, contactId, 'decision');
+  if (!got.ok) return fail('contact.placeNotNow', 'Terrain cards are placed after the contact phase, before engage or evade is settled.', { contactId });
+  const cards = got.value.data.terrain ?? [];
+  const mine = cards.map((c, i) => ({ c, i })).filter((x) => x.c.armyId === armyId);
+  const pick = mine[n - 1];
+  if (!pick) return fail('contact.noSuchCard', `You hold ${mine.length} terrain card(s); name one from 1 to ${mine.length}.`);
+  if (!GRID_ROWS.includes(cell.row) || !GRID_COLUMNS.includes(cell.column)) return fail('contact.badCell', 'Place a card on near/middle/far and left/centre/right.');
+  if (!(ORIENTATIONS as readonly number[]).includes(orientation)) return fail('contact.badOrientation', 'Orientation is 0, 90, 180 or 270 degrees.');
+  const terrain = cards.map((c, i) => (i === pick.i ? { ...c, cell, orientation } : c));
+  return ok({ state: putContact(state, withData(got.value, { terrain })) });
 }

@@ -1,5 +1,5 @@
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { type ContactData } from './contactRecord.js';
+import type { CampaignState } from '../state/campaign.js';
+import type { ContactData, ContactRecord } from './contactRecord.js';
 import type { Estimate } from './estimate.js';
 
 /** Who looks at a contact: the referee, or one army's commander. */
@@ -32,7 +32,7 @@ export function contactView(record: ContactRecord, viewer: ContactViewer): Conta
     ...(d.supports ? { supports: d.supports } : {}),
     ...(d.reserves ? { reserves: d.reserves } : {}),
   };
-  return { ...record, data: data as Readonly<Record<string, unknown>> };
+  return { ...record, data };
 }
 
 /** Every estimate an army's commander has received, oldest first (for /intel). */
