@@ -11,6 +11,8 @@ import {
   SCOUT_TABLE,
   sizeError,
   terrainDeck,
+  TERRAIN_CARD_KINDS,
+  TERRAIN_DECK,
   terrainDrawOrder,
   dealTerrain,
   type DeploymentInput,
@@ -163,6 +165,7 @@ describe('001 Terrain Reconnaissance', () => {
     expect(deck).toHaveLength(20);
     expect(deck.filter((c) => c === 'hill')).toHaveLength(4);
     expect(deck.filter((c) => c === 'blank')).toHaveLength(8);
+    expect([...TERRAIN_CARD_KINDS]).toEqual(Object.keys(TERRAIN_DECK));
   });
   it('GIVEN a difference of 2 THEN the winner draws two, then turns alternate until the winner has four, then the opponent draws the rest', () => {
     expect(terrainDrawOrder(['w', 'o'], 2)).toEqual(['w', 'w', 'o', 'w', 'o', 'w', 'o', 'o']);

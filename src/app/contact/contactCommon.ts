@@ -30,16 +30,17 @@ export function contactOfArmy(state: CampaignState, army: Army, contactText: str
     if (!c || !c.armyIds.includes(army.id)) throw new UserError('contact.notFound', `${army.name} takes no part in a contact "${contactText}". Use \`/intel\` to see your contacts.`);
     return c;
   }
-  const open = Object.values(state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
-  if (open.length === 0) throw new UserError('contact.none', `${army.name} is not in an open contact.`);
-  if (open.length > 1) throw new UserError('contact.which', `${army.name} is in several contacts (${open.map((c) => c.id).join(', ')}); say which with \`contact:\`.`);
-  return open[0] as ContactRecord;
+  const [only, ...more] = Object.values(state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
+  if (!only) throw new UserError('contact.none', `${army.name} is not in an open contact.`);
+  if (more.length > 0) throw new UserError('contact.which', `${army.name} is in several contacts (${[only, ...more].map((c) => c.id).join(', ')}); say which with \`contact:\`.`);
+  return only;
 }
 
 export function contactByIdForReferee(state: CampaignState, text: string | undefined): ContactRecord {
   const open = Object.values(state.contacts).filter(isOpen);
   if (!text) {
-    if (open.length === 1) return open[0] as ContactRecord;
+    const [only, ...more] = open;
+    if (only && more.length === 0) return only;
     throw new UserError('contact.missing', `Say which contact with \`contact:\`. Open contacts: ${open.map((c) => c.id).join(', ') || 'none'}.`);
   }
   const c = state.contacts[text.trim()];
@@ -114,7 +115,7 @@ export function contactPromptEvents(before: CampaignState, after: CampaignState,
         out.push(event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by ${deadlineText(after)} counts as engage. \`/intel\` shows your estimate again.`, { contactId: c.id, step: 'decision', buttons }));
       }
     } else if (c.step === 'battle' && c.data.deployment) {
-      out.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, c.data.deployment as DeploymentBriefing), { contactId: c.id }));
+      out.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, c.data.deployment), { contactId: c.id }));
     }
   }
   return out;

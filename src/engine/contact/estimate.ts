@@ -1,17 +1,22 @@
 import type { Dice } from '../dice/dice.js';
+import { BrokenData } from '../result.js';
 import { assaultRegiment, regimentCount, regimentFigures, TROOPS_PER_FIGURE, type Army, type Regiment } from '../forces/army.js';
 import { CONTACT_TABLE, SIZE_ESTIMATION_TABLE, type CompositionLevel, type ContactTableRow, type SizeBand } from './tables.js';
 
 /** The contact table row for a modified contact die (1 or less: unaware; 6 or more: exact). */
 export function contactTableRow(modified: number): ContactTableRow {
   const i = Math.min(6, Math.max(1, modified)) - 1;
-  return CONTACT_TABLE[i] as ContactTableRow;
+  const row = CONTACT_TABLE[i];
+  if (!row) throw new BrokenData(`no contact table row ${i + 1}`);
+  return row;
 }
 
 /** Percentage error of a size estimate: 2d6 read in the band's column. @see 001 Size Estimation */
 export function sizeError(band: 'pm50' | 'pm25' | 'pm10', twoDice: number): number {
   const i = Math.min(12, Math.max(2, twoDice)) - 2;
-  return SIZE_ESTIMATION_TABLE[band][i] as number;
+  const error = SIZE_ESTIMATION_TABLE[band][i];
+  if (error === undefined) throw new BrokenData(`no size estimation for ${twoDice} in ${band}`);
+  return error;
 }
 
 /** What one commander learns about one opponent. Numbers here are secret (army audience only). */

@@ -22,7 +22,10 @@ export const DEFAULT_CELLS: readonly BattlefieldCell[] = [
 ];
 
 export function withDefaultPlacement(cards: readonly DealtCard[]): DealtCard[] {
-  return cards.map((c, i) => (c.cell ? c : { ...c, cell: DEFAULT_CELLS[i % DEFAULT_CELLS.length] as BattlefieldCell, orientation: 0 }));
+  return cards.map((c, i) => {
+    const cell = DEFAULT_CELLS[i % DEFAULT_CELLS.length];
+    return c.cell || !cell ? c : { ...c, cell, orientation: 0 };
+  });
 }
 
 const FLIP_ROW = { near: 'far', middle: 'middle', far: 'near' } as const;
@@ -42,15 +45,17 @@ export function battlefieldSketchOf(state: CampaignState, record: ContactRecord,
   const allied = w !== undefined && v !== undefined && !isHostile(state.sides, w.side, v.side);
   const turned = viewerArmyId !== undefined && winner !== undefined && viewerArmyId !== winner && !allied;
   const name = (id: string | undefined): string | undefined => (id ? state.armies[id]?.name ?? id : undefined);
-  const placed: PlacedCard[] = cards.filter((c) => c.cell).map((c) => {
-    const cell = c.cell as BattlefieldCell;
-    return {
+  const placed: PlacedCard[] = cards.flatMap((c) => {
+    const cell = c.cell;
+    if (!cell) return [];
+    const placedBy = name(c.armyId);
+    return [{
       row: turned ? FLIP_ROW[cell.row] : cell.row,
       column: turned ? FLIP_COLUMN[cell.column] : cell.column,
       card: c.card,
       orientation: ((c.orientation ?? 0) + (turned ? 180 : 0)) % 360,
-      ...(name(c.armyId) ? { placedBy: name(c.armyId) as string } : {}),
-    };
+      ...(placedBy ? { placedBy } : {}),
+    }];
   });
   const near = viewerArmyId ?? winner;
   const nearArmy = near ? state.armies[near] : undefined;
@@ -59,9 +64,10 @@ export function battlefieldSketchOf(state: CampaignState, record: ContactRecord,
     return id !== near && (!nearArmy || !other || isHostile(state.sides, nearArmy.side, other.side));
   };
   const far = record.armyIds.filter(onFarSide).map((id) => name(id)).join(', ');
+  const nearSide = name(near);
   return {
     title: `Contact ${record.id}, ${formatGameTime(record.openedAt)}`,
-    ...(name(near) ? { nearSide: name(near) as string } : {}),
+    ...(nearSide ? { nearSide } : {}),
     ...(far ? { farSide: far } : {}),
     cards: placed,
   };

@@ -72,6 +72,8 @@ export const TERRAIN_DECK = {
   blank: 8,
 } as const;
 export type TerrainCard = keyof typeof TERRAIN_DECK;
+/** The kinds of card, in table order. */
+export const TERRAIN_CARD_KINDS: readonly TerrainCard[] = ['hill', 'woods', 'marsh', 'river', 'stream', 'pond', 'gully', 'roughGround', 'blank'];
 
 /** Cards each commander draws in terrain reconnaissance (the winner may draw more in one turn). */
 export const TERRAIN_CARDS_EACH = 4;

@@ -14,7 +14,10 @@ export function contactView(record: ContactRecord, viewer: ContactViewer): Conta
   if (viewer.kind === 'referee') return record;
   const d = record.data;
   const me = viewer.armyId;
-  const only = <T>(m: Readonly<Record<string, T>> | undefined): Record<string, T> | undefined => (m && m[me] !== undefined ? { [me]: m[me] as T } : undefined);
+  const only = <T>(m: Readonly<Record<string, T>> | undefined): Record<string, T> | undefined => {
+    const mine = m?.[me];
+    return mine !== undefined ? { [me]: mine } : undefined;
+  };
   const mine = (d.disengagements ?? []).filter((o) => o.armyId === me);
   const data: ContactData = {
     ...(d.stepAt !== undefined ? { stepAt: d.stepAt } : {}),

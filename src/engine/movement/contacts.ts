@@ -33,7 +33,7 @@ export function detectContacts(state: CampaignState): string[][] {
   const parent = new Map<string, string>(armies.map((a) => [a.id, a.id]));
   const find = (x: string): string => {
     let r = x;
-    while (parent.get(r) !== r) r = parent.get(r) as string;
+    for (let up = parent.get(r); up !== undefined && up !== r; up = parent.get(r)) r = up;
     parent.set(x, r);
     return r;
   };

@@ -45,8 +45,7 @@ export function walkPath(input: WalkInput): Walk {
   const steps: (WalkStep & { closed?: 'ford' | 'ferry' })[] = [];
   let cur = input.from;
   let bank = input.fromBank;
-  for (let i = 0; i < input.path.length; i++) {
-    const to = input.path[i] as Hex;
+  for (const [i, to] of input.path.entries()) {
     if (directionTo(cur, to) === undefined) {
       return { steps, stop: { index: i, violation: { code: 'move.notAdjacent', message: `${map.format(to)} is not next to ${map.format(cur)}: give every hex of the path in order.`, details: { hex: map.format(to) } } } };
     }

@@ -55,7 +55,7 @@ export function newCampaign(input: {
         ...(x.flying ? { flying: true } : {}),
       })),
       scouts: a.scouts,
-      vessels: { ...a.vessels } as Record<string, number>,
+      vessels: Object.fromEntries(Object.entries(a.vessels ?? {}).flatMap(([k, n]) => (n === undefined ? [] : [[k, n]]))),
       ...(a.armyPoints !== undefined ? { armyPoints: a.armyPoints } : {}),
       formation: 'formed',
       status: FRESH_STATUS,
