@@ -66,10 +66,10 @@ describe('000 Determining Weather: the weather step', () => {
     expect(out.state.weather).toMatchObject({ sky: 'cloudy', fog: true, wind: 'none', rainLevel: 0 });
     expect(out.events.map((e) => e.type)).toEqual(['weatherRolled']);
     expect(out.events[0]?.data).toMatchObject({ roll: 'period', change: true, dice: { tableRolls: [{ column: 'clear', die: 6, result: 'cloudy', change: true }], fogWindDie: 1 } });
-    expect(out.events[0]?.data?.rolls).toEqual([
+    expect(out.events[0]?.data).toMatchObject({ rolls: [
       { purpose: 'weather (clear column)', sides: 6, value: 6 },
       { purpose: 'fog/wind die (weather changed)', sides: 6, value: 1 },
-    ]);
+    ] });
   });
 
   it('000 Fog and Wind Dice: GIVEN fog in the morning WHEN the afternoon starts THEN 1-2 keeps it, 3-6 lifts it', () => {

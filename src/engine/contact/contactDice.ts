@@ -3,7 +3,7 @@ import { regimentCount, type Army } from '../forces/army.js';
 import type { MapModel } from '../map/mapModel.js';
 import type { CampaignState } from '../state/campaign.js';
 import type { ContactDie, ContactRecord } from './contactRecord.js';
-import { everyoneIn } from './queries.js';
+import { contactHistory } from './aftermath.js';
 import { nowIndex } from './records.js';
 import { CONTACT_MODIFIERS, type ContactModifierCode, type ScoutOutcome } from './tables.js';
 
@@ -32,10 +32,9 @@ export function contactModifiers(state: CampaignState, map: MapModel, record: Co
   if (opponents.some((o) => (scouts[o.id] ?? []).includes('captured'))) add('capturedScouts');
   const since = previousPeriodStart(state);
   const related = new Set([record.id, ...(record.data.splitFrom ? [record.data.splitFrom] : [])]);
-  const previous = Object.values(state.contacts).some((c) => {
+  const previous = contactHistory(state).some((c) => {
     if (related.has(c.id) || timeIndex(c.openedAt) < since || timeIndex(c.openedAt) > nowIndex(state)) return false;
-    const ids = everyoneIn(c);
-    return ids.includes(army.id) && opponents.some((o) => ids.includes(o.id));
+    return c.everyone.includes(army.id) && opponents.some((o) => c.everyone.includes(o.id));
   });
   if (previous) add('previousContact');
   const terrains = opponents.map((o) => map.terrainAt(o.hex));

@@ -2,6 +2,7 @@ import { fromIndex, timeIndex, type GameTime } from '../clock/gameTime.js';
 import { isHostile, type Army } from '../forces/army.js';
 import { isAdjacent } from '../hex/neighbours.js';
 import type { CampaignState } from '../state/campaign.js';
+import { contactHistory } from './aftermath.js';
 import type { ContactRecord, ContactStep } from './contactRecord.js';
 
 export const OPEN_STEPS: readonly ContactStep[] = ['step1', 'decision', 'battle'];
@@ -43,11 +44,9 @@ export function everyoneIn(record: ContactRecord): string[] {
  */
 export function isQuietPair(state: CampaignState, a: string, b: string, at: GameTime = state.clock): boolean {
   const now = timeIndex(at);
-  return Object.values(state.contacts).some((c) => {
+  return contactHistory(state).some((c) => {
     const q = c.data.quietUntil;
-    if (q === undefined || q <= now) return false;
-    const ids = everyoneIn(c);
-    return ids.includes(a) && ids.includes(b);
+    return q !== undefined && q > now && c.everyone.includes(a) && c.everyone.includes(b);
   });
 }
 
@@ -59,14 +58,14 @@ export function openContactOf(state: CampaignState, armyId: string): ContactReco
 /** True when the army's half period was used up by a contact (a delay or a battle). */
 export function halfPeriodSpent(state: CampaignState, armyId: string, at: GameTime = state.clock): boolean {
   const now = timeIndex(at);
-  return Object.values(state.contacts).some((c) => c.data.halfSpent?.[armyId] === now);
+  return contactHistory(state).some((c) => c.data.halfSpent?.[armyId] === now);
 }
 
 /** Armies that used the maneuver action in the given half period. */
 export function maneuveringAt(state: CampaignState, at: GameTime = state.clock): Set<string> {
   const now = timeIndex(at);
   const out = new Set<string>();
-  for (const c of Object.values(state.contacts)) {
+  for (const c of contactHistory(state)) {
     for (const [id, t] of Object.entries(c.data.maneuver ?? {})) if (t === now) out.add(id);
   }
   return out;
@@ -75,11 +74,11 @@ export function maneuveringAt(state: CampaignState, at: GameTime = state.clock):
 /** Armies that fought a battle on the given day (their cavalry is not fresh). */
 export function meleeOnDay(state: CampaignState, day: number): Set<string> {
   const out = new Set<string>();
-  for (const c of Object.values(state.contacts)) {
+  for (const c of contactHistory(state)) {
     const d = c.data;
     if (c.step !== 'battle' && d.outcome !== 'battle') continue;
     // The battle's day is that of the half period it took (a contact made at night may be fought next morning).
-    for (const id of d.combatants ?? c.armyIds) {
+    for (const id of d.combatants ?? c.everyone) {
       const at = d.halfSpent?.[id];
       if ((at !== undefined ? fromIndex(at).day : c.openedAt.day) === day) out.add(id);
     }

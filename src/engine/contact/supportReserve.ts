@@ -11,6 +11,7 @@ import { withData, type ContactRecord, type OperationLog } from './contactRecord
 import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
 import { describeStep } from './describeContact.js';
 import { openingContact } from './openContact.js';
+import { contactHistory } from './aftermath.js';
 import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt, openContactOf } from './queries.js';
 import { nowIndex, putContact, told, type ContactOutput } from './records.js';
 
@@ -58,7 +59,7 @@ function log(record: ContactRecord, entry: OperationLog): ContactRecord {
 
 /** Relief and support operations an army took part in today, over every contact. */
 export function switchesToday(state: CampaignState, armyId: string): number {
-  return Object.values(state.contacts)
+  return contactHistory(state)
     .flatMap((c) => c.data.operations ?? [])
     .filter((o) => (o.kind === 'relief' || o.kind === 'support') && (o.armyId === armyId || o.other === armyId) && o.day === state.clock.day).length;
 }

@@ -1,4 +1,5 @@
 import { timeIndex } from '../clock/gameTime.js';
+import { contactHistory } from '../contact/aftermath.js';
 import { PUBLIC } from '../events/events.js';
 import { isHostile, type Army } from '../forces/army.js';
 import type { Hex } from '../hex/hex.js';
@@ -61,9 +62,9 @@ export function detectContacts(state: CampaignState): string[][] {
 /** True while a "fight on the morrow" answer keeps these armies from contact. */
 function quiet(state: CampaignState, ids: readonly string[]): boolean {
   const now = timeIndex(state.clock);
-  return Object.values(state.contacts).some((c) => {
+  return contactHistory(state).some((c) => {
     const until = c.data.quietUntil;
-    return until !== undefined && until > now && ids.every((id) => c.armyIds.includes(id));
+    return until !== undefined && until > now && ids.every((id) => c.everyone.includes(id));
   });
 }
 

@@ -1,10 +1,10 @@
 import { nextHalf } from '../clock/gameTime.js';
 import type { Dice } from '../dice/dice.js';
-import { PUBLIC, type EngineEvent } from '../events/events.js';
+import { PUBLIC } from '../events/events.js';
 import type { MapModel } from '../map/mapModel.js';
 import type { CampaignState } from '../state/campaign.js';
 import type { WeatherEffects } from '../weather/types.js';
-import type { StepOutput, TickStep } from './step.js';
+import type { RuleEvent, StepOutput, TickStep } from './step.js';
 import { describeTick, type TickFact } from './tickEvents.js';
 
 /**
@@ -24,7 +24,7 @@ export interface TickPlan {
 
 /** Plays one half period. Pure: the same state, map and dice give the same result. */
 export function resolveTick(state: CampaignState, map: MapModel, dice: Dice, plan: TickPlan): StepOutput {
-  const events: EngineEvent[] = [];
+  const events: RuleEvent[] = [];
   let s = state;
   for (const step of plan.closeHalf) {
     const out = step({ state: s, map, dice, weather: plan.effects(s) });
