@@ -25,6 +25,12 @@ export default tseslint.config(
         patterns: [
           { group: engineForbiddenModules, message: 'src/engine must stay pure: no I/O, database, Discord or canvas imports.' },
           { group: ['**/app/**', '**/db/**', '**/discord/**', '**/render/**', '**/cron/**', '**/console/**'], message: 'src/engine imports only from src/engine.' },
+          {
+            // Each engine module's index.ts is its public face: another module may use only what it
+            // exports (from a module's folder, or a folder inside it).
+            regex: '^(\\.\\./){1,2}[a-z]+/(?!index\\.js$)[^/]+$',
+            message: 'Import another engine module through its face (../<module>/index.js); add to that face what other modules may use.',
+          },
         ],
       }],
       'no-restricted-properties': ['error',
@@ -40,6 +46,27 @@ export default tseslint.config(
       complexity: ['error', 25],
       'max-lines-per-function': ['error', 100],
       'max-lines': ['error', 400],
+    },
+  },
+  {
+    // Render draws views: engine types, hex math and views, canvas and assets; never the database or Discord.
+    files: ['src/render/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/db/**', 'drizzle-orm', 'drizzle-orm/*', 'better-sqlite3'], message: 'src/render draws views; it never reads the database.' },
+        { group: ['discord.js', '@discordjs/*', '**/discord/**', '**/console/**', '**/app/**', '**/cron/**', 'node-cron'], message: 'src/render knows no transport, use-case or schedule.' },
+      ] }],
+    },
+  },
+  {
+    // The db folder holds schema, client, migrations and repositories: engine types, drizzle, better-sqlite3.
+    files: ['src/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['discord.js', '@discordjs/*', '**/discord/**', '**/console/**'], message: 'src/db knows no transport.' },
+        { group: ['@napi-rs/canvas', '**/render/**'], message: 'src/db stores data; it never draws.' },
+        { group: ['node-cron', 'cron-parser', '**/cron/**'], message: 'src/db knows no schedule trigger.' },
+      ] }],
     },
   },
   {

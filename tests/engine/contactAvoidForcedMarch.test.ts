@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canAvoidTo, chooseStep1, forcedMarchExtra, resolveStep1 } from '../../src/engine/contact/index.js';
+import { canAvoidTo, chooseStep1, resolveStep1 } from '../../src/engine/contact/index.js';
+import { forcedMarchExtra } from '../../src/engine/contact/moveCost.js';
 import type { Army, MarchState } from '../../src/engine/forces/army.js';
 import { formatHex } from '../../src/engine/hex/hexId.js';
 import { fatigueOnMoving } from '../../src/engine/movement/restAndFatigue.js';

@@ -1,30 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyBattleResult,
-  battlefieldSketchOf,
-  assumeRole,
-  awaitingAnswers,
-  chooseDecision,
-  chooseStep1,
-  contactStep,
-  contactView,
-  declareReinforce,
-  exploit,
-  forceSecondContact,
-  halfPeriodSpent,
-  intelFor,
-  isQuietPair,
-  maneuver,
-  placeTerrainCard,
-  relief,
-  resolveDecision,
-  resolveDisengagement,
-  resolveStep1,
-  splitContact,
-  supportOperation,
-  type ContactOutput,
-  type DisengageContext,
-} from '../../src/engine/contact/index.js';
+import { applyBattleResult, battlefieldSketchOf, assumeRole, awaitingAnswers, chooseDecision, chooseStep1, contactStep, declareReinforce, exploit, forceSecondContact, intelFor, maneuver, relief, resolveDecision, resolveStep1, splitContact, supportOperation, type ContactOutput } from '../../src/engine/contact/index.js';
+import { contactView } from '../../src/engine/contact/view.js';
+import { halfPeriodSpent, isQuietPair } from '../../src/engine/contact/queries.js';
+import { placeTerrainCard } from '../../src/engine/contact/terrainPlacement.js';
+import { resolveDisengagement, type DisengageContext } from '../../src/engine/contact/disengage.js';
 import { formatHex } from '../../src/engine/hex/hexId.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
 import { regimentFigures } from '../../src/engine/forces/army.js';

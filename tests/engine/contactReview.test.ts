@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assumeRole, baselines, battlefieldSketchOf, chooseStep1, declareReinforce, deploy, exploit, meleeOnDay, placeTerrainCardFromSide, relief, resolveStep1, splitContact, terrainHand,
-  type DeploymentInput,
-} from '../../src/engine/contact/index.js';
+import { assumeRole, baselines, battlefieldSketchOf, chooseStep1, declareReinforce, exploit, placeTerrainCardFromSide, relief, resolveStep1, splitContact, terrainHand } from '../../src/engine/contact/index.js';
+import { deploy, type DeploymentInput } from '../../src/engine/contact/deployment.js';
+import { meleeOnDay } from '../../src/engine/contact/queries.js';
 import { isAdjacent, neighbours } from '../../src/engine/hex/neighbours.js';
 import type { Result } from '../../src/engine/result.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';

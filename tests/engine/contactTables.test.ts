@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  baselines,
-  contactTableRow,
-  deploy,
-  disengagementLosses,
-  initialDeployment,
-  precalculatedInterval,
-  PRECALCULATED_INTERVALS,
-  roundToHalf,
-  SCOUT_TABLE,
-  sizeError,
-  terrainDeck,
-  TERRAIN_CARD_KINDS,
-  TERRAIN_DECK,
-  terrainDrawOrder,
-  dealTerrain,
-  type DeploymentInput,
-} from '../../src/engine/contact/index.js';
+import { baselines, PRECALCULATED_INTERVALS, SCOUT_TABLE, TERRAIN_DECK } from '../../src/engine/contact/index.js';
+import { contactTableRow, sizeError } from '../../src/engine/contact/estimate.js';
+import { deploy, initialDeployment, type DeploymentInput } from '../../src/engine/contact/deployment.js';
+import { disengagementLosses } from '../../src/engine/contact/disengage.js';
+import { precalculatedInterval, roundToHalf } from '../../src/engine/contact/baselines.js';
+import { terrainDeck, terrainDrawOrder, dealTerrain } from '../../src/engine/contact/terrainDeck.js';
+import { TERRAIN_CARD_KINDS } from '../../src/engine/contact/tables.js';
 import { dice } from './contactFixtures.js';
 
 describe('001 Scouts Out: scout table', () => {

@@ -5,7 +5,8 @@ import { FRESH_MARCH, FRESH_STATUS, baseDailyPoints, type Army, type HalfActivit
 import type { Hex } from '../../src/engine/hex/hex.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
 import { buildMap, type MapData, type MapModel, type RiverData } from '../../src/engine/map/mapModel.js';
-import { beginHalfStep, movementStep, planMove, type MoveOrder, type MoveRequest } from '../../src/engine/movement/index.js';
+import { beginHalfStep, movementStep, planMove, type MoveOrder } from '../../src/engine/movement/index.js';
+import { type MoveRequest } from '../../src/engine/movement/types.js';
 import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';

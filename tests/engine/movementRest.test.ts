@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Army } from '../../src/engine/forces/army.js';
 import { regimentFigures } from '../../src/engine/forces/army.js';
-import { fatigueOnMoving, halvesSinceLongRest, restFactorFromDay, stragglerFigures } from '../../src/engine/movement/index.js';
+import { fatigueOnMoving, halvesSinceLongRest } from '../../src/engine/movement/restAndFatigue.js';
+import { restFactorFromDay } from '../../src/engine/movement/index.js';
+import { stragglerFigures } from '../../src/engine/movement/stragglers.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { army, at, campaign, dice, halves, hexes, hx, mapOf, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
 
@@ -177,7 +179,8 @@ describe('000 Terrain Effects: Saving Move Points (resolution)', () => {
 
 describe('state saved before the current MarchState shape', () => {
   it('GIVEN an army whose march lacks the new fields THEN the steps fill them in and go on', async () => {
-    const { ensureMarch, movementStep } = await import('../../src/engine/movement/index.js');
+    const { movementStep } = await import('../../src/engine/movement/index.js');
+    const { ensureMarch } = await import('../../src/engine/movement/ensureMarch.js');
     const a = army('a', '0101');
     const old = { ...a, march: { pointsLeft: 12, savedPoints: 0, daysMarched: 0, recentHalves: '', restDays: 0, stragglers: {} } as unknown as Army['march'] };
     const s = campaign([old]);

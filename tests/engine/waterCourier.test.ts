@@ -9,7 +9,8 @@ import type { MapModel } from '../../src/engine/map/mapModel.js';
 import type { CampaignState, CourierRecord } from '../../src/engine/state/campaign.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
-import { courierStep, courierView, embark, sendCourier } from '../../src/engine/water/index.js';
+import { courierStep, embark, sendCourier } from '../../src/engine/water/index.js';
+import { courierView } from '../../src/engine/water/courier.js';
 import { asciiMap, makeState } from './contactFixtures.js';
 
 const h = (id: string) => {

@@ -8,9 +8,10 @@ import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { pathOf } from './movementFixtures.js';
 import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
-import {
-  embark, fleetBerth, fleetOf, fleetStep, planSail, sailOrder, stopFleet, type FleetState, type VesselCounts,
-} from '../../src/engine/water/index.js';
+import { embark, fleetStep, planSail, stopFleet, type FleetState } from '../../src/engine/water/index.js';
+import { fleetBerth } from '../../src/engine/water/stop.js';
+import { fleetOf, sailOrder } from '../../src/engine/water/fleet.js';
+import { type VesselCounts } from '../../src/engine/water/vessels.js';
 
 const scenario = loadShippedScenario('valormr');
 const map = mapOf(scenario);

@@ -10,10 +10,12 @@ import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from '../../src/engine/weather/types.js';
 import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
-import {
-  advanceFleet, awaitedRegiments, boardingViolation, checkStep, debark, embark, fleetCapacity, fleetCost, fleetHalfPoints, fleetOf,
-  fleetStep, halfPoints, isCoastalWaters, isOpenSea, parseVessels, planLoad, planSail, VESSELS, type FleetState, type VesselCounts,
-} from '../../src/engine/water/index.js';
+import { advanceFleet } from '../../src/engine/water/sail.js';
+import { awaitedRegiments, debark, embark, fleetStep, parseVessels, planSail, VESSELS, type FleetState } from '../../src/engine/water/index.js';
+import { boardingViolation, planLoad } from '../../src/engine/water/embark.js';
+import { checkStep, isCoastalWaters, isOpenSea } from '../../src/engine/water/navigation.js';
+import { fleetCapacity, fleetCost, type VesselCounts } from '../../src/engine/water/vessels.js';
+import { fleetHalfPoints, fleetOf, halfPoints } from '../../src/engine/water/fleet.js';
 import { halves } from './movementFixtures.js';
 
 const scenario = loadShippedScenario('valormr');

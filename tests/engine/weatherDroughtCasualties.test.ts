@@ -7,16 +7,8 @@ import { resolveTick } from '../../src/engine/tick/resolveTick.js';
 import { mapSchema } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
-import {
-  DROUGHT_LOSSES_DAY_KEY,
-  droughtCasualtyStep,
-  droughtFigures,
-  droughtTrack,
-  FIRST_MORNING,
-  weatherStep,
-  weatherEffects,
-  type WeatherState,
-} from '../../src/engine/weather/index.js';
+import { DROUGHT_LOSSES_DAY_KEY, droughtFigures } from '../../src/engine/weather/droughtCasualtyStep.js';
+import { droughtCasualtyStep, droughtTrack, FIRST_MORNING, weatherStep, weatherEffects, type WeatherState } from '../../src/engine/weather/index.js';
 
 const map = buildMap(mapSchema.parse({ width: 2, height: 2, terrain: ['cc', 'cc'] }));
 

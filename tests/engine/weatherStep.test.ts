@@ -5,16 +5,9 @@ import { buildMap } from '../../src/engine/map/mapModel.js';
 import { mapSchema } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
-import {
-  createWeatherStep,
-  DEFAULT_WEATHER_TABLE,
-  droughtTrack,
-  FIRST_MORNING,
-  weatherEffects,
-  weatherStep,
-  type WeatherState,
-  type WeatherTable,
-} from '../../src/engine/weather/index.js';
+import { createWeatherStep } from '../../src/engine/weather/weatherStep.js';
+import { DEFAULT_WEATHER_TABLE, droughtTrack, FIRST_MORNING, weatherEffects, weatherStep, type WeatherState } from '../../src/engine/weather/index.js';
+import { type WeatherTable } from '../../src/engine/weather/weatherTable.js';
 
 const map = buildMap(mapSchema.parse({ width: 2, height: 2, terrain: ['cc', 'cc'] }));
 

@@ -1,10 +1,10 @@
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { hexEquals } from '../hex/hex.js';
-import { isAdjacent } from '../hex/neighbours.js';
-import type { MapModel } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import { hexEquals } from '../hex/index.js';
+import { isAdjacent } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/campaign.js';
+import type { CampaignState } from '../state/index.js';
 import { contactMoveCost, forcedMarchExtra } from './moveCost.js';
 
 /** What avoiding into a hex costs. */

@@ -1,9 +1,9 @@
-import type { Dice } from '../dice/dice.js';
-import { PUBLIC, REFEREE, toArmy } from '../events/events.js';
-import { regimentFigures, regimentStrength, type Army } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
+import type { Dice } from '../dice/index.js';
+import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
+import { regimentFigures, regimentStrength, type Army } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import { getArmy, type CampaignState } from '../state/campaign.js';
+import { getArmy, type CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { withData, type ContactRecord } from './contactRecord.js';
 import { applyRegimentLosses, resolveDisengagement, type DisengagementOutcome } from './disengage.js';

@@ -1,9 +1,8 @@
-import { halfPeriodEndHour, isPeriodStart, timeIndex } from '../clock/gameTime.js';
-import { regimentCount, type Army } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { CampaignState } from '../state/campaign.js';
+import { halfPeriodEndHour, isPeriodStart, timeIndex } from '../clock/index.js';
+import { regimentCount, type Army } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
+import { contactHistory, type CampaignState } from '../state/index.js';
 import type { ContactDie, ContactRecord } from './contactRecord.js';
-import { contactHistory } from './aftermath.js';
 import { nowIndex } from './records.js';
 import { CONTACT_MODIFIERS, type ContactModifierCode, type ScoutOutcome } from './tables.js';
 

@@ -1,4 +1,4 @@
-import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/events.js';
+import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/index.js';
 import type { Violation } from '../result.js';
 import type { BattleResult } from './battleResult.js';
 import type { ContactDie } from './contactRecord.js';

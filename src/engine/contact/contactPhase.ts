@@ -1,10 +1,10 @@
-import { halfPeriodName } from '../clock/gameTime.js';
-import type { Dice } from '../dice/dice.js';
-import { PUBLIC, REFEREE, toArmy } from '../events/events.js';
-import type { Army } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
+import { halfPeriodName } from '../clock/index.js';
+import type { Dice } from '../dice/index.js';
+import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
+import type { Army } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
 import { ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/campaign.js';
+import type { CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { contactHour, contactModifiers } from './contactDice.js';
 import { withData, type ContactDie, type ContactRecord, type Decision } from './contactRecord.js';

@@ -1,5 +1,5 @@
-import type { GameTime } from '../clock/gameTime.js';
-import type { Hex } from '../hex/hex.js';
+import type { GameTime } from '../clock/index.js';
+import type { Hex } from '../hex/index.js';
 import type { DeploymentBriefing } from './deployment.js';
 import type { DisengagementOutcome } from './disengage.js';
 import type { Estimate, ForceTruth } from './estimate.js';

@@ -1,4 +1,4 @@
-import type { TickStep } from '../tick/step.js';
+import type { TickStep } from '../tick/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { resolveStep1On } from './step1.js';
 import { resolveDecisionOn } from './engageOrEvade.js';

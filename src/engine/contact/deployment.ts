@@ -1,5 +1,5 @@
-import type { Dice } from '../dice/dice.js';
-import type { Terrain } from '../map/mapModel.js';
+import type { Dice } from '../dice/index.js';
+import type { Terrain } from '../map/index.js';
 import type { BaselineLayout } from './baselines.js';
 import { BASELINE_COUNT, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, type DeployUnit, type DeploymentModifierCode, type MarchFormation } from './tables.js';
 

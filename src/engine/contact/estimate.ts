@@ -1,6 +1,6 @@
-import type { Dice } from '../dice/dice.js';
+import type { Dice } from '../dice/index.js';
 import { BrokenData } from '../result.js';
-import { assaultRegiment, regimentCount, regimentFigures, TROOPS_PER_FIGURE, type Army, type Regiment } from '../forces/army.js';
+import { assaultRegiment, regimentCount, regimentFigures, TROOPS_PER_FIGURE, type Army, type Regiment } from '../forces/index.js';
 import { CONTACT_TABLE, SIZE_ESTIMATION_TABLE, type CompositionLevel, type ContactTableRow, type SizeBand } from './tables.js';
 
 /** The contact table row for a modified contact die (1 or less: unaware; 6 or more: exact). */

@@ -1,9 +1,9 @@
-import type { Dice } from '../dice/dice.js';
-import { PUBLIC, REFEREE } from '../events/events.js';
-import { assaultRegiment } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
-import { marchFormation } from '../movement/marchFormation.js';
-import type { CampaignState } from '../state/campaign.js';
+import type { Dice } from '../dice/index.js';
+import { PUBLIC, REFEREE } from '../events/index.js';
+import { assaultRegiment } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
+import { marchFormation } from '../movement/index.js';
+import type { CampaignState } from '../state/index.js';
 import { baselines } from './baselines.js';
 import { withData, type ContactRecord } from './contactRecord.js';
 import { deploy, type DeploymentInput } from './deployment.js';

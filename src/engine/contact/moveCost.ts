@@ -1,13 +1,13 @@
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/mapModel.js';
-import { crossingCost } from '../movement/crossing.js';
-import { dailyPoints } from '../movement/dailyPoints.js';
-import { enterCost } from '../movement/terrainCost.js';
-import { otherBank } from '../movement/walkPath.js';
-import type { CampaignState } from '../state/campaign.js';
-import { NO_WEATHER_EFFECTS } from '../weather/types.js';
-import { weatherEffects } from '../weather/weatherEffects.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
+import { crossingCost } from '../movement/index.js';
+import { dailyPoints } from '../movement/index.js';
+import { enterCost } from '../movement/index.js';
+import { otherBank } from '../movement/index.js';
+import type { CampaignState } from '../state/index.js';
+import { NO_WEATHER_EFFECTS } from '../weather/index.js';
+import { weatherEffects } from '../weather/index.js';
 
 /**
  * Move points a land force pays to step from `from` into the adjacent `to`, for the short moves

@@ -1,6 +1,6 @@
-import { PUBLIC } from '../events/events.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { CampaignState } from '../state/campaign.js';
+import { PUBLIC } from '../events/index.js';
+import type { MapModel } from '../map/index.js';
+import type { CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import type { ContactData, ContactRecord } from './contactRecord.js';
 import { liveArmies } from './queries.js';

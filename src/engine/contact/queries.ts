@@ -1,8 +1,7 @@
-import { fromIndex, timeIndex, type GameTime } from '../clock/gameTime.js';
-import { isHostile, type Army } from '../forces/army.js';
-import { isAdjacent } from '../hex/neighbours.js';
-import type { CampaignState } from '../state/campaign.js';
-import { contactHistory } from './aftermath.js';
+import { fromIndex, timeIndex, type GameTime } from '../clock/index.js';
+import { isHostile, type Army } from '../forces/index.js';
+import { isAdjacent } from '../hex/index.js';
+import { contactHistory, type CampaignState } from '../state/index.js';
 import type { ContactRecord, ContactStep } from './contactRecord.js';
 
 export const OPEN_STEPS: readonly ContactStep[] = ['step1', 'decision', 'battle'];

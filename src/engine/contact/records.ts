@@ -1,8 +1,8 @@
-import { timeIndex } from '../clock/gameTime.js';
-import { namesOf, tell } from '../events/events.js';
-import type { Army } from '../forces/army.js';
+import { timeIndex } from '../clock/index.js';
+import { namesOf, tell } from '../events/index.js';
+import type { Army } from '../forces/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/campaign.js';
+import type { CampaignState } from '../state/index.js';
 import type { ContactEvent, ContactFact } from './contactEvents.js';
 import { withData, type ContactData, type ContactRecord, type ContactStep } from './contactRecord.js';
 import { describeContact } from './describeContact.js';

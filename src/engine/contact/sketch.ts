@@ -1,7 +1,8 @@
-import type { BattlefieldSketch, PlacedCard } from '../views/battlefieldSketch.js';
-import { formatGameTime } from '../clock/gameTime.js';
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { isHostile } from '../forces/army.js';
+import type { BattlefieldSketch, PlacedCard } from '../views/index.js';
+import { formatGameTime } from '../clock/index.js';
+import type { CampaignState } from '../state/index.js';
+import type { ContactRecord } from './contactRecord.js';
+import { isHostile } from '../forces/index.js';
 import type { BattlefieldCell, DealtCard } from './terrainDeck.js';
 
 /**

@@ -1,7 +1,7 @@
-import { PUBLIC } from '../events/events.js';
-import type { MapModel } from '../map/mapModel.js';
+import { PUBLIC } from '../events/index.js';
+import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/campaign.js';
+import type { CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { withData, type ContactData } from './contactRecord.js';
 import { openingContact } from './openContact.js';

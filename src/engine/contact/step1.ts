@@ -1,8 +1,8 @@
-import type { Dice } from '../dice/dice.js';
-import { PUBLIC, toArmy } from '../events/events.js';
-import type { MapModel } from '../map/mapModel.js';
+import type { Dice } from '../dice/index.js';
+import { PUBLIC, toArmy } from '../events/index.js';
+import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/campaign.js';
+import type { CampaignState } from '../state/index.js';
 import { canAvoidTo, type AvoidCost } from './avoid.js';
 import type { ContactFact } from './contactEvents.js';
 import { runContactPhaseOn } from './contactPhase.js';

@@ -1,17 +1,16 @@
-import { timeIndex } from '../clock/gameTime.js';
-import { PUBLIC, toArmy } from '../events/events.js';
-import type { Army } from '../forces/army.js';
-import { hexEquals, type Hex } from '../hex/hex.js';
-import { isAdjacent } from '../hex/neighbours.js';
-import type { MapModel } from '../map/mapModel.js';
+import { timeIndex } from '../clock/index.js';
+import { PUBLIC, toArmy } from '../events/index.js';
+import type { Army } from '../forces/index.js';
+import { hexEquals, type Hex } from '../hex/index.js';
+import { isAdjacent } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import { getArmy, type CampaignState } from '../state/campaign.js';
+import { contactHistory, getArmy, type CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { withData, type ContactRecord, type OperationLog } from './contactRecord.js';
 import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
 import { describeStep } from './describeContact.js';
 import { openingContact } from './openContact.js';
-import { contactHistory } from './aftermath.js';
 import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt, openContactOf } from './queries.js';
 import { nowIndex, putContact, told, type ContactOutput } from './records.js';
 

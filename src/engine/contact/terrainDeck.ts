@@ -1,4 +1,4 @@
-import type { Dice } from '../dice/dice.js';
+import type { Dice } from '../dice/index.js';
 import { TERRAIN_CARD_KINDS, TERRAIN_CARDS_EACH, TERRAIN_DECK, type TerrainCard } from './tables.js';
 
 /** The full deck as a list, in table order. */

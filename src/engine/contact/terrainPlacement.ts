@@ -1,6 +1,6 @@
-import { isHostile } from '../forces/army.js';
+import { isHostile } from '../forces/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/campaign.js';
+import type { CampaignState } from '../state/index.js';
 import { withData, type ContactRecord } from './contactRecord.js';
 import { getContact, putContact } from './records.js';
 import { GRID_COLUMNS, GRID_ROWS, type BattlefieldCell, type DealtCard } from './terrainDeck.js';

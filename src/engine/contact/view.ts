@@ -1,4 +1,4 @@
-import type { CampaignState } from '../state/campaign.js';
+import type { CampaignState } from '../state/index.js';
 import type { ContactData, ContactRecord } from './contactRecord.js';
 import type { Estimate } from './estimate.js';
 

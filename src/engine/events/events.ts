@@ -1,4 +1,4 @@
-import type { Army } from '../forces/army.js';
+import type { Army } from '../forces/index.js';
 
 /**
  * What the engine reports. Every event names its audience: public (the campaign channel and

@@ -1,5 +1,5 @@
-import type { Hex } from '../hex/hex.js';
-import type { Terrain } from '../map/mapModel.js';
+import type { Hex } from '../hex/index.js';
+import type { Terrain } from '../map/index.js';
 
 /**
  * The force model. One commander figure on the strategic map stands for a whole army; an army is

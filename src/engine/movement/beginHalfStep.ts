@@ -1,10 +1,10 @@
-import type { Dice } from '../dice/dice.js';
-import { namesOf, PUBLIC, tell, toArmy } from '../events/events.js';
-import type { Army, MarchState } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { CampaignState, Order } from '../state/campaign.js';
-import type { TickStep } from '../tick/step.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { Dice } from '../dice/index.js';
+import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
+import type { Army, MarchState } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
+import type { CampaignState, Order } from '../state/index.js';
+import type { TickStep } from '../tick/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { detectContacts, openContacts } from './contacts.js';
 import { progressOperation } from './crossingOperations.js';
 import { todaysPoints } from './dailyPoints.js';

@@ -1,11 +1,11 @@
-import { timeIndex } from '../clock/gameTime.js';
-import { contactHistory } from '../contact/aftermath.js';
-import { PUBLIC } from '../events/events.js';
-import { isHostile, type Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { formatHex, hexKey } from '../hex/hexId.js';
-import { neighbours } from '../hex/neighbours.js';
-import { getArmy, type CampaignState, type ContactRecord } from '../state/campaign.js';
+import { timeIndex } from '../clock/index.js';
+import { PUBLIC } from '../events/index.js';
+import { isHostile, type Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import { formatHex, hexKey } from '../hex/index.js';
+import { neighbours } from '../hex/index.js';
+import type { ContactRecord } from '../contact/index.js';
+import { contactHistory, getArmy, type CampaignState } from '../state/index.js';
 import type { MovementFact } from './movementEvents.js';
 
 /** Armies that stand on the map: not destroyed, not aboard ship. */

@@ -1,4 +1,4 @@
-import type { Dice } from '../dice/dice.js';
+import type { Dice } from '../dice/index.js';
 import { BrokenData } from '../result.js';
 
 /** What a force brings to a contested hex. @see RULINGS 3 (contested hex) */

@@ -1,8 +1,8 @@
-import type { Dice } from '../dice/dice.js';
-import { PUBLIC, toArmy } from '../events/events.js';
-import type { Army, Operation } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { Order } from '../state/campaign.js';
+import type { Dice } from '../dice/index.js';
+import { PUBLIC, toArmy } from '../events/index.js';
+import type { Army, Operation } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
+import type { Order } from '../state/index.js';
 import type { MovementFact } from './movementEvents.js';
 
 /** Timber is always found in forest and swamp; elsewhere a die decides. @see 000 Terrain Effects: Major Rivers */

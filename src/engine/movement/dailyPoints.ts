@@ -1,5 +1,5 @@
-import { baseDailyPoints, type Army } from '../forces/army.js';
-import type { WeatherEffects } from '../weather/types.js';
+import { baseDailyPoints, type Army } from '../forces/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import type { MovePeriod } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
-import { capital, listNames } from '../events/words.js';
-import { isFor, type Names } from '../events/events.js';
-import type { FatigueReason } from '../forces/army.js';
+import { capital, listNames } from '../events/index.js';
+import { isFor, type Names } from '../events/index.js';
+import type { FatigueReason } from '../forces/index.js';
 import type { TieBreak } from './contest.js';
 import type { MarchNote, MovementFact, RiverCrossing } from './movementEvents.js';
 

@@ -1,5 +1,5 @@
-import { FRESH_MARCH, type Army, type MarchState } from '../forces/army.js';
-import type { CampaignState } from '../state/campaign.js';
+import { FRESH_MARCH, type Army, type MarchState } from '../forces/index.js';
+import type { CampaignState } from '../state/index.js';
 
 function complete(m: MarchState): boolean {
   return Array.isArray(m.stragglers) && Array.isArray(m.noRaftHexes) && typeof m.spentToday === 'number' && typeof m.spentPeriod === 'number' && typeof m.restFactor === 'number';

@@ -1,10 +1,10 @@
-import { baseDailyPoints, type Army } from '../forces/army.js';
-import { hexDistance } from '../hex/distance.js';
-import type { Hex } from '../hex/hex.js';
-import { hexKey } from '../hex/hexId.js';
-import { neighbours } from '../hex/neighbours.js';
-import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/mapModel.js';
-import type { WeatherEffects } from '../weather/types.js';
+import { baseDailyPoints, type Army } from '../forces/index.js';
+import { hexDistance } from '../hex/index.js';
+import type { Hex } from '../hex/index.js';
+import { hexKey } from '../hex/index.js';
+import { neighbours } from '../hex/index.js';
+import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { crossingCost, HALVES_PER_DAY } from './crossing.js';
 import { enterCost, fliesOver } from './terrainCost.js';
 import type { MoveOptions } from './types.js';

@@ -1,7 +1,7 @@
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { neighbours } from '../hex/neighbours.js';
-import type { MapModel } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import { neighbours } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
 
 /**
  * Tactical march formations (same ids as the contact rules' deployment schedule).

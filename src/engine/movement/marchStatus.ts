@@ -1,6 +1,6 @@
-import type { Army } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { Army } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { todaysPoints } from './dailyPoints.js';
 import { describeFatigue } from './describeMovement.js';

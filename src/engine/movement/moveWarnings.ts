@@ -1,8 +1,8 @@
-import type { GameTime } from '../clock/gameTime.js';
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { GameTime } from '../clock/index.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { describeFatigue } from './describeMovement.js';
 import { fatigueOnMoving, halvesSinceLongRest, MAX_MARCH_DAYS, REST_MOVE_LIMIT } from './restAndFatigue.js';
 import type { MoveOptions, MoveRequest, MoveWarning } from './types.js';

@@ -1,6 +1,6 @@
-import type { HalfPeriod } from '../clock/gameTime.js';
-import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/events.js';
-import type { FatigueReason } from '../forces/army.js';
+import type { HalfPeriod } from '../clock/index.js';
+import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/index.js';
+import type { FatigueReason } from '../forces/index.js';
 import type { Violation } from '../result.js';
 import type { TieBreak } from './contest.js';
 import type { CrossingMethod } from './types.js';

@@ -1,10 +1,10 @@
-import { halfPeriodName, type GameTime } from '../clock/gameTime.js';
-import { namesOf, PUBLIC, tell, toArmy } from '../events/events.js';
-import type { Army, HalfActivity, MarchState } from '../forces/army.js';
-import { hexEquals, type Hex } from '../hex/hex.js';
-import type { MapModel } from '../map/mapModel.js';
-import { getArmy, type CampaignState, type Order } from '../state/campaign.js';
-import type { TickStep } from '../tick/step.js';
+import { halfPeriodName, type GameTime } from '../clock/index.js';
+import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
+import type { Army, HalfActivity, MarchState } from '../forces/index.js';
+import { hexEquals, type Hex } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
+import { getArmy, type CampaignState, type Order } from '../state/index.js';
+import type { TickStep } from '../tick/index.js';
 import { detectContacts, openContacts } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { describeMovement } from './describeMovement.js';

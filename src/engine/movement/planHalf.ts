@@ -1,10 +1,10 @@
-import type { GameTime } from '../clock/gameTime.js';
-import { timeIndex } from '../clock/gameTime.js';
-import type { Army, Operation } from '../forces/army.js';
-import { hexEquals } from '../hex/hex.js';
-import type { MapModel } from '../map/mapModel.js';
+import type { GameTime } from '../clock/index.js';
+import { timeIndex } from '../clock/index.js';
+import type { Army, Operation } from '../forces/index.js';
+import { hexEquals } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
 import { BrokenData, type Violation } from '../result.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { periodPoints, todaysPoints } from './dailyPoints.js';
 import { inFirstHalf, isFirstHalfOfPeriod, isNightHalf, periodActive } from './timing.js';
 import type { CrossingMethod, MoveOrder, WalkStep } from './types.js';

@@ -1,10 +1,10 @@
-import type { Army } from '../forces/army.js';
-import { hexEquals, type Hex } from '../hex/hex.js';
-import { hexKey } from '../hex/hexId.js';
-import type { MapModel } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import { hexEquals, type Hex } from '../hex/index.js';
+import { hexKey } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import type { CampaignState } from '../state/campaign.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { CampaignState } from '../state/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { ensureMarch } from './ensureMarch.js';
 import { findRoute } from './findRoute.js';

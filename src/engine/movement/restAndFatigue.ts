@@ -1,5 +1,5 @@
-import type { GameTime } from '../clock/gameTime.js';
-import type { Army, FatigueReason, HalfActivity } from '../forces/army.js';
+import type { GameTime } from '../clock/index.js';
+import type { Army, FatigueReason, HalfActivity } from '../forces/index.js';
 
 const LOG_LENGTH = 12;
 

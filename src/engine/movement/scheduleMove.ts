@@ -1,9 +1,9 @@
-import { formatGameTime, type GameTime } from '../clock/gameTime.js';
-import type { Army } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
+import { formatGameTime, type GameTime } from '../clock/index.js';
+import type { Army } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { BrokenData } from '../result.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { dailyPoints, periodPoints, todaysPoints } from './dailyPoints.js';
 import { halfName, inFirstHalf } from './timing.js';

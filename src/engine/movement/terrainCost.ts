@@ -1,6 +1,6 @@
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import type { MapModel, Terrain } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import type { MapModel, Terrain } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { EnterCost, Link, MoveOptions } from './types.js';
 

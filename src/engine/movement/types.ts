@@ -1,6 +1,6 @@
-import type { Hex } from '../hex/hex.js';
-import type { Bank, CrossingSite, RiverSize, Terrain } from '../map/mapModel.js';
-import type { OrderGiven } from '../state/campaign.js';
+import type { Hex } from '../hex/index.js';
+import type { Bank, CrossingSite, RiverSize, Terrain } from '../map/index.js';
+import type { OrderGiven } from '../state/index.js';
 
 /**
  * Shared shapes of the movement rules.

@@ -1,9 +1,9 @@
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { directionTo } from '../hex/neighbours.js';
-import { arrivalBank, bankOfEdge, crossingNeeded, type Bank, type MapModel } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import { directionTo } from '../hex/index.js';
+import { arrivalBank, bankOfEdge, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
 import type { Violation } from '../result.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { crossingCost } from './crossing.js';
 import { enterCost, fliesOver } from './terrainCost.js';
 import type { MoveOptions, WalkStep } from './types.js';

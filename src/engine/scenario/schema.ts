@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TERRAIN_LETTERS } from '../map/mapModel.js';
+import { TERRAIN_LETTERS } from '../map/index.js';
 
 /**
  * The scenario file format (JSON). Structure is checked here; cross-references (hexes on the map,

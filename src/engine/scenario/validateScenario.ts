@@ -1,7 +1,7 @@
-import { hexDistance } from '../hex/distance.js';
-import { parseHex, hexToOffset } from '../hex/hexId.js';
-import type { Hex } from '../hex/hex.js';
-import { buildMap, isWater, type MapModel } from '../map/mapModel.js';
+import { hexDistance } from '../hex/index.js';
+import { parseHex, hexToOffset } from '../hex/index.js';
+import type { Hex } from '../hex/index.js';
+import { buildMap, isWater, type MapModel } from '../map/index.js';
 import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from './schema.js';
 
 export interface ScenarioProblem {

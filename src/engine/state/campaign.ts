@@ -1,13 +1,13 @@
 import { BrokenData } from '../result.js';
-import type { GameTime } from '../clock/gameTime.js';
-import type { RngState } from '../dice/dice.js';
-import type { ContactRecord } from '../contact/contactRecord.js';
-import type { CourierRecord } from '../water/courier.js';
-import type { DebarkOrder } from '../water/debark.js';
-import type { SailOrder } from '../water/fleet.js';
-import type { MoveOrder, RestOrder } from '../movement/types.js';
-import type { Army, SideInfo } from '../forces/army.js';
-import type { WeatherState } from '../weather/types.js';
+import type { GameTime } from '../clock/index.js';
+import type { RngState } from '../dice/index.js';
+import type { ContactRecord } from '../contact/index.js';
+import type { CourierRecord } from '../water/index.js';
+import type { DebarkOrder } from '../water/index.js';
+import type { SailOrder } from '../water/index.js';
+import type { MoveOrder, RestOrder } from '../movement/index.js';
+import type { Army, SideInfo } from '../forces/index.js';
+import type { WeatherState } from '../weather/index.js';
 import type { CampaignSettings } from './settings.js';
 
 export type { ContactRecord, CourierRecord };

@@ -1,9 +1,9 @@
-import { nextHalf } from '../clock/gameTime.js';
-import type { Dice } from '../dice/dice.js';
-import { PUBLIC } from '../events/events.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { CampaignState } from '../state/campaign.js';
-import type { WeatherEffects } from '../weather/types.js';
+import { nextHalf } from '../clock/index.js';
+import type { Dice } from '../dice/index.js';
+import { PUBLIC } from '../events/index.js';
+import type { MapModel } from '../map/index.js';
+import type { CampaignState } from '../state/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import type { RuleEvent, StepOutput, TickStep } from './step.js';
 import { describeTick, type TickFact } from './tickEvents.js';
 

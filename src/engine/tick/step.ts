@@ -1,11 +1,11 @@
-import type { Dice } from '../dice/dice.js';
-import type { ContactEvent } from '../contact/contactEvents.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { MovementEvent } from '../movement/movementEvents.js';
-import type { CampaignState } from '../state/campaign.js';
-import type { WaterEvent } from '../water/waterEvents.js';
-import type { WeatherEffects } from '../weather/types.js';
-import type { WeatherEvent } from '../weather/weatherEvents.js';
+import type { Dice } from '../dice/index.js';
+import type { ContactEvent } from '../contact/index.js';
+import type { MapModel } from '../map/index.js';
+import type { MovementEvent } from '../movement/index.js';
+import type { CampaignState } from '../state/index.js';
+import type { WaterEvent } from '../water/index.js';
+import type { WeatherEffects } from '../weather/index.js';
+import type { WeatherEvent } from '../weather/index.js';
 import type { TickEvent } from './tickEvents.js';
 
 /**

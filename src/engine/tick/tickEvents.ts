@@ -1,5 +1,5 @@
-import { formatGameTime, type GameTime } from '../clock/gameTime.js';
-import type { Fact, PublicAudience, Told } from '../events/events.js';
+import { formatGameTime, type GameTime } from '../clock/index.js';
+import type { Fact, PublicAudience, Told } from '../events/index.js';
 
 /** What the tick itself reports: the clock moving on. */
 export type TickFact = Fact<'clockAdvanced', { readonly from: GameTime; readonly to: GameTime }, PublicAudience>;

@@ -1,2 +1,3 @@
-export * from './mapView.js';
-export * from './battlefieldSketch.js';
+/** What leaves the engine to be drawn: map views per viewer and battlefield sketches. @see RULINGS 6 Secrets */
+export { BATTLEFIELD_COLUMNS, BATTLEFIELD_ROWS, type BattlefieldCard, type BattlefieldSketch, type PlacedCard } from './battlefieldSketch.js';
+export { type ArmyEstimate, type CommanderKnowledge, commanderMapView, estimateFromContact, type MapToken, type MapView, publicMapView } from './mapView.js';

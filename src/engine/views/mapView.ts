@@ -1,10 +1,10 @@
-import { nextHalf, type GameTime } from '../clock/gameTime.js';
-import type { Army } from '../forces/army.js';
-import { regimentFigures } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import type { MovePeriod } from '../movement/types.js';
-import type { CampaignState } from '../state/campaign.js';
-import type { WeatherState } from '../weather/types.js';
+import { nextHalf, type GameTime } from '../clock/index.js';
+import type { Army } from '../forces/index.js';
+import { regimentFigures } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import type { MovePeriod } from '../movement/index.js';
+import type { CampaignState } from '../state/index.js';
+import type { WeatherState } from '../weather/index.js';
 
 /**
  * What a map picture may show, as plain data. The renderer only ever receives one of these, never

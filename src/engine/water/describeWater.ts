@@ -1,6 +1,6 @@
-import { formatGameTime } from '../clock/gameTime.js';
-import { isFor, type Names } from '../events/events.js';
-import { capital } from '../events/words.js';
+import { formatGameTime } from '../clock/index.js';
+import { isFor, type Names } from '../events/index.js';
+import { capital } from '../events/index.js';
 import { describeVessels, kindsOf, VESSELS, type VesselCounts } from './vessels.js';
 import type { CourierFact, FleetBerth, FleetFact, FleetNote, LandingNote, WaterFact } from './waterEvents.js';
 

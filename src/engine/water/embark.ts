@@ -1,11 +1,11 @@
-import { timeIndex } from '../clock/gameTime.js';
-import { namesOf, PUBLIC, tell, toArmy } from '../events/events.js';
-import { baseDailyPoints, regimentFigures, type Army, type Regiment } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { neighbours } from '../hex/neighbours.js';
-import { isWater, type MapModel } from '../map/mapModel.js';
+import { timeIndex } from '../clock/index.js';
+import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
+import { baseDailyPoints, regimentFigures, type Army, type Regiment } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import { neighbours } from '../hex/index.js';
+import { isWater, type MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import type { CampaignState } from '../state/campaign.js';
+import type { CampaignState } from '../state/index.js';
 import { awaitedRegiments } from './debark.js';
 import { sailOrder, type FleetState } from './fleet.js';
 import { riverNavigable } from './navigation.js';

@@ -1,8 +1,8 @@
-import type { GameTime } from '../clock/gameTime.js';
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import type { CampaignState, OrderGiven } from '../state/campaign.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { GameTime } from '../clock/index.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import type { CampaignState, OrderGiven } from '../state/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { kindsOf, VESSELS, type VesselCounts, type VesselKind } from './vessels.js';
 
 /**

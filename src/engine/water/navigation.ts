@@ -1,10 +1,10 @@
-import type { Hex } from '../hex/hex.js';
-import { hexKey } from '../hex/hexId.js';
-import { directionTo, neighbours } from '../hex/neighbours.js';
-import { hexSpiral } from '../hex/ring.js';
-import { isWater, type MapModel } from '../map/mapModel.js';
+import type { Hex } from '../hex/index.js';
+import { hexKey } from '../hex/index.js';
+import { directionTo, neighbours } from '../hex/index.js';
+import { hexSpiral } from '../hex/index.js';
+import { isWater, type MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { VESSELS, type VesselKind } from './vessels.js';
 
 /**

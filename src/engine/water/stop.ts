@@ -1,8 +1,8 @@
-import { namesOf, tell, toArmy } from '../events/events.js';
-import type { Army } from '../forces/army.js';
-import { isWater, type MapModel } from '../map/mapModel.js';
+import { namesOf, tell, toArmy } from '../events/index.js';
+import type { Army } from '../forces/index.js';
+import { isWater, type MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState, Order } from '../state/campaign.js';
+import type { CampaignState, Order } from '../state/index.js';
 import { describeWater } from './describeWater.js';
 import { boardingViolation } from './embark.js';
 import { fleetOf, sailOrder, type FleetState } from './fleet.js';

@@ -1,5 +1,5 @@
-import type { GameTime, HalfPeriod } from '../clock/gameTime.js';
-import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/events.js';
+import type { GameTime, HalfPeriod } from '../clock/index.js';
+import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/index.js';
 import type { Violation } from '../result.js';
 import type { VesselCounts } from './vessels.js';
 

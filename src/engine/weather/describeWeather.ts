@@ -1,6 +1,6 @@
-import { formatGameTime } from '../clock/gameTime.js';
-import type { Names } from '../events/events.js';
-import type { CampaignSettings } from '../state/settings.js';
+import { formatGameTime } from '../clock/index.js';
+import type { Names } from '../events/index.js';
+import type { CampaignSettings } from '../state/index.js';
 import { droughtTrack } from './drought.js';
 import type { Phenomenon } from './rollHalfPersistence.js';
 import type { TableRoll } from './rollPeriodWeather.js';

@@ -1,5 +1,5 @@
-import { halfDice, type Dice } from '../dice/dice.js';
-import type { CampaignSettings } from '../state/settings.js';
+import { halfDice, type Dice } from '../dice/index.js';
+import type { CampaignSettings } from '../state/index.js';
 import type { Sky, WeatherEffects, WeatherState } from './types.js';
 
 /**

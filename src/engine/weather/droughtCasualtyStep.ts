@@ -1,9 +1,9 @@
-import { percentOfFigures, takeFigures } from '../forces/losses.js';
-import { dayOfWeek, type GameTime } from '../clock/gameTime.js';
-import type { Dice } from '../dice/dice.js';
-import { namesOf, PUBLIC, REFEREE, tell, toArmy } from '../events/events.js';
-import { regimentFigures, troopFigures, type Army } from '../forces/army.js';
-import type { TickStep } from '../tick/step.js';
+import { percentOfFigures, takeFigures } from '../forces/index.js';
+import { dayOfWeek, type GameTime } from '../clock/index.js';
+import type { Dice } from '../dice/index.js';
+import { namesOf, PUBLIC, REFEREE, tell, toArmy } from '../events/index.js';
+import { regimentFigures, troopFigures, type Army } from '../forces/index.js';
+import type { TickStep } from '../tick/index.js';
 import { rollDroughtCasualties } from './drought.js';
 import { describeWeatherFact } from './describeWeather.js';
 import type { WeatherEffects, WeatherState } from './types.js';

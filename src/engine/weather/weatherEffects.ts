@@ -1,4 +1,4 @@
-import type { CampaignSettings } from '../state/settings.js';
+import type { CampaignSettings } from '../state/index.js';
 import { droughtStage } from './drought.js';
 import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from './types.js';
 

@@ -1,6 +1,6 @@
-import type { GameTime } from '../clock/gameTime.js';
-import type { DiceRoll } from '../dice/dice.js';
-import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/events.js';
+import type { GameTime } from '../clock/index.js';
+import type { DiceRoll } from '../dice/index.js';
+import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/index.js';
 import type { Phenomenon } from './rollHalfPersistence.js';
 import type { TableRoll } from './rollPeriodWeather.js';
 import type { WeatherState } from './types.js';

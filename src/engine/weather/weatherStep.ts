@@ -1,8 +1,8 @@
-import { dayOfWeek, isPeriodStart, type GameTime } from '../clock/gameTime.js';
-import type { Dice, DiceRoll } from '../dice/dice.js';
-import { namesOf, PUBLIC, tell } from '../events/events.js';
-import type { CampaignSettings } from '../state/settings.js';
-import type { TickStep } from '../tick/step.js';
+import { dayOfWeek, isPeriodStart, type GameTime } from '../clock/index.js';
+import type { Dice, DiceRoll } from '../dice/index.js';
+import { namesOf, PUBLIC, tell } from '../events/index.js';
+import type { CampaignSettings } from '../state/index.js';
+import type { TickStep } from '../tick/index.js';
 import { describeWeatherFact } from './describeWeather.js';
 import { closeDroughtPeriod, closeDroughtWeek } from './drought.js';
 import { closeRainPeriod } from './rainLevel.js';

@@ -1,4 +1,4 @@
-import type { ContactRecord, ContactStep } from '../../contact/contactRecord.js';
+import type { ContactRecord, ContactStep } from '../../contact/index.js';
 import { BrokenData } from '../../result.js';
 import type { LegacyContactRecord } from './legacyState.js';
 

@@ -1,4 +1,4 @@
-import type { Army, FatigueReason, HalfActivity, MarchState } from '../../forces/army.js';
+import type { Army, FatigueReason, HalfActivity, MarchState } from '../../forces/index.js';
 import { BrokenData } from '../../result.js';
 import type { LegacyArmy } from './legacyState.js';
 

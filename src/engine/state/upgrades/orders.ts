@@ -1,8 +1,8 @@
-import type { GameTime } from '../../clock/gameTime.js';
-import type { Army } from '../../forces/army.js';
-import type { CrossingMethod, MoveOrder } from '../../movement/types.js';
+import type { GameTime } from '../../clock/index.js';
+import type { Army } from '../../forces/index.js';
+import type { CrossingMethod, MoveOrder } from '../../movement/index.js';
 import { BrokenData } from '../../result.js';
-import { fleetAtAnchor } from '../../water/fleet.js';
+import { fleetAtAnchor } from '../../water/index.js';
 import type { Order } from '../campaign.js';
 import type { LegacyOrder } from './legacyState.js';
 
