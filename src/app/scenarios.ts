@@ -1,9 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildMap, type MapModel } from '../engine/map/mapModel.js';
-import type { ScenarioDoc } from '../engine/scenario/schema.js';
-import { validateScenario, type ScenarioProblem } from '../engine/scenario/validateScenario.js';
+import { buildMap, type MapModel } from '../engine/map/index.js';
+import { type ScenarioDoc, validateScenario, type ScenarioProblem } from '../engine/scenario/index.js';
 import { UserError } from './errors.js';
 
 export const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../assets');

@@ -1,6 +1,6 @@
-import { baseDailyPoints, regimentFigures, regimentStrength, troopFigures, type Army } from '../../engine/forces/army.js';
-import type { MapModel } from '../../engine/map/mapModel.js';
-import type { CampaignState, Order } from '../../engine/state/campaign.js';
+import { baseDailyPoints, regimentFigures, regimentStrength, troopFigures, type Army } from '../../engine/forces/index.js';
+import type { MapModel } from '../../engine/map/index.js';
+import type { CampaignState, Order } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';

@@ -1,7 +1,6 @@
-import { scaleCompanies } from '../../engine/forces/losses.js';
-import { REFEREE, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
-import type { Army } from '../../engine/forces/army.js';
-import { defaultBank, isWater } from '../../engine/map/mapModel.js';
+import { scaleCompanies, type Army } from '../../engine/forces/index.js';
+import { REFEREE, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/index.js';
+import { defaultBank, isWater } from '../../engine/map/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';

@@ -1,5 +1,5 @@
 import { assignCommander as assignRow, unassignArmy } from '../../db/memberRepo.js';
-import { PUBLIC } from '../../engine/events/events.js';
+import { PUBLIC } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';

@@ -1,5 +1,5 @@
-import { PUBLIC } from '../../engine/events/events.js';
-import type { CampaignSettings, CatchUpPolicy } from '../../engine/state/settings.js';
+import { PUBLIC } from '../../engine/events/index.js';
+import type { CampaignSettings, CatchUpPolicy } from '../../engine/state/index.js';
 import { setSchedule } from '../../db/campaignRepo.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';

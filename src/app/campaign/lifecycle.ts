@@ -1,6 +1,6 @@
 import { deleteCampaign as deleteRows, setSchedule } from '../../db/campaignRepo.js';
-import { PUBLIC } from '../../engine/events/events.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
+import { PUBLIC } from '../../engine/events/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';

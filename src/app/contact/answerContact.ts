@@ -1,7 +1,7 @@
 import { chooseDecision, chooseStep1, resolveDecision, resolveStep1, type Decision, type Step1Choice } from '../../engine/contact/index.js';
-import type { EngineEvent } from '../../engine/events/events.js';
-import type { Army } from '../../engine/forces/army.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
+import type { EngineEvent } from '../../engine/events/index.js';
+import type { Army } from '../../engine/forces/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { isReferee } from '../referees.js';

@@ -1,6 +1,5 @@
-import { describeStep } from '../../engine/contact/index.js';
-import { applyBattleResult, declareWithdrawal } from '../../engine/contact/index.js';
-import type { Army } from '../../engine/forces/army.js';
+import { describeStep, applyBattleResult, declareWithdrawal } from '../../engine/contact/index.js';
+import type { Army } from '../../engine/forces/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';

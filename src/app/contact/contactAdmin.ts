@@ -1,7 +1,6 @@
-import { describeStep } from '../../engine/contact/index.js';
-import { adjacentEnemies, awaitingAnswers, isOpen, openContact, resolveDecision, resolveStep1, splitContact } from '../../engine/contact/index.js';
-import { formatGameTime } from '../../engine/clock/gameTime.js';
-import { REFEREE, type EngineEvent } from '../../engine/events/events.js';
+import { describeStep, adjacentEnemies, awaitingAnswers, isOpen, openContact, resolveDecision, resolveStep1, splitContact } from '../../engine/contact/index.js';
+import { formatGameTime } from '../../engine/clock/index.js';
+import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';

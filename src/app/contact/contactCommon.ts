@@ -1,4 +1,4 @@
-import { ordinal } from '../../engine/clock/gameTime.js';
+import { ordinal } from '../../engine/clock/index.js';
 import {
   awaitingAnswers,
   canAvoidTo,
@@ -6,12 +6,13 @@ import {
   isOpen,
   type DeploymentBriefing,
 } from '../../engine/contact/index.js';
-import { event, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
-import { isHostile, type Army } from '../../engine/forces/army.js';
-import { neighbours } from '../../engine/hex/neighbours.js';
-import type { MapModel } from '../../engine/map/mapModel.js';
+import { event, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/index.js';
+import { isHostile, type Army } from '../../engine/forces/index.js';
+import { neighbours } from '../../engine/hex/index.js';
+import type { MapModel } from '../../engine/map/index.js';
 import type { Result } from '../../engine/result.js';
-import type { CampaignState, ContactRecord } from '../../engine/state/campaign.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import type { ContactRecord } from '../../engine/contact/index.js';
 import { weatherEffects } from '../../engine/weather/index.js';
 import { UserError } from '../errors.js';
 import type { MessageButton } from '../messages.js';

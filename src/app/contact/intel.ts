@@ -1,8 +1,7 @@
-import { describeStep } from '../../engine/contact/index.js';
-import { battlefieldSketchOf, describeEstimate, intelFor, isOpen } from '../../engine/contact/index.js';
-import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
+import { describeStep, battlefieldSketchOf, describeEstimate, intelFor, isOpen } from '../../engine/contact/index.js';
+import type { BattlefieldSketch } from '../../engine/views/index.js';
 import { renderBattlefield } from '../../render/battlefield.js';
-import { formatGameTime, ordinal } from '../../engine/clock/gameTime.js';
+import { formatGameTime, ordinal } from '../../engine/clock/index.js';
 import { outboxByStatus } from '../../db/outboxRepo.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';

@@ -1,4 +1,4 @@
-import { REFEREE } from '../../engine/events/events.js';
+import { REFEREE } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';

@@ -1,8 +1,8 @@
-import type { Army } from '../../engine/forces/army.js';
-import type { MapModel } from '../../engine/map/mapModel.js';
+import type { Army } from '../../engine/forces/index.js';
+import type { MapModel } from '../../engine/map/index.js';
 import { marchStatus, type MarchStatus } from '../../engine/movement/index.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
-import { TICK_PLAN } from '../../engine/tick/plan.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import { TICK_PLAN } from '../../engine/tick/index.js';
 
 /**
  * The movement part of `/army status`: march formation, points today and saved, fatigue and why,

@@ -1,5 +1,5 @@
-import { toArmy } from '../../engine/events/events.js';
-import type { Order } from '../../engine/state/campaign.js';
+import { toArmy } from '../../engine/events/index.js';
+import type { Order } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';

@@ -2,9 +2,10 @@ import {
   battlefieldSketchOf, describeStep, GRID_COLUMNS, GRID_ROWS, terrainHand,
   type BattlefieldCell, type HandCard, type TerrainCard,
 } from '../../engine/contact/index.js';
-import type { Army } from '../../engine/forces/army.js';
-import type { CampaignState, ContactRecord } from '../../engine/state/campaign.js';
-import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
+import type { Army } from '../../engine/forces/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import type { ContactRecord } from '../../engine/contact/index.js';
+import type { BattlefieldSketch } from '../../engine/views/index.js';
 import { renderBattlefield } from '../../render/index.js';
 import type { App } from '../app.js';
 import { contactOfArmy } from '../contact/contactCommon.js';

@@ -1,5 +1,5 @@
 import { findCampaignInChannel, loadState } from '../../db/campaignRepo.js';
-import { DEFAULT_SETTINGS, type CampaignSettings } from '../../engine/state/settings.js';
+import { DEFAULT_SETTINGS, type CampaignSettings } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';

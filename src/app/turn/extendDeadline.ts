@@ -1,5 +1,5 @@
-import { formatGameTime } from '../../engine/clock/gameTime.js';
-import { PUBLIC } from '../../engine/events/events.js';
+import { formatGameTime } from '../../engine/clock/index.js';
+import { PUBLIC } from '../../engine/events/index.js';
 import { setSchedule } from '../../db/campaignRepo.js';
 import { eventsFor } from '../../db/eventRepo.js';
 import type { Actor } from '../actor.js';

@@ -1,4 +1,4 @@
-import type { Army } from '../../engine/forces/army.js';
+import type { Army } from '../../engine/forces/index.js';
 import { berthLanding, berthWhere, stopFleet } from '../../engine/water/index.js';
 import { ephemeral, type Message } from '../messages.js';
 import type { CampaignTx, Change } from '../session.js';

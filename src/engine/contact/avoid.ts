@@ -1,7 +1,5 @@
 import type { Army } from '../forces/index.js';
-import type { Hex } from '../hex/index.js';
-import { hexEquals } from '../hex/index.js';
-import { isAdjacent } from '../hex/index.js';
+import { type Hex, hexEquals, isAdjacent } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState } from '../state/index.js';

@@ -2,8 +2,7 @@ import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '
 import type { Violation } from '../result.js';
 import type { BattleResult } from './battleResult.js';
 import type { ContactDie } from './contactRecord.js';
-import type { DeploymentBriefing } from './deployment.js';
-import type { AppliedModifier } from './deployment.js';
+import type { DeploymentBriefing, AppliedModifier } from './deployment.js';
 import type { DisengagementOutcome } from './disengage.js';
 import type { Estimate, ForceTruth } from './estimate.js';
 import type { DisengageOperation, ScoutOutcome, TerrainCard } from './tables.js';

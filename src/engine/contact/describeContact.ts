@@ -1,6 +1,5 @@
 import { ordinal } from '../clock/index.js';
-import type { Names } from '../events/index.js';
-import { signedModifier } from '../events/index.js';
+import { type Names, signedModifier } from '../events/index.js';
 import type { ContactFact } from './contactEvents.js';
 import type { ContactStep } from './contactRecord.js';
 import type { Estimate } from './estimate.js';

@@ -1,10 +1,7 @@
-import { takeFigures } from '../forces/index.js';
+import { takeFigures, assaultRegiment, isHostile, regimentCount, regimentFigures, regimentStrength, troopFigures, type Army, type Regiment } from '../forces/index.js';
 import type { Dice } from '../dice/index.js';
 import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
-import { assaultRegiment, isHostile, regimentCount, regimentFigures, regimentStrength, troopFigures, type Army, type Regiment } from '../forces/index.js';
-import { hexAdd, hexEquals, DIRECTION_VECTORS, type Hex } from '../hex/index.js';
-import { hexDistance } from '../hex/index.js';
-import { directionTo, neighbours } from '../hex/index.js';
+import { hexAdd, hexEquals, DIRECTION_VECTORS, type Hex, hexDistance, directionTo, neighbours } from '../hex/index.js';
 import type { MapModel, Terrain } from '../map/index.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';

@@ -1,13 +1,9 @@
 import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
-import { crossingCost } from '../movement/index.js';
-import { dailyPoints } from '../movement/index.js';
-import { enterCost } from '../movement/index.js';
-import { otherBank } from '../movement/index.js';
+import { crossingCost, dailyPoints, enterCost, otherBank } from '../movement/index.js';
 import type { CampaignState } from '../state/index.js';
-import { NO_WEATHER_EFFECTS } from '../weather/index.js';
-import { weatherEffects } from '../weather/index.js';
+import { NO_WEATHER_EFFECTS, weatherEffects } from '../weather/index.js';
 
 /**
  * Move points a land force pays to step from `from` into the adjacent `to`, for the short moves

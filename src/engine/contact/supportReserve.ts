@@ -1,8 +1,7 @@
 import { timeIndex } from '../clock/index.js';
 import { PUBLIC, toArmy } from '../events/index.js';
 import type { Army } from '../forces/index.js';
-import { hexEquals, type Hex } from '../hex/index.js';
-import { isAdjacent } from '../hex/index.js';
+import { hexEquals, type Hex, isAdjacent } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { contactHistory, getArmy, type CampaignState } from '../state/index.js';

@@ -1,6 +1,4 @@
-import { DIRECTIONS, type Direction, type Hex } from '../hex/index.js';
-import { formatHex, hexKey, hexToOffset, idWidth, offsetToHex, parseHex } from '../hex/index.js';
-import { directionTo } from '../hex/index.js';
+import { DIRECTIONS, type Direction, type Hex, formatHex, hexKey, hexToOffset, idWidth, offsetToHex, parseHex, directionTo } from '../hex/index.js';
 
 /**
  * The strategic map: one terrain per hex, plus roads and tracks as links between neighbouring

@@ -1,9 +1,7 @@
 import { timeIndex } from '../clock/index.js';
 import { PUBLIC } from '../events/index.js';
 import { isHostile, type Army } from '../forces/index.js';
-import type { Hex } from '../hex/index.js';
-import { formatHex, hexKey } from '../hex/index.js';
-import { neighbours } from '../hex/index.js';
+import { type Hex, formatHex, hexKey, neighbours } from '../hex/index.js';
 import type { ContactRecord } from '../contact/index.js';
 import { contactHistory, getArmy, type CampaignState } from '../state/index.js';
 import type { MovementFact } from './movementEvents.js';

@@ -1,5 +1,4 @@
-import { capital, listNames } from '../events/index.js';
-import { isFor, type Names } from '../events/index.js';
+import { capital, listNames, isFor, type Names } from '../events/index.js';
 import type { FatigueReason } from '../forces/index.js';
 import type { TieBreak } from './contest.js';
 import type { MarchNote, MovementFact, RiverCrossing } from './movementEvents.js';

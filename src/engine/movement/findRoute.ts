@@ -1,8 +1,5 @@
 import { baseDailyPoints, type Army } from '../forces/index.js';
-import { hexDistance } from '../hex/index.js';
-import type { Hex } from '../hex/index.js';
-import { hexKey } from '../hex/index.js';
-import { neighbours } from '../hex/index.js';
+import { hexDistance, type Hex, hexKey, neighbours } from '../hex/index.js';
 import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { crossingCost, HALVES_PER_DAY } from './crossing.js';

@@ -1,6 +1,5 @@
 import type { Army } from '../forces/index.js';
-import type { Hex } from '../hex/index.js';
-import { neighbours } from '../hex/index.js';
+import { type Hex, neighbours } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 
 /**

@@ -1,5 +1,4 @@
-import type { GameTime } from '../clock/index.js';
-import { timeIndex } from '../clock/index.js';
+import { type GameTime, timeIndex } from '../clock/index.js';
 import type { Army, Operation } from '../forces/index.js';
 import { hexEquals } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';

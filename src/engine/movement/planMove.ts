@@ -1,6 +1,5 @@
 import type { Army } from '../forces/index.js';
-import { hexEquals, type Hex } from '../hex/index.js';
-import { hexKey } from '../hex/index.js';
+import { hexEquals, type Hex, hexKey } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
 import type { CampaignState } from '../state/index.js';

@@ -1,8 +1,7 @@
 import { formatGameTime, type GameTime } from '../clock/index.js';
 import type { Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
-import { fail, ok, type Result } from '../result.js';
-import { BrokenData } from '../result.js';
+import { fail, ok, type Result, BrokenData } from '../result.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { dailyPoints, periodPoints, todaysPoints } from './dailyPoints.js';

@@ -1,6 +1,5 @@
-import { percentOfFigures } from '../forces/index.js';
+import { percentOfFigures, regimentFigures, type Army, type Regiment, type Straggler } from '../forces/index.js';
 import { halfDice, type Dice } from '../dice/index.js';
-import { regimentFigures, type Army, type Regiment, type Straggler } from '../forces/index.js';
 
 /**
  * Percent of each regiment lost to stragglers for a day of unformed movement, and recovered per

@@ -1,6 +1,5 @@
 import type { Army } from '../forces/index.js';
-import type { Hex } from '../hex/index.js';
-import { directionTo } from '../hex/index.js';
+import { type Hex, directionTo } from '../hex/index.js';
 import { arrivalBank, bankOfEdge, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
 import type { Violation } from '../result.js';
 import type { WeatherEffects } from '../weather/index.js';

@@ -1,6 +1,4 @@
-import { hexDistance } from '../hex/index.js';
-import { parseHex, hexToOffset } from '../hex/index.js';
-import type { Hex } from '../hex/index.js';
+import { hexDistance, parseHex, hexToOffset, type Hex } from '../hex/index.js';
 import { buildMap, isWater, type MapModel } from '../map/index.js';
 import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from './schema.js';
 

@@ -4,8 +4,7 @@ import type { MapModel } from '../map/index.js';
 import type { MovementEvent } from '../movement/index.js';
 import type { CampaignState } from '../state/index.js';
 import type { WaterEvent } from '../water/index.js';
-import type { WeatherEffects } from '../weather/index.js';
-import type { WeatherEvent } from '../weather/index.js';
+import type { WeatherEffects, WeatherEvent } from '../weather/index.js';
 import type { TickEvent } from './tickEvents.js';
 
 /**

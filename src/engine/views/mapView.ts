@@ -1,6 +1,5 @@
 import { nextHalf, type GameTime } from '../clock/index.js';
-import type { Army } from '../forces/index.js';
-import { regimentFigures } from '../forces/index.js';
+import { type Army, regimentFigures } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import type { MovePeriod } from '../movement/index.js';
 import type { CampaignState } from '../state/index.js';

@@ -2,12 +2,9 @@ import { fromIndex, isPeriodStart, timeIndex, type GameTime } from '../clock/ind
 import type { Dice } from '../dice/index.js';
 import { namesOf, REFEREE, tell, toArmy } from '../events/index.js';
 import { isHostile, loneForce, MOVE_POINTS, type Army } from '../forces/index.js';
-import { hexEquals, type Hex } from '../hex/index.js';
-import { hexKey } from '../hex/index.js';
-import { isAdjacent } from '../hex/index.js';
+import { hexEquals, type Hex, hexKey, isAdjacent } from '../hex/index.js';
 import { isWater, type Bank, type MapModel } from '../map/index.js';
-import { findRoute } from '../movement/index.js';
-import { walkPath } from '../movement/index.js';
+import { findRoute, walkPath } from '../movement/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';

@@ -1,8 +1,7 @@
 import { fromIndex, timeIndex } from '../clock/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import { baseDailyPoints, regimentFigures, type Army } from '../forces/index.js';
-import { hexEquals, type Hex } from '../hex/index.js';
-import { directionTo, isAdjacent } from '../hex/index.js';
+import { hexEquals, type Hex, directionTo, isAdjacent } from '../hex/index.js';
 import { bankOfEdge, isWater, type Bank, type MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState, Order, OrderGiven } from '../state/index.js';

@@ -1,6 +1,5 @@
 import { formatGameTime } from '../clock/index.js';
-import { isFor, type Names } from '../events/index.js';
-import { capital } from '../events/index.js';
+import { isFor, type Names, capital } from '../events/index.js';
 import { describeVessels, kindsOf, VESSELS, type VesselCounts } from './vessels.js';
 import type { CourierFact, FleetBerth, FleetFact, FleetNote, LandingNote, WaterFact } from './waterEvents.js';
 

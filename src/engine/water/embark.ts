@@ -1,8 +1,7 @@
 import { timeIndex } from '../clock/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import { baseDailyPoints, regimentFigures, type Army, type Regiment } from '../forces/index.js';
-import type { Hex } from '../hex/index.js';
-import { neighbours } from '../hex/index.js';
+import { type Hex, neighbours } from '../hex/index.js';
 import { isWater, type MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
 import type { CampaignState } from '../state/index.js';

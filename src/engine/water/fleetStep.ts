@@ -1,8 +1,7 @@
 import { fromIndex, halfPeriodName, timeIndex } from '../clock/index.js';
 import { namesOf, PUBLIC, REFEREE, tell, toArmy } from '../events/index.js';
 import { isHostile, type Army } from '../forces/index.js';
-import { hexKey } from '../hex/index.js';
-import { neighbours } from '../hex/index.js';
+import { hexKey, neighbours } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { getArmy, type CampaignState, type Order } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';

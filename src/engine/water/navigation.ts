@@ -1,7 +1,4 @@
-import type { Hex } from '../hex/index.js';
-import { hexKey } from '../hex/index.js';
-import { directionTo, neighbours } from '../hex/index.js';
-import { hexSpiral } from '../hex/index.js';
+import { type Hex, hexKey, directionTo, neighbours, hexSpiral } from '../hex/index.js';
 import { isWater, type MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
 import type { WeatherEffects } from '../weather/index.js';

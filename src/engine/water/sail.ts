@@ -1,8 +1,6 @@
 import { halfPeriodName, nextHalf, type GameTime } from '../clock/index.js';
 import type { Army } from '../forces/index.js';
-import { hexEquals, type Hex } from '../hex/index.js';
-import { hexKey } from '../hex/index.js';
-import { neighbours } from '../hex/index.js';
+import { hexEquals, type Hex, hexKey, neighbours } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
 import type { CampaignState, Order } from '../state/index.js';

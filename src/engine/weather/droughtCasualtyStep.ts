@@ -1,8 +1,7 @@
-import { percentOfFigures, takeFigures } from '../forces/index.js';
+import { percentOfFigures, takeFigures, regimentFigures, troopFigures, type Army } from '../forces/index.js';
 import { dayOfWeek, type GameTime } from '../clock/index.js';
 import type { Dice } from '../dice/index.js';
 import { namesOf, PUBLIC, REFEREE, tell, toArmy } from '../events/index.js';
-import { regimentFigures, troopFigures, type Army } from '../forces/index.js';
 import type { TickStep } from '../tick/index.js';
 import { rollDroughtCasualties } from './drought.js';
 import { describeWeatherFact } from './describeWeather.js';

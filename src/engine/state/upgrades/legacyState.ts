@@ -1,8 +1,7 @@
 import type { ContactData, ContactRecord } from '../../contact/index.js';
 import type { Army, MarchState } from '../../forces/index.js';
 import type { Hex } from '../../hex/index.js';
-import type { Assembly } from '../../water/index.js';
-import type { FleetState } from '../../water/index.js';
+import type { Assembly, FleetState } from '../../water/index.js';
 import type { CampaignState, OrderGiven } from '../campaign.js';
 
 /**
