@@ -9,7 +9,7 @@ import { inCampaign } from '../session.js';
 import { movementStatus } from '../movement/marchLines.js';
 
 /** The full private picture of one's own army. */
-export function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: string; data: Record<string, unknown> } {
+function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: string; data: Record<string, unknown> } {
   const terrain = map.terrainAt(army.hex) ?? 'unknown';
   const river = map.riverAt(army.hex);
   const where = `${map.format(army.hex)} (${terrain}${river ? `, ${river.size} river ${river.riverName}${army.bank ? `, ${army.bank} bank` : ''}` : ''})`;

@@ -25,7 +25,7 @@ export interface AnswerInput {
  * refused (it comes after the contact phase). Once every commander has answered, the step is
  * resolved at once; otherwise it waits for the others or the deadline.
  */
-export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactAnswer, input: AnswerInput): Change<Message[]> {
+function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactAnswer, input: AnswerInput): Change<Message[]> {
   const c = contactOfArmy(tx.state, army, input.contact);
   let state: CampaignState = tx.state;
   let allAnswered: boolean;

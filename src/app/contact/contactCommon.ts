@@ -50,7 +50,7 @@ export function contactByIdForReferee(state: CampaignState, text: string | undef
 }
 
 /** A button's custom id: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]`. */
-export function contactButtonId(campaignId: string, contactId: string, choice: string, armyId: string, hex?: string): string {
+function contactButtonId(campaignId: string, contactId: string, choice: string, armyId: string, hex?: string): string {
   return ['contact', campaignId, contactId, choice, armyId, ...(hex ? [hex] : [])].join(':');
 }
 
@@ -73,7 +73,7 @@ export interface AvoidOption {
  * Hexes an army could avoid into now (at most four): those its points left cover, then those
  * only a forced march reaches. @see 001 Avoid, Evade, Delay, and Withdraw: Avoid
  */
-export function avoidHexes(state: CampaignState, map: MapModel, army: Army): AvoidOption[] {
+function avoidHexes(state: CampaignState, map: MapModel, army: Army): AvoidOption[] {
   const options = neighbours(army.hex).flatMap((h): AvoidOption[] => {
     const r = canAvoidTo(state, map, army, h);
     return r.ok ? [{ hex: map.format(h), forcedMarch: r.value.forcedMarch }] : [];
@@ -82,7 +82,7 @@ export function avoidHexes(state: CampaignState, map: MapModel, army: Army): Avo
 }
 
 /** The label of an avoid button: "Avoid to 1017", or "Avoid to 1017 (forced march)". */
-export function avoidLabel(option: AvoidOption): string {
+function avoidLabel(option: AvoidOption): string {
   return `Avoid to ${option.hex}${option.forcedMarch ? ' (forced march)' : ''}`;
 }
 
@@ -126,7 +126,7 @@ const PLURAL: Readonly<Record<string, string>> = { company: 'companies', battali
 const unitName = (n: number, unit: string): string => `${n} ${n === 1 ? unit : (PLURAL[unit] ?? unit)}`;
 
 /** The deployment briefing for the battle thread: baselines, dice, schedules. No strengths, no contact dice (the modifiers' reasons go to the referee). */
-export function formatBriefing(state: CampaignState, c: ContactRecord, b: DeploymentBriefing): string {
+function formatBriefing(state: CampaignState, c: ContactRecord, b: DeploymentBriefing): string {
   const name = (id: string): string => state.armies[id]?.name ?? id;
   const w = weatherEffects(state.weather, state.settings).battlefield;
   const lines = [

@@ -7,7 +7,7 @@ import { ephemeral, type Message } from '../messages.js';
 import { findTopic, RULES_TOPICS, topicList } from './topics.js';
 
 /** Discord's limit is 2,000 characters; keep a margin. */
-export const RULES_MAX_CHARS = 1900;
+const RULES_MAX_CHARS = 1900;
 
 /** The settings of the campaign in the actor's channel (read-only), or undefined without one. */
 function campaignSettings(app: App, actor: Actor): CampaignSettings | undefined {

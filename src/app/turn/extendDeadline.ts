@@ -10,8 +10,8 @@ import { reply, type Message } from '../messages.js';
 import { inCampaign, requireReferee } from '../session.js';
 
 /** At most this many extensions of one half period's deadline, and this much in all. */
-export const MAX_EXTENSIONS = 2;
-export const MAX_EXTENSION_MINUTES = 24 * 60;
+const MAX_EXTENSIONS = 2;
+const MAX_EXTENSION_MINUTES = 24 * 60;
 
 /**
  * Referee: moves the current deadline (the next tick) later. Announced to everyone and logged;

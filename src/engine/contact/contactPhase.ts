@@ -3,14 +3,13 @@ import type { Dice } from '../dice/index.js';
 import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
 import type { Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
-import { ok, type Result } from '../result.js';
 import type { CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { contactHour, contactModifiers } from './contactDice.js';
 import { withData, type ContactDie, type ContactRecord, type Decision } from './contactRecord.js';
 import { estimateOpponent, forceTruth, type Estimate, type ForceTruth } from './estimate.js';
 import { opponentsIn, liveArmies } from './queries.js';
-import { getContact, nowIndex, putContact, told, type ContactChange, type ContactOutput } from './records.js';
+import { nowIndex, putContact, type ContactChange } from './records.js';
 import { withDefaultPlacement } from './sketch.js';
 import { SCOUT_TABLE, type ScoutOutcome } from './tables.js';
 import { dealTerrain, terrainDrawOrder, type DealtCard } from './terrainDeck.js';
@@ -25,14 +24,7 @@ import { dealTerrain, terrainDrawOrder, type DealtCard } from './terrainDeck.js'
  * 6. numbers go to their commander and the referee, never to the channel.
  * @see RULINGS 5 Step 2; 001 Contact Dice; 001 Terrain Reconnaissance; 000 Scouts Out
  */
-export function runContactPhase(state: CampaignState, map: MapModel, contactId: string, dice: Dice): Result<ContactOutput> {
-  const got = getContact(state, contactId, 'step1');
-  if (!got.ok) return got;
-  return ok(told(runContactPhaseOn(state, map, got.value, dice)));
-}
-
-/** The contact phase of a contact at step 1. */
-export function runContactPhaseOn(state: CampaignState, map: MapModel, record: ContactRecord, dice: Dice): ContactChange {
+export function runContactPhase(state: CampaignState, map: MapModel, record: ContactRecord, dice: Dice): ContactChange {
   const armies = liveArmies(state, record.armyIds);
   const scouting = sendScouts(state, record, armies, dice);
   const contactDice = rollContactDice(state, map, record, armies, scouting.scouts, dice);

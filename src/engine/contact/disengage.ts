@@ -35,7 +35,7 @@ export interface DisengageParty {
  * for its opponent.
  * @see 001 Avoid, Evade, Delay, and Withdraw: Disengagement Modifiers
  */
-export function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opponent'): AppliedModifier[] {
+function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opponent'): AppliedModifier[] {
   const M = DISENGAGE_MODIFIERS;
   const out: AppliedModifier[] = [];
   const best = (category: string, options: readonly [string, number, boolean][]): void => {
@@ -70,17 +70,17 @@ export function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opp
   return out;
 }
 
-export function lossColumn(op: DisengageOperation): LossColumn {
+function lossColumn(op: DisengageOperation): LossColumn {
   return op === 'withdraw' ? 'delay' : op;
 }
 
 /** Index of the losses-table row for a difference. */
-export function lossRowIndex(difference: number): number {
+function lossRowIndex(difference: number): number {
   return LOSSES_TABLE.findIndex((row) => difference >= row.minDifference);
 }
 
 /** The losses-table cell for an operation at a row. */
-export function lossCellAt(op: DisengageOperation, rowIndex: number): LossCell {
+function lossCellAt(op: DisengageOperation, rowIndex: number): LossCell {
   const row = LOSSES_TABLE[Math.min(rowIndex, LOSSES_TABLE.length - 1)] ?? LOSSES_TABLE[LOSSES_TABLE.length - 1];
   if (!row) throw new Error('empty losses table');
   return row[lossColumn(op)];
@@ -139,7 +139,7 @@ function isCavalry(r: Regiment | undefined): boolean {
 }
 
 /** Builds a party from the campaign state. */
-export function partyOf(state: CampaignState, map: MapModel, army: Army, others: readonly Army[], ctx: DisengageContext, formation?: DisengageFormation): DisengageParty {
+function partyOf(state: CampaignState, map: MapModel, army: Army, others: readonly Army[], ctx: DisengageContext, formation?: DisengageFormation): DisengageParty {
   const r = assaultRegiment(army);
   const cav = isCavalry(r) ? (army.status.fatigued || ctx.meleeToday.has(army.id) ? 'cavalry' : 'fresh') : 'none';
   const n = regimentCount(army);
@@ -157,7 +157,7 @@ export function partyOf(state: CampaignState, map: MapModel, army: Army, others:
 }
 
 /** Removes `lost` figures from a regiment's companies, in proportion (largest remainders first). */
-export function removeFigures(r: Regiment, lost: number): Regiment {
+function removeFigures(r: Regiment, lost: number): Regiment {
   return takeFigures(r, lost).regiment;
 }
 
@@ -174,7 +174,7 @@ function occupant(state: CampaignState, h: Hex, except: string): Army | undefine
 }
 
 /** The hex on the far side of `self` from `from` (the hex opposite the contact). */
-export function oppositeHex(self: Hex, from: Hex): Hex {
+function oppositeHex(self: Hex, from: Hex): Hex {
   const d = directionTo(from, self);
   if (d) return hexAdd(self, DIRECTION_VECTORS[d]);
   // Not adjacent: the neighbour farthest from the opponent, first clockwise from north.

@@ -84,7 +84,7 @@ export function forceTruth(army: Army): ForceTruth {
 }
 
 /** The composition as far as the contact table's level allows. @see 001 Contact Dice: Contact Table */
-export function composition(army: Army, level: CompositionLevel): EstimatedComposition | undefined {
+function composition(army: Army, level: CompositionLevel): EstimatedComposition | undefined {
   if (level === 'none') return undefined;
   const r = assaultRegiment(army);
   const basic = [...new Set((r?.companies ?? []).filter((c) => c.figures > 0).map((c) => c.basic))].sort();

@@ -4,7 +4,7 @@ import { isAdjacent } from '../hex/index.js';
 import { contactHistory, type CampaignState } from '../state/index.js';
 import type { ContactRecord, ContactStep } from './contactRecord.js';
 
-export const OPEN_STEPS: readonly ContactStep[] = ['step1', 'decision', 'battle'];
+const OPEN_STEPS: readonly ContactStep[] = ['step1', 'decision', 'battle'];
 
 export function isOpen(record: ContactRecord): boolean {
   return (OPEN_STEPS as readonly string[]).includes(record.step);

@@ -10,7 +10,7 @@ import type { BattlefieldCell, DealtCard } from './terrainDeck.js';
  * outwards in deal order, seen from the contact dice winner's side, orientation 0. A ruling: the
  * texts let commanders place cards; this default keeps a battlefield when nobody does.
  */
-export const DEFAULT_CELLS: readonly BattlefieldCell[] = [
+const DEFAULT_CELLS: readonly BattlefieldCell[] = [
   { row: 'middle', column: 'centre' },
   { row: 'near', column: 'left' },
   { row: 'far', column: 'right' },

@@ -5,7 +5,7 @@ import { fail, ok, type Result } from '../result.js';
 import type { CampaignState } from '../state/index.js';
 import { canAvoidTo, type AvoidCost } from './avoid.js';
 import type { ContactFact } from './contactEvents.js';
-import { runContactPhaseOn } from './contactPhase.js';
+import { runContactPhase } from './contactPhase.js';
 import { withData, type ContactRecord, type Step1Choice } from './contactRecord.js';
 import { resolveDisengagement, type DisengagementOutcome } from './disengage.js';
 import { bankAfter, forceMarch, spendPoints } from './moveCost.js';
@@ -70,7 +70,7 @@ export function resolveStep1On(state: CampaignState, map: MapModel, contact: Con
   s = refreshContactFlags(putContact(s, record), leaving);
   // 3. The contact phase, or fight on the morrow.
   if (staying.some((id) => answers[id]?.kind === 'proceed') && hasHostilePair(s, staying)) {
-    const phase = runContactPhaseOn(s, map, record, dice);
+    const phase = runContactPhase(s, map, record, dice);
     return { state: phase.state, facts: [...gone.facts, ...phase.facts] };
   }
   const outcome = leaving.length > 0 ? 'disengaged' : 'fightOnMorrow';

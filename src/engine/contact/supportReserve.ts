@@ -56,7 +56,7 @@ function log(record: ContactRecord, entry: OperationLog): ContactRecord {
 }
 
 /** Relief and support operations an army took part in today, over every contact. */
-export function switchesToday(state: CampaignState, armyId: string): number {
+function switchesToday(state: CampaignState, armyId: string): number {
   return contactHistory(state)
     .flatMap((c) => c.data.operations ?? [])
     .filter((o) => (o.kind === 'relief' || o.kind === 'support') && (o.armyId === armyId || o.other === armyId) && o.day === state.clock.day).length;

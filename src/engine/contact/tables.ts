@@ -132,7 +132,6 @@ export const DISENGAGE_MODIFIERS = {
   strength: { halfOrLess: -1 },
   terrain: { favorable: 1, unfavorable: -1 },
 } as const;
-export type DisengageCategory = keyof typeof DISENGAGE_MODIFIERS;
 
 /** Deployment dice modifiers; the score is clamped to 1-6. @see 001 Deployment: Deployment Dice Modifiers */
 export const DEPLOYMENT_MODIFIERS = {

@@ -30,7 +30,7 @@ const FLIP_COLUMN = { left: 'right', centre: 'centre', right: 'left' } as const;
  * True when the army sees the stored grid turned round: it is not the frame's owner and (when the
  * state is given) not the owner's ally; allies share a side of the table.
  */
-export function seesTableTurned(record: ContactRecord, armyId: string, state?: CampaignState): boolean {
+function seesTableTurned(record: ContactRecord, armyId: string, state?: CampaignState): boolean {
   const owner = (record.data.terrain ?? [])[0]?.armyId;
   if (owner === undefined || owner === armyId) return false;
   const a = state?.armies[owner];

@@ -5,8 +5,7 @@ import { DIRECTIONS, type Direction, type Hex, formatHex, hexKey, hexToOffset, i
  * hexes, rivers that run through hexes (splitting each into two banks), and map features.
  * @see RULINGS 1 Map and coordinates
  */
-export const TERRAINS = ['clear', 'forest', 'hill', 'swamp', 'mountain', 'coast', 'sea'] as const;
-export type Terrain = (typeof TERRAINS)[number];
+export type Terrain = 'clear' | 'forest' | 'hill' | 'swamp' | 'mountain' | 'coast' | 'sea';
 
 /** One letter per hex in the scenario's terrain rows. */
 export const TERRAIN_LETTERS: Readonly<Record<string, Terrain>> = {

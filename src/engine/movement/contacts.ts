@@ -7,7 +7,7 @@ import { contactHistory, getArmy, type CampaignState } from '../state/index.js';
 import type { MovementFact } from './movementEvents.js';
 
 /** Armies that stand on the map: not destroyed, not aboard ship. */
-export function armiesOnMap(state: CampaignState): Army[] {
+function armiesOnMap(state: CampaignState): Army[] {
   return Object.values(state.armies).filter((a) => !a.status.destroyed && !a.status.embarked);
 }
 

@@ -23,14 +23,6 @@ export interface ContestResult {
   readonly rolls: Readonly<Record<string, number[]>>;
 }
 
-/** Words for the public chronicle: no numbers. */
-export const TIE_BREAK_WORDS: Readonly<Record<TieBreak, string>> = {
-  fewerTroops: 'fewer troops',
-  morePointsLeft: 'more marching time left',
-  moreDailyPoints: 'the faster march',
-  dice: 'the luck of the dice',
-};
-
 /**
  * Ranks forces entering the same hex in the same half period: fewer troop figures first, then
  * more move points left after entering, then more daily move points, then a die each (ties roll

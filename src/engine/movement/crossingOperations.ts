@@ -9,7 +9,7 @@ import type { MovementFact } from './movementEvents.js';
 export const TIMBER_SHORT_MAX = 4;
 
 /** The phase of a raft crossing after `elapsed` of `total` half periods: a third each. */
-export function raftPhase(elapsed: number, total: number): Operation['phase'] {
+function raftPhase(elapsed: number, total: number): Operation['phase'] {
   const third = total / 3;
   if (elapsed < third) return 'timber';
   if (elapsed < 2 * third) return 'build';

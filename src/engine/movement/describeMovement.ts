@@ -20,7 +20,7 @@ export function describeFatigue(reason: FatigueReason | undefined): string {
 }
 
 /** What decided a contested hex, for the referee: no numbers. */
-export const TIE_BREAK_WORDS: Readonly<Record<TieBreak, string>> = {
+const TIE_BREAK_WORDS: Readonly<Record<TieBreak, string>> = {
   fewerTroops: 'fewer troops',
   morePointsLeft: 'more marching time left',
   moreDailyPoints: 'the faster march',

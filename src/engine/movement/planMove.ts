@@ -13,7 +13,7 @@ import type { MoveOptions, MoveOrder, MovePlan, MoveRequest, WalkStep } from './
 import { walkPath } from './walkPath.js';
 
 /** Hex keys of every other commander on the map (one commander per hex). */
-export function commanderHexes(state: CampaignState, exceptArmyId: string): Map<string, Army> {
+function commanderHexes(state: CampaignState, exceptArmyId: string): Map<string, Army> {
   const out = new Map<string, Army>();
   for (const a of Object.values(state.armies)) {
     // Fleets hold their hex as well (a port, a beach, a river hex).
@@ -24,7 +24,7 @@ export function commanderHexes(state: CampaignState, exceptArmyId: string): Map<
 }
 
 /** Why the army cannot take a move order at all, or undefined. */
-export function cannotMove(army: Army | undefined, armyId: string): Violation | undefined {
+function cannotMove(army: Army | undefined, armyId: string): Violation | undefined {
   if (!army) return { code: 'army.unknown', message: `There is no army "${armyId}".` };
   if (army.status.destroyed) return { code: 'move.destroyed', message: `${army.name} has been destroyed.` };
   if (army.status.embarked) return { code: 'move.embarked', message: `${army.name} is aboard ship: use /debark first.` };

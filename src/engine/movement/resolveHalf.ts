@@ -87,7 +87,7 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
 }
 
 /** Armies that can carry out a move order now. */
-export function mayMove(a: Army): boolean {
+function mayMove(a: Army): boolean {
   return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation;
 }
 

@@ -19,14 +19,14 @@ export const TERRAIN_COST = {
 } as const satisfies Record<Terrain, number | undefined>;
 
 /** The link between two neighbouring hexes: a road beats a track. */
-export function linkBetween(map: MapModel, from: Hex, to: Hex): Link {
+function linkBetween(map: MapModel, from: Hex, to: Hex): Link {
   if (map.hasRoad(from, to)) return 'road';
   if (map.hasTrack(from, to)) return 'track';
   return 'none';
 }
 
 /** Whether the army crosses this hex at clear cost (Ellriendi elves in their forest, lizard men in swamp). */
-export function isHomeTerrain(map: MapModel, army: Army, h: Hex, terrain: Terrain): boolean {
+function isHomeTerrain(map: MapModel, army: Army, h: Hex, terrain: Terrain): boolean {
   const home = army.homeTerrain;
   if (!home || home.terrain !== terrain) return false;
   return home.region === undefined || map.inRegion(h, home.region);
@@ -42,7 +42,7 @@ export function fliesOver(army: Army, flyingIgnoresTerrain: boolean): boolean {
  * limits; couriers are lone riders and creatures do not march in formation.
  * @see 000 Terrain Effects: Forest and Swamp; Mountains; Units, Formed and Unformed
  */
-export function marchesInFormation(army: Army): boolean {
+function marchesInFormation(army: Army): boolean {
   return army.movementClass === 'infantry' || army.movementClass === 'cavalry';
 }
 

@@ -25,7 +25,7 @@ export interface ContactAftermath {
 }
 
 /** The aftermath of one contact record (open or closed). */
-export function aftermathOf(c: ContactRecord): ContactAftermath {
+function aftermathOf(c: ContactRecord): ContactAftermath {
   const { quietUntil, halfSpent, maneuver, combatants, outcome, operations, splitFrom, forcedBy } = c.data;
   return {
     id: c.id,

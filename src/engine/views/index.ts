@@ -1,3 +1,3 @@
 /** What leaves the engine to be drawn: map views per viewer and battlefield sketches. @see RULINGS 6 Secrets */
-export { BATTLEFIELD_COLUMNS, BATTLEFIELD_ROWS, type BattlefieldCard, type BattlefieldSketch, type PlacedCard } from './battlefieldSketch.js';
-export { type ArmyEstimate, type CommanderKnowledge, commanderMapView, estimateFromContact, type MapToken, type MapView, publicMapView } from './mapView.js';
+export { type BattlefieldSketch, type PlacedCard } from './battlefieldSketch.js';
+export { type ArmyEstimate, type CommanderKnowledge, commanderMapView, estimateFromContact, publicMapView } from './mapView.js';

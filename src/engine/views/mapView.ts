@@ -203,7 +203,7 @@ function publicWeather(w: WeatherState): MapView['weather'] {
 }
 
 /** Whole-army strength: current troop figures as a % of the original figures. */
-export function armyStrengthPct(a: Army): number | undefined {
+function armyStrengthPct(a: Army): number | undefined {
   const original = a.regiments.reduce((n, r) => n + r.originalFigures, 0);
   if (original <= 0) return undefined;
   return Math.round((a.regiments.reduce((n, r) => n + regimentFigures(r), 0) / original) * 100);

@@ -10,7 +10,7 @@ import { VESSELS, type VesselKind } from './vessels.js';
  */
 
 /** Coastal waters reach two sea hexes out from a coast hex: at most one sea hex between. @see 000 Coastal Waters */
-export const COASTAL_REACH = 2;
+const COASTAL_REACH = 2;
 
 const coastalCache = new WeakMap<MapModel, ReadonlySet<string>>();
 const cataractCache = new WeakMap<MapModel, ReadonlyMap<string, { min: number; max: number }>>();
@@ -71,18 +71,13 @@ function cataractSpan(map: MapModel, riverId: string): { min: number; max: numbe
 }
 
 /** Two hexes joined by the flow of a river (along one river, at a confluence or at its mouth). */
-export function riverLinked(map: MapModel, a: Hex, b: Hex): boolean {
+function riverLinked(map: MapModel, a: Hex, b: Hex): boolean {
   const ra = map.riverAt(a);
   const rb = map.riverAt(b);
   const ab = directionTo(a, b);
   const ba = directionTo(b, a);
   if (!ab || !ba) return false;
   return (ra !== undefined && (ra.exit === ab || ra.entry === ab)) || (rb !== undefined && (rb.exit === ba || rb.entry === ba));
-}
-
-/** A fleet: which kinds steer, and whether galleys only escort (a fleet with troop carriers). */
-export interface FleetKinds {
-  readonly kinds: readonly VesselKind[];
 }
 
 /** Kinds whose limits bind the fleet's route: escort galleys fall away at the open sea instead. */

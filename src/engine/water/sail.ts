@@ -100,7 +100,7 @@ function heldBy(army: Army, fleet: FleetState, to: Hex, chk: StepCheck, mode: Wa
  * The shortest water route for a fleet (every hex costs the same 6 points), avoiding hexes held by
  * other commanders. Undefined when none exists.
  */
-export function findSeaRoute(map: MapModel, fleet: FleetState, from: Hex, to: Hex, blocked: ReadonlySet<string>, weather?: WeatherEffects): Hex[] | undefined {
+function findSeaRoute(map: MapModel, fleet: FleetState, from: Hex, to: Hex, blocked: ReadonlySet<string>, weather?: WeatherEffects): Hex[] | undefined {
   const kinds = kindsOf(fleet.vessels);
   const goal = hexKey(to);
   const prev = new Map<string, { key: string; hex: Hex } | null>([[hexKey(from), null]]);
@@ -159,7 +159,7 @@ export function occupancy(state: CampaignState): Map<string, string> {
 const PREVIEW_HALVES = 12;
 
 /** What the current weather does to ships, in words. */
-export function shipWeatherWarnings(weather: WeatherEffects, atPort: boolean, hasSailed: boolean, hasRowed: boolean): string[] {
+function shipWeatherWarnings(weather: WeatherEffects, atPort: boolean, hasSailed: boolean, hasRowed: boolean): string[] {
   const w: string[] = [];
   if (weather.shipsHalted) w.push('Gale: no ship at sea moves; a ship on a coast hex may beach (/debark).');
   else if (weather.rowOnly) w.push(hasSailed && !hasRowed ? 'Calm: sailed vessels cannot move.' : 'Calm: galleys and longships take to the oars (rowed rate, by day only).');

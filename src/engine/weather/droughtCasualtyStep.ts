@@ -20,7 +20,7 @@ export const droughtFigures = percentOfFigures;
  * rounded up to whole figures. Individuals are not troop figures and lose nothing.
  * @see 000 Advanced: Drought
  */
-export function applyDroughtLosses(army: Army, effects: WeatherEffects, dice: Dice): { army: Army; loss: DroughtLoss } {
+function applyDroughtLosses(army: Army, effects: WeatherEffects, dice: Dice): { army: Army; loss: DroughtLoss } {
   const percent = rollDroughtCasualties(effects, dice, army.name);
   const regiments: RegimentLoss[] = [];
   const next = army.regiments.map((r) => {
@@ -35,7 +35,7 @@ export function applyDroughtLosses(army: Army, effects: WeatherEffects, dice: Di
 }
 
 /** True on the first morning of a campaign week after the first (days 8, 15, 22 ...). */
-export function isNewWeekMorning(clock: GameTime): boolean {
+function isNewWeekMorning(clock: GameTime): boolean {
   return clock.half === 0 && clock.day > 1 && dayOfWeek(clock) === 1;
 }
 

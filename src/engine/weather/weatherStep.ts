@@ -59,7 +59,7 @@ function diceOf(roll: PeriodWeatherRoll): WeatherDice {
  * @see 000 Weather Effects
  * @see RULINGS 2 Time
  */
-export function advanceWeather(
+function advanceWeather(
   weather: WeatherState,
   clock: GameTime,
   settings: Pick<CampaignSettings, 'drought'>,
