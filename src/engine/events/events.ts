@@ -34,7 +34,10 @@ export interface EngineEvent {
 /**
  * What a rule reports: a typed fact for one audience, before it is put in words. Its data holds
  * only what its audience may know (a public fact never carries a strength or a die).
- * Each module declares the union of its facts; its describer writes their sentences.
+ * Each module declares the union of its facts (contactEvents.ts, movementEvents.ts, ...); its
+ * describer (describeContact.ts, describeMovement.ts, ...) writes their sentences, and its
+ * transitions return them told. Data are type aliases, not interfaces (an interface has no
+ * index signature, so it cannot be the log's data).
  */
 export interface Fact<T extends string = string, D extends Readonly<Record<string, unknown>> = Readonly<Record<string, unknown>>, A extends Audience = Audience> {
   readonly type: T;
