@@ -7,6 +7,15 @@ const engineForbiddenModules = [
   '@napi-rs/canvas', 'node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'pino',
 ];
 
+// Outside src/engine, its modules are used through their faces too (src/engine/<module>/index.js).
+const engineFace = {
+  regex: '(^|/)engine/[a-z]+/(?!index\\.js$)[^/]+$',
+  message: 'Use an engine module through its face (src/engine/<module>/index.js); add to that face what others may use.',
+};
+// Files being rewritten for the season issue (issue 12): they follow the face rule once that lands.
+const appNoTransport = { group: ['discord.js', '**/discord/**', '**/console/**'], message: 'The app layer never touches a transport.' };
+const transportsNoDb = { group: ['**/db/**', 'drizzle-orm', 'better-sqlite3'], message: 'Transports and commands go through src/app.' };
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'out/**', 'migrations/**', 'coverage/**', 'dist/**'] },
   js.configs.recommended,
@@ -25,6 +34,12 @@ export default tseslint.config(
         patterns: [
           { group: engineForbiddenModules, message: 'src/engine must stay pure: no I/O, database, Discord or canvas imports.' },
           { group: ['**/app/**', '**/db/**', '**/discord/**', '**/render/**', '**/cron/**', '**/console/**'], message: 'src/engine imports only from src/engine.' },
+          {
+            // Each engine module's index.ts is its public face: another module may use only what it
+            // exports (from a module's folder, or a folder inside it).
+            regex: '^(\\.\\./){1,2}[a-z]+/(?!index\\.js$)[^/]+$',
+            message: 'Import another engine module through its face (../<module>/index.js); add to that face what other modules may use.',
+          },
         ],
       }],
       'no-restricted-properties': ['error',
@@ -36,18 +51,61 @@ export default tseslint.config(
         { name: 'process', message: 'The engine has no environment.' },
         { name: 'setTimeout', message: 'The engine has no timers.' },
       ],
+      // A long rule is a sequence of named steps (STYLE.md): keep each function and file readable.
+      complexity: ['error', 25],
+      'max-lines-per-function': ['error', 100],
+      'max-lines': ['error', 400],
+    },
+  },
+  {
+    // Render draws views: engine types, hex math and views, canvas and assets; never the database or Discord.
+    files: ['src/render/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/db/**', 'drizzle-orm', 'drizzle-orm/*', 'better-sqlite3'], message: 'src/render draws views; it never reads the database.' },
+        { group: ['discord.js', '@discordjs/*', '**/discord/**', '**/console/**', '**/app/**', '**/cron/**', 'node-cron'], message: 'src/render knows no transport, use-case or schedule.' },
+      ] }],
+    },
+  },
+  {
+    // The db folder holds schema, client, migrations and repositories: engine types, drizzle, better-sqlite3.
+    files: ['src/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['discord.js', '@discordjs/*', '**/discord/**', '**/console/**'], message: 'src/db knows no transport.' },
+        { group: ['@napi-rs/canvas', '**/render/**'], message: 'src/db stores data; it never draws.' },
+        { group: ['node-cron', 'cron-parser', '**/cron/**'], message: 'src/db knows no schedule trigger.' },
+      ] }],
     },
   },
   {
     files: ['src/app/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['discord.js', '**/discord/**', '**/console/**'], message: 'The app layer never touches a transport.' }] }],
+      'no-restricted-imports': ['error', { patterns: [appNoTransport] }],
+    },
+  },
+  {
+    files: ['src/app/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [appNoTransport, engineFace] }],
     },
   },
   {
     files: ['src/discord/**/*.ts', 'src/console/**/*.ts', 'commands/**/*.ts', 'src/cron/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/db/**', 'drizzle-orm', 'better-sqlite3'], message: 'Transports and commands go through src/app.' }] }],
+      'no-restricted-imports': ['error', { patterns: [transportsNoDb] }],
+    },
+  },
+  {
+    files: ['commands/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [transportsNoDb, engineFace] }],
+    },
+  },
+  {
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [engineFace] }],
     },
   },
 );

@@ -7,14 +7,12 @@ import { ManualClock } from '../src/app/ports.js';
 import { runDueTicks, sendReminders } from '../src/app/scheduler/index.js';
 import { playTick } from '../src/app/turn/playTick.js';
 import { ConsoleSession, type ConsoleOutput } from '../src/console/session.js';
-import { DIRECTION_VECTORS, DIRECTIONS } from '../src/engine/hex/hex.js';
-import { hexKey } from '../src/engine/hex/hexId.js';
-import { buildMap, isWater, type MapModel } from '../src/engine/map/mapModel.js';
-import { validateScenario } from '../src/engine/scenario/validateScenario.js';
+import { DIRECTION_VECTORS, DIRECTIONS, hexKey } from '../src/engine/hex/index.js';
+import { buildMap, isWater, type MapModel } from '../src/engine/map/index.js';
+import { type ScenarioDoc, validateScenario } from '../src/engine/scenario/index.js';
 import { loadShippedScenario, mapOf } from '../src/app/scenarios.js';
 import { inCampaign, readCampaign } from '../src/app/session.js';
-import type { ScenarioDoc } from '../src/engine/scenario/schema.js';
-import { newCampaign } from '../src/engine/state/newCampaign.js';
+import { newCampaign } from '../src/engine/state/index.js';
 import { report, stats, time, type Stats } from './stats.js';
 import { syntheticScenario } from './synthetic.js';
 

@@ -1,18 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createRngState, SeededDice } from '../src/engine/dice/dice.js';
-import { FRESH_MARCH, FRESH_STATUS, type Army } from '../src/engine/forces/army.js';
-import type { Hex } from '../src/engine/hex/hex.js';
-import { hexKey } from '../src/engine/hex/hexId.js';
-import { neighbours } from '../src/engine/hex/neighbours.js';
-import { buildMap, isWater, type MapModel } from '../src/engine/map/mapModel.js';
+import { createRngState, SeededDice } from '../src/engine/dice/index.js';
+import { FRESH_MARCH, FRESH_STATUS, type Army } from '../src/engine/forces/index.js';
+import { type Hex, hexKey, neighbours } from '../src/engine/hex/index.js';
+import { buildMap, isWater, type MapModel } from '../src/engine/map/index.js';
 import { beginHalfStep, findRoute, movementStep } from '../src/engine/movement/index.js';
-import { validateScenario } from '../src/engine/scenario/validateScenario.js';
-import type { CampaignState, Order } from '../src/engine/state/campaign.js';
-import { newCampaign } from '../src/engine/state/newCampaign.js';
-import { DEFAULT_SETTINGS } from '../src/engine/state/settings.js';
-import { resolveTick, type TickPlan } from '../src/engine/tick/resolveTick.js';
-import { FIRST_MORNING, NO_WEATHER_EFFECTS } from '../src/engine/weather/types.js';
+import { validateScenario } from '../src/engine/scenario/index.js';
+import { type CampaignState, type Order, newCampaign, DEFAULT_SETTINGS } from '../src/engine/state/index.js';
+import { resolveTick, type TickPlan } from '../src/engine/tick/index.js';
+import { FIRST_MORNING, NO_WEATHER_EFFECTS } from '../src/engine/weather/index.js';
 
 const PLAN: TickPlan = { closeHalf: [movementStep], openHalf: [beginHalfStep], effects: () => NO_WEATHER_EFFECTS };
 

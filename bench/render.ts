@@ -1,12 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
-import { parseHex } from '../src/engine/hex/hexId.js';
-import { buildMap, type MapModel } from '../src/engine/map/mapModel.js';
-import { validateScenario } from '../src/engine/scenario/validateScenario.js';
-import type { CampaignState } from '../src/engine/state/campaign.js';
-import { newCampaign } from '../src/engine/state/newCampaign.js';
-import { commanderMapView, publicMapView } from '../src/engine/views/mapView.js';
+import { parseHex } from '../src/engine/hex/index.js';
+import { buildMap, type MapModel } from '../src/engine/map/index.js';
+import { validateScenario } from '../src/engine/scenario/index.js';
+import { type CampaignState, newCampaign } from '../src/engine/state/index.js';
+import { commanderMapView, publicMapView } from '../src/engine/views/index.js';
 import { encodePng } from '../src/render/encodePng.js';
 import { clearRenderCache, renderMap, snapshotLayout } from '../src/render/renderMap.js';
 import { line, median } from './stats.js';

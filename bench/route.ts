@@ -1,9 +1,8 @@
-import { buildMap, type MapModel } from '../src/engine/map/mapModel.js';
+import { buildMap, type MapModel } from '../src/engine/map/index.js';
 import { planMove } from '../src/engine/movement/index.js';
-import { validateScenario } from '../src/engine/scenario/validateScenario.js';
-import type { CampaignState } from '../src/engine/state/campaign.js';
-import { newCampaign } from '../src/engine/state/newCampaign.js';
-import { NO_WEATHER_EFFECTS } from '../src/engine/weather/types.js';
+import { validateScenario } from '../src/engine/scenario/index.js';
+import { type CampaignState, newCampaign } from '../src/engine/state/index.js';
+import { NO_WEATHER_EFFECTS } from '../src/engine/weather/index.js';
 import { line, median } from './stats.js';
 import { syntheticScenario } from './synthetic.js';
 

@@ -7,11 +7,11 @@ import { createApp } from '../src/app/createApp.js';
 import { ManualClock } from '../src/app/ports.js';
 import { readCampaign } from '../src/app/session.js';
 import { ConsoleSession, type ConsoleOutput } from '../src/console/session.js';
-import { createRngState, SeededDice } from '../src/engine/dice/dice.js';
-import { regimentFigures } from '../src/engine/forces/army.js';
-import { hexKey } from '../src/engine/hex/hexId.js';
-import { isWater } from '../src/engine/map/mapModel.js';
-import type { CampaignState } from '../src/engine/state/campaign.js';
+import { createRngState, SeededDice } from '../src/engine/dice/index.js';
+import { regimentFigures } from '../src/engine/forces/index.js';
+import { hexKey } from '../src/engine/hex/index.js';
+import { isWater } from '../src/engine/map/index.js';
+import type { CampaignState } from '../src/engine/state/index.js';
 
 /**
  * `npm run soak`: a season of the Valormr campaign as users play it, on a WAL database file,

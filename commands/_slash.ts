@@ -12,7 +12,7 @@ const OptionType = { subcommand: 1, string: 3, integer: 4, boolean: 5, user: 6, 
 type Choice = { readonly name: string; readonly value: string | number };
 
 /** One option (or subcommand) of a command. */
-export class SlashOption {
+class SlashOption {
   protected readonly json: CommandOptionJson;
 
   constructor(type: number) {

@@ -12,14 +12,14 @@ import { startDiscordBot, type DiscordBot } from './discord/bot.js';
 import { failureLine } from './failure.js';
 
 /** Exit code when Discord or the database will not let the bot go on (a supervisor restarts or alerts). */
-export const FATAL_EXIT_CODE = 1;
+const FATAL_EXIT_CODE = 1;
 /** A stop (signal or fatal state) never takes longer than this: then the process exits regardless. */
 const HARD_EXIT_MS = 1900;
 /** How often the database file is checked besides before each scheduler and delivery run. */
 const GUARD_INTERVAL_MS = 2000;
 
 /** Discord's formula: the shard that receives a guild's events, and so plays its campaigns. */
-export function shardOfGuild(guildId: string, shardCount: number): number {
+function shardOfGuild(guildId: string, shardCount: number): number {
   return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
 }
 

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.js';
-import type { MapModel } from '../engine/map/mapModel.js';
-import type { ScenarioDoc } from '../engine/scenario/schema.js';
+import type { MapModel } from '../engine/map/index.js';
+import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { Clock, Logger } from './ports.js';
 
 /**

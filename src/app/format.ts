@@ -1,5 +1,5 @@
-import { formatGameTime, type GameTime } from '../engine/clock/gameTime.js';
-import type { CampaignState } from '../engine/state/campaign.js';
+import { formatGameTime, type GameTime } from '../engine/clock/index.js';
+import type { CampaignState } from '../engine/state/index.js';
 
 export function gameTimeLabel(state: Pick<CampaignState, 'clock' | 'season'>, t: GameTime = state.clock): string {
   return state.season ? `${formatGameTime(t)} (${state.season})` : formatGameTime(t);

@@ -1,6 +1,5 @@
-import type { Hex } from '../engine/hex/hex.js';
-import type { BattlefieldSketch } from '../engine/views/battlefieldSketch.js';
-import type { MapView } from '../engine/views/mapView.js';
+import type { Hex } from '../engine/hex/index.js';
+import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 
 /**
  * What a use-case hands back for the transports to deliver. Transports only deliver; they never

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { writeTransaction } from '../db/client.js';
 import { anyDue, claimants, claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseClaims, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
-import { PUBLIC, REFEREE, type EngineEvent } from '../engine/events/events.js';
+import { type EngineEvent, PUBLIC, REFEREE } from '../engine/events/index.js';
 import type { App } from './app.js';
 import type { MessageButton, MessageFile, Picture } from './messages.js';
 import { paint } from './pictures.js';
@@ -69,7 +69,7 @@ export interface DeliveryOptions {
 const MAX_ATTEMPTS = 20;
 const DEFAULT_LEASE_MS = 120_000;
 /** Sent messages are kept this long (for the audit of a recent delivery), then deleted. */
-export const DEFAULT_RETENTION_DAYS = 14;
+const DEFAULT_RETENTION_DAYS = 14;
 
 const backoffMs = (attempts: number): number => Math.min(600_000, 2_000 * 2 ** (attempts - 1));
 
@@ -211,7 +211,7 @@ function deadHere(owner: string): boolean {
  * so a restarted bot takes their items over at once instead of waiting for the leases to run out.
  * What they had half sent resumes from its recorded parts (and Discord drops a repeated nonce).
  */
-export function releaseDeadClaims(app: App): number {
+function releaseDeadClaims(app: App): number {
   const now = app.clock.now().toISOString();
   const dead = claimants(app.db, now).filter(deadHere);
   if (dead.length === 0) return 0;

@@ -1,6 +1,6 @@
 import type { CampaignMeta } from '../db/campaignRepo.js';
 import type { Member } from '../db/memberRepo.js';
-import type { CampaignSettings } from '../engine/state/settings.js';
+import type { CampaignSettings } from '../engine/state/index.js';
 
 /** The users a campaign's referee messages go to: its owner and its named co-referees. */
 export function refereeIds(meta: Pick<CampaignMeta, 'ownerUserId'>, members: readonly Member[]): string[] {

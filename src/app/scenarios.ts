@@ -1,12 +1,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildMap, type MapModel } from '../engine/map/mapModel.js';
-import type { ScenarioDoc } from '../engine/scenario/schema.js';
-import { validateScenario, type ScenarioProblem } from '../engine/scenario/validateScenario.js';
+import { buildMap, type MapModel } from '../engine/map/index.js';
+import { type ScenarioDoc, validateScenario, type ScenarioProblem } from '../engine/scenario/index.js';
 import { UserError } from './errors.js';
 
-export const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../assets');
+const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../assets');
 const SCENARIO_DIR = resolve(ASSETS_DIR, 'scenarios');
 
 export function shippedScenarioIds(): string[] {
@@ -15,14 +14,14 @@ export function shippedScenarioIds(): string[] {
 }
 
 /** Formats every problem of a refused scenario, one per line. */
-export function formatProblems(problems: readonly ScenarioProblem[]): string {
+function formatProblems(problems: readonly ScenarioProblem[]): string {
   const shown = problems.slice(0, 40).map((p) => `- \`${p.path}\`: ${p.message}`);
   if (problems.length > 40) shown.push(`- ... and ${problems.length - 40} more`);
   return shown.join('\n');
 }
 
 /** Scenario text longer than this is refused unread (the Valormr scenario is about 40 kB). */
-export const MAX_SCENARIO_CHARS = 5 * 1024 * 1024;
+const MAX_SCENARIO_CHARS = 5 * 1024 * 1024;
 
 /** Parses and validates scenario text; a bad one is refused with every problem found. */
 export function parseScenarioText(text: string, source: string): ScenarioDoc {

@@ -2,7 +2,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { UserError } from './errors.js';
 
 /** Checks a timezone name against the runtime's IANA database. */
-export function validTimezone(tz: string): boolean {
+function validTimezone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: tz });
     return true;

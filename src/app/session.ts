@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SeededDice } from '../engine/dice/dice.js';
-import { REFEREE, type EngineEvent } from '../engine/events/events.js';
-import type { MapModel } from '../engine/map/mapModel.js';
-import type { ScenarioDoc } from '../engine/scenario/schema.js';
-import type { CampaignState, ContactRecord } from '../engine/state/campaign.js';
-import { STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/upgrade.js';
+import { SeededDice } from '../engine/dice/index.js';
+import { type EngineEvent, REFEREE } from '../engine/events/index.js';
+import type { MapModel } from '../engine/map/index.js';
+import type { ScenarioDoc } from '../engine/scenario/index.js';
+import { type CampaignState, type ContactRecord, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
 import { readTransaction, writeTransaction, type Database } from '../db/client.js';
 import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
@@ -237,7 +236,7 @@ export function readCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) =
 }
 
 /** Queues one outgoing message (inside the caller's transaction). */
-export function queue(db: Database, meta: Pick<CampaignMeta, 'id' | 'channelId'>, o: Outgoing, nowIso: string): boolean {
+function queue(db: Database, meta: Pick<CampaignMeta, 'id' | 'channelId'>, o: Outgoing, nowIso: string): boolean {
   const base = {
     campaignId: meta.id, content: o.content, data: o.data, nonce: randomBytes(8).toString('hex'),
     ...(o.pictures && o.pictures.length > 0 ? { pictures: o.pictures } : {}),

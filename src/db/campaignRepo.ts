@@ -3,7 +3,7 @@ import type { Army, Company, Individual, Regiment } from '../engine/forces/army.
 import type { Hex } from '../engine/hex/hex.js';
 import { formatHex, hexToOffset, parseHex } from '../engine/hex/hexId.js';
 import type { ScenarioDoc } from '../engine/scenario/schema.js';
-import type { CampaignState, ContactRecord, CourierRecord } from '../engine/state/campaign.js';
+import type { CampaignState, ContactRecord } from '../engine/state/campaign.js';
 import type { StateJson } from '../engine/state/upgrade.js';
 import type { Database } from './client.js';
 import { fromJson, prepared } from './prepared.js';
@@ -281,11 +281,6 @@ export function closedContacts(db: Database, campaignId: string, armyId?: string
     .all().map((r) => r.data as ContactRecord);
 }
 
-/** Courier records that have left the live state (delivered or captured). */
-export function closedCouriers(db: Database, campaignId: string): CourierRecord[] {
-  return db.select({ data: t.couriers.data }).from(t.couriers)
-    .where(and(eq(t.couriers.campaignId, campaignId), eq(t.couriers.live, false))).all().map((r) => r.data as CourierRecord);
-}
 
 export function deleteCampaign(db: Database, id: string): void {
   for (const table of [t.regiments, t.individuals, t.events, t.outboxMessages] as const) {

@@ -5,7 +5,7 @@ import type { Database } from './client.js';
 import { prepared } from './prepared.js';
 import { events } from './schema.js';
 
-export function audienceKey(a: Audience): string {
+function audienceKey(a: Audience): string {
   return a.kind === 'army' ? `army:${a.armyId}` : a.kind;
 }
 

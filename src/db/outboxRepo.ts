@@ -144,10 +144,6 @@ export function claimedMessage(db: Database, id: number, owner: string): OutboxR
   return r ? toRow(r) : undefined;
 }
 
-export function getOutbox(db: Database, id: number): OutboxRow | undefined {
-  const r = db.select().from(outboxMessages).where(eq(outboxMessages.id, id)).get();
-  return r ? toRow(r) : undefined;
-}
 
 export function outboxByStatus(db: Database, campaignId: string, statuses: readonly OutboxStatus[]): OutboxRow[] {
   return db.select().from(outboxMessages)

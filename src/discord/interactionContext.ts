@@ -4,7 +4,7 @@ import { UserError } from '../app/errors.js';
 import type { AutocompleteContext, CommandContext, UploadedFile } from '../../src/app/commandContext.js';
 
 /** Uploads larger than this are refused before download (scenario files are a few hundred kB). */
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 15_000;
 
 /** Role ids of the member who used the interaction, without @everyone; none outside a guild. */
@@ -22,7 +22,7 @@ function displayName(interaction: BaseInteraction): string {
 }
 
 /** A Discord attachment as an UploadedFile: the text is downloaded when the command asks for it. */
-export function uploadedFile(attachment: Attachment): UploadedFile {
+function uploadedFile(attachment: Attachment): UploadedFile {
   return {
     name: attachment.name,
     async text() {
@@ -54,7 +54,7 @@ function snowflakeOption(interaction: ChatInputCommandInteraction, name: string)
  * View Channel, Send Messages (Send Messages in Threads in a thread) and Attach Files (the map).
  * No embeds are sent, so Embed Links is not needed. Outside a guild: nothing.
  */
-export function botMissingPermissions(interaction: BaseInteraction): string[] {
+function botMissingPermissions(interaction: BaseInteraction): string[] {
   if (!interaction.inGuild()) return [];
   const perms = interaction.appPermissions;
   const thread = interaction.channel?.isThread() ?? false;

@@ -27,7 +27,7 @@ const PERMISSION_NAMES = [
  * roles and overwrites (Discord's 50013 does not say which one). Undefined when the channel is
  * not in the cache or every needed permission is there.
  */
-export function missingPostPermission(client: Client, channelId: string, withFiles: boolean): string | undefined {
+function missingPostPermission(client: Client, channelId: string, withFiles: boolean): string | undefined {
   const channel = client.channels.cache.get(channelId);
   if (!channel || channel.isDMBased() || !('guild' in channel)) return undefined;
   const me = channel.guild.members.me;
@@ -43,7 +43,7 @@ export function missingPostPermission(client: Client, channelId: string, withFil
 }
 
 /** One message part as Discord's REST body and file parts (files[n] matching attachments[n]). */
-export function messageBody(payload: DiscordPayload, nonce: string): { body: Record<string, unknown>; files: RawFile[] } {
+function messageBody(payload: DiscordPayload, nonce: string): { body: Record<string, unknown>; files: RawFile[] } {
   const files = (payload.files ?? []).map((f, i) => ({ key: `files[${i}]`, name: f.name ?? `file${i}`, data: f.attachment as Buffer }));
   const body: Record<string, unknown> = {
     ...(payload.content !== undefined ? { content: payload.content } : {}),
@@ -134,6 +134,6 @@ export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, 
 }
 
 /** Discord takes a nonce of at most 25 characters: the item's id (16 hex digits) and the part number. */
-export function partNonce(itemNonce: string, part: number): string {
+function partNonce(itemNonce: string, part: number): string {
   return `${itemNonce.slice(0, 20)}.${part}`;
 }

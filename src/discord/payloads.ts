@@ -2,7 +2,7 @@ import { ActionRowBuilder, AttachmentBuilder, ButtonBuilder, ButtonStyle } from 
 import type { MessageButton, MessageFile } from '../app/messages.js';
 
 /** Discord's cap on a message's content. */
-export const MAX_CONTENT = 2000;
+const MAX_CONTENT = 2000;
 const BUTTONS_PER_ROW = 5;
 const MAX_ROWS = 5;
 const MAX_LABEL = 80;
@@ -70,7 +70,7 @@ const STYLES = {
 } as const;
 
 /** Buttons as action rows of five (Discord allows five rows). Throws on an invalid or repeated custom id. */
-export function buttonRows(buttons: readonly MessageButton[]): ActionRowBuilder<ButtonBuilder>[] {
+function buttonRows(buttons: readonly MessageButton[]): ActionRowBuilder<ButtonBuilder>[] {
   if (buttons.length > BUTTONS_PER_ROW * MAX_ROWS) {
     throw new Error(`a message can carry at most ${BUTTONS_PER_ROW * MAX_ROWS} buttons, got ${buttons.length}`);
   }

@@ -4,7 +4,7 @@ import type { Command } from '../../src/app/commandContext.js';
 export type CommandPayload = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 /** Discord's limits on application commands (chat input). */
-export const CommandLimits = {
+const CommandLimits = {
   commands: 100,
   name: 32,
   description: 100,
@@ -137,7 +137,7 @@ function characterCount(name: string, description: string, options: readonly Opt
  * What the bot needs in a campaign channel: see it, post, embed links, attach map PNGs; members
  * use its slash commands. No thread permissions: the bot posts in the campaign channel itself.
  */
-export const BOT_PERMISSIONS = {
+const BOT_PERMISSIONS = {
   ViewChannel: 1n << 10n,
   SendMessages: 1n << 11n,
   EmbedLinks: 1n << 14n,

@@ -17,3 +17,14 @@ export function ok<T>(value: T): Result<T> {
 export function fail<T = never>(code: string, message: string, details?: Record<string, unknown>): Result<T> {
   return details === undefined ? { ok: false, violation: { code, message } } : { ok: false, violation: { code, message, details } };
 }
+
+/**
+ * Unexpected failures are bugs or broken data (a state that names an army it does not hold, a
+ * contact in a step no rule knows): they throw, loudly, and the app reports them as such.
+ */
+export class BrokenData extends Error {
+  constructor(what: string) {
+    super(`broken data: ${what}`);
+    this.name = 'BrokenData';
+  }
+}

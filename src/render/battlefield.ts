@@ -15,7 +15,7 @@ import type { Rect } from './layout.js';
  */
 type Ctx = SKRSContext2D;
 
-export const BATTLEFIELD_SIZE = { width: 960, height: 720 } as const;
+const BATTLEFIELD_SIZE = { width: 960, height: 720 } as const;
 const TITLE_H = 52;
 const EDGE_H = 30;
 const PAD = 16;

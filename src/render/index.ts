@@ -1,4 +1,4 @@
-export { renderMap, renderMapCanvas, clearRenderCache, renderCacheStats, snapshotLayout, type RenderMapOptions } from './renderMap.js';
-export { renderBattlefield, renderBattlefieldCanvas } from './battlefield.js';
-export type { TitleText } from './overlay.js';
-export { closeRenderPool, configureRenderPool, renderPoolState } from './renderPool.js';
+/** Map and battlefield pictures, drawn and encoded off the main thread. */
+export { renderMap } from './renderMap.js';
+export { renderBattlefield } from './battlefield.js';
+export { closeRenderPool } from './renderPool.js';

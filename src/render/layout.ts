@@ -55,8 +55,8 @@ export interface LayoutOptions {
   readonly legendEntries?: number;
 }
 
-export const TITLE_HEIGHT = 58;
-export const MARGIN = 14;
+const TITLE_HEIGHT = 58;
+const MARGIN = 14;
 const LEGEND_CELL = { w: 152, h: 24 } as const;
 const LEGEND_PAD = 12;
 /** Extra room under the legend grid for the scale bar. */
@@ -72,7 +72,7 @@ export function blockExtent(cols: number, rows: number): { w: number; h: number 
 }
 
 /** Legend band height for a picture of `width` px with `entries` legend cells. */
-export function legendHeight(width: number, entries: number): { height: number; columns: number } {
+function legendHeight(width: number, entries: number): { height: number; columns: number } {
   const columns = Math.max(1, Math.floor((width - 2 * MARGIN - 2 * LEGEND_PAD) / LEGEND_CELL.w));
   const rows = Math.ceil(entries / columns);
   return { height: rows * LEGEND_CELL.h + 2 * LEGEND_PAD + LEGEND_FOOT, columns };
@@ -187,7 +187,7 @@ export function hexCorners(c: Point, size: number): Point[] {
 }
 
 /** Angle (radians, screen coordinates) from a hex centre to the middle of its edge `d`. */
-export function edgeAngle(d: Direction): number {
+function edgeAngle(d: Direction): number {
   return ((DIRECTIONS.indexOf(d) * 60 - 90) * Math.PI) / 180;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canAvoidTo, chooseStep1, contactData, forcedMarchExtra, resolveStep1 } from '../../src/engine/contact/index.js';
+import { canAvoidTo, chooseStep1, resolveStep1 } from '../../src/engine/contact/index.js';
+import { forcedMarchExtra } from '../../src/engine/contact/moveCost.js';
 import type { Army, MarchState } from '../../src/engine/forces/army.js';
 import { formatHex } from '../../src/engine/hex/hexId.js';
 import { fatigueOnMoving } from '../../src/engine/movement/restAndFatigue.js';
@@ -38,14 +39,15 @@ describe('001 Avoid: "enough move points to move into an adjacent hex or be able
     const h = out.state.armies['hadewych']!;
     expect(formatHex(h.hex)).toBe('0304');
     expect(h.march).toMatchObject({ pointsLeft: 4, spentToday: 14, allowanceToday: 18, forcedMarchDay: 1 });
-    expect(contactData(out.state.contacts['c1']!).outcome).toBe('disengaged');
+    expect(out.state.contacts['c1']!.data.outcome).toBe('disengaged');
     // The commander is told; the channel hears only the move (no points).
     const told = out.events.find((e) => e.type === 'avoidForcedMarch');
     expect(told?.audience).toEqual({ kind: 'army', armyId: 'hadewych' });
-    expect(told?.text).toMatch(/forced march: rest all of tomorrow or be fatigued/);
-    expect(out.events.filter((e) => e.audience.kind === 'public').map((e) => e.text).join('\n')).not.toMatch(/forced/);
+    expect(told?.data).toEqual({ armyId: 'hadewych', to: '0304', day: 1 });
+    expect(out.events.filter((e) => e.audience.kind === 'public').map((e) => e.type)).not.toContain('avoidForcedMarch');
+    expect(out.events.find((e) => e.type === 'armyAvoided')?.data).toEqual({ armyId: 'hadewych', to: '0304' });
     // The movement rules' next-day rule applies: moving tomorrow without rest fatigues.
-    expect(fatigueOnMoving({ ...h, march: { ...h.march, movedToday: false } }, { day: 2, half: 0 })).toMatch(/forced march yesterday/);
+    expect(fatigueOnMoving({ ...h, march: { ...h.march, movedToday: false } }, { day: 2, half: 0 })).toBe('forcedMarch');
   });
 
   it('GIVEN enough points left THEN the avoid is no forced march and the books stay clean', () => {

@@ -1,31 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyBattleResult,
-  battlefieldSketchOf,
-  assumeRole,
-  awaitingAnswers,
-  chooseDecision,
-  chooseStep1,
-  contactData,
-  contactStep,
-  contactView,
-  declareReinforce,
-  exploit,
-  forceSecondContact,
-  halfPeriodSpent,
-  intelFor,
-  isQuietPair,
-  maneuver,
-  placeTerrainCard,
-  relief,
-  resolveDecision,
-  resolveDisengagement,
-  resolveStep1,
-  splitContact,
-  supportOperation,
-  type ContactOutput,
-  type DisengageContext,
-} from '../../src/engine/contact/index.js';
+import { applyBattleResult, battlefieldSketchOf, assumeRole, awaitingAnswers, chooseDecision, chooseStep1, contactStep, declareReinforce, exploit, forceSecondContact, intelFor, maneuver, relief, resolveDecision, resolveStep1, splitContact, supportOperation, type ContactOutput } from '../../src/engine/contact/index.js';
+import { contactView } from '../../src/engine/contact/view.js';
+import { halfPeriodSpent, isQuietPair } from '../../src/engine/contact/queries.js';
+import { placeTerrainCard } from '../../src/engine/contact/terrainPlacement.js';
+import { resolveDisengagement, type DisengageContext } from '../../src/engine/contact/disengage.js';
 import { formatHex } from '../../src/engine/hex/hexId.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
 import { regimentFigures } from '../../src/engine/forces/army.js';
@@ -43,7 +21,8 @@ function must<T>(r: Result<T>): T {
 }
 
 const figures = (s: CampaignState, id: string): number => regimentFigures(s.armies[id]!.regiments[0]!);
-const publicText = (events: readonly EngineEvent[]): string => events.filter((e) => e.audience.kind === 'public').map((e) => e.text).join('\n');
+/** What the channel learns: the public facts, without their sentences. */
+const publicFacts = (events: readonly EngineEvent[]) => events.filter((e) => e.audience.kind === 'public').map((e) => ({ type: e.type, data: e.data }));
 const NO_CTX: DisengageContext = { supports: {}, reinforce: {}, maneuvering: new Set(), meleeToday: new Set() };
 
 /** Hadewych (Chaos) at 0303 faces Ingegerd (0302, north) and Aeskrvald (0403, south-east). */
@@ -72,7 +51,7 @@ describe('001 Contact Dice: the worked example', () => {
     // scouts: Hadewych 2 (killed), Aeskrvald 5 (successful); contact dice 4, 3, 5; size rolls.
     const out = must(resolveStep1(s, clear, 'c1', dice(2, 5, 4, 3, 5, 6, 1, 3, 3, 1, 1)));
     const c = out.state.contacts['c1']!;
-    const d = contactData(c);
+    const d = c.data;
     expect(c.step).toBe('decision');
     expect(d.scouts).toEqual({ hadewych: ['killed'], aeskrvald: ['successful'] });
     expect(d.contactDice?.['hadewych']).toMatchObject({ raw: 4, modified: 5 });
@@ -91,10 +70,10 @@ describe('001 Contact Dice: the worked example', () => {
     // Secrets: estimates only to their commander; nothing numeric in public.
     const estimates = out.events.filter((e) => e.type === 'contactEstimated');
     expect(estimates.map((e) => e.audience)).toEqual([{ kind: 'army', armyId: 'hadewych' }, { kind: 'army', armyId: 'ingegerd' }, { kind: 'army', armyId: 'aeskrvald' }]);
-    expect(publicText(out.events)).not.toMatch(/\d/);
+    expect(publicFacts(out.events)).toEqual([{ type: 'contactPhaseRun', data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd', 'aeskrvald'] } }]);
     expect(out.events.find((e) => e.type === 'contactTruth')?.audience).toEqual({ kind: 'referee' });
     // Views and intel.
-    const mine = contactData(contactView(c, { kind: 'army', armyId: 'ingegerd' }));
+    const mine = contactView(c, { kind: 'army', armyId: 'ingegerd' }).data;
     expect(Object.keys(mine.estimates ?? {})).toEqual(['ingegerd']);
     expect(Object.keys(mine.contactDice ?? {})).toEqual(['ingegerd']);
     expect(intelFor(Object.values(out.state.contacts), 'ingegerd')[0]?.estimates[0]?.targetId).toBe('hadewych');
@@ -104,7 +83,7 @@ describe('001 Contact Dice: the worked example', () => {
     let s = withContact(makeState({ hadewych: { side: 'chaos', hex: '0303', scouts: 2 }, ingegerd: { side: 'law', hex: '0302' } }), ['hadewych', 'ingegerd']);
     s = proceedAll(s, ['hadewych', 'ingegerd']);
     const out = must(resolveStep1(s, wooded, 'c1', dice(1, 1, 3, 3)));
-    const d = contactData(out.state.contacts['c1']!);
+    const d = out.state.contacts['c1']!.data;
     expect(d.contactDice?.['ingegerd']?.modifiers.map((m) => m.code)).toEqual(['capturedScouts']);
     expect(d.contactDice?.['hadewych']?.modified).toBe(3);
     expect(out.events.filter((e) => e.type === 'scoutCaptured').map((e) => e.audience)).toEqual([{ kind: 'army', armyId: 'ingegerd' }]);
@@ -115,7 +94,7 @@ describe('001 Contact Dice: the worked example', () => {
     s = { ...s, contacts: { old: { id: 'old', armyIds: ['hadewych', 'ingegerd'], hexes: [], openedAt: { day: 1, half: 3 }, step: 'closed', data: {} } } };
     s = proceedAll(withContact(s, ['hadewych', 'ingegerd']), ['hadewych', 'ingegerd']);
     const out = must(resolveStep1(s, wooded, 'c1', dice(2, 2)));
-    expect(contactData(out.state.contacts['c1']!).contactDice?.['hadewych']?.modifiers.map((m) => m.code)).toEqual(['morePoints', 'smallest', 'previousContact']);
+    expect(out.state.contacts['c1']!.data.contactDice?.['hadewych']?.modifiers.map((m) => m.code)).toEqual(['morePoints', 'smallest', 'previousContact']);
   });
 });
 
@@ -125,8 +104,8 @@ describe('001 Engage or Evade', () => {
     s = must(resolveStep1(s, wooded, 'c1', dice(1, 4, 3, 4))).state;
     const r = chooseDecision(s, 'c1', 'hadewych', 'evade');
     expect(r.ok ? '' : r.violation.code).toBe('contact.cannotEvadeUnaware');
-    expect(contactData(s.contacts['c1']!).decisions).toEqual({ hadewych: 'engage' });
-    expect(contactData(s.contacts['c1']!).estimates?.['hadewych']?.['ingegerd']).toMatchObject({ awareness: 'unaware' });
+    expect(s.contacts['c1']!.data.decisions).toEqual({ hadewych: 'engage' });
+    expect(s.contacts['c1']!.data.estimates?.['hadewych']?.['ingegerd']).toMatchObject({ awareness: 'unaware' });
     expect(awaitingAnswers(s.contacts['c1']!)).toEqual(['ingegerd']);
   });
 
@@ -138,7 +117,7 @@ describe('001 Engage or Evade', () => {
     expect(both.allAnswered).toBe(true);
     const out = must(resolveDecision(both.state, wooded, 'c1', dice()));
     expect(out.state.contacts['c1']!.step).toBe('closed');
-    expect(contactData(out.state.contacts['c1']!).outcome).toBe('bothEvaded');
+    expect(out.state.contacts['c1']!.data.outcome).toBe('bothEvaded');
     expect(isQuietPair(out.state, 'hadewych', 'ingegerd')).toBe(true);
     expect(isQuietPair(out.state, 'hadewych', 'ingegerd', { day: 1, half: 2 })).toBe(false);
     expect(out.state.armies['hadewych']!.status.inContact).toBe(false);
@@ -150,11 +129,11 @@ describe('001 Engage or Evade', () => {
     s = must(chooseDecision(s, 'c1', 'hadewych', 'evade')).state;
     // Hadewych 1 + 3 (formed, rearguard, clear) = 4; Ingegerd 4 + 3 (formed, clear) = 7: -3 -> 10%.
     const out = must(resolveDecision(s, clear, 'c1', dice(1, 4)));
-    const o = contactData(out.state.contacts['c1']!).disengagements?.[0];
+    const o = out.state.contacts['c1']!.data.disengagements?.[0];
     expect(o).toMatchObject({ operation: 'evade', modified: 4, percent: 10, figuresLost: 2 });
     expect(figures(out.state, 'hadewych')).toBe(18);
-    expect(contactData(out.state.contacts['c1']!).outcome).toBe('evaded');
-    expect(publicText(out.events)).not.toMatch(/%|figures/);
+    expect(out.state.contacts['c1']!.data.outcome).toBe('evaded');
+    expect(publicFacts(out.events)).toEqual([{ type: 'forceDisengaged', data: { armyId: 'hadewych', operation: 'evade', opposed: true } }]);
   });
 });
 
@@ -243,7 +222,7 @@ describe('RULINGS 5 Step 1', () => {
     const out = must(resolveStep1(twoForces(), clear, 'c1', dice()));
     const c = out.state.contacts['c1']!;
     expect(c.step).toBe('closed');
-    expect(contactData(c)).toMatchObject({ outcome: 'fightOnMorrow', quietUntil: 2 });
+    expect(c.data).toMatchObject({ outcome: 'fightOnMorrow', quietUntil: 2 });
     expect(out.events.map((e) => e.type)).toEqual(['contactDeferred']);
   });
 
@@ -265,7 +244,7 @@ describe('RULINGS 5 Step 1', () => {
     expect(formatHex(out.state.armies['hadewych']!.hex)).toBe('0304');
     expect(out.state.armies['hadewych']!.march.pointsLeft).toBe(6);
     expect(figures(out.state, 'hadewych')).toBe(20);
-    expect(contactData(out.state.contacts['c1']!).outcome).toBe('disengaged');
+    expect(out.state.contacts['c1']!.data.outcome).toBe('disengaged');
   });
 
   it('GIVEN a delay THEN the delay column and the half period is spent', () => {
@@ -296,7 +275,7 @@ describe('Both engage: deployment and battle result', () => {
     const out = toBattle();
     const c = out.state.contacts['c1']!;
     expect(c.step).toBe('battle');
-    const dep = contactData(c).deployment!;
+    const dep = c.data.deployment!;
     expect(dep.layout.interval).toBe(3);
     expect(dep.entries.map((e) => [e.armyId, e.die, e.score])).toEqual([['hadewych', 3, 4], ['ingegerd', 5, 6]]);
     expect(dep.initiative).toBe('ingegerd');
@@ -317,11 +296,14 @@ describe('Both engage: deployment and battle result', () => {
     expect(out.state.armies['ingegerd']!.march.pointsLeft).toBe(6);
     const c = out.state.contacts['c1']!;
     expect(c.step).toBe('closed');
-    expect(contactData(c).outcome).toBe('battle');
+    expect(c.data.outcome).toBe('battle');
     expect(out.state.armies['hadewych']!.status.inBattle).toBe(false);
-    expect(publicText(out.events)).not.toMatch(/\d+ figures|%/);
+    expect(publicFacts(out.events)).toEqual([
+      { type: 'forceDisengaged', data: { armyId: 'hadewych', operation: 'withdraw', opposed: true, to: '0304' } },
+      { type: 'battleFought', data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: ['hadewych'] } },
+    ]);
     const own = out.events.find((e) => e.type === 'battleLossesApplied' && e.audience.kind === 'army' && e.audience.armyId === 'hadewych');
-    expect(own?.text).toContain('8 figures (40%)');
+    expect(own?.data).toMatchObject({ armyId: 'hadewych', regiments: [{ figures: 8, strength: 40 }] });
   });
 
   it('GIVEN a pursuit of a force withdrawing in good order THEN refused', () => {
@@ -352,7 +334,7 @@ describe('001 Map Contact: three or more forces', () => {
     const c = out.state.contacts['c1']!;
     expect(c.step).toBe('battle');
     expect(c.armyIds).toEqual(['hadewych', 'aeskrvald']);
-    expect(contactData(c).departed).toEqual(['ingegerd']);
+    expect(c.data.departed).toEqual(['ingegerd']);
   });
 });
 
@@ -374,7 +356,7 @@ describe('001 Support, Reserve, Maneuver', () => {
     expect(early.ok ? '' : early.violation.code).toBe('contact.reserveNoSupporter');
     s = must(assumeRole(s, 'arn', 'support', 'ingegerd')).state;
     s = must(assumeRole(s, 'aeskrvald', 'reserve', 'ingegerd')).state;
-    expect(contactData(s.contacts['c1']!)).toMatchObject({ supports: { arn: 'ingegerd' }, reserves: { aeskrvald: 'ingegerd' } });
+    expect(s.contacts['c1']!.data).toMatchObject({ supports: { arn: 'ingegerd' }, reserves: { aeskrvald: 'ingegerd' } });
   });
 
   it('GIVEN a relief before the contact dice THEN the supporter takes the contact; the second switch of the turn costs points', () => {
@@ -393,7 +375,7 @@ describe('001 Support, Reserve, Maneuver', () => {
     s = must(assumeRole(s, 'aeskrvald', 'reserve', 'ingegerd')).state;
     s = must(supportOperation(s, clear, 'aeskrvald')).state;
     expect(formatHex(s.armies['aeskrvald']!.hex)).toBe('0401');
-    expect(contactData(s.contacts['c1']!)).toMatchObject({ supports: { aeskrvald: 'ingegerd' }, reserves: { arn: 'ingegerd' } });
+    expect(s.contacts['c1']!.data).toMatchObject({ supports: { aeskrvald: 'ingegerd' }, reserves: { arn: 'ingegerd' } });
   });
 
   it('GIVEN an exploit after the contact is resolved THEN the reserve moves through the supporter into a new contact', () => {
@@ -419,10 +401,10 @@ describe('001 Support, Reserve, Maneuver', () => {
     expect(tooSoon.ok ? '' : tooSoon.violation.code).toBe('contact.firstNotResolved');
     s = must(chooseStep1(s, clear, 'c1', 'hadewych', { kind: 'delay' })).state;
     const first = must(resolveStep1(s, clear, 'c1', dice(1, 6)));
-    expect(contactData(first.state.contacts['c1']!).disengagements?.[0]?.modifiers.map((m) => m.code)).toContain('rearguard');
+    expect(first.state.contacts['c1']!.data.disengagements?.[0]?.modifiers.map((m) => m.code)).toContain('rearguard');
     const second = must(forceSecondContact(first.state, clear, 'hadewych'));
     expect(second.state.contacts[second.contactId]!.armyIds).toEqual(['hadewych', 'ingegerd']);
-    expect(contactData(second.state.contacts[second.contactId]!).forcedBy).toBe('hadewych');
+    expect(second.state.contacts[second.contactId]!.data.forcedBy).toBe('hadewych');
     const third = forceSecondContact(second.state, clear, 'hadewych');
     expect(third.ok).toBe(false);
   });
@@ -432,7 +414,7 @@ describe('001 Support, Reserve, Maneuver', () => {
     s = proceedAll(s, ['hadewych', 'ingegerd']);
     s = must(resolveStep1(s, wooded, 'c1', dice(3, 3, 1, 1, 1, 1))).state;
     const out = must(resolveDecision(s, wooded, 'c1', dice(3, 3)));
-    const h = contactData(out.state.contacts['c1']!).deployment?.entries[0];
+    const h = out.state.contacts['c1']!.data.deployment?.entries[0];
     expect(h?.modifiers.map((m) => m.code)).toEqual(['maneuver']);
     expect(h?.score).toBe(4);
   });
@@ -440,7 +422,7 @@ describe('001 Support, Reserve, Maneuver', () => {
   it('GIVEN a reinforce declaration THEN it is stored for the supporter', () => {
     let s = must(assumeRole(lawTeam(), 'arn', 'support', 'ingegerd')).state;
     s = must(declareReinforce(s, 'arn', true)).state;
-    expect(contactData(s.contacts['c1']!).reinforce).toEqual({ arn: true });
+    expect(s.contacts['c1']!.data.reinforce).toEqual({ arn: true });
     const r = declareReinforce(s, 'aeskrvald', true);
     expect(r.ok ? '' : r.violation.code).toBe('contact.notSupporting');
   });
@@ -451,7 +433,7 @@ describe('RULINGS 5 deadlines: the contact tick step', () => {
     const s = twoForces();
     const next = contactStep({ state: { ...s, clock: { day: 1, half: 2 } }, map: clear, dice: dice(), weather: NO_WEATHER_EFFECTS });
     expect(next.state.contacts['c1']!.step).toBe('closed');
-    expect(contactData(next.state.contacts['c1']!).outcome).toBe('fightOnMorrow');
+    expect(next.state.contacts['c1']!.data.outcome).toBe('fightOnMorrow');
   });
 
   it('GIVEN a proceed THEN the contact phase at one tick and, at the next, missing answers engage', () => {
@@ -468,7 +450,7 @@ describe('RULINGS 5 Terrain reconnaissance: placing cards', () => {
     let s = proceedAll(twoForces(), ['hadewych', 'ingegerd']);
     s = must(resolveStep1(s, clear, 'c1', dice(4, 4, 6, 1, 6, 1))).state;
     s = must(placeTerrainCard(s, 'c1', 'ingegerd', 2, { row: 'far', column: 'left' }, 90)).state;
-    const placed = contactData(s.contacts['c1']!).terrain!.filter((c) => c.armyId === 'ingegerd')[1];
+    const placed = s.contacts['c1']!.data.terrain!.filter((c) => c.armyId === 'ingegerd')[1];
     expect(placed).toMatchObject({ cell: { row: 'far', column: 'left' }, orientation: 90 });
     const bad = placeTerrainCard(s, 'c1', 'ingegerd', 9, { row: 'far', column: 'left' });
     expect(bad.ok ? '' : bad.violation.code).toBe('contact.noSuchCard');
@@ -507,6 +489,6 @@ describe('RULINGS 5: the decision deadline is a campaign setting', () => {
     expect(first.events).toEqual([]);
     const second = contactStep({ state: { ...first.state, clock: { day: 1, half: 3 } }, map: clear, dice: dice(), weather: NO_WEATHER_EFFECTS });
     expect(second.state.contacts['c1']!.step).toBe('closed');
-    expect(contactData(second.state.contacts['c1']!).outcome).toBe('fightOnMorrow');
+    expect(second.state.contacts['c1']!.data.outcome).toBe('fightOnMorrow');
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assumeRole, baselines, battlefieldSketchOf, chooseStep1, contactData, declareReinforce, deploy, exploit, meleeOnDay, placeTerrainCardFromSide, relief, resolveStep1, splitContact, terrainHand,
-  type DeploymentInput,
-} from '../../src/engine/contact/index.js';
+import { assumeRole, baselines, battlefieldSketchOf, chooseStep1, declareReinforce, exploit, placeTerrainCardFromSide, relief, resolveStep1, splitContact, terrainHand } from '../../src/engine/contact/index.js';
+import { deploy, type DeploymentInput } from '../../src/engine/contact/deployment.js';
+import { meleeOnDay } from '../../src/engine/contact/queries.js';
 import { isAdjacent, neighbours } from '../../src/engine/hex/neighbours.js';
 import type { Result } from '../../src/engine/result.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { DealtCard } from '../../src/engine/contact/terrainDeck.js';
 import { asciiMap, dice, makeState, withContact } from './contactFixtures.js';
 
 const clear = asciiMap(['ccccccc', 'ccccccc', 'ccccccc', 'ccccccc', 'ccccccc', 'ccccccc']);
@@ -38,7 +38,7 @@ describe('001 Terrain Reconnaissance: "Still a tie, dice for it"', () => {
     const rolloffs = d.rolls.filter((r) => /first draw roll-off/.test(r.purpose));
     expect(rolloffs.map((r) => r.value)).toEqual([5, 5, 2, 6]);
     // Ingegerd wins the first draw; with no difference in the dice, the loser takes the first card.
-    const cards = contactData(out.state.contacts.c1!).terrain ?? [];
+    const cards = out.state.contacts.c1!.data.terrain ?? [];
     expect(cards[0]?.armyId).toBe('hadewych');
   });
 });
@@ -52,7 +52,7 @@ describe('001 Support: Relief finds the current support role', () => {
       lanze: { side: 'law', hex: '0301' },
       grallune: { side: 'law', hex: '0606' },
     }, { day: 2, half: 0 });
-    const old = { id: 'c1', armyIds: ['grallune', 'oberon'], hexes: [], openedAt: { day: 1, half: 0 as const }, step: 'closed' as const, data: { supports: { lanze: 'grallune' }, outcome: 'fightOnMorrow' } };
+    const old = { id: 'c1', armyIds: ['grallune', 'oberon'], hexes: [], openedAt: { day: 1, half: 0 as const }, step: 'closed' as const, data: { supports: { lanze: 'grallune' }, outcome: 'fightOnMorrow' as const } };
     s = { ...s, contacts: { c1: old }, nextId: 2 };
     s = withContact(s, ['hadewych', 'ingegerd'], 'c2');
     s = must(assumeRole(s, 'lanze', 'support', 'ingegerd')).state;
@@ -84,7 +84,7 @@ describe('001 Map Contact: Three or More Forces — a split keeps each group its
     let s = must(declareReinforce(fourForces(), 'lanze', true)).state;
     const out = must(splitContact(s, clear, 'c1', [['solon', 'aeskrvald'], ['hadewych', 'ingegerd']]));
     s = out.state;
-    const [other, mine] = out.contactIds.map((id) => contactData(s.contacts[id]!));
+    const [other, mine] = out.contactIds.map((id) => s.contacts[id]!.data);
     expect(mine?.supports).toEqual({ lanze: 'ingegerd' });
     expect(mine?.reinforce).toEqual({ lanze: true });
     expect(mine?.reserves).toEqual({ gyrhawk: 'ingegerd' });
@@ -96,7 +96,7 @@ describe('001 Map Contact: Three or More Forces — a split keeps each group its
     const out = must(splitContact(s, clear, 'c1', [['solon', 'aeskrvald'], ['hadewych', 'ingegerd']]));
     s = must(declareReinforce(out.state, 'lanze', true)).state;
     const mine = out.contactIds[1] as string;
-    expect(contactData(s.contacts[mine]!).reinforce).toEqual({ lanze: true });
+    expect(s.contacts[mine]!.data.reinforce).toEqual({ lanze: true });
     const lanze = s.armies.lanze!.hex;
     const hadewych = s.armies.hadewych!.hex;
     const to = neighbours(lanze).find((h) => isAdjacent(h, hadewych) && !Object.values(s.armies).some((a) => a.hex.q === h.q && a.hex.r === h.r));
@@ -114,7 +114,7 @@ describe('RULINGS 5 Terrain reconnaissance with three forces: allies share a sid
       ingegerd: { side: 'law', hex: '0302' },
       aeskrvald: { side: 'law', hex: '0403' },
     }), ['hadewych', 'ingegerd', 'aeskrvald']);
-    const terrain = [
+    const terrain: DealtCard[] = [
       { armyId: 'ingegerd', card: 'hill', cell: { row: 'near', column: 'left' }, orientation: 0 },
       { armyId: 'aeskrvald', card: 'woods', cell: { row: 'far', column: 'centre' }, orientation: 90 },
       { armyId: 'hadewych', card: 'marsh', cell: { row: 'middle', column: 'right' }, orientation: 0 },
@@ -138,7 +138,7 @@ describe('RULINGS 5 Terrain reconnaissance with three forces: allies share a sid
 
   it('GIVEN the ally places a card near left THEN it lies near left on the first drawer\'s side too', () => {
     const s = must(placeTerrainCardFromSide(dealt(), 'c1', 'aeskrvald', 1, { row: 'near', column: 'left' }, 0)).state;
-    const stored = (contactData(s.contacts.c1!).terrain ?? [])[1];
+    const stored = (s.contacts.c1!.data.terrain ?? [])[1];
     expect(stored).toMatchObject({ armyId: 'aeskrvald', cell: { row: 'near', column: 'left' }, orientation: 0 });
   });
 });
@@ -146,7 +146,7 @@ describe('RULINGS 5 Terrain reconnaissance with three forces: allies share a sid
 describe('001 Fresh cavalry: "has not engaged in melee today"', () => {
   it('GIVEN a contact made at night whose battle was fought the next morning THEN the melee counts for the day of the battle', () => {
     const s = makeState({ hadewych: { side: 'chaos', hex: '0303' }, ingegerd: { side: 'law', hex: '0302' } }, { day: 2, half: 1 });
-    const battle = { id: 'c1', armyIds: ['hadewych', 'ingegerd'], hexes: [], openedAt: { day: 1, half: 3 as const }, step: 'closed' as const, data: { outcome: 'battle', combatants: ['hadewych', 'ingegerd'], halfSpent: { hadewych: 4, ingegerd: 4 } } };
+    const battle = { id: 'c1', armyIds: ['hadewych', 'ingegerd'], hexes: [], openedAt: { day: 1, half: 3 as const }, step: 'closed' as const, data: { outcome: 'battle' as const, combatants: ['hadewych', 'ingegerd'], halfSpent: { hadewych: 4, ingegerd: 4 } } };
     const st: CampaignState = { ...s, contacts: { c1: battle } };
     expect([...meleeOnDay(st, 2)].sort()).toEqual(['hadewych', 'ingegerd']);
     expect([...meleeOnDay(st, 1)]).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contactData, forceSecondContact, isOpen, maneuver, resolveStep1 } from '../../src/engine/contact/index.js';
+import { forceSecondContact, isOpen, maneuver, resolveStep1 } from '../../src/engine/contact/index.js';
 import type { Result } from '../../src/engine/result.js';
 import type { CampaignState, ContactRecord } from '../../src/engine/state/campaign.js';
 import { asciiMap, dice, makeState, withContact } from './contactFixtures.js';
@@ -47,8 +47,8 @@ describe('001 Maneuver: a forced second contact never puts an enemy in two open 
     expect(Object.values(out.state.contacts).filter(isOpen)).toHaveLength(1);
     expect(openContactsPerArmy(out.state)['ingegerd']).toEqual(['c2']);
     expect(out.state.armies['hadewych']!.status.inContact).toBe(true);
-    expect(contactData(out.state.contacts['c2']!).operations?.map((o) => [o.kind, o.armyId])).toContainEqual(['secondContact', 'hadewych']);
-    expect(out.events.map((e) => e.text).join('\n')).toMatch(/Hadewych \(0303\) joins contact c2, forced by Hadewych's maneuver/);
+    expect(out.state.contacts['c2']!.data.operations?.map((o) => [o.kind, o.armyId])).toContainEqual(['secondContact', 'hadewych']);
+    expect(out.events.find((e) => e.type === 'contactMade')?.data).toEqual({ how: 'forcedJoined', contactId: 'c2', armyIds: ['ingegerd', 'arn', 'hadewych'], newcomers: [{ armyId: 'hadewych', hex: '0303' }], forcedBy: 'hadewych' });
   });
 
   it('GIVEN a second contact joined THEN another one this half period is refused', () => {
@@ -91,6 +91,6 @@ describe('001 Maneuver: a forced second contact never puts an enemy in two open 
     const out = must(forceSecondContact(s, clear, 'hadewych'));
     expect(out.contactId).not.toBe('c1');
     expect(out.state.contacts[out.contactId]!.armyIds).toEqual(['hadewych', 'ingegerd']);
-    expect(contactData(out.state.contacts[out.contactId]!).forcedBy).toBe('hadewych');
+    expect(out.state.contacts[out.contactId]!.data.forcedBy).toBe('hadewych');
   });
 });

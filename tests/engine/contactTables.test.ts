@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  baselines,
-  contactTableRow,
-  deploy,
-  disengagementLosses,
-  initialDeployment,
-  precalculatedInterval,
-  PRECALCULATED_INTERVALS,
-  roundToHalf,
-  SCOUT_TABLE,
-  sizeError,
-  terrainDeck,
-  terrainDrawOrder,
-  dealTerrain,
-  type DeploymentInput,
-} from '../../src/engine/contact/index.js';
+import { baselines, PRECALCULATED_INTERVALS, SCOUT_TABLE, TERRAIN_DECK } from '../../src/engine/contact/index.js';
+import { contactTableRow, sizeError } from '../../src/engine/contact/estimate.js';
+import { deploy, initialDeployment, type DeploymentInput } from '../../src/engine/contact/deployment.js';
+import { disengagementLosses } from '../../src/engine/contact/disengage.js';
+import { precalculatedInterval, roundToHalf } from '../../src/engine/contact/baselines.js';
+import { terrainDeck, terrainDrawOrder, dealTerrain } from '../../src/engine/contact/terrainDeck.js';
+import { TERRAIN_CARD_KINDS } from '../../src/engine/contact/tables.js';
 import { dice } from './contactFixtures.js';
 
 describe('001 Scouts Out: scout table', () => {
@@ -163,6 +154,7 @@ describe('001 Terrain Reconnaissance', () => {
     expect(deck).toHaveLength(20);
     expect(deck.filter((c) => c === 'hill')).toHaveLength(4);
     expect(deck.filter((c) => c === 'blank')).toHaveLength(8);
+    expect([...TERRAIN_CARD_KINDS]).toEqual(Object.keys(TERRAIN_DECK));
   });
   it('GIVEN a difference of 2 THEN the winner draws two, then turns alternate until the winner has four, then the opponent draws the rest', () => {
     expect(terrainDrawOrder(['w', 'o'], 2)).toEqual(['w', 'w', 'o', 'w', 'o', 'w', 'o', 'o']);

@@ -11,8 +11,9 @@ function closedAt(state: CampaignState, closedAtIndex: number): CampaignState {
   return { ...state, contacts: { c1: closed } };
 }
 
-const courier = (id: string, status: CourierRecord['status']): CourierRecord => ({
-  id, fromArmy: 'a', toArmy: 'b', side: 'law', hex: { q: 0, r: 0 }, message: 'hold', sentAt: { day: 1, half: 0 }, status, data: {},
+const courier = (id: string, status: CourierRecord['status'], senderTold?: boolean): CourierRecord => ({
+  id, fromArmy: 'a', toArmy: 'b', side: 'law', hex: { q: 0, r: 0 }, message: 'hold', sentAt: { day: 1, half: 0 }, status,
+  data: { horse: true, night: false, carry: 0, expectedBy: 4, trail: [], ...(senderTold !== undefined ? { senderTold } : {}) },
 });
 
 describe('the live state holds what the rules need (issue: a campaign that lasts a season)', () => {
@@ -32,7 +33,7 @@ describe('the live state holds what the rules need (issue: a campaign that lasts
   });
 
   it('GIVEN a delivered courier and a captured one whose sender was told THEN they leave; one travelling, or captured with the sender not yet told, stays', () => {
-    const told = { ...courier('k2', 'captured'), data: { senderTold: true } };
+    const told = courier('k2', 'captured', true);
     const s = { ...base, couriers: { k1: courier('k1', 'delivered'), k2: told, k3: courier('k3', 'travelling'), k4: courier('k4', 'captured') } };
     expect(Object.keys(forgetFinished(s).couriers)).toEqual(['k3', 'k4']);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectContacts, openContacts } from '../../src/engine/movement/index.js';
+import { detectContacts, openContacts } from '../../src/engine/movement/contacts.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { army, campaign } from './movementFixtures.js';
 

@@ -214,7 +214,7 @@ describe('marchStatus for /army status', () => {
     const { marchStatus } = await import('../../src/engine/movement/index.js');
     const m = mapOf(['cc'], { roads: [['0101', '0201']] });
     const a0 = army('a', '0101', { fatigued: true });
-    const a = { ...a0, march: { ...a0.march, fatigueReason: 'forced march yesterday and no rest today', daysMarched: 3, spentToday: 4 } };
+    const a = { ...a0, march: { ...a0.march, fatigueReason: 'forcedMarch' as const, daysMarched: 3, spentToday: 4 } };
     expect(marchStatus(m, a, NO_WEATHER_EFFECTS)).toMatchObject({
       hex: '0101', marchFormation: 'figures4x10', pointsToday: 9, pointsLeft: 5, fatigued: true,
       fatigueReason: 'forced march yesterday and no rest today', daysMarched: 3, formation: 'formed',

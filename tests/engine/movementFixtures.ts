@@ -1,11 +1,12 @@
 import type { GameTime } from '../../src/engine/clock/gameTime.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
-import { FRESH_MARCH, FRESH_STATUS, baseDailyPoints, type Army, type MovementClass, type Regiment } from '../../src/engine/forces/army.js';
+import { FRESH_MARCH, FRESH_STATUS, baseDailyPoints, type Army, type HalfActivity, type MovementClass, type Regiment } from '../../src/engine/forces/army.js';
 import type { Hex } from '../../src/engine/hex/hex.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
 import { buildMap, type MapData, type MapModel, type RiverData } from '../../src/engine/map/mapModel.js';
-import { beginHalfStep, movementStep, planMove, type MoveRequest } from '../../src/engine/movement/index.js';
+import { beginHalfStep, movementStep, planMove, type MoveOrder } from '../../src/engine/movement/index.js';
+import { type MoveRequest } from '../../src/engine/movement/types.js';
 import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';
@@ -130,7 +131,7 @@ export function order(state: CampaignState, map: MapModel, armyId: string, req: 
   return { ...state, orders: { ...state.orders, [armyId]: plan.value.order } };
 }
 
-export function rawOrder(armyId: string, path: readonly Hex[], o: Partial<Order> = {}): Order {
+export function rawOrder(armyId: string, path: readonly Hex[], o: Partial<Omit<MoveOrder, 'kind'>> = {}): MoveOrder {
   return { armyId, kind: 'move', period: 'day', path, forced: false, unformed: false, save: false, givenBy: 'u', givenAt: { day: 1, half: 0 }, ...o };
 }
 
@@ -154,3 +155,20 @@ export function ticks(state: CampaignState, map: MapModel, n: number, d = dice()
 }
 
 export const at = (state: CampaignState, map: MapModel, id: string): string => map.format((state.armies[id] as Army).hex);
+
+/** The hexes a march or a voyage still has to go; fails the test for any other order. */
+export function pathOf(order: Order | undefined): readonly Hex[] {
+  if (order?.kind !== 'move' && order?.kind !== 'sail') throw new Error(`expected a march or a voyage, got ${order?.kind ?? 'no order'}`);
+  return order.path;
+}
+
+const ACTIVITY: Readonly<Record<string, HalfActivity>> = { m: 'moved', w: 'worked', r: 'rested', b: 'battle' };
+
+/** A half-period log written as letters, oldest first: m moved, w worked, r rested, b battle. */
+export function halves(letters: string): HalfActivity[] {
+  return [...letters].map((l) => {
+    const a = ACTIVITY[l];
+    if (!a) throw new Error(`no half-period activity "${l}"`);
+    return a;
+  });
+}

@@ -68,8 +68,8 @@ describe('property: simultaneous resolution', () => {
             path.push(n);
             cur = n;
           }
-          const accept = path.map((h) => ({ hex: h, method: 'rafts' }));
-          if (path.length > 0) orders[`a${i}`] = rawOrder(`a${i}`, path, { forced: x.forced, unformed: x.unformed, period: x.dark ? x.period : x.period === 'split' ? 'day' : x.period, crossings: [...accept, { hex: (armies[i] as Army).hex, method: 'rafts' }] });
+          const accept = path.map((h) => ({ hex: h, method: 'rafts' as const }));
+          if (path.length > 0) orders[`a${i}`] = rawOrder(`a${i}`, path, { forced: x.forced, unformed: x.unformed, period: x.dark ? x.period : x.period === 'split' ? 'day' : x.period, crossings: [...accept, { hex: (armies[i] as Army).hex, method: 'rafts' as const }] });
         });
         let s: CampaignState = { ...campaign(armies), orders };
         const d = dice([], sc.seed);

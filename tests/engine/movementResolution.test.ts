@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Army } from '../../src/engine/forces/army.js';
-import { detectContacts, movementStep, openContacts, rankContenders } from '../../src/engine/movement/index.js';
+import { detectContacts, openContacts } from '../../src/engine/movement/contacts.js';
+import { movementStep } from '../../src/engine/movement/index.js';
+import { rankContenders } from '../../src/engine/movement/contest.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
-import { army, at, campaign, dice, hexes, hx, mapOf, order, rawOrder, tick } from './movementFixtures.js';
+import { army, at, campaign, dice, hexes, hx, mapOf, order, pathOf, rawOrder, tick } from './movementFixtures.js';
 
 const map = mapOf(['ccccc', 'ccccc', 'ccccc', 'ccccc', 'ccccc']);
 const step = (s: CampaignState, d = dice()) => movementStep({ state: s, map, dice: d, weather: NO_WEATHER_EFFECTS });
@@ -17,12 +19,12 @@ describe('RULINGS 3: contested hexes — the tie-breaks in order', () => {
     expect(at(out.state, map, 'ann')).toBe('0102');
     expect(at(out.state, map, 'bert')).toBe('0103');
     const contested = out.events.find((e) => e.type === 'hexContested' && e.audience.kind === 'public');
-    expect(contested?.text).toBe('Ann and Bert marched for 0102 in the morning: Ann took it.');
-    expect(contested?.data).toEqual({ hex: '0102' }); // the reason would tell who has fewer troops
+    // Who won, in order, and nothing more: the reason would tell who has fewer troops.
+    expect(contested?.data).toEqual({ hex: '0102', half: 'morning', ranking: ['ann', 'bert'] });
     const reason = out.events.find((e) => e.type === 'hexContestDecided');
     expect(reason?.audience).toEqual({ kind: 'referee' });
-    expect(reason?.text).toBe('0102 went to Ann (fewer troops).');
-    expect(out.events.some((e) => e.type === 'armyBlocked' && e.text.includes('Bert halted at 0103'))).toBe(true);
+    expect(reason?.data).toEqual({ hex: '0102', ranking: ['ann', 'bert'], decidedBy: 'fewerTroops' });
+    expect(out.events.find((e) => e.type === 'armyBlocked')?.data).toEqual({ armyId: 'bert', hex: '0103', blockedAt: '0102', reason: 'occupied', by: 'ann' });
   });
 
   it('GIVEN equal troops THEN the force with more points left after entering wins (cavalry over infantry)', () => {
@@ -31,7 +33,7 @@ describe('RULINGS 3: contested hexes — the tie-breaks in order', () => {
     s = order(s, map, 'cav', { path: hexes('0102') });
     const out = step(s);
     expect(at(out.state, map, 'cav')).toBe('0102');
-    expect(out.events.find((e) => e.type === 'hexContestDecided')?.text).toContain('more marching time left');
+    expect(out.events.find((e) => e.type === 'hexContestDecided')?.data?.['decidedBy']).toBe('morePointsLeft');
   });
 
   it('GIVEN equal troops and points left THEN more daily move points win', () => {
@@ -51,7 +53,7 @@ describe('RULINGS 3: contested hexes — the tie-breaks in order', () => {
     expect(at(first.state, map, 'bert')).toBe('0102');
     const again = step(s, dice([3, 3, 6, 1]));
     expect(at(again.state, map, 'ann')).toBe('0102');
-    expect(again.events.find((e) => e.type === 'hexContestDecided')?.text).toContain('the luck of the dice');
+    expect(again.events.find((e) => e.type === 'hexContestDecided')?.data?.['decidedBy']).toBe('dice');
   });
 
   it('rankContenders orders every contender', () => {
@@ -82,7 +84,7 @@ describe('RULINGS 3: one commander per hex, no passing through', () => {
     const out = step(s);
     expect(at(out.state, map, 'ann')).toBe('0101');
     expect(out.state.orders['ann']).toBeUndefined();
-    expect(out.events.find((e) => e.type === 'armyBlocked')?.text).toBe('Ann halted at 0101: 0102 is held by another commander.');
+    expect(out.events.find((e) => e.type === 'armyBlocked')?.data).toEqual({ armyId: 'ann', hex: '0101', blockedAt: '0102', reason: 'occupied', by: 'still' });
   });
   it('GIVEN two forces swapping hexes THEN neither passes through the other', () => {
     let s = campaign([army('ann', '0101'), army('bert', '0102')]);
@@ -113,7 +115,7 @@ describe('RULINGS 3: map contact stops movement', () => {
     expect(out.state.nextId).toBe(2);
     expect((out.state.armies['lara'] as Army).status.inContact).toBe(true);
     const pub = out.events.find((e) => e.type === 'contactMade' && e.audience.kind === 'public');
-    expect(pub?.text).toBe('Lara and Xan are in contact near 0103.');
+    expect(pub?.data).toEqual({ contactId: 'c1', armyIds: ['lara', 'xan'], near: '0103' });
   });
 
   it('GIVEN contact in the morning THEN the order is kept for later and saved points are lost', () => {
@@ -123,7 +125,7 @@ describe('RULINGS 3: map contact stops movement', () => {
     s = order(s, map, 'lara', { path: hexes('0102 0103 0104 0105') });
     const out = step(s);
     expect(at(out.state, map, 'lara')).toBe('0103');
-    expect(out.state.orders['lara']?.path.map((h) => map.format(h))).toEqual(['0104', '0105']);
+    expect(pathOf(out.state.orders['lara']).map((h) => map.format(h))).toEqual(['0104', '0105']);
     expect((out.state.armies['lara'] as Army).march.savedPoints).toBe(0);
   });
 
@@ -145,7 +147,7 @@ describe('RULINGS 3: map contact stops movement', () => {
 
   it('GIVEN a group told to fight on the morrow THEN it is not reopened until its time', () => {
     const s0 = campaign([army('a', '0101'), army('b', '0102', { side: 'chaos' })]);
-    const s = { ...s0, contacts: { c9: { id: 'c9', armyIds: ['a', 'b'], hexes: [], openedAt: s0.clock, step: 'closed', data: { quietUntil: 1 } } } };
+    const s = { ...s0, contacts: { c9: { id: 'c9', armyIds: ['a', 'b'], hexes: [], openedAt: s0.clock, step: 'closed' as const, data: { quietUntil: 1 } } } };
     expect(openContacts(s, detectContacts(s)).state.contacts['c1']).toBeUndefined();
     const later = { ...s, clock: { day: 1, half: 1 as const } };
     expect(openContacts(later, detectContacts(later)).state.contacts['c1']).toBeDefined();
@@ -163,10 +165,10 @@ describe('movement outcome lines', () => {
     let s = campaign([army('ann', '0101', { movementClass: 'cavalry' })]);
     s = order(s, map, 'ann', { path: hexes('0102 0103') });
     const out = step(s);
-    expect(out.events.find((e) => e.type === 'armyMoved')?.text).toBe('Ann marched from 0101 to 0103 (by 0102).');
+    expect(out.events.find((e) => e.type === 'armyMoved')?.data).toEqual({ armyId: 'ann', from: '0101', to: '0103', path: ['0102', '0103'], crossings: [] });
     const own = out.events.find((e) => e.type === 'movementOutcome');
     expect(own?.audience).toEqual({ kind: 'army', armyId: 'ann' });
-    expect(own?.text).toContain('12 of 24 points left today');
+    expect(own?.data).toMatchObject({ armyId: 'ann', moved: 'marched', hex: '0103', pointsLeft: 12, allowance: 24, notes: [] });
     expect(hx('0103')).toEqual((out.state.armies['ann'] as Army).hex);
   });
 });
@@ -190,7 +192,7 @@ describe('resolution under night and weather rules', () => {
     expect(at(morning.state, map, 'ann')).toBe('0101');
     const afternoon = movementStep({ state: { ...morning.state, clock: { day: 1, half: 1 } }, map, dice: dice(), weather: rain });
     expect(at(afternoon.state, map, 'ann')).toBe('0102');
-    expect(afternoon.state.orders['ann']?.path.map((h) => map.format(h))).toEqual(['0103']);
+    expect(pathOf(afternoon.state.orders['ann']).map((h) => map.format(h))).toEqual(['0103']);
   });
 
   it('GIVEN a ford closed by rain after the order THEN the army does not commit to rafts; it waits on the near bank', () => {
@@ -205,7 +207,7 @@ describe('resolution under night and weather rules', () => {
     expect(ann.bank).toBe('right');
     expect(ann.march.operation).toBeUndefined();
     expect(out.state.orders['ann']).toBeDefined();
-    expect(out.events.find((e) => e.type === 'movementOutcome')?.text).toContain('give the order again');
+    expect(out.events.find((e) => e.type === 'movementOutcome')?.data?.['notes']).toEqual([{ kind: 'crossingChanged', method: 'rafts' }]);
   });
 
   it('GIVEN no overland movement (rain level 4) THEN the order is accepted with a warning and waits', async () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Army } from '../../src/engine/forces/army.js';
 import { regimentFigures } from '../../src/engine/forces/army.js';
-import { fatigueOnMoving, halvesSinceLongRest, restFactorFromDay, stragglerFigures } from '../../src/engine/movement/index.js';
+import { fatigueOnMoving, halvesSinceLongRest } from '../../src/engine/movement/restAndFatigue.js';
+import { restFactorFromDay } from '../../src/engine/movement/index.js';
+import { stragglerFigures } from '../../src/engine/movement/stragglers.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { army, at, campaign, dice, hexes, hx, mapOf, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
+import { army, at, campaign, dice, halves, hexes, hx, mapOf, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
 
 const road = mapOf(['c'.repeat(30)]);
 const east = (from: number, n: number) => Array.from({ length: n }, (_, i) => hx(`${String(from + i).padStart(2, '0')}01`));
@@ -24,7 +26,7 @@ describe('000 Overland Travel: Weekly Rest and Fatigued — a week on the road',
     const d7 = ticks(s, road, 4);
     s = d7.state;
     expect(A(s).status.fatigued).toBe(true);
-    expect(A(s).march.fatigueReason).toContain('seventh day');
+    expect(A(s).march.fatigueReason).toBe('seventhDay');
     expect(d7.events.some((e) => e.type === 'armyFatigued' && e.audience.kind === 'army')).toBe(true);
     // Fatigue bites at once: 12 x 0.75 = 9 points, 6 spent, 3 left: one hex on day 7.
     expect(at(s, road, 'a')).toBe('1401');
@@ -53,13 +55,13 @@ describe('000 Overland Travel: Forced March', () => {
     s = order(s, road, 'a', { path: east(5, 1) });
     s = ticks(s, road, 1).state;
     expect(A(s).status.fatigued).toBe(true);
-    expect(A(s).march.fatigueReason).toBe('forced march yesterday and no rest today');
+    expect(A(s).march.fatigueReason).toBe('forcedMarch');
   });
   it('GIVEN a forced march two days running THEN the second day fatigues the army', () => {
     let s = order(campaign([army('a', '0101')]), road, 'a', { path: east(2, 8), forced: true });
     s = ticks(s, road, 5).state;
     expect(A(s).status.fatigued).toBe(true);
-    expect(A(s).march.fatigueReason).toBe('forced march yesterday and no rest today');
+    expect(A(s).march.fatigueReason).toBe('forcedMarch');
   });
   it('GIVEN a forced march and a day of rest THEN no fatigue', () => {
     let s = order(campaign([army('a', '0101')]), road, 'a', { path: east(2, 3), forced: true });
@@ -75,20 +77,20 @@ describe('000 Overland Travel: Daily Rest (half periods)', () => {
   it.each([
     ['', 0], ['mmrr', 0], ['rrmm', 2], ['rmrm', 4], ['mmmmm', 5], ['rrmrmr', 4],
   ] as const)('halves since two consecutive rests in %s: %i', (log, n) => {
-    expect(halvesSinceLongRest(log)).toBe(n);
+    expect(halvesSinceLongRest(halves(log))).toBe(n);
   });
   it.each([['mmrr', 1], ['mmmr', 0.5], ['mmmm', 0], ['wwrr', 1], ['', 1]] as const)('GIVEN yesterday %s THEN %s of the points come back', (log, f) => {
-    expect(restFactorFromDay(log)).toBe(f);
+    expect(restFactorFromDay(halves(log))).toBe(f);
   });
   it('GIVEN rest-move-rest-move for two periods THEN a third move without two halves of rest fatigues', () => {
     const a = army('orc', '0101', { sight: 'dark' });
-    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: 'rrrmrm' } }, { day: 2, half: 0 })).toBeUndefined();
-    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: 'rrrmrmr', movedToday: true } }, { day: 2, half: 1 })).toContain('two consecutive half periods of rest');
+    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrm') } }, { day: 2, half: 0 })).toBeUndefined();
+    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrmr'), movedToday: true } }, { day: 2, half: 1 })).toBe('noLongRest');
   });
   it('GIVEN a dark-seeing force splitting every day THEN it tires on the second day', () => {
     let s = order(campaign([army('orc', '0101', { sight: 'dark', side: 'chaos' })]), road, 'orc', { period: 'split', path: east(2, 10) });
     s = ticks(s, road, 4).state;
-    expect(A(s, 'orc').march.recentHalves).toBe('rmrm');
+    expect(A(s, 'orc').march.recentHalves).toEqual(halves('rmrm'));
     expect(A(s, 'orc').status.fatigued).toBe(false);
     s = ticks(s, road, 2).state;
     expect(A(s, 'orc').status.fatigued).toBe(true);
@@ -113,7 +115,7 @@ describe('000 Terrain Effects: Units, Formed and Unformed — stragglers', () =>
     s = order(s, mtn, 'a', { path: [hx('0301')], unformed: true });
     const out = ticks(s, mtn, 2, d);
     expect(A(out.state).march.stragglers).toEqual([]);
-    expect(out.events.some((e) => e.type === 'movementOutcome' && e.text.includes('3 straggling figure(s)'))).toBe(true);
+    expect(out.events.find((e) => e.type === 'movementOutcome')?.data?.['notes']).toEqual([{ kind: 'stragglersLeft', figures: 3, at: '0201' }]);
   });
 });
 

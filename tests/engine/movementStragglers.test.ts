@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Army } from '../../src/engine/forces/army.js';
-import { loseStragglers, recoverStragglers } from '../../src/engine/movement/index.js';
+import { loseStragglers, recoverStragglers } from '../../src/engine/movement/stragglers.js';
 import { army, dice } from './movementFixtures.js';
 
 /** A regiment of two companies: 12 foot and 4 archers. */

@@ -55,7 +55,7 @@ export function referenceRoute(input: RouteInput): Route | undefined {
 }
 
 /** The cost of one step by the rules (crossing, then entry), and the bank the army arrives on. */
-export function stepCost(input: RouteInput, at: Hex, bank: Bank | undefined, n: Hex, ctx: { flying: boolean; nightDouble: boolean; perHalf: number; weather: RouteInput['weather'] }): { cost: number; bank: Bank | undefined } | undefined {
+function stepCost(input: RouteInput, at: Hex, bank: Bank | undefined, n: Hex, ctx: { flying: boolean; nightDouble: boolean; perHalf: number; weather: RouteInput['weather'] }): { cost: number; bank: Bank | undefined } | undefined {
   const { map, army, opts } = input;
   let cost = 0;
   let b = bank;

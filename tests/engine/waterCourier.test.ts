@@ -9,7 +9,8 @@ import type { MapModel } from '../../src/engine/map/mapModel.js';
 import type { CampaignState, CourierRecord } from '../../src/engine/state/campaign.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
-import { courierStep, courierView, embark, sendCourier, type CourierData } from '../../src/engine/water/index.js';
+import { courierStep, embark, sendCourier } from '../../src/engine/water/index.js';
+import { courierView } from '../../src/engine/water/courier.js';
 import { asciiMap, makeState } from './contactFixtures.js';
 
 const h = (id: string) => {
@@ -60,16 +61,16 @@ describe('couriers (000 Overland Travel: Courier)', () => {
     const r = run(corridorState(), corridor, [3]);
     const c = courier(r.state);
     expect(c.status).toBe('captured');
-    expect((c.data as unknown as CourierData).capturedBy).toBe('orc');
+    expect(c.data.capturedBy).toBe('orc');
     const toOrc = r.events.filter((e) => e.audience.kind === 'army' && e.audience.armyId === 'orc');
-    expect(toOrc[0]?.text).toContain('Hold the ford.');
+    expect(toOrc[0]?.data).toMatchObject({ from: 'sender', to: 'friend', message: 'Hold the ford.' });
     expect(r.events.some((e) => e.audience.kind === 'public')).toBe(false);
     expect(r.events.some((e) => e.audience.kind === 'army' && e.audience.armyId === 'sender')).toBe(false);
     const later = run(r.state, corridor, [], 8);
     const told = later.events.filter((e) => e.audience.kind === 'army' && e.audience.armyId === 'sender');
     expect(told).toHaveLength(1);
-    expect(told[0]?.text).toMatch(/has not arrived/);
-    expect(told[0]?.text).not.toContain('Hold the ford');
+    expect(told[0]?.type).toBe('courierOverdue');
+    expect(told[0]?.data).not.toHaveProperty('message');
   });
 
   it('PASSING an enemy-held hex: escapes on 4+ and is delivered with the times sent and received', () => {
@@ -77,8 +78,7 @@ describe('couriers (000 Overland Travel: Courier)', () => {
     const c = courier(r.state);
     expect(c.status).toBe('delivered');
     const dm = r.events.find((e) => e.audience.kind === 'army' && e.audience.armyId === 'friend');
-    expect(dm?.text).toContain('sent Day 1, morning, received Day 1, afternoon');
-    expect(dm?.text).toContain('Hold the ford.');
+    expect(dm?.data).toMatchObject({ sentAt: { day: 1, half: 0 }, receivedAt: { day: 1, half: 1 }, message: 'Hold the ford.' });
     expect(r.dice.rolls.map((x) => x.value)).toEqual([4]);
   });
 
@@ -124,12 +124,12 @@ describe('couriers (000 Overland Travel: Courier)', () => {
     s = must(embark(s, map, { armyId: 'aeskrvald', vessels: { troopTransport: 9 }, givenBy: 'u', advanced: false })).state;
     s = { ...s, armies: { ...s.armies, aeskrvald: { ...(s.armies['aeskrvald'] as Army), hex: h('2302') } } };
     const sent = must(sendCourier(s, map, { fromArmy: 'aeskrvald', toArmy: 'noerdenheim', message: 'Sail at dawn.' }, NO_WEATHER_EFFECTS));
-    expect((sent.courier.data as unknown as CourierData).aboard).toBe('aeskrvald');
-    expect((sent.courier.data as unknown as CourierData).horse).toBe(true);
+    expect(sent.courier.data.aboard).toBe('aeskrvald');
+    expect(sent.courier.data.horse).toBe(true);
     const boats = { ...s, armies: { ...s.armies, noerdenheim: { ...(s.armies['noerdenheim'] as Army), hex: h('1508'), vessels: { riverBoat: 72 } } } };
     const b = must(embark(boats, map, { armyId: 'noerdenheim', vessels: { riverBoat: 72 }, givenBy: 'u', advanced: false })).state;
     const foot = must(sendCourier(b, map, { fromArmy: 'noerdenheim', toArmy: 'throrgrmir', message: 'On foot.' }, NO_WEATHER_EFFECTS));
-    expect((foot.courier.data as unknown as CourierData).horse).toBe(false);
+    expect(foot.courier.data.horse).toBe(false);
     // Aboard: it moves with the fleet and is delivered when the fleet lies next to the recipient.
     const moved = { ...sent.state, armies: { ...sent.state.armies, aeskrvald: { ...(sent.state.armies['aeskrvald'] as Army), hex: h('3002') }, noerdenheim: { ...(sent.state.armies['noerdenheim'] as Army), hex: h('3003') } } };
     expect(courier(run(moved, map).state).status).toBe('delivered');

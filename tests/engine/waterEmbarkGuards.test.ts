@@ -6,7 +6,10 @@ import { parseHex } from '../../src/engine/hex/hexId.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
-import { advanceFleet, boardingViolation, debark, embark, fleetOf, fleetStep, planLoad, planSail, type FleetState } from '../../src/engine/water/index.js';
+import { advanceFleet } from '../../src/engine/water/sail.js';
+import { boardingViolation, planLoad } from '../../src/engine/water/embark.js';
+import { debark, embark, fleetStep, planSail, type FleetState } from '../../src/engine/water/index.js';
+import { fleetOf } from '../../src/engine/water/fleet.js';
 import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
 import * as fx from './movementFixtures.js';
 

@@ -6,10 +6,12 @@ import { parseHex } from '../../src/engine/hex/hexId.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
+import { pathOf } from './movementFixtures.js';
 import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
-import {
-  embark, fleetBerth, fleetOf, fleetStep, planSail, sailOrder, stopFleet, type FleetState, type VesselCounts,
-} from '../../src/engine/water/index.js';
+import { embark, fleetStep, planSail, stopFleet, type FleetState } from '../../src/engine/water/index.js';
+import { fleetBerth } from '../../src/engine/water/stop.js';
+import { fleetOf, sailOrder } from '../../src/engine/water/fleet.js';
+import { type VesselCounts } from '../../src/engine/water/vessels.js';
 
 const scenario = loadShippedScenario('valormr');
 const map = mapOf(scenario);
@@ -34,13 +36,13 @@ const dice = () => new SeededDice(createRngState(3), []);
 
 describe('where a fleet may lie still (fleetBerth)', () => {
   it('GIVEN each kind of water THEN the fleet lies as its vessels do: docked, in a channel, beached, offshore, hove to', () => {
-    expect(must(berth('2304', { troopTransport: 9 }))).toMatchObject({ kind: 'docked', where: 'docked in the port of East Port (2304)' });
-    expect(must(berth('2403', { troopTransport: 9, galley: 1 }))).toMatchObject({ kind: 'channel', where: 'at anchor in the channel at 2403' });
+    expect(must(berth('2304', { troopTransport: 9 }))).toEqual({ kind: 'docked', hex: '2304', port: 'East Port', landPort: true });
+    expect(must(berth('2403', { troopTransport: 9, galley: 1 }))).toEqual({ kind: 'channel', hex: '2403' });
     expect(must(berth('2603', { longship: 9 }))).toMatchObject({ kind: 'beached' });
     expect(must(berth('2603', { sailingShip: 4, galley: 1 }))).toMatchObject({ kind: 'offshore' });
     expect(must(berth('2102', { troopTransport: 9 }))).toMatchObject({ kind: 'atSea' });
     // Transports land only at a port, but they may heave to in the open sea; the galley escort does not bar them.
-    expect(must(berth('2501', { troopTransport: 9, galley: 1 }))).toMatchObject({ kind: 'openSea', where: 'hove to in the open sea at 2501, out of sight of land' });
+    expect(must(berth('2501', { troopTransport: 9, galley: 1 }))).toEqual({ kind: 'openSea', hex: '2501' });
     expect(must(berth('3409', { longship: 9 }))).toMatchObject({ kind: 'river' });
   });
 
@@ -69,7 +71,7 @@ describe('stopping a fleet (stopFleet)', () => {
     let s = fleetStep({ state: underWay(), map, dice: dice(), weather: NO_WEATHER_EFFECTS }).state;
     expect(map.format((s.armies['aeskrvald'] as Army).hex)).toBe('2102');
     const f0 = fleetOf(s, 'aeskrvald') as FleetState;
-    s = { ...s, orders: { ...s.orders, aeskrvald: sailOrder('aeskrvald', { ...f0, carry: 3, escortLost: true, waitHalves: 1 }, s.orders['aeskrvald']?.path ?? [], 'u', s.clock) } };
+    s = { ...s, orders: { ...s.orders, aeskrvald: sailOrder('aeskrvald', { ...f0, carry: 3, escortLost: true, waitHalves: 1 }, pathOf(s.orders['aeskrvald']), 'u', s.clock) } };
     const out = must(stopFleet(s, map, { armyId: 'aeskrvald', givenBy: 'u' }));
     expect(out.cancelled).toEqual(['2002', '1902', '1802']);
     expect(out.berth).toMatchObject({ kind: 'atSea', hex: '2102' });
@@ -79,7 +81,7 @@ describe('stopping a fleet (stopFleet)', () => {
     expect(f).toMatchObject({ vessels: f0.vessels, regiments: f0.regiments, ashore: f0.ashore, escortLost: true, waitHalves: 1, carry: 0 });
     expect(out.events).toHaveLength(1);
     expect(out.events[0]).toMatchObject({ type: 'fleetStopped', audience: { kind: 'army', armyId: 'aeskrvald' } });
-    expect(out.events[0]?.text).toContain('Voyage to 1802 cancelled');
+    expect(out.events[0]?.data).toMatchObject({ cancelled: ['2002', '1902', '1802'], byReferee: false, berth: { kind: 'atSea', hex: '2102' } });
 
     const gale = weatherEffects({ sky: 'clear', fog: false, wind: 'gale', rainLevel: 0, track: {} }, { drought: false });
     for (const w of [NO_WEATHER_EFFECTS, gale]) {
@@ -99,8 +101,8 @@ describe('stopping a fleet (stopFleet)', () => {
     const n = { ...s0, armies: { ...s0.armies, noerdenheim: { ...(s0.armies['noerdenheim'] as Army), hex: h('3003') } } };
     const s = must(embark(n, map, { armyId: 'noerdenheim', vessels: { longship: 9 }, givenBy: 'u', advanced: false })).state;
     const out = must(stopFleet(s, map, { armyId: 'noerdenheim', givenBy: 'u', byReferee: true }));
-    expect(out.berth).toMatchObject({ kind: 'beach', where: 'off the beach at 3003, where the army embarked' });
+    expect(out.berth).toEqual({ kind: 'beach', hex: '3003', whereEmbarked: true });
     expect(out.cancelled).toEqual([]);
-    expect(out.events[0]?.text).toContain('(by the referee)');
+    expect(out.events[0]?.data).toMatchObject({ byReferee: true, cancelled: [] });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../src/engine/events/events.js';
 import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
 import type { GameTime } from '../../src/engine/clock/gameTime.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
@@ -9,10 +10,13 @@ import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from '../../src/engine/weather/types.js';
 import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
-import {
-  advanceFleet, awaitedRegiments, boardingViolation, checkStep, debark, embark, fleetCapacity, fleetCost, fleetHalfPoints, fleetOf,
-  fleetStep, halfPoints, isCoastalWaters, isOpenSea, parseVessels, planLoad, planSail, VESSELS, type FleetState, type VesselCounts,
-} from '../../src/engine/water/index.js';
+import { advanceFleet } from '../../src/engine/water/sail.js';
+import { awaitedRegiments, debark, embark, fleetStep, parseVessels, planSail, VESSELS, type FleetState } from '../../src/engine/water/index.js';
+import { boardingViolation, planLoad } from '../../src/engine/water/embark.js';
+import { checkStep, isCoastalWaters, isOpenSea } from '../../src/engine/water/navigation.js';
+import { fleetCapacity, fleetCost, type VesselCounts } from '../../src/engine/water/vessels.js';
+import { fleetHalfPoints, fleetOf, halfPoints } from '../../src/engine/water/fleet.js';
+import { halves } from './movementFixtures.js';
 
 const scenario = loadShippedScenario('valormr');
 const map = mapOf(scenario);
@@ -43,7 +47,7 @@ const code = (r: { ok: boolean; violation?: { code: string } }) => (r.ok ? 'ok' 
 function embarked(s: CampaignState, id: string, vessels: VesselCounts, advanced = false): CampaignState {
   return must(embark(s, map, { armyId: id, vessels, givenBy: 'u', advanced })).state;
 }
-function tick(s: CampaignState, w: WeatherEffects = NO_WEATHER_EFFECTS): { state: CampaignState; events: readonly { type: string; audience: { kind: string }; text: string }[] } {
+function tick(s: CampaignState, w: WeatherEffects = NO_WEATHER_EFFECTS): { state: CampaignState; events: readonly EngineEvent[] } {
   const out = fleetStep({ state: s, map, dice: dice(), weather: w });
   const c = out.state.clock;
   const next = c.half === 3 ? { day: c.day + 1, half: 0 as const } : { day: c.day, half: (c.half + 1) as 0 | 1 | 2 | 3 };
@@ -164,7 +168,7 @@ describe('embarking', () => {
     expect(f.regiments).toEqual(['first']);
     expect(f.ashore).toEqual(['second']);
     expect(out.state.orders['aeskrvald']?.kind).toBe('sail');
-    expect(out.events.find((e) => e.audience.kind === 'public')?.text).not.toMatch(/figures|regiment/i);
+    expect(out.events.find((e) => e.audience.kind === 'public')?.data).toEqual({ armyId: 'aeskrvald', hex: '2304', port: 'East Port' });
   });
 
   it('refuses vessels the army does not own, and longships to anyone but their owners', () => {
@@ -264,20 +268,20 @@ describe('fleetStep', () => {
     expect(plan.preview[0]).toMatchObject({ hex: '2303', half: 'afternoon' });
     let t = tick({ ...s, orders: { ...s.orders, aeskrvald: plan.order } });
     expect(at(t.state)).toBe('2304');
-    expect(t.events.some((e) => e.text.includes('tide'))).toBe(true);
+    expect(t.events.find((e) => e.type === 'fleetOutcome')?.data).toMatchObject({ sailed: false, notes: [{ kind: 'tide' }] });
     t = tick(t.state);
     expect(at(t.state)).toBe('2102');
   });
 
   it('A FULL DAY IN TRANSPORT IS REST: transports leave the rest log alone; crews of longships log movement', () => {
     const s = sailing(ROUTE);
-    const rested = { ...s, armies: { ...s.armies, aeskrvald: { ...(s.armies['aeskrvald'] as Army), march: { ...(s.armies['aeskrvald'] as Army).march, recentHalves: 'r' } } } };
-    expect(tick(rested).state.armies['aeskrvald']?.march.recentHalves).toBe('r');
+    const rested = { ...s, armies: { ...s.armies, aeskrvald: { ...(s.armies['aeskrvald'] as Army), march: { ...(s.armies['aeskrvald'] as Army).march, recentHalves: halves('r') } } } };
+    expect(tick(rested).state.armies['aeskrvald']?.march.recentHalves).toEqual(halves('r'));
     let n = embarked(place(fresh(), 'noerdenheim', '3003'), 'noerdenheim', { longship: 9 });
     const plan = must(planSail(n, map, 'noerdenheim', { to: h('2603'), givenBy: 'u' }, NO_WEATHER_EFFECTS));
-    n = { ...n, orders: { ...n.orders, noerdenheim: plan.order }, armies: { ...n.armies, noerdenheim: { ...(n.armies['noerdenheim'] as Army), march: { ...(n.armies['noerdenheim'] as Army).march, recentHalves: 'r' } } } };
+    n = { ...n, orders: { ...n.orders, noerdenheim: plan.order }, armies: { ...n.armies, noerdenheim: { ...(n.armies['noerdenheim'] as Army), march: { ...(n.armies['noerdenheim'] as Army).march, recentHalves: halves('r') } } } };
     const after = tick(n).state.armies['noerdenheim'] as Army;
-    expect(after.march.recentHalves).toBe('m');
+    expect(after.march.recentHalves).toEqual(halves('m'));
     expect(after.march.movedToday).toBe(true);
   });
 
@@ -285,7 +289,7 @@ describe('fleetStep', () => {
     const s = sailing(ROUTE);
     const r = tick(s, FOG);
     expect(at(r.state)).toBe('2304');
-    expect(r.events.some((e) => /port at 2303 is closed|closed to seagoing/.test(e.text))).toBe(true);
+    expect(r.events.find((e) => e.type === 'fleetOutcome')?.data).toMatchObject({ notes: [{ kind: 'portClosed', hex: '2303' }] });
     // At sea in fog: 72 / 8 = 9 points: one hex, 3 carried.
     const out = advanceFleet(map, { ...(s.armies['aeskrvald'] as Army), hex: h('2303') }, fleetOf(s, 'aeskrvald') as FleetState, ROUTE.slice(1).map(h), { day: 1, half: 0 }, FOG, new Map());
     expect(out.entered.map((e) => map.format(e.hex))).toEqual(['2202']);
@@ -309,7 +313,7 @@ describe('fleetStep', () => {
     s = { ...s, armies: { ...s.armies, noerdenheim: { ...(s.armies['noerdenheim'] as Army), hex: h('2202') } } };
     const r = tick(s);
     expect(at(r.state)).toBe('2303');
-    expect(r.events.some((e) => e.text.includes('held by Jarl Hrafnkel'))).toBe(true);
+    expect(r.events.find((e) => e.type === 'fleetOutcome')?.data).toMatchObject({ notes: [{ kind: 'occupied', hex: '2202', by: 'noerdenheim' }] });
   });
 
   it('CONTACT AT SEA: reported publicly, once, and not fought', () => {
@@ -320,7 +324,7 @@ describe('fleetStep', () => {
     const r = tick(s);
     const seen = r.events.filter((e) => e.type === 'fleetSighted' && e.audience.kind === 'public');
     expect(seen).toHaveLength(1);
-    expect(seen[0]?.text).toContain('no fighting at sea');
+    expect(seen[0]?.data).toEqual({ armyIds: ['aeskrvald', 'lizardmen'], hexes: ['2303', '2202'], otherAfloat: true });
     expect(Object.keys(r.state.contacts)).toHaveLength(0);
     expect(tick(r.state).events.filter((e) => e.type === 'fleetSighted')).toHaveLength(0);
   });
@@ -330,7 +334,7 @@ describe('fleetStep', () => {
     let r = tick(s);
     r = tick(r.state);
     expect(fleetOf(r.state, 'aeskrvald')?.escortLost).toBe(true);
-    expect(r.events.some((e) => e.text.includes('galley escort'))).toBe(true);
+    expect(r.events.find((e) => e.type === 'fleetOutcome')?.data?.['notes']).toContainEqual({ kind: 'escortLost' });
   });
 });
 

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import table from '../../assets/rules/weather-table.json' with { type: 'json' };
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
-import {
-  DEFAULT_WEATHER_TABLE,
-  FIRST_MORNING,
-  parseWeatherTable,
-  rollHalfPersistence,
-  rollPeriodWeather,
-  weatherColumn,
-  type Sky,
-  type WeatherState,
-  type WeatherTable,
-} from '../../src/engine/weather/index.js';
+import { DEFAULT_WEATHER_TABLE, FIRST_MORNING, type Sky, type WeatherState } from '../../src/engine/weather/index.js';
+import { parseWeatherTable, weatherColumn, type WeatherTable } from '../../src/engine/weather/weatherTable.js';
+import { rollHalfPersistence } from '../../src/engine/weather/rollHalfPersistence.js';
+import { rollPeriodWeather } from '../../src/engine/weather/rollPeriodWeather.js';
 
 const scripted = (...faces: number[]): SeededDice => new SeededDice(createRngState(7), faces);
 const sky = (s: Sky, extra: Partial<WeatherState> = {}): WeatherState => ({ ...FIRST_MORNING, sky: s, ...extra });

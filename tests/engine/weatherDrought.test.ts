@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
-import {
-  closeDroughtPeriod,
-  closeDroughtWeek,
-  describeWeather,
-  droughtTrack,
-  FIRST_MORNING,
-  rollDroughtCasualties,
-  weatherEffects,
-  type Sky,
-  type WeatherState,
-} from '../../src/engine/weather/index.js';
+import { closeDroughtPeriod, closeDroughtWeek, rollDroughtCasualties } from '../../src/engine/weather/drought.js';
+import { describeWeather, droughtTrack, FIRST_MORNING, weatherEffects, type Sky, type WeatherState } from '../../src/engine/weather/index.js';
 
 const ON = { drought: true };
 const OFF = { drought: false };

@@ -7,16 +7,8 @@ import { resolveTick } from '../../src/engine/tick/resolveTick.js';
 import { mapSchema } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
-import {
-  DROUGHT_LOSSES_DAY_KEY,
-  droughtCasualtyStep,
-  droughtFigures,
-  droughtTrack,
-  FIRST_MORNING,
-  weatherStep,
-  weatherEffects,
-  type WeatherState,
-} from '../../src/engine/weather/index.js';
+import { DROUGHT_LOSSES_DAY_KEY, droughtFigures } from '../../src/engine/weather/droughtCasualtyStep.js';
+import { droughtCasualtyStep, droughtTrack, FIRST_MORNING, weatherStep, weatherEffects, type WeatherState } from '../../src/engine/weather/index.js';
 
 const map = buildMap(mapSchema.parse({ width: 2, height: 2, terrain: ['cc', 'cc'] }));
 
@@ -67,12 +59,14 @@ describe('000 Advanced: Drought casualties, once a week', () => {
     const pub = out.events.filter((e) => e.audience.kind === 'public');
     expect(pub).toHaveLength(1);
     expect(pub[0]?.type).toBe('droughtTookToll');
-    expect(pub[0]?.text).not.toMatch(/\d+ %|figures/);
+    expect(pub[0]?.data).toEqual({ time: { day: 8, half: 0 } });
     const toA = out.events.filter((e) => e.audience.kind === 'army' && e.audience.armyId === 'a');
     expect(toA).toHaveLength(1);
-    expect(toA[0]?.text).toBe('Day 8, morning: the drought costs Army a 5 % of its figures, 2 in all: Regiment r1 1 (20 → 19), Regiment r2 1 (11 → 10).');
-    expect(toA[0]?.data).toMatchObject({ percent: 5, figuresLost: 2 });
-    expect(out.events.find((e) => e.audience.kind === 'referee')?.text).toBe('Day 8, morning: drought losses: Army a 5 % (2 figures); Army b 5 % (2 figures).');
+    expect(toA[0]?.data).toEqual({
+      time: { day: 8, half: 0 }, armyId: 'a', percent: 5, figuresLost: 2,
+      regiments: [{ regimentId: 'r1', name: 'Regiment r1', before: 20, lost: 1 }, { regimentId: 'r2', name: 'Regiment r2', before: 11, lost: 1 }],
+    });
+    expect(out.events.find((e) => e.audience.kind === 'referee')?.data).toMatchObject({ losses: [{ armyId: 'a', percent: 5, figuresLost: 2 }, { armyId: 'b', percent: 5, figuresLost: 2 }] });
   });
 
   it('GIVEN week 7 conditions but not the first morning of a week THEN nothing happens', () => {

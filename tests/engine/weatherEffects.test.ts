@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
-import {
-  describeWeather,
-  FIRST_MORNING,
-  NO_WEATHER_EFFECTS,
-  rollFogVisibility,
-  weatherEffects,
-  type WeatherState,
-} from '../../src/engine/weather/index.js';
+import { describeWeather, FIRST_MORNING, NO_WEATHER_EFFECTS, weatherEffects, type WeatherState } from '../../src/engine/weather/index.js';
+import { rollFogVisibility } from '../../src/engine/weather/fogVisibility.js';
 
 const OFF = { drought: false };
 const w = (extra: Partial<WeatherState>): WeatherState => ({ ...FIRST_MORNING, ...extra });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_MORNING, overrideWeather, RAIN_TRACK_KEYS, type WeatherState } from '../../src/engine/weather/index.js';
+import { FIRST_MORNING, overrideWeather, type WeatherState } from '../../src/engine/weather/index.js';
+import { RAIN_TRACK_KEYS } from '../../src/engine/weather/rainLevel.js';
 
 const drying: WeatherState = { ...FIRST_MORNING, sky: 'cloudy', rainLevel: 2, track: { [RAIN_TRACK_KEYS.cureUnits]: 3, [RAIN_TRACK_KEYS.lightStreak]: 0, 'drought.week': 0 } };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closeRainPeriod, FIRST_MORNING, rainTrack, type Sky, type WeatherState } from '../../src/engine/weather/index.js';
+import { closeRainPeriod, rainTrack } from '../../src/engine/weather/rainLevel.js';
+import { FIRST_MORNING, type Sky, type WeatherState } from '../../src/engine/weather/index.js';
 
 /** Closes one period after another with the given skies; returns the rain level after each. */
 function levels(skies: readonly Sky[], start: WeatherState = FIRST_MORNING): number[] {

@@ -5,16 +5,9 @@ import { buildMap } from '../../src/engine/map/mapModel.js';
 import { mapSchema } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
-import {
-  createWeatherStep,
-  DEFAULT_WEATHER_TABLE,
-  droughtTrack,
-  FIRST_MORNING,
-  weatherEffects,
-  weatherStep,
-  type WeatherState,
-  type WeatherTable,
-} from '../../src/engine/weather/index.js';
+import { createWeatherStep } from '../../src/engine/weather/weatherStep.js';
+import { DEFAULT_WEATHER_TABLE, droughtTrack, FIRST_MORNING, weatherEffects, weatherStep, type WeatherState } from '../../src/engine/weather/index.js';
+import { type WeatherTable } from '../../src/engine/weather/weatherTable.js';
 
 const map = buildMap(mapSchema.parse({ width: 2, height: 2, terrain: ['cc', 'cc'] }));
 
@@ -50,8 +43,7 @@ describe('000 Determining Weather: the weather step', () => {
     expect(out.state).toBe(state);
     expect(out.state.weather.sky).toBe('clear');
     expect(out.events).toHaveLength(1);
-    expect(out.events[0]).toMatchObject({ type: 'weatherRolled', audience: { kind: 'public' }, data: { firstMorning: true } });
-    expect(out.events[0]?.text).toBe('Day 1, morning: Clear skies. The campaign opens in this weather; nothing is rolled.');
+    expect(out.events[0]).toMatchObject({ type: 'weatherRolled', audience: { kind: 'public' }, data: { roll: 'opening', time: { day: 1, half: 0 }, weather: state.weather, rolls: [] } });
   });
 
   it('GIVEN the first afternoon without fog or wind THEN nothing is rolled and nothing reported', () => {
@@ -66,33 +58,31 @@ describe('000 Determining Weather: the weather step', () => {
     const out = run(campaign({ day: 1, half: 2 }), dice);
     expect(out.state.weather).toMatchObject({ sky: 'cloudy', fog: true, wind: 'none', rainLevel: 0 });
     expect(out.events.map((e) => e.type)).toEqual(['weatherRolled']);
-    expect(out.events[0]?.text).toBe(
-      'Day 1, evening: Cloudy, fog. Ports closed to seagoing ships; ships at sea at 50 % speed. (clear column 6: cloudy (change); fog/wind die 1)',
-    );
-    expect(out.events[0]?.data?.rolls).toEqual([
+    expect(out.events[0]?.data).toMatchObject({ roll: 'period', change: true, dice: { tableRolls: [{ column: 'clear', die: 6, result: 'cloudy', change: true }], fogWindDie: 1 } });
+    expect(out.events[0]?.data).toMatchObject({ rolls: [
       { purpose: 'weather (clear column)', sides: 6, value: 6 },
       { purpose: 'fog/wind die (weather changed)', sides: 6, value: 1 },
-    ]);
+    ] });
   });
 
   it('000 Fog and Wind Dice: GIVEN fog in the morning WHEN the afternoon starts THEN 1-2 keeps it, 3-6 lifts it', () => {
     const foggy: WeatherState = { ...FIRST_MORNING, sky: 'cloudy', fog: true };
     const kept = run(campaign({ day: 2, half: 1 }, foggy), scripted(2));
     expect(kept.state.weather.fog).toBe(true);
-    expect(kept.events[0]?.text).toBe('Day 2, afternoon: the fog holds (die 2). Cloudy, fog. Ports closed to seagoing ships; ships at sea at 50 % speed.');
+    expect(kept.events[0]?.data).toMatchObject({ roll: 'persistence', phenomenon: 'fog', die: 2, persisted: true, time: { day: 2, half: 1 } });
     const lifted = run(campaign({ day: 2, half: 1 }, foggy), scripted(3));
     expect(lifted.state.weather.fog).toBe(false);
-    expect(lifted.events[0]?.text).toBe('Day 2, afternoon: the fog ends (die 3). Cloudy.');
+    expect(lifted.events[0]?.data).toMatchObject({ roll: 'persistence', phenomenon: 'fog', die: 3, persisted: false, weather: { sky: 'cloudy', fog: false } });
   });
 
   it('000 Fog and Wind Dice: GIVEN high winds at night WHEN the die shows 1 THEN they persist; 2 THEN they end', () => {
     const windy: WeatherState = { ...FIRST_MORNING, wind: 'highWinds' };
     const held = run(campaign({ day: 2, half: 3 }, windy), scripted(1));
     expect(held.state.weather.wind).toBe('highWinds');
-    expect(held.events[0]?.text.startsWith('Day 2, night: the high winds hold (die 1).')).toBe(true);
+    expect(held.events[0]?.data).toMatchObject({ roll: 'persistence', phenomenon: 'highWinds', die: 1, persisted: true });
     const ended = run(campaign({ day: 2, half: 3 }, windy), scripted(2));
     expect(ended.state.weather.wind).toBe('none');
-    expect(ended.events[0]?.text).toBe('Day 2, night: the high winds end (die 2). Clear skies.');
+    expect(ended.events[0]?.data).toMatchObject({ roll: 'persistence', phenomenon: 'highWinds', die: 2, persisted: false });
   });
 
   it('000 Fog and Wind Dice: GIVEN fog WHEN the next period brings no change THEN the fog rolls for persistence at the period start', () => {
@@ -101,16 +91,14 @@ describe('000 Determining Weather: the weather step', () => {
     const out = run(campaign({ day: 2, half: 2 }, foggy), dice);
     expect(out.state.weather).toMatchObject({ sky: 'cloudy', fog: true });
     expect(dice.rolls.map((r) => r.purpose)).toEqual(['weather (cloudy column)', 'fog persistence (goes on on 1 or 2)']);
-    expect(out.events[0]?.text).toBe(
-      'Day 2, evening: Cloudy, fog. Ports closed to seagoing ships; ships at sea at 50 % speed. (cloudy column 1: no change; fog persistence 2: holds)',
-    );
+    expect(out.events[0]?.data).toMatchObject({ roll: 'period', change: false, dice: { tableRolls: [{ column: 'cloudy', die: 1, result: 'noChange', change: false }], persistence: { phenomenon: 'fog', die: 2, persisted: true } } });
   });
 
   it('000 Fog and Wind Dice: GIVEN fog WHEN the weather dice show a change THEN the fog lifts and the chronicle says so', () => {
     const foggy: WeatherState = { ...FIRST_MORNING, sky: 'cloudy', fog: true };
     const out = run(campaign({ day: 3, half: 0 }, foggy), scripted(3, 4));
     expect(out.state.weather).toMatchObject({ sky: 'clear', fog: false });
-    expect(out.events[0]?.text).toBe('Day 3, morning: Clear skies. The fog ends with the change. (cloudy column 3: clears (change); fog/wind die 4)');
+    expect(out.events[0]?.data).toMatchObject({ roll: 'period', change: true, dice: { tableRolls: [{ column: 'cloudy', die: 3, result: 'clears', change: true }], fogWindDie: 4, endedByChange: 'fog' } });
   });
 });
 
@@ -124,7 +112,7 @@ describe('000 Weather Effects: cumulative effects begin at the end of the trigge
     const evening = run({ ...morning.state, clock: { day: 2, half: 2 } }, scripted(3, 4));
     expect(evening.state.weather).toMatchObject({ sky: 'cloudy', rainLevel: 1 });
     expect(evening.events.map((e) => e.type)).toEqual(['rainLevelChanged', 'weatherRolled']);
-    expect(evening.events[0]?.text).toBe('The rain of the last period raises the rain level to 1.');
+    expect(evening.events[0]?.data).toEqual({ time: { day: 2, half: 2 }, before: 0, after: 1 });
     expect(weatherEffects(evening.state.weather, evening.state.settings)).toMatchObject({ overlandFactor: 1, fordsClosed: true, ferriesClosed: false });
   });
 
@@ -142,7 +130,7 @@ describe('000 Weather Effects: cumulative effects begin at the end of the trigge
     // Day 4 evening: the second clear period ended: the effects of two hard rains.
     const evening = run({ ...state, clock: { day: 4, half: 2 } }, scripted(1));
     expect(evening.state.weather.rainLevel).toBe(2);
-    expect(evening.events[0]?.text).toBe('The ground dries: the rain level falls to 2.');
+    expect(evening.events[0]).toMatchObject({ type: 'rainLevelChanged', data: { before: 3, after: 2 } });
   });
 });
 

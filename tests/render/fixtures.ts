@@ -128,8 +128,8 @@ export function testState(figures: { arn: number; mordred: number; ingegerd: num
     weather: FIRST_MORNING,
     contacts: {},
     couriers: {
-      k1: { id: 'k1', fromArmy: 'arn', toArmy: 'ingegerd', side: 'law', hex: h('0509'), message: 'secret plan', sentAt: { day: 1, half: 3 }, status: 'travelling', data: {} },
-      k2: { id: 'k2', fromArmy: 'mordred', toArmy: 'arn', side: 'chaos', hex: h('1205'), message: 'chaos plan', sentAt: { day: 1, half: 3 }, status: 'travelling', data: {} },
+      k1: { id: 'k1', fromArmy: 'arn', toArmy: 'ingegerd', side: 'law', hex: h('0509'), message: 'secret plan', sentAt: { day: 1, half: 3 }, status: 'travelling', data: { horse: true, night: false, carry: 0, expectedBy: 8, trail: ['0509'] } },
+      k2: { id: 'k2', fromArmy: 'mordred', toArmy: 'arn', side: 'chaos', hex: h('1205'), message: 'chaos plan', sentAt: { day: 1, half: 3 }, status: 'travelling', data: { horse: true, night: false, carry: 0, expectedBy: 8, trail: ['1205'] } },
     },
     rng: createRngState(1),
     nextId: 1,

@@ -1,16 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type * as PlanModule from '../../src/engine/tick/plan.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { campaignState, hexIdOf, valormrMap, consoleHarness, type Harness } from './harness.js';
-
-// A local test plan: the ships' and couriers' steps at the end of closeHalf, as the lead wires
-// them (after movement). Added only when the real plan does not hold them yet.
-vi.mock('../../src/engine/tick/plan.js', async (importOriginal) => {
-  const real = await importOriginal<typeof PlanModule>();
-  const water = await import('../../src/engine/water/index.js');
-  const close = real.TICK_PLAN.closeHalf;
-  const extra = [water.fleetStep, water.courierStep].filter((s) => !close.includes(s));
-  return { ...real, TICK_PLAN: { ...real.TICK_PLAN, closeHalf: [...close, ...extra] } };
-});
 
 const SETUP = [
   '@referee /campaign create scenario:valormr name:"Autumn War"',

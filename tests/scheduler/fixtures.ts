@@ -43,7 +43,7 @@ export function edit(app: App, id: string, fn: (s: CampaignState) => CampaignSta
 }
 
 export function restOrder(armyId: string, s: CampaignState): Order {
-  return { armyId, kind: 'rest', period: 'day', path: [], forced: false, unformed: false, save: false, givenBy: 'alice', givenAt: s.clock };
+  return { armyId, kind: 'rest', givenBy: 'alice', givenAt: s.clock };
 }
 
 export function withBattle(s: CampaignState): CampaignState {

@@ -1,6 +1,6 @@
-import { baseDailyPoints, regimentFigures, regimentStrength, troopFigures, type Army } from '../../engine/forces/army.js';
-import type { MapModel } from '../../engine/map/mapModel.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
+import { baseDailyPoints, regimentFigures, regimentStrength, troopFigures, type Army } from '../../engine/forces/index.js';
+import type { MapModel } from '../../engine/map/index.js';
+import type { CampaignState, Order } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
@@ -9,7 +9,7 @@ import { inCampaign } from '../session.js';
 import { movementStatus } from '../movement/marchLines.js';
 
 /** The full private picture of one's own army. */
-export function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: string; data: Record<string, unknown> } {
+function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: string; data: Record<string, unknown> } {
   const terrain = map.terrainAt(army.hex) ?? 'unknown';
   const river = map.riverAt(army.hex);
   const where = `${map.format(army.hex)} (${terrain}${river ? `, ${river.size} river ${river.riverName}${army.bank ? `, ${army.bank} bank` : ''}` : ''})`;
@@ -29,7 +29,7 @@ export function describeArmy(state: CampaignState, map: MapModel, army: Army): {
     ...(army.individuals.length > 0 ? [`Individuals: ${army.individuals.map((i) => `${i.name} (${i.kind})`).join(', ')}.`] : []),
     ...(Object.entries(army.vessels).some(([, n]) => n > 0) ? [`Vessels: ${Object.entries(army.vessels).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ')}.`] : []),
     `Scouts: ${army.scouts}.`,
-    `Order: ${order ? `${order.kind}${order.path.length > 0 ? ` via ${order.path.map((h) => map.format(h)).join(' ')}` : ''} (${order.period})` : 'none'}.`,
+    `Order: ${order ? orderSummary(order, map) : 'none'}.`,
   ];
   return {
     text: lines.join('\n'),
@@ -44,4 +44,11 @@ export function armyStatus(app: App, actor: Actor, armyRef: string | undefined):
     const d = describeArmy(tx.state, tx.map, army);
     return { result: [ephemeral(d.text, d.data)] };
   });
+}
+
+/** A standing order in a few words: its kind, the hexes still to go, and a march's period. */
+function orderSummary(order: Order, map: MapModel): string {
+  const path = order.kind === 'move' || order.kind === 'sail' ? order.path : [];
+  const via = path.length > 0 ? ` via ${path.map((h) => map.format(h)).join(' ')}` : '';
+  return `${order.kind}${via}${order.kind === 'move' ? ` (${order.period})` : ''}`;
 }

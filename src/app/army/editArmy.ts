@@ -1,7 +1,6 @@
-import { scaleCompanies } from '../../engine/forces/losses.js';
-import { REFEREE, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
-import type { Army } from '../../engine/forces/army.js';
-import { defaultBank, isWater } from '../../engine/map/mapModel.js';
+import { scaleCompanies, type Army } from '../../engine/forces/index.js';
+import { REFEREE, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/index.js';
+import { defaultBank, isWater } from '../../engine/map/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
@@ -52,7 +51,7 @@ export function editArmy(app: App, actor: Actor, input: EditArmyInput): Reply[] 
       done.push(`${reg.name} ${target} figures`);
     }
     if (input.fatigued !== undefined) {
-      army = { ...army, status: { ...army.status, fatigued: input.fatigued }, march: { ...army.march, ...(input.fatigued ? { fatigueReason: 'set by the referee' } : {}) } };
+      army = { ...army, status: { ...army.status, fatigued: input.fatigued }, march: { ...army.march, ...(input.fatigued ? { fatigueReason: 'referee' as const } : {}) } };
       events.push({ type: 'fatigueEdited', audience: PUBLIC, text: `The referee marked ${army.name} as ${input.fatigued ? 'fatigued' : 'rested'}.` });
       done.push(input.fatigued ? 'fatigued' : 'not fatigued');
     }

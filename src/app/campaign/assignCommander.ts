@@ -1,4 +1,4 @@
-import { PUBLIC } from '../../engine/events/events.js';
+import { PUBLIC } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';

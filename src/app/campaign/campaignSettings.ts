@@ -1,5 +1,5 @@
-import { PUBLIC } from '../../engine/events/events.js';
-import { checkSettings, SETTING_LIMITS, type CampaignSettings } from '../../engine/state/settings.js';
+import { PUBLIC } from '../../engine/events/index.js';
+import { type CampaignSettings, checkSettings, SETTING_LIMITS } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';

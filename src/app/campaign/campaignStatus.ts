@@ -1,4 +1,4 @@
-import { isHostile, troopFigures } from '../../engine/forces/army.js';
+import { isHostile, troopFigures } from '../../engine/forces/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { discordTime, gameTimeLabel } from '../format.js';

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { newCampaign } from '../../engine/state/newCampaign.js';
-import type { ScenarioDoc } from '../../engine/scenario/schema.js';
-import { formatGameTime } from '../../engine/clock/gameTime.js';
-import { PUBLIC } from '../../engine/events/events.js';
+import { newCampaign } from '../../engine/state/index.js';
+import type { ScenarioDoc } from '../../engine/scenario/index.js';
+import { formatGameTime } from '../../engine/clock/index.js';
+import { PUBLIC } from '../../engine/events/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';

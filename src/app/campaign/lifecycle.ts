@@ -1,6 +1,6 @@
-import { formatGameTime } from '../../engine/clock/gameTime.js';
-import { PUBLIC } from '../../engine/events/events.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
+import { formatGameTime } from '../../engine/clock/index.js';
+import { PUBLIC } from '../../engine/events/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';

@@ -1,7 +1,7 @@
 import { chooseDecision, chooseStep1, resolveDecision, resolveStep1, type Decision, type Step1Choice } from '../../engine/contact/index.js';
-import type { EngineEvent } from '../../engine/events/events.js';
-import type { Army } from '../../engine/forces/army.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
+import type { EngineEvent } from '../../engine/events/index.js';
+import type { Army } from '../../engine/forces/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { isReferee } from '../referees.js';
@@ -25,7 +25,7 @@ export interface AnswerInput {
  * refused (it comes after the contact phase). Once every commander has answered, the step is
  * resolved at once; otherwise it waits for the others or the deadline.
  */
-export function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactAnswer, input: AnswerInput): Change<Reply[]> {
+function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactAnswer, input: AnswerInput): Change<Reply[]> {
   const c = contactOfArmy(tx.state, army, input.contact);
   let state: CampaignState = tx.state;
   let allAnswered: boolean;

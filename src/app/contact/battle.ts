@@ -1,6 +1,5 @@
-import { describeStep } from '../../engine/contact/index.js';
-import { applyBattleResult, contactData, declareWithdrawal } from '../../engine/contact/index.js';
-import type { Army } from '../../engine/forces/army.js';
+import { describeStep, applyBattleResult, declareWithdrawal } from '../../engine/contact/index.js';
+import type { Army } from '../../engine/forces/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
@@ -38,13 +37,13 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
       const [armyText, regText] = key.includes('/') ? (key.split('/', 2) as [string, string]) : [undefined, key];
       const regId = regText.trim();
       const candidates = armies.filter((a) => a.regiments.some((r) => r.id === regId) && (armyText === undefined || a.id === requireArmy(tx.state, armyText).id));
-      if (candidates.length !== 1) throw new UserError('battle.unknownRegiment', `"${key}" names no single regiment of ${c.id}. Write army/regiment=figures with one of: ${known}.`);
-      const army = candidates[0] as Army;
+      const [army, ...others] = candidates;
+      if (!army || others.length > 0) throw new UserError('battle.unknownRegiment', `"${key}" names no single regiment of ${c.id}. Write army/regiment=figures with one of: ${known}.`);
       const count = Number(n);
       if (!Number.isInteger(count) || count < 0) throw new UserError('battle.badLosses', `Losses for ${regId} must be a whole number of figures.`);
       losses[army.id] = { ...(losses[army.id] ?? {}), [regId]: count };
     }
-    const declared: Record<string, Condition> = { ...(contactData(c).withdrawals ?? {}) };
+    const declared: Record<string, Condition> = { ...(c.data.withdrawals ?? {}) };
     for (const [who, cond] of pairs(input.withdraw)) {
       if (!CONDITIONS.includes(cond as Condition)) throw new UserError('battle.badCondition', `A withdrawal is formed, retreat or rout (not "${cond}").`);
       declared[requireArmy(tx.state, who).id] = cond as Condition;

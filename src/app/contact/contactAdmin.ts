@@ -1,7 +1,6 @@
-import { describeStep } from '../../engine/contact/index.js';
-import { adjacentEnemies, awaitingAnswers, contactData, isOpen, openContact, resolveDecision, resolveStep1, splitContact } from '../../engine/contact/index.js';
-import { formatGameTime } from '../../engine/clock/gameTime.js';
-import { REFEREE, type EngineEvent } from '../../engine/events/events.js';
+import { describeStep, adjacentEnemies, awaitingAnswers, isOpen, openContact, resolveDecision, resolveStep1, splitContact } from '../../engine/contact/index.js';
+import { formatGameTime } from '../../engine/clock/index.js';
+import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
@@ -48,7 +47,7 @@ export function resolveContactNow(app: App, actor: Actor, input: { contact?: str
     const events: EngineEvent[] = [{ type: 'contactForced', audience: REFEREE, text: `The referee resolved ${c.id} (${c.step}) before the deadline.` }, ...r.events];
     const d = deliveries(tx, tx.state, r.state, events);
     const now = r.state.contacts[c.id];
-    return { state: r.state, events: d.events, outbox: d.outbox, result: [ephemeral(`Contact ${c.id} resolved: now ${describeStep(now?.step ?? 'closed')}${now && contactData(now).outcome ? ` (${contactData(now).outcome})` : ''}.`, { contactId: c.id, step: now?.step })] };
+    return { state: r.state, events: d.events, outbox: d.outbox, result: [ephemeral(`Contact ${c.id} resolved: now ${describeStep(now?.step ?? 'closed')}${now && now.data.outcome ? ` (${now.data.outcome})` : ''}.`, { contactId: c.id, step: now?.step })] };
   });
 }
 

@@ -1,18 +1,18 @@
-import { ordinal } from '../../engine/clock/gameTime.js';
+import { ordinal } from '../../engine/clock/index.js';
 import {
   awaitingAnswers,
   canAvoidTo,
   canEvade,
-  contactData,
   isOpen,
   type DeploymentBriefing,
 } from '../../engine/contact/index.js';
-import { event, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
-import { isHostile, type Army } from '../../engine/forces/army.js';
-import { neighbours } from '../../engine/hex/neighbours.js';
-import type { MapModel } from '../../engine/map/mapModel.js';
+import { event, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/index.js';
+import { isHostile, type Army } from '../../engine/forces/index.js';
+import { neighbours } from '../../engine/hex/index.js';
+import type { MapModel } from '../../engine/map/index.js';
 import type { Result } from '../../engine/result.js';
-import type { CampaignState, ContactRecord } from '../../engine/state/campaign.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import type { ContactRecord } from '../../engine/contact/index.js';
 import { weatherEffects } from '../../engine/weather/index.js';
 import { UserError } from '../errors.js';
 import type { MessageButton } from '../messages.js';
@@ -32,16 +32,17 @@ export function contactOfArmy(state: CampaignState, army: Army, contactText: str
     if (!c || !c.armyIds.includes(army.id)) throw new UserError('contact.notFound', `${army.name} takes no part in a contact "${contactText}". Use \`/intel\` to see your contacts.`);
     return c;
   }
-  const open = Object.values(state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
-  if (open.length === 0) throw new UserError('contact.none', `${army.name} is not in an open contact.`);
-  if (open.length > 1) throw new UserError('contact.which', `${army.name} is in several contacts (${open.map((c) => c.id).join(', ')}); say which with \`contact:\`.`);
-  return open[0] as ContactRecord;
+  const [only, ...more] = Object.values(state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
+  if (!only) throw new UserError('contact.none', `${army.name} is not in an open contact.`);
+  if (more.length > 0) throw new UserError('contact.which', `${army.name} is in several contacts (${[only, ...more].map((c) => c.id).join(', ')}); say which with \`contact:\`.`);
+  return only;
 }
 
 export function contactByIdForReferee(state: CampaignState, text: string | undefined): ContactRecord {
   const open = Object.values(state.contacts).filter(isOpen);
   if (!text) {
-    if (open.length === 1) return open[0] as ContactRecord;
+    const [only, ...more] = open;
+    if (only && more.length === 0) return only;
     throw new UserError('contact.missing', `Say which contact with \`contact:\`. Open contacts: ${open.map((c) => c.id).join(', ') || 'none'}.`);
   }
   const c = state.contacts[text.trim()];
@@ -50,7 +51,7 @@ export function contactByIdForReferee(state: CampaignState, text: string | undef
 }
 
 /** A button's custom id: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]`. */
-export function contactButtonId(campaignId: string, contactId: string, choice: string, armyId: string, hex?: string): string {
+function contactButtonId(campaignId: string, contactId: string, choice: string, armyId: string, hex?: string): string {
   return ['contact', campaignId, contactId, choice, armyId, ...(hex ? [hex] : [])].join(':');
 }
 
@@ -73,7 +74,7 @@ export interface AvoidOption {
  * Hexes an army could avoid into now (at most four): those its points left cover, then those
  * only a forced march reaches. @see 001 Avoid, Evade, Delay, and Withdraw: Avoid
  */
-export function avoidHexes(state: CampaignState, map: MapModel, army: Army): AvoidOption[] {
+function avoidHexes(state: CampaignState, map: MapModel, army: Army): AvoidOption[] {
   const options = neighbours(army.hex).flatMap((h): AvoidOption[] => {
     const r = canAvoidTo(state, map, army, h);
     return r.ok ? [{ hex: map.format(h), forcedMarch: r.value.forcedMarch }] : [];
@@ -82,7 +83,7 @@ export function avoidHexes(state: CampaignState, map: MapModel, army: Army): Avo
 }
 
 /** The label of an avoid button: "Avoid to 1017", or "Avoid to 1017 (forced march)". */
-export function avoidLabel(option: AvoidOption): string {
+function avoidLabel(option: AvoidOption): string {
   return `Avoid to ${option.hex}${option.forcedMarch ? ' (forced march)' : ''}`;
 }
 
@@ -98,7 +99,7 @@ export interface ContactFollowUps {
  * with buttons (step 1: proceed, delay, avoid to a hex, stay silent; decision: engage, evade),
  * and a battle that began gets its deployment briefing in the channel. The tick calls this too.
  */
-export function contactFollowUps(before: CampaignState, after: CampaignState, map: MapModel): ContactFollowUps {
+function contactFollowUps(before: CampaignState, after: CampaignState, map: MapModel): ContactFollowUps {
   const events: EngineEvent[] = [];
   const buttons = new Map<string, MessageButton[]>();
   const ask = (armyId: string, line: EngineEvent, choices: MessageButton[]): void => {
@@ -126,8 +127,8 @@ export function contactFollowUps(before: CampaignState, after: CampaignState, ma
         if (canEvade(c, id)) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary' });
         ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
       }
-    } else if (c.step === 'battle' && contactData(c).deployment) {
-      events.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, contactData(c).deployment as DeploymentBriefing), { contactId: c.id }));
+    } else if (c.step === 'battle' && c.data.deployment) {
+      events.push(event('deploymentBriefed', PUBLIC, formatBriefing(after, c, c.data.deployment as DeploymentBriefing), { contactId: c.id }));
     }
   }
   return { events, buttons };
@@ -137,7 +138,7 @@ const PLURAL: Readonly<Record<string, string>> = { company: 'companies', battali
 const unitName = (n: number, unit: string): string => `${n} ${n === 1 ? unit : (PLURAL[unit] ?? unit)}`;
 
 /** The deployment briefing for the battle thread: baselines, dice, schedules. No strengths, no contact dice (the modifiers' reasons go to the referee). */
-export function formatBriefing(state: CampaignState, c: ContactRecord, b: DeploymentBriefing): string {
+function formatBriefing(state: CampaignState, c: ContactRecord, b: DeploymentBriefing): string {
   const name = (id: string): string => state.armies[id]?.name ?? id;
   const w = weatherEffects(state.weather, state.settings).battlefield;
   const lines = [

@@ -1,8 +1,7 @@
-import { describeStep } from '../../engine/contact/index.js';
-import { battlefieldSketchOf, contactData, describeEstimate, intelFor, isOpen } from '../../engine/contact/index.js';
-import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
+import { battlefieldSketchOf, describeEstimate, describeStep, intelFor, isOpen } from '../../engine/contact/index.js';
+import type { BattlefieldSketch } from '../../engine/views/index.js';
 import { renderBattlefield } from '../../render/battlefield.js';
-import { formatGameTime, ordinal } from '../../engine/clock/gameTime.js';
+import { formatGameTime, ordinal } from '../../engine/clock/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
@@ -24,7 +23,7 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
     const intel = intelFor([...contacts.values()], army.id);
     for (const entry of intel) {
       const c = contacts.get(entry.contactId);
-      const d = c ? contactData(c) : undefined;
+      const d = c ? c.data : undefined;
       const die = d?.contactDice?.[army.id];
       const scouts = d?.scouts?.[army.id];
       const cards = d?.terrain?.filter((t) => t.armyId === army.id).map((t) => t.card) ?? [];
@@ -37,7 +36,7 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
     // Direct messages that could not be delivered (closed DMs, or given up after an outage) are kept for /intel.
     const kept = tx.actor ? tx.read.keptMessages(tx.actor.userId) : [];
     if (kept.length > 0) lines.push('**Messages that could not reach you by DM**', ...kept.map((m) => m.content));
-    const sketches = open.filter((c) => (contactData(c).terrain ?? []).length > 0).map((c) => ({ contactId: c.id, sketch: battlefieldSketchOf(tx.state, c, army.id) }));
+    const sketches = open.filter((c) => (c.data.terrain ?? []).length > 0).map((c) => ({ contactId: c.id, sketch: battlefieldSketchOf(tx.state, c, army.id) }));
     return { readMessages: kept.map((m) => m.id), result: { message: ephemeral(lines.join('\n'), { armyId: army.id, intel, open: open.map((c) => c.id), kept: kept.length }), sketches } };
   });
   // Rendering is asynchronous: after the (read-only) transaction.

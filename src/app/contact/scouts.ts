@@ -1,5 +1,4 @@
-import { contactData } from '../../engine/contact/index.js';
-import { REFEREE } from '../../engine/events/events.js';
+import { REFEREE } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
@@ -16,7 +15,7 @@ export function deployScouts(app: App, actor: Actor, input: { army?: string | un
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
     const original = tx.scenario.armies.find((a) => a.id === army.id)?.scouts ?? 0;
-    const lost = Object.values(tx.state.contacts).reduce((n, c) => n + (contactData(c).scouts?.[army.id] ?? []).filter((s) => s === 'killed' || s === 'captured').length, 0);
+    const lost = Object.values(tx.state.contacts).reduce((n, c) => n + (c.data.scouts?.[army.id] ?? []).filter((s) => s === 'killed' || s === 'captured').length, 0);
     const available = Math.max(0, original - lost);
     const count = input.count;
     if (count === undefined || !Number.isInteger(count) || count < 0 || count > available) {

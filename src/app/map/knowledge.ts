@@ -1,7 +1,7 @@
-import { HALF_PERIODS, type GameTime } from '../../engine/clock/gameTime.js';
+import { HALF_PERIODS, type GameTime } from '../../engine/clock/index.js';
 import { intelFor } from '../../engine/contact/index.js';
 import { planMove } from '../../engine/movement/index.js';
-import { TICK_PLAN } from '../../engine/tick/plan.js';
+import { TICK_PLAN } from '../../engine/tick/index.js';
 import { estimateFromContact, type ArmyEstimate, type CommanderKnowledge } from '../../engine/views/index.js';
 import type { CampaignTx } from '../session.js';
 

@@ -1,4 +1,4 @@
-import { parseHex } from '../../engine/hex/hexId.js';
+import { parseHex } from '../../engine/hex/index.js';
 import { commanderMapView, publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import { renderMap } from '../../render/index.js';

@@ -1,5 +1,5 @@
-import type { Army } from '../../engine/forces/army.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
+import type { Army } from '../../engine/forces/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
 import { awaitedRegiments } from '../../engine/water/index.js';
 import { UserError } from '../errors.js';
 

@@ -1,4 +1,4 @@
-import { formatGameTime, type GameTime } from '../../engine/clock/gameTime.js';
+import { formatGameTime, type GameTime } from '../../engine/clock/index.js';
 import type { MovePlan, PlannedStep } from '../../engine/movement/index.js';
 
 function stepLine(s: PlannedStep): string {

@@ -1,8 +1,8 @@
-import type { Army } from '../../engine/forces/army.js';
-import type { MapModel } from '../../engine/map/mapModel.js';
+import type { Army } from '../../engine/forces/index.js';
+import type { MapModel } from '../../engine/map/index.js';
 import { marchStatus, type MarchStatus } from '../../engine/movement/index.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
-import { TICK_PLAN } from '../../engine/tick/plan.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import { TICK_PLAN } from '../../engine/tick/index.js';
 
 /**
  * The movement part of `/army status`: march formation, points today and saved, fatigue and why,
@@ -11,7 +11,7 @@ import { TICK_PLAN } from '../../engine/tick/plan.js';
  */
 export function movementStatus(state: CampaignState, map: MapModel, army: Army): { lines: string[]; data: MarchStatus } {
   const order = state.orders[army.id];
-  const s = marchStatus(map, army, TICK_PLAN.effects(state), order?.forced ?? false);
+  const s = marchStatus(map, army, TICK_PLAN.effects(state), order?.kind === 'move' && order.forced);
   const lines = [
     `March formation: ${s.marchFormationText}; ${s.formation}.`,
     `Points today: ${s.pointsLeft} of ${s.pointsToday} left${s.savedPoints > 0 ? ` (${s.savedPoints} saved from yesterday)` : ''}.`,

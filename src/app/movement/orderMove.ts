@@ -1,6 +1,6 @@
-import { toArmy } from '../../engine/events/events.js';
+import { toArmy } from '../../engine/events/index.js';
 import { planMove } from '../../engine/movement/index.js';
-import { TICK_PLAN } from '../../engine/tick/plan.js';
+import { TICK_PLAN } from '../../engine/tick/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';

@@ -1,5 +1,5 @@
-import { toArmy } from '../../engine/events/events.js';
-import type { Order } from '../../engine/state/campaign.js';
+import { toArmy } from '../../engine/events/index.js';
+import type { Order } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
@@ -18,7 +18,7 @@ export function orderRest(app: App, actor: Actor, armyRef: string | undefined): 
     const { army, asReferee } = requireControl(tx, armyRef);
     refuseAfloat(army, 'rest', tx.state);
     if (army.march.operation) throw new UserError('rest.committed', `${army.name} is committed to a river crossing at ${tx.map.format(army.march.operation.hex)}; it rests once across.`);
-    const order: Order = { armyId: army.id, kind: 'rest', period: 'day', path: [], forced: false, unformed: false, save: false, givenBy: actor.userId, givenAt: tx.state.clock };
+    const order: Order = { armyId: army.id, kind: 'rest', givenBy: actor.userId, givenAt: tx.state.clock };
     const m = army.march;
     const notes = [
       army.status.fatigued ? 'A full day of rest (no movement from daybreak to daybreak) ends the fatigue.' : '',

@@ -1,5 +1,5 @@
-import type { Hex } from '../../engine/hex/hex.js';
-import type { MapModel } from '../../engine/map/mapModel.js';
+import type { Hex } from '../../engine/hex/index.js';
+import type { MapModel } from '../../engine/map/index.js';
 import type { MovePeriod } from '../../engine/movement/index.js';
 import { UserError } from '../errors.js';
 

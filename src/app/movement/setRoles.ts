@@ -1,5 +1,5 @@
-import { toArmy } from '../../engine/events/events.js';
-import { regimentFigures } from '../../engine/forces/army.js';
+import { toArmy } from '../../engine/events/index.js';
+import { regimentFigures } from '../../engine/forces/index.js';
 import { assignRoles } from '../../engine/movement/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';

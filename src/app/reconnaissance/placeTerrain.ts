@@ -1,5 +1,5 @@
 import { describeStep, GRID_COLUMNS, GRID_ROWS, ORIENTATIONS, placeTerrainCardFromSide, terrainHand, terrainSeenBy, type BattlefieldCell, type HandCard } from '../../engine/contact/index.js';
-import { event, REFEREE, toArmy, type EngineEvent } from '../../engine/events/events.js';
+import { event, REFEREE, toArmy, type EngineEvent } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';

@@ -1,5 +1,5 @@
-import { battlefieldSketchOf, contactData } from '../../engine/contact/index.js';
-import type { CampaignState, ContactRecord } from '../../engine/state/campaign.js';
+import { battlefieldSketchOf } from '../../engine/contact/index.js';
+import type { CampaignState, ContactRecord } from '../../engine/state/index.js';
 import { refereeIds } from '../referees.js';
 import { commandersOf, type CampaignTx, type Outgoing } from '../session.js';
 import { handText, sketchData, sketchFileName } from './terrainCommon.js';
@@ -21,7 +21,7 @@ function reached(before: CampaignState, c: ContactRecord, step: ContactRecord['s
 export function sketchDeliveries(tx: Pick<CampaignTx, 'meta' | 'members'>, before: CampaignState, after: CampaignState): Outgoing[] {
   const out: Outgoing[] = [];
   for (const c of Object.values(after.contacts)) {
-    if ((contactData(c).terrain ?? []).length === 0) continue;
+    if ((c.data.terrain ?? []).length === 0) continue;
     if (reached(before, c, 'battle')) {
       const names = c.armyIds.map((id) => after.armies[id]?.name ?? id).join(' vs ');
       const sketch = battlefieldSketchOf(after, c);

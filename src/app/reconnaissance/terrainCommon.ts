@@ -1,10 +1,11 @@
 import {
-  battlefieldSketchOf, contactData, describeStep, GRID_COLUMNS, GRID_ROWS, terrainHand,
+  battlefieldSketchOf, describeStep, GRID_COLUMNS, GRID_ROWS, terrainHand,
   type BattlefieldCell, type HandCard, type TerrainCard,
 } from '../../engine/contact/index.js';
-import type { Army } from '../../engine/forces/army.js';
-import type { CampaignState, ContactRecord } from '../../engine/state/campaign.js';
-import type { BattlefieldSketch } from '../../engine/views/battlefieldSketch.js';
+import type { Army } from '../../engine/forces/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import type { ContactRecord } from '../../engine/contact/index.js';
+import type { BattlefieldSketch } from '../../engine/views/index.js';
 import { renderBattlefield } from '../../render/index.js';
 import type { App } from '../app.js';
 import { contactOfArmy } from '../contact/contactCommon.js';
@@ -41,7 +42,7 @@ export const VALID_CELLS = `rows ${GRID_ROWS.join(', ')} (near is your own basel
 /** The contact whose terrain an army looks at: the one named, or its only open contact. Refuses before the cards are dealt. */
 export function terrainContact(state: CampaignState, army: Army, contactText: string | undefined): ContactRecord {
   const c = contactOfArmy(state, army, contactText);
-  if ((contactData(c).terrain ?? []).length === 0) {
+  if ((c.data.terrain ?? []).length === 0) {
     throw new UserError('terrain.notDealt', `Contact ${c.id} is ${describeStep(c.step)}: the terrain cards are dealt at the contact phase, when both sides proceed. Try again once you have your estimate.`, { contactId: c.id, step: c.step });
   }
   return c;
@@ -66,7 +67,7 @@ export function pickCard(state: CampaignState, record: ContactRecord, army: Army
   if (hits.length > 1) {
     throw new UserError('terrain.whichCard', `${army.name} holds ${hits.length} ${CARD_LABEL[(hits[0] as HandCard).card]} cards (${hits.map((c) => c.n).join(' and ')}): say which by number, e.g. \`card:${(hits[0] as HandCard).n}\`. ${yours}`, { contactId: record.id, hand });
   }
-  const others = (contactData(record).terrain ?? []).filter((c) => c.armyId !== army.id && named(c.card));
+  const others = (record.data.terrain ?? []).filter((c) => c.armyId !== army.id && named(c.card));
   if (others.length > 0) {
     const owners = [...new Set(others.map((c) => state.armies[c.armyId]?.name ?? c.armyId))].join(' and ');
     throw new UserError('terrain.notYourCard', `That ${CARD_LABEL[(others[0] as { card: TerrainCard }).card]} card is ${owners}'s, not ${army.name}'s: each commander places only their own cards. ${yours}`, { contactId: record.id, hand });

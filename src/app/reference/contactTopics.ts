@@ -2,7 +2,7 @@ import {
   baselines, CONTACT_MODIFIERS, CONTACT_TABLE, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, DISENGAGE_MODIFIERS, LOSSES_TABLE,
   PRECALCULATED_INTERVALS, SCOUT_TABLE, SIZE_ESTIMATION_TABLE, TERRAIN_CARDS_EACH, TERRAIN_DECK, type LossCell,
 } from '../../engine/contact/index.js';
-import type { CampaignSettings } from '../../engine/state/settings.js';
+import type { CampaignSettings } from '../../engine/state/index.js';
 import type { TopicAnswer } from './movementTopics.js';
 import { codeTable, dieFaces, signed } from './text.js';
 

@@ -1,14 +1,13 @@
-import { MOVE_POINTS, type MovementClass } from '../../engine/forces/army.js';
-import type { Terrain } from '../../engine/map/mapModel.js';
+import { MOVE_POINTS, type MovementClass } from '../../engine/forces/index.js';
+import type { Terrain } from '../../engine/map/index.js';
 import {
   CROSSING_DAYS, HALVES_PER_DAY, crossesAsCavalry, MAX_MARCH_DAYS, REST_MOVE_LIMIT, TERRAIN_COST, TIMBER_SHORT_MAX,
   crossingCost, dailyPoints, defenceShare, enterCost, halfDayPoints, restFactorFromDay, stragglerPercent,
 } from '../../engine/movement/index.js';
-import type { MoveOptions } from '../../engine/movement/types.js';
-import type { CampaignSettings } from '../../engine/state/settings.js';
-import { VESSEL_KINDS, VESSELS, WATER_HEX_COST } from '../../engine/water/vessels.js';
-import { NO_WEATHER_EFFECTS } from '../../engine/weather/types.js';
-import { FERRIES_CLOSED_FROM_LEVEL, FORDS_CLOSED_FROM_LEVEL } from '../../engine/weather/weatherEffects.js';
+import type { MoveOptions } from '../../engine/movement/index.js';
+import type { CampaignSettings } from '../../engine/state/index.js';
+import { VESSEL_KINDS, VESSELS, WATER_HEX_COST } from '../../engine/water/index.js';
+import { NO_WEATHER_EFFECTS, FERRIES_CLOSED_FROM_LEVEL, FORDS_CLOSED_FROM_LEVEL } from '../../engine/weather/index.js';
 import { fixedDice, HERE, probeArmy, probeMap, riverMap, THERE, withEffects } from './probe.js';
 import { codeTable, days, fraction } from './text.js';
 
@@ -135,7 +134,11 @@ export function rest(): TopicAnswer {
   const inf = byClass.infantry;
   const forcedPct = percentOf(inf.forced, inf.daily);
   const fatiguedPct = percentOf(inf.fatigued, inf.daily);
-  const restShare = { none: restFactorFromDay('mmmm'), oneHalf: restFactorFromDay('mmmr'), period: restFactorFromDay('mmrr') };
+  const restShare = {
+    none: restFactorFromDay(['moved', 'moved', 'moved', 'moved']),
+    oneHalf: restFactorFromDay(['moved', 'moved', 'moved', 'rested']),
+    period: restFactorFromDay(['moved', 'moved', 'rested', 'rested']),
+  };
   const stragglers = { min: stragglerPercent(fixedDice(1), 'reference'), max: stragglerPercent(fixedDice(6), 'reference') };
   const text = [
     '**Rest, forced march and fatigue**',

@@ -1,9 +1,8 @@
-import type { Dice } from '../../engine/dice/dice.js';
-import { FRESH_STATUS, loneForce, type Army, type HomeTerrain, type MovementClass } from '../../engine/forces/army.js';
-import { parseHex } from '../../engine/hex/hexId.js';
-import type { Hex } from '../../engine/hex/hex.js';
-import { buildMap, type CrossingSite, type MapData, type MapModel, type RiverSize } from '../../engine/map/mapModel.js';
-import type { WeatherEffects } from '../../engine/weather/types.js';
+import type { Dice } from '../../engine/dice/index.js';
+import { FRESH_STATUS, loneForce, type Army, type HomeTerrain, type MovementClass } from '../../engine/forces/index.js';
+import { parseHex, type Hex } from '../../engine/hex/index.js';
+import { buildMap, type CrossingSite, type MapData, type MapModel, type RiverSize } from '../../engine/map/index.js';
+import type { WeatherEffects } from '../../engine/weather/index.js';
 
 /**
  * Probes: a one-army, two-hex world on which the engine's own functions are asked what they

@@ -1,5 +1,5 @@
 import { findCampaignInChannel } from '../../db/campaignRepo.js';
-import { DEFAULT_SETTINGS, type CampaignSettings } from '../../engine/state/settings.js';
+import { type CampaignSettings, DEFAULT_SETTINGS } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
@@ -8,7 +8,7 @@ import { readCampaign } from '../session.js';
 import { findTopic, RULES_TOPICS, topicList } from './topics.js';
 
 /** Discord's limit is 2,000 characters; keep a margin. */
-export const RULES_MAX_CHARS = 1900;
+const RULES_MAX_CHARS = 1900;
 
 /** The settings of the campaign in the actor's channel (read-only), or undefined without one. */
 function campaignSettings(app: App, actor: Actor): CampaignSettings | undefined {

@@ -1,4 +1,4 @@
-import type { CampaignSettings } from '../../engine/state/settings.js';
+import type { CampaignSettings } from '../../engine/state/index.js';
 import { contact, deployment, disengagement, scouts, size, terrainCards } from './contactTopics.js';
 import { crossings, moveRates, rest, terrain, vessels, type TopicAnswer } from './movementTopics.js';
 import { weather } from './weatherTopic.js';

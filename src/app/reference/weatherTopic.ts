@@ -1,9 +1,9 @@
-import type { CampaignSettings } from '../../engine/state/settings.js';
+import type { CampaignSettings } from '../../engine/state/index.js';
 import {
   CURE_STEP, CURE_UNITS, CURE_WAIT, DEFAULT_WEATHER_TABLE, DROUGHT_STAGES, FERRIES_CLOSED_FROM_LEVEL, FORDS_CLOSED_FROM_LEVEL,
   FOG_YARDS_PER_PIP, HARD_RAIN_FACTOR, RAIN_LEVEL_FACTORS, WEATHER_COLUMNS, weatherEffects, type WeatherResult,
 } from '../../engine/weather/index.js';
-import { FIRST_MORNING, type Wind } from '../../engine/weather/types.js';
+import { FIRST_MORNING, type Wind } from '../../engine/weather/index.js';
 import type { TopicAnswer } from './movementTopics.js';
 import { codeTable, dieFaces, signed } from './text.js';
 

@@ -1,2 +1,2 @@
-export { runDueTicks, type DueTickReport, type RunDueTicksOptions } from './runDueTicks.js';
+export { runDueTicks, type DueTickReport } from './runDueTicks.js';
 export { sendReminders, type ReminderReport } from './sendReminders.js';

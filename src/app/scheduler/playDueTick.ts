@@ -1,5 +1,5 @@
-import { formatGameTime } from '../../engine/clock/gameTime.js';
-import { REFEREE, type EngineEvent } from '../../engine/events/events.js';
+import { formatGameTime } from '../../engine/clock/index.js';
+import { type EngineEvent, REFEREE } from '../../engine/events/index.js';
 import type { App } from '../app.js';
 import { discordTime } from '../format.js';
 import { refereeIds } from '../referees.js';

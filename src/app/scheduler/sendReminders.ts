@@ -1,5 +1,5 @@
-import { formatGameTime, timeIndex } from '../../engine/clock/gameTime.js';
-import { REFEREE } from '../../engine/events/events.js';
+import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
+import { REFEREE } from '../../engine/events/index.js';
 import { remindableCampaigns } from '../../db/campaignRepo.js';
 import type { App } from '../app.js';
 import { discordTime, list } from '../format.js';

@@ -1,5 +1,5 @@
-import { formatGameTime } from '../../engine/clock/gameTime.js';
-import { PUBLIC } from '../../engine/events/events.js';
+import { formatGameTime } from '../../engine/clock/index.js';
+import { PUBLIC } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
@@ -8,8 +8,8 @@ import { reply, type Reply } from '../messages.js';
 import { inCampaign, requireReferee } from '../session.js';
 
 /** At most this many extensions of one half period's deadline, and this much in all. */
-export const MAX_EXTENSIONS = 2;
-export const MAX_EXTENSION_MINUTES = 24 * 60;
+const MAX_EXTENSIONS = 2;
+const MAX_EXTENSION_MINUTES = 24 * 60;
 
 /**
  * Referee: moves the current deadline (the next tick) later. Announced to everyone and logged;

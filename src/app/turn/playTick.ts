@@ -1,8 +1,7 @@
-import { formatGameTime, timeIndex } from '../../engine/clock/gameTime.js';
-import { REFEREE } from '../../engine/events/events.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
-import { TICK_PLAN } from '../../engine/tick/plan.js';
-import { resolveTick } from '../../engine/tick/resolveTick.js';
+import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
+import { REFEREE } from '../../engine/events/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import { resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
 import { publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import type { Actor } from '../actor.js';

@@ -1,6 +1,6 @@
-import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/gameTime.js';
-import { PUBLIC, toArmy, type EngineEvent } from '../../engine/events/events.js';
-import { hexEquals } from '../../engine/hex/hex.js';
+import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/index.js';
+import { type EngineEvent, PUBLIC, toArmy } from '../../engine/events/index.js';
+import { hexEquals } from '../../engine/hex/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';

@@ -1,9 +1,9 @@
-import type { Hex } from '../../engine/hex/hex.js';
-import type { MapModel } from '../../engine/map/mapModel.js';
+import type { Hex } from '../../engine/hex/index.js';
+import type { MapModel } from '../../engine/map/index.js';
 import type { Result } from '../../engine/result.js';
-import type { CampaignState } from '../../engine/state/campaign.js';
-import { TICK_PLAN } from '../../engine/tick/plan.js';
-import type { WeatherEffects } from '../../engine/weather/types.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import { TICK_PLAN } from '../../engine/tick/index.js';
+import type { WeatherEffects } from '../../engine/weather/index.js';
 import { UserError } from '../errors.js';
 
 /** An engine refusal becomes a UserError with the same code and message. */

@@ -1,4 +1,4 @@
-import { formatGameTime } from '../../engine/clock/gameTime.js';
+import { formatGameTime } from '../../engine/clock/index.js';
 import { planSail } from '../../engine/water/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';

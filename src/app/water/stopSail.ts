@@ -1,11 +1,8 @@
-import type { Army } from '../../engine/forces/army.js';
-import { stopFleet } from '../../engine/water/index.js';
-import type { Actor } from '../actor.js';
-import type { App } from '../app.js';
-import { requireControl } from '../armies.js';
+import type { Army } from '../../engine/forces/index.js';
+import { berthLanding, berthWhere, stopFleet } from '../../engine/water/index.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign, type CampaignTx, type Change } from '../session.js';
-import { requireNotEnded, unwrap } from './common.js';
+import type { CampaignTx, Change } from '../session.js';
+import { unwrap } from './common.js';
 
 /**
  * Stops an embarked army's fleet where it lies, inside the caller's transaction: `/sail stop:true`
@@ -17,18 +14,9 @@ export function stopSailChange(tx: CampaignTx, army: Army, asReferee: boolean): 
   const { berth, cancelled } = out;
   const by = asReferee ? ' (by the referee)' : '';
   const lines = cancelled.length > 0
-    ? [`**${army.name}**'s fleet stops${by}: the voyage to ${cancelled[cancelled.length - 1] as string} is cancelled (${cancelled.length} hex(es) not sailed). The fleet lies ${berth.where}; the army stays aboard.`]
-    : [`**${army.name}**'s fleet had no voyage under way${by}; it lies ${berth.where}, the army aboard.`];
-  lines.push(`It does not move until you give a new voyage with \`/sail to:\` or \`path:\`. To go ashore: ${berth.landing}.`);
+    ? [`**${army.name}**'s fleet stops${by}: the voyage to ${cancelled[cancelled.length - 1] as string} is cancelled (${cancelled.length} hex(es) not sailed). The fleet lies ${berthWhere(berth)}; the army stays aboard.`]
+    : [`**${army.name}**'s fleet had no voyage under way${by}; it lies ${berthWhere(berth)}, the army aboard.`];
+  lines.push(`It does not move until you give a new voyage with \`/sail to:\` or \`path:\`. To go ashore: ${berthLanding(berth)}.`);
   if (out.fleet.waitHalves > 0) lines.push('Advanced rule: the fleet still waits for the tide before it can sail.');
   return { state: out.state, events: out.events, result: [ephemeral(lines.join('\n'), { armyId: army.id, hex: berth.hex, berth: berth.kind, cancelled })] };
-}
-
-/** `/sail army: stop:true` — the fleet stops where it is; the army stays aboard. */
-export function stopSail(app: App, actor: Actor, armyRef: string | undefined): Reply[] {
-  return inCampaign(app, { actor }, (tx) => {
-    requireNotEnded(tx.state);
-    const { army, asReferee } = requireControl(tx, armyRef);
-    return stopSailChange(tx, army, asReferee);
-  });
 }

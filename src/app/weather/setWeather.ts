@@ -1,4 +1,4 @@
-import { PUBLIC } from '../../engine/events/events.js';
+import { PUBLIC } from '../../engine/events/index.js';
 import { describeSky, describeWeather, overrideWeather, type Sky, type Wind } from '../../engine/weather/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';

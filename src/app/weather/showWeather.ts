@@ -1,4 +1,4 @@
-import { isPeriodStart } from '../../engine/clock/gameTime.js';
+import { isPeriodStart } from '../../engine/clock/index.js';
 import { describeEffects, describeWeather, droughtTrack, weatherEffects } from '../../engine/weather/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';

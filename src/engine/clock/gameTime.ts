@@ -5,7 +5,6 @@
  */
 export const HALF_PERIODS = ['morning', 'afternoon', 'evening', 'night'] as const;
 export type HalfPeriod = (typeof HALF_PERIODS)[number];
-export type Period = 'day' | 'night';
 
 export interface GameTime {
   /** 1-based campaign day (turn). */
@@ -20,10 +19,6 @@ export function halfPeriodName(t: GameTime): HalfPeriod {
   return HALF_PERIODS[t.half];
 }
 
-export function periodOf(t: GameTime): Period {
-  return t.half < 2 ? 'day' : 'night';
-}
-
 /** True at the first half of a period (morning or evening), when weather is rolled. */
 export function isPeriodStart(t: GameTime): boolean {
   return t.half === 0 || t.half === 2;
@@ -33,11 +28,6 @@ export function nextHalf(t: GameTime): GameTime {
   return t.half === 3 ? { day: t.day + 1, half: 0 } : { day: t.day, half: (t.half + 1) as GameTime['half'] };
 }
 
-export function previousHalf(t: GameTime): GameTime {
-  if (t.half === 0) return { day: Math.max(1, t.day - 1), half: 3 };
-  return { day: t.day, half: (t.half - 1) as GameTime['half'] };
-}
-
 /** A monotonically increasing index: four half periods per day. */
 export function timeIndex(t: GameTime): number {
   return (t.day - 1) * 4 + t.half;
@@ -45,10 +35,6 @@ export function timeIndex(t: GameTime): number {
 
 export function fromIndex(i: number): GameTime {
   return { day: Math.floor(i / 4) + 1, half: (i % 4) as GameTime['half'] };
-}
-
-export function compareTime(a: GameTime, b: GameTime): number {
-  return timeIndex(a) - timeIndex(b);
 }
 
 /** Hour (1-24, sunrise = 1st) at which a half period ends. @see 001 Contact Hour */

@@ -1,51 +1,39 @@
-import type { EngineEvent } from '../events/events.js';
-import type { TickStep } from '../tick/step.js';
-import { contactData } from './contactData.js';
-import { resolveDecision, resolveStep1, type ContactOptions } from './procedure.js';
+import type { TickStep } from '../tick/index.js';
+import type { ContactFact } from './contactEvents.js';
+import { resolveStep1On } from './step1.js';
+import { resolveDecisionOn } from './engageOrEvade.js';
+import { putContact, told } from './records.js';
 
 /**
  * The tick step of the contact rules, run first among the steps that close a half period: every
  * contact open when the tick starts is one tick nearer its deadline (a campaign setting; by
- * default the next tick, so every open contact has reached it). Step 1 resolves with missing answers as silence, the decision with missing answers as
- * engage. Each contact moves one step per tick: step 1 may run the contact phase, whose engage
- * or evade choice then waits for the next tick; a battle waits for the referee. Contacts opened
- * later in the same tick (movement, stationary forces) wait for their commanders.
+ * default the next tick, so every open contact has reached it).
+ * 1. A contact waiting for answers counts the tick while the deadline is further off.
+ * 2. Step 1 resolves with missing answers as silence, the decision with missing answers as
+ *    engage. Each contact moves one step per tick: step 1 may run the contact phase, whose engage
+ *    or evade choice then waits for the next tick; a battle waits for the referee.
+ * Contacts opened later in the same tick (movement, stationary forces) wait for their commanders.
+ * The step resolves each contact at the step it is at, so nothing it does can be refused; a
+ * contact it cannot read is broken data and throws.
  * @see RULINGS 5 (missing answers by the decision deadline)
  */
-export function makeContactStep(opts?: ContactOptions): TickStep {
-  return ({ state, map, dice }) => {
-    let s = state;
-    const events: EngineEvent[] = [];
-    const ids = Object.keys(state.contacts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    const deadline = Math.max(1, s.settings.decisionDeadlineTicks ?? 1);
-    for (const id of ids) {
-      const c = s.contacts[id];
-      if (!c) continue;
-      if ((c.step === 'step1' || c.step === 'decision') && deadline > 1) {
-        // The campaign gives commanders more than one tick to answer: count this one and wait.
-        const waited = contactData(c).wait?.step === c.step ? contactData(c).wait?.ticks ?? 0 : 0;
-        if (waited + 1 < deadline) {
-          s = { ...s, contacts: { ...s.contacts, [id]: { ...c, data: { ...c.data, wait: { step: c.step, ticks: waited + 1 } } } } };
-          continue;
-        }
-      }
-      if (c.step === 'step1') {
-        const r = resolveStep1(s, map, id, dice, opts);
-        if (r.ok) {
-          s = r.value.state;
-          events.push(...r.value.events);
-        }
-      } else if (c.step === 'decision') {
-        const r = resolveDecision(s, map, id, dice, opts);
-        if (r.ok) {
-          s = r.value.state;
-          events.push(...r.value.events);
-        }
-      }
+export const contactStep: TickStep = ({ state, map, dice }) => {
+  let s = state;
+  const facts: ContactFact[] = [];
+  const deadline = Math.max(1, s.settings.decisionDeadlineTicks ?? 1);
+  for (const id of Object.keys(state.contacts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))) {
+    const c = s.contacts[id];
+    if (!c || (c.step !== 'step1' && c.step !== 'decision')) continue;
+    // 1. The campaign gives commanders more than one tick to answer: count this one and wait.
+    const waited = c.data.wait?.step === c.step ? c.data.wait.ticks : 0;
+    if (waited + 1 < deadline) {
+      s = putContact(s, { ...c, data: { ...c.data, wait: { step: c.step, ticks: waited + 1 } } });
+      continue;
     }
-    return { state: s, events };
-  };
-}
-
-/** The contact tick step with the contact module's own move costs and march formations. */
-export const contactStep: TickStep = makeContactStep();
+    // 2. The step resolves with the answers given.
+    const out = c.step === 'step1' ? resolveStep1On(s, map, c, dice) : resolveDecisionOn(s, map, c, dice);
+    s = out.state;
+    facts.push(...out.facts);
+  }
+  return told({ state: s, facts });
+};

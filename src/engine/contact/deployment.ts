@@ -1,5 +1,5 @@
-import type { Dice } from '../dice/dice.js';
-import type { Terrain } from '../map/mapModel.js';
+import type { Dice } from '../dice/index.js';
+import type { Terrain } from '../map/index.js';
 import type { BaselineLayout } from './baselines.js';
 import { BASELINE_COUNT, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, type DeployUnit, type DeploymentModifierCode, type MarchFormation } from './tables.js';
 
@@ -72,7 +72,7 @@ export interface DeploymentBriefing {
  * Only a single highest unmodified contact die earns the +1 (a tie for highest earns nothing).
  * @see 001 Deployment: Deployment Dice Modifiers
  */
-export function deploymentModifiers(self: DeploymentInput, all: readonly DeploymentInput[]): AppliedModifier[] {
+function deploymentModifiers(self: DeploymentInput, all: readonly DeploymentInput[]): AppliedModifier[] {
   const mods: AppliedModifier[] = [];
   const add = (code: DeploymentModifierCode): void => {
     mods.push({ code, label: DEPLOYMENT_MODIFIERS[code].label, value: DEPLOYMENT_MODIFIERS[code].value });
@@ -87,7 +87,7 @@ export function deploymentModifiers(self: DeploymentInput, all: readonly Deploym
   return mods;
 }
 
-export function clampDie(n: number): number {
+function clampDie(n: number): number {
   return Math.min(6, Math.max(1, n));
 }
 

@@ -1,14 +1,12 @@
-import { takeFigures } from '../forces/losses.js';
-import type { Dice } from '../dice/dice.js';
-import { event, PUBLIC, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
-import { assaultRegiment, isHostile, regimentCount, regimentFigures, regimentStrength, troopFigures, type Army, type Regiment } from '../forces/army.js';
-import { hexAdd, hexEquals, DIRECTION_VECTORS, type Hex } from '../hex/hex.js';
-import { hexDistance } from '../hex/distance.js';
-import { directionTo, neighbours } from '../hex/neighbours.js';
-import type { MapModel, Terrain } from '../map/mapModel.js';
-import type { CampaignState } from '../state/campaign.js';
+import { takeFigures, assaultRegiment, isHostile, regimentCount, regimentFigures, regimentStrength, troopFigures, type Army, type Regiment } from '../forces/index.js';
+import type { Dice } from '../dice/index.js';
+import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
+import { hexAdd, hexEquals, DIRECTION_VECTORS, type Hex, hexDistance, directionTo, neighbours } from '../hex/index.js';
+import type { MapModel, Terrain } from '../map/index.js';
+import { getArmy, type CampaignState } from '../state/index.js';
+import type { ContactFact } from './contactEvents.js';
 import type { AppliedModifier } from './deployment.js';
-import { bankAfter, contactMoveCost, spendPoints, type MoveCostFn } from './moveCost.js';
+import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
 import { DISENGAGE_MODIFIERS, LOSSES_TABLE, type DisengageOperation, type LossCell, type LossColumn } from './tables.js';
 
 /** A force's state for the disengagement modifiers. */
@@ -37,7 +35,7 @@ export interface DisengageParty {
  * for its opponent.
  * @see 001 Avoid, Evade, Delay, and Withdraw: Disengagement Modifiers
  */
-export function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opponent'): AppliedModifier[] {
+function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opponent'): AppliedModifier[] {
   const M = DISENGAGE_MODIFIERS;
   const out: AppliedModifier[] = [];
   const best = (category: string, options: readonly [string, number, boolean][]): void => {
@@ -72,17 +70,17 @@ export function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opp
   return out;
 }
 
-export function lossColumn(op: DisengageOperation): LossColumn {
+function lossColumn(op: DisengageOperation): LossColumn {
   return op === 'withdraw' ? 'delay' : op;
 }
 
 /** Index of the losses-table row for a difference. */
-export function lossRowIndex(difference: number): number {
+function lossRowIndex(difference: number): number {
   return LOSSES_TABLE.findIndex((row) => difference >= row.minDifference);
 }
 
 /** The losses-table cell for an operation at a row. */
-export function lossCellAt(op: DisengageOperation, rowIndex: number): LossCell {
+function lossCellAt(op: DisengageOperation, rowIndex: number): LossCell {
   const row = LOSSES_TABLE[Math.min(rowIndex, LOSSES_TABLE.length - 1)] ?? LOSSES_TABLE[LOSSES_TABLE.length - 1];
   if (!row) throw new Error('empty losses table');
   return row[lossColumn(op)];
@@ -132,7 +130,6 @@ export interface DisengageContext {
   readonly maneuvering: ReadonlySet<string>;
   /** Armies that fought in melee today (their cavalry is not fresh). */
   readonly meleeToday: ReadonlySet<string>;
-  readonly moveCost?: MoveCostFn;
 }
 
 function isCavalry(r: Regiment | undefined): boolean {
@@ -142,7 +139,7 @@ function isCavalry(r: Regiment | undefined): boolean {
 }
 
 /** Builds a party from the campaign state. */
-export function partyOf(state: CampaignState, map: MapModel, army: Army, others: readonly Army[], ctx: DisengageContext, formation?: DisengageFormation): DisengageParty {
+function partyOf(state: CampaignState, map: MapModel, army: Army, others: readonly Army[], ctx: DisengageContext, formation?: DisengageFormation): DisengageParty {
   const r = assaultRegiment(army);
   const cav = isCavalry(r) ? (army.status.fatigued || ctx.meleeToday.has(army.id) ? 'cavalry' : 'fresh') : 'none';
   const n = regimentCount(army);
@@ -160,7 +157,7 @@ export function partyOf(state: CampaignState, map: MapModel, army: Army, others:
 }
 
 /** Removes `lost` figures from a regiment's companies, in proportion (largest remainders first). */
-export function removeFigures(r: Regiment, lost: number): Regiment {
+function removeFigures(r: Regiment, lost: number): Regiment {
   return takeFigures(r, lost).regiment;
 }
 
@@ -177,46 +174,41 @@ function occupant(state: CampaignState, h: Hex, except: string): Army | undefine
 }
 
 /** The hex on the far side of `self` from `from` (the hex opposite the contact). */
-export function oppositeHex(self: Hex, from: Hex): Hex {
+function oppositeHex(self: Hex, from: Hex): Hex {
   const d = directionTo(from, self);
   if (d) return hexAdd(self, DIRECTION_VECTORS[d]);
   // Not adjacent: the neighbour farthest from the opponent, first clockwise from north.
   return neighbours(self).reduce((best, n) => (hexDistance(n, from) > hexDistance(best, from) ? n : best));
 }
 
+/** A disengagement asked of the rules: who disengages from whom, how, and in what state. */
+export interface DisengageInput {
+  readonly armyId: string;
+  readonly opponentIds: readonly string[];
+  readonly operation: DisengageOperation;
+  readonly formation?: DisengageFormation;
+  readonly pursuers?: ReadonlySet<string>;
+  readonly ctx: DisengageContext;
+}
+
 /**
- * One disengagement operation: the disengaging commander rolls one die, each opponent rolls one;
- * the disengaging result is compared with each opponent's separately, all losses are applied
- * together from the assault regiment (percent of current figures, rounded up to whole figures).
- * A D result pushes the force to the hex opposite that opponent; if it cannot enter (map edge,
- * water, an enemy or a non-supporting friend, not enough points) the next line down is read.
- * A supporter that reinforces prevents the displacement; a supporter in the way that does not
- * reinforce is pushed one hex further when it can.
+ * One disengagement operation:
+ * 1. the disengaging commander rolls one die, each opponent rolls one; the disengaging result is
+ *    compared with each opponent's separately;
+ * 2. a D result pushes the force to the hex opposite that opponent (displace);
+ * 3. all losses are applied together from the assault regiment (percent of current figures,
+ *    rounded up to whole figures);
+ * 4. numbers go only to the commanders concerned and the referee.
  * @see 001 Avoid, Evade, Delay, and Withdraw: Summary; Multiple Opponents; Disengagement Losses; D Displaced
  */
-export function resolveDisengagement(
-  state: CampaignState,
-  map: MapModel,
-  input: {
-    readonly armyId: string;
-    readonly opponentIds: readonly string[];
-    readonly operation: DisengageOperation;
-    readonly formation?: DisengageFormation;
-    readonly pursuers?: ReadonlySet<string>;
-    readonly ctx: DisengageContext;
-  },
-  dice: Dice,
-): { state: CampaignState; outcome: DisengagementOutcome; events: EngineEvent[] } {
-  const cost = input.ctx.moveCost ?? contactMoveCost;
-  const self = state.armies[input.armyId];
-  if (!self) throw new Error(`unknown army ${input.armyId}`);
+export function resolveDisengagement(state: CampaignState, map: MapModel, input: DisengageInput, dice: Dice): { state: CampaignState; outcome: DisengagementOutcome; facts: ContactFact[] } {
+  const self = getArmy(state, input.armyId);
   const opponents = input.opponentIds.map((id) => state.armies[id]).filter((a): a is Army => a !== undefined);
   // 1. Dice and modifiers.
-  const selfParty = partyOf(state, map, self, opponents, input.ctx, input.formation);
   const die = dice.d6(`${input.operation} dice: ${self.id}`);
-  const modifiers = disengageModifiers(selfParty, 'disengaging');
+  const modifiers = disengageModifiers(partyOf(state, map, self, opponents, input.ctx, input.formation), 'disengaging');
   const modified = die + modifiers.reduce((n, m) => n + m.value, 0);
-  let against: OpponentResult[] = opponents.map((o) => {
+  const rolled: OpponentResult[] = opponents.map((o) => {
     const party = { ...partyOf(state, map, o, [self], input.ctx), aggressivePursuit: input.pursuers?.has(o.id) === true };
     const od = dice.d6(`${input.operation} dice: ${o.id} against ${self.id}`);
     const om = disengageModifiers(party, 'opponent');
@@ -226,62 +218,17 @@ export function resolveDisengagement(
     return { opponentId: o.id, die: od, modifiers: om, modified: oMod, difference, row, cell: lossCellAt(input.operation, row) };
   });
   // 2. Displacement, reinforcement, blocked hexes.
-  let armies = { ...state.armies };
-  let displacedTo: Hex | undefined;
-  let reinforcedBy: string | undefined;
-  let supporterDisplaced: DisengagementOutcome['supporterDisplaced'];
-  let linesDown = 0;
-  const supporters = Object.entries(input.ctx.supports).filter(([, t]) => t === self.id).map(([s]) => s);
-  for (;;) {
-    const displacing = against.filter((a) => a.cell.displaced).sort((a, b) => a.difference - b.difference)[0];
-    if (!displacing) break;
-    const reinforcer = supporters.find((s) => input.ctx.reinforce[s] === true && armies[s] && !armies[s]?.status.destroyed);
-    if (reinforcer) {
-      reinforcedBy = reinforcer;
-      against = against.map((a) => ({ ...a, cell: { ...a.cell, displaced: false } }));
-      break;
-    }
-    const from = state.armies[displacing.opponentId]?.hex ?? self.hex;
-    const target = oppositeHex(self.hex, from);
-    const pay = cost(map, self, self.hex, target);
-    const there = occupant({ ...state, armies }, target, self.id);
-    let canEnter = pay !== undefined && pay <= self.march.pointsLeft && map.inBounds(target);
-    let pushSupporter: { armyId: string; to: Hex; pay: number } | undefined;
-    if (canEnter && there) {
-      const supporting = supporters.includes(there.id) && !isHostile(state.sides, there.side, self.side);
-      if (!supporting) canEnter = false;
-      else {
-        const beyond = hexAdd(target, { q: target.q - self.hex.q, r: target.r - self.hex.r });
-        const sPay = cost(map, there, target, beyond);
-        const free = occupant({ ...state, armies }, beyond, there.id) === undefined;
-        if (sPay !== undefined && sPay <= there.march.pointsLeft && free && map.inBounds(beyond)) pushSupporter = { armyId: there.id, to: beyond, pay: sPay };
-        else canEnter = false;
-      }
-    }
-    if (canEnter && pay !== undefined) {
-      if (pushSupporter) {
-        const s = armies[pushSupporter.armyId] as Army;
-        armies[s.id] = { ...spendPoints(s, pushSupporter.pay), hex: pushSupporter.to, bank: bankAfter(map, s, pushSupporter.to) };
-        supporterDisplaced = { armyId: s.id, to: pushSupporter.to };
-      }
-      const cur = armies[self.id] as Army;
-      armies[self.id] = { ...spendPoints(cur, pay), hex: target, bank: bankAfter(map, cur, target) };
-      displacedTo = target;
-      break;
-    }
-    // Blocked: read the next line down for every displacing result.
-    linesDown++;
-    against = against.map((a) => (a.cell.displaced ? { ...a, row: a.row + 1, cell: lossCellAt(input.operation, a.row + 1) } : a));
-  }
+  const moved = displace(state, map, self, input, rolled);
   // 3. Losses, all together, from the assault regiment.
+  const against = moved.against;
   const percent = Math.min(100, against.reduce((n, a) => n + a.cell.percent, 0));
   const destroyed = against.some((a) => a.cell.destroyed) || percent >= 100;
-  const current = armies[self.id] as Army;
+  const armies = { ...moved.armies };
+  const current = getArmy({ armies }, self.id);
   const regiment = assaultRegiment(current);
   const have = regiment ? regimentFigures(regiment) : 0;
   const figuresLost = destroyed ? have : Math.ceil((have * percent) / 100);
   if (regiment && figuresLost > 0) armies[self.id] = applyRegimentLosses(current, { [regiment.id]: figuresLost });
-  armies = { ...armies };
   const outcome: DisengagementOutcome = {
     operation: input.operation,
     armyId: self.id,
@@ -293,23 +240,88 @@ export function resolveDisengagement(
     figuresLost,
     ...(regiment ? { regimentId: regiment.id } : {}),
     destroyed,
-    ...(displacedTo ? { displacedTo } : {}),
-    ...(reinforcedBy ? { reinforcedBy } : {}),
-    ...(supporterDisplaced ? { supporterDisplaced } : {}),
-    linesDown,
+    ...(moved.displacedTo ? { displacedTo: moved.displacedTo } : {}),
+    ...(moved.reinforcedBy ? { reinforcedBy: moved.reinforcedBy } : {}),
+    ...(moved.supporterDisplaced ? { supporterDisplaced: moved.supporterDisplaced } : {}),
+    linesDown: moved.linesDown,
   };
-  // 4. Events: numbers only to the commander and the referee.
-  const name = (id: string): string => state.armies[id]?.name ?? id;
-  const opText = { avoid: 'avoided contact', evade: 'evaded', delay: 'fought a delaying action', withdraw: 'withdrew' }[input.operation];
-  const lines = against.map((a) => `against ${name(a.opponentId)}: ${modified} vs ${a.modified} (difference ${a.difference}) -> ${a.cell.destroyed ? 'destroyed' : `${a.cell.percent}%${a.cell.displaced ? ' D' : ''}`}`);
-  const secret = `${name(self.id)} ${opText}: die ${die}${modifiers.map((m) => ` ${m.value >= 0 ? '+' : ''}${m.value} (${m.code})`).join('')} = ${modified}; ${lines.join('; ')}. Losses ${percent}% of ${regiment?.name ?? 'the assault regiment'} (${figuresLost} figures)${destroyed ? ', regiment destroyed' : ''}${displacedTo ? `, displaced to ${map.format(displacedTo)}` : ''}${reinforcedBy ? `, displacement prevented by ${name(reinforcedBy)}` : ''}.`;
-  const events: EngineEvent[] = [
-    event('disengagementRolled', toArmy(self.id), secret, { outcome }),
-    event('disengagementRolled', REFEREE, secret, { outcome }),
-    ...against.map((a) => event('disengagementOpposed', toArmy(a.opponentId), `${name(self.id)} ${opText}; your die ${a.die}${a.modifiers.map((m) => ` ${m.value >= 0 ? '+' : ''}${m.value} (${m.code})`).join('')} = ${a.modified}.`, { armyId: self.id, operation: input.operation })),
-    event('forceDisengaged', PUBLIC, `${name(self.id)} ${opText}${displacedTo ? ` and was pushed back to ${map.format(displacedTo)}` : ''}.`, { armyId: self.id, operation: input.operation, ...(displacedTo ? { to: map.format(displacedTo) } : {}) }),
+  // 4. Facts: numbers only to the commander and the referee.
+  const facts = disengagementFacts(map, input.operation, outcome, regiment?.name, armies[self.id]?.status.destroyed === true);
+  return { state: { ...state, armies }, outcome, facts };
+}
+
+/** What a displacement did: where the force went, who prevented it, the lines read down when it was blocked. */
+interface Displacement {
+  readonly armies: Record<string, Army>;
+  readonly against: OpponentResult[];
+  readonly displacedTo?: Hex;
+  readonly reinforcedBy?: string;
+  readonly supporterDisplaced?: { readonly armyId: string; readonly to: Hex };
+  readonly linesDown: number;
+}
+
+/**
+ * Step 2: a D result pushes the force to the hex opposite the opponent that displaces it (the
+ * worst difference first). A supporter that reinforces prevents it; a supporter in the way that
+ * does not reinforce is pushed one hex further when it can. If the force cannot enter (map edge,
+ * water, an enemy or a non-supporting friend, not enough points) the next line down is read.
+ */
+function displace(state: CampaignState, map: MapModel, self: Army, input: DisengageInput, rolled: OpponentResult[]): Displacement {
+  const armies: Record<string, Army> = { ...state.armies };
+  const supporters = Object.entries(input.ctx.supports).filter(([, t]) => t === self.id).map(([s]) => s);
+  let against = rolled;
+  let linesDown = 0;
+  for (;;) {
+    const displacing = against.filter((a) => a.cell.displaced).sort((a, b) => a.difference - b.difference)[0];
+    if (!displacing) return { armies, against, linesDown };
+    const reinforcer = supporters.find((s) => input.ctx.reinforce[s] === true && armies[s] && !armies[s]?.status.destroyed);
+    if (reinforcer) return { armies, against: against.map((a) => ({ ...a, cell: { ...a.cell, displaced: false } })), reinforcedBy: reinforcer, linesDown };
+    const target = oppositeHex(self.hex, state.armies[displacing.opponentId]?.hex ?? self.hex);
+    const push = pushInto(state, map, self, supporters, armies, target);
+    if (push) {
+      let supporterDisplaced: Displacement['supporterDisplaced'];
+      if (push.supporter) {
+        const s = getArmy({ armies }, push.supporter.armyId);
+        armies[s.id] = { ...spendPoints(s, push.supporter.pay), hex: push.supporter.to, bank: bankAfter(map, s, push.supporter.to) };
+        supporterDisplaced = { armyId: s.id, to: push.supporter.to };
+      }
+      const cur = getArmy({ armies }, self.id);
+      armies[self.id] = { ...spendPoints(cur, push.pay), hex: target, bank: bankAfter(map, cur, target) };
+      return { armies, against, displacedTo: target, linesDown, ...(supporterDisplaced ? { supporterDisplaced } : {}) };
+    }
+    // Blocked: read the next line down for every displacing result.
+    linesDown++;
+    against = against.map((a) => (a.cell.displaced ? { ...a, row: a.row + 1, cell: lossCellAt(input.operation, a.row + 1) } : a));
+  }
+}
+
+/** Whether the force can be pushed into the target hex, and what it (and a supporter it pushes on) pays; undefined when blocked. */
+function pushInto(state: CampaignState, map: MapModel, self: Army, supporters: readonly string[], armies: Readonly<Record<string, Army>>, target: Hex): { pay: number; supporter?: { armyId: string; to: Hex; pay: number } } | undefined {
+  const pay = contactMoveCost(map, self, self.hex, target);
+  if (pay === undefined || pay > self.march.pointsLeft || !map.inBounds(target)) return undefined;
+  const there = occupant({ ...state, armies }, target, self.id);
+  if (!there) return { pay };
+  if (!supporters.includes(there.id) || isHostile(state.sides, there.side, self.side)) return undefined;
+  const beyond = hexAdd(target, { q: target.q - self.hex.q, r: target.r - self.hex.r });
+  const sPay = contactMoveCost(map, there, target, beyond);
+  const free = occupant({ ...state, armies }, beyond, there.id) === undefined;
+  if (sPay === undefined || sPay > there.march.pointsLeft || !free || !map.inBounds(beyond)) return undefined;
+  return { pay, supporter: { armyId: there.id, to: beyond, pay: sPay } };
+}
+
+/** Step 4: the roll to its commander and the referee, each opponent's own die to them, and the public outcome. */
+function disengagementFacts(map: MapModel, operation: DisengageOperation, outcome: DisengagementOutcome, regimentName: string | undefined, destroyed: boolean): ContactFact[] {
+  const self = outcome.armyId;
+  const to = outcome.displacedTo ? map.format(outcome.displacedTo) : undefined;
+  const secret = { outcome, ...(regimentName ? { regimentName } : {}), ...(to ? { displacedTo: to } : {}) };
+  const facts: ContactFact[] = [
+    { type: 'disengagementRolled', audience: toArmy(self), data: secret },
+    { type: 'disengagementRolled', audience: REFEREE, data: secret },
+    ...outcome.against.map((a): ContactFact => ({ type: 'disengagementOpposed', audience: toArmy(a.opponentId), data: { armyId: self, operation, die: a.die, modifiers: a.modifiers, modified: a.modified } })),
+    { type: 'forceDisengaged', audience: PUBLIC, data: { armyId: self, operation, opposed: true, ...(to ? { to } : {}) } },
   ];
-  if (supporterDisplaced) events.push(event('forceDisplaced', PUBLIC, `${name(supporterDisplaced.armyId)} was pushed back to ${map.format(supporterDisplaced.to)}.`, { armyId: supporterDisplaced.armyId }));
-  if (armies[self.id]?.status.destroyed) events.push(event('armyDestroyed', PUBLIC, `${name(self.id)} has been destroyed.`, { armyId: self.id }));
-  return { state: { ...state, armies }, outcome, events };
+  const pushed = outcome.supporterDisplaced;
+  if (pushed) facts.push({ type: 'forceDisplaced', audience: PUBLIC, data: { armyId: pushed.armyId, to: map.format(pushed.to) } });
+  if (destroyed) facts.push({ type: 'armyDestroyed', audience: PUBLIC, data: { armyId: self } });
+  return facts;
 }

@@ -1,17 +1,22 @@
-import type { Dice } from '../dice/dice.js';
-import { assaultRegiment, regimentCount, regimentFigures, TROOPS_PER_FIGURE, type Army, type Regiment } from '../forces/army.js';
+import type { Dice } from '../dice/index.js';
+import { BrokenData } from '../result.js';
+import { assaultRegiment, regimentCount, regimentFigures, TROOPS_PER_FIGURE, type Army, type Regiment } from '../forces/index.js';
 import { CONTACT_TABLE, SIZE_ESTIMATION_TABLE, type CompositionLevel, type ContactTableRow, type SizeBand } from './tables.js';
 
 /** The contact table row for a modified contact die (1 or less: unaware; 6 or more: exact). */
 export function contactTableRow(modified: number): ContactTableRow {
   const i = Math.min(6, Math.max(1, modified)) - 1;
-  return CONTACT_TABLE[i] as ContactTableRow;
+  const row = CONTACT_TABLE[i];
+  if (!row) throw new BrokenData(`no contact table row ${i + 1}`);
+  return row;
 }
 
 /** Percentage error of a size estimate: 2d6 read in the band's column. @see 001 Size Estimation */
 export function sizeError(band: 'pm50' | 'pm25' | 'pm10', twoDice: number): number {
   const i = Math.min(12, Math.max(2, twoDice)) - 2;
-  return SIZE_ESTIMATION_TABLE[band][i] as number;
+  const error = SIZE_ESTIMATION_TABLE[band][i];
+  if (error === undefined) throw new BrokenData(`no size estimation for ${twoDice} in ${band}`);
+  return error;
 }
 
 /** What one commander learns about one opponent. Numbers here are secret (army audience only). */
@@ -79,7 +84,7 @@ export function forceTruth(army: Army): ForceTruth {
 }
 
 /** The composition as far as the contact table's level allows. @see 001 Contact Dice: Contact Table */
-export function composition(army: Army, level: CompositionLevel): EstimatedComposition | undefined {
+function composition(army: Army, level: CompositionLevel): EstimatedComposition | undefined {
   if (level === 'none') return undefined;
   const r = assaultRegiment(army);
   const basic = [...new Set((r?.companies ?? []).filter((c) => c.figures > 0).map((c) => c.basic))].sort();
@@ -121,21 +126,4 @@ export function estimateOpponent(observerId: string, modifiedDie: number, target
     estimatedTroops: estimatedFigures * TROOPS_PER_FIGURE,
     ...(comp ? { composition: comp } : {}),
   };
-}
-
-/** A one-paragraph text of an estimate, for its commander only. */
-export function describeEstimate(e: Estimate, targetName: string): string {
-  if (e.awareness === 'unaware') return `${targetName}: you are unaware of this enemy (contact die ${e.modifiedDie}).`;
-  if (e.awareness === 'aware') return `${targetName}: an enemy is near, but your scouts could estimate nothing (contact die ${e.modifiedDie}).`;
-  const parts = [`${targetName}: engaging regiment about ${e.estimatedFigures} figures (${e.estimatedTroops} troops)`];
-  const c = e.composition;
-  if (c) {
-    if (c.companies) parts.push(`companies: ${c.companies.map((x) => `${x.figures} ${x.troopType}`).join(', ')}`);
-    else if (c.proportions) parts.push(`troops: ${Object.entries(c.proportions).map(([t, p]) => `${t} ${p}%`).join(', ')}`);
-    else if (c.troopTypes) parts.push(`troop types: ${c.troopTypes.join(', ')}`);
-    else parts.push(`basic type: ${c.basic.join(' and ')}`);
-    if (c.otherRegiments !== undefined) parts.push(`${c.otherRegiments} other regiment(s)`);
-    if (c.individuals && c.individuals.length > 0) parts.push(`with ${c.individuals.map((i) => `${i.name} (${i.kind})`).join(', ')}`);
-  }
-  return `${parts.join('; ')}.`;
 }

@@ -1,33 +1,25 @@
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/mapModel.js';
-import { crossingCost } from '../movement/crossing.js';
-import { dailyPoints } from '../movement/dailyPoints.js';
-import { enterCost } from '../movement/terrainCost.js';
-import { otherBank } from '../movement/walkPath.js';
-import type { CampaignState } from '../state/campaign.js';
-import { NO_WEATHER_EFFECTS } from '../weather/types.js';
-import { weatherEffects } from '../weather/weatherEffects.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
+import { crossingCost, dailyPoints, enterCost, otherBank } from '../movement/index.js';
+import type { CampaignState } from '../state/index.js';
+import { NO_WEATHER_EFFECTS, weatherEffects } from '../weather/index.js';
 
 /**
  * Move points a land force pays to step from `from` into the adjacent `to`, for the short moves
- * of the contact rules (avoid, displacement, maneuver, relief, exploit). Undefined when the hex
- * cannot be entered (off the map, water).
+ * of the contact rules (avoid, displacement, maneuver, relief, exploit): the one place where such
+ * a move's hex entry is priced. Undefined when the hex cannot be entered (off the map, water).
+ * The movement rules' own terrain costs apply; such a move is made at once and unformed if need
+ * be; a river is crossed only where that takes no extra days (a bridge, a ford).
  */
-export type MoveCostFn = (map: MapModel, army: Army, from: Hex, to: Hex) => number | undefined;
-
-/**
- * The default cost: the movement rules' own terrain costs. Such a move is made at once and
- * unformed if need be; a river is crossed only where that takes no extra days (a bridge, a ford).
- */
-export const contactMoveCost: MoveCostFn = (map, army, from, to) => {
+export function contactMoveCost(map: MapModel, army: Army, from: Hex, to: Hex): number | undefined {
   const enter = enterCost(map, army, from, to, { period: 'day', night: false, unformed: true }, true);
   if (!enter.ok) return undefined;
   if (!crossingNeeded(map, from, army.bank, to)) return enter.value.cost;
   const cross = crossingCost(map, army, from, army.bank, army.bank ? otherBank(army.bank) : undefined, { weather: NO_WEATHER_EFFECTS, nightDouble: false });
   if (!cross.ok || cross.value.halves > 0) return undefined;
   return enter.value.cost + cross.value.points;
-};
+}
 
 /** The bank a force stands on after stepping into `to`. */
 export function bankAfter(map: MapModel, army: Army, to: Hex): Bank | undefined {

@@ -1,10 +1,10 @@
-import { fromIndex, timeIndex, type GameTime } from '../clock/gameTime.js';
-import { isHostile, type Army } from '../forces/army.js';
-import { isAdjacent } from '../hex/neighbours.js';
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { contactData, type ContactStep } from './contactData.js';
+import { fromIndex, timeIndex, type GameTime } from '../clock/index.js';
+import { isHostile, type Army } from '../forces/index.js';
+import { isAdjacent } from '../hex/index.js';
+import { contactHistory, type CampaignState } from '../state/index.js';
+import type { ContactRecord, ContactStep } from './contactRecord.js';
 
-export const OPEN_STEPS: readonly ContactStep[] = ['step1', 'decision', 'battle'];
+const OPEN_STEPS: readonly ContactStep[] = ['step1', 'decision', 'battle'];
 
 export function isOpen(record: ContactRecord): boolean {
   return (OPEN_STEPS as readonly string[]).includes(record.step);
@@ -33,8 +33,7 @@ export function hasHostilePair(state: CampaignState, ids: readonly string[]): bo
 
 /** Every armies' ids taking part in a record, including those that left it by disengaging. */
 export function everyoneIn(record: ContactRecord): string[] {
-  const departed = (record.data['departed'] as readonly string[] | undefined) ?? [];
-  return [...record.armyIds, ...departed];
+  return [...record.armyIds, ...(record.data.departed ?? [])];
 }
 
 /**
@@ -44,11 +43,9 @@ export function everyoneIn(record: ContactRecord): string[] {
  */
 export function isQuietPair(state: CampaignState, a: string, b: string, at: GameTime = state.clock): boolean {
   const now = timeIndex(at);
-  return Object.values(state.contacts).some((c) => {
-    const q = contactData(c).quietUntil;
-    if (q === undefined || q <= now) return false;
-    const ids = everyoneIn(c);
-    return ids.includes(a) && ids.includes(b);
+  return contactHistory(state).some((c) => {
+    const q = c.data.quietUntil;
+    return q !== undefined && q > now && c.everyone.includes(a) && c.everyone.includes(b);
   });
 }
 
@@ -60,15 +57,15 @@ export function openContactOf(state: CampaignState, armyId: string): ContactReco
 /** True when the army's half period was used up by a contact (a delay or a battle). */
 export function halfPeriodSpent(state: CampaignState, armyId: string, at: GameTime = state.clock): boolean {
   const now = timeIndex(at);
-  return Object.values(state.contacts).some((c) => contactData(c).halfSpent?.[armyId] === now);
+  return contactHistory(state).some((c) => c.data.halfSpent?.[armyId] === now);
 }
 
 /** Armies that used the maneuver action in the given half period. */
 export function maneuveringAt(state: CampaignState, at: GameTime = state.clock): Set<string> {
   const now = timeIndex(at);
   const out = new Set<string>();
-  for (const c of Object.values(state.contacts)) {
-    for (const [id, t] of Object.entries(contactData(c).maneuver ?? {})) if (t === now) out.add(id);
+  for (const c of contactHistory(state)) {
+    for (const [id, t] of Object.entries(c.data.maneuver ?? {})) if (t === now) out.add(id);
   }
   return out;
 }
@@ -76,11 +73,11 @@ export function maneuveringAt(state: CampaignState, at: GameTime = state.clock):
 /** Armies that fought a battle on the given day (their cavalry is not fresh). */
 export function meleeOnDay(state: CampaignState, day: number): Set<string> {
   const out = new Set<string>();
-  for (const c of Object.values(state.contacts)) {
-    const d = contactData(c);
+  for (const c of contactHistory(state)) {
+    const d = c.data;
     if (c.step !== 'battle' && d.outcome !== 'battle') continue;
     // The battle's day is that of the half period it took (a contact made at night may be fought next morning).
-    for (const id of d.combatants ?? c.armyIds) {
+    for (const id of d.combatants ?? c.everyone) {
       const at = d.halfSpent?.[id];
       if ((at !== undefined ? fromIndex(at).day : c.openedAt.day) === day) out.add(id);
     }
@@ -97,7 +94,7 @@ export function adjacentEnemies(state: CampaignState, armyId: string): Army[] {
 
 /** Commanders of an open contact who have not answered the current step yet. */
 export function awaitingAnswers(record: ContactRecord): string[] {
-  const d = contactData(record);
+  const d = record.data;
   if (record.step === 'step1') return record.armyIds.filter((id) => d.step1?.[id] === undefined);
   if (record.step === 'decision') return record.armyIds.filter((id) => d.decisions?.[id] === undefined);
   return [];
@@ -112,6 +109,6 @@ export function awaitingAnswers(record: ContactRecord): string[] {
  */
 export function isForgettable(record: ContactRecord, now: number): boolean {
   if (isOpen(record)) return false;
-  const quietUntil = contactData(record).quietUntil ?? -Infinity;
+  const quietUntil = record.data.quietUntil ?? -Infinity;
   return quietUntil < now && timeIndex(record.openedAt) < now - 1;
 }

@@ -1,8 +1,8 @@
-import type { BattlefieldSketch, PlacedCard } from '../views/battlefieldSketch.js';
-import { formatGameTime } from '../clock/gameTime.js';
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { isHostile } from '../forces/army.js';
-import { contactData } from './contactData.js';
+import type { BattlefieldSketch, PlacedCard } from '../views/index.js';
+import { formatGameTime } from '../clock/index.js';
+import type { CampaignState } from '../state/index.js';
+import type { ContactRecord } from './contactRecord.js';
+import { isHostile } from '../forces/index.js';
 import type { BattlefieldCell, DealtCard } from './terrainDeck.js';
 
 /**
@@ -10,7 +10,7 @@ import type { BattlefieldCell, DealtCard } from './terrainDeck.js';
  * outwards in deal order, seen from the contact dice winner's side, orientation 0. A ruling: the
  * texts let commanders place cards; this default keeps a battlefield when nobody does.
  */
-export const DEFAULT_CELLS: readonly BattlefieldCell[] = [
+const DEFAULT_CELLS: readonly BattlefieldCell[] = [
   { row: 'middle', column: 'centre' },
   { row: 'near', column: 'left' },
   { row: 'far', column: 'right' },
@@ -23,7 +23,10 @@ export const DEFAULT_CELLS: readonly BattlefieldCell[] = [
 ];
 
 export function withDefaultPlacement(cards: readonly DealtCard[]): DealtCard[] {
-  return cards.map((c, i) => (c.cell ? c : { ...c, cell: DEFAULT_CELLS[i % DEFAULT_CELLS.length] as BattlefieldCell, orientation: 0 }));
+  return cards.map((c, i) => {
+    const cell = DEFAULT_CELLS[i % DEFAULT_CELLS.length];
+    return c.cell || !cell ? c : { ...c, cell, orientation: 0 };
+  });
 }
 
 const FLIP_ROW = { near: 'far', middle: 'middle', far: 'near' } as const;
@@ -35,7 +38,7 @@ const FLIP_COLUMN = { left: 'right', centre: 'centre', right: 'left' } as const;
  * its allies see it from the same side.
  */
 export function battlefieldSketchOf(state: CampaignState, record: ContactRecord, viewerArmyId?: string): BattlefieldSketch {
-  const cards = contactData(record).terrain ?? [];
+  const cards = record.data.terrain ?? [];
   const winner = cards[0]?.armyId;
   // Allies of the first drawer stand on its side of the table (as seesTableTurned).
   const w = winner ? state.armies[winner] : undefined;
@@ -43,15 +46,17 @@ export function battlefieldSketchOf(state: CampaignState, record: ContactRecord,
   const allied = w !== undefined && v !== undefined && !isHostile(state.sides, w.side, v.side);
   const turned = viewerArmyId !== undefined && winner !== undefined && viewerArmyId !== winner && !allied;
   const name = (id: string | undefined): string | undefined => (id ? state.armies[id]?.name ?? id : undefined);
-  const placed: PlacedCard[] = cards.filter((c) => c.cell).map((c) => {
-    const cell = c.cell as BattlefieldCell;
-    return {
+  const placed: PlacedCard[] = cards.flatMap((c) => {
+    const cell = c.cell;
+    if (!cell) return [];
+    const placedBy = name(c.armyId);
+    return [{
       row: turned ? FLIP_ROW[cell.row] : cell.row,
       column: turned ? FLIP_COLUMN[cell.column] : cell.column,
       card: c.card,
       orientation: ((c.orientation ?? 0) + (turned ? 180 : 0)) % 360,
-      ...(name(c.armyId) ? { placedBy: name(c.armyId) as string } : {}),
-    };
+      ...(placedBy ? { placedBy } : {}),
+    }];
   });
   const near = viewerArmyId ?? winner;
   const nearArmy = near ? state.armies[near] : undefined;
@@ -60,9 +65,10 @@ export function battlefieldSketchOf(state: CampaignState, record: ContactRecord,
     return id !== near && (!nearArmy || !other || isHostile(state.sides, nearArmy.side, other.side));
   };
   const far = record.armyIds.filter(onFarSide).map((id) => name(id)).join(', ');
+  const nearSide = name(near);
   return {
     title: `Contact ${record.id}, ${formatGameTime(record.openedAt)}`,
-    ...(name(near) ? { nearSide: name(near) as string } : {}),
+    ...(nearSide ? { nearSide } : {}),
     ...(far ? { farSide: far } : {}),
     cards: placed,
   };

@@ -1,22 +1,18 @@
-import { timeIndex } from '../clock/gameTime.js';
-import { event, PUBLIC, toArmy } from '../events/events.js';
-import type { Army } from '../forces/army.js';
-import { hexEquals, type Hex } from '../hex/hex.js';
-import { isAdjacent } from '../hex/neighbours.js';
-import type { MapModel } from '../map/mapModel.js';
+import { timeIndex } from '../clock/index.js';
+import { PUBLIC, toArmy } from '../events/index.js';
+import type { Army } from '../forces/index.js';
+import { hexEquals, type Hex, isAdjacent } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { contactData, withData, type OperationLog } from './contactData.js';
+import { contactHistory, getArmy, type CampaignState } from '../state/index.js';
+import type { ContactFact } from './contactEvents.js';
+import { withData, type ContactRecord, type OperationLog } from './contactRecord.js';
 import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
-import { openContact, type ContactOptions, type ContactOutput } from './procedure.js';
+import { describeStep } from './describeContact.js';
+import { openingContact } from './openContact.js';
 import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt, openContactOf } from './queries.js';
-import { describeStep } from './stepNames.js';
+import { nowIndex, putContact, told, type ContactOutput } from './records.js';
 
-const nowIndex = (s: CampaignState): number => timeIndex(s.clock);
-
-function put(state: CampaignState, record: ContactRecord): CampaignState {
-  return { ...state, contacts: { ...state.contacts, [record.id]: record } };
-}
 
 function army(state: CampaignState, id: string): Result<Army> {
   const a = state.armies[id];
@@ -30,7 +26,7 @@ function army(state: CampaignState, id: string): Result<Army> {
  * period that was played and resolved in the next one.
  */
 function activeThisHalf(c: ContactRecord, now: number): boolean {
-  return isOpen(c) || timeIndex(c.openedAt) === now || contactData(c).quietUntil === now + 1;
+  return isOpen(c) || timeIndex(c.openedAt) === now || c.data.quietUntil === now + 1;
 }
 
 /** The most recent contact record (open, or closed this half period) an army takes part in. */
@@ -45,18 +41,24 @@ function roleRecord(state: CampaignState, supportedId: string): ContactRecord | 
   return Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(supportedId)) ?? currentContactOf(state, supportedId);
 }
 
+/** True when the army stands next to the hex. */
+function isNear(state: CampaignState, armyId: string, hex: Hex): boolean {
+  const a = state.armies[armyId];
+  return a !== undefined && isAdjacent(a.hex, hex);
+}
+
 function friends(state: CampaignState, a: Army, b: Army): boolean {
   return a.id !== b.id && !hostile(state, a, b);
 }
 
 function log(record: ContactRecord, entry: OperationLog): ContactRecord {
-  return withData(record, { operations: [...(contactData(record).operations ?? []), entry] });
+  return withData(record, { operations: [...(record.data.operations ?? []), entry] });
 }
 
 /** Relief and support operations an army took part in today, over every contact. */
-export function switchesToday(state: CampaignState, armyId: string): number {
-  return Object.values(state.contacts)
-    .flatMap((c) => contactData(c).operations ?? [])
+function switchesToday(state: CampaignState, armyId: string): number {
+  return contactHistory(state)
+    .flatMap((c) => c.data.operations ?? [])
     .filter((o) => (o.kind === 'relief' || o.kind === 'support') && (o.armyId === armyId || o.other === armyId) && o.day === state.clock.day).length;
 }
 
@@ -73,42 +75,41 @@ export function assumeRole(state: CampaignState, armyId: string, role: 'support'
   if (!friends(state, a.value, t.value)) return fail('contact.roleNotAllied', `${t.value.name} is not an allied army.`);
   const record = roleRecord(state, supportedId);
   if (!record || !isOpen(record)) return fail('contact.roleNoContact', `${t.value.name} is not in map contact; support and reserve roles need an ally in contact.`);
-  const d = contactData(record);
+  const d = record.data;
   if (role === 'support') {
     if (!isAdjacent(a.value.hex, t.value.hex)) return fail('contact.roleNotAdjacent', `${a.value.name} must stand next to ${t.value.name} to support it.`);
     if (adjacentEnemies(state, armyId).length > 0) return fail('contact.roleInContact', `${a.value.name} is itself in contact with an enemy and cannot support.`);
     const next = withData(record, { supports: { ...(d.supports ?? {}), [armyId]: supportedId } });
-    return ok({ state: put(state, next), events: [event('roleAssumed', PUBLIC, `${a.value.name} supports ${t.value.name}.`, { armyId, role, supportedId })] });
+    return ok(told({ state: putContact(state, next), facts: [{ type: 'roleAssumed', audience: PUBLIC, data: { armyId, role, supportedId } }] }));
   }
-  const supporter = Object.entries(d.supports ?? {}).find(([s, target]) => target === supportedId && s !== armyId && state.armies[s] && isAdjacent(state.armies[s]?.hex as Hex, a.value.hex));
+  const supporter = Object.entries(d.supports ?? {}).find(([s, target]) => target === supportedId && s !== armyId && isNear(state, s, a.value.hex));
   if (!supporter) return fail('contact.reserveNoSupporter', `${a.value.name} must stand next to an army that supports ${t.value.name} to be its reserve.`);
   const next = withData(record, { reserves: { ...(d.reserves ?? {}), [armyId]: supportedId } });
-  return ok({ state: put(state, next), events: [event('roleAssumed', PUBLIC, `${a.value.name} stands in reserve for ${t.value.name}.`, { armyId, role, supportedId })] });
+  return ok(told({ state: putContact(state, next), facts: [{ type: 'roleAssumed', audience: PUBLIC, data: { armyId, role, supportedId } }] }));
 }
 
 /** A supporter declares (or withdraws) that it will reinforce the force it supports against displacement. @see 001 Support: Reinforce */
 export function declareReinforce(state: CampaignState, supporterId: string, on: boolean): Result<ContactOutput> {
-  const rec = Object.values(state.contacts).find((c) => isOpen(c) && contactData(c).supports?.[supporterId] !== undefined);
+  const rec = Object.values(state.contacts).find((c) => isOpen(c) && c.data.supports?.[supporterId] !== undefined);
   if (!rec) return fail('contact.notSupporting', 'Your army does not support a force in contact; take up the support role first (/support).');
-  const next = withData(rec, { reinforce: { ...(contactData(rec).reinforce ?? {}), [supporterId]: on } });
-  return ok({ state: put(state, next), events: [event('reinforceDeclared', toArmy(supporterId), on ? 'You will reinforce if the supported force is displaced.' : 'You will not reinforce.')] });
+  const next = withData(rec, { reinforce: { ...(rec.data.reinforce ?? {}), [supporterId]: on } });
+  return ok(told({ state: putContact(state, next), facts: [{ type: 'reinforceDeclared', audience: toArmy(supporterId), data: { armyId: supporterId, on } }] }));
 }
 
 /**
  * Swaps the hexes (and roles) of two allied armies. The first relief or support operation of the
  * turn is free for a force; later ones cost the move points of the hex it enters.
  */
-function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: string, opts?: ContactOptions): Result<{ state: CampaignState; costs: Record<string, number> }> {
-  const a = state.armies[aId] as Army;
-  const b = state.armies[bId] as Army;
-  const cost = opts?.moveCost ?? contactMoveCost;
+function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: string): Result<{ state: CampaignState; costs: Record<string, number> }> {
+  const a = getArmy(state, aId);
+  const b = getArmy(state, bId);
   const costs: Record<string, number> = {};
   for (const [x, to] of [[a, b.hex], [b, a.hex]] as const) {
     if (switchesToday(state, x.id) === 0) {
       costs[x.id] = 0;
       continue;
     }
-    const pay = cost(map, x, x.hex, to);
+    const pay = contactMoveCost(map, x, x.hex, to);
     if (pay === undefined || pay > x.march.pointsLeft) {
       return fail('contact.switchNoPoints', `${x.name} has already switched hexes this turn; another switch costs ${pay ?? '?'} move points and it has ${x.march.pointsLeft}.`);
     }
@@ -125,32 +126,32 @@ function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: stri
  * rolled or after a disengagement; the supporter takes the contact, the relieved force becomes
  * its supporter. @see 001 Support: Relief
  */
-export function relief(state: CampaignState, map: MapModel, supporterId: string, opts?: ContactOptions): Result<ContactOutput> {
+export function relief(state: CampaignState, map: MapModel, supporterId: string): Result<ContactOutput> {
   // The current role: an open contact first, else the latest one (an old contact may name another force).
-  const withRole = Object.values(state.contacts).filter((c) => contactData(c).supports?.[supporterId] !== undefined);
+  const withRole = Object.values(state.contacts).filter((c) => c.data.supports?.[supporterId] !== undefined);
   const current = withRole.find(isOpen) ?? withRole.sort((a, b) => timeIndex(b.openedAt) - timeIndex(a.openedAt) || b.id.localeCompare(a.id, 'en', { numeric: true }))[0];
-  const rec = roleRecord(state, (current ? contactData(current).supports?.[supporterId] : undefined) ?? '');
-  const supportedId = rec ? contactData(rec).supports?.[supporterId] : undefined;
+  const rec = roleRecord(state, (current ? current.data.supports?.[supporterId] : undefined) ?? '');
+  const supportedId = rec ? rec.data.supports?.[supporterId] : undefined;
   if (!rec || !supportedId) return fail('contact.notSupporting', 'Only a supporting force can relieve; take up the support role first (/support).');
-  const afterDisengagement = rec.step === 'closed' || (contactData(rec).departed ?? []).includes(supportedId);
+  const afterDisengagement = rec.step === 'closed' || (rec.data.departed ?? []).includes(supportedId);
   if (rec.step !== 'step1' && !afterDisengagement) {
     return fail('contact.reliefTooLate', 'Relief is possible before the contact dice are rolled or after a disengagement, not now.', { step: rec.step });
   }
-  const sw = switchHexes(state, map, supporterId, supportedId, opts);
+  const sw = switchHexes(state, map, supporterId, supportedId);
   if (!sw.ok) return sw;
   let s = sw.value.state;
-  const d = contactData(rec);
+  const d = rec.data;
   const supports = Object.fromEntries(Object.entries(d.supports ?? {}).filter(([k]) => k !== supporterId));
   supports[supportedId] = supporterId;
-  let next = withData(rec, { supports }) as ContactRecord;
+  let next = withData(rec, { supports });
   if (isOpen(rec) && rec.armyIds.includes(supportedId)) {
     const armyIds = rec.armyIds.map((id) => (id === supportedId ? supporterId : id));
     const step1 = { ...(d.step1 ?? {}) };
     delete step1[supportedId];
-    next = { ...withData(next, { step1 }), armyIds, hexes: armyIds.map((id) => s.armies[id]?.hex as Hex) };
+    next = { ...withData(next, { step1 }), armyIds, hexes: armyIds.map((id) => getArmy(s, id).hex) };
   }
   next = log(next, { kind: 'relief', armyId: supporterId, other: supportedId, day: s.clock.day, half: s.clock.half, points: sw.value.costs[supporterId] ?? 0 });
-  s = put(s, next);
+  s = putContact(s, next);
   // The relieving force is now in the contact and the relieved one is out of it (unless in another).
   const inOpen = new Set(Object.values(s.contacts).filter(isOpen).flatMap((c) => c.armyIds));
   const armies = { ...s.armies };
@@ -159,22 +160,22 @@ export function relief(state: CampaignState, map: MapModel, supporterId: string,
     if (a) armies[id] = { ...a, status: { ...a.status, inContact: inOpen.has(id) } };
   }
   s = { ...s, armies };
-  return ok({ state: s, events: [event('forceRelieved', PUBLIC, `${s.armies[supporterId]?.name} relieved ${s.armies[supportedId]?.name}.`, { supporterId, supportedId })] });
+  return ok(told({ state: s, facts: [{ type: 'forceRelieved', audience: PUBLIC, data: { supporterId, supportedId } }] }));
 }
 
 /**
  * The support operation: a reserve switches hexes and roles with the supporting force, at any
  * time. @see 001 Reserve: Support
  */
-export function supportOperation(state: CampaignState, map: MapModel, reserveId: string, opts?: ContactOptions): Result<ContactOutput> {
-  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && contactData(c).outcome !== 'split' && activeThisHalf(c, nowIndex(state)));
-  const supportedId = rec ? contactData(rec).reserves?.[reserveId] : undefined;
+export function supportOperation(state: CampaignState, map: MapModel, reserveId: string): Result<ContactOutput> {
+  const rec = Object.values(state.contacts).find((c) => c.data.reserves?.[reserveId] !== undefined && c.data.outcome !== 'split' && activeThisHalf(c, nowIndex(state)));
+  const supportedId = rec ? rec.data.reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can take over the support role; take up the reserve role first (/reserve).');
-  const d = contactData(rec);
-  const reserve = state.armies[reserveId] as Army;
-  const supporterId = Object.entries(d.supports ?? {}).find(([s, t]) => t === supportedId && state.armies[s] && isAdjacent(state.armies[s]?.hex as Hex, reserve.hex))?.[0];
+  const d = rec.data;
+  const reserve = getArmy(state, reserveId);
+  const supporterId = Object.entries(d.supports ?? {}).find(([s, t]) => t === supportedId && isNear(state, s, reserve.hex))?.[0];
   if (!supporterId) return fail('contact.reserveNoSupporter', 'No supporting force stands next to your reserve.');
-  const sw = switchHexes(state, map, reserveId, supporterId, opts);
+  const sw = switchHexes(state, map, reserveId, supporterId);
   if (!sw.ok) return sw;
   const supports = Object.fromEntries(Object.entries(d.supports ?? {}).filter(([k]) => k !== supporterId));
   supports[reserveId] = supportedId;
@@ -182,8 +183,8 @@ export function supportOperation(state: CampaignState, map: MapModel, reserveId:
   reserves[supporterId] = supportedId;
   let next = withData(rec, { supports, reserves });
   next = log(next, { kind: 'support', armyId: reserveId, other: supporterId, day: state.clock.day, half: state.clock.half, points: sw.value.costs[reserveId] ?? 0 });
-  const s = put(sw.value.state, next);
-  return ok({ state: s, events: [event('supportSwitched', PUBLIC, `${reserve.name} moved up to support; ${s.armies[supporterId]?.name} fell back to reserve.`, { reserveId, supporterId })] });
+  const s = putContact(sw.value.state, next);
+  return ok(told({ state: s, facts: [{ type: 'supportSwitched', audience: PUBLIC, data: { reserveId, supporterId } }] }));
 }
 
 /**
@@ -191,40 +192,40 @@ export function supportOperation(state: CampaignState, map: MapModel, reserveId:
  * supporting force's hex into a hex that puts it in map contact with an enemy, paying only for
  * that last hex. A new contact opens. @see 001 Reserve: Exploit
  */
-export function exploit(state: CampaignState, map: MapModel, reserveId: string, to: Hex, opts?: ContactOptions): Result<ContactOutput & { readonly contactId: string }> {
+export function exploit(state: CampaignState, map: MapModel, reserveId: string, to: Hex): Result<ContactOutput & { readonly contactId: string }> {
   // A split contact hands its roles to its parts: it is not itself resolved. A closed contact
   // counts when it closed this half period or the last (closing sets quietUntil to the next one).
   const now = nowIndex(state);
-  const recent = (c: ContactRecord): boolean => isOpen(c) || timeIndex(c.openedAt) >= now - 1 || (contactData(c).quietUntil ?? -Infinity) >= now;
-  const rec = Object.values(state.contacts).find((c) => contactData(c).reserves?.[reserveId] !== undefined && contactData(c).outcome !== 'split' && recent(c));
-  const supportedId = rec ? contactData(rec).reserves?.[reserveId] : undefined;
+  const recent = (c: ContactRecord): boolean => isOpen(c) || timeIndex(c.openedAt) >= now - 1 || (c.data.quietUntil ?? -Infinity) >= now;
+  const rec = Object.values(state.contacts).find((c) => c.data.reserves?.[reserveId] !== undefined && c.data.outcome !== 'split' && recent(c));
+  const supportedId = rec ? rec.data.reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can exploit; take up the reserve role first (/reserve).');
   if (isOpen(rec)) return fail('contact.exploitTooEarly', 'Exploit follows the resolution of the contact (or battle); wait until it is resolved.');
-  const reserve = state.armies[reserveId] as Army;
-  const d = contactData(rec);
+  const reserve = getArmy(state, reserveId);
+  const d = rec.data;
   const through = Object.entries(d.supports ?? {}).map(([s]) => state.armies[s]).find((s) => s && !s.status.destroyed && isAdjacent(s.hex, reserve.hex) && isAdjacent(s.hex, to));
   if (!through) return fail('contact.exploitPath', `The exploit must pass through the hex of the supporting force and end next to it; ${map.format(to)} does not.`);
   if (Object.values(state.armies).some((a) => !a.status.destroyed && hexEquals(a.hex, to))) return fail('contact.exploitOccupied', `${map.format(to)} holds another commander.`);
-  const pay = (opts?.moveCost ?? contactMoveCost)(map, reserve, through.hex, to);
+  const pay = contactMoveCost(map, reserve, through.hex, to);
   if (pay === undefined) return fail('contact.exploitCannotEnter', `${map.format(to)} cannot be entered by land.`);
   if (pay > reserve.march.pointsLeft) return fail('contact.exploitNoPoints', `Entering ${map.format(to)} costs ${pay} move points; ${reserve.name} has ${reserve.march.pointsLeft}.`);
   const moved: Army = { ...spendPoints(reserve, pay), hex: to, bank: bankAfter(map, { ...reserve, hex: through.hex }, to) };
   let s: CampaignState = { ...state, armies: { ...state.armies, [reserveId]: moved } };
   const enemies = adjacentEnemies(s, reserveId);
   if (enemies.length === 0) return fail('contact.exploitNoEnemy', `From ${map.format(to)} ${reserve.name} would not be in contact with an enemy; the exploit must end in map contact.`);
-  s = put(s, log(rec, { kind: 'exploit', armyId: reserveId, other: through.id, day: s.clock.day, half: s.clock.half, points: pay }));
-  const exploited = event('forceExploited', PUBLIC, `${reserve.name} exploited through ${through.name} to ${map.format(to)}.`, { reserveId, to: map.format(to) });
+  s = putContact(s, log(rec, { kind: 'exploit', armyId: reserveId, other: through.id, day: s.clock.day, half: s.clock.half, points: pay }));
+  const exploited: ContactFact = { type: 'forceExploited', audience: PUBLIC, data: { reserveId, through: through.id, to: map.format(to) } };
   // An enemy already in a contact before its contact phase: the reserve joins it (as a force
   // arriving by movement does), rather than putting the enemy in two contacts at once.
   const joinable = Object.values(s.contacts).find((c) => c.step === 'step1' && c.armyIds.some((id) => enemies.some((e) => e.id === id)));
   if (joinable) {
     const armyIds = [...joinable.armyIds, reserveId];
-    s = put(s, { ...joinable, armyIds, hexes: armyIds.map((id) => s.armies[id]?.hex as Hex) });
+    s = putContact(s, { ...joinable, armyIds, hexes: armyIds.map((id) => getArmy(s, id).hex) });
     s = { ...s, armies: { ...s.armies, [reserveId]: { ...moved, status: { ...moved.status, inContact: true } } } };
-    return ok({ state: s, contactId: joinable.id, events: [exploited, event('contactMade', PUBLIC, `${reserve.name} joins contact ${joinable.id}.`, { contactId: joinable.id, armyIds })] });
+    return ok({ ...told({ state: s, facts: [exploited, { type: 'contactMade', audience: PUBLIC, data: { how: 'exploitJoined', contactId: joinable.id, armyIds, armyId: reserveId } }] }), contactId: joinable.id });
   }
-  const opened = openContact(s, map, [reserveId, ...enemies.map((e) => e.id)]);
-  return ok({ state: opened.state, contactId: opened.contactId, events: [exploited, ...opened.events] });
+  const opened = openingContact(s, map, [reserveId, ...enemies.map((e) => e.id)]);
+  return ok({ ...told({ state: opened.state, facts: [exploited, ...opened.facts] }), contactId: opened.contactId });
 }
 
 /**
@@ -232,7 +233,7 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
  * hex and gains +1 on deployment and disengagement dice for the half period; it may then force a
  * second contact. @see 001 Support, Reserve, Maneuver: Maneuver
  */
-export function maneuver(state: CampaignState, map: MapModel, armyId: string, opts?: ContactOptions): Result<ContactOutput> {
+export function maneuver(state: CampaignState, map: MapModel, armyId: string): Result<ContactOutput> {
   const a = army(state, armyId);
   if (!a.ok) return a;
   const self = a.value;
@@ -241,12 +242,12 @@ export function maneuver(state: CampaignState, map: MapModel, armyId: string, op
   if (maneuveringAt(state).has(armyId)) return fail('contact.alreadyManeuvering', `${self.name} is already maneuvering this half period.`);
   const rec = currentContactOf(state, armyId);
   if (!rec) return fail('contact.maneuverNoContact', `${self.name} has no contact this half period.`);
-  const pay = (opts?.moveCost ?? contactMoveCost)(map, self, self.hex, self.hex) ?? 0;
+  const pay = contactMoveCost(map, self, self.hex, self.hex) ?? 0;
   if (pay > self.march.pointsLeft) return fail('contact.maneuverNoPoints', `Maneuver costs ${pay} move points here; ${self.name} has ${self.march.pointsLeft}.`);
   const s0: CampaignState = { ...state, armies: { ...state.armies, [armyId]: spendPoints(self, pay) } };
-  let next = withData(rec, { maneuver: { ...(contactData(rec).maneuver ?? {}), [armyId]: nowIndex(state) } });
+  let next = withData(rec, { maneuver: { ...(rec.data.maneuver ?? {}), [armyId]: nowIndex(state) } });
   next = log(next, { kind: 'maneuver', armyId, day: state.clock.day, half: state.clock.half, points: pay });
-  return ok({ state: put(s0, next), events: [event('armyManeuvered', PUBLIC, `${self.name} maneuvers.`, { armyId })] });
+  return ok(told({ state: putContact(s0, next), facts: [{ type: 'armyManeuvered', audience: PUBLIC, data: { armyId } }] }));
 }
 
 /**
@@ -265,8 +266,8 @@ export function forceSecondContact(state: CampaignState, map: MapModel, armyId: 
   const now = nowIndex(state);
   const open = Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(armyId));
   if (open) return fail('contact.firstNotResolved', `Contact ${open.id} must be resolved before a second contact.`);
-  const forcedNow = (c: ContactRecord): boolean => (contactData(c).forcedBy === armyId && timeIndex(c.openedAt) === now)
-    || (contactData(c).operations ?? []).some((o) => o.kind === 'secondContact' && o.armyId === armyId && o.day === state.clock.day && o.half === state.clock.half);
+  const forcedNow = (c: ContactRecord): boolean => (c.data.forcedBy === armyId && timeIndex(c.openedAt) === now)
+    || (c.data.operations ?? []).some((o) => o.kind === 'secondContact' && o.armyId === armyId && o.day === state.clock.day && o.half === state.clock.half);
   if (Object.values(state.contacts).some(forcedNow)) {
     return fail('contact.secondAlreadyForced', 'A second contact has already been forced this half period.');
   }
@@ -288,18 +289,18 @@ export function forceSecondContact(state: CampaignState, map: MapModel, armyId: 
     // Join the enemy's contact before its contact phase, with any free enemy next to the commander.
     const newcomers = [armyId, ...held.filter((x) => x.contact === undefined).map((x) => x.enemy.id)];
     const armyIds = [...target.armyIds, ...newcomers.filter((id) => !target.armyIds.includes(id))];
-    let s: CampaignState = put(state, log(withData({ ...target, armyIds, hexes: armyIds.map((id) => state.armies[id]?.hex as Hex) }, { maneuver: { ...(contactData(target).maneuver ?? {}), [armyId]: now } }), entry));
+    let s: CampaignState = putContact(state, log(withData({ ...target, armyIds, hexes: armyIds.map((id) => getArmy(state, id).hex) }, { maneuver: { ...(target.data.maneuver ?? {}), [armyId]: now } }), entry));
     const armies = { ...s.armies };
     for (const id of newcomers) {
       const x = armies[id];
       if (x) armies[id] = { ...x, status: { ...x.status, inContact: true } };
     }
     s = { ...s, armies };
-    const names = newcomers.map((id) => `${state.armies[id]?.name ?? id} (${map.format(state.armies[id]?.hex as Hex)})`).join(', ');
-    return ok({ state: s, contactId: target.id, events: [event('contactMade', PUBLIC, `Contact: ${names} ${newcomers.length === 1 ? 'joins' : 'join'} contact ${target.id}, forced by ${a.value.name}'s maneuver.`, { contactId: target.id, armyIds, forcedBy: armyId })] });
+    const joined = newcomers.map((id) => ({ armyId: id, hex: map.format(getArmy(state, id).hex) }));
+    return ok({ ...told({ state: s, facts: [{ type: 'contactMade', audience: PUBLIC, data: { how: 'forcedJoined', contactId: target.id, armyIds, newcomers: joined, forcedBy: armyId } }] }), contactId: target.id });
   }
-  const opened = openContact(state, map, [armyId, ...enemies.map((e) => e.id)], { forcedBy: armyId, maneuver: { [armyId]: now } });
-  const rec = opened.state.contacts[opened.contactId] as ContactRecord;
-  const s = put(opened.state, log(rec, entry));
-  return ok({ state: s, contactId: opened.contactId, events: opened.events });
+  const opened = openingContact(state, map, [armyId, ...enemies.map((e) => e.id)], { forcedBy: armyId, maneuver: { [armyId]: now } });
+  const rec = opened.state.contacts[opened.contactId];
+  const s = rec ? putContact(opened.state, log(rec, entry)) : opened.state;
+  return ok({ ...told({ state: s, facts: opened.facts }), contactId: opened.contactId });
 }

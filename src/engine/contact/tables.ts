@@ -72,6 +72,8 @@ export const TERRAIN_DECK = {
   blank: 8,
 } as const;
 export type TerrainCard = keyof typeof TERRAIN_DECK;
+/** The kinds of card, in table order. */
+export const TERRAIN_CARD_KINDS: readonly TerrainCard[] = ['hill', 'woods', 'marsh', 'river', 'stream', 'pond', 'gully', 'roughGround', 'blank'];
 
 /** Cards each commander draws in terrain reconnaissance (the winner may draw more in one turn). */
 export const TERRAIN_CARDS_EACH = 4;
@@ -130,7 +132,6 @@ export const DISENGAGE_MODIFIERS = {
   strength: { halfOrLess: -1 },
   terrain: { favorable: 1, unfavorable: -1 },
 } as const;
-export type DisengageCategory = keyof typeof DISENGAGE_MODIFIERS;
 
 /** Deployment dice modifiers; the score is clamped to 1-6. @see 001 Deployment: Deployment Dice Modifiers */
 export const DEPLOYMENT_MODIFIERS = {

@@ -1,9 +1,9 @@
-import type { Dice } from '../dice/dice.js';
-import { TERRAIN_CARDS_EACH, TERRAIN_DECK, type TerrainCard } from './tables.js';
+import type { Dice } from '../dice/index.js';
+import { TERRAIN_CARD_KINDS, TERRAIN_CARDS_EACH, TERRAIN_DECK, type TerrainCard } from './tables.js';
 
 /** The full deck as a list, in table order. */
-export function terrainDeck(deck: Readonly<Record<string, number>> = TERRAIN_DECK): TerrainCard[] {
-  return Object.entries(deck).flatMap(([card, n]) => Array.from({ length: n }, () => card as TerrainCard));
+export function terrainDeck(deck: Readonly<Partial<Record<TerrainCard, number>>> = TERRAIN_DECK): TerrainCard[] {
+  return TERRAIN_CARD_KINDS.flatMap((card) => Array.from({ length: deck[card] ?? 0 }, () => card));
 }
 
 /**

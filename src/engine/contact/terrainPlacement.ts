@@ -1,8 +1,8 @@
-import { isHostile } from '../forces/army.js';
-import { fail, type Result } from '../result.js';
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
-import { contactData } from './contactData.js';
-import { placeTerrainCard } from './procedure.js';
+import { isHostile } from '../forces/index.js';
+import { fail, ok, type Result } from '../result.js';
+import type { CampaignState } from '../state/index.js';
+import { withData, type ContactRecord } from './contactRecord.js';
+import { getContact, putContact } from './records.js';
 import { GRID_COLUMNS, GRID_ROWS, type BattlefieldCell, type DealtCard } from './terrainDeck.js';
 
 /**
@@ -30,8 +30,8 @@ const FLIP_COLUMN = { left: 'right', centre: 'centre', right: 'left' } as const;
  * True when the army sees the stored grid turned round: it is not the frame's owner and (when the
  * state is given) not the owner's ally; allies share a side of the table.
  */
-export function seesTableTurned(record: ContactRecord, armyId: string, state?: CampaignState): boolean {
-  const owner = (contactData(record).terrain ?? [])[0]?.armyId;
+function seesTableTurned(record: ContactRecord, armyId: string, state?: CampaignState): boolean {
+  const owner = (record.data.terrain ?? [])[0]?.armyId;
   if (owner === undefined || owner === armyId) return false;
   const a = state?.armies[owner];
   const b = state?.armies[armyId];
@@ -47,7 +47,7 @@ function turn(cell: BattlefieldCell, orientation: number, turned: boolean): { ce
 export function terrainSeenBy(record: ContactRecord, viewerId: string, state?: CampaignState): (HandCard & { readonly armyId: string })[] {
   const turned = seesTableTurned(record, viewerId, state);
   const count = new Map<string, number>();
-  return (contactData(record).terrain ?? []).map((c) => {
+  return (record.data.terrain ?? []).map((c) => {
     const n = (count.get(c.armyId) ?? 0) + 1;
     count.set(c.armyId, n);
     if (!c.cell) return { armyId: c.armyId, n, card: c.card };
@@ -78,4 +78,22 @@ export function placeTerrainCardFromSide(
   if (!(ORIENTATIONS as readonly number[]).includes(orientation)) return fail('contact.badOrientation', `Turn a card by ${ORIENTATIONS.join(', ')} degrees.`, { contactId });
   const stored = turn(cell, orientation, seesTableTurned(record, armyId, state));
   return placeTerrainCard(state, contactId, armyId, n, stored.cell, stored.orientation);
+}
+
+/**
+ * A commander places one of their terrain cards (their `n`-th, from 1) on the 3 x 3 battlefield
+ * grid, with an orientation of 0, 90, 180 or 270 degrees, in the stored frame; a card may be
+ * moved until the battle. @see RULINGS 5 Terrain reconnaissance; 001 Chainmail's Terrain Selection Clarification
+ */
+export function placeTerrainCard(state: CampaignState, contactId: string, armyId: string, n: number, cell: BattlefieldCell, orientation = 0): Result<{ state: CampaignState }> {
+  const got = getContact(state, contactId, 'decision');
+  if (!got.ok) return fail('contact.placeNotNow', 'Terrain cards are placed after the contact phase, before engage or evade is settled.', { contactId });
+  const cards = got.value.data.terrain ?? [];
+  const mine = cards.map((c, i) => ({ c, i })).filter((x) => x.c.armyId === armyId);
+  const pick = mine[n - 1];
+  if (!pick) return fail('contact.noSuchCard', `You hold ${mine.length} terrain card(s); name one from 1 to ${mine.length}.`);
+  if (!GRID_ROWS.includes(cell.row) || !GRID_COLUMNS.includes(cell.column)) return fail('contact.badCell', 'Place a card on near/middle/far and left/centre/right.');
+  if (!(ORIENTATIONS as readonly number[]).includes(orientation)) return fail('contact.badOrientation', 'Orientation is 0, 90, 180 or 270 degrees.');
+  const terrain = cards.map((c, i) => (i === pick.i ? { ...c, cell, orientation } : c));
+  return ok({ state: putContact(state, withData(got.value, { terrain })) });
 }

@@ -1,5 +1,4 @@
-import type { ContactRecord } from '../state/campaign.js';
-import { contactData, type ContactData } from './contactData.js';
+import type { ContactData, ContactRecord } from './contactRecord.js';
 import type { Estimate } from './estimate.js';
 
 /** Who looks at a contact: the referee, or one army's commander. */
@@ -12,9 +11,12 @@ export type ContactViewer = { readonly kind: 'referee' } | { readonly kind: 'arm
  */
 export function contactView(record: ContactRecord, viewer: ContactViewer): ContactRecord {
   if (viewer.kind === 'referee') return record;
-  const d = contactData(record);
+  const d = record.data;
   const me = viewer.armyId;
-  const only = <T>(m: Readonly<Record<string, T>> | undefined): Record<string, T> | undefined => (m && m[me] !== undefined ? { [me]: m[me] as T } : undefined);
+  const only = <T>(m: Readonly<Record<string, T>> | undefined): Record<string, T> | undefined => {
+    const mine = m?.[me];
+    return mine !== undefined ? { [me]: mine } : undefined;
+  };
   const mine = (d.disengagements ?? []).filter((o) => o.armyId === me);
   const data: ContactData = {
     ...(d.stepAt !== undefined ? { stepAt: d.stepAt } : {}),
@@ -32,18 +34,18 @@ export function contactView(record: ContactRecord, viewer: ContactViewer): Conta
     ...(d.supports ? { supports: d.supports } : {}),
     ...(d.reserves ? { reserves: d.reserves } : {}),
   };
-  return { ...record, data: data as Readonly<Record<string, unknown>> };
+  return { ...record, data };
 }
 
 /** Every estimate an army's commander has received, oldest first (for /intel). */
 export function intelFor(contacts: readonly ContactRecord[], armyId: string): { contactId: string; openedAt: ContactRecord['openedAt']; hour?: number; estimates: Estimate[] }[] {
   return contacts
-    .filter((c) => contactData(c).estimates?.[armyId] !== undefined)
+    .filter((c) => c.data.estimates?.[armyId] !== undefined)
     .sort((a, b) => a.openedAt.day - b.openedAt.day || a.openedAt.half - b.openedAt.half || a.id.localeCompare(b.id, 'en', { numeric: true }))
     .map((c) => ({
       contactId: c.id,
       openedAt: c.openedAt,
-      ...(contactData(c).contactHour !== undefined ? { hour: contactData(c).contactHour } : {}),
-      estimates: Object.values(contactData(c).estimates?.[armyId] ?? {}),
+      ...(c.data.contactHour !== undefined ? { hour: c.data.contactHour } : {}),
+      estimates: Object.values(c.data.estimates?.[armyId] ?? {}),
     }));
 }

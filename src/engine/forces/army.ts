@@ -1,5 +1,5 @@
-import type { Hex } from '../hex/hex.js';
-import type { Terrain } from '../map/mapModel.js';
+import type { Hex } from '../hex/index.js';
+import type { Terrain } from '../map/index.js';
 
 /**
  * The force model. One commander figure on the strategic map stands for a whole army; an army is
@@ -111,11 +111,8 @@ export interface MarchState {
   readonly restFactor: number;
   /** Consecutive days with movement before today (weekly rest rule). */
   readonly daysMarched: number;
-  /**
-   * Log of recent half periods, oldest first, one letter each: 'm' moved, 'w' worked at a
-   * crossing operation, 'r' rested, 'b' in battle. Kept to the last 12.
-   */
-  readonly recentHalves: string;
+  /** What the army did in its recent half periods, oldest first; kept to the last 12. */
+  readonly recentHalves: readonly HalfActivity[];
   /** The army entered a hex or crossed a river today. */
   readonly movedToday: boolean;
   /** The army moved unformed today (stragglers are rolled at the day's end). */
@@ -129,7 +126,7 @@ export interface MarchState {
   /** Day number of the last forced march; the next day must be rest. */
   readonly forcedMarchDay?: number;
   /** Why the army is fatigued, for status. */
-  readonly fatigueReason?: string;
+  readonly fatigueReason?: FatigueReason;
   /** Consecutive full days of rest before today. */
   readonly restDays: number;
   /** Stragglers following an unformed march, by regiment and company. */
@@ -141,6 +138,21 @@ export interface MarchState {
   /** River hexes where timber ran out: rafts cannot be built there. */
   readonly noRaftHexes: readonly Hex[];
 }
+
+/**
+ * Why an army became fatigued: a forced march yesterday and no rest today, a seventh day of
+ * marching in a row, moving in half periods for more than two periods without two consecutive
+ * half periods of rest, or the referee's word. @see 000 Overland Travel: Daily Rest, Weekly Rest,
+ * Forced March, Fatigued
+ */
+export type FatigueReason = 'forcedMarch' | 'seventhDay' | 'noLongRest' | 'referee';
+
+/**
+ * What an army did in one half period, as the rest and fatigue rules count it: moved (entered a
+ * hex, crossed a river, rowed or sailed its own vessels), worked at a multi-day crossing, rested,
+ * or fought a battle. @see 000 Overland Travel: Daily Rest; RULINGS 4
+ */
+export type HalfActivity = 'moved' | 'worked' | 'rested' | 'battle';
 
 /** Figures of one company that fell behind on an unformed march. */
 export interface Straggler {
@@ -176,7 +188,7 @@ export const FRESH_MARCH: MarchState = {
   savedPoints: 0,
   restFactor: 1,
   daysMarched: 0,
-  recentHalves: '',
+  recentHalves: [],
   movedToday: false,
   unformedToday: false,
   saveRequested: false,

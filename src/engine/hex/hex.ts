@@ -23,19 +23,10 @@ export const DIRECTION_VECTORS: Readonly<Record<Direction, Hex>> = {
   nw: { q: -1, r: 0 },
 };
 
-export function hex(q: number, r: number): Hex {
-  return { q, r };
-}
-
 export function hexEquals(a: Hex, b: Hex): boolean {
   return a.q === b.q && a.r === b.r;
 }
 
 export function hexAdd(a: Hex, b: Hex): Hex {
   return { q: a.q + b.q, r: a.r + b.r };
-}
-
-/** Index (0-5, clockwise from north) of the direction opposite `d`. */
-export function oppositeDirection(d: Direction): Direction {
-  return DIRECTIONS[(DIRECTIONS.indexOf(d) + 3) % 6] as Direction;
 }

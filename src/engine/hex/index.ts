@@ -1,6 +1,6 @@
-export * from './hex.js';
-export * from './neighbours.js';
-export * from './distance.js';
-export * from './line.js';
-export * from './ring.js';
-export * from './hexId.js';
+/** Hex geometry: axial coordinates inside, CCRR ids at the edges. */
+export { hexDistance } from './distance.js';
+export { type Direction, DIRECTION_VECTORS, DIRECTIONS, type Hex, hexAdd, hexEquals } from './hex.js';
+export { formatHex, hexKey, hexToOffset, idWidth, offsetToHex, parseHex } from './hexId.js';
+export { directionTo, isAdjacent, neighbours } from './neighbours.js';
+export { hexSpiral } from './ring.js';

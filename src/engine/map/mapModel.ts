@@ -1,6 +1,4 @@
-import { DIRECTION_VECTORS, DIRECTIONS, type Direction, type Hex } from '../hex/hex.js';
-import { formatHex, hexKey, hexToOffset, idWidth, offsetToHex, parseHex } from '../hex/hexId.js';
-import { directionTo } from '../hex/neighbours.js';
+import { DIRECTION_VECTORS, DIRECTIONS, type Direction, type Hex, formatHex, hexKey, hexToOffset, idWidth, offsetToHex, parseHex, directionTo } from '../hex/index.js';
 
 /**
  * The strategic map: one terrain per hex, plus roads and tracks as links between neighbouring
@@ -293,8 +291,7 @@ export interface HexGrid {
   readonly river: Uint8Array;
 }
 
-/** Link codes of HexGrid.link. */
-export const LINK_NONE = 0;
+/** Link codes of HexGrid.link (0: no road or track). */
 export const LINK_TRACK = 1;
 export const LINK_ROAD = 2;
 

@@ -1,4 +1,4 @@
-import type { Army, Regiment, RegimentRole } from '../forces/army.js';
+import type { Army, Regiment, RegimentRole } from '../forces/index.js';
 import { fail, ok, type Result } from '../result.js';
 
 /**

@@ -1,14 +1,16 @@
-import type { Dice } from '../dice/dice.js';
-import { event, PUBLIC, toArmy, type EngineEvent } from '../events/events.js';
-import type { Army, MarchState } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { CampaignState, Order } from '../state/campaign.js';
-import type { TickStep } from '../tick/step.js';
-import type { WeatherEffects } from '../weather/types.js';
-import { detectContacts, openContacts, who } from './contacts.js';
-import { todaysPoints } from './dailyPoints.js';
+import type { Dice } from '../dice/index.js';
+import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
+import type { Army, MarchState } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
+import type { CampaignState, Order } from '../state/index.js';
+import type { TickStep } from '../tick/index.js';
+import type { WeatherEffects } from '../weather/index.js';
+import { detectContacts, openContacts } from './contacts.js';
 import { progressOperation } from './crossingOperations.js';
-import { HALF_LOG, restFactorFromDay } from './restAndFatigue.js';
+import { todaysPoints } from './dailyPoints.js';
+import { describeMovement } from './describeMovement.js';
+import type { MovementFact } from './movementEvents.js';
+import { restFactorFromDay } from './restAndFatigue.js';
 import { loseStragglers, recoverStragglers, stragglerCount } from './stragglers.js';
 
 /**
@@ -20,17 +22,16 @@ import { loseStragglers, recoverStragglers, stragglerCount } from './stragglers.
  * @see RULINGS 2, 3, 4
  */
 export const beginHalfStep: TickStep = ({ state, map, dice, weather }) => {
-  const events: EngineEvent[] = [];
+  const facts: MovementFact[] = [];
   const armies: Record<string, Army> = { ...state.armies };
   const orders: Record<string, Order> = { ...state.orders };
-  const ids = Object.keys(armies).sort();
-  for (const id of ids) {
-    let a = armies[id] as Army;
-    if (a.status.destroyed) continue;
+  for (const [id, army] of Object.entries(state.armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
+    if (army.status.destroyed) continue;
+    let a = army;
     if (state.clock.half === 0) {
       const r = dailyRollover(a, map, dice, weather);
       a = r.army;
-      events.push(...r.events);
+      facts.push(...r.facts);
     }
     if (state.clock.half === 0 || state.clock.half === 2) a = { ...a, march: { ...a.march, spentPeriod: 0 } };
     if (a.march.operation) {
@@ -38,75 +39,81 @@ export const beginHalfStep: TickStep = ({ state, map, dice, weather }) => {
       a = p.army;
       if (p.order) orders[id] = p.order;
       else delete orders[id];
-      events.push(...p.events);
+      facts.push(...p.facts);
     }
     armies[id] = a;
   }
   const s1: CampaignState = { ...state, armies, orders };
   const contacts = openContacts(s1, detectContacts(s1), (h) => map.format(h));
-  return { state: contacts.state, events: [...events, ...contacts.events] };
+  return { state: contacts.state, events: tell([...facts, ...contacts.facts], describeMovement, namesOf(contacts.state.armies)) };
 };
 
 /**
  * The books at daybreak for the day that just ended:
- * - stragglers for a day of unformed movement (a half-dice x 5 % of each regiment);
- * - a day without movement after an unformed march reforms the army at its rally point, and
- *   stragglers rejoin (a half-dice x 5 % a day); fatigue clears after a full day of rest;
- * - consecutive days marched (weekly rest), consecutive rest days;
- * - points saved by an explicit save order, if the army moved and was not halted or in contact;
- * - the share of today's points recovered by yesterday's rest.
+ * 1. stragglers for a day of unformed movement, or the army reforming at its rally point and its
+ *    stragglers rejoining after a day without movement;
+ * 2. fatigue clears after a full day of rest;
+ * 3. consecutive days marched (weekly rest), consecutive rest days, points saved by an explicit
+ *    save order (if the army moved and was not halted or in contact), the share of today's
+ *    points recovered by yesterday's rest.
  * @see 000 Overland Travel: Daily Rest, Weekly Rest, Forced March, Fatigued; 000 Terrain Effects:
  *   Units, Formed and Unformed; 000 Terrain Effects: Saving Move Points
  */
-export function dailyRollover(army: Army, map: MapModel, dice: Dice, weather: WeatherEffects): { army: Army; events: EngineEvent[] } {
-  const events: EngineEvent[] = [];
-  let a = army;
-  const m = a.march;
+function dailyRollover(army: Army, map: MapModel, dice: Dice, weather: WeatherEffects): { army: Army; facts: MovementFact[] } {
+  const m = army.march;
   const yesterday = m.recentHalves.slice(-4);
-  const moved = m.movedToday;
-  const fullRest = !moved && !yesterday.includes(HALF_LOG.battle) && !yesterday.includes(HALF_LOG.worked) && !a.status.inBattle;
-
-  if (m.unformedToday) {
-    const out = loseStragglers(a, dice);
-    a = out.army;
-    if (out.lost > 0) events.push(event('stragglersLost', toArmy(a.id), `A day unformed: ${out.percent} % of each regiment straggles, ${out.lost} figure(s) in all. They may catch up while the army waits at its rally point.`, { percent: out.percent, figures: out.lost }));
-  } else if (!moved && !a.march.operation && (a.formation === 'unformed' || stragglerCount(a) > 0)) {
-    if (a.formation === 'unformed') {
-      a = { ...a, formation: 'formed' };
-      events.push(event('armyReformed', PUBLIC, `${who(a)} has reformed at ${map.format(a.hex)}.`, { armyId: a.id, hex: map.format(a.hex) }));
-    }
-    a = { ...a, march: { ...a.march, rallyPoint: a.hex } };
-    if (stragglerCount(a) > 0) {
-      const out = recoverStragglers(a, dice);
-      a = out.army;
-      events.push(event('stragglersRejoined', toArmy(a.id), `A day at the rally point ${map.format(a.hex)}: ${out.recovered} straggling figure(s) rejoin (${out.percent} %); ${stragglerCount(a)} still out. Leaving loses them.`, { percent: out.percent, figures: out.recovered }));
-    }
-  }
-  let status = a.status;
-  let fatigueReason = a.march.fatigueReason;
-  if (fullRest && status.fatigued) {
-    status = { ...status, fatigued: false };
-    fatigueReason = undefined;
-    events.push(event('fatigueRecovered', toArmy(a.id), `${a.name} rested a full day and is no longer fatigued.`));
-  }
-  const saved = m.saveRequested && !m.saveLost && moved ? Math.max(0, m.allowanceToday - m.spentToday) : 0;
-  const { fatigueReason: _f, ...rest } = a.march;
+  const fullRest = !m.movedToday && !yesterday.includes('battle') && !yesterday.includes('worked') && !army.status.inBattle;
+  const stragglers = straggleOrRally(army, map, dice);
+  const rested = recoverFromFatigue(stragglers.army, fullRest);
+  const saved = m.saveRequested && !m.saveLost && m.movedToday ? Math.max(0, m.allowanceToday - m.spentToday) : 0;
   const march: MarchState = {
-    ...rest,
-    ...(fatigueReason ? { fatigueReason } : {}),
+    ...rested.army.march,
     spentToday: 0,
     spentPeriod: 0,
     savedPoints: saved,
     restFactor: restFactorFromDay(yesterday),
-    daysMarched: moved ? m.daysMarched + 1 : fullRest ? 0 : m.daysMarched,
+    daysMarched: m.movedToday ? m.daysMarched + 1 : fullRest ? 0 : m.daysMarched,
     restDays: fullRest ? m.restDays + 1 : 0,
     movedToday: false,
     unformedToday: false,
     saveRequested: false,
     saveLost: false,
   };
-  a = { ...a, status, march };
+  const a: Army = { ...rested.army, march };
   const today = todaysPoints(a, false, weather);
-  a = { ...a, march: { ...a.march, pointsLeft: today, allowanceToday: today } };
-  return { army: a, events };
+  return { army: { ...a, march: { ...a.march, pointsLeft: today, allowanceToday: today } }, facts: [...stragglers.facts, ...rested.facts] };
+}
+
+/**
+ * Step 1: a day of unformed movement loses a half-dice x 5 % of each regiment to stragglers; a
+ * day without movement after it reforms the army at its rally point, where stragglers rejoin (a
+ * half-dice x 5 % a day).
+ */
+function straggleOrRally(army: Army, map: MapModel, dice: Dice): { army: Army; facts: MovementFact[] } {
+  if (army.march.unformedToday) {
+    const out = loseStragglers(army, dice);
+    return { army: out.army, facts: out.lost > 0 ? [{ type: 'stragglersLost', audience: toArmy(army.id), data: { armyId: army.id, percent: out.percent, figures: out.lost } }] : [] };
+  }
+  if (army.march.movedToday || army.march.operation || (army.formation !== 'unformed' && stragglerCount(army) === 0)) return { army, facts: [] };
+  const facts: MovementFact[] = [];
+  const hex = map.format(army.hex);
+  let a = army;
+  if (a.formation === 'unformed') {
+    a = { ...a, formation: 'formed' };
+    facts.push({ type: 'armyReformed', audience: PUBLIC, data: { armyId: a.id, hex } });
+  }
+  a = { ...a, march: { ...a.march, rallyPoint: a.hex } };
+  if (stragglerCount(a) > 0) {
+    const out = recoverStragglers(a, dice);
+    a = out.army;
+    facts.push({ type: 'stragglersRejoined', audience: toArmy(a.id), data: { armyId: a.id, hex, percent: out.percent, figures: out.recovered, stillOut: stragglerCount(a) } });
+  }
+  return { army: a, facts };
+}
+
+/** Step 2: a full day of rest (no movement, no battle, no work at a crossing) ends fatigue. */
+function recoverFromFatigue(army: Army, fullRest: boolean): { army: Army; facts: MovementFact[] } {
+  if (!fullRest || !army.status.fatigued) return { army, facts: [] };
+  const { fatigueReason: _f, ...march } = army.march;
+  return { army: { ...army, status: { ...army.status, fatigued: false }, march }, facts: [{ type: 'fatigueRecovered', audience: toArmy(army.id), data: { armyId: army.id } }] };
 }

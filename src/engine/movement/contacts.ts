@@ -1,13 +1,13 @@
-import { timeIndex } from '../clock/gameTime.js';
-import { event, PUBLIC, type EngineEvent } from '../events/events.js';
-import { isHostile, type Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { formatHex, hexKey } from '../hex/hexId.js';
-import { neighbours } from '../hex/neighbours.js';
-import type { CampaignState, ContactRecord } from '../state/campaign.js';
+import { timeIndex } from '../clock/index.js';
+import { PUBLIC } from '../events/index.js';
+import { isHostile, type Army } from '../forces/index.js';
+import { type Hex, formatHex, hexKey, neighbours } from '../hex/index.js';
+import type { ContactRecord } from '../contact/index.js';
+import { contactHistory, getArmy, type CampaignState } from '../state/index.js';
+import type { MovementFact } from './movementEvents.js';
 
 /** Armies that stand on the map: not destroyed, not aboard ship. */
-export function armiesOnMap(state: CampaignState): Army[] {
+function armiesOnMap(state: CampaignState): Army[] {
   return Object.values(state.armies).filter((a) => !a.status.destroyed && !a.status.embarked);
 }
 
@@ -17,11 +17,6 @@ export function armiesOnMap(state: CampaignState): Army[] {
  */
 export function hexHolders(state: CampaignState): Army[] {
   return Object.values(state.armies).filter((a) => !a.status.destroyed);
-}
-
-/** The name the chronicle uses for an army: its commander. */
-export function who(a: Army): string {
-  return a.commander || a.name;
 }
 
 /**
@@ -37,7 +32,7 @@ export function detectContacts(state: CampaignState): string[][] {
   const parent = new Map<string, string>(armies.map((a) => [a.id, a.id]));
   const find = (x: string): string => {
     let r = x;
-    while (parent.get(r) !== r) r = parent.get(r) as string;
+    for (let up = parent.get(r); up !== undefined && up !== r; up = parent.get(r)) r = up;
     parent.set(x, r);
     return r;
   };
@@ -65,70 +60,61 @@ export function detectContacts(state: CampaignState): string[][] {
 /** True while a "fight on the morrow" answer keeps these armies from contact. */
 function quiet(state: CampaignState, ids: readonly string[]): boolean {
   const now = timeIndex(state.clock);
-  return Object.values(state.contacts).some((c) => {
-    const until = c.data['quietUntil'];
-    return typeof until === 'number' && until > now && ids.every((id) => c.armyIds.includes(id));
+  return contactHistory(state).some((c) => {
+    const until = c.data.quietUntil;
+    return until !== undefined && until > now && ids.every((id) => c.everyone.includes(id));
   });
-}
-
-/** "A", "A and B", "A, B and C". */
-export function listNames(names: readonly string[]): string {
-  if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 /**
  * Records map contact for the groups found by detectContacts: a new ContactRecord (step1) for a
  * group none of whose armies is in an open contact; a group that reaches an open contact (a
  * third force arriving) joins it. Groups under "fight on the morrow" stay quiet until their
- * time. Marks the armies in contact and announces it publicly (names and hexes only).
+ * time. Marks the armies in contact and announces it publicly (names and hexes only); each
+ * commander's own prompt (with its choices and buttons) comes from the contact rules.
  * @see RULINGS 3, 5; 001 Map Contact
  */
 export function openContacts(
   state: CampaignState,
   groups: readonly (readonly string[])[],
   format: (h: Hex) => string = (h) => formatHex(h),
-): { state: CampaignState; events: EngineEvent[] } {
+): { state: CampaignState; facts: MovementFact[] } {
   let s = state;
-  const events: EngineEvent[] = [];
+  const facts: MovementFact[] = [];
   for (const group of groups) {
     if (group.length < 2 || quiet(s, group)) continue;
-    const open = Object.values(s.contacts).filter((c) => c.step !== 'closed' && c.armyIds.some((id) => group.includes(id)));
-    const newcomers = group.filter((id) => !open.some((c) => c.armyIds.includes(id)));
-    if (newcomers.length === 0) continue;
-    const armies = group.map((id) => s.armies[id] as Army);
-    let record: ContactRecord;
-    // A newcomer joins a contact still before its contact phase; one that is further along (dice
-    // rolled, estimates sent) is not reopened: the newcomer gets a contact of its own.
-    const existing = open.find((c) => c.step === 'step1');
-    if (existing) {
-      const joined = [...existing.armyIds, ...newcomers];
-      record = {
-        ...existing,
-        armyIds: joined,
-        hexes: joined.map((id) => (s.armies[id] as Army).hex),
-        data: { ...existing.data, joined: [...((existing.data['joined'] as string[] | undefined) ?? []), ...newcomers] },
-      };
-    } else {
-      // Only forces not already in an open contact make the new one; those still busy with a
-      // contact further along meet the newcomers once it is over.
-      const free = group.filter((id) => !open.some((c) => c.armyIds.includes(id)));
-      const members = free.map((id) => s.armies[id] as Army);
-      const hostilePair = members.some((a) => members.some((b) => isHostile(s.sides, a.side, b.side)));
-      if (!hostilePair) continue;
-      record = { id: `c${s.nextId}`, armyIds: free, hexes: members.map((a) => a.hex), openedAt: s.clock, step: 'step1', data: {} };
-      s = { ...s, nextId: s.nextId + 1 };
-    }
+    const found = contactFor(s, group);
+    if (!found) continue;
+    const record = found.record;
+    if (found.opened) s = { ...s, nextId: s.nextId + 1 };
     const marked: Record<string, Army> = { ...s.armies };
     for (const id of record.armyIds) {
-      const a = marked[id];
-      if (a && !a.status.inContact) marked[id] = { ...a, status: { ...a.status, inContact: true } };
+      const a = getArmy(s, id);
+      if (!a.status.inContact) marked[id] = { ...a, status: { ...a.status, inContact: true } };
     }
     s = { ...s, armies: marked, contacts: { ...s.contacts, [record.id]: record } };
-    const where = format((armies[0] as Army).hex);
-    const names = listNames(record.armyIds.map((id) => who(s.armies[id] as Army)));
-    events.push(event('contactMade', PUBLIC, `${names} are in contact near ${where}.`, { contactId: record.id, armyIds: record.armyIds }));
-    // Each commander's own prompt (with its choices and buttons) comes from the contact rules.
+    facts.push({ type: 'contactMade', audience: PUBLIC, data: { contactId: record.id, armyIds: record.armyIds, near: format(getArmy(s, group[0] ?? '').hex) } });
   }
-  return { state: s, events };
+  return { state: s, facts };
+}
+
+/**
+ * The contact a group of armies in map contact makes: newcomers join a contact still before its
+ * contact phase; one that is further along (dice rolled, estimates sent) is not reopened, and the
+ * forces not already in an open contact make a new one (those still busy meet the newcomers once
+ * it is over). Undefined when nothing changes.
+ */
+function contactFor(s: CampaignState, group: readonly string[]): { record: ContactRecord; opened: boolean } | undefined {
+  const open = Object.values(s.contacts).filter((c) => c.step !== 'closed' && c.armyIds.some((id) => group.includes(id)));
+  const free = group.filter((id) => !open.some((c) => c.armyIds.includes(id)));
+  if (free.length === 0) return undefined;
+  const existing = open.find((c) => c.step === 'step1');
+  if (existing) {
+    const joined = [...existing.armyIds, ...free];
+    return { record: { ...existing, armyIds: joined, hexes: joined.map((id) => getArmy(s, id).hex) }, opened: false };
+  }
+  const members = free.map((id) => getArmy(s, id));
+  const hostilePair = members.some((a) => members.some((b) => isHostile(s.sides, a.side, b.side)));
+  if (!hostilePair) return undefined;
+  return { record: { id: `c${s.nextId}`, armyIds: free, hexes: members.map((a) => a.hex), openedAt: s.clock, step: 'step1', data: {} }, opened: true };
 }

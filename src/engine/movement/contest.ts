@@ -1,4 +1,5 @@
-import type { Dice } from '../dice/dice.js';
+import type { Dice } from '../dice/index.js';
+import { BrokenData } from '../result.js';
 
 /** What a force brings to a contested hex. @see RULINGS 3 (contested hex) */
 export interface Contender {
@@ -22,14 +23,6 @@ export interface ContestResult {
   readonly rolls: Readonly<Record<string, number[]>>;
 }
 
-/** Words for the public chronicle: no numbers. */
-export const TIE_BREAK_WORDS: Readonly<Record<TieBreak, string>> = {
-  fewerTroops: 'fewer troops',
-  morePointsLeft: 'more marching time left',
-  moreDailyPoints: 'the faster march',
-  dice: 'the luck of the dice',
-};
-
 /**
  * Ranks forces entering the same hex in the same half period: fewer troop figures first, then
  * more move points left after entering, then more daily move points, then a die each (ties roll
@@ -43,16 +36,22 @@ export function rankContenders(contenders: readonly Contender[], dice: Dice, hex
   const sorted = [...contenders].sort((a, b) => keyCmp(a, b) || (a.armyId < b.armyId ? -1 : 1));
   // Break the remaining ties with dice, group by group.
   const ranking: string[] = [];
-  let i = 0;
-  while (i < sorted.length) {
-    let j = i + 1;
-    while (j < sorted.length && keyCmp(sorted[i] as Contender, sorted[j] as Contender) === 0) j++;
-    const group = sorted.slice(i, j);
+  let group: Contender[] = [];
+  const close = (): void => {
     ranking.push(...(group.length > 1 ? byDice(group.map((c) => c.armyId), dice, hexName, rolls) : group.map((c) => c.armyId)));
-    i = j;
+  };
+  for (const c of sorted) {
+    const head = group[0];
+    if (head && keyCmp(head, c) !== 0) {
+      close();
+      group = [];
+    }
+    group.push(c);
   }
-  const a = contenders.find((c) => c.armyId === ranking[0]) as Contender;
-  const b = contenders.find((c) => c.armyId === ranking[1]) as Contender;
+  close();
+  const a = contenders.find((c) => c.armyId === ranking[0]);
+  const b = contenders.find((c) => c.armyId === ranking[1]);
+  if (!a || !b) throw new BrokenData(`a contest for ${hexName} needs two contenders`);
   const decidedBy: TieBreak = a.figures !== b.figures ? 'fewerTroops' : a.remainingAfter !== b.remainingAfter ? 'morePointsLeft' : a.dailyPoints !== b.dailyPoints ? 'moreDailyPoints' : 'dice';
   return { ranking, decidedBy, rolls };
 }

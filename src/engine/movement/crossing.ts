@@ -1,8 +1,8 @@
-import type { Army } from '../forces/army.js';
-import { hexEquals, type Hex } from '../hex/hex.js';
-import type { Bank, MapModel } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import { hexEquals, type Hex } from '../hex/index.js';
+import type { Bank, MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { halfDayPoints } from './dailyPoints.js';
 import type { CrossingCost } from './types.js';
 

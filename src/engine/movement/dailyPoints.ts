@@ -1,5 +1,5 @@
-import { baseDailyPoints, type Army } from '../forces/army.js';
-import type { WeatherEffects } from '../weather/types.js';
+import { baseDailyPoints, type Army } from '../forces/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import type { MovePeriod } from './types.js';
 
 /**
@@ -19,11 +19,6 @@ export function dailyPoints(army: Army, forced: boolean, weather: WeatherEffects
 /** Today's points: the daily points plus points saved yesterday. */
 export function todaysPoints(army: Army, forced: boolean, weather: WeatherEffects): number {
   return dailyPoints(army, forced, weather) + army.march.savedPoints;
-}
-
-/** Points still to spend today. */
-export function pointsLeftToday(army: Army, forced: boolean, weather: WeatherEffects): number {
-  return Math.max(0, todaysPoints(army, forced, weather) - army.march.spentToday);
 }
 
 /**

@@ -3,23 +3,19 @@
  * formations, routes, move previews and the simultaneous resolution of a half period.
  * @see 000 Strategic Movement; 000 Overland Travel; 000 Terrain Effects; RULINGS 1-4
  */
-export * from './types.js';
-export { TERRAIN_COST, enterCost, linkBetween, isHomeTerrain, fliesOver, marchesInFormation } from './terrainCost.js';
-export { crossingCost, crossesAsCavalry, CROSSING_DAYS, HALVES_PER_DAY, type CrossingContext } from './crossing.js';
-export { dailyPoints, todaysPoints, pointsLeftToday, periodPoints, halfDayPoints } from './dailyPoints.js';
-export { walkPath, otherBank, type Walk, type WalkInput } from './walkPath.js';
-export { findRoute, type Route, type RouteInput } from './findRoute.js';
-export { planMove, cannotMove, commanderHexes } from './planMove.js';
-export { planHalf, type HalfEntry, type HalfPlan, type PlanStop } from './planHalf.js';
-export { rankContenders, TIE_BREAK_WORDS, type Contender, type ContestResult, type TieBreak } from './contest.js';
-export { resolveHalf, mayMove, type HalfResult, type HaltReason, type MoverOutcome } from './resolveHalf.js';
-export { movementStep } from './movementStep.js';
-export { beginHalfStep, dailyRollover } from './beginHalfStep.js';
-export { detectContacts, openContacts, armiesOnMap, listNames, who } from './contacts.js';
-export { progressOperation, raftPhase, defenceShare, TIMBER_SHORT_MAX } from './crossingOperations.js';
-export { loseStragglers, recoverStragglers, stragglerCount, stragglerFigures, stragglerPercent, takeStragglers } from './stragglers.js';
-export { marchFormation, describeMarchFormation, hexHasLink, MARCH_FORMATIONS, type MarchFormationId } from './marchFormation.js';
-export { appendHalf, halvesSinceLongRest, fatigueOnMoving, restFactorFromDay, HALF_LOG, MAX_MARCH_DAYS, REST_MOVE_LIMIT } from './restAndFatigue.js';
-export { inFirstHalf, halfName, periodActive, isFirstHalfOfPeriod, isNightHalf } from './timing.js';
-export { marchStatus, type MarchStatus } from './marchStatus.js';
 export { assignRoles } from './assignRoles.js';
+export { beginHalfStep } from './beginHalfStep.js';
+export { crossesAsCavalry, CROSSING_DAYS, crossingCost, HALVES_PER_DAY } from './crossing.js';
+export { defenceShare, TIMBER_SHORT_MAX } from './crossingOperations.js';
+export { dailyPoints, halfDayPoints } from './dailyPoints.js';
+export { findRoute } from './findRoute.js';
+export { marchFormation } from './marchFormation.js';
+export { marchStatus, type MarchStatus } from './marchStatus.js';
+export { type MovementEvent } from './movementEvents.js';
+export { movementStep } from './movementStep.js';
+export { planMove } from './planMove.js';
+export { MAX_MARCH_DAYS, REST_MOVE_LIMIT, restFactorFromDay } from './restAndFatigue.js';
+export { stragglerPercent } from './stragglers.js';
+export { enterCost, TERRAIN_COST } from './terrainCost.js';
+export { type CrossingMethod, type MoveOptions, type MoveOrder, type MovePeriod, type MovePlan, type PlannedStep, type RestOrder } from './types.js';
+export { otherBank, walkPath } from './walkPath.js';

@@ -1,13 +1,12 @@
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { neighbours } from '../hex/neighbours.js';
-import type { MapModel } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import { type Hex, neighbours } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
 
 /**
  * Tactical march formations (same ids as the contact rules' deployment schedule).
  * @see 000 Orders of March: Tactical March Formations
  */
-export const MARCH_FORMATIONS = {
+const MARCH_FORMATIONS = {
   figures2x20: 'column of figures, two files by twenty ranks',
   figures4x10: 'column of figures, four files by ten ranks',
   companies: 'column of companies',
@@ -16,7 +15,7 @@ export const MARCH_FORMATIONS = {
 export type MarchFormationId = keyof typeof MARCH_FORMATIONS;
 
 /** Whether any road (or track) leads out of the hex. */
-export function hexHasLink(map: MapModel, h: Hex, kind: 'road' | 'track'): boolean {
+function hexHasLink(map: MapModel, h: Hex, kind: 'road' | 'track'): boolean {
   return neighbours(h).some((n) => (kind === 'road' ? map.hasRoad(h, n) : map.hasTrack(h, n)));
 }
 

@@ -1,8 +1,9 @@
-import type { Army } from '../forces/army.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { Army } from '../forces/index.js';
+import type { MapModel } from '../map/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { todaysPoints } from './dailyPoints.js';
+import { describeFatigue } from './describeMovement.js';
 import { describeMarchFormation, marchFormation, type MarchFormationId } from './marchFormation.js';
 import { halvesSinceLongRest, MAX_MARCH_DAYS, REST_MOVE_LIMIT } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
@@ -50,7 +51,7 @@ export function marchStatus(map: MapModel, army: Army, weather: WeatherEffects, 
     pointsLeft: Math.max(0, today - m.spentToday),
     savedPoints: m.savedPoints,
     fatigued: army.status.fatigued,
-    ...(m.fatigueReason ? { fatigueReason: m.fatigueReason } : {}),
+    ...(m.fatigueReason ? { fatigueReason: describeFatigue(m.fatigueReason) } : {}),
     daysMarched: m.daysMarched,
     restState: rest.join('; '),
     stragglers: stragglerCount(army),

@@ -1,16 +1,19 @@
-import { halfPeriodName, type GameTime } from '../clock/gameTime.js';
-import { event, PUBLIC, toArmy, type EngineEvent } from '../events/events.js';
-import type { Army, MarchState } from '../forces/army.js';
-import { hexEquals } from '../hex/hex.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { CampaignState, Order } from '../state/campaign.js';
-import type { TickStep } from '../tick/step.js';
-import { detectContacts, openContacts, who } from './contacts.js';
+import { halfPeriodName, type GameTime } from '../clock/index.js';
+import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
+import type { Army, HalfActivity, MarchState } from '../forces/index.js';
+import { hexEquals, type Hex } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
+import { getArmy, type CampaignState, type Order } from '../state/index.js';
+import type { TickStep } from '../tick/index.js';
+import { detectContacts, openContacts } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
+import { describeMovement } from './describeMovement.js';
+import type { MarchNote, MovementFact } from './movementEvents.js';
 import { resolveHalf, type MoverOutcome } from './resolveHalf.js';
-import { appendHalf, fatigueOnMoving, HALF_LOG, type HalfLogLetter } from './restAndFatigue.js';
+import { appendHalf, fatigueOnMoving } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
 import { isFirstHalfOfPeriod, periodActive } from './timing.js';
+import type { MoveOrder } from './types.js';
 
 /**
  * The movement step of a tick: resolves the current half period's moves simultaneously
@@ -21,138 +24,176 @@ import { isFirstHalfOfPeriod, periodActive } from './timing.js';
  */
 export const movementStep: TickStep = ({ state, map, dice, weather }) => {
   const res = resolveHalf(state, map, dice, weather);
-  const events: EngineEvent[] = [...res.events];
+  const facts: MovementFact[] = [...res.facts];
   const armies: Record<string, Army> = { ...state.armies };
   const orders: Record<string, Order> = { ...state.orders };
-  const clock = state.clock;
   const moved = new Set<string>();
-
+  // 1. Each mover's outcome.
   for (const o of res.outcomes.values()) {
-    const before = state.armies[o.armyId] as Army;
-    const applied = applyOutcome(before, o, clock, map, events);
+    const applied = applyOutcome(getArmy(state, o.armyId), o, state.clock, map);
     armies[o.armyId] = applied.army;
     if (applied.order) orders[o.armyId] = applied.order;
     else delete orders[o.armyId];
+    facts.push(...applied.facts);
     if (o.made.length > 0) moved.add(o.armyId);
   }
-
-  // Rest and fatigue books for every army.
-  for (const id of Object.keys(armies).sort()) {
-    const a = armies[id] as Army;
+  // 2. The rest and fatigue books of every army.
+  for (const [id, a] of Object.entries(armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     if (a.status.destroyed) continue;
-    const order = orders[id] ?? state.orders[id];
-    let letter: HalfLogLetter = HALF_LOG.rested;
-    if (moved.has(id)) letter = HALF_LOG.moved;
-    else if (a.march.operation) letter = periodActive(order?.period ?? 'day', clock) ? HALF_LOG.worked : HALF_LOG.rested;
-    else if (a.status.inBattle) letter = HALF_LOG.battle;
-    const busy = letter === HALF_LOG.moved || letter === HALF_LOG.worked;
-    let status = a.status;
-    let march: MarchState = a.march;
-    if (busy && !a.status.fatigued) {
-      // Judge by the books as they stood before this half (a forced march today is not yesterday's).
-      const reason = fatigueOnMoving(state.armies[id] ?? a, clock);
-      if (reason) {
-        status = { ...status, fatigued: true };
-        march = { ...march, fatigueReason: reason };
-        events.push(event('armyFatigued', toArmy(id), `${a.name} is fatigued: ${reason}. A full day of rest recovers it.`, { reason }));
-      }
-    }
-    march = { ...march, recentHalves: appendHalf(a.march.recentHalves, letter), movedToday: a.march.movedToday || busy };
-    armies[id] = { ...a, status, march };
+    const kept = keepBooks(state, a, halfActivity(a, moved.has(id), orders[id] ?? state.orders[id], state.clock));
+    armies[id] = kept.army;
+    facts.push(...kept.facts);
   }
-
-  const s1: CampaignState = { ...state, armies, orders };
-  const contacts = openContacts(s1, detectContacts(s1), (h) => map.format(h));
-  return { state: contacts.state, events: [...events, ...contacts.events] };
+  // 3. Map contact.
+  const contacts = openContacts({ ...state, armies, orders }, detectContacts({ ...state, armies, orders }), (h) => map.format(h));
+  return { state: contacts.state, events: tell([...facts, ...contacts.facts], describeMovement, namesOf(contacts.state.armies)) };
 };
 
-/** Applies one army's half-period outcome; returns the army and its order (undefined = finished or cancelled). */
-function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel, events: EngineEvent[]): { army: Army; order: Order | undefined } {
-  const order = o.order;
-  const half = halfPeriodName(clock);
-  // Fatigue that sets in during the day cuts what is left, never what was already spent.
-  let march: MarchState = { ...a.march, allowanceToday: Math.max(o.plan.allowance, a.march.spentToday), ...(order.save ? { saveRequested: true } : {}) };
-  let formation = a.formation;
-  let keep = true;
-  const notes: string[] = [];
-  const entered = o.made.filter((e) => e.step.kind === 'enter');
-  const crossings = o.made.filter((e) => e.step.kind === 'cross' || e.step.crossing);
-
-  if (o.made.length > 0) {
-    march = { ...march, spentToday: march.spentToday + o.spent, spentPeriod: march.spentPeriod + o.spent };
-    if (order.forced) march = { ...march, forcedMarchDay: clock.day };
-    if (order.unformed || a.formation === 'unformed') {
-      formation = 'unformed';
-      march = { ...march, unformedToday: true };
-    }
-    // Leaving the rally point: stragglers still behind are lost.
-    if (march.rallyPoint && hexEquals(march.rallyPoint, a.hex) && !hexEquals(o.hex, a.hex)) {
-      const lost = stragglerCount(a);
-      if (lost > 0) notes.push(`${lost} straggling figure(s) left behind at ${map.format(a.hex)} are lost`);
-      const { rallyPoint: _r, ...rest } = march;
-      march = { ...rest, stragglers: [] };
-    }
-  }
-  if (o.plan.operation) {
-    const op = o.plan.operation;
-    march = { ...march, operation: op };
-    if (op.kind === 'ferry') formation = 'unformed';
-    const days = op.totalHalves / HALVES_PER_DAY;
-    events.push(event('crossingStarted', PUBLIC, `${who(a)} begins ${op.kind === 'ferry' ? 'a ferry crossing' : 'collecting timber for rafts'} at ${map.format(op.hex)}.`, { armyId: a.id, hex: map.format(op.hex), kind: op.kind }));
-    notes.push(`${op.kind === 'ferry' ? 'ferry crossing' : 'rafts (timber, build, cross)'} at ${map.format(op.hex)} begun: ${days} day(s)`);
-  }
-
-  // The order: what is left of it.
-  const remaining = order.path.slice(entered.length);
-  const last = o.made[o.made.length - 1];
-  const crossedAtEnd = order.crossAtEnd === true && remaining.length === 0 && last?.step.kind === 'cross' && o.plan.stop.kind === 'done' && o.made.length === o.plan.entries.length;
-  const finished = remaining.length === 0 && (!order.crossAtEnd || crossedAtEnd);
-  if (finished && !o.plan.operation) keep = false;
-  const stop = o.plan.stop;
-  if (stop.kind === 'illegal' && o.made.length === o.plan.entries.length && !o.halt) {
-    keep = false;
-    notes.push(`order cancelled: ${stop.violation.message}`);
-  }
-  if (stop.kind === 'crossingChanged' && o.made.length === o.plan.entries.length && !o.halt) {
-    notes.push(`waiting: the crossing here would now be by ${stop.method}; give the order again to accept it`);
-  }
-  const halt = o.halt;
-  if (halt) {
-    march = { ...march, saveLost: true };
-    if (halt.kind === 'contact') {
-      march = { ...march, savedPoints: 0 };
-      if (!isFirstHalfOfPeriod(clock)) keep = false;
-      notes.push(`halted by map contact${isFirstHalfOfPeriod(clock) ? '; the march may go on next half period once the contact is resolved' : '; movement ends for this period'}`);
-    } else if (halt.kind === 'occupied') {
-      const holder = halt.by;
-      if (!halt.byMover) keep = false;
-      events.push(event('armyBlocked', PUBLIC, `${who(a)} halted at ${map.format(o.hex)}: ${map.format(halt.hex)} is held by another commander.`, { armyId: a.id, hex: map.format(o.hex), blockedAt: map.format(halt.hex), by: holder }));
-      notes.push(`halted at ${map.format(o.hex)}: ${map.format(halt.hex)} is held by another commander${keep ? '' : ' (order cancelled: route around it)'}`);
-    } else {
-      events.push(event('armyBlocked', PUBLIC, `${who(a)} halted at ${map.format(o.hex)}, short of the contested hex ${map.format(halt.hex)}.`, { armyId: a.id, hex: map.format(o.hex), blockedAt: map.format(halt.hex) }));
-      notes.push(`lost the contest for ${map.format(halt.hex)}; halted at ${map.format(o.hex)}`);
-    }
-  }
-
-  if (entered.length > 0 || crossings.length > 0) {
-    const via = entered.map((e) => map.format(e.step.hex));
-    const rivers = crossings.map((e) => `${e.step.crossing?.method} at ${map.format(e.step.crossing?.hex ?? e.step.hex)}`);
-    const text = entered.length > 0
-      ? `${who(a)} marched from ${map.format(a.hex)} to ${map.format(o.hex)}${via.length > 1 ? ` (by ${via.slice(0, -1).join(', ')})` : ''}${rivers.length > 0 ? `, crossing the river (${rivers.join('; ')})` : ''}.`
-      : `${who(a)} crossed the river at ${map.format(o.hex)} (${rivers.join('; ')}).`;
-    events.push(event('armyMoved', PUBLIC, text, { armyId: a.id, from: map.format(a.hex), to: map.format(o.hex), path: via }));
-  }
-  const left = Math.max(0, o.plan.allowance - march.spentToday);
-  march = { ...march, pointsLeft: left };
-  if (o.made.length > 0 || notes.length > 0) {
-    const moveText = entered.length > 0 ? `marched to ${map.format(o.hex)}` : o.made.length > 0 ? `crossed the river at ${map.format(o.hex)}` : `stayed at ${map.format(o.hex)}`;
-    events.push(event('movementOutcome', toArmy(a.id), `${capital(half)}: ${a.name} ${moveText}; ${left} of ${o.plan.allowance} points left today.${notes.length > 0 ? ` ${capital(notes.join('; '))}.` : ''}`, { armyId: a.id, hex: map.format(o.hex), pointsLeft: left }));
-  }
-  const army: Army = { ...a, hex: o.hex, ...(o.bank ? { bank: o.bank } : {}), formation, march };
-  if (!o.bank && 'bank' in army) delete (army as { bank?: string }).bank;
-  return { army, order: keep ? { ...order, path: remaining } : undefined };
+/** What the army did this half period, for the rest rules. */
+function halfActivity(a: Army, moved: boolean, order: Order | undefined, clock: GameTime): HalfActivity {
+  if (moved) return 'moved';
+  if (a.march.operation) return periodActive(order?.kind === 'move' ? order.period : 'day', clock) ? 'worked' : 'rested';
+  return a.status.inBattle ? 'battle' : 'rested';
 }
 
-function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+/**
+ * Logs the half period, and fatigues an army that moved or worked when it should have rested
+ * (judged by the books as they stood before this half: a forced march today is not yesterday's).
+ */
+function keepBooks(state: CampaignState, a: Army, activity: HalfActivity): { army: Army; facts: MovementFact[] } {
+  const busy = activity === 'moved' || activity === 'worked';
+  const reason = busy && !a.status.fatigued ? fatigueOnMoving(state.armies[a.id] ?? a, state.clock) : undefined;
+  const march: MarchState = {
+    ...a.march,
+    ...(reason ? { fatigueReason: reason } : {}),
+    recentHalves: appendHalf(a.march.recentHalves, activity),
+    movedToday: a.march.movedToday || busy,
+  };
+  const status = reason ? { ...a.status, fatigued: true } : a.status;
+  return { army: { ...a, status, march }, facts: reason ? [{ type: 'armyFatigued', audience: toArmy(a.id), data: { armyId: a.id, reason } }] : [] };
+}
+
+/** One army's half period as it is being applied: the march books, the formation, what is said about it. */
+interface Applying {
+  march: MarchState;
+  formation: Army['formation'];
+  keep: boolean;
+  readonly notes: MarchNote[];
+  readonly facts: MovementFact[];
+}
+
+/**
+ * Applies one army's half-period outcome; returns the army, its order (undefined = finished or
+ * cancelled) and the facts:
+ * 1. points spent, forced march, unformed march, leaving the rally point;
+ * 2. a multi-day crossing begun;
+ * 3. what is left of the order;
+ * 4. a halt (contact, a held hex, a lost contest);
+ * 5. the public march and the commander's account.
+ */
+function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel): { army: Army; order: MoveOrder | undefined; facts: MovementFact[] } {
+  const order = o.order;
+  // Fatigue that sets in during the day cuts what is left, never what was already spent.
+  const ap: Applying = {
+    march: { ...a.march, allowanceToday: Math.max(o.plan.allowance, a.march.spentToday), ...(order.save ? { saveRequested: true } : {}) },
+    formation: a.formation,
+    keep: true,
+    notes: [],
+    facts: [],
+  };
+  if (o.made.length > 0) spendMarch(ap, a, o, clock, map);
+  if (o.plan.operation) beginOperation(ap, a, o.plan.operation, map);
+  const remaining = order.path.slice(o.made.filter((e) => e.step.kind === 'enter').length);
+  settleOrder(ap, o, remaining);
+  if (o.halt) halt(ap, a, o, o.halt, clock, map);
+  report(ap, a, o, clock, map);
+  const { bank: _bank, ...ashore } = a;
+  const army: Army = { ...ashore, hex: o.hex, ...(o.bank ? { bank: o.bank } : {}), formation: ap.formation, march: ap.march };
+  return { army, order: ap.keep ? { ...order, path: remaining } : undefined, facts: ap.facts };
+}
+
+/** 1. Points spent, a forced march, an unformed march; leaving the rally point loses the stragglers still behind. */
+function spendMarch(ap: Applying, a: Army, o: MoverOutcome, clock: GameTime, map: MapModel): void {
+  ap.march = { ...ap.march, spentToday: ap.march.spentToday + o.spent, spentPeriod: ap.march.spentPeriod + o.spent };
+  if (o.order.forced) ap.march = { ...ap.march, forcedMarchDay: clock.day };
+  if (o.order.unformed || a.formation === 'unformed') {
+    ap.formation = 'unformed';
+    ap.march = { ...ap.march, unformedToday: true };
+  }
+  if (ap.march.rallyPoint && hexEquals(ap.march.rallyPoint, a.hex) && !hexEquals(o.hex, a.hex)) {
+    const lost = stragglerCount(a);
+    if (lost > 0) ap.notes.push({ kind: 'stragglersLeft', figures: lost, at: map.format(a.hex) });
+    const { rallyPoint: _r, ...rest } = ap.march;
+    ap.march = { ...rest, stragglers: [] };
+  }
+}
+
+/** 2. A multi-day crossing begun: the army is committed to it (a ferry leaves it unformed). */
+function beginOperation(ap: Applying, a: Army, op: NonNullable<MoverOutcome['plan']['operation']>, map: MapModel): void {
+  ap.march = { ...ap.march, operation: op };
+  if (op.kind === 'ferry') ap.formation = 'unformed';
+  const hex = map.format(op.hex);
+  ap.facts.push({ type: 'crossingStarted', audience: PUBLIC, data: { armyId: a.id, hex, kind: op.kind } });
+  ap.notes.push({ kind: 'crossingBegun', method: op.kind, at: hex, days: op.totalHalves / HALVES_PER_DAY });
+}
+
+/** 3. What is left of the order: done, cancelled as illegal now, or waiting for a crossing the commander did not accept. */
+function settleOrder(ap: Applying, o: MoverOutcome, remaining: readonly Hex[]): void {
+  const { order, plan, made } = o;
+  const stop = plan.stop;
+  const allMade = made.length === plan.entries.length;
+  const crossedAtEnd = order.crossAtEnd === true && remaining.length === 0 && made[made.length - 1]?.step.kind === 'cross' && stop.kind === 'done' && allMade;
+  const finished = remaining.length === 0 && (!order.crossAtEnd || crossedAtEnd);
+  if (finished && !plan.operation) ap.keep = false;
+  if (stop.kind === 'illegal' && allMade && !o.halt) {
+    ap.keep = false;
+    ap.notes.push({ kind: 'orderCancelled', violation: stop.violation });
+  }
+  if (stop.kind === 'crossingChanged' && allMade && !o.halt) ap.notes.push({ kind: 'crossingChanged', method: stop.method });
+}
+
+/**
+ * 4. A halt voids today's saving. Map contact also loses the points saved and, in the second half
+ * of a period, ends the march; a hex held by a commander who stays put cancels the order.
+ */
+function halt(ap: Applying, a: Army, o: MoverOutcome, h: NonNullable<MoverOutcome['halt']>, clock: GameTime, map: MapModel): void {
+  ap.march = { ...ap.march, saveLost: true };
+  const at = map.format(o.hex);
+  switch (h.kind) {
+    case 'contact': {
+      ap.march = { ...ap.march, savedPoints: 0 };
+      const first = isFirstHalfOfPeriod(clock);
+      if (!first) ap.keep = false;
+      ap.notes.push({ kind: 'haltedByContact', mayGoOn: first });
+      return;
+    }
+    case 'occupied': {
+      if (!h.byMover) ap.keep = false;
+      const blockedAt = map.format(h.hex);
+      ap.facts.push({ type: 'armyBlocked', audience: PUBLIC, data: { armyId: a.id, hex: at, blockedAt, reason: 'occupied', by: h.by } });
+      ap.notes.push({ kind: 'haltedOccupied', at, blockedAt, cancelled: !ap.keep });
+      return;
+    }
+    case 'contested': {
+      const contested = map.format(h.hex);
+      ap.facts.push({ type: 'armyBlocked', audience: PUBLIC, data: { armyId: a.id, hex: at, blockedAt: contested, reason: 'contested' } });
+      ap.notes.push({ kind: 'lostContest', at, contested });
+      return;
+    }
+  }
+}
+
+/** 5. The march in public (hexes and rivers), and the commander's account with the points left today. */
+function report(ap: Applying, a: Army, o: MoverOutcome, clock: GameTime, map: MapModel): void {
+  const entered = o.made.filter((e) => e.step.kind === 'enter');
+  const crossings = o.made.flatMap((e) => (e.step.crossing ? [{ method: e.step.crossing.method, hex: map.format(e.step.crossing.hex) }] : []));
+  const to = map.format(o.hex);
+  if (entered.length > 0 || crossings.length > 0) {
+    ap.facts.push({ type: 'armyMoved', audience: PUBLIC, data: { armyId: a.id, from: map.format(a.hex), to, path: entered.map((e) => map.format(e.step.hex)), crossings } });
+  }
+  const pointsLeft = Math.max(0, o.plan.allowance - ap.march.spentToday);
+  ap.march = { ...ap.march, pointsLeft };
+  if (o.made.length === 0 && ap.notes.length === 0) return;
+  const moved = entered.length > 0 ? 'marched' : o.made.length > 0 ? 'crossed' : 'stayed';
+  ap.facts.push({ type: 'movementOutcome', audience: toArmy(a.id), data: { armyId: a.id, half: halfPeriodName(clock), hex: to, moved, pointsLeft, allowance: o.plan.allowance, notes: ap.notes } });
 }

@@ -1,14 +1,12 @@
-import type { GameTime } from '../clock/gameTime.js';
-import { timeIndex } from '../clock/gameTime.js';
-import type { Army, Operation } from '../forces/army.js';
-import { hexEquals } from '../hex/hex.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { Violation } from '../result.js';
-import type { Order } from '../state/campaign.js';
-import type { WeatherEffects } from '../weather/types.js';
+import { type GameTime, timeIndex } from '../clock/index.js';
+import type { Army, Operation } from '../forces/index.js';
+import { hexEquals } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
+import { BrokenData, type Violation } from '../result.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { periodPoints, todaysPoints } from './dailyPoints.js';
 import { inFirstHalf, isFirstHalfOfPeriod, isNightHalf, periodActive } from './timing.js';
-import type { CrossingMethod, WalkStep } from './types.js';
+import type { CrossingMethod, MoveOrder, WalkStep } from './types.js';
 import { walkPath } from './walkPath.js';
 
 /** One hex entry (or in-place river crossing) an army's order makes in this half period. */
@@ -41,10 +39,10 @@ export interface HalfPlan {
 /** Multi-day methods ranked by length, to accept a shorter one than was shown. */
 const DAYS_RANK: Readonly<Record<CrossingMethod, number>> = { bridge: 0, ford: 0, swim: 0, ferry: 1, rafts: 2 };
 
-function accepted(order: Order, step: WalkStep): boolean {
+function accepted(order: MoveOrder, step: WalkStep): boolean {
   const method = step.crossing?.method;
   if (!method) return true;
-  return (order.crossings ?? []).some((c) => hexEquals(c.hex, step.hex) && DAYS_RANK[c.method as CrossingMethod] >= DAYS_RANK[method]);
+  return (order.crossings ?? []).some((c) => hexEquals(c.hex, step.hex) && DAYS_RANK[c.method] >= DAYS_RANK[method]);
 }
 
 /**
@@ -54,13 +52,13 @@ function accepted(order: Order, step: WalkStep): boolean {
  * opening of a period in which nothing was spent, and only if the commander accepted it.
  * @see RULINGS 2, 3; 000 Strategic Movement
  */
-export function planHalf(map: MapModel, army: Army, order: Order, clock: GameTime, weather: WeatherEffects, flyingIgnoresTerrain: boolean): HalfPlan {
+export function planHalf(map: MapModel, army: Army, order: MoveOrder, clock: GameTime, weather: WeatherEffects, flyingIgnoresTerrain: boolean): HalfPlan {
   const allowance = todaysPoints(army, order.forced, weather);
   const night = isNightHalf(clock);
   const spentBefore = army.march.spentToday - army.march.spentPeriod;
   const pts = periodPoints(allowance, spentBefore, order.period, night);
-  const none = (stop: PlanStop): HalfPlan => ({ entries: [], stop, allowance, periodPoints: pts });
-  if (!periodActive(order.period, clock)) return none({ kind: 'waitPeriod' });
+  const plan = (entries: readonly HalfEntry[], stop: PlanStop, operation?: Operation): HalfPlan => ({ entries, stop, allowance, periodPoints: pts, ...(operation ? { operation } : {}) });
+  if (!periodActive(order.period, clock)) return plan([], { kind: 'waitPeriod' });
   const opts = { period: order.period, night, unformed: order.unformed || army.formation === 'unformed' };
   const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path: order.path, crossAtEnd: order.crossAtEnd === true, opts, weather, flyingIgnoresTerrain });
   const first = isFirstHalfOfPeriod(clock);
@@ -68,29 +66,38 @@ export function planHalf(map: MapModel, army: Army, order: Order, clock: GameTim
   let spent = army.march.spentPeriod;
   let left = allowance - army.march.spentToday;
   for (const step of walk.steps) {
-    const halves = step.crossing?.halves ?? 0;
-    if (halves > 0) {
-      if (!accepted(order, step)) return { entries, stop: { kind: 'crossingChanged', method: step.crossing?.method ?? 'rafts' }, allowance, periodPoints: pts };
-      if (entries.length > 0 || army.march.spentPeriod > 0 || !first || allowance <= 0) return { entries, stop: { kind: 'waitPeriod' }, allowance, periodPoints: pts };
-      const c = step.crossing;
-      const operation: Operation = {
-        kind: c?.method === 'ferry' ? 'ferry' : 'rafts',
-        hex: step.hex,
-        ...(c?.fromBank ? { fromBank: c.fromBank } : {}),
-        ...(c?.toBank ? { toBank: c.toBank } : {}),
-        startedAt: timeIndex(clock),
-        totalHalves: halves,
-        remainingHalves: halves,
-        phase: c?.method === 'ferry' ? 'cross' : 'timber',
-      };
-      return { entries, stop: { kind: 'waitPeriod' }, allowance, periodPoints: pts, operation };
+    if ((step.crossing?.halves ?? 0) > 0) {
+      const start = startMultiDay(order, step, clock, { entries: entries.length, spentPeriod: army.march.spentPeriod, first, allowance });
+      return plan(entries, start.stop, start.operation);
     }
-    if (spent + step.points > pts || step.points > left) return { entries, stop: { kind: 'points' }, allowance, periodPoints: pts };
-    if (first && !inFirstHalf(spent + step.points, pts)) return { entries, stop: { kind: 'halfEnd' }, allowance, periodPoints: pts };
+    if (spent + step.points > pts || step.points > left) return plan(entries, { kind: 'points' });
+    if (first && !inFirstHalf(spent + step.points, pts)) return plan(entries, { kind: 'halfEnd' });
     spent += step.points;
     left -= step.points;
     entries.push({ step, moment: pts > 0 ? spent / pts : 1, remainingAfter: left });
   }
-  if (walk.stop) return { entries, stop: { kind: 'illegal', violation: walk.stop.violation }, allowance, periodPoints: pts };
-  return { entries, stop: { kind: 'done' }, allowance, periodPoints: pts };
+  if (walk.stop) return plan(entries, { kind: 'illegal', violation: walk.stop.violation });
+  return plan(entries, { kind: 'done' });
+}
+
+/**
+ * A multi-day crossing reached: refused when the commander did not accept it (the crossing
+ * changed since the order), put off until a period opens with nothing spent, else begun.
+ */
+function startMultiDay(order: MoveOrder, step: WalkStep, clock: GameTime, now: { entries: number; spentPeriod: number; first: boolean; allowance: number }): { stop: PlanStop; operation?: Operation } {
+  const c = step.crossing;
+  if (!c) throw new BrokenData('a multi-day step without its crossing');
+  if (!accepted(order, step)) return { stop: { kind: 'crossingChanged', method: c.method } };
+  if (now.entries > 0 || now.spentPeriod > 0 || !now.first || now.allowance <= 0) return { stop: { kind: 'waitPeriod' } };
+  const operation: Operation = {
+    kind: c.method === 'ferry' ? 'ferry' : 'rafts',
+    hex: step.hex,
+    ...(c.fromBank ? { fromBank: c.fromBank } : {}),
+    ...(c.toBank ? { toBank: c.toBank } : {}),
+    startedAt: timeIndex(clock),
+    totalHalves: c.halves,
+    remainingHalves: c.halves,
+    phase: c.method === 'ferry' ? 'cross' : 'timber',
+  };
+  return { stop: { kind: 'waitPeriod' }, operation };
 }

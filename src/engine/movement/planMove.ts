@@ -1,24 +1,18 @@
-import { formatGameTime } from '../clock/gameTime.js';
-import type { Army } from '../forces/army.js';
-import { hexEquals, type Hex } from '../hex/hex.js';
-import { hexKey } from '../hex/hexId.js';
-import type { MapModel } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import { hexEquals, type Hex, hexKey } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import type { CampaignState, Order } from '../state/campaign.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { CampaignState } from '../state/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
-import { dailyPoints, periodPoints, todaysPoints } from './dailyPoints.js';
 import { findRoute } from './findRoute.js';
-import { halvesSinceLongRest, MAX_MARCH_DAYS, REST_MOVE_LIMIT, fatigueOnMoving } from './restAndFatigue.js';
-import { halfName, inFirstHalf } from './timing.js';
-import type { MovePlan, MoveRequest, MoveWarning, PlannedStep, WalkStep } from './types.js';
+import { moveWarnings } from './moveWarnings.js';
+import { scheduleMove } from './scheduleMove.js';
+import type { MoveOptions, MoveOrder, MovePlan, MoveRequest, WalkStep } from './types.js';
 import { walkPath } from './walkPath.js';
 
-/** Longest preview the bot computes, in days. */
-const MAX_PLAN_DAYS = 60;
-
 /** Hex keys of every other commander on the map (one commander per hex). */
-export function commanderHexes(state: CampaignState, exceptArmyId: string): Map<string, Army> {
+function commanderHexes(state: CampaignState, exceptArmyId: string): Map<string, Army> {
   const out = new Map<string, Army>();
   for (const a of Object.values(state.armies)) {
     // Fleets hold their hex as well (a port, a beach, a river hex).
@@ -29,7 +23,7 @@ export function commanderHexes(state: CampaignState, exceptArmyId: string): Map<
 }
 
 /** Why the army cannot take a move order at all, or undefined. */
-export function cannotMove(army: Army | undefined, armyId: string): Violation | undefined {
+function cannotMove(army: Army | undefined, armyId: string): Violation | undefined {
   if (!army) return { code: 'army.unknown', message: `There is no army "${armyId}".` };
   if (army.status.destroyed) return { code: 'move.destroyed', message: `${army.name} has been destroyed.` };
   if (army.status.embarked) return { code: 'move.embarked', message: `${army.name} is aboard ship: use /debark first.` };
@@ -42,11 +36,26 @@ export function cannotMove(army: Army | undefined, armyId: string): Violation | 
   return undefined;
 }
 
+/** What a move is planned on: the map, the weather and the other commanders' hexes. */
+interface Ground {
+  readonly map: MapModel;
+  readonly weather: WeatherEffects;
+  readonly flyingIgnoresTerrain: boolean;
+  readonly others: Map<string, Army>;
+}
+
 /**
  * Validates a move request and previews it hex by hex: terrain, road or track, entry cost, river
  * crossings (method, points or days), the half period each hex is entered, points left; plus
  * warnings and the order to store. A refusal names the hex and the rule and, where it can, the
  * nearest legal alternative (the furthest reachable hex, unformed:true, or a formed route).
+ * 1. the army can take a move order, and this period;
+ * 2. the path: as given, or the cheapest legal route to the destination;
+ * 3. one commander per hex: the path may not enter or pass another commander;
+ * 4. the walk: every step legal, every crossing known;
+ * 5. the schedule over periods and days (with no overland movement in this weather the order
+ *    waits: it is previewed as if the sky cleared);
+ * 6. the warnings, and the order.
  * @see 000 Strategic Movement; 000 Overland Travel; 000 Terrain Effects; RULINGS 2-4
  */
 export function planMove(state: CampaignState, map: MapModel, weather: WeatherEffects, armyId: string, request: MoveRequest): Result<MovePlan> {
@@ -56,78 +65,70 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
   if (request.period === 'split' && army.sight === 'light') {
     return fail('move.splitNeedsDarkSight', `${army.name} is light-sighted: only dark-seeing forces split a move between day and night. Use period:day or period:night.`);
   }
-  const opts = { period: request.period, night: request.period === 'night', unformed: request.unformed || army.formation === 'unformed' };
-  const others = commanderHexes(state, army.id);
-  const flyingIgnoresTerrain = state.settings.flyingIgnoresTerrain;
+  const opts: MoveOptions = { period: request.period, night: request.period === 'night', unformed: request.unformed || army.formation === 'unformed' };
+  const ground: Ground = { map, weather, flyingIgnoresTerrain: state.settings.flyingIgnoresTerrain, others: commanderHexes(state, army.id) };
+  const chosen = choosePath(ground, army, request, opts);
+  if (!chosen.ok) return chosen;
+  const path = chosen.value;
+  const blocked = pathThroughCommander(ground, path);
+  if (blocked) return { ok: false, violation: blocked };
+  const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path, crossAtEnd: request.crossAtEnd, opts, weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain });
+  if (walk.stop) return { ok: false, violation: withAlternative(walk.stop.violation, ground, army, walk.steps, path, opts) };
+  const planWeather = weather.overlandFactor === 0 ? { ...weather, overlandFactor: 1 } : weather;
+  const sched = scheduleMove(state.clock, army, request, walk.steps, planWeather, map);
+  if (!sched.ok) return sched;
+  return ok({
+    armyId: army.id,
+    steps: sched.value.steps,
+    warnings: moveWarnings({ map, army, clock: state.clock, weather, request, opts, path, steps: walk.steps }),
+    totalPoints: walk.steps.reduce((n, s) => n + s.points, 0),
+    days: sched.value.days,
+    order: moveOrder(state, army, request, path, walk.steps),
+  });
+}
 
-  // 1. The path: as given, or the cheapest legal route to the destination.
-  let path: readonly Hex[];
-  if (request.path && request.path.length > 0) {
-    path = request.path;
-  } else if (request.to) {
-    const to = request.to;
-    if (!map.inBounds(to)) return fail('move.offMap', `Hex ${map.format(to)} is off the map.`);
-    if (hexEquals(to, army.hex)) {
-      if (!request.crossAtEnd) return fail('move.alreadyThere', `${army.name} is already at ${map.format(to)}. To cross the river here, add crossAtEnd:true.`);
-      path = [];
-    } else {
-      const holder = others.get(hexKey(to));
-      if (holder) return fail('move.occupied', `${map.format(to)} is held by ${holder.name}: only one commander may stand in a hex. Choose a hex next to it.`, { hex: map.format(to) });
-      const blocked = new Set(others.keys());
-      const route = findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts, weather, flyingIgnoresTerrain, blocked });
-      if (!route) {
-        const unformed = !opts.unformed && findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts: { ...opts, unformed: true }, weather, flyingIgnoresTerrain, blocked });
-        const night = opts.night && army.sight === 'light' && findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts: { ...opts, night: false, period: 'day' }, weather, flyingIgnoresTerrain, blocked });
-        const hint = unformed ? ' A route exists unformed: add unformed:true (stragglers, a day to reform).' : night ? ' A route exists by day: use period:day.' : '';
-        return fail('move.noPath', `No legal route for ${army.name} from ${map.format(army.hex)} to ${map.format(to)}.${hint}`, { to: map.format(to) });
-      }
-      path = route.path;
-    }
-  } else if (request.crossAtEnd) {
-    path = [];
-  } else {
+/** Step 2: the path as given, or the cheapest legal route to the destination (with a hint when only unformed or by day would do). */
+function choosePath(ground: Ground, army: Army, request: MoveRequest, opts: MoveOptions): Result<readonly Hex[]> {
+  const { map } = ground;
+  if (request.path && request.path.length > 0) return ok(request.path);
+  const to = request.to;
+  if (!to) {
+    if (request.crossAtEnd) return ok([]);
     return fail('move.noDestination', 'Give a path (hex ids in order, e.g. "0712 0713") or a destination (to:0913).');
   }
+  if (!map.inBounds(to)) return fail('move.offMap', `Hex ${map.format(to)} is off the map.`);
+  if (hexEquals(to, army.hex)) {
+    if (!request.crossAtEnd) return fail('move.alreadyThere', `${army.name} is already at ${map.format(to)}. To cross the river here, add crossAtEnd:true.`);
+    return ok([]);
+  }
+  const holder = ground.others.get(hexKey(to));
+  if (holder) return fail('move.occupied', `${map.format(to)} is held by ${holder.name}: only one commander may stand in a hex. Choose a hex next to it.`, { hex: map.format(to) });
+  const route = (o: MoveOptions) => findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts: o, weather: ground.weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain, blocked: new Set(ground.others.keys()) });
+  const found = route(opts);
+  if (found) return ok(found.path);
+  const unformed = !opts.unformed && route({ ...opts, unformed: true });
+  const night = opts.night && army.sight === 'light' && route({ ...opts, night: false, period: 'day' });
+  const hint = unformed ? ' A route exists unformed: add unformed:true (stragglers, a day to reform).' : night ? ' A route exists by day: use period:day.' : '';
+  return fail('move.noPath', `No legal route for ${army.name} from ${map.format(army.hex)} to ${map.format(to)}.${hint}`, { to: map.format(to) });
+}
 
-  // 2. One commander per hex: the path may not enter or pass another commander.
+/** Step 3: a force may not enter or pass through a hex with another commander. */
+function pathThroughCommander(ground: Ground, path: readonly Hex[]): Violation | undefined {
+  const { map } = ground;
+  const last = path[path.length - 1];
   for (const h of path) {
-    const holder = others.get(hexKey(h));
+    const holder = ground.others.get(hexKey(h));
     if (holder) {
-      return fail('move.occupied', `${map.format(h)} is held by ${holder.name}: a force may not enter or pass through a hex with another commander. Route around it (try to:${map.format(path[path.length - 1] as Hex)}).`, { hex: map.format(h) });
+      return { code: 'move.occupied', message: `${map.format(h)} is held by ${holder.name}: a force may not enter or pass through a hex with another commander. Route around it (try to:${last ? map.format(last) : map.format(h)}).`, details: { hex: map.format(h) } };
     }
   }
+  return undefined;
+}
 
-  // 3. Walk the path: every step legal, every crossing known.
-  const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path, crossAtEnd: request.crossAtEnd, opts, weather, flyingIgnoresTerrain });
-  if (walk.stop) {
-    return { ok: false, violation: withAlternative(walk.stop.violation, map, army, walk.steps, path, opts, { weather, flyingIgnoresTerrain, others }) };
-  }
-
-  // 4. Schedule the steps over periods and days.
-  // With no overland movement in this weather the order waits; preview it as if the sky cleared.
-  const planWeather = weather.overlandFactor === 0 ? { ...weather, overlandFactor: 1 } : weather;
-  const sched = schedule(state, army, request, walk.steps, planWeather, map);
-  if (!sched.ok) return sched;
-
-  // 5. Warnings.
-  const warnings: MoveWarning[] = [];
-  for (const s of walk.steps) {
-    if (s.closed === 'ford') warnings.push({ code: 'move.fordClosed', message: `The ford at ${map.format(s.hex)} is closed by rain: the plan crosses by ${s.crossing?.method} instead.` });
-    if (s.closed === 'ferry') warnings.push({ code: 'move.ferryClosed', message: `The ferry at ${map.format(s.hex)} is out of service in this rain: the plan crosses by ${s.crossing?.method} instead.` });
-  }
-  if (walk.steps.some((s) => (s.crossing?.halves ?? 0) > 0)) warnings.push({ code: 'move.multiDay', message: 'The route includes a multi-day crossing: the army is committed to it until it is done.' });
-  if (request.forced) warnings.push({ code: 'move.fatigueTomorrow', message: 'Forced march: the army must rest all of tomorrow or be fatigued.' });
-  const fatigueNow = path.length > 0 || request.crossAtEnd ? fatigueOnMoving(army, state.clock) : undefined;
-  if (fatigueNow) warnings.push({ code: 'move.fatigueToday', message: `Moving now fatigues the army: ${fatigueNow}.` });
-  else if (!army.march.movedToday && army.march.daysMarched === MAX_MARCH_DAYS - 1) warnings.push({ code: 'move.weeklyRestDue', message: 'This is the sixth day of marching in a row: rest all of tomorrow or be fatigued.' });
-  if (halvesSinceLongRest(army.march.recentHalves) === REST_MOVE_LIMIT - 1) warnings.push({ code: 'move.restMoveLimit', message: 'After this half period the army needs two consecutive half periods of rest.' });
-  if (opts.unformed || walk.steps.some((s) => s.needsUnformed)) warnings.push({ code: 'move.stragglers', message: 'Unformed march: 5-15 % of each regiment straggles per day; one full day at the end to reform.' });
-  if (army.status.fatigued) warnings.push({ code: 'move.fatigued', message: `The army is fatigued (${army.march.fatigueReason ?? 'no reason recorded'}): 25 % fewer points until a full day of rest.` });
-  if (weather.overlandFactor === 0) warnings.push({ code: 'move.weatherHalted', message: `No overland movement in this weather${weather.overlandReason ? ` (${weather.overlandReason})` : ''}: the order waits.` });
-  if (army.status.inContact) warnings.push({ code: 'move.inContact', message: 'The army is in contact: it moves once the contact is resolved.' });
-
-  const crossings = walk.steps.filter((s) => (s.crossing?.halves ?? 0) > 0).map((s) => ({ hex: s.hex, method: s.crossing?.method ?? 'rafts' }));
-  const order: Order = {
+/** Step 6: the order to store, with the multi-day crossings the commander was shown. */
+function moveOrder(state: CampaignState, army: Army, request: MoveRequest, path: readonly Hex[], steps: readonly WalkStep[]): MoveOrder {
+  const crossings = steps.flatMap((s) => (s.crossing && s.crossing.halves > 0 ? [{ hex: s.hex, method: s.crossing.method }] : []));
+  return {
     armyId: army.id,
     kind: 'move',
     period: request.period,
@@ -140,129 +141,18 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
     givenBy: request.givenBy ?? army.commander,
     givenAt: state.clock,
   };
-  return ok({
-    armyId: army.id,
-    steps: sched.value.steps,
-    warnings,
-    totalPoints: walk.steps.reduce((n, s) => n + s.points, 0),
-    days: sched.value.days,
-    order,
-  });
 }
 
 /** Adds the nearest legal alternative to a refusal. */
-function withAlternative(
-  v: Violation,
-  map: MapModel,
-  army: Army,
-  steps: readonly WalkStep[],
-  path: readonly Hex[],
-  opts: { period: MoveRequest['period']; night: boolean; unformed: boolean },
-  ctx: { weather: WeatherEffects; flyingIgnoresTerrain: boolean; others: Map<string, Army> },
-): Violation {
+function withAlternative(v: Violation, ground: Ground, army: Army, steps: readonly WalkStep[], path: readonly Hex[], opts: MoveOptions): Violation {
+  const { map } = ground;
   const hints: string[] = [];
   const reached = [...steps].reverse().find((s) => s.kind === 'enter');
   if (reached) hints.push(`The furthest hex the path reaches legally is ${map.format(reached.hex)}.`);
   const target = path[path.length - 1];
-  if (target && !hexEquals(target, army.hex) && !ctx.others.has(hexKey(target))) {
-    const route = findRoute({ map, army, from: army.hex, fromBank: army.bank, to: target, opts, weather: ctx.weather, flyingIgnoresTerrain: ctx.flyingIgnoresTerrain, blocked: new Set(ctx.others.keys()) });
+  if (target && !hexEquals(target, army.hex) && !ground.others.has(hexKey(target))) {
+    const route = findRoute({ map, army, from: army.hex, fromBank: army.bank, to: target, opts, weather: ground.weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain, blocked: new Set(ground.others.keys()) });
     if (route) hints.push(`A legal route exists: /move to:${map.format(target)} (via ${route.path.map((h) => map.format(h)).join(' ')}).`);
   }
   return hints.length === 0 ? v : { ...v, message: `${v.message} ${hints.join(' ')}` };
-}
-
-interface Scheduled {
-  readonly steps: PlannedStep[];
-  readonly days: number;
-}
-
-/**
- * Lays the walk out over the order's periods: today's remaining points first, then a fresh day's
- * points each following day (plus what was saved, with save:true); a multi-day crossing starts at
- * the opening of a period in which nothing was spent yet. The weather is assumed to hold.
- */
-function schedule(state: CampaignState, army: Army, req: MoveRequest, steps: readonly WalkStep[], weather: WeatherEffects, map: MapModel): Result<Scheduled> {
-  const out: PlannedStep[] = [];
-  const clock = state.clock;
-  const periods: ('day' | 'night')[] = req.period === 'split' ? ['day', 'night'] : [req.period];
-  const fresh = dailyPoints(army, req.forced, weather, 1);
-  const currentPeriod = clock.half < 2 ? 'day' : 'night';
-  let today = todaysPoints(army, req.forced, weather);
-  let spentToday = army.march.spentToday;
-  let idx = 0;
-  let lastDay = 0;
-  let dayOffset = 0;
-  while (idx < steps.length) {
-    if (dayOffset >= MAX_PLAN_DAYS) break;
-    let progressed = false;
-    let jump = 1;
-    for (const p of periods) {
-      if (idx >= steps.length || jump > 1) break;
-      const night = p === 'night';
-      if (dayOffset === 0 && p === 'day' && clock.half >= 2) continue;
-      const isCurrent = dayOffset === 0 && p === currentPeriod;
-      const secondHalfOnly = isCurrent && (clock.half === 1 || clock.half === 3);
-      let spent = isCurrent ? army.march.spentPeriod : 0;
-      const pts = periodPoints(today, spentToday - spent, req.period, night);
-      while (idx < steps.length) {
-        const s = steps[idx] as WalkStep;
-        const halves = s.crossing?.halves ?? 0;
-        if (halves > 0) {
-          // A multi-day crossing starts at the opening of a period with nothing spent yet.
-          if (spent > 0 || secondHalfOnly) break;
-          out.push(row(map, s, dayOffset, halfName(night, true), today - spentToday));
-          idx++;
-          jump = Math.ceil(halves / HALVES_PER_DAY);
-          lastDay = dayOffset + jump - 1;
-          progressed = true;
-          break;
-        }
-        if (spent + s.points > pts || spentToday + s.points > today) break;
-        spent += s.points;
-        spentToday += s.points;
-        out.push(row(map, s, dayOffset, halfName(night, !secondHalfOnly && inFirstHalf(spent, pts)), today - spentToday));
-        lastDay = dayOffset;
-        progressed = true;
-        idx++;
-      }
-    }
-    if (!progressed && dayOffset > 0) {
-      const s = steps[idx] as WalkStep;
-      const why = weather.overlandFactor === 0
-        ? 'there is no overland movement in this weather'
-        : `it costs ${s.points} points, more than the army has in one ${req.period === 'split' ? 'half move' : 'period'}${s.enter && req.period === 'night' && army.sight === 'light' ? ' at night (double cost)' : ''}`;
-      const at = out.length > 0 ? (out[out.length - 1] as PlannedStep).hex : map.format(army.hex);
-      return fail('move.tooCostly', `${army.name} cannot enter ${map.format(s.hex)} on this order: ${why}. The furthest it gets is ${at}.${req.period === 'night' ? ' Move by day instead.' : ' Follow a road where there is one.'}`, { hex: map.format(s.hex), at: formatGameTime(clock) });
-    }
-    const leftover = Math.max(0, today - spentToday);
-    today = fresh + (req.save && progressed ? leftover : 0);
-    spentToday = 0;
-    dayOffset += jump;
-  }
-  if (idx < steps.length) return fail('move.tooLong', `The route is longer than ${MAX_PLAN_DAYS} days: give a nearer destination.`);
-  return ok({ steps: out, days: lastDay + 1 });
-}
-
-function row(map: MapModel, s: WalkStep, dayOffset: number, half: PlannedStep['half'], pointsLeft: number): PlannedStep {
-  const c = s.crossing;
-  return {
-    hex: map.format(s.hex),
-    ...(s.enter ? { terrain: s.enter.terrain } : {}),
-    link: s.enter?.link ?? 'none',
-    enterCost: s.enter?.cost ?? 0,
-    ...(c
-      ? {
-          crossing: {
-            where: map.format(c.hex),
-            method: c.method,
-            ...(c.site ? { site: c.site } : {}),
-            size: c.size,
-            ...(c.halves > 0 ? { days: c.halves / HALVES_PER_DAY } : { points: c.points }),
-          },
-        }
-      : {}),
-    dayOffset,
-    half,
-    pointsLeft: Math.max(0, pointsLeft),
-  };
 }

@@ -1,17 +1,17 @@
-import type { GameTime } from '../clock/gameTime.js';
-import { halfPeriodName } from '../clock/gameTime.js';
-import type { Dice } from '../dice/dice.js';
-import { event, PUBLIC, REFEREE, type EngineEvent } from '../events/events.js';
-import { isHostile, troopFigures, type Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { hexKey } from '../hex/hexId.js';
-import { isAdjacent, neighbours } from '../hex/neighbours.js';
-import type { Bank, MapModel } from '../map/mapModel.js';
-import type { CampaignState, Order } from '../state/campaign.js';
-import type { WeatherEffects } from '../weather/types.js';
-import { rankContenders, TIE_BREAK_WORDS } from './contest.js';
-import { hexHolders, listNames, who } from './contacts.js';
+import { halfPeriodName } from '../clock/index.js';
+import type { Dice } from '../dice/index.js';
+import { PUBLIC, REFEREE } from '../events/index.js';
+import { isHostile, troopFigures, type Army } from '../forces/index.js';
+import { type Hex, hexKey, isAdjacent, neighbours } from '../hex/index.js';
+import type { Bank, MapModel } from '../map/index.js';
+import { BrokenData } from '../result.js';
+import { getArmy, type CampaignState } from '../state/index.js';
+import type { WeatherEffects } from '../weather/index.js';
+import { rankContenders } from './contest.js';
+import { hexHolders } from './contacts.js';
+import type { MovementFact } from './movementEvents.js';
 import { planHalf, type HalfEntry, type HalfPlan } from './planHalf.js';
+import type { MoveOrder } from './types.js';
 
 /** Why an army stopped moving in this half period. */
 export type HaltReason =
@@ -22,7 +22,7 @@ export type HaltReason =
 /** What happened to one army with an active order in this half period. */
 export interface MoverOutcome {
   readonly armyId: string;
-  readonly order: Order;
+  readonly order: MoveOrder;
   readonly plan: HalfPlan;
   /** Entries actually made, in order. */
   readonly made: readonly HalfEntry[];
@@ -34,12 +34,13 @@ export interface MoverOutcome {
 
 export interface HalfResult {
   readonly outcomes: ReadonlyMap<string, MoverOutcome>;
-  readonly events: readonly EngineEvent[];
+  readonly facts: readonly MovementFact[];
 }
 
+/** An army with an active order while its half period is played. */
 interface Mover {
   readonly army: Army;
-  readonly order: Order;
+  readonly order: MoveOrder;
   readonly plan: HalfPlan;
   next: number;
   pos: Hex;
@@ -47,6 +48,16 @@ interface Mover {
   spent: number;
   readonly entered: string[];
   halt?: HaltReason;
+}
+
+/** What the half period is played on: the movers, who holds each hex, and the ranking of contested hexes. */
+interface Board {
+  readonly state: CampaignState;
+  readonly movers: ReadonlyMap<string, Mover>;
+  /** Hex key -> army id of the commander standing there. */
+  readonly positions: Map<string, string>;
+  /** Hex key -> contenders for the hex, winner first. */
+  readonly ranking: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -63,26 +74,60 @@ interface Mover {
  * @see 000 Strategic Movement: Simultaneous Moves and Contested Hexes; RULINGS 3
  */
 export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, weather: WeatherEffects): HalfResult {
-  const clock: GameTime = state.clock;
-  const events: EngineEvent[] = [];
   const positions = new Map<string, string>();
   for (const a of hexHolders(state)) positions.set(hexKey(a.hex), a.id);
+  const movers = planMovers(state, map, weather);
+  const contests = rankContestedHexes(state, map, movers, positions, dice);
+  const board: Board = { state, movers, positions, ranking: contests.ranking };
+  playEntries(board);
+  haltTheWaiting(board);
+  const outcomes = new Map<string, MoverOutcome>();
+  for (const m of movers.values()) outcomes.set(m.army.id, outcomeOf(m));
+  return { outcomes, facts: contests.facts };
+}
 
-  // 1. Plans.
+/** Armies that can carry out a move order now. */
+function mayMove(a: Army): boolean {
+  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation;
+}
+
+/** Step 1: every army with an active move order plans its entries for this half. */
+function planMovers(state: CampaignState, map: MapModel, weather: WeatherEffects): Map<string, Mover> {
   const movers = new Map<string, Mover>();
-  const ids = Object.keys(state.orders).sort();
-  for (const id of ids) {
-    const order = state.orders[id] as Order;
+  for (const id of Object.keys(state.orders).sort()) {
+    const order = state.orders[id];
     const army = state.armies[id];
-    if (order.kind !== 'move' || !army || !mayMove(army)) continue;
-    const plan = planHalf(map, army, order, clock, weather, state.settings.flyingIgnoresTerrain);
+    if (order?.kind !== 'move' || !army || !mayMove(army)) continue;
+    const plan = planHalf(map, army, order, state.clock, weather, state.settings.flyingIgnoresTerrain);
     movers.set(id, { army, order, plan, next: 0, pos: army.hex, bank: army.bank, spent: 0, entered: [] });
   }
+  return movers;
+}
 
-  /** Whether an army has entries to make in this half (others stand still). */
-  const movesNow = (id: string): boolean => (movers.get(id)?.plan.entries.length ?? 0) > 0;
+/** Whether an army has entries to make in this half (others stand still). */
+function movesNow(movers: ReadonlyMap<string, Mover>, id: string): boolean {
+  return (movers.get(id)?.plan.entries.length ?? 0) > 0;
+}
 
-  // 2. Contested hexes.
+function moverOf(movers: ReadonlyMap<string, Mover>, id: string): Mover {
+  const m = movers.get(id);
+  if (!m) throw new BrokenData(`no mover ${id} in this half period`);
+  return m;
+}
+
+/** The entry the mover makes next (it has one). */
+function nextEntry(m: Mover): HalfEntry {
+  const e = m.plan.entries[m.next];
+  if (!e) throw new BrokenData(`mover ${m.army.id} has no entry ${m.next}`);
+  return e;
+}
+
+/**
+ * Step 2: hexes that two or more movers enter in this half (and that nobody holds who stays put)
+ * are ranked. Who won is public; why (fewer troops, more points left) would tell about strengths,
+ * so only the referee reads the reason.
+ */
+function rankContestedHexes(state: CampaignState, map: MapModel, movers: ReadonlyMap<string, Mover>, positions: ReadonlyMap<string, string>, dice: Dice): { ranking: Map<string, readonly string[]>; facts: MovementFact[] } {
   const wanting = new Map<string, { armyId: string; entry: HalfEntry }[]>();
   for (const m of movers.values()) {
     for (const e of m.plan.entries) {
@@ -94,112 +139,121 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
     }
   }
   const ranking = new Map<string, readonly string[]>();
+  const facts: MovementFact[] = [];
   for (const [k, list] of [...wanting.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (list.length < 2) continue;
+    const first = list[0];
+    if (!first || list.length < 2) continue;
     const holder = positions.get(k);
-    if (holder !== undefined && !movesNow(holder)) continue;
-    const hex = (list[0] as { entry: HalfEntry }).entry.step.hex;
-    const name = map.format(hex);
-    const result = rankContenders(
-      list.map(({ armyId, entry }) => {
-        const m = movers.get(armyId) as Mover;
-        return { armyId, figures: troopFigures(m.army), remainingAfter: entry.remainingAfter, dailyPoints: m.plan.allowance };
-      }),
-      dice,
-      name,
-    );
-    ranking.set(k, result.ranking);
-    const winner = state.armies[result.ranking[0] as string] as Army;
-    const names = listNames(result.ranking.map((id) => who(state.armies[id] as Army)));
-    // Who won is public; why (fewer troops, more points left) would tell about strengths, so
-    // only the referee reads the reason.
-    events.push(event('hexContested', PUBLIC, `${names} marched for ${name} in the ${halfPeriodName(clock)}: ${who(winner)} took it.`, { hex: name }));
-    events.push(event('hexContestDecided', REFEREE, `${name} went to ${who(winner)} (${TIE_BREAK_WORDS[result.decidedBy]}).`, { hex: name, ranking: result.ranking, decidedBy: result.decidedBy }));
-    events.push(event('hexContested', REFEREE, `Contest for ${name}: ${list.map(({ armyId, entry }) => `${armyId} ${troopFigures((movers.get(armyId) as Mover).army)} figures, ${entry.remainingAfter} points left, ${(movers.get(armyId) as Mover).plan.allowance} daily`).join('; ')}${Object.keys(result.rolls).length > 0 ? `; dice ${JSON.stringify(result.rolls)}` : ''}.`, { hex: name, rolls: result.rolls }));
-  }
-
-  // 3. Play the entries in order of their moment.
-  const hostile = (a: string, b: string): boolean => isHostile(state.sides, (state.armies[a] as Army).side, (state.armies[b] as Army).side);
-  const pending = (): Mover[] =>
-    [...movers.values()]
-      .filter((m) => !m.halt && m.next < m.plan.entries.length)
-      .sort((a, b) => (a.plan.entries[a.next] as HalfEntry).moment - (b.plan.entries[b.next] as HalfEntry).moment || (a.army.id < b.army.id ? -1 : 1));
-  const passedOrOut = (w: Mover, k: string): boolean => {
-    if (w.entered.includes(k)) return true;
-    return w.halt !== undefined || !w.plan.entries.slice(w.next).some((e) => e.step.kind === 'enter' && hexKey(e.step.hex) === k);
-  };
-  for (;;) {
-    let progressed = false;
-    for (const m of pending()) {
-      const e = m.plan.entries[m.next] as HalfEntry;
-      if (e.step.kind === 'enter') {
-        const k = hexKey(e.step.hex);
-        const holder = positions.get(k);
-        if (holder !== undefined && holder !== m.army.id) continue;
-        const order = ranking.get(k);
-        if (order) {
-          const better = order.slice(0, Math.max(0, order.indexOf(m.army.id)));
-          if (better.some((w) => !passedOrOut(movers.get(w) as Mover, k))) continue;
-        }
-        const prev = m.pos;
-        positions.delete(hexKey(prev));
-        positions.set(k, m.army.id);
-        m.pos = e.step.hex;
-        m.entered.push(k);
-        // 4. Map contact with hostile commanders newly adjacent.
-        const touched: string[] = [];
-        for (const n of neighbours(m.pos)) {
-          const other = positions.get(hexKey(n));
-          if (other === undefined || other === m.army.id || !hostile(m.army.id, other)) continue;
-          // A fleet holds its hex but makes no map contact (detectContacts skips the embarked).
-          if ((state.armies[other] as Army).status.embarked) continue;
-          if (isAdjacent(prev, n)) continue;
-          touched.push(other);
-        }
-        if (touched.length > 0) {
-          m.halt = { kind: 'contact', with: touched };
-          for (const t of touched) {
-            const tm = movers.get(t);
-            if (tm && !tm.halt && tm.next < tm.plan.entries.length) tm.halt = { kind: 'contact', with: [m.army.id] };
-          }
-        }
-      }
-      m.bank = e.step.bank;
-      m.spent += e.step.points;
-      m.next++;
-      progressed = true;
-      break;
-    }
-    if (!progressed) break;
-  }
-
-  // Forces still waiting halt in the hex before.
-  for (const m of pending()) {
-    const e = m.plan.entries[m.next] as HalfEntry;
-    const k = hexKey(e.step.hex);
-    const holder = positions.get(k);
-    const order = ranking.get(k);
-    if (holder !== undefined && holder !== m.army.id) m.halt = { kind: 'occupied', hex: e.step.hex, by: holder, byMover: movesNow(holder) };
-    else m.halt = { kind: 'contested', hex: e.step.hex, winner: order?.[0] ?? '' };
-  }
-
-  const outcomes = new Map<string, MoverOutcome>();
-  for (const m of movers.values()) {
-    outcomes.set(m.army.id, {
-      armyId: m.army.id,
-      order: m.order,
-      plan: m.plan,
-      made: m.plan.entries.slice(0, m.next),
-      hex: m.pos,
-      bank: m.bank,
-      spent: m.spent,
-      ...(m.halt ? { halt: m.halt } : {}),
+    if (holder !== undefined && !movesNow(movers, holder)) continue;
+    const hex = map.format(first.entry.step.hex);
+    const contenders = list.map(({ armyId, entry }) => {
+      const m = moverOf(movers, armyId);
+      return { armyId, figures: troopFigures(m.army), remainingAfter: entry.remainingAfter, dailyPoints: m.plan.allowance };
     });
+    const result = rankContenders(contenders, dice, hex);
+    ranking.set(k, result.ranking);
+    facts.push(
+      { type: 'hexContested', audience: PUBLIC, data: { hex, half: halfPeriodName(state.clock), ranking: result.ranking } },
+      { type: 'hexContestDecided', audience: REFEREE, data: { hex, ranking: result.ranking, decidedBy: result.decidedBy } },
+      { type: 'hexContested', audience: REFEREE, data: { hex, contenders: contenders.map((c) => ({ armyId: c.armyId, figures: c.figures, pointsLeft: c.remainingAfter, dailyPoints: c.dailyPoints })), rolls: result.rolls } },
+    );
   }
-  return { outcomes, events };
+  return { ranking, facts };
 }
 
-/** Armies that can carry out a move order now. */
-export function mayMove(a: Army): boolean {
-  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation;
+/** Step 3: the entries, played in order of their moment until nobody can go on. */
+function playEntries(board: Board): void {
+  for (;;) {
+    const next = pending(board.movers).find((m) => mayEnter(board, m));
+    if (!next) return;
+    enterNext(board, next);
+  }
+}
+
+/** Movers with entries still to make, in order of the moment of their next entry. */
+function pending(movers: ReadonlyMap<string, Mover>): Mover[] {
+  return [...movers.values()]
+    .filter((m) => !m.halt && m.next < m.plan.entries.length)
+    .sort((a, b) => nextEntry(a).moment - nextEntry(b).moment || (a.army.id < b.army.id ? -1 : 1));
+}
+
+/** Whether a mover has entered the hex, or will not (halted, or its path no longer leads there). */
+function passedOrOut(w: Mover, k: string): boolean {
+  if (w.entered.includes(k)) return true;
+  return w.halt !== undefined || !w.plan.entries.slice(w.next).some((e) => e.step.kind === 'enter' && hexKey(e.step.hex) === k);
+}
+
+/** A mover waits while its next hex holds a commander or a better-ranked contender still has to pass. */
+function mayEnter(board: Board, m: Mover): boolean {
+  const e = nextEntry(m);
+  if (e.step.kind !== 'enter') return true;
+  const k = hexKey(e.step.hex);
+  const holder = board.positions.get(k);
+  if (holder !== undefined && holder !== m.army.id) return false;
+  const order = board.ranking.get(k);
+  if (!order) return true;
+  const better = order.slice(0, Math.max(0, order.indexOf(m.army.id)));
+  return better.every((w) => passedOrOut(moverOf(board.movers, w), k));
+}
+
+/** The mover makes its next entry (a hex, or a crossing in place) and pays for it. */
+function enterNext(board: Board, m: Mover): void {
+  const e = nextEntry(m);
+  if (e.step.kind === 'enter') {
+    const k = hexKey(e.step.hex);
+    const prev = m.pos;
+    board.positions.delete(hexKey(prev));
+    board.positions.set(k, m.army.id);
+    m.pos = e.step.hex;
+    m.entered.push(k);
+    haltOnContact(board, m, prev);
+  }
+  m.bank = e.step.bank;
+  m.spent += e.step.points;
+  m.next++;
+}
+
+/** Step 4: map contact with hostile commanders newly adjacent halts the mover, and any opponent still moving it touched. */
+function haltOnContact(board: Board, m: Mover, prev: Hex): void {
+  const { state, positions, movers } = board;
+  const hostile = (a: string, b: string): boolean => isHostile(state.sides, getArmy(state, a).side, getArmy(state, b).side);
+  const touched: string[] = [];
+  for (const n of neighbours(m.pos)) {
+    const other = positions.get(hexKey(n));
+    if (other === undefined || other === m.army.id || !hostile(m.army.id, other)) continue;
+    // A fleet holds its hex but makes no map contact (detectContacts skips the embarked).
+    if (getArmy(state, other).status.embarked) continue;
+    if (isAdjacent(prev, n)) continue;
+    touched.push(other);
+  }
+  if (touched.length === 0) return;
+  m.halt = { kind: 'contact', with: touched };
+  for (const t of touched) {
+    const tm = movers.get(t);
+    if (tm && !tm.halt && tm.next < tm.plan.entries.length) tm.halt = { kind: 'contact', with: [m.army.id] };
+  }
+}
+
+/** Forces still waiting halt in the hex before: it is held, or they lost its contest. */
+function haltTheWaiting(board: Board): void {
+  for (const m of pending(board.movers)) {
+    const e = nextEntry(m);
+    const k = hexKey(e.step.hex);
+    const holder = board.positions.get(k);
+    if (holder !== undefined && holder !== m.army.id) m.halt = { kind: 'occupied', hex: e.step.hex, by: holder, byMover: movesNow(board.movers, holder) };
+    else m.halt = { kind: 'contested', hex: e.step.hex, winner: board.ranking.get(k)?.[0] ?? '' };
+  }
+}
+
+function outcomeOf(m: Mover): MoverOutcome {
+  return {
+    armyId: m.army.id,
+    order: m.order,
+    plan: m.plan,
+    made: m.plan.entries.slice(0, m.next),
+    hex: m.pos,
+    bank: m.bank,
+    spent: m.spent,
+    ...(m.halt ? { halt: m.halt } : {}),
+  };
 }

@@ -1,24 +1,22 @@
-import type { GameTime } from '../clock/gameTime.js';
-import type { Army } from '../forces/army.js';
-
-/** Letters of the half-period log. */
-export const HALF_LOG = { moved: 'm', worked: 'w', rested: 'r', battle: 'b' } as const;
-export type HalfLogLetter = (typeof HALF_LOG)[keyof typeof HALF_LOG];
+import type { GameTime } from '../clock/index.js';
+import type { Army, FatigueReason, HalfActivity } from '../forces/index.js';
 
 const LOG_LENGTH = 12;
 
-/** Adds one half period to the log, keeping the last twelve. */
-export function appendHalf(log: string, letter: HalfLogLetter): string {
-  return (log + letter).slice(-LOG_LENGTH);
+/** Adds one half period to the log (MarchState.recentHalves), keeping the last twelve. */
+export function appendHalf(log: readonly HalfActivity[], activity: HalfActivity): HalfActivity[] {
+  return [...log, activity].slice(-LOG_LENGTH);
 }
 
 /**
  * Half periods since the army last completed two consecutive half periods of rest. A log with no
  * such pair counts from the campaign's start, which the bot treats as rested.
  */
-export function halvesSinceLongRest(log: string): number {
-  const i = log.lastIndexOf('rr');
-  return i < 0 ? log.length : log.length - (i + 2);
+export function halvesSinceLongRest(log: readonly HalfActivity[]): number {
+  for (let i = log.length - 1; i >= 1; i--) {
+    if (log[i] === 'rested' && log[i - 1] === 'rested') return log.length - (i + 1);
+  }
+  return log.length;
 }
 
 /**
@@ -37,11 +35,11 @@ export const MAX_MARCH_DAYS = 6;
  * of movement without two consecutive halves of rest.
  * @see 000 Overland Travel: Daily Rest, Weekly Rest, Forced March
  */
-export function fatigueOnMoving(army: Army, clock: GameTime): string | undefined {
+export function fatigueOnMoving(army: Army, clock: GameTime): FatigueReason | undefined {
   const m = army.march;
-  if (!m.movedToday && m.forcedMarchDay === clock.day - 1) return 'forced march yesterday and no rest today';
-  if (!m.movedToday && m.daysMarched >= MAX_MARCH_DAYS) return `marched a seventh day in a row without a full day of rest`;
-  if (halvesSinceLongRest(m.recentHalves) >= REST_MOVE_LIMIT) return 'moved in half periods for more than two periods without two consecutive half periods of rest';
+  if (!m.movedToday && m.forcedMarchDay === clock.day - 1) return 'forcedMarch';
+  if (!m.movedToday && m.daysMarched >= MAX_MARCH_DAYS) return 'seventhDay';
+  if (halvesSinceLongRest(m.recentHalves) >= REST_MOVE_LIMIT) return 'noLongRest';
   return undefined;
 }
 
@@ -50,8 +48,8 @@ export function fatigueOnMoving(army: Army, clock: GameTime): string | undefined
  * period) restore all of them, one restores half, none restores nothing.
  * @see 000 Overland Travel: Daily Rest
  */
-export function restFactorFromDay(dayLog: string): number {
-  const rests = [...dayLog].filter((c) => c === HALF_LOG.rested).length + Math.max(0, 4 - dayLog.length);
+export function restFactorFromDay(dayLog: readonly HalfActivity[]): number {
+  const rests = dayLog.filter((h) => h === 'rested').length + Math.max(0, 4 - dayLog.length);
   if (rests >= 2) return 1;
   return rests === 1 ? 0.5 : 0;
 }

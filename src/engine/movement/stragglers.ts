@@ -1,6 +1,5 @@
-import { percentOfFigures } from '../forces/losses.js';
-import { halfDice, type Dice } from '../dice/dice.js';
-import { regimentFigures, type Army, type Regiment, type Straggler } from '../forces/army.js';
+import { percentOfFigures, regimentFigures, type Army, type Regiment, type Straggler } from '../forces/index.js';
+import { halfDice, type Dice } from '../dice/index.js';
 
 /**
  * Percent of each regiment lost to stragglers for a day of unformed movement, and recovered per
@@ -19,7 +18,7 @@ export const stragglerFigures = percentOfFigures;
  * to the earlier company), and records which company each straggler belongs to.
  * @see docs/rulings.md, Unformed movement and stragglers
  */
-export function takeStragglers(r: Regiment, n: number): { regiment: Regiment; stragglers: Straggler[] } {
+function takeStragglers(r: Regiment, n: number): { regiment: Regiment; stragglers: Straggler[] } {
   const companies = r.companies.map((c) => ({ ...c }));
   const order = companies.map((_, i) => i).sort((a, b) => (companies[b]?.figures ?? 0) - (companies[a]?.figures ?? 0) || a - b);
   const stragglers: Straggler[] = [];
@@ -37,7 +36,7 @@ export function takeStragglers(r: Regiment, n: number): { regiment: Regiment; st
 }
 
 /** Merges straggler records of the same company. */
-export function mergeStragglers(list: readonly Straggler[]): Straggler[] {
+function mergeStragglers(list: readonly Straggler[]): Straggler[] {
   const byKey = new Map<string, Straggler>();
   for (const s of list) {
     const k = `${s.regimentId}#${s.company}`;

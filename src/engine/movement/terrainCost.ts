@@ -1,6 +1,6 @@
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import type { MapModel, Terrain } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import type { MapModel, Terrain } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { EnterCost, Link, MoveOptions } from './types.js';
 
@@ -19,7 +19,7 @@ export const TERRAIN_COST = {
 } as const satisfies Record<Terrain, number | undefined>;
 
 /** The link between two neighbouring hexes: a road beats a track. */
-export function linkBetween(map: MapModel, from: Hex, to: Hex): Link {
+function linkBetween(map: MapModel, from: Hex, to: Hex): Link {
   if (map.hasRoad(from, to)) return 'road';
   if (map.hasTrack(from, to)) return 'track';
   return 'none';
@@ -42,7 +42,7 @@ export function fliesOver(army: Army, flyingIgnoresTerrain: boolean): boolean {
  * limits; couriers are lone riders and creatures do not march in formation.
  * @see 000 Terrain Effects: Forest and Swamp; Mountains; Units, Formed and Unformed
  */
-export function marchesInFormation(army: Army): boolean {
+function marchesInFormation(army: Army): boolean {
   return army.movementClass === 'infantry' || army.movementClass === 'cavalry';
 }
 

@@ -1,4 +1,4 @@
-import type { GameTime } from '../clock/gameTime.js';
+import type { GameTime } from '../clock/index.js';
 import type { HalfName, MovePeriod } from './types.js';
 
 /**

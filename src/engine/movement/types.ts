@@ -1,6 +1,6 @@
-import type { Hex } from '../hex/hex.js';
-import type { Bank, CrossingSite, RiverSize, Terrain } from '../map/mapModel.js';
-import type { Order } from '../state/campaign.js';
+import type { Hex } from '../hex/index.js';
+import type { Bank, CrossingSite, RiverSize, Terrain } from '../map/index.js';
+import type { OrderGiven } from '../state/index.js';
 
 /**
  * Shared shapes of the movement rules.
@@ -103,6 +103,29 @@ export interface MoveWarning {
   readonly message: string;
 }
 
+/** A march order: the path to follow over as many half periods as it takes. */
+export interface MoveOrder extends OrderGiven {
+  readonly kind: 'move';
+  readonly period: MovePeriod;
+  /** Hexes to enter, in order (not including the start). */
+  readonly path: readonly Hex[];
+  readonly forced: boolean;
+  readonly unformed: boolean;
+  readonly save: boolean;
+  /** Cross the river in the last hex (end on the far bank). */
+  readonly crossAtEnd?: boolean;
+  /**
+   * Multi-day river crossings (ferry, rafts) the commander accepted when giving the order. The
+   * army will not commit to a multi-day crossing it was not shown (a ford closed by rain since).
+   */
+  readonly crossings?: readonly { readonly hex: Hex; readonly method: CrossingMethod }[];
+}
+
+/** A rest order: the army stays put and rests. @see 000 Overland Travel: Daily Rest */
+export interface RestOrder extends OrderGiven {
+  readonly kind: 'rest';
+}
+
 /** A move request as commands give it. */
 export interface MoveRequest {
   readonly path?: readonly Hex[];
@@ -125,5 +148,5 @@ export interface MovePlan {
   readonly totalPoints: number;
   /** Days the order needs (1 = today only). */
   readonly days: number;
-  readonly order: Order;
+  readonly order: MoveOrder;
 }

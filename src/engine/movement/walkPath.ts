@@ -1,9 +1,8 @@
-import type { Army } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { directionTo } from '../hex/neighbours.js';
-import { arrivalBank, bankOfEdge, crossingNeeded, type Bank, type MapModel } from '../map/mapModel.js';
+import type { Army } from '../forces/index.js';
+import { type Hex, directionTo } from '../hex/index.js';
+import { arrivalBank, bankOfEdge, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
 import type { Violation } from '../result.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { crossingCost } from './crossing.js';
 import { enterCost, fliesOver } from './terrainCost.js';
 import type { MoveOptions, WalkStep } from './types.js';
@@ -45,8 +44,7 @@ export function walkPath(input: WalkInput): Walk {
   const steps: (WalkStep & { closed?: 'ford' | 'ferry' })[] = [];
   let cur = input.from;
   let bank = input.fromBank;
-  for (let i = 0; i < input.path.length; i++) {
-    const to = input.path[i] as Hex;
+  for (const [i, to] of input.path.entries()) {
     if (directionTo(cur, to) === undefined) {
       return { steps, stop: { index: i, violation: { code: 'move.notAdjacent', message: `${map.format(to)} is not next to ${map.format(cur)}: give every hex of the path in order.`, details: { hex: map.format(to) } } } };
     }

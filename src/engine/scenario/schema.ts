@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TERRAIN_LETTERS } from '../map/mapModel.js';
+import { TERRAIN_LETTERS } from '../map/index.js';
 
 /**
  * The scenario file format (JSON). Structure is checked here; cross-references (hexes on the map,
@@ -84,9 +84,9 @@ const individual = z.object({
   flying: z.boolean().optional(),
 }).strict();
 
-export const VESSEL_KINDS = ['galley', 'longship', 'riverBoat', 'sailingShip', 'troopTransport'] as const;
+const VESSEL_KINDS = ['galley', 'longship', 'riverBoat', 'sailingShip', 'troopTransport'] as const;
 
-export const armySchema = z.object({
+const armySchema = z.object({
   id,
   name,
   commander: name,
@@ -128,4 +128,3 @@ export const scenarioSchema = z.object({
 }).strict();
 
 export type ScenarioDoc = z.infer<typeof scenarioSchema>;
-export type ArmyDoc = z.infer<typeof armySchema>;

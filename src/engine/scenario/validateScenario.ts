@@ -1,7 +1,5 @@
-import { hexDistance } from '../hex/distance.js';
-import { parseHex, hexToOffset } from '../hex/hexId.js';
-import type { Hex } from '../hex/hex.js';
-import { buildMap, isWater } from '../map/mapModel.js';
+import { hexDistance, parseHex, hexToOffset, type Hex } from '../hex/index.js';
+import { buildMap, isWater, type MapModel } from '../map/index.js';
 import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from './schema.js';
 
 export interface ScenarioProblem {
@@ -44,7 +42,24 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Cross-references of a structurally valid scenario: hexes on the map, rivers that connect, sides and ids. */
+/** What the cross-checks share: the document, its map, and how a problem or a hex is noted. */
+interface Checker {
+  readonly s: ScenarioDoc;
+  readonly map: MapModel;
+  add(path: string, message: string): void;
+  /** The hex of an id on the map; a problem (and undefined) otherwise. */
+  inBounds(id: string, path: string): Hex | undefined;
+}
+
+/**
+ * Cross-references of a structurally valid scenario:
+ * 1. the map's size (each check below walks it), its terrain rows;
+ * 2. roads and tracks run hex to hex over land;
+ * 3. rivers connect, fords only on minor rivers, one river per hex;
+ * 4. ports, towns, fortifications, labels, channels, mud flats and regions on the map;
+ * 5. sides unique and hostile only to sides that exist;
+ * 6. armies: unique ids, known sides, one commander per hex on land, something to command.
+ */
 function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
   // Messages quote the document's own text, which may be huge: keep each problem short.
@@ -54,8 +69,7 @@ function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
   const { width, height } = s.map;
   // Every check below walks the map: on a document too large (or too broken) to build one,
   // say so and stop rather than allocate width x height hexes.
-  const dims = [width, height];
-  if (!dims.every((n) => Number.isInteger(n) && n >= 2 && n <= 999)) return problems;
+  if (![width, height].every((n) => Number.isInteger(n) && n >= 2 && n <= 999)) return problems;
   if (width * height > SCENARIO_LIMITS.mapHexes) {
     add('map', `is ${width} x ${height} = ${width * height} hexes; at most ${SCENARIO_LIMITS.mapHexes} hexes are accepted (e.g. 200 x 200)`);
     return problems;
@@ -73,100 +87,117 @@ function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
     }
     return h;
   };
-
   if (s.map.terrain.length !== height) add('map.terrain', `has ${s.map.terrain.length} rows but the map is ${height} rows high`);
   s.map.terrain.forEach((row, i) => {
     if (row.length !== width) add(`map.terrain[${i}]`, `has ${row.length} letters but the map is ${width} hexes wide`);
   });
-  const map = buildMap(s.map);
+  const c: Checker = { s, map: buildMap(s.map), add, inBounds };
+  checkChain(c, s.map.roads, 'roads');
+  checkChain(c, s.map.tracks, 'tracks');
+  checkRivers(c);
+  checkPlaces(c);
+  const sideIds = checkSides(c);
+  checkArmies(c, sideIds);
+  return problems;
+}
 
-  const checkChain = (paths: readonly (readonly string[])[], what: string): void => {
-    paths.forEach((path, i) => {
-      let prev: Hex | undefined;
-      path.forEach((id, j) => {
-        const h = inBounds(id, `map.${what}[${i}][${j}]`);
-        if (h && prev && hexDistance(prev, h) !== 1) add(`map.${what}[${i}][${j}]`, `${id} is not next to the previous hex ${path[j - 1]}`);
-        if (h && isWater(map.terrainAt(h))) add(`map.${what}[${i}][${j}]`, `${id} is a water hex; roads and tracks run over land`);
-        prev = h;
-      });
+/** Step 2: roads and tracks run hex to hex over land. */
+function checkChain(c: Checker, paths: readonly (readonly string[])[], what: string): void {
+  paths.forEach((path, i) => {
+    let prev: Hex | undefined;
+    path.forEach((id, j) => {
+      const h = c.inBounds(id, `map.${what}[${i}][${j}]`);
+      if (h && prev && hexDistance(prev, h) !== 1) c.add(`map.${what}[${i}][${j}]`, `${id} is not next to the previous hex ${path[j - 1]}`);
+      if (h && isWater(c.map.terrainAt(h))) c.add(`map.${what}[${i}][${j}]`, `${id} is a water hex; roads and tracks run over land`);
+      prev = h;
     });
-  };
-  checkChain(s.map.roads, 'roads');
-  checkChain(s.map.tracks, 'tracks');
+  });
+}
 
+/** Step 3: rivers run hex to hex (and to their mouth), fords only on minor rivers, one river per hex. */
+function checkRivers(c: Checker): void {
   const riverHexes = new Map<string, string>();
-  s.map.rivers.forEach((river, i) => {
+  c.s.map.rivers.forEach((river, i) => {
     let prev: Hex | undefined;
     river.hexes.forEach((step, j) => {
       const path = `map.rivers[${i}].hexes[${j}]`;
-      const h = inBounds(step.hex, `${path}.hex`);
+      const h = c.inBounds(step.hex, `${path}.hex`);
       if (!h) return;
-      if (prev && hexDistance(prev, h) !== 1) add(`${path}.hex`, `${step.hex} is not next to the previous river hex`);
-      if (step.crossing === 'ford' && step.size === 'major') add(`${path}.crossing`, 'fords exist only on minor rivers');
+      if (prev && hexDistance(prev, h) !== 1) c.add(`${path}.hex`, `${step.hex} is not next to the previous river hex`);
+      if (step.crossing === 'ford' && step.size === 'major') c.add(`${path}.crossing`, 'fords exist only on minor rivers');
       const other = riverHexes.get(step.hex);
-      if (other) add(`${path}.hex`, `${step.hex} already holds the river ${other}; one river per hex`);
+      if (other) c.add(`${path}.hex`, `${step.hex} already holds the river ${other}; one river per hex`);
       riverHexes.set(step.hex, river.id);
       prev = h;
     });
     if (river.mouth) {
-      const m = inBounds(river.mouth, `map.rivers[${i}].mouth`);
-      if (m && prev && hexDistance(prev, m) !== 1) add(`map.rivers[${i}].mouth`, `${river.mouth} is not next to the river's last hex`);
+      const m = c.inBounds(river.mouth, `map.rivers[${i}].mouth`);
+      if (m && prev && hexDistance(prev, m) !== 1) c.add(`map.rivers[${i}].mouth`, `${river.mouth} is not next to the river's last hex`);
     }
   });
+}
 
+/** Step 4: the map's places on the map; channels and mud flats in coastal water. */
+function checkPlaces(c: Checker): void {
+  const m = c.s.map;
   const checkHexes = (items: readonly { hex: string }[], what: string): void => {
-    items.forEach((it, i) => inBounds(it.hex, `map.${what}[${i}].hex`));
+    items.forEach((it, i) => c.inBounds(it.hex, `map.${what}[${i}].hex`));
   };
-  checkHexes(s.map.ports, 'ports');
-  checkHexes(s.map.towns, 'towns');
-  checkHexes(s.map.fortifications, 'fortifications');
-  checkHexes(s.map.labels, 'labels');
-  s.map.channels.forEach((id, i) => {
-    const h = inBounds(id, `map.channels[${i}]`);
-    if (h && map.terrainAt(h) !== 'coast') add(`map.channels[${i}]`, `${id} is not a coast hex; channels run through coastal water`);
+  checkHexes(m.ports, 'ports');
+  checkHexes(m.towns, 'towns');
+  checkHexes(m.fortifications, 'fortifications');
+  checkHexes(m.labels, 'labels');
+  m.channels.forEach((id, i) => {
+    const h = c.inBounds(id, `map.channels[${i}]`);
+    if (h && c.map.terrainAt(h) !== 'coast') c.add(`map.channels[${i}]`, `${id} is not a coast hex; channels run through coastal water`);
   });
-  s.map.mudflats.forEach((id, i) => {
-    const h = inBounds(id, `map.mudflats[${i}]`);
-    if (h && map.terrainAt(h) !== 'coast') add(`map.mudflats[${i}]`, `${id} is not a coast hex; a mud flat is coastal water`);
+  m.mudflats.forEach((id, i) => {
+    const h = c.inBounds(id, `map.mudflats[${i}]`);
+    if (h && c.map.terrainAt(h) !== 'coast') c.add(`map.mudflats[${i}]`, `${id} is not a coast hex; a mud flat is coastal water`);
   });
-  s.map.regions.forEach((r, i) => r.hexes.forEach((id, j) => inBounds(id, `map.regions[${i}].hexes[${j}]`)));
+  m.regions.forEach((r, i) => r.hexes.forEach((id, j) => c.inBounds(id, `map.regions[${i}].hexes[${j}]`)));
+}
 
+/** Step 5: side ids unique, hostile only to sides that exist; the ids. */
+function checkSides(c: Checker): Set<string> {
   const sideIds = new Set<string>();
-  s.sides.forEach((side, i) => {
-    if (sideIds.has(side.id)) add(`sides[${i}].id`, `duplicate side id "${side.id}"`);
+  c.s.sides.forEach((side, i) => {
+    if (sideIds.has(side.id)) c.add(`sides[${i}].id`, `duplicate side id "${side.id}"`);
     sideIds.add(side.id);
   });
-  s.sides.forEach((side, i) => side.hostileTo.forEach((h, j) => {
-    if (!sideIds.has(h)) add(`sides[${i}].hostileTo[${j}]`, `unknown side "${h}" (sides: ${[...sideIds].join(', ')})`);
+  c.s.sides.forEach((side, i) => side.hostileTo.forEach((h, j) => {
+    if (!sideIds.has(h)) c.add(`sides[${i}].hostileTo[${j}]`, `unknown side "${h}" (sides: ${[...sideIds].join(', ')})`);
   }));
+  return sideIds;
+}
 
+/** Step 6: army ids unique, sides known, one commander per hex on land, something to command, creatures with move points. */
+function checkArmies(c: Checker, sideIds: ReadonlySet<string>): void {
   const armyIds = new Set<string>();
   const occupied = new Map<string, string>();
-  const regionIds = new Set(s.map.regions.map((r) => r.id));
-  s.armies.forEach((a, i) => {
+  const regionIds = new Set(c.s.map.regions.map((r) => r.id));
+  c.s.armies.forEach((a, i) => {
     const path = `armies[${i}]`;
-    if (armyIds.has(a.id)) add(`${path}.id`, `duplicate army id "${a.id}"`);
+    if (armyIds.has(a.id)) c.add(`${path}.id`, `duplicate army id "${a.id}"`);
     armyIds.add(a.id);
-    if (!sideIds.has(a.side)) add(`${path}.side`, `unknown side "${a.side}" (sides: ${[...sideIds].join(', ')})`);
-    const h = inBounds(a.hex, `${path}.hex`);
-    if (h && isWater(map.terrainAt(h)) && !(a.vessels && Object.values(a.vessels).some((n) => (n ?? 0) > 0))) {
-      add(`${path}.hex`, `${a.hex} is water; an army without vessels starts on land`);
+    if (!sideIds.has(a.side)) c.add(`${path}.side`, `unknown side "${a.side}" (sides: ${[...sideIds].join(', ')})`);
+    const h = c.inBounds(a.hex, `${path}.hex`);
+    if (h && isWater(c.map.terrainAt(h)) && !(a.vessels && Object.values(a.vessels).some((n) => (n ?? 0) > 0))) {
+      c.add(`${path}.hex`, `${a.hex} is water; an army without vessels starts on land`);
     }
     const key = h ? `${h.q},${h.r}` : a.hex;
     const holder = occupied.get(key);
-    if (holder) add(`${path}.hex`, `${a.hex} is already held by ${holder}; one commander per hex`);
+    if (holder) c.add(`${path}.hex`, `${a.hex} is already held by ${holder}; one commander per hex`);
     occupied.set(key, a.id);
-    if (a.regiments.length === 0 && a.individuals.length === 0) add(`${path}.regiments`, 'an army needs at least one regiment or individual');
+    if (a.regiments.length === 0 && a.individuals.length === 0) c.add(`${path}.regiments`, 'an army needs at least one regiment or individual');
     if (a.movementClass === 'creature' && a.movePoints === undefined && !a.individuals.some((x) => x.movePoints !== undefined)) {
-      add(`${path}.movePoints`, 'a creature army needs movePoints (on the army or its individuals)');
+      c.add(`${path}.movePoints`, 'a creature army needs movePoints (on the army or its individuals)');
     }
-    if (a.homeTerrain?.region && !regionIds.has(a.homeTerrain.region)) add(`${path}.homeTerrain.region`, `unknown map region "${a.homeTerrain.region}"`);
+    if (a.homeTerrain?.region && !regionIds.has(a.homeTerrain.region)) c.add(`${path}.homeTerrain.region`, `unknown map region "${a.homeTerrain.region}"`);
     const regIds = new Set<string>();
     a.regiments.forEach((r, j) => {
-      if (regIds.has(r.id)) add(`${path}.regiments[${j}].id`, `duplicate regiment id "${r.id}" in ${a.id}`);
+      if (regIds.has(r.id)) c.add(`${path}.regiments[${j}].id`, `duplicate regiment id "${r.id}" in ${a.id}`);
       regIds.add(r.id);
     });
   });
-
-  return problems;
 }

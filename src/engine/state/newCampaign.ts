@@ -1,10 +1,10 @@
-import { START_TIME } from '../clock/gameTime.js';
-import { createRngState } from '../dice/dice.js';
-import { FRESH_MARCH, FRESH_STATUS, MOVE_POINTS, baseDailyPoints, type Army, type RegimentRole, type SideInfo } from '../forces/army.js';
-import { parseHex } from '../hex/hexId.js';
-import { buildMap, defaultBank } from '../map/mapModel.js';
-import type { ScenarioDoc } from '../scenario/schema.js';
-import { FIRST_MORNING } from '../weather/types.js';
+import { START_TIME } from '../clock/index.js';
+import { createRngState } from '../dice/index.js';
+import { FRESH_MARCH, FRESH_STATUS, MOVE_POINTS, baseDailyPoints, type Army, type RegimentRole, type SideInfo } from '../forces/index.js';
+import { parseHex } from '../hex/index.js';
+import { buildMap, defaultBank } from '../map/index.js';
+import type { ScenarioDoc } from '../scenario/index.js';
+import { FIRST_MORNING } from '../weather/index.js';
 import type { CampaignState } from './campaign.js';
 import { DEFAULT_SETTINGS, type CampaignSettings } from './settings.js';
 
@@ -55,7 +55,7 @@ export function newCampaign(input: {
         ...(x.flying ? { flying: true } : {}),
       })),
       scouts: a.scouts,
-      vessels: { ...a.vessels } as Record<string, number>,
+      vessels: Object.fromEntries(Object.entries(a.vessels ?? {}).flatMap(([k, n]) => (n === undefined ? [] : [[k, n]]))),
       ...(a.armyPoints !== undefined ? { armyPoints: a.armyPoints } : {}),
       formation: 'formed',
       status: FRESH_STATUS,

@@ -92,7 +92,7 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
 const bowFitsTable = (s: Pick<CampaignSettings, 'tableWidth' | 'shortBowRange'>): boolean => s.shortBowRange < s.tableWidth / 2;
 
 /** A complete, valid set of settings (what `/campaign settings` produces after applying a change). */
-export const settingsSchema = z.object(fields).strict().refine(bowFitsTable, { message: 'the short bow range must be less than half the table width', path: ['shortBowRange'] });
+const settingsSchema = z.object(fields).strict().refine(bowFitsTable, { message: 'the short bow range must be less than half the table width', path: ['shortBowRange'] });
 
 /** Stored settings: each field that is missing or out of range falls back to its default. */
 const storedSchema = z.object({

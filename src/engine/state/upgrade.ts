@@ -1,7 +1,9 @@
-import { FRESH_MARCH } from '../forces/army.js';
-import { FIRST_MORNING } from '../weather/types.js';
+import { FRESH_MARCH } from '../forces/index.js';
+import { FIRST_MORNING } from '../weather/index.js';
 import type { CampaignState } from './campaign.js';
 import { readSettings } from './settings.js';
+import type { LegacyState } from './upgrades/legacyState.js';
+import { upgradeToTypedState } from './upgrades/typedState.js';
 
 /**
  * Versions of the stored campaign state. A campaign's rows (and each undo snapshot) record the
@@ -11,8 +13,10 @@ import { readSettings } from './settings.js';
  * 1: the first release (no version recorded).
  * 2: march bookkeeping complete in every army (stragglers, raft hexes, spent points, rest factor);
  *    settings read through their schema; weather always present.
+ * 3: exact types: the march log as a list, fatigue reasons as codes, orders as the Order union
+ *    (a sail order's fleet and a debark order's assembly in their own fields), contact steps checked.
  */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /** A campaign state as stored: plain JSON of some version, not yet upgraded. */
 export type StateJson = object;
@@ -53,9 +57,15 @@ function completeMarch(s: Json): Json {
   return { ...s, armies, weather: s['weather'] ?? FIRST_MORNING };
 }
 
+/** 2 -> 3: the exact types (upgrades/typedState.ts). */
+function typedState(s: Json): Json {
+  return { ...upgradeToTypedState(s as object as LegacyState) };
+}
+
 /** STEPS[n] upgrades a state of version n to version n + 1. */
 const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
   1: completeMarch,
+  2: typedState,
 };
 
 /**

@@ -1,6 +1,6 @@
 import { isForgettable } from '../contact/index.js';
-import { timeIndex } from '../clock/gameTime.js';
-import type { CampaignState } from '../state/campaign.js';
+import { timeIndex } from '../clock/index.js';
+import type { CampaignState } from '../state/index.js';
 import { courierFinished } from '../water/index.js';
 import type { TickStep } from './step.js';
 

@@ -1,10 +1,11 @@
-import { formatGameTime, nextHalf } from '../clock/gameTime.js';
-import type { Dice } from '../dice/dice.js';
-import { PUBLIC, type EngineEvent } from '../events/events.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { CampaignState } from '../state/campaign.js';
-import { NO_WEATHER_EFFECTS, type WeatherEffects } from '../weather/types.js';
-import type { StepOutput, TickStep } from './step.js';
+import { nextHalf } from '../clock/index.js';
+import type { Dice } from '../dice/index.js';
+import { PUBLIC } from '../events/index.js';
+import type { MapModel } from '../map/index.js';
+import type { CampaignState } from '../state/index.js';
+import type { WeatherEffects } from '../weather/index.js';
+import type { RuleEvent, StepOutput, TickStep } from './step.js';
+import { describeTick, type TickFact } from './tickEvents.js';
 
 /**
  * The steps of one tick, in order. A tick plays out the current half period and opens the next:
@@ -21,11 +22,9 @@ export interface TickPlan {
   readonly effects: (state: CampaignState) => WeatherEffects;
 }
 
-export const EMPTY_PLAN: TickPlan = { closeHalf: [], openHalf: [], effects: () => NO_WEATHER_EFFECTS };
-
 /** Plays one half period. Pure: the same state, map and dice give the same result. */
 export function resolveTick(state: CampaignState, map: MapModel, dice: Dice, plan: TickPlan): StepOutput {
-  const events: EngineEvent[] = [];
+  const events: RuleEvent[] = [];
   let s = state;
   for (const step of plan.closeHalf) {
     const out = step({ state: s, map, dice, weather: plan.effects(s) });
@@ -33,7 +32,8 @@ export function resolveTick(state: CampaignState, map: MapModel, dice: Dice, pla
     events.push(...out.events);
   }
   s = { ...s, clock: nextHalf(s.clock) };
-  events.push({ type: 'clockAdvanced', audience: PUBLIC, text: `The clock moves on to ${formatGameTime(s.clock)}.`, data: { from: state.clock, to: s.clock } });
+  const advanced: TickFact = { type: 'clockAdvanced', audience: PUBLIC, data: { from: state.clock, to: s.clock } };
+  events.push({ ...advanced, text: describeTick(advanced) });
   for (const step of plan.openHalf) {
     const out = step({ state: s, map, dice, weather: plan.effects(s) });
     s = out.state;

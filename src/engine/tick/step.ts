@@ -1,8 +1,11 @@
-import type { Dice } from '../dice/dice.js';
-import type { EngineEvent } from '../events/events.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { CampaignState } from '../state/campaign.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { Dice } from '../dice/index.js';
+import type { ContactEvent } from '../contact/index.js';
+import type { MapModel } from '../map/index.js';
+import type { MovementEvent } from '../movement/index.js';
+import type { CampaignState } from '../state/index.js';
+import type { WaterEvent } from '../water/index.js';
+import type { WeatherEffects, WeatherEvent } from '../weather/index.js';
+import type { TickEvent } from './tickEvents.js';
 
 /**
  * One step of a tick (weather, movement, contacts, couriers, ships). Every step is a pure
@@ -15,9 +18,12 @@ export interface StepInput {
   readonly weather: WeatherEffects;
 }
 
+/** What the rules report, module by module: typed facts with their sentences. */
+export type RuleEvent = ContactEvent | MovementEvent | WaterEvent | WeatherEvent | TickEvent;
+
 export interface StepOutput {
   readonly state: CampaignState;
-  readonly events: readonly EngineEvent[];
+  readonly events: readonly RuleEvent[];
 }
 
 export type TickStep = (input: StepInput) => StepOutput;

@@ -5,8 +5,7 @@
  * @see 001 Terrain Reconnaissance
  */
 /** The terrain deck's card names (as src/engine/contact deals them). */
-export const BATTLEFIELD_CARDS = ['hill', 'woods', 'marsh', 'river', 'stream', 'pond', 'gully', 'roughGround', 'blank'] as const;
-export type BattlefieldCard = (typeof BATTLEFIELD_CARDS)[number];
+export type BattlefieldCard = 'hill' | 'woods' | 'marsh' | 'river' | 'stream' | 'pond' | 'gully' | 'roughGround' | 'blank';
 
 export const BATTLEFIELD_ROWS = ['far', 'middle', 'near'] as const;
 export type BattlefieldRow = (typeof BATTLEFIELD_ROWS)[number];

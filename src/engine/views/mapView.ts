@@ -1,9 +1,9 @@
-import { nextHalf, type GameTime } from '../clock/gameTime.js';
-import type { Army } from '../forces/army.js';
-import { regimentFigures } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import type { CampaignState, Order } from '../state/campaign.js';
-import type { WeatherState } from '../weather/types.js';
+import { nextHalf, type GameTime } from '../clock/index.js';
+import { type Army, regimentFigures } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import type { MovePeriod } from '../movement/index.js';
+import type { CampaignState } from '../state/index.js';
+import type { WeatherState } from '../weather/index.js';
 
 /**
  * What a map picture may show, as plain data. The renderer only ever receives one of these, never
@@ -203,14 +203,14 @@ function publicWeather(w: WeatherState): MapView['weather'] {
 }
 
 /** Whole-army strength: current troop figures as a % of the original figures. */
-export function armyStrengthPct(a: Army): number | undefined {
+function armyStrengthPct(a: Army): number | undefined {
   const original = a.regiments.reduce((n, r) => n + r.originalFigures, 0);
   if (original <= 0) return undefined;
   return Math.round((a.regiments.reduce((n, r) => n + regimentFigures(r), 0) / original) * 100);
 }
 
 /** The half periods an order of this period can still use, from the current time on. */
-function orderHalves(now: GameTime, period: Order['period']): GameTime[] {
+function orderHalves(now: GameTime, period: MovePeriod): GameTime[] {
   const wanted = period === 'day' ? [0, 1] : period === 'night' ? [2, 3] : [0, 1, 2, 3];
   const out: GameTime[] = [];
   let t = now;
@@ -228,7 +228,7 @@ function orderHalves(now: GameTime, period: Order['period']): GameTime[] {
  * periods the order can still use (the first half takes the odd step). The movement rules can
  * supply the exact half of each step instead (`CommanderKnowledge.stepTimes`).
  */
-export function simpleStepTimes(now: GameTime, order: Pick<Order, 'period' | 'path'>): GameTime[] {
+export function simpleStepTimes(now: GameTime, order: OrderedRoute): GameTime[] {
   const halves = orderHalves(now, order.period);
   const n = order.path.length;
   const out: GameTime[] = [];
@@ -237,8 +237,21 @@ export function simpleStepTimes(now: GameTime, order: Pick<Order, 'period' | 'pa
   return out;
 }
 
+/** The hexes an army's standing order still has to go, and when it may go (a fleet sails day and night). */
+interface OrderedRoute {
+  readonly period: MovePeriod;
+  readonly path: readonly Hex[];
+}
+
+function routeOf(state: CampaignState, armyId: string): OrderedRoute | undefined {
+  const order = state.orders[armyId];
+  if (order?.kind === 'move') return order;
+  if (order?.kind === 'sail') return { period: 'split', path: order.path };
+  return undefined;
+}
+
 function pathFor(state: CampaignState, army: Army, knowledge: CommanderKnowledge): OrderedPath | undefined {
-  const order = state.orders[army.id];
+  const order = routeOf(state, army.id);
   if (!order || order.path.length === 0) return undefined;
   const given = knowledge.stepTimes?.[army.id];
   const times = given && given.length === order.path.length ? [...given] : simpleStepTimes(state.clock, order);

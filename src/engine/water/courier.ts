@@ -1,18 +1,17 @@
-import { formatGameTime, fromIndex, isPeriodStart, timeIndex, type GameTime } from '../clock/gameTime.js';
-import type { Dice } from '../dice/dice.js';
-import { event, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
-import { isHostile, loneForce, MOVE_POINTS, type Army } from '../forces/army.js';
-import { hexEquals, type Hex } from '../hex/hex.js';
-import { hexKey } from '../hex/hexId.js';
-import { isAdjacent } from '../hex/neighbours.js';
-import { isWater, type Bank, type MapModel } from '../map/mapModel.js';
-import { findRoute } from '../movement/findRoute.js';
-import { walkPath } from '../movement/walkPath.js';
+import { fromIndex, isPeriodStart, timeIndex, type GameTime } from '../clock/index.js';
+import type { Dice } from '../dice/index.js';
+import { namesOf, REFEREE, tell, toArmy } from '../events/index.js';
+import { isHostile, loneForce, MOVE_POINTS, type Army } from '../forces/index.js';
+import { hexEquals, type Hex, hexKey, isAdjacent } from '../hex/index.js';
+import { isWater, type Bank, type MapModel } from '../map/index.js';
+import { findRoute, walkPath } from '../movement/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState, CourierRecord } from '../state/campaign.js';
-import type { TickStep } from '../tick/step.js';
-import type { WeatherEffects } from '../weather/types.js';
+import { getArmy, type CampaignState } from '../state/index.js';
+import type { TickStep } from '../tick/index.js';
+import type { WeatherEffects } from '../weather/index.js';
+import { describeWater } from './describeWater.js';
 import { fleetOf } from './fleet.js';
+import type { CourierFact, WaterEvent } from './waterEvents.js';
 
 /**
  * Couriers: lone riders any commander may send, at no cost, 48 points a day, tracked on the map
@@ -23,8 +22,8 @@ import { fleetOf } from './fleet.js';
  * @see 000 Overland Travel: Courier
  */
 export const COURIER_MESSAGE_LIMIT = 1500;
-export const PASS_ESCAPE = 4;
-export const STOP_ESCAPE = 6;
+const PASS_ESCAPE = 4;
+const STOP_ESCAPE = 6;
 const ON_FOOT = MOVE_POINTS.infantry;
 
 /** What this module keeps in CourierRecord.data. */
@@ -51,12 +50,23 @@ export interface CourierData {
   readonly crossing?: { readonly hex: string; readonly until: number; readonly bank?: Bank };
 }
 
-const dataOf = (c: CourierRecord): CourierData => c.data as unknown as CourierData;
-const withData = (c: CourierRecord, d: CourierData): CourierRecord => ({ ...c, data: d as unknown as Record<string, unknown> });
-const who = (a: Army): string => a.commander || a.name;
+/** A courier on the map (or delivered, or captured), with its message. Only its sender sees it. */
+export interface CourierRecord {
+  readonly id: string;
+  readonly fromArmy: string;
+  readonly toArmy: string;
+  readonly side: string;
+  readonly hex: Hex;
+  readonly message: string;
+  readonly sentAt: GameTime;
+  readonly status: 'travelling' | 'delivered' | 'captured';
+  readonly data: CourierData;
+}
+
+const withData = (c: CourierRecord, data: CourierData): CourierRecord => ({ ...c, data });
 
 /** Daily points of a courier: 48 riding, 12 on foot. */
-export function courierDailyPoints(d: Pick<CourierData, 'horse'>): number {
+function courierDailyPoints(d: Pick<CourierData, 'horse'>): number {
   return d.horse ? MOVE_POINTS.courier : ON_FOOT;
 }
 
@@ -101,7 +111,7 @@ export interface SendCourierInput {
  * A commander sends a courier: the message (up to 1,500 characters) rides from the sender's hex
  * toward the recipient. From an embarked army the courier rides the fleet until it touches land.
  */
-export function sendCourier(state: CampaignState, map: MapModel, input: SendCourierInput, weather: WeatherEffects): Result<{ state: CampaignState; courier: CourierRecord; events: EngineEvent[] }> {
+export function sendCourier(state: CampaignState, map: MapModel, input: SendCourierInput, weather: WeatherEffects): Result<{ state: CampaignState; courier: CourierRecord; events: WaterEvent[] }> {
   const from = state.armies[input.fromArmy];
   const to = state.armies[input.toArmy];
   const message = input.message.trim();
@@ -114,55 +124,66 @@ export function sendCourier(state: CampaignState, map: MapModel, input: SendCour
   const fleet = from.status.embarked ? fleetOf(state, from.id) : undefined;
   const aboard = fleet !== undefined && isWater(map.terrainAt(from.hex));
   const horse = !(fleet && (fleet.vessels.riverBoat ?? 0) > 0);
-  const night = from.nocturnal;
   const id = `k${state.nextId}`;
-  const now = timeIndex(state.clock);
-  let expectedBy = now + 8;
-  if (!aboard && !(to.status.embarked && isAdjacent(from.hex, to.hex)) && !hexEquals(from.hex, to.hex)) {
-    const rider = riderOf({ id, side: from.side, hex: from.hex }, { horse, ...(from.bank ? { bank: from.bank } : {}) });
-    const route = isWater(map.terrainAt(to.hex)) ? undefined : courierRoute(state, map, rider, to.hex, weather);
-    if (!route) return fail('courier.noRoute', `No overland route from ${map.format(from.hex)} to ${to.name} at ${map.format(to.hex)}${isWater(map.terrainAt(to.hex)) ? ' (it is at sea; send the courier when it lands or lies next to you)' : ''}.`);
-    const perHalf = courierDailyPoints({ horse }) / 2;
-    expectedBy = now + 2 * Math.ceil(route.cost / perHalf) + 1;
-  }
-  const data: CourierData = { horse, night, carry: 0, ...(from.bank ? { bank: from.bank } : {}), ...(aboard ? { aboard: from.id } : {}), expectedBy, trail: [map.format(from.hex)] };
-  const courier: CourierRecord = { id, fromArmy: from.id, toArmy: to.id, side: from.side, hex: from.hex, message, sentAt: state.clock, status: 'travelling', data: data as unknown as Record<string, unknown> };
+  const due = expectedBy(state, map, { id, from, to, aboard, horse }, weather);
+  if (!due.ok) return due;
+  const data: CourierData = { horse, night: from.nocturnal, carry: 0, ...(from.bank ? { bank: from.bank } : {}), ...(aboard ? { aboard: from.id } : {}), expectedBy: due.value, trail: [map.format(from.hex)] };
+  const courier: CourierRecord = { id, fromArmy: from.id, toArmy: to.id, side: from.side, hex: from.hex, message, sentAt: state.clock, status: 'travelling', data };
   const next: CampaignState = { ...state, couriers: { ...state.couriers, [id]: courier }, nextId: state.nextId + 1 };
-  const events: EngineEvent[] = [
-    event('courierSent', toArmy(from.id), `Courier ${id} ${aboard ? 'sails with the fleet' : horse ? 'rides' : 'sets out on foot'} from ${map.format(from.hex)} to ${who(to)}.`, { courierId: id, to: to.id }),
-    event('courierSent', REFEREE, `Courier ${id}: ${from.name} to ${to.name} from ${map.format(from.hex)}: "${message}"`, { courierId: id }),
+  const facts: CourierFact[] = [
+    { type: 'courierSent', audience: toArmy(from.id), data: { courierId: id, to: to.id, from: map.format(from.hex), goes: aboard ? 'fleet' : horse ? 'horse' : 'foot' } },
+    { type: 'courierSent', audience: REFEREE, data: { courierId: id, fromArmy: from.id, toArmy: to.id, from: map.format(from.hex), message } },
   ];
-  return ok({ state: next, courier, events });
+  return ok({ state: next, courier, events: tell(facts, describeWater, namesOf(state.armies)) });
+}
+
+/**
+ * The half period (time index) by which the courier should have arrived: by the cheapest route
+ * at its pace, plus one half period; two days out when it sails with a fleet or the recipient lies
+ * aboard next to the sender. Refused when there is no overland route.
+ */
+function expectedBy(state: CampaignState, map: MapModel, c: { id: string; from: Army; to: Army; aboard: boolean; horse: boolean }, weather: WeatherEffects): Result<number> {
+  const { from, to } = c;
+  const now = timeIndex(state.clock);
+  if (c.aboard || (to.status.embarked && isAdjacent(from.hex, to.hex)) || hexEquals(from.hex, to.hex)) return ok(now + 8);
+  const atSea = isWater(map.terrainAt(to.hex));
+  const rider = riderOf({ id: c.id, side: from.side, hex: from.hex }, { horse: c.horse, ...(from.bank ? { bank: from.bank } : {}) });
+  const route = atSea ? undefined : courierRoute(state, map, rider, to.hex, weather);
+  if (!route) return fail('courier.noRoute', `No overland route from ${map.format(from.hex)} to ${to.name} at ${map.format(to.hex)}${atSea ? ' (it is at sea; send the courier when it lands or lies next to you)' : ''}.`);
+  const perHalf = courierDailyPoints({ horse: c.horse }) / 2;
+  return ok(now + 2 * Math.ceil(route.cost / perHalf) + 1);
 }
 
 /** Couriers an army sent that are still on the road: for that army's own view only. */
 export function courierView(state: CampaignState, armyId: string, format: (h: Hex) => string): { id: string; hex: string; to: string; trail: readonly string[] }[] {
   return Object.values(state.couriers)
     .filter((c) => c.fromArmy === armyId && c.status === 'travelling')
-    .map((c) => ({ id: c.id, hex: format(c.hex), to: c.toArmy, trail: dataOf(c).trail }));
+    .map((c) => ({ id: c.id, hex: format(c.hex), to: c.toArmy, trail: c.data.trail }));
 }
 
-function delivered(state: CampaignState, c: CourierRecord, d: CourierData, hex: Hex, map: MapModel): { courier: CourierRecord; events: EngineEvent[] } {
-  const sender = state.armies[c.fromArmy];
-  const recipient = state.armies[c.toArmy] as Army;
-  const text = `A courier from ${sender ? who(sender) : c.fromArmy} reaches you at ${map.format(recipient.hex)} (sent ${formatGameTime(c.sentAt)}, received ${formatGameTime(state.clock)}): "${c.message}"`;
+/** A courier after its half period, and what was told of it. */
+interface Ridden {
+  readonly courier: CourierRecord;
+  readonly facts: readonly CourierFact[];
+}
+
+function delivered(state: CampaignState, c: CourierRecord, d: CourierData, hex: Hex, map: MapModel): Ridden {
+  const recipient = getArmy(state, c.toArmy);
   return {
     courier: withData({ ...c, hex, status: 'delivered' }, { ...d, receivedAt: state.clock }),
-    events: [
-      event('courierDelivered', toArmy(c.toArmy), text, { courierId: c.id, from: c.fromArmy, sentAt: c.sentAt, receivedAt: state.clock, message: c.message }),
-      event('courierDelivered', REFEREE, `Courier ${c.id} delivered to ${recipient.name} at ${map.format(hex)}.`, { courierId: c.id }),
+    facts: [
+      { type: 'courierDelivered', audience: toArmy(c.toArmy), data: { courierId: c.id, from: c.fromArmy, at: map.format(recipient.hex), sentAt: c.sentAt, receivedAt: state.clock, message: c.message } },
+      { type: 'courierDelivered', audience: REFEREE, data: { courierId: c.id, toArmy: c.toArmy, hex: map.format(hex) } },
     ],
   };
 }
 
-function captured(state: CampaignState, c: CourierRecord, d: CourierData, hex: Hex, captor: Army, map: MapModel, how: string): { courier: CourierRecord; events: EngineEvent[] } {
-  const sender = state.armies[c.fromArmy];
-  const recipient = state.armies[c.toArmy];
+function captured(c: CourierRecord, d: CourierData, hex: Hex, captor: string, map: MapModel, caught: { when: 'passing' | 'stopping'; roll: number }): Ridden {
   return {
-    courier: withData({ ...c, hex, status: 'captured' }, { ...d, capturedBy: captor.id }),
-    events: [
-      event('courierCaptured', toArmy(captor.id), `Your men caught a courier of ${sender ? who(sender) : c.fromArmy} riding to ${recipient ? who(recipient) : c.toArmy} at ${map.format(hex)} (sent ${formatGameTime(c.sentAt)}). The message reads: "${c.message}"`, { courierId: c.id, from: c.fromArmy, to: c.toArmy, message: c.message }),
-      event('courierCaptured', REFEREE, `Courier ${c.id} (${c.fromArmy} to ${c.toArmy}) captured by ${captor.name} at ${map.format(hex)} ${how}.`, { courierId: c.id }),
+    courier: withData({ ...c, hex, status: 'captured' }, { ...d, capturedBy: captor }),
+    facts: [
+      { type: 'courierCaptured', audience: toArmy(captor), data: { courierId: c.id, from: c.fromArmy, to: c.toArmy, hex: map.format(hex), sentAt: c.sentAt, message: c.message } },
+      { type: 'courierCaptured', audience: REFEREE, data: { courierId: c.id, fromArmy: c.fromArmy, toArmy: c.toArmy, by: captor, hex: map.format(hex), ...caught } },
     ],
   };
 }
@@ -170,132 +191,189 @@ function captured(state: CampaignState, c: CourierRecord, d: CourierData, hex: H
 /**
  * The couriers' step of a tick (closeHalf, after movement and ships): each courier on the road
  * rides its half period's points (24 riding, 6 on foot; by day, or by night for nocturnal folk;
- * fractions carry within the period) along the cheapest route to where its recipient is now.
- * 1. aboard a fleet it moves with the fleet and lands where the fleet touches land;
- * 2. it stops short of an enemy-held hex it could not ride clear through; passing through one it
- *    escapes on 4+, else it is captured; at a ferry (or where only rafts cross) it waits the whole
- *    days of the crossing, then rides on from the far bank;
- * 3. it is delivered on reaching the recipient's hex (or the recipient's fleet next to it);
- * 4. ending the half in a hex an enemy holds (the enemy came to it) needs a 6;
- * 5. a captured courier's sender learns only that it has not arrived, once it is overdue.
+ * fractions carry within the period) along the cheapest route to where its recipient is now
+ * (rideHalf). A captured courier's sender learns only that it has not arrived, once it is overdue.
  * Couriers never appear in public events.
  * @see 000 Overland Travel: Courier
  */
 export const courierStep: TickStep = ({ state, map, dice, weather }) => {
-  const events: EngineEvent[] = [];
+  const facts: CourierFact[] = [];
   const couriers: Record<string, CourierRecord> = { ...state.couriers };
   const now = timeIndex(state.clock);
-  for (const cid of Object.keys(couriers).sort(byNumber)) {
-    const c = couriers[cid] as CourierRecord;
-    const d = dataOf(c);
-    if (c.status === 'captured' && !d.senderTold && now >= d.expectedBy) {
-      const to = state.armies[c.toArmy];
-      events.push(event('courierOverdue', toArmy(c.fromArmy), `Your courier ${c.id} to ${to ? who(to) : c.toArmy} (sent ${formatGameTime(c.sentAt)}) has not arrived; it was due by ${formatGameTime(fromIndex(d.expectedBy))}.`, { courierId: c.id }));
-      couriers[cid] = withData(c, { ...d, senderTold: true });
+  for (const [cid, c] of Object.entries(state.couriers).sort(([a], [b]) => byNumber(a, b))) {
+    if (c.status === 'captured' && !c.data.senderTold && now >= c.data.expectedBy) {
+      facts.push({ type: 'courierOverdue', audience: toArmy(c.fromArmy), data: { courierId: c.id, to: c.toArmy, sentAt: c.sentAt, dueBy: fromIndex(c.data.expectedBy) } });
+      couriers[cid] = withData(c, { ...c.data, senderTold: true });
       continue;
     }
     if (c.status !== 'travelling') continue;
-    const out = rideHalf(state, map, dice, weather, c, d);
+    const out = rideHalf({ state, map, dice, weather, c });
     couriers[cid] = out.courier;
-    events.push(...out.events);
+    facts.push(...out.facts);
   }
-  return { state: { ...state, couriers }, events };
+  return { state: { ...state, couriers }, events: tell(facts, describeWater, namesOf(state.armies)) };
 };
 
 function byNumber(a: string, b: string): number {
   return Number(a.slice(1)) - Number(b.slice(1)) || (a < b ? -1 : 1);
 }
 
-function rideHalf(state: CampaignState, map: MapModel, dice: Dice, weather: WeatherEffects, c: CourierRecord, d0: CourierData): { courier: CourierRecord; events: EngineEvent[] } {
+/** What one courier's half period is played on. */
+interface Ride {
+  readonly state: CampaignState;
+  readonly map: MapModel;
+  readonly dice: Dice;
+  readonly weather: WeatherEffects;
+  readonly c: CourierRecord;
+}
+
+/** Where the courier stands as its half period goes on. */
+interface OnTheRoad {
+  readonly d: CourierData;
+  readonly hex: Hex;
+  readonly facts: readonly CourierFact[];
+}
+
+/** Either the courier's half period is over (delivered, captured, waiting) or it goes on from here. */
+type Leg = { readonly done: Ridden } | { readonly road: OnTheRoad };
+
+/**
+ * One courier's half period:
+ * 1. aboard a fleet it moves with the fleet and lands where the fleet touches land;
+ * 2. it is delivered on reaching the recipient's hex (or the recipient's fleet next to it);
+ * 3. at a ferry (or where only rafts cross) it waits the whole days of the crossing, then rides
+ *    on from the far bank;
+ * 4. it rides the half period's points: it stops short of an enemy-held hex it could not ride
+ *    clear through; passing through one it escapes on 4+, else it is captured;
+ * 5. ending the half in a hex an enemy holds (the enemy came to it) needs a 6.
+ */
+function rideHalf(r: Ride): Ridden {
+  const { state, c } = r;
   const recipient = state.armies[c.toArmy];
   if (!recipient || recipient.status.destroyed) {
-    return { courier: withData({ ...c, status: 'delivered' }, { ...d0, receivedAt: state.clock }), events: [event('courierReturned', toArmy(c.fromArmy), `Your courier ${c.id} found no one to deliver to: ${recipient?.name ?? c.toArmy} is gone.`, { courierId: c.id })] };
+    return { courier: withData({ ...c, status: 'delivered' }, { ...c.data, receivedAt: state.clock }), facts: [{ type: 'courierReturned', audience: toArmy(c.fromArmy), data: { courierId: c.id, to: c.toArmy } }] };
   }
-  let d = d0;
-  let hex = c.hex;
-  // 1. Aboard a fleet.
-  if (d.aboard) {
-    const carrier = state.armies[d.aboard];
-    hex = carrier?.hex ?? hex;
-    if (recipient.status.embarked ? isAdjacent(hex, recipient.hex) || hexEquals(hex, recipient.hex) : hexEquals(hex, recipient.hex) || (isAdjacent(hex, recipient.hex) && isWater(map.terrainAt(hex)))) {
-      return delivered(state, c, d, hex, map);
-    }
-    if (carrier && carrier.status.embarked && isWater(map.terrainAt(hex))) return { courier: withData({ ...c, hex }, d), events: [] };
-    const { aboard: _a, ...rest } = d;
-    d = { ...rest, trail: [...d.trail, map.format(hex)] };
+  const legs = [rideTheFleet, reachRecipient, waitAtCrossing, rideThePoints];
+  let road: OnTheRoad = { d: c.data, hex: c.hex, facts: [] };
+  for (const leg of legs) {
+    const next = leg(r, recipient, road);
+    if ('done' in next) return next.done;
+    road = next.road;
   }
-  if (hexEquals(hex, recipient.hex) || (recipient.status.embarked && isAdjacent(hex, recipient.hex))) return delivered(state, c, d, hex, map);
+  return stopAmongEnemies(r, road);
+}
 
-  const enemies = enemyHexes(state, c.side);
-  const now = timeIndex(state.clock);
-  // A ferry or rafts take whole days (RULINGS 4): the courier waits at the crossing, then rides on
-  // from the far bank.
-  const crossingNow = d.crossing !== undefined && now < d.crossing.until;
-  if (d.crossing && !crossingNow) {
-    const { crossing: done, bank: _b, ...rest } = d;
-    d = { ...rest, ...(done.bank ? { bank: done.bank } : {}) };
-  }
+/** Step 1: aboard a fleet, the courier goes where the fleet goes, until it touches land. */
+function rideTheFleet(r: Ride, recipient: Army, road: OnTheRoad): Leg {
+  const { state, map, c } = r;
+  if (!road.d.aboard) return { road };
+  const carrier = state.armies[road.d.aboard];
+  const hex = carrier?.hex ?? road.hex;
+  const reached = recipient.status.embarked ? isAdjacent(hex, recipient.hex) || hexEquals(hex, recipient.hex) : hexEquals(hex, recipient.hex) || (isAdjacent(hex, recipient.hex) && isWater(map.terrainAt(hex)));
+  if (reached) return { done: delivered(state, c, road.d, hex, map) };
+  if (carrier && carrier.status.embarked && isWater(map.terrainAt(hex))) return { done: { courier: withData({ ...c, hex }, road.d), facts: [] } };
+  const { aboard: _a, ...ashore } = road.d;
+  return { road: { ...road, d: { ...ashore, trail: [...road.d.trail, map.format(hex)] }, hex } };
+}
+
+/** Step 2: in the recipient's hex, or next to the recipient's fleet. */
+function reachRecipient(r: Ride, recipient: Army, road: OnTheRoad): Leg {
+  if (hexEquals(road.hex, recipient.hex) || (recipient.status.embarked && isAdjacent(road.hex, recipient.hex))) return { done: delivered(r.state, r.c, road.d, road.hex, r.map) };
+  return { road };
+}
+
+/** Step 3: a ferry or rafts take whole days (RULINGS 4): the courier waits, then rides on from the far bank. */
+function waitAtCrossing(r: Ride, _recipient: Army, road: OnTheRoad): Leg {
+  const crossing = road.d.crossing;
+  if (!crossing || timeIndex(r.state.clock) < crossing.until) return { road };
+  const { crossing: done, bank: _b, ...rest } = road.d;
+  return { road: { ...road, d: { ...rest, ...(done?.bank ? { bank: done.bank } : {}) } } };
+}
+
+/** Step 4: the half period's points along the cheapest route to where the recipient is now. */
+function rideThePoints(r: Ride, recipient: Army, road: OnTheRoad): Leg {
+  const { state, map, c } = r;
+  const d = road.d;
+  const crossingNow = d.crossing !== undefined && timeIndex(state.clock) < d.crossing.until;
   const riding = !crossingNow && (d.night ? state.clock.half >= 2 : state.clock.half < 2);
-  const events: EngineEvent[] = [];
-  if (riding) {
-    const perHalf = courierDailyPoints(d) / 2;
-    let budget = (isPeriodStart(state.clock) ? 0 : d.carry) + perHalf;
-    const rider = riderOf({ id: c.id, side: c.side, hex }, d);
-    const route = isWater(map.terrainAt(recipient.hex)) ? undefined : courierRoute(state, map, rider, recipient.hex, weather);
-    if (!route) {
-      if (!d.waiting) events.push(event('courierWaiting', toArmy(c.fromArmy), `Your courier ${c.id} has no way to ${who(recipient)} at ${map.format(recipient.hex)} for now; it waits at ${map.format(hex)}.`, { courierId: c.id }));
-      return { courier: withData({ ...c, hex }, { ...d, carry: 0, waiting: true }), events };
-    }
-    const walk = walkPath({ map, army: rider, from: hex, fromBank: d.bank, path: route.path, crossAtEnd: false, opts: DAY_OPTS, weather, flyingIgnoresTerrain: false });
-    const steps = walk.steps;
-    const cost = (i: number): number => {
-      const s = steps[i];
-      return s ? s.points + (s.crossing?.halves ?? 0) * perHalf : Infinity;
-    };
-    const trail = [...d.trail];
-    let bank = d.bank;
-    let crossing: CourierData['crossing'];
-    for (let i = 0; i < steps.length; i++) {
-      const s = steps[i] as (typeof steps)[number];
-      const halves = s.crossing?.halves ?? 0;
-      if (halves > 0) {
-        crossing = { hex: map.format(s.hex), until: now + halves, ...(s.bank ? { bank: s.bank } : {}) };
-        break;
-      }
-      const k = cost(i);
-      if (k > budget) break;
-      const enemy = s.kind === 'enter' ? enemies.get(hexKey(s.hex)) : undefined;
-      if (enemy !== undefined && !hexEquals(s.hex, recipient.hex)) {
-        // 2. Only ride into an enemy-held hex when the points carry the courier out again.
-        if (budget < k + cost(i + 1)) break;
-        const roll = dice.d6(`courier ${c.id} passing ${map.format(s.hex)} (escapes on ${PASS_ESCAPE}+)`);
-        if (roll < PASS_ESCAPE) {
-          const out = captured(state, c, d, s.hex, state.armies[enemy] as Army, map, `passing through (rolled ${roll})`);
-          return { courier: out.courier, events: [...events, ...out.events] };
-        }
-        events.push(event('courierEscaped', REFEREE, `Courier ${c.id} slipped through ${map.format(s.hex)} (rolled ${roll}).`, { courierId: c.id }));
-      }
-      budget -= k;
-      hex = s.hex;
-      bank = s.bank;
-      if (s.kind === 'enter') trail.push(map.format(hex));
-      if (hexEquals(hex, recipient.hex)) return delivered(state, c, { ...d, trail: trail.slice(-40) }, hex, map);
-    }
-    const { bank: _b, waiting: _w, ...rest } = d;
-    d = { ...rest, ...(bank ? { bank } : {}), carry: crossing ? 0 : budget, trail: trail.slice(-40), ...(crossing ? { crossing } : {}) };
-    if (recipient.status.embarked && isAdjacent(hex, recipient.hex)) return delivered(state, c, d, hex, map);
+  if (!riding) return { road };
+  const rider = riderOf({ id: c.id, side: c.side, hex: road.hex }, d);
+  const route = isWater(map.terrainAt(recipient.hex)) ? undefined : courierRoute(state, map, rider, recipient.hex, r.weather);
+  if (!route) {
+    const facts: CourierFact[] = d.waiting ? [] : [{ type: 'courierWaiting', audience: toArmy(c.fromArmy), data: { courierId: c.id, to: c.toArmy, toHex: map.format(recipient.hex), at: map.format(road.hex) } }];
+    return { done: { courier: withData({ ...c, hex: road.hex }, { ...d, carry: 0, waiting: true }), facts } };
   }
-  // 4. Stopping where an enemy stands.
-  const enemy = enemies.get(hexKey(hex));
-  if (enemy !== undefined && d.safeAt !== `${hexKey(hex)}@${enemy}`) {
-    const roll = dice.d6(`courier ${c.id} stopping among enemies at ${map.format(hex)} (escapes on ${STOP_ESCAPE})`);
+  return followRoute(r, recipient, road, rider, route.path);
+}
+
+/** Step 4, hex by hex: points, enemies passed, a multi-day crossing reached, the recipient reached. */
+function followRoute(r: Ride, recipient: Army, road: OnTheRoad, rider: Army, path: readonly Hex[]): Leg {
+  const { state, map, dice, c } = r;
+  const d = road.d;
+  const perHalf = courierDailyPoints(d) / 2;
+  const enemies = enemyHexes(state, c.side);
+  const steps = walkPath({ map, army: rider, from: road.hex, fromBank: d.bank, path, crossAtEnd: false, opts: DAY_OPTS, weather: r.weather, flyingIgnoresTerrain: false }).steps;
+  const cost = (i: number): number => {
+    const s = steps[i];
+    return s ? s.points + (s.crossing?.halves ?? 0) * perHalf : Infinity;
+  };
+  let budget = (isPeriodStart(state.clock) ? 0 : d.carry) + perHalf;
+  let hex = road.hex;
+  let bank = d.bank;
+  const trail = [...d.trail];
+  const facts = [...road.facts];
+  let crossing: CourierData['crossing'];
+  for (const [i, s] of steps.entries()) {
+    const halves = s.crossing?.halves ?? 0;
+    if (halves > 0) {
+      crossing = { hex: map.format(s.hex), until: timeIndex(state.clock) + halves, ...(s.bank ? { bank: s.bank } : {}) };
+      break;
+    }
+    const k = cost(i);
+    if (k > budget) break;
+    const enemy = s.kind === 'enter' ? enemies.get(hexKey(s.hex)) : undefined;
+    if (enemy !== undefined && !hexEquals(s.hex, recipient.hex)) {
+      // Only ride into an enemy-held hex when the points carry the courier out again.
+      if (budget < k + cost(i + 1)) break;
+      const roll = dice.d6(`courier ${c.id} passing ${map.format(s.hex)} (escapes on ${PASS_ESCAPE}+)`);
+      if (roll < PASS_ESCAPE) {
+        const out = captured(c, d, s.hex, enemy, map, { when: 'passing', roll });
+        return { done: { courier: out.courier, facts: [...facts, ...out.facts] } };
+      }
+      facts.push({ type: 'courierEscaped', audience: REFEREE, data: { courierId: c.id, hex: map.format(s.hex), roll } });
+    }
+    budget -= k;
+    hex = s.hex;
+    bank = s.bank;
+    if (s.kind === 'enter') trail.push(map.format(hex));
+    if (hexEquals(hex, recipient.hex)) {
+      const out = delivered(state, c, { ...d, trail: trail.slice(-40) }, hex, map);
+      return { done: { courier: out.courier, facts: [...facts, ...out.facts] } };
+    }
+  }
+  const { bank: _b, waiting: _w, ...rest } = d;
+  const next: CourierData = { ...rest, ...(bank ? { bank } : {}), carry: crossing ? 0 : budget, trail: trail.slice(-40), ...(crossing ? { crossing } : {}) };
+  if (recipient.status.embarked && isAdjacent(hex, recipient.hex)) {
+    const out = delivered(state, c, next, hex, map);
+    return { done: { courier: out.courier, facts: [...facts, ...out.facts] } };
+  }
+  return { road: { d: next, hex, facts } };
+}
+
+/** Step 5: a courier that ends the half where an enemy stands (the enemy came to it) escapes only on a 6, once per meeting. */
+function stopAmongEnemies(r: Ride, road: OnTheRoad): Ridden {
+  const { state, map, dice, c } = r;
+  const enemy = enemyHexes(state, c.side).get(hexKey(road.hex));
+  let d = road.d;
+  if (enemy !== undefined && d.safeAt !== `${hexKey(road.hex)}@${enemy}`) {
+    const roll = dice.d6(`courier ${c.id} stopping among enemies at ${map.format(road.hex)} (escapes on ${STOP_ESCAPE})`);
     if (roll < STOP_ESCAPE) {
-      const out = captured(state, c, d, hex, state.armies[enemy] as Army, map, `stopping there (rolled ${roll})`);
-      return { courier: out.courier, events: [...events, ...out.events] };
+      const out = captured(c, d, road.hex, enemy, map, { when: 'stopping', roll });
+      return { courier: out.courier, facts: [...road.facts, ...out.facts] };
     }
-    d = { ...d, safeAt: `${hexKey(hex)}@${enemy}` };
+    d = { ...d, safeAt: `${hexKey(road.hex)}@${enemy}` };
   }
-  return { courier: withData({ ...c, hex }, d), events };
+  return { courier: withData({ ...c, hex: road.hex }, d), facts: road.facts };
 }
 
 /**
@@ -303,5 +381,5 @@ function rideHalf(state: CampaignState, map: MapModel, dice: Dice, weather: Weat
  * not arrived. It may then leave the live state (its record stays in the couriers table).
  */
 export function courierFinished(c: CourierRecord): boolean {
-  return c.status === 'delivered' || (c.status === 'captured' && dataOf(c).senderTold === true);
+  return c.status === 'delivered' || (c.status === 'captured' && c.data.senderTold === true);
 }

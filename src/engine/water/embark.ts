@@ -1,15 +1,16 @@
-import { timeIndex } from '../clock/gameTime.js';
-import { event, PUBLIC, toArmy, type EngineEvent } from '../events/events.js';
-import { baseDailyPoints, regimentFigures, type Army, type Regiment } from '../forces/army.js';
-import type { Hex } from '../hex/hex.js';
-import { neighbours } from '../hex/neighbours.js';
-import { isWater, type MapModel } from '../map/mapModel.js';
-import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/campaign.js';
+import { timeIndex } from '../clock/index.js';
+import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
+import { baseDailyPoints, regimentFigures, type Army, type Regiment } from '../forces/index.js';
+import { type Hex, neighbours } from '../hex/index.js';
+import { isWater, type MapModel } from '../map/index.js';
+import { fail, ok, type Result, type Violation } from '../result.js';
+import type { CampaignState } from '../state/index.js';
 import { awaitedRegiments } from './debark.js';
 import { sailOrder, type FleetState } from './fleet.js';
 import { riverNavigable } from './navigation.js';
+import { describeWater } from './describeWater.js';
 import { describeVessels, fleetCapacity, kindsOf, VESSELS, type VesselCounts, type VesselKind } from './vessels.js';
+import type { FleetFact, LandingNote, WaterEvent } from './waterEvents.js';
 
 /** What a set of vessels can take aboard. */
 export interface LoadPlan {
@@ -99,7 +100,7 @@ export interface EmbarkInput {
 
 export interface EmbarkOutcome {
   readonly state: CampaignState;
-  readonly events: readonly EngineEvent[];
+  readonly events: readonly WaterEvent[];
   readonly load: LoadPlan;
   readonly fleet: FleetState;
   /** Share of the day's points left for the voyage (1, 0.75, 0.5, 0.25). */
@@ -107,10 +108,15 @@ export interface EmbarkOutcome {
 }
 
 /**
- * Boards an army: checks the vessels it owns, the whole-regiment capacity and where it stands
- * (a port for every seagoing vessel; a beach for longships and galleys, sailing ships lying
- * offshore; a navigable river for river boats and longships). The army is embarked at once: it
- * leaves the map's land movement and its standing order becomes a sail order at anchor.
+ * Boards an army:
+ * 1. it may embark now (not destroyed, ashore, out of contact, not committed to a crossing, not
+ *    waiting for its own shuttle);
+ * 2. the vessels it names, it owns;
+ * 3. where it stands suits them (a port for every seagoing vessel; a beach for longships and
+ *    galleys, sailing ships lying offshore; a navigable river for river boats and longships);
+ * 4. they carry whole regiments (planLoad);
+ * 5. the army is embarked at once: it leaves the map's land movement and its standing order
+ *    becomes a sail order at anchor.
  * Embarking partway through a day leaves the rest of the day for the voyage: the fleet sails the
  * half periods that remain, so its points for the day fall by 25 % (afternoon), 50 % (evening).
  * Advanced rule: at a port the fleet waits six hours for the tide (one half period); elsewhere the
@@ -120,34 +126,46 @@ export interface EmbarkOutcome {
 export function embark(state: CampaignState, map: MapModel, input: EmbarkInput): Result<EmbarkOutcome> {
   const army = state.armies[input.armyId];
   if (!army) return fail('embark.unknownArmy', `There is no army ${input.armyId}.`);
-  if (army.status.destroyed) return fail('embark.destroyed', `${army.name} is destroyed.`);
-  if (army.status.embarked) return fail('embark.alreadyEmbarked', `${army.name} is already embarked. Use /sail to move the fleet or /debark to land.`);
-  if (army.status.inBattle || army.status.inContact) return fail('embark.inContact', `${army.name} is in contact with the enemy; it cannot embark until the contact is resolved.`);
-  // A multi-day crossing binds the army until it is across (docs/rulings.md, Rivers).
-  const op = army.march.operation;
-  if (op) return fail('embark.committed', `${army.name} is committed to a ${op.kind === 'ferry' ? 'ferry' : 'raft'} crossing at ${map.format(op.hex)}; it can embark once across.`);
-  // Its standing 'debark' order holds the regiments still coming by shuttle.
-  if (awaitedRegiments(state, army.id)) return fail('embark.awaitingRegiments', `${army.name} waits at its landing place for regiments still at sea; it can embark once they are all ashore.`);
+  const busy = cannotEmbark(state, map, army);
+  if (busy) return { ok: false, violation: busy };
   const kinds = kindsOf(input.vessels);
   if (kinds.length === 0) return fail('embark.noVessels', 'Name at least one vessel, e.g. `vessels:"troopTransport=9,galley=1"`.');
   const short = kinds.filter((k) => (input.vessels[k] ?? 0) > (army.vessels[k] ?? 0));
   if (short.length > 0) {
-    const owned = describeVessels(army.vessels as VesselCounts);
-    return fail('embark.notOwned', `${army.name} owns ${owned}; it cannot embark on ${short.map((k) => `${input.vessels[k]} ${VESSELS[k].name}s`).join(', ')}.`, { owned: army.vessels });
+    return fail('embark.notOwned', `${army.name} owns ${describeVessels(army.vessels)}; it cannot embark on ${short.map((k) => `${input.vessels[k]} ${VESSELS[k].name}s`).join(', ')}.`, { owned: army.vessels });
   }
   if (isWater(map.terrainAt(army.hex))) return fail('embark.onWater', `${army.name} stands on water at ${map.format(army.hex)}.`);
   const where = boardingViolation(map, kinds, army.hex);
   if (where) return fail('embark.wrongPlace', `Cannot embark at ${map.format(army.hex)}: ${where}.`, { hex: map.format(army.hex) });
   const loadR = planLoad(army, input.vessels);
   if (!loadR.ok) return loadR;
-  const load = loadR.value;
+  return ok(board(state, map, army, input, loadR.value));
+}
+
+/** Step 1: why the army cannot embark now, or undefined. */
+function cannotEmbark(state: CampaignState, map: MapModel, army: Army): Violation | undefined {
+  if (army.status.destroyed) return { code: 'embark.destroyed', message: `${army.name} is destroyed.` };
+  if (army.status.embarked) return { code: 'embark.alreadyEmbarked', message: `${army.name} is already embarked. Use /sail to move the fleet or /debark to land.` };
+  if (army.status.inBattle || army.status.inContact) return { code: 'embark.inContact', message: `${army.name} is in contact with the enemy; it cannot embark until the contact is resolved.` };
+  // A multi-day crossing binds the army until it is across (docs/rulings.md, Rivers).
+  const op = army.march.operation;
+  if (op) return { code: 'embark.committed', message: `${army.name} is committed to a ${op.kind === 'ferry' ? 'ferry' : 'raft'} crossing at ${map.format(op.hex)}; it can embark once across.` };
+  // Its standing 'debark' order holds the regiments still coming by shuttle.
+  if (awaitedRegiments(state, army.id)) return { code: 'embark.awaitingRegiments', message: `${army.name} waits at its landing place for regiments still at sea; it can embark once they are all ashore.` };
+  return undefined;
+}
+
+/** Step 5: the army aboard, its fleet at anchor in a sail order, and what is told. */
+function board(state: CampaignState, map: MapModel, army: Army, input: EmbarkInput, load: LoadPlan): EmbarkOutcome {
+  const kinds = kindsOf(input.vessels);
   const port = map.portAt(army.hex);
   const atPort = port !== undefined;
+  const hex = map.format(army.hex);
   const fleet: FleetState = {
     vessels: input.vessels,
     regiments: load.aboard.map((r) => r.id),
     ashore: load.ashore.map((r) => r.id),
-    embarkedFrom: map.format(army.hex),
+    embarkedFrom: hex,
     embarkedAt: timeIndex(state.clock),
     escortLost: false,
     carry: 0,
@@ -156,20 +174,18 @@ export function embark(state: CampaignState, map: MapModel, input: EmbarkInput):
     sighted: [],
   };
   let a: Army = { ...army, status: { ...army.status, embarked: true } };
-  const notes: string[] = [];
+  const notes: LandingNote[] = [];
   if (input.advanced && !atPort) {
     const cost = Math.ceil(baseDailyPoints(army) / 2);
     a = { ...a, march: { ...a.march, spentToday: a.march.spentToday + cost, pointsLeft: Math.max(0, a.march.pointsLeft - cost) } };
-    notes.push(`embarking away from a port costs the army ${cost} points (half its daily points)`);
+    notes.push({ kind: 'embarkCost', points: cost });
   }
-  if (fleet.waitHalves > 0) notes.push('the fleet waits six hours for the tide (one half period) before it can sail');
-  const dayShare = (4 - state.clock.half) / 4;
+  if (fleet.waitHalves > 0) notes.push({ kind: 'tide' });
   const order = sailOrder(a.id, fleet, [], input.givenBy, state.clock);
   const next: CampaignState = { ...state, armies: { ...state.armies, [a.id]: a }, orders: { ...state.orders, [a.id]: order } };
-  const place = port ? port : map.format(army.hex);
-  const events: EngineEvent[] = [
-    event('armyEmbarked', PUBLIC, `${army.commander || army.name} embarks at ${place}${port ? ` (${map.format(army.hex)})` : ''}.`, { armyId: a.id, hex: map.format(army.hex) }),
-    event('armyEmbarked', toArmy(a.id), `${a.name} embarked on ${describeVessels(input.vessels)} at ${map.format(army.hex)}: ${load.aboard.map((r) => `${r.name} (${r.figures})`).join(', ') || 'no regiments'} aboard${load.ashore.length > 0 ? `; ${load.ashore.map((r) => r.name).join(', ')} stay ashore and follow by shuttle` : ''}.${notes.length > 0 ? ` ${notes.join('; ')}.` : ''}`, { armyId: a.id, aboard: fleet.regiments, ashore: fleet.ashore }),
+  const facts: FleetFact[] = [
+    { type: 'armyEmbarked', audience: PUBLIC, data: { armyId: a.id, hex, ...(port ? { port } : {}) } },
+    { type: 'armyEmbarked', audience: toArmy(a.id), data: { armyId: a.id, hex, vessels: input.vessels, aboard: load.aboard, ashore: load.ashore, notes } },
   ];
-  return ok({ state: next, events, load, fleet, dayShare });
+  return { state: next, events: tell(facts, describeWater, namesOf(state.armies)), load, fleet, dayShare: (4 - state.clock.half) / 4 };
 }

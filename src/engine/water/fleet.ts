@@ -1,12 +1,13 @@
-import type { GameTime } from '../clock/gameTime.js';
-import type { Army } from '../forces/army.js';
-import type { CampaignState, Order } from '../state/campaign.js';
-import type { WeatherEffects } from '../weather/types.js';
+import type { GameTime } from '../clock/index.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import type { CampaignState, OrderGiven } from '../state/index.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { kindsOf, VESSELS, type VesselCounts, type VesselKind } from './vessels.js';
 
 /**
- * The fleet an embarked army rides, kept in the `extra.fleet` of its standing 'sail' order (an
- * embarked army always has one; its path is empty while the fleet lies at anchor).
+ * The fleet an embarked army rides, kept in its standing sail order (an embarked army always has
+ * one; its path is empty while the fleet lies at anchor).
  */
 export interface FleetState {
   readonly vessels: VesselCounts;
@@ -30,18 +31,29 @@ export interface FleetState {
   readonly sighted: readonly string[];
 }
 
+/** The standing order of an embarked army: its fleet, and the voyage (empty at anchor). */
+export interface SailOrder extends OrderGiven {
+  readonly kind: 'sail';
+  /** Water hexes still to sail, in order. */
+  readonly path: readonly Hex[];
+  readonly fleet: FleetState;
+}
+
 /** The fleet of an embarked army, or undefined when it is ashore. */
 export function fleetOf(state: CampaignState, armyId: string): FleetState | undefined {
   const a = state.armies[armyId];
   if (!a?.status.embarked) return undefined;
-  const f = state.orders[armyId]?.extra?.['fleet'] as FleetState | undefined;
-  return f ?? fallbackFleet(a, state.clock);
+  const order = state.orders[armyId];
+  return order?.kind === 'sail' ? order.fleet : fleetAtAnchor(a, state.clock);
 }
 
-/** An embarked army whose sail order was overwritten keeps all its vessels and regiments aboard. */
-function fallbackFleet(a: Army, clock: GameTime): FleetState {
+/**
+ * The fleet of an embarked army that has no sail order (the referee replaced it): all its
+ * vessels, every regiment aboard, at anchor.
+ */
+export function fleetAtAnchor(a: Army, clock: GameTime): FleetState {
   return {
-    vessels: a.vessels as VesselCounts,
+    vessels: a.vessels,
     regiments: a.regiments.map((r) => r.id),
     ashore: [],
     embarkedFrom: '',
@@ -55,8 +67,8 @@ function fallbackFleet(a: Army, clock: GameTime): FleetState {
 }
 
 /** The standing sail order holding a fleet. */
-export function sailOrder(armyId: string, fleet: FleetState, path: Order['path'], givenBy: string, givenAt: GameTime): Order {
-  return { armyId, kind: 'sail', period: 'split', path, forced: false, unformed: false, save: false, givenBy, givenAt, extra: { fleet } };
+export function sailOrder(armyId: string, fleet: FleetState, path: readonly Hex[], givenBy: string, givenAt: GameTime): SailOrder {
+  return { armyId, kind: 'sail', path, fleet, givenBy, givenAt };
 }
 
 /** Where the fleet is going: sea (sailed vessels under sail) or river (rowed). */

@@ -1,38 +1,35 @@
-import { formatGameTime, fromIndex, halfPeriodName, timeIndex } from '../clock/gameTime.js';
-import { event, PUBLIC, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
-import { isHostile, type Army } from '../forces/army.js';
-import { hexKey } from '../hex/hexId.js';
-import { neighbours } from '../hex/neighbours.js';
-import type { MapModel } from '../map/mapModel.js';
-import type { CampaignState, Order } from '../state/campaign.js';
-import type { TickStep } from '../tick/step.js';
-import { crewedFleet, fleetOf, sailOrder, type FleetState } from './fleet.js';
-import type { Assembly } from './debark.js';
+import { fromIndex, halfPeriodName, timeIndex } from '../clock/index.js';
+import { namesOf, PUBLIC, REFEREE, tell, toArmy } from '../events/index.js';
+import { isHostile, type Army } from '../forces/index.js';
+import { hexKey, neighbours } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
+import { getArmy, type CampaignState, type Order } from '../state/index.js';
+import type { TickStep } from '../tick/index.js';
+import type { WeatherEffects } from '../weather/index.js';
+import type { DebarkOrder } from './debark.js';
+import { describeWater } from './describeWater.js';
+import { crewedFleet, fleetOf, sailOrder, type SailOrder } from './fleet.js';
 import { isOpenSea } from './navigation.js';
 import { advanceFleet, occupancy, type FleetStop } from './sail.js';
-import { VESSELS, kindsOf } from './vessels.js';
+import type { FleetFact, FleetNote } from './waterEvents.js';
 
-const who = (a: Army): string => a.commander || a.name;
-
-function stopNote(stop: FleetStop, map: MapModel, state: CampaignState): string | undefined {
+/** Why a fleet waits, for its commander; nothing when it simply ran out of points or arrived. */
+function stopNote(stop: FleetStop, map: MapModel): FleetNote | undefined {
   switch (stop.kind) {
     case 'done':
     case 'points':
       return undefined;
     case 'tide':
-      return 'waiting for the tide (advanced embarkation)';
     case 'night':
-      return 'rowed vessels do not move at night';
     case 'calm':
-      return 'becalmed: sailed vessels cannot move';
     case 'gale':
-      return 'riding out a gale at anchor (a ship on a coast hex may beach with /debark)';
+      return { kind: stop.kind };
     case 'portClosed':
-      return `the port at ${map.format(stop.hex)} is closed to seagoing ships (fog or high winds); waiting`;
+      return { kind: 'portClosed', hex: map.format(stop.hex) };
     case 'occupied':
-      return `${map.format(stop.hex)} is held by ${who(state.armies[stop.by] as Army)}; waiting (one commander per hex)`;
+      return { kind: 'occupied', hex: map.format(stop.hex), by: stop.by };
     case 'illegal':
-      return `order cancelled: ${stop.message}`;
+      return { kind: 'cancelled', violation: stop.violation };
   }
 }
 
@@ -51,83 +48,91 @@ function stopNote(stop: FleetStop, map: MapModel, state: CampaignState): string 
  * @see 000 Waterborne Transport; 000 Open Sea; RULINGS 3 (one commander per hex), 4 (rest)
  */
 export const fleetStep: TickStep = ({ state, map, weather }) => {
-  const events: EngineEvent[] = [];
+  const facts: FleetFact[] = [];
   const armies: Record<string, Army> = { ...state.armies };
   const orders: Record<string, Order> = { ...state.orders };
-  const now = timeIndex(state.clock);
-  const half = halfPeriodName(state.clock);
-
   // 1. Shuttled regiments.
-  for (const id of Object.keys(orders).sort()) {
-    const o = orders[id] as Order;
-    const asm = o.kind === 'debark' ? (o.extra?.['assembly'] as Assembly | undefined) : undefined;
-    if (!asm) continue;
-    const landed = asm.batches.filter((b) => b.arrivesAt <= now);
-    if (landed.length === 0) continue;
-    const rest = asm.batches.filter((b) => b.arrivesAt > now);
-    const a = armies[id] as Army;
-    const names = landed.flatMap((b) => b.regiments).map((rid) => a.regiments.find((r) => r.id === rid)?.name ?? rid);
-    if (rest.length === 0) {
-      delete orders[id];
-      events.push(event('armyAssembled', PUBLIC, `${who(a)}'s army has assembled at ${asm.port}.`, { armyId: id }));
-      events.push(event('regimentsLanded', toArmy(id), `${names.join(', ')} landed at ${asm.port}: the army is assembled and may march.`, { armyId: id }));
-    } else {
-      orders[id] = { ...o, extra: { ...o.extra, assembly: { ...asm, batches: rest } } };
-      events.push(event('regimentsLanded', toArmy(id), `${names.join(', ')} landed at ${asm.port}; still awaited: ${rest.length} more shuttle trip(s), the last ${formatGameTime(fromIndex((rest[rest.length - 1] as { arrivesAt: number }).arrivesAt))}.`, { armyId: id }));
-    }
+  for (const [id, o] of Object.entries(state.orders).sort(([x], [y]) => (x < y ? -1 : 1))) {
+    if (o.kind !== 'debark') continue;
+    const landed = landShuttled(state, o);
+    if (!landed) continue;
+    if (landed.order) orders[id] = landed.order;
+    else delete orders[id];
+    facts.push(...landed.facts);
   }
-
-  // 2. Fleets under way.
+  // 2, 3. Fleets under way.
   const occ = occupancy(state);
-  for (const id of Object.keys(armies).sort()) {
-    const a = armies[id] as Army;
-    if (!a.status.embarked || a.status.destroyed) continue;
+  for (const [id, a] of Object.entries(state.armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     const order = orders[id];
-    if (!order || order.kind !== 'sail') continue;
-    const fleet = fleetOf({ ...state, orders }, id) as FleetState;
-    if (order.path.length === 0) {
-      // At anchor without a voyage, the wait for the tide (advanced embarkation) runs out all the same.
-      if (fleet.waitHalves > 0) orders[id] = sailOrder(id, { ...fleet, waitHalves: fleet.waitHalves - 1 }, order.path, order.givenBy, order.givenAt);
-      continue;
-    }
-    const out = advanceFleet(map, a, fleet, order.path, state.clock, weather, occ);
-    const from = a.hex;
-    let moved: Army = { ...a, hex: out.hex };
-    if (out.entered.length > 0) {
-      occ.delete(hexKey(from));
-      occ.set(hexKey(out.hex), id);
-      if (crewedFleet(fleet.vessels)) moved = crewWorked(moved);
-      const via = out.entered.map((e) => map.format(e.hex));
-      events.push(event('fleetSailed', PUBLIC, `${who(a)}'s fleet sailed from ${map.format(from)} to ${map.format(out.hex)}${via.length > 1 ? ` (by ${via.slice(0, -1).join(', ')})` : ''}.`, { armyId: id, from: map.format(from), to: map.format(out.hex), path: via }));
-    }
-    const lostNow = out.fleet.escortLost && !fleet.escortLost;
-    const keep = out.stop.kind !== 'illegal';
-    const newPath = keep ? out.path : [];
-    orders[id] = sailOrder(id, out.fleet, newPath, order.givenBy, order.givenAt);
-    armies[id] = moved;
-    const notes: string[] = [];
-    const note = stopNote(out.stop, map, state);
-    if (note) notes.push(note);
-    if (lostNow) notes.push('the fleet is in open sea: the galley escort cannot follow and is lost for this voyage');
-    if (out.entered.length > 0 || notes.length > 0) {
-      const arrived = newPath.length === 0 && keep;
-      const text = out.entered.length > 0
-        ? `${cap(half)}: the fleet sailed to ${map.format(out.hex)}${arrived ? ' and has arrived: land with /debark' : ''}.`
-        : `${cap(half)}: the fleet stays at ${map.format(out.hex)}.`;
-      events.push(event('fleetOutcome', toArmy(id), `${text}${notes.length > 0 ? ` ${cap(notes.join('; '))}.` : ''}`, { armyId: id, hex: map.format(out.hex), stop: out.stop.kind }));
-    }
+    if (!a.status.embarked || a.status.destroyed || order?.kind !== 'sail') continue;
+    const sailed = sailHalf(state, map, weather, a, order, occ);
+    orders[id] = sailed.order;
+    armies[id] = sailed.army;
+    facts.push(...sailed.facts);
   }
-
   // 4. Sightings at sea.
-  const s1: CampaignState = { ...state, armies, orders };
-  const sightings = sightFleets(s1, map);
-  return { state: sightings.state, events: [...events, ...sightings.events] };
+  const sightings = sightFleets({ ...state, armies, orders }, map);
+  return { state: sightings.state, events: tell([...facts, ...sightings.facts], describeWater, namesOf(state.armies)) };
 };
+
+/** Step 1: the shuttled regiments whose time has come land; undefined when none lands now. */
+function landShuttled(state: CampaignState, o: DebarkOrder): { order: DebarkOrder | undefined; facts: FleetFact[] } | undefined {
+  const now = timeIndex(state.clock);
+  const asm = o.assembly;
+  const landed = asm.batches.filter((b) => b.arrivesAt <= now);
+  if (landed.length === 0) return undefined;
+  const rest = asm.batches.filter((b) => b.arrivesAt > now);
+  const a = getArmy(state, o.armyId);
+  const regiments = landed.flatMap((b) => b.regiments).map((rid) => a.regiments.find((r) => r.id === rid)?.name ?? rid);
+  const last = rest[rest.length - 1];
+  if (!last) {
+    return {
+      order: undefined,
+      facts: [
+        { type: 'armyAssembled', audience: PUBLIC, data: { armyId: a.id, port: asm.port } },
+        { type: 'regimentsLanded', audience: toArmy(a.id), data: { armyId: a.id, port: asm.port, regiments, assembled: true } },
+      ],
+    };
+  }
+  return {
+    order: { ...o, assembly: { ...asm, batches: rest } },
+    facts: [{ type: 'regimentsLanded', audience: toArmy(a.id), data: { armyId: a.id, port: asm.port, regiments, assembled: false, tripsLeft: rest.length, lastArrives: fromIndex(last.arrivesAt) } }],
+  };
+}
+
+/** Steps 2 and 3 for one fleet: it sails its half period; its crew worked if it moved. */
+function sailHalf(state: CampaignState, map: MapModel, weather: WeatherEffects, a: Army, order: SailOrder, occ: Map<string, string>): { order: SailOrder; army: Army; facts: FleetFact[] } {
+  const fleet = order.fleet;
+  if (order.path.length === 0) {
+    // At anchor without a voyage, the wait for the tide (advanced embarkation) runs out all the same.
+    const waited = fleet.waitHalves > 0 ? sailOrder(a.id, { ...fleet, waitHalves: fleet.waitHalves - 1 }, order.path, order.givenBy, order.givenAt) : order;
+    return { order: waited, army: a, facts: [] };
+  }
+  const out = advanceFleet(map, a, fleet, order.path, state.clock, weather, occ);
+  const facts: FleetFact[] = [];
+  let moved: Army = { ...a, hex: out.hex };
+  if (out.entered.length > 0) {
+    occ.delete(hexKey(a.hex));
+    occ.set(hexKey(out.hex), a.id);
+    if (crewedFleet(fleet.vessels)) moved = crewWorked(moved);
+    facts.push({ type: 'fleetSailed', audience: PUBLIC, data: { armyId: a.id, from: map.format(a.hex), to: map.format(out.hex), path: out.entered.map((e) => map.format(e.hex)) } });
+  }
+  const keep = out.stop.kind !== 'illegal';
+  const newPath = keep ? out.path : [];
+  const notes: FleetNote[] = [];
+  const note = stopNote(out.stop, map);
+  if (note) notes.push(note);
+  if (out.fleet.escortLost && !fleet.escortLost) notes.push({ kind: 'escortLost' });
+  if (out.entered.length > 0 || notes.length > 0) {
+    facts.push({ type: 'fleetOutcome', audience: toArmy(a.id), data: { armyId: a.id, half: halfPeriodName(state.clock), hex: map.format(out.hex), sailed: out.entered.length > 0, arrived: newPath.length === 0 && keep, notes } });
+  }
+  return { order: sailOrder(a.id, out.fleet, newPath, order.givenBy, order.givenAt), army: moved, facts };
+}
 
 /** The crew rowed or sailed this half period: the last entry of the rest log becomes movement. */
 function crewWorked(a: Army): Army {
   const log = a.march.recentHalves;
-  const fixed = log.endsWith('r') ? `${log.slice(0, -1)}m` : log;
+  const fixed = log[log.length - 1] === 'rested' ? [...log.slice(0, -1), 'moved' as const] : log;
   return { ...a, march: { ...a.march, recentHalves: fixed, movedToday: true } };
 }
 
@@ -136,44 +141,41 @@ function crewWorked(a: Army): Army {
  * A fleet beyond coastal waters is seen only by other ships.
  * @see 000 Open Sea
  */
-export function sightFleets(state: CampaignState, map: MapModel): { state: CampaignState; events: EngineEvent[] } {
-  const events: EngineEvent[] = [];
+function sightFleets(state: CampaignState, map: MapModel): { state: CampaignState; facts: FleetFact[] } {
+  const facts: FleetFact[] = [];
   const orders: Record<string, Order> = { ...state.orders };
   const at = new Map<string, Army>();
   for (const a of Object.values(state.armies)) if (!a.status.destroyed) at.set(hexKey(a.hex), a);
-  for (const id of Object.keys(state.armies).sort()) {
-    const a = state.armies[id] as Army;
+  for (const [id, a] of Object.entries(state.armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     if (!a.status.embarked || a.status.destroyed) continue;
     const fleet = fleetOf({ ...state, orders }, id);
     const order = orders[id];
     if (!fleet) continue;
-    const far = isOpenSea(map, a.hex);
-    const seen: string[] = [];
-    for (const n of neighbours(a.hex)) {
-      const b = at.get(hexKey(n));
-      if (!b || !isHostile(state.sides, a.side, b.side)) continue;
-      if (far && !b.status.embarked) continue;
-      if (!b.status.embarked && isOpenSea(map, n)) continue;
-      seen.push(b.id);
-    }
-    const fresh = seen.filter((b) => !fleet.sighted.includes(b));
-    for (const b of fresh) {
-      const other = state.armies[b] as Army;
+    const seen = inSight(state, map, a, at);
+    for (const other of seen.filter((b) => !fleet.sighted.includes(b.id))) {
       // Report each pair once: a fleet meeting a fleet is told by the lower id.
       if (other.status.embarked && other.id < id) continue;
-      events.push(event('fleetSighted', PUBLIC, `${who(a)}'s fleet at ${map.format(a.hex)} and ${who(other)}${other.status.embarked ? "'s fleet" : ''} at ${map.format(other.hex)} are in sight of each other. There is no fighting at sea: the referee decides what happens.`, { armyIds: [id, b], hexes: [map.format(a.hex), map.format(other.hex)] }));
-      events.push(event('fleetSighted', REFEREE, `Contact at sea: ${a.name} (${describeKinds(fleet)}) at ${map.format(a.hex)} and ${other.name} at ${map.format(other.hex)}. Decide its outcome (e.g. with /army edit).`, { armyIds: [id, b] }));
+      const armyIds = [id, other.id] as const;
+      const hexes = [map.format(a.hex), map.format(other.hex)] as const;
+      facts.push(
+        { type: 'fleetSighted', audience: PUBLIC, data: { armyIds, hexes, otherAfloat: other.status.embarked } },
+        { type: 'fleetSighted', audience: REFEREE, data: { armyIds, hexes, vessels: fleet.vessels } },
+      );
     }
-    if (order?.kind === 'sail' && seen.join() !== fleet.sighted.join()) orders[id] = { ...order, extra: { ...order.extra, fleet: { ...fleet, sighted: seen } } };
+    const ids = seen.map((b) => b.id);
+    if (order?.kind === 'sail' && ids.join() !== fleet.sighted.join()) orders[id] = { ...order, fleet: { ...fleet, sighted: ids } };
   }
-  return { state: { ...state, orders }, events };
+  return { state: { ...state, orders }, facts };
 }
 
-function describeKinds(f: FleetState): string {
-  return kindsOf(f.vessels).map((k) => `${f.vessels[k]} ${VESSELS[k].name}`).join(', ');
+/** The hostile commanders in sight of a fleet: next to it, and not out of sight beyond coastal waters. */
+function inSight(state: CampaignState, map: MapModel, a: Army, at: ReadonlyMap<string, Army>): Army[] {
+  const far = isOpenSea(map, a.hex);
+  return neighbours(a.hex).flatMap((n) => {
+    const b = at.get(hexKey(n));
+    if (!b || !isHostile(state.sides, a.side, b.side)) return [];
+    if (far && !b.status.embarked) return [];
+    if (!b.status.embarked && isOpenSea(map, n)) return [];
+    return [b];
+  });
 }
-
-function cap(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
-

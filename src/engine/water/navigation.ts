@@ -1,10 +1,7 @@
-import type { Hex } from '../hex/hex.js';
-import { hexKey } from '../hex/hexId.js';
-import { directionTo, neighbours } from '../hex/neighbours.js';
-import { hexSpiral } from '../hex/ring.js';
-import { isWater, type MapModel } from '../map/mapModel.js';
-import { fail, ok, type Result } from '../result.js';
-import type { WeatherEffects } from '../weather/types.js';
+import { type Hex, hexKey, directionTo, neighbours, hexSpiral } from '../hex/index.js';
+import { isWater, type MapModel } from '../map/index.js';
+import { fail, ok, type Result, type Violation } from '../result.js';
+import type { WeatherEffects } from '../weather/index.js';
 import { VESSELS, type VesselKind } from './vessels.js';
 
 /**
@@ -13,7 +10,7 @@ import { VESSELS, type VesselKind } from './vessels.js';
  */
 
 /** Coastal waters reach two sea hexes out from a coast hex: at most one sea hex between. @see 000 Coastal Waters */
-export const COASTAL_REACH = 2;
+const COASTAL_REACH = 2;
 
 const coastalCache = new WeakMap<MapModel, ReadonlySet<string>>();
 const cataractCache = new WeakMap<MapModel, ReadonlyMap<string, { min: number; max: number }>>();
@@ -74,18 +71,13 @@ function cataractSpan(map: MapModel, riverId: string): { min: number; max: numbe
 }
 
 /** Two hexes joined by the flow of a river (along one river, at a confluence or at its mouth). */
-export function riverLinked(map: MapModel, a: Hex, b: Hex): boolean {
+function riverLinked(map: MapModel, a: Hex, b: Hex): boolean {
   const ra = map.riverAt(a);
   const rb = map.riverAt(b);
   const ab = directionTo(a, b);
   const ba = directionTo(b, a);
   if (!ab || !ba) return false;
   return (ra !== undefined && (ra.exit === ab || ra.entry === ab)) || (rb !== undefined && (rb.exit === ba || rb.entry === ba));
-}
-
-/** A fleet: which kinds steer, and whether galleys only escort (a fleet with troop carriers). */
-export interface FleetKinds {
-  readonly kinds: readonly VesselKind[];
 }
 
 /** Kinds whose limits bind the fleet's route: escort galleys fall away at the open sea instead. */
@@ -122,52 +114,49 @@ export function checkStep(map: MapModel, kinds: readonly VesselKind[], from: Hex
   const tFrom = map.terrainAt(from);
   if (tTo === undefined) return fail('sail.offMap', `${id} is off the map.`, { hex: id });
   if (!neighbours(from).some((n) => hexKey(n) === hexKey(to))) return fail('sail.notAdjacent', `${id} is not next to ${map.format(from)}: give the path hex by hex.`, { hex: id });
-  const names = (ks: readonly VesselKind[]): string => ks.map((k) => VESSELS[k].name + 's').join(' and ');
-  const port = map.portAt(from) !== undefined && !isWater(tFrom) && isWater(tTo) || (map.portAt(to) !== undefined && isWater(tFrom) && !isWater(tTo));
-
-  if (isWater(tTo)) {
-    const openSea = isOpenSea(map, to);
-    const rule = binding(kinds, openSea);
-    const riverOnly = rule.filter((k) => !VESSELS[k].seagoing);
-    if (riverOnly.length > 0) return fail('sail.riverOnly', `${names(riverOnly)} travel only on rivers; ${id} is ${tTo === 'sea' ? 'open sea' : 'coastal water'}.`, { hex: id });
-    if (openSea) {
-      const coastal = rule.filter((k) => !VESSELS[k].openSea);
-      if (coastal.length > 0) return fail('sail.openSeaForbidden', `${id} is open sea beyond coastal waters (more than one sea hex from the coast): only sailing ships and troop transports go there, not ${names(coastal)}.`, { hex: id });
-    }
-    if (tTo === 'coast') {
-      if (map.isMudflat(to) && !map.hasChannel(to)) return fail('sail.mudflat', `${id} is mud flat: vessels must keep to the marked channels there.`, { hex: id });
-      const deep = rule.filter((k) => VESSELS[k].deepDraft);
-      if (deep.length > 0 && !map.hasChannel(to) && map.portAt(to) === undefined) {
-        return fail('sail.shallowCoast', `Troop transports draw ten feet: they may enter a coast hex only where it has a channel or a port, and ${id} has neither. Keep to the open sea or a channel.`, { hex: id });
-      }
-    }
-    if (!isWater(tFrom)) {
-      const fromPort = map.portAt(from) !== undefined;
-      const fromMouth = map.riverAt(from) !== undefined && riverLinked(map, from, to);
-      if (!fromPort) {
-        if (fromMouth) {
-          const notRiver = rule.filter((k) => !VESSELS[k].rivers);
-          if (notRiver.length > 0) return fail('sail.notRiverVessel', `Only river boats and longships navigate rivers, not ${names(notRiver)}.`, { hex: id });
-        } else {
-          const portOnly = rule.filter((k) => VESSELS[k].landing === 'portOnly');
-          if (portOnly.length > 0) return fail('sail.needsPort', `Troop transports dock only at a port; they cannot put out from ${map.format(from)}.`, { hex: id });
-        }
-      }
-    }
-    return ok({ openSea, port, river: false });
-  }
-
+  if (isWater(tTo)) return checkIntoWater(map, kinds, from, to, id);
   // Into a land hex.
-  if (map.portAt(to) !== undefined && isWater(tFrom)) {
-    return ok({ openSea: false, port: true, river: false });
-  }
+  if (map.portAt(to) !== undefined && isWater(tFrom)) return ok({ openSea: false, port: true, river: false });
   if (map.riverAt(to) !== undefined) {
     if (!riverLinked(map, from, to)) return fail('sail.land', `${id} is not reached from ${map.format(from)} along the river: boats follow the river hex by hex.`, { hex: id });
     const notRiver = kinds.filter((k) => !VESSELS[k].rivers);
-    if (notRiver.length > 0) return fail('sail.notRiverVessel', `Only river boats and longships navigate rivers, not ${names(notRiver)}.`, { hex: id });
+    if (notRiver.length > 0) return fail('sail.notRiverVessel', `Only river boats and longships navigate rivers, not ${vesselNames(notRiver)}.`, { hex: id });
     const nav = riverNavigable(map, to, weather);
     if (!nav.ok) return nav;
     return ok({ openSea: false, port: false, river: true });
   }
   return fail('sail.land', `${id} is land (${tTo}): a fleet sails on sea, coast and river hexes and docks at ports. To go ashore use /debark.`, { hex: id, terrain: tTo });
+}
+
+const vesselNames = (ks: readonly VesselKind[]): string => ks.map((k) => VESSELS[k].name + 's').join(' and ');
+
+/** A step onto a sea or coast hex: the waters the binding vessels may enter, and putting out from land. */
+function checkIntoWater(map: MapModel, kinds: readonly VesselKind[], from: Hex, to: Hex, id: string): Result<StepCheck> {
+  const tTo = map.terrainAt(to);
+  const openSea = isOpenSea(map, to);
+  const rule = binding(kinds, openSea);
+  const riverOnly = rule.filter((k) => !VESSELS[k].seagoing);
+  if (riverOnly.length > 0) return fail('sail.riverOnly', `${vesselNames(riverOnly)} travel only on rivers; ${id} is ${tTo === 'sea' ? 'open sea' : 'coastal water'}.`, { hex: id });
+  const coastal = openSea ? rule.filter((k) => !VESSELS[k].openSea) : [];
+  if (coastal.length > 0) return fail('sail.openSeaForbidden', `${id} is open sea beyond coastal waters (more than one sea hex from the coast): only sailing ships and troop transports go there, not ${vesselNames(coastal)}.`, { hex: id });
+  if (tTo === 'coast') {
+    if (map.isMudflat(to) && !map.hasChannel(to)) return fail('sail.mudflat', `${id} is mud flat: vessels must keep to the marked channels there.`, { hex: id });
+    if (rule.some((k) => VESSELS[k].deepDraft) && !map.hasChannel(to) && map.portAt(to) === undefined) {
+      return fail('sail.shallowCoast', `Troop transports draw ten feet: they may enter a coast hex only where it has a channel or a port, and ${id} has neither. Keep to the open sea or a channel.`, { hex: id });
+    }
+  }
+  const putOut = isWater(map.terrainAt(from)) ? undefined : putOutViolation(map, rule, from, to, id);
+  if (putOut) return { ok: false, violation: putOut };
+  const port = map.portAt(from) !== undefined && !isWater(map.terrainAt(from));
+  return ok({ openSea, port, river: false });
+}
+
+/** Out of a land hex onto the water: from a port, from a river mouth (river vessels), or off a beach (not troop transports). */
+function putOutViolation(map: MapModel, rule: readonly VesselKind[], from: Hex, to: Hex, id: string): Violation | undefined {
+  if (map.portAt(from) !== undefined) return undefined;
+  if (map.riverAt(from) !== undefined && riverLinked(map, from, to)) {
+    const notRiver = rule.filter((k) => !VESSELS[k].rivers);
+    return notRiver.length > 0 ? { code: 'sail.notRiverVessel', message: `Only river boats and longships navigate rivers, not ${vesselNames(notRiver)}.`, details: { hex: id } } : undefined;
+  }
+  return rule.some((k) => VESSELS[k].landing === 'portOnly') ? { code: 'sail.needsPort', message: `Troop transports dock only at a port; they cannot put out from ${map.format(from)}.`, details: { hex: id } } : undefined;
 }

@@ -1,44 +1,23 @@
-import { formatGameTime } from '../clock/gameTime.js';
-import { event, toArmy, type EngineEvent } from '../events/events.js';
-import type { Army } from '../forces/army.js';
-import { isWater, type MapModel } from '../map/mapModel.js';
+import { namesOf, tell, toArmy } from '../events/index.js';
+import type { Army } from '../forces/index.js';
+import { isWater, type MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState, Order } from '../state/campaign.js';
+import type { CampaignState, Order } from '../state/index.js';
+import { describeWater } from './describeWater.js';
 import { boardingViolation } from './embark.js';
 import { fleetOf, sailOrder, type FleetState } from './fleet.js';
 import { isOpenSea, riverNavigable } from './navigation.js';
 import { kindsOf, VESSELS, type VesselKind } from './vessels.js';
-
-/**
- * How a fleet lies when it is not under way:
- * - `docked`: in a port (a land port hex, or a coast hex with a port);
- * - `river`: drawn up on the bank of a navigable river (river boats, longships);
- * - `beach`: off the beach of the land hex where the army embarked (longships and galleys
- *   beached, sailing ships offshore);
- * - `beached`: on a coast hex, longships and galleys drawn up on the shore;
- * - `offshore`: on a coast hex, sailing ships at anchor offshore;
- * - `channel`: on a coast hex with a channel, troop transports at anchor in it;
- * - `atSea`: hove to in coastal waters, out of reach of the shore;
- * - `openSea`: hove to in the open sea, out of sight of land.
- */
-export type BerthKind = 'docked' | 'river' | 'beach' | 'beached' | 'offshore' | 'channel' | 'atSea' | 'openSea';
-
-export interface FleetBerth {
-  readonly kind: BerthKind;
-  readonly hex: string;
-  /** Where the fleet lies, in words: "hove to at sea at 1802, in coastal waters". */
-  readonly where: string;
-  /** How the army may go ashore from there. */
-  readonly landing: string;
-}
+import type { FleetBerth, FleetFact, WaterEvent } from './waterEvents.js';
 
 const plural = (ks: readonly VesselKind[]): string => ks.map((k) => `${VESSELS[k].name}s`).join(' and ');
 
 /**
- * Where and how a fleet can lie still in the hex it is in. A fleet may stop wherever its vessels
- * may sail: the texts let a fleet held by the weather (gale, calm, fog) or by a hex another
- * commander holds stay put at sea for as long as it must, so lying still is no further limit.
- * Troop transports, which land only at a port, ride at anchor in a channel or heave to at sea.
+ * Where and how a fleet can lie still in the hex it is in (describeWater says where and how the
+ * army may land from there). A fleet may stop wherever its vessels may sail: the texts let a
+ * fleet held by the weather (gale, calm, fog) or by a hex another commander holds stay put at sea
+ * for as long as it must, so lying still is no further limit. Troop transports, which land only at
+ * a port, ride at anchor in a channel or heave to at sea.
  * Refused (`sail.cannotStop`) only where the vessels could not be at all (the referee placed the
  * fleet there by hand): open sea for longships or galleys, the mud flat off its channels, a coast
  * hex with neither channel nor port for troop transports, the sea for river boats, a land hex
@@ -46,59 +25,63 @@ const plural = (ks: readonly VesselKind[]): string => ks.map((k) => `${VESSELS[k
  * @see 000 Waterborne Transport; 000 Coastal Waters; 000 Open Sea; 000 Gale; docs/rulings.md, Sailing
  */
 export function fleetBerth(map: MapModel, army: Army, fleet: FleetState): Result<FleetBerth> {
+  const id = map.format(army.hex);
+  const cannot = (why: string): Result<FleetBerth> =>
+    fail('sail.cannotStop', `${army.name}'s fleet cannot lie at ${id}: ${why}. Sail it on to where its vessels may lie (\`/sail to:\`), or ask the referee to correct its position (/army edit).`, { hex: id });
+  const why = isWater(map.terrainAt(army.hex)) ? cannotLieAfloat(map, army, fleet) : boardingViolation(map, kindsOf(fleet.vessels), army.hex);
+  if (why !== undefined) return cannot(why);
+  return ok(isWater(map.terrainAt(army.hex)) ? berthAfloat(map, army, fleet) : berthAshore(map, army, fleet));
+}
+
+/** A fleet at a land hex: in a port, on a navigable river, or off the beach. */
+function berthAshore(map: MapModel, army: Army, fleet: FleetState): FleetBerth {
+  const hex = map.format(army.hex);
+  const kinds = kindsOf(fleet.vessels);
+  const port = map.portAt(army.hex);
+  if (port !== undefined && kinds.every((k) => VESSELS[k].seagoing)) return { kind: 'docked', hex, port, landPort: true };
+  const river = map.riverAt(army.hex);
+  if (river !== undefined && kinds.every((k) => VESSELS[k].rivers) && riverNavigable(map, army.hex).ok) return { kind: 'river', hex, river: river.riverName };
+  return { kind: 'beach', hex, whereEmbarked: fleet.embarkedFrom === hex };
+}
+
+/** Escort galleys never bind a fleet with troop carriers in open sea (they fall away instead). */
+function bindingKinds(map: MapModel, army: Army, fleet: FleetState): VesselKind[] {
+  const kinds = kindsOf(fleet.vessels);
+  const carriers = kinds.filter((k) => k !== 'galley');
+  return isOpenSea(map, army.hex) && carriers.length > 0 ? carriers : kinds;
+}
+
+/** Why the vessels could not be at this water hex at all, or undefined. */
+function cannotLieAfloat(map: MapModel, army: Army, fleet: FleetState): string | undefined {
   const at = army.hex;
   const id = map.format(at);
   const t = map.terrainAt(at);
-  const kinds = kindsOf(fleet.vessels);
-  const port = map.portAt(at);
-  const cannot = (why: string): Result<FleetBerth> =>
-    fail('sail.cannotStop', `${army.name}'s fleet cannot lie at ${id}: ${why}. Sail it on to where its vessels may lie (\`/sail to:\`), or ask the referee to correct its position (/army edit).`, { hex: id });
-
-  if (!isWater(t)) {
-    const why = boardingViolation(map, kinds, at);
-    if (why !== undefined) return cannot(why);
-    const seaLanding = 'land in the port or one hex off it with `/debark`';
-    if (port !== undefined && kinds.every((k) => VESSELS[k].seagoing)) {
-      return ok({ kind: 'docked', hex: id, where: `docked in the port of ${port} (${id})`, landing: seaLanding });
-    }
-    const river = map.riverAt(at);
-    if (river !== undefined && kinds.every((k) => VESSELS[k].rivers) && riverNavigable(map, at).ok) {
-      return ok({ kind: 'river', hex: id, where: `drawn up on the bank of the ${river.riverName} at ${id}`, landing: `land on either bank with \`/debark hex:${id} bank:\`` });
-    }
-    return ok({ kind: 'beach', hex: id, where: `off the beach at ${id}${fleet.embarkedFrom === id ? ', where the army embarked' : ''}`, landing: `land at ${id} with \`/debark hex:${id}\`` });
-  }
-
-  const openSea = isOpenSea(map, at);
-  // Escort galleys never bind a fleet with troop carriers in open sea (they fall away instead).
-  const carriers = kinds.filter((k) => k !== 'galley');
-  const rule = openSea && carriers.length > 0 ? carriers : kinds;
+  const rule = bindingKinds(map, army, fleet);
   const riverOnly = rule.filter((k) => !VESSELS[k].seagoing);
-  if (riverOnly.length > 0) return cannot(`${plural(riverOnly)} travel only on rivers and ${id} is ${t === 'sea' ? 'the sea' : 'coastal water'}`);
-  if (openSea) {
-    const coastal = rule.filter((k) => !VESSELS[k].openSea);
-    if (coastal.length > 0) return cannot(`it is open sea beyond coastal waters, where ${plural(coastal)} may not go`);
-  }
-  if (t === 'coast') {
-    if (map.isMudflat(at) && !map.hasChannel(at)) return cannot('it is mud flat off the marked channels');
-    const deep = rule.filter((k) => VESSELS[k].deepDraft);
-    if (deep.length > 0 && !map.hasChannel(at) && port === undefined) return cannot('troop transports draw ten feet and may be in a coast hex only where it has a channel or a port');
-    if (port !== undefined) return ok({ kind: 'docked', hex: id, where: `in the port of ${port} (${id})`, landing: 'land on a neighbouring land hex with `/debark`' });
-    if (deep.length > 0) {
-      return ok({ kind: 'channel', hex: id, where: `at anchor in the channel at ${id}`, landing: 'troop transports land only at a port (in a gale any ship on a coast hex may beach with `/debark`)' });
-    }
-    if (kinds.every((k) => VESSELS[k].landing === 'beach')) {
-      return ok({ kind: 'beached', hex: id, where: `drawn up on the shore at ${id}`, landing: 'beach and land on a neighbouring land hex with `/debark`' });
-    }
-    return ok({ kind: 'offshore', hex: id, where: `at anchor offshore at ${id}`, landing: 'land by rowboat on a neighbouring land hex with `/debark`' });
-  }
-  const reach = 'sail to a coast hex or a port first (`/sail to:`), then `/debark`';
-  if (openSea) return ok({ kind: 'openSea', hex: id, where: `hove to in the open sea at ${id}, out of sight of land`, landing: reach });
-  return ok({ kind: 'atSea', hex: id, where: `hove to at sea at ${id}, in coastal waters`, landing: reach });
+  if (riverOnly.length > 0) return `${plural(riverOnly)} travel only on rivers and ${id} is ${t === 'sea' ? 'the sea' : 'coastal water'}`;
+  const coastal = isOpenSea(map, at) ? rule.filter((k) => !VESSELS[k].openSea) : [];
+  if (coastal.length > 0) return `it is open sea beyond coastal waters, where ${plural(coastal)} may not go`;
+  if (t !== 'coast') return undefined;
+  if (map.isMudflat(at) && !map.hasChannel(at)) return 'it is mud flat off the marked channels';
+  if (rule.some((k) => VESSELS[k].deepDraft) && !map.hasChannel(at) && map.portAt(at) === undefined) return 'troop transports draw ten feet and may be in a coast hex only where it has a channel or a port';
+  return undefined;
+}
+
+/** A fleet on the water: in a port, in a channel, beached, offshore, or hove to at sea. */
+function berthAfloat(map: MapModel, army: Army, fleet: FleetState): FleetBerth {
+  const hex = map.format(army.hex);
+  if (map.terrainAt(army.hex) !== 'coast') return { kind: isOpenSea(map, army.hex) ? 'openSea' : 'atSea', hex };
+  const port = map.portAt(army.hex);
+  if (port !== undefined) return { kind: 'docked', hex, port };
+  const kinds = kindsOf(fleet.vessels);
+  if (bindingKinds(map, army, fleet).some((k) => VESSELS[k].deepDraft)) return { kind: 'channel', hex };
+  if (kinds.every((k) => VESSELS[k].landing === 'beach')) return { kind: 'beached', hex };
+  return { kind: 'offshore', hex };
 }
 
 export interface FleetStopOutcome {
   readonly state: CampaignState;
-  readonly events: readonly EngineEvent[];
+  readonly events: readonly WaterEvent[];
   readonly berth: FleetBerth;
   /** The hexes of the voyage given up (empty when the fleet had no voyage under way). */
   readonly cancelled: readonly string[];
@@ -123,10 +106,6 @@ export function stopFleet(state: CampaignState, map: MapModel, input: { readonly
   const cancelled = prev?.kind === 'sail' ? prev.path.map((h) => map.format(h)) : [];
   const still: FleetState = { ...fleet, carry: 0, carryDay: state.clock.day };
   const order: Order = sailOrder(army.id, still, [], input.givenBy, state.clock);
-  const by = input.byReferee ? ' (by the referee)' : '';
-  const text = cancelled.length > 0
-    ? `Voyage to ${cancelled[cancelled.length - 1] as string} cancelled ${formatGameTime(state.clock)}${by}: the fleet lies ${berth.value.where}.`
-    : `Fleet stopped ${formatGameTime(state.clock)}${by}: it lies ${berth.value.where}.`;
-  const events = [event('fleetStopped', toArmy(army.id), text, { armyId: army.id, hex: berth.value.hex, berth: berth.value.kind, cancelled })];
-  return ok({ state: { ...state, orders: { ...state.orders, [army.id]: order } }, events, berth: berth.value, cancelled, fleet: still });
+  const facts: FleetFact[] = [{ type: 'fleetStopped', audience: toArmy(army.id), data: { armyId: army.id, hex: berth.value.hex, berth: berth.value, cancelled, time: state.clock, byReferee: input.byReferee === true } }];
+  return ok({ state: { ...state, orders: { ...state.orders, [army.id]: order } }, events: tell(facts, describeWater, namesOf(state.armies)), berth: berth.value, cancelled, fleet: still });
 }

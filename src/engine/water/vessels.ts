@@ -50,10 +50,6 @@ export const WATER_HEX_COST = 6;
 
 export type VesselCounts = Readonly<Partial<Record<VesselKind, number>>>;
 
-export function isVesselKind(s: string): s is VesselKind {
-  return (VESSEL_KINDS as readonly string[]).includes(s);
-}
-
 /** Vessel kinds present (count > 0) in a fleet, in table order. */
 export function kindsOf(v: VesselCounts): VesselKind[] {
   return VESSEL_KINDS.filter((k) => (v[k] ?? 0) > 0);

@@ -1,6 +1,11 @@
-import type { CampaignSettings } from '../state/settings.js';
+import { formatGameTime } from '../clock/index.js';
+import type { Names } from '../events/index.js';
+import type { CampaignSettings } from '../state/index.js';
 import { droughtTrack } from './drought.js';
+import type { Phenomenon } from './rollHalfPersistence.js';
+import type { TableRoll } from './rollPeriodWeather.js';
 import type { Sky, Wind, WeatherEffects, WeatherState } from './types.js';
+import type { WeatherDice, WeatherFact } from './weatherEvents.js';
 import { weatherEffects } from './weatherEffects.js';
 
 const SKY_TEXT: Readonly<Record<Sky, string>> = {
@@ -69,4 +74,78 @@ export function describeWeather(weather: WeatherState, settings: Pick<CampaignSe
   const effects = describeEffects(weatherEffects(weather, settings));
   const head = parts.join('; ');
   return effects.length === 0 ? `${head}.` : `${head}. ${capitalise(effects.join('; '))}.`;
+}
+
+const PHENOMENON_NAME: Readonly<Record<Phenomenon, string>> = {
+  fog: 'fog',
+  calm: 'calm',
+  highWinds: 'high winds',
+  gale: 'gale',
+};
+
+const RESULT_TEXT: Readonly<Record<TableRoll['result'], string>> = {
+  noChange: 'no change',
+  cloudy: 'cloudy',
+  clears: 'clears',
+  rain: 'rain',
+  lightRain: 'light rain',
+  hardRain: 'hard rain',
+};
+
+/** "the fog holds" / "the high winds end": high winds are plural. */
+function phenomenonVerb(p: Phenomenon, goesOn: boolean): string {
+  const plural = p === 'highWinds';
+  return goesOn ? (plural ? 'hold' : 'holds') : plural ? 'end' : 'ends';
+}
+
+/** Every die of a period's weather, for the chronicle. */
+function rollSummary(dice: WeatherDice): string {
+  const parts = dice.tableRolls.map((r) => `${r.column} column ${r.die}: ${RESULT_TEXT[r.result]}${r.change ? ' (change)' : ''}`);
+  if (dice.fogWindDie !== undefined) parts.push(`fog/wind die ${dice.fogWindDie}`);
+  if (dice.windTypeDie !== undefined) parts.push(`wind type die ${dice.windTypeDie}`);
+  if (dice.persistence) parts.push(`${PHENOMENON_NAME[dice.persistence.phenomenon]} persistence ${dice.persistence.die}: ${dice.persistence.persisted ? 'holds' : 'ends'}`);
+  return parts.join('; ');
+}
+
+function weatherRolled(d: Extract<WeatherFact, { type: 'weatherRolled' }>['data']): string {
+  const when = formatGameTime(d.time);
+  const now = describeWeather(d.weather, { drought: d.drought });
+  switch (d.roll) {
+    case 'opening':
+      return `${when}: ${now} The campaign opens in this weather; nothing is rolled.`;
+    case 'persistence':
+      return `${when}: the ${PHENOMENON_NAME[d.phenomenon]} ${phenomenonVerb(d.phenomenon, d.persisted)} (die ${d.die}). ${now}`;
+    case 'period': {
+      const ended = d.dice.endedByChange ? ` The ${PHENOMENON_NAME[d.dice.endedByChange]} ${phenomenonVerb(d.dice.endedByChange, false)} with the change.` : '';
+      return `${when}: ${now}${ended} (${rollSummary(d.dice)})`;
+    }
+  }
+}
+
+function droughtChanged(before: number, after: number): string {
+  if (after === 0) return 'The rain ends the drought.';
+  return after > before ? `Drought: the land enters week ${after} without enough rain.` : `Rain eases the drought to the conditions of week ${after}.`;
+}
+
+/** The sentence of a weather fact for its audience. */
+export function describeWeatherFact(f: WeatherFact, names: Names): string {
+  switch (f.type) {
+    case 'weatherRolled':
+      return weatherRolled(f.data);
+    case 'rainLevelChanged':
+      return f.data.after > f.data.before ? `The rain of the last period raises the rain level to ${f.data.after}.` : `The ground dries: the rain level falls to ${f.data.after}.`;
+    case 'droughtChanged':
+      return droughtChanged(f.data.before, f.data.after);
+    case 'droughtTookToll':
+      return `${formatGameTime(f.data.time)}: the drought takes its toll; every force in the field loses men to thirst and sickness.`;
+    case 'droughtCasualties': {
+      const d = f.data;
+      const detail = d.regiments.map((r) => `${r.name} ${r.lost} (${r.before} → ${r.before - r.lost})`).join(', ');
+      return d.figuresLost > 0
+        ? `${formatGameTime(d.time)}: the drought costs ${names.army(d.armyId)} ${d.percent} % of its figures, ${d.figuresLost} in all: ${detail}.`
+        : `${formatGameTime(d.time)}: the drought weighs on ${names.army(d.armyId)}, but it loses no figures this week.`;
+    }
+    case 'droughtCasualtiesSummary':
+      return `${formatGameTime(f.data.time)}: drought losses: ${f.data.losses.map((l) => `${names.army(l.armyId)} ${l.percent} % (${l.figuresLost} figures)`).join('; ')}.`;
+  }
 }

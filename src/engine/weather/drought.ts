@@ -1,5 +1,5 @@
-import { halfDice, type Dice } from '../dice/dice.js';
-import type { CampaignSettings } from '../state/settings.js';
+import { halfDice, type Dice } from '../dice/index.js';
+import type { CampaignSettings } from '../state/index.js';
 import type { Sky, WeatherEffects, WeatherState } from './types.js';
 
 /**
@@ -15,14 +15,14 @@ export interface DroughtTrack {
 }
 
 /** Keys of the drought bookkeeping in WeatherState.track. */
-export const DROUGHT_TRACK_KEYS = { dryWeeks: 'drought.dryWeeks', week: 'drought.week', rainPeriods: 'drought.rainPeriods' } as const;
+const DROUGHT_TRACK_KEYS = { dryWeeks: 'drought.dryWeeks', week: 'drought.week', rainPeriods: 'drought.rainPeriods' } as const;
 
 /** Rain periods a week needs not to count as dry. */
-export const RAIN_PERIODS_PER_WEEK = 4;
+const RAIN_PERIODS_PER_WEEK = 4;
 /** Dry weeks in a row that bring a drought; the week after them is its first week with effects. */
-export const DRY_WEEKS_TO_DROUGHT = 4;
+const DRY_WEEKS_TO_DROUGHT = 4;
 /** The worst week of drought; later weeks keep its conditions. */
-export const LAST_DROUGHT_WEEK = 8;
+const LAST_DROUGHT_WEEK = 8;
 
 /** What one week of drought does. @see 000 Advanced: Drought */
 export interface DroughtStage {

@@ -1,30 +1,15 @@
-import { percentOfFigures, takeFigures } from '../forces/losses.js';
-import { dayOfWeek, formatGameTime, type GameTime } from '../clock/gameTime.js';
-import type { Dice } from '../dice/dice.js';
-import { event, PUBLIC, REFEREE, toArmy, type EngineEvent } from '../events/events.js';
-import { regimentFigures, troopFigures, type Army } from '../forces/army.js';
-import type { TickStep } from '../tick/step.js';
+import { percentOfFigures, takeFigures, regimentFigures, troopFigures, type Army } from '../forces/index.js';
+import { dayOfWeek, type GameTime } from '../clock/index.js';
+import type { Dice } from '../dice/index.js';
+import { namesOf, PUBLIC, REFEREE, tell, toArmy } from '../events/index.js';
+import type { TickStep } from '../tick/index.js';
 import { rollDroughtCasualties } from './drought.js';
+import { describeWeatherFact } from './describeWeather.js';
 import type { WeatherEffects, WeatherState } from './types.js';
+import type { DroughtLoss, RegimentLoss, WeatherFact } from './weatherEvents.js';
 
 /** Key in WeatherState.track: the campaign day whose drought losses were last taken (once a week). */
 export const DROUGHT_LOSSES_DAY_KEY = 'drought.lossesDay';
-
-/** One regiment's drought losses. */
-export interface RegimentLoss {
-  readonly regimentId: string;
-  readonly name: string;
-  readonly before: number;
-  readonly lost: number;
-}
-
-/** One army's drought losses for a week. */
-export interface DroughtLoss {
-  readonly armyId: string;
-  readonly percent: number;
-  readonly figuresLost: number;
-  readonly regiments: readonly RegimentLoss[];
-}
 
 /** Figures a regiment loses at `percent` of its current figures: rounded up to whole figures. */
 export const droughtFigures = percentOfFigures;
@@ -35,7 +20,7 @@ export const droughtFigures = percentOfFigures;
  * rounded up to whole figures. Individuals are not troop figures and lose nothing.
  * @see 000 Advanced: Drought
  */
-export function applyDroughtLosses(army: Army, effects: WeatherEffects, dice: Dice): { army: Army; loss: DroughtLoss } {
+function applyDroughtLosses(army: Army, effects: WeatherEffects, dice: Dice): { army: Army; loss: DroughtLoss } {
   const percent = rollDroughtCasualties(effects, dice, army.name);
   const regiments: RegimentLoss[] = [];
   const next = army.regiments.map((r) => {
@@ -50,7 +35,7 @@ export function applyDroughtLosses(army: Army, effects: WeatherEffects, dice: Di
 }
 
 /** True on the first morning of a campaign week after the first (days 8, 15, 22 ...). */
-export function isNewWeekMorning(clock: GameTime): boolean {
+function isNewWeekMorning(clock: GameTime): boolean {
   return clock.half === 0 && clock.day > 1 && dayOfWeek(clock) === 1;
 }
 
@@ -72,27 +57,21 @@ function lossesTaken(weather: WeatherState, day: number): boolean {
 export const droughtCasualtyStep: TickStep = ({ state, dice, weather }) => {
   if (!state.settings.drought || !weather.droughtCasualties || !isNewWeekMorning(state.clock)) return { state, events: [] };
   if (lossesTaken(state.weather, state.clock.day)) return { state, events: [] };
-  const when = formatGameTime(state.clock);
+  const time = state.clock;
   const armies: Record<string, Army> = { ...state.armies };
-  const events: EngineEvent[] = [];
+  const facts: WeatherFact[] = [];
   const losses: DroughtLoss[] = [];
-  for (const id of Object.keys(state.armies).sort()) {
-    const army = state.armies[id] as Army;
+  for (const [id, army] of Object.entries(state.armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     if (army.status.destroyed || troopFigures(army) === 0) continue;
     const out = applyDroughtLosses(army, weather, dice);
     armies[id] = out.army;
     losses.push(out.loss);
-    const detail = out.loss.regiments.map((r) => `${r.name} ${r.lost} (${r.before} → ${r.before - r.lost})`).join(', ');
-    const text = out.loss.figuresLost > 0
-      ? `${when}: the drought costs ${army.name} ${out.loss.percent} % of its figures, ${out.loss.figuresLost} in all: ${detail}.`
-      : `${when}: the drought weighs on ${army.name}, but it loses no figures this week.`;
-    events.push(event('droughtCasualties', toArmy(id), text, { armyId: id, percent: out.loss.percent, figuresLost: out.loss.figuresLost, regiments: out.loss.regiments }));
+    facts.push({ type: 'droughtCasualties', audience: toArmy(id), data: { time, ...out.loss } });
   }
   const weatherNext: WeatherState = { ...state.weather, track: { ...state.weather.track, [DROUGHT_LOSSES_DAY_KEY]: state.clock.day } };
   if (losses.length > 0) {
-    events.unshift(event('droughtTookToll', PUBLIC, `${when}: the drought takes its toll; every force in the field loses men to thirst and sickness.`, { time: state.clock }));
-    const summary = losses.map((l) => `${state.armies[l.armyId]?.name ?? l.armyId} ${l.percent} % (${l.figuresLost} figures)`).join('; ');
-    events.push(event('droughtCasualtiesSummary', REFEREE, `${when}: drought losses: ${summary}.`, { losses }));
+    facts.unshift({ type: 'droughtTookToll', audience: PUBLIC, data: { time } });
+    facts.push({ type: 'droughtCasualtiesSummary', audience: REFEREE, data: { time, losses } });
   }
-  return { state: { ...state, armies, weather: weatherNext }, events };
+  return { state: { ...state, armies, weather: weatherNext }, events: tell(facts, describeWeatherFact, namesOf(state.armies)) };
 };

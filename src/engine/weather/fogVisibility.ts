@@ -1,4 +1,4 @@
-import type { Dice } from '../dice/dice.js';
+import type { Dice } from '../dice/index.js';
 import { FOG_YARDS_PER_PIP } from './weatherEffects.js';
 
 /**

@@ -1,12 +1,11 @@
-export * from './types.js';
-export * from './weatherTable.js';
-export * from './rollPeriodWeather.js';
-export * from './rollHalfPersistence.js';
-export * from './rainLevel.js';
-export * from './drought.js';
-export * from './weatherEffects.js';
-export * from './fogVisibility.js';
-export * from './describeWeather.js';
-export * from './weatherStep.js';
-export * from './droughtCasualtyStep.js';
-export * from './overrideWeather.js';
+/** Weather, rain level and drought, and what they do to the other rules. @see 000 Determining Weather; RULINGS 2a */
+export { describeEffects, describeSky, describeWeather } from './describeWeather.js';
+export { DROUGHT_STAGES, droughtTrack } from './drought.js';
+export { droughtCasualtyStep } from './droughtCasualtyStep.js';
+export { overrideWeather } from './overrideWeather.js';
+export { CURE_STEP, CURE_UNITS, CURE_WAIT } from './rainLevel.js';
+export { FIRST_MORNING, NO_WEATHER_EFFECTS, type Sky, type WeatherEffects, type WeatherState, type Wind } from './types.js';
+export { FERRIES_CLOSED_FROM_LEVEL, FOG_YARDS_PER_PIP, FORDS_CLOSED_FROM_LEVEL, HARD_RAIN_FACTOR, RAIN_LEVEL_FACTORS, weatherEffects } from './weatherEffects.js';
+export { type WeatherEvent } from './weatherEvents.js';
+export { weatherStep } from './weatherStep.js';
+export { DEFAULT_WEATHER_TABLE, WEATHER_COLUMNS, type WeatherResult } from './weatherTable.js';

@@ -2,10 +2,10 @@ import { fail, ok, type Result } from '../result.js';
 import { RAIN_TRACK_KEYS } from './rainLevel.js';
 import type { Sky, WeatherState, Wind } from './types.js';
 
-export const SKIES: readonly Sky[] = ['clear', 'cloudy', 'lightRain', 'hardRain'];
-export const WINDS: readonly Wind[] = ['none', 'calm', 'highWinds', 'gale'];
+const SKIES: readonly Sky[] = ['clear', 'cloudy', 'lightRain', 'hardRain'];
+const WINDS: readonly Wind[] = ['none', 'calm', 'highWinds', 'gale'];
 /** Highest rain level a referee may set (level 4 already stops all overland movement). */
-export const MAX_SET_RAIN_LEVEL = 6;
+const MAX_SET_RAIN_LEVEL = 6;
 
 /** A referee's override of the current weather; absent fields keep their value. */
 export interface WeatherOverride {

@@ -1,4 +1,4 @@
-import type { Dice } from '../dice/dice.js';
+import type { Dice } from '../dice/index.js';
 import type { WeatherState } from './types.js';
 import { DEFAULT_WEATHER_TABLE, type WeatherTable } from './weatherTable.js';
 

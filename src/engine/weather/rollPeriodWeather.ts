@@ -1,4 +1,4 @@
-import type { Dice } from '../dice/dice.js';
+import type { Dice } from '../dice/index.js';
 import { currentPhenomenon, rollHalfPersistence, type Phenomenon, type PersistenceRoll } from './rollHalfPersistence.js';
 import type { Sky, WeatherState } from './types.js';
 import { DEFAULT_WEATHER_TABLE, weatherColumn, type WeatherColumn, type WeatherResult, type WeatherTable } from './weatherTable.js';

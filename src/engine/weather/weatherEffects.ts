@@ -1,4 +1,4 @@
-import type { CampaignSettings } from '../state/settings.js';
+import type { CampaignSettings } from '../state/index.js';
 import { droughtStage } from './drought.js';
 import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from './types.js';
 
@@ -52,41 +52,45 @@ export function weatherEffects(weather: WeatherState, settings: Pick<CampaignSet
   const reduction = overland(weather, settings);
   const drought = droughtStage(weather, settings);
   const fordsClosed = weather.rainLevel >= FORDS_CLOSED_FROM_LEVEL;
-  const ferriesClosed = weather.rainLevel >= FERRIES_CLOSED_FROM_LEVEL;
   const windy = weather.wind === 'highWinds' || weather.wind === 'gale';
+  return {
+    ...NO_WEATHER_EFFECTS,
+    overlandFactor: reduction?.factor ?? 1,
+    ...(reduction ? { overlandReason: reduction.reason } : {}),
+    fordsClosed,
+    ferriesClosed: weather.rainLevel >= FERRIES_CLOSED_FROM_LEVEL,
+    majorAsMinor: drought?.majorAsMinor ?? false,
+    minorFordable: !fordsClosed && (drought?.minorFordable ?? false),
+    majorFordable: !fordsClosed && (drought?.majorFordable ?? false),
+    minorNavigable: drought?.minorNavigable ?? true,
+    portsClosed: weather.fog || windy,
+    sailFactor: sailFactor(weather),
+    rowOnly: weather.wind === 'calm',
+    shipsHalted: weather.wind === 'gale',
+    ...(drought?.casualties ? { droughtCasualties: drought.casualties } : {}),
+    battlefield: battlefieldWeather(weather, windy),
+  };
+}
 
-  let sailFactor = 1;
-  if (weather.fog) sailFactor = 0.5;
-  if (weather.wind === 'highWinds') sailFactor = 1.5;
-  if (weather.wind === 'calm' || weather.wind === 'gale') sailFactor = 0;
+/** Ships at sea: half speed in fog, 50 % faster in high winds, none under sail in calm or a gale. */
+function sailFactor(weather: WeatherState): number {
+  if (weather.wind === 'calm' || weather.wind === 'gale') return 0;
+  if (weather.wind === 'highWinds') return 1.5;
+  return weather.fog ? 0.5 : 1;
+}
 
+/** What the weather does on a tabletop battlefield: fog's visibility, high winds' missile hits. */
+function battlefieldWeather(weather: WeatherState, windy: boolean): WeatherEffects['battlefield'] {
   const notes: string[] = [];
   if (weather.fog) {
     notes.push(`Fog: visibility one die x ${FOG_YARDS_PER_PIP} yards (30-180).`);
     notes.push('Fog: creatures hurt by bright light suffer nothing from the sun.');
   }
   if (windy) notes.push('High winds: missile fire scores one hit fewer (catapults unaffected).');
-
   return {
-    ...NO_WEATHER_EFFECTS,
-    overlandFactor: reduction?.factor ?? 1,
-    ...(reduction ? { overlandReason: reduction.reason } : {}),
-    fordsClosed,
-    ferriesClosed,
-    majorAsMinor: drought?.majorAsMinor ?? false,
-    minorFordable: !fordsClosed && (drought?.minorFordable ?? false),
-    majorFordable: !fordsClosed && (drought?.majorFordable ?? false),
-    minorNavigable: drought?.minorNavigable ?? true,
-    portsClosed: weather.fog || windy,
-    sailFactor,
-    rowOnly: weather.wind === 'calm',
-    shipsHalted: weather.wind === 'gale',
-    ...(drought?.casualties ? { droughtCasualties: drought.casualties } : {}),
-    battlefield: {
-      fog: weather.fog,
-      missileHits: windy ? -1 : 0,
-      ...(weather.fog ? { visibilityYardsPerPip: FOG_YARDS_PER_PIP } : {}),
-      ...(notes.length > 0 ? { notes } : {}),
-    },
+    fog: weather.fog,
+    missileHits: windy ? -1 : 0,
+    ...(weather.fog ? { visibilityYardsPerPip: FOG_YARDS_PER_PIP } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }

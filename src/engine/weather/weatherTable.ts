@@ -15,7 +15,7 @@ export type WeatherColumn = (typeof WEATHER_COLUMNS)[number];
  * - lightRain / hardRain: the sky rains.
  * @see 000 Determining Weather
  */
-export const WEATHER_RESULTS = ['noChange', 'cloudy', 'clears', 'rain', 'lightRain', 'hardRain'] as const;
+const WEATHER_RESULTS = ['noChange', 'cloudy', 'clears', 'rain', 'lightRain', 'hardRain'] as const;
 export type WeatherResult = (typeof WEATHER_RESULTS)[number];
 
 export interface WeatherTableEntry {

@@ -1,9 +1,9 @@
-import type { Hex } from '../hex/hex.js';
-import type { ContactRecord } from '../state/campaign.js';
+import type { GameTime } from '../clock/index.js';
+import type { Hex } from '../hex/index.js';
 import type { DeploymentBriefing } from './deployment.js';
 import type { DisengagementOutcome } from './disengage.js';
 import type { Estimate, ForceTruth } from './estimate.js';
-import type { ScoutOutcome } from './tables.js';
+import type { ContactModifierCode, ScoutOutcome } from './tables.js';
 import type { DealtCard } from './terrainDeck.js';
 
 /** The steps of a contact. @see RULINGS 5 Contact and battle */
@@ -20,7 +20,7 @@ export type Decision = 'engage' | 'evade';
 
 export interface ContactDie {
   readonly raw: number;
-  readonly modifiers: readonly { readonly code: string; readonly label: string; readonly value: number }[];
+  readonly modifiers: readonly { readonly code: ContactModifierCode; readonly label: string; readonly value: number }[];
   readonly modified: number;
 }
 
@@ -60,7 +60,7 @@ export interface ContactData {
   /** Time index when the current step began; defaults apply once the clock has moved past it. */
   readonly stepAt?: number;
   /** Ticks already waited for answers at the current step (when the deadline is more than one tick). */
-  readonly wait?: { readonly step: string; readonly ticks: number };
+  readonly wait?: { readonly step: ContactStep; readonly ticks: number };
   readonly step1?: Readonly<Record<string, Step1Choice>>;
   readonly decisions?: Readonly<Record<string, Decision>>;
   readonly scouts?: Readonly<Record<string, readonly ScoutOutcome[]>>;
@@ -101,10 +101,21 @@ export interface ContactData {
   readonly forcedBy?: string;
 }
 
-export function contactData(record: ContactRecord): ContactData {
-  return record.data as ContactData;
+/**
+ * One contact between forces in map contact, from step 1 to its close. Plain JSON; the contact
+ * rules own it. @see RULINGS 5 Contact and battle
+ */
+export interface ContactRecord {
+  readonly id: string;
+  /** The forces still taking part (those that disengaged are listed in `data.departed`). */
+  readonly armyIds: readonly string[];
+  readonly hexes: readonly Hex[];
+  readonly openedAt: GameTime;
+  readonly step: ContactStep;
+  readonly data: ContactData;
 }
 
+/** The record with its data patched (and its step moved on, when given). */
 export function withData(record: ContactRecord, patch: Partial<ContactData>, step?: ContactStep): ContactRecord {
-  return { ...record, ...(step ? { step } : {}), data: { ...record.data, ...patch } as Readonly<Record<string, unknown>> };
+  return { ...record, ...(step ? { step } : {}), data: { ...record.data, ...patch } };
 }

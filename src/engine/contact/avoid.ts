@@ -1,0 +1,39 @@
+import type { Army } from '../forces/index.js';
+import { type Hex, hexEquals, isAdjacent } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
+import { fail, ok, type Result } from '../result.js';
+import type { CampaignState } from '../state/index.js';
+import { contactMoveCost, forcedMarchExtra } from './moveCost.js';
+
+/** What avoiding into a hex costs. */
+export interface AvoidCost {
+  /** Move points of the hex entered. */
+  readonly points: number;
+  /** The points left today fall short: only a forced march covers the move. */
+  readonly forcedMarch: boolean;
+  /** Points the forced march adds to the day (0 when no forced march is needed). */
+  readonly extra: number;
+}
+
+/**
+ * Whether an army may avoid contact into a hex: adjacent, on the map, land, empty, and affordable
+ * with the points left today or, failing that, by a forced march (the points left plus the
+ * forced march's extra for the day; none if the army already force-marched today).
+ * @see 001 Avoid, Evade, Delay, and Withdraw: Avoid ("or be able to conduct a forced march")
+ */
+export function canAvoidTo(state: CampaignState, map: MapModel, army: Army, to: Hex): Result<AvoidCost> {
+  if (!isAdjacent(army.hex, to)) return fail('contact.avoidNotAdjacent', `To avoid contact, name a hex next to ${map.format(army.hex)}.`, { to: map.format(to) });
+  const pay = contactMoveCost(map, army, army.hex, to);
+  if (pay === undefined || !map.inBounds(to)) return fail('contact.avoidCannotEnter', `${map.format(to)} cannot be entered by land; pick a land hex next to ${map.format(army.hex)}.`);
+  if (Object.values(state.armies).some((a) => a.id !== army.id && !a.status.destroyed && hexEquals(a.hex, to))) {
+    return fail('contact.avoidOccupied', `${map.format(to)} holds another commander; pick an empty hex (one commander per hex).`);
+  }
+  const have = army.march.pointsLeft;
+  if (pay <= have) return ok({ points: pay, forcedMarch: false, extra: 0 });
+  const extra = forcedMarchExtra(state, army);
+  if (extra > 0 && pay <= have + extra) return ok({ points: pay, forcedMarch: true, extra });
+  const forced = army.march.forcedMarchDay === state.clock.day
+    ? 'it has already force-marched today'
+    : `a forced march would give it ${have + extra}`;
+  return fail('contact.avoidNoPoints', `Avoiding into ${map.format(to)} needs ${pay} move points; ${army.name} has ${have} left today and ${forced}. Choose delay, proceed, or stay silent.`, { need: pay, have, withForcedMarch: have + extra });
+}

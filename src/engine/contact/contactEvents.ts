@@ -1,0 +1,67 @@
+import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/index.js';
+import type { Violation } from '../result.js';
+import type { BattleResult } from './battleResult.js';
+import type { ContactDie } from './contactRecord.js';
+import type { DeploymentBriefing, AppliedModifier } from './deployment.js';
+import type { DisengagementOutcome } from './disengage.js';
+import type { Estimate, ForceTruth } from './estimate.js';
+import type { DisengageOperation, ScoutOutcome, TerrainCard } from './tables.js';
+import type { DealtCard } from './terrainDeck.js';
+
+/**
+ * What the contact rules report, as typed facts (hexes as map ids). Numbers (dice, strengths,
+ * estimates) only travel on facts for the army concerned or the referee; public facts name
+ * forces and hexes. Their sentences are written by describeContact.
+ * @see 001 Contact and Deployment; RULINGS 5 and 6
+ */
+
+/** A deployment briefing as the channel sees it: the modifiers' reasons are contact-dice secrets. */
+export type PublicBriefing = Omit<DeploymentBriefing, 'entries'> & { readonly entries: readonly Omit<DeploymentBriefing['entries'][number], 'modifiers'>[] };
+
+/** A regiment's strength after a battle, for its commander. */
+export type RegimentAfter = { readonly name: string; readonly figures: number; readonly strength: number };
+
+export type ContactFact =
+  | Fact<'contactMade', { readonly how: 'opened'; readonly contactId: string; readonly armyIds: readonly string[]; readonly hexes: readonly string[] }, PublicAudience>
+  | Fact<'contactMade', { readonly how: 'exploitJoined'; readonly contactId: string; readonly armyIds: readonly string[]; readonly armyId: string }, PublicAudience>
+  | Fact<'contactMade', { readonly how: 'forcedJoined'; readonly contactId: string; readonly armyIds: readonly string[]; readonly newcomers: readonly { readonly armyId: string; readonly hex: string }[]; readonly forcedBy: string }, PublicAudience>
+  | Fact<'forceDisengaged', { readonly armyId: string; readonly operation: 'avoid' | 'delay'; readonly opposed: false }, PublicAudience>
+  | Fact<'forceDisengaged', { readonly armyId: string; readonly operation: DisengageOperation; readonly opposed: true; readonly to?: string }, PublicAudience>
+  | Fact<'armyAvoided', { readonly armyId: string; readonly to: string }, PublicAudience>
+  | Fact<'avoidForcedMarch', { readonly armyId: string; readonly to: string; readonly day: number }, ArmyAudience>
+  | Fact<'avoidBlocked', { readonly armyId: string; readonly to: string; readonly violation: Violation }, ArmyAudience>
+  | Fact<'contactDeferred', { readonly contactId: string; readonly armyIds: readonly string[] }, PublicAudience>
+  | Fact<'scoutsReturned', { readonly contactId: string; readonly scouts: readonly ScoutOutcome[] }, ArmyAudience>
+  | Fact<'scoutCaptured', { readonly contactId: string; readonly from: string }, ArmyAudience>
+  | Fact<'contactEstimated', { readonly contactId: string; readonly die: ContactDie; readonly hour: number; readonly estimates: Readonly<Record<string, Estimate>> }, ArmyAudience>
+  | Fact<'terrainDealt', { readonly contactId: string; readonly cards: readonly TerrainCard[]; readonly order: readonly string[] }, ArmyAudience>
+  | Fact<'contactTruth', {
+    readonly contactId: string;
+    readonly armyIds: readonly string[];
+    readonly contactDice: Readonly<Record<string, ContactDie>>;
+    readonly truth: Readonly<Record<string, ForceTruth>>;
+    readonly estimates: Readonly<Record<string, Readonly<Record<string, Estimate>>>>;
+    readonly scouts: Readonly<Record<string, readonly ScoutOutcome[]>>;
+    readonly terrain: readonly DealtCard[];
+    readonly hour: number;
+  }, RefereeAudience>
+  | Fact<'contactPhaseRun', { readonly contactId: string; readonly armyIds: readonly string[] }, PublicAudience>
+  | Fact<'contactEvaded', { readonly contactId: string; readonly armyIds: readonly string[] }, PublicAudience>
+  | Fact<'battleJoined', { readonly contactId: string; readonly armyIds: readonly string[]; readonly hexes: readonly string[]; readonly deployment: PublicBriefing }, PublicAudience>
+  | Fact<'deploymentRolled', { readonly contactId: string; readonly deployment: DeploymentBriefing }, RefereeAudience>
+  | Fact<'battleLossesApplied', { readonly contactId: string; readonly armyId: string; readonly regiments: readonly RegimentAfter[] }, ArmyAudience>
+  | Fact<'battleRecorded', { readonly contactId: string; readonly result: BattleResult; readonly outcomes: readonly DisengagementOutcome[] }, RefereeAudience>
+  | Fact<'battleFought', { readonly contactId: string; readonly armyIds: readonly string[]; readonly withdrew: readonly string[] }, PublicAudience>
+  | Fact<'contactSplit', { readonly contactId: string; readonly into: readonly string[]; readonly groups: readonly (readonly string[])[] }, PublicAudience>
+  | Fact<'disengagementRolled', { readonly outcome: DisengagementOutcome; readonly regimentName?: string; readonly displacedTo?: string }, ArmyAudience | RefereeAudience>
+  | Fact<'disengagementOpposed', { readonly armyId: string; readonly operation: DisengageOperation; readonly die: number; readonly modifiers: readonly AppliedModifier[]; readonly modified: number }, ArmyAudience>
+  | Fact<'forceDisplaced', { readonly armyId: string; readonly to: string }, PublicAudience>
+  | Fact<'armyDestroyed', { readonly armyId: string }, PublicAudience>
+  | Fact<'roleAssumed', { readonly armyId: string; readonly role: 'support' | 'reserve'; readonly supportedId: string }, PublicAudience>
+  | Fact<'reinforceDeclared', { readonly armyId: string; readonly on: boolean }, ArmyAudience>
+  | Fact<'forceRelieved', { readonly supporterId: string; readonly supportedId: string }, PublicAudience>
+  | Fact<'supportSwitched', { readonly reserveId: string; readonly supporterId: string }, PublicAudience>
+  | Fact<'forceExploited', { readonly reserveId: string; readonly through: string; readonly to: string }, PublicAudience>
+  | Fact<'armyManeuvered', { readonly armyId: string }, PublicAudience>;
+
+export type ContactEvent = Told<ContactFact>;

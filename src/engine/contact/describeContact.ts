@@ -1,0 +1,183 @@
+import { ordinal } from '../clock/index.js';
+import { type Names, signedModifier } from '../events/index.js';
+import type { ContactFact } from './contactEvents.js';
+import type { ContactStep } from './contactRecord.js';
+import type { Estimate } from './estimate.js';
+import type { DisengageOperation } from './tables.js';
+
+/** How each step of a contact reads to a commander or the referee. */
+const STEP_TEXT: Readonly<Record<ContactStep, string>> = {
+  step1: 'before the contact phase (proceed, delay, avoid or stay silent)',
+  decision: 'after the contact phase (engage or evade)',
+  battle: 'battle joined, waiting for the referee to record the result',
+  closed: 'over',
+};
+
+/** The step a contact is at, in words. */
+export function describeStep(step: ContactStep): string {
+  return STEP_TEXT[step];
+}
+
+/** A one-paragraph text of an estimate, for its commander only. @see 001 Contact Table; Size Estimation */
+export function describeEstimate(e: Estimate, targetName: string): string {
+  if (e.awareness === 'unaware') return `${targetName}: you are unaware of this enemy (contact die ${e.modifiedDie}).`;
+  if (e.awareness === 'aware') return `${targetName}: an enemy is near, but your scouts could estimate nothing (contact die ${e.modifiedDie}).`;
+  const parts = [`${targetName}: engaging regiment about ${e.estimatedFigures} figures (${e.estimatedTroops} troops)`];
+  const c = e.composition;
+  if (c) {
+    if (c.companies) parts.push(`companies: ${c.companies.map((x) => `${x.figures} ${x.troopType}`).join(', ')}`);
+    else if (c.proportions) parts.push(`troops: ${Object.entries(c.proportions).map(([t, p]) => `${t} ${p}%`).join(', ')}`);
+    else if (c.troopTypes) parts.push(`troop types: ${c.troopTypes.join(', ')}`);
+    else parts.push(`basic type: ${c.basic.join(' and ')}`);
+    if (c.otherRegiments !== undefined) parts.push(`${c.otherRegiments} other regiment(s)`);
+    if (c.individuals && c.individuals.length > 0) parts.push(`with ${c.individuals.map((i) => `${i.name} (${i.kind})`).join(', ')}`);
+  }
+  return `${parts.join('; ')}.`;
+}
+
+/** What a disengagement operation did, in the past tense. */
+const OPERATION_DONE: Readonly<Record<DisengageOperation, string>> = {
+  avoid: 'avoided contact',
+  evade: 'evaded',
+  delay: 'fought a delaying action',
+  withdraw: 'withdrew',
+};
+
+type Of<T extends ContactFact['type']> = Extract<ContactFact, { type: T }>;
+
+function contactMade(f: Of<'contactMade'>, names: Names): string {
+  const d = f.data;
+  switch (d.how) {
+    case 'opened':
+      return `Contact: ${d.armyIds.map((id, i) => `${names.army(id)} (${d.hexes[i] ?? '?'})`).join(', ')}.`;
+    case 'exploitJoined':
+      return `${names.army(d.armyId)} joins contact ${d.contactId}.`;
+    case 'forcedJoined':
+      return `Contact: ${d.newcomers.map((n) => `${names.army(n.armyId)} (${n.hex})`).join(', ')} ${d.newcomers.length === 1 ? 'joins' : 'join'} contact ${d.contactId}, forced by ${names.army(d.forcedBy)}'s maneuver.`;
+  }
+}
+
+function forceDisengaged(f: Of<'forceDisengaged'>, names: Names): string {
+  const d = f.data;
+  if (!d.opposed) return `${names.army(d.armyId)} ${d.operation === 'avoid' ? 'avoided contact' : 'broke contact'}; nobody stayed to oppose it.`;
+  return `${names.army(d.armyId)} ${OPERATION_DONE[d.operation]}${d.to ? ` and was pushed back to ${d.to}` : ''}.`;
+}
+
+function contactEstimated(f: Of<'contactEstimated'>, names: Names): string {
+  const d = f.data.die;
+  const mods = d.modifiers.map((m) => signedModifier(m.value, m.label)).join('');
+  const lines = Object.values(f.data.estimates).map((e) => describeEstimate(e, names.army(e.targetId)));
+  const unaware = d.modified <= 1 ? ' You are unaware of the enemy and cannot evade.' : '';
+  return `Contact dice ${d.raw}${mods} = ${d.modified}. Contact at the ${ordinal(f.data.hour)} hour. ${lines.join(' ')}${unaware}`;
+}
+
+function contactTruth(f: Of<'contactTruth'>, names: Names): string {
+  const d = f.data;
+  const lines = d.armyIds.map((id) => `${names.army(id)} die ${d.contactDice[id]?.raw} -> ${d.contactDice[id]?.modified}, engaging ${d.truth[id]?.figures} figures`);
+  return `Contact ${d.contactId}: ${lines.join('; ')}; hour ${d.hour}.`;
+}
+
+function disengagementRolled(f: Of<'disengagementRolled'>, names: Names): string {
+  const o = f.data.outcome;
+  const lines = o.against.map((a) => `against ${names.army(a.opponentId)}: ${o.modified} vs ${a.modified} (difference ${a.difference}) -> ${a.cell.destroyed ? 'destroyed' : `${a.cell.percent}%${a.cell.displaced ? ' D' : ''}`}`);
+  const mods = o.modifiers.map((m) => signedModifier(m.value, m.code)).join('');
+  const displaced = f.data.displacedTo ? `, displaced to ${f.data.displacedTo}` : '';
+  const reinforced = o.reinforcedBy ? `, displacement prevented by ${names.army(o.reinforcedBy)}` : '';
+  return `${names.army(o.armyId)} ${OPERATION_DONE[o.operation]}: die ${o.die}${mods} = ${o.modified}; ${lines.join('; ')}. Losses ${o.percent}% of ${f.data.regimentName ?? 'the assault regiment'} (${o.figuresLost} figures)${o.destroyed ? ', regiment destroyed' : ''}${displaced}${reinforced}.`;
+}
+
+function battleFought(f: Of<'battleFought'>, names: Names): string {
+  const withdrew = f.data.withdrew.length > 0 ? `; ${f.data.withdrew.map((id) => `${names.army(id)} withdrew`).join(', ')}` : '';
+  return `The battle between ${f.data.armyIds.map((id) => names.army(id)).join(' and ')} is over${withdrew}.`;
+}
+
+function battleRecorded(f: Of<'battleRecorded'>): string {
+  const withdrawals = (f.data.result.withdrawals ?? []).map((w) => `${w.armyId} ${w.condition}`).join(', ') || 'none';
+  return `Battle ${f.data.contactId} recorded: losses ${JSON.stringify(f.data.result.losses)}; withdrawals ${withdrawals}.`;
+}
+
+const PROCEDURE = ['contactMade', 'forceDisengaged', 'armyAvoided', 'avoidForcedMarch', 'avoidBlocked', 'contactDeferred', 'scoutsReturned', 'scoutCaptured', 'contactEstimated', 'terrainDealt', 'contactTruth', 'contactPhaseRun', 'contactEvaded', 'battleJoined', 'deploymentRolled'] as const;
+/** Facts of the contact procedure from step 1 to the battle. */
+type ProcedureFact = Extract<ContactFact, { type: (typeof PROCEDURE)[number] }>;
+/** Facts of the battle's result, disengagements, and the support, reserve and maneuver operations. */
+type OperationFact = Exclude<ContactFact, ProcedureFact>;
+
+function isProcedure(f: ContactFact): f is ProcedureFact {
+  return (PROCEDURE as readonly string[]).includes(f.type);
+}
+
+/** The contact procedure from step 1 to the battle. */
+function describeProcedure(f: ProcedureFact, names: Names): string {
+  const list = (ids: readonly string[], sep: string): string => ids.map((id) => names.army(id)).join(sep);
+  switch (f.type) {
+    case 'contactMade':
+      return contactMade(f, names);
+    case 'forceDisengaged':
+      return forceDisengaged(f, names);
+    case 'armyAvoided':
+      return `${names.army(f.data.armyId)} moved away to ${f.data.to}.`;
+    case 'avoidForcedMarch':
+      return `${names.army(f.data.armyId)} avoided to ${f.data.to} by a forced march: rest all of tomorrow or be fatigued.`;
+    case 'avoidBlocked':
+      return `${names.army(f.data.armyId)} could not move to ${f.data.to} after avoiding: ${f.data.violation.message}`;
+    case 'contactDeferred':
+      return `No commander pressed the contact: ${list(f.data.armyIds, ', ')} will fight on the morrow (contact again next half period).`;
+    case 'scoutsReturned':
+      return `Your scouts: ${f.data.scouts.join(', ')}.`;
+    case 'scoutCaptured':
+      return `Your pickets captured a scout of ${names.army(f.data.from)}.`;
+    case 'contactEstimated':
+      return contactEstimated(f, names);
+    case 'terrainDealt':
+      return `Your terrain cards: ${f.data.cards.join(', ') || 'none'}.`;
+    case 'contactTruth':
+      return contactTruth(f, names);
+    case 'contactPhaseRun':
+      return `Contact phase between ${list(f.data.armyIds, ', ')}: each commander now chooses to engage or evade.`;
+    case 'contactEvaded':
+      return `${list(f.data.armyIds, ' and ')} broke off: no battle.`;
+    case 'battleJoined':
+      return `Battle joined at ${f.data.hexes.join('/')} between ${list(f.data.armyIds, ' and ')}. The deployment briefing is posted; the referee records the result with /battle result.`;
+    case 'deploymentRolled':
+      return `Deployment for ${f.data.contactId}: ${f.data.deployment.entries.map((e) => `${names.army(e.armyId)} ${e.die} -> ${e.score}`).join('; ')}; initiative ${names.army(f.data.deployment.initiative)}.`;
+  }
+}
+
+/** The battle's result, disengagements, and the support, reserve and maneuver operations. */
+function describeOperations(f: OperationFact, names: Names): string {
+  switch (f.type) {
+    case 'battleLossesApplied':
+      return `After the battle: ${f.data.regiments.map((r) => `${r.name} ${r.figures} figures (${r.strength}%)`).join('; ')}.`;
+    case 'battleRecorded':
+      return battleRecorded(f);
+    case 'battleFought':
+      return battleFought(f, names);
+    case 'contactSplit':
+      return `The referee split the contact into ${f.data.groups.length} engagements: ${f.data.groups.map((g) => g.map((id) => names.army(id)).join(' vs ')).join('; ')}.`;
+    case 'disengagementRolled':
+      return disengagementRolled(f, names);
+    case 'disengagementOpposed':
+      return `${names.army(f.data.armyId)} ${OPERATION_DONE[f.data.operation]}; your die ${f.data.die}${f.data.modifiers.map((m) => signedModifier(m.value, m.code)).join('')} = ${f.data.modified}.`;
+    case 'forceDisplaced':
+      return `${names.army(f.data.armyId)} was pushed back to ${f.data.to}.`;
+    case 'armyDestroyed':
+      return `${names.army(f.data.armyId)} has been destroyed.`;
+    case 'roleAssumed':
+      return f.data.role === 'support' ? `${names.army(f.data.armyId)} supports ${names.army(f.data.supportedId)}.` : `${names.army(f.data.armyId)} stands in reserve for ${names.army(f.data.supportedId)}.`;
+    case 'reinforceDeclared':
+      return f.data.on ? 'You will reinforce if the supported force is displaced.' : 'You will not reinforce.';
+    case 'forceRelieved':
+      return `${names.army(f.data.supporterId)} relieved ${names.army(f.data.supportedId)}.`;
+    case 'supportSwitched':
+      return `${names.army(f.data.reserveId)} moved up to support; ${names.army(f.data.supporterId)} fell back to reserve.`;
+    case 'forceExploited':
+      return `${names.army(f.data.reserveId)} exploited through ${names.army(f.data.through)} to ${f.data.to}.`;
+    case 'armyManeuvered':
+      return `${names.army(f.data.armyId)} maneuvers.`;
+  }
+}
+
+/** The sentence of a contact fact for its audience. */
+export function describeContact(f: ContactFact, names: Names): string {
+  return isProcedure(f) ? describeProcedure(f, names) : describeOperations(f, names);
+}

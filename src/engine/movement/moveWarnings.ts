@@ -1,0 +1,55 @@
+import type { GameTime } from '../clock/index.js';
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
+import type { WeatherEffects } from '../weather/index.js';
+import { describeFatigue } from './describeMovement.js';
+import { fatigueOnMoving, halvesSinceLongRest, MAX_MARCH_DAYS, REST_MOVE_LIMIT } from './restAndFatigue.js';
+import type { MoveOptions, MoveRequest, MoveWarning } from './types.js';
+import type { Walk } from './walkPath.js';
+
+/** What the warnings of a previewed move are drawn from. */
+export interface WarningInput {
+  readonly map: MapModel;
+  readonly army: Army;
+  readonly clock: GameTime;
+  readonly weather: WeatherEffects;
+  readonly request: MoveRequest;
+  readonly opts: MoveOptions;
+  readonly path: readonly Hex[];
+  readonly steps: Walk['steps'];
+}
+
+/**
+ * What the commander should know before the order stands: crossings changed by the rain, a
+ * multi-day crossing, fatigue today or tomorrow, the weekly and half-period rest, stragglers,
+ * weather that halts the march, and a contact that holds the army.
+ * @see 000 Overland Travel; 000 Terrain Effects; 000 Weather Effects
+ */
+export function moveWarnings(w: WarningInput): MoveWarning[] {
+  const { map, army, request, steps } = w;
+  const warnings: MoveWarning[] = [];
+  for (const s of steps) {
+    if (s.closed === 'ford') warnings.push({ code: 'move.fordClosed', message: `The ford at ${map.format(s.hex)} is closed by rain: the plan crosses by ${s.crossing?.method} instead.` });
+    if (s.closed === 'ferry') warnings.push({ code: 'move.ferryClosed', message: `The ferry at ${map.format(s.hex)} is out of service in this rain: the plan crosses by ${s.crossing?.method} instead.` });
+  }
+  if (steps.some((s) => (s.crossing?.halves ?? 0) > 0)) warnings.push({ code: 'move.multiDay', message: 'The route includes a multi-day crossing: the army is committed to it until it is done.' });
+  if (request.forced) warnings.push({ code: 'move.fatigueTomorrow', message: 'Forced march: the army must rest all of tomorrow or be fatigued.' });
+  warnings.push(...restWarnings(w));
+  if (w.opts.unformed || steps.some((s) => s.needsUnformed)) warnings.push({ code: 'move.stragglers', message: 'Unformed march: 5-15 % of each regiment straggles per day; one full day at the end to reform.' });
+  if (army.status.fatigued) warnings.push({ code: 'move.fatigued', message: `The army is fatigued (${describeFatigue(army.march.fatigueReason)}): 25 % fewer points until a full day of rest.` });
+  if (w.weather.overlandFactor === 0) warnings.push({ code: 'move.weatherHalted', message: `No overland movement in this weather${w.weather.overlandReason ? ` (${w.weather.overlandReason})` : ''}: the order waits.` });
+  if (army.status.inContact) warnings.push({ code: 'move.inContact', message: 'The army is in contact: it moves once the contact is resolved.' });
+  return warnings;
+}
+
+/** Fatigue now, the weekly rest due tomorrow, two halves of rest due after this one. */
+function restWarnings(w: WarningInput): MoveWarning[] {
+  const { army } = w;
+  const out: MoveWarning[] = [];
+  const fatigueNow = w.path.length > 0 || w.request.crossAtEnd ? fatigueOnMoving(army, w.clock) : undefined;
+  if (fatigueNow) out.push({ code: 'move.fatigueToday', message: `Moving now fatigues the army: ${describeFatigue(fatigueNow)}.` });
+  else if (!army.march.movedToday && army.march.daysMarched === MAX_MARCH_DAYS - 1) out.push({ code: 'move.weeklyRestDue', message: 'This is the sixth day of marching in a row: rest all of tomorrow or be fatigued.' });
+  if (halvesSinceLongRest(army.march.recentHalves) === REST_MOVE_LIMIT - 1) out.push({ code: 'move.restMoveLimit', message: 'After this half period the army needs two consecutive half periods of rest.' });
+  return out;
+}

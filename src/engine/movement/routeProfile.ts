@@ -1,0 +1,199 @@
+import type { Army } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
+import { hexGrid, TERRAINS, type Bank, type HexGrid, type MapModel } from '../map/index.js';
+import { condensation, stronglyConnected } from './routeComponents.js';
+import { NodeHeap } from './routeHeap.js';
+import { enterCost, fliesOver, isHomeTerrain } from './terrainCost.js';
+import type { MoveOptions } from './types.js';
+
+/**
+ * The price list of a route search (src/engine/movement/findRoute.ts): per map and movement
+ * profile, the entry cost of every edge class, the cheapest step, the strongly connected
+ * components and, on big maps, landmark distances. Built once and cached with the map.
+ */
+
+/** Bank codes of a search node (node = hex index * 3 + bank code). */
+export const BANKS: readonly (Bank | undefined)[] = [undefined, 'left', 'right'];
+export const bankCode = (b: Bank | undefined): number => (b === 'left' ? 1 : b === 'right' ? 2 : 0);
+
+/**
+ * Edge classes: an entry cost depends only on the terrain left and entered, the link along the
+ * edge and whether the army counts the entered hex as home terrain (`enterCost` reads nothing
+ * else of the map), so each class is priced once by `enterCost` itself and shared by every edge
+ * of that class. tests/engine/findRoute.test.ts checks routes against a Dijkstra that calls the
+ * rules on every edge, so a rule that starts reading more of the map shows up there.
+ */
+const T = TERRAINS.length;
+const CLASSES = T * T * 3 * 2;
+export const edgeClass = (g: HexGrid, i: number, d: number, j: number, home: number): number =>
+  (((g.terrain[i] as number) * T + (g.terrain[j] as number)) * 3 + (g.link[i * 6 + d] as number)) * 2 + home;
+
+/**
+ * What a movement profile costs on one map, computed once and cached with the map: entry cost
+ * per edge class (-1: may not enter), the cheapest legal step (for the heuristic) and the
+ * strongly connected components of the legal-entry graph (for answering unreachable targets
+ * without a search). Blocked hexes and river crossings are left out (crossings only add cost,
+ * and blocking only removes routes), so "not connected here" means no route at all.
+ */
+export interface Profile {
+  readonly classCost: Float64Array;
+  /** 1 where the army counts the hex as its home terrain; undefined without home terrain. */
+  readonly home: Uint8Array | undefined;
+  readonly minStep: number;
+  /** Component of each hex; components are numbered in reverse topological order (Tarjan). */
+  readonly comp: Int32Array;
+  /** Condensation: component c's successors are compAdj[compStart[c] .. compStart[c + 1]). */
+  readonly compStart: Int32Array;
+  readonly compAdj: Int32Array;
+  /** On big maps: distances from and to a few landmark hexes, for a sharper heuristic. */
+  readonly landmarks: Landmarks | undefined;
+}
+
+/**
+ * Landmarks (the ALT heuristic): cheapest costs from each landmark to every hex (`from`) and from
+ * every hex to each landmark (`to`), k * size entries each, over entry costs alone. By the triangle
+ * inequality, cost(v, t) >= from[L][t] - from[L][v] and >= to[L][v] - to[L][t]; crossings only add
+ * cost and blocked hexes only remove routes, so these bounds never overestimate a real route.
+ */
+interface Landmarks {
+  readonly count: number;
+  readonly from: Float32Array;
+  readonly to: Float32Array;
+}
+
+/** Maps from this many hexes up keep landmarks (below it a search is cheap anyway). */
+const LANDMARK_MIN_HEXES = 2500;
+
+const profiles = new WeakMap<MapModel, Map<string, Profile>>();
+
+/**
+ * Everything `enterCost` reads of the army and options. Armies with the same key pay the same
+ * entry cost on every edge.
+ */
+function profileKey(army: Army, opts: MoveOptions, flyingIgnoresTerrain: boolean): string {
+  const home = army.homeTerrain;
+  return [army.movementClass, fliesOver(army, flyingIgnoresTerrain) ? 'fly' : '', opts.night && army.sight === 'light' ? 'night' : '', opts.unformed ? 'unformed' : '', home?.terrain ?? '', home?.region ?? ''].join('|');
+}
+
+export function profileFor(map: MapModel, army: Army, opts: MoveOptions, flyingIgnoresTerrain: boolean): Profile {
+  let byKey = profiles.get(map);
+  if (!byKey) {
+    byKey = new Map();
+    profiles.set(map, byKey);
+  }
+  const key = profileKey(army, opts, flyingIgnoresTerrain);
+  const hit = byKey.get(key);
+  if (hit) return hit;
+  const profile = buildProfile(map, hexGrid(map), army, opts, flyingIgnoresTerrain);
+  byKey.set(key, profile);
+  return profile;
+}
+
+function buildProfile(map: MapModel, g: HexGrid, army: Army, opts: MoveOptions, flyingIgnoresTerrain: boolean): Profile {
+  const n = g.size;
+  let home: Uint8Array | undefined;
+  if (army.homeTerrain) {
+    home = new Uint8Array(n);
+    const t = TERRAINS.indexOf(army.homeTerrain.terrain);
+    for (let i = 0; i < n; i++) {
+      if (g.terrain[i] === t && isHomeTerrain(map, army, g.hexes[i] as Hex, army.homeTerrain.terrain)) home[i] = 1;
+    }
+  }
+  const classCost = new Float64Array(CLASSES).fill(Number.NaN);
+  // Entry cost of edge i -> j across direction d (every class priced by the rules once).
+  const legal = new Int8Array(n * 6);
+  let minStep = Infinity;
+  for (let i = 0; i < n; i++) {
+    for (let d = 0; d < 6; d++) {
+      const j = g.neighbour[i * 6 + d] as number;
+      if (j < 0) continue;
+      const c = edgeClass(g, i, d, j, home ? (home[j] as number) : 0);
+      let cost = classCost[c] as number;
+      if (Number.isNaN(cost)) {
+        const e = enterCost(map, army, g.hexes[i] as Hex, g.hexes[j] as Hex, opts, flyingIgnoresTerrain);
+        cost = e.ok ? e.value.cost : -1;
+        classCost[c] = cost;
+      }
+      if (cost < 0) continue;
+      legal[i * 6 + d] = 1;
+      if (cost < minStep) minStep = cost;
+    }
+  }
+  const comp = stronglyConnected(g, legal);
+  const { compStart, compAdj } = condensation(g, legal, comp);
+  const costOf = (i: number, d: number): number => {
+    const j = g.neighbour[i * 6 + d] as number;
+    return legal[i * 6 + d] ? (classCost[edgeClass(g, i, d, j, home ? (home[j] as number) : 0)] as number) : -1;
+  };
+  const landmarks = n >= LANDMARK_MIN_HEXES ? buildLandmarks(map, g, comp, costOf) : undefined;
+  return { classCost, home, minStep: Number.isFinite(minStep) ? minStep : 0, comp, compStart, compAdj, landmarks };
+}
+
+/**
+ * Eight landmarks on the map's rim (corners and edge middles), each the hex of the largest
+ * component nearest its spot, and Dijkstra's costs from and to each.
+ */
+function buildLandmarks(map: MapModel, g: HexGrid, comp: Int32Array, costOf: (i: number, d: number) => number): Landmarks {
+  const sizes = new Map<number, number>();
+  for (const c of comp) sizes.set(c, (sizes.get(c) ?? 0) + 1);
+  let main = 0;
+  for (const [c, k] of sizes) if (k > (sizes.get(main) ?? 0)) main = c;
+  const w = map.width;
+  const hgt = map.height;
+  const spots = [[1, 1], [w, 1], [1, hgt], [w, hgt], [Math.ceil(w / 2), 1], [Math.ceil(w / 2), hgt], [1, Math.ceil(hgt / 2)], [w, Math.ceil(hgt / 2)]];
+  const chosen: number[] = [];
+  for (const [col, row] of spots) {
+    const spot = ((row as number) - 1) * w + ((col as number) - 1);
+    let bestI = -1;
+    let bestD = Infinity;
+    for (let i = 0; i < g.size; i++) {
+      if (comp[i] !== main || chosen.includes(i)) continue;
+      const d = gridDistance(g, i, spot);
+      if (d < bestD) {
+        bestD = d;
+        bestI = i;
+      }
+    }
+    if (bestI >= 0) chosen.push(bestI);
+  }
+  const n = g.size;
+  const from = new Float32Array(chosen.length * n);
+  const to = new Float32Array(chosen.length * n);
+  chosen.forEach((l, k) => {
+    from.set(dijkstra(g, l, costOf, false), k * n);
+    to.set(dijkstra(g, l, costOf, true), k * n);
+  });
+  return { count: chosen.length, from, to };
+}
+
+/** Cheapest entry costs from `source` to every hex (or, reversed, from every hex to `source`). */
+function dijkstra(g: HexGrid, source: number, costOf: (i: number, d: number) => number, reversed: boolean): Float32Array {
+  const dist = new Float32Array(g.size).fill(Infinity);
+  const heap = new NodeHeap();
+  dist[source] = 0;
+  heap.push(source, 0, 0);
+  while (heap.size > 0) {
+    const dv = heap.topG();
+    const v = heap.pop();
+    if (dv > (dist[v] as number)) continue;
+    for (let d = 0; d < 6; d++) {
+      const u = g.neighbour[v * 6 + d] as number;
+      if (u < 0) continue;
+      // Reversed: the edge u -> v, which leaves u across the opposite direction.
+      const c = reversed ? costOf(u, (d + 3) % 6) : costOf(v, d);
+      if (c < 0) continue;
+      const du = dv + c;
+      if (du >= (dist[u] as number)) continue;
+      dist[u] = du;
+      heap.push(u, du, du);
+    }
+  }
+  return dist;
+}
+
+/** Hex steps between two hexes of the grid. */
+function gridDistance(g: HexGrid, a: number, b: number): number {
+  const dq = (g.q[a] as number) - (g.q[b] as number);
+  const dr = (g.r[a] as number) - (g.r[b] as number);
+  return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
+}
