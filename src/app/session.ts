@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SeededDice } from '../engine/dice/index.js';
-import { type EngineEvent, REFEREE } from '../engine/events/index.js';
+import { classifyRoll, clearDice, consumeDice, enteredDice, isManualRoll, SeededDice } from '../engine/dice/index.js';
+import type { EngineEvent } from '../engine/events/index.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import { type CampaignState, type ContactRecord, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
@@ -15,6 +15,7 @@ import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, typ
 import { deleteTick, lastUndoableTick, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
+import { rollEvent } from './dice/rollLog.js';
 import { UserError } from './errors.js';
 import type { MessageButton, Picture, Reply } from './messages.js';
 import { isReferee, refereeIds } from './referees.js';
@@ -68,6 +69,8 @@ export interface CampaignTx {
   readonly actor: Actor | undefined;
   readonly isReferee: boolean;
   readonly dice: SeededDice;
+  /** The number new dice seeds are made from (the console's --seed, tests); undefined: random seeds. */
+  readonly fixedSeed: number | undefined;
   readonly now: Date;
   readonly read: CampaignReads;
 }
@@ -167,12 +170,34 @@ function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number
   const state = upgraded(stored.json, stored.version, 'this campaign');
   const { scenario, map, mapKey } = staticsOf(app, meta.id);
   const members = listMembers(db, meta.id);
-  const dice = new SeededDice(state.rng, app.scriptedDice);
   const tx: CampaignTx = {
-    meta, state, scenario, map, mapKey, members, actor, dice, now: app.clock.now(),
+    meta, state, scenario, map, mapKey, members, actor, dice: diceOf(state, app.scriptedDice), fixedSeed: app.seed, now: app.clock.now(),
     isReferee: isReferee(meta, members, state.settings, actor), read: readsOn(db, meta.id),
   };
   return { tx, storedVersion: stored.version };
+}
+
+/** The campaign's dice: entered manual dice first, then the script (tests, --dice), then the period's seeded dice. */
+function diceOf(state: CampaignState, script: readonly number[]): SeededDice {
+  const group = state.settings.manualDice;
+  const armies = Object.values(state.armies);
+  return new SeededDice(state.rng, {
+    script,
+    entered: enteredDice(state.manualDice),
+    ...(group === 'none' ? {} : { isManual: (purpose: string) => isManualRoll(classifyRoll(purpose, armies), group) }),
+  });
+}
+
+/**
+ * The state with what the dice did: the generator moved on, entered manual dice used up, and
+ * after a tick the requests it was the deadline of dropped.
+ */
+function withDice(next: CampaignState, dice: SeededDice, ticked: boolean): CampaignState {
+  let s = dice.changed() ? { ...next, rng: dice.state() } : next;
+  const manual = consumeDice(s.manualDice, dice.usedEntries());
+  const settled = ticked ? clearDice(manual) : manual;
+  if (settled !== s.manualDice) s = { ...s, manualDice: settled };
+  return s;
 }
 
 /** A stored undo snapshot in the current shape. */
@@ -198,8 +223,7 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
       deleteCampaign(db, id);
       return change.result;
     }
-    const next = change.state ?? tx.state;
-    const withRng = tx.dice.rolls.length > 0 ? { ...next, rng: tx.dice.state() } : next;
+    const withRng = withDice(change.state ?? tx.state, tx.dice, change.tick !== undefined);
     // A state stored in an older shape is rewritten whole in the current one.
     if (withRng !== tx.state || storedVersion !== STATE_VERSION) saveState(db, tx.state, withRng, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION);
     if (change.tick) {
@@ -209,7 +233,8 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
       markEventsUndone(db, id, change.undo.lastEventId);
       deleteTick(db, id, change.undo.timeIndex);
     }
-    const rollEvents: EngineEvent[] = tx.dice.rolls.map((r) => ({ type: 'diceRolled', audience: REFEREE, text: `d${r.sides} for ${r.purpose}: ${r.value}`, data: { ...r } }));
+    const nameOf = (userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || (userId === tx.meta.ownerUserId ? 'the referee' : userId);
+    const rollEvents = tx.dice.rolls.map((r) => rollEvent(r, nameOf));
     appendEvents(db, id, withRng.clock, tx.actor?.userId ?? null, [...(change.events ?? []), ...rollEvents], nowIso);
     for (const m of change.members ?? []) {
       if (m.kind === 'assign') assignCommander(db, id, m.armyId, m.userId, m.displayName);

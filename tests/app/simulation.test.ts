@@ -39,7 +39,7 @@ async function play(seed: number, halves: number): Promise<{ h: Harness; state: 
 
 describe('simulation: the Valormr scenario under many seeded orders', () => {
   it('keeps one commander per hex, no negative points or figures, and no numbers in public', async () => {
-    const run = await play(11, 16);
+    const run = await play(13, 16);
     h = run.h;
     const armies = Object.values(run.state.armies) as Army[];
     const hexes = armies.filter((a) => !a.status.destroyed).map((a) => `${a.hex.q},${a.hex.r}`);
