@@ -33,7 +33,12 @@ export default {
       .addStringOption((o) => o.setName('missed-orders').setDescription('What an army without orders does').addChoices({ name: 'rest', value: 'rest' }, { name: 'hold', value: 'hold' }))
       .addIntegerOption((o) => o.setName('decision-deadline').setDescription('Ticks commanders have to answer a contact (default 1)').setMinValue(1).setMaxValue(8))
       .addIntegerOption((o) => o.setName('catch-up-cap').setDescription('Most missed half periods played after downtime before pausing (default 4)').setMinValue(1).setMaxValue(48))
-      .addIntegerOption((o) => o.setName('undo-depth').setDescription('Half periods /turn undo can take back (default 10)').setMinValue(1).setMaxValue(50)))
+      .addIntegerOption((o) => o.setName('undo-depth').setDescription('Half periods /turn undo can take back (default 10)').setMinValue(1).setMaxValue(50))
+      .addStringOption((o) => o.setName('manual-dice').setDescription('Which rolls people roll by hand (default none)')
+        .addChoices({ name: 'none', value: 'none' }, { name: 'commanders\' contact and deployment rolls', value: 'contact' }, { name: 'every roll of contacts and battles', value: 'battle' }, { name: 'every roll', value: 'all' }))
+      .addStringOption((o) => o.setName('positions').setDescription('Army positions: public (default) or fog of war')
+        .addChoices({ name: 'public: every army\'s position is known', value: 'public' }, { name: 'fog of war: what each commander knows', value: 'fog' }))
+      .addBooleanOption((o) => o.setName('commander-books').setDescription('Commanders may export their own campaign book before the end')))
     .addSubcommand((s) => s.setName('assign').setDescription('Give an army to a player.')
       .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
       .addUserOption((o) => o.setName('user').setDescription('The player'))
@@ -59,7 +64,8 @@ export default {
           cadence: ctx.string('cadence'), timezone: ctx.string('timezone'), reminderLeadMinutes: ctx.integer('reminder-lead'), catchUp: ctx.string('catch-up'),
           refereeRoleId: ctx.user('referee-role'), tableWidth: ctx.number('table-width'), shortBowRange: ctx.number('bow-range'), drought: ctx.boolean('drought'),
           advancedEmbarkation: ctx.boolean('advanced-embarkation'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
-          catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'),
+          catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
+          commanderBooks: ctx.boolean('commander-books'),
         });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
       case 'start': return startCampaign(ctx.app, actor);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { classifyRoll, clearDice, consumeDice, enteredDice, isManualRoll, SeededDice } from '../engine/dice/index.js';
+import { classifyRoll, consumeDice, enteredDice, isManualRoll, SeededDice } from '../engine/dice/index.js';
 import type { EngineEvent } from '../engine/events/index.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
@@ -9,12 +9,13 @@ import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
   type CampaignControl, type CampaignMeta,
 } from '../db/campaignRepo.js';
-import { allEventsJson, appendEvents, eventsFor, lastEventId, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
+import { allEventsJson, appendEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
 import { assignCommander, listMembers, unassignArmy, type Member } from '../db/memberRepo.js';
 import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, type OutboxRow } from '../db/outboxRepo.js';
 import { deleteTick, lastUndoableTick, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
+import { diceAsks } from './dice/askDice.js';
 import { rollEvent } from './dice/rollLog.js';
 import { UserError } from './errors.js';
 import type { MessageButton, Picture, Reply } from './messages.js';
@@ -55,6 +56,10 @@ export interface CampaignReads {
   closedContacts(armyId?: string): ContactRecord[];
   /** The outbox message, if it is still pending and claimed by `owner`. */
   claimedMessage(id: number, owner: string): OutboxRow | undefined;
+  /** The dice events of one dice period (rolls, commitment, reveal), undone ones included, in log order. */
+  diceEvents(period: number): StoredEvent[];
+  /** The last `limit` events of a type, newest last, undone ones included. */
+  lastOfType(type: string, limit: number): StoredEvent[];
 }
 
 /** Everything a use-case may read inside its transaction. */
@@ -154,6 +159,8 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
     keptMessages: (userId) => keptMessages(db, campaignId, userId),
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),
+    diceEvents: (period) => diceEventsOf(db, campaignId, period),
+    lastOfType: (type, limit) => lastEventsOfType(db, campaignId, type, limit),
   };
 }
 
@@ -188,16 +195,11 @@ function diceOf(state: CampaignState, script: readonly number[]): SeededDice {
   });
 }
 
-/**
- * The state with what the dice did: the generator moved on, entered manual dice used up, and
- * after a tick the requests it was the deadline of dropped.
- */
-function withDice(next: CampaignState, dice: SeededDice, ticked: boolean): CampaignState {
-  let s = dice.changed() ? { ...next, rng: dice.state() } : next;
-  const manual = consumeDice(s.manualDice, dice.usedEntries());
-  const settled = ticked ? clearDice(manual) : manual;
-  if (settled !== s.manualDice) s = { ...s, manualDice: settled };
-  return s;
+/** The state with what the dice did: the generator moved on, and the entered manual dice used up. */
+function withDice(next: CampaignState, dice: SeededDice, before: CampaignState): CampaignState {
+  const s = dice.changed() ? { ...next, rng: dice.state() } : next;
+  const manual = consumeDice(s.manualDice, dice.usedEntries(), before.manualDice);
+  return manual === s.manualDice ? s : { ...s, manualDice: manual };
 }
 
 /** A stored undo snapshot in the current shape. */
@@ -223,7 +225,7 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
       deleteCampaign(db, id);
       return change.result;
     }
-    const withRng = withDice(change.state ?? tx.state, tx.dice, change.tick !== undefined);
+    const withRng = withDice(change.state ?? tx.state, tx.dice, tx.state);
     // A state stored in an older shape is rewritten whole in the current one.
     if (withRng !== tx.state || storedVersion !== STATE_VERSION) saveState(db, tx.state, withRng, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION);
     if (change.tick) {
@@ -240,7 +242,8 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
       if (m.kind === 'assign') assignCommander(db, id, m.armyId, m.userId, m.displayName);
       else unassignArmy(db, id, m.armyId);
     }
-    for (const o of change.outbox ?? []) queue(db, tx.meta, o, nowIso);
+    // Manual rolls asked for by this change go to the people who roll them.
+    for (const o of [...(change.outbox ?? []), ...diceAsks({ ...tx, state: withRng }, tx.state.manualDice, withRng.manualDice)]) queue(db, tx.meta, o, nowIso);
     if (change.control) setControl(db, id, change.control);
     if (change.readMessages) markRead(db, change.readMessages, nowIso);
     const u = change.undeliverable;

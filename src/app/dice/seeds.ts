@@ -23,7 +23,7 @@ export function commitEvent(period: number, seed: string, what: string): EngineE
 }
 
 /** The public line that reveals the seed of a period that is over, for anyone to check its dice. */
-export function revealEvent(closed: RngState): EngineEvent {
+function revealEvent(closed: RngState): EngineEvent {
   const commitment = commitmentOf(closed.seed);
   return {
     type: 'diceSeedRevealed', audience: PUBLIC,

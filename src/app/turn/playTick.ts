@@ -8,6 +8,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { deliveries } from '../contact/contactCommon.js';
 import { startDicePeriod } from '../dice/seeds.js';
+import { manualDiceAfterTick } from '../dice/tickDice.js';
 import { UserError } from '../errors.js';
 import { gameTimeLabel } from '../format.js';
 import { reply, type Reply } from '../messages.js';
@@ -86,7 +87,7 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   // A new dice period: the last one's seed is revealed, this tick's committed seed comes into use.
   const diceLines = startDicePeriod(tx.dice, tx.fixedSeed, 'the next tick');
   const out = resolveTick(s, tx.map, tx.dice, TICK_PLAN);
-  const next = out.state;
+  const next = { ...out.state, manualDice: manualDiceAfterTick({ ...out.state, rng: tx.dice.state() }, tx.map, tx.dice) };
   const playedLabel = formatGameTime(s.clock);
   const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;
   const forced = opts.force && battles.length > 0 ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }] : [];

@@ -86,7 +86,7 @@ export function seedCommitment(seed: string): string {
 }
 
 /** The 32-bit number of draw `i` of a period: the first 8 hex digits of SHA-256("<seed>:<i>"). */
-export function drawNumber(seed: string, i: number): number {
+function drawNumber(seed: string, i: number): number {
   return sha256Words(`${seed}:${i}`)[0] as number;
 }
 
@@ -119,7 +119,7 @@ export function createRngState(n: number): RngState {
 }
 
 /** The next period: the committed seed comes into use; `fresh` (new, secret) becomes the one to commit. */
-export function nextPeriod(rng: RngState, fresh: string): RngState {
+function nextPeriod(rng: RngState, fresh: string): RngState {
   return { period: rng.period + 1, seed: rng.next, draws: 0, next: fresh };
 }
 
@@ -145,7 +145,7 @@ export class SeededDice implements Dice {
   readonly rolls: LoggedRoll[] = [];
   private rng: RngState;
   private readonly script: number[];
-  private readonly entered: ReadonlyMap<string, EnteredDie>;
+  private readonly entered: Map<string, EnteredDie>;
   private readonly used = new Set<string>();
   private readonly seen = new Map<string, number>();
   private readonly wanted: NeededRoll[] = [];
@@ -193,6 +193,11 @@ export class SeededDice implements Dice {
     this.rolls.push(roll);
     this.moved = true;
     return roll.value;
+  }
+
+  /** A die entered by a person during this resolution (before the step that rolls it). */
+  enter(die: EnteredDie): void {
+    this.entered.set(die.key, die);
   }
 
   /** A new dice period begins (a tick): the committed seed comes into use; `fresh` is the next one. */

@@ -86,11 +86,13 @@ export function enteredDice(state: ManualDiceState): EnteredDie[] {
   return state.requests.flatMap((r) => (r.value !== undefined && r.enteredBy !== undefined ? [{ key: r.key, value: r.value, enteredBy: r.enteredBy }] : []));
 }
 
-/** Drops the requests whose dice were used (by key). */
-export function consumeDice(state: ManualDiceState, keys: readonly string[]): ManualDiceState {
+/** Drops the requests whose dice were used (by key), among those of `asked` (the requests there were before the dice rolled). */
+export function consumeDice(state: ManualDiceState, keys: readonly string[], asked: ManualDiceState): ManualDiceState {
   if (keys.length === 0) return state;
   const used = new Set(keys);
-  return { ...state, requests: state.requests.filter((r) => !used.has(r.key)) };
+  const before = new Set(asked.requests.map((r) => r.id));
+  const requests = state.requests.filter((r) => !(used.has(r.key) && before.has(r.id)));
+  return requests.length === state.requests.length ? state : { ...state, requests };
 }
 
 /** After a tick: the requests no waiting contact holds are dropped (the tick was their deadline). */

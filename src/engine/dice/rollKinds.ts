@@ -75,8 +75,12 @@ const CONTACT_KINDS: ReadonlySet<RollKind> = new Set(['contact', 'scout', 'terra
 /** Every roll of a contact and its battle (the commanders' and the referee's). */
 const BATTLE_KINDS: ReadonlySet<RollKind> = new Set([...CONTACT_KINDS, 'estimate', 'terrainCard']);
 
-/** Whether the setting makes this roll manual. */
+/**
+ * Whether the setting makes this roll manual. Terrain cards never are: the bot deals them from the
+ * shuffled deck (a deal, not a die anyone rolls at the table).
+ */
 export function isManualRoll(subject: RollSubject, group: ManualDiceGroup): boolean {
+  if (subject.kind === 'terrainCard') return false;
   switch (group) {
     case 'none': return false;
     case 'contact': return CONTACT_KINDS.has(subject.kind);

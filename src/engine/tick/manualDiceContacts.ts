@@ -45,8 +45,13 @@ export const manualDiceContactStep: TickStep = (input) => {
   if (state.settings.manualDice === 'none' || !(dice instanceof SeededDice)) return contactStep(input);
   const now = timeIndex(state.clock);
   let manual = state.manualDice;
-  // 1. Contacts whose dice deadline is this tick stop waiting.
-  for (const [id, hold] of Object.entries(manual.holds)) if (hold.until <= now || !state.contacts[id]) manual = releaseHold(manual, id);
+  // 1. Contacts whose dice deadline is this tick stop waiting (and resolve below).
+  const released = new Set<string>();
+  for (const [id, hold] of Object.entries(manual.holds)) {
+    if (hold.until > now && state.contacts[id]) continue;
+    manual = releaseHold(manual, id);
+    released.add(id);
+  }
   // 2. Contacts due now that need dice nobody has entered start waiting.
   const waiting: Record<string, ContactRecord> = {};
   for (const c of Object.values(state.contacts)) {
@@ -54,7 +59,7 @@ export const manualDiceContactStep: TickStep = (input) => {
       waiting[c.id] = c;
       continue;
     }
-    if (!dueNow(state, c)) continue;
+    if (released.has(c.id) || !dueNow(state, c)) continue;
     const needed = diceNeededToResolve(state, map, c, dice);
     if (needed.length === 0) continue;
     manual = holdForDice(manual, c.id, { step: c.step as 'step1' | 'decision', until: now + 1 }, needed, whoRollsIn(state), state.clock);

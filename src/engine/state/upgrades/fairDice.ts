@@ -15,7 +15,7 @@ function isPeriodState(rng: unknown): rng is RngState {
  * stream's secret state becomes the seeds of period 0 and 1. Pure, so the new seeds come from the
  * old state; neither was committed in advance, which the first checks after the upgrade say.
  */
-export function periodFromStream(rng: unknown): RngState {
+function periodFromStream(rng: unknown): RngState {
   if (isPeriodState(rng)) return rng;
   const secret = JSON.stringify(rng ?? null);
   return { period: 0, seed: sha256Hex(`upgrade:${secret}:0`).slice(0, 32), draws: 0, next: sha256Hex(`upgrade:${secret}:1`).slice(0, 32) };
