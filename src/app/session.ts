@@ -18,6 +18,7 @@ import type { App } from './app.js';
 import { diceAsks } from './dice/askDice.js';
 import { rollEvent } from './dice/rollLog.js';
 import { UserError } from './errors.js';
+import { fogged } from './fog.js';
 import type { MessageButton, Picture, Reply } from './messages.js';
 import { isReferee, refereeIds } from './referees.js';
 import { mapOf } from './scenarios.js';
@@ -237,7 +238,7 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
     }
     const nameOf = (userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || (userId === tx.meta.ownerUserId ? 'the referee' : userId);
     const rollEvents = tx.dice.rolls.map((r) => rollEvent(r, nameOf));
-    appendEvents(db, id, withRng.clock, tx.actor?.userId ?? null, [...(change.events ?? []), ...rollEvents], nowIso);
+    appendEvents(db, id, withRng.clock, tx.actor?.userId ?? null, [...fogged(withRng, change.events ?? []), ...rollEvents], nowIso);
     for (const m of change.members ?? []) {
       if (m.kind === 'assign') assignCommander(db, id, m.armyId, m.userId, m.displayName);
       else unassignArmy(db, id, m.armyId);
@@ -319,8 +320,10 @@ export interface RouteOptions {
 }
 
 /** Turns engine events into deliveries: public lines to the channel, each army's lines to its commanders, referee lines to the referee. */
-export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, list: readonly EngineEvent[], opts: RouteOptions = {}): Outgoing[] {
+export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, events: readonly EngineEvent[], opts: RouteOptions = {}): Outgoing[] {
   const out: Outgoing[] = [];
+  // In fog of war, what would place an army goes to its commander instead of the channel.
+  const list = fogged(tx.state, events);
   const header = opts.header ? `${opts.header}\n` : '';
   const pub = list.filter((e) => e.audience.kind === 'public');
   if ((opts.publicToChannel ?? true) && pub.length > 0) {
