@@ -5,6 +5,8 @@ import { campaignSettings } from '../src/app/campaign/campaignSettings.js';
 import { campaignStatus } from '../src/app/campaign/campaignStatus.js';
 import { createCampaign } from '../src/app/campaign/createCampaign.js';
 import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
+import { exportCampaignBook } from '../src/app/book/exportBook.js';
+import { campaignTimelapse } from '../src/app/book/timelapse.js';
 import { deleteCampaign, pauseCampaign, resumeCampaign, startCampaign } from '../src/app/campaign/lifecycle.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { actorOf } from './_actor.js';
@@ -49,7 +51,11 @@ export default {
       .addStringOption((o) => o.setName('missed').setDescription('After downtime past the catch-up cap: the missed half periods')
         .addChoices({ name: 'skip them', value: 'none' }, { name: 'play one now', value: 'one' }, { name: 'play them all, in order', value: 'all' })))
     .addSubcommand((s) => s.setName('status').setDescription('Time, sides, armies and commanders.'))
-    .addSubcommand((s) => s.setName('export').setDescription('The whole campaign as JSON (referee).'))
+    .addSubcommand((s) => s.setName('export').setDescription('The campaign as JSON (referee), or as a book in Markdown with a map per day.')
+      .addStringOption((o) => o.setName('format').setDescription('json (default, referee) or markdown (the campaign book)').addChoices({ name: 'json', value: 'json' }, { name: 'markdown', value: 'markdown' }))
+      .addBooleanOption((o) => o.setName('public').setDescription('The public book (what everyone saw), for anyone')))
+    .addSubcommand((s) => s.setName('timelapse').setDescription('The public map through the campaign, one frame per tick (animated).')
+      .addBooleanOption((o) => o.setName('secret').setDescription('Referee: every army, even in fog of war (privately)')))
     .addSubcommand((s) => s.setName('delete').setDescription('Delete this channel\'s campaign.')
       .addStringOption((o) => o.setName('confirm').setDescription('The campaign name, to confirm').setRequired(true))),
   async execute(ctx) {
@@ -71,7 +77,8 @@ export default {
       case 'start': return startCampaign(ctx.app, actor);
       case 'pause': return pauseCampaign(ctx.app, actor);
       case 'resume': return resumeCampaign(ctx.app, actor, ctx.string('missed'));
-      case 'export': return exportCampaign(ctx.app, actor);
+      case 'export': return ctx.string('format') === 'markdown' ? exportCampaignBook(ctx.app, actor, { publicOnly: ctx.boolean('public') ?? false }) : exportCampaign(ctx.app, actor);
+      case 'timelapse': return campaignTimelapse(ctx.app, actor, { secret: ctx.boolean('secret') ?? false });
       case 'delete': return deleteCampaign(ctx.app, actor, ctx.string('confirm'));
       default: return campaignStatus(ctx.app, actor);
     }

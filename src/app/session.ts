@@ -3,16 +3,17 @@ import { classifyRoll, consumeDice, enteredDice, isManualRoll, SeededDice } from
 import type { EngineEvent } from '../engine/events/index.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
+import type { MapView } from '../engine/views/index.js';
 import { type CampaignState, type ContactRecord, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
 import { readTransaction, writeTransaction, type Database } from '../db/client.js';
 import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
   type CampaignControl, type CampaignMeta,
 } from '../db/campaignRepo.js';
-import { allEventsJson, appendEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
+import { allEventsJson, appendEvents, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
 import { assignCommander, listMembers, unassignArmy, type Member } from '../db/memberRepo.js';
 import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, type OutboxRow } from '../db/outboxRepo.js';
-import { deleteTick, lastUndoableTick, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
+import { deleteTick, lastUndoableTick, playedTicks, recordTick, tickPlayed, undoableTicks, type PlayedTick, type UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import { diceAsks } from './dice/askDice.js';
@@ -61,6 +62,16 @@ export interface CampaignReads {
   diceEvents(period: number): StoredEvent[];
   /** The last `limit` events of a type, newest last, undone ones included. */
   lastOfType(type: string, limit: number): StoredEvent[];
+  /** Every played half period, in order (the book, the time-lapse). */
+  playedTicks(): PlayedTick[];
+  /** Every event for these audiences not withdrawn by an undo, in order, leaving out some types (the book). */
+  chronicle(audiences: readonly string[], without: readonly string[]): StoredEvent[];
+}
+
+/** Where every army stood after a tick, and whether positions were public then. */
+export interface TickFrame {
+  readonly view: MapView;
+  readonly fog: boolean;
 }
 
 /** Everything a use-case may read inside its transaction. */
@@ -96,8 +107,8 @@ export interface Change<R = readonly Reply[]> {
   readonly outbox?: readonly Outgoing[];
   /** Scheduling and control columns to set (next tick, reminders, held tick, extensions...). */
   readonly control?: Partial<CampaignControl>;
-  /** A half period was played: record it (idempotence) with the state before it (undo). */
-  readonly tick?: { readonly timeIndex: number; readonly before: CampaignState };
+  /** A half period was played: record it (idempotence) with the state before it (undo) and where every army stood after it (the book, the time-lapse). */
+  readonly tick?: { readonly timeIndex: number; readonly before: CampaignState; readonly frame?: TickFrame };
   /** A played half period was taken back: its tick row goes, its events are marked undone. */
   readonly undo?: { readonly timeIndex: number; readonly lastEventId: number };
   readonly members?: readonly MemberChange[];
@@ -162,6 +173,8 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),
     diceEvents: (period) => diceEventsOf(db, campaignId, period),
     lastOfType: (type, limit) => lastEventsOfType(db, campaignId, type, limit),
+    playedTicks: () => playedTicks(db, campaignId),
+    chronicle: (audiences, without) => chronicleEvents(db, campaignId, audiences, without),
   };
 }
 
@@ -230,7 +243,7 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
     // A state stored in an older shape is rewritten whole in the current one.
     if (withRng !== tx.state || storedVersion !== STATE_VERSION) saveState(db, tx.state, withRng, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION);
     if (change.tick) {
-      recordTick(db, id, change.tick.timeIndex, change.tick.before, STATE_VERSION, lastEventId(db, id), nowIso, withRng.settings.undoDepth);
+      recordTick(db, id, change.tick.timeIndex, change.tick.before, STATE_VERSION, lastEventId(db, id), nowIso, withRng.settings.undoDepth, change.tick.frame);
     }
     if (change.undo) {
       markEventsUndone(db, id, change.undo.lastEventId);

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/gameTime.js';
 import type { Audience, EngineEvent } from '../engine/events/events.js';
 import type { Database } from './client.js';
@@ -56,6 +56,13 @@ export function diceEventsOf(db: Database, campaignId: string, period: number): 
 /** The last `limit` events of one type, newest last (undone ones included, marked). */
 export function lastEventsOfType(db: Database, campaignId: string, type: string, limit: number): StoredEvent[] {
   return db.select().from(events).where(and(eq(events.campaignId, campaignId), eq(events.type, type))).orderBy(desc(events.id)).limit(limit).all().reverse().map(toStored);
+}
+
+/** Every event for these audiences not withdrawn by an undo, in log order, without the types named (the campaign book). */
+export function chronicleEvents(db: Database, campaignId: string, audiences: readonly string[], without: readonly string[]): StoredEvent[] {
+  const conds = [eq(events.campaignId, campaignId), inArray(events.audience, [...audiences]), eq(events.undone, false)];
+  if (without.length > 0) conds.push(notInArray(events.type, [...without]));
+  return db.select().from(events).where(and(...conds)).orderBy(events.id).all().map(toStored);
 }
 
 export function allEvents(db: Database, campaignId: string): StoredEvent[] {

@@ -2,3 +2,4 @@
 export { renderMap } from './renderMap.js';
 export { renderBattlefield } from './battlefield.js';
 export { closeRenderPool } from './renderPool.js';
+export { animatedWebp, stillWebp } from './animate.js';

@@ -2,7 +2,8 @@ import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
 import { REFEREE } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
-import { publicMapView } from '../../engine/views/index.js';
+import { isFog } from '../../engine/knowledge/index.js';
+import { everyPositionView, publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -100,7 +101,7 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     state: next,
     events: d.events,
     outbox: [...d.outbox, mapPost(next, playedLabel)],
-    tick: { timeIndex: index, before: s },
+    tick: { timeIndex: index, before: s, frame: { view: everyPositionView(next), fog: isFog(next) } },
     control: {
       ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderLeadMinutes) : {}),
       heldDue: null,
