@@ -70,6 +70,18 @@ describe('the campaign book (/campaign export format:markdown)', () => {
     expect(md).not.toMatch(/Army of Grallune\)\*|\(referee\)/);
   });
 
+  it('GIVEN fog of war THEN the public book places no army, in words or on its maps, and the referee\'s still does', async () => {
+    h = await contactHarness();
+    await h.run('@referee /campaign settings positions:fog', '@referee /campaign start', '@bob /move army:grallune to:1124', '!tick 4');
+    const [pub] = await exportCampaignBook(h.app, actor('carol'), { publicOnly: true });
+    const { md } = unzip(pub!.files![0]!.data);
+    const after = md.slice(md.indexOf('## Day 1'));
+    expect(after).not.toMatch(/Grallune|Hadewych|\b11\d\d\b/);
+    expect(after).toMatch(/fog of war: no army shown/);
+    const [ref] = await exportCampaignBook(h.app, actor('referee'), { publicOnly: false });
+    expect(unzip(ref!.files![0]!.data).md).toMatch(/\*\(to Army of Grallune\)\*.*11\d\d/);
+  });
+
   it('GIVEN /campaign export format:markdown through the console THEN a zip file comes back', async () => {
     h = await playedCampaign();
     const [out] = await h.run('@referee /campaign export format:markdown') as ConsoleOutput[];
