@@ -93,6 +93,10 @@ describe('knowledge maps: each commander\'s map shows what their armies know (fo
     expect(channel).not.toMatch(/Grallune|Eglidain|Aeskrvald|Laugher|marche/);
     expect(channel).toMatch(/The clock moves on/);
     expect(h.dms('bob').some((o) => /Grallune|Ingegerd/.test(o.content) && /18\d\d/.test(o.content))).toBe(true);
+    // Nor does the public status.
+    const [status] = await h.run('@carol /campaign status');
+    expect(status?.content).not.toMatch(/ at \d{4}/);
+    expect(JSON.stringify(status?.data)).not.toMatch(/"hex"/);
   });
 
   it('GIVEN positions public (the default) THEN every commander\'s map shows every army where it is, with no age', async () => {
