@@ -30,6 +30,8 @@ import embark from './embark.js';
 import sail from './sail.js';
 import debark from './debark.js';
 import courier from './courier.js';
+import dice from './dice.js';
+import { diceButtons } from './_diceButtons.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [
@@ -63,11 +65,13 @@ export const commands: readonly Command[] = [
   sail,
   debark,
   courier,
+  dice,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */
 export const buttons: readonly ButtonHandler[] = [
   contactButtons,
+  diceButtons,
 ];
 
 export function findCommand(name: string): Command | undefined {

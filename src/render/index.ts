@@ -2,6 +2,7 @@ import type { MapModel } from '../engine/map/index.js';
 import type { BattlefieldSketch } from '../engine/views/index.js';
 import type { MapView } from '../engine/views/index.js';
 import { mapKey } from './mapKey.js';
+import type { AnimationOptions } from './animate.js';
 import type { RenderMapOptions } from './renderMap.js';
 import { runPicture } from './renderPool.js';
 
@@ -20,3 +21,14 @@ export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buff
 }
 
 export { closeRenderPool } from './renderPool.js';
+/**
+ * The time-lapse and the campaign book's maps (animate.ts): libvips is loaded only when one is
+ * made, and encodes on its own threads.
+ */
+export async function animatedWebp(frames: readonly Buffer[], opts: AnimationOptions): Promise<Buffer> {
+  return (await import('./animate.js')).animatedWebp(frames, opts);
+}
+
+export async function stillWebp(picture: Buffer): Promise<Buffer> {
+  return (await import('./animate.js')).stillWebp(picture);
+}

@@ -2,11 +2,14 @@ import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
 import { REFEREE } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
-import { publicMapView } from '../../engine/views/index.js';
+import { isFog } from '../../engine/knowledge/index.js';
+import { everyPositionView, publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { deliveries } from '../contact/contactCommon.js';
+import { startDicePeriod } from '../dice/seeds.js';
+import { manualDiceAfterTick } from '../dice/tickDice.js';
 import { UserError } from '../errors.js';
 import { gameTimeLabel } from '../format.js';
 import { reply, type Reply } from '../messages.js';
@@ -82,12 +85,15 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   if (tx.read.tickPlayed(index)) {
     return { result: { played: false, reason: 'alreadyPlayed', why: `${formatGameTime(s.clock)} was already played.`, replies: [reply(`${formatGameTime(s.clock)} was already played.`, { clock: s.clock, alreadyPlayed: true })] } };
   }
+  // A new dice period: the last one's seed is revealed, this tick's committed seed comes into use.
+  const diceLines = startDicePeriod(tx.dice, tx.fixedSeed, 'the next tick');
   const out = resolveTick(s, tx.map, tx.dice, TICK_PLAN);
-  const next = out.state;
+  const next = { ...out.state, manualDice: manualDiceAfterTick({ ...out.state, rng: tx.dice.state() }, tx.map, tx.dice) };
   const playedLabel = formatGameTime(s.clock);
   const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;
   const forced = opts.force && battles.length > 0 ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }] : [];
-  const d = deliveries(tx, s, next, [...forced, ...out.events], header);
+  // The chronicle ends with the dice: the seed just revealed, and the commitment to the next.
+  const d = deliveries(tx, s, next, [...forced, ...out.events, ...diceLines], header);
   const { cadence, timezone, reminderLeadMinutes } = s.settings;
   const due = opts.scheduledFor ? nextDue(cadence, timezone, opts.scheduledFor) : nextDueFromNow(cadence, timezone, tx.now, tx.meta.lastTickAt);
   const summary = `Played ${playedLabel}; now ${formatGameTime(next.clock)}.`;
@@ -95,7 +101,7 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     state: next,
     events: d.events,
     outbox: [...d.outbox, mapPost(next, playedLabel)],
-    tick: { timeIndex: index, before: s },
+    tick: { timeIndex: index, before: s, frame: { view: everyPositionView(next), fog: isFog(next) } },
     control: {
       ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderLeadMinutes) : {}),
       heldDue: null,
