@@ -34,6 +34,15 @@ describe('describeContact: steps and estimates', () => {
   });
 });
 
+describe('describeContact: what a contact move did to the force', () => {
+  it('GIVEN a contact move into ground that demands unformed movement, or away from the rally point THEN its commander reads it', () => {
+    const noted = (becameUnformed: boolean, stragglersLost: number): string => say({ type: 'contactMoveNoted', audience: toArmy('hadewych'), data: { armyId: 'hadewych', to: '0304', becameUnformed, stragglersLost, rallyPoint: '0303' } });
+    expect(noted(true, 0)).toBe('Hadewych moved unformed into 0304: stragglers are counted at daybreak, and a day without movement reforms it.');
+    expect(noted(false, 2)).toBe('2 straggling figure(s) left behind at 0303 are lost.');
+    expect(noted(true, 1)).toBe('Hadewych moved unformed into 0304: stragglers are counted at daybreak, and a day without movement reforms it; 1 straggling figure(s) left behind at 0303 are lost.');
+  });
+});
+
 describe('describeContact: step 1 and the contact phase', () => {
   it('GIVEN a contact made THEN who and where, as it was opened or joined', () => {
     expect(say({ type: 'contactMade', audience: PUBLIC, data: { how: 'opened', contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], hexes: ['0303', '0302'] } })).toBe('Contact: Hadewych (0303), Ingegerd (0302).');

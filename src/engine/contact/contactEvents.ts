@@ -30,6 +30,7 @@ export type ContactFact =
   | Fact<'armyAvoided', { readonly armyId: string; readonly to: string }, PublicAudience>
   | Fact<'avoidForcedMarch', { readonly armyId: string; readonly to: string; readonly day: number }, ArmyAudience>
   | Fact<'avoidBlocked', { readonly armyId: string; readonly to: string; readonly violation: Violation }, ArmyAudience>
+  | Fact<'contactMoveNoted', { readonly armyId: string; readonly to: string; readonly becameUnformed: boolean; readonly stragglersLost: number; readonly rallyPoint: string }, ArmyAudience>
   | Fact<'contactDeferred', { readonly contactId: string; readonly armyIds: readonly string[] }, PublicAudience>
   | Fact<'scoutsReturned', { readonly contactId: string; readonly scouts: readonly ScoutOutcome[] }, ArmyAudience>
   | Fact<'scoutCaptured', { readonly contactId: string; readonly from: string }, ArmyAudience>

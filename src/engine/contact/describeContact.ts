@@ -63,6 +63,14 @@ function forceDisengaged(f: Of<'forceDisengaged'>, names: Names): string {
   return `${names.army(d.armyId)} ${OPERATION_DONE[d.operation]}${d.to ? ` and was pushed back to ${d.to}` : ''}.`;
 }
 
+function contactMoveNoted(f: Of<'contactMoveNoted'>, names: Names): string {
+  const d = f.data;
+  const parts: string[] = [];
+  if (d.becameUnformed) parts.push(`${names.army(d.armyId)} moved unformed into ${d.to}: stragglers are counted at daybreak, and a day without movement reforms it`);
+  if (d.stragglersLost > 0) parts.push(`${d.stragglersLost} straggling figure(s) left behind at ${d.rallyPoint} are lost`);
+  return `${parts.join('; ')}.`;
+}
+
 function contactEstimated(f: Of<'contactEstimated'>, names: Names): string {
   const d = f.data.die;
   const mods = d.modifiers.map((m) => signedModifier(m.value, m.label)).join('');
@@ -96,7 +104,7 @@ function battleRecorded(f: Of<'battleRecorded'>): string {
   return `Battle ${f.data.contactId} recorded: losses ${JSON.stringify(f.data.result.losses)}; withdrawals ${withdrawals}.`;
 }
 
-const PROCEDURE = ['contactMade', 'forceDisengaged', 'armyAvoided', 'avoidForcedMarch', 'avoidBlocked', 'contactDeferred', 'scoutsReturned', 'scoutCaptured', 'contactEstimated', 'terrainDealt', 'contactTruth', 'contactPhaseRun', 'contactEvaded', 'battleJoined', 'deploymentRolled'] as const;
+const PROCEDURE = ['contactMade', 'forceDisengaged', 'armyAvoided', 'avoidForcedMarch', 'avoidBlocked', 'contactMoveNoted', 'contactDeferred', 'scoutsReturned', 'scoutCaptured', 'contactEstimated', 'terrainDealt', 'contactTruth', 'contactPhaseRun', 'contactEvaded', 'battleJoined', 'deploymentRolled'] as const;
 /** Facts of the contact procedure from step 1 to the battle. */
 type ProcedureFact = Extract<ContactFact, { type: (typeof PROCEDURE)[number] }>;
 /** Facts of the battle's result, disengagements, and the support, reserve and maneuver operations. */
@@ -120,6 +128,8 @@ function describeProcedure(f: ProcedureFact, names: Names): string {
       return `${names.army(f.data.armyId)} avoided to ${f.data.to} by a forced march: rest all of tomorrow or be fatigued.`;
     case 'avoidBlocked':
       return `${names.army(f.data.armyId)} could not move to ${f.data.to} after avoiding: ${f.data.violation.message}`;
+    case 'contactMoveNoted':
+      return contactMoveNoted(f, names);
     case 'contactDeferred':
       return `No commander pressed the contact: ${list(f.data.armyIds, ', ')} will fight on the morrow (contact again next half period).`;
     case 'scoutsReturned':

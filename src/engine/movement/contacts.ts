@@ -57,6 +57,17 @@ export function detectContacts(state: CampaignState): string[][] {
   return [...groups.values()].sort((x, y) => ((x[0] ?? '') < (y[0] ?? '') ? -1 : 1));
 }
 
+/**
+ * True when a contact took the army's current half period: a delay, or a battle ("takes one half
+ * period as if a battle had been fought"). Its standing order does not march in it, and the half
+ * counts as neither rest nor movement.
+ * @see 001 Avoid, Evade, Delay, and Withdraw: Delay; Cost of Battle in Time and Move Points
+ */
+export function halfTaken(state: CampaignState, armyId: string): boolean {
+  const now = timeIndex(state.clock);
+  return contactHistory(state).some((c) => c.data.halfSpent?.[armyId] === now);
+}
+
 /** True while a "fight on the morrow" answer keeps these armies from contact. */
 function quiet(state: CampaignState, ids: readonly string[]): boolean {
   const now = timeIndex(state.clock);

@@ -1,11 +1,11 @@
-import { halfPeriodName, type GameTime } from '../clock/index.js';
+import { halfPeriodName, timeIndex, type GameTime } from '../clock/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import type { Army, HalfActivity, MarchState } from '../forces/index.js';
 import { hexEquals, type Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { getArmy, type CampaignState, type Order } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';
-import { detectContacts, openContacts } from './contacts.js';
+import { detectContacts, halfTaken, openContacts } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { describeMovement } from './describeMovement.js';
 import type { MarchNote, MovementFact } from './movementEvents.js';
@@ -40,7 +40,7 @@ export const movementStep: TickStep = ({ state, map, dice, weather }) => {
   // 2. The rest and fatigue books of every army.
   for (const [id, a] of Object.entries(armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     if (a.status.destroyed) continue;
-    const kept = keepBooks(state, a, halfActivity(a, moved.has(id), orders[id] ?? state.orders[id], state.clock));
+    const kept = keepBooks(state, a, halfActivity(state, a, moved.has(id), orders[id] ?? state.orders[id]));
     armies[id] = kept.army;
     facts.push(...kept.facts);
   }
@@ -49,11 +49,18 @@ export const movementStep: TickStep = ({ state, map, dice, weather }) => {
   return { state: contacts.state, events: tell([...facts, ...contacts.facts], describeMovement, namesOf(contacts.state.armies)) };
 };
 
-/** What the army did this half period, for the rest rules. */
-function halfActivity(a: Army, moved: boolean, order: Order | undefined, clock: GameTime): HalfActivity {
-  if (moved) return 'moved';
-  if (a.march.operation) return periodActive(order?.kind === 'move' ? order.period : 'day', clock) ? 'worked' : 'rested';
-  return a.status.inBattle ? 'battle' : 'rested';
+/**
+ * What the army did this half period, for the rest rules, from what happened: it entered a hex or
+ * spent move points (by its march or by a contact rule: avoid, displacement, exploit, a switch, a
+ * maneuver), worked at a crossing, was taken up by a contact (a battle, a delay, an evade: no
+ * rest, no march), or rested.
+ * @see 000 Overland Travel: Daily Rest; 001 Avoid, Evade, Delay, and Withdraw: No Rest; RULINGS 4
+ */
+function halfActivity(state: CampaignState, a: Army, moved: boolean, order: Order | undefined): HalfActivity {
+  const active = a.march.activeHalf?.at === timeIndex(state.clock) ? a.march.activeHalf : undefined;
+  if (moved || active?.moved) return 'moved';
+  if (a.march.operation) return periodActive(order?.kind === 'move' ? order.period : 'day', state.clock) ? 'worked' : 'rested';
+  return a.status.inBattle || active !== undefined || halfTaken(state, a.id) ? 'battle' : 'rested';
 }
 
 /**

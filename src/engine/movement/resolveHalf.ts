@@ -8,7 +8,7 @@ import { BrokenData } from '../result.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { rankContenders } from './contest.js';
-import { hexHolders } from './contacts.js';
+import { halfTaken, hexHolders } from './contacts.js';
 import type { MovementFact } from './movementEvents.js';
 import { planHalf, type HalfEntry, type HalfPlan } from './planHalf.js';
 import type { MoveOrder } from './types.js';
@@ -86,9 +86,9 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
   return { outcomes, facts: contests.facts };
 }
 
-/** Armies that can carry out a move order now. */
-function mayMove(a: Army): boolean {
-  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation;
+/** Armies that can carry out a move order now: not in a contact, and their half period not taken by a delay or a battle. */
+function mayMove(state: CampaignState, a: Army): boolean {
+  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation && !halfTaken(state, a.id);
 }
 
 /** Step 1: every army with an active move order plans its entries for this half. */
@@ -97,7 +97,7 @@ function planMovers(state: CampaignState, map: MapModel, weather: WeatherEffects
   for (const id of Object.keys(state.orders).sort()) {
     const order = state.orders[id];
     const army = state.armies[id];
-    if (order?.kind !== 'move' || !army || !mayMove(army)) continue;
+    if (order?.kind !== 'move' || !army || !mayMove(state, army)) continue;
     const plan = planHalf(map, army, order, state.clock, weather, state.settings.flyingIgnoresTerrain);
     movers.set(id, { army, order, plan, next: 0, pos: army.hex, bank: army.bank, spent: 0, entered: [] });
   }
