@@ -7,6 +7,7 @@ import { requireControl } from '../armies.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { movementStatus } from '../movement/marchLines.js';
+import { scoutsLine } from '../contact/scouts.js';
 
 /** The full private picture of one's own army. */
 function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: string; data: Record<string, unknown> } {
@@ -28,7 +29,7 @@ function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: 
     ...regiments.map((r) => `- ${r.role}: ${r.name} — ${r.figures}/${r.originalFigures} figures (${r.strength}%): ${r.companies}`),
     ...(army.individuals.length > 0 ? [`Individuals: ${army.individuals.map((i) => `${i.name} (${i.kind})`).join(', ')}.`] : []),
     ...(Object.entries(army.vessels).some(([, n]) => n > 0) ? [`Vessels: ${Object.entries(army.vessels).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ')}.`] : []),
-    `Scouts: ${army.scouts}.`,
+    scoutsLine(army.scouts),
     `Order: ${order ? orderSummary(order, map) : 'none'}.`,
   ];
   return {

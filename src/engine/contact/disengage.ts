@@ -16,6 +16,8 @@ export type DisengageFormation = 'formed' | 'retreat' | 'rout' | 'unformed';
 export interface DisengageParty {
   readonly armyId: string;
   readonly formation: DisengageFormation;
+  /** An unformed force begins an engagement as if in retreat (the campaign setting, on by default). */
+  readonly unformedAsRetreat: boolean;
   readonly maneuver: boolean;
   /** Opponent only: ordered an aggressive pursuit (checked by the caller). */
   readonly aggressivePursuit?: boolean;
@@ -30,10 +32,12 @@ export interface DisengageParty {
 }
 
 /**
- * Disengagement modifiers: the best one of each category. The rearguard is the disengaging
- * force's own (not in rout; unformed or in retreat only above half strength). Terrain is
- * favourable to the disengaging force in mountains and unfavourable in clear; the other way round
- * for its opponent.
+ * Disengagement modifiers: the best one of each category. An unformed force counts as in retreat
+ * (setting `unformedAsRetreat`, on by default; off, it has no formation modifier). The rearguard
+ * is the disengaging force's own (not in rout; unformed or in retreat only above half strength).
+ * Terrain is favourable to the disengaging force in mountains and unfavourable in clear; the
+ * other way round for its opponent.
+ * @see 000 Units, Formed and Unformed ("as if in retreat")
  * @see 001 Avoid, Evade, Delay, and Withdraw: Disengagement Modifiers
  */
 function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opponent'): AppliedModifier[] {
@@ -46,6 +50,7 @@ function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opponent')
     out.push({ code, label: `${category}: ${code}`, value });
   };
   if (p.formation !== 'unformed') best('formation', [[p.formation, M.formation[p.formation], true]]);
+  else if (p.unformedAsRetreat) out.push({ code: 'unformed', label: 'formation: unformed, as if in retreat', value: M.formation.retreat });
   const rearguardOk = side === 'disengaging' && p.formation !== 'rout' && (p.formation === 'formed' || p.strength > 50);
   best('tactics', [
     ['maneuver', M.tactics.maneuver, p.maneuver],
@@ -147,6 +152,7 @@ function partyOf(state: CampaignState, map: MapModel, army: Army, others: readon
   return {
     armyId: army.id,
     formation: formation ?? (army.formation === 'formed' ? 'formed' : 'unformed'),
+    unformedAsRetreat: state.settings.unformedAsRetreat,
     maneuver: ctx.maneuvering.has(army.id),
     cavalry: cav,
     fatigued: army.status.fatigued,
@@ -155,6 +161,17 @@ function partyOf(state: CampaignState, map: MapModel, army: Army, others: readon
     strength: r ? regimentStrength(r) : 0,
     terrain: map.terrainAt(army.hex),
   };
+}
+
+/**
+ * An opponent pursues an unformed force aggressively (+2 instead of the maneuver's +1) when it
+ * uses the maneuver action, is formed and not fatigued, and the setting counts unformed forces as
+ * in retreat. A withdrawal from a battle says its own condition, and its pursuers, instead.
+ * @see 001 Disengagement Modifiers (aggressive pursuit of an unformed opponent)
+ */
+function pursuesUnformed(state: CampaignState, self: Army, o: Army, input: DisengageInput): boolean {
+  if (input.formation !== undefined || self.formation !== 'unformed' || !state.settings.unformedAsRetreat) return false;
+  return input.ctx.maneuvering.has(o.id) && o.formation === 'formed' && !o.status.fatigued;
 }
 
 /** Removes `lost` figures from a regiment's companies, in proportion (largest remainders first). */
@@ -210,7 +227,7 @@ export function resolveDisengagement(state: CampaignState, map: MapModel, input:
   const modifiers = disengageModifiers(partyOf(state, map, self, opponents, input.ctx, input.formation), 'disengaging');
   const modified = die + modifiers.reduce((n, m) => n + m.value, 0);
   const rolled: OpponentResult[] = opponents.map((o) => {
-    const party = { ...partyOf(state, map, o, [self], input.ctx), aggressivePursuit: input.pursuers?.has(o.id) === true };
+    const party = { ...partyOf(state, map, o, [self], input.ctx), aggressivePursuit: input.pursuers?.has(o.id) === true || pursuesUnformed(state, self, o, input) };
     const od = dice.d6(`${input.operation} dice: ${o.id} against ${self.id}`);
     const om = disengageModifiers(party, 'opponent');
     const oMod = od + om.reduce((n, m) => n + m.value, 0);

@@ -15,7 +15,7 @@ export { battlefieldSketchOf } from './sketch.js';
 export { splitContact } from './splitContact.js';
 export { chooseStep1, resolveStep1 } from './step1.js';
 export { assumeRole, declareReinforce, exploit, forceSecondContact, maneuver, relief, supportOperation } from './supportReserve.js';
-export { CONTACT_MODIFIERS, CONTACT_TABLE, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, DISENGAGE_MODIFIERS, type LossCell, LOSSES_TABLE, PRECALCULATED_INTERVALS, SCOUT_TABLE, SIZE_ESTIMATION_TABLE, TERRAIN_CARDS_EACH, TERRAIN_DECK, type TerrainCard } from './tables.js';
+export { CONTACT_MODIFIERS, CONTACT_TABLE, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, DISENGAGE_MODIFIERS, type LossCell, LOSSES_TABLE, PRECALCULATED_INTERVALS, SCOUT_LIMIT, SCOUT_TABLE, SIZE_ESTIMATION_TABLE, TERRAIN_CARDS_EACH, TERRAIN_DECK, type TerrainCard } from './tables.js';
 export { type BattlefieldCell, GRID_COLUMNS, GRID_ROWS } from './terrainDeck.js';
 export { type HandCard, ORIENTATIONS, placeTerrainCardFromSide, terrainHand, terrainSeenBy } from './terrainPlacement.js';
 export { intelFor } from './view.js';
