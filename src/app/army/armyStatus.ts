@@ -23,7 +23,7 @@ function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: 
   const lines = [
     `**${army.name}** — ${army.commander} (${state.sides[army.side]?.name ?? army.side})`,
     `At ${where}${army.status.inContact ? '; in contact' : ''}${army.status.inBattle ? '; in battle' : ''}.`,
-    `Moves as ${army.movementClass}${army.flying ? ' (flying)' : ''}, ${baseDailyPoints(army)} points a day; sight ${army.sight}${army.nocturnal ? ', prefers the night' : ''}.`,
+    `Moves as ${army.movementClass}${army.flying ? ' (flying)' : ''}, ${baseDailyPoints(army)} points a day; sight ${army.sight}${army.nocturnal ? ', nocturnal (marches by night)' : ''}.`,
     ...movement.lines,
     `Troop figures: ${troopFigures(army)} (${troopFigures(army) * 40} troops).`,
     ...regiments.map((r) => `- ${r.role}: ${r.name} — ${r.figures}/${r.originalFigures} figures (${r.strength}%): ${r.companies}`),

@@ -14,6 +14,7 @@ export { marchFormation } from './marchFormation.js';
 export { marchStatus, type MarchStatus } from './marchStatus.js';
 export { type MovementEvent } from './movementEvents.js';
 export { movementStep } from './movementStep.js';
+export { defaultPeriod } from './nocturnal.js';
 export { planMove } from './planMove.js';
 export { MAX_MARCH_DAYS, REST_MOVE_LIMIT, restFactorFromDay } from './restAndFatigue.js';
 export { stragglerPercent } from './stragglers.js';

@@ -7,6 +7,7 @@ import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { findRoute } from './findRoute.js';
 import { moveWarnings } from './moveWarnings.js';
+import { nocturnalRefusal } from './nocturnal.js';
 import { scheduleMove } from './scheduleMove.js';
 import type { MoveOptions, MoveOrder, MovePlan, MoveRequest, WalkStep } from './types.js';
 import { walkPath } from './walkPath.js';
@@ -49,7 +50,7 @@ interface Ground {
  * crossings (method, points or days), the half period each hex is entered, points left; plus
  * warnings and the order to store. A refusal names the hex and the rule and, where it can, the
  * nearest legal alternative (the furthest reachable hex, unformed:true, or a formed route).
- * 1. the army can take a move order, and this period;
+ * 1. the army can take a move order, and this period (dark sight to split; nocturnal folk by night);
  * 2. the path: as given, or the cheapest legal route to the destination;
  * 3. one commander per hex: the path may not enter or pass another commander;
  * 4. the walk: every step legal, every crossing known;
@@ -65,6 +66,8 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
   if (request.period === 'split' && army.sight === 'light') {
     return fail('move.splitNeedsDarkSight', `${army.name} is light-sighted: only dark-seeing forces split a move between day and night. Use period:day or period:night.`);
   }
+  const daylight = nocturnalRefusal(army, request.period, state.settings.nocturnalDayMarch);
+  if (daylight) return { ok: false, violation: daylight };
   const opts: MoveOptions = { period: request.period, night: request.period === 'night', unformed: request.unformed || army.formation === 'unformed' };
   const ground: Ground = { map, weather, flyingIgnoresTerrain: state.settings.flyingIgnoresTerrain, others: commanderHexes(state, army.id) };
   const chosen = choosePath(ground, army, request, opts);
