@@ -37,6 +37,10 @@ export const movementStep: TickStep = ({ state, map, dice, weather }) => {
     facts.push(...applied.facts);
     if (o.made.length > 0) moved.add(o.armyId);
   }
+  // Passage of lines: contact during the passage leaves the allies passed through unformed too.
+  for (const o of res.outcomes.values()) {
+    for (const id of o.passageContact ?? []) armies[id] = { ...getArmy({ armies }, id), formation: 'unformed' };
+  }
   // 2. The rest and fatigue books of every army.
   for (const [id, a] of Object.entries(armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     if (a.status.destroyed) continue;
@@ -109,6 +113,7 @@ function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel):
     facts: [],
   };
   if (o.made.length > 0) spendMarch(ap, a, o, clock, map);
+  if (o.passageContact) disorderedInPassage(ap, a, o, map);
   if (o.plan.operation) beginOperation(ap, a, o.plan.operation, map);
   const remaining = order.path.slice(o.made.filter((e) => e.step.kind === 'enter').length);
   settleOrder(ap, o, remaining);
@@ -133,6 +138,16 @@ function spendMarch(ap: Applying, a: Army, o: MoverOutcome, clock: GameTime, map
     const { rallyPoint: _r, ...rest } = ap.march;
     ap.march = { ...rest, stragglers: [] };
   }
+}
+
+/**
+ * 1b. Passage of lines: an enemy came into contact while the army passed through an ally's hex:
+ * both forces are unformed (the ally is marked by the caller).
+ * @see 000 Advanced: Passage of Lines
+ */
+function disorderedInPassage(ap: Applying, a: Army, o: MoverOutcome, map: MapModel): void {
+  ap.formation = 'unformed';
+  ap.facts.push({ type: 'passageDisordered', audience: PUBLIC, data: { armyId: a.id, allyIds: o.passageContact ?? [], hex: map.format(o.hex) } });
 }
 
 /** 2. A multi-day crossing begun: the army is committed to it (a ferry leaves it unformed). */
@@ -187,6 +202,10 @@ function halt(ap: Applying, a: Army, o: MoverOutcome, h: NonNullable<MoverOutcom
       ap.notes.push({ kind: 'lostContest', at, contested });
       return;
     }
+    case 'passage':
+      // The order stands: it passes when a half period lets it go in and out of the ally's hex.
+      ap.notes.push({ kind: 'waitingToPass', at, through: map.format(h.hex) });
+      return;
   }
 }
 
