@@ -24,6 +24,8 @@ export const campaigns = sqliteTable('campaigns', {
   clockHalf: integer('clock_half').notNull(),
   rng: text('rng', { mode: 'json' }).notNull(),
   nextId: integer('next_id').notNull().default(1),
+  /** The couriers' own id counter (state version 4; older rows are upgraded from next_id). */
+  nextCourierId: integer('next_courier_id').notNull().default(1),
   /** When the scheduler should run the next tick (ISO instant), null when not scheduled. */
   nextTickAt: text('next_tick_at'),
   /** Reminder for the current deadline already sent. */

@@ -71,7 +71,7 @@ export function makeState(armies: Record<string, ArmySpec>, clock: GameTime = { 
     contacts: {},
     couriers: {},
     rng: createRngState(1),
-    nextId: 1,
+    nextId: 1, nextCourierId: 1,
   } as CampaignState;
 }
 

@@ -27,7 +27,7 @@ function campaign(clock: GameTime, weather: WeatherState = FIRST_MORNING, drough
     contacts: {},
     couriers: {},
     rng: createRngState(1),
-    nextId: 1,
+    nextId: 1, nextCourierId: 1,
   };
 }
 

@@ -99,6 +99,12 @@ export interface ContactData {
   readonly splitFrom?: string;
   /** Set on a second contact forced by a maneuver. */
   readonly forcedBy?: string;
+  /**
+   * A standing contact: nobody pressed it (fight on the morrow) and its forces face each other
+   * again the next half period, so it goes on under the same id. The round before this one: when
+   * it opened (time index) and who took part ("previous contact" for the contact dice).
+   */
+  readonly previousRound?: { readonly at: number; readonly armyIds: readonly string[] };
 }
 
 /**

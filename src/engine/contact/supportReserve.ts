@@ -212,7 +212,10 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
   const rec = Object.values(state.contacts).find((c) => c.data.reserves?.[reserveId] !== undefined && c.data.outcome !== 'split' && recent(c));
   const supportedId = rec ? rec.data.reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can exploit; take up the reserve role first (/reserve).');
-  if (isOpen(rec)) return fail('contact.exploitTooEarly', 'Exploit follows the resolution of the contact (or battle); wait until it is resolved.');
+  // A standing contact that went on this half period after a fight on the morrow was resolved
+  // (for that round) in the last one: the exploit may follow, joining the new round.
+  const goneOn = rec.step === 'step1' && rec.data.previousRound !== undefined && timeIndex(rec.openedAt) === now;
+  if (isOpen(rec) && !goneOn) return fail('contact.exploitTooEarly', 'Exploit follows the resolution of the contact (or battle); wait until it is resolved.');
   const reserve = getArmy(state, reserveId);
   const d = rec.data;
   const through = Object.entries(d.supports ?? {}).map(([s]) => state.armies[s]).find((s) => s && !s.status.destroyed && isAdjacent(s.hex, reserve.hex) && isAdjacent(s.hex, to));

@@ -33,8 +33,10 @@ export interface CampaignState {
   /** Couriers on the map, by id. Shape owned by src/engine/water (CourierRecord). */
   readonly couriers: Readonly<Record<string, CourierRecord>>;
   readonly rng: RngState;
-  /** Counter for ids the engine hands out (contacts, couriers, battles). */
+  /** Counter for contact ids (c1, c2, ...): a contact that stands over several half periods keeps its id. */
   readonly nextId: number;
+  /** Counter for courier ids, their own sequence (k1, k2, ...). */
+  readonly nextCourierId: number;
 }
 
 /** Who gave an order (user id) and when (game time): common to every kind of order. */

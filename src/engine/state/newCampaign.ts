@@ -79,5 +79,6 @@ export function newCampaign(input: {
     couriers: {},
     rng: createRngState(input.seed),
     nextId: 1,
+    nextCourierId: 1,
   };
 }

@@ -3,6 +3,7 @@ import { FIRST_MORNING } from '../weather/index.js';
 import type { CampaignState } from './campaign.js';
 import { readSettings } from './settings.js';
 import type { LegacyState } from './upgrades/legacyState.js';
+import { separateCourierIds } from './upgrades/courierIds.js';
 import { upgradeToTypedState } from './upgrades/typedState.js';
 
 /**
@@ -15,8 +16,9 @@ import { upgradeToTypedState } from './upgrades/typedState.js';
  *    settings read through their schema; weather always present.
  * 3: exact types: the march log as a list, fatigue reasons as codes, orders as the Order union
  *    (a sail order's fleet and a debark order's assembly in their own fields), contact steps checked.
+ * 4: couriers have their own id sequence (`nextCourierId`), apart from the contacts' `nextId`.
  */
-export const STATE_VERSION = 3;
+export const STATE_VERSION = 4;
 
 /** A campaign state as stored: plain JSON of some version, not yet upgraded. */
 export type StateJson = object;
@@ -62,10 +64,16 @@ function typedState(s: Json): Json {
   return { ...upgradeToTypedState(s as object as LegacyState) };
 }
 
+/** 3 -> 4: the couriers' own id sequence (upgrades/courierIds.ts). */
+function courierIds(s: Json): Json {
+  return separateCourierIds({ ...s, nextId: s['nextId'] });
+}
+
 /** STEPS[n] upgrades a state of version n to version n + 1. */
 const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
   1: completeMarch,
   2: typedState,
+  3: courierIds,
 };
 
 /**

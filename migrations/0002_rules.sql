@@ -1,0 +1,1 @@
+ALTER TABLE `campaigns` ADD `next_courier_id` integer DEFAULT 1 NOT NULL;
