@@ -176,6 +176,12 @@ describe('contact through the console', () => {
     h = await contactHarness();
     const [bad] = await h.run('@alice /scouts count:9');
     expect(bad?.data).toMatchObject({ error: 'scouts.badCount' });
+    expect(bad?.content).toMatch(/can deploy 0 to 6 scouts/);
+    const [set] = await h.run('@alice /scouts count:3');
+    const [status] = await h.run('@alice /army status');
+    const line = 'Scouts: 3 deployed ahead (any number from 0 to 6; they cost no army points, each is rolled at the next contact phase, and the deployment stands for the contacts after it).';
+    expect(set?.content).toContain(line);
+    expect(status?.content).toContain(line);
     await h.run('@alice /scouts count:1');
     await open(h, 'hadewych,grallune');
     await h.run('@alice /engage', '@bob /engage');
