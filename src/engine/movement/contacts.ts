@@ -58,14 +58,18 @@ export function detectContacts(state: CampaignState): string[][] {
 }
 
 /**
- * True when a contact took the army's current half period: a delay, or a battle ("takes one half
- * period as if a battle had been fought"). Its standing order does not march in it, and the half
+ * The armies whose current half period a contact took: a delay, or a battle ("takes one half
+ * period as if a battle had been fought"). Their standing orders do not march in it, and the half
  * counts as neither rest nor movement.
  * @see 001 Avoid, Evade, Delay, and Withdraw: Delay; Cost of Battle in Time and Move Points
  */
-export function halfTaken(state: CampaignState, armyId: string): boolean {
+export function halvesTaken(state: CampaignState): ReadonlySet<string> {
   const now = timeIndex(state.clock);
-  return contactHistory(state).some((c) => c.data.halfSpent?.[armyId] === now);
+  const out = new Set<string>();
+  for (const c of contactHistory(state)) {
+    for (const [id, at] of Object.entries(c.data.halfSpent ?? {})) if (at === now) out.add(id);
+  }
+  return out;
 }
 
 /** True while a "fight on the morrow" answer keeps these armies from contact. */

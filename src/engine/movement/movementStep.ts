@@ -5,7 +5,7 @@ import { hexEquals, type Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { getArmy, type CampaignState, type Order } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';
-import { detectContacts, halfTaken, openContacts } from './contacts.js';
+import { detectContacts, halvesTaken, openContacts } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { describeMovement } from './describeMovement.js';
 import type { MarchNote, MovementFact } from './movementEvents.js';
@@ -42,9 +42,10 @@ export const movementStep: TickStep = ({ state, map, dice, weather }) => {
     for (const id of o.passageContact ?? []) armies[id] = { ...getArmy({ armies }, id), formation: 'unformed' };
   }
   // 2. The rest and fatigue books of every army.
+  const taken = halvesTaken(state);
   for (const [id, a] of Object.entries(armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     if (a.status.destroyed) continue;
-    const kept = keepBooks(state, a, halfActivity(state, a, moved.has(id), orders[id] ?? state.orders[id]));
+    const kept = keepBooks(state, a, halfActivity(state, a, { moved: moved.has(id), halfTaken: taken.has(id) }, orders[id] ?? state.orders[id]));
     armies[id] = kept.army;
     facts.push(...kept.facts);
   }
@@ -60,11 +61,11 @@ export const movementStep: TickStep = ({ state, map, dice, weather }) => {
  * rest, no march), or rested.
  * @see 000 Overland Travel: Daily Rest; 001 Avoid, Evade, Delay, and Withdraw: No Rest; RULINGS 4
  */
-function halfActivity(state: CampaignState, a: Army, moved: boolean, order: Order | undefined): HalfActivity {
+function halfActivity(state: CampaignState, a: Army, half: { readonly moved: boolean; readonly halfTaken: boolean }, order: Order | undefined): HalfActivity {
   const active = a.march.activeHalf?.at === timeIndex(state.clock) ? a.march.activeHalf : undefined;
-  if (moved || active?.moved) return 'moved';
+  if (half.moved || active?.moved) return 'moved';
   if (a.march.operation) return periodActive(order?.kind === 'move' ? order.period : 'day', state.clock) ? 'worked' : 'rested';
-  return a.status.inBattle || active !== undefined || halfTaken(state, a.id) ? 'battle' : 'rested';
+  return a.status.inBattle || active !== undefined || half.halfTaken ? 'battle' : 'rested';
 }
 
 /**

@@ -8,7 +8,7 @@ import { BrokenData } from '../result.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { rankContenders } from './contest.js';
-import { halfTaken, hexHolders } from './contacts.js';
+import { halvesTaken, hexHolders } from './contacts.js';
 import type { MovementFact } from './movementEvents.js';
 import { planHalf, type HalfEntry, type HalfPlan } from './planHalf.js';
 import type { MoveOrder } from './types.js';
@@ -94,17 +94,18 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
 }
 
 /** Armies that can carry out a move order now: not in a contact, and their half period not taken by a delay or a battle. */
-function mayMove(state: CampaignState, a: Army): boolean {
-  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation && !halfTaken(state, a.id);
+function mayMove(a: Army, taken: ReadonlySet<string>): boolean {
+  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation && !taken.has(a.id);
 }
 
 /** Step 1: every army with an active move order plans its entries for this half. */
 function planMovers(state: CampaignState, map: MapModel, weather: WeatherEffects): Map<string, Mover> {
   const movers = new Map<string, Mover>();
+  const taken = halvesTaken(state);
   for (const id of Object.keys(state.orders).sort()) {
     const order = state.orders[id];
     const army = state.armies[id];
-    if (order?.kind !== 'move' || !army || !mayMove(state, army)) continue;
+    if (order?.kind !== 'move' || !army || !mayMove(army, taken)) continue;
     const plan = planHalf(map, army, order, state.clock, weather, state.settings.flyingIgnoresTerrain);
     movers.set(id, { army, order, plan, next: 0, pos: army.hex, bank: army.bank, spent: 0, entered: [] });
   }
