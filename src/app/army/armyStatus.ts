@@ -7,6 +7,7 @@ import { requireControl } from '../armies.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 import { movementStatus } from '../movement/marchLines.js';
+import { scoutsLine } from '../contact/scouts.js';
 
 /** The full private picture of one's own army. */
 function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: string; data: Record<string, unknown> } {
@@ -22,13 +23,13 @@ function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: 
   const lines = [
     `**${army.name}** — ${army.commander} (${state.sides[army.side]?.name ?? army.side})`,
     `At ${where}${army.status.inContact ? '; in contact' : ''}${army.status.inBattle ? '; in battle' : ''}.`,
-    `Moves as ${army.movementClass}${army.flying ? ' (flying)' : ''}, ${baseDailyPoints(army)} points a day; sight ${army.sight}${army.nocturnal ? ', prefers the night' : ''}.`,
+    `Moves as ${army.movementClass}${army.flying ? ' (flying)' : ''}, ${baseDailyPoints(army)} points a day; sight ${army.sight}${army.nocturnal ? ', nocturnal (marches by night)' : ''}.`,
     ...movement.lines,
     `Troop figures: ${troopFigures(army)} (${troopFigures(army) * 40} troops).`,
     ...regiments.map((r) => `- ${r.role}: ${r.name} — ${r.figures}/${r.originalFigures} figures (${r.strength}%): ${r.companies}`),
     ...(army.individuals.length > 0 ? [`Individuals: ${army.individuals.map((i) => `${i.name} (${i.kind})`).join(', ')}.`] : []),
     ...(Object.entries(army.vessels).some(([, n]) => n > 0) ? [`Vessels: ${Object.entries(army.vessels).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ')}.`] : []),
-    `Scouts: ${army.scouts}.`,
+    scoutsLine(army.scouts),
     `Order: ${order ? orderSummary(order, map) : 'none'}.`,
   ];
   return {

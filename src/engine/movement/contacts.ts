@@ -57,6 +57,21 @@ export function detectContacts(state: CampaignState): string[][] {
   return [...groups.values()].sort((x, y) => ((x[0] ?? '') < (y[0] ?? '') ? -1 : 1));
 }
 
+/**
+ * The armies whose current half period a contact took: a delay, or a battle ("takes one half
+ * period as if a battle had been fought"). Their standing orders do not march in it, and the half
+ * counts as neither rest nor movement.
+ * @see 001 Avoid, Evade, Delay, and Withdraw: Delay; Cost of Battle in Time and Move Points
+ */
+export function halvesTaken(state: CampaignState): ReadonlySet<string> {
+  const now = timeIndex(state.clock);
+  const out = new Set<string>();
+  for (const c of contactHistory(state)) {
+    for (const [id, at] of Object.entries(c.data.halfSpent ?? {})) if (at === now) out.add(id);
+  }
+  return out;
+}
+
 /** True while a "fight on the morrow" answer keeps these armies from contact. */
 function quiet(state: CampaignState, ids: readonly string[]): boolean {
   const now = timeIndex(state.clock);
@@ -116,5 +131,50 @@ function contactFor(s: CampaignState, group: readonly string[]): { record: Conta
   const members = free.map((id) => getArmy(s, id));
   const hostilePair = members.some((a) => members.some((b) => isHostile(s.sides, a.side, b.side)));
   if (!hostilePair) return undefined;
+  const standing = standingContact(s, free);
+  if (standing) return { record: goesOn(s, standing, free), opened: false };
   return { record: { id: `c${s.nextId}`, armyIds: free, hexes: members.map((a) => a.hex), openedAt: s.clock, step: 'step1', data: {} }, opened: true };
+}
+
+/**
+ * A contact that stands: it closed in the last half period as "fight on the morrow" (nobody
+ * pressed it), and two of its forces hostile to each other face each other again now. It goes on
+ * under the same id instead of a new one.
+ * @see 001 Map Contact: Fight on the Morrow ("again in map contact at the beginning of the next half period")
+ */
+function standingContact(s: CampaignState, free: readonly string[]): ContactRecord | undefined {
+  const now = timeIndex(s.clock);
+  const facing = (c: ContactRecord): boolean => {
+    const back = free.filter((id) => c.armyIds.includes(id)).map((id) => getArmy(s, id));
+    return back.some((a) => back.some((b) => isHostile(s.sides, a.side, b.side)));
+  };
+  return Object.values(s.contacts)
+    .filter((c) => c.step === 'closed' && c.data.outcome === 'fightOnMorrow' && c.data.quietUntil === now && facing(c))
+    .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }))[0];
+}
+
+/**
+ * The next round of a standing contact: step 1 again for the forces now facing each other
+ * (newcomers join), its answers and results cleared; the roles, maneuvers and the day's switches
+ * around it kept, and the round before remembered for the contact dice ("previous contact").
+ */
+function goesOn(s: CampaignState, old: ContactRecord, armyIds: readonly string[]): ContactRecord {
+  const { supports, reserves, reinforce, maneuver, operations, halfSpent, splitFrom } = old.data;
+  return {
+    id: old.id,
+    armyIds: [...armyIds],
+    hexes: armyIds.map((id) => getArmy(s, id).hex),
+    openedAt: s.clock,
+    step: 'step1',
+    data: {
+      ...(supports ? { supports } : {}),
+      ...(reserves ? { reserves } : {}),
+      ...(reinforce ? { reinforce } : {}),
+      ...(maneuver ? { maneuver } : {}),
+      ...(operations ? { operations } : {}),
+      ...(halfSpent ? { halfSpent } : {}),
+      ...(splitFrom ? { splitFrom } : {}),
+      previousRound: { at: timeIndex(old.openedAt), armyIds: old.armyIds },
+    },
+  };
 }
