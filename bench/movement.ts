@@ -9,6 +9,7 @@ import { beginHalfStep, findRoute, movementStep } from '../src/engine/movement/i
 import { validateScenario } from '../src/engine/scenario/index.js';
 import { type CampaignState, type Order, newCampaign, DEFAULT_SETTINGS } from '../src/engine/state/index.js';
 import { resolveTick, type TickPlan } from '../src/engine/tick/index.js';
+import { movementProfile } from '../src/engine/profiles/index.js';
 import { FIRST_MORNING, NO_WEATHER_EFFECTS } from '../src/engine/weather/index.js';
 
 const PLAN: TickPlan = { closeHalf: [movementStep], openHalf: [beginHalfStep], effects: () => NO_WEATHER_EFFECTS };
@@ -113,7 +114,7 @@ function valormr(): { state: CampaignState; map: MapModel } | undefined {
     const targets = map.allHexes().filter((h) => !blocked.has(hexKey(h)) && !isWater(map.terrainAt(h)));
     const to = targets[(a.id.length * 7919) % Math.max(1, targets.length)];
     if (!to) continue;
-    const route = findRoute({ map, army: a, from: a.hex, fromBank: a.bank, to, opts: { period: 'day', night: false, unformed: true }, weather: NO_WEATHER_EFFECTS, flyingIgnoresTerrain: true, blocked });
+    const route = findRoute({ map, army: a, from: a.hex, fromBank: a.bank, to, opts: { period: 'day', night: false, unformed: true }, weather: NO_WEATHER_EFFECTS, profile: movementProfile(DEFAULT_SETTINGS), blocked });
     if (route) orders[a.id] = { armyId: a.id, kind: 'move', period: 'day', path: route.path.slice(0, 6), forced: false, unformed: true, save: false, givenBy: 'bench', givenAt: state.clock };
   }
   return { state: { ...state, status: 'running', orders }, map };

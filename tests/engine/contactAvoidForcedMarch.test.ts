@@ -4,6 +4,7 @@ import { forcedMarchExtra } from '../../src/engine/contact/moveCost.js';
 import type { Army, MarchState } from '../../src/engine/forces/army.js';
 import { formatHex } from '../../src/engine/hex/hexId.js';
 import { fatigueOnMoving } from '../../src/engine/movement/restAndFatigue.js';
+import { VALORMR_PROFILE } from '../../src/engine/profiles/index.js';
 import type { Result } from '../../src/engine/result.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { asciiMap, dice, hx, makeState, withContact } from './contactFixtures.js';
@@ -47,7 +48,7 @@ describe('001 Avoid: "enough move points to move into an adjacent hex or be able
     expect(out.events.filter((e) => e.audience.kind === 'public').map((e) => e.type)).not.toContain('avoidForcedMarch');
     expect(out.events.find((e) => e.type === 'armyAvoided')?.data).toEqual({ armyId: 'hadewych', to: '0304' });
     // The movement rules' next-day rule applies: moving tomorrow without rest fatigues.
-    expect(fatigueOnMoving({ ...h, march: { ...h.march, movedToday: false } }, { day: 2, half: 0 })).toBe('forcedMarch');
+    expect(fatigueOnMoving({ ...h, march: { ...h.march, movedToday: false } }, { day: 2, half: 0 }, VALORMR_PROFILE)).toBe('forcedMarch');
   });
 
   it('GIVEN enough points left THEN the avoid is no forced march and the books stay clean', () => {

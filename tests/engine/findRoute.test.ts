@@ -7,7 +7,7 @@ import { neighbours } from '../../src/engine/hex/neighbours.js';
 import { defaultBank, hexGrid, hexIndex, LINK_ROAD, LINK_TRACK, TERRAINS, type Bank, type MapModel, type RiverData } from '../../src/engine/map/mapModel.js';
 import { searchRoute, type RouteInput } from '../../src/engine/movement/findRoute.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
-import { army, hx, mapOf } from './movementFixtures.js';
+import { army, hx, mapOf, valormr } from './movementFixtures.js';
 import { pathCost, referenceRoute } from './routeReference.js';
 
 /** A deterministic random source for building one case from a seed. */
@@ -80,7 +80,7 @@ function randomCase(seed: number, w: number, h: number): RouteInput {
     map, army: mover, from: fromHex, fromBank, to: hx(rnd.pick(all)),
     opts: { period: night ? 'night' : 'day', night, unformed: rnd.chance(0.5) },
     weather: { ...NO_WEATHER_EFFECTS, fordsClosed: rnd.chance(0.3), ferriesClosed: rnd.chance(0.3), majorAsMinor: rnd.chance(0.2), minorFordable: rnd.chance(0.2), majorFordable: rnd.chance(0.1) },
-    flyingIgnoresTerrain: rnd.chance(0.7),
+    profile: valormr(rnd.chance(0.7)),
     blocked,
   };
 }
@@ -133,7 +133,7 @@ describe('findRoute: unreachable targets and the bound', () => {
   const lake = mapOf(Array.from({ length: 7 }, (_, r) => Array.from({ length: 7 }, (_, c) => (ring.has(hexKey(hx(id(c + 1, r + 1)))) ? 'o' : 'c')).join('')));
   const input = (map: MapModel, from: string, to: string, o: Partial<RouteInput> = {}): RouteInput => ({
     map, army: army('a', from), from: hx(from), fromBank: undefined, to: hx(to),
-    opts: { period: 'day', night: false, unformed: false }, weather: NO_WEATHER_EFFECTS, flyingIgnoresTerrain: true, blocked: new Set(), ...o,
+    opts: { period: 'day', night: false, unformed: false }, weather: NO_WEATHER_EFFECTS, profile: valormr(), blocked: new Set(), ...o,
   });
 
   it('GIVEN an island hex ringed by open sea WHEN an army on the shore seeks it THEN there is no route', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crossingCost, dailyPoints, enterCost, marchFormation, type MoveOptions } from '../../src/engine/movement/index.js';
 import { NO_WEATHER_EFFECTS, type WeatherEffects } from '../../src/engine/weather/types.js';
-import { army, hx, mapOf } from './movementFixtures.js';
+import { army, hx, mapOf, valormr } from './movementFixtures.js';
 
 // Row 1: clear forest hill swamp mountain coast sea; row 2 all clear (the start hexes).
 const map = mapOf(['cfhsmwo', 'ccccccc', 'ccccccc'], {
@@ -15,7 +15,7 @@ const UNFORMED: MoveOptions = { ...DAY, unformed: true };
 
 /** Entering row-1 hex `to` from the hex below it (row 2) or from its side neighbour. */
 function cost(a: ReturnType<typeof army>, from: string, to: string, opts = DAY, flying = true) {
-  const r = enterCost(map, a, hx(from), hx(to), opts, flying);
+  const r = enterCost(map, a, hx(from), hx(to), opts, valormr(flying));
   return r.ok ? r.value.cost : r.violation.code;
 }
 
@@ -38,7 +38,7 @@ describe('000 Terrain Effects: move point cost to enter a hex', () => {
     ['clear', '0101', 6], ['forest', '0201', 9], ['hill', '0301', 9], ['swamp', '0401', 9], ['mountain (unformed)', '0501', 12],
   ] as const)('GIVEN infantry off road WHEN entering %s THEN it costs %i', (_n, to, expected) => {
     const from = `${to.slice(0, 2)}02`;
-    const r = enterCost(offRoad, inf, hx(from), hx(to), to === '0501' ? UNFORMED : DAY, true);
+    const r = enterCost(offRoad, inf, hx(from), hx(to), to === '0501' ? UNFORMED : DAY, valormr(true));
     expect(r.ok && r.value.cost).toBe(expected);
   });
 
@@ -47,7 +47,7 @@ describe('000 Terrain Effects: move point cost to enter a hex', () => {
   });
 
   it('GIVEN formed infantry WHEN entering mountain off road THEN it is refused and unformed:true is suggested', () => {
-    const r = enterCost(offRoad, inf, hx('0502'), hx('0501'), DAY, true);
+    const r = enterCost(offRoad, inf, hx('0502'), hx('0501'), DAY, valormr(true));
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.violation.code).toBe('move.mountainOffRoad');
@@ -55,30 +55,30 @@ describe('000 Terrain Effects: move point cost to enter a hex', () => {
     }
   });
   it('GIVEN formed cavalry WHEN entering forest or swamp off road THEN only infantry may, so it is refused', () => {
-    expect(enterCost(offRoad, cav, hx('0202'), hx('0201'), DAY, true)).toMatchObject({ ok: false, violation: { code: 'move.formedForestSwamp' } });
-    expect(enterCost(offRoad, cav, hx('0402'), hx('0401'), DAY, true)).toMatchObject({ ok: false, violation: { code: 'move.formedForestSwamp' } });
-    expect(enterCost(offRoad, cav, hx('0202'), hx('0201'), UNFORMED, true)).toMatchObject({ ok: true, value: { cost: 9, needsUnformed: true } });
+    expect(enterCost(offRoad, cav, hx('0202'), hx('0201'), DAY, valormr(true))).toMatchObject({ ok: false, violation: { code: 'move.formedForestSwamp' } });
+    expect(enterCost(offRoad, cav, hx('0402'), hx('0401'), DAY, valormr(true))).toMatchObject({ ok: false, violation: { code: 'move.formedForestSwamp' } });
+    expect(enterCost(offRoad, cav, hx('0202'), hx('0201'), UNFORMED, valormr(true))).toMatchObject({ ok: true, value: { cost: 9, needsUnformed: true } });
   });
   it('GIVEN cavalry on a track THEN it may enter forest formed', () => {
     const m = mapOf(['cf', 'cc'], { tracks: [['0202', '0201']] });
-    expect(enterCost(m, cav, hx('0202'), hx('0201'), DAY, true)).toMatchObject({ ok: true, value: { cost: 9, link: 'track' } });
+    expect(enterCost(m, cav, hx('0202'), hx('0201'), DAY, valormr(true))).toMatchObject({ ok: true, value: { cost: 9, link: 'track' } });
   });
   it('GIVEN Ellriendi elves THEN their home forest costs clear, forest elsewhere full', () => {
     const elves = army('elves', '0102', { homeTerrain: { terrain: 'forest', region: 'ellriendi' } });
     const m = mapOf(['ff', 'cc'], { regions: [{ id: 'ellriendi', name: 'E', hexes: ['0101'] }] });
     expect(cost(elves, '0102', '0101', DAY)).toBe(4); // road in the main fixture: 6 x 2/3
-    expect(enterCost(m, elves, hx('0102'), hx('0101'), DAY, true)).toMatchObject({ ok: true, value: { cost: 6 } });
-    expect(enterCost(m, elves, hx('0202'), hx('0201'), DAY, true)).toMatchObject({ ok: true, value: { cost: 9 } });
+    expect(enterCost(m, elves, hx('0102'), hx('0101'), DAY, valormr(true))).toMatchObject({ ok: true, value: { cost: 6 } });
+    expect(enterCost(m, elves, hx('0202'), hx('0201'), DAY, valormr(true))).toMatchObject({ ok: true, value: { cost: 9 } });
   });
   it('GIVEN lizard men THEN swamp costs clear', () => {
     const lizards = army('liz', '0402', { homeTerrain: { terrain: 'swamp' } });
-    expect(enterCost(offRoad, lizards, hx('0402'), hx('0401'), DAY, true)).toMatchObject({ ok: true, value: { cost: 6 } });
+    expect(enterCost(offRoad, lizards, hx('0402'), hx('0401'), DAY, valormr(true))).toMatchObject({ ok: true, value: { cost: 6 } });
   });
   it('GIVEN a flying creature and the house setting THEN every hex costs clear and needs no road', () => {
     const dragon = army('dragon', '0502', { movementClass: 'creature', flying: true, baseMovePoints: 48 });
-    expect(enterCost(offRoad, dragon, hx('0502'), hx('0501'), DAY, true)).toMatchObject({ ok: true, value: { cost: 6 } });
+    expect(enterCost(offRoad, dragon, hx('0502'), hx('0501'), DAY, valormr(true))).toMatchObject({ ok: true, value: { cost: 6 } });
     // Without the setting it pays the terrain; creatures do not march in formation, so no formed limit.
-    expect(enterCost(offRoad, dragon, hx('0502'), hx('0501'), DAY, false)).toMatchObject({ ok: true, value: { cost: 12 } });
+    expect(enterCost(offRoad, dragon, hx('0502'), hx('0501'), DAY, valormr(false))).toMatchObject({ ok: true, value: { cost: 12 } });
   });
 });
 
@@ -87,10 +87,10 @@ describe('000 Overland Travel: Nocturnal Movement (light-sighted at night)', () 
   const orc = army('orc', '0103', { sight: 'dark' });
   const offRoad = mapOf(['cfhsm', 'ccccc']);
   it('GIVEN a clear hex THEN the cost doubles', () => {
-    expect(enterCost(offRoad, inf, hx('0102'), hx('0101'), NIGHT, true)).toMatchObject({ ok: true, value: { cost: 12 } });
+    expect(enterCost(offRoad, inf, hx('0102'), hx('0101'), NIGHT, valormr(true))).toMatchObject({ ok: true, value: { cost: 12 } });
   });
   it('GIVEN forest off road THEN it is refused', () => {
-    expect(enterCost(offRoad, inf, hx('0202'), hx('0201'), NIGHT, true)).toMatchObject({ ok: false, violation: { code: 'move.nightTerrain' } });
+    expect(enterCost(offRoad, inf, hx('0202'), hx('0201'), NIGHT, valormr(true))).toMatchObject({ ok: false, violation: { code: 'move.nightTerrain' } });
   });
   it('GIVEN forest along a road THEN it is allowed at double cost (6 x 2)', () => {
     expect(cost(inf, '0202', '0201', NIGHT)).toBe(12);
@@ -99,7 +99,7 @@ describe('000 Overland Travel: Nocturnal Movement (light-sighted at night)', () 
     expect(cost(inf, '0302', '0301', NIGHT)).toBe('move.nightTerrain');
   });
   it('GIVEN a dark-seeing force THEN night costs are normal', () => {
-    expect(enterCost(offRoad, orc, hx('0202'), hx('0201'), NIGHT, true)).toMatchObject({ ok: true, value: { cost: 9 } });
+    expect(enterCost(offRoad, orc, hx('0202'), hx('0201'), NIGHT, valormr(true))).toMatchObject({ ok: true, value: { cost: 9 } });
   });
 });
 
@@ -110,7 +110,7 @@ describe('000 Terrain Effects: river crossings (RULINGS 4)', () => {
   const at = (size: 'major' | 'minor', crossing?: 'ford' | 'ferry' | 'bridge') =>
     mapOf(['ccc', 'ccc', 'ccc'], { rivers: [{ id: 'r', name: 'R', hexes: ['0201', '0202', '0203'].map((h) => ({ hex: h, size, ...(crossing && h === '0202' ? { crossing } : {}) })) }] });
   const cross = (a: typeof inf, size: 'major' | 'minor', site: 'ford' | 'ferry' | 'bridge' | undefined, w: WeatherEffects = weather, nightDouble = false) => {
-    const r = crossingCost(at(size, site), a, hx('0202'), 'right', 'left', { weather: w, nightDouble });
+    const r = crossingCost(at(size, site), a, hx('0202'), 'right', 'left', { weather: w, nightDouble, profile: valormr() });
     return r.ok ? { method: r.value.method, points: r.value.points, days: r.value.halves / 4, closed: r.value.closed } : r.violation.code;
   };
   it.each([
@@ -164,10 +164,10 @@ describe('000 Overland Travel: daily move points', () => {
     ['cavalry, rain level 3 (x 0.5)', army('a', '0101', { movementClass: 'cavalry' }), false, 0.5, 12],
     ['any, rain level 4 (no movement)', inf, false, 0, 0],
   ] as const)('GIVEN %s THEN daily points are %#', (_n, a, forced, factor, expected) => {
-    expect(dailyPoints(a, forced, { ...NO_WEATHER_EFFECTS, overlandFactor: factor })).toBe(expected);
+    expect(dailyPoints(a, valormr(), forced, { ...NO_WEATHER_EFFECTS, overlandFactor: factor })).toBe(expected);
   });
   it('GIVEN a half period of rest only yesterday THEN half the points come back', () => {
-    expect(dailyPoints(inf, false, NO_WEATHER_EFFECTS, 0.5)).toBe(6);
+    expect(dailyPoints(inf, valormr(), false, NO_WEATHER_EFFECTS, 0.5)).toBe(6);
   });
 });
 
@@ -215,7 +215,7 @@ describe('marchStatus for /army status', () => {
     const m = mapOf(['cc'], { roads: [['0101', '0201']] });
     const a0 = army('a', '0101', { fatigued: true });
     const a = { ...a0, march: { ...a0.march, fatigueReason: 'forcedMarch' as const, daysMarched: 3, spentToday: 4 } };
-    expect(marchStatus(m, a, NO_WEATHER_EFFECTS)).toMatchObject({
+    expect(marchStatus(m, a, NO_WEATHER_EFFECTS, valormr(), 1)).toMatchObject({
       hex: '0101', marchFormation: 'figures4x10', pointsToday: 9, pointsLeft: 5, fatigued: true,
       fatigueReason: 'forced march yesterday and no rest today', daysMarched: 3, formation: 'formed',
     });

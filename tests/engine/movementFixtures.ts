@@ -2,7 +2,7 @@ import type { GameTime } from '../../src/engine/clock/gameTime.js';
 import { createRngState, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dice/index.js';
 import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
-import { FRESH_MARCH, FRESH_STATUS, baseDailyPoints, type Army, type HalfActivity, type MovementClass, type Regiment } from '../../src/engine/forces/army.js';
+import { FRESH_MARCH, FRESH_STATUS, type Army, type HalfActivity, type MovementClass, type Regiment } from '../../src/engine/forces/army.js';
 import type { Hex } from '../../src/engine/hex/hex.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
 import { buildMap, type MapData, type MapModel, type RiverData } from '../../src/engine/map/mapModel.js';
@@ -10,8 +10,14 @@ import { beginHalfStep, movementStep, planMove, type MoveOrder } from '../../src
 import { type MoveRequest } from '../../src/engine/movement/types.js';
 import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
+import { basePoints, movementProfile, type MovementProfile, VALORMR_PROFILE } from '../../src/engine/profiles/index.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';
 import { FIRST_MORNING, NO_WEATHER_EFFECTS, type WeatherEffects } from '../../src/engine/weather/types.js';
+
+/** The Valormr movement profile, with the flying house setting on (default) or off. */
+export function valormr(flying = true): MovementProfile {
+  return movementProfile({ ...DEFAULT_SETTINGS, flyingIgnoresTerrain: flying });
+}
 
 /** A map from ASCII rows (c clear, f forest, h hill, s swamp, m mountain, w coast, o sea). */
 export function mapOf(rows: readonly string[], extra: Partial<MapData> = {}): MapModel {
@@ -96,7 +102,7 @@ export function army(id: string, hex: string, o: ArmyOptions = {}): Army {
     status: { ...FRESH_STATUS, fatigued: o.fatigued ?? false },
     march: FRESH_MARCH,
   };
-  return { ...a, march: { ...FRESH_MARCH, pointsLeft: baseDailyPoints(a), allowanceToday: baseDailyPoints(a) } };
+  return { ...a, march: { ...FRESH_MARCH, pointsLeft: basePoints(a, VALORMR_PROFILE), allowanceToday: basePoints(a, VALORMR_PROFILE) } };
 }
 
 export function campaign(armies: readonly Army[], clock: GameTime = { day: 1, half: 0 }): CampaignState {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Army } from '../../src/engine/forces/army.js';
 import { findRoute, planMove } from '../../src/engine/movement/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
-import { army, at, campaign, hexes, hx, mapOf, MOVE, order, riverDownColumn2, ticks } from './movementFixtures.js';
+import { army, at, campaign, hexes, hx, mapOf, MOVE, order, riverDownColumn2, ticks, valormr } from './movementFixtures.js';
 
 const open = mapOf(['ccccc', 'ccccc', 'ccccc', 'ccccc', 'ccccc']);
 
@@ -142,7 +142,7 @@ describe('findRoute: A* over the rules costs', () => {
     // Straight line 0101-0401 through forest (9 each) vs. a road loop through row 2.
     const m = mapOf(['cffc', 'cccc'], { roads: [['0101', '0102', '0202', '0302', '0402', '0401']] });
     const a = army('a', '0101');
-    const route = findRoute({ map: m, army: a, from: a.hex, fromBank: undefined, to: hx('0401'), opts: { period: 'day', night: false, unformed: false }, weather: NO_WEATHER_EFFECTS, flyingIgnoresTerrain: true, blocked: new Set() });
+    const route = findRoute({ map: m, army: a, from: a.hex, fromBank: undefined, to: hx('0401'), opts: { period: 'day', night: false, unformed: false }, weather: NO_WEATHER_EFFECTS, profile: valormr(), blocked: new Set() });
     // Road 0101-0102-0202-0302 (4 each), then clear 0401 (6): 18, against 6 + 9 + 9 + 6 through the forest.
     expect(route?.path.map((h) => m.format(h))).toEqual(['0102', '0202', '0302', '0401']);
     expect(route?.cost).toBe(18);

@@ -5,7 +5,7 @@ import { fatigueOnMoving, halvesSinceLongRest } from '../../src/engine/movement/
 import { restFactorFromDay } from '../../src/engine/movement/index.js';
 import { stragglerFigures } from '../../src/engine/movement/stragglers.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { army, at, campaign, dice, halves, hexes, hx, mapOf, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
+import { army, at, campaign, valormr, dice, halves, hexes, hx, mapOf, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
 
 const road = mapOf(['c'.repeat(30)]);
 const east = (from: number, n: number) => Array.from({ length: n }, (_, i) => hx(`${String(from + i).padStart(2, '0')}01`));
@@ -80,12 +80,12 @@ describe('000 Overland Travel: Daily Rest (half periods)', () => {
     expect(halvesSinceLongRest(halves(log))).toBe(n);
   });
   it.each([['mmrr', 1], ['mmmr', 0.5], ['mmmm', 0], ['wwrr', 1], ['', 1]] as const)('GIVEN yesterday %s THEN %s of the points come back', (log, f) => {
-    expect(restFactorFromDay(halves(log))).toBe(f);
+    expect(restFactorFromDay(halves(log), valormr())).toBe(f);
   });
   it('GIVEN rest-move-rest-move for two periods THEN a third move without two halves of rest fatigues', () => {
     const a = army('orc', '0101', { sight: 'dark' });
-    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrm') } }, { day: 2, half: 0 })).toBeUndefined();
-    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrmr'), movedToday: true } }, { day: 2, half: 1 })).toBe('noLongRest');
+    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrm') } }, { day: 2, half: 0 }, valormr())).toBeUndefined();
+    expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrmr'), movedToday: true } }, { day: 2, half: 1 }, valormr())).toBe('noLongRest');
   });
   it('GIVEN a dark-seeing force splitting every day THEN it tires on the second day', () => {
     let s = order(campaign([army('orc', '0101', { sight: 'dark', side: 'chaos' })]), road, 'orc', { period: 'split', path: east(2, 10) });

@@ -1,7 +1,7 @@
 import { hexKey } from '../../src/engine/hex/hexId.js';
 import type { Hex } from '../../src/engine/hex/hex.js';
 import { neighbours } from '../../src/engine/hex/neighbours.js';
-import { baseDailyPoints } from '../../src/engine/forces/army.js';
+import { basePoints } from '../../src/engine/profiles/index.js';
 import { arrivalBank, crossingNeeded, type Bank } from '../../src/engine/map/mapModel.js';
 import { crossingCost, HALVES_PER_DAY } from '../../src/engine/movement/crossing.js';
 import type { Route, RouteInput } from '../../src/engine/movement/findRoute.js';
@@ -15,9 +15,9 @@ import { otherBank } from '../../src/engine/movement/walkPath.js';
  */
 export function referenceRoute(input: RouteInput): Route | undefined {
   const { map, army, opts, weather } = input;
-  const flying = fliesOver(army, input.flyingIgnoresTerrain);
+  const flying = fliesOver(army, input.profile.flyingIgnoresTerrain);
   const nightDouble = opts.night && army.sight === 'light';
-  const perHalf = baseDailyPoints(army) / HALVES_PER_DAY;
+  const perHalf = basePoints(army, input.profile) / HALVES_PER_DAY;
   const nodeKey = (h: Hex, b: Bank | undefined): string => `${hexKey(h)}/${b ?? '-'}`;
   const goalKey = hexKey(input.to);
   const best = new Map<string, number>();
@@ -61,19 +61,19 @@ function stepCost(input: RouteInput, at: Hex, bank: Bank | undefined, n: Hex, ct
   let b = bank;
   if (!ctx.flying && crossingNeeded(map, at, b, n)) {
     const to2 = otherBank(b);
-    const c = crossingCost(map, army, at, b, to2, { weather: ctx.weather, nightDouble: ctx.nightDouble });
+    const c = crossingCost(map, army, at, b, to2, { weather: ctx.weather, nightDouble: ctx.nightDouble, profile: input.profile });
     if (!c.ok) return undefined;
     cost += c.value.points + c.value.halves * ctx.perHalf;
     b = to2;
   }
-  const e = enterCost(map, army, at, n, opts, input.flyingIgnoresTerrain);
+  const e = enterCost(map, army, at, n, opts, input.profile);
   if (!e.ok) return undefined;
   return { cost: cost + e.value.cost, bank: arrivalBank(map, at, b, n) };
 }
 
 /** What walking `path` costs by the rules from the input's start, or undefined if a step is illegal or blocked. */
 export function pathCost(input: RouteInput, path: readonly Hex[]): number | undefined {
-  const ctx = { flying: fliesOver(input.army, input.flyingIgnoresTerrain), nightDouble: input.opts.night && input.army.sight === 'light', perHalf: baseDailyPoints(input.army) / HALVES_PER_DAY, weather: input.weather };
+  const ctx = { flying: fliesOver(input.army, input.profile.flyingIgnoresTerrain), nightDouble: input.opts.night && input.army.sight === 'light', perHalf: basePoints(input.army, input.profile) / HALVES_PER_DAY, weather: input.weather };
   let at = input.from;
   let bank = input.fromBank;
   let total = 0;

@@ -1,4 +1,4 @@
-import { baseDailyPoints, regimentFigures, regimentStrength, troopFigures, type Army } from '../../engine/forces/index.js';
+import { regimentFigures, regimentStrength, troopFigures, type Army } from '../../engine/forces/index.js';
 import type { MapModel } from '../../engine/map/index.js';
 import type { CampaignState, Order } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
@@ -23,7 +23,7 @@ function describeArmy(state: CampaignState, map: MapModel, army: Army): { text: 
   const lines = [
     `**${army.name}** — ${army.commander} (${state.sides[army.side]?.name ?? army.side})`,
     `At ${where}${army.status.inContact ? '; in contact' : ''}${army.status.inBattle ? '; in battle' : ''}.`,
-    `Moves as ${army.movementClass}${army.flying ? ' (flying)' : ''}, ${baseDailyPoints(army)} points a day; sight ${army.sight}${army.nocturnal ? ', nocturnal (marches by night)' : ''}.`,
+    `Moves as ${army.movementClass}${army.flying ? ' (flying)' : ''}, ${movement.data.rate} points a day${movement.data.tireless ? ', tireless' : ''}; sight ${army.sight}${army.nocturnal ? ', nocturnal (marches by night)' : ''}.`,
     ...movement.lines,
     `Troop figures: ${troopFigures(army)} (${troopFigures(army) * 40} troops).`,
     ...regiments.map((r) => `- ${r.role}: ${r.name} — ${r.figures}/${r.originalFigures} figures (${r.strength}%): ${r.companies}`),

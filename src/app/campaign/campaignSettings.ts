@@ -1,6 +1,7 @@
 import { PUBLIC } from '../../engine/events/index.js';
 import { fogFalls } from '../../engine/knowledge/index.js';
-import { type CampaignSettings, checkSettings, SETTING_LIMITS } from '../../engine/state/index.js';
+import { LAND_TERRAINS, type LandTerrain, MOVEMENT_PROFILES, movementProfile, TACTICAL_PROFILES, tacticalProfile } from '../../engine/profiles/index.js';
+import { type CampaignSettings, checkSettings, DEFAULT_SETTINGS, SETTING_LIMITS } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
@@ -8,8 +9,13 @@ import { reply, type Reply } from '../messages.js';
 import { checkCadence, deadlineControl, nextDueFromNow } from '../schedule.js';
 import { inCampaign, requireReferee } from '../session.js';
 
-/** A change to the settings, by setting (undefined: unchanged); text values are checked against the schema. */
-export type SettingsInput = { readonly [K in keyof CampaignSettings]?: (CampaignSettings[K] extends string ? string : CampaignSettings[K]) | undefined };
+/**
+ * A change to the settings, by setting (undefined: unchanged); text values are checked against the
+ * schema. Terrain costs come as text: `forest=12, hill=12`, or `default` for the profile's own.
+ */
+export type SettingsInput = { readonly [K in Exclude<keyof CampaignSettings, 'terrainCosts'>]?: (CampaignSettings[K] extends string ? string : CampaignSettings[K]) | undefined } & {
+  readonly terrainCosts?: string | undefined;
+};
 
 /** Each setting as the `/campaign settings` option that sets it, and how its value reads. */
 const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
@@ -33,12 +39,20 @@ const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
   manualDice: 'manual-dice',
   positions: 'positions',
   commanderBooks: 'commander-books',
+  profile: 'profile',
+  tactical: 'tactical',
+  brigadesPerRegiment: 'brigades-per-regiment',
+  commanderDivisions: 'commander-divisions',
+  terrainCosts: 'terrain-costs',
 };
 
 /** What each setting accepts, for refusals. */
 function accepted(setting: keyof CampaignSettings, current: CampaignSettings): string {
   const limits = (SETTING_LIMITS as Readonly<Record<string, { min: number; max: number } | undefined>>)[setting];
-  if (setting === 'shortBowRange') return `a number of inches from ${SETTING_LIMITS.shortBowRange.min} up to less than half the table width (${current.tableWidth / 2}")`;
+  if (setting === 'shortBowRange') return `a number of ${unitWord(current)} from ${SETTING_LIMITS.shortBowRange.min} up to less than half the table width (${current.tableWidth / 2}${unitMark(current)})`;
+  if (setting === 'terrainCosts') return `\`terrain=points\` pairs for ${LAND_TERRAINS.join(', ')} (whole points from ${SETTING_LIMITS.terrainCost.min} to ${SETTING_LIMITS.terrainCost.max}), e.g. \`forest=12, swamp=18\`, or \`default\``;
+  if (setting === 'profile') return Object.values(MOVEMENT_PROFILES).map((p) => `\`${p.id}\` (${p.name}, ${p.source})`).join(' or ');
+  if (setting === 'tactical') return Object.values(TACTICAL_PROFILES).map((p) => `\`${p.id}\` (${p.name})`).join(', ');
   if (limits) return `a number from ${limits.min} to ${limits.max}`;
   if (setting === 'catchUp') return '`all`, `one` or `none`';
   if (setting === 'defaultOrder') return '`rest` or `hold`';
@@ -49,6 +63,42 @@ function accepted(setting: keyof CampaignSettings, current: CampaignSettings): s
 }
 
 const onOff = (b: boolean): string => (b ? 'on' : 'off');
+/** The tabletop's unit as the settings read it: `"` for inches, ` cm` for centimetres. */
+const unitMark = (s: CampaignSettings): string => (tacticalProfile(s).unit === 'cm' ? ' cm' : '"');
+const unitWord = (s: CampaignSettings): string => (tacticalProfile(s).unit === 'cm' ? 'centimetres' : 'inches');
+
+/** The profile's own settings, shown only where the profile reads them. */
+function profileParts(s: CampaignSettings): string[] {
+  const p = movementProfile(s);
+  const costs = s.terrainCosts ? Object.entries(s.terrainCosts).map(([t, n]) => `${t}=${n}`).join(', ') : 'the profile\'s';
+  return [
+    `profile ${p.id} (${p.name})`,
+    ...(p.size ? [`brigades-per-regiment ${s.brigadesPerRegiment}`] : []),
+    ...(p.divisions ? [`commander-divisions ${onOff(s.commanderDivisions)}`] : []),
+    ...(s.terrainCosts || p.id !== DEFAULT_SETTINGS.profile ? [`terrain-costs ${costs}`] : []),
+    `tactical ${tacticalProfile(s).id} (${tacticalProfile(s).name})`,
+  ];
+}
+
+/**
+ * Reads terrain costs as the referee writes them: `forest=12, swamp=18` (each land terrain at
+ * most once), or `default`/empty for the profile's own table. Out-of-range numbers are left to
+ * the schema, which refuses them with the option's name.
+ */
+function parseTerrainCosts(text: string): Partial<Record<LandTerrain, number>> | undefined {
+  const t = text.trim();
+  if (t === '' || t === 'default') return undefined;
+  const out: Partial<Record<LandTerrain, number>> = {};
+  for (const part of t.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+    const m = /^([a-z]+)\s*=\s*(\d+)$/.exec(part);
+    const terrain = m?.[1] as LandTerrain | undefined;
+    if (!m || !terrain || !LAND_TERRAINS.includes(terrain) || out[terrain] !== undefined) {
+      throw new UserError('settings.badTerrainCosts', `Nothing was changed. "${part}" is not a terrain cost: \`terrain-costs\` takes \`terrain=points\` pairs for ${LAND_TERRAINS.join(', ')}, each once, e.g. \`forest=12, swamp=18\`, or \`default\`.`);
+    }
+    out[terrain] = Number(m[2]);
+  }
+  return out;
+}
 
 /** The settings as a referee reads them: each by the option that sets it. */
 function describe(s: CampaignSettings): string {
@@ -57,7 +107,7 @@ function describe(s: CampaignSettings): string {
     `reminder-lead ${s.reminderLeadMinutes} min`,
     `catch-up ${s.catchUp} (at most ${s.catchUpCap} missed half periods)`,
     `referee-role ${s.refereeRoleId ? `<@&${s.refereeRoleId}>` : 'none'}`,
-    `table-width ${s.tableWidth}", bow-range ${s.shortBowRange}"`,
+    `table-width ${s.tableWidth}${unitMark(s)}, bow-range ${s.shortBowRange}${unitMark(s)}`,
     `drought ${onOff(s.drought)}`,
     `advanced-embarkation ${onOff(s.advancedEmbarkation)}`,
     `passage-of-lines ${onOff(s.passageOfLines)}`,
@@ -69,7 +119,29 @@ function describe(s: CampaignSettings): string {
     `manual-dice ${s.manualDice}`,
     `positions ${s.positions === 'fog' ? 'fog of war' : 'public'}`,
     `commander-books ${onOff(s.commanderBooks)}`,
+    ...profileParts(s),
   ].join('; ');
+}
+
+/**
+ * The settings after a change: the values given, terrain costs parsed, and a new tactical
+ * profile's table presets unless the same change gives the table width or bow range.
+ */
+function applyChanges(cur: CampaignSettings, changes: readonly (readonly [keyof CampaignSettings, unknown])[]): CampaignSettings {
+  const plain = changes.filter(([k]) => k !== 'terrainCosts').map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v]);
+  let settings = { ...cur, ...Object.fromEntries(plain) } as CampaignSettings;
+  const costs = changes.find(([k]) => k === 'terrainCosts');
+  if (costs) {
+    const { terrainCosts: _old, ...rest } = settings;
+    const parsed = parseTerrainCosts(String(costs[1]));
+    settings = { ...rest, ...(parsed ? { terrainCosts: parsed } : {}) };
+  }
+  if (settings.tactical !== cur.tactical) {
+    const presets = tacticalProfile(settings).presets;
+    const given = new Set(changes.map(([k]) => k));
+    settings = { ...settings, ...(given.has('tableWidth') ? {} : { tableWidth: presets.tableWidth }), ...(given.has('shortBowRange') ? {} : { shortBowRange: presets.shortBowRange }) };
+  }
+  return settings;
 }
 
 /** Referee: shows or changes the campaign's settings. Every change is validated by the settings schema, logged and announced. */
@@ -79,7 +151,7 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
     if (changes.length === 0) return { result: [reply(`Settings of **${tx.state.name}**: ${describe(tx.state.settings)}.`, tx.state.settings)] };
     requireReferee(tx, 'change settings');
     const cur = tx.state.settings;
-    const settings = { ...cur, ...Object.fromEntries(changes.map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v])) } as CampaignSettings;
+    const settings = applyChanges(cur, changes);
     const problems = checkSettings(settings);
     if (problems.length > 0) {
       const lines = problems.map((p) => `\`${OPTION_OF[p.setting]}\` takes ${accepted(p.setting, settings)}.`);
@@ -95,7 +167,7 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
       : undefined;
     // Fog falls: every army remembers the others where it last saw them on the public map.
     const fogFell = settings.positions === 'fog' && cur.positions !== 'fog';
-    const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : String(settings[k])}`).join(', ');
+    const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : k === 'terrainCosts' ? (settings.terrainCosts ? Object.entries(settings.terrainCosts).map(([t, n]) => `${t}=${n}`).join(', ') : 'default') : String(settings[k])}`).join(', ');
     const text = `Settings changed by the referee: ${said}.`;
     return {
       state: { ...tx.state, settings, ...(fogFell ? { knowledge: fogFalls({ ...tx.state, settings }) } : {}) },

@@ -1,11 +1,12 @@
 import { MOVE_POINTS, type MovementClass } from '../../engine/forces/index.js';
 import type { Terrain } from '../../engine/map/index.js';
 import {
-  CROSSING_DAYS, HALVES_PER_DAY, crossesAsCavalry, MAX_MARCH_DAYS, REST_MOVE_LIMIT, TERRAIN_COST, TIMBER_SHORT_MAX,
+  CROSSING_DAYS, HALVES_PER_DAY, crossesAsCavalry, TERRAIN_COST, TIMBER_SHORT_MAX,
   crossingCost, dailyPoints, defenceShare, enterCost, halfDayPoints, restFactorFromDay, stragglerPercent,
 } from '../../engine/movement/index.js';
 import type { MoveOptions } from '../../engine/movement/index.js';
-import type { CampaignSettings } from '../../engine/state/index.js';
+import { movementProfile, type MovementProfile } from '../../engine/profiles/index.js';
+import { type CampaignSettings, DEFAULT_SETTINGS } from '../../engine/state/index.js';
 import { VESSEL_KINDS, VESSELS, WATER_HEX_COST } from '../../engine/water/index.js';
 import { NO_WEATHER_EFFECTS, FERRIES_CLOSED_FROM_LEVEL, FORDS_CLOSED_FROM_LEVEL } from '../../engine/weather/index.js';
 import { fixedDice, HERE, probeArmy, probeMap, riverMap, THERE, withEffects } from './probe.js';
@@ -21,19 +22,19 @@ const CLASSES = Object.keys(MOVE_POINTS) as Walker[];
 const DAY: MoveOptions = { period: 'day', night: false, unformed: false };
 const NIGHT: MoveOptions = { period: 'night', night: true, unformed: false };
 
-/** Daily points by class, on a forced march and when fatigued, as the engine computes them. */
-function rates(): Record<Walker, { daily: number; forced: number; fatigued: number }> {
+/** Daily points by class, on a forced march and when fatigued, as the engine computes them under the profile. */
+function rates(profile: MovementProfile): Record<Walker, { daily: number; forced: number; fatigued: number }> {
   return Object.fromEntries(CLASSES.map((c) => [c, {
-    daily: dailyPoints(probeArmy(c), false, NO_WEATHER_EFFECTS, 1),
-    forced: dailyPoints(probeArmy(c), true, NO_WEATHER_EFFECTS, 1),
-    fatigued: dailyPoints(probeArmy(c, { fatigued: true }), false, NO_WEATHER_EFFECTS, 1),
+    daily: dailyPoints(probeArmy(c), profile, false, NO_WEATHER_EFFECTS, 1),
+    forced: dailyPoints(probeArmy(c), profile, true, NO_WEATHER_EFFECTS, 1),
+    fatigued: dailyPoints(probeArmy(c, { fatigued: true }), profile, false, NO_WEATHER_EFFECTS, 1),
   }])) as Record<Walker, { daily: number; forced: number; fatigued: number }>;
 }
 
 const percentOf = (part: number, whole: number): number => Math.round(((part - whole) / whole) * 100);
 
-export function moveRates(): TopicAnswer {
-  const byClass = rates();
+export function moveRates(settings: CampaignSettings = DEFAULT_SETTINGS): TopicAnswer {
+  const byClass = rates(movementProfile(settings));
   const vessels = Object.fromEntries(VESSEL_KINDS.map((k) => [k, { name: VESSELS[k].name, rowed: VESSELS[k].rowed, sailed: VESSELS[k].sailed }]));
   const text = [
     '**Move rates**: move points a day (1 point = 1 mile), spent to enter each hex.',
@@ -50,7 +51,7 @@ const LAND: readonly Exclude<Terrain, 'coast' | 'sea'>[] = ['clear', 'forest', '
 const LETTER: Record<Terrain, string> = { clear: 'c', forest: 'f', hill: 'h', swamp: 's', mountain: 'm', coast: 'w', sea: 'o' };
 
 function costOf(terrain: Terrain, link: 'none' | 'road' | 'track', cls: MovementClass, opts: MoveOptions, settings: CampaignSettings, extra: Parameters<typeof probeArmy>[1] = {}): number | string {
-  const r = enterCost(probeMap(LETTER[terrain], link), probeArmy(cls, extra), HERE, THERE, opts, settings.flyingIgnoresTerrain);
+  const r = enterCost(probeMap(LETTER[terrain], link), probeArmy(cls, extra), HERE, THERE, opts, movementProfile(settings));
   if (r.ok) return r.value.cost;
   return r.violation.code;
 }
@@ -61,7 +62,7 @@ export function terrain(settings: CampaignSettings): TopicAnswer {
     const nightOff = costOf(t, 'none', 'infantry', NIGHT, settings);
     return {
       terrain: t,
-      cost: TERRAIN_COST[t],
+      cost: movementProfile(settings).terrain.costs[t],
       road: costOf(t, 'road', 'infantry', DAY, settings),
       track: costOf(t, 'track', 'infantry', DAY, settings),
       nightOffRoad: typeof nightOff === 'number' ? nightOff : 'closed',
@@ -82,13 +83,13 @@ export function terrain(settings: CampaignSettings): TopicAnswer {
     `- **Coast and sea**: ${typeof water === 'number' ? `cost ${water}` : 'no overland movement'}; embark on vessels.`,
     '- Rivers cost extra on top: `/rules topic:crossings`.',
   ].join('\n');
-  return { text, data: { terrainCost: TERRAIN_COST, byTerrain: rows, homeTerrainCost: home, flyingCost: flying, flyingIgnoresTerrain: settings.flyingIgnoresTerrain } };
+  return { text, data: { terrainCost: { ...TERRAIN_COST, ...movementProfile(settings).terrain.costs }, byTerrain: rows, homeTerrainCost: home, flyingCost: flying, flyingIgnoresTerrain: settings.flyingIgnoresTerrain } };
 }
 
 type Site = 'bridge' | 'ferry' | 'ford' | 'none';
 
 function crossing(size: 'minor' | 'major', site: Site, cls: MovementClass, weather = NO_WEATHER_EFFECTS, nightDouble = false): { method: string; points: number; halves: number; closed?: string } | { refused: string } {
-  const r = crossingCost(riverMap(size, site === 'none' ? undefined : site), probeArmy(cls), HERE, 'left', 'right', { weather, nightDouble });
+  const r = crossingCost(riverMap(size, site === 'none' ? undefined : site), probeArmy(cls), HERE, 'left', 'right', { weather, nightDouble, profile: movementProfile(DEFAULT_SETTINGS) });
   if (!r.ok) return { refused: r.violation.code };
   return { method: r.value.method, points: r.value.points, halves: r.value.halves, ...(r.value.closed ? { closed: r.value.closed } : {}) };
 }
@@ -114,7 +115,7 @@ export function crossings(settings: CampaignSettings): TopicAnswer {
   const closedFerry = crossing('major', 'ferry', 'infantry', withEffects(NO_WEATHER_EFFECTS, { ferriesClosed: true }));
   const night = crossing('minor', 'ford', 'infantry', NO_WEATHER_EFFECTS, true);
   const defence = defenceShare({ ...probeArmy('infantry'), march: { ...probeArmy('infantry').march, operation: { kind: 'rafts', hex: HERE, startedAt: 0, totalHalves: 12, remainingHalves: 12, phase: 'timber' } } });
-  const halfDay = Object.fromEntries(CLASSES.map((c) => [c, halfDayPoints(probeArmy(c))]));
+  const halfDay = Object.fromEntries(CLASSES.map((c) => [c, halfDayPoints(probeArmy(c), movementProfile(settings))]));
   const text = [
     '**River crossings**: on top of the cost of entering the hex.',
     codeTable(['crossing', 'infantry', 'cavalry'], rows.map((r) => [r.label, describeCrossing(r.infantry), describeCrossing(r.cavalry)])),
@@ -129,30 +130,47 @@ export function crossings(settings: CampaignSettings): TopicAnswer {
   return { text, data: { crossingDays: CROSSING_DAYS, halvesPerDay: HALVES_PER_DAY, rows, halfDayPoints: halfDay, timberShortMax: TIMBER_SHORT_MAX, raftDefenceShare: defence, fordsClosedFromLevel: FORDS_CLOSED_FROM_LEVEL, ferriesClosedFromLevel: FERRIES_CLOSED_FROM_LEVEL, rainClosed: { ford: closedFord, ferry: closedFerry }, nightFord: night } };
 }
 
-export function rest(): TopicAnswer {
-  const byClass = rates();
+/** The rest rules of the profile, in lines. */
+function restLines(profile: MovementProfile, restShare: Record<'none' | 'oneHalf' | 'period', number>): string[] {
+  const halves = profile.rest.halfPeriods;
+  const days = profile.rest.marchingDays;
+  return [
+    halves
+      ? `- **Daily rest**: a period of rest (two half periods) restores ${restShare.period * 100} % of the next day's points; one half period ${restShare.oneHalf * 100} %; none ${restShare.none * 100} %.`
+      : '- **Daily rest**: a day\'s points are the day\'s; the night\'s camp is rest enough.',
+    ...(halves ? [`- **Rest-move in half periods**: allowed for ${halves.restMoveLimit} half periods (${halves.restMoveLimit / 2} periods); then two consecutive half periods of rest, or the force is fatigued.`] : []),
+    days.kind === 'consecutive'
+      ? `- **Weekly rest**: at most ${days.most} days of movement in a row; the next must be a full day of rest, or fatigue.`
+      : `- **Weekly rest**: at most ${days.most} marching days in any ${days.days}; a force that marches more is fatigued until it has rested the days it owes.${profile.rest.tirelessExempt ? ' Tireless troops (constructs) owe no rest.' : ''}`,
+  ];
+}
+
+export function rest(settings: CampaignSettings = DEFAULT_SETTINGS): TopicAnswer {
+  const profile = movementProfile(settings);
+  const byClass = rates(profile);
   const inf = byClass.infantry;
   const forcedPct = percentOf(inf.forced, inf.daily);
   const fatiguedPct = percentOf(inf.fatigued, inf.daily);
   const restShare = {
-    none: restFactorFromDay(['moved', 'moved', 'moved', 'moved']),
-    oneHalf: restFactorFromDay(['moved', 'moved', 'moved', 'rested']),
-    period: restFactorFromDay(['moved', 'moved', 'rested', 'rested']),
+    none: restFactorFromDay(['moved', 'moved', 'moved', 'moved'], profile),
+    oneHalf: restFactorFromDay(['moved', 'moved', 'moved', 'rested'], profile),
+    period: restFactorFromDay(['moved', 'moved', 'rested', 'rested'], profile),
   };
   const stragglers = { min: stragglerPercent(fixedDice(1), 'reference'), max: stragglerPercent(fixedDice(6), 'reference') };
+  const days = profile.rest.marchingDays;
   const text = [
-    '**Rest, forced march and fatigue**',
-    `- **Daily rest**: a period of rest (two half periods) restores ${restShare.period * 100} % of the next day's points; one half period ${restShare.oneHalf * 100} %; none ${restShare.none * 100} %.`,
-    `- **Rest-move in half periods**: allowed for ${REST_MOVE_LIMIT} half periods (${REST_MOVE_LIMIT / 2} periods); then two consecutive half periods of rest, or the force is fatigued.`,
-    `- **Weekly rest**: at most ${MAX_MARCH_DAYS} days of movement in a row; the next must be a full day of rest, or fatigue.`,
-    `- **Forced march**: ${forcedPct > 0 ? '+' : ''}${forcedPct} % daily points; rest the next day, or fatigue.`,
-    `- **Fatigued**: ${fatiguedPct} % daily points (fractions dropped) until a full day of rest.`,
+    `**Rest, forced march and fatigue**${profile.id === DEFAULT_SETTINGS.profile ? '' : ` (${profile.name}, ${profile.source})`}`,
+    ...restLines(profile, restShare),
+    `- **Forced march**: ${forcedPct > 0 ? '+' : ''}${forcedPct} % daily points; rest the next day, or fatigue${profile.forcedMarch.declaredEarlyDeployment > 0 ? ` (even if the extra was not used). Declared before the day's march: +${profile.forcedMarch.declaredEarlyDeployment} to the deployment dice of a battle that day` : ''}.`,
+    fatiguedPct < 0 ? `- **Fatigued**: ${fatiguedPct} % daily points (fractions dropped) until a full day of rest.` : '- **Fatigued**: the march is not slowed; the force fights fatigued until it has rested.',
     codeTable(['class', 'daily', 'forced', 'fatigued'], CLASSES.map((c) => [c, byClass[c].daily, byClass[c].forced, byClass[c].fatigued])),
-    '- **Saving points**: unspent points carry to tomorrow only with an explicit save order; lost when the force stays put, halts short or makes contact.',
+    profile.carryUnspent
+      ? '- **Unspent points**: a march short of the points for its next hex carries them to the next day; a halt or contact loses them.'
+      : '- **Saving points**: unspent points carry to tomorrow only with an explicit save order; lost when the force stays put, halts short or makes contact.',
     `- **Unformed**: ${stragglers.min}-${stragglers.max} % of each regiment straggles per day (half-dice × 5, rounded up); one day at the rally point to reform, where the same share rejoins per day of waiting; stragglers left behind are lost.`,
     `- A full day aboard a ${VESSEL_KINDS.filter((k) => !VESSELS[k].crewed && VESSELS[k].capacity > 0).map((k) => VESSELS[k].name).join(' or ')} is rest (not crew); aboard ${VESSEL_KINDS.filter((k) => VESSELS[k].crewed).map((k) => `${VESSELS[k].name}s`).join(', ')} the troops are crew.`,
   ].join('\n');
-  return { text, data: { restMoveLimit: REST_MOVE_LIMIT, maxMarchDays: MAX_MARCH_DAYS, restShare, forcedPercent: forcedPct, fatiguedPercent: fatiguedPct, byClass, stragglerPercent: stragglers } };
+  return { text, data: { restMoveLimit: profile.rest.halfPeriods?.restMoveLimit, maxMarchDays: days.kind === 'consecutive' ? days.most : undefined, marchingDays: days, restShare, forcedPercent: forcedPct, fatiguedPercent: fatiguedPct, byClass, stragglerPercent: stragglers } };
 }
 
 const WATERS = (k: (typeof VESSEL_KINDS)[number]): string => {

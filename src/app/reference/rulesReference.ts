@@ -7,6 +7,9 @@ import { ephemeral, type Reply } from '../messages.js';
 import { readCampaign } from '../session.js';
 import { findTopic, RULES_TOPICS, topicList } from './topics.js';
 
+/** Topics rendered with the channel's campaign settings (its profiles, its flying and drought settings). */
+const CAMPAIGN_TOPICS: readonly string[] = ['move-rates', 'rest', 'deployment', 'terrain', 'crossings', 'weather', 'profile'];
+
 /** Discord's limit is 2,000 characters; keep a margin. */
 const RULES_MAX_CHARS = 1900;
 
@@ -31,7 +34,7 @@ export function rulesReference(app: App, actor: Actor, topic: string | undefined
   if (!found) {
     throw new UserError('rules.unknownTopic', `There is no rules topic "${topic}". Topics:\n${topicList()}`, { topics: RULES_TOPICS.map((t) => t.id) });
   }
-  const settings = found.id === 'deployment' || found.id === 'terrain' || found.id === 'crossings' || found.id === 'weather' ? campaignSettings(app, actor) : undefined;
+  const settings = CAMPAIGN_TOPICS.includes(found.id) ? campaignSettings(app, actor) : undefined;
   const answer = found.render(settings ?? DEFAULT_SETTINGS, settings !== undefined);
   const text = answer.text.length > RULES_MAX_CHARS ? `${answer.text.slice(0, RULES_MAX_CHARS - 1)}…` : answer.text;
   return [ephemeral(text, { topic: found.id, ...answer.data })];

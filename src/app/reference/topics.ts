@@ -14,10 +14,10 @@ export interface RulesTopic {
 
 /** The topics of /rules, in the order they are listed. */
 export const RULES_TOPICS: readonly RulesTopic[] = [
-  { id: 'move-rates', title: 'Move rates by class and vessel', render: () => moveRates() },
+  { id: 'move-rates', title: 'Move rates by class and vessel', render: (s) => moveRates(s) },
   { id: 'terrain', title: 'Terrain costs, roads, formed and night limits', render: (s) => terrain(s) },
   { id: 'crossings', title: 'River crossings', render: (s) => crossings(s) },
-  { id: 'rest', title: 'Rest, forced march, fatigue, stragglers', render: () => rest() },
+  { id: 'rest', title: 'Rest, forced march, fatigue, stragglers', render: (s) => rest(s) },
   { id: 'weather', title: 'Weather table, fog and wind, rain level', render: (s) => weather(s) },
   { id: 'scouts', title: 'Scout table', render: () => scouts() },
   { id: 'contact', title: 'Contact modifiers and contact table', render: () => contact() },

@@ -4,7 +4,8 @@ import type { MapModel } from '../map/index.js';
 import { contactHistory, type CampaignState } from '../state/index.js';
 import type { ContactDie, ContactRecord } from './contactRecord.js';
 import { nowIndex } from './records.js';
-import { CONTACT_MODIFIERS, type ContactModifierCode, type ScoutOutcome } from './tables.js';
+import { weatherEffects } from '../weather/index.js';
+import { CONTACT_MODIFIERS, type ContactModifierCode, type ScoutOutcome, WEATHER_CONTACT_LABEL } from './tables.js';
 
 /** Start of the previous period, as a time index (the previous-contact window). */
 function previousPeriodStart(state: CampaignState): number {
@@ -17,12 +18,14 @@ function previousPeriodStart(state: CampaignState): number {
  * Contact dice modifiers for one commander. "Previous contact" is another contact with one of
  * the same opponents opened this period or the one before (a standing contact's earlier round
  * counts); a captured scout of any opponent
- * counts for every commander facing it; terrain ignores the commander's own hex.
- * @see 001 Contact Dice: Contact Modifiers; 000 Scouts Out
+ * counts for every commander facing it; terrain ignores the commander's own hex. Under a movement
+ * profile whose weather hampers reconnaissance (ACKS: rainy, -2 on its d20 reconnaissance throw),
+ * every commander takes the profile's modifier while it rains hard.
+ * @see 001 Contact Dice: Contact Modifiers; 000 Scouts Out; 004 Effects of Weather Conditions
  */
 export function contactModifiers(state: CampaignState, map: MapModel, record: ContactRecord, army: Army, opponents: readonly Army[], scouts: Readonly<Record<string, readonly ScoutOutcome[]>>): ContactDie['modifiers'] {
   const out: { code: ContactModifierCode; label: string; value: number }[] = [];
-  const add = (code: ContactModifierCode): void => {
+  const add = (code: keyof typeof CONTACT_MODIFIERS): void => {
     out.push({ code, label: CONTACT_MODIFIERS[code].label, value: CONTACT_MODIFIERS[code].value });
   };
   if (opponents.length === 0) return out;
@@ -44,6 +47,8 @@ export function contactModifiers(state: CampaignState, map: MapModel, record: Co
   const terrains = opponents.map((o) => map.terrainAt(o.hex));
   if (terrains.every((t) => t === 'clear')) add('opponentsClear');
   if (terrains.every((t) => t === 'mountain')) add('opponentsMountain');
+  const recon = weatherEffects(state.weather, state.settings).reconnaissance;
+  if (recon !== undefined && recon !== 0) out.push({ code: 'weather', label: WEATHER_CONTACT_LABEL, value: recon });
   return out;
 }
 

@@ -3,6 +3,7 @@ import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { dailyPoints, moveAtOnce, pointsLeftNow, priceMove, priceOwnHex, type MoveMoment, type PricedMove } from '../movement/index.js';
+import { movementProfile } from '../profiles/index.js';
 import type { Result } from '../result.js';
 import type { CampaignState } from '../state/index.js';
 import { weatherEffects } from '../weather/index.js';
@@ -16,9 +17,9 @@ import type { ContactFact } from './contactEvents.js';
  * @see RULINGS 4 (every move is priced by the movement rules, whoever orders it)
  */
 
-/** The moment of a contact move: the half period now, its weather, the flying setting. */
+/** The moment of a contact move: the half period now, its weather, the campaign's movement profile. */
 export function contactMoment(state: CampaignState): MoveMoment {
-  return { clock: state.clock, weather: weatherEffects(state.weather, state.settings), flyingIgnoresTerrain: state.settings.flyingIgnoresTerrain };
+  return { clock: state.clock, weather: weatherEffects(state.weather, state.settings), profile: movementProfile(state.settings) };
 }
 
 /** Prices a contact move from the army's hex along `path` (adjacent hexes in order). */
@@ -59,7 +60,8 @@ export function makeContactMove(state: CampaignState, map: MapModel, army: Army,
 export function forcedMarchExtra(state: CampaignState, army: Army): number {
   if (army.march.forcedMarchDay === state.clock.day) return 0;
   const weather = weatherEffects(state.weather, state.settings);
-  return Math.max(0, dailyPoints(army, true, weather) - dailyPoints(army, false, weather));
+  const profile = movementProfile(state.settings);
+  return Math.max(0, dailyPoints(army, profile, true, weather) - dailyPoints(army, profile, false, weather));
 }
 
 /**

@@ -28,7 +28,13 @@ export const CONTACT_MODIFIERS = {
   opponentsClear: { value: 1, label: 'all opponents in clear terrain' },
   opponentsMountain: { value: -1, label: 'all opponents in mountain terrain' },
 } as const;
-export type ContactModifierCode = keyof typeof CONTACT_MODIFIERS;
+/**
+ * A contact dice modifier: one of the table's, or the weather's under a movement profile that
+ * has one (ACKS: rain limits reconnaissance; its value comes from the profile).
+ */
+export type ContactModifierCode = keyof typeof CONTACT_MODIFIERS | 'weather';
+/** The weather modifier's label; its value is the profile's. @see 004 Effects of Weather Conditions */
+export const WEATHER_CONTACT_LABEL = 'rain limits reconnaissance';
 
 /** Size bands of the contact table. */
 export type SizeBand = 'none' | 'pm50' | 'pm25' | 'pm10' | 'accurate';

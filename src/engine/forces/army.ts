@@ -27,6 +27,14 @@ export interface Company {
   /** Basic type used by the contact table's lowest composition level. */
   readonly basic: 'infantry' | 'cavalry';
   readonly figures: number;
+  /** Exploration speed in feet a turn, when the scenario states one (read by profiles with a speed table). */
+  readonly speed?: number;
+  /** War machines (artillery, rams, towers): they move at the profile's machine speeds. @see 004 Movement of War Machines */
+  readonly warMachine?: boolean;
+  /** Troops that need no rest (constructs). @see 004 Rest and Recuperation: Tireless Troops */
+  readonly tireless?: boolean;
+  /** Trained and designated as skirmishers (open order on the tabletop). @see 002 Formations: Open order */
+  readonly skirmishers?: boolean;
 }
 
 export interface Regiment {
@@ -37,6 +45,8 @@ export interface Regiment {
   readonly originalFigures: number;
   /** Companies with their current figures. */
   readonly companies: readonly Company[];
+  /** Exploration speed in feet a turn for every company without its own. */
+  readonly speed?: number;
 }
 
 export interface Individual {
@@ -72,6 +82,10 @@ export interface Army {
   /** Prefers to move at night (goblins, kobolds, orcs). */
   readonly nocturnal: boolean;
   readonly homeTerrain?: HomeTerrain;
+  /** The whole army needs no rest (constructs). @see 004 Rest and Recuperation: Tireless Troops */
+  readonly tireless?: boolean;
+  /** Its war machines, assembled or not (armies with war-machine companies). @see 004 Movement of War Machines */
+  readonly warMachines?: WarMachines;
   readonly regiments: readonly Regiment[];
   readonly individuals: readonly Individual[];
   readonly scouts: number;
@@ -83,6 +97,16 @@ export interface Army {
   readonly status: ArmyStatus;
   /** Rules bookkeeping owned by the movement engine (points, rest, fatigue, operations). */
   readonly march: MarchState;
+}
+
+/**
+ * An army's war machines: assembled (ready to fight, slow) or disassembled (faster, not usable in
+ * a battle), and the work of changing over, done at daybreak of `readyDay`.
+ * @see 004 Movement of War Machines
+ */
+export interface WarMachines {
+  readonly state: 'assembled' | 'disassembled';
+  readonly changing?: { readonly to: 'assembled' | 'disassembled'; readonly readyDay: number };
 }
 
 export interface ArmyStatus {
@@ -111,6 +135,8 @@ export interface MarchState {
   readonly restFactor: number;
   /** Consecutive days with movement before today (weekly rest rule). */
   readonly daysMarched: number;
+  /** Whether the army moved on each of its recent days, oldest first, the last fourteen (marching-days windows). */
+  readonly recentDays: readonly boolean[];
   /** What the army did in its recent half periods, oldest first; kept to the last 12. */
   readonly recentHalves: readonly HalfActivity[];
   /** The army entered a hex or crossed a river today. */
@@ -125,6 +151,10 @@ export interface MarchState {
   readonly allowanceToday: number;
   /** Day number of the last forced march; the next day must be rest. */
   readonly forcedMarchDay?: number;
+  /** That forced march was ordered before the day's march began (ACKS: before initiative). */
+  readonly forcedMarchEarly?: boolean;
+  /** Today the march stopped for want of the points to enter its next hex (profiles that carry unspent points). */
+  readonly shortOfPoints?: boolean;
   /** Why the army is fatigued, for status. */
   readonly fatigueReason?: FatigueReason;
   /** Consecutive full days of rest before today. */
@@ -149,10 +179,11 @@ export interface MarchState {
 /**
  * Why an army became fatigued: a forced march yesterday and no rest today, a seventh day of
  * marching in a row, moving in half periods for more than two periods without two consecutive
- * half periods of rest, or the referee's word. @see 000 Overland Travel: Daily Rest, Weekly Rest,
+ * half periods of rest, more marching days in a window than the profile allows (ACKS: four in
+ * seven), or the referee's word. @see 000 Overland Travel: Daily Rest, Weekly Rest,
  * Forced March, Fatigued
  */
-export type FatigueReason = 'forcedMarch' | 'seventhDay' | 'noLongRest' | 'referee';
+export type FatigueReason = 'forcedMarch' | 'seventhDay' | 'noLongRest' | 'marchWindow' | 'referee';
 
 /**
  * What an army did in one half period, as the rest and fatigue rules count it: moved (entered a
@@ -197,6 +228,7 @@ export const FRESH_MARCH: MarchState = {
   savedPoints: 0,
   restFactor: 1,
   daysMarched: 0,
+  recentDays: [],
   recentHalves: [],
   movedToday: false,
   unformedToday: false,
@@ -250,20 +282,6 @@ export function assaultRegiment(a: Army): Regiment | undefined {
 /** Number of regiments that still have figures. */
 export function regimentCount(a: Army): number {
   return a.regiments.filter((r) => regimentFigures(r) > 0).length;
-}
-
-/**
- * Daily move points before rest, fatigue and weather: the army moves at its slowest unit;
- * an army of individuals only moves at its slowest individual.
- * @see 000 Overland Travel: Move Rates; Individual Fantastic Creatures
- */
-export function baseDailyPoints(a: Army): number {
-  if (a.baseMovePoints !== undefined) return a.baseMovePoints;
-  if (a.movementClass === 'creature') {
-    const rates = a.individuals.map((i) => i.movePoints).filter((p): p is number => p !== undefined);
-    return rates.length > 0 ? Math.min(...rates) : MOVE_POINTS.infantry;
-  }
-  return MOVE_POINTS[a.movementClass];
 }
 
 export function isHostile(sides: Readonly<Record<string, SideInfo>>, a: string, b: string): boolean {

@@ -2,6 +2,7 @@ import type { Dice } from '../dice/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import type { Army, MarchState } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
+import { movementProfile, type MovementProfile } from '../profiles/index.js';
 import type { CampaignState, Order } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';
 import type { WeatherEffects } from '../weather/index.js';
@@ -10,12 +11,13 @@ import { progressOperation } from './crossingOperations.js';
 import { todaysPoints } from './dailyPoints.js';
 import { describeMovement } from './describeMovement.js';
 import type { MovementFact } from './movementEvents.js';
-import { restFactorFromDay } from './restAndFatigue.js';
+import { appendDay, recovers, restFactorFromDay } from './restAndFatigue.js';
 import { loseStragglers, recoverStragglers, stragglerCount } from './stragglers.js';
 
 /**
  * Runs right after the clock has moved to a new half period:
- * 1. at daybreak, closes the books of the day that ended for every army (dailyRollover);
+ * 1. at daybreak, closes the books of the day that ended for every army (dailyRollover), and
+ *    war machines whose assembling or disassembling is done are ready;
  * 2. at the opening of a period, resets the points spent in the period;
  * 3. advances multi-day crossings by one half period;
  * 4. opens contacts between forces that stand adjacent (stationary forces included).
@@ -25,11 +27,12 @@ export const beginHalfStep: TickStep = ({ state, map, dice, weather }) => {
   const facts: MovementFact[] = [];
   const armies: Record<string, Army> = { ...state.armies };
   const orders: Record<string, Order> = { ...state.orders };
+  const profile = movementProfile(state.settings);
   for (const [id, army] of Object.entries(state.armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     if (army.status.destroyed) continue;
     let a = army;
     if (state.clock.half === 0) {
-      const r = dailyRollover(a, map, dice, weather);
+      const r = dailyRollover(a, { map, dice, weather, profile, day: state.clock.day });
       a = r.army;
       facts.push(...r.facts);
     }
@@ -48,30 +51,47 @@ export const beginHalfStep: TickStep = ({ state, map, dice, weather }) => {
   return { state: contacts.state, events: tell([...facts, ...contacts.facts], describeMovement, namesOf(contacts.state.armies)) };
 };
 
+/** What the books at daybreak are kept with. */
+interface Daybreak {
+  readonly map: MapModel;
+  readonly dice: Dice;
+  readonly weather: WeatherEffects;
+  readonly profile: MovementProfile;
+  /** The day that begins. */
+  readonly day: number;
+}
+
 /**
- * The books at daybreak for the day that just ended:
+ * The books at daybreak for the day that just ended, under the campaign's movement profile:
  * 1. stragglers for a day of unformed movement, or the army reforming at its rally point and its
  *    stragglers rejoining after a day without movement;
- * 2. fatigue clears after a full day of rest;
+ * 2. the day logged as marched or not; fatigue clears after a full day of rest (from a
+ *    marching-days window, once the owed rest is caught up);
  * 3. consecutive days marched (weekly rest), consecutive rest days, points saved by an explicit
- *    save order (if the army moved and was not halted or in contact), the share of today's
- *    points recovered by yesterday's rest.
+ *    save order (if the army moved and was not halted or in contact) or carried by the profile
+ *    (a march short of the points for its next hex, not halted), the share of today's points
+ *    recovered by yesterday's rest;
+ * 4. war machines ready when their work is done.
  * @see 000 Overland Travel: Daily Rest, Weekly Rest, Forced March, Fatigued; 000 Terrain Effects:
- *   Units, Formed and Unformed; 000 Terrain Effects: Saving Move Points
+ *   Units, Formed and Unformed; 000 Terrain Effects: Saving Move Points; 004 Rest and
+ *   Recuperation; 004 Movement of War Machines
  */
-function dailyRollover(army: Army, map: MapModel, dice: Dice, weather: WeatherEffects): { army: Army; facts: MovementFact[] } {
+function dailyRollover(army: Army, at: Daybreak): { army: Army; facts: MovementFact[] } {
   const m = army.march;
   const yesterday = m.recentHalves.slice(-4);
   const fullRest = !m.movedToday && !yesterday.includes('battle') && !yesterday.includes('worked') && !army.status.inBattle;
-  const stragglers = straggleOrRally(army, map, dice);
-  const rested = recoverFromFatigue(stragglers.army, fullRest);
-  const saved = m.saveRequested && !m.saveLost && m.movedToday ? Math.max(0, m.allowanceToday - m.spentToday) : 0;
+  const stragglers = straggleOrRally(army, at.map, at.dice);
+  const logged: Army = { ...stragglers.army, march: { ...stragglers.army.march, recentDays: appendDay(m.recentDays, m.movedToday) } };
+  const rested = recoverFromFatigue(logged, recovers(logged, fullRest, at.profile));
+  const kept = (m.saveRequested && m.movedToday) || (at.profile.carryUnspent && m.shortOfPoints === true);
+  const saved = kept && !m.saveLost ? Math.max(0, m.allowanceToday - m.spentToday) : 0;
+  const { shortOfPoints: _short, ...books } = rested.army.march;
   const march: MarchState = {
-    ...rested.army.march,
+    ...books,
     spentToday: 0,
     spentPeriod: 0,
     savedPoints: saved,
-    restFactor: restFactorFromDay(yesterday),
+    restFactor: restFactorFromDay(yesterday, at.profile),
     daysMarched: m.movedToday ? m.daysMarched + 1 : fullRest ? 0 : m.daysMarched,
     restDays: fullRest ? m.restDays + 1 : 0,
     movedToday: false,
@@ -79,9 +99,20 @@ function dailyRollover(army: Army, map: MapModel, dice: Dice, weather: WeatherEf
     saveRequested: false,
     saveLost: false,
   };
-  const a: Army = { ...rested.army, march };
-  const today = todaysPoints(a, false, weather);
-  return { army: { ...a, march: { ...a.march, pointsLeft: today, allowanceToday: today } }, facts: [...stragglers.facts, ...rested.facts] };
+  const machines = machinesReady(rested.army, at.day);
+  const a: Army = { ...machines.army, march };
+  const today = todaysPoints(a, at.profile, false, at.weather);
+  return { army: { ...a, march: { ...a.march, pointsLeft: today, allowanceToday: today } }, facts: [...stragglers.facts, ...rested.facts, ...machines.facts] };
+}
+
+/** Step 4: assembling or disassembling war machines is done at daybreak of its day. @see 004 Movement of War Machines */
+function machinesReady(army: Army, day: number): { army: Army; facts: MovementFact[] } {
+  const changing = army.warMachines?.changing;
+  if (!changing || changing.readyDay > day) return { army, facts: [] };
+  return {
+    army: { ...army, warMachines: { state: changing.to } },
+    facts: [{ type: 'machinesReady', audience: toArmy(army.id), data: { armyId: army.id, state: changing.to } }],
+  };
 }
 
 /**
@@ -111,9 +142,9 @@ function straggleOrRally(army: Army, map: MapModel, dice: Dice): { army: Army; f
   return { army: a, facts };
 }
 
-/** Step 2: a full day of rest (no movement, no battle, no work at a crossing) ends fatigue. */
-function recoverFromFatigue(army: Army, fullRest: boolean): { army: Army; facts: MovementFact[] } {
-  if (!fullRest || !army.status.fatigued) return { army, facts: [] };
+/** Step 2: a full day of rest (no movement, no battle, no work at a crossing) ends fatigue, when the profile's rest is caught up. */
+function recoverFromFatigue(army: Army, recovered: boolean): { army: Army; facts: MovementFact[] } {
+  if (!recovered || !army.status.fatigued) return { army, facts: [] };
   const { fatigueReason: _f, ...march } = army.march;
   return { army: { ...army, status: { ...army.status, fatigued: false }, march }, facts: [{ type: 'fatigueRecovered', audience: toArmy(army.id), data: { armyId: army.id } }] };
 }

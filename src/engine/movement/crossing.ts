@@ -1,6 +1,7 @@
 import type { Army } from '../forces/index.js';
 import { hexEquals, type Hex } from '../hex/index.js';
 import type { Bank, MapModel } from '../map/index.js';
+import type { MovementProfile } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { halfDayPoints } from './dailyPoints.js';
@@ -25,6 +26,8 @@ export interface CrossingContext {
   readonly weather: WeatherEffects;
   /** The step happens at night for a light-sighted force: double points and time. */
   readonly nightDouble: boolean;
+  /** The campaign's movement profile (the army's rate, for the half-day crossings). */
+  readonly profile: MovementProfile;
 }
 
 /**
@@ -62,14 +65,14 @@ export function crossingCost(map: MapModel, army: Army, h: Hex, fromBank: Bank |
     || (size === 'major' && ctx.weather.majorFordable);
   if (fordable) {
     if (!ctx.weather.fordsClosed) {
-      const points = crossesAsCavalry(army) ? 0 : halfDayPoints(army) * mul;
+      const points = crossesAsCavalry(army) ? 0 : halfDayPoints(army, ctx.profile) * mul;
       return ok({ ...base, method: 'ford', points, halves: 0 });
     }
     closed = closed ?? 'ford';
   }
   const closedPart = closed ? { closed } : {};
   if (size === 'minor' && crossesAsCavalry(army)) {
-    return ok({ ...base, method: 'swim', points: halfDayPoints(army) * mul, halves: 0, ...closedPart });
+    return ok({ ...base, method: 'swim', points: halfDayPoints(army, ctx.profile) * mul, halves: 0, ...closedPart });
   }
   if (army.march.noRaftHexes.some((x) => hexEquals(x, h))) {
     return fail('crossing.noTimber', `Timber ran out at ${id}: rafts cannot be built there. Cross at another hex.`, { hex: id });

@@ -12,6 +12,8 @@ export function describeFatigue(reason: FatigueReason | undefined): string {
       return 'marched a seventh day in a row without a full day of rest';
     case 'noLongRest':
       return 'moved in half periods for more than two periods without two consecutive half periods of rest';
+    case 'marchWindow':
+      return 'marched more days in a week than the rest rule allows, until the rest owed is caught up';
     case 'referee':
       return 'set by the referee';
     case undefined:
@@ -82,6 +84,12 @@ function hexContested(f: Extract<MovementFact, { type: 'hexContested' }>, names:
   return `Contest for ${f.data.hex}: ${list}${dice}.`;
 }
 
+/** Fatigue set in, and what recovers it. */
+function armyFatigued(d: { readonly armyId: string; readonly reason: FatigueReason }, names: Names): string {
+  const recovery = d.reason === 'marchWindow' ? 'It recovers after a day of rest once the rest it owes is caught up.' : 'A full day of rest recovers it.';
+  return `${names.army(d.armyId)} is fatigued: ${describeFatigue(d.reason)}. ${recovery}`;
+}
+
 /** The sentence of a movement fact for its audience. */
 export function describeMovement(f: MovementFact, names: Names): string {
   switch (f.type) {
@@ -96,7 +104,7 @@ export function describeMovement(f: MovementFact, names: Names): string {
     case 'crossingStarted':
       return `${names.commander(f.data.armyId)} begins ${f.data.kind === 'ferry' ? 'a ferry crossing' : 'collecting timber for rafts'} at ${f.data.hex}.`;
     case 'armyFatigued':
-      return `${names.army(f.data.armyId)} is fatigued: ${describeFatigue(f.data.reason)}. A full day of rest recovers it.`;
+      return armyFatigued(f.data, names);
     case 'hexContested':
       return hexContested(f, names);
     case 'hexContestDecided':
@@ -111,6 +119,8 @@ export function describeMovement(f: MovementFact, names: Names): string {
       return `A day at the rally point ${f.data.hex}: ${f.data.figures} straggling figure(s) rejoin (${f.data.percent} %); ${f.data.stillOut} still out. Leaving loses them.`;
     case 'fatigueRecovered':
       return `${names.army(f.data.armyId)} rested a full day and is no longer fatigued.`;
+    case 'machinesReady':
+      return `${names.army(f.data.armyId)}'s war machines are ${f.data.state}${f.data.state === 'disassembled' ? ': they march faster but cannot be used in a battle until assembled again' : ': ready for battle, and slow on the march'}.`;
     case 'raftsFailed':
       return isFor(f, 'army')
         ? `Timber die ${f.data.roll}: not enough timber at ${f.data.hex}. The day is lost and rafts cannot be built in this hex; your order is cancelled. Try another hex.`

@@ -1,6 +1,7 @@
-import { baseDailyPoints, type Army } from '../forces/index.js';
+import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import { arrivalBank, crossingNeeded, hexGrid, hexIndex, type Bank, type HexGrid, type MapModel } from '../map/index.js';
+import { basePoints, type MovementProfile } from '../profiles/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { crossingCost, HALVES_PER_DAY } from './crossing.js';
 import { connected } from './routeComponents.js';
@@ -18,7 +19,8 @@ export interface RouteInput {
   readonly to: Hex;
   readonly opts: MoveOptions;
   readonly weather: WeatherEffects;
-  readonly flyingIgnoresTerrain: boolean;
+  /** The campaign's movement profile (terrain costs, flying, the army's rate). */
+  readonly profile: MovementProfile;
   /** Hexes the route may not enter or pass (other commanders). */
   readonly blocked: ReadonlySet<string>;
   /**
@@ -72,7 +74,7 @@ export function searchRoute(input: RouteInput): RouteSearch {
   const start = hexIndex(map, input.from);
   const target = hexIndex(map, input.to);
   if (start < 0 || target < 0) return { kind: 'unreachable' };
-  const profile = profileFor(map, input.army, input.opts, input.flyingIgnoresTerrain);
+  const profile = profileFor(map, input.army, input.opts, input.profile);
   if (start !== target && !connected(profile, start, target)) return { kind: 'unreachable' };
   return astar(g, start * 3 + bankCode(input.fromBank), target, stepper(input, g, profile), heuristic(g, profile, target), input.maxCost ?? Infinity);
 }
@@ -87,9 +89,9 @@ interface Stepper {
 /** Step 2: steps over the profile's prices, crossings priced by the rules once per river hex. */
 function stepper(input: RouteInput, g: HexGrid, profile: Profile): Stepper {
   const { map, army, opts, weather } = input;
-  const flying = fliesOver(army, input.flyingIgnoresTerrain);
+  const flying = fliesOver(army, input.profile.flyingIgnoresTerrain);
   const nightDouble = opts.night && army.sight === 'light';
-  const perHalf = baseDailyPoints(army) / HALVES_PER_DAY;
+  const perHalf = basePoints(army, input.profile) / HALVES_PER_DAY;
   const { classCost, home } = profile;
   const nb = g.neighbour;
   const blocked = new Uint8Array(g.size);
@@ -103,7 +105,7 @@ function stepper(input: RouteInput, g: HexGrid, profile: Profile): Stepper {
   const crossing = (i: number, from: Bank | undefined, to: Bank | undefined): number => {
     let c = crossings.get(i);
     if (c === undefined) {
-      const r = crossingCost(map, army, g.hexes[i] as Hex, from, to, { weather, nightDouble });
+      const r = crossingCost(map, army, g.hexes[i] as Hex, from, to, { weather, nightDouble, profile: input.profile });
       c = r.ok ? r.value.points + r.value.halves * perHalf : -1;
       crossings.set(i, c);
     }

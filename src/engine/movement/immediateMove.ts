@@ -2,6 +2,7 @@ import { timeIndex, type GameTime } from '../clock/index.js';
 import type { Army, MarchState } from '../forces/index.js';
 import { hexEquals, type Hex } from '../hex/index.js';
 import type { Bank, MapModel } from '../map/index.js';
+import type { MovementProfile } from '../profiles/index.js';
 import { ok, type Result, type Violation } from '../result.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { periodPoints, todaysPoints } from './dailyPoints.js';
@@ -23,11 +24,11 @@ import { walkPath } from './walkPath.js';
  * @see 000 Terrain Effects; 000 Overland Travel: Nocturnal Movement; 000 Hard Rain; RULINGS 4
  */
 
-/** When and under what sky a move made at once happens, and the campaign's flying setting. */
+/** When and under what sky a move made at once happens, and the campaign's movement profile. */
 export interface MoveMoment {
   readonly clock: GameTime;
   readonly weather: WeatherEffects;
-  readonly flyingIgnoresTerrain: boolean;
+  readonly profile: MovementProfile;
 }
 
 /** One hex of a move made at once, as the movement rules price it. */
@@ -78,7 +79,7 @@ function optionsAt(clock: GameTime): MoveOptions {
  */
 export function priceMove(map: MapModel, army: Army, path: readonly Hex[], moment: MoveMoment): Result<PricedMove> {
   if (moment.weather.overlandFactor === 0) return { ok: false, violation: weatherHalt(moment.weather) };
-  const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path, crossAtEnd: false, opts: optionsAt(moment.clock), weather: moment.weather, flyingIgnoresTerrain: moment.flyingIgnoresTerrain });
+  const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path, crossAtEnd: false, opts: optionsAt(moment.clock), weather: moment.weather, profile: moment.profile });
   if (walk.stop) return { ok: false, violation: walk.stop.violation };
   const slow = walk.steps.find((s) => (s.crossing?.halves ?? 0) > 0);
   if (slow) return { ok: false, violation: slowCrossing(map, slow) };
@@ -110,7 +111,7 @@ export function priceMove(map: MapModel, army: Army, path: readonly Hex[], momen
  */
 export function priceOwnHex(map: MapModel, army: Army, moment: MoveMoment): Result<number> {
   if (moment.weather.overlandFactor === 0) return { ok: false, violation: weatherHalt(moment.weather) };
-  const e = enterCost(map, army, army.hex, army.hex, optionsAt(moment.clock), moment.flyingIgnoresTerrain);
+  const e = enterCost(map, army, army.hex, army.hex, optionsAt(moment.clock), moment.profile);
   return e.ok ? ok(e.value.cost) : e;
 }
 
@@ -120,7 +121,7 @@ export function priceOwnHex(map: MapModel, army: Army, moment: MoveMoment): Resu
  */
 export function pointsLeftNow(army: Army, moment: MoveMoment): number {
   const forced = army.march.forcedMarchDay === moment.clock.day;
-  const now = todaysPoints(army, forced, moment.weather) - army.march.spentToday;
+  const now = todaysPoints(army, moment.profile, forced, moment.weather) - army.march.spentToday;
   return Math.max(0, Math.min(army.march.pointsLeft, now));
 }
 
@@ -133,7 +134,7 @@ export function pointsLeftNow(army: Army, moment: MoveMoment): number {
 export function fitsThisHalf(army: Army, points: number, moment: MoveMoment): boolean {
   if (!isFirstHalfOfPeriod(moment.clock)) return true;
   const forced = army.march.forcedMarchDay === moment.clock.day;
-  const today = todaysPoints(army, forced, moment.weather);
+  const today = todaysPoints(army, moment.profile, forced, moment.weather);
   const period = periodPoints(today, army.march.spentToday - army.march.spentPeriod, 'day', isNightHalf(moment.clock));
   return inFirstHalf(army.march.spentPeriod + points, period);
 }

@@ -1,11 +1,12 @@
 import type { Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
+import { armySize, basePoints, isTireless, machinesAssembled, owesNoRest, type MovementProfile } from '../profiles/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { todaysPoints } from './dailyPoints.js';
 import { describeFatigue } from './describeMovement.js';
 import { describeMarchFormation, marchFormation, type MarchFormationId } from './marchFormation.js';
-import { halvesSinceLongRest, MAX_MARCH_DAYS, REST_MOVE_LIMIT } from './restAndFatigue.js';
+import { halvesSinceLongRest, marchingDaysIn } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
 
 /** What /army status shows about an army's march (for its own commander). */
@@ -26,20 +27,50 @@ export interface MarchStatus {
   readonly stragglers: number;
   readonly rallyPoint?: string;
   readonly operation?: string;
+  /** The army's rate before the day's modifiers (its slowest unit). */
+  readonly rate: number;
+  /** Large armies: brigades, the speed multiplier and the column length in miles (profiles with the rule). */
+  readonly size?: { readonly brigades: number; readonly multiplier: string; readonly columnMiles: number };
+  readonly tireless?: boolean;
+  /** War machines, assembled or not, and the work of changing over. */
+  readonly warMachines?: string;
 }
 
-/** The march part of an army's status. @see 000 Overland Travel; 000 Orders of March */
-export function marchStatus(map: MapModel, army: Army, weather: WeatherEffects, forced = false): MarchStatus {
+/** What rest the army owes, in plain words, under its profile. */
+function restState(army: Army, profile: MovementProfile): string {
   const m = army.march;
-  const today = todaysPoints(army, forced, weather);
-  const mf = marchFormation(map, army);
-  const since = halvesSinceLongRest(m.recentHalves);
+  if (owesNoRest(army, profile)) return 'tireless: it owes no rest';
   const rest: string[] = [];
   if (m.forcedMarchDay !== undefined) rest.push(`forced march on day ${m.forcedMarchDay}: rest the day after`);
-  if (m.daysMarched >= MAX_MARCH_DAYS) rest.push('six days marched: a full day of rest is due');
-  else rest.push(`${m.daysMarched} day(s) marched in a row (six at most)`);
-  if (since >= REST_MOVE_LIMIT) rest.push('needs two consecutive half periods of rest before moving');
+  const rule = profile.rest.marchingDays;
+  if (rule.kind === 'consecutive') {
+    if (m.daysMarched >= rule.most) rest.push('six days marched: a full day of rest is due');
+    else rest.push(`${m.daysMarched} day(s) marched in a row (six at most)`);
+  } else {
+    rest.push(`${marchingDaysIn(m.recentDays, rule.days - 1)} marching day(s) in the last ${rule.days - 1} (at most ${rule.most} in any ${rule.days})`);
+  }
+  const halves = profile.rest.halfPeriods;
+  if (halves && halvesSinceLongRest(m.recentHalves) >= halves.restMoveLimit) rest.push('needs two consecutive half periods of rest before moving');
   if (m.restDays > 0) rest.push(`${m.restDays} full day(s) of rest`);
+  return rest.join('; ');
+}
+
+/** The army's war machines in words, when it has any. */
+function machinesText(army: Army, day: number): string | undefined {
+  const hasMachines = army.regiments.some((r) => r.companies.some((c) => c.warMachine && c.figures > 0));
+  if (!hasMachines) return undefined;
+  const changing = army.warMachines?.changing;
+  if (changing) return `being ${changing.to} (ready at daybreak of day ${changing.readyDay}${changing.readyDay === day + 1 ? ', tomorrow' : ''}); the army does not march meanwhile`;
+  return machinesAssembled(army) ? 'assembled (ready for battle)' : 'disassembled (not usable in a battle)';
+}
+
+/** The march part of an army's status, under the campaign's movement profile. @see 000 Overland Travel; 000 Orders of March; 004 Moving Armies */
+export function marchStatus(map: MapModel, army: Army, weather: WeatherEffects, profile: MovementProfile, day: number, forced = false): MarchStatus {
+  const m = army.march;
+  const today = todaysPoints(army, profile, forced, weather);
+  const mf = marchFormation(map, army);
+  const size = armySize(army, profile);
+  const machines = machinesText(army, day);
   const op = m.operation;
   return {
     hex: map.format(army.hex),
@@ -53,9 +84,13 @@ export function marchStatus(map: MapModel, army: Army, weather: WeatherEffects, 
     fatigued: army.status.fatigued,
     ...(m.fatigueReason ? { fatigueReason: describeFatigue(m.fatigueReason) } : {}),
     daysMarched: m.daysMarched,
-    restState: rest.join('; '),
+    restState: restState(army, profile),
     stragglers: stragglerCount(army),
     ...(m.rallyPoint ? { rallyPoint: map.format(m.rallyPoint) } : {}),
     ...(op ? { operation: `${op.kind} at ${map.format(op.hex)} (${op.phase}), ${Math.ceil(op.remainingHalves / HALVES_PER_DAY)} day(s) to go` } : {}),
+    rate: basePoints(army, profile),
+    ...(size ? { size: { brigades: size.brigades, multiplier: `${size.multiplier.num}/${size.multiplier.den}`, columnMiles: Math.min(size.columnMiles, today) } } : {}),
+    ...(isTireless(army) ? { tireless: true } : {}),
+    ...(machines ? { warMachines: machines } : {}),
   };
 }

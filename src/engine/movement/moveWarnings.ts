@@ -2,9 +2,10 @@ import type { GameTime } from '../clock/index.js';
 import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
+import { owesNoRest, type MovementProfile } from '../profiles/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { describeFatigue } from './describeMovement.js';
-import { fatigueOnMoving, halvesSinceLongRest, MAX_MARCH_DAYS, REST_MOVE_LIMIT } from './restAndFatigue.js';
+import { fatigueOnMoving, halvesSinceLongRest, marchingDaysIn } from './restAndFatigue.js';
 import type { MoveOptions, MoveRequest, MoveWarning } from './types.js';
 import type { Walk } from './walkPath.js';
 
@@ -14,6 +15,7 @@ export interface WarningInput {
   readonly army: Army;
   readonly clock: GameTime;
   readonly weather: WeatherEffects;
+  readonly profile: MovementProfile;
   readonly request: MoveRequest;
   readonly opts: MoveOptions;
   readonly path: readonly Hex[];
@@ -34,22 +36,40 @@ export function moveWarnings(w: WarningInput): MoveWarning[] {
     if (s.closed === 'ferry') warnings.push({ code: 'move.ferryClosed', message: `The ferry at ${map.format(s.hex)} is out of service in this rain: the plan crosses by ${s.crossing?.method} instead.` });
   }
   if (steps.some((s) => (s.crossing?.halves ?? 0) > 0)) warnings.push({ code: 'move.multiDay', message: 'The route includes a multi-day crossing: the army is committed to it until it is done.' });
-  if (request.forced) warnings.push({ code: 'move.fatigueTomorrow', message: 'Forced march: the army must rest all of tomorrow or be fatigued.' });
+  if (request.forced && !owesNoRest(army, w.profile)) warnings.push({ code: 'move.fatigueTomorrow', message: 'Forced march: the army must rest all of tomorrow or be fatigued.' });
   warnings.push(...restWarnings(w));
   if (w.opts.unformed || steps.some((s) => s.needsUnformed)) warnings.push({ code: 'move.stragglers', message: 'Unformed march: 5-15 % of each regiment straggles per day; one full day at the end to reform.' });
-  if (army.status.fatigued) warnings.push({ code: 'move.fatigued', message: `The army is fatigued (${describeFatigue(army.march.fatigueReason)}): 25 % fewer points until a full day of rest.` });
+  if (army.status.fatigued) warnings.push({ code: 'move.fatigued', message: `The army is fatigued (${describeFatigue(army.march.fatigueReason)})${fatigueCost(w.profile)}.` });
   if (w.weather.overlandFactor === 0) warnings.push({ code: 'move.weatherHalted', message: `No overland movement in this weather${w.weather.overlandReason ? ` (${w.weather.overlandReason})` : ''}: the order waits.` });
   if (army.status.inContact) warnings.push({ code: 'move.inContact', message: 'The army is in contact: it moves once the contact is resolved.' });
   return warnings;
 }
 
+/** What fatigue costs on the march under the profile, for the warning. */
+function fatigueCost(profile: MovementProfile): string {
+  const f = profile.fatiguedFactor;
+  if (f.num >= f.den) return ': it marches as far, but fights fatigued until it has rested';
+  return `: ${Math.round((1 - f.num / f.den) * 100)} % fewer points until a full day of rest`;
+}
+
 /** Fatigue now, the weekly rest due tomorrow, two halves of rest due after this one. */
 function restWarnings(w: WarningInput): MoveWarning[] {
-  const { army } = w;
+  const { army, profile } = w;
   const out: MoveWarning[] = [];
-  const fatigueNow = w.path.length > 0 || w.request.crossAtEnd ? fatigueOnMoving(army, w.clock) : undefined;
+  const fatigueNow = w.path.length > 0 || w.request.crossAtEnd ? fatigueOnMoving(army, w.clock, profile) : undefined;
   if (fatigueNow) out.push({ code: 'move.fatigueToday', message: `Moving now fatigues the army: ${describeFatigue(fatigueNow)}.` });
-  else if (!army.march.movedToday && army.march.daysMarched === MAX_MARCH_DAYS - 1) out.push({ code: 'move.weeklyRestDue', message: 'This is the sixth day of marching in a row: rest all of tomorrow or be fatigued.' });
-  if (halvesSinceLongRest(army.march.recentHalves) === REST_MOVE_LIMIT - 1) out.push({ code: 'move.restMoveLimit', message: 'After this half period the army needs two consecutive half periods of rest.' });
+  else if (!army.march.movedToday && !owesNoRest(army, profile)) out.push(...lastMarchingDay(army, profile));
+  const halves = profile.rest.halfPeriods;
+  if (halves && halvesSinceLongRest(army.march.recentHalves) === halves.restMoveLimit - 1) out.push({ code: 'move.restMoveLimit', message: 'After this half period the army needs two consecutive half periods of rest.' });
   return out;
+}
+
+/** Today is the last marching day the profile allows before rest is owed. */
+function lastMarchingDay(army: Army, profile: MovementProfile): MoveWarning[] {
+  const rule = profile.rest.marchingDays;
+  if (rule.kind === 'consecutive') {
+    return army.march.daysMarched === rule.most - 1 ? [{ code: 'move.weeklyRestDue', message: 'This is the sixth day of marching in a row: rest all of tomorrow or be fatigued.' }] : [];
+  }
+  const marched = marchingDaysIn(army.march.recentDays, rule.days - 2) + 1;
+  return marched === rule.most ? [{ code: 'move.weeklyRestDue', message: `This is the ${rule.most}th marching day in ${rule.days}: rest tomorrow, or march fatigued until the rest owed is caught up.` }] : [];
 }

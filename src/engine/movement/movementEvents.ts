@@ -57,6 +57,7 @@ export type MovementFact =
   | Fact<'armyReformed', { readonly armyId: string; readonly hex: string }, PublicAudience>
   | Fact<'stragglersRejoined', { readonly armyId: string; readonly hex: string; readonly percent: number; readonly figures: number; readonly stillOut: number }, ArmyAudience>
   | Fact<'fatigueRecovered', { readonly armyId: string }, ArmyAudience>
+  | Fact<'machinesReady', { readonly armyId: string; readonly state: 'assembled' | 'disassembled' }, ArmyAudience>
   | Fact<'raftsFailed', { readonly armyId: string; readonly hex: string }, PublicAudience>
   | Fact<'raftsFailed', { readonly armyId: string; readonly hex: string; readonly roll: number }, ArmyAudience>
   | Fact<'timberFound', { readonly armyId: string; readonly hex: string; readonly roll: number }, ArmyAudience>

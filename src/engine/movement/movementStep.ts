@@ -3,6 +3,7 @@ import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import type { Army, HalfActivity, MarchState } from '../forces/index.js';
 import { hexEquals, type Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
+import { movementProfile, type MovementProfile } from '../profiles/index.js';
 import { getArmy, type CampaignState, type Order } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';
 import { detectContacts, halvesTaken, openContacts } from './contacts.js';
@@ -28,9 +29,10 @@ export const movementStep: TickStep = ({ state, map, dice, weather }) => {
   const armies: Record<string, Army> = { ...state.armies };
   const orders: Record<string, Order> = { ...state.orders };
   const moved = new Set<string>();
+  const profile = movementProfile(state.settings);
   // 1. Each mover's outcome.
   for (const o of res.outcomes.values()) {
-    const applied = applyOutcome(getArmy(state, o.armyId), o, state.clock, map);
+    const applied = applyOutcome(getArmy(state, o.armyId), o, { clock: state.clock, map, profile });
     armies[o.armyId] = applied.army;
     if (applied.order) orders[o.armyId] = applied.order;
     else delete orders[o.armyId];
@@ -45,7 +47,7 @@ export const movementStep: TickStep = ({ state, map, dice, weather }) => {
   const taken = halvesTaken(state);
   for (const [id, a] of Object.entries(armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     if (a.status.destroyed) continue;
-    const kept = keepBooks(state, a, halfActivity(state, a, { moved: moved.has(id), halfTaken: taken.has(id) }, orders[id] ?? state.orders[id]));
+    const kept = keepBooks(state, a, profile, halfActivity(state, a, { moved: moved.has(id), halfTaken: taken.has(id) }, orders[id] ?? state.orders[id]));
     armies[id] = kept.army;
     facts.push(...kept.facts);
   }
@@ -72,9 +74,9 @@ function halfActivity(state: CampaignState, a: Army, half: { readonly moved: boo
  * Logs the half period, and fatigues an army that moved or worked when it should have rested
  * (judged by the books as they stood before this half: a forced march today is not yesterday's).
  */
-function keepBooks(state: CampaignState, a: Army, activity: HalfActivity): { army: Army; facts: MovementFact[] } {
+function keepBooks(state: CampaignState, a: Army, profile: MovementProfile, activity: HalfActivity): { army: Army; facts: MovementFact[] } {
   const busy = activity === 'moved' || activity === 'worked';
-  const reason = busy && !a.status.fatigued ? fatigueOnMoving(state.armies[a.id] ?? a, state.clock) : undefined;
+  const reason = busy && !a.status.fatigued ? fatigueOnMoving(state.armies[a.id] ?? a, state.clock, profile) : undefined;
   const march: MarchState = {
     ...a.march,
     ...(reason ? { fatigueReason: reason } : {}),
@@ -94,16 +96,26 @@ interface Applying {
   readonly facts: MovementFact[];
 }
 
+/** Where and under what rules a half period is applied. */
+interface Applied {
+  readonly clock: GameTime;
+  readonly map: MapModel;
+  readonly profile: MovementProfile;
+}
+
 /**
  * Applies one army's half-period outcome; returns the army, its order (undefined = finished or
  * cancelled) and the facts:
- * 1. points spent, forced march, unformed march, leaving the rally point;
+ * 1. points spent, forced march (and whether it was ordered before the day's march), unformed
+ *    march, leaving the rally point; a march short of the points for its next hex (profiles that
+ *    carry unspent points);
  * 2. a multi-day crossing begun;
  * 3. what is left of the order;
  * 4. a halt (contact, a held hex, a lost contest);
  * 5. the public march and the commander's account.
  */
-function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel): { army: Army; order: MoveOrder | undefined; facts: MovementFact[] } {
+function applyOutcome(a: Army, o: MoverOutcome, at: Applied): { army: Army; order: MoveOrder | undefined; facts: MovementFact[] } {
+  const { clock, map } = at;
   const order = o.order;
   // Fatigue that sets in during the day cuts what is left, never what was already spent.
   const ap: Applying = {
@@ -114,6 +126,7 @@ function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel):
     facts: [],
   };
   if (o.made.length > 0) spendMarch(ap, a, o, clock, map);
+  if (at.profile.carryUnspent && o.plan.stop.kind === 'points' && !o.halt) ap.march = { ...ap.march, shortOfPoints: true };
   if (o.passageContact) disorderedInPassage(ap, a, o, map);
   if (o.plan.operation) beginOperation(ap, a, o.plan.operation, map);
   const remaining = order.path.slice(o.made.filter((e) => e.step.kind === 'enter').length);
@@ -128,7 +141,7 @@ function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel):
 /** 1. Points spent, a forced march, an unformed march; leaving the rally point loses the stragglers still behind. */
 function spendMarch(ap: Applying, a: Army, o: MoverOutcome, clock: GameTime, map: MapModel): void {
   ap.march = { ...ap.march, spentToday: ap.march.spentToday + o.spent, spentPeriod: ap.march.spentPeriod + o.spent };
-  if (o.order.forced) ap.march = { ...ap.march, forcedMarchDay: clock.day };
+  if (o.order.forced) ap.march = forcedToday(ap.march, o.order, clock);
   if (o.order.unformed || a.formation === 'unformed') {
     ap.formation = 'unformed';
     ap.march = { ...ap.march, unformedToday: true };
@@ -139,6 +152,17 @@ function spendMarch(ap: Applying, a: Army, o: MoverOutcome, clock: GameTime, map
     const { rallyPoint: _r, ...rest } = ap.march;
     ap.march = { ...rest, stragglers: [] };
   }
+}
+
+/**
+ * A forced march today, and whether it was ordered before the day's march began (the order given
+ * by the morning half of the day at the latest), which some profiles reward at a battle that day.
+ * @see 000 Overland Travel: Forced March; 004 Forced Marching
+ */
+function forcedToday(m: MarchState, order: MoveOrder, clock: GameTime): MarchState {
+  const early = m.forcedMarchDay === clock.day ? m.forcedMarchEarly === true : timeIndex(order.givenAt) <= timeIndex({ day: clock.day, half: 0 });
+  const { forcedMarchEarly: _e, ...rest } = m;
+  return { ...rest, forcedMarchDay: clock.day, ...(early ? { forcedMarchEarly: true } : {}) };
 }
 
 /**

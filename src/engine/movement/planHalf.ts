@@ -2,6 +2,7 @@ import { type GameTime, timeIndex } from '../clock/index.js';
 import type { Army, Operation } from '../forces/index.js';
 import { hexEquals } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
+import type { MovementProfile } from '../profiles/index.js';
 import { BrokenData, type Violation } from '../result.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { periodPoints, todaysPoints } from './dailyPoints.js';
@@ -52,15 +53,15 @@ function accepted(order: MoveOrder, step: WalkStep): boolean {
  * opening of a period in which nothing was spent, and only if the commander accepted it.
  * @see RULINGS 2, 3; 000 Strategic Movement
  */
-export function planHalf(map: MapModel, army: Army, order: MoveOrder, clock: GameTime, weather: WeatherEffects, flyingIgnoresTerrain: boolean): HalfPlan {
-  const allowance = todaysPoints(army, order.forced, weather);
+export function planHalf(map: MapModel, army: Army, order: MoveOrder, clock: GameTime, weather: WeatherEffects, profile: MovementProfile): HalfPlan {
+  const allowance = todaysPoints(army, profile, order.forced, weather);
   const night = isNightHalf(clock);
   const spentBefore = army.march.spentToday - army.march.spentPeriod;
   const pts = periodPoints(allowance, spentBefore, order.period, night);
   const plan = (entries: readonly HalfEntry[], stop: PlanStop, operation?: Operation): HalfPlan => ({ entries, stop, allowance, periodPoints: pts, ...(operation ? { operation } : {}) });
   if (!periodActive(order.period, clock)) return plan([], { kind: 'waitPeriod' });
   const opts = { period: order.period, night, unformed: order.unformed || army.formation === 'unformed' };
-  const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path: order.path, crossAtEnd: order.crossAtEnd === true, opts, weather, flyingIgnoresTerrain });
+  const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path: order.path, crossAtEnd: order.crossAtEnd === true, opts, weather, profile });
   const first = isFirstHalfOfPeriod(clock);
   const entries: HalfEntry[] = [];
   let spent = army.march.spentPeriod;

@@ -1,6 +1,7 @@
 import { isHostile, type Army } from '../forces/index.js';
 import { hexEquals, type Hex, hexKey } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
+import { movementProfile, type MovementProfile } from '../profiles/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
 import type { CampaignState } from '../state/index.js';
 import type { WeatherEffects } from '../weather/index.js';
@@ -41,7 +42,7 @@ function cannotMove(army: Army | undefined, armyId: string): Violation | undefin
 interface Ground {
   readonly map: MapModel;
   readonly weather: WeatherEffects;
-  readonly flyingIgnoresTerrain: boolean;
+  readonly profile: MovementProfile;
   readonly others: Map<string, Army>;
   /** Hex keys held by allies the march may pass through (passage of lines, a setting). */
   readonly passable: ReadonlySet<string>;
@@ -82,21 +83,22 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
   if (daylight) return { ok: false, violation: daylight };
   const opts: MoveOptions = { period: request.period, night: request.period === 'night', unformed: request.unformed || army.formation === 'unformed' };
   const others = commanderHexes(state, army.id);
-  const ground: Ground = { map, weather, flyingIgnoresTerrain: state.settings.flyingIgnoresTerrain, others, passable: passableHexes(state, army, others) };
+  const profile = movementProfile(state.settings);
+  const ground: Ground = { map, weather, profile, others, passable: passableHexes(state, army, others) };
   const chosen = choosePath(ground, army, request, opts);
   if (!chosen.ok) return chosen;
   const path = chosen.value;
   const blocked = pathThroughCommander(ground, path);
   if (blocked) return { ok: false, violation: blocked };
-  const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path, crossAtEnd: request.crossAtEnd, opts, weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain });
+  const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path, crossAtEnd: request.crossAtEnd, opts, weather, profile: ground.profile });
   if (walk.stop) return { ok: false, violation: withAlternative(walk.stop.violation, ground, army, walk.steps, path, opts) };
   const planWeather = weather.overlandFactor === 0 ? { ...weather, overlandFactor: 1 } : weather;
-  const sched = scheduleMove(state.clock, army, request, walk.steps, planWeather, map);
+  const sched = scheduleMove(state.clock, army, request, walk.steps, planWeather, map, profile);
   if (!sched.ok) return sched;
   return ok({
     armyId: army.id,
     steps: sched.value.steps,
-    warnings: [...moveWarnings({ map, army, clock: state.clock, weather, request, opts, path, steps: walk.steps }), ...passageWarnings(ground, path)],
+    warnings: [...moveWarnings({ map, army, clock: state.clock, weather, profile, request, opts, path, steps: walk.steps }), ...passageWarnings(ground, path)],
     totalPoints: walk.steps.reduce((n, s) => n + s.points, 0),
     days: sched.value.days,
     order: moveOrder(state, army, request, path, walk.steps),
@@ -119,7 +121,7 @@ function choosePath(ground: Ground, army: Army, request: MoveRequest, opts: Move
   }
   const holder = ground.others.get(hexKey(to));
   if (holder) return fail('move.occupied', `${map.format(to)} is held by ${holder.name}: only one commander may stand in a hex. Choose a hex next to it.`, { hex: map.format(to) });
-  const route = (o: MoveOptions) => findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts: o, weather: ground.weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain, blocked: blockedHexes(ground) });
+  const route = (o: MoveOptions) => findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts: o, weather: ground.weather, profile: ground.profile, blocked: blockedHexes(ground) });
   const found = route(opts);
   if (found) return ok(found.path);
   const unformed = !opts.unformed && route({ ...opts, unformed: true });
@@ -181,7 +183,7 @@ function withAlternative(v: Violation, ground: Ground, army: Army, steps: readon
   if (reached) hints.push(`The furthest hex the path reaches legally is ${map.format(reached.hex)}.`);
   const target = path[path.length - 1];
   if (target && !hexEquals(target, army.hex) && !ground.others.has(hexKey(target))) {
-    const route = findRoute({ map, army, from: army.hex, fromBank: army.bank, to: target, opts, weather: ground.weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain, blocked: blockedHexes(ground) });
+    const route = findRoute({ map, army, from: army.hex, fromBank: army.bank, to: target, opts, weather: ground.weather, profile: ground.profile, blocked: blockedHexes(ground) });
     if (route) hints.push(`A legal route exists: /move to:${map.format(target)} (via ${route.path.map((h) => map.format(h)).join(' ')}).`);
   }
   return hints.length === 0 ? v : { ...v, message: `${v.message} ${hints.join(' ')}` };

@@ -4,6 +4,7 @@ import { PUBLIC, REFEREE } from '../events/index.js';
 import { isHostile, troopFigures, type Army } from '../forces/index.js';
 import { type Hex, hexKey, isAdjacent, neighbours } from '../hex/index.js';
 import type { Bank, MapModel } from '../map/index.js';
+import { movementProfile } from '../profiles/index.js';
 import { BrokenData } from '../result.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { WeatherEffects } from '../weather/index.js';
@@ -93,20 +94,21 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
   return { outcomes, facts: contests.facts };
 }
 
-/** Armies that can carry out a move order now: not in a contact, and their half period not taken by a delay or a battle. */
+/** Armies that can carry out a move order now: not in a contact, not at work on their war machines, and their half period not taken by a delay or a battle. */
 function mayMove(a: Army, taken: ReadonlySet<string>): boolean {
-  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation && !taken.has(a.id);
+  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation && !a.warMachines?.changing && !taken.has(a.id);
 }
 
 /** Step 1: every army with an active move order plans its entries for this half. */
 function planMovers(state: CampaignState, map: MapModel, weather: WeatherEffects): Map<string, Mover> {
   const movers = new Map<string, Mover>();
   const taken = halvesTaken(state);
+  const profile = movementProfile(state.settings);
   for (const id of Object.keys(state.orders).sort()) {
     const order = state.orders[id];
     const army = state.armies[id];
     if (order?.kind !== 'move' || !army || !mayMove(army, taken)) continue;
-    const plan = planHalf(map, army, order, state.clock, weather, state.settings.flyingIgnoresTerrain);
+    const plan = planHalf(map, army, order, state.clock, weather, profile);
     movers.set(id, { army, order, plan, next: 0, pos: army.hex, bank: army.bank, spent: 0, entered: [] });
   }
   return movers;

@@ -1,11 +1,18 @@
 import type { GameTime } from '../clock/index.js';
 import type { Army, FatigueReason, HalfActivity } from '../forces/index.js';
+import { owesNoRest, type MarchingDaysRule, type MovementProfile } from '../profiles/index.js';
 
 const LOG_LENGTH = 12;
+const DAY_LOG_LENGTH = 14;
 
 /** Adds one half period to the log (MarchState.recentHalves), keeping the last twelve. */
 export function appendHalf(log: readonly HalfActivity[], activity: HalfActivity): HalfActivity[] {
   return [...log, activity].slice(-LOG_LENGTH);
+}
+
+/** Adds one day to the day log (MarchState.recentDays: marched or not), keeping the last fourteen. */
+export function appendDay(log: readonly boolean[], marched: boolean): boolean[] {
+  return [...log, marched].slice(-DAY_LOG_LENGTH);
 }
 
 /**
@@ -19,36 +26,59 @@ export function halvesSinceLongRest(log: readonly HalfActivity[]): number {
   return log.length;
 }
 
-/**
- * Rest-move-rest-move in half periods is allowed for two periods (four half periods); after
- * that the army needs two consecutive half periods of rest before it moves, or it is fatigued.
- * @see 000 Overland Travel: Daily Rest
- */
-export const REST_MOVE_LIMIT = 4;
+/** Marching days among the last `days` of the day log (days before the campaign count as rest). */
+export function marchingDaysIn(log: readonly boolean[], days: number): number {
+  return days > 0 ? log.slice(-days).filter(Boolean).length : 0;
+}
 
-/** Six consecutive days of movement at most; the seventh must be rest. @see 000 Overland Travel: Weekly Rest */
-export const MAX_MARCH_DAYS = 6;
-
-/**
- * Why moving now would fatigue the army, or undefined. Checked when the army moves in a half
- * period: a forced march yesterday, a seventh consecutive day of marching, or a fifth half period
- * of movement without two consecutive halves of rest.
- * @see 000 Overland Travel: Daily Rest, Weekly Rest, Forced March
- */
-export function fatigueOnMoving(army: Army, clock: GameTime): FatigueReason | undefined {
+/** Whether moving on a new day breaks the marching-days rule: one day too many in a row, or in the window. */
+function tooManyDays(rule: MarchingDaysRule, army: Army): boolean {
   const m = army.march;
+  if (rule.kind === 'consecutive') return m.daysMarched >= rule.most;
+  return marchingDaysIn(m.recentDays, rule.days - 1) + 1 > rule.most;
+}
+
+/**
+ * Why moving now would fatigue the army under its profile, or undefined. Checked when the army
+ * moves in a half period: a forced march yesterday, one marching day too many (Valormr: a seventh
+ * day in a row; ACKS: a fifth in seven), or (where the profile counts rest in half periods) a
+ * fifth half period of movement without two consecutive halves of rest. Tireless troops owe no
+ * rest where the profile says so.
+ * @see 000 Overland Travel: Daily Rest, Weekly Rest, Forced March; 004 Rest and Recuperation;
+ *   Forced Marching
+ */
+export function fatigueOnMoving(army: Army, clock: GameTime, profile: MovementProfile): FatigueReason | undefined {
+  if (owesNoRest(army, profile)) return undefined;
+  const m = army.march;
+  const rule = profile.rest.marchingDays;
   if (!m.movedToday && m.forcedMarchDay === clock.day - 1) return 'forcedMarch';
-  if (!m.movedToday && m.daysMarched >= MAX_MARCH_DAYS) return 'seventhDay';
-  if (halvesSinceLongRest(m.recentHalves) >= REST_MOVE_LIMIT) return 'noLongRest';
+  if (!m.movedToday && tooManyDays(rule, army)) return rule.kind === 'consecutive' ? 'seventhDay' : 'marchWindow';
+  const halves = profile.rest.halfPeriods;
+  if (halves && halvesSinceLongRest(m.recentHalves) >= halves.restMoveLimit) return 'noLongRest';
   return undefined;
 }
 
 /**
+ * Whether a fatigued army recovers at daybreak after the day that ended (its day log holds that
+ * day): after a full day of rest, and when its fatigue came from the marching-days window, only
+ * once the window holds no more marching days than the profile allows (the owed rest caught up).
+ * @see 000 Overland Travel: Fatigued; 004 Rest and Recuperation
+ */
+export function recovers(army: Army, fullRest: boolean, profile: MovementProfile): boolean {
+  if (!fullRest) return false;
+  const rule = profile.rest.marchingDays;
+  if (army.march.fatigueReason !== 'marchWindow' || rule.kind !== 'window') return true;
+  return marchingDaysIn(army.march.recentDays, rule.days) <= rule.most;
+}
+
+/**
  * The share of tomorrow's daily points yesterday's rest recovers: two half periods of rest (a
- * period) restore all of them, one restores half, none restores nothing.
+ * period) restore all of them, one restores half, none restores nothing. A profile without the
+ * half-period rest gives a day's points whatever the day before held.
  * @see 000 Overland Travel: Daily Rest
  */
-export function restFactorFromDay(dayLog: readonly HalfActivity[]): number {
+export function restFactorFromDay(dayLog: readonly HalfActivity[], profile: MovementProfile): number {
+  if (!profile.rest.halfPeriods) return 1;
   const rests = dayLog.filter((h) => h === 'rested').length + Math.max(0, 4 - dayLog.length);
   if (rests >= 2) return 1;
   return rests === 1 ? 0.5 : 0;

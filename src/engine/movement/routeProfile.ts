@@ -1,6 +1,7 @@
 import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import { hexGrid, TERRAINS, type Bank, type HexGrid, type MapModel } from '../map/index.js';
+import type { MovementProfile } from '../profiles/index.js';
 import { condensation, stronglyConnected } from './routeComponents.js';
 import { NodeHeap } from './routeHeap.js';
 import { enterCost, fliesOver, isHomeTerrain } from './terrainCost.js';
@@ -67,29 +68,29 @@ const LANDMARK_MIN_HEXES = 2500;
 const profiles = new WeakMap<MapModel, Map<string, Profile>>();
 
 /**
- * Everything `enterCost` reads of the army and options. Armies with the same key pay the same
- * entry cost on every edge.
+ * Everything `enterCost` reads of the army, the options and the campaign's movement profile (its
+ * terrain costs). Armies with the same key pay the same entry cost on every edge.
  */
-function profileKey(army: Army, opts: MoveOptions, flyingIgnoresTerrain: boolean): string {
+function profileKey(army: Army, opts: MoveOptions, movement: MovementProfile): string {
   const home = army.homeTerrain;
-  return [army.movementClass, fliesOver(army, flyingIgnoresTerrain) ? 'fly' : '', opts.night && army.sight === 'light' ? 'night' : '', opts.unformed ? 'unformed' : '', home?.terrain ?? '', home?.region ?? ''].join('|');
+  return [movement.key, army.movementClass, fliesOver(army, movement.flyingIgnoresTerrain) ? 'fly' : '', opts.night && army.sight === 'light' ? 'night' : '', opts.unformed ? 'unformed' : '', home?.terrain ?? '', home?.region ?? ''].join('|');
 }
 
-export function profileFor(map: MapModel, army: Army, opts: MoveOptions, flyingIgnoresTerrain: boolean): Profile {
+export function profileFor(map: MapModel, army: Army, opts: MoveOptions, movement: MovementProfile): Profile {
   let byKey = profiles.get(map);
   if (!byKey) {
     byKey = new Map();
     profiles.set(map, byKey);
   }
-  const key = profileKey(army, opts, flyingIgnoresTerrain);
+  const key = profileKey(army, opts, movement);
   const hit = byKey.get(key);
   if (hit) return hit;
-  const profile = buildProfile(map, hexGrid(map), army, opts, flyingIgnoresTerrain);
+  const profile = buildProfile(map, hexGrid(map), army, opts, movement);
   byKey.set(key, profile);
   return profile;
 }
 
-function buildProfile(map: MapModel, g: HexGrid, army: Army, opts: MoveOptions, flyingIgnoresTerrain: boolean): Profile {
+function buildProfile(map: MapModel, g: HexGrid, army: Army, opts: MoveOptions, movement: MovementProfile): Profile {
   const n = g.size;
   let home: Uint8Array | undefined;
   if (army.homeTerrain) {
@@ -110,7 +111,7 @@ function buildProfile(map: MapModel, g: HexGrid, army: Army, opts: MoveOptions, 
       const c = edgeClass(g, i, d, j, home ? (home[j] as number) : 0);
       let cost = classCost[c] as number;
       if (Number.isNaN(cost)) {
-        const e = enterCost(map, army, g.hexes[i] as Hex, g.hexes[j] as Hex, opts, flyingIgnoresTerrain);
+        const e = enterCost(map, army, g.hexes[i] as Hex, g.hexes[j] as Hex, opts, movement);
         cost = e.ok ? e.value.cost : -1;
         classCost[c] = cost;
       }

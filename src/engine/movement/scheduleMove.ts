@@ -1,6 +1,7 @@
 import { formatGameTime, type GameTime } from '../clock/index.js';
 import type { Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
+import type { MovementProfile } from '../profiles/index.js';
 import { fail, ok, type Result, BrokenData } from '../result.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
@@ -36,19 +37,22 @@ interface Cursor {
 
 /**
  * Lays the walk out over the order's periods: today's remaining points first, then a fresh day's
- * points each following day (plus what was saved, with save:true); a multi-day crossing starts at
- * the opening of a period in which nothing was spent yet. The weather is assumed to hold.
+ * points each following day (plus what was saved, with save:true, or carried, under a profile
+ * that carries unspent points: a slow army then covers a dear hex over several days); a
+ * multi-day crossing starts at the opening of a period in which nothing was spent yet. The
+ * weather is assumed to hold.
  */
-export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, steps: readonly WalkStep[], weather: WeatherEffects, map: MapModel): Result<Scheduled> {
+export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, steps: readonly WalkStep[], weather: WeatherEffects, map: MapModel, profile: MovementProfile): Result<Scheduled> {
   const layout: Layout = { map, army, clock, period: req.period, steps };
-  const fresh = dailyPoints(army, req.forced, weather, 1);
-  const c: Cursor = { idx: 0, lastDay: 0, today: todaysPoints(army, req.forced, weather), spentToday: army.march.spentToday, out: [] };
+  const fresh = dailyPoints(army, profile, req.forced, weather, 1);
+  const c: Cursor = { idx: 0, lastDay: 0, today: todaysPoints(army, profile, req.forced, weather), spentToday: army.march.spentToday, out: [] };
   let dayOffset = 0;
   while (c.idx < steps.length && dayOffset < MAX_PLAN_DAYS) {
     const day = scheduleDay(c, layout, dayOffset);
-    if (!day.progressed && dayOffset > 0) return tooCostly(c, layout, weather);
+    const carried = profile.carryUnspent && fresh > 0;
+    if (!day.progressed && dayOffset > 0 && !carried) return tooCostly(c, layout, weather);
     const leftover = Math.max(0, c.today - c.spentToday);
-    c.today = fresh + (req.save && day.progressed ? leftover : 0);
+    c.today = fresh + ((req.save && day.progressed) || carried ? leftover : 0);
     c.spentToday = 0;
     dayOffset += day.jump;
   }

@@ -1,6 +1,7 @@
 import type { Army } from '../forces/index.js';
 import { type Hex, directionTo } from '../hex/index.js';
 import { arrivalBank, bankOfEdge, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
+import type { MovementProfile } from '../profiles/index.js';
 import type { Violation } from '../result.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { crossingCost } from './crossing.js';
@@ -16,7 +17,8 @@ export interface WalkInput {
   readonly crossAtEnd: boolean;
   readonly opts: MoveOptions;
   readonly weather: WeatherEffects;
-  readonly flyingIgnoresTerrain: boolean;
+  /** The campaign's movement profile (terrain costs, flying). */
+  readonly profile: MovementProfile;
 }
 
 export interface Walk {
@@ -39,7 +41,8 @@ export function otherBank(b: Bank | undefined): Bank {
  */
 export function walkPath(input: WalkInput): Walk {
   const { map, army, opts, weather } = input;
-  const flying = fliesOver(army, input.flyingIgnoresTerrain);
+  const { profile } = input;
+  const flying = fliesOver(army, profile.flyingIgnoresTerrain);
   const nightDouble = opts.night && army.sight === 'light';
   const steps: (WalkStep & { closed?: 'ford' | 'ferry' })[] = [];
   let cur = input.from;
@@ -50,12 +53,12 @@ export function walkPath(input: WalkInput): Walk {
     }
     if (!flying && crossingNeeded(map, cur, bank, to)) {
       const to2 = otherBank(bank);
-      const c = crossingCost(map, army, cur, bank, to2, { weather, nightDouble });
+      const c = crossingCost(map, army, cur, bank, to2, { weather, nightDouble, profile });
       if (!c.ok) return { steps, stop: { index: i, violation: c.violation } };
       steps.push({ kind: 'cross', hex: cur, bank: to2, crossing: c.value, points: c.value.points, needsUnformed: false, ...(c.value.closed ? { closed: c.value.closed } : {}) });
       bank = to2;
     }
-    const e = enterCost(map, army, cur, to, opts, input.flyingIgnoresTerrain);
+    const e = enterCost(map, army, cur, to, opts, profile);
     if (!e.ok) return { steps, stop: { index: i, violation: e.violation } };
     const arrive = arrivalBank(map, cur, bank, to);
     steps.push({ kind: 'enter', hex: to, ...(arrive ? { bank: arrive } : {}), enter: e.value, points: e.value.cost, needsUnformed: e.value.needsUnformed });
@@ -70,7 +73,7 @@ export function walkPath(input: WalkInput): Walk {
     }
     const startBank = bank ?? defaultBank(map, cur);
     const to2 = otherBank(startBank);
-    const c = crossingCost(map, army, cur, startBank, to2, { weather, nightDouble });
+    const c = crossingCost(map, army, cur, startBank, to2, { weather, nightDouble, profile });
     if (!c.ok) return { steps, stop: { index: input.path.length, violation: c.violation } };
     steps.push({ kind: 'cross', hex: cur, bank: to2, crossing: c.value, points: c.value.points, needsUnformed: false, ...(c.value.closed ? { closed: c.value.closed } : {}) });
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TERRAIN_LETTERS } from '../map/index.js';
+import { MOVEMENT_PROFILE_IDS, TACTICAL_PROFILE_IDS } from '../profiles/index.js';
 
 /**
  * The scenario file format (JSON). Structure is checked here; cross-references (hexes on the map,
@@ -64,16 +65,28 @@ export const mapSchema = z.object({
   labels: list(z.object({ hex: hexId, text: name, kind: z.enum(['region', 'place', 'water']) }).strict()).default([]),
 }).strict();
 
+/** Exploration speed in feet a turn (ACKS: 30' to 360'; read by profiles with a speed table). */
+const speed = z.number().int().min(10).max(480);
+
 const company = z.object({
   troopType: name,
   basic: z.enum(['infantry', 'cavalry']),
   figures: z.number().int().min(0).max(100_000),
+  speed: speed.optional(),
+  /** War machines (artillery, rams, towers): they move at the machine speeds. */
+  warMachine: z.boolean().optional(),
+  /** Troops that need no rest (constructs). */
+  tireless: z.boolean().optional(),
+  /** Trained and designated as skirmishers (open order on a 002 table). */
+  skirmishers: z.boolean().optional(),
 }).strict();
 
 const regiment = z.object({
   id,
   name,
   companies: z.array(company).min(1).max(L.unitsPerArmy),
+  /** Speed for every company without its own. */
+  speed: speed.optional(),
 }).strict();
 
 const individual = z.object({
@@ -100,6 +113,10 @@ const armySchema = z.object({
   sight: z.enum(['light', 'dark']),
   nocturnal: z.boolean().default(false),
   homeTerrain: z.object({ terrain: z.enum(['clear', 'forest', 'hill', 'swamp', 'mountain']), region: id.optional() }).strict().optional(),
+  /** The whole army needs no rest (constructs). */
+  tireless: z.boolean().optional(),
+  /** Its war machines at the start (default disassembled, for the march). */
+  warMachines: z.enum(['assembled', 'disassembled']).optional(),
   regiments: z.array(regiment).max(L.unitsPerArmy).default([]),
   individuals: z.array(individual).max(L.unitsPerArmy).default([]),
   scouts: z.number().int().min(0).max(100).default(1),
@@ -112,6 +129,10 @@ export const scenarioSchema = z.object({
   id,
   name,
   description: z.string().max(L.text).default(''),
+  /** The movement profile the scenario is written for (default: Valormr). */
+  profile: z.enum(MOVEMENT_PROFILE_IDS).optional(),
+  /** The tabletop its battles are fought on (default: Valormr's 001). */
+  tactical: z.enum(TACTICAL_PROFILE_IDS).optional(),
   start: z.object({
     /** Free text shown with the game day, e.g. "late autumn". */
     season: z.string().max(L.name).default(''),

@@ -1,15 +1,25 @@
 import { START_TIME } from '../clock/index.js';
 import { createRngState, NO_MANUAL_DICE, type RngState } from '../dice/index.js';
 import { NO_KNOWLEDGE } from '../knowledge/index.js';
-import { FRESH_MARCH, FRESH_STATUS, MOVE_POINTS, baseDailyPoints, type Army, type RegimentRole, type SideInfo } from '../forces/index.js';
+import { FRESH_MARCH, FRESH_STATUS, type Army, type RegimentRole, type SideInfo } from '../forces/index.js';
 import { parseHex } from '../hex/index.js';
 import { buildMap, defaultBank } from '../map/index.js';
 import type { ScenarioDoc } from '../scenario/index.js';
+import { basePoints, movementProfile, sizedPoints, tacticalProfile } from '../profiles/index.js';
 import { FIRST_MORNING } from '../weather/index.js';
 import type { CampaignState } from './campaign.js';
 import { DEFAULT_SETTINGS, type CampaignSettings } from './settings.js';
 
 const ROLE_BY_ORDER: readonly RegimentRole[] = ['assault', 'support'];
+
+/**
+ * The settings a campaign opens with: the defaults, the profiles the scenario names (with the
+ * tactical profile's table presets), then what the caller gives.
+ */
+function openingSettings(scenario: ScenarioDoc, given: Partial<CampaignSettings> | undefined): CampaignSettings {
+  const tactical = scenario.tactical ? { tactical: scenario.tactical, ...tacticalProfile({ tactical: scenario.tactical }).presets } : {};
+  return { ...DEFAULT_SETTINGS, ...(scenario.profile ? { profile: scenario.profile } : {}), ...tactical, ...given };
+}
 
 /** Builds the opening state of a campaign from a validated scenario. */
 export function newCampaign(input: {
@@ -27,6 +37,8 @@ export function newCampaign(input: {
   for (const s of scenario.sides) sides[s.id] = { id: s.id, name: s.name, colour: s.colour, hostileTo: [...s.hostileTo] };
   const armies: Record<string, Army> = {};
   const map = buildMap(scenario.map);
+  const settings = openingSettings(scenario, input.settings);
+  const profile = movementProfile(settings);
   for (const a of scenario.armies) {
     const hex = parseHex(a.hex);
     if (!hex) throw new Error(`scenario army ${a.id} has a bad hex; validate the scenario first`);
@@ -44,12 +56,15 @@ export function newCampaign(input: {
       sight: a.sight,
       nocturnal: a.nocturnal,
       ...(a.homeTerrain ? { homeTerrain: a.homeTerrain.region ? { terrain: a.homeTerrain.terrain, region: a.homeTerrain.region } : { terrain: a.homeTerrain.terrain } } : {}),
+      ...(a.tireless ? { tireless: true } : {}),
+      ...(a.warMachines ? { warMachines: { state: a.warMachines } } : {}),
       regiments: a.regiments.map((r, i) => ({
         id: r.id,
         name: r.name,
         role: ROLE_BY_ORDER[i] ?? 'reserve',
         originalFigures: r.companies.reduce((n, c) => n + c.figures, 0),
-        companies: r.companies.map((c) => ({ troopType: c.troopType, basic: c.basic, figures: c.figures })),
+        companies: r.companies.map((c) => ({ ...c })),
+        ...(r.speed !== undefined ? { speed: r.speed } : {}),
       })),
       individuals: a.individuals.map((x) => ({
         id: x.id,
@@ -65,7 +80,7 @@ export function newCampaign(input: {
       status: FRESH_STATUS,
       march: FRESH_MARCH,
     };
-    armies[a.id] = { ...army, march: { ...FRESH_MARCH, pointsLeft: baseDailyPoints(army) || MOVE_POINTS.infantry } };
+    armies[a.id] = { ...army, march: { ...FRESH_MARCH, pointsLeft: sizedPoints(army, profile, basePoints(army, profile)) || profile.rates.byClass.infantry } };
   }
   return {
     id: input.id,
@@ -73,7 +88,7 @@ export function newCampaign(input: {
     scenarioId: scenario.id,
     season: scenario.start.season,
     status: 'setup',
-    settings: { ...DEFAULT_SETTINGS, ...input.settings },
+    settings,
     clock: START_TIME,
     sides,
     armies,

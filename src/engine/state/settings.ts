@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MANUAL_DICE_GROUPS, type ManualDiceGroup } from '../dice/index.js';
+import { LAND_TERRAINS, type LandTerrain, MOVEMENT_PROFILE_IDS, type MovementProfileId, TACTICAL_PROFILE_IDS, type TacticalProfileId } from '../profiles/index.js';
 
 /**
  * Campaign settings: what a referee may reasonably want differently. Defaults follow RULINGS.md.
@@ -18,6 +19,8 @@ export const SETTING_LIMITS = {
   shortBowRange: { min: 1, max: 60 },
   decisionDeadlineTicks: { min: 1, max: 8 },
   undoDepth: { min: 1, max: 50 },
+  brigadesPerRegiment: { min: 0.25, max: 20 },
+  terrainCost: { min: 1, max: 60 },
 } as const;
 
 const L = SETTING_LIMITS;
@@ -69,6 +72,16 @@ const fields = {
   positions: z.enum(['public', 'fog']),
   /** Commanders may export their own campaign book before the campaign ends. */
   commanderBooks: z.boolean(),
+  /** The movement profile: Valormr (000, default) or ACKS army movement (004). @see src/engine/profiles */
+  profile: z.enum(MOVEMENT_PROFILE_IDS),
+  /** The tabletop the battles are fought on: Valormr (001, default), the 002 chapter, or Fantasy Warlord (003). */
+  tactical: z.enum(TACTICAL_PROFILE_IDS),
+  /** Large armies (ACKS): brigades each regiment counts for. */
+  brigadesPerRegiment: num('brigadesPerRegiment'),
+  /** Divisions (ACKS): commanders may split and merge their own armies, not only the referee. */
+  commanderDivisions: z.boolean(),
+  /** The referee's terrain costs, replacing the profile's (ACKS prints none but the road's). */
+  terrainCosts: z.partialRecord(z.enum(LAND_TERRAINS as [LandTerrain, ...LandTerrain[]]), int('terrainCost')).optional(),
 };
 
 export interface CampaignSettings {
@@ -92,6 +105,11 @@ export interface CampaignSettings {
   readonly manualDice: ManualDiceGroup;
   readonly positions: 'public' | 'fog';
   readonly commanderBooks: boolean;
+  readonly profile: MovementProfileId;
+  readonly tactical: TacticalProfileId;
+  readonly brigadesPerRegiment: number;
+  readonly commanderDivisions: boolean;
+  readonly terrainCosts?: Readonly<Partial<Record<LandTerrain, number>>>;
 }
 
 export const DEFAULT_SETTINGS: CampaignSettings = {
@@ -114,6 +132,10 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   manualDice: 'none',
   positions: 'public',
   commanderBooks: false,
+  profile: 'valormr',
+  tactical: 'valormr',
+  brigadesPerRegiment: 1,
+  commanderDivisions: false,
 };
 
 /** The bow range must leave room on the table for the baselines. */
@@ -144,6 +166,11 @@ const storedSchema = z.object({
   manualDice: fields.manualDice.catch(DEFAULT_SETTINGS.manualDice),
   positions: fields.positions.catch(DEFAULT_SETTINGS.positions),
   commanderBooks: fields.commanderBooks.catch(DEFAULT_SETTINGS.commanderBooks),
+  profile: fields.profile.catch(DEFAULT_SETTINGS.profile),
+  tactical: fields.tactical.catch(DEFAULT_SETTINGS.tactical),
+  brigadesPerRegiment: fields.brigadesPerRegiment.catch(DEFAULT_SETTINGS.brigadesPerRegiment),
+  commanderDivisions: fields.commanderDivisions.catch(DEFAULT_SETTINGS.commanderDivisions),
+  terrainCosts: fields.terrainCosts.catch(undefined),
 }).catch(DEFAULT_SETTINGS);
 
 /**
@@ -151,8 +178,8 @@ const storedSchema = z.object({
  * bow range that no longer fits the table takes the default range). Never throws.
  */
 export function readSettings(stored: unknown): CampaignSettings {
-  const { refereeRoleId, ...rest } = storedSchema.parse(stored ?? {});
-  const settings: CampaignSettings = { ...rest, ...(refereeRoleId !== undefined ? { refereeRoleId } : {}) };
+  const { refereeRoleId, terrainCosts, ...rest } = storedSchema.parse(stored ?? {});
+  const settings: CampaignSettings = { ...rest, ...(refereeRoleId !== undefined ? { refereeRoleId } : {}), ...(terrainCosts !== undefined ? { terrainCosts } : {}) };
   return bowFitsTable(settings) ? settings : { ...settings, shortBowRange: DEFAULT_SETTINGS.shortBowRange };
 }
 

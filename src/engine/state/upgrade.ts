@@ -6,6 +6,7 @@ import type { LegacyState } from './upgrades/legacyState.js';
 import { upgradeToFairDice } from './upgrades/fairDice.js';
 import { separateCourierIds } from './upgrades/courierIds.js';
 import { upgradeToTypedState } from './upgrades/typedState.js';
+import { logRecentDays } from './upgrades/dayLog.js';
 
 /**
  * Versions of the stored campaign state. A campaign's rows (and each undo snapshot) record the
@@ -20,8 +21,12 @@ import { upgradeToTypedState } from './upgrades/typedState.js';
  * 4: dice in periods with committed seeds (the old stream's state seeds the first two), manual dice
  *    asked for, and what each army knows of the others (fog of war).
  * 5: couriers have their own id sequence (`nextCourierId`), apart from the contacts' `nextId`.
+ * 6: movement profiles: every army's march books log its recent days (`recentDays`, for the
+ *    marching-days windows); armies may carry war machines and a tireless flag, companies and
+ *    regiments a speed, and the settings name the movement and tactical profiles (read with
+ *    their defaults).
  */
-export const STATE_VERSION = 5;
+export const STATE_VERSION = 6;
 
 /** A campaign state as stored: plain JSON of some version, not yet upgraded. */
 export type StateJson = object;
@@ -78,6 +83,7 @@ const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
   2: typedState,
   3: upgradeToFairDice,
   4: courierIds,
+  5: logRecentDays,
 };
 
 /**

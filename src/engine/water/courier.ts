@@ -5,6 +5,7 @@ import { isHostile, loneForce, MOVE_POINTS, type Army } from '../forces/index.js
 import { hexEquals, type Hex, hexKey, isAdjacent } from '../hex/index.js';
 import { isWater, type Bank, type MapModel } from '../map/index.js';
 import { findRoute, walkPath } from '../movement/index.js';
+import { movementProfile } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';
@@ -97,7 +98,7 @@ function enemyHexes(state: CampaignState, side: string): Map<string, string> {
 function courierRoute(state: CampaignState, map: MapModel, rider: Army, to: Hex, weather: WeatherEffects): { path: readonly Hex[]; cost: number } | undefined {
   const enemies = enemyHexes(state, rider.side);
   enemies.delete(hexKey(to));
-  const base = { map, army: rider, from: rider.hex, fromBank: rider.bank, to, opts: DAY_OPTS, weather, flyingIgnoresTerrain: false };
+  const base = { map, army: rider, from: rider.hex, fromBank: rider.bank, to, opts: DAY_OPTS, weather, profile: movementProfile(state.settings) };
   return findRoute({ ...base, blocked: new Set(enemies.keys()) }) ?? findRoute({ ...base, blocked: new Set() });
 }
 
@@ -312,7 +313,7 @@ function followRoute(r: Ride, recipient: Army, road: OnTheRoad, rider: Army, pat
   const d = road.d;
   const perHalf = courierDailyPoints(d) / 2;
   const enemies = enemyHexes(state, c.side);
-  const steps = walkPath({ map, army: rider, from: road.hex, fromBank: d.bank, path, crossAtEnd: false, opts: DAY_OPTS, weather: r.weather, flyingIgnoresTerrain: false }).steps;
+  const steps = walkPath({ map, army: rider, from: road.hex, fromBank: d.bank, path, crossAtEnd: false, opts: DAY_OPTS, weather: r.weather, profile: movementProfile(state.settings) }).steps;
   const cost = (i: number): number => {
     const s = steps[i];
     return s ? s.points + (s.crossing?.halves ?? 0) * perHalf : Infinity;

@@ -1,9 +1,10 @@
 import { fromIndex, timeIndex } from '../clock/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
-import { baseDailyPoints, regimentFigures, type Army } from '../forces/index.js';
+import { regimentFigures, type Army } from '../forces/index.js';
 import { hexEquals, type Hex, directionTo, isAdjacent } from '../hex/index.js';
 import { bankOfEdge, isWater, type Bank, type MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
+import { basePoints, movementProfile } from '../profiles/index.js';
 import type { CampaignState, Order, OrderGiven } from '../state/index.js';
 import { spendAtOnce } from '../movement/index.js';
 import type { WeatherEffects } from '../weather/index.js';
@@ -133,7 +134,7 @@ function land(state: CampaignState, map: MapModel, army: Army, fleet: FleetState
   const id = map.format(input.hex);
   const { bank: _bank, ...ashore } = army;
   let a: Army = { ...ashore, hex: input.hex, ...(where.bank ? { bank: where.bank } : {}), status: { ...army.status, embarked: false } };
-  const cost = input.advanced ? Math.ceil(baseDailyPoints(army) / (where.atPort ? 4 : 2)) : 0;
+  const cost = input.advanced ? Math.ceil(basePoints(army, movementProfile(state.settings)) / (where.atPort ? 4 : 2)) : 0;
   // Points spent count the half period as movement in the rest books, whatever spent them (RULINGS 4).
   if (cost > 0) a = spendAtOnce(a, cost, state.clock);
   const orders: Record<string, Order> = { ...state.orders };

@@ -1,9 +1,10 @@
 import { timeIndex } from '../clock/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
-import { baseDailyPoints, regimentFigures, type Army, type Regiment } from '../forces/index.js';
+import { regimentFigures, type Army, type Regiment } from '../forces/index.js';
 import { type Hex, neighbours } from '../hex/index.js';
 import { isWater, type MapModel } from '../map/index.js';
 import { spendAtOnce } from '../movement/index.js';
+import { basePoints, movementProfile } from '../profiles/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
 import type { CampaignState } from '../state/index.js';
 import { awaitedRegiments } from './debark.js';
@@ -177,7 +178,7 @@ function board(state: CampaignState, map: MapModel, army: Army, input: EmbarkInp
   let a: Army = { ...army, status: { ...army.status, embarked: true } };
   const notes: LandingNote[] = [];
   if (input.advanced && !atPort) {
-    const cost = Math.ceil(baseDailyPoints(army) / 2);
+    const cost = Math.ceil(basePoints(army, movementProfile(state.settings)) / 2);
     // Points spent count the half period as movement in the rest books, whatever spent them (RULINGS 4).
     a = spendAtOnce(a, cost, state.clock);
     notes.push({ kind: 'embarkCost', points: cost });

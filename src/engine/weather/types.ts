@@ -47,11 +47,15 @@ export interface WeatherEffects {
    * @see 000 Advanced: Drought
    */
   readonly droughtCasualties?: 'halfDice' | 'dice';
+  /** Contact dice modifier for every army in this weather (ACKS rain limits reconnaissance); absent: none. */
+  readonly reconnaissance?: number;
   /** Battlefield notes for a contact. */
   readonly battlefield: {
     readonly fog: boolean;
     /** Missile-fire hit modifier (high winds -1; catapults unaffected). */
     readonly missileHits: number;
+    /** Missile attack throw modifier of the profile's severe weather (ACKS); absent: none. */
+    readonly missileAttack?: number;
     /** Fog: visibility is one die times this many yards (30). Absent without fog. */
     readonly visibilityYardsPerPip?: number;
     /** Short notes for the battle briefing (visibility, wind, light). */

@@ -1,13 +1,11 @@
+import { movementProfile, VALORMR_PROFILE, type MovementProfile } from '../profiles/index.js';
 import type { CampaignSettings } from '../state/index.js';
 import { droughtStage } from './drought.js';
 import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from './types.js';
 
-/** Overland move point factors of the rain rules. @see 000 Hard Rain */
-export const HARD_RAIN_FACTOR = 0.75;
-export const RAIN_LEVEL_FACTORS: readonly { readonly fromLevel: number; readonly factor: number }[] = [
-  { fromLevel: 4, factor: 0 },
-  { fromLevel: 3, factor: 0.5 },
-];
+/** Overland move point factors of the Valormr rain rules (the default profile's). @see 000 Hard Rain */
+export const HARD_RAIN_FACTOR = VALORMR_PROFILE.weather.hardRain;
+export const RAIN_LEVEL_FACTORS = VALORMR_PROFILE.weather.rainLevels;
 /** Rain level from which fords are impassable, and ferries inoperable. */
 export const FORDS_CLOSED_FROM_LEVEL = 1;
 export const FERRIES_CLOSED_FROM_LEVEL = 2;
@@ -19,14 +17,33 @@ interface Reduction {
   readonly reason: string;
 }
 
-function overland(weather: WeatherState, settings: Pick<CampaignSettings, 'drought'>): Reduction | undefined {
+/** The settings the weather's effects read: drought, and the movement profile (optional: Valormr). */
+type WeatherSettings = Pick<CampaignSettings, 'drought'> & Partial<Pick<CampaignSettings, 'profile' | 'flyingIgnoresTerrain' | 'brigadesPerRegiment' | 'commanderDivisions'>>;
+
+function profileOf(settings: WeatherSettings): MovementProfile {
+  return settings.profile === undefined || settings.flyingIgnoresTerrain === undefined || settings.brigadesPerRegiment === undefined || settings.commanderDivisions === undefined
+    ? VALORMR_PROFILE
+    : movementProfile(settings as Pick<CampaignSettings, 'profile' | 'flyingIgnoresTerrain' | 'brigadesPerRegiment' | 'commanderDivisions'>);
+}
+
+/**
+ * The overland reductions in force, under the profile: hard rain, high winds, a gale, the rain
+ * level, drought. Valormr takes the largest reduction only (RULINGS 2a); ACKS multiplies them
+ * (004: "all effects are cumulative", 50 % x 50 % = 25 %). A factor of 1 is no reduction.
+ */
+function overland(weather: WeatherState, settings: WeatherSettings, profile: MovementProfile): Reduction | undefined {
+  const w = profile.weather;
   const candidates: Reduction[] = [];
-  if (weather.sky === 'hardRain') candidates.push({ factor: HARD_RAIN_FACTOR, reason: 'hard rain' });
-  const byLevel = RAIN_LEVEL_FACTORS.find((f) => weather.rainLevel >= f.fromLevel);
+  if (weather.sky === 'hardRain' && w.hardRain < 1) candidates.push({ factor: w.hardRain, reason: 'hard rain' });
+  if (weather.wind === 'highWinds' && w.highWinds < 1) candidates.push({ factor: w.highWinds, reason: 'high winds' });
+  if (weather.wind === 'gale' && w.gale < 1) candidates.push({ factor: w.gale, reason: 'a gale' });
+  const byLevel = w.rainLevels.find((f) => weather.rainLevel >= f.fromLevel);
   if (byLevel) candidates.push({ factor: byLevel.factor, reason: `rain level ${weather.rainLevel}` });
   const drought = droughtStage(weather, settings);
   if (drought) candidates.push({ factor: drought.overlandFactor, reason: 'drought' });
-  // Reductions do not multiply: the largest one applies (RULINGS 2a).
+  if (w.combine === 'multiply' && candidates.length > 1) {
+    return { factor: candidates.reduce((f, c) => f * c.factor, 1), reason: candidates.map((c) => c.reason).join(' and ') };
+  }
   return candidates.reduce<Reduction | undefined>((best, c) => (best === undefined || c.factor < best.factor ? c : best), undefined);
 }
 
@@ -48,8 +65,9 @@ function overland(weather: WeatherState, settings: Pick<CampaignSettings, 'droug
  * @see 000 Advanced: Drought
  * @see RULINGS 2a
  */
-export function weatherEffects(weather: WeatherState, settings: Pick<CampaignSettings, 'drought'>): WeatherEffects {
-  const reduction = overland(weather, settings);
+export function weatherEffects(weather: WeatherState, settings: WeatherSettings): WeatherEffects {
+  const profile = profileOf(settings);
+  const reduction = overland(weather, settings, profile);
   const drought = droughtStage(weather, settings);
   const fordsClosed = weather.rainLevel >= FORDS_CLOSED_FROM_LEVEL;
   const windy = weather.wind === 'highWinds' || weather.wind === 'gale';
@@ -68,7 +86,8 @@ export function weatherEffects(weather: WeatherState, settings: Pick<CampaignSet
     rowOnly: weather.wind === 'calm',
     shipsHalted: weather.wind === 'gale',
     ...(drought?.casualties ? { droughtCasualties: drought.casualties } : {}),
-    battlefield: battlefieldWeather(weather, windy),
+    ...(weather.sky === 'hardRain' && profile.weather.reconnaissanceInHardRain !== 0 ? { reconnaissance: profile.weather.reconnaissanceInHardRain } : {}),
+    battlefield: battlefieldWeather(weather, windy, profile),
   };
 }
 
@@ -79,17 +98,29 @@ function sailFactor(weather: WeatherState): number {
   return weather.fog ? 0.5 : 1;
 }
 
-/** What the weather does on a tabletop battlefield: fog's visibility, high winds' missile hits. */
-function battlefieldWeather(weather: WeatherState, windy: boolean): WeatherEffects['battlefield'] {
+/** The penalty to missile attack throws in this weather under the profile (ACKS), 0 for none. */
+function missileAttack(weather: WeatherState, profile: MovementProfile): number {
+  const m = profile.weather.missileAttack;
+  if (!m) return 0;
+  const wind = weather.wind === 'gale' ? m.gale : weather.wind === 'highWinds' ? m.highWinds : 0;
+  return (weather.sky === 'hardRain' ? m.hardRain : 0) + wind;
+}
+
+/** What the weather does on a tabletop battlefield: fog's visibility, high winds' missile hits, the profile's missile penalties. */
+function battlefieldWeather(weather: WeatherState, windy: boolean, profile: MovementProfile): WeatherEffects['battlefield'] {
   const notes: string[] = [];
   if (weather.fog) {
     notes.push(`Fog: visibility one die x ${FOG_YARDS_PER_PIP} yards (30-180).`);
     notes.push('Fog: creatures hurt by bright light suffer nothing from the sun.');
   }
-  if (windy) notes.push('High winds: missile fire scores one hit fewer (catapults unaffected).');
+  const hits = windy ? profile.weather.windMissileHits : 0;
+  if (hits < 0) notes.push('High winds: missile fire scores one hit fewer (catapults unaffected).');
+  const attack = missileAttack(weather, profile);
+  if (attack < 0) notes.push(`Severe weather: missile units ${attack} to their attack throws.`);
   return {
     fog: weather.fog,
-    missileHits: windy ? -1 : 0,
+    missileHits: hits,
+    ...(attack < 0 ? { missileAttack: attack } : {}),
     ...(weather.fog ? { visibilityYardsPerPip: FOG_YARDS_PER_PIP } : {}),
     ...(notes.length > 0 ? { notes } : {}),
   };
