@@ -5,6 +5,7 @@ import {
   canAvoidTo,
   canEvade,
   describeConditions,
+  describeDeployment,
   isOpen,
   publicConditions,
   type DeploymentBriefing,
@@ -137,9 +138,6 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
   return { events, buttons };
 }
 
-const PLURAL: Readonly<Record<string, string>> = { company: 'companies', battalion: 'battalions', regiment: 'regiments' };
-const unitName = (n: number, unit: string): string => `${n} ${n === 1 ? unit : (PLURAL[unit] ?? unit)}`;
-
 /** One part of the briefing as a line of text (the title line stands alone). */
 function partLine(p: BriefingPart): string {
   return p.label === 'Battle' ? `**${p.text}**` : `${p.label}: ${p.text}`;
@@ -153,14 +151,10 @@ function partLine(p: BriefingPart): string {
  * reasons go to the referee), and no force's own state (each commander has theirs by DM).
  */
 function briefingParts(state: CampaignState, c: ContactRecord, b: DeploymentBriefing): BriefingPart[] {
-  const name = (id: string): string => state.armies[id]?.name ?? id;
-  const conditions = c.data.conditions ? describeConditions(publicConditions(c.data.conditions), namesOf(state.armies)) : [];
+  const names = namesOf(state.armies);
+  const conditions = c.data.conditions ? describeConditions(publicConditions(c.data.conditions), names) : [];
   return [
-    { label: 'Battle', text: `Battle ${c.id}: deployment (table ${b.layout.tableWidth}", short bow ${b.layout.shortBowRange}")` },
-    { label: 'Baselines', text: [`Forward baselines ${b.layout.forward}" from each edge; interval ${b.layout.interval}"${b.layout.narrowException ? ' (32-35" table)' : ''}; baselines at ${b.layout.distances.join('", ')}" from the edge.`, ...b.layout.notes].join(' ') },
-    ...b.entries.map((e) => ({ label: name(e.armyId), text: `deployment dice ${e.die} -> ${e.score}; baseline ${e.baseline} counted from the ${e.countFrom} (${e.distanceFromEdge}" from the edge); ${e.formation} -> initial deployment ${unitName(e.initial.count, e.initial.unit)}${e.initial.wholeRegiment ? ' (the whole regiment)' : `, then ${unitName(e.turn.count, e.turn.unit)} a turn`}.` })),
-    { label: 'Initiative', text: `${name(b.initiative)}${b.initiativeBy === 'score' ? '' : ` (${b.initiativeBy})`}.` },
-    { label: 'Deployment order', text: `Initial deployment, first round: ${b.initialRounds[0].map(name).join(', ')}; second round: ${b.initialRounds[1].map(name).join(', ')}. Later rounds: ${b.subsequentOrder.map(name).join(', ')}.` },
+    ...describeDeployment(c.id, b, names),
     ...conditions,
     { label: 'Result', text: `The referee records it with \`/battle result contact:${c.id}\`; each commander has their own force's state by DM.` },
   ];

@@ -3,11 +3,13 @@ import type { Army } from '../forces/index.js';
 import { directionTo, type Direction } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { defenceShare } from '../movement/index.js';
+import { machinesAssembled, movementProfile, tacticalProfile } from '../profiles/index.js';
 import type { CampaignState } from '../state/index.js';
 import { awaitedRegiments } from '../water/index.js';
-import { FOG_YARDS_PER_PIP, rollFogVisibility, type Sky } from '../weather/index.js';
+import { FOG_YARDS_PER_PIP, rollFogVisibility, type Sky, weatherEffects } from '../weather/index.js';
 import type { ContactRecord } from './contactRecord.js';
 import { hostile, liveArmies } from './queries.js';
+import { forceTableNotes, tableNotes, type ForceTableNote, type TableNote } from './tableReading.js';
 
 /** The last hour of the day period: hours 13 to 24 are evening and night. @see 001 Contact Hour */
 const LAST_DAY_HOUR = 12;
@@ -24,6 +26,10 @@ export interface ForceCondition {
   readonly raftsDefence?: { readonly phase: 'timber' | 'build'; readonly share: number };
   /** Still waiting at its port for regiments: only those present fight. */
   readonly debarking?: { readonly present: readonly string[]; readonly awaited: readonly string[] };
+  /** War machine companies disassembled (or still at work on them): not usable in this battle. @see 004 Movement of War Machines */
+  readonly machinesUnavailable?: readonly string[];
+  /** How its state reads on the campaign's tabletop (the tactical profile's readings). */
+  readonly table?: readonly ForceTableNote[];
 }
 
 /** A force's place among three or more: the forces of the battle next to it, and on which side. */
@@ -46,6 +52,12 @@ export interface BattleConditions {
   readonly fog?: { readonly die: number; readonly yards: number };
   /** High winds (or a gale, on land): missile fire scores one hit fewer. */
   readonly highWinds: boolean;
+  /** Missile hits lost in the wind when the movement profile says other than one (ACKS: none); absent: one. */
+  readonly windHits?: number;
+  /** The movement profile's penalty to missile attack throws in this weather (ACKS), absent when none. */
+  readonly missileAttack?: number;
+  /** How the table reads under the campaign's tactical profile (public notes). */
+  readonly table?: readonly TableNote[];
   /** Three or more forces in one battle: how they stand on the map, for the deployment. */
   readonly arrangement?: readonly ArrangedForce[];
   /** Each force's own state, by army id: secret to its commander and the referee. */
@@ -55,12 +67,24 @@ export interface BattleConditions {
 /** The conditions as the channel may read them: without any force's own state. */
 export type PublicConditions = Omit<BattleConditions, 'forces'>;
 
+/**
+ * War machine companies a battle cannot use under a profile that moves machines assembled or
+ * disassembled: disassembled, or with work on them under way. @see 004 Movement of War Machines
+ */
+function machinesUnavailable(state: CampaignState, army: Army): string[] {
+  if (!movementProfile(state.settings).rates.warMachines) return [];
+  if (machinesAssembled(army) && !army.warMachines?.changing) return [];
+  return army.regiments.flatMap((r) => r.companies.filter((c) => c.warMachine && c.figures > 0).map((c) => `${c.troopType} (${r.name})`));
+}
+
 /** A force's own state for the table. */
 function forceCondition(state: CampaignState, army: Army): ForceCondition {
   const unformed = army.formation === 'unformed';
   const op = army.march.operation;
   const awaited = (awaitedRegiments(state, army.id)?.batches ?? []).flatMap((b) => b.regiments);
   const nameOf = (id: string): string => army.regiments.find((r) => r.id === id)?.name ?? id;
+  const machines = machinesUnavailable(state, army);
+  const table = forceTableNotes(state, tacticalProfile(state.settings), army);
   return {
     armyId: army.id,
     fatigued: army.status.fatigued,
@@ -68,6 +92,8 @@ function forceCondition(state: CampaignState, army: Army): ForceCondition {
     asIfInRetreat: unformed && state.settings.unformedAsRetreat,
     ...(op?.kind === 'rafts' && op.phase !== 'cross' ? { raftsDefence: { phase: op.phase, share: defenceShare(army) } } : {}),
     ...(awaited.length > 0 ? { debarking: { present: army.regiments.filter((r) => !awaited.includes(r.id)).map((r) => r.name), awaited: awaited.map(nameOf) } } : {}),
+    ...(machines.length > 0 ? { machinesUnavailable: machines } : {}),
+    ...(table.length > 0 ? { table } : {}),
   };
 }
 
@@ -86,9 +112,11 @@ function arrangementOf(state: CampaignState, map: MapModel, armies: readonly Arm
 /**
  * The conditions a battle is fought in, as the texts carry them to the table: the contact hour
  * (a night battle after the 12th), the weather (rain and the soft ground it leaves, high winds,
- * fog with its visibility rolled now: one die x 30 yards), the arrangement of three or more
- * forces fought as one battle, and each force's own state: fatigued, unformed (as if in retreat),
- * a third of its force while building rafts, or only the regiments already ashore.
+ * fog with its visibility rolled now: one die x 30 yards; the movement profile's missile
+ * penalties), the arrangement of three or more forces fought as one battle, how the tactical
+ * profile reads the table, and each force's own state: fatigued, unformed (as if in retreat), a
+ * third of its force while building rafts, only the regiments already ashore, a forced march
+ * today, war machines not assembled, and the tactical profile's readings of it.
  * @see 000 Whether Weather (Battlefield Weather; Fog; High Winds); 000 Units, Formed and Unformed;
  *   000 Major Rivers (rafts); 000 Waterborne Transport: Debarkation; 001 Contact Hour;
  *   001 Deployment: Three or More Forces on the Battlefield
@@ -98,13 +126,19 @@ export function battleConditions(state: CampaignState, map: MapModel, record: Co
   const w = state.weather;
   const hour = record.data.contactHour;
   const yards = w.fog ? rollFogVisibility(dice) : undefined;
+  const missile = weatherEffects(w, state.settings).battlefield;
+  const highWinds = w.wind === 'highWinds' || w.wind === 'gale';
+  const table = tableNotes(state, map, tacticalProfile(state.settings), armies, record.data.terrain ?? []);
   return {
     ...(hour !== undefined ? { hour } : {}),
     night: hour !== undefined ? hour > LAST_DAY_HOUR : record.openedAt.half >= 2,
     sky: w.sky,
     rainLevel: w.rainLevel,
     ...(yards !== undefined ? { fog: { die: yards / FOG_YARDS_PER_PIP, yards } } : {}),
-    highWinds: w.wind === 'highWinds' || w.wind === 'gale',
+    highWinds,
+    ...(highWinds && missile.missileHits !== -1 ? { windHits: missile.missileHits } : {}),
+    ...(missile.missileAttack !== undefined ? { missileAttack: missile.missileAttack } : {}),
+    ...(table.length > 0 ? { table } : {}),
     ...(armies.length >= 3 ? { arrangement: arrangementOf(state, map, armies) } : {}),
     forces: Object.fromEntries(armies.map((a) => [a.id, forceCondition(state, a)])),
   };

@@ -1,7 +1,7 @@
 import type { Dice } from '../dice/index.js';
 import type { Terrain } from '../map/index.js';
 import type { BaselineLayout } from './baselines.js';
-import { BASELINE_COUNT, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, type DeployUnit, type DeploymentModifierCode, type MarchFormation } from './tables.js';
+import { BASELINE_COUNT, DEPLOYMENT_MODIFIERS, FORCED_MARCH_EARLY_LABEL, DEPLOYMENT_SCHEDULE, type DeployUnit, type DeploymentModifierCode, type MarchFormation } from './tables.js';
 
 /** What deployment needs to know about one commander in the battle. */
 export interface DeploymentInput {
@@ -16,6 +16,8 @@ export interface DeploymentInput {
   readonly formation: MarchFormation;
   /** Companies in the engaging (assault) regiment. */
   readonly companies: number;
+  /** A forced march declared before the day's march (the movement profile's bonus; absent: none). @see 004 Forced Marching */
+  readonly forcedMarchBonus?: number;
 }
 
 export interface AppliedModifier {
@@ -84,6 +86,7 @@ function deploymentModifiers(self: DeploymentInput, all: readonly DeploymentInpu
   const t = self.opponentTerrains;
   if (t.length > 0 && t.every((x) => x === 'clear')) add('opponentsClear');
   if (t.length > 0 && t.every((x) => x === 'mountain')) add('opponentsMountain');
+  if (self.forcedMarchBonus) mods.push({ code: 'forcedMarchEarly', label: FORCED_MARCH_EARLY_LABEL, value: self.forcedMarchBonus });
   return mods;
 }
 

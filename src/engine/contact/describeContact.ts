@@ -4,6 +4,7 @@ import type { ForceCondition, PublicConditions } from './battleConditions.js';
 import type { ContactFact } from './contactEvents.js';
 import type { ContactStep } from './contactRecord.js';
 import type { Estimate } from './estimate.js';
+import { type BriefingPart, describeForceTableNote, describeTableNotes } from './describeTable.js';
 import type { DisengageOperation } from './tables.js';
 
 /** How each step of a contact reads to a commander or the referee. */
@@ -36,26 +37,22 @@ export function describeEstimate(e: Estimate, targetName: string): string {
   return `${parts.join('; ')}.`;
 }
 
-/** One labelled part of a battle briefing: what the table needs, in words. */
-export interface BriefingPart {
-  readonly label: string;
-  readonly text: string;
-}
-
 const SKY_WORDS = { clear: 'clear', cloudy: 'cloudy', lightRain: 'light rain', hardRain: 'hard rain' } as const;
 const DIRECTION_WORDS = { n: 'north', ne: 'north-east', se: 'south-east', s: 'south', sw: 'south-west', nw: 'north-west' } as const;
 
 /**
  * The public conditions of a battle as labelled parts for the briefing: the hour (a night
- * battle), the weather, fog's visibility, the ground after rain, and how three or more forces
- * stand. @see 001 Contact Hour; 000 Whether Weather; 001 Deployment: Three or More Forces
+ * battle), the weather (with the movement profile's missile penalties), fog's visibility, the
+ * ground after rain, how three or more forces stand, and how the tactical profile reads the
+ * table. @see 001 Contact Hour; 000 Whether Weather; 001 Deployment: Three or More Forces
  */
 export function describeConditions(c: PublicConditions, names: Names): BriefingPart[] {
   const parts: BriefingPart[] = [];
   const when = c.hour !== undefined ? `Contact at the ${ordinal(c.hour)} hour` : c.night ? 'At night' : 'By day';
   parts.push({ label: 'Hour', text: `${when}${c.night ? ': a night battle' : ''}.` });
-  const wind = c.highWinds ? '; high winds: missile fire scores one hit fewer (catapults unaffected)' : '';
-  parts.push({ label: 'Weather', text: `${capitalFirst(SKY_WORDS[c.sky])}${wind}.` });
+  const wind = c.highWinds ? ((c.windHits ?? -1) < 0 ? '; high winds: missile fire scores one hit fewer (catapults unaffected)' : '; high winds') : '';
+  const missiles = c.missileAttack !== undefined ? `; missile units ${c.missileAttack} to their attack throws in this weather` : '';
+  parts.push({ label: 'Weather', text: `${capitalFirst(SKY_WORDS[c.sky])}${wind}${missiles}.` });
   if (c.fog) parts.push({ label: 'Visibility', text: `Fog: ${c.fog.yards} yards (die ${c.fog.die} x 30); creatures hurt by bright light suffer nothing from the sun.` });
   if (c.rainLevel > 0) parts.push({ label: 'Ground', text: `Soft and muddy after the rain (rain level ${c.rainLevel}).` });
   if (c.arrangement) {
@@ -63,7 +60,7 @@ export function describeConditions(c: PublicConditions, names: Names): BriefingP
       `${names.army(a.armyId)} at ${a.hex}: ${a.next.map((n) => `${names.army(n.armyId)} (${n.enemy ? 'enemy' : 'ally'}) to the ${DIRECTION_WORDS[n.direction]}`).join(', ') || 'no force next to it'}`;
     parts.push({ label: 'Arrangement', text: `The forces deploy as they stand on the map. ${c.arrangement.map(line).join('; ')}.` });
   }
-  return parts;
+  return [...parts, ...describeTableNotes(c.table ?? [], names)];
 }
 
 const capitalFirst = (t: string): string => `${t.charAt(0).toUpperCase()}${t.slice(1)}`;
@@ -76,6 +73,8 @@ function describeForce(f: ForceCondition): string {
   else if (f.unformed) parts.push('unformed');
   if (f.raftsDefence) parts.push(`building rafts (${f.raftsDefence.phase === 'timber' ? 'collecting timber' : 'building'}): it defends with one third of its force`);
   if (f.debarking) parts.push(`still debarking: only ${listNames(f.debarking.present)} ${f.debarking.present.length === 1 ? 'is' : 'are'} ashore to fight; ${listNames(f.debarking.awaited)} still to come`);
+  if (f.machinesUnavailable) parts.push(`its war machines (${f.machinesUnavailable.join(', ')}) are not assembled: they cannot be used in this battle`);
+  parts.push(...(f.table ?? []).map(describeForceTableNote));
   return parts.length > 0 ? parts.join('; ') : 'formed, not fatigued, with all its force';
 }
 

@@ -3,6 +3,7 @@ import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
 import { assaultRegiment } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
 import { marchFormation } from '../movement/index.js';
+import { movementProfile, tacticalProfile } from '../profiles/index.js';
 import type { CampaignState } from '../state/index.js';
 import { baselines } from './baselines.js';
 import { battleConditions, publicConditions } from './battleConditions.js';
@@ -19,7 +20,7 @@ import { nowIndex, putContact, setStatus, type ContactChange } from './records.j
  * @see 001 Deployment; Cost of Battle in Time and Move Points
  */
 export function joinBattle(state: CampaignState, map: MapModel, record: ContactRecord, dice: Dice): ContactChange {
-  const layout = baselines(state.settings.tableWidth, state.settings.shortBowRange);
+  const layout = baselines(state.settings.tableWidth, state.settings.shortBowRange, tacticalProfile(state.settings).unit);
   const briefing = deploy(deploymentInputs(state, map, record), layout, dice);
   const conditions = battleConditions(state, map, record, dice);
   const halfSpent = { ...(record.data.halfSpent ?? {}) };
@@ -41,10 +42,15 @@ export function joinBattle(state: CampaignState, map: MapModel, record: ContactR
   };
 }
 
-/** The deployment inputs of the armies still in a contact. */
+/**
+ * The deployment inputs of the armies still in a contact. A force on a forced march ordered
+ * before the day's march began takes the movement profile's bonus (ACKS's +2 initiative, on the
+ * deployment dice).
+ */
 function deploymentInputs(state: CampaignState, map: MapModel, record: ContactRecord): DeploymentInput[] {
   const d = record.data;
   const maneuvering = maneuveringAt(state);
+  const bonus = movementProfile(state.settings).forcedMarch.declaredEarlyDeployment;
   return liveArmies(state, record.armyIds).map((a) => ({
     armyId: a.id,
     contactRaw: d.contactDice?.[a.id]?.raw ?? 0,
@@ -53,5 +59,6 @@ function deploymentInputs(state: CampaignState, map: MapModel, record: ContactRe
     opponentTerrains: opponentsIn(state, record.armyIds, a.id).map((o) => map.terrainAt(o.hex)),
     formation: marchFormation(map, a),
     companies: assaultRegiment(a)?.companies.filter((c) => c.figures > 0).length ?? 1,
+    ...(bonus !== 0 && a.march.forcedMarchDay === state.clock.day && a.march.forcedMarchEarly ? { forcedMarchBonus: bonus } : {}),
   }));
 }

@@ -156,6 +156,11 @@ export const DEPLOYMENT_MODIFIERS = {
   opponentsMountain: { value: -1, label: 'all opponents in mountain terrain' },
 } as const;
 export type DeploymentModifierCode = keyof typeof DEPLOYMENT_MODIFIERS;
+/**
+ * The label of the deployment modifier a movement profile gives a forced march declared before
+ * the day's march (ACKS: +2 initiative); its value is the profile's. @see 004 Forced Marching
+ */
+export const FORCED_MARCH_EARLY_LABEL = 'forced march declared before the day\'s march';
 
 /** Tactical march formations. @see 000 Orders of March: Tactical March Formations */
 export type MarchFormation = 'figures2x20' | 'figures4x10' | 'companies' | 'battalions';
