@@ -2,6 +2,7 @@ import { SlashCommandBuilder } from './_slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyStatus } from '../src/app/army/armyStatus.js';
 import { editArmy } from '../src/app/army/editArmy.js';
+import { mergeDivision, orderWarMachines, splitDivision } from '../src/app/army/divisions.js';
 import { setRoles } from '../src/app/movement/setRoles.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { actorOf } from './_actor.js';
@@ -24,13 +25,31 @@ export default {
       .addStringOption((o) => o.setName('hex').setDescription('New hex, e.g. 0712'))
       .addStringOption((o) => o.setName('figures').setDescription('regiment=figures, e.g. r1=14'))
       .addBooleanOption((o) => o.setName('fatigued').setDescription('Mark fatigued or rested'))
-      .addStringOption((o) => o.setName('formation').setDescription('Formed or unformed').addChoices({ name: 'formed', value: 'formed' }, { name: 'unformed', value: 'unformed' }))),
+      .addStringOption((o) => o.setName('formation').setDescription('Formed or unformed').addChoices({ name: 'formed', value: 'formed' }, { name: 'unformed', value: 'unformed' })))
+    .addSubcommand((s) => s.setName('split').setDescription('ACKS: regiments march off into a neighbouring hex as a division (referee, or commanders if allowed).')
+      .addStringOption((o) => o.setName('regiments').setDescription('Regiment ids that march off, e.g. "r3, r4"').setRequired(true))
+      .addStringOption((o) => o.setName('to').setDescription('The neighbouring hex, e.g. 0712').setRequired(true))
+      .addStringOption((o) => o.setName('army').setDescription('The army that splits').setAutocomplete(true))
+      .addStringOption((o) => o.setName('name').setDescription('The division\'s name').setMaxLength(80)))
+    .addSubcommand((s) => s.setName('merge').setDescription('ACKS: a division joins a neighbouring army of its side, moving into its hex.')
+      .addStringOption((o) => o.setName('into').setDescription('The army it joins').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) => o.setName('army').setDescription('The division that moves').setAutocomplete(true)))
+    .addSubcommand((s) => s.setName('machines').setDescription('ACKS: assemble or disassemble the army\'s war machines (a day\'s work).')
+      .addStringOption((o) => o.setName('state').setDescription('What they become').setRequired(true)
+        .addChoices({ name: 'assembled (6 miles a day, ready for battle)', value: 'assembled' }, { name: 'disassembled (12 miles a day)', value: 'disassembled' }))
+      .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true))),
   defer: 'ephemeral',
   async execute(ctx) {
     const actor = actorOf(ctx);
     switch (ctx.subcommand) {
       case 'roles':
         return setRoles(ctx.app, actor, { army: ctx.string('army'), assault: ctx.string('assault'), support: ctx.string('support') });
+      case 'split':
+        return splitDivision(ctx.app, actor, { army: ctx.string('army'), regiments: ctx.string('regiments'), to: ctx.string('to'), name: ctx.string('name') });
+      case 'merge':
+        return mergeDivision(ctx.app, actor, { army: ctx.string('army'), into: ctx.string('into') });
+      case 'machines':
+        return orderWarMachines(ctx.app, actor, { army: ctx.string('army'), state: ctx.string('state') });
       case 'edit':
         return editArmy(ctx.app, actor, { army: ctx.string('army'), hex: ctx.string('hex'), figures: ctx.string('figures'), fatigued: ctx.boolean('fatigued'), formation: ctx.string('formation') });
       default:

@@ -1,6 +1,6 @@
 import { SlashCommandBuilder } from './_slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
-import { battleList, battleResult } from '../src/app/contact/battle.js';
+import { battleList, battleResult, battleTurn } from '../src/app/contact/battle.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
 
@@ -15,6 +15,9 @@ export default {
       .addStringOption((o) => o.setName('losses').setDescription('Figures lost: "hadewych/first=4, grallune/first=2"'))
       .addStringOption((o) => o.setName('withdraw').setDescription('Withdrawals: "hadewych=rout" (formed, retreat, rout)'))
       .addStringOption((o) => o.setName('pursue').setDescription('Armies ordering an aggressive pursuit: "ingegerd"')))
+    .addSubcommand((s) => s.setName('turn').setDescription('Advance the tabletop turn; each side hears which companies arrive (referee or its commanders).')
+      .addStringOption((o) => o.setName('contact').setDescription('Contact id of the battle, e.g. c3'))
+      .addStringOption((o) => o.setName('casualties').setDescription('Figures lost in the turn just fought: "hadewych/first=2"')))
     .addSubcommand((s) => s.setName('list').setDescription('Battles waiting for their result.')),
   defer: 'public',
   async execute(ctx) {
@@ -22,6 +25,7 @@ export default {
     if (ctx.subcommand === 'result') {
       return battleResult(ctx.app, actor, { contact: ctx.string('contact'), losses: ctx.string('losses'), withdraw: ctx.string('withdraw'), pursue: ctx.string('pursue') });
     }
+    if (ctx.subcommand === 'turn') return battleTurn(ctx.app, actor, { contact: ctx.string('contact'), casualties: ctx.string('casualties') });
     return battleList(ctx.app, actor);
   },
 } satisfies Command;

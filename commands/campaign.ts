@@ -28,8 +28,8 @@ export default {
       .addIntegerOption((o) => o.setName('reminder-lead').setDescription('Minutes before a deadline to remind').setMinValue(0).setMaxValue(1440))
       .addStringOption((o) => o.setName('catch-up').setDescription('After downtime').addChoices({ name: 'run every missed tick', value: 'all' }, { name: 'run one, tell the referee', value: 'one' }, { name: 'run none, tell the referee', value: 'none' }))
       .addRoleOption((o) => o.setName('referee-role').setDescription('Members of this role are co-referees'))
-      .addNumberOption((o) => o.setName('table-width').setDescription('Tabletop width in inches').setMinValue(28.5))
-      .addNumberOption((o) => o.setName('bow-range').setDescription('Short bow range in inches'))
+      .addNumberOption((o) => o.setName('table-width').setDescription('Tabletop width in the table\'s unit (inches, or cm under Fantasy Warlord)').setMinValue(28.5))
+      .addNumberOption((o) => o.setName('bow-range').setDescription('Short bow range in the table\'s unit'))
       .addBooleanOption((o) => o.setName('drought').setDescription('Optional drought rule'))
       .addBooleanOption((o) => o.setName('advanced-embarkation').setDescription('Optional embarkation times'))
       .addBooleanOption((o) => o.setName('passage-of-lines').setDescription('Advanced: pass through (not stop on) a stationary ally\'s hex (default off)'))
@@ -43,7 +43,15 @@ export default {
         .addChoices({ name: 'none', value: 'none' }, { name: 'commanders\' contact and deployment rolls', value: 'contact' }, { name: 'every roll of contacts and battles', value: 'battle' }, { name: 'every roll', value: 'all' }))
       .addStringOption((o) => o.setName('positions').setDescription('Army positions: public (default) or fog of war')
         .addChoices({ name: 'public: every army\'s position is known', value: 'public' }, { name: 'fog of war: what each commander knows', value: 'fog' }))
-      .addBooleanOption((o) => o.setName('commander-books').setDescription('Commanders may export their own campaign book before the end')))
+      .addBooleanOption((o) => o.setName('commander-books').setDescription('Commanders may export their own campaign book before the end'))
+      .addStringOption((o) => o.setName('profile').setDescription('Movement rules: Valormr (default) or ACKS army movement')
+        .addChoices({ name: 'Valormr (000)', value: 'valormr' }, { name: 'ACKS army movement (004)', value: 'acks' }))
+      .addStringOption((o) => o.setName('tactical').setDescription('The tabletop battles are fought on (sets the table presets)')
+        .addChoices({ name: 'Valormr (001, inches)', value: 'valormr' }, { name: 'Text 002 chapter (inches)', value: 'chapter002' }, { name: 'Fantasy Warlord (003, centimetres)', value: 'warlord' })))
+    .addSubcommand((s) => s.setName('profile').setDescription('Show or adjust the movement profile\'s own settings (ACKS).')
+      .addNumberOption((o) => o.setName('brigades-per-regiment').setDescription('Large armies: brigades each regiment counts for (default 1)').setMinValue(0.25).setMaxValue(20))
+      .addBooleanOption((o) => o.setName('commander-divisions').setDescription('Commanders may split and merge their own armies (default: referee only)'))
+      .addStringOption((o) => o.setName('terrain-costs').setDescription('Your terrain costs, e.g. "forest=12, swamp=18", or "default"').setMaxLength(120)))
     .addSubcommand((s) => s.setName('assign').setDescription('Give an army to a player.')
       .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
       .addUserOption((o) => o.setName('user').setDescription('The player'))
@@ -75,8 +83,10 @@ export default {
           advancedEmbarkation: ctx.boolean('advanced-embarkation'), passageOfLines: ctx.boolean('passage-of-lines'),
           unformedAsRetreat: ctx.boolean('unformed-as-retreat'), nocturnalDayMarch: ctx.boolean('nocturnal-day-march'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
           catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
-          commanderBooks: ctx.boolean('commander-books'),
+          commanderBooks: ctx.boolean('commander-books'), profile: ctx.string('profile'), tactical: ctx.string('tactical'),
         });
+      case 'profile':
+        return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), terrainCosts: ctx.string('terrain-costs') });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
       case 'start': return startCampaign(ctx.app, actor);
       case 'pause': return pauseCampaign(ctx.app, actor);

@@ -8,7 +8,7 @@ import { TERRAIN_COST } from '../../src/engine/movement/index.js';
 import { consoleHarness, type Harness } from './harness.js';
 
 const CREATE = '@referee /campaign create scenario:valormr name:"Autumn War"';
-const TOPICS = ['move-rates', 'terrain', 'crossings', 'rest', 'weather', 'scouts', 'contact', 'size', 'disengagement', 'deployment', 'terrain-cards', 'vessels'];
+const TOPICS = ['move-rates', 'terrain', 'crossings', 'rest', 'weather', 'scouts', 'contact', 'size', 'disengagement', 'deployment', 'terrain-cards', 'vessels', 'profile'];
 let h: Harness | undefined;
 afterEach(() => h?.close());
 

@@ -1,11 +1,11 @@
-import { describeStep, applyBattleResult, declareWithdrawal } from '../../engine/contact/index.js';
+import { advanceTabletopTurn, casualtiesSoFar, describeStep, applyBattleResult, declareWithdrawal, type ContactRecord } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
-import { inCampaign, requireReferee } from '../session.js';
+import { armiesOf, inCampaign, requireReferee, routeEvents, type CampaignTx } from '../session.js';
 import { contactByIdForReferee, contactOfArmy, deliveries, must } from './contactCommon.js';
 
 type Condition = 'formed' | 'retreat' | 'rout';
@@ -19,30 +19,36 @@ function pairs(text: string | undefined): [string, string][] {
   });
 }
 
+/** Figures lost per army and regiment, as written: `"hadewych/first=4, grallune/first=2"` (a bare regiment id when only one army has it). */
+function parseLosses(tx: CampaignTx, c: ContactRecord, text: string | undefined): { armyId: string; regimentId: string; figures: number }[] {
+  const armies = c.armyIds.map((id) => tx.state.armies[id]).filter((a): a is Army => a !== undefined);
+  const known = armies.flatMap((a) => a.regiments.map((r) => `${a.id}/${r.id}`)).join(', ');
+  return pairs(text).map(([key, n]) => {
+    const [armyText, regText] = key.includes('/') ? (key.split('/', 2) as [string, string]) : [undefined, key];
+    const regId = regText.trim();
+    const candidates = armies.filter((a) => a.regiments.some((r) => r.id === regId) && (armyText === undefined || a.id === requireArmy(tx.state, armyText).id));
+    const [army, ...others] = candidates;
+    if (!army || others.length > 0) throw new UserError('battle.unknownRegiment', `"${key}" names no single regiment of ${c.id}. Write army/regiment=figures with one of: ${known}.`);
+    const count = Number(n);
+    if (!Number.isInteger(count) || count < 0) throw new UserError('battle.badLosses', `Losses for ${regId} must be a whole number of figures.`);
+    return { armyId: army.id, regimentId: regId, figures: count };
+  });
+}
+
 /**
  * `/battle result`: the referee records a tabletop battle: figures lost per regiment
- * (`losses:"hadewych/first=4, grallune/first=2"`), withdrawals (`withdraw:"hadewych=rout"`, joined with
- * those declared by /withdraw) and aggressive pursuers (`pursue:"ingegerd"`).
+ * (`losses:"hadewych/first=4, grallune/first=2"`; without it, the casualties entered turn by turn
+ * with `/battle turn`, and those it names replace the sums), withdrawals
+ * (`withdraw:"hadewych=rout"`, joined with those declared by /withdraw) and aggressive pursuers
+ * (`pursue:"ingegerd"`).
  */
 export function battleResult(app: App, actor: Actor, input: { contact?: string | undefined; losses?: string | undefined; withdraw?: string | undefined; pursue?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'record a battle');
     const c = contactByIdForReferee(tx.state, input.contact);
     if (c.step !== 'battle') throw new UserError('battle.none', `Contact ${c.id} has no battle waiting for its result (it is ${describeStep(c.step)}).`);
-    const armies = c.armyIds.map((id) => tx.state.armies[id]).filter((a): a is Army => a !== undefined);
-    const losses: Record<string, Record<string, number>> = {};
-    const known = armies.flatMap((a) => a.regiments.map((r) => `${a.id}/${r.id}`)).join(', ');
-    for (const [key, n] of pairs(input.losses)) {
-      // "army/regiment=figures"; a bare regiment id is enough when only one army has it.
-      const [armyText, regText] = key.includes('/') ? (key.split('/', 2) as [string, string]) : [undefined, key];
-      const regId = regText.trim();
-      const candidates = armies.filter((a) => a.regiments.some((r) => r.id === regId) && (armyText === undefined || a.id === requireArmy(tx.state, armyText).id));
-      const [army, ...others] = candidates;
-      if (!army || others.length > 0) throw new UserError('battle.unknownRegiment', `"${key}" names no single regiment of ${c.id}. Write army/regiment=figures with one of: ${known}.`);
-      const count = Number(n);
-      if (!Number.isInteger(count) || count < 0) throw new UserError('battle.badLosses', `Losses for ${regId} must be a whole number of figures.`);
-      losses[army.id] = { ...(losses[army.id] ?? {}), [regId]: count };
-    }
+    const losses: Record<string, Record<string, number>> = casualtiesSoFar(c);
+    for (const l of parseLosses(tx, c, input.losses)) losses[l.armyId] = { ...(losses[l.armyId] ?? {}), [l.regimentId]: l.figures };
     const declared: Record<string, Condition> = { ...(c.data.withdrawals ?? {}) };
     for (const [who, cond] of pairs(input.withdraw)) {
       if (!CONDITIONS.includes(cond as Condition)) throw new UserError('battle.badCondition', `A withdrawal is formed, retreat or rout (not "${cond}").`);
@@ -53,6 +59,35 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
     const r = must(applyBattleResult(tx.state, tx.map, c.id, { losses, withdrawals, pursuers }, tx.dice));
     const d = deliveries(tx, tx.state, r.state, r.events);
     return { state: r.state, events: d.events, outbox: d.outbox, result: [reply(`Battle ${c.id} recorded.`, { contactId: c.id })] };
+  });
+}
+
+/** The battle a `/battle turn` is for: the one named, or the only battle of the actor's armies (the referee's: the only battle). */
+function battleFor(tx: CampaignTx, actor: Actor, text: string | undefined): ContactRecord {
+  const mine = armiesOf(tx, actor.userId);
+  const battles = Object.values(tx.state.contacts).filter((c) => c.step === 'battle' && (tx.isReferee || c.armyIds.some((id) => mine.includes(id))));
+  const c = text ? tx.state.contacts[text.trim()] : battles.length === 1 ? battles[0] : undefined;
+  if (!c || !battles.includes(c)) {
+    throw new UserError('battle.which', `Say which battle with \`contact:\`${battles.length > 0 ? `: ${battles.map((b) => b.id).join(', ')}` : ' (none of yours is being fought)'}. The referee or a commander of the battle advances its turn.`);
+  }
+  return c;
+}
+
+/**
+ * `/battle turn [contact:] [casualties:]`: the referee or a commander of the battle advances the
+ * tabletop turn; each side hears privately which of its companies come on at its baseline. The
+ * casualties of the turn just fought may be entered as it ends (a commander for their own army).
+ */
+export function battleTurn(app: App, actor: Actor, input: { contact?: string | undefined; casualties?: string | undefined }): Reply[] {
+  return inCampaign(app, { actor }, (tx) => {
+    const c = battleFor(tx, actor, input.contact);
+    const casualties = parseLosses(tx, c, input.casualties);
+    const mine = armiesOf(tx, actor.userId);
+    const foreign = casualties.find((l) => !tx.isReferee && !mine.includes(l.armyId));
+    if (foreign) throw new UserError('battle.notYours', `${tx.state.armies[foreign.armyId]?.name ?? foreign.armyId} is not your army: each commander enters their own casualties (the referee any).`);
+    const r = must(advanceTabletopTurn(tx.state, c.id, casualties));
+    const said = casualties.length > 0 ? ` Casualties of turn ${r.turn - 1} recorded (${casualties.length} regiment(s)).` : '';
+    return { state: r.state, events: r.events, outbox: routeEvents({ ...tx, state: r.state }, r.events), result: [ephemeral(`Battle ${c.id}: turn ${r.turn} begins.${said} Each side is told what arrives.`, { contactId: c.id, turn: r.turn })] };
   });
 }
 

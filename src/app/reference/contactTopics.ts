@@ -2,6 +2,7 @@ import {
   baselines, CONTACT_MODIFIERS, CONTACT_TABLE, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, DISENGAGE_MODIFIERS, LOSSES_TABLE,
   PRECALCULATED_INTERVALS, SCOUT_LIMIT, SCOUT_TABLE, SIZE_ESTIMATION_TABLE, TERRAIN_CARDS_EACH, TERRAIN_DECK, type LossCell,
 } from '../../engine/contact/index.js';
+import { tacticalProfile } from '../../engine/profiles/index.js';
 import type { CampaignSettings } from '../../engine/state/index.js';
 import type { TopicAnswer } from './movementTopics.js';
 import { codeTable, dieFaces, signed } from './text.js';
@@ -85,7 +86,8 @@ export function disengagement(): TopicAnswer {
 }
 
 export function deployment(settings: CampaignSettings, inCampaign: boolean): TopicAnswer {
-  const layout = baselines(settings.tableWidth, settings.shortBowRange);
+  const layout = baselines(settings.tableWidth, settings.shortBowRange, tacticalProfile(settings).unit);
+  const u = layout.unit === 'cm' ? ' cm' : '"';
   const unit = (u: { count: number; unit: string }): string => `${u.count} ${u.count === 1 ? u.unit : u.unit.replace(/y$/, 'ie')}${u.count === 1 ? '' : 's'}`;
   const text = [
     '**Deployment dice**: d6 each, modified, kept within 1-6.',
@@ -93,8 +95,8 @@ export function deployment(settings: CampaignSettings, inCampaign: boolean): Top
     'Highest score has the initiative and counts baselines from the rear; the others count from the forward one.',
     '**Schedule** by march formation (initial = base + turn × (own score − lowest score))',
     codeTable(['march formation', 'base', 'per turn'], Object.values(DEPLOYMENT_SCHEDULE).map((r) => [r.label, unit(r.base), unit(r.turn)])),
-    `**Baselines** (${inCampaign ? 'this campaign' : 'default settings'}: table ${layout.tableWidth}", short bow ${layout.shortBowRange}")`,
-    `Forward baseline ${layout.forward}" from your edge, then every ${layout.interval}"${layout.narrowException ? ' (32-35" table exception)' : ''}: ${layout.distances.map((d) => `${d}"`).join(', ')}; ${layout.behindRear}" behind the rear one.`,
+    `**Baselines** (${inCampaign ? 'this campaign' : 'default settings'}: table ${layout.tableWidth}${u}, short bow ${layout.shortBowRange}${u})`,
+    `Forward baseline ${layout.forward}${u} from your edge, then every ${layout.interval}${u}${layout.narrowException ? ' (32-35" table exception)' : ''}: ${layout.distances.map((d) => `${d}${u}`).join(', ')}; ${layout.behindRear}${u} behind the rear one.`,
     ...layout.notes.map((n) => `- ${n}`),
   ].join('\n');
   return { text, data: { modifiers: DEPLOYMENT_MODIFIERS, schedule: DEPLOYMENT_SCHEDULE, baselines: layout, precalculated: PRECALCULATED_INTERVALS.map((r) => ({ ...r, to: Number.isFinite(r.to) ? r.to : null })), settings: { tableWidth: settings.tableWidth, shortBowRange: settings.shortBowRange }, fromCampaign: inCampaign } };

@@ -1,6 +1,7 @@
 import type { CampaignSettings } from '../../engine/state/index.js';
 import { contact, deployment, disengagement, scouts, size, terrainCards } from './contactTopics.js';
 import { crossings, moveRates, rest, terrain, vessels, type TopicAnswer } from './movementTopics.js';
+import { profile } from './profileTopic.js';
 import { weather } from './weatherTopic.js';
 
 export type { TopicAnswer } from './movementTopics.js';
@@ -26,6 +27,7 @@ export const RULES_TOPICS: readonly RulesTopic[] = [
   { id: 'deployment', title: 'Deployment dice, schedule, baselines', render: (s, c) => deployment(s, c) },
   { id: 'terrain-cards', title: 'Terrain card deck', render: () => terrainCards() },
   { id: 'vessels', title: 'Vessels: capacity, cost, waters', render: () => vessels() },
+  { id: 'profile', title: 'The campaign\'s movement and tactical profiles', render: (s) => profile(s) },
 ];
 
 export function findTopic(text: string): RulesTopic | undefined {

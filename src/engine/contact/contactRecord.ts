@@ -1,6 +1,7 @@
 import type { GameTime } from '../clock/index.js';
 import type { Hex } from '../hex/index.js';
 import type { BattleConditions } from './battleConditions.js';
+import type { TabletopRecord } from './battleTurn.js';
 import type { DeploymentBriefing } from './deployment.js';
 import type { DisengagementOutcome } from './disengage.js';
 import type { Estimate, ForceTruth } from './estimate.js';
@@ -77,6 +78,8 @@ export interface ContactData {
   /** The conditions the battle is fought in (hour, weather, fog's visibility, arrangement, each force's state). */
   readonly conditions?: BattleConditions;
   readonly battle?: BattleRecord;
+  /** The battle companion: the tabletop turn and the casualties entered turn by turn. */
+  readonly tabletop?: TabletopRecord;
   readonly outcome?: ContactOutcome;
   /** No new contact between these forces before this time index (fight on the morrow, disengagement). */
   readonly quietUntil?: number;

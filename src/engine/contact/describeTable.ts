@@ -1,5 +1,6 @@
-import type { Names } from '../events/index.js';
+import { isFor, type Names } from '../events/index.js';
 import type { LengthUnit, TableFormation } from '../profiles/index.js';
+import type { Arrival, TabletopFact } from './battleTurn.js';
 import type { DeploymentBriefing } from './deployment.js';
 import type { ForceTableNote, TableNote } from './tableReading.js';
 
@@ -87,6 +88,29 @@ export function describeForceTableNote(n: ForceTableNote): string {
     case 'flying': {
       const u = unitMark(n.unit);
       return `flying: combat height ${n.combatHeight[0]}-${n.combatHeight[1]}${u} above the ground troops, flight height above it; taking off costs ${n.takeOff}; climbing to flight height takes ${n.climb}; diving takes ${n.dive}; landing takes ${n.land}`;
+    }
+  }
+}
+
+const companiesText = (companies: readonly Arrival[]): string => companies.map((c) => `${c.figures} ${c.troopType}`).join(', ');
+
+/** The battle companion's turn, arrivals and casualties in words. @see 001 Deployment: Subsequent Deployment */
+export function describeTabletop(f: TabletopFact, names: Names): string {
+  switch (f.type) {
+    case 'tabletopTurn': {
+      const who = f.data.arriving.length > 0 ? `${f.data.turn === 1 ? 'Initial deployment' : 'Deployment round'}: ${f.data.arriving.map((id) => names.army(id)).join(', ')}, in this order.` : 'Every force is on the table.';
+      return `Battle ${f.data.contactId}, turn ${f.data.turn}. ${who}`;
+    }
+    case 'companiesArrive': {
+      const d = f.data;
+      const u = unitMark(d.unit);
+      const when = d.initial ? 'Before turn 1 (initial deployment)' : `Before turn ${d.turn}`;
+      const rest = d.stillToCome > 0 ? ` ${d.stillToCome} more unit(s) to come in later rounds.` : ' The whole regiment is then on the table.';
+      return `Battle ${d.contactId}. ${when}, ${d.regiment} brings on ${companiesText(d.companies)} at baseline ${d.baseline} (${d.distance}${u} from your table edge).${rest}`;
+    }
+    case 'turnCasualties': {
+      const list = f.data.casualties.map((c) => `${isFor(f, 'referee') ? `${names.army(c.armyId)}/` : ''}${c.regimentId} ${c.figures}`).join(', ');
+      return `Battle ${f.data.contactId}, turn ${f.data.turn}: figures lost ${list}.`;
     }
   }
 }

@@ -84,6 +84,24 @@ function hexContested(f: Extract<MovementFact, { type: 'hexContested' }>, names:
   return `Contest for ${f.data.hex}: ${list}${dice}.`;
 }
 
+const DIVISION_FACTS = ['machinesOrdered', 'armySplit', 'armiesMerged', 'machinesReady'] as const;
+type DivisionFact = Extract<MovementFact, { type: (typeof DIVISION_FACTS)[number] }>;
+const isDivisionFact = (f: MovementFact): f is DivisionFact => (DIVISION_FACTS as readonly string[]).includes(f.type);
+
+/** Divisions and war machines (ACKS). @see 004 Movement of Large Armies; Movement of War Machines */
+function describeDivisions(f: DivisionFact, names: Names): string {
+  switch (f.type) {
+    case 'machinesOrdered':
+      return `${names.army(f.data.armyId)}'s war machines are being ${f.data.to}: ready at daybreak of day ${f.data.readyDay}. The army does not march meanwhile, and machines at work cannot be used in a battle.`;
+    case 'armySplit':
+      return `${names.commander(f.data.armyId)} splits: a division, ${names.army(f.data.divisionId)}, marches off to ${f.data.hex}. It acts as an army of its own until it joins again.`;
+    case 'armiesMerged':
+      return `${names.army(f.data.armyId)} joins ${names.army(f.data.intoId)} at ${f.data.hex}.`;
+    case 'machinesReady':
+      return `${names.army(f.data.armyId)}'s war machines are ${f.data.state}${f.data.state === 'disassembled' ? ': they march faster but cannot be used in a battle until assembled again' : ': ready for battle, and slow on the march'}.`;
+  }
+}
+
 /** Fatigue set in, and what recovers it. */
 function armyFatigued(d: { readonly armyId: string; readonly reason: FatigueReason }, names: Names): string {
   const recovery = d.reason === 'marchWindow' ? 'It recovers after a day of rest once the rest it owes is caught up.' : 'A full day of rest recovers it.';
@@ -92,6 +110,7 @@ function armyFatigued(d: { readonly armyId: string; readonly reason: FatigueReas
 
 /** The sentence of a movement fact for its audience. */
 export function describeMovement(f: MovementFact, names: Names): string {
+  if (isDivisionFact(f)) return describeDivisions(f, names);
   switch (f.type) {
     case 'armyMoved':
       return armyMoved(f.data, names);
@@ -119,8 +138,6 @@ export function describeMovement(f: MovementFact, names: Names): string {
       return `A day at the rally point ${f.data.hex}: ${f.data.figures} straggling figure(s) rejoin (${f.data.percent} %); ${f.data.stillOut} still out. Leaving loses them.`;
     case 'fatigueRecovered':
       return `${names.army(f.data.armyId)} rested a full day and is no longer fatigued.`;
-    case 'machinesReady':
-      return `${names.army(f.data.armyId)}'s war machines are ${f.data.state}${f.data.state === 'disassembled' ? ': they march faster but cannot be used in a battle until assembled again' : ': ready for battle, and slow on the march'}.`;
     case 'raftsFailed':
       return isFor(f, 'army')
         ? `Timber die ${f.data.roll}: not enough timber at ${f.data.hex}. The day is lost and rafts cannot be built in this hex; your order is cancelled. Try another hex.`

@@ -42,6 +42,8 @@ export function moveWarnings(w: WarningInput): MoveWarning[] {
   if (army.status.fatigued) warnings.push({ code: 'move.fatigued', message: `The army is fatigued (${describeFatigue(army.march.fatigueReason)})${fatigueCost(w.profile)}.` });
   if (w.weather.overlandFactor === 0) warnings.push({ code: 'move.weatherHalted', message: `No overland movement in this weather${w.weather.overlandReason ? ` (${w.weather.overlandReason})` : ''}: the order waits.` });
   if (army.status.inContact) warnings.push({ code: 'move.inContact', message: 'The army is in contact: it moves once the contact is resolved.' });
+  const machines = army.warMachines?.changing;
+  if (machines) warnings.push({ code: 'move.machinesWork', message: `Its war machines are being ${machines.to} until daybreak of day ${machines.readyDay}: the order waits until then.` });
   return warnings;
 }
 

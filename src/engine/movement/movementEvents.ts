@@ -58,6 +58,9 @@ export type MovementFact =
   | Fact<'stragglersRejoined', { readonly armyId: string; readonly hex: string; readonly percent: number; readonly figures: number; readonly stillOut: number }, ArmyAudience>
   | Fact<'fatigueRecovered', { readonly armyId: string }, ArmyAudience>
   | Fact<'machinesReady', { readonly armyId: string; readonly state: 'assembled' | 'disassembled' }, ArmyAudience>
+  | Fact<'machinesOrdered', { readonly armyId: string; readonly to: 'assembled' | 'disassembled'; readonly readyDay: number }, ArmyAudience>
+  | Fact<'armySplit', { readonly armyId: string; readonly divisionId: string; readonly hex: string }, PublicAudience>
+  | Fact<'armiesMerged', { readonly armyId: string; readonly intoId: string; readonly hex: string }, PublicAudience>
   | Fact<'raftsFailed', { readonly armyId: string; readonly hex: string }, PublicAudience>
   | Fact<'raftsFailed', { readonly armyId: string; readonly hex: string; readonly roll: number }, ArmyAudience>
   | Fact<'timberFound', { readonly armyId: string; readonly hex: string; readonly roll: number }, ArmyAudience>

@@ -97,7 +97,8 @@ export type MoveWarningCode =
   | 'move.inContact'
   | 'move.restMoveLimit'
   | 'move.saveWithoutLeftover'
-  | 'move.passageOfLines';
+  | 'move.passageOfLines'
+  | 'move.machinesWork';
 
 export interface MoveWarning {
   readonly code: MoveWarningCode;

@@ -1,0 +1,143 @@
+import { namesOf, PUBLIC, REFEREE, tell, toArmy, type ArmyAudience, type Fact, type PublicAudience, type RefereeAudience, type Told } from '../events/index.js';
+import { assaultRegiment, type Army, type Company } from '../forces/index.js';
+import { tacticalProfile, type LengthUnit } from '../profiles/index.js';
+import { fail, ok, type Result } from '../result.js';
+import type { CampaignState } from '../state/index.js';
+import { withData, type ContactRecord } from './contactRecord.js';
+import type { DeploymentEntry } from './deployment.js';
+import { describeTabletop } from './describeTable.js';
+import { getContact, putContact } from './records.js';
+import type { DeployUnit } from './tables.js';
+
+/**
+ * The battle companion: the tabletop turn, the companies each side brings on from its
+ * deployment schedule, and the casualties entered turn by turn. The battle is fought on the
+ * table; the bot keeps the count.
+ * @see 001 Deployment: Initial Deployment; Subsequent Deployment
+ */
+
+/** Figures one regiment lost in one tabletop turn. */
+export interface TurnCasualty {
+  readonly turn: number;
+  readonly armyId: string;
+  readonly regimentId: string;
+  readonly figures: number;
+}
+
+/** The tabletop's progress, kept on the battle's contact. */
+export interface TabletopRecord {
+  /** The turn being fought (0: deployed, before the first turn). */
+  readonly turn: number;
+  readonly casualties: readonly TurnCasualty[];
+}
+
+/** A company coming onto the table. */
+export interface Arrival {
+  readonly troopType: string;
+  readonly figures: number;
+}
+
+export type TabletopFact =
+  | Fact<'tabletopTurn', { readonly contactId: string; readonly turn: number; readonly arriving: readonly string[]; readonly order: readonly string[] }, PublicAudience>
+  | Fact<'companiesArrive', {
+    readonly contactId: string;
+    readonly turn: number;
+    readonly regiment: string;
+    readonly companies: readonly Arrival[];
+    /** This side's baseline, from its table edge, in the table's unit. */
+    readonly baseline: number;
+    readonly distance: number;
+    readonly unit: LengthUnit;
+    readonly initial: boolean;
+    /** Units still to come after these. */
+    readonly stillToCome: number;
+  }, ArmyAudience>
+  | Fact<'turnCasualties', { readonly contactId: string; readonly turn: number; readonly casualties: readonly TurnCasualty[] }, RefereeAudience>
+  | Fact<'turnCasualties', { readonly contactId: string; readonly turn: number; readonly casualties: readonly TurnCasualty[] }, ArmyAudience>;
+
+export type TabletopEvent = Told<TabletopFact>;
+
+/** The companies of a regiment that make up deployment units `from` to `to` (exclusive), in order. */
+function companiesOf(companies: readonly Company[], unit: DeployUnit, from: number, to: number): Company[] {
+  if (unit === 'company') return companies.slice(from, to);
+  if (unit === 'regiment') return from === 0 && to > 0 ? [...companies] : [];
+  // A battalion is half a regiment: the first half of its companies, then the rest.
+  const half = Math.ceil(companies.length / 2);
+  const battalions = [companies.slice(0, half), companies.slice(half)];
+  return battalions.slice(from, to).flat();
+}
+
+/** Units a side has on the table before turn `turn` (turn 1: its initial deployment). */
+function unitsBy(entry: DeploymentEntry, turn: number): number {
+  if (turn < 1) return 0;
+  return entry.initial.count + entry.turn.count * Math.min(turn - 1, entry.subsequentRounds);
+}
+
+/** Units of the whole engaging regiment, by the schedule's unit. */
+function wholeOf(entry: DeploymentEntry, companies: number): number {
+  if (entry.initial.unit === 'company') return Math.max(1, companies);
+  return entry.initial.unit === 'battalion' ? 2 : 1;
+}
+
+/** What one side brings on before `turn`: its companies, or nothing once its regiment is all on the table. */
+function arrivals(army: Army, entry: DeploymentEntry, turn: number): { regiment: string; companies: Arrival[]; stillToCome: number } | undefined {
+  const reg = assaultRegiment(army);
+  if (!reg) return undefined;
+  const present = reg.companies.filter((c) => c.figures > 0);
+  const whole = wholeOf(entry, present.length);
+  const from = Math.min(unitsBy(entry, turn - 1), whole);
+  const to = Math.min(unitsBy(entry, turn), whole);
+  if (to <= from) return undefined;
+  const companies = companiesOf(present, entry.initial.unit, from, to).map((c) => ({ troopType: c.troopType, figures: c.figures }));
+  return { regiment: reg.name, companies, stillToCome: whole - to };
+}
+
+/**
+ * Advances a battle's tabletop turn: the casualties entered are booked to the turn just fought
+ * (none before the first), the turn moves on, and each side is told (privately: which of its
+ * companies they are) what arrives at its baseline before the new turn: the initial deployment
+ * before turn 1, then the turn deployment in each later round until the engaging regiment is all
+ * on the table. The channel hears the turn and who brings forces on, in the order of the rounds.
+ * @see 001 Deployment: Initial Deployment; Subsequent Deployment
+ */
+export function advanceTabletopTurn(state: CampaignState, contactId: string, casualties: readonly Omit<TurnCasualty, 'turn'>[]): Result<{ readonly state: CampaignState; readonly events: readonly TabletopEvent[]; readonly turn: number }> {
+  const got = getContact(state, contactId, 'battle');
+  if (!got.ok) return got;
+  const record: ContactRecord = got.value;
+  const briefing = record.data.deployment;
+  if (!briefing) return fail('battle.noDeployment', `Battle ${contactId} has no deployment yet.`);
+  const table = record.data.tabletop ?? { turn: 0, casualties: [] };
+  if (table.turn === 0 && casualties.length > 0) return fail('battle.noTurnYet', 'No turn has been fought yet: casualties are entered with the turn that follows the one they fell in (`/battle turn` once to begin turn 1).');
+  const booked = casualties.map((c) => ({ ...c, turn: table.turn }));
+  const turn = table.turn + 1;
+  const facts: TabletopFact[] = [];
+  const arriving: string[] = [];
+  const unit = briefing.layout.unit ?? tacticalProfile(state.settings).unit;
+  for (const entry of briefing.entries) {
+    const army = state.armies[entry.armyId];
+    const came = army ? arrivals(army, entry, turn) : undefined;
+    if (!came) continue;
+    arriving.push(entry.armyId);
+    facts.push({ type: 'companiesArrive', audience: toArmy(entry.armyId), data: { contactId, turn, ...came, baseline: entry.baseline, distance: entry.distanceFromEdge, unit, initial: turn === 1 } });
+  }
+  const order = turn === 1 ? briefing.initialRounds[0] : briefing.subsequentOrder;
+  facts.unshift({ type: 'tabletopTurn', audience: PUBLIC, data: { contactId, turn, arriving: order.filter((id) => arriving.includes(id)), order } });
+  if (booked.length > 0) {
+    facts.push({ type: 'turnCasualties', audience: REFEREE, data: { contactId, turn: table.turn, casualties: booked } });
+    for (const armyId of new Set(booked.map((c) => c.armyId))) facts.push({ type: 'turnCasualties', audience: toArmy(armyId), data: { contactId, turn: table.turn, casualties: booked.filter((c) => c.armyId === armyId) } });
+  }
+  const next = withData(record, { tabletop: { turn, casualties: [...table.casualties, ...booked] } });
+  const s = putContact(state, next);
+  return ok({ state: s, turn, events: tell(facts, describeTabletop, namesOf(s.armies)) });
+}
+
+/** The casualties entered turn by turn, summed per army and regiment (what `/battle result` takes as its losses unless told otherwise). */
+export function casualtiesSoFar(record: ContactRecord): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const c of record.data.tabletop?.casualties ?? []) {
+    const byRegiment = out[c.armyId] ?? {};
+    byRegiment[c.regimentId] = (byRegiment[c.regimentId] ?? 0) + c.figures;
+    out[c.armyId] = byRegiment;
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Army } from '../../src/engine/forces/index.js';
+import { campaignState, consoleHarness, hexIdOf, type Harness } from './harness.js';
+import { contactHarness, open } from './contactSetup.js';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+const err = (o: { data?: unknown } | undefined) => (o?.data as { error?: string } | undefined)?.error;
+const army = (x: Harness, id: string) => campaignState(x).armies[id] as Army;
+/** Clear skies all week: every weather die a 1 ("no change" on the clear column). */
+const CLEAR_WEEK = Array.from({ length: 200 }, () => 1);
+const ACKS = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  '@referee /campaign settings profile:acks',
+  '@referee /campaign assign army:grallune user:alice',
+  '@referee /campaign start',
+].join('\n');
+const day = ['!tick', '!tick', '!tick', '!tick'].join('\n');
+
+describe('a campaign under the ACKS profile (004), a game week through the console', () => {
+  it('GIVEN profile:acks THEN the settings say so and /rules topic:profile shows its numbers', async () => {
+    h = await consoleHarness({ setup: '@referee /campaign create scenario:valormr name:"Autumn War"' });
+    const [set] = await h.run('@referee /campaign settings profile:acks');
+    expect(set?.content).toContain('profile acks (ACKS army movement)');
+    const [topic] = await h.run('@alice /rules topic:profile');
+    expect(topic?.content).toContain('**Movement profile**: ACKS army movement (004)');
+    expect(topic?.content).toContain('30\' → 6, every 30\' more → 6 more, up to 360\' → 72');
+    expect(topic?.content).toContain('at most 4 marching days in any 7');
+    expect(topic?.content).toMatch(/33\+\s+12 mi\s+×1\/3/);
+    expect(topic?.content).toContain('reductions multiply');
+    expect(topic?.content.length).toBeLessThan(2000);
+    const [rest] = await h.run('@alice /rules topic:rest');
+    expect(rest?.content).toContain('at most 4 marching days in any 7');
+  });
+
+  it('GIVEN an army marching every day THEN four days are fine, the fifth fatigues it (not slower), and three days of rest over the week recover it', async () => {
+    h = await consoleHarness({ setup: ACKS, dice: CLEAR_WEEK });
+    const [plan] = await h.run('@alice /move army:grallune to:1813');
+    expect(err(plan)).toBeUndefined();
+    const marched: string[] = [];
+    for (let d = 1; d <= 4; d++) {
+      await h.run(day);
+      marched.push(hexIdOf(h, 'grallune'));
+      expect(army(h, 'grallune').status.fatigued, `day ${d}`).toBe(false);
+    }
+    expect(new Set(marched).size).toBe(4);
+    const [status] = await h.run('@alice /army status army:grallune');
+    expect(status?.content).toContain('4 marching day(s) in the last 6 (at most 4 in any 7)');
+    await h.run(day);
+    expect(army(h, 'grallune').march.fatigueReason).toBe('marchWindow');
+    expect(hexIdOf(h, 'grallune')).not.toBe(marched[3]);
+    expect(h.dms('alice').some((o) => /is fatigued: marched more days in a week than the rest rule allows/.test(o.content))).toBe(true);
+    // Rest: days 6 and 7 are not enough (five of the last seven marched), day 8 is.
+    await h.run('@alice /rest army:grallune', day, day);
+    expect(army(h, 'grallune').status.fatigued).toBe(true);
+    await h.run(day);
+    expect(army(h, 'grallune').status.fatigued).toBe(false);
+    expect(h.dms('alice').some((o) => /rested a full day and is no longer fatigued/.test(o.content))).toBe(true);
+  });
+
+  it('GIVEN divisions THEN the referee splits an army into a neighbouring hex and merges it back; a commander may not unless allowed; Valormr has none', async () => {
+    h = await consoleHarness({ setup: ACKS });
+    const [refused] = await h.run('@alice /army split army:grallune regiments:second to:1825');
+    expect(err(refused)).toBe('division.refereeOnly');
+    const [split] = await h.run('@referee /army split army:grallune regiments:second to:1825');
+    expect(err(split)).toBeUndefined();
+    expect(hexIdOf(h, 'grallune-2')).toBe('1825');
+    expect(army(h, 'grallune-2').regiments.map((r) => [r.id, r.role])).toEqual([['second', 'assault']]);
+    expect(army(h, 'grallune').regiments.map((r) => r.id)).not.toContain('second');
+    expect(h.channel().some((o) => /a division, .* marches off to 1825/.test(o.content))).toBe(true);
+    // The division's commander is the army's: Alice orders it.
+    const [move] = await h.run('@alice /move army:grallune-2 path:"1824"');
+    expect(err(move)).toBeUndefined();
+    await h.run('@referee /campaign profile commander-divisions:true');
+    const [merge] = await h.run('@alice /army merge army:grallune-2 into:grallune');
+    expect(err(merge)).toBeUndefined();
+    expect(campaignState(h).armies['grallune-2']).toBeUndefined();
+    expect(army(h, 'grallune').regiments.map((r) => r.id)).toContain('second');
+    await h.run('@referee /campaign settings profile:valormr');
+    const [none] = await h.run('@referee /army split army:grallune regiments:second to:1825');
+    expect(err(none)).toBe('division.notInProfile');
+  });
+
+  it('GIVEN the referee\'s terrain table and brigades THEN the profile reads them, and bad values are refused with what is accepted', async () => {
+    h = await consoleHarness({ setup: ACKS });
+    const [ok] = await h.run('@referee /campaign profile terrain-costs:"forest=12, swamp=18" brigades-per-regiment:0.5');
+    expect(ok?.content).toContain('terrain-costs forest=12, swamp=18');
+    expect(ok?.content).toContain('brigades-per-regiment 0.5');
+    const [bad] = await h.run('@referee /campaign profile terrain-costs:"lava=3"');
+    expect(err(bad)).toBe('settings.badTerrainCosts');
+    const [range] = await h.run('@referee /campaign profile terrain-costs:"forest=99"');
+    expect(err(range)).toBe('settings.invalid');
+  });
+});
+
+describe('the battle companion: /battle turn', () => {
+  it('GIVEN a battle under Fantasy Warlord THEN the briefing is in centimetres, each turn tells each side its arrivals, casualties are entered per turn and /battle result takes them', async () => {
+    h = await contactHarness();
+    const [set] = await h.run('@referee /campaign settings tactical:warlord');
+    expect(set?.content).toContain('table-width 122 cm, bow-range 19 cm');
+    await open(h, 'hadewych,grallune');
+    await h.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage');
+    const briefing = h.channel().find((o) => /Battle c\d+: deployment/.test(o.content))?.content ?? '';
+    expect(briefing).toContain('(table 122 cm, short bow 19 cm)');
+    expect(briefing).toContain('Rout and pursuit: A routing unit that leaves the table has fled the field');
+    const [early] = await h.run('@bob /battle turn casualties:"grallune/first=1"');
+    expect(err(early)).toBe('battle.noTurnYet');
+    await h.run('@bob /battle turn');
+    expect(h.channel().some((o) => /Battle c\d+, turn 1\. Initial deployment:/.test(o.content))).toBe(true);
+    expect(h.dms('bob').some((o) => /Before turn 1 \(initial deployment\), First Regiment brings on .* at baseline \d \([\d.]+ cm from your table edge\)/.test(o.content))).toBe(true);
+    const [foreign] = await h.run('@bob /battle turn casualties:"hadewych/first=1"');
+    expect(err(foreign)).toBe('battle.notYours');
+    const [second] = await h.run('@bob /battle turn casualties:"grallune/first=2"');
+    expect((second?.data as { turn: number }).turn).toBe(2);
+    expect(h.dms('bob').some((o) => /turn 1: figures lost first 2\./.test(o.content))).toBe(true);
+    const [outsider] = await h.run('@carol /battle turn');
+    expect(err(outsider)).toBe('battle.which');
+    h.app.scriptedDice.push(6, 1);
+    await h.run('@referee /battle result withdraw:"hadewych=retreat"');
+    expect(h.dms('bob').some((o) => /After the battle: First Regiment 22 figures/.test(o.content))).toBe(true);
+  });
+});
