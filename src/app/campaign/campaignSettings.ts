@@ -1,6 +1,6 @@
 import { PUBLIC } from '../../engine/events/index.js';
 import { fogFalls } from '../../engine/knowledge/index.js';
-import { LAND_TERRAINS, type LandTerrain, MOVEMENT_PROFILES, movementProfile, TACTICAL_PROFILES, tacticalProfile } from '../../engine/profiles/index.js';
+import { LAND_TERRAINS, type LandTerrain, MOVEMENT_PROFILES, movementProfile, TACTICAL_PROFILES, tacticalProfile, unitMark } from '../../engine/profiles/index.js';
 import { type CampaignSettings, checkSettings, DEFAULT_SETTINGS, SETTING_LIMITS } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -49,7 +49,7 @@ const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
 /** What each setting accepts, for refusals. */
 function accepted(setting: keyof CampaignSettings, current: CampaignSettings): string {
   const limits = (SETTING_LIMITS as Readonly<Record<string, { min: number; max: number } | undefined>>)[setting];
-  if (setting === 'shortBowRange') return `a number of ${unitWord(current)} from ${SETTING_LIMITS.shortBowRange.min} up to less than half the table width (${current.tableWidth / 2}${unitMark(current)})`;
+  if (setting === 'shortBowRange') return `a number of ${unitWord(current)} from ${SETTING_LIMITS.shortBowRange.min} up to less than half the table width (${current.tableWidth / 2}${markOf(current)})`;
   if (setting === 'terrainCosts') return `\`terrain=points\` pairs for ${LAND_TERRAINS.join(', ')} (whole points from ${SETTING_LIMITS.terrainCost.min} to ${SETTING_LIMITS.terrainCost.max}), e.g. \`forest=12, swamp=18\`, or \`default\``;
   if (setting === 'profile') return Object.values(MOVEMENT_PROFILES).map((p) => `\`${p.id}\` (${p.name}, ${p.source})`).join(' or ');
   if (setting === 'tactical') return Object.values(TACTICAL_PROFILES).map((p) => `\`${p.id}\` (${p.name})`).join(', ');
@@ -64,7 +64,7 @@ function accepted(setting: keyof CampaignSettings, current: CampaignSettings): s
 
 const onOff = (b: boolean): string => (b ? 'on' : 'off');
 /** The tabletop's unit as the settings read it: `"` for inches, ` cm` for centimetres. */
-const unitMark = (s: CampaignSettings): string => (tacticalProfile(s).unit === 'cm' ? ' cm' : '"');
+const markOf = (s: CampaignSettings): string => unitMark(tacticalProfile(s).unit);
 const unitWord = (s: CampaignSettings): string => (tacticalProfile(s).unit === 'cm' ? 'centimetres' : 'inches');
 
 /** The profile's own settings, shown only where the profile reads them. */
@@ -107,7 +107,7 @@ function describe(s: CampaignSettings): string {
     `reminder-lead ${s.reminderLeadMinutes} min`,
     `catch-up ${s.catchUp} (at most ${s.catchUpCap} missed half periods)`,
     `referee-role ${s.refereeRoleId ? `<@&${s.refereeRoleId}>` : 'none'}`,
-    `table-width ${s.tableWidth}${unitMark(s)}, bow-range ${s.shortBowRange}${unitMark(s)}`,
+    `table-width ${s.tableWidth}${markOf(s)}, bow-range ${s.shortBowRange}${markOf(s)}`,
     `drought ${onOff(s.drought)}`,
     `advanced-embarkation ${onOff(s.advancedEmbarkation)}`,
     `passage-of-lines ${onOff(s.passageOfLines)}`,

@@ -1,5 +1,5 @@
 import { isFor, type Names } from '../events/index.js';
-import type { LengthUnit, TableFormation } from '../profiles/index.js';
+import { type TableFormation, unitMark } from '../profiles/index.js';
 import type { Arrival, TabletopFact } from './battleTurn.js';
 import type { DeploymentBriefing } from './deployment.js';
 import type { ForceTableNote, TableNote } from './tableReading.js';
@@ -13,11 +13,6 @@ import type { ForceTableNote, TableNote } from './tableReading.js';
 export interface BriefingPart {
   readonly label: string;
   readonly text: string;
-}
-
-/** A length's mark: `"` for inches, ` cm` for centimetres. */
-export function unitMark(unit: LengthUnit | undefined): string {
-  return unit === 'cm' ? ' cm' : '"';
 }
 
 const PLURAL: Readonly<Record<string, string>> = { company: 'companies', battalion: 'battalions', regiment: 'regiments' };

@@ -67,7 +67,7 @@ export interface ArmySize {
 }
 
 /** The row of the large-army table for a number of brigades. */
-export function sizeRow(table: readonly SizeRow[], brigades: number): SizeRow | undefined {
+function sizeRow(table: readonly SizeRow[], brigades: number): SizeRow | undefined {
   return table.find((r) => brigades >= r.from);
 }
 

@@ -140,7 +140,7 @@ const third = (n: number): Fraction => ({ num: n, den: 3 });
 const ONE: Fraction = { num: 1, den: 1 };
 
 /** Valormr's terrain costs. @see 000 Terrain Effects: Movement by Terrain Type */
-export const VALORMR_TERRAIN: TerrainRules = {
+const VALORMR_TERRAIN: TerrainRules = {
   costs: { clear: 6, forest: 9, hill: 9, swamp: 9, mountain: 12 },
   road: third(2),
   track: ONE,

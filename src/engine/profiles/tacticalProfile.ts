@@ -10,7 +10,7 @@ export const TACTICAL_PROFILE_IDS = ['valormr', 'chapter002', 'warlord'] as cons
 export type TacticalProfileId = (typeof TACTICAL_PROFILE_IDS)[number];
 
 export type LengthUnit = 'inch' | 'cm';
-export const CM_PER_INCH = 2.54;
+const CM_PER_INCH = 2.54;
 
 /** The strategic march formations (000 Orders of March), as the contact rules name them. */
 export type MarchFormationKey = 'figures2x20' | 'figures4x10' | 'companies' | 'battalions';
@@ -166,4 +166,9 @@ export function fromInches(inches: number, unit: LengthUnit): number {
 /** A length in inches, from the table's unit. */
 export function toInches(length: number, unit: LengthUnit): number {
   return unit === 'inch' ? length : length / CM_PER_INCH;
+}
+
+/** A length's mark: `"` for inches, ` cm` for centimetres. */
+export function unitMark(unit: LengthUnit | undefined): string {
+  return unit === 'cm' ? ' cm' : '"';
 }
