@@ -16,7 +16,7 @@ import { deleteTick, lastUndoableTick, recordTick, tickPlayed, undoableTicks, ty
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import { UserError } from './errors.js';
-import type { MessageButton, Picture, Reply } from './messages.js';
+import type { Card, MessageButton, Picture, Reply } from './messages.js';
 import { isReferee, refereeIds } from './referees.js';
 import { mapOf } from './scenarios.js';
 
@@ -26,7 +26,9 @@ import { mapOf } from './scenarios.js';
  * ever pings: names are free text). `dedupeKey` makes it idempotent (queued once whatever calls it).
  */
 interface OutgoingBase {
+  /** The text; with cards, a short headline (what a notification shows). */
   readonly content: string;
+  readonly cards?: readonly Card[];
   readonly data?: unknown;
   readonly pictures?: readonly Picture[];
   readonly mentions?: readonly string[];
@@ -240,6 +242,7 @@ function queue(db: Database, meta: Pick<CampaignMeta, 'id' | 'channelId'>, o: Ou
   const base = {
     campaignId: meta.id, content: o.content, data: o.data, nonce: randomBytes(8).toString('hex'),
     ...(o.pictures && o.pictures.length > 0 ? { pictures: o.pictures } : {}),
+    ...(o.cards && o.cards.length > 0 ? { cards: o.cards } : {}),
     ...(o.mentions && o.mentions.length > 0 ? { mentions: [...o.mentions] } : {}),
     ...(o.dedupeKey ? { dedupeKey: o.dedupeKey } : {}),
   };

@@ -3,10 +3,14 @@ import type { DiscordPayload } from './payloads.js';
 
 type Repliable = ChatInputCommandInteraction | ButtonInteraction;
 
-/** One Discord message of an answer, and whether only the caller sees it. */
+/**
+ * One Discord message of an answer, and whether only the caller sees it. `update` (a button
+ * press) replaces the message whose button was pressed instead of answering beside it.
+ */
 export interface AnswerPart {
   readonly ephemeral: boolean;
   readonly payload: DiscordPayload;
+  readonly update?: boolean;
 }
 
 type State = 'new' | 'deferredEphemeral' | 'deferredPublic' | 'answered';
@@ -40,10 +44,22 @@ export class Responder {
     });
   }
 
-  /** Deliver the parts in order. */
+  /** Deliver the parts in order (an update of the pressed message first). */
   send(parts: readonly AnswerPart[]): Promise<void> {
     return this.serial(async () => {
-      let rest = [...parts];
+      const interaction = this.interaction;
+      const update = interaction.isButton() ? parts.find((p) => p.update) : undefined;
+      let rest = parts.filter((p) => !p.update);
+      if (update && interaction.isButton()) {
+        if (this.state === 'new') {
+          // The update is the interaction's answer; the others follow up.
+          await interaction.update(update.payload);
+          this.state = 'answered';
+        } else {
+          // Already acknowledged (the safety deferral): edit the message itself.
+          await interaction.message.edit(update.payload);
+        }
+      }
       if (this.state === 'new') {
         const [first, ...others] = rest;
         if (!first) return;
