@@ -62,6 +62,8 @@ export interface Reply {
   readonly files?: readonly MessageFile[];
   readonly cards?: readonly Card[];
   readonly buttons?: readonly MessageButton[];
+  /** An update settles the buttons whose ids start with this (others on the message stay); none: all. */
+  readonly settles?: string;
 }
 
 export const reply = (content: string, data?: unknown, files?: MessageFile[]): Reply => ({ to: 'reply', content, data, ...(files ? { files } : {}) });

@@ -11,12 +11,13 @@ import {
 } from '../db/campaignRepo.js';
 import { allEventsJson, appendEvents, eventsFor, lastEventId, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
 import { assignCommander, listMembers, unassignArmy, type Member } from '../db/memberRepo.js';
-import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, type OutboxRow } from '../db/outboxRepo.js';
+import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, undeliveredMessages, type OutboxRow, type UndeliveredRow } from '../db/outboxRepo.js';
 import { deleteTick, lastUndoableTick, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import { UserError } from './errors.js';
-import type { Card, MessageButton, Picture, Reply } from './messages.js';
+import { armyCard, chronicleCard } from './cards.js';
+import type { Card, CardField, MessageButton, Picture, Reply } from './messages.js';
 import { isReferee, refereeIds } from './referees.js';
 import { mapOf } from './scenarios.js';
 
@@ -56,6 +57,8 @@ export interface CampaignReads {
   closedContacts(armyId?: string): ContactRecord[];
   /** The outbox message, if it is still pending and claimed by `owner`. */
   claimedMessage(id: number, owner: string): OutboxRow | undefined;
+  /** Messages not delivered and not yet dealt with (closed DMs not read with /intel, deliveries given up), oldest first. */
+  undelivered(): UndeliveredRow[];
 }
 
 /** Everything a use-case may read inside its transaction. */
@@ -153,6 +156,7 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
     keptMessages: (userId) => keptMessages(db, campaignId, userId),
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),
+    undelivered: () => undeliveredMessages(db, campaignId),
   };
 }
 
@@ -286,20 +290,41 @@ export function requireReferee(tx: CampaignTx, what: string): void {
 }
 
 export interface RouteOptions {
-  /** A first line for every delivery (the tick's "Day 1, morning → Day 1, afternoon"). */
+  /** A first line for every delivery (the tick's "Day 1, morning → Day 1, afternoon"): the chronicle's title. */
   readonly header?: string;
   readonly publicToChannel?: boolean;
   /** Buttons to attach to an army's DM (the contact prompts), by army id. */
   readonly buttons?: ReadonlyMap<string, readonly MessageButton[]>;
+  /** More fields for the chronicle card (the next deadline). */
+  readonly chronicleFields?: readonly CardField[];
+  /** More fields for the referee's card (what waits on them). */
+  readonly refereeFields?: readonly CardField[];
+  /** Cards to post with the public lines (the deployment briefings). */
+  readonly publicCards?: readonly Card[];
 }
 
-/** Turns engine events into deliveries: public lines to the channel, each army's lines to its commanders, referee lines to the referee. */
+/**
+ * Turns engine events into deliveries: public lines to the channel (a tick's chronicle as a
+ * card), each army's lines to its commanders (a card with the dice, estimates, cards and the
+ * answer asked for as fields), referee lines to the referee (with a digest of the armies nobody
+ * commands).
+ */
 export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, list: readonly EngineEvent[], opts: RouteOptions = {}): Outgoing[] {
   const out: Outgoing[] = [];
-  const header = opts.header ? `${opts.header}\n` : '';
+  const header = opts.header;
+  // A DM's text says whose it is and which campaign; its card (titled with the contact or the half period) the rest.
+  const headline = (who: string): string => `**${who}** (${tx.state.name})`;
+  const when = header ? stripBold(header) : undefined;
   const pub = list.filter((e) => e.audience.kind === 'public');
-  if ((opts.publicToChannel ?? true) && pub.length > 0) {
-    out.push({ to: 'channel', content: header + pub.map((e) => e.text).join('\n'), data: { events: pub.map((e) => ({ type: e.type, data: e.data })) } });
+  const publicCards = opts.publicCards ?? [];
+  if ((opts.publicToChannel ?? true) && (pub.length > 0 || publicCards.length > 0)) {
+    const data = { events: pub.map((e) => ({ type: e.type, data: e.data })) };
+    const shown = pub.filter((e) => e.type !== 'deploymentBriefed');
+    if (header) {
+      out.push({ to: 'channel', content: header, cards: [chronicleCard(stripBold(header), pub, opts.chronicleFields), ...publicCards], data });
+    } else {
+      out.push({ to: 'channel', content: shown.map((e) => e.text).join('\n'), ...(publicCards.length > 0 ? { cards: publicCards } : {}), data });
+    }
   }
   const byArmy = new Map<string, EngineEvent[]>();
   for (const e of list) if (e.audience.kind === 'army') byArmy.set(e.audience.armyId, [...(byArmy.get(e.audience.armyId) ?? []), e]);
@@ -314,15 +339,24 @@ export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, 
       continue;
     }
     const buttons = opts.buttons?.get(armyId) ?? [];
-    const content = `**${name}** (${tx.state.name}) ${header}` + evs.map((e) => e.text).join('\n');
+    const card = armyCard(tx.state, armyId, evs, when);
     for (const userId of users) {
-      out.push({ to: 'dm', userId, content, data: { armyId, events: evs.map((e) => ({ type: e.type, data: e.data })) }, ...(buttons.length > 0 ? { buttons } : {}) });
+      out.push({ to: 'dm', userId, content: headline(name), cards: [card], data: { armyId, events: evs.map((e) => ({ type: e.type, data: e.data })) }, ...(buttons.length > 0 ? { buttons } : {}) });
     }
   }
   const ref = list.filter((e) => e.audience.kind === 'referee' && e.type !== 'diceRolled');
-  if (ref.length > 0 || unassigned.length > 0) {
-    const lines = [...ref.map((e) => e.text), ...(unassigned.length > 0 ? ['Armies without a commander:', ...unassigned] : [])];
-    for (const userId of refereeIds(tx.meta, tx.members)) out.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name}) ${header}` + lines.join('\n'), data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } });
+  const refFields = opts.refereeFields ?? [];
+  if (ref.length > 0 || unassigned.length > 0 || refFields.length > 0) {
+    const contacts = [...new Set(ref.flatMap((e) => (typeof e.data?.contactId === 'string' ? [e.data.contactId] : [])))];
+    const card: Card = {
+      title: contacts.length > 0 ? `Contact ${contacts.join(', ')}` : when ?? 'Reports',
+      ...(ref.length > 0 ? { description: ref.map((e) => e.text).join('\n') } : {}),
+      fields: [...(unassigned.length > 0 ? [{ name: 'Armies without a commander', value: unassigned.join('\n') }] : []), ...refFields],
+    };
+    for (const userId of refereeIds(tx.meta, tx.members)) out.push({ to: 'dm', userId, content: headline('Referee'), cards: [card], data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } });
   }
   return out;
 }
+
+/** A Markdown header without its bold marks (a card title is bold already). */
+const stripBold = (text: string): string => text.replace(/\*\*/g, '');

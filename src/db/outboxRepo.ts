@@ -162,6 +162,23 @@ export function keptMessages(db: Database, campaignId: string, userId: string): 
     .orderBy(asc(outboxMessages.id)).all().map(toRow);
 }
 
+/** A message that was not delivered, as the referee's inbox lists it. */
+export interface UndeliveredRow extends OutboxRow {
+  readonly status: 'dmClosed' | 'failed';
+  readonly lastError: string | null;
+}
+
+/**
+ * Messages of a campaign not delivered and not yet dealt with: DMs refused by closed DMs (kept for
+ * /intel, until read) and deliveries given up (until resent or dismissed). Oldest first.
+ */
+export function undeliveredMessages(db: Database, campaignId: string): UndeliveredRow[] {
+  return db.select().from(outboxMessages)
+    .where(and(eq(outboxMessages.campaignId, campaignId), inArray(outboxMessages.status, ['dmClosed', 'failed']), isNull(outboxMessages.readAt)))
+    .orderBy(asc(outboxMessages.id)).all()
+    .map((r) => ({ ...toRow(r), status: r.status as 'dmClosed' | 'failed', lastError: r.lastError }));
+}
+
 export function markRead(db: Database, ids: readonly number[], now: string): void {
   if (ids.length === 0) return;
   db.update(outboxMessages).set({ readAt: now }).where(inArray(outboxMessages.id, [...ids])).run();

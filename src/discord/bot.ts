@@ -304,9 +304,9 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
 }
 
 /**
- * The pressed message after an answer: its text with what was chosen added, its buttons
- * disabled (the one pressed marked green), so an answered question cannot be answered twice and
- * says how it was answered.
+ * The pressed message after an answer: its text with what was chosen added, the buttons of the
+ * question it settles disabled (the one pressed marked green), so an answered question cannot be
+ * answered twice and says how it was answered.
  */
 function answeredMessage(pressed: ButtonInteraction, update: Reply): DiscordPayload {
   const before = pressed.message.content;
@@ -314,8 +314,10 @@ function answeredMessage(pressed: ButtonInteraction, update: Reply): DiscordPayl
   const components = pressed.message.components.map((row) => {
     const json = row.toJSON() as { components?: { type: number }[] };
     const buttons = (json.components ?? []).filter((c): c is APIButtonComponent => c.type === ComponentType.Button).map((c) => {
-      const b = new ButtonBuilder(c).setDisabled(true);
-      if ('custom_id' in c && c.custom_id === pressed.customId) b.setStyle(ButtonStyle.Success);
+      const id = 'custom_id' in c ? c.custom_id : '';
+      const b = new ButtonBuilder(c);
+      if (update.settles === undefined || id.startsWith(update.settles)) b.setDisabled(true);
+      if (id === pressed.customId) b.setStyle(ButtonStyle.Success);
       return b;
     });
     return new ActionRowBuilder<ButtonBuilder>().addComponents(buttons);

@@ -56,8 +56,8 @@ describe('contact through the console', () => {
     h = await contactHarness();
     await open(h, 'hadewych,grallune');
     await h.run('@alice /engage', '@bob /engage');
-    expect(h.dms('alice').some((o) => /Contact dice \d/.test(o.content) && /Grallune|Ingegerd/.test(o.content))).toBe(true);
-    expect(h.dms('bob').some((o) => /Contact dice \d/.test(o.content))).toBe(true);
+    expect(h.dms('alice').some((o) => /Contact dice \(c\d+\)\*\*: \d/.test(o.content) && /Estimate: Army of Grallune\*\*: engaging regiment about \d+ figures/.test(o.content))).toBe(true);
+    expect(h.dms('bob').some((o) => /Contact dice \(c\d+\)\*\*: \d/.test(o.content))).toBe(true);
     const tooEarly = await h.run('@alice /delay');
     expect(tooEarly.at(-1)?.data).toMatchObject({ error: 'contact.tooLateToAvoid' });
     await h.run('@alice /evade', '@bob /evade');
@@ -148,7 +148,9 @@ describe('contact through the console', () => {
     const buttons = (h.dms('alice').at(-1)?.data as { buttons: { id: string; label: string }[] }).buttons;
     const proceed = buttons.find((b) => b.label.startsWith('Proceed'))!;
     await expect(contactButtons.execute({ app: h.app, userId: 'bob', customId: proceed.id })).rejects.toMatchObject({ code: 'army.notYours' });
-    const [answer] = await contactButtons.execute({ app: h.app, userId: 'alice', customId: proceed.id });
+    const [settled, answer] = await contactButtons.execute({ app: h.app, userId: 'alice', customId: proceed.id });
+    // The DM is updated: its question settled (buttons disabled) and the choice said.
+    expect(settled).toMatchObject({ to: 'update', content: expect.stringContaining('Answered**: proceed to the contact phase'), settles: expect.stringMatching(/^contact:.*:c\d+:$/) });
     expect(answer?.content).toMatch(/Recorded for .*: proceed/);
     expect((await list(h))[0]?.waiting).toEqual(['grallune']);
   });
@@ -162,7 +164,7 @@ describe('contact through the console', () => {
     await h.run('@alice /engage', '@bob /engage');
     const [intel] = await h.run('@alice /intel');
     expect(intel).toMatchObject({ to: 'ephemeral', user: 'alice' });
-    expect(intel?.content).toMatch(/contact dice \d -> \d/);
+    expect(intel?.content).toMatch(/Contact dice \d -> \d/);
     expect(intel?.content).toMatch(/scouts (captured|killed|unsuccessful|successful)/);
     expect(intel?.files?.[0]).toMatch(/battlefield-c\d+\.png$/);
     const [other] = await h.run('@bob /intel army:hadewych');

@@ -31,6 +31,7 @@ export async function consoleHarness(opts: { seed?: number; dice?: number[]; dat
     outDir,
     write: (o) => outputs.push(o),
     closedDms: new Set(opts.closedDms ?? []),
+    timeZone: 'UTC',
   });
   const h: Harness = {
     app,

@@ -12,14 +12,21 @@ describe('/turn', () => {
   it('refuses to advance before the campaign starts, then plays half periods in order', async () => {
     h = await consoleHarness({ setup: SETUP });
     expect((await h.run('@referee /turn advance'))[0]?.data).toMatchObject({ error: 'turn.notRunning' });
-    await h.run('@referee /campaign start');
+    await h.run('@referee /campaign start', '@alice /move army:hadewych to:0913');
     const out = await h.run('@referee /turn advance');
     expect(out.find((o) => o.to === 'reply')?.content).toBe('Played Day 1, morning; now Day 1, afternoon.');
     const [chronicle, map] = h.channel().slice(-2);
     expect(chronicle?.content).toContain('**Day 1, morning (late autumn) → Day 1, afternoon**');
+    expect(chronicle?.content).toMatch(/\*\*Movement\*\*: Hadewych the Arbiter marched from 0816 to 0817/);
+    expect(chronicle?.content).toMatch(/\*\*Next tick\*\*: \w{3}, \d+ Nov 2026, \d\d:\d\d UTC \(in \d+ hours\)/);
     expect(map?.content).toBe('Map after Day 1, morning');
     expect(map?.files?.[0]).toMatch(/map-day1-afternoon\.png$/);
-    await h.run('@referee /turn advance', '@referee /turn advance', '@referee /turn advance');
+    // A half period in which nothing on the public map changed: said in a line, no picture.
+    await h.run('@alice /hold army:hadewych', '@referee /turn advance');
+    const [quiet] = h.channel().slice(-1);
+    expect(quiet?.content).toMatch(/^Nothing moved on the map in Day 1, afternoon/);
+    expect(quiet?.files).toBeUndefined();
+    await h.run('@referee /turn advance', '@referee /turn advance');
     expect((await h.run('@alice /turn status'))[0]?.content).toContain('Day 2, morning');
   });
 

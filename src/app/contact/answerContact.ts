@@ -72,7 +72,7 @@ function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactA
     outcome += ` Waiting for the other commanders (or ${deadlineText(tx.state)}).`;
   }
   const d = deliveries(tx, tx.state, state, events);
-  return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, resolved: allAnswered, ...(forcedMarch ? { forcedMarch } : {}) })] };
+  return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, said, resolved: allAnswered, ...(forcedMarch ? { forcedMarch } : {}) })] };
 }
 
 export function answerContact(app: App, actor: Actor, choice: ContactAnswer, input: AnswerInput): Reply[] {
@@ -98,6 +98,10 @@ export function answerByButton(app: App, userId: string, customId: string, roleI
     const c = tx.state.contacts[b.contactId];
     const expected = b.choice === 'engage' || b.choice === 'evade' ? 'decision' : 'step1';
     if (!c || c.step !== expected) throw new UserError('contact.buttonStale', `This question about contact ${b.contactId} has already been settled.`);
-    return answer(tx, army, !commands, choice, { contact: b.contactId, ...(b.hex ? { to: b.hex } : {}) });
+    const change = answer(tx, army, !commands, choice, { contact: b.contactId, ...(b.hex ? { to: b.hex } : {}) });
+    const said = (change.result[0]?.data as { said?: string } | undefined)?.said ?? choice;
+    // The DM's question is settled: its buttons are disabled and it says what was chosen.
+    const settled: Reply = { to: 'update', content: `✅ **Answered${commands ? '' : ' by the referee'}**: ${said}.`, settles: `contact:${b.campaignId}:${b.contactId}:`, data: { contactId: b.contactId, choice } };
+    return { ...change, result: [settled, ...change.result] };
   });
 }
