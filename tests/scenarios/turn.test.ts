@@ -33,7 +33,10 @@ describe('/turn', () => {
   it('shows who has and has not given orders, by name only', async () => {
     h = await consoleHarness({ setup: SETUP });
     const [out] = await h.run('@alice /turn status');
-    expect(out?.content).toContain('No orders yet:');
+    expect(out?.content).toMatch(/\*\*No orders yet\*\*: Army of Hadewych \(alice\): without orders they will rest\./);
+    // The 23 armies nobody plays are one line, not a list.
+    expect(out?.content).toContain('**Nobody commands**: 23 armies: they will rest.');
+    expect(out?.content).not.toContain('Anax Archontas');
     expect((out?.data as { ordersMissing: string[] }).ordersMissing).toContain('Army of Hadewych');
   });
 
@@ -87,7 +90,7 @@ describe('/army edit', () => {
     expect(h.channel().at(-1)?.content).toContain('placed Army of Hadewych at 0817');
     expect(h.channel().some((o) => /9 figures/.test(o.content))).toBe(false);
     const [status] = await h.run('@alice /army status');
-    expect(status?.content).toMatch(/— 9\/\d+ figures/);
+    expect(status?.content).toMatch(/: 9\/\d+ figures/);
   });
 
   it('refuses an occupied hex, water, and an unknown regiment', async () => {

@@ -4,7 +4,15 @@ import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign, type CampaignTx } from '../session.js';
+import type { Army } from '../../engine/forces/index.js';
+
+/** The scouts an army has: those of its scenario entry, less those killed or captured in contacts. `/army status` says the same. */
+export function scoutsAvailable(tx: Pick<CampaignTx, 'scenario' | 'state'>, army: Army): { original: number; lost: number; available: number } {
+  const original = tx.scenario.armies.find((a) => a.id === army.id)?.scouts ?? 0;
+  const lost = Object.values(tx.state.contacts).reduce((n, c) => n + (c.data.scouts?.[army.id] ?? []).filter((s) => s === 'killed' || s === 'captured').length, 0);
+  return { original, lost, available: Math.max(0, original - lost) };
+}
 
 /**
  * `/scouts army: count:` deploys scouts ahead of the force (0 recalls them). An army has the
@@ -14,9 +22,7 @@ import { inCampaign } from '../session.js';
 export function deployScouts(app: App, actor: Actor, input: { army?: string | undefined; count: number | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
-    const original = tx.scenario.armies.find((a) => a.id === army.id)?.scouts ?? 0;
-    const lost = Object.values(tx.state.contacts).reduce((n, c) => n + (c.data.scouts?.[army.id] ?? []).filter((s) => s === 'killed' || s === 'captured').length, 0);
-    const available = Math.max(0, original - lost);
+    const { original, lost, available } = scoutsAvailable(tx, army);
     const count = input.count;
     if (count === undefined || !Number.isInteger(count) || count < 0 || count > available) {
       throw new UserError('scouts.badCount', `${army.name} can deploy 0 to ${available} scout(s) (${original} at the start, ${lost} lost). Example: \`/scouts army:${army.id} count:${Math.min(1, available)}\`.`);
