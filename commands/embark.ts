@@ -11,7 +11,7 @@ export default {
     .setDescription('Board your army on its vessels.')
     .setContexts(IN_SERVERS)
     .setIntegrationTypes(SERVER_INSTALL)
-    .addStringOption((o) => o.setName('army').setDescription('Your army').setRequired(true).setAutocomplete(true))
+    .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true))
     .addStringOption((o) => o.setName('vessels').setDescription('kind=count, e.g. troopTransport=9,galley=1').setRequired(true)),
   defer: 'ephemeral',
   async execute(ctx) {

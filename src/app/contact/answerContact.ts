@@ -7,6 +7,7 @@ import type { App } from '../app.js';
 import { isReferee } from '../referees.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
+import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf, inCampaign, type CampaignTx, type Change } from '../session.js';
 import { contactOfArmy, deadlineText, deliveries, must, parseContactButton } from './contactCommon.js';
@@ -36,8 +37,7 @@ function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactA
     if (choice === 'evade') throw new UserError('contact.evadeTooEarly', 'Evade comes after the contact phase. Before it, answer /engage (proceed), /avoid to:HEX, /delay, or stay silent.');
     if (choice === 'avoid') {
       if (!input.to) throw new UserError('contact.avoidWhere', 'Say where to move when avoiding: `/avoid to:0913` (an adjacent hex you have the points to enter, or could by a forced march).');
-      const to = tx.map.parse(input.to);
-      if (!to) throw new UserError('contact.badHex', `"${input.to}" is not a hex id like 0913.`);
+      const to = hexOrPlace(tx.map, input.to, 'to', 'contact.badHex');
       step1 = { kind: 'avoid', to };
       said = `avoid to ${tx.map.format(to)}`;
     } else {

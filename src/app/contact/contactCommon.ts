@@ -135,7 +135,7 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
         const evade = canEvade(c, id);
         const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id), label: 'Engage', style: 'danger', command: '/engage' }];
         if (evade) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary', command: '/evade' });
-        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: ${evade ? '\`/engage\` or \`/evade\`' : '\`/engage\` (you cannot evade)'}? Answer with a button, or in the campaign channel. No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
+        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: ${evade ? '`/engage` or `/evade`' : '`/engage` (you cannot evade)'}? Answer with a button, or in the campaign channel. No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
       }
     } else if (c.step === 'battle' && c.data.deployment) {
       const briefing = formatBriefing(after, c, c.data.deployment as DeploymentBriefing);
