@@ -61,7 +61,7 @@ function waitingOf(tx: CampaignTx): Waiting {
     text: `${m.to === 'dm' ? `DM to ${who(m.userId ?? '')}` : 'post in the campaign channel'} (${m.createdAt.slice(0, 16).replace('T', ' ')} UTC): ${(m.lastError ?? 'gave up').slice(0, 120)}`,
   }));
   const live = Object.values(s.armies).filter((a) => !a.status.destroyed && !s.orders[a.id]);
-  const noOrders = live.filter((a) => commandersOf(tx, a.id).length > 0).map((a) => ({ armyId: a.id, text: named(a.id) }));
+  const noOrders = live.filter((a) => commandersOf(tx, a.id).length > 0).sort((a, b) => a.name.localeCompare(b.name)).map((a) => ({ armyId: a.id, text: named(a.id) }));
   const unassigned = live.filter((a) => commandersOf(tx, a.id).length === 0).length;
   const due = tx.meta.nextTickAt;
   const catchUp = s.status === 'paused' && due !== null && Date.parse(due) <= tx.now.getTime()
