@@ -7,7 +7,7 @@ import {
   SQRT3, blockExtent, computeLayout, edgeMidpoint, hexCentre, hexCorners, layoutHexes, pixelToHex, placeLabels,
   rectsOverlap, riverCurve, scaleBar, showHexId, type LabelRequest, type Rect,
 } from '../../src/render/layout.js';
-import { battlefieldCells, quarterTurns } from '../../src/render/battlefield.js';
+import { battlefieldCells, fitCaption, quarterTurns } from '../../src/render/battlefield.js';
 import { h } from './fixtures.js';
 
 const within = (r: Rect, x: number, y: number): boolean => x >= r.x - 1e-6 && y >= r.y - 1e-6 && x <= r.x + r.w + 1e-6 && y <= r.y + r.h + 1e-6;
@@ -200,5 +200,30 @@ describe('token positions', () => {
     expect(formatHex(pixelToHex(layout, b))).toBe('0505');
     const zoom = computeLayout(40, 30, { around: h('3020'), radius: 2 });
     expect(tokenPositions(zoom, [token('a', '0505')]).size).toBe(0);
+  });
+});
+
+describe('battlefield sketch captions', () => {
+  // A fixed-width measure: 0.6 em a character.
+  const measure = (text: string, px: number): number => text.length * px * 0.6;
+
+  it('GIVEN a caption that fits THEN it is one line at 13 px', () => {
+    expect(fitCaption(['Hill', 'Arn'], 300, measure)).toEqual({ px: 13, lines: ['Hill \u00b7 Arn'] });
+  });
+
+  it('GIVEN four cards in one cell THEN each caption is wrapped on up to three lines, never wider than its slot and never below 11 px', () => {
+    for (const parts of [['River (270\u00b0)', 'Grunnthraesir Regiment'], ['Stream (180\u00b0)', 'Gnomes of Eglidain Burrows'], ['Open ground', 'Gnomes of Eglidain Burrows']]) {
+      const c = fitCaption(parts, 90, measure);
+      expect(c.px).toBeGreaterThanOrEqual(11);
+      expect(c.lines.length).toBeLessThanOrEqual(3);
+      for (const l of c.lines) expect(measure(l, c.px), l).toBeLessThanOrEqual(90);
+      expect(c.lines[0]).toMatch(/^(River|Stream|Open)/);
+    }
+  });
+
+  it('GIVEN a caption too long for three lines THEN the last line ends with an ellipsis', () => {
+    const c = fitCaption(['Rough ground (90\u00b0)', 'The Very Long Army of the Eglidain Burrows'], 80, measure);
+    expect(c.lines).toHaveLength(3);
+    expect(c.lines.at(-1)).toMatch(/\u2026$/);
   });
 });
