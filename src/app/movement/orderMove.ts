@@ -7,7 +7,10 @@ import { requireControl } from '../armies.js';
 import { refuseAfloat } from './afloat.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign, type CampaignTx } from '../session.js';
+import { commanderKnowledge } from '../map/knowledge.js';
+import { isHostile, type Army } from '../../engine/forces/index.js';
+import { neighbours } from '../../engine/hex/index.js';
 import { formatPlan } from './formatPlan.js';
 import { parseOneHex, parsePath, parsePeriod } from './parseMove.js';
 
@@ -23,6 +26,29 @@ export interface OrderMoveInput {
   readonly save?: boolean | undefined;
   /** End on the far bank of the river in the last hex. */
   readonly cross?: boolean | undefined;
+}
+
+/**
+ * Known enemies beside the route: hostile commanders (their positions are public) standing next
+ * to a hex the march enters, with the commander's own estimate of them when they have one.
+ * Entering a hex next to an enemy brings map contact there.
+ */
+function enemiesNearRoute(tx: CampaignTx, army: Army, route: readonly string[]): string[] {
+  const s = tx.state;
+  const estimates = new Map(commanderKnowledge(tx, [army.id]).estimates?.map((e) => [e.armyId, e.text]) ?? []);
+  const found = new Map<string, string>();
+  for (const id of route) {
+    const h = tx.map.parse(id);
+    if (!h) continue;
+    for (const n of neighbours(h)) {
+      const other = Object.values(s.armies).find((a) => a.id !== army.id && !a.status.destroyed && !a.status.embarked && a.hex.q === n.q && a.hex.r === n.r);
+      if (!other || found.has(other.id) || !isHostile(s.sides, army.side, other.side)) continue;
+      const est = estimates.get(other.id);
+      found.set(other.id, `${other.name} at ${tx.map.format(other.hex)} (next to ${id}${est ? `; ${est}` : ''})`);
+    }
+  }
+  if (found.size === 0) return [];
+  return [`Known enemies next to the route: ${[...found.values()].join('; ')}. Entering a hex next to an enemy brings map contact there.`];
 }
 
 /**
@@ -52,7 +78,7 @@ export function orderMove(app: App, actor: Actor, input: OrderMoveInput): Reply[
       givenBy: actor.userId,
     });
     if (!plan.ok) throw new UserError(plan.violation.code, plan.violation.message, { ...plan.violation.details });
-    const text = formatPlan(army.name, plan.value, tx.state.clock, asReferee);
+    const text = formatPlan(army.name, plan.value, tx.state.clock, asReferee, enemiesNearRoute(tx, army, plan.value.steps.map((st) => st.hex)));
     const dest = plan.value.steps.at(-1)?.hex ?? tx.map.format(army.hex);
     const state = { ...tx.state, orders: { ...tx.state.orders, [army.id]: plan.value.order } };
     const events = [{ type: 'orderGiven', audience: toArmy(army.id), text: `Move order${asReferee ? ' (by the referee)' : ''}: ${period}, to ${dest}.`, data: { order: plan.value.order } }];
