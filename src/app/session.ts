@@ -321,7 +321,7 @@ export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, 
     const data = { events: pub.map((e) => ({ type: e.type, data: e.data })) };
     const shown = pub.filter((e) => e.type !== 'deploymentBriefed');
     if (header) {
-      out.push({ to: 'channel', content: header, cards: [chronicleCard(stripBold(header), pub, opts.chronicleFields), ...publicCards], data });
+      out.push({ to: 'channel', content: header, cards: [chronicleCard(`Chronicle of ${tx.state.name}`, pub, opts.chronicleFields), ...publicCards], data });
     } else {
       out.push({ to: 'channel', content: shown.map((e) => e.text).join('\n'), ...(publicCards.length > 0 ? { cards: publicCards } : {}), data });
     }

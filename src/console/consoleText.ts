@@ -8,7 +8,12 @@ import { messageText, type Card, type MessageButton } from '../app/messages.js';
 export function consoleText(m: { readonly content: string; readonly cards?: readonly Card[] | undefined; readonly buttons?: readonly MessageButton[] | undefined }, now: Date, timeZone?: string): string {
   const text = messageText(m);
   const buttons = buttonLine(m.buttons ?? []);
-  return localTimes(buttons ? `${text}\n${buttons}` : text, now, timeZone);
+  return mentions(localTimes(buttons ? `${text}\n${buttons}` : text, now, timeZone));
+}
+
+/** Discord's mention markup as a reader says it: `@alice`, `@ref-role (role)`, `#channel`. */
+function mentions(text: string): string {
+  return text.replace(/<@&([^>\s]+)>/g, '@$1 (role)').replace(/<@!?([^>\s]+)>/g, '@$1').replace(/<#([^>\s]+)>/g, '#$1');
 }
 
 /** Buttons as the commands they stand for: `[/engage] [/delay] [/avoid to:1016 (forced march)] [do nothing]`. */

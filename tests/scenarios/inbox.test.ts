@@ -70,7 +70,7 @@ describe('/referee inbox', () => {
     const [reminded] = await press(h, buttons.find((b) => b.label === 'Remind bob of /intel')!.id);
     expect(reminded?.content).toContain('Reminded bob in the channel');
     await h.deliver();
-    expect(h.channel().at(-1)).toMatchObject({ content: expect.stringContaining('<@bob>, messages for you could not be sent by DM') });
+    expect(h.channel().at(-1)).toMatchObject({ content: expect.stringContaining('@bob, messages for you could not be sent by DM') });
   });
 
   it('GIVEN a catch-up pause THEN the inbox offers the three ways to resume, and a button resumes', async () => {

@@ -137,9 +137,9 @@ export function refereeInbox(app: App, actor: Actor): Reply[] {
       if (w.noOrders.length > 0) add({ id: buttonId(id, 'nudgeAll'), label: `Nudge ${w.noOrders.length === 1 ? 'its commander' : `all ${w.noOrders.length} commanders`}`, style: 'secondary' });
     }
     const empty = fields.length === 0;
-    const card = { title: `Referee inbox: ${tx.state.name}`, description: empty ? 'Nothing waits on you.' : `${formatGameTime(tx.state.clock)}, ${tx.state.status}.`, fields };
+    const card = { title: 'Referee inbox', description: empty ? 'Nothing waits on you.' : `${formatGameTime(tx.state.clock)}; the campaign is ${tx.state.status}.`, fields };
     const data = { contacts: w.contacts.map((c) => ({ id: c.id, waiting: c.waitingFor })), battles: w.battles.map((b) => b.id), bounced: w.bounced.map((b) => b.userId), givenUp: w.givenUp.map((g) => g.id), noOrders: w.noOrders.map((o) => o.armyId), unassigned: w.unassigned, catchUp: w.catchUp !== undefined };
-    return [withCards(ephemeral(empty ? 'Referee inbox: nothing waits on you.' : 'Referee inbox: what waits on you.', data), [card], buttons)];
+    return [withCards(ephemeral(empty ? `Nothing waits on you in **${tx.state.name}**.` : `What waits on you in **${tx.state.name}**:`, data), [card], buttons)];
   });
 }
 
