@@ -1,4 +1,4 @@
-import { MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type InteractionReplyOptions } from 'discord.js';
+import { MessageFlags, Routes, type ButtonInteraction, type ChatInputCommandInteraction, type InteractionReplyOptions } from 'discord.js';
 import type { DiscordPayload } from './payloads.js';
 
 type Repliable = ChatInputCommandInteraction | ButtonInteraction;
@@ -56,8 +56,12 @@ export class Responder {
           await interaction.update(update.payload);
           this.state = 'answered';
         } else {
-          // Already acknowledged (the safety deferral): edit the message itself.
-          await interaction.message.edit(update.payload);
+          // Already acknowledged (the safety deferral): edit the message itself (the bot's own
+          // message, in a DM channel the client may not have cached).
+          const p = update.payload;
+          await interaction.client.rest.patch(Routes.channelMessage(interaction.channelId, interaction.message.id), {
+            body: { content: p.content, components: (p.components ?? []).map((r) => r.toJSON()), allowed_mentions: p.allowedMentions },
+          });
         }
       }
       if (this.state === 'new') {
