@@ -17,7 +17,7 @@ export interface Place {
 }
 
 /** Lower case, no accents, no punctuation, single spaces: how names are compared. */
-export function foldName(text: string): string {
+function foldName(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 

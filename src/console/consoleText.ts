@@ -17,7 +17,7 @@ function mentions(text: string): string {
 }
 
 /** Buttons as the commands they stand for: `[/engage] [/delay] [/avoid to:1016 (forced march)] [do nothing]`. */
-export function buttonLine(buttons: readonly MessageButton[]): string {
+function buttonLine(buttons: readonly MessageButton[]): string {
   return buttons.map((b) => `[${b.command ?? b.label}]`).join(' ');
 }
 
@@ -31,7 +31,7 @@ function relative(at: Date, now: Date): string {
 }
 
 /** Discord's timestamp markup in the reader's time zone (`timeZone`, else the machine's). */
-export function localTimes(text: string, now: Date, timeZone?: string): string {
+function localTimes(text: string, now: Date, timeZone?: string): string {
   return text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_, unix: string, style: string | undefined) => {
     const at = new Date(Number(unix) * 1000);
     const zone = timeZone ? { timeZone } : {};
