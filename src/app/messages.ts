@@ -79,7 +79,7 @@ export function withCards(r: Reply, cards: readonly Card[], buttons?: readonly M
  * "**name**: value" (a value of several lines goes under its name). What a transport without
  * cards prints, and what a kept DM reads like in /intel.
  */
-function cardText(card: Card): string {
+export function cardText(card: Card): string {
   const lines = [`**${card.title}**`];
   if (card.description) lines.push(card.description);
   for (const f of card.fields ?? []) {

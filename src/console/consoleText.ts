@@ -1,12 +1,14 @@
-import { messageText, type Card, type MessageButton } from '../app/messages.js';
+import { cardText, type Card, type MessageButton } from '../app/messages.js';
 
 /**
  * How a message reads on the console, which has no cards, buttons or timestamps of its own:
- * the content, each card as plain text, the buttons as the commands they stand for, and every
- * Discord timestamp (`<t:unix:style>`) in the reader's local time.
+ * the content, each card as plain text behind a bar (as Discord shows an embed beside its
+ * stripe), the buttons as the commands they stand for, and every Discord timestamp
+ * (`<t:unix:style>`) in the reader's local time.
  */
 export function consoleText(m: { readonly content: string; readonly cards?: readonly Card[] | undefined; readonly buttons?: readonly MessageButton[] | undefined }, now: Date, timeZone?: string): string {
-  const text = messageText(m);
+  const cards = (m.cards ?? []).map((c) => cardText(c).split('\n').map((line) => `\u2502 ${line}`).join('\n'));
+  const text = [m.content, ...cards].filter((t) => t.length > 0).join('\n');
   const buttons = buttonLine(m.buttons ?? []);
   return mentions(localTimes(buttons ? `${text}\n${buttons}` : text, now, timeZone));
 }

@@ -16,7 +16,7 @@ describe('/army status tells the truth at sea and while regiments are still comi
     h = await consoleHarness({ seed: 7, setup: SETUP });
     await h.run('@prince /embark vessels:"troopTransport=9,galley=1"', '@prince /sail to:Skullhaven');
     const [status] = await h.run('@prince /army status');
-    expect(status?.content).toContain('**Aboard ship**\nAboard 1 galley, 9 troop transports at 2304 (East Port).\nSailing to 0506, arriving Day 2, evening at the current weather; then land with `/debark`.');
+    expect(status?.content).toContain('**Aboard ship**\n│ Aboard 1 galley, 9 troop transports at 2304 (East Port).\n│ Sailing to 0506, arriving Day 2, evening at the current weather; then land with `/debark`.');
     expect(status?.content).toContain('**March**: Aboard ship: no march');
     expect(status?.content).toMatch(/assault: First Regiment: 27\/27 figures .* \(aboard\)/);
     expect(status?.content).toMatch(/support: Second Regiment: 14\/14 figures .* \(ashore at 2304: follows by shuttle after you land\)/);

@@ -32,7 +32,7 @@ describe('/referee inbox', () => {
     const { text } = await inbox(h);
     expect(text).toContain(`**Open contacts**: ${id}: Army of Hadewych vs Army of Grallune, before the contact phase (proceed, delay, avoid or stay silent); waiting for Army of Hadewych (alice), Army of Grallune (bob).`);
     expect(text).toContain(`[Nudge Army of Hadewych] [Nudge Army of Grallune] [/contact resolve contact:${id}]`);
-    expect(text).toMatch(/\*\*Without orders for Day 1, morning \(they will rest\)\*\*\nArmy of Grallune \(bob\), Army of Hadewych \(alice\)\nand 22 armies nobody commands/);
+    expect(text).toMatch(/\*\*Without orders for Day 1, morning \(they will rest\)\*\*\n│ Army of Grallune \(bob\), Army of Hadewych \(alice\)\n│ and 22 armies nobody commands/);
     const buttons = await buttonsOf(h);
     // A player cannot use the inbox's buttons.
     await expect(press(h, buttons[0]!.id, 'alice')).rejects.toMatchObject({ code: 'campaign.refereeOnly' });
