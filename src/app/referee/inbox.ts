@@ -134,7 +134,7 @@ export function refereeInbox(app: App, actor: Actor): Reply[] {
         ...(w.unassigned > 0 ? [`and ${w.unassigned} arm${w.unassigned === 1 ? 'y' : 'ies'} nobody commands`] : []),
       ];
       fields.push({ name: `Without orders for ${formatGameTime(tx.state.clock)} (they will ${tx.state.settings.defaultOrder})`, value: lines.join('\n') });
-      if (w.noOrders.length > 0) add({ id: buttonId(id, 'nudgeAll'), label: `Nudge ${w.noOrders.length === 1 ? 'its commander' : `all ${w.noOrders.length} commanders`}`, style: 'secondary' });
+      if (w.noOrders.length > 0) add({ id: buttonId(id, 'nudgeAll'), label: `Nudge ${w.noOrders.length === 1 ? 'the commander' : `all ${w.noOrders.length} commanders`} without orders`, style: 'secondary' });
     }
     const empty = fields.length === 0;
     const card = { title: 'Referee inbox', description: empty ? 'Nothing waits on you.' : `${formatGameTime(tx.state.clock)}; the campaign is ${tx.state.status}.`, fields };
