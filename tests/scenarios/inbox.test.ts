@@ -87,3 +87,25 @@ describe('/referee inbox', () => {
     expect((await inbox(s)).text).not.toContain('Catch-up held');
   });
 });
+
+describe('/referee inbox: deliveries given up', () => {
+  it('GIVEN a DM the outbox gave up on THEN the inbox lists it with its reason, and Send again queues it anew', async () => {
+    h = await consoleHarness({ setup: '@referee /campaign create scenario:valormr name:"Autumn War"' });
+    // The next delivery fails for good (a target Discord will not take).
+    await h.run('@referee /campaign assign army:hadewych user:alice');
+    const { runDelivery } = await import('../../src/app/outbox.js');
+    const { enqueue } = await import('../../src/db/outboxRepo.js');
+    const { readCampaign } = await import('../../src/app/session.js');
+    const id = readCampaign(h.app, { actor: { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] } }, (tx) => tx.meta.id);
+    enqueue(h.app.db, { campaignId: id, to: 'dm', userId: 'alice', content: 'Your orders, again.', nonce: 'lost1' }, h.clock.now().toISOString());
+    await runDelivery(h.app, async () => ({ result: 'permanent', reason: 'Unknown User' }));
+    const { text } = await inbox(h);
+    expect(text).toMatch(/\*\*Deliveries given up\*\*: DM to alice \(.* UTC\): Unknown User/);
+    const resend = (await buttonsOf(h)).find((b) => b.label.startsWith('Send again'))!;
+    const [again] = await press(h, resend.id);
+    expect(again?.content).toMatch(/is sent again/);
+    const delivered = await h.deliver();
+    expect(delivered.some((o) => o.to === 'dm' && o.user === 'alice' && o.content === 'Your orders, again.')).toBe(true);
+    expect((await inbox(h)).text).not.toContain('Deliveries given up');
+  });
+});
