@@ -27,3 +27,18 @@ describe('honest move previews', () => {
     expect(many?.content).toContain('⚠ Forced march over several days: from tomorrow the army marches fatigued');
   });
 });
+
+describe('known enemies: only what this commander knows', () => {
+  it('GIVEN an enemy this commander has estimated THEN the warning adds their own estimate; another commander\'s warning does not', async () => {
+    const { contactHarness, open } = await import('./contactSetup.js');
+    h = await contactHarness();
+    await h.run('@referee /campaign assign army:minke user:carol');
+    await open(h, 'hadewych,grallune');
+    await h.run('@alice /engage', '@bob /engage', '@alice /evade', '@bob /evade');
+    await h.run('@referee /army edit army:grallune hex:1019', '@referee /army edit army:hadewych hex:0918', '@referee /army edit army:minke hex:0917');
+    const [alice] = await h.run('@alice /move army:hadewych to:1018');
+    expect(alice?.content).toMatch(/Known enemies next to the route: Army of Grallune at 1019 \(next to 1018; est\. ~[\d,]+ troops\)/);
+    const [carol] = await h.run('@carol /move army:minke to:1018');
+    expect(carol?.content).toContain('Known enemies next to the route: Army of Grallune at 1019 (next to 1018).');
+  });
+});

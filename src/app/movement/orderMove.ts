@@ -35,20 +35,24 @@ export interface OrderMoveInput {
  */
 function enemiesNearRoute(tx: CampaignTx, army: Army, route: readonly string[]): string[] {
   const s = tx.state;
-  const estimates = new Map(commanderKnowledge(tx, [army.id]).estimates?.map((e) => [e.armyId, e.text]) ?? []);
-  const found = new Map<string, string>();
+  const near = new Map<string, { other: Army; by: string }>();
   for (const id of route) {
     const h = tx.map.parse(id);
     if (!h) continue;
     for (const n of neighbours(h)) {
       const other = Object.values(s.armies).find((a) => a.id !== army.id && !a.status.destroyed && !a.status.embarked && a.hex.q === n.q && a.hex.r === n.r);
-      if (!other || found.has(other.id) || !isHostile(s.sides, army.side, other.side)) continue;
-      const est = estimates.get(other.id);
-      found.set(other.id, `${other.name} at ${tx.map.format(other.hex)} (next to ${id}${est ? `; ${est}` : ''})`);
+      if (!other || near.has(other.id) || !isHostile(s.sides, army.side, other.side)) continue;
+      near.set(other.id, { other, by: id });
     }
   }
-  if (found.size === 0) return [];
-  return [`Known enemies next to the route: ${[...found.values()].join('; ')}. Entering a hex next to an enemy brings map contact there.`];
+  if (near.size === 0) return [];
+  // What this commander knows of them privately: their own latest estimates.
+  const estimates = new Map(commanderKnowledge(tx, [army.id]).estimates?.map((e) => [e.armyId, e.text]) ?? []);
+  const found = [...near.values()].map(({ other, by }) => {
+    const est = estimates.get(other.id);
+    return `${other.name} at ${tx.map.format(other.hex)} (next to ${by}${est ? `; ${est}` : ''})`;
+  });
+  return [`Known enemies next to the route: ${found.join('; ')}. Entering a hex next to an enemy brings map contact there.`];
 }
 
 /**
