@@ -19,6 +19,8 @@ RUN npm run build && npm prune --omit=dev
 # Run: slim image, compiled JavaScript, production dependencies only, not root.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072 \
     DATABASE_PATH=/data/valormr.db \
     LOG_LEVEL=info
 WORKDIR /app

@@ -5,7 +5,7 @@ import { benchCommands, benchDir, benchScan, benchSyntheticTick, benchTickPlayed
 import { benchMovement } from './movement.js';
 import { benchRender } from './render.js';
 import { benchRoute } from './route.js';
-import { benchStartup } from './startup.js';
+import { benchStartup, ensureBuilt } from './startup.js';
 import { figure, line, median, round2 } from './stats.js';
 
 /**
@@ -28,10 +28,12 @@ import { figure, line, median, round2 } from './stats.js';
  * - commandMedianMs, commandP99Ms: console commands in the app layer on a WAL database file, a
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
- * - startupMs: spawning the console as `npm run console` runs it (without npm) to its first
+ * - startupMs: spawning the compiled console (what `npm start` runs, without npm) to its first
  *   answer, one-line script.
- * - rss100Mb: resident memory (MB) of a fresh process after 100 campaigns each played a tick and
- *   drew its map.
+ * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
+ *   tick and drew its map (bench/memoryChild.mjs), right after the last picture, with the
+ *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
+ *   stopped (as between ticks).
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
  * - tickPlayedMs: a Valormr tick as played: `playTick`, then its map drawn and encoded, then the
  *   console delivery (see `tickPlayed` in bench/app.ts), on a WAL database file.
@@ -46,8 +48,11 @@ line('\n## Start-up and memory (fresh processes)');
 const starts = await benchStartup(dir);
 figures.startupMs = median(starts);
 figure('startupMs: console spawned to first answer', `${figures.startupMs.toFixed(0)} ms`, '< 400 ms');
-figures.rss100Mb = await memoryInChild();
-figure('rss100Mb: 100 campaigns, each a tick and a map', `${figures.rss100Mb.toFixed(0)} MB`, '< 150 MB');
+const memory = await memoryInChild();
+figures.rss100Mb = memory.rssMb;
+figures.rss100IdleMb = memory.rssIdleMb;
+figure('rss100Mb: 100 campaigns, each a tick and a map (right after)', `${figures.rss100Mb.toFixed(0)} MB`, '< 150 MB');
+figure('rss100IdleMb: the same once the idle render thread stopped', `${figures.rss100IdleMb.toFixed(0)} MB`);
 
 line('\n## Render');
 const render = await benchRender();
@@ -75,10 +80,13 @@ if (json) {
 }
 
 /** rss100Mb in a fresh process, so nothing measured before inflates it. */
-async function memoryInChild(): Promise<number> {
-  const script = fileURLToPath(new URL('./memory.ts', import.meta.url));
+async function memoryInChild(): Promise<{ rssMb: number; rssIdleMb: number }> {
+  ensureBuilt();
+  const script = fileURLToPath(new URL('./memoryChild.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // With the allocator settings `npm start` uses (package.json, docs/deploy.md).
+    const env = { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+    const child = spawn(process.execPath, ['--expose-gc', script], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -87,9 +95,9 @@ async function memoryInChild(): Promise<number> {
     child.on('exit', (code) => {
       const last = out.trim().split('\n').at(-1) ?? '';
       try {
-        resolve((JSON.parse(last) as { rssMb: number }).rssMb);
+        resolve(JSON.parse(last) as { rssMb: number; rssIdleMb: number });
       } catch {
-        reject(new Error(`bench/memory.ts failed (exit ${code}): ${out}`));
+        reject(new Error(`bench/memoryChild.mjs failed (exit ${code}): ${out}`));
       }
     });
   });

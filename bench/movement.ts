@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createRngState, SeededDice } from '../src/engine/dice/index.js';
+import { createRngState, NO_MANUAL_DICE, SeededDice } from '../src/engine/dice/index.js';
+import { NO_KNOWLEDGE } from '../src/engine/knowledge/index.js';
 import { FRESH_MARCH, FRESH_STATUS, type Army } from '../src/engine/forces/index.js';
 import { type Hex, hexKey, neighbours } from '../src/engine/hex/index.js';
 import { buildMap, isWater, type MapModel } from '../src/engine/map/index.js';
@@ -58,7 +59,7 @@ function synthetic(): { state: CampaignState; map: MapModel } {
     id: 'bench', name: 'bench', scenarioId: 'bench', season: '', status: 'running', settings: DEFAULT_SETTINGS,
     clock: { day: 1, half: 0 },
     sides: { law: { id: 'law', name: 'Law', colour: '#0000ff', hostileTo: ['chaos'] }, chaos: { id: 'chaos', name: 'Chaos', colour: '#ff0000', hostileTo: ['law'] } },
-    armies, orders: {}, weather: FIRST_MORNING, contacts: {}, couriers: {}, rng: createRngState(1), nextId: 1,
+    armies, orders: {}, weather: FIRST_MORNING, contacts: {}, couriers: {}, rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE, nextId: 1,
   };
   return { state: withOrders(state, map, rnd), map };
 }

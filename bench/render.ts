@@ -7,7 +7,8 @@ import { validateScenario } from '../src/engine/scenario/index.js';
 import { type CampaignState, newCampaign } from '../src/engine/state/index.js';
 import { commanderMapView, publicMapView } from '../src/engine/views/index.js';
 import { encodePng } from '../src/render/encodePng.js';
-import { clearRenderCache, renderMap, snapshotLayout } from '../src/render/renderMap.js';
+import { renderMap } from '../src/render/index.js';
+import { clearRenderCache, snapshotLayout } from '../src/render/renderMap.js';
 import { line, median } from './stats.js';
 
 /**

@@ -1,22 +1,25 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** Builds the compiled bot (dist/) if a source changed since the last build, as `npm start` does. */
+export function ensureBuilt(): void {
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('bench: the build failed');
+}
+
 /**
- * startupMs: from spawning the console exactly as `npm run console` starts it (the package.json
- * "console" script, without npm itself) with a one-line script (`@alice /help`), to the first
+ * startupMs: from spawning the compiled console (`node dist/src/console/main.js`, the code
+ * `npm start` runs, without npm itself) with a one-line script (`@alice /help`), to the first
  * answer line on its stdout. Fresh temporary database each run (the console's default for scripts).
  */
 export async function startupOnce(scriptFile: string): Promise<number> {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const [cmd, ...args] = (pkg.scripts.console ?? 'tsx src/console/main.ts').split(/\s+/);
-  const exe = cmd === 'node' ? process.execPath : join(ROOT, 'node_modules', '.bin', cmd ?? 'tsx');
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(exe, [...args, '--script', scriptFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'console', 'main.js'), '--script', scriptFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let done = false;
     child.stdout.on('data', () => {
       if (done) return;
@@ -31,6 +34,7 @@ export async function startupOnce(scriptFile: string): Promise<number> {
 }
 
 export async function benchStartup(dir: string, runs = 5): Promise<number[]> {
+  ensureBuilt();
   const file = join(dir, 'startup.txt');
   writeFileSync(file, '@alice /help\n');
   const out: number[] = [];

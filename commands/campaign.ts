@@ -5,6 +5,8 @@ import { campaignSettings } from '../src/app/campaign/campaignSettings.js';
 import { campaignStatus } from '../src/app/campaign/campaignStatus.js';
 import { createCampaign } from '../src/app/campaign/createCampaign.js';
 import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
+import { exportCampaignBook } from '../src/app/book/exportBook.js';
+import { campaignTimelapse } from '../src/app/book/timelapse.js';
 import { deleteCampaign, pauseCampaign, resumeCampaign, startCampaign } from '../src/app/campaign/lifecycle.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { actorOf } from './_actor.js';
@@ -33,7 +35,12 @@ export default {
       .addStringOption((o) => o.setName('missed-orders').setDescription('What an army without orders does').addChoices({ name: 'rest', value: 'rest' }, { name: 'hold', value: 'hold' }))
       .addIntegerOption((o) => o.setName('decision-deadline').setDescription('Ticks commanders have to answer a contact (default 1)').setMinValue(1).setMaxValue(8))
       .addIntegerOption((o) => o.setName('catch-up-cap').setDescription('Most missed half periods played after downtime before pausing (default 4)').setMinValue(1).setMaxValue(48))
-      .addIntegerOption((o) => o.setName('undo-depth').setDescription('Half periods /turn undo can take back (default 10)').setMinValue(1).setMaxValue(50)))
+      .addIntegerOption((o) => o.setName('undo-depth').setDescription('Half periods /turn undo can take back (default 10)').setMinValue(1).setMaxValue(50))
+      .addStringOption((o) => o.setName('manual-dice').setDescription('Which rolls people roll by hand (default none)')
+        .addChoices({ name: 'none', value: 'none' }, { name: 'commanders\' contact and deployment rolls', value: 'contact' }, { name: 'every roll of contacts and battles', value: 'battle' }, { name: 'every roll', value: 'all' }))
+      .addStringOption((o) => o.setName('positions').setDescription('Army positions: public (default) or fog of war')
+        .addChoices({ name: 'public: every army\'s position is known', value: 'public' }, { name: 'fog of war: what each commander knows', value: 'fog' }))
+      .addBooleanOption((o) => o.setName('commander-books').setDescription('Commanders may export their own campaign book before the end')))
     .addSubcommand((s) => s.setName('assign').setDescription('Give an army to a player.')
       .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
       .addUserOption((o) => o.setName('user').setDescription('The player'))
@@ -44,7 +51,11 @@ export default {
       .addStringOption((o) => o.setName('missed').setDescription('After downtime past the catch-up cap: the missed half periods')
         .addChoices({ name: 'skip them', value: 'none' }, { name: 'play one now', value: 'one' }, { name: 'play them all, in order', value: 'all' })))
     .addSubcommand((s) => s.setName('status').setDescription('Time, sides, armies and commanders.'))
-    .addSubcommand((s) => s.setName('export').setDescription('The whole campaign as JSON (referee).'))
+    .addSubcommand((s) => s.setName('export').setDescription('The campaign as JSON (referee), or as a book in Markdown with a map per day.')
+      .addStringOption((o) => o.setName('format').setDescription('json (default, referee) or markdown (the campaign book)').addChoices({ name: 'json', value: 'json' }, { name: 'markdown', value: 'markdown' }))
+      .addBooleanOption((o) => o.setName('public').setDescription('The public book (what everyone saw), for anyone')))
+    .addSubcommand((s) => s.setName('timelapse').setDescription('The public map through the campaign, one frame per tick (animated).')
+      .addBooleanOption((o) => o.setName('secret').setDescription('Referee: every army, even in fog of war (privately)')))
     .addSubcommand((s) => s.setName('delete').setDescription('Delete this channel\'s campaign.')
       .addStringOption((o) => o.setName('confirm').setDescription('The campaign name, to confirm').setRequired(true))),
   async execute(ctx) {
@@ -59,13 +70,15 @@ export default {
           cadence: ctx.string('cadence'), timezone: ctx.string('timezone'), reminderLeadMinutes: ctx.integer('reminder-lead'), catchUp: ctx.string('catch-up'),
           refereeRoleId: ctx.user('referee-role'), tableWidth: ctx.number('table-width'), shortBowRange: ctx.number('bow-range'), drought: ctx.boolean('drought'),
           advancedEmbarkation: ctx.boolean('advanced-embarkation'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
-          catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'),
+          catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
+          commanderBooks: ctx.boolean('commander-books'),
         });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
       case 'start': return startCampaign(ctx.app, actor);
       case 'pause': return pauseCampaign(ctx.app, actor);
       case 'resume': return resumeCampaign(ctx.app, actor, ctx.string('missed'));
-      case 'export': return exportCampaign(ctx.app, actor);
+      case 'export': return ctx.string('format') === 'markdown' ? exportCampaignBook(ctx.app, actor, { publicOnly: ctx.boolean('public') ?? false }) : exportCampaign(ctx.app, actor);
+      case 'timelapse': return campaignTimelapse(ctx.app, actor, { secret: ctx.boolean('secret') ?? false });
       case 'delete': return deleteCampaign(ctx.app, actor, ctx.string('confirm'));
       default: return campaignStatus(ctx.app, actor);
     }

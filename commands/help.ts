@@ -10,6 +10,7 @@ const GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Allies', ['support', 'reserve', 'relief', 'reinforce', 'exploit', 'maneuver']],
   ['Ships and couriers', ['embark', 'sail', 'debark', 'courier']],
   ['Referee', ['referee', 'campaign', 'turn', 'contact', 'battle', 'weather']],
+  ['Dice', ['dice']],
   ['Reference', ['rules', 'help']],
 ];
 

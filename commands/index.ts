@@ -32,6 +32,8 @@ import embark from './embark.js';
 import sail from './sail.js';
 import debark from './debark.js';
 import courier from './courier.js';
+import dice from './dice.js';
+import { diceButtons } from './_diceButtons.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [
@@ -66,12 +68,14 @@ export const commands: readonly Command[] = [
   debark,
   courier,
   referee,
+  dice,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */
 export const buttons: readonly ButtonHandler[] = [
   contactButtons,
   refereeButtons,
+  diceButtons,
 ];
 
 export function findCommand(name: string): Command | undefined {

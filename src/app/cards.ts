@@ -30,6 +30,7 @@ const SECTION_OF: Readonly<Record<string, string>> = {
   armyEmbarked: 'Ships and couriers', armyDebarked: 'Ships and couriers', regimentsLanded: 'Ships and couriers',
   courierSent: 'Ships and couriers', courierDelivered: 'Ships and couriers', courierCaptured: 'Ships and couriers',
   weatherRolled: 'Weather', rainLevelChanged: 'Weather', droughtChanged: 'Weather', droughtTookToll: 'Weather', droughtCasualtiesSummary: 'Weather',
+  diceSeedRevealed: 'Dice', diceSeedCommitted: 'Dice',
 };
 
 /** Events the card says otherwise (the clock's move is its title; the briefing has a card of its own). */
@@ -55,7 +56,9 @@ function sections(events: readonly EngineEvent[], sectionOf: (e: EngineEvent) =>
 export function chronicleCard(title: string, events: readonly EngineEvent[], extra: readonly CardField[] = []): Card {
   const shown = events.filter((e) => !NOT_IN_CHRONICLE.has(e.type));
   const { fields, rest } = sections(shown, (e) => SECTION_OF[e.type]);
-  const description = rest.length > 0 ? rest.join('\n') : fields.length === 0 ? 'Nothing happened on the map this half period.' : undefined;
+  // With nothing else to tell, the clock's own line (in fog of war, news may be private).
+  const clock = events.find((e) => e.type === 'clockAdvanced')?.text;
+  const description = rest.length > 0 ? rest.join('\n') : fields.every((f) => f.name === 'Dice') ? clock ?? 'No news this half period.' : undefined;
   return { title, ...(description ? { description } : {}), fields: [...fields, ...extra] };
 }
 

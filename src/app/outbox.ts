@@ -156,9 +156,14 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   let reason = '';
   let retryAfterMs: number | undefined;
   let permission: string | undefined;
+  // Each delivery gets its own signal, aborted with the worker's: listeners a transport hangs on it
+  // (one per request) go with the delivery instead of piling up on the long-lived one.
+  const own = new AbortController();
+  const abort = (): void => own.abort();
+  signal.addEventListener('abort', abort, { once: true });
   try {
     const item = await toItem(app, row);
-    const ctx: DeliveryContext = { signal, partSent: (index) => writeTransaction(app.db, () => markPartSent(app.db, row.id, owner, index)) };
+    const ctx: DeliveryContext = { signal: own.signal, partSent: (index) => writeTransaction(app.db, () => markPartSent(app.db, row.id, owner, index)) };
     const outcome = await deliver(item, ctx);
     result = typeof outcome === 'string' ? outcome : outcome.result;
     if (typeof outcome !== 'string') {
@@ -169,6 +174,8 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   } catch (e) {
     result = 'retry';
     reason = e instanceof Error ? e.message : String(e);
+  } finally {
+    signal.removeEventListener('abort', abort);
   }
   const now = app.clock.now();
   if (result === 'sent') {

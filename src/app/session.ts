@@ -1,22 +1,26 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { SeededDice } from '../engine/dice/index.js';
-import { type EngineEvent, REFEREE } from '../engine/events/index.js';
+import { classifyRoll, consumeDice, enteredDice, isManualRoll, SeededDice } from '../engine/dice/index.js';
+import type { EngineEvent } from '../engine/events/index.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
+import type { MapView } from '../engine/views/index.js';
 import { type CampaignState, type ContactRecord, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
 import { readTransaction, writeTransaction, type Database } from '../db/client.js';
 import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
   type CampaignControl, type CampaignMeta,
 } from '../db/campaignRepo.js';
-import { allEventsJson, appendEvents, eventsFor, lastEventId, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
+import { allEventsJson, appendEvents, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
 import { assignCommander, listMembers, unassignArmy, type Member } from '../db/memberRepo.js';
 import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, undeliveredMessages, type OutboxRow, type UndeliveredRow } from '../db/outboxRepo.js';
-import { deleteTick, lastUndoableTick, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
+import { deleteTick, lastUndoableTick, playedTicks, recordTick, tickPlayed, undoableTicks, type PlayedTick, type UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
+import { diceAsks } from './dice/askDice.js';
+import { rollEvent } from './dice/rollLog.js';
 import { UserError } from './errors.js';
 import { armyCard, chronicleCard } from './cards.js';
+import { fogged } from './fog.js';
 import type { Card, CardField, MessageButton, Picture, Reply } from './messages.js';
 import { isReferee, refereeIds } from './referees.js';
 import { mapOf } from './scenarios.js';
@@ -59,6 +63,20 @@ export interface CampaignReads {
   claimedMessage(id: number, owner: string): OutboxRow | undefined;
   /** Messages not delivered and not yet dealt with (closed DMs not read with /intel, deliveries given up), oldest first. */
   undelivered(): UndeliveredRow[];
+  /** The dice events of one dice period (rolls, commitment, reveal), undone ones included, in log order. */
+  diceEvents(period: number): StoredEvent[];
+  /** The last `limit` events of a type, newest last, undone ones included. */
+  lastOfType(type: string, limit: number): StoredEvent[];
+  /** Every played half period, in order (the book, the time-lapse). */
+  playedTicks(): PlayedTick[];
+  /** Every event for these audiences not withdrawn by an undo, in order, leaving out some types (the book). */
+  chronicle(audiences: readonly string[], without: readonly string[]): StoredEvent[];
+}
+
+/** Where every army stood after a tick, and whether positions were public then. */
+export interface TickFrame {
+  readonly view: MapView;
+  readonly fog: boolean;
 }
 
 /** Everything a use-case may read inside its transaction. */
@@ -73,6 +91,8 @@ export interface CampaignTx {
   readonly actor: Actor | undefined;
   readonly isReferee: boolean;
   readonly dice: SeededDice;
+  /** The number new dice seeds are made from (the console's --seed, tests); undefined: random seeds. */
+  readonly fixedSeed: number | undefined;
   readonly now: Date;
   readonly read: CampaignReads;
 }
@@ -92,8 +112,8 @@ export interface Change<R = readonly Reply[]> {
   readonly outbox?: readonly Outgoing[];
   /** Scheduling and control columns to set (next tick, reminders, held tick, extensions...). */
   readonly control?: Partial<CampaignControl>;
-  /** A half period was played: record it (idempotence) with the state before it (undo). */
-  readonly tick?: { readonly timeIndex: number; readonly before: CampaignState };
+  /** A half period was played: record it (idempotence) with the state before it (undo) and where every army stood after it (the book, the time-lapse). */
+  readonly tick?: { readonly timeIndex: number; readonly before: CampaignState; readonly frame?: TickFrame };
   /** A played half period was taken back: its tick row goes, its events are marked undone. */
   readonly undo?: { readonly timeIndex: number; readonly lastEventId: number };
   readonly members?: readonly MemberChange[];
@@ -157,6 +177,10 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),
     undelivered: () => undeliveredMessages(db, campaignId),
+    diceEvents: (period) => diceEventsOf(db, campaignId, period),
+    lastOfType: (type, limit) => lastEventsOfType(db, campaignId, type, limit),
+    playedTicks: () => playedTicks(db, campaignId),
+    chronicle: (audiences, without) => chronicleEvents(db, campaignId, audiences, without),
   };
 }
 
@@ -173,12 +197,29 @@ function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number
   const state = upgraded(stored.json, stored.version, 'this campaign');
   const { scenario, map, mapKey } = staticsOf(app, meta.id);
   const members = listMembers(db, meta.id);
-  const dice = new SeededDice(state.rng, app.scriptedDice);
   const tx: CampaignTx = {
-    meta, state, scenario, map, mapKey, members, actor, dice, now: app.clock.now(),
+    meta, state, scenario, map, mapKey, members, actor, dice: diceOf(state, app.scriptedDice), fixedSeed: app.seed, now: app.clock.now(),
     isReferee: isReferee(meta, members, state.settings, actor), read: readsOn(db, meta.id),
   };
   return { tx, storedVersion: stored.version };
+}
+
+/** The campaign's dice: entered manual dice first, then the script (tests, --dice), then the period's seeded dice. */
+function diceOf(state: CampaignState, script: readonly number[]): SeededDice {
+  const group = state.settings.manualDice;
+  const armies = Object.values(state.armies);
+  return new SeededDice(state.rng, {
+    script,
+    entered: enteredDice(state.manualDice),
+    ...(group === 'none' ? {} : { isManual: (purpose: string) => isManualRoll(classifyRoll(purpose, armies), group) }),
+  });
+}
+
+/** The state with what the dice did: the generator moved on, and the entered manual dice used up. */
+function withDice(next: CampaignState, dice: SeededDice, before: CampaignState): CampaignState {
+  const s = dice.changed() ? { ...next, rng: dice.state() } : next;
+  const manual = consumeDice(s.manualDice, dice.usedEntries(), before.manualDice);
+  return manual === s.manualDice ? s : { ...s, manualDice: manual };
 }
 
 /** A stored undo snapshot in the current shape. */
@@ -204,24 +245,25 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
       deleteCampaign(db, id);
       return change.result;
     }
-    const next = change.state ?? tx.state;
-    const withRng = tx.dice.rolls.length > 0 ? { ...next, rng: tx.dice.state() } : next;
+    const withRng = withDice(change.state ?? tx.state, tx.dice, tx.state);
     // A state stored in an older shape is rewritten whole in the current one.
     if (withRng !== tx.state || storedVersion !== STATE_VERSION) saveState(db, tx.state, withRng, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION);
     if (change.tick) {
-      recordTick(db, id, change.tick.timeIndex, change.tick.before, STATE_VERSION, lastEventId(db, id), nowIso, withRng.settings.undoDepth);
+      recordTick(db, id, change.tick.timeIndex, change.tick.before, STATE_VERSION, lastEventId(db, id), nowIso, withRng.settings.undoDepth, change.tick.frame);
     }
     if (change.undo) {
       markEventsUndone(db, id, change.undo.lastEventId);
       deleteTick(db, id, change.undo.timeIndex);
     }
-    const rollEvents: EngineEvent[] = tx.dice.rolls.map((r) => ({ type: 'diceRolled', audience: REFEREE, text: `d${r.sides} for ${r.purpose}: ${r.value}`, data: { ...r } }));
-    appendEvents(db, id, withRng.clock, tx.actor?.userId ?? null, [...(change.events ?? []), ...rollEvents], nowIso);
+    const nameOf = (userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || (userId === tx.meta.ownerUserId ? 'the referee' : userId);
+    const rollEvents = tx.dice.rolls.map((r) => rollEvent(r, nameOf));
+    appendEvents(db, id, withRng.clock, tx.actor?.userId ?? null, [...fogged(withRng, change.events ?? []), ...rollEvents], nowIso);
     for (const m of change.members ?? []) {
       if (m.kind === 'assign') assignCommander(db, id, m.armyId, m.userId, m.displayName);
       else unassignArmy(db, id, m.armyId);
     }
-    for (const o of change.outbox ?? []) queue(db, tx.meta, o, nowIso);
+    // Manual rolls asked for by this change go to the people who roll them.
+    for (const o of [...(change.outbox ?? []), ...diceAsks({ ...tx, state: withRng }, tx.state.manualDice, withRng.manualDice)]) queue(db, tx.meta, o, nowIso);
     if (change.control) setControl(db, id, change.control);
     if (change.readMessages) markRead(db, change.readMessages, nowIso);
     const u = change.undeliverable;
@@ -309,8 +351,10 @@ export interface RouteOptions {
  * answer asked for as fields), referee lines to the referee (with a digest of the armies nobody
  * commands).
  */
-export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, list: readonly EngineEvent[], opts: RouteOptions = {}): Outgoing[] {
+export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, events: readonly EngineEvent[], opts: RouteOptions = {}): Outgoing[] {
   const out: Outgoing[] = [];
+  // In fog of war, what would place an army goes to its commander instead of the channel.
+  const list = fogged(tx.state, events);
   const header = opts.header;
   // A DM's text says whose it is and which campaign; its card (titled with the contact or the half period) the rest.
   const headline = (who: string): string => `**${who}** (${tx.state.name})`;

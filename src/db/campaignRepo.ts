@@ -115,9 +115,9 @@ export function loadScenario(db: Database, id: string): ScenarioDoc | undefined 
 
 export function insertCampaign(conn: Database, meta: Pick<CampaignMeta, 'guildId' | 'channelId' | 'ownerUserId' | 'createdAt'>, state: CampaignState, scenario: ScenarioDoc, version: number): void {
   prepared(conn, `insert into campaigns (id, guild_id, channel_id, name, scenario_id, scenario, owner_user_id, status, season, settings,
-    clock_day, clock_half, rng, next_id, state_version, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    clock_day, clock_half, rng, manual_dice, next_id, state_version, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(state.id, meta.guildId, meta.channelId, state.name, state.scenarioId, JSON.stringify(scenario), meta.ownerUserId, state.status, state.season,
-      JSON.stringify(state.settings), state.clock.day, state.clock.half, JSON.stringify(state.rng), state.nextId, version, meta.createdAt, meta.createdAt);
+      JSON.stringify(state.settings), state.clock.day, state.clock.half, JSON.stringify(state.rng), JSON.stringify(state.manualDice), state.nextId, version, meta.createdAt, meta.createdAt);
   for (const s of Object.values(state.sides)) {
     prepared(conn, 'insert into sides (campaign_id, id, name, colour, hostile_to) values (?, ?, ?, ?, ?)').run(state.id, s.id, s.name, s.colour, JSON.stringify(s.hostileTo));
   }
@@ -138,7 +138,7 @@ const str = (r: Row, k: string): string => r[k] as string;
  * their tables, out of the state). Never reads the scenario document.
  */
 export function loadState(conn: Database, id: string): StoredState | undefined {
-  const c = prepared(conn, `select id, name, scenario_id, season, status, settings, clock_day, clock_half, rng, next_id, state_version
+  const c = prepared(conn, `select id, name, scenario_id, season, status, settings, clock_day, clock_half, rng, manual_dice, next_id, state_version
     from campaigns where id = ?`).get(id) as Row | undefined;
   if (!c) return undefined;
   const sides = Object.fromEntries((prepared(conn, 'select id, name, colour, hostile_to from sides where campaign_id = ?').all(id) as Row[])
@@ -171,6 +171,12 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
   const weather = w ? { ...fromJson<object>(str(w, 'data')), sky: w['sky'], fog: w['fog'] === 1, wind: w['wind'], rainLevel: w['rain_level'] } : undefined;
   const live = (table: 'contacts' | 'couriers'): Record<string, unknown> =>
     Object.fromEntries((prepared(conn, `select id, data from ${table} where campaign_id = ? and live = 1`).all(id) as Row[]).map((r) => [str(r, 'id'), fromJson(str(r, 'data'))]));
+  const knowledge: { armies: Record<string, unknown>; reports: Record<string, unknown> } = { armies: {}, reports: {} };
+  for (const k of prepared(conn, 'select key, data from knowledge where campaign_id = ?').all(id) as Row[]) {
+    const [kind, ...rest] = str(k, 'key').split(':');
+    if (kind === 'army') knowledge.armies[rest.join(':')] = fromJson(str(k, 'data'));
+    else if (kind === 'report') knowledge.reports[rest.join(':')] = fromJson(str(k, 'data'));
+  }
   return {
     version: c['state_version'] as number,
     json: {
@@ -188,6 +194,8 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
       contacts: live('contacts'),
       couriers: live('couriers'),
       rng: fromJson(str(c, 'rng')),
+      manualDice: fromJson(str(c, 'manual_dice')),
+      knowledge,
       nextId: c['next_id'],
     },
   };
@@ -200,9 +208,9 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
  * that left the live state keeps its row, marked not live. Call inside a transaction.
  */
 export function saveState(conn: Database, prev: CampaignState, next: CampaignState, now: string, version: number, rewriteAll = false): void {
-  prepared(conn, `update campaigns set name = ?, status = ?, season = ?, settings = ?, clock_day = ?, clock_half = ?, rng = ?, next_id = ?,
+  prepared(conn, `update campaigns set name = ?, status = ?, season = ?, settings = ?, clock_day = ?, clock_half = ?, rng = ?, manual_dice = ?, next_id = ?,
     state_version = ?, updated_at = ? where id = ?`)
-    .run(next.name, next.status, next.season, JSON.stringify(next.settings), next.clock.day, next.clock.half, JSON.stringify(next.rng), next.nextId, version, now, next.id);
+    .run(next.name, next.status, next.season, JSON.stringify(next.settings), next.clock.day, next.clock.half, JSON.stringify(next.rng), JSON.stringify(next.manualDice), next.nextId, version, now, next.id);
   writeEntities(conn, prev, next, rewriteAll);
 }
 
@@ -256,6 +264,14 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
     (id, c) => prepared(conn, `insert into couriers (campaign_id, id, status, data, live) values (?, ?, ?, ?, 1)
       on conflict (campaign_id, id) do update set status = excluded.status, data = excluded.data, live = 1`).run(cid, id, c.status, JSON.stringify(c)),
     (id) => prepared(conn, 'update couriers set live = 0 where campaign_id = ? and id = ?').run(cid, id));
+  const knowledgeRow = (key: string, v: unknown): void => {
+    prepared(conn, 'insert into knowledge (campaign_id, key, data) values (?, ?, ?) on conflict (campaign_id, key) do update set data = excluded.data').run(cid, key, JSON.stringify(v));
+  };
+  const dropKnowledge = (key: string): void => {
+    prepared(conn, 'delete from knowledge where campaign_id = ? and key = ?').run(cid, key);
+  };
+  syncKeyed(prev?.knowledge.armies, next.knowledge.armies, rewriteAll, (id, v) => knowledgeRow(`army:${id}`, v), (id) => dropKnowledge(`army:${id}`));
+  syncKeyed(prev?.knowledge.reports, next.knowledge.reports, rewriteAll, (id, v) => knowledgeRow(`report:${id}`, v), (id) => dropKnowledge(`report:${id}`));
   if (changed(prev?.weather, next.weather)) {
     const { sky, fog, wind, rainLevel, ...data } = next.weather;
     prepared(conn, `insert into weather (campaign_id, sky, fog, wind, rain_level, data) values (?, ?, ?, ?, ?, ?)

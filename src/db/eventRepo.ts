@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/gameTime.js';
 import type { Audience, EngineEvent } from '../engine/events/events.js';
 import type { Database } from './client.js';
@@ -42,6 +42,27 @@ export function eventsFor(db: Database, campaignId: string, audiences: readonly 
   if (opts.types) conds.push(inArray(events.type, [...opts.types]));
   const rows = db.select().from(events).where(and(...conds)).orderBy(desc(events.id)).limit(opts.limit ?? 200).all();
   return rows.reverse().map(toStored);
+}
+
+const DICE_TYPES = ['diceRolled', 'diceSeedRevealed', 'diceSeedCommitted'] as const;
+
+/** Every dice event of one dice period (its rolls, its commitment and its reveal), undone ones included, in log order. */
+export function diceEventsOf(db: Database, campaignId: string, period: number): StoredEvent[] {
+  return db.select().from(events)
+    .where(and(eq(events.campaignId, campaignId), inArray(events.type, [...DICE_TYPES]), sql`json_extract(${events.data}, '$.period') = ${period}`))
+    .orderBy(events.id).all().map(toStored);
+}
+
+/** The last `limit` events of one type, newest last (undone ones included, marked). */
+export function lastEventsOfType(db: Database, campaignId: string, type: string, limit: number): StoredEvent[] {
+  return db.select().from(events).where(and(eq(events.campaignId, campaignId), eq(events.type, type))).orderBy(desc(events.id)).limit(limit).all().reverse().map(toStored);
+}
+
+/** Every event for these audiences not withdrawn by an undo, in log order, without the types named (the campaign book). */
+export function chronicleEvents(db: Database, campaignId: string, audiences: readonly string[], without: readonly string[]): StoredEvent[] {
+  const conds = [eq(events.campaignId, campaignId), inArray(events.audience, [...audiences]), eq(events.undone, false)];
+  if (without.length > 0) conds.push(notInArray(events.type, [...without]));
+  return db.select().from(events).where(and(...conds)).orderBy(events.id).all().map(toStored);
 }
 
 export function allEvents(db: Database, campaignId: string): StoredEvent[] {

@@ -22,7 +22,10 @@ export const campaigns = sqliteTable('campaigns', {
   /** Game clock: day number and half period (0 morning .. 3 night). */
   clockDay: integer('clock_day').notNull(),
   clockHalf: integer('clock_half').notNull(),
+  /** The dice: the period in use, its secret seed and the next one's (docs/dice.md). */
   rng: text('rng', { mode: 'json' }).notNull(),
+  /** Manual rolls asked for and not yet used (src/engine/dice/manual.ts). */
+  manualDice: text('manual_dice', { mode: 'json' }).notNull().default(sql`'{"nextId":1,"requests":[]}'`),
   nextId: integer('next_id').notNull().default(1),
   /** When the scheduler should run the next tick (ISO instant), null when not scheduled. */
   nextTickAt: text('next_tick_at'),
@@ -156,7 +159,7 @@ export const events = sqliteTable('events', {
   createdAt: text('created_at').notNull(),
   /** Set when `/turn undo` withdrew the tick this event belongs to; the event stays for the audit. */
   undone: integer('undone', { mode: 'boolean' }).notNull().default(false),
-}, (t) => [index('events_campaign').on(t.campaignId, t.id), index('events_audience').on(t.campaignId, t.audience)]);
+}, (t) => [index('events_campaign').on(t.campaignId, t.id), index('events_audience').on(t.campaignId, t.audience), index('events_type').on(t.campaignId, t.type)]);
 
 /**
  * Messages to deliver after commit (DMs and channel posts), with delivery status and retry. A
@@ -210,6 +213,21 @@ export const ticks = sqliteTable('ticks', {
   /** The shape version of the snapshot. */
   stateVersion: integer('state_version').notNull().default(1),
   lastEventId: integer('last_event_id').notNull(),
+  /**
+   * Where every army stood after the tick (the map view with every position, and whether positions
+   * were public then): the campaign book's maps and the time-lapse's frames. Kept for the campaign's life.
+   */
+  frame: text('frame', { mode: 'json' }),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.timeIndex] })]);
+
+/**
+ * What armies know of the others' positions (fog of war): one row per army's memory
+ * (`army:<id>`) and per report riding with a courier (`report:<courier id>`).
+ */
+export const knowledge = sqliteTable('knowledge', {
+  campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+  key: text('key').notNull(),
+  data: text('data', { mode: 'json' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.campaignId, t.key] })]);
 
 export const nowSql = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;

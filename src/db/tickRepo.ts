@@ -14,9 +14,9 @@ export function tickPlayed(db: Database, campaignId: string, timeIndex: number):
  * and drops the snapshots of ticks that have left the undo window (the last `keep` ticks keep
  * theirs; the rows stay, so an old half period can never be played twice).
  */
-export function recordTick(db: Database, campaignId: string, timeIndex: number, before: StateJson, version: number, lastEventId: number, now: string, keep: number): void {
-  prepared(db, 'insert into ticks (campaign_id, time_index, ran_at, snapshot, state_version, last_event_id) values (?, ?, ?, ?, ?, ?)')
-    .run(campaignId, timeIndex, now, JSON.stringify(before), version, lastEventId);
+export function recordTick(db: Database, campaignId: string, timeIndex: number, before: StateJson, version: number, lastEventId: number, now: string, keep: number, frame?: unknown): void {
+  prepared(db, 'insert into ticks (campaign_id, time_index, ran_at, snapshot, state_version, last_event_id, frame) values (?, ?, ?, ?, ?, ?, ?)')
+    .run(campaignId, timeIndex, now, JSON.stringify(before), version, lastEventId, frame === undefined ? null : JSON.stringify(frame));
   prepared(db, 'update ticks set snapshot = null where campaign_id = ? and time_index <= ? and snapshot is not null').run(campaignId, timeIndex - keep);
 }
 
@@ -48,4 +48,19 @@ export function undoableTicks(db: Database, campaignId: string): number {
 
 export function deleteTick(db: Database, campaignId: string, timeIndex: number): void {
   db.delete(ticks).where(and(eq(ticks.campaignId, campaignId), eq(ticks.timeIndex, timeIndex))).run();
+}
+
+/** A played half period as the campaign book and the time-lapse read it. */
+export interface PlayedTick {
+  readonly timeIndex: number;
+  /** The last event logged before the tick: its own events, and the commands after it, follow. */
+  readonly lastEventId: number;
+  /** Where every army stood after it (stored JSON), if recorded. */
+  readonly frame: unknown;
+}
+
+/** Every played half period, in order. */
+export function playedTicks(db: Database, campaignId: string): PlayedTick[] {
+  return (prepared(db, 'select time_index as timeIndex, last_event_id as lastEventId, frame from ticks where campaign_id = ? order by time_index').all(campaignId) as { timeIndex: number; lastEventId: number; frame: string | null }[])
+    .map((r) => ({ timeIndex: r.timeIndex, lastEventId: r.lastEventId, frame: r.frame === null ? null : JSON.parse(r.frame) as unknown }));
 }

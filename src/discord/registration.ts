@@ -1,5 +1,5 @@
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
-import type { Command } from '../../src/app/commandContext.js';
+import type { Command, CommandOptionJson } from '../app/commandContext.js';
 
 export type CommandPayload = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
@@ -20,15 +20,6 @@ const NAME = /^[-_'\p{Ll}\p{Lo}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 const SUBCOMMAND = 1;
 const GROUP = 2;
 
-interface OptionLike {
-  type: number;
-  name: string;
-  description: string;
-  required?: boolean;
-  autocomplete?: boolean;
-  choices?: { name: string; value: string | number }[];
-  options?: OptionLike[];
-}
 
 /** The JSON Discord receives for each command (the builders' toJSON). */
 export function commandPayloads(commands: readonly Command[]): CommandPayload[] {
@@ -54,8 +45,8 @@ export function commandLimitViolations(payloads: readonly CommandPayload[]): str
     seen.add(payload.name);
     checkName(payload.name, where, problems);
     checkDescription(payload.description, where, problems);
-    checkOptions((payload.options ?? []) as OptionLike[], where, 0, problems);
-    const total = characterCount(payload.name, payload.description, (payload.options ?? []) as OptionLike[]);
+    checkOptions((payload.options ?? []) as CommandOptionJson[], where, 0, problems);
+    const total = characterCount(payload.name, payload.description, (payload.options ?? []) as CommandOptionJson[]);
     if (total > CommandLimits.totalCharacters) {
       problems.push(`${where}: ${total} characters in names, descriptions and choices together (at most ${CommandLimits.totalCharacters})`);
     }
@@ -83,7 +74,7 @@ function checkDescription(description: string | undefined, where: string, proble
   }
 }
 
-function checkOptions(options: readonly OptionLike[], where: string, depth: number, problems: string[]): void {
+function checkOptions(options: readonly CommandOptionJson[], where: string, depth: number, problems: string[]): void {
   if (options.length > CommandLimits.options) problems.push(`${where}: ${options.length} options (at most ${CommandLimits.options})`);
   const nested = options.filter((o) => o.type === SUBCOMMAND || o.type === GROUP);
   if (nested.length > 0 && nested.length !== options.length) {
@@ -124,7 +115,7 @@ function checkOptions(options: readonly OptionLike[], where: string, depth: numb
   }
 }
 
-function characterCount(name: string, description: string, options: readonly OptionLike[]): number {
+function characterCount(name: string, description: string, options: readonly CommandOptionJson[]): number {
   let total = name.length + description.length;
   for (const o of options) {
     total += characterCount(o.name, o.description, o.options ?? []);

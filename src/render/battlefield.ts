@@ -5,7 +5,6 @@ import {
 import { encodePng } from './encodePng.js';
 import { ensureFonts, font } from './fonts.js';
 import { INK } from './palette.js';
-import { runPicture } from './renderPool.js';
 import type { Rect } from './layout.js';
 
 /**
@@ -353,12 +352,7 @@ export function renderBattlefieldCanvas(sketch: BattlefieldSketch): Canvas {
   return canvas;
 }
 
-/** The terrain reconnaissance sketch as a PNG, drawn and encoded on a render thread (renderPool.ts). */
-export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buffer> {
-  return runPicture({ kind: 'battlefield', sketch }, () => renderBattlefieldHere(sketch));
-}
-
-/** `renderBattlefield` in this thread. */
+/** The terrain reconnaissance sketch as a PNG, drawn and encoded in this thread (render threads and the fallback). */
 export async function renderBattlefieldHere(sketch: BattlefieldSketch): Promise<Buffer> {
   return encodePng(renderBattlefieldCanvas(sketch));
 }

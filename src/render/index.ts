@@ -1,4 +1,34 @@
-/** Map and battlefield pictures, drawn and encoded off the main thread. */
-export { renderMap } from './renderMap.js';
-export { renderBattlefield } from './battlefield.js';
+import type { MapModel } from '../engine/map/index.js';
+import type { BattlefieldSketch } from '../engine/views/index.js';
+import type { MapView } from '../engine/views/index.js';
+import { mapKey } from './mapKey.js';
+import type { AnimationOptions } from './animate.js';
+import type { RenderMapOptions } from './renderMap.js';
+import { runPicture } from './renderPool.js';
+
+/**
+ * Map and battlefield pictures, drawn and encoded on render threads (renderPool.ts) so the bot's
+ * event loop never waits on one. This thread sends plain data and loads the drawing code (canvas,
+ * fonts) only if no render thread can start and it must draw itself.
+ */
+export async function renderMap(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
+  return runPicture({ kind: 'map', key: mapKey(map, options.cacheKey), data: () => map.data, view, options },
+    async () => (await import('./renderMap.js')).renderMapHere(map, view, options));
+}
+
+export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buffer> {
+  return runPicture({ kind: 'battlefield', sketch }, async () => (await import('./battlefield.js')).renderBattlefieldHere(sketch));
+}
+
 export { closeRenderPool } from './renderPool.js';
+/**
+ * The time-lapse and the campaign book's maps (animate.ts): libvips is loaded only when one is
+ * made, and encodes on its own threads.
+ */
+export async function animatedWebp(frames: readonly Buffer[], opts: AnimationOptions): Promise<Buffer> {
+  return (await import('./animate.js')).animatedWebp(frames, opts);
+}
+
+export async function stillWebp(picture: Buffer): Promise<Buffer> {
+  return (await import('./animate.js')).stillWebp(picture);
+}

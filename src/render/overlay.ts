@@ -4,6 +4,7 @@ import { formatHex, hexKey } from '../engine/hex/hexId.js';
 import type { MapToken, MapView } from '../engine/views/mapView.js';
 import { font } from './fonts.js';
 import { markerBadge, type MarkerKind } from './glyphs.js';
+import { drawRememberedRing, isRemembered, knowledgeAlpha, seenLine } from './knowledgeMarks.js';
 import { hexCentre, inLayout, placeLabels, type LabelRequest, type MapLayout, type Point, type Rect } from './layout.js';
 import { INK } from './palette.js';
 import { hexIdSpot, type StaticLayer } from './staticLayer.js';
@@ -83,6 +84,10 @@ function darken(hex: string, k: number): string {
 
 function drawToken(ctx: Ctx, t: MapToken, p: Point, size: number): void {
   const r = tokenRadius(size);
+  // Fog of war: a token known from an old sighting is faded and ringed (knowledgeMarks.ts).
+  ctx.save();
+  ctx.globalAlpha = knowledgeAlpha(t);
+  if (isRemembered(t)) drawRememberedRing(ctx, p, r);
   if (t.own) {
     ctx.fillStyle = 'rgba(242, 194, 48, 0.35)';
     ctx.beginPath();
@@ -129,6 +134,7 @@ function drawToken(ctx: Ctx, t: MapToken, p: Point, size: number): void {
     const a = (MARKER_ANGLES[m] * Math.PI) / 180;
     markerBadge(ctx, m, { x: p.x + Math.cos(a) * (r + br * 0.45), y: p.y + Math.sin(a) * (r + br * 0.45) }, br);
   }
+  ctx.restore();
 }
 
 function stepColour(t: GameTime): string {
@@ -411,6 +417,8 @@ export function drawOverlay(ctx: Ctx, layer: StaticLayer, view: MapView, opts: {
     const main = t.own && t.strengthPct !== undefined ? `${t.label}  ${t.strengthPct}%` : t.label;
     const lines: { text: string; font: string; colour: string }[] = [{ text: main, font: font(fpx, 'sans', { weight: 600 }), colour: INK.label }];
     if (t.estimate) lines.push({ text: t.estimate, font: font(fpx - 1, 'sans', { italic: true }), colour: '#5a3b1c' });
+    const seen = seenLine(t, fpx);
+    if (seen) lines.push(seen);
     const w = Math.max(...lines.map((l) => measure(ctx, l.text, l.font))) + 10;
     const id = `token:${t.armyId}`;
     requests.push({ id, w, h: lines.length * (fpx + 3) + 4, anchor: p, gap: tokenRadius(s) + 3, style: 'point', priority: t.own ? 110 : 100, required: true });

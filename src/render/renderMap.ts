@@ -6,7 +6,8 @@ import { encodePng } from './encodePng.js';
 import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
 import { drawOverlay, type TitleText } from './overlay.js';
-import { clearWorkerCaches, runPicture, workerCacheStats, type CacheStats } from './renderPool.js';
+import { mapKey } from './mapKey.js';
+import { clearWorkerCaches, workerCacheStats, type CacheStats } from './renderPool.js';
 import { buildStaticLayer, legendEntryCount, type StaticLayer, type ViewKind } from './staticLayer.js';
 
 export interface RenderMapOptions {
@@ -35,20 +36,6 @@ export interface RenderMapOptions {
 const CACHE_BUDGET_BYTES = 64 * 1024 * 1024;
 const cache = new Map<string, { layer: StaticLayer; bytes: number }>();
 let cachedBytes = 0;
-const mapIds = new WeakMap<MapModel, number>();
-let nextMapId = 1;
-
-function mapKey(map: MapModel, cacheKey: string | undefined): string {
-  if (cacheKey !== undefined) return `k:${cacheKey}`;
-  let id = mapIds.get(map);
-  if (id === undefined) {
-    id = nextMapId++;
-    mapIds.set(map, id);
-  }
-  return `m:${id}`;
-}
-
-/** The layout and cache key of the static layer these options draw on. */
 function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key: string; hexIds: 'all' | 'subset' | 'none'; layout: () => StaticLayer['layout'] } {
   const hexIds = opts.hexIds ?? 'all';
   const zoom = opts.around ? `${opts.around.q},${opts.around.r},${opts.radius ?? 5}` : 'full';
@@ -111,9 +98,6 @@ export async function renderCacheStats(): Promise<CacheStats> {
  * the caller's event loop does not wait on it. The thread gets the map's data once per cache key
  * (`cacheKey`, else the MapModel object) and keeps its own model and static layers.
  */
-export async function renderMap(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
-  return runPicture({ kind: 'map', key: mapKey(map, options.cacheKey), data: () => map.data, view, options }, () => renderMapHere(map, view, options));
-}
 
 /**
  * One canvas per picture size, reused by every snapshot encoded in this thread: the encoder copies

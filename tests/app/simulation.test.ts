@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { regimentFigures, type Army } from '../../src/engine/forces/army.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
+import { classifyRoll } from '../../src/engine/dice/index.js';
+import { allEvents } from '../../src/db/eventRepo.js';
 import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';
 
 let h: Harness | undefined;
@@ -39,7 +41,7 @@ async function play(seed: number, halves: number): Promise<{ h: Harness; state: 
 
 describe('simulation: the Valormr scenario under many seeded orders', () => {
   it('keeps one commander per hex, no negative points or figures, and no numbers in public', async () => {
-    const run = await play(11, 16);
+    const run = await play(13, 16);
     h = run.h;
     const armies = Object.values(run.state.armies) as Army[];
     const hexes = armies.filter((a) => !a.status.destroyed).map((a) => `${a.hex.q},${a.hex.r}`);
@@ -65,6 +67,10 @@ describe('simulation: the Valormr scenario under many seeded orders', () => {
     expect(publicText).not.toMatch(/\d+\s*(figures?|troops)\b/i);
     expect(publicText).not.toMatch(/\d+\s*%/);
     expect(publicText).not.toMatch(/estimate/i);
+    // Every die the rules rolled is of a known kind (manual dice and /dice log read the kind).
+    const purposes = [...new Set(allEvents(h.app.db, run.state.id).filter((e) => e.type === 'diceRolled').map((e) => (e.data as { purpose: string }).purpose))];
+    expect(purposes.length).toBeGreaterThan(10);
+    expect(purposes.filter((p) => classifyRoll(p, armies).kind === 'other')).toEqual([]);
   });
 
   it('is deterministic: the same seed and orders give the same campaign', async () => {

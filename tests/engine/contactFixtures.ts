@@ -1,4 +1,5 @@
-import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
+import { createRngState, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dice/index.js';
+import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import { FRESH_MARCH, FRESH_STATUS, type Army, type Company } from '../../src/engine/forces/army.js';
 import type { CampaignState, ContactRecord } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
@@ -70,7 +71,7 @@ export function makeState(armies: Record<string, ArmySpec>, clock: GameTime = { 
     weather: FIRST_MORNING,
     contacts: {},
     couriers: {},
-    rng: createRngState(1),
+    rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE,
     nextId: 1,
   } as CampaignState;
 }

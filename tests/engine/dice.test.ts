@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SeededDice, createRngState, halfDice, twoD6 } from '../../src/engine/dice/dice.js';
+import { classifyRoll, createRngState, dieFromSeed, enteredByArmy, firstPeriod, halfDice, isManualRoll, SeededDice, seedCommitment, seedFromNumber, sha256Hex } from '../../src/engine/dice/index.js';
+import { twoD6 } from '../../src/engine/dice/dice.js';
 
 const roll = (seed: number, n: number) => {
   const d = new SeededDice(createRngState(seed));
@@ -46,5 +48,96 @@ describe('RULINGS 7: one seeded dice service per campaign', () => {
     const d = new SeededDice(createRngState(1), [1, 2, 3, 4, 5, 6]);
     expect([1, 2, 3, 4, 5, 6].map(() => halfDice(d, 'h'))).toEqual([1, 1, 2, 2, 3, 3]);
     expect(twoD6(new SeededDice(createRngState(1), [3, 4]), 'size')).toBe(7);
+  });
+});
+
+describe('docs/dice.md: the dice anyone can check', () => {
+  it('GIVEN any text THEN the engine\'s SHA-256 equals node:crypto\'s', () => {
+    const texts = ['', 'abc', 'a'.repeat(55), 'b'.repeat(56), 'c'.repeat(64), 'd'.repeat(119), `${'0123456789abcdef'.repeat(2)}:12345`];
+    for (let i = 0; i < 200; i++) texts.push(Array.from({ length: i }, (_, k) => String.fromCharCode(32 + ((i * 7 + k * 13) % 95))).join(''));
+    for (const t of texts) expect(sha256Hex(t)).toBe(createHash('sha256').update(t, 'ascii').digest('hex'));
+  });
+
+  it('GIVEN a seed THEN a die is the first 8 hex digits of SHA-256("seed:draw") mod sides, plus one, as the page says', () => {
+    const seed = '00112233445566778899aabbccddeeff';
+    const d = new SeededDice(firstPeriod(seed, seedFromNumber(1, 1)));
+    for (let i = 0; i < 20; i++) {
+      const byHand = Number.parseInt(createHash('sha256').update(`${seed}:${i}`).digest('hex').slice(0, 8), 16) % 6 + 1;
+      expect(d.d6(`die ${i}`)).toBe(byHand);
+    }
+    expect(d.rolls.map((r) => r.draw)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(seedCommitment(seed)).toBe(createHash('sha256').update(seed).digest('hex'));
+  });
+
+  it('GIVEN a draw at or above the largest multiple of the sides THEN it is rejected and the next draw makes the die', () => {
+    // Find a seed whose first draw is rejected for a d(2^31 + 1)-sided die (limit 2^31 + 1).
+    const sides = 2 ** 31 + 1;
+    const seed = Array.from({ length: 200 }, (_, i) => seedFromNumber(i, 0)).find((s) => dieFromSeed(s, 0, sides).draw > 0);
+    expect(seed).toBeDefined();
+    const die = dieFromSeed(seed as string, 0, sides);
+    expect(die.draw).toBeGreaterThan(0);
+  });
+
+  it('GIVEN a tick WHEN the next period starts THEN the committed seed is used from its first draw and a fresh one is next', () => {
+    const d = new SeededDice(createRngState(3));
+    d.d6('setup');
+    const committed = d.state().next;
+    d.startPeriod(seedFromNumber(99, 2));
+    expect(d.state()).toEqual({ period: 1, seed: committed, draws: 0, next: seedFromNumber(99, 2) });
+    d.d6('tick');
+    expect(d.rolls.map((r) => [r.period, r.draw])).toEqual([[0, 0], [1, 0]]);
+    expect(d.changed()).toBe(true);
+  });
+
+  it('GIVEN an entered manual die THEN it is used first, marked with who entered it, and draws nothing; a manual roll nobody entered takes the seeded die, marked', () => {
+    const isManual = (p: string) => p.startsWith('contact dice');
+    const d = new SeededDice(createRngState(4), { entered: [{ key: 'contact dice: a', value: 2, enteredBy: 'alice' }], isManual });
+    expect(d.d6('contact dice: a')).toBe(2);
+    d.d6('contact dice: b');
+    d.d6('weather');
+    expect(d.rolls.map((r) => ({ s: r.source, by: r.enteredBy, late: r.notEntered ?? false }))).toEqual([
+      { s: 'manual', by: 'alice', late: false }, { s: 'seeded', by: undefined, late: true }, { s: 'seeded', by: undefined, late: false },
+    ]);
+    expect(d.rolls[1]?.draw).toBe(0);
+    expect(d.usedEntries()).toEqual(['contact dice: a']);
+  });
+
+  it('GIVEN a probe THEN it lists the manual rolls nobody entered and leaves the dice untouched', () => {
+    const d = new SeededDice(createRngState(4), { entered: [{ key: 'contact dice: a', value: 5, enteredBy: 'alice' }], isManual: (p) => p.startsWith('contact dice') });
+    const p = d.probe();
+    p.d6('contact dice: a');
+    p.d6('contact dice: b');
+    p.d6('contact dice: b');
+    expect(p.needed()).toEqual([{ key: 'contact dice: b', purpose: 'contact dice: b', sides: 6 }, { key: 'contact dice: b #2', purpose: 'contact dice: b', sides: 6 }]);
+    expect(d.rolls).toEqual([]);
+    expect(d.state().draws).toBe(0);
+  });
+});
+
+describe('RULINGS 7: what each die is for', () => {
+  const armies = [{ id: 'hadewych', name: 'Army of Hadewych' }, { id: 'grallune', name: 'The Host of Grallune' }];
+  it.each([
+    ['contact dice: hadewych', 'contact', 'hadewych', 'hadewych'],
+    ['scout 2 of grallune', 'scout', 'grallune', 'grallune'],
+    ['size estimate hadewych of grallune (1 of 2)', 'estimate', undefined, undefined],
+    ['terrain card for hadewych', 'terrainCard', undefined, 'hadewych'],
+    ['deployment initiative roll-off: grallune', 'deployment', 'grallune', 'grallune'],
+    ['evade dice: grallune against hadewych', 'disengagement', 'grallune', 'grallune'],
+    ['avoid dice: hadewych', 'disengagement', 'hadewych', 'hadewych'],
+    ['timber for rafts of Army of Hadewych at 1122', 'rafts', 'hadewych', 'hadewych'],
+    ['weather (clear column)', 'weather', undefined, undefined],
+    ['fog persistence (goes on on 1 or 2)', 'weather', undefined, undefined],
+  ])('%s', (purpose, kind, roller, seenBy) => {
+    const s = classifyRoll(purpose, armies);
+    expect([s.kind, s.roller, s.seenBy]).toEqual([kind, roller, seenBy]);
+  });
+
+  it('GIVEN the setting THEN the right rolls are manual, and the commander enters only contact and battle rolls', () => {
+    const c = classifyRoll('contact dice: hadewych', armies);
+    const w = classifyRoll('weather (clear column)', armies);
+    const est = classifyRoll('size estimate hadewych of grallune (1 of 2)', armies);
+    expect([isManualRoll(c, 'none'), isManualRoll(c, 'contact'), isManualRoll(est, 'contact'), isManualRoll(est, 'battle'), isManualRoll(w, 'battle'), isManualRoll(w, 'all')]).toEqual([false, true, false, true, false, true]);
+    expect(enteredByArmy(c)).toBe('hadewych');
+    expect(enteredByArmy(classifyRoll('contested hex 1122: hadewych', armies))).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import type { GameTime } from '../../src/engine/clock/gameTime.js';
-import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
+import { createRngState, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dice/index.js';
+import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
 import { FRESH_MARCH, FRESH_STATUS, baseDailyPoints, type Army, type HalfActivity, type MovementClass, type Regiment } from '../../src/engine/forces/army.js';
 import type { Hex } from '../../src/engine/hex/hex.js';
@@ -117,7 +118,7 @@ export function campaign(armies: readonly Army[], clock: GameTime = { day: 1, ha
     weather: FIRST_MORNING,
     contacts: {},
     couriers: {},
-    rng: createRngState(1),
+    rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE,
     nextId: 1,
   };
 }

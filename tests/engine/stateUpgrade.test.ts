@@ -38,6 +38,23 @@ describe('state upgrade chain (RULINGS: a campaign saved by an older version ope
     expect(s.settings.catchUpCap).toBe(DEFAULT_SETTINGS.catchUpCap);
   });
 
+  it('GIVEN a version 3 state (one dice stream from a numeric seed) WHEN upgraded THEN its dice come in periods with two secret seeds, and manual dice and knowledge start empty', () => {
+    const { manualDice: _m, knowledge: _k, ...v4 } = campaign([army('a', '0101')]);
+    const v3 = { ...v4, rng: { seed: 5, draws: 10, s: [1, 2, 3, 4] } };
+    const s = upgradeState(v3, 3);
+    expect(s.rng.period).toBe(0);
+    expect(s.rng.draws).toBe(0);
+    expect(s.rng.seed).toMatch(/^[0-9a-f]{32}$/);
+    expect(s.rng.next).toMatch(/^[0-9a-f]{32}$/);
+    expect(s.rng.next).not.toBe(s.rng.seed);
+    expect(s.manualDice).toEqual({ nextId: 1, requests: [], holds: {} });
+    expect(s.knowledge).toEqual({ armies: {}, reports: {} });
+    // The seeds come from the old stream's secret state: another stream, other seeds.
+    expect(upgradeState({ ...v3, rng: { seed: 5, draws: 11, s: [1, 2, 3, 5] } }, 3).rng.seed).not.toBe(s.rng.seed);
+    // A state already in periods is left as it is.
+    expect(upgradeState({ ...v4, rng: s.rng }, 3).rng).toEqual(s.rng);
+  });
+
   it('GIVEN a current state WHEN loaded THEN it is returned as it is', () => {
     const s = campaign([army('a', '0101')]);
     expect(upgradeState(s, STATE_VERSION)).toEqual(s);

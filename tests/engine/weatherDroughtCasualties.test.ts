@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GameTime } from '../../src/engine/clock/gameTime.js';
-import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
+import { createRngState, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dice/index.js';
+import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import { FRESH_MARCH, FRESH_STATUS, regimentFigures, type Army, type Regiment } from '../../src/engine/forces/army.js';
 import { buildMap } from '../../src/engine/map/mapModel.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';
@@ -28,7 +29,7 @@ const inWeek = (week: number): WeatherState => ({ ...FIRST_MORNING, track: { 'dr
 function campaign(clock: GameTime, weather: WeatherState, drought = true, armies: Army[] = [army('a', [regiment('r1', 20), regiment('r2', 7, 4)]), army('b', [regiment('r3', 30)])]): CampaignState {
   return {
     id: 'c1', name: 'Test', scenarioId: 'test', season: 'summer', status: 'running', settings: { ...DEFAULT_SETTINGS, drought }, clock,
-    sides: {}, armies: Object.fromEntries(armies.map((a) => [a.id, a])), orders: {}, weather, contacts: {}, couriers: {}, rng: createRngState(1), nextId: 1,
+    sides: {}, armies: Object.fromEntries(armies.map((a) => [a.id, a])), orders: {}, weather, contacts: {}, couriers: {}, rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE, nextId: 1,
   };
 }
 

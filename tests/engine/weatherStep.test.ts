@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nextHalf, type GameTime } from '../../src/engine/clock/gameTime.js';
-import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
+import { createRngState, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dice/index.js';
+import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import { buildMap } from '../../src/engine/map/mapModel.js';
 import { mapSchema } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
@@ -26,7 +27,7 @@ function campaign(clock: GameTime, weather: WeatherState = FIRST_MORNING, drough
     weather,
     contacts: {},
     couriers: {},
-    rng: createRngState(1),
+    rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE,
     nextId: 1,
   };
 }
@@ -192,6 +193,6 @@ describe('RULINGS 2a: a scenario may replace the table', () => {
     const dice = scripted(2);
     const out = createWeatherStep(alwaysCloudy)({ state: campaign({ day: 1, half: 2 }), map, dice, weather: weatherEffects(FIRST_MORNING, DEFAULT_SETTINGS) });
     expect(out.state.weather.sky).toBe('cloudy');
-    expect(dice.rolls).toEqual([{ purpose: 'weather (clear column)', sides: 4, value: 2 }]);
+    expect(dice.rolls).toMatchObject([{ purpose: 'weather (clear column)', sides: 4, value: 2 }]);
   });
 });

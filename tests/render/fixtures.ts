@@ -1,7 +1,8 @@
 import { FRESH_MARCH, FRESH_STATUS, type Army } from '../../src/engine/forces/army.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
 import { buildMap, type MapData, type MapModel } from '../../src/engine/map/mapModel.js';
-import { createRngState } from '../../src/engine/dice/dice.js';
+import { createRngState, NO_MANUAL_DICE } from '../../src/engine/dice/index.js';
+import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
 import { FIRST_MORNING } from '../../src/engine/weather/types.js';
@@ -131,7 +132,7 @@ export function testState(figures: { arn: number; mordred: number; ingegerd: num
       k1: { id: 'k1', fromArmy: 'arn', toArmy: 'ingegerd', side: 'law', hex: h('0509'), message: 'secret plan', sentAt: { day: 1, half: 3 }, status: 'travelling', data: { horse: true, night: false, carry: 0, expectedBy: 8, trail: ['0509'] } },
       k2: { id: 'k2', fromArmy: 'mordred', toArmy: 'arn', side: 'chaos', hex: h('1205'), message: 'chaos plan', sentAt: { day: 1, half: 3 }, status: 'travelling', data: { horse: true, night: false, carry: 0, expectedBy: 8, trail: ['1205'] } },
     },
-    rng: createRngState(1),
+    rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE,
     nextId: 1,
   };
 }

@@ -5,12 +5,12 @@ import { buildMap, type MapModel } from '../../src/engine/map/mapModel.js';
 import { validateScenario } from '../../src/engine/scenario/validateScenario.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { commanderMapView, publicMapView, type MapView } from '../../src/engine/views/mapView.js';
-import { renderBattlefield } from '../../src/render/battlefield.js';
+import { renderBattlefield, renderMap } from '../../src/render/index.js';
 import { ensureFonts, font, SANS, SERIF } from '../../src/render/fonts.js';
 import { edgeNumbers, hexCentre, type Rect } from '../../src/render/layout.js';
 import { tokenBox, tokenPositions, tokenRadius } from '../../src/render/overlay.js';
 import { TERRAIN_FILL } from '../../src/render/palette.js';
-import { clearRenderCache, renderCacheStats, renderMap, snapshotLayout, type RenderMapOptions } from '../../src/render/renderMap.js';
+import { clearRenderCache, renderCacheStats, snapshotLayout, type RenderMapOptions } from '../../src/render/renderMap.js';
 import { h, testMap, testState } from './fixtures.js';
 
 interface Pixels {

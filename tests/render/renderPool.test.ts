@@ -7,8 +7,8 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MapView } from '../../src/engine/views/mapView.js';
 import { commanderMapView, publicMapView } from '../../src/engine/views/mapView.js';
-import { renderBattlefield } from '../../src/render/battlefield.js';
-import { clearRenderCache, renderCacheStatsHere, renderMap, renderMapHere } from '../../src/render/renderMap.js';
+import { renderBattlefield, renderMap } from '../../src/render/index.js';
+import { clearRenderCache, renderCacheStatsHere, renderMapHere } from '../../src/render/renderMap.js';
 import { closeRenderPool, configureRenderPool, renderPoolState } from '../../src/render/renderPool.js';
 import { testMap, testState } from './fixtures.js';
 

@@ -1,4 +1,5 @@
 import { PUBLIC } from '../../engine/events/index.js';
+import { fogFalls } from '../../engine/knowledge/index.js';
 import { type CampaignSettings, checkSettings, SETTING_LIMITS } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -26,6 +27,9 @@ const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
   defaultOrder: 'missed-orders',
   decisionDeadlineTicks: 'decision-deadline',
   undoDepth: 'undo-depth',
+  manualDice: 'manual-dice',
+  positions: 'positions',
+  commanderBooks: 'commander-books',
 };
 
 /** What each setting accepts, for refusals. */
@@ -36,6 +40,8 @@ function accepted(setting: keyof CampaignSettings, current: CampaignSettings): s
   if (setting === 'catchUp') return '`all`, `one` or `none`';
   if (setting === 'defaultOrder') return '`rest` or `hold`';
   if (setting === 'refereeRoleId') return 'a role';
+  if (setting === 'manualDice') return '`none`, `contact` (the commanders\' contact and deployment rolls), `battle` (every roll of contacts and battles) or `all`';
+  if (setting === 'positions') return '`public` (every army\'s position is public) or `fog` (fog of war)';
   return 'a valid value';
 }
 
@@ -54,6 +60,9 @@ function describe(s: CampaignSettings): string {
     `missed-orders ${s.defaultOrder}`,
     `decision-deadline ${s.decisionDeadlineTicks === 1 ? 'the next tick' : `${s.decisionDeadlineTicks} ticks`}`,
     `undo-depth ${s.undoDepth} half periods`,
+    `manual-dice ${s.manualDice}`,
+    `positions ${s.positions === 'fog' ? 'fog of war' : 'public'}`,
+    `commander-books ${onOff(s.commanderBooks)}`,
   ].join('; ');
 }
 
@@ -78,10 +87,12 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
         ? deadlineControl(nextDueFromNow(settings.cadence, settings.timezone, tx.now, tx.meta.lastTickAt).toISOString(), settings.reminderLeadMinutes)
         : { remindAt: settings.reminderLeadMinutes > 0 ? new Date(Date.parse(due) - settings.reminderLeadMinutes * 60_000).toISOString() : null }
       : undefined;
+    // Fog falls: every army remembers the others where it last saw them on the public map.
+    const fogFell = settings.positions === 'fog' && cur.positions !== 'fog';
     const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : String(settings[k])}`).join(', ');
     const text = `Settings changed by the referee: ${said}.`;
     return {
-      state: { ...tx.state, settings },
+      state: { ...tx.state, settings, ...(fogFell ? { knowledge: fogFalls({ ...tx.state, settings }) } : {}) },
       ...(control ? { control } : {}),
       events: [{ type: 'settingsChanged', audience: PUBLIC, text, data: { changes: Object.fromEntries(changes.map(([k]) => [OPTION_OF[k], settings[k]])) } }],
       result: [reply(`${text}\nNow: ${describe(settings)}.`, settings)],

@@ -1,4 +1,5 @@
 import { isHostile, troopFigures } from '../../engine/forces/index.js';
+import { isFog } from '../../engine/knowledge/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { discordTime, gameTimeLabel } from '../format.js';
@@ -7,12 +8,15 @@ import { inCampaign } from '../session.js';
 
 /**
  * The public state of the campaign: time, status, sides and armies with their commanders (no
- * strengths), as a card per side in the side's colour. Armies nobody commands are listed in one
- * line per side. The referee also gets every army's figures, privately.
+ * strengths; in fog of war, no positions), as a card per side in the side's colour. Armies nobody
+ * commands are listed in one line per side. The referee also gets every army's figures, privately.
  */
 export function campaignStatus(app: App, actor: Actor): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const s = tx.state;
+    // In fog of war the public status names no position (the referee's map has them).
+    const where = (a: { hex: Parameters<typeof tx.map.format>[0] }): string | undefined => (isFog(s) ? undefined : tx.map.format(a.hex));
+    const at = (a: { hex: Parameters<typeof tx.map.format>[0] }, form: (hex: string) => string): string => { const w = where(a); return w ? form(w) : ''; };
     const commander = (armyId: string): string => tx.members.filter((m) => m.role === 'commander' && m.armyId === armyId).map((m) => m.displayName || m.userId).join(' & ');
     const next = tx.meta.nextTickAt ? `${discordTime(tx.meta.nextTickAt)} (${discordTime(tx.meta.nextTickAt, 'R')})` : 'not scheduled';
     const open = Object.values(s.contacts).filter((c) => c.step !== 'closed').length;
@@ -31,14 +35,14 @@ export function campaignStatus(app: App, actor: Actor): Reply[] {
         colour: side.colour,
         description: `Hostile to ${foes.join(', ') || 'nobody'}.`,
         fields: [
-          ...(commanded.length > 0 ? [{ name: 'Commanded', value: commanded.map((a) => `${a.name} (\`${a.id}\`) at ${tx.map.format(a.hex)}: ${commander(a.id)}`).join('\n') }] : []),
-          ...(free.length > 0 ? [{ name: `Nobody commands (${free.length})`, value: free.map((a) => `${a.name} (${tx.map.format(a.hex)})`).join(', ') }] : []),
+          ...(commanded.length > 0 ? [{ name: 'Commanded', value: commanded.map((a) => `${a.name} (\`${a.id}\`)${at(a, (h) => ` at ${h}`)}: ${commander(a.id)}`).join('\n') }] : []),
+          ...(free.length > 0 ? [{ name: `Nobody commands (${free.length})`, value: free.map((a) => `${a.name}${at(a, (h) => ` (${h})`)}`).join(', ') }] : []),
         ],
       };
     });
     const data = {
       id: s.id, name: s.name, status: s.status, clock: s.clock, nextTickAt: tx.meta.nextTickAt,
-      armies: Object.values(s.armies).map((a) => ({ id: a.id, name: a.name, side: a.side, hex: tx.map.format(a.hex), commander: commander(a.id) || 'unassigned' })),
+      armies: Object.values(s.armies).map((a) => ({ id: a.id, name: a.name, side: a.side, ...(where(a) ? { hex: where(a) } : {}), commander: commander(a.id) || 'unassigned' })),
     };
     const out: Reply[] = [withCards(reply(`**${s.name}**: ${s.status}, ${gameTimeLabel(s)}.`, data), [overview, ...sides])];
     if (tx.isReferee) {

@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { firstPeriod } from '../../engine/dice/index.js';
 import { newCampaign } from '../../engine/state/index.js';
 import type { ScenarioDoc } from '../../engine/scenario/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
@@ -6,6 +7,7 @@ import { PUBLIC } from '../../engine/events/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
+import { commitEvent, newSeed } from '../dice/seeds.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
 import { insertNewCampaign } from '../session.js';
 import { loadShippedScenario, parseScenarioText, shippedScenarioIds } from '../scenarios.js';
@@ -31,21 +33,27 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
 
   const now = app.clock.now().toISOString();
   const id = randomUUID().slice(0, 8);
-  const seed = app.seed ?? randomBytes(4).readUInt32BE(0);
-  const state = newCampaign({ id, name, scenario, seed });
+  // The dice of the setup (period 0) and of the first tick (period 1): their hashes are published now.
+  const dice = firstPeriod(newSeed(app.seed, 0), newSeed(app.seed, 1));
+  const state = newCampaign({ id, name, scenario, dice });
+  const commitments = [commitEvent(0, dice.seed, 'the setup'), commitEvent(1, dice.next, 'the first tick')];
   insertNewCampaign(app, {
     meta: { guildId: actor.guildId, channelId: actor.channelId, ownerUserId: actor.userId, createdAt: now },
     state,
     scenario,
     actorUserId: actor.userId,
-    events: [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from the ${scenario.name} scenario.`, data: { scenarioId: scenario.id, seed } }],
-    outbox: [{ to: 'channel', content: `A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.`, data: { campaignId: id, scenarioId: scenario.id, refereeUserId: actor.userId } }],
+    events: [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from the ${scenario.name} scenario.`, data: { scenarioId: scenario.id } }, ...commitments],
+    outbox: [{
+      to: 'channel',
+      content: [`A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.`, ...commitments.map((e) => e.text)].join('\n'),
+      data: { campaignId: id, scenarioId: scenario.id, refereeUserId: actor.userId, commitments: commitments.map((e) => e.data) },
+    }],
   });
   const armies = Object.values(state.armies);
   const bySide = Object.values(state.sides).map((s) => `**${s.name}**: ${armies.filter((a) => a.side === s.id).map((a) => `${a.name} (\`${a.id}\`)`).join(', ')}`);
   return [
     reply(`Campaign **${name}** created from **${scenario.name}**. Game time: ${formatGameTime(state.clock)}, ${state.season || 'start'}.\n${bySide.join('\n')}\nNext: assign commanders with \`/campaign assign army:<id> user:<player>\`, then \`/campaign start\`.`,
       { campaignId: id, scenarioId: scenario.id, armies: armies.map((a) => a.id) }),
-    ephemeral(`You are the referee of **${name}**. Seed: ${seed} (kept in the log; the dice are reproducible from it).`, { seed }),
+    ephemeral(`You are the referee of **${name}**. Every die is drawn from a seed committed in advance and revealed after its tick, so anyone can check the dice (\`/dice verify\`, docs/dice.md).${app.seed !== undefined ? ` Test seed ${app.seed}: these dice are predictable; never use --seed for a real campaign.` : ''}`, app.seed !== undefined ? { seed: app.seed } : {}),
   ];
 }

@@ -5,7 +5,8 @@ import { readCampaign, requireReferee } from '../session.js';
 
 /**
  * Referee: the whole campaign as a JSON file: state, members, scenario, the closed contacts kept
- * out of the live state, and the event log (every die, undone events marked). One read
+ * out of the live state, and the event log (every die, undone events marked; the seeds of the dice
+ * periods still in play left out, so nobody can know a die before it is rolled). One read
  * transaction; the log is written out from its stored text, so a season's export stays fast.
  */
 export function exportCampaign(app: App, actor: Actor): Reply[] {
@@ -16,7 +17,8 @@ export function exportCampaign(app: App, actor: Actor): Reply[] {
       version: 2,
       exportedAt: tx.now.toISOString(),
       meta: tx.meta,
-      state: tx.state,
+      // The seeds of the dice periods not over yet stay secret, even from the referee: they are revealed with the ticks.
+      state: { ...tx.state, rng: { ...tx.state.rng, seed: `(secret until period ${tx.state.rng.period} ends)`, next: `(secret until period ${tx.state.rng.period + 1} ends)` } },
       members: tx.members,
       scenario: tx.scenario,
       closedContacts: tx.read.closedContacts(),

@@ -1,7 +1,10 @@
 import { chooseDecision, chooseStep1, resolveDecision, resolveStep1, type Decision, type Step1Choice } from '../../engine/contact/index.js';
+import { timeIndex } from '../../engine/clock/index.js';
+import { holdForDice } from '../../engine/dice/index.js';
 import type { EngineEvent } from '../../engine/events/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
+import { diceNeededToResolve, whoRollsIn } from '../../engine/tick/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { isReferee } from '../referees.js';
@@ -28,6 +31,7 @@ export interface AnswerInput {
  */
 function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactAnswer, input: AnswerInput): Change<Reply[]> {
   const c = contactOfArmy(tx.state, army, input.contact);
+  if (c.id in tx.state.manualDice.holds) throw new UserError('contact.diceRolling', `The answers to contact ${c.id} are in and its dice are being rolled by hand (\`/dice enter\`): it resolves when they are in, or at the next tick.`);
   let state: CampaignState = tx.state;
   let allAnswered: boolean;
   let said: string;
@@ -63,7 +67,12 @@ function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactA
   const events: EngineEvent[] = [];
   const who = asReferee ? ' (by the referee)' : '';
   let outcome = `Recorded for ${army.name}${who}: ${said}.`;
-  if (allAnswered) {
+  // With manual dice, the contact waits at its step for the dice its resolution needs (RULINGS 7).
+  const needed = allAnswered ? diceNeededToResolve(state, tx.map, state.contacts[c.id] ?? c, tx.dice) : [];
+  if (needed.length > 0) {
+    state = { ...state, manualDice: holdForDice(state.manualDice, c.id, { step: c.step, until: timeIndex(state.clock) }, needed, whoRollsIn(state), state.clock) };
+    outcome += ` Every commander has answered; the dice are rolled by hand now: contact ${c.id} resolves when they are in (\`/dice enter\`), or at the next tick with the bot's seeded dice for any not entered.`;
+  } else if (allAnswered) {
     const r = must(c.step === 'step1' ? resolveStep1(state, tx.map, c.id, tx.dice) : resolveDecision(state, tx.map, c.id, tx.dice));
     state = r.state;
     events.push(...r.events);
@@ -72,7 +81,7 @@ function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactA
     outcome += ` Waiting for the other commanders (or ${deadlineText(tx.state)}).`;
   }
   const d = deliveries(tx, tx.state, state, events);
-  return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, said, resolved: allAnswered, ...(forcedMarch ? { forcedMarch } : {}) })] };
+  return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, said, resolved: allAnswered && needed.length === 0, ...(needed.length > 0 ? { waitsForDice: true } : {}), ...(forcedMarch ? { forcedMarch } : {}) })] };
 }
 
 export function answerContact(app: App, actor: Actor, choice: ContactAnswer, input: AnswerInput): Reply[] {

@@ -1,3 +1,4 @@
+import { releaseHold } from '../../engine/dice/index.js';
 import { describeStep, adjacentEnemies, awaitingAnswers, isOpen, openContact, resolveDecision, resolveStep1, splitContact } from '../../engine/contact/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
 import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
@@ -48,7 +49,9 @@ export function resolveContactChange(tx: CampaignTx, contact: string | undefined
     requireReferee(tx, 'resolve a contact');
     const c = contactByIdForReferee(tx.state, contact);
     if (c.step !== 'step1' && c.step !== 'decision') throw new UserError('contact.nothingToResolve', `Contact ${c.id} is ${describeStep(c.step)}; ${c.step === 'battle' ? 'record the battle with /battle result' : 'nothing is waiting'}.`);
-    const r = must(c.step === 'step1' ? resolveStep1(tx.state, tx.map, c.id, tx.dice) : resolveDecision(tx.state, tx.map, c.id, tx.dice));
+    const r0 = must(c.step === 'step1' ? resolveStep1(tx.state, tx.map, c.id, tx.dice) : resolveDecision(tx.state, tx.map, c.id, tx.dice));
+    // A contact waiting for manual dice stops waiting: the dice entered are used, the seeded die for the rest.
+    const r = { ...r0, state: { ...r0.state, manualDice: releaseHold(r0.state.manualDice, c.id) } };
     const events: EngineEvent[] = [{ type: 'contactForced', audience: REFEREE, text: `The referee resolved ${c.id} (${c.step}) before the deadline.` }, ...r.events];
     const d = deliveries(tx, tx.state, r.state, events);
     const now = r.state.contacts[c.id];

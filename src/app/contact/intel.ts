@@ -1,6 +1,6 @@
 import { battlefieldSketchOf, describeEstimate, describeStep, intelFor, isOpen } from '../../engine/contact/index.js';
 import type { BattlefieldSketch } from '../../engine/views/index.js';
-import { renderBattlefield } from '../../render/battlefield.js';
+import { renderBattlefield } from '../../render/index.js';
 import { formatGameTime, ordinal } from '../../engine/clock/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';

@@ -8,6 +8,7 @@ import { refuseAfloat } from './afloat.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign, type CampaignTx } from '../session.js';
+import { commanderMapView } from '../../engine/views/index.js';
 import { commanderKnowledge } from '../map/knowledge.js';
 import { isHostile, type Army } from '../../engine/forces/index.js';
 import { neighbours } from '../../engine/hex/index.js';
@@ -29,28 +30,27 @@ export interface OrderMoveInput {
 }
 
 /**
- * Known enemies beside the route: hostile commanders (their positions are public) standing next
- * to a hex the march enters, with the commander's own estimate of them when they have one.
+ * Known enemies beside the route: hostile commanders next to a hex the march enters, as this
+ * commander's own map shows them (their positions, public or, in fog of war, where their armies
+ * last knew them, with how old that is), with the commander's own estimate when they have one.
  * Entering a hex next to an enemy brings map contact there.
  */
 function enemiesNearRoute(tx: CampaignTx, army: Army, route: readonly string[]): string[] {
   const s = tx.state;
-  const near = new Map<string, { other: Army; by: string }>();
-  for (const id of route) {
+  const hexes = route.flatMap((id) => {
     const h = tx.map.parse(id);
-    if (!h) continue;
-    for (const n of neighbours(h)) {
-      const other = Object.values(s.armies).find((a) => a.id !== army.id && !a.status.destroyed && !a.status.embarked && a.hex.q === n.q && a.hex.r === n.r);
-      if (!other || near.has(other.id) || !isHostile(s.sides, army.side, other.side)) continue;
-      near.set(other.id, { other, by: id });
-    }
-  }
-  if (near.size === 0) return [];
-  // What this commander knows of them privately: their own latest estimates.
-  const estimates = new Map(commanderKnowledge(tx, [army.id]).estimates?.map((e) => [e.armyId, e.text]) ?? []);
-  const found = [...near.values()].map(({ other, by }) => {
-    const est = estimates.get(other.id);
-    return `${other.name} at ${tx.map.format(other.hex)} (next to ${by}${est ? `; ${est}` : ''})`;
+    return h ? [{ id, around: neighbours(h).map((n) => `${n.q},${n.r}`) }] : [];
+  });
+  const near = (view: ReturnType<typeof commanderMapView>) => view.tokens.flatMap((t) => {
+    if (t.own || !isHostile(s.sides, army.side, t.sideId) || t.flags.embarked) return [];
+    const by = hexes.find((h) => h.around.includes(`${t.hex.q},${t.hex.r}`));
+    return by ? [{ t, by: by.id }] : [];
+  });
+  // Where this commander knows enemies to be; their private estimates only when one is near.
+  if (near(commanderMapView(s, [army.id])).length === 0) return [];
+  const found = near(commanderMapView(s, [army.id], commanderKnowledge(tx, [army.id]))).map(({ t, by }) => {
+    const notes = [`next to ${by}`, ...(t.seen?.label ? [t.seen.label] : []), ...(t.estimate ? [t.estimate] : [])];
+    return `${t.name} at ${tx.map.format(t.hex)} (${notes.join('; ')})`;
   });
   return [`Known enemies next to the route: ${found.join('; ')}. Entering a hex next to an enemy brings map contact there.`];
 }

@@ -2,11 +2,14 @@ import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
 import { REFEREE } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
-import { publicMapView } from '../../engine/views/index.js';
+import { isFog } from '../../engine/knowledge/index.js';
+import { everyPositionView, publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { deliveries } from '../contact/contactCommon.js';
+import { startDicePeriod } from '../dice/seeds.js';
+import { manualDiceAfterTick } from '../dice/tickDice.js';
 import { UserError } from '../errors.js';
 import { discordTime, gameTimeLabel } from '../format.js';
 import { waitingLine } from '../referee/inbox.js';
@@ -38,10 +41,14 @@ const publicTokens = (state: CampaignState): string => JSON.stringify(publicMapV
 /**
  * The public map after a tick, as a channel post carrying the view to draw; when nothing on the
  * public map changed (nobody moved, no marker came or went), a line saying so instead of the
- * same picture again.
+ * same picture again; in fog of war (a map with no army) a line saying where to look instead.
  */
 function mapPost(before: CampaignState, state: CampaignState, playedLabel: string): Outgoing {
   const name = `map-day${state.clock.day}-${HALF_NAMES[state.clock.half]}.png`;
+  // In fog of war the public map shows no army: whether anything moved is not said.
+  if (isFog(state)) {
+    return { to: 'channel', content: `Fog of war: the public map shows no army. \`/map view:mine\` shows what your armies know after ${playedLabel}.`, data: { map: name, drawn: false } };
+  }
   if (publicTokens(before) === publicTokens(state)) {
     return { to: 'channel', content: `Nothing moved on the map in ${playedLabel}: the last map still stands (\`/map\` draws it again).`, data: { map: name, drawn: false } };
   }
@@ -93,16 +100,19 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   if (tx.read.tickPlayed(index)) {
     return { result: { played: false, reason: 'alreadyPlayed', why: `${formatGameTime(s.clock)} was already played.`, replies: [reply(`${formatGameTime(s.clock)} was already played.`, { clock: s.clock, alreadyPlayed: true })] } };
   }
+  // A new dice period: the last one's seed is revealed, this tick's committed seed comes into use.
+  const diceLines = startDicePeriod(tx.dice, tx.fixedSeed, 'the next tick');
   const out = resolveTick(s, tx.map, tx.dice, TICK_PLAN);
-  const next = out.state;
+  const next = { ...out.state, manualDice: manualDiceAfterTick({ ...out.state, rng: tx.dice.state() }, tx.map, tx.dice) };
   const playedLabel = formatGameTime(s.clock);
   const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;
   const forced = opts.force && battles.length > 0 ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }] : [];
+  // The chronicle ends with the dice: the seed just revealed, and the commitment to the next.
   const { cadence, timezone, reminderLeadMinutes } = s.settings;
   const due = opts.scheduledFor ? nextDue(cadence, timezone, opts.scheduledFor) : nextDueFromNow(cadence, timezone, tx.now, tx.meta.lastTickAt);
   const nextTick = s.status === 'running' ? `${discordTime(due.toISOString())} (${discordTime(due.toISOString(), 'R')})` : 'not scheduled (the campaign is paused)';
   const waiting = waitingLine({ ...tx, state: next });
-  const d = deliveries(tx, s, next, [...forced, ...out.events], header, {
+  const d = deliveries(tx, s, next, [...forced, ...out.events, ...diceLines], header, {
     chronicleFields: [{ name: 'Next tick', value: nextTick }],
     ...(waiting ? { refereeFields: [{ name: 'Waiting on you', value: waiting }] } : {}),
   });
@@ -111,7 +121,7 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     state: next,
     events: d.events,
     outbox: [...d.outbox, mapPost(s, next, playedLabel)],
-    tick: { timeIndex: index, before: s },
+    tick: { timeIndex: index, before: s, frame: { view: everyPositionView(next), fog: isFog(next) } },
     control: {
       ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderLeadMinutes) : {}),
       heldDue: null,

@@ -3,6 +3,7 @@ import { type EngineEvent, PUBLIC, toArmy } from '../../engine/events/index.js';
 import { hexEquals } from '../../engine/hex/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
+import { startDicePeriod } from '../dice/seeds.js';
 import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
 import { inCampaign, requireReferee, routeEvents, snapshotState } from '../session.js';
@@ -32,9 +33,12 @@ export function undoTurn(app: App, actor: Actor): Reply[] {
       return !now || !hexEquals(now.hex, a.hex) || now.bank !== a.bank;
     });
     const left = tx.read.undoableTicks() - 1;
+    // The undone half period's dice period closes (its seed is revealed: its dice can be checked).
+    const diceLines = startDicePeriod(tx.dice, tx.fixedSeed, 'the next tick');
     const events: EngineEvent[] = [
       { type: 'turnUndone', audience: PUBLIC, text: `The referee undid ${when}. Its results are withdrawn; orders stand as they were before it. It will be played again.`, data: { timeIndex: last.timeIndex } },
       ...moved.map((a) => ({ type: 'positionRestored', audience: toArmy(a.id), text: `Correction: the results of ${when} were withdrawn. ${a.name} is back at ${tx.map.format(a.hex)}.` })),
+      ...diceLines,
     ];
     return {
       state: restored,

@@ -1,3 +1,4 @@
+import { withCourierReport } from '../../engine/knowledge/index.js';
 import { COURIER_MESSAGE_LIMIT, sendCourier } from '../../engine/water/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -26,6 +27,8 @@ export function sendCourierMessage(app: App, actor: Actor, input: SendCourierMes
     const out = unwrap(sendCourier(tx.state, tx.map, { fromArmy: from.id, toArmy: to.id, message: input.message }, currentEffects(tx.state)));
     const c = out.courier;
     const text = `Courier ${c.id} sent from ${from.name} at ${tx.map.format(c.hex)} to ${to.commander || to.name}${asReferee ? ' (by the referee)' : ''}. It rides 48 points a day by the cheapest road to wherever ${to.commander || to.name} is; you will see it on your own map only. If it is caught, you will hear only that it has not arrived.`;
-    return { state: out.state, events: out.events, result: [ephemeral(text, { courierId: c.id, from: from.id, to: to.id, length: c.message.length })] };
+    // In fog of war the courier also carries what its sender knows of the others' positions.
+    const state = { ...out.state, knowledge: withCourierReport(out.state, c.id, from.id) };
+    return { state, events: out.events, result: [ephemeral(text, { courierId: c.id, from: from.id, to: to.id, length: c.message.length })] };
   });
 }

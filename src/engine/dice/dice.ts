@@ -1,8 +1,10 @@
+import { sha256Hex, sha256Words } from './sha256.js';
+
 /**
  * Every die in the game is rolled through a Dice service. The engine has no ambient randomness:
- * the app injects a dice service seeded per campaign (or a scripted one in tests) and records
- * every roll with its purpose in the campaign's event log.
- * @see RULINGS 7 Dice
+ * the app injects the campaign's dice (or scripted ones in tests) and records every roll with its
+ * purpose in the campaign's event log.
+ * @see RULINGS 7 Dice; docs/dice.md (how anyone can check the dice)
  */
 export interface DiceRoll {
   readonly purpose: string;
@@ -27,56 +29,135 @@ export function twoD6(dice: Dice, purpose: string): number {
   return dice.d6(`${purpose} (1 of 2)`) + dice.d6(`${purpose} (2 of 2)`);
 }
 
-/** Serializable state of the seeded generator, stored with the campaign. */
+/**
+ * The campaign's dice, stored with it. The dice come in periods: a tick starts a new one, which
+ * goes on through the commands until the next tick. Each period has its own secret seed (32 hex
+ * digits, 128 random bits, made by the app); the seed of the next period is chosen, and its hash
+ * published, before the period starts, and the seed is revealed when it ends.
+ */
 export interface RngState {
-  readonly seed: number;
-  /** Numbers drawn so far. */
+  /** The period in use (numbered from 0, the campaign's setup). */
+  readonly period: number;
+  /** Its seed: 32 lowercase hex digits. Secret until the period ends. */
+  readonly seed: string;
+  /** Numbers drawn in this period so far. */
   readonly draws: number;
-  /** sfc32 internal state. */
-  readonly s: readonly [number, number, number, number];
+  /** The seed of the next period: committed (its SHA-256 published) before it is used. */
+  readonly next: string;
 }
 
-function splitmix32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x9e3779b9) >>> 0;
-    let z = a;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
+/** Where a die's value came from. */
+export type RollSource = 'seeded' | 'scripted' | 'manual';
+
+/** A roll as the dice service records it for the log. */
+export interface LoggedRoll extends DiceRoll {
+  readonly source: RollSource;
+  /** The dice period it belongs to. */
+  readonly period: number;
+  /** Its name among the rolls of one resolution: the purpose, numbered from its second time ("... #2"). */
+  readonly key: string;
+  /** A seeded roll: the draw of its period whose number made the die (earlier draws were rejected, if any). */
+  readonly draw?: number;
+  /** A manual roll: the user who entered it. */
+  readonly enteredBy?: string;
+  /** A roll the campaign's setting makes manual that nobody entered in time: the seeded die was used. */
+  readonly notEntered?: boolean;
 }
 
-export function createRngState(seed: number): RngState {
-  const next = splitmix32(seed);
-  return { seed: seed >>> 0, draws: 0, s: [next(), next(), next(), next()] };
+/** A die entered by a person for a manual roll, by its key. */
+export interface EnteredDie {
+  readonly key: string;
+  readonly value: number;
+  readonly enteredBy: string;
 }
 
-/** One sfc32 step: a 32-bit unsigned integer and the next state. */
-function sfc32(s: readonly [number, number, number, number]): [number, [number, number, number, number]] {
-  let [a, b, c, d] = s;
-  const t = (((a + b) >>> 0) + d) >>> 0;
-  d = (d + 1) >>> 0;
-  a = b ^ (b >>> 9);
-  b = (c + (c << 3)) >>> 0;
-  c = ((c << 21) | (c >>> 11)) >>> 0;
-  c = (c + t) >>> 0;
-  return [t >>> 0, [a >>> 0, b, c, d]];
+/** A manual roll a resolution would need and nobody has entered yet (what a probe finds). */
+export interface NeededRoll {
+  readonly key: string;
+  readonly purpose: string;
+  readonly sides: number;
+}
+
+export const SEED_PATTERN = /^[0-9a-f]{32}$/;
+
+/** The SHA-256 of a seed, as published before its period starts: the hash of its 32 hex digits (ASCII). */
+export function seedCommitment(seed: string): string {
+  return sha256Hex(seed);
+}
+
+/** The 32-bit number of draw `i` of a period: the first 8 hex digits of SHA-256("<seed>:<i>"). */
+function drawNumber(seed: string, i: number): number {
+  return sha256Words(`${seed}:${i}`)[0] as number;
 }
 
 /**
- * A seeded dice service. `script` is a queue of d6 results used first (for tests and for the
- * console's --dice flag); after it runs out the seeded generator takes over. `rolls` records
- * every roll, and `state()` returns the generator state to store back with the campaign.
+ * One die of `sides` faces from a period's seed, starting at draw `draw`: a draw at or above the
+ * largest multiple of `sides` below 2^32 is rejected (every face stays equally likely) and the next
+ * draw is used; the die is (number mod sides) + 1. Returns the die and the draw that made it.
+ */
+export function dieFromSeed(seed: string, draw: number, sides: number): { value: number; draw: number } {
+  const limit = Math.floor(0x100000000 / sides) * sides;
+  let i = draw;
+  let n = drawNumber(seed, i);
+  while (n >= limit) n = drawNumber(seed, ++i);
+  return { value: (n % sides) + 1, draw: i };
+}
+
+/** A seed made from a number (tests, the console's --seed): predictable, so never used for a real campaign's dice. */
+export function seedFromNumber(n: number, period: number): string {
+  return sha256Hex(`valormr-test-seed:${n >>> 0}:${period}`).slice(0, 32);
+}
+
+/** The dice of a campaign about to begin: period 0 with its seed, and the seed of period 1. */
+export function firstPeriod(seed: string, next: string): RngState {
+  return { period: 0, seed, draws: 0, next };
+}
+
+/** Dice made from a number (tests, scripts): period 0 and 1 seeds derived from it. */
+export function createRngState(n: number): RngState {
+  return firstPeriod(seedFromNumber(n, 0), seedFromNumber(n, 1));
+}
+
+/** The next period: the committed seed comes into use; `fresh` (new, secret) becomes the one to commit. */
+function nextPeriod(rng: RngState, fresh: string): RngState {
+  return { period: rng.period + 1, seed: rng.next, draws: 0, next: fresh };
+}
+
+export interface DiceOptions {
+  /** d6 results used first (tests, the console's --dice). */
+  readonly script?: readonly number[];
+  /** Dice people entered for manual rolls, by key: used before anything else. */
+  readonly entered?: readonly EnteredDie[];
+  /** Whether the campaign's setting makes a roll manual (people roll it). */
+  readonly isManual?: (purpose: string) => boolean;
+}
+
+const isScript = (x: readonly number[] | DiceOptions): x is readonly number[] => Array.isArray(x);
+
+/**
+ * The campaign's dice service. A roll takes, in order: a die a person entered for it (manual
+ * dice), a scripted result (tests and the console's --dice), or the period's seeded die. Every
+ * roll is recorded with where it came from; `state()` is the generator state to store back.
+ * A probe (`probe()`) rolls the same dice without touching this service, and lists the manual
+ * rolls nobody has entered yet: what a step would have to wait for.
  */
 export class SeededDice implements Dice {
-  readonly rolls: DiceRoll[] = [];
+  readonly rolls: LoggedRoll[] = [];
   private rng: RngState;
   private readonly script: number[];
+  private readonly entered: Map<string, EnteredDie>;
+  private readonly used = new Set<string>();
+  private readonly seen = new Map<string, number>();
+  private readonly wanted: NeededRoll[] = [];
+  private moved = false;
+  private readonly isManual: (purpose: string) => boolean;
 
-  constructor(rng: RngState, script: readonly number[] = []) {
+  constructor(rng: RngState, scriptOrOptions: readonly number[] | DiceOptions = [], private readonly probing = false) {
+    const opts: DiceOptions = isScript(scriptOrOptions) ? { script: scriptOrOptions } : scriptOrOptions;
     this.rng = rng;
-    this.script = [...script];
+    this.script = [...(opts.script ?? [])];
+    this.entered = new Map((opts.entered ?? []).map((e) => [e.key, e]));
+    this.isManual = opts.isManual ?? (() => false);
   }
 
   d6(purpose: string): number {
@@ -84,33 +165,70 @@ export class SeededDice implements Dice {
   }
 
   roll(sides: number, purpose: string): number {
-    let value: number;
+    const n = (this.seen.get(purpose) ?? 0) + 1;
+    this.seen.set(purpose, n);
+    const key = n === 1 ? purpose : `${purpose} #${n}`;
+    const base = { purpose, sides, period: this.rng.period, key };
+    const entry = this.entered.get(key);
+    if (entry && !this.used.has(key) && entry.value >= 1 && entry.value <= sides) {
+      this.used.add(key);
+      return this.record({ ...base, value: entry.value, source: 'manual', enteredBy: entry.enteredBy });
+    }
+    const manual = this.isManual(purpose);
+    if (manual && this.probing) this.wanted.push({ key, purpose, sides });
+    const late = manual && !this.probing ? { notEntered: true } : {};
     const scripted = this.script.shift();
     if (scripted !== undefined) {
       if (!Number.isInteger(scripted) || scripted < 1 || scripted > sides) {
         throw new Error(`Scripted die ${scripted} is not a valid d${sides} result (for ${purpose})`);
       }
-      value = scripted;
-    } else {
-      // Rejection sampling keeps every face equally likely.
-      const limit = Math.floor(0x100000000 / sides) * sides;
-      let n: number;
-      let s = this.rng.s;
-      let draws = this.rng.draws;
-      do {
-        [n, s] = sfc32(s);
-        draws++;
-      } while (n >= limit);
-      this.rng = { seed: this.rng.seed, draws, s };
-      value = (n % sides) + 1;
+      return this.record({ ...base, value: scripted, source: 'scripted', ...late });
     }
-    this.rolls.push({ purpose, sides, value });
-    return value;
+    const die = dieFromSeed(this.rng.seed, this.rng.draws, sides);
+    this.rng = { ...this.rng, draws: die.draw + 1 };
+    return this.record({ ...base, value: die.value, source: 'seeded', draw: die.draw, ...late });
+  }
+
+  private record(roll: LoggedRoll): number {
+    this.rolls.push(roll);
+    this.moved = true;
+    return roll.value;
+  }
+
+  /** A die entered by a person during this resolution (before the step that rolls it). */
+  enter(die: EnteredDie): void {
+    this.entered.set(die.key, die);
+  }
+
+  /** A new dice period begins (a tick): the committed seed comes into use; `fresh` is the next one. */
+  startPeriod(fresh: string): void {
+    this.rng = nextPeriod(this.rng, fresh);
+    this.moved = true;
+  }
+
+  /** The same dice, rolled apart: nothing it rolls touches this service. Its `needed()` lists the manual rolls nobody entered. */
+  probe(): SeededDice {
+    return new SeededDice(this.rng, { script: this.script, entered: [...this.entered.values()].filter((e) => !this.used.has(e.key)), isManual: this.isManual }, true);
+  }
+
+  /** For a probe: the manual rolls it came to that nobody has entered. */
+  needed(): readonly NeededRoll[] {
+    return this.wanted;
+  }
+
+  /** Keys of the entered dice used. */
+  usedEntries(): readonly string[] {
+    return [...this.used];
   }
 
   /** Scripted results not used yet. */
   remainingScript(): number[] {
     return [...this.script];
+  }
+
+  /** Whether anything was rolled or a period began (the state to store changed). */
+  changed(): boolean {
+    return this.moved;
   }
 
   state(): RngState {

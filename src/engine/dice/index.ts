@@ -1,2 +1,9 @@
-/** Dice: the injected Dice and the seeded dice whose state travels with the campaign. @see RULINGS 7 */
-export { createRngState, type Dice, type DiceRoll, halfDice, type RngState, SeededDice } from './dice.js';
+/** Dice: the injected Dice and the campaign's seeded dice, whose state travels with it. @see RULINGS 7; docs/dice.md */
+export {
+  createRngState, type Dice, type DiceRoll, dieFromSeed, firstPeriod, halfDice, type LoggedRoll, type NeededRoll,
+  type RngState, SEED_PATTERN, seedCommitment, SeededDice, seedFromNumber,
+} from './dice.js';
+export { classifyRoll, enteredByArmy, isContactRoll, isManualRoll, MANUAL_DICE_GROUPS, type ManualDiceGroup } from './rollKinds.js';
+export { sha256Hex } from './sha256.js';
+export { askForDice, clearDice, consumeDice, enterDie, enteredDice, holdForDice, type ManualDiceState, type ManualRollRequest, NO_MANUAL_DICE, releaseHold, type WhoRolls } from './manual.js';
+export { checkPeriod, type PeriodCheck, type RollRecord } from './checkPeriod.js';

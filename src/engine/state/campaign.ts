@@ -1,6 +1,7 @@
 import { BrokenData } from '../result.js';
 import type { GameTime } from '../clock/index.js';
-import type { RngState } from '../dice/index.js';
+import type { ManualDiceState, RngState } from '../dice/index.js';
+import type { KnowledgeState } from '../knowledge/index.js';
 import type { ContactRecord } from '../contact/index.js';
 import type { CourierRecord, DebarkOrder, SailOrder } from '../water/index.js';
 import type { MoveOrder, RestOrder } from '../movement/index.js';
@@ -32,7 +33,12 @@ export interface CampaignState {
   readonly contacts: Readonly<Record<string, ContactRecord>>;
   /** Couriers on the map, by id. Shape owned by src/engine/water (CourierRecord). */
   readonly couriers: Readonly<Record<string, CourierRecord>>;
+  /** The dice: the period in use, its secret seed and the next one's. @see docs/dice.md */
   readonly rng: RngState;
+  /** Manual rolls asked for and not yet used. Shape owned by src/engine/dice (ManualDiceState). */
+  readonly manualDice: ManualDiceState;
+  /** What each army knows of the others' positions (fog of war). Shape owned by src/engine/knowledge. */
+  readonly knowledge: KnowledgeState;
   /** Counter for ids the engine hands out (contacts, couriers, battles). */
   readonly nextId: number;
 }

@@ -1,5 +1,6 @@
 import { START_TIME } from '../clock/index.js';
-import { createRngState } from '../dice/index.js';
+import { createRngState, NO_MANUAL_DICE, type RngState } from '../dice/index.js';
+import { NO_KNOWLEDGE } from '../knowledge/index.js';
 import { FRESH_MARCH, FRESH_STATUS, MOVE_POINTS, baseDailyPoints, type Army, type RegimentRole, type SideInfo } from '../forces/index.js';
 import { parseHex } from '../hex/index.js';
 import { buildMap, defaultBank } from '../map/index.js';
@@ -15,7 +16,10 @@ export function newCampaign(input: {
   id: string;
   name: string;
   scenario: ScenarioDoc;
-  seed: number;
+  /** The campaign's dice: period 0 and the seed committed for period 1 (the app makes them). */
+  dice?: RngState;
+  /** Or dice made from a number (tests): predictable. */
+  seed?: number;
   settings?: Partial<CampaignSettings>;
 }): CampaignState {
   const { scenario } = input;
@@ -77,7 +81,9 @@ export function newCampaign(input: {
     weather: { ...FIRST_MORNING, sky: scenario.start.weather },
     contacts: {},
     couriers: {},
-    rng: createRngState(input.seed),
+    rng: input.dice ?? createRngState(input.seed ?? 0),
+    manualDice: NO_MANUAL_DICE,
+    knowledge: NO_KNOWLEDGE,
     nextId: 1,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MANUAL_DICE_GROUPS, type ManualDiceGroup } from '../dice/index.js';
 
 /**
  * Campaign settings: what a referee may reasonably want differently. Defaults follow RULINGS.md.
@@ -53,6 +54,12 @@ const fields = {
   decisionDeadlineTicks: int('decisionDeadlineTicks'),
   /** How many played half periods `/turn undo` can take back. */
   undoDepth: int('undoDepth'),
+  /** Which rolls people make by hand (the bot asks them; the seeded die stands in at the deadline). @see RULINGS 7 */
+  manualDice: z.enum(MANUAL_DICE_GROUPS as [ManualDiceGroup, ...ManualDiceGroup[]]),
+  /** Army positions: public (Valormr: moves are overt) or fog of war (each commander sees what their armies know). @see RULINGS 6 */
+  positions: z.enum(['public', 'fog']),
+  /** Commanders may export their own campaign book before the campaign ends. */
+  commanderBooks: z.boolean(),
 };
 
 export interface CampaignSettings {
@@ -70,6 +77,9 @@ export interface CampaignSettings {
   readonly defaultOrder: 'hold' | 'rest';
   readonly decisionDeadlineTicks: number;
   readonly undoDepth: number;
+  readonly manualDice: ManualDiceGroup;
+  readonly positions: 'public' | 'fog';
+  readonly commanderBooks: boolean;
 }
 
 export const DEFAULT_SETTINGS: CampaignSettings = {
@@ -86,6 +96,9 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   defaultOrder: 'rest',
   decisionDeadlineTicks: 1,
   undoDepth: 10,
+  manualDice: 'none',
+  positions: 'public',
+  commanderBooks: false,
 };
 
 /** The bow range must leave room on the table for the baselines. */
@@ -110,6 +123,9 @@ const storedSchema = z.object({
   defaultOrder: fields.defaultOrder.catch(DEFAULT_SETTINGS.defaultOrder),
   decisionDeadlineTicks: fields.decisionDeadlineTicks.catch(DEFAULT_SETTINGS.decisionDeadlineTicks),
   undoDepth: fields.undoDepth.catch(DEFAULT_SETTINGS.undoDepth),
+  manualDice: fields.manualDice.catch(DEFAULT_SETTINGS.manualDice),
+  positions: fields.positions.catch(DEFAULT_SETTINGS.positions),
+  commanderBooks: fields.commanderBooks.catch(DEFAULT_SETTINGS.commanderBooks),
 }).catch(DEFAULT_SETTINGS);
 
 /**

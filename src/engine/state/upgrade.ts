@@ -3,6 +3,7 @@ import { FIRST_MORNING } from '../weather/index.js';
 import type { CampaignState } from './campaign.js';
 import { readSettings } from './settings.js';
 import type { LegacyState } from './upgrades/legacyState.js';
+import { upgradeToFairDice } from './upgrades/fairDice.js';
 import { upgradeToTypedState } from './upgrades/typedState.js';
 
 /**
@@ -15,8 +16,10 @@ import { upgradeToTypedState } from './upgrades/typedState.js';
  *    settings read through their schema; weather always present.
  * 3: exact types: the march log as a list, fatigue reasons as codes, orders as the Order union
  *    (a sail order's fleet and a debark order's assembly in their own fields), contact steps checked.
+ * 4: dice in periods with committed seeds (the old stream's state seeds the first two), manual dice
+ *    asked for, and what each army knows of the others (fog of war).
  */
-export const STATE_VERSION = 3;
+export const STATE_VERSION = 4;
 
 /** A campaign state as stored: plain JSON of some version, not yet upgraded. */
 export type StateJson = object;
@@ -66,6 +69,7 @@ function typedState(s: Json): Json {
 const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
   1: completeMarch,
   2: typedState,
+  3: upgradeToFairDice,
 };
 
 /**

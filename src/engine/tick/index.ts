@@ -2,3 +2,4 @@
 export { TICK_PLAN } from './plan.js';
 export { resolveTick, type TickPlan } from './resolveTick.js';
 export { type TickStep } from './step.js';
+export { diceNeededToResolve, whoRollsIn } from './manualDiceContacts.js';

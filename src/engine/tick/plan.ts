@@ -1,8 +1,9 @@
-import { contactStep } from '../contact/index.js';
+import { knowledgeStep } from '../knowledge/index.js';
 import { beginHalfStep, movementStep } from '../movement/index.js';
 import { courierStep, fleetStep } from '../water/index.js';
 import { droughtCasualtyStep, weatherEffects, weatherStep } from '../weather/index.js';
 import { forgetFinishedStep } from './forgetFinished.js';
+import { manualDiceContactStep } from './manualDiceContacts.js';
 import type { TickPlan } from './resolveTick.js';
 
 /**
@@ -10,10 +11,11 @@ import type { TickPlan } from './resolveTick.js';
  * leaves the live state (closed contacts no rule needs, delivered couriers); contact deadlines, then
  * every move of the half period (armies, then fleets, then couriers, who may ride a fleet); then
  * the clock moves on and the new half period opens with its weather (and drought), the daily
- * books and contacts between forces standing still.
+ * books and contacts between forces standing still; last, what each army saw (fog of war).
+ * The contact step lets a contact wait for its manual dice (manualDiceContacts.ts).
  */
 export const TICK_PLAN: TickPlan = {
-  closeHalf: [forgetFinishedStep, contactStep, movementStep, fleetStep, courierStep],
-  openHalf: [weatherStep, droughtCasualtyStep, beginHalfStep],
+  closeHalf: [forgetFinishedStep, manualDiceContactStep, movementStep, fleetStep, courierStep],
+  openHalf: [weatherStep, droughtCasualtyStep, beginHalfStep, knowledgeStep],
   effects: (s) => weatherEffects(s.weather, s.settings),
 };

@@ -2,8 +2,10 @@ import { nextHalf, type GameTime } from '../clock/index.js';
 import { type Army, regimentFigures } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import type { MovePeriod } from '../movement/index.js';
+import { isFog } from '../knowledge/index.js';
 import type { CampaignState } from '../state/index.js';
 import type { WeatherState } from '../weather/index.js';
+import { fogPlacements, type TokenSeen } from './knowledgeView.js';
 
 /**
  * What a map picture may show, as plain data. The renderer only ever receives one of these, never
@@ -39,6 +41,8 @@ export interface MapToken {
   readonly strengthPct?: number;
   /** Commander view only, other armies only: the viewer's private estimate, always starting "est.". */
   readonly estimate?: string;
+  /** Commander view in fog of war, other sides' armies only: how the viewer knows this position, and how old it is. */
+  readonly seen?: TokenSeen;
 }
 
 /** One step of an ordered march: the hex entered and the half period it is entered in. */
@@ -174,6 +178,8 @@ function publicToken(state: CampaignState, a: Army, label: string): MapToken {
   };
 }
 
+const NO_FLAGS: TokenFlags = { inContact: false, inBattle: false, unformed: false, fatigued: false, embarked: false };
+
 function liveArmies(state: CampaignState): Army[] {
   return Object.values(state.armies)
     .filter((a) => !a.status.destroyed)
@@ -182,10 +188,20 @@ function liveArmies(state: CampaignState): Army[] {
 
 /**
  * The public map: where every commander stands and the public flags. Carries no figures,
- * strengths, compositions, orders or couriers.
- * @see RULINGS 6 Secrets
+ * strengths, compositions, orders or couriers. In fog of war it carries no army at all: the land,
+ * the time and the weather.
+ * @see RULINGS 6 Secrets; docs/rulings.md (Fog of war)
  */
 export function publicMapView(state: CampaignState): MapView {
+  const all = everyPositionView(state);
+  return isFog(state) ? { ...all, tokens: [] } : all;
+}
+
+/**
+ * The public map with every army where it stands, whatever the setting: what the map after a tick
+ * shows with positions public, and what the referee's campaign book and time-lapse show.
+ */
+export function everyPositionView(state: CampaignState): MapView {
   const armies = liveArmies(state);
   const labels = labelsFor(armies);
   return {
@@ -281,14 +297,20 @@ export function commanderMapView(state: CampaignState, armyIds: readonly string[
   const estimates = new Map((knowledge.estimates ?? []).filter((e) => !mine.has(e.armyId)).map((e) => [e.armyId, estimateText(e.text)]));
   const armies = liveArmies(state);
   const labels = labelsFor(armies);
-  const tokens = armies.map((a): MapToken => {
+  const fog = isFog(state) ? fogPlacements(state, armyIds) : undefined;
+  const tokens = armies.flatMap((a): MapToken[] => {
     const base = publicToken(state, a, labels.get(a.id) ?? a.commander);
     if (mine.has(a.id)) {
       const pct = armyStrengthPct(a);
-      return pct === undefined ? { ...base, own: true } : { ...base, own: true, strengthPct: pct };
+      return [pct === undefined ? { ...base, own: true } : { ...base, own: true, strengthPct: pct }];
     }
     const est = estimates.get(a.id);
-    return est === undefined ? base : { ...base, estimate: est };
+    const known = est === undefined ? base : { ...base, estimate: est };
+    const place = fog?.get(a.id);
+    if (!fog || place === 'here') return [known];
+    if (!place) return [];
+    // Where the viewer last knew it; its flags only if seen now (an old sighting says nothing of today).
+    return [{ ...known, hex: place.hex, seen: place.seen, ...(place.seen.ageHalves > 0 ? { flags: NO_FLAGS } : {}) }];
   });
   const paths = armies.filter((a) => mine.has(a.id)).flatMap((a) => {
     const p = pathFor(state, a, knowledge);

@@ -30,7 +30,7 @@ function capitalise(text: string): string {
 }
 
 /** "cloudy, fog" / "hard rain, high winds" / "clear skies". */
-export function describeSky(weather: WeatherState): string {
+export function describeSky(weather: Pick<WeatherState, 'sky' | 'fog' | 'wind'>): string {
   const parts = [SKY_TEXT[weather.sky]];
   if (weather.fog) parts.push('fog');
   if (weather.wind !== 'none') parts.push(WIND_TEXT[weather.wind]);

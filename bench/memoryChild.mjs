@@ -1,0 +1,41 @@
+/**
+ * rss100Mb, in a fresh process running the COMPILED bot (dist/, as `npm start` runs it; the bench
+ * builds it first): 100 Valormr campaigns on one WAL database file, each created, started and
+ * played one tick with the console's `!tick` (the tick, then its public map drawn on a render
+ * thread, encoded and delivered as a file). Resident memory of the whole process (every thread)
+ * after a garbage collection, right after the last picture (rssMb) and once the idle render
+ * thread has stopped, as it does a minute after its last picture (rssIdleMb; shortened here to a
+ * second). Prints one JSON line: { rssMb, rssIdleMb }.
+ */
+import { mkdtempSync } from 'node:fs';
+import process from 'node:process';
+import { setTimeout } from 'node:timers';
+import { URL } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const dist = new URL('../dist/src/', import.meta.url);
+const { createApp } = await import(new URL('app/createApp.js', dist).href);
+const { ManualClock } = await import(new URL('app/ports.js', dist).href);
+const { ConsoleSession } = await import(new URL('console/session.js', dist).href);
+const { closeRenderPool } = await import(new URL('render/index.js', dist).href);
+const { configureRenderPool } = await import(new URL('render/renderPool.js', dist).href);
+configureRenderPool({ idleMs: 1000 });
+
+const dir = mkdtempSync(join(tmpdir(), 'valormr-bench-'));
+const app = createApp({ databasePath: join(dir, 'many.db'), clock: new ManualClock(new Date('2026-11-22T10:00:00Z')), seed: 1 });
+for (let i = 0; i < 100; i++) {
+  const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId: `c${i}`, baseDir: process.cwd() }, outDir: join(dir, 'out'), write: () => {} });
+  await session.handle(`@referee /campaign create scenario:valormr name:"Campaign ${i}"`);
+  await session.handle('@referee /campaign start');
+  await session.handle('!tick');
+}
+globalThis.gc?.();
+await new Promise((r) => setTimeout(r, 100));
+const rssMb = process.memoryUsage().rss / 1024 / 1024;
+await new Promise((r) => setTimeout(r, 2500));
+globalThis.gc?.();
+const rssIdleMb = process.memoryUsage().rss / 1024 / 1024;
+app.close();
+await closeRenderPool();
+process.stdout.write(`${JSON.stringify({ rssMb, rssIdleMb })}\n`);

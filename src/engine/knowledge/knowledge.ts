@@ -1,0 +1,102 @@
+import { timeIndex, type GameTime } from '../clock/index.js';
+import { isOpen } from '../contact/index.js';
+import type { Army } from '../forces/index.js';
+import { hexDistance, type Hex } from '../hex/index.js';
+import type { CampaignState } from '../state/index.js';
+
+/**
+ * What each army knows of where the others are, for fog of war (the referee's `positions:fog`).
+ * A side always knows where its own armies stand; another side's army is known where one of the
+ * viewer's armies last saw it (next to it, or in a contact with it), where a courier's report
+ * placed it, or where it stood when fog fell (the last public positions). With positions public
+ * (the Valormr default: moves are overt) every army is known where it is.
+ * @see RULINGS 6 Secrets; docs/rulings.md (Fog of war)
+ */
+export type SightingHow = 'public' | 'contact' | 'courier';
+
+/** Where an army was seen, when, and how the viewer knows. */
+export interface Sighting {
+  readonly hex: Hex;
+  readonly at: GameTime;
+  readonly how: SightingHow;
+  /** A courier's report: the army that sent it. */
+  readonly from?: string;
+}
+
+/** Sightings by the id of the army seen. */
+export type Sightings = Readonly<Record<string, Sighting>>;
+
+export interface KnowledgeState {
+  /** What each army remembers, by the viewer army's id. */
+  readonly armies: Readonly<Record<string, Sightings>>;
+  /** Reports riding with couriers (what the sender knew when it sent them), by courier id. */
+  readonly reports: Readonly<Record<string, Sightings>>;
+}
+
+export const NO_KNOWLEDGE: KnowledgeState = { armies: {}, reports: {} };
+
+export function isFog(state: Pick<CampaignState, 'settings'>): boolean {
+  return state.settings.positions === 'fog';
+}
+
+const live = (state: CampaignState): Army[] => Object.values(state.armies).filter((a) => !a.status.destroyed);
+
+/** Whether `viewer` sees `target` now: next to it (or in its hex), or in one open contact with it. */
+function inSight(state: CampaignState, viewer: Army, target: Army): boolean {
+  if (hexDistance(viewer.hex, target.hex) <= 1) return true;
+  return Object.values(state.contacts).some((c) => isOpen(c) && c.armyIds.includes(viewer.id) && c.armyIds.includes(target.id));
+}
+
+/** The other sides' armies this army sees now. */
+export function sightedNow(state: CampaignState, viewerId: string): Sightings {
+  const viewer = state.armies[viewerId];
+  if (!viewer || viewer.status.destroyed) return {};
+  const out: Record<string, Sighting> = {};
+  for (const t of live(state)) {
+    if (t.side === viewer.side || !inSight(state, viewer, t)) continue;
+    out[t.id] = { hex: { q: t.hex.q, r: t.hex.r }, at: state.clock, how: 'contact' };
+  }
+  return out;
+}
+
+/** Two sets of sightings, the later of each army's kept (on a tie, what was seen beats what was told). */
+export function mergeSightings(a: Sightings, b: Sightings): Sightings {
+  const out: Record<string, Sighting> = { ...a };
+  for (const [id, s] of Object.entries(b)) {
+    const had = out[id];
+    const newer = !had || timeIndex(s.at) > timeIndex(had.at) || (timeIndex(s.at) === timeIndex(had.at) && had.how !== 'contact' && s.how === 'contact');
+    if (newer) out[id] = s;
+  }
+  return out;
+}
+
+/**
+ * Where the viewer armies know the other sides' armies to be: with positions public, where they
+ * are; in fog, their memories and what they see now, the latest of each. Armies of the viewers'
+ * own sides are not listed (a side knows where its armies stand).
+ */
+export function knownPositions(state: CampaignState, viewerIds: readonly string[]): Sightings {
+  const sides = new Set(viewerIds.flatMap((id) => (state.armies[id] ? [state.armies[id].side] : [])));
+  const others = live(state).filter((a) => !sides.has(a.side) && !viewerIds.includes(a.id));
+  if (!isFog(state)) return Object.fromEntries(others.map((a) => [a.id, { hex: { q: a.hex.q, r: a.hex.r }, at: state.clock, how: 'public' as const }]));
+  let known: Sightings = {};
+  for (const id of viewerIds) known = mergeSightings(mergeSightings(known, state.knowledge.armies[id] ?? {}), sightedNow(state, id));
+  const alive = new Set(others.map((a) => a.id));
+  return Object.fromEntries(Object.entries(known).filter(([id]) => alive.has(id)));
+}
+
+/** Fog falls: every army remembers the other sides' armies where they stand now (the last public positions). */
+export function fogFalls(state: CampaignState): KnowledgeState {
+  const armies: Record<string, Sightings> = {};
+  const all = live(state);
+  for (const v of all) {
+    armies[v.id] = Object.fromEntries(all.filter((t) => t.side !== v.side).map((t) => [t.id, { hex: { q: t.hex.q, r: t.hex.r }, at: state.clock, how: 'public' as const }]));
+  }
+  return { armies, reports: {} };
+}
+
+/** A courier leaves (fog of war): it carries what its sender knows now, for its recipient. */
+export function withCourierReport(state: CampaignState, courierId: string, fromArmy: string): KnowledgeState {
+  if (!isFog(state)) return state.knowledge;
+  return { ...state.knowledge, reports: { ...state.knowledge.reports, [courierId]: knownPositions(state, [fromArmy]) } };
+}

@@ -1,0 +1,126 @@
+import sharp from 'sharp';
+import { unzipSync, strFromU8 } from 'fflate';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConsoleOutput } from '../../src/console/session.js';
+import { exportCampaignBook } from '../../src/app/book/exportBook.js';
+import { campaignTimelapse } from '../../src/app/book/timelapse.js';
+import type { Actor } from '../../src/app/actor.js';
+import type { Harness } from './harness.js';
+import { campaignState, consoleHarness } from './harness.js';
+import { contactHarness, open } from './contactSetup.js';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+const actor = (userId: string): Actor => ({ userId, userName: userId, guildId: 'console', channelId: 'console', roleIds: [] });
+
+function unzip(data: Uint8Array): { md: string; files: string[]; bytes: Record<string, Uint8Array> } {
+  const bytes = unzipSync(data);
+  return { md: strFromU8(bytes['book.md']!), files: Object.keys(bytes), bytes };
+}
+
+/** Three days of a campaign with a contact, its secret estimates, a battle and its result. */
+async function playedCampaign(): Promise<Harness> {
+  const x = await contactHarness();
+  await x.run('@referee /campaign start');
+  await open(x, 'hadewych,grallune');
+  await x.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage', '@referee /battle result', '!tick 10');
+  return x;
+}
+
+describe('the campaign book (/campaign export format:markdown)', () => {
+  it('GIVEN a played campaign WHEN the public book is exported THEN every day is a section once, with its map, and no secret is in it', async () => {
+    h = await playedCampaign();
+    const [r] = await exportCampaignBook(h.app, actor('carol'), { publicOnly: true });
+    const { md, files } = unzip(r!.files![0]!.data);
+    const days = campaignState(h).clock.day;
+    for (let d = 1; d <= days - (campaignState(h).clock.half === 0 ? 1 : 0); d++) {
+      expect(md.match(new RegExp(`^## Day ${d}$`, 'gm')), `Day ${d}`).toHaveLength(1);
+    }
+    expect(md).toMatch(/^### Morning$/m);
+    expect(md).toMatch(/The clock moves on/);
+    expect(md).toMatch(/Battle joined/);
+    // A map for each day, beside its section.
+    const maps = files.filter((f) => f.startsWith('maps/'));
+    expect(maps.length).toBeGreaterThanOrEqual(2);
+    for (const f of maps) expect(md).toContain(`](${f})`);
+    // Nothing secret: no estimate, no contact dice, no strength, nobody's private line (the
+    // weather's "75 %" of move points is public).
+    expect(md).not.toMatch(/estimate|contact dice|strength|\d+\s*(figures?|troops)\b|~\d/i);
+    expect(md).not.toMatch(/\(to |\(referee\)/);
+  });
+
+  it('GIVEN the same campaign THEN the referee\'s book holds the estimates and what each commander was told', async () => {
+    h = await playedCampaign();
+    const [r] = await exportCampaignBook(h.app, actor('referee'), { publicOnly: false });
+    const { md } = unzip(r!.files![0]!.data);
+    expect(md).toMatch(/\*\(to Army of Hadewych\)\* Contact dice \d/);
+    expect(md).toMatch(/\*\(to Army of Grallune\)\* Contact dice \d/);
+    expect(md).toMatch(/\*\(referee\)\*/);
+    expect(md).toMatch(/est|~\d/);
+  });
+
+  it('GIVEN a commander THEN their book waits for the end or the referee\'s leave, and then holds only what they were told', async () => {
+    h = await playedCampaign();
+    await expect(exportCampaignBook(h.app, actor('alice'), { publicOnly: false })).rejects.toThrow(/after the campaign ends/);
+    await h.run('@referee /campaign settings commander-books:true');
+    const [r] = await exportCampaignBook(h.app, actor('alice'), { publicOnly: false });
+    const { md } = unzip(r!.files![0]!.data);
+    expect(md).toMatch(/\*\(to you\)\* Contact dice \d/);
+    expect(md).not.toMatch(/Army of Grallune\)\*|\(referee\)/);
+  });
+
+  it('GIVEN fog of war THEN the public book places no army, in words or on its maps, and the referee\'s still does', async () => {
+    h = await contactHarness();
+    await h.run('@referee /campaign settings positions:fog', '@referee /campaign start', '@bob /move army:grallune to:1124', '!tick 4');
+    const [pub] = await exportCampaignBook(h.app, actor('carol'), { publicOnly: true });
+    const { md } = unzip(pub!.files![0]!.data);
+    const after = md.slice(md.indexOf('## Day 1'));
+    expect(after).not.toMatch(/Grallune|Hadewych|\b11\d\d\b/);
+    expect(after).toMatch(/fog of war: no army shown/);
+    const [ref] = await exportCampaignBook(h.app, actor('referee'), { publicOnly: false });
+    expect(unzip(ref!.files![0]!.data).md).toMatch(/\*\(to Army of Grallune\)\*.*11\d\d/);
+  });
+
+  it('GIVEN /campaign export format:markdown through the console THEN a zip file comes back', async () => {
+    h = await playedCampaign();
+    const [out] = await h.run('@referee /campaign export format:markdown') as ConsoleOutput[];
+    expect(out?.files?.[0]).toMatch(/book-referee\.zip$/);
+  });
+});
+
+describe('the time-lapse (/campaign timelapse)', () => {
+  it('GIVEN ten ticks played THEN the animated WebP decodes to ten frames of the map', async () => {
+    h = await playedCampaign();
+    const ticks = (h.app.db.$client.prepare('select count(*) as n from ticks').get() as { n: number }).n;
+    const [r] = await campaignTimelapse(h.app, actor('carol'), { secret: false });
+    const data = r!.files![0]!.data;
+    const meta = await sharp(data, { animated: true }).metadata();
+    expect(meta.format).toBe('webp');
+    expect(meta.pages).toBe(ticks);
+    expect(meta.width).toBe(800);
+    expect(meta.delay?.at(-1)).toBe(3000);
+  });
+
+  it('GIVEN a hundred ticks of armies on the march THEN the time-lapse has a hundred frames and stays under 8 MB', async () => {
+    h = await consoleHarness({ seed: 3 });
+    await h.run('@referee /campaign create scenario:valormr name:Long', '@referee /campaign start');
+    const armies = Object.keys(campaignState(h).armies);
+    const targets = ['2218', '1418', '0916', '2416', '1716', '2010', '1223', '2820'];
+    for (let k = 0; k < 100; k++) {
+      if (k % 8 === 0) for (const [i, id] of armies.entries()) await h.run(`@referee /move army:${id} to:${targets[(i + k) % targets.length]}`);
+      await h.run('!tick');
+      const list = await h.run('@referee /battle list');
+      for (const m of (list[0]?.content ?? '').matchAll(/\b(c\d+)\b/g)) await h.run(`@referee /battle result contact:${m[1]}`);
+    }
+    const [r] = await campaignTimelapse(h.app, actor('carol'), { secret: false });
+    const data = r!.files![0]!.data;
+    expect((await sharp(data, { animated: true }).metadata()).pages).toBe(100);
+    expect(data.length).toBeLessThan(8 * 1024 * 1024);
+  }, 120_000);
+
+  it('GIVEN a commander asking for every army THEN it is refused: that is the referee\'s', async () => {
+    h = await playedCampaign();
+    await expect(campaignTimelapse(h.app, actor('alice'), { secret: true })).rejects.toThrow(/Only the referee/);
+  });
+});
