@@ -32,6 +32,9 @@ export default {
       .addNumberOption((o) => o.setName('bow-range').setDescription('Short bow range in inches'))
       .addBooleanOption((o) => o.setName('drought').setDescription('Optional drought rule'))
       .addBooleanOption((o) => o.setName('advanced-embarkation').setDescription('Optional embarkation times'))
+      .addBooleanOption((o) => o.setName('passage-of-lines').setDescription('Advanced: pass through (not stop on) a stationary ally\'s hex (default off)'))
+      .addBooleanOption((o) => o.setName('unformed-as-retreat').setDescription('Unformed forces disengage as if in retreat and may be pursued (default on)'))
+      .addBooleanOption((o) => o.setName('nocturnal-day-march').setDescription('Goblins, kobolds and orcs may march by day (default off)'))
       .addStringOption((o) => o.setName('missed-orders').setDescription('What an army without orders does').addChoices({ name: 'rest', value: 'rest' }, { name: 'hold', value: 'hold' }))
       .addIntegerOption((o) => o.setName('decision-deadline').setDescription('Ticks commanders have to answer a contact (default 1)').setMinValue(1).setMaxValue(8))
       .addIntegerOption((o) => o.setName('catch-up-cap').setDescription('Most missed half periods played after downtime before pausing (default 4)').setMinValue(1).setMaxValue(48))
@@ -69,7 +72,8 @@ export default {
         return campaignSettings(ctx.app, actor, {
           cadence: ctx.string('cadence'), timezone: ctx.string('timezone'), reminderLeadMinutes: ctx.integer('reminder-lead'), catchUp: ctx.string('catch-up'),
           refereeRoleId: ctx.user('referee-role'), tableWidth: ctx.number('table-width'), shortBowRange: ctx.number('bow-range'), drought: ctx.boolean('drought'),
-          advancedEmbarkation: ctx.boolean('advanced-embarkation'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
+          advancedEmbarkation: ctx.boolean('advanced-embarkation'), passageOfLines: ctx.boolean('passage-of-lines'),
+          unformedAsRetreat: ctx.boolean('unformed-as-retreat'), nocturnalDayMarch: ctx.boolean('nocturnal-day-march'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
           catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
           commanderBooks: ctx.boolean('commander-books'),
         });

@@ -118,17 +118,10 @@ export function armyCard(state: CampaignState, armyId: string, events: readonly 
 }
 
 /**
- * A card from lines of text (the deployment briefing): the first line is its title, lines
- * "- Name: text" become fields named Name, the others its description, in order.
+ * A card from labelled parts (the deployment briefing): the part labelled "Battle" is its
+ * title, every other part a field named by its label, in order.
  */
-export function linesCard(lines: readonly string[]): Card {
-  const [first = '', ...rest] = lines;
-  const description: string[] = [];
-  const fields: CardField[] = [];
-  for (const line of rest) {
-    const m = /^- ([^:]{1,80}): (.+)$/s.exec(line);
-    if (m) fields.push({ name: m[1] as string, value: m[2] as string });
-    else description.push(line);
-  }
-  return { title: first.replace(/\*\*/g, ''), ...(description.length > 0 ? { description: description.join('\n') } : {}), fields };
+export function partsCard(parts: readonly { readonly label: string; readonly text: string }[]): Card {
+  const title = parts.find((p) => p.label === 'Battle')?.text ?? 'Battle';
+  return { title, fields: parts.filter((p) => p.label !== 'Battle').map((p) => ({ name: p.label, value: p.text })) };
 }

@@ -115,9 +115,9 @@ export function loadScenario(db: Database, id: string): ScenarioDoc | undefined 
 
 export function insertCampaign(conn: Database, meta: Pick<CampaignMeta, 'guildId' | 'channelId' | 'ownerUserId' | 'createdAt'>, state: CampaignState, scenario: ScenarioDoc, version: number): void {
   prepared(conn, `insert into campaigns (id, guild_id, channel_id, name, scenario_id, scenario, owner_user_id, status, season, settings,
-    clock_day, clock_half, rng, manual_dice, next_id, state_version, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    clock_day, clock_half, rng, manual_dice, next_id, next_courier_id, state_version, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(state.id, meta.guildId, meta.channelId, state.name, state.scenarioId, JSON.stringify(scenario), meta.ownerUserId, state.status, state.season,
-      JSON.stringify(state.settings), state.clock.day, state.clock.half, JSON.stringify(state.rng), JSON.stringify(state.manualDice), state.nextId, version, meta.createdAt, meta.createdAt);
+      JSON.stringify(state.settings), state.clock.day, state.clock.half, JSON.stringify(state.rng), JSON.stringify(state.manualDice), state.nextId, state.nextCourierId, version, meta.createdAt, meta.createdAt);
   for (const s of Object.values(state.sides)) {
     prepared(conn, 'insert into sides (campaign_id, id, name, colour, hostile_to) values (?, ?, ?, ?, ?)').run(state.id, s.id, s.name, s.colour, JSON.stringify(s.hostileTo));
   }
@@ -138,7 +138,7 @@ const str = (r: Row, k: string): string => r[k] as string;
  * their tables, out of the state). Never reads the scenario document.
  */
 export function loadState(conn: Database, id: string): StoredState | undefined {
-  const c = prepared(conn, `select id, name, scenario_id, season, status, settings, clock_day, clock_half, rng, manual_dice, next_id, state_version
+  const c = prepared(conn, `select id, name, scenario_id, season, status, settings, clock_day, clock_half, rng, manual_dice, next_id, next_courier_id, state_version
     from campaigns where id = ?`).get(id) as Row | undefined;
   if (!c) return undefined;
   const sides = Object.fromEntries((prepared(conn, 'select id, name, colour, hostile_to from sides where campaign_id = ?').all(id) as Row[])
@@ -197,6 +197,7 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
       manualDice: fromJson(str(c, 'manual_dice')),
       knowledge,
       nextId: c['next_id'],
+      nextCourierId: c['next_courier_id'],
     },
   };
 }
@@ -209,8 +210,8 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
  */
 export function saveState(conn: Database, prev: CampaignState, next: CampaignState, now: string, version: number, rewriteAll = false): void {
   prepared(conn, `update campaigns set name = ?, status = ?, season = ?, settings = ?, clock_day = ?, clock_half = ?, rng = ?, manual_dice = ?, next_id = ?,
-    state_version = ?, updated_at = ? where id = ?`)
-    .run(next.name, next.status, next.season, JSON.stringify(next.settings), next.clock.day, next.clock.half, JSON.stringify(next.rng), JSON.stringify(next.manualDice), next.nextId, version, now, next.id);
+    next_courier_id = ?, state_version = ?, updated_at = ? where id = ?`)
+    .run(next.name, next.status, next.season, JSON.stringify(next.settings), next.clock.day, next.clock.half, JSON.stringify(next.rng), JSON.stringify(next.manualDice), next.nextId, next.nextCourierId, version, now, next.id);
   writeEntities(conn, prev, next, rewriteAll);
 }
 

@@ -27,6 +27,8 @@ export const campaigns = sqliteTable('campaigns', {
   /** Manual rolls asked for and not yet used (src/engine/dice/manual.ts). */
   manualDice: text('manual_dice', { mode: 'json' }).notNull().default(sql`'{"nextId":1,"requests":[]}'`),
   nextId: integer('next_id').notNull().default(1),
+  /** The couriers' own id counter (state version 4; older rows are upgraded from next_id). */
+  nextCourierId: integer('next_courier_id').notNull().default(1),
   /** When the scheduler should run the next tick (ISO instant), null when not scheduled. */
   nextTickAt: text('next_tick_at'),
   /** Reminder for the current deadline already sent. */

@@ -28,7 +28,7 @@ describe('001 Avoid: "enough move points to move into an adjacent hex or be able
     const s = contact({ pointsLeft: 4, spentToday: 8 });
     expect(forcedMarchExtra(s, s.armies['hadewych']!)).toBe(6);
     const r = must(chooseStep1(s, clear, 'c1', 'hadewych', { kind: 'avoid', to: hx('0304') }));
-    expect(r.avoid).toEqual({ points: 6, forcedMarch: true, extra: 6 });
+    expect(r.avoid).toMatchObject({ points: 6, forcedMarch: true, extra: 6, unformed: false });
   });
 
   it('GIVEN an avoid by forced march THEN the army moves, pays from the enlarged day, and tomorrow must be rest or fatigue', () => {
@@ -53,7 +53,7 @@ describe('001 Avoid: "enough move points to move into an adjacent hex or be able
   it('GIVEN enough points left THEN the avoid is no forced march and the books stay clean', () => {
     let s = contact({ pointsLeft: 12 });
     const r = must(chooseStep1(s, clear, 'c1', 'hadewych', { kind: 'avoid', to: hx('0304') }));
-    expect(r.avoid).toEqual({ points: 6, forcedMarch: false, extra: 0 });
+    expect(r.avoid).toMatchObject({ points: 6, forcedMarch: false, extra: 0, unformed: false });
     s = r.state;
     const out = must(resolveStep1(s, clear, 'c1', dice(6, 1)));
     expect(out.state.armies['hadewych']!.march.pointsLeft).toBe(6);

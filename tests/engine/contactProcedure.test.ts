@@ -66,7 +66,8 @@ describe('001 Contact Dice: the worked example', () => {
     expect(d.estimates?.['aeskrvald']?.['hadewych']).toMatchObject({ sizeBand: 'accurate', estimatedFigures: 20, composition: { companies: [{ troopType: 'heavy foot', figures: 20 }] } });
     expect(d.terrain).toHaveLength(12);
     expect(d.terrain?.slice(0, 2).map((t) => t.armyId)).toEqual(['aeskrvald', 'aeskrvald']);
-    expect(out.state.armies['hadewych']!.scouts).toBe(0);
+    // A killed scout does not shrink what the army deploys at its next contact (RULINGS 5).
+    expect(out.state.armies['hadewych']!.scouts).toBe(1);
     // Secrets: estimates only to their commander; nothing numeric in public.
     const estimates = out.events.filter((e) => e.type === 'contactEstimated');
     expect(estimates.map((e) => e.audience)).toEqual([{ kind: 'army', armyId: 'hadewych' }, { kind: 'army', armyId: 'ingegerd' }, { kind: 'army', armyId: 'aeskrvald' }]);
@@ -155,10 +156,10 @@ describe('001 Avoid, Evade, Delay, and Withdraw: the evade example', () => {
 
   it('GIVEN two opponents THEN the losses of both results are added together', () => {
     const s = threeForces();
-    // Hadewych unformed, in clear: 1 + 2 (rearguard above half strength) - 1 = 2; opponents 6 + 3 = 9: -7 twice -> 25% + 25%.
+    // Hadewych unformed (as if in retreat, -1), in clear: 1 + 2 (rearguard above half strength) - 1 - 1 = 1; opponents 6 + 3 = 9: -8 twice -> 30% + 30%.
     const r = resolveDisengagement({ ...s, armies: { ...s.armies, hadewych: { ...s.armies['hadewych']!, formation: 'unformed' } } }, clear, { armyId: 'hadewych', opponentIds: ['ingegerd', 'aeskrvald'], operation: 'evade', ctx: NO_CTX }, dice(1, 6, 6));
-    expect(r.outcome.against.map((a) => a.difference)).toEqual([-7, -7]);
-    expect(r.outcome.percent).toBe(50);
+    expect(r.outcome.against.map((a) => a.difference)).toEqual([-8, -8]);
+    expect(r.outcome.percent).toBe(60);
   });
 });
 

@@ -159,8 +159,8 @@ describe('001 Terrain Reconnaissance', () => {
   it('GIVEN a difference of 2 THEN the winner draws two, then turns alternate until the winner has four, then the opponent draws the rest', () => {
     expect(terrainDrawOrder(['w', 'o'], 2)).toEqual(['w', 'w', 'o', 'w', 'o', 'w', 'o', 'o']);
   });
-  it('GIVEN a difference of 0 THEN turns alternate from the opponent', () => {
-    expect(terrainDrawOrder(['w', 'o'], 0)).toEqual(['o', 'w', 'o', 'w', 'o', 'w', 'o', 'w']);
+  it('GIVEN equal unmodified dice (a difference of 0) THEN the contact dice winner still draws first: one card, then turns alternate', () => {
+    expect(terrainDrawOrder(['w', 'o'], 0)).toEqual(['w', 'o', 'w', 'o', 'w', 'o', 'w', 'o']);
   });
   it('GIVEN a difference of 5 THEN the winner draws five at once and the opponent four', () => {
     expect(terrainDrawOrder(['w', 'o'], 5)).toEqual(['w', 'w', 'w', 'w', 'w', 'o', 'o', 'o', 'o']);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { baselines } from '../../src/engine/contact/baselines.js';
 import type { ContactFact } from '../../src/engine/contact/contactEvents.js';
 import { deploy } from '../../src/engine/contact/deployment.js';
-import { describeContact, describeEstimate, describeStep } from '../../src/engine/contact/describeContact.js';
+import { describeConditions, describeContact, describeEstimate, describeStep } from '../../src/engine/contact/describeContact.js';
 import type { DisengagementOutcome } from '../../src/engine/contact/disengage.js';
 import type { Estimate } from '../../src/engine/contact/estimate.js';
 import { namesOf, PUBLIC, REFEREE, toArmy } from '../../src/engine/events/events.js';
@@ -31,6 +31,15 @@ describe('describeContact: steps and estimates', () => {
       .toBe('Ingegerd: engaging regiment about 20 figures (800 troops); troops: heavy foot 75%, lancers 25%; 1 other regiment(s).');
     expect(describeEstimate(estimate({ estimatedFigures: 20, estimatedTroops: 800, composition: { basic: ['infantry'], companies: [{ troopType: 'heavy foot', figures: 20 }], individuals: [{ name: 'Ingegerd', kind: 'leader' }] } }), 'Ingegerd'))
       .toBe('Ingegerd: engaging regiment about 20 figures (800 troops); companies: 20 heavy foot; with Ingegerd (leader).');
+  });
+});
+
+describe('describeContact: what a contact move did to the force', () => {
+  it('GIVEN a contact move into ground that demands unformed movement, or away from the rally point THEN its commander reads it', () => {
+    const noted = (becameUnformed: boolean, stragglersLost: number): string => say({ type: 'contactMoveNoted', audience: toArmy('hadewych'), data: { armyId: 'hadewych', to: '0304', becameUnformed, stragglersLost, rallyPoint: '0303' } });
+    expect(noted(true, 0)).toBe('Hadewych moved unformed into 0304: stragglers are counted at daybreak, and a day without movement reforms it.');
+    expect(noted(false, 2)).toBe('2 straggling figure(s) left behind at 0303 are lost.');
+    expect(noted(true, 1)).toBe('Hadewych moved unformed into 0304: stragglers are counted at daybreak, and a day without movement reforms it; 1 straggling figure(s) left behind at 0303 are lost.');
   });
 });
 
@@ -73,6 +82,43 @@ describe('describeContact: step 1 and the contact phase', () => {
   });
 });
 
+describe('describeContact: the conditions of a battle, for the table', () => {
+  it('GIVEN a clear day THEN the hour and the sky only', () => {
+    expect(describeConditions({ hour: 10, night: false, sky: 'clear', rainLevel: 0, highWinds: false }, names)).toEqual([
+      { label: 'Hour', text: 'Contact at the 10th hour.' },
+      { label: 'Weather', text: 'Clear.' },
+    ]);
+  });
+
+  it('GIVEN a night battle in fog after hard rain, with high winds THEN every condition, fog\'s visibility in yards', () => {
+    expect(describeConditions({ hour: 16, night: true, sky: 'hardRain', rainLevel: 2, highWinds: true, fog: { die: 4, yards: 120 } }, names)).toEqual([
+      { label: 'Hour', text: 'Contact at the 16th hour: a night battle.' },
+      { label: 'Weather', text: 'Hard rain; high winds: missile fire scores one hit fewer (catapults unaffected).' },
+      { label: 'Visibility', text: 'Fog: 120 yards (die 4 x 30); creatures hurt by bright light suffer nothing from the sun.' },
+      { label: 'Ground', text: 'Soft and muddy after the rain (rain level 2).' },
+    ]);
+  });
+
+  it('GIVEN three forces in one battle THEN how they stand on the map', () => {
+    const arrangement = [
+      { armyId: 'hadewych', hex: '0303', next: [{ armyId: 'ingegerd', direction: 'n' as const, enemy: true }, { armyId: 'aeskrvald', direction: 'se' as const, enemy: true }] },
+      { armyId: 'ingegerd', hex: '0302', next: [{ armyId: 'hadewych', direction: 's' as const, enemy: true }] },
+      { armyId: 'aeskrvald', hex: '0403', next: [{ armyId: 'hadewych', direction: 'nw' as const, enemy: true }] },
+    ];
+    const parts = describeConditions({ hour: 10, night: false, sky: 'cloudy', rainLevel: 0, highWinds: false, arrangement }, names);
+    expect(parts.at(-1)).toEqual({ label: 'Arrangement', text: 'The forces deploy as they stand on the map. Hadewych at 0303: Ingegerd (enemy) to the north, Aeskrvald (enemy) to the south-east; Ingegerd at 0302: Hadewych (enemy) to the south; Aeskrvald at 0403: Hadewych (enemy) to the north-west.' });
+  });
+
+  it('GIVEN each force\'s own state THEN its commander reads it, the referee all of them', () => {
+    const fresh = { armyId: 'ingegerd', fatigued: false, unformed: false, asIfInRetreat: false };
+    const worn = { armyId: 'hadewych', fatigued: true, unformed: true, asIfInRetreat: true, raftsDefence: { phase: 'build' as const, share: 1 / 3 }, debarking: { present: ['First'], awaited: ['Second', 'Third'] } };
+    expect(say({ type: 'forceCondition', audience: toArmy('ingegerd'), data: { contactId: 'c1', condition: fresh } })).toBe('Battle c1, your force at the table: formed, not fatigued, with all its force.');
+    expect(say({ type: 'forceCondition', audience: toArmy('hadewych'), data: { contactId: 'c1', condition: worn } })).toBe('Battle c1, your force at the table: fatigued from the march: it fights fatigued; unformed: its units begin the battle unrallied, as if in retreat, each rallying at the end of the first turn of mass combat unless attacked; building rafts (building): it defends with one third of its force; still debarking: only First is ashore to fight; Second and Third still to come.');
+    expect(say({ type: 'forceCondition', audience: toArmy('hadewych'), data: { contactId: 'c1', condition: { ...fresh, unformed: true } } })).toBe('Battle c1, your force at the table: unformed.');
+    expect(say({ type: 'forceConditions', audience: REFEREE, data: { contactId: 'c1', conditions: [fresh, { ...fresh, armyId: 'hadewych', fatigued: true }] } })).toBe('Battle c1, the forces at the table: Ingegerd: formed, not fatigued, with all its force; Hadewych: fatigued from the march: it fights fatigued.');
+  });
+});
+
 describe('describeContact: engage or evade, and the battle', () => {
   const layout = baselines(48, 6);
   const briefing = deploy([
@@ -83,7 +129,7 @@ describe('describeContact: engage or evade, and the battle', () => {
   it('GIVEN everyone evading, or a battle joined THEN the channel hears who, the referee the deployment dice', () => {
     expect(say({ type: 'contactEvaded', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'] } })).toBe('Hadewych and Ingegerd broke off: no battle.');
     const { entries, ...rest } = briefing;
-    expect(say({ type: 'battleJoined', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], hexes: ['0303', '0302'], deployment: { ...rest, entries: entries.map(({ modifiers: _m, ...e }) => e) } } }))
+    expect(say({ type: 'battleJoined', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], hexes: ['0303', '0302'], deployment: { ...rest, entries: entries.map(({ modifiers: _m, ...e }) => e) }, conditions: { hour: 10, night: false, sky: 'clear', rainLevel: 0, highWinds: false } } }))
       .toBe('Battle joined at 0303/0302 between Hadewych and Ingegerd. The deployment briefing is posted; the referee records the result with /battle result.');
     const told = say({ type: 'deploymentRolled', audience: REFEREE, data: { contactId: 'c1', deployment: briefing } });
     expect(told).toBe('Deployment for c1: Hadewych 3 -> 4; Ingegerd 4 -> 6; initiative Ingegerd.');

@@ -23,6 +23,12 @@ describe('describeMovement: the chronicle of a march', () => {
     expect(say({ type: 'armyBlocked', audience: PUBLIC, data: { armyId: 'bert', hex: '0103', blockedAt: '0102', reason: 'contested' } })).toBe('Bert halted at 0103, short of the contested hex 0102.');
   });
 
+  it('GIVEN a passage of lines THEN the wait before the ally\'s hex, and a contact during the passage, in words', () => {
+    expect(outcome([{ kind: 'waitingToPass', at: '0101', through: '0102' }])).toMatch(/Waiting at 0101: the allied force in 0102 can be passed through only in and out in the same half period; the march goes on when it can\.$/);
+    expect(say({ type: 'passageDisordered', audience: PUBLIC, data: { armyId: 'ann', allyIds: ['bert', 'lara'], hex: '0103' } }))
+      .toBe('Enemy contact caught Ann passing through the lines of Bert and Lara: all are unformed; it halts at 0103.');
+  });
+
   it('GIVEN a contested hex THEN the public learns who took it, the referee why', () => {
     expect(say({ type: 'hexContested', audience: PUBLIC, data: { hex: '0102', half: 'morning', ranking: ['ann', 'bert'] } })).toBe('Ann and Bert marched for 0102 in the morning: Ann took it.');
     expect(say({ type: 'hexContestDecided', audience: REFEREE, data: { hex: '0102', ranking: ['ann', 'bert'], decidedBy: 'fewerTroops' } })).toBe('0102 went to Ann (fewer troops).');

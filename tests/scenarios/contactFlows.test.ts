@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { contactButtons } from '../../commands/_contactButtons.js';
-import type { Harness } from './harness.js';
+import { campaignState, type Harness } from './harness.js';
 import { contactHarness, hexOf, open, SECRET_PATTERN } from './contactSetup.js';
 
 let h: Harness | undefined;
@@ -89,6 +89,26 @@ describe('contact through the console', () => {
     expect(await list(h)).toEqual([]);
   });
 
+  it('GIVEN fog on the battlefield WHEN the battle is joined THEN the briefing carries the visibility rolled (one die x 30 yards), the hour and the sky; each commander gets their own force\'s state by DM', async () => {
+    h = await contactHarness();
+    await h.run('@referee /weather set fog:true', '@referee /army edit army:hadewych formation:unformed');
+    const id = await toBattle(h);
+    const briefing = h.channel().find((o) => /Battle c\d+: deployment/.test(o.content))?.content ?? '';
+    // The briefing is a card: each part a field (on the console, "│ **Label**: text").
+    const fog = /^│ \*\*Visibility\*\*: Fog: (\d+) yards \(die ([1-6]) x 30\); creatures hurt by bright light suffer nothing from the sun\.$/m.exec(briefing);
+    expect(fog).not.toBeNull();
+    expect(Number(fog?.[1])).toBe(Number(fog?.[2]) * 30);
+    expect(briefing).toMatch(/^│ \*\*Hour\*\*: Contact at the \d+(st|nd|rd|th) hour\./m);
+    expect(briefing).toMatch(/^│ \*\*Weather\*\*: Clear\.$/m);
+    // A force's own state is not for the channel: Hadewych's commander alone reads it is unformed.
+    expect(briefing).not.toMatch(/unformed|fatigued/);
+    expect(h.dms('alice').some((o) => /your force at the table: unformed: its units begin the battle unrallied, as if in retreat/.test(o.content))).toBe(true);
+    expect(h.dms('bob').some((o) => /your force at the table: formed, not fatigued, with all its force\./.test(o.content))).toBe(true);
+    expect(h.dms('bob').some((o) => /unrallied/.test(o.content))).toBe(false);
+    // The roll is kept with the battle (the referee's /contact list and the export read it).
+    expect(campaignState(h).contacts[id]?.data.conditions?.fog).toEqual({ die: Number(fog?.[2]), yards: Number(fog?.[1]) });
+  });
+
   it('GIVEN a supporter that reinforces THEN the routed force is not displaced', async () => {
     h = await contactHarness({ support: true });
     await open(h, 'hadewych,grallune');
@@ -159,6 +179,13 @@ describe('contact through the console', () => {
     h = await contactHarness();
     const [bad] = await h.run('@alice /scouts count:9');
     expect(bad?.data).toMatchObject({ error: 'scouts.badCount' });
+    expect(bad?.content).toMatch(/can deploy 0 to 6 scouts/);
+    const [set] = await h.run('@alice /scouts count:3');
+    const [status] = await h.run('@alice /army status');
+    const line = 'Scouts: 3 deployed ahead (any number from 0 to 6; they cost no army points, each is rolled at the next contact phase, and the deployment stands for the contacts after it).';
+    expect(set?.content).toContain(line);
+    // The status card says it in the same words, as a field.
+    expect(status?.content).toContain(line.replace('Scouts: ', '**Scouts**: '));
     await h.run('@alice /scouts count:1');
     await open(h, 'hadewych,grallune');
     await h.run('@alice /engage', '@bob /engage');

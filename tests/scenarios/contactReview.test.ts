@@ -72,6 +72,9 @@ describe('review fixes: contact through the console', () => {
   it('GIVEN a contact that took several ticks WHEN it closes THEN the reserve may exploit in the next half period', async () => {
     h = await contactHarness({ support: true });
     await h.run('@referee /campaign start');
+    // The exploit passes through the forest at 1220 (no road): by day, since a light-sighted
+    // force may not enter it at night. The contact opens at night; the exploit comes next afternoon.
+    await h.run('@referee /army edit army:hadewych hex:1125', '!tick', '!tick', '!tick', '@referee /army edit army:hadewych hex:1122');
     await open(h, 'hadewych,grallune');
     await h.run('@dan /support of:grallune', '@erin /reserve of:grallune');
     await h.run('@alice /engage', '!tick');

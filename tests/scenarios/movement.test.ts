@@ -11,6 +11,20 @@ const SETUP = [
 ].join('\n');
 const err = (o: { data?: unknown } | undefined) => (o?.data as { error?: string } | undefined)?.error;
 
+describe('/move for nocturnal folk (000 Nocturnal Movement)', () => {
+  it('GIVEN the goblin horde THEN its march is by night by default; a day march is refused with the reason, unless the referee allows it', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [night] = await h.run('@referee /move army:arkthark path:"0715"');
+    expect((night?.data as { plan: { order: { period: string } } }).plan.order.period).toBe('night');
+    const [day] = await h.run('@referee /move army:arkthark path:"0715" period:day');
+    expect(err(day)).toBe('move.nocturnalByDay');
+    expect(day?.content).toMatch(/goblins, kobolds and orcs suffer in sunlight and always march by night/);
+    await h.run('@referee /campaign settings nocturnal-day-march:true');
+    const [allowed] = await h.run('@referee /move army:arkthark path:"0715" period:day');
+    expect((allowed?.data as { plan: { order: { period: string } } }).plan.order.period).toBe('day');
+  });
+});
+
 describe('/move', () => {
   it('GIVEN a path THEN the answer previews each hex, half period and points left, privately', async () => {
     h = await consoleHarness({ setup: SETUP });

@@ -7,11 +7,11 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { sideColour } from '../cards.js';
-import { scoutsAvailable } from '../contact/scouts.js';
 import { ephemeral, withCards, type Card, type CardField, type Reply } from '../messages.js';
 import { inCampaign, type CampaignTx } from '../session.js';
 import { movementStatus } from '../movement/marchLines.js';
 import { voyageSchedule } from '../water/voyage.js';
+import { scoutsLine } from '../contact/scouts.js';
 
 const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
@@ -80,13 +80,12 @@ function statusCard(tx: CampaignTx, army: Army): { card: Card; data: Record<stri
   const map = tx.map;
   const movement = movementStatus(s, map, army);
   const assembly = awaitedRegiments(s, army.id);
-  const scouts = scoutsAvailable(tx, army);
   const figures = troopFigures(army);
   const individuals = army.individuals.map((i) => `${i.name} (${i.kind})`).join(', ');
   const ownVessels = Object.values(army.vessels).some((n) => n > 0) ? describeVessels(army.vessels) : '';
   const fields: CardField[] = [
     whereField(tx, army),
-    { name: 'Moves', value: `${army.movementClass}${army.flying ? ' (flying)' : ''}, ${baseDailyPoints(army)} points a day; sight ${army.sight}${army.nocturnal ? ', prefers the night' : ''}.`, inline: true },
+    { name: 'Moves', value: `${army.movementClass}${army.flying ? ' (flying)' : ''}, ${baseDailyPoints(army)} points a day; sight ${army.sight}${army.nocturnal ? ', nocturnal (marches by night)' : ''}.`, inline: true },
     { name: 'Troops', value: `${figures} figures (${thousands(figures * 40)} troops)`, inline: true },
     {
       name: 'March',
@@ -97,7 +96,8 @@ function statusCard(tx: CampaignTx, army: Army): { card: Card; data: Record<stri
     { name: 'Regiments', value: regimentLines(tx, army).join('\n') },
     ...(individuals ? [{ name: 'Individuals', value: individuals }] : []),
     ...(ownVessels && !army.status.embarked ? [{ name: 'Vessels', value: ownVessels, inline: true }] : []),
-    { name: 'Scouts', value: `${army.scouts} deployed ahead, of ${scouts.available} available${scouts.lost > 0 ? ` (${scouts.lost} lost)` : ''}. \`/scouts count:\` changes it.`, inline: true },
+    // Said as /scouts says it.
+    { name: 'Scouts', value: scoutsLine(army.scouts).replace(/^Scouts: /, '') },
     { name: 'Order', value: orderWords(s.orders[army.id], map, s.settings.defaultOrder) },
   ];
   const colour = sideColour(s, army.id);
@@ -109,7 +109,7 @@ function statusCard(tx: CampaignTx, army: Army): { card: Card; data: Record<stri
   const order = s.orders[army.id];
   return {
     card,
-    data: { armyId: army.id, hex: map.format(army.hex), terrain: map.terrainAt(army.hex) ?? 'unknown', formation: army.formation, status: army.status, march: army.march, movement: movement.data, regiments, individuals: army.individuals, vessels: army.vessels, scouts: { deployed: army.scouts, ...scouts }, order: order ?? null },
+    data: { armyId: army.id, hex: map.format(army.hex), terrain: map.terrainAt(army.hex) ?? 'unknown', formation: army.formation, status: army.status, march: army.march, movement: movement.data, regiments, individuals: army.individuals, vessels: army.vessels, scouts: { deployed: army.scouts }, order: order ?? null },
   };
 }
 

@@ -1,24 +1,26 @@
 import { ordinal } from '../../engine/clock/index.js';
 import {
   awaitingAnswers,
+  type BriefingPart,
   canAvoidTo,
   canEvade,
+  describeConditions,
   isOpen,
+  publicConditions,
   type DeploymentBriefing,
 } from '../../engine/contact/index.js';
-import { event, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/index.js';
+import { event, namesOf, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/index.js';
 import { isHostile, type Army } from '../../engine/forces/index.js';
 import { neighbours } from '../../engine/hex/index.js';
 import type { MapModel } from '../../engine/map/index.js';
 import type { Result } from '../../engine/result.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { ContactRecord } from '../../engine/contact/index.js';
-import { weatherEffects } from '../../engine/weather/index.js';
 import { UserError } from '../errors.js';
 import type { Card, MessageButton } from '../messages.js';
 import { sketchDeliveries } from '../reconnaissance/sketchDeliveries.js';
 import { routeEvents, type CampaignTx, type Outgoing, type RouteOptions } from '../session.js';
-import { linesCard } from '../cards.js';
+import { partsCard } from '../cards.js';
 
 /** Unwraps an engine Result, turning a rule violation into the user's refusal. */
 export function must<T>(r: Result<T>): T {
@@ -138,9 +140,9 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
         ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: ${evade ? '`/engage` or `/evade`' : '`/engage` (you cannot evade)'}? Answer with a button, or in the campaign channel. No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
       }
     } else if (c.step === 'battle' && c.data.deployment) {
-      const briefing = formatBriefing(after, c, c.data.deployment as DeploymentBriefing);
-      events.push(event('deploymentBriefed', PUBLIC, briefing, { contactId: c.id }));
-      cards.push(linesCard(briefing.split('\n')));
+      const parts = briefingParts(after, c, c.data.deployment);
+      events.push(event('deploymentBriefed', PUBLIC, parts.map(partLine).join('\n'), { contactId: c.id, parts }));
+      cards.push(partsCard(parts));
     }
   }
   return { events, buttons, cards };
@@ -149,20 +151,30 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
 const PLURAL: Readonly<Record<string, string>> = { company: 'companies', battalion: 'battalions', regiment: 'regiments' };
 const unitName = (n: number, unit: string): string => `${n} ${n === 1 ? unit : (PLURAL[unit] ?? unit)}`;
 
-/** The deployment briefing for the battle thread: baselines, dice, schedules. No strengths, no contact dice (the modifiers' reasons go to the referee). */
-function formatBriefing(state: CampaignState, c: ContactRecord, b: DeploymentBriefing): string {
+/** One part of the briefing as a line of text (the title line stands alone). */
+function partLine(p: BriefingPart): string {
+  return p.label === 'Battle' ? `**${p.text}**` : `${p.label}: ${p.text}`;
+}
+
+/**
+ * The deployment briefing for the battle thread, as labelled parts built from the rules' typed
+ * facts (the transport decides how they look): baselines, dice, schedules, then the conditions
+ * the table needs (the hour, weather and fog's visibility, the ground, the arrangement of three
+ * or more forces). Nothing a force keeps to itself: no strengths, no contact dice (the modifiers'
+ * reasons go to the referee), and no force's own state (each commander has theirs by DM).
+ */
+function briefingParts(state: CampaignState, c: ContactRecord, b: DeploymentBriefing): BriefingPart[] {
   const name = (id: string): string => state.armies[id]?.name ?? id;
-  const w = weatherEffects(state.weather, state.settings).battlefield;
-  const lines = [
-    `**Battle ${c.id}: deployment** (table ${b.layout.tableWidth}", short bow ${b.layout.shortBowRange}")`,
-    `Forward baselines ${b.layout.forward}" from each edge; interval ${b.layout.interval}"${b.layout.narrowException ? ' (32-35" table)' : ''}; baselines at ${b.layout.distances.join('", ')}" from the edge.`,
-    ...b.layout.notes,
-    ...b.entries.map((e) => `- ${name(e.armyId)}: deployment dice ${e.die} -> ${e.score}; baseline ${e.baseline} counted from the ${e.countFrom} (${e.distanceFromEdge}" from the edge); ${e.formation} -> initial deployment ${unitName(e.initial.count, e.initial.unit)}${e.initial.wholeRegiment ? ' (the whole regiment)' : `, then ${unitName(e.turn.count, e.turn.unit)} a turn`}.`),
-    `Initiative: ${name(b.initiative)}${b.initiativeBy === 'score' ? '' : ` (${b.initiativeBy})`}.`,
-    `Initial deployment, first round: ${b.initialRounds[0].map(name).join(', ')}; second round: ${b.initialRounds[1].map(name).join(', ')}. Later rounds: ${b.subsequentOrder.map(name).join(', ')}.`,
-    `Battlefield: ${w.fog ? 'fog' : 'no fog'}${w.missileHits !== 0 ? `; missile hits ${w.missileHits}` : ''}. Record the result with \`/battle result contact:${c.id}\`.`,
+  const conditions = c.data.conditions ? describeConditions(publicConditions(c.data.conditions), namesOf(state.armies)) : [];
+  return [
+    { label: 'Battle', text: `Battle ${c.id}: deployment (table ${b.layout.tableWidth}", short bow ${b.layout.shortBowRange}")` },
+    { label: 'Baselines', text: [`Forward baselines ${b.layout.forward}" from each edge; interval ${b.layout.interval}"${b.layout.narrowException ? ' (32-35" table)' : ''}; baselines at ${b.layout.distances.join('", ')}" from the edge.`, ...b.layout.notes].join(' ') },
+    ...b.entries.map((e) => ({ label: name(e.armyId), text: `deployment dice ${e.die} -> ${e.score}; baseline ${e.baseline} counted from the ${e.countFrom} (${e.distanceFromEdge}" from the edge); ${e.formation} -> initial deployment ${unitName(e.initial.count, e.initial.unit)}${e.initial.wholeRegiment ? ' (the whole regiment)' : `, then ${unitName(e.turn.count, e.turn.unit)} a turn`}.` })),
+    { label: 'Initiative', text: `${name(b.initiative)}${b.initiativeBy === 'score' ? '' : ` (${b.initiativeBy})`}.` },
+    { label: 'Deployment order', text: `Initial deployment, first round: ${b.initialRounds[0].map(name).join(', ')}; second round: ${b.initialRounds[1].map(name).join(', ')}. Later rounds: ${b.subsequentOrder.map(name).join(', ')}.` },
+    ...conditions,
+    { label: 'Result', text: `The referee records it with \`/battle result contact:${c.id}\`; each commander has their own force's state by DM.` },
   ];
-  return lines.join('\n');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { toArmy } from '../../engine/events/index.js';
-import { planMove } from '../../engine/movement/index.js';
+import { defaultPeriod, planMove } from '../../engine/movement/index.js';
 import { TICK_PLAN } from '../../engine/tick/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -68,8 +68,7 @@ export function orderMove(app: App, actor: Actor, input: OrderMoveInput): Reply[
     if (input.path && input.to) throw new UserError('move.pathAndTo', 'Give either `path` (hexes in order) or `to` (a destination), not both.');
     const path = input.path ? parsePath(tx.map, input.path) : undefined;
     const to = input.to ? parseOneHex(tx.map, input.to, 'to') : undefined;
-    const defaultPeriod = army.sight === 'dark' && army.nocturnal ? 'night' : 'day';
-    const period = parsePeriod(input.period) ?? defaultPeriod;
+    const period = parsePeriod(input.period) ?? defaultPeriod(army);
     const weather = TICK_PLAN.effects(tx.state);
     const plan = planMove(tx.state, tx.map, weather, army.id, {
       ...(path ? { path } : {}),

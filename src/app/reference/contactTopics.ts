@@ -1,6 +1,6 @@
 import {
   baselines, CONTACT_MODIFIERS, CONTACT_TABLE, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, DISENGAGE_MODIFIERS, LOSSES_TABLE,
-  PRECALCULATED_INTERVALS, SCOUT_TABLE, SIZE_ESTIMATION_TABLE, TERRAIN_CARDS_EACH, TERRAIN_DECK, type LossCell,
+  PRECALCULATED_INTERVALS, SCOUT_LIMIT, SCOUT_TABLE, SIZE_ESTIMATION_TABLE, TERRAIN_CARDS_EACH, TERRAIN_DECK, type LossCell,
 } from '../../engine/contact/index.js';
 import type { CampaignSettings } from '../../engine/state/index.js';
 import type { TopicAnswer } from './movementTopics.js';
@@ -14,7 +14,7 @@ export function scouts(): TopicAnswer {
     dieFaces(SCOUT_TABLE, (o) => SCOUT_WORDS[o]),
     `- Successful: ${signed(CONTACT_MODIFIERS.scouts.value)} to your contact dice (at most once, however many succeed).`,
     `- Captured: the captor adds ${signed(CONTACT_MODIFIERS.capturedScouts.value)} to its contact dice.`,
-    '- A scout goes up to a mile ahead, stays in the hex, costs no army points. Set them with `/scouts`.',
+    `- A scout goes up to a mile ahead, stays in the hex, costs no army points. Any number may be deployed (the bot allows up to ${SCOUT_LIMIT}); each rolls once; killed or captured scouts do not shrink what may be deployed later. Set them with \`/scouts\`.`,
   ].join('\n');
   return { text, data: { scoutTable: SCOUT_TABLE, modifiers: { scouts: CONTACT_MODIFIERS.scouts, capturedScouts: CONTACT_MODIFIERS.capturedScouts } } };
 }

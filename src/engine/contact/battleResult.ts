@@ -2,12 +2,13 @@ import type { Dice } from '../dice/index.js';
 import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
 import { regimentFigures, regimentStrength, type Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
+import { spendAtOnce } from '../movement/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { withData, type ContactRecord } from './contactRecord.js';
 import { applyRegimentLosses, resolveDisengagement, type DisengagementOutcome } from './disengage.js';
-import { contactMoveCost, spendPoints } from './moveCost.js';
+import { contactPointsLeft, ownHexCost } from './moveCost.js';
 import { maneuveringAt, meleeOnDay, opponentsIn } from './queries.js';
 import { closeContact, disengageContext, getContact, nowIndex, putContact, told, type ContactOutput } from './records.js';
 
@@ -47,7 +48,7 @@ export function applyBattleResult(state: CampaignState, map: MapModel, contactId
   // 3. Losses per regiment, and the pursuit's points.
   const armies: Record<string, Army> = { ...state.armies };
   for (const [armyId, byRegiment] of Object.entries(result.losses)) armies[armyId] = applyRegimentLosses(getArmy({ armies }, armyId), byRegiment);
-  for (const [p, pay] of Object.entries(pursuit.value)) armies[p] = spendPoints(getArmy({ armies }, p), pay);
+  for (const [p, pay] of Object.entries(pursuit.value)) armies[p] = spendAtOnce(getArmy({ armies }, p), pay, state.clock);
   const maneuver = { ...(record.data.maneuver ?? {}) };
   for (const p of Object.keys(pursuit.value)) maneuver[p] = nowIndex(state);
   let rec = withData(record, { maneuver });
@@ -95,9 +96,11 @@ function pursuitCosts(state: CampaignState, map: MapModel, record: ContactRecord
       return fail('battle.nothingToPursue', 'Aggressive pursuit needs an enemy withdrawing in retreat or in rout.');
     }
     if (maneuvering.has(p)) continue;
-    const pay = contactMoveCost(map, army, army.hex, army.hex) ?? 0;
-    if (pay > army.march.pointsLeft) return fail('battle.pursuitNoPoints', `${army.name} needs ${pay} move points for the maneuver of a pursuit; it has ${army.march.pointsLeft}.`);
-    costs[p] = pay;
+    const cost = ownHexCost(state, map, army);
+    if (!cost.ok) return cost;
+    const have = contactPointsLeft(state, army);
+    if (cost.value > have) return fail('battle.pursuitNoPoints', `${army.name} needs ${cost.value} move points for the maneuver of a pursuit; it has ${have}.`);
+    costs[p] = cost.value;
   }
   return ok(costs);
 }

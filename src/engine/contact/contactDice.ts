@@ -15,7 +15,8 @@ function previousPeriodStart(state: CampaignState): number {
 
 /**
  * Contact dice modifiers for one commander. "Previous contact" is another contact with one of
- * the same opponents opened this period or the one before; a captured scout of any opponent
+ * the same opponents opened this period or the one before (a standing contact's earlier round
+ * counts); a captured scout of any opponent
  * counts for every commander facing it; terrain ignores the commander's own hex.
  * @see 001 Contact Dice: Contact Modifiers; 000 Scouts Out
  */
@@ -31,11 +32,15 @@ export function contactModifiers(state: CampaignState, map: MapModel, record: Co
   if (opponents.some((o) => (scouts[o.id] ?? []).includes('captured'))) add('capturedScouts');
   const since = previousPeriodStart(state);
   const related = new Set([record.id, ...(record.data.splitFrom ? [record.data.splitFrom] : [])]);
+  const inWindow = (at: number): boolean => at >= since && at <= nowIndex(state);
   const previous = contactHistory(state).some((c) => {
-    if (related.has(c.id) || timeIndex(c.openedAt) < since || timeIndex(c.openedAt) > nowIndex(state)) return false;
+    if (related.has(c.id) || !inWindow(timeIndex(c.openedAt))) return false;
     return c.everyone.includes(army.id) && opponents.some((o) => c.everyone.includes(o.id));
   });
-  if (previous) add('previousContact');
+  // A standing contact's round before this one is a previous contact of its own forces.
+  const round = record.data.previousRound;
+  const earlier = round !== undefined && inWindow(round.at) && round.armyIds.includes(army.id) && opponents.some((o) => round.armyIds.includes(o.id));
+  if (previous || earlier) add('previousContact');
   const terrains = opponents.map((o) => map.terrainAt(o.hex));
   if (terrains.every((t) => t === 'clear')) add('opponentsClear');
   if (terrains.every((t) => t === 'mountain')) add('opponentsMountain');

@@ -1,5 +1,6 @@
 import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/index.js';
 import type { Violation } from '../result.js';
+import type { ForceCondition, PublicConditions } from './battleConditions.js';
 import type { BattleResult } from './battleResult.js';
 import type { ContactDie } from './contactRecord.js';
 import type { DeploymentBriefing, AppliedModifier } from './deployment.js';
@@ -30,6 +31,7 @@ export type ContactFact =
   | Fact<'armyAvoided', { readonly armyId: string; readonly to: string }, PublicAudience>
   | Fact<'avoidForcedMarch', { readonly armyId: string; readonly to: string; readonly day: number }, ArmyAudience>
   | Fact<'avoidBlocked', { readonly armyId: string; readonly to: string; readonly violation: Violation }, ArmyAudience>
+  | Fact<'contactMoveNoted', { readonly armyId: string; readonly to: string; readonly becameUnformed: boolean; readonly stragglersLost: number; readonly rallyPoint: string }, ArmyAudience>
   | Fact<'contactDeferred', { readonly contactId: string; readonly armyIds: readonly string[] }, PublicAudience>
   | Fact<'scoutsReturned', { readonly contactId: string; readonly scouts: readonly ScoutOutcome[] }, ArmyAudience>
   | Fact<'scoutCaptured', { readonly contactId: string; readonly from: string }, ArmyAudience>
@@ -47,7 +49,9 @@ export type ContactFact =
   }, RefereeAudience>
   | Fact<'contactPhaseRun', { readonly contactId: string; readonly armyIds: readonly string[] }, PublicAudience>
   | Fact<'contactEvaded', { readonly contactId: string; readonly armyIds: readonly string[] }, PublicAudience>
-  | Fact<'battleJoined', { readonly contactId: string; readonly armyIds: readonly string[]; readonly hexes: readonly string[]; readonly deployment: PublicBriefing }, PublicAudience>
+  | Fact<'battleJoined', { readonly contactId: string; readonly armyIds: readonly string[]; readonly hexes: readonly string[]; readonly deployment: PublicBriefing; readonly conditions: PublicConditions }, PublicAudience>
+  | Fact<'forceCondition', { readonly contactId: string; readonly condition: ForceCondition }, ArmyAudience>
+  | Fact<'forceConditions', { readonly contactId: string; readonly conditions: readonly ForceCondition[] }, RefereeAudience>
   | Fact<'deploymentRolled', { readonly contactId: string; readonly deployment: DeploymentBriefing }, RefereeAudience>
   | Fact<'battleLossesApplied', { readonly contactId: string; readonly armyId: string; readonly regiments: readonly RegimentAfter[] }, ArmyAudience>
   | Fact<'battleRecorded', { readonly contactId: string; readonly result: BattleResult; readonly outcomes: readonly DisengagementOutcome[] }, RefereeAudience>

@@ -11,12 +11,12 @@ import { estimateOpponent, forceTruth, type Estimate, type ForceTruth } from './
 import { opponentsIn, liveArmies } from './queries.js';
 import { nowIndex, putContact, type ContactChange } from './records.js';
 import { withDefaultPlacement } from './sketch.js';
-import { SCOUT_TABLE, type ScoutOutcome } from './tables.js';
+import { SCOUT_LIMIT, SCOUT_TABLE, type ScoutOutcome } from './tables.js';
 import { dealTerrain, terrainDrawOrder, type DealtCard } from './terrainDeck.js';
 
 /**
  * Step 2, the contact phase:
- * 1. scouts: one roll per deployed scout; captured and killed scouts do not come back;
+ * 1. scouts: one roll per deployed scout (the deployment stands for later contacts);
  * 2. contact dice (with their modifiers) and the contact hour;
  * 3. each commander's estimates of the opponents (army audience only), the truth for the referee;
  * 4. terrain reconnaissance: the cards dealt in the order of the contact dice;
@@ -42,7 +42,7 @@ export function runContactPhase(state: CampaignState, map: MapModel, record: Con
   const decisions: Record<string, Decision> = {};
   for (const a of armies) if ((contactDice[a.id]?.modified ?? 1) <= 1) decisions[a.id] = 'engage';
   const next = withData(record, { scouts: scouting.scouts, contactDice, contactHour: hour, estimates, truth, terrain, decisions, stepAt: nowIndex(state) }, 'decision');
-  const s = putContact({ ...state, armies: scouting.armies }, next);
+  const s = putContact(state, next);
   const facts: ContactFact[] = [...scouting.facts];
   for (const a of armies) {
     const die = contactDice[a.id];
@@ -57,23 +57,27 @@ export function runContactPhase(state: CampaignState, map: MapModel, record: Con
   return { state: s, facts };
 }
 
-/** Step 1: every deployed scout rolls; captured and killed scouts are lost, and the enemy's pickets tell of the captured. */
-function sendScouts(state: CampaignState, record: ContactRecord, armies: readonly Army[], dice: Dice): { scouts: Record<string, ScoutOutcome[]>; armies: Record<string, Army>; facts: ContactFact[] } {
+/**
+ * Step 1: every deployed scout rolls once on the scout table (at most SCOUT_LIMIT), and the
+ * enemy's pickets tell of the captured. A scout costs no army points and the texts count no pool
+ * of them: the army's deployment stands for its next contacts, whatever befell these scouts.
+ * @see 000 Scouts Out; RULINGS 5
+ */
+function sendScouts(state: CampaignState, record: ContactRecord, armies: readonly Army[], dice: Dice): { scouts: Record<string, ScoutOutcome[]>; facts: ContactFact[] } {
   const scouts: Record<string, ScoutOutcome[]> = {};
-  const armyMap: Record<string, Army> = { ...state.armies };
   const facts: ContactFact[] = [];
   for (const a of armies) {
-    if (a.scouts <= 0) continue;
-    const rolled = Array.from({ length: a.scouts }, (_, i) => SCOUT_TABLE[dice.d6(`scout ${i + 1} of ${a.id}`) - 1] ?? 'unsuccessful');
+    const deployed = Math.min(a.scouts, SCOUT_LIMIT);
+    if (deployed <= 0) continue;
+    const rolled = Array.from({ length: deployed }, (_, i) => SCOUT_TABLE[dice.d6(`scout ${i + 1} of ${a.id}`) - 1] ?? 'unsuccessful');
     scouts[a.id] = rolled;
-    armyMap[a.id] = { ...a, scouts: a.scouts - rolled.filter((x) => x === 'captured' || x === 'killed').length };
     facts.push({ type: 'scoutsReturned', audience: toArmy(a.id), data: { contactId: record.id, scouts: rolled } });
   }
   for (const a of armies) {
     const caught = opponentsIn(state, record.armyIds, a.id).filter((o) => (scouts[o.id] ?? []).includes('captured'));
     for (const o of caught) facts.push({ type: 'scoutCaptured', audience: toArmy(a.id), data: { contactId: record.id, from: o.id } });
   }
-  return { scouts, armies: armyMap, facts };
+  return { scouts, facts };
 }
 
 /** Step 2: one contact die each, with the commander's modifiers. */

@@ -1,5 +1,6 @@
 import type { GameTime } from '../clock/index.js';
 import type { Hex } from '../hex/index.js';
+import type { BattleConditions } from './battleConditions.js';
 import type { DeploymentBriefing } from './deployment.js';
 import type { DisengagementOutcome } from './disengage.js';
 import type { Estimate, ForceTruth } from './estimate.js';
@@ -73,6 +74,8 @@ export interface ContactData {
   readonly terrain?: readonly DealtCard[];
   readonly disengagements?: readonly DisengagementOutcome[];
   readonly deployment?: DeploymentBriefing;
+  /** The conditions the battle is fought in (hour, weather, fog's visibility, arrangement, each force's state). */
+  readonly conditions?: BattleConditions;
   readonly battle?: BattleRecord;
   readonly outcome?: ContactOutcome;
   /** No new contact between these forces before this time index (fight on the morrow, disengagement). */
@@ -99,6 +102,12 @@ export interface ContactData {
   readonly splitFrom?: string;
   /** Set on a second contact forced by a maneuver. */
   readonly forcedBy?: string;
+  /**
+   * A standing contact: nobody pressed it (fight on the morrow) and its forces face each other
+   * again the next half period, so it goes on under the same id. The round before this one: when
+   * it opened (time index) and who took part ("previous contact" for the contact dice).
+   */
+  readonly previousRound?: { readonly at: number; readonly armyIds: readonly string[] };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ordinal } from '../clock/index.js';
-import { type Names, signedModifier } from '../events/index.js';
+import { listNames, type Names, signedModifier } from '../events/index.js';
+import type { ForceCondition, PublicConditions } from './battleConditions.js';
 import type { ContactFact } from './contactEvents.js';
 import type { ContactStep } from './contactRecord.js';
 import type { Estimate } from './estimate.js';
@@ -33,6 +34,49 @@ export function describeEstimate(e: Estimate, targetName: string): string {
     if (c.individuals && c.individuals.length > 0) parts.push(`with ${c.individuals.map((i) => `${i.name} (${i.kind})`).join(', ')}`);
   }
   return `${parts.join('; ')}.`;
+}
+
+/** One labelled part of a battle briefing: what the table needs, in words. */
+export interface BriefingPart {
+  readonly label: string;
+  readonly text: string;
+}
+
+const SKY_WORDS = { clear: 'clear', cloudy: 'cloudy', lightRain: 'light rain', hardRain: 'hard rain' } as const;
+const DIRECTION_WORDS = { n: 'north', ne: 'north-east', se: 'south-east', s: 'south', sw: 'south-west', nw: 'north-west' } as const;
+
+/**
+ * The public conditions of a battle as labelled parts for the briefing: the hour (a night
+ * battle), the weather, fog's visibility, the ground after rain, and how three or more forces
+ * stand. @see 001 Contact Hour; 000 Whether Weather; 001 Deployment: Three or More Forces
+ */
+export function describeConditions(c: PublicConditions, names: Names): BriefingPart[] {
+  const parts: BriefingPart[] = [];
+  const when = c.hour !== undefined ? `Contact at the ${ordinal(c.hour)} hour` : c.night ? 'At night' : 'By day';
+  parts.push({ label: 'Hour', text: `${when}${c.night ? ': a night battle' : ''}.` });
+  const wind = c.highWinds ? '; high winds: missile fire scores one hit fewer (catapults unaffected)' : '';
+  parts.push({ label: 'Weather', text: `${capitalFirst(SKY_WORDS[c.sky])}${wind}.` });
+  if (c.fog) parts.push({ label: 'Visibility', text: `Fog: ${c.fog.yards} yards (die ${c.fog.die} x 30); creatures hurt by bright light suffer nothing from the sun.` });
+  if (c.rainLevel > 0) parts.push({ label: 'Ground', text: `Soft and muddy after the rain (rain level ${c.rainLevel}).` });
+  if (c.arrangement) {
+    const line = (a: NonNullable<PublicConditions['arrangement']>[number]): string =>
+      `${names.army(a.armyId)} at ${a.hex}: ${a.next.map((n) => `${names.army(n.armyId)} (${n.enemy ? 'enemy' : 'ally'}) to the ${DIRECTION_WORDS[n.direction]}`).join(', ') || 'no force next to it'}`;
+    parts.push({ label: 'Arrangement', text: `The forces deploy as they stand on the map. ${c.arrangement.map(line).join('; ')}.` });
+  }
+  return parts;
+}
+
+const capitalFirst = (t: string): string => `${t.charAt(0).toUpperCase()}${t.slice(1)}`;
+
+/** A force's own state at the table, for its commander and the referee. @see 000 Units, Formed and Unformed; 000 Major Rivers */
+function describeForce(f: ForceCondition): string {
+  const parts: string[] = [];
+  if (f.fatigued) parts.push('fatigued from the march: it fights fatigued');
+  if (f.asIfInRetreat) parts.push('unformed: its units begin the battle unrallied, as if in retreat, each rallying at the end of the first turn of mass combat unless attacked');
+  else if (f.unformed) parts.push('unformed');
+  if (f.raftsDefence) parts.push(`building rafts (${f.raftsDefence.phase === 'timber' ? 'collecting timber' : 'building'}): it defends with one third of its force`);
+  if (f.debarking) parts.push(`still debarking: only ${listNames(f.debarking.present)} ${f.debarking.present.length === 1 ? 'is' : 'are'} ashore to fight; ${listNames(f.debarking.awaited)} still to come`);
+  return parts.length > 0 ? parts.join('; ') : 'formed, not fatigued, with all its force';
 }
 
 /** What a disengagement operation did, in the past tense. */
@@ -86,6 +130,14 @@ function forceDisengaged(f: Of<'forceDisengaged'>, names: Names): string {
   return `${names.army(d.armyId)} ${OPERATION_DONE[d.operation]}${d.to ? ` and was pushed back to ${d.to}` : ''}.`;
 }
 
+function contactMoveNoted(f: Of<'contactMoveNoted'>, names: Names): string {
+  const d = f.data;
+  const parts: string[] = [];
+  if (d.becameUnformed) parts.push(`${names.army(d.armyId)} moved unformed into ${d.to}: stragglers are counted at daybreak, and a day without movement reforms it`);
+  if (d.stragglersLost > 0) parts.push(`${d.stragglersLost} straggling figure(s) left behind at ${d.rallyPoint} are lost`);
+  return `${parts.join('; ')}.`;
+}
+
 function contactEstimated(f: Of<'contactEstimated'>, names: Names): string {
   const d = f.data.die;
   const mods = d.modifiers.map((m) => signedModifier(m.value, m.label)).join('');
@@ -123,7 +175,7 @@ function battleRecorded(f: Of<'battleRecorded'>, names: Names): string {
   return `Battle ${f.data.contactId} recorded: ${losses.join('; ') || 'no losses'}; ${withdrawals.join('; ') || 'nobody withdrew'}.`;
 }
 
-const PROCEDURE = ['contactMade', 'forceDisengaged', 'armyAvoided', 'avoidForcedMarch', 'avoidBlocked', 'contactDeferred', 'scoutsReturned', 'scoutCaptured', 'contactEstimated', 'terrainDealt', 'contactTruth', 'contactPhaseRun', 'contactEvaded', 'battleJoined', 'deploymentRolled'] as const;
+const PROCEDURE = ['contactMade', 'forceDisengaged', 'armyAvoided', 'avoidForcedMarch', 'avoidBlocked', 'contactMoveNoted', 'contactDeferred', 'scoutsReturned', 'scoutCaptured', 'contactEstimated', 'terrainDealt', 'contactTruth', 'contactPhaseRun', 'contactEvaded', 'battleJoined', 'deploymentRolled', 'forceCondition', 'forceConditions'] as const;
 /** Facts of the contact procedure from step 1 to the battle. */
 type ProcedureFact = Extract<ContactFact, { type: (typeof PROCEDURE)[number] }>;
 /** Facts of the battle's result, disengagements, and the support, reserve and maneuver operations. */
@@ -147,6 +199,8 @@ function describeProcedure(f: ProcedureFact, names: Names): string {
       return `${names.army(f.data.armyId)} avoided to ${f.data.to} by a forced march: rest all of tomorrow or be fatigued.`;
     case 'avoidBlocked':
       return `${names.army(f.data.armyId)} could not move to ${f.data.to} after avoiding: ${f.data.violation.message}`;
+    case 'contactMoveNoted':
+      return contactMoveNoted(f, names);
     case 'contactDeferred':
       return `No commander pressed the contact: ${list(f.data.armyIds, ', ')} will fight on the morrow (contact again next half period).`;
     case 'scoutsReturned':
@@ -167,6 +221,10 @@ function describeProcedure(f: ProcedureFact, names: Names): string {
       return `Battle joined at ${f.data.hexes.join('/')} between ${list(f.data.armyIds, ' and ')}. The deployment briefing is posted; the referee records the result with /battle result.`;
     case 'deploymentRolled':
       return `Deployment for ${f.data.contactId}: ${f.data.deployment.entries.map((e) => `${names.army(e.armyId)} ${e.die} -> ${e.score}`).join('; ')}; initiative ${names.army(f.data.deployment.initiative)}.`;
+    case 'forceCondition':
+      return `Battle ${f.data.contactId}, your force at the table: ${describeForce(f.data.condition)}.`;
+    case 'forceConditions':
+      return `Battle ${f.data.contactId}, the forces at the table: ${f.data.conditions.map((c) => `${names.army(c.armyId)}: ${describeForce(c)}`).join('; ')}.`;
   }
 }
 

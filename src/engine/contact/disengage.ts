@@ -3,10 +3,11 @@ import type { Dice } from '../dice/index.js';
 import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
 import { hexAdd, hexEquals, DIRECTION_VECTORS, type Hex, hexDistance, directionTo, neighbours } from '../hex/index.js';
 import type { MapModel, Terrain } from '../map/index.js';
+import { markDisengaged, type PricedMove } from '../movement/index.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import type { AppliedModifier } from './deployment.js';
-import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
+import { contactMoveCost, contactPointsLeft, makeContactMove } from './moveCost.js';
 import { DISENGAGE_MODIFIERS, LOSSES_TABLE, type DisengageOperation, type LossCell, type LossColumn } from './tables.js';
 
 /** A force's state for the disengagement modifiers. */
@@ -15,6 +16,8 @@ export type DisengageFormation = 'formed' | 'retreat' | 'rout' | 'unformed';
 export interface DisengageParty {
   readonly armyId: string;
   readonly formation: DisengageFormation;
+  /** An unformed force begins an engagement as if in retreat (the campaign setting, on by default). */
+  readonly unformedAsRetreat: boolean;
   readonly maneuver: boolean;
   /** Opponent only: ordered an aggressive pursuit (checked by the caller). */
   readonly aggressivePursuit?: boolean;
@@ -29,10 +32,12 @@ export interface DisengageParty {
 }
 
 /**
- * Disengagement modifiers: the best one of each category. The rearguard is the disengaging
- * force's own (not in rout; unformed or in retreat only above half strength). Terrain is
- * favourable to the disengaging force in mountains and unfavourable in clear; the other way round
- * for its opponent.
+ * Disengagement modifiers: the best one of each category. An unformed force counts as in retreat
+ * (setting `unformedAsRetreat`, on by default; off, it has no formation modifier). The rearguard
+ * is the disengaging force's own (not in rout; unformed or in retreat only above half strength).
+ * Terrain is favourable to the disengaging force in mountains and unfavourable in clear; the
+ * other way round for its opponent.
+ * @see 000 Units, Formed and Unformed ("as if in retreat")
  * @see 001 Avoid, Evade, Delay, and Withdraw: Disengagement Modifiers
  */
 function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opponent'): AppliedModifier[] {
@@ -45,6 +50,7 @@ function disengageModifiers(p: DisengageParty, side: 'disengaging' | 'opponent')
     out.push({ code, label: `${category}: ${code}`, value });
   };
   if (p.formation !== 'unformed') best('formation', [[p.formation, M.formation[p.formation], true]]);
+  else if (p.unformedAsRetreat) out.push({ code: 'unformed', label: 'formation: unformed, as if in retreat', value: M.formation.retreat });
   const rearguardOk = side === 'disengaging' && p.formation !== 'rout' && (p.formation === 'formed' || p.strength > 50);
   best('tactics', [
     ['maneuver', M.tactics.maneuver, p.maneuver],
@@ -146,6 +152,7 @@ function partyOf(state: CampaignState, map: MapModel, army: Army, others: readon
   return {
     armyId: army.id,
     formation: formation ?? (army.formation === 'formed' ? 'formed' : 'unformed'),
+    unformedAsRetreat: state.settings.unformedAsRetreat,
     maneuver: ctx.maneuvering.has(army.id),
     cavalry: cav,
     fatigued: army.status.fatigued,
@@ -154,6 +161,17 @@ function partyOf(state: CampaignState, map: MapModel, army: Army, others: readon
     strength: r ? regimentStrength(r) : 0,
     terrain: map.terrainAt(army.hex),
   };
+}
+
+/**
+ * An opponent pursues an unformed force aggressively (+2 instead of the maneuver's +1) when it
+ * uses the maneuver action, is formed and not fatigued, and the setting counts unformed forces as
+ * in retreat. A withdrawal from a battle says its own condition, and its pursuers, instead.
+ * @see 001 Disengagement Modifiers (aggressive pursuit of an unformed opponent)
+ */
+function pursuesUnformed(state: CampaignState, self: Army, o: Army, input: DisengageInput): boolean {
+  if (input.formation !== undefined || self.formation !== 'unformed' || !state.settings.unformedAsRetreat) return false;
+  return input.ctx.maneuvering.has(o.id) && o.formation === 'formed' && !o.status.fatigued;
 }
 
 /** Removes `lost` figures from a regiment's companies, in proportion (largest remainders first). */
@@ -209,7 +227,7 @@ export function resolveDisengagement(state: CampaignState, map: MapModel, input:
   const modifiers = disengageModifiers(partyOf(state, map, self, opponents, input.ctx, input.formation), 'disengaging');
   const modified = die + modifiers.reduce((n, m) => n + m.value, 0);
   const rolled: OpponentResult[] = opponents.map((o) => {
-    const party = { ...partyOf(state, map, o, [self], input.ctx), aggressivePursuit: input.pursuers?.has(o.id) === true };
+    const party = { ...partyOf(state, map, o, [self], input.ctx), aggressivePursuit: input.pursuers?.has(o.id) === true || pursuesUnformed(state, self, o, input) };
     const od = dice.d6(`${input.operation} dice: ${o.id} against ${self.id}`);
     const om = disengageModifiers(party, 'opponent');
     const oMod = od + om.reduce((n, m) => n + m.value, 0);
@@ -224,6 +242,8 @@ export function resolveDisengagement(state: CampaignState, map: MapModel, input:
   const percent = Math.min(100, against.reduce((n, a) => n + a.cell.percent, 0));
   const destroyed = against.some((a) => a.cell.destroyed) || percent >= 100;
   const armies = { ...moved.armies };
+  // A disengagement is no rest, even without a move (a displacement already counts as one).
+  if (!moved.displacedTo) armies[self.id] = markDisengaged(getArmy({ armies }, self.id), state.clock);
   const current = getArmy({ armies }, self.id);
   const regiment = assaultRegiment(current);
   const have = regiment ? regimentFigures(regiment) : 0;
@@ -246,7 +266,7 @@ export function resolveDisengagement(state: CampaignState, map: MapModel, input:
     linesDown: moved.linesDown,
   };
   // 4. Facts: numbers only to the commander and the referee.
-  const facts = disengagementFacts(map, input.operation, outcome, regiment?.name, armies[self.id]?.status.destroyed === true);
+  const facts = [...disengagementFacts(map, input.operation, outcome, regiment?.name, armies[self.id]?.status.destroyed === true), ...(moved.moveFacts ?? [])];
   return { state: { ...state, armies }, outcome, facts };
 }
 
@@ -258,6 +278,8 @@ interface Displacement {
   readonly reinforcedBy?: string;
   readonly supporterDisplaced?: { readonly armyId: string; readonly to: Hex };
   readonly linesDown: number;
+  /** What the moves made did to the forces (unformed, stragglers lost), for their commanders. */
+  readonly moveFacts?: readonly ContactFact[];
 }
 
 /**
@@ -280,14 +302,17 @@ function displace(state: CampaignState, map: MapModel, self: Army, input: Diseng
     const push = pushInto(state, map, self, supporters, armies, target);
     if (push) {
       let supporterDisplaced: Displacement['supporterDisplaced'];
+      const moveFacts: ContactFact[] = [];
       if (push.supporter) {
-        const s = getArmy({ armies }, push.supporter.armyId);
-        armies[s.id] = { ...spendPoints(s, push.supporter.pay), hex: push.supporter.to, bank: bankAfter(map, s, push.supporter.to) };
-        supporterDisplaced = { armyId: s.id, to: push.supporter.to };
+        const pushed = makeContactMove(state, map, getArmy({ armies }, push.supporter.armyId), push.supporter.move);
+        armies[pushed.army.id] = pushed.army;
+        moveFacts.push(...pushed.facts);
+        supporterDisplaced = { armyId: pushed.army.id, to: push.supporter.move.to };
       }
-      const cur = getArmy({ armies }, self.id);
-      armies[self.id] = { ...spendPoints(cur, push.pay), hex: target, bank: bankAfter(map, cur, target) };
-      return { armies, against, displacedTo: target, linesDown, ...(supporterDisplaced ? { supporterDisplaced } : {}) };
+      const moved = makeContactMove(state, map, getArmy({ armies }, self.id), push.move);
+      armies[self.id] = moved.army;
+      moveFacts.push(...moved.facts);
+      return { armies, against, displacedTo: target, linesDown, moveFacts, ...(supporterDisplaced ? { supporterDisplaced } : {}) };
     }
     // Blocked: read the next line down for every displacing result.
     linesDown++;
@@ -295,18 +320,29 @@ function displace(state: CampaignState, map: MapModel, self: Army, input: Diseng
   }
 }
 
-/** Whether the force can be pushed into the target hex, and what it (and a supporter it pushes on) pays; undefined when blocked. */
-function pushInto(state: CampaignState, map: MapModel, self: Army, supporters: readonly string[], armies: Readonly<Record<string, Army>>, target: Hex): { pay: number; supporter?: { armyId: string; to: Hex; pay: number } } | undefined {
-  const pay = contactMoveCost(map, self, self.hex, target);
-  if (pay === undefined || pay > self.march.pointsLeft || !map.inBounds(target)) return undefined;
+/** A move the movement rules allow now and the army's points left cover, or undefined. */
+function affordable(state: CampaignState, map: MapModel, army: Army, to: Hex): PricedMove | undefined {
+  const priced = contactMoveCost(state, map, army, [to]);
+  return priced.ok && priced.value.points <= contactPointsLeft(state, army) ? priced.value : undefined;
+}
+
+/**
+ * Whether the force can be pushed into the target hex, and the move it (and a supporter it pushes
+ * on) makes; undefined when blocked: the movement rules refuse the hex now (water, the map's
+ * edge, night, rain, a river that cannot be crossed at once), the points do not cover it, or the
+ * hex is held by an enemy or a friend who does not support it.
+ */
+function pushInto(state: CampaignState, map: MapModel, self: Army, supporters: readonly string[], armies: Readonly<Record<string, Army>>, target: Hex): { move: PricedMove; supporter?: { armyId: string; move: PricedMove } } | undefined {
+  const move = affordable(state, map, self, target);
+  if (!move) return undefined;
   const there = occupant({ ...state, armies }, target, self.id);
-  if (!there) return { pay };
+  if (!there) return { move };
   if (!supporters.includes(there.id) || isHostile(state.sides, there.side, self.side)) return undefined;
   const beyond = hexAdd(target, { q: target.q - self.hex.q, r: target.r - self.hex.r });
-  const sPay = contactMoveCost(map, there, target, beyond);
+  const sMove = affordable(state, map, there, beyond);
   const free = occupant({ ...state, armies }, beyond, there.id) === undefined;
-  if (sPay === undefined || sPay > there.march.pointsLeft || !free || !map.inBounds(beyond)) return undefined;
-  return { pay, supporter: { armyId: there.id, to: beyond, pay: sPay } };
+  if (!sMove || !free) return undefined;
+  return { move, supporter: { armyId: there.id, move: sMove } };
 }
 
 /** Step 4: the roll to its commander and the referee, each opponent's own die to them, and the public outcome. */

@@ -2,7 +2,8 @@ import type { Dice } from '../dice/index.js';
 import { PUBLIC } from '../events/index.js';
 import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/index.js';
+import { getArmy, type CampaignState } from '../state/index.js';
+import { markDisengaged } from '../movement/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { withData, type ContactRecord, type Decision } from './contactRecord.js';
 import { resolveDisengagement, type DisengagementOutcome } from './disengage.js';
@@ -56,7 +57,10 @@ export function resolveDecisionOn(state: CampaignState, map: MapModel, contact: 
   // 2. Nobody engages an enemy: every evasion succeeds.
   if (engagers.length === 0 || !engagers.some((id) => opponentsIn(s, record.armyIds, id).length > 0)) {
     const facts: ContactFact[] = [{ type: 'contactEvaded', audience: PUBLIC, data: { contactId: record.id, armyIds: record.armyIds } }];
-    return { state: closeContact(s, record, { outcome: 'bothEvaded' }), facts };
+    // An evasion is a disengagement: no rest in this half period.
+    const armies = { ...s.armies };
+    for (const id of evaders) armies[id] = markDisengaged(getArmy(s, id), s.clock);
+    return { state: closeContact({ ...s, armies }, record, { outcome: 'bothEvaded' }), facts };
   }
   // 3. Evaders roll against the commanders who engage them.
   const facts: ContactFact[] = [];

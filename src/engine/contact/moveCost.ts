@@ -1,36 +1,52 @@
+import { toArmy } from '../events/index.js';
 import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
-import { arrivalBank, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
-import { crossingCost, dailyPoints, enterCost, otherBank } from '../movement/index.js';
+import type { MapModel } from '../map/index.js';
+import { dailyPoints, moveAtOnce, pointsLeftNow, priceMove, priceOwnHex, type MoveMoment, type PricedMove } from '../movement/index.js';
+import type { Result } from '../result.js';
 import type { CampaignState } from '../state/index.js';
-import { NO_WEATHER_EFFECTS, weatherEffects } from '../weather/index.js';
+import { weatherEffects } from '../weather/index.js';
+import type { ContactFact } from './contactEvents.js';
 
 /**
- * Move points a land force pays to step from `from` into the adjacent `to`, for the short moves
- * of the contact rules (avoid, displacement, maneuver, relief, exploit): the one place where such
- * a move's hex entry is priced. Undefined when the hex cannot be entered (off the map, water).
- * The movement rules' own terrain costs apply; such a move is made at once and unformed if need
- * be; a river is crossed only where that takes no extra days (a bridge, a ford).
+ * The one place where the contact rules price a move (avoid, displacement, exploit, relief and
+ * support switches, maneuver, aggressive pursuit). They price nothing themselves: the movement
+ * rules do, as for a march, at the campaign's clock and weather and with its flying setting
+ * (src/engine/movement/immediateMove.ts). A refusal carries the movement rules' code and sentence.
+ * @see RULINGS 4 (every move is priced by the movement rules, whoever orders it)
  */
-export function contactMoveCost(map: MapModel, army: Army, from: Hex, to: Hex): number | undefined {
-  const enter = enterCost(map, army, from, to, { period: 'day', night: false, unformed: true }, true);
-  if (!enter.ok) return undefined;
-  if (!crossingNeeded(map, from, army.bank, to)) return enter.value.cost;
-  const cross = crossingCost(map, army, from, army.bank, army.bank ? otherBank(army.bank) : undefined, { weather: NO_WEATHER_EFFECTS, nightDouble: false });
-  if (!cross.ok || cross.value.halves > 0) return undefined;
-  return enter.value.cost + cross.value.points;
+
+/** The moment of a contact move: the half period now, its weather, the flying setting. */
+export function contactMoment(state: CampaignState): MoveMoment {
+  return { clock: state.clock, weather: weatherEffects(state.weather, state.settings), flyingIgnoresTerrain: state.settings.flyingIgnoresTerrain };
 }
 
-/** The bank a force stands on after stepping into `to`. */
-export function bankAfter(map: MapModel, army: Army, to: Hex): Bank | undefined {
-  return arrivalBank(map, army.hex, army.bank, to);
+/** Prices a contact move from the army's hex along `path` (adjacent hexes in order). */
+export function contactMoveCost(state: CampaignState, map: MapModel, army: Army, path: readonly Hex[]): Result<PricedMove> {
+  return priceMove(map, army, path, contactMoment(state));
 }
 
-/** Charges move points to an army (points left down, points spent today and this period up). */
-export function spendPoints(army: Army, points: number): Army {
-  if (points === 0) return army;
-  const m = army.march;
-  return { ...army, march: { ...m, pointsLeft: m.pointsLeft - points, spentToday: (m.spentToday ?? 0) + points, spentPeriod: (m.spentPeriod ?? 0) + points } };
+/** Prices a move into the army's own hex: the maneuver action. */
+export function ownHexCost(state: CampaignState, map: MapModel, army: Army): Result<number> {
+  return priceOwnHex(map, army, contactMoment(state));
+}
+
+/** The points an army has left now for a contact move. */
+export function contactPointsLeft(state: CampaignState, army: Army): number {
+  return pointsLeftNow(army, contactMoment(state));
+}
+
+/**
+ * Makes a priced contact move: the movement rules charge the points (`charge`: the first switch
+ * of a turn is free, an exploit pays its last hex only), move the army, leave it unformed where
+ * the ground demanded it and lose the stragglers it leaves at its rally point; the commander is
+ * told of both.
+ */
+export function makeContactMove(state: CampaignState, map: MapModel, army: Army, move: PricedMove, charge: number = move.points): { army: Army; facts: ContactFact[] } {
+  const done = moveAtOnce(army, move, state.clock, charge);
+  const becameUnformed = army.formation !== 'unformed' && done.army.formation === 'unformed';
+  if (!becameUnformed && done.stragglersLost === 0) return { army: done.army, facts: [] };
+  return { army: done.army, facts: [{ type: 'contactMoveNoted', audience: toArmy(army.id), data: { armyId: army.id, to: map.format(move.to), becameUnformed, stragglersLost: done.stragglersLost, rallyPoint: map.format(army.hex) } }] };
 }
 
 /**

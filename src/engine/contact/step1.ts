@@ -8,7 +8,7 @@ import type { ContactFact } from './contactEvents.js';
 import { runContactPhase } from './contactPhase.js';
 import { withData, type ContactRecord, type Step1Choice } from './contactRecord.js';
 import { resolveDisengagement, type DisengagementOutcome } from './disengage.js';
-import { bankAfter, forceMarch, spendPoints } from './moveCost.js';
+import { forceMarch, makeContactMove } from './moveCost.js';
 import { hasHostilePair, liveArmies, opponentsIn } from './queries.js';
 import { closeContact, disengageContext, getContact, nowIndex, putContact, refreshContactFlags, told, type ContactChange, type ContactOutput } from './records.js';
 
@@ -114,7 +114,11 @@ function disengageBeforeContact(state: CampaignState, map: MapModel, record: Con
   return { state: s, facts, outcomes, halfSpent };
 }
 
-/** An avoider steps into the hex it named; short of points, the avoid is a forced march (its extra joins the day, and tomorrow must be rest). */
+/**
+ * An avoider steps into the hex it named, as the movement rules price and allow it (unformed
+ * where the hex demands it); short of points, the avoid is a forced march (its extra joins the
+ * day, and tomorrow must be rest).
+ */
 function stepAway(state: CampaignState, map: MapModel, armyId: string, to: Extract<Step1Choice, { kind: 'avoid' }>['to']): ContactChange {
   const army = state.armies[armyId];
   if (!army || army.status.destroyed) return { state, facts: [] };
@@ -122,8 +126,9 @@ function stepAway(state: CampaignState, map: MapModel, armyId: string, to: Extra
   const pay = canAvoidTo(state, map, army, to);
   if (!pay.ok) return { state, facts: [{ type: 'avoidBlocked', audience: toArmy(armyId), data: { armyId, to: hex, violation: pay.violation } }] };
   const marching = pay.value.forcedMarch ? forceMarch(army, pay.value.extra, state.clock.day) : army;
-  const next: CampaignState = { ...state, armies: { ...state.armies, [armyId]: { ...spendPoints(marching, pay.value.points), hex: to, bank: bankAfter(map, army, to) } } };
-  const facts: ContactFact[] = [{ type: 'armyAvoided', audience: PUBLIC, data: { armyId, to: hex } }];
+  const moved = makeContactMove(state, map, marching, pay.value.move);
+  const next: CampaignState = { ...state, armies: { ...state.armies, [armyId]: moved.army } };
+  const facts: ContactFact[] = [{ type: 'armyAvoided', audience: PUBLIC, data: { armyId, to: hex } }, ...moved.facts];
   if (pay.value.forcedMarch) facts.push({ type: 'avoidForcedMarch', audience: toArmy(armyId), data: { armyId, to: hex, day: state.clock.day } });
   return { state: next, facts };
 }

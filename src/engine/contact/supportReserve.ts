@@ -3,11 +3,12 @@ import { PUBLIC, toArmy } from '../events/index.js';
 import type { Army } from '../forces/index.js';
 import { hexEquals, type Hex, isAdjacent } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
+import { fitsThisHalf, spendAtOnce, type PricedMove } from '../movement/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { contactHistory, getArmy, type CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { withData, type ContactRecord, type OperationLog } from './contactRecord.js';
-import { bankAfter, contactMoveCost, spendPoints } from './moveCost.js';
+import { contactMoment, contactMoveCost, contactPointsLeft, makeContactMove, ownHexCost } from './moveCost.js';
 import { describeStep } from './describeContact.js';
 import { openingContact } from './openContact.js';
 import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt, openContactOf } from './queries.js';
@@ -97,28 +98,39 @@ export function declareReinforce(state: CampaignState, supporterId: string, on: 
 }
 
 /**
- * Swaps the hexes (and roles) of two allied armies. The first relief or support operation of the
- * turn is free for a force; later ones cost the move points of the hex it enters.
+ * Swaps the hexes of two allied armies. Each hex entry is one the movement rules allow now (night,
+ * rain, rivers; unformed where the ground demands it). A force's first relief or support
+ * operation of the turn costs it neither points nor time; a later one costs the points of the hex
+ * it enters and the time they take: it must fall within this half period, as a march's hex entry
+ * would. @see 001 Support and Reserve ("the necessary time and move points are required")
  */
-function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: string): Result<{ state: CampaignState; costs: Record<string, number> }> {
+function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: string): Result<{ state: CampaignState; costs: Record<string, number>; facts: ContactFact[] }> {
   const a = getArmy(state, aId);
   const b = getArmy(state, bId);
   const costs: Record<string, number> = {};
+  const moves: { army: Army; move: PricedMove }[] = [];
   for (const [x, to] of [[a, b.hex], [b, a.hex]] as const) {
-    if (switchesToday(state, x.id) === 0) {
-      costs[x.id] = 0;
-      continue;
-    }
-    const pay = contactMoveCost(map, x, x.hex, to);
-    if (pay === undefined || pay > x.march.pointsLeft) {
-      return fail('contact.switchNoPoints', `${x.name} has already switched hexes this turn; another switch costs ${pay ?? '?'} move points and it has ${x.march.pointsLeft}.`);
+    const priced = contactMoveCost(state, map, x, [to]);
+    if (!priced.ok) return priced;
+    const pay = switchesToday(state, x.id) === 0 ? 0 : priced.value.points;
+    if (pay > 0) {
+      const have = contactPointsLeft(state, x);
+      if (pay > have) return fail('contact.switchNoPoints', `${x.name} has already switched hexes this turn; another switch costs ${pay} move points and it has ${have}.`);
+      if (!fitsThisHalf(x, pay, contactMoment(state))) {
+        return fail('contact.switchNoTime', `${x.name} has already switched hexes this turn; another switch takes the time of a march into ${map.format(to)} (${pay} move points), more than is left of this half period. Switch in the next half period.`, { points: pay });
+      }
     }
     costs[x.id] = pay;
+    moves.push({ army: x, move: priced.value });
   }
   const armies = { ...state.armies };
-  armies[a.id] = { ...spendPoints(a, costs[a.id] ?? 0), hex: b.hex, bank: bankAfter(map, a, b.hex) };
-  armies[b.id] = { ...spendPoints(b, costs[b.id] ?? 0), hex: a.hex, bank: bankAfter(map, b, a.hex) };
-  return ok({ state: { ...state, armies }, costs });
+  const facts: ContactFact[] = [];
+  for (const { army: x, move } of moves) {
+    const done = makeContactMove(state, map, x, move, costs[x.id] ?? 0);
+    armies[x.id] = done.army;
+    facts.push(...done.facts);
+  }
+  return ok({ state: { ...state, armies }, costs, facts });
 }
 
 /**
@@ -160,7 +172,7 @@ export function relief(state: CampaignState, map: MapModel, supporterId: string)
     if (a) armies[id] = { ...a, status: { ...a.status, inContact: inOpen.has(id) } };
   }
   s = { ...s, armies };
-  return ok(told({ state: s, facts: [{ type: 'forceRelieved', audience: PUBLIC, data: { supporterId, supportedId } }] }));
+  return ok(told({ state: s, facts: [{ type: 'forceRelieved', audience: PUBLIC, data: { supporterId, supportedId } }, ...sw.value.facts] }));
 }
 
 /**
@@ -184,7 +196,7 @@ export function supportOperation(state: CampaignState, map: MapModel, reserveId:
   let next = withData(rec, { supports, reserves });
   next = log(next, { kind: 'support', armyId: reserveId, other: supporterId, day: state.clock.day, half: state.clock.half, points: sw.value.costs[reserveId] ?? 0 });
   const s = putContact(sw.value.state, next);
-  return ok(told({ state: s, facts: [{ type: 'supportSwitched', audience: PUBLIC, data: { reserveId, supporterId } }] }));
+  return ok(told({ state: s, facts: [{ type: 'supportSwitched', audience: PUBLIC, data: { reserveId, supporterId } }, ...sw.value.facts] }));
 }
 
 /**
@@ -200,21 +212,29 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
   const rec = Object.values(state.contacts).find((c) => c.data.reserves?.[reserveId] !== undefined && c.data.outcome !== 'split' && recent(c));
   const supportedId = rec ? rec.data.reserves?.[reserveId] : undefined;
   if (!rec || !supportedId) return fail('contact.notReserve', 'Only a reserve force can exploit; take up the reserve role first (/reserve).');
-  if (isOpen(rec)) return fail('contact.exploitTooEarly', 'Exploit follows the resolution of the contact (or battle); wait until it is resolved.');
+  // A standing contact that went on this half period after a fight on the morrow was resolved
+  // (for that round) in the last one: the exploit may follow, joining the new round.
+  const goneOn = rec.step === 'step1' && rec.data.previousRound !== undefined && timeIndex(rec.openedAt) === now;
+  if (isOpen(rec) && !goneOn) return fail('contact.exploitTooEarly', 'Exploit follows the resolution of the contact (or battle); wait until it is resolved.');
   const reserve = getArmy(state, reserveId);
   const d = rec.data;
   const through = Object.entries(d.supports ?? {}).map(([s]) => state.armies[s]).find((s) => s && !s.status.destroyed && isAdjacent(s.hex, reserve.hex) && isAdjacent(s.hex, to));
   if (!through) return fail('contact.exploitPath', `The exploit must pass through the hex of the supporting force and end next to it; ${map.format(to)} does not.`);
   if (Object.values(state.armies).some((a) => !a.status.destroyed && hexEquals(a.hex, to))) return fail('contact.exploitOccupied', `${map.format(to)} holds another commander.`);
-  const pay = contactMoveCost(map, reserve, through.hex, to);
-  if (pay === undefined) return fail('contact.exploitCannotEnter', `${map.format(to)} cannot be entered by land.`);
-  if (pay > reserve.march.pointsLeft) return fail('contact.exploitNoPoints', `Entering ${map.format(to)} costs ${pay} move points; ${reserve.name} has ${reserve.march.pointsLeft}.`);
-  const moved: Army = { ...spendPoints(reserve, pay), hex: to, bank: bankAfter(map, { ...reserve, hex: through.hex }, to) };
+  // Both hexes are entered as the movement rules allow; only the last is paid for.
+  const priced = contactMoveCost(state, map, reserve, [through.hex, to]);
+  if (!priced.ok) return priced;
+  const pay = priced.value.hexes[priced.value.hexes.length - 1]?.points ?? 0;
+  const have = contactPointsLeft(state, reserve);
+  if (pay > have) return fail('contact.exploitNoPoints', `Entering ${map.format(to)} costs ${pay} move points; ${reserve.name} has ${have}.`);
+  const made = makeContactMove(state, map, reserve, priced.value, pay);
+  const moved = made.army;
   let s: CampaignState = { ...state, armies: { ...state.armies, [reserveId]: moved } };
   const enemies = adjacentEnemies(s, reserveId);
   if (enemies.length === 0) return fail('contact.exploitNoEnemy', `From ${map.format(to)} ${reserve.name} would not be in contact with an enemy; the exploit must end in map contact.`);
   s = putContact(s, log(rec, { kind: 'exploit', armyId: reserveId, other: through.id, day: s.clock.day, half: s.clock.half, points: pay }));
   const exploited: ContactFact = { type: 'forceExploited', audience: PUBLIC, data: { reserveId, through: through.id, to: map.format(to) } };
+  const noted = made.facts;
   // An enemy already in a contact before its contact phase: the reserve joins it (as a force
   // arriving by movement does), rather than putting the enemy in two contacts at once.
   const joinable = Object.values(s.contacts).find((c) => c.step === 'step1' && c.armyIds.some((id) => enemies.some((e) => e.id === id)));
@@ -222,10 +242,10 @@ export function exploit(state: CampaignState, map: MapModel, reserveId: string, 
     const armyIds = [...joinable.armyIds, reserveId];
     s = putContact(s, { ...joinable, armyIds, hexes: armyIds.map((id) => getArmy(s, id).hex) });
     s = { ...s, armies: { ...s.armies, [reserveId]: { ...moved, status: { ...moved.status, inContact: true } } } };
-    return ok({ ...told({ state: s, facts: [exploited, { type: 'contactMade', audience: PUBLIC, data: { how: 'exploitJoined', contactId: joinable.id, armyIds, armyId: reserveId } }] }), contactId: joinable.id });
+    return ok({ ...told({ state: s, facts: [exploited, ...noted, { type: 'contactMade', audience: PUBLIC, data: { how: 'exploitJoined', contactId: joinable.id, armyIds, armyId: reserveId } }] }), contactId: joinable.id });
   }
   const opened = openingContact(s, map, [reserveId, ...enemies.map((e) => e.id)]);
-  return ok({ ...told({ state: opened.state, facts: [exploited, ...opened.facts] }), contactId: opened.contactId });
+  return ok({ ...told({ state: opened.state, facts: [exploited, ...noted, ...opened.facts] }), contactId: opened.contactId });
 }
 
 /**
@@ -242,9 +262,12 @@ export function maneuver(state: CampaignState, map: MapModel, armyId: string): R
   if (maneuveringAt(state).has(armyId)) return fail('contact.alreadyManeuvering', `${self.name} is already maneuvering this half period.`);
   const rec = currentContactOf(state, armyId);
   if (!rec) return fail('contact.maneuverNoContact', `${self.name} has no contact this half period.`);
-  const pay = contactMoveCost(map, self, self.hex, self.hex) ?? 0;
-  if (pay > self.march.pointsLeft) return fail('contact.maneuverNoPoints', `Maneuver costs ${pay} move points here; ${self.name} has ${self.march.pointsLeft}.`);
-  const s0: CampaignState = { ...state, armies: { ...state.armies, [armyId]: spendPoints(self, pay) } };
+  const cost = ownHexCost(state, map, self);
+  if (!cost.ok) return cost;
+  const pay = cost.value;
+  const have = contactPointsLeft(state, self);
+  if (pay > have) return fail('contact.maneuverNoPoints', `Maneuver costs ${pay} move points here; ${self.name} has ${have}.`);
+  const s0: CampaignState = { ...state, armies: { ...state.armies, [armyId]: spendAtOnce(self, pay, state.clock) } };
   let next = withData(rec, { maneuver: { ...(rec.data.maneuver ?? {}), [armyId]: nowIndex(state) } });
   next = log(next, { kind: 'maneuver', armyId, day: state.clock.day, half: state.clock.half, points: pay });
   return ok(told({ state: putContact(s0, next), facts: [{ type: 'armyManeuvered', audience: PUBLIC, data: { armyId } }] }));

@@ -10,6 +10,14 @@ export type ScoutOutcome = 'captured' | 'killed' | 'unsuccessful' | 'successful'
 /** Scout table by d6 (index 0 = a roll of 1). Captured helps the captor, success the owner. */
 export const SCOUT_TABLE: readonly ScoutOutcome[] = ['captured', 'killed', 'unsuccessful', 'unsuccessful', 'successful', 'successful'] as const;
 
+/**
+ * The most scouts an army may have deployed at a contact. The texts set no number ("multiple
+ * scouts may be deployed"; a scout costs no army points): this is only a sane bound, above which
+ * another scout adds nothing but one more chance of being captured.
+ * @see 000 Scouts Out
+ */
+export const SCOUT_LIMIT = 6;
+
 /** Contact dice modifiers. @see 001 Contact Dice: Contact Modifiers */
 export const CONTACT_MODIFIERS = {
   morePoints: { value: 1, label: 'more move points than all opponents' },

@@ -8,18 +8,19 @@ export function terrainDeck(deck: Readonly<Partial<Record<TerrainCard, number>>>
 
 /**
  * Who draws the terrain cards, in order. `ranked` lists the commanders from the contact dice
- * winner down. The winner first draws as many cards as the difference of the highest and lowest
- * unmodified contact dice, in one turn. Then the commanders take turns of one card in rank order;
- * the winner keeps taking turns until four cards, everyone else draws four. A winner who drew
- * four or more at once draws no more.
- * @see 001 Terrain Reconnaissance
+ * winner down. The winner draws first ("the commander with the higher score on the contact dice
+ * first draws"): as many cards as the difference of the highest and lowest unmodified contact
+ * dice, and at least one when those dice are equal. Then the commanders take turns of one card in
+ * rank order; the winner keeps taking turns until four cards, everyone else draws four. A winner
+ * who drew four or more at once draws no more.
+ * @see 001 Terrain Reconnaissance; RULINGS 5
  */
 export function terrainDrawOrder(ranked: readonly string[], difference: number): string[] {
   const winner = ranked[0];
   if (winner === undefined) return [];
   const drawn = new Map<string, number>(ranked.map((a) => [a, 0]));
   const order: string[] = [];
-  const first = Math.max(0, difference);
+  const first = Math.max(1, difference);
   for (let i = 0; i < first; i++) order.push(winner);
   drawn.set(winner, first);
   const wants = (a: string): boolean => (drawn.get(a) ?? 0) < TERRAIN_CARDS_EACH;

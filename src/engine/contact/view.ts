@@ -29,6 +29,8 @@ export function contactView(record: ContactRecord, viewer: ContactViewer): Conta
     ...(d.terrain ? { terrain: d.terrain } : {}),
     ...(mine.length > 0 ? { disengagements: mine } : {}),
     ...(d.deployment ? { deployment: d.deployment } : {}),
+    // The conditions of the battle: the public ones, and this commander's own force only.
+    ...(d.conditions ? { conditions: { ...d.conditions, forces: d.conditions.forces[me] ? { [me]: d.conditions.forces[me] } : {} } } : {}),
     ...(d.outcome ? { outcome: d.outcome } : {}),
     ...(d.quietUntil !== undefined ? { quietUntil: d.quietUntil } : {}),
     ...(d.supports ? { supports: d.supports } : {}),

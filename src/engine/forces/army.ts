@@ -137,6 +137,13 @@ export interface MarchState {
   readonly operation?: Operation;
   /** River hexes where timber ran out: rafts cannot be built there. */
   readonly noRaftHexes: readonly Hex[];
+  /**
+   * The last half period (time index `at`) in which a rule other than a march made the army move
+   * or spend move points (`moved`: an avoid, a displacement, an exploit, a switch, a maneuver), or
+   * disengage without moving (an evade). The rest books count such a half period as movement, or
+   * at least not as rest. @see 001 Avoid, Evade, Delay, and Withdraw: No Rest
+   */
+  readonly activeHalf?: { readonly at: number; readonly moved: boolean };
 }
 
 /**
@@ -149,8 +156,10 @@ export type FatigueReason = 'forcedMarch' | 'seventhDay' | 'noLongRest' | 'refer
 
 /**
  * What an army did in one half period, as the rest and fatigue rules count it: moved (entered a
- * hex, crossed a river, rowed or sailed its own vessels), worked at a multi-day crossing, rested,
- * or fought a battle. @see 000 Overland Travel: Daily Rest; RULINGS 4
+ * hex, crossed a river, rowed or sailed its own vessels, spent move points by a contact rule),
+ * worked at a multi-day crossing, rested, or was taken up by a contact without marching (a
+ * battle, a delay, an evade: neither rest nor movement). @see 000 Overland Travel: Daily Rest;
+ * 001 Avoid, Evade, Delay, and Withdraw: No Rest; RULINGS 4
  */
 export type HalfActivity = 'moved' | 'worked' | 'rested' | 'battle';
 

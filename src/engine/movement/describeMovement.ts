@@ -45,6 +45,8 @@ function describeNote(note: MarchNote): string {
       return `halted at ${note.at}: ${note.blockedAt} is held by another commander${note.cancelled ? ' (order cancelled: route around it)' : ''}`;
     case 'lostContest':
       return `lost the contest for ${note.contested}; halted at ${note.at}`;
+    case 'waitingToPass':
+      return `waiting at ${note.at}: the allied force in ${note.through} can be passed through only in and out in the same half period; the march goes on when it can`;
   }
 }
 
@@ -90,6 +92,8 @@ export function describeMovement(f: MovementFact, names: Names): string {
       return movementOutcome(f.data, names);
     case 'armyBlocked':
       return armyBlocked(f.data, names);
+    case 'passageDisordered':
+      return `Enemy contact caught ${names.commander(f.data.armyId)} passing through the lines of ${listNames(f.data.allyIds.map((id) => names.commander(id)))}: ${f.data.allyIds.length > 1 ? 'all' : 'both'} are unformed; it halts at ${f.data.hex}.`;
     case 'crossingStarted':
       return `${names.commander(f.data.armyId)} begins ${f.data.kind === 'ferry' ? 'a ferry crossing' : 'collecting timber for rafts'} at ${f.data.hex}.`;
     case 'armyFatigued':

@@ -9,13 +9,15 @@ export { crossesAsCavalry, CROSSING_DAYS, crossingCost, HALVES_PER_DAY } from '.
 export { defenceShare, TIMBER_SHORT_MAX } from './crossingOperations.js';
 export { dailyPoints, halfDayPoints } from './dailyPoints.js';
 export { findRoute } from './findRoute.js';
+export { fitsThisHalf, markDisengaged, type MoveMoment, moveAtOnce, pointsLeftNow, priceMove, priceOwnHex, type PricedMove, spendAtOnce } from './immediateMove.js';
 export { marchFormation } from './marchFormation.js';
 export { marchStatus, type MarchStatus } from './marchStatus.js';
 export { type MovementEvent } from './movementEvents.js';
 export { movementStep } from './movementStep.js';
+export { defaultPeriod } from './nocturnal.js';
 export { planMove } from './planMove.js';
 export { MAX_MARCH_DAYS, REST_MOVE_LIMIT, restFactorFromDay } from './restAndFatigue.js';
 export { stragglerPercent } from './stragglers.js';
 export { enterCost, TERRAIN_COST } from './terrainCost.js';
 export { type CrossingMethod, type MoveOptions, type MoveOrder, type MovePeriod, type MovePlan, type PlannedStep, type RestOrder } from './types.js';
-export { otherBank, walkPath } from './walkPath.js';
+export { walkPath } from './walkPath.js';

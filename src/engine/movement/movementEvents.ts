@@ -25,7 +25,8 @@ export type MarchNote =
   | { readonly kind: 'crossingChanged'; readonly method: CrossingMethod }
   | { readonly kind: 'haltedByContact'; readonly mayGoOn: boolean }
   | { readonly kind: 'haltedOccupied'; readonly at: string; readonly blockedAt: string; readonly cancelled: boolean }
-  | { readonly kind: 'lostContest'; readonly at: string; readonly contested: string };
+  | { readonly kind: 'lostContest'; readonly at: string; readonly contested: string }
+  | { readonly kind: 'waitingToPass'; readonly at: string; readonly through: string };
 
 export type MovementFact =
   | Fact<'armyMoved', { readonly armyId: string; readonly from: string; readonly to: string; readonly path: readonly string[]; readonly crossings: readonly RiverCrossing[] }, PublicAudience>
@@ -41,6 +42,7 @@ export type MovementFact =
   }, ArmyAudience>
   | Fact<'armyBlocked', { readonly armyId: string; readonly hex: string; readonly blockedAt: string; readonly reason: 'occupied'; readonly by: string }, PublicAudience>
   | Fact<'armyBlocked', { readonly armyId: string; readonly hex: string; readonly blockedAt: string; readonly reason: 'contested' }, PublicAudience>
+  | Fact<'passageDisordered', { readonly armyId: string; readonly allyIds: readonly string[]; readonly hex: string }, PublicAudience>
   | Fact<'crossingStarted', { readonly armyId: string; readonly hex: string; readonly kind: 'ferry' | 'rafts' }, PublicAudience>
   | Fact<'armyFatigued', { readonly armyId: string; readonly reason: FatigueReason }, ArmyAudience>
   | Fact<'hexContested', { readonly hex: string; readonly half: HalfPeriod; readonly ranking: readonly string[] }, PublicAudience>

@@ -1,11 +1,11 @@
-import { halfPeriodName, type GameTime } from '../clock/index.js';
+import { halfPeriodName, timeIndex, type GameTime } from '../clock/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import type { Army, HalfActivity, MarchState } from '../forces/index.js';
 import { hexEquals, type Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { getArmy, type CampaignState, type Order } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';
-import { detectContacts, openContacts } from './contacts.js';
+import { detectContacts, halvesTaken, openContacts } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { describeMovement } from './describeMovement.js';
 import type { MarchNote, MovementFact } from './movementEvents.js';
@@ -37,10 +37,15 @@ export const movementStep: TickStep = ({ state, map, dice, weather }) => {
     facts.push(...applied.facts);
     if (o.made.length > 0) moved.add(o.armyId);
   }
+  // Passage of lines: contact during the passage leaves the allies passed through unformed too.
+  for (const o of res.outcomes.values()) {
+    for (const id of o.passageContact ?? []) armies[id] = { ...getArmy({ armies }, id), formation: 'unformed' };
+  }
   // 2. The rest and fatigue books of every army.
+  const taken = halvesTaken(state);
   for (const [id, a] of Object.entries(armies).sort(([x], [y]) => (x < y ? -1 : 1))) {
     if (a.status.destroyed) continue;
-    const kept = keepBooks(state, a, halfActivity(a, moved.has(id), orders[id] ?? state.orders[id], state.clock));
+    const kept = keepBooks(state, a, halfActivity(state, a, { moved: moved.has(id), halfTaken: taken.has(id) }, orders[id] ?? state.orders[id]));
     armies[id] = kept.army;
     facts.push(...kept.facts);
   }
@@ -49,11 +54,18 @@ export const movementStep: TickStep = ({ state, map, dice, weather }) => {
   return { state: contacts.state, events: tell([...facts, ...contacts.facts], describeMovement, namesOf(contacts.state.armies)) };
 };
 
-/** What the army did this half period, for the rest rules. */
-function halfActivity(a: Army, moved: boolean, order: Order | undefined, clock: GameTime): HalfActivity {
-  if (moved) return 'moved';
-  if (a.march.operation) return periodActive(order?.kind === 'move' ? order.period : 'day', clock) ? 'worked' : 'rested';
-  return a.status.inBattle ? 'battle' : 'rested';
+/**
+ * What the army did this half period, for the rest rules, from what happened: it entered a hex or
+ * spent move points (by its march or by a contact rule: avoid, displacement, exploit, a switch, a
+ * maneuver), worked at a crossing, was taken up by a contact (a battle, a delay, an evade: no
+ * rest, no march), or rested.
+ * @see 000 Overland Travel: Daily Rest; 001 Avoid, Evade, Delay, and Withdraw: No Rest; RULINGS 4
+ */
+function halfActivity(state: CampaignState, a: Army, half: { readonly moved: boolean; readonly halfTaken: boolean }, order: Order | undefined): HalfActivity {
+  const active = a.march.activeHalf?.at === timeIndex(state.clock) ? a.march.activeHalf : undefined;
+  if (half.moved || active?.moved) return 'moved';
+  if (a.march.operation) return periodActive(order?.kind === 'move' ? order.period : 'day', state.clock) ? 'worked' : 'rested';
+  return a.status.inBattle || active !== undefined || half.halfTaken ? 'battle' : 'rested';
 }
 
 /**
@@ -102,6 +114,7 @@ function applyOutcome(a: Army, o: MoverOutcome, clock: GameTime, map: MapModel):
     facts: [],
   };
   if (o.made.length > 0) spendMarch(ap, a, o, clock, map);
+  if (o.passageContact) disorderedInPassage(ap, a, o, map);
   if (o.plan.operation) beginOperation(ap, a, o.plan.operation, map);
   const remaining = order.path.slice(o.made.filter((e) => e.step.kind === 'enter').length);
   settleOrder(ap, o, remaining);
@@ -126,6 +139,16 @@ function spendMarch(ap: Applying, a: Army, o: MoverOutcome, clock: GameTime, map
     const { rallyPoint: _r, ...rest } = ap.march;
     ap.march = { ...rest, stragglers: [] };
   }
+}
+
+/**
+ * 1b. Passage of lines: an enemy came into contact while the army passed through an ally's hex:
+ * both forces are unformed (the ally is marked by the caller).
+ * @see 000 Advanced: Passage of Lines
+ */
+function disorderedInPassage(ap: Applying, a: Army, o: MoverOutcome, map: MapModel): void {
+  ap.formation = 'unformed';
+  ap.facts.push({ type: 'passageDisordered', audience: PUBLIC, data: { armyId: a.id, allyIds: o.passageContact ?? [], hex: map.format(o.hex) } });
 }
 
 /** 2. A multi-day crossing begun: the army is committed to it (a ferry leaves it unformed). */
@@ -180,6 +203,10 @@ function halt(ap: Applying, a: Army, o: MoverOutcome, h: NonNullable<MoverOutcom
       ap.notes.push({ kind: 'lostContest', at, contested });
       return;
     }
+    case 'passage':
+      // The order stands: it passes when a half period lets it go in and out of the ally's hex.
+      ap.notes.push({ kind: 'waitingToPass', at, through: map.format(h.hex) });
+      return;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Army } from '../forces/index.js';
+import { isHostile, type Army } from '../forces/index.js';
 import { hexEquals, type Hex, hexKey } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
@@ -7,8 +7,9 @@ import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { findRoute } from './findRoute.js';
 import { moveWarnings } from './moveWarnings.js';
+import { nocturnalRefusal } from './nocturnal.js';
 import { scheduleMove } from './scheduleMove.js';
-import type { MoveOptions, MoveOrder, MovePlan, MoveRequest, WalkStep } from './types.js';
+import type { MoveOptions, MoveOrder, MovePlan, MoveRequest, MoveWarning, WalkStep } from './types.js';
 import { walkPath } from './walkPath.js';
 
 /** Hex keys of every other commander on the map (one commander per hex). */
@@ -36,12 +37,24 @@ function cannotMove(army: Army | undefined, armyId: string): Violation | undefin
   return undefined;
 }
 
-/** What a move is planned on: the map, the weather and the other commanders' hexes. */
+/** What a move is planned on: the map, the weather, the other commanders' hexes and those a march may pass through. */
 interface Ground {
   readonly map: MapModel;
   readonly weather: WeatherEffects;
   readonly flyingIgnoresTerrain: boolean;
   readonly others: Map<string, Army>;
+  /** Hex keys held by allies the march may pass through (passage of lines, a setting). */
+  readonly passable: ReadonlySet<string>;
+}
+
+/**
+ * Passage of lines (advanced, a campaign setting): the hexes of allies ashore, which a march may
+ * pass through but not stop on. Whether the ally stands still is judged when the march is made.
+ * @see 000 Advanced: Passage of Lines
+ */
+function passableHexes(state: CampaignState, army: Army, others: ReadonlyMap<string, Army>): Set<string> {
+  if (!state.settings.passageOfLines) return new Set();
+  return new Set([...others].filter(([, o]) => !o.status.embarked && !isHostile(state.sides, army.side, o.side)).map(([k]) => k));
 }
 
 /**
@@ -49,7 +62,7 @@ interface Ground {
  * crossings (method, points or days), the half period each hex is entered, points left; plus
  * warnings and the order to store. A refusal names the hex and the rule and, where it can, the
  * nearest legal alternative (the furthest reachable hex, unformed:true, or a formed route).
- * 1. the army can take a move order, and this period;
+ * 1. the army can take a move order, and this period (dark sight to split; nocturnal folk by night);
  * 2. the path: as given, or the cheapest legal route to the destination;
  * 3. one commander per hex: the path may not enter or pass another commander;
  * 4. the walk: every step legal, every crossing known;
@@ -65,8 +78,11 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
   if (request.period === 'split' && army.sight === 'light') {
     return fail('move.splitNeedsDarkSight', `${army.name} is light-sighted: only dark-seeing forces split a move between day and night. Use period:day or period:night.`);
   }
+  const daylight = nocturnalRefusal(army, request.period, state.settings.nocturnalDayMarch);
+  if (daylight) return { ok: false, violation: daylight };
   const opts: MoveOptions = { period: request.period, night: request.period === 'night', unformed: request.unformed || army.formation === 'unformed' };
-  const ground: Ground = { map, weather, flyingIgnoresTerrain: state.settings.flyingIgnoresTerrain, others: commanderHexes(state, army.id) };
+  const others = commanderHexes(state, army.id);
+  const ground: Ground = { map, weather, flyingIgnoresTerrain: state.settings.flyingIgnoresTerrain, others, passable: passableHexes(state, army, others) };
   const chosen = choosePath(ground, army, request, opts);
   if (!chosen.ok) return chosen;
   const path = chosen.value;
@@ -80,7 +96,7 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
   return ok({
     armyId: army.id,
     steps: sched.value.steps,
-    warnings: moveWarnings({ map, army, clock: state.clock, weather, request, opts, path, steps: walk.steps }),
+    warnings: [...moveWarnings({ map, army, clock: state.clock, weather, request, opts, path, steps: walk.steps }), ...passageWarnings(ground, path)],
     totalPoints: walk.steps.reduce((n, s) => n + s.points, 0),
     days: sched.value.days,
     order: moveOrder(state, army, request, path, walk.steps),
@@ -103,7 +119,7 @@ function choosePath(ground: Ground, army: Army, request: MoveRequest, opts: Move
   }
   const holder = ground.others.get(hexKey(to));
   if (holder) return fail('move.occupied', `${map.format(to)} is held by ${holder.name}: only one commander may stand in a hex. Choose a hex next to it.`, { hex: map.format(to) });
-  const route = (o: MoveOptions) => findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts: o, weather: ground.weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain, blocked: new Set(ground.others.keys()) });
+  const route = (o: MoveOptions) => findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts: o, weather: ground.weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain, blocked: blockedHexes(ground) });
   const found = route(opts);
   if (found) return ok(found.path);
   const unformed = !opts.unformed && route({ ...opts, unformed: true });
@@ -112,17 +128,31 @@ function choosePath(ground: Ground, army: Army, request: MoveRequest, opts: Move
   return fail('move.noPath', `No legal route for ${army.name} from ${map.format(army.hex)} to ${map.format(to)}.${hint}`, { to: map.format(to) });
 }
 
-/** Step 3: a force may not enter or pass through a hex with another commander. */
+/** The hexes a route may not enter: every other commander's, less the allies a march may pass through. */
+function blockedHexes(ground: Ground): Set<string> {
+  return new Set([...ground.others.keys()].filter((k) => !ground.passable.has(k)));
+}
+
+/** Step 3: a force may not enter or pass through a hex with another commander (with passage of lines: pass through an ally's, never stop on it). */
 function pathThroughCommander(ground: Ground, path: readonly Hex[]): Violation | undefined {
   const { map } = ground;
   const last = path[path.length - 1];
-  for (const h of path) {
+  for (const [i, h] of path.entries()) {
     const holder = ground.others.get(hexKey(h));
-    if (holder) {
-      return { code: 'move.occupied', message: `${map.format(h)} is held by ${holder.name}: a force may not enter or pass through a hex with another commander. Route around it (try to:${last ? map.format(last) : map.format(h)}).`, details: { hex: map.format(h) } };
-    }
+    if (!holder) continue;
+    if (i < path.length - 1 && ground.passable.has(hexKey(h))) continue;
+    const rule = ground.passable.has(hexKey(h)) ? 'a force may pass through an allied force\'s hex (passage of lines) but not stop on it' : 'a force may not enter or pass through a hex with another commander';
+    return { code: 'move.occupied', message: `${map.format(h)} is held by ${holder.name}: ${rule}. Route around it (try to:${last ? map.format(last) : map.format(h)}).`, details: { hex: map.format(h) } };
   }
   return undefined;
+}
+
+/** Step 6: a march through an ally's hex passes in and out of it in one half period, or waits before it. */
+function passageWarnings(ground: Ground, path: readonly Hex[]): MoveWarning[] {
+  return path.filter((h) => ground.others.has(hexKey(h))).map((h) => ({
+    code: 'move.passageOfLines',
+    message: `The march passes through ${ground.map.format(h)}, held by ${ground.others.get(hexKey(h))?.name ?? 'an ally'} (passage of lines): it must go in and out in the same half period and waits before the hex until it can; the ally must stand still; contact during the passage leaves both unformed.`,
+  }));
 }
 
 /** Step 6: the order to store, with the multi-day crossings the commander was shown. */
@@ -151,7 +181,7 @@ function withAlternative(v: Violation, ground: Ground, army: Army, steps: readon
   if (reached) hints.push(`The furthest hex the path reaches legally is ${map.format(reached.hex)}.`);
   const target = path[path.length - 1];
   if (target && !hexEquals(target, army.hex) && !ground.others.has(hexKey(target))) {
-    const route = findRoute({ map, army, from: army.hex, fromBank: army.bank, to: target, opts, weather: ground.weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain, blocked: new Set(ground.others.keys()) });
+    const route = findRoute({ map, army, from: army.hex, fromBank: army.bank, to: target, opts, weather: ground.weather, flyingIgnoresTerrain: ground.flyingIgnoresTerrain, blocked: blockedHexes(ground) });
     if (route) hints.push(`A legal route exists: /move to:${map.format(target)} (via ${route.path.map((h) => map.format(h)).join(' ')}).`);
   }
   return hints.length === 0 ? v : { ...v, message: `${v.message} ${hints.join(' ')}` };

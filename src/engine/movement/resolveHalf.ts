@@ -8,7 +8,7 @@ import { BrokenData } from '../result.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { rankContenders } from './contest.js';
-import { hexHolders } from './contacts.js';
+import { halvesTaken, hexHolders } from './contacts.js';
 import type { MovementFact } from './movementEvents.js';
 import { planHalf, type HalfEntry, type HalfPlan } from './planHalf.js';
 import type { MoveOrder } from './types.js';
@@ -17,7 +17,9 @@ import type { MoveOrder } from './types.js';
 export type HaltReason =
   | { readonly kind: 'contact'; readonly with: readonly string[] }
   | { readonly kind: 'occupied'; readonly hex: Hex; readonly by: string; readonly byMover: boolean }
-  | { readonly kind: 'contested'; readonly hex: Hex; readonly winner: string };
+  | { readonly kind: 'contested'; readonly hex: Hex; readonly winner: string }
+  /** Passage of lines: it could not pass through the ally's hex and out of it in this half period. */
+  | { readonly kind: 'passage'; readonly hex: Hex; readonly by: string };
 
 /** What happened to one army with an active order in this half period. */
 export interface MoverOutcome {
@@ -30,6 +32,8 @@ export interface MoverOutcome {
   readonly bank: Bank | undefined;
   readonly spent: number;
   readonly halt?: HaltReason;
+  /** Passage of lines: the allies whose hexes it passed through when an enemy came into contact. */
+  readonly passageContact?: readonly string[];
 }
 
 export interface HalfResult {
@@ -48,6 +52,7 @@ interface Mover {
   spent: number;
   readonly entered: string[];
   halt?: HaltReason;
+  passageContact?: string[];
 }
 
 /** What the half period is played on: the movers, who holds each hex, and the ranking of contested hexes. */
@@ -69,7 +74,9 @@ interface Board {
  *    commander or a better-ranked contender still has to pass, and follows on if the hex frees
  *    up in this half; otherwise it halts in the hex before;
  * 4. a force that comes adjacent to a hostile commander it was not adjacent to stops, and so does
- *    a moving opponent it touched.
+ *    a moving opponent it touched;
+ * 5. with passage of lines (a setting), a force may pass through, never stop on, a hex held by an
+ *    ally standing still: it goes in and out in the same half period, or waits before it.
  * Multi-day crossings that start now are reported in the plan (no entries).
  * @see 000 Strategic Movement: Simultaneous Moves and Contested Hexes; RULINGS 3
  */
@@ -86,18 +93,19 @@ export function resolveHalf(state: CampaignState, map: MapModel, dice: Dice, wea
   return { outcomes, facts: contests.facts };
 }
 
-/** Armies that can carry out a move order now. */
-function mayMove(a: Army): boolean {
-  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation;
+/** Armies that can carry out a move order now: not in a contact, and their half period not taken by a delay or a battle. */
+function mayMove(a: Army, taken: ReadonlySet<string>): boolean {
+  return !a.status.destroyed && !a.status.embarked && !a.status.inBattle && !a.status.inContact && !a.march.operation && !taken.has(a.id);
 }
 
 /** Step 1: every army with an active move order plans its entries for this half. */
 function planMovers(state: CampaignState, map: MapModel, weather: WeatherEffects): Map<string, Mover> {
   const movers = new Map<string, Mover>();
+  const taken = halvesTaken(state);
   for (const id of Object.keys(state.orders).sort()) {
     const order = state.orders[id];
     const army = state.armies[id];
-    if (order?.kind !== 'move' || !army || !mayMove(army)) continue;
+    if (order?.kind !== 'move' || !army || !mayMove(army, taken)) continue;
     const plan = planHalf(map, army, order, state.clock, weather, state.settings.flyingIgnoresTerrain);
     movers.set(id, { army, order, plan, next: 0, pos: army.hex, bank: army.bank, spent: 0, entered: [] });
   }
@@ -183,64 +191,145 @@ function passedOrOut(w: Mover, k: string): boolean {
   return w.halt !== undefined || !w.plan.entries.slice(w.next).some((e) => e.step.kind === 'enter' && hexKey(e.step.hex) === k);
 }
 
-/** A mover waits while its next hex holds a commander or a better-ranked contender still has to pass. */
-function mayEnter(board: Board, m: Mover): boolean {
-  const e = nextEntry(m);
-  if (e.step.kind !== 'enter') return true;
-  const k = hexKey(e.step.hex);
-  const holder = board.positions.get(k);
-  if (holder !== undefined && holder !== m.army.id) return false;
+/** Whether no better-ranked contender for the hex still has to pass. */
+function rankAllows(board: Board, m: Mover, k: string): boolean {
   const order = board.ranking.get(k);
   if (!order) return true;
   const better = order.slice(0, Math.max(0, order.indexOf(m.army.id)));
   return better.every((w) => passedOrOut(moverOf(board.movers, w), k));
 }
 
-/** The mover makes its next entry (a hex, or a crossing in place) and pays for it. */
+/**
+ * A mover waits while its next hex holds a commander or a better-ranked contender still has to
+ * pass; a hex held by an ally it may pass through, only if it can pass out of it now.
+ */
+function mayEnter(board: Board, m: Mover): boolean {
+  const e = nextEntry(m);
+  if (e.step.kind !== 'enter') return true;
+  const k = hexKey(e.step.hex);
+  const holder = board.positions.get(k);
+  if (holder !== undefined && holder !== m.army.id) return passable(board, m, holder) && passageEnd(board, m) !== undefined;
+  return rankAllows(board, m, k);
+}
+
+/**
+ * Passage of lines (advanced, a campaign setting): a commander a mover may pass through, never
+ * stop on: an ally standing still this half period, not aboard ship.
+ * @see 000 Advanced: Passage of Lines
+ */
+function passable(board: Board, m: Mover, holder: string): boolean {
+  if (!board.state.settings.passageOfLines || movesNow(board.movers, holder)) return false;
+  const h = getArmy(board.state, holder);
+  return !h.status.embarked && !isHostile(board.state.sides, m.army.side, h.side);
+}
+
+/**
+ * The index of the entry that takes a passing mover out of the allied hexes it passes through
+ * into a hex it may enter now; undefined when this half period's entries end before that, or the
+ * way out is held or contested.
+ */
+function passageEnd(board: Board, m: Mover): number | undefined {
+  for (let i = m.next; i < m.plan.entries.length; i++) {
+    const step = m.plan.entries[i]?.step;
+    if (step?.kind !== 'enter') continue;
+    const k = hexKey(step.hex);
+    const holder = board.positions.get(k);
+    if (holder === undefined) return rankAllows(board, m, k) ? i : undefined;
+    if (!passable(board, m, holder)) return undefined;
+  }
+  return undefined;
+}
+
+/** The mover makes its next entry (a hex, or a crossing in place) and pays for it; through an ally's hex, out of it as well. */
 function enterNext(board: Board, m: Mover): void {
   const e = nextEntry(m);
   if (e.step.kind === 'enter') {
     const k = hexKey(e.step.hex);
+    const holder = board.positions.get(k);
+    if (holder !== undefined && holder !== m.army.id) {
+      passThrough(board, m);
+      return;
+    }
     const prev = m.pos;
     board.positions.delete(hexKey(prev));
     board.positions.set(k, m.army.id);
     m.pos = e.step.hex;
     m.entered.push(k);
-    haltOnContact(board, m, prev);
+    haltOnContact(board, m, touchedAt(board, m, prev));
   }
   m.bank = e.step.bank;
   m.spent += e.step.points;
   m.next++;
 }
 
-/** Step 4: map contact with hostile commanders newly adjacent halts the mover, and any opponent still moving it touched. */
-function haltOnContact(board: Board, m: Mover, prev: Hex): void {
-  const { state, positions, movers } = board;
-  const hostile = (a: string, b: string): boolean => isHostile(state.sides, getArmy(state, a).side, getArmy(state, b).side);
+/**
+ * Passage of lines: the mover goes through the allied hexes and out of them at once (the allies
+ * keep their hexes). An enemy it comes into contact with on the way leaves it and the allies it
+ * was passing unformed, and it stops in the hex it comes out into.
+ * @see 000 Advanced: Passage of Lines ("both forces are considered unformed")
+ */
+function passThrough(board: Board, m: Mover): void {
+  const end = passageEnd(board, m);
+  if (end === undefined) throw new BrokenData(`mover ${m.army.id} passes through without a way out`);
+  board.positions.delete(hexKey(m.pos));
+  const touched = new Set<string>();
+  const allies: string[] = [];
+  let prev = m.pos;
+  for (; m.next <= end; m.next++) {
+    const e = nextEntry(m);
+    if (e.step.kind === 'enter') {
+      const k = hexKey(e.step.hex);
+      const ally = board.positions.get(k);
+      prev = m.pos;
+      m.pos = e.step.hex;
+      m.entered.push(k);
+      if (ally !== undefined) {
+        const found = touchedAt(board, m, prev);
+        if (found.length > 0) allies.push(ally);
+        for (const t of found) touched.add(t);
+      }
+    }
+    m.bank = e.step.bank;
+    m.spent += e.step.points;
+  }
+  board.positions.set(hexKey(m.pos), m.army.id);
+  if (allies.length > 0) m.passageContact = allies;
+  haltOnContact(board, m, [...new Set([...touched, ...touchedAt(board, m, prev)])]);
+}
+
+/** Step 4: hostile commanders the mover, now in its hex, is newly adjacent to (it was not next to them in `prev`). */
+function touchedAt(board: Board, m: Mover, prev: Hex): string[] {
+  const { state, positions } = board;
   const touched: string[] = [];
   for (const n of neighbours(m.pos)) {
     const other = positions.get(hexKey(n));
-    if (other === undefined || other === m.army.id || !hostile(m.army.id, other)) continue;
+    if (other === undefined || other === m.army.id || !isHostile(state.sides, m.army.side, getArmy(state, other).side)) continue;
     // A fleet holds its hex but makes no map contact (detectContacts skips the embarked).
     if (getArmy(state, other).status.embarked) continue;
     if (isAdjacent(prev, n)) continue;
     touched.push(other);
   }
+  return touched;
+}
+
+/** Step 4: map contact with hostile commanders newly adjacent halts the mover, and any opponent still moving it touched. */
+function haltOnContact(board: Board, m: Mover, touched: readonly string[]): void {
   if (touched.length === 0) return;
   m.halt = { kind: 'contact', with: touched };
   for (const t of touched) {
-    const tm = movers.get(t);
+    const tm = board.movers.get(t);
     if (tm && !tm.halt && tm.next < tm.plan.entries.length) tm.halt = { kind: 'contact', with: [m.army.id] };
   }
 }
 
-/** Forces still waiting halt in the hex before: it is held, or they lost its contest. */
+/** Forces still waiting halt in the hex before: it is held, they lost its contest, or they could not pass through an ally's hex and out of it. */
 function haltTheWaiting(board: Board): void {
   for (const m of pending(board.movers)) {
     const e = nextEntry(m);
     const k = hexKey(e.step.hex);
     const holder = board.positions.get(k);
-    if (holder !== undefined && holder !== m.army.id) m.halt = { kind: 'occupied', hex: e.step.hex, by: holder, byMover: movesNow(board.movers, holder) };
+    if (holder !== undefined && holder !== m.army.id && passable(board, m, holder)) m.halt = { kind: 'passage', hex: e.step.hex, by: holder };
+    else if (holder !== undefined && holder !== m.army.id) m.halt = { kind: 'occupied', hex: e.step.hex, by: holder, byMover: movesNow(board.movers, holder) };
     else m.halt = { kind: 'contested', hex: e.step.hex, winner: board.ranking.get(k)?.[0] ?? '' };
   }
 }
@@ -255,5 +344,6 @@ function outcomeOf(m: Mover): MoverOutcome {
     bank: m.bank,
     spent: m.spent,
     ...(m.halt ? { halt: m.halt } : {}),
+    ...(m.passageContact ? { passageContact: m.passageContact } : {}),
   };
 }

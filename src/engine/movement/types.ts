@@ -96,7 +96,8 @@ export type MoveWarningCode =
   | 'move.multiDay'
   | 'move.inContact'
   | 'move.restMoveLimit'
-  | 'move.saveWithoutLeftover';
+  | 'move.saveWithoutLeftover'
+  | 'move.passageOfLines';
 
 export interface MoveWarning {
   readonly code: MoveWarningCode;

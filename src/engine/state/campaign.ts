@@ -39,8 +39,10 @@ export interface CampaignState {
   readonly manualDice: ManualDiceState;
   /** What each army knows of the others' positions (fog of war). Shape owned by src/engine/knowledge. */
   readonly knowledge: KnowledgeState;
-  /** Counter for ids the engine hands out (contacts, couriers, battles). */
+  /** Counter for contact ids (c1, c2, ...): a contact that stands over several half periods keeps its id. */
   readonly nextId: number;
+  /** Counter for courier ids, their own sequence (k1, k2, ...). */
+  readonly nextCourierId: number;
 }
 
 /** Who gave an order (user id) and when (game time): common to every kind of order. */

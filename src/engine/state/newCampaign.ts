@@ -85,5 +85,6 @@ export function newCampaign(input: {
     manualDice: NO_MANUAL_DICE,
     knowledge: NO_KNOWLEDGE,
     nextId: 1,
+    nextCourierId: 1,
   };
 }

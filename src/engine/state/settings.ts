@@ -45,6 +45,15 @@ const fields = {
   advancedEmbarkation: z.boolean(),
   /** Flying creatures pay clear cost everywhere and ignore rivers (house ruling). */
   flyingIgnoresTerrain: z.boolean(),
+  /**
+   * Unformed forces disengage as if in retreat (-1) and may be pursued aggressively (000: they
+   * begin an engagement "as if in retreat"). Off: no formation modifier and no pursuit. @see RULINGS 5
+   */
+  unformedAsRetreat: z.boolean(),
+  /** Goblins, kobolds and orcs may be given day (or split) marches; off, they march by night only (000). */
+  nocturnalDayMarch: z.boolean(),
+  /** Advanced passage of lines (000): a force may pass through, not stop on, a hex held by a stationary ally. */
+  passageOfLines: z.boolean(),
   /** Missed orders: what an army without orders does. */
   defaultOrder: z.enum(['hold', 'rest']),
   /**
@@ -74,6 +83,9 @@ export interface CampaignSettings {
   readonly drought: boolean;
   readonly advancedEmbarkation: boolean;
   readonly flyingIgnoresTerrain: boolean;
+  readonly unformedAsRetreat: boolean;
+  readonly nocturnalDayMarch: boolean;
+  readonly passageOfLines: boolean;
   readonly defaultOrder: 'hold' | 'rest';
   readonly decisionDeadlineTicks: number;
   readonly undoDepth: number;
@@ -93,6 +105,9 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   drought: false,
   advancedEmbarkation: false,
   flyingIgnoresTerrain: true,
+  unformedAsRetreat: true,
+  nocturnalDayMarch: false,
+  passageOfLines: false,
   defaultOrder: 'rest',
   decisionDeadlineTicks: 1,
   undoDepth: 10,
@@ -120,6 +135,9 @@ const storedSchema = z.object({
   drought: fields.drought.catch(DEFAULT_SETTINGS.drought),
   advancedEmbarkation: fields.advancedEmbarkation.catch(DEFAULT_SETTINGS.advancedEmbarkation),
   flyingIgnoresTerrain: fields.flyingIgnoresTerrain.catch(DEFAULT_SETTINGS.flyingIgnoresTerrain),
+  unformedAsRetreat: fields.unformedAsRetreat.catch(DEFAULT_SETTINGS.unformedAsRetreat),
+  nocturnalDayMarch: fields.nocturnalDayMarch.catch(DEFAULT_SETTINGS.nocturnalDayMarch),
+  passageOfLines: fields.passageOfLines.catch(DEFAULT_SETTINGS.passageOfLines),
   defaultOrder: fields.defaultOrder.catch(DEFAULT_SETTINGS.defaultOrder),
   decisionDeadlineTicks: fields.decisionDeadlineTicks.catch(DEFAULT_SETTINGS.decisionDeadlineTicks),
   undoDepth: fields.undoDepth.catch(DEFAULT_SETTINGS.undoDepth),

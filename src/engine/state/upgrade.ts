@@ -4,6 +4,7 @@ import type { CampaignState } from './campaign.js';
 import { readSettings } from './settings.js';
 import type { LegacyState } from './upgrades/legacyState.js';
 import { upgradeToFairDice } from './upgrades/fairDice.js';
+import { separateCourierIds } from './upgrades/courierIds.js';
 import { upgradeToTypedState } from './upgrades/typedState.js';
 
 /**
@@ -18,8 +19,9 @@ import { upgradeToTypedState } from './upgrades/typedState.js';
  *    (a sail order's fleet and a debark order's assembly in their own fields), contact steps checked.
  * 4: dice in periods with committed seeds (the old stream's state seeds the first two), manual dice
  *    asked for, and what each army knows of the others (fog of war).
+ * 5: couriers have their own id sequence (`nextCourierId`), apart from the contacts' `nextId`.
  */
-export const STATE_VERSION = 4;
+export const STATE_VERSION = 5;
 
 /** A campaign state as stored: plain JSON of some version, not yet upgraded. */
 export type StateJson = object;
@@ -65,11 +67,17 @@ function typedState(s: Json): Json {
   return { ...upgradeToTypedState(s as object as LegacyState) };
 }
 
+/** 4 -> 5: the couriers' own id sequence (upgrades/courierIds.ts). */
+function courierIds(s: Json): Json {
+  return separateCourierIds({ ...s, nextId: s['nextId'] });
+}
+
 /** STEPS[n] upgrades a state of version n to version n + 1. */
 const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
   1: completeMarch,
   2: typedState,
   3: upgradeToFairDice,
+  4: courierIds,
 };
 
 /**

@@ -124,12 +124,12 @@ export function sendCourier(state: CampaignState, map: MapModel, input: SendCour
   const fleet = from.status.embarked ? fleetOf(state, from.id) : undefined;
   const aboard = fleet !== undefined && isWater(map.terrainAt(from.hex));
   const horse = !(fleet && (fleet.vessels.riverBoat ?? 0) > 0);
-  const id = `k${state.nextId}`;
+  const id = `k${state.nextCourierId}`;
   const due = expectedBy(state, map, { id, from, to, aboard, horse }, weather);
   if (!due.ok) return due;
   const data: CourierData = { horse, night: from.nocturnal, carry: 0, ...(from.bank ? { bank: from.bank } : {}), ...(aboard ? { aboard: from.id } : {}), expectedBy: due.value, trail: [map.format(from.hex)] };
   const courier: CourierRecord = { id, fromArmy: from.id, toArmy: to.id, side: from.side, hex: from.hex, message, sentAt: state.clock, status: 'travelling', data };
-  const next: CampaignState = { ...state, couriers: { ...state.couriers, [id]: courier }, nextId: state.nextId + 1 };
+  const next: CampaignState = { ...state, couriers: { ...state.couriers, [id]: courier }, nextCourierId: state.nextCourierId + 1 };
   const facts: CourierFact[] = [
     { type: 'courierSent', audience: toArmy(from.id), data: { courierId: id, to: to.id, from: map.format(from.hex), goes: aboard ? 'fleet' : horse ? 'horse' : 'foot' } },
     { type: 'courierSent', audience: REFEREE, data: { courierId: id, fromArmy: from.id, toArmy: to.id, from: map.format(from.hex), message } },

@@ -5,6 +5,7 @@ import { hexEquals, type Hex, directionTo, isAdjacent } from '../hex/index.js';
 import { bankOfEdge, isWater, type Bank, type MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState, Order, OrderGiven } from '../state/index.js';
+import { spendAtOnce } from '../movement/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { describeWater } from './describeWater.js';
 import { fleetOf, type FleetState } from './fleet.js';
@@ -133,7 +134,8 @@ function land(state: CampaignState, map: MapModel, army: Army, fleet: FleetState
   const { bank: _bank, ...ashore } = army;
   let a: Army = { ...ashore, hex: input.hex, ...(where.bank ? { bank: where.bank } : {}), status: { ...army.status, embarked: false } };
   const cost = input.advanced ? Math.ceil(baseDailyPoints(army) / (where.atPort ? 4 : 2)) : 0;
-  if (cost > 0) a = { ...a, march: { ...a.march, spentToday: a.march.spentToday + cost, pointsLeft: Math.max(0, a.march.pointsLeft - cost) } };
+  // Points spent count the half period as movement in the rest books, whatever spent them (RULINGS 4).
+  if (cost > 0) a = spendAtOnce(a, cost, state.clock);
   const orders: Record<string, Order> = { ...state.orders };
   delete orders[a.id];
   const assembly = shuttle(state, army, fleet);

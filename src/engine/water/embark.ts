@@ -3,6 +3,7 @@ import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import { baseDailyPoints, regimentFigures, type Army, type Regiment } from '../forces/index.js';
 import { type Hex, neighbours } from '../hex/index.js';
 import { isWater, type MapModel } from '../map/index.js';
+import { spendAtOnce } from '../movement/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
 import type { CampaignState } from '../state/index.js';
 import { awaitedRegiments } from './debark.js';
@@ -177,7 +178,8 @@ function board(state: CampaignState, map: MapModel, army: Army, input: EmbarkInp
   const notes: LandingNote[] = [];
   if (input.advanced && !atPort) {
     const cost = Math.ceil(baseDailyPoints(army) / 2);
-    a = { ...a, march: { ...a.march, spentToday: a.march.spentToday + cost, pointsLeft: Math.max(0, a.march.pointsLeft - cost) } };
+    // Points spent count the half period as movement in the rest books, whatever spent them (RULINGS 4).
+    a = spendAtOnce(a, cost, state.clock);
     notes.push({ kind: 'embarkCost', points: cost });
   }
   if (fleet.waitHalves > 0) notes.push({ kind: 'tide' });

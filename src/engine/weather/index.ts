@@ -2,6 +2,7 @@
 export { describeEffects, describeSky, describeWeather } from './describeWeather.js';
 export { DROUGHT_STAGES, droughtTrack } from './drought.js';
 export { droughtCasualtyStep } from './droughtCasualtyStep.js';
+export { rollFogVisibility } from './fogVisibility.js';
 export { overrideWeather } from './overrideWeather.js';
 export { CURE_STEP, CURE_UNITS, CURE_WAIT } from './rainLevel.js';
 export { FIRST_MORNING, NO_WEATHER_EFFECTS, type Sky, type WeatherEffects, type WeatherState, type Wind } from './types.js';

@@ -7,5 +7,6 @@ CREATE TABLE `knowledge` (
 );
 --> statement-breakpoint
 ALTER TABLE `campaigns` ADD `manual_dice` text DEFAULT '{"nextId":1,"requests":[]}' NOT NULL;--> statement-breakpoint
+ALTER TABLE `campaigns` ADD `next_courier_id` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE `ticks` ADD `frame` text;--> statement-breakpoint
 CREATE INDEX `events_type` ON `events` (`campaign_id`,`type`);

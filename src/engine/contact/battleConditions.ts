@@ -1,0 +1,117 @@
+import type { Dice } from '../dice/index.js';
+import type { Army } from '../forces/index.js';
+import { directionTo, type Direction } from '../hex/index.js';
+import type { MapModel } from '../map/index.js';
+import { defenceShare } from '../movement/index.js';
+import type { CampaignState } from '../state/index.js';
+import { awaitedRegiments } from '../water/index.js';
+import { FOG_YARDS_PER_PIP, rollFogVisibility, type Sky } from '../weather/index.js';
+import type { ContactRecord } from './contactRecord.js';
+import { hostile, liveArmies } from './queries.js';
+
+/** The last hour of the day period: hours 13 to 24 are evening and night. @see 001 Contact Hour */
+const LAST_DAY_HOUR = 12;
+
+/** One force's own state at the table: what its commander and the referee are told. */
+export interface ForceCondition {
+  readonly armyId: string;
+  /** Fatigued by strategic movement: it fights fatigued. @see 000 Overland Travel: Fatigued */
+  readonly fatigued: boolean;
+  readonly unformed: boolean;
+  /** Unformed, and the campaign counts that as in retreat: its units begin the battle unrallied. */
+  readonly asIfInRetreat: boolean;
+  /** Collecting timber or building rafts: it defends with a third of its force. */
+  readonly raftsDefence?: { readonly phase: 'timber' | 'build'; readonly share: number };
+  /** Still waiting at its port for regiments: only those present fight. */
+  readonly debarking?: { readonly present: readonly string[]; readonly awaited: readonly string[] };
+}
+
+/** A force's place among three or more: the forces of the battle next to it, and on which side. */
+export interface ArrangedForce {
+  readonly armyId: string;
+  readonly hex: string;
+  readonly next: readonly { readonly armyId: string; readonly direction: Direction; readonly enemy: boolean }[];
+}
+
+/** What the table needs of the conditions a battle is fought in. */
+export interface BattleConditions {
+  /** The contact hour (1-24, sunrise the 1st); absent when no contact dice were rolled. */
+  readonly hour?: number;
+  /** The hour falls in the night period: a night battle. */
+  readonly night: boolean;
+  readonly sky: Sky;
+  /** The cumulative rain level: the ground is soft from level 1. */
+  readonly rainLevel: number;
+  /** Fog: the visibility rolled when the battle was joined (one die x 30 yards). */
+  readonly fog?: { readonly die: number; readonly yards: number };
+  /** High winds (or a gale, on land): missile fire scores one hit fewer. */
+  readonly highWinds: boolean;
+  /** Three or more forces in one battle: how they stand on the map, for the deployment. */
+  readonly arrangement?: readonly ArrangedForce[];
+  /** Each force's own state, by army id: secret to its commander and the referee. */
+  readonly forces: Readonly<Record<string, ForceCondition>>;
+}
+
+/** The conditions as the channel may read them: without any force's own state. */
+export type PublicConditions = Omit<BattleConditions, 'forces'>;
+
+/** A force's own state for the table. */
+function forceCondition(state: CampaignState, army: Army): ForceCondition {
+  const unformed = army.formation === 'unformed';
+  const op = army.march.operation;
+  const awaited = (awaitedRegiments(state, army.id)?.batches ?? []).flatMap((b) => b.regiments);
+  const nameOf = (id: string): string => army.regiments.find((r) => r.id === id)?.name ?? id;
+  return {
+    armyId: army.id,
+    fatigued: army.status.fatigued,
+    unformed,
+    asIfInRetreat: unformed && state.settings.unformedAsRetreat,
+    ...(op?.kind === 'rafts' && op.phase !== 'cross' ? { raftsDefence: { phase: op.phase, share: defenceShare(army) } } : {}),
+    ...(awaited.length > 0 ? { debarking: { present: army.regiments.filter((r) => !awaited.includes(r.id)).map((r) => r.name), awaited: awaited.map(nameOf) } } : {}),
+  };
+}
+
+/** How three or more forces stand: for each, the forces of the battle next to it and their side. */
+function arrangementOf(state: CampaignState, map: MapModel, armies: readonly Army[]): ArrangedForce[] {
+  return armies.map((a) => ({
+    armyId: a.id,
+    hex: map.format(a.hex),
+    next: armies.flatMap((o) => {
+      const direction = o.id === a.id ? undefined : directionTo(a.hex, o.hex);
+      return direction ? [{ armyId: o.id, direction, enemy: hostile(state, a, o) }] : [];
+    }),
+  }));
+}
+
+/**
+ * The conditions a battle is fought in, as the texts carry them to the table: the contact hour
+ * (a night battle after the 12th), the weather (rain and the soft ground it leaves, high winds,
+ * fog with its visibility rolled now: one die x 30 yards), the arrangement of three or more
+ * forces fought as one battle, and each force's own state: fatigued, unformed (as if in retreat),
+ * a third of its force while building rafts, or only the regiments already ashore.
+ * @see 000 Whether Weather (Battlefield Weather; Fog; High Winds); 000 Units, Formed and Unformed;
+ *   000 Major Rivers (rafts); 000 Waterborne Transport: Debarkation; 001 Contact Hour;
+ *   001 Deployment: Three or More Forces on the Battlefield
+ */
+export function battleConditions(state: CampaignState, map: MapModel, record: ContactRecord, dice: Dice): BattleConditions {
+  const armies = liveArmies(state, record.armyIds);
+  const w = state.weather;
+  const hour = record.data.contactHour;
+  const yards = w.fog ? rollFogVisibility(dice) : undefined;
+  return {
+    ...(hour !== undefined ? { hour } : {}),
+    night: hour !== undefined ? hour > LAST_DAY_HOUR : record.openedAt.half >= 2,
+    sky: w.sky,
+    rainLevel: w.rainLevel,
+    ...(yards !== undefined ? { fog: { die: yards / FOG_YARDS_PER_PIP, yards } } : {}),
+    highWinds: w.wind === 'highWinds' || w.wind === 'gale',
+    ...(armies.length >= 3 ? { arrangement: arrangementOf(state, map, armies) } : {}),
+    forces: Object.fromEntries(armies.map((a) => [a.id, forceCondition(state, a)])),
+  };
+}
+
+/** The conditions without the forces' own states, for the channel. */
+export function publicConditions(c: BattleConditions): PublicConditions {
+  const { forces: _secret, ...rest } = c;
+  return rest;
+}

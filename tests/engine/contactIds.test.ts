@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { chooseStep1, contactStep, resolveStep1 } from '../../src/engine/contact/index.js';
+import { beginHalfStep, movementStep } from '../../src/engine/movement/index.js';
+import type { Result } from '../../src/engine/result.js';
+import type { CampaignState } from '../../src/engine/state/campaign.js';
+import { upgradeState } from '../../src/engine/state/upgrade.js';
+import { separateCourierIds } from '../../src/engine/state/upgrades/courierIds.js';
+import { resolveTick } from '../../src/engine/tick/resolveTick.js';
+import { sendCourier } from '../../src/engine/water/index.js';
+import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
+import { asciiMap, dice, makeState } from './contactFixtures.js';
+
+function must<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(`${r.violation.code}: ${r.violation.message}`);
+  return r.value;
+}
+
+const clear = asciiMap(['ccccccc', 'ccccccc', 'ccccccc', 'ccccccc', 'ccccccc']);
+/** A tick of the contact deadline, movement and the next half period's opening. */
+const tick = (s: CampaignState): CampaignState => resolveTick(s, clear, dice(), { closeHalf: [contactStep, movementStep], openHalf: [beginHalfStep], effects: () => NO_WEATHER_EFFECTS }).state;
+
+/** Hadewych (Chaos, 0303) and Ingegerd (Law, 0302) stand next to each other; nobody moves. */
+const facing = (): CampaignState => makeState({ hadewych: { side: 'chaos', hex: '0303' }, ingegerd: { side: 'law', hex: '0302' }, arn: { side: 'law', hex: '0601' } }, { day: 1, half: 0 });
+
+describe('001 Fight on the Morrow: a contact that stands over several half periods keeps its id', () => {
+  it('GIVEN two forces that stay silent half period after half period THEN one contact, c1, round after round', () => {
+    let s = tick(facing());
+    expect(Object.keys(s.contacts)).toEqual(['c1']);
+    for (let i = 0; i < 3; i++) {
+      s = tick(s);
+      expect(Object.keys(s.contacts)).toEqual(['c1']);
+      expect(s.contacts['c1']).toMatchObject({ step: 'step1', armyIds: ['hadewych', 'ingegerd'], openedAt: s.clock });
+    }
+    expect(s.nextId).toBe(2);
+    expect(s.contacts['c1']!.data.previousRound?.armyIds).toEqual(['hadewych', 'ingegerd']);
+  });
+
+  it('GIVEN a standing contact whose next round is pressed THEN its earlier round is a previous contact (+1)', () => {
+    let s = tick(tick(facing()));
+    for (const id of ['hadewych', 'ingegerd']) s = must(chooseStep1(s, clear, 'c1', id, { kind: 'proceed' })).state;
+    const out = must(resolveStep1(s, clear, 'c1', dice(3, 3)));
+    expect(out.state.contacts['c1']!.data.contactDice?.['hadewych']?.modifiers.map((m) => m.code)).toContain('previousContact');
+  });
+
+  it('GIVEN a contact that ended in a disengagement THEN a new meeting next half period is a new contact', () => {
+    let s = tick(facing());
+    s = must(chooseStep1(s, clear, 'c1', 'hadewych', { kind: 'delay' })).state;
+    s = must(resolveStep1(s, clear, 'c1', dice(6, 1))).state;
+    expect(s.contacts['c1']!.data.outcome).toBe('disengaged');
+    s = tick(s);
+    expect(Object.values(s.contacts).filter((c) => c.step === 'step1').map((c) => c.id)).toEqual(['c2']);
+  });
+});
+
+describe('Couriers have their own id sequence', () => {
+  it('GIVEN couriers sent between contacts THEN couriers count k1, k2 and contacts c1, c2, neither skipping a number', () => {
+    let s = facing();
+    s = must(sendCourier(s, clear, { fromArmy: 'ingegerd', toArmy: 'arn', message: 'Hold.' }, NO_WEATHER_EFFECTS)).state;
+    s = tick(s);
+    s = must(sendCourier(s, clear, { fromArmy: 'ingegerd', toArmy: 'arn', message: 'Still holding.' }, NO_WEATHER_EFFECTS)).state;
+    expect(Object.keys(s.couriers).sort()).toEqual(['k1', 'k2']);
+    expect(Object.keys(s.contacts)).toEqual(['c1']);
+    expect([s.nextId, s.nextCourierId]).toEqual([2, 3]);
+  });
+
+  it('GIVEN a campaign stored before couriers had their own counter (version 3) THEN their sequence goes on from the shared one', () => {
+    expect(separateCourierIds({ nextId: 7 })).toEqual({ nextId: 7, nextCourierId: 7 });
+    expect(separateCourierIds({ nextId: 'broken' })).toEqual({ nextId: 'broken', nextCourierId: 1 });
+    // Storage fills the new column with 1 for an old row: the upgrade sets it from the old counter.
+    const { nextCourierId: _n, ...v3 } = { ...facing(), nextId: 12 };
+    expect(upgradeState({ ...v3, nextCourierId: 1 }, 3).nextCourierId).toBe(12);
+  });
+});
