@@ -171,7 +171,8 @@ export async function writeSampleMap(out = fileURLToPath(new URL('../docs/sample
     { ...a, status: { ...a.status, ...flags[id] }, ...(id === 'arkthark' ? { formation: 'unformed' as const } : {}) },
   ]));
   const view = publicMapView({ ...state, armies, clock: { day: 3, half: 1 } });
-  const png = await renderMap(map, view, { title: { campaign: 'The Valormr Campaign', time: 'Day 3, afternoon', weather: 'Cloudy, light winds' } });
+  // As the bot posts it after a tick (playTick's map post): ids on every other column and row.
+  const png = await renderMap(map, view, { title: { campaign: 'The Valormr Campaign', time: 'Day 3, afternoon', weather: 'Cloudy, light winds' }, hexIds: 'subset' });
   writeFileSync(out, png);
   console.log(`wrote ${out} (${(png.length / 1024).toFixed(0)} KiB)`);
 }

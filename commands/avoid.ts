@@ -1,6 +1,6 @@
 import { SlashCommandBuilder } from './_slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
-import { armyChoices } from '../src/app/autocomplete.js';
+import { armyOrPlaceChoices } from './_choices.js';
 import { answerContact } from '../src/app/contact/answerContact.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
@@ -11,7 +11,7 @@ export default {
     .setDescription('Before the contact phase: avoid contact by moving to an adjacent hex.')
     .setContexts(IN_SERVERS)
     .setIntegrationTypes(SERVER_INSTALL)
-    .addStringOption((o) => o.setName('to').setDescription('Adjacent hex to move to, e.g. 0913').setRequired(true))
+    .addStringOption((o) => o.setName('to').setDescription('Adjacent hex to move to, e.g. 0913').setRequired(true).setAutocomplete(true))
     .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
     .addStringOption((o) => o.setName('contact').setDescription('Contact id, e.g. c3 (if you are in several)')),
   defer: 'ephemeral',
@@ -20,6 +20,6 @@ export default {
     return answerContact(ctx.app, actor, 'avoid', { army: ctx.string('army'), contact: ctx.string('contact'), to: ctx.string('to') });
   },
   async autocomplete(ctx) {
-    return armyChoices(ctx.app, ctx, ctx.focused.value);
+    return armyOrPlaceChoices(ctx);
   },
 } satisfies Command;

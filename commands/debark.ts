@@ -1,6 +1,6 @@
 import { SlashCommandBuilder } from './_slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
-import { armyChoices } from '../src/app/autocomplete.js';
+import { armyOrPlaceChoices } from './_choices.js';
 import { debarkArmy } from '../src/app/water/debarkArmy.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
@@ -11,14 +11,14 @@ export default {
     .setDescription('Put your embarked army ashore.')
     .setContexts(IN_SERVERS)
     .setIntegrationTypes(SERVER_INSTALL)
-    .addStringOption((o) => o.setName('army').setDescription('Your embarked army').setRequired(true).setAutocomplete(true))
-    .addStringOption((o) => o.setName('hex').setDescription('Land hex: the port, a hex next to the fleet, or the river hex').setRequired(true))
+    .addStringOption((o) => o.setName('hex').setDescription('Land hex (or place): the port, a hex next to the fleet, or the river hex').setRequired(true).setAutocomplete(true))
+    .addStringOption((o) => o.setName('army').setDescription('Your embarked army').setAutocomplete(true))
     .addStringOption((o) => o.setName('bank').setDescription('River bank (looking downstream)').addChoices({ name: 'left', value: 'left' }, { name: 'right', value: 'right' })),
   defer: 'ephemeral',
   async execute(ctx) {
     return debarkArmy(ctx.app, actorOf(ctx), { army: ctx.string('army'), hex: ctx.string('hex'), bank: ctx.string('bank') });
   },
   async autocomplete(ctx) {
-    return armyChoices(ctx.app, ctx, ctx.focused.value);
+    return armyOrPlaceChoices(ctx);
   },
 } satisfies Command;

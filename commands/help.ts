@@ -9,7 +9,7 @@ const GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Contact', ['engage', 'evade', 'avoid', 'delay', 'withdraw', 'scouts', 'terrain']],
   ['Allies', ['support', 'reserve', 'relief', 'reinforce', 'exploit', 'maneuver']],
   ['Ships and couriers', ['embark', 'sail', 'debark', 'courier']],
-  ['Referee', ['campaign', 'turn', 'contact', 'battle', 'weather']],
+  ['Referee', ['referee', 'campaign', 'turn', 'contact', 'battle', 'weather']],
   ['Dice', ['dice']],
   ['Reference', ['rules', 'help']],
 ];

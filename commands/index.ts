@@ -26,6 +26,8 @@ import reinforce from './reinforce.js';
 import exploit from './exploit.js';
 import maneuver from './maneuver.js';
 import { contactButtons } from './_contactButtons.js';
+import { refereeButtons } from './_refereeButtons.js';
+import referee from './referee.js';
 import embark from './embark.js';
 import sail from './sail.js';
 import debark from './debark.js';
@@ -65,12 +67,14 @@ export const commands: readonly Command[] = [
   sail,
   debark,
   courier,
+  referee,
   dice,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */
 export const buttons: readonly ButtonHandler[] = [
   contactButtons,
+  refereeButtons,
   diceButtons,
 ];
 

@@ -1,7 +1,7 @@
 import { SlashCommandBuilder } from './_slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { mapSnapshot } from '../src/app/map/mapSnapshot.js';
-import { armyChoices } from '../src/app/autocomplete.js';
+import { armyOrPlaceChoices } from './_choices.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
 
@@ -12,7 +12,7 @@ export default {
     .setContexts(IN_SERVERS)
     .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('view').setDescription('Public map, or your own view with your paths and estimates').addChoices({ name: 'public', value: 'public' }, { name: 'mine', value: 'mine' }))
-    .addStringOption((o) => o.setName('around').setDescription('Zoom on this hex, e.g. 1416'))
+    .addStringOption((o) => o.setName('around').setDescription('Zoom on this hex or place, e.g. 1416 or Valdheim').setAutocomplete(true))
     .addIntegerOption((o) => o.setName('radius').setDescription('Hexes around it (default 5)').setMinValue(2).setMaxValue(12))
     .addStringOption((o) => o.setName('army').setDescription('One army\'s private view (yours; any army for the referee)').setAutocomplete(true))
     .addStringOption((o) => o.setName('labels').setDescription('Place names').addChoices({ name: 'on', value: 'on' }, { name: 'off', value: 'off' })),
@@ -21,6 +21,6 @@ export default {
     return mapSnapshot(ctx.app, actorOf(ctx), { view: ctx.string('view'), around: ctx.string('around'), radius: ctx.integer('radius'), labels: ctx.string('labels'), army: ctx.string('army') });
   },
   async autocomplete(ctx) {
-    return armyChoices(ctx.app, ctx, ctx.focused.value);
+    return armyOrPlaceChoices(ctx);
   },
 } satisfies Command;

@@ -1,6 +1,6 @@
 import { SlashCommandBuilder } from './_slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
-import { armyChoices } from '../src/app/autocomplete.js';
+import { armyOrPlaceChoices } from './_choices.js';
 import { orderMove } from '../src/app/movement/orderMove.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
@@ -12,8 +12,8 @@ export default {
     .setContexts(IN_SERVERS)
     .setIntegrationTypes(SERVER_INSTALL)
     .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true))
-    .addStringOption((o) => o.setName('path').setDescription('Hexes to enter in order, e.g. "0712 0713 0813"'))
-    .addStringOption((o) => o.setName('to').setDescription('Destination hex, e.g. 0913: the bot finds the cheapest legal route'))
+    .addStringOption((o) => o.setName('path').setDescription('Hexes (or places) to enter in order, e.g. "0712 0713 0813"'))
+    .addStringOption((o) => o.setName('to').setDescription('Destination: a hex (0913) or a place (Valdheim); the bot finds the cheapest route').setAutocomplete(true))
     .addStringOption((o) => o.setName('period').setDescription('When to march (default: day)')
       .addChoices({ name: 'day', value: 'day' }, { name: 'night', value: 'night' }, { name: 'split (dark-seeing only)', value: 'split' }))
     .addBooleanOption((o) => o.setName('forced').setDescription('Forced march: +50 % points, rest tomorrow or be fatigued'))
@@ -34,6 +34,6 @@ export default {
     });
   },
   async autocomplete(ctx) {
-    return armyChoices(ctx.app, ctx, ctx.focused.value);
+    return armyOrPlaceChoices(ctx);
   },
 } satisfies Command;

@@ -25,17 +25,35 @@ export function requireArmy(state: CampaignState, text: string | undefined): Arm
   return army;
 }
 
+/** The armies a player commands, as they would type them: "Army of Hadewych (`army:hadewych`)". */
+function yourArmies(state: CampaignState, ids: readonly string[]): string {
+  const named = ids.map((id) => `${state.armies[id]?.name ?? id} (\`army:${id}\`)`);
+  return named.length <= 1 ? named.join('') : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
+}
+
 /**
  * The army the actor may give orders to: their own, or any army when the actor is the referee
- * (then `asReferee` is true and the use-case logs it as such).
+ * (then `asReferee` is true and the use-case logs it as such). A player who leaves `army:` out
+ * while commanding several, names one that does not exist or is not theirs, is told their own
+ * armies as they would type them.
  */
 export function requireControl(tx: CampaignTx, text: string | undefined): { army: Army; asReferee: boolean } {
   const actor = tx.actor;
   const mine = actor ? armiesOf(tx, actor.userId) : [];
-  const army = text === undefined && mine.length === 1 ? tx.state.armies[mine[0] as string] : requireArmy(tx.state, text);
-  if (!army) throw new UserError('army.missing', 'Say which army, e.g. `army:hadewych`.');
+  const none = ' You command no army in this campaign; ask the referee to `/campaign assign` you one.';
+  if (text === undefined || text.trim() === '') {
+    const only = mine.length === 1 ? tx.state.armies[mine[0] as string] : undefined;
+    if (only) return { army: only, asReferee: false };
+    if (mine.length > 1) throw new UserError('army.missing', `Say which army: you command ${yourArmies(tx.state, mine)}.`, { yours: mine });
+    if (tx.isReferee) throw new UserError('army.missing', 'Say which army, e.g. `army:hadewych` (an army id, its name or its commander).');
+    throw new UserError('army.missing', `Say which army.${none}`);
+  }
+  const army = findArmy(tx.state, text);
+  if (!army) {
+    if (!tx.isReferee) throw new UserError('army.unknown', `There is no army "${text}" in this campaign.${mine.length > 0 ? ` You command ${yourArmies(tx.state, mine)}.` : none}`, { yours: mine });
+    return { army: requireArmy(tx.state, text), asReferee: true };
+  }
   if (actor && mine.includes(army.id)) return { army, asReferee: false };
   if (tx.isReferee) return { army, asReferee: true };
-  const yours = mine.length > 0 ? ` You command: ${mine.join(', ')}.` : ' You command no army in this campaign; ask the referee to `/campaign assign` you one.';
-  throw new UserError('army.notYours', `${army.name} is not your army.${yours}`);
+  throw new UserError('army.notYours', `${army.name} is not your army.${mine.length > 0 ? ` You command ${yourArmies(tx.state, mine)}.` : none}`, { yours: mine });
 }

@@ -4,7 +4,7 @@ import { writeTransaction } from '../db/client.js';
 import { anyDue, claimants, claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseClaims, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
 import { type EngineEvent, PUBLIC, REFEREE } from '../engine/events/index.js';
 import type { App } from './app.js';
-import type { MessageButton, MessageFile, Picture } from './messages.js';
+import type { Card, MessageButton, MessageFile, Picture } from './messages.js';
 import { paint } from './pictures.js';
 import { refereeIds } from './referees.js';
 import { inCampaign, type Outgoing } from './session.js';
@@ -16,7 +16,9 @@ export interface OutboxItem {
   readonly to: 'dm' | 'channel';
   readonly userId?: string;
   readonly channelId?: string;
+  /** The text; with cards, a short headline. */
   readonly content: string;
+  readonly cards?: readonly Card[];
   readonly data?: unknown;
   readonly buttons?: readonly MessageButton[];
   /** Users the message is meant to ping (a transport pings nobody else). */
@@ -73,6 +75,11 @@ const DEFAULT_RETENTION_DAYS = 14;
 
 const backoffMs = (attempts: number): number => Math.min(600_000, 2_000 * 2 ** (attempts - 1));
 
+/** Cards as stored (the app's own JSON). */
+function cardsOf(row: OutboxRow): readonly Card[] {
+  return Array.isArray(row.cards) ? (row.cards as Card[]) : [];
+}
+
 /** Pictures as stored (the app's own JSON). */
 function picturesOf(row: OutboxRow): readonly Picture[] {
   return Array.isArray(row.pictures) ? (row.pictures as Picture[]) : [];
@@ -89,8 +96,9 @@ async function toItem(app: App, r: OutboxRow): Promise<OutboxItem> {
     ...(r.userId ? { userId: r.userId } : {}),
     ...(r.channelId ? { channelId: r.channelId } : {}),
     content: r.content,
+    ...(cardsOf(r).length > 0 ? { cards: cardsOf(r) } : {}),
     data: r.data,
-    ...(r.buttons ? { buttons: r.buttons.map((b) => ({ id: b.id, label: b.label, ...(b.style ? { style: b.style as MessageButton['style'] } : {}) })) } : {}),
+    ...(r.buttons ? { buttons: r.buttons.map((b) => ({ id: b.id, label: b.label, ...(b.style ? { style: b.style as MessageButton['style'] } : {}), ...(b.command ? { command: b.command } : {}) })) } : {}),
     mentions: r.mentions ?? [],
     files: [...legacy, ...drawn],
     attempts: r.attempts,

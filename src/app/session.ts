@@ -12,15 +12,16 @@ import {
 } from '../db/campaignRepo.js';
 import { allEventsJson, appendEvents, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType, markEventsUndone, type StoredEvent } from '../db/eventRepo.js';
 import { assignCommander, listMembers, unassignArmy, type Member } from '../db/memberRepo.js';
-import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, type OutboxRow } from '../db/outboxRepo.js';
+import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, undeliveredMessages, type OutboxRow, type UndeliveredRow } from '../db/outboxRepo.js';
 import { deleteTick, lastUndoableTick, playedTicks, recordTick, tickPlayed, undoableTicks, type PlayedTick, type UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import { diceAsks } from './dice/askDice.js';
 import { rollEvent } from './dice/rollLog.js';
 import { UserError } from './errors.js';
+import { armyCard, chronicleCard } from './cards.js';
 import { fogged } from './fog.js';
-import type { MessageButton, Picture, Reply } from './messages.js';
+import type { Card, CardField, MessageButton, Picture, Reply } from './messages.js';
 import { isReferee, refereeIds } from './referees.js';
 import { mapOf } from './scenarios.js';
 
@@ -30,7 +31,9 @@ import { mapOf } from './scenarios.js';
  * ever pings: names are free text). `dedupeKey` makes it idempotent (queued once whatever calls it).
  */
 interface OutgoingBase {
+  /** The text; with cards, a short headline (what a notification shows). */
   readonly content: string;
+  readonly cards?: readonly Card[];
   readonly data?: unknown;
   readonly pictures?: readonly Picture[];
   readonly mentions?: readonly string[];
@@ -58,6 +61,8 @@ export interface CampaignReads {
   closedContacts(armyId?: string): ContactRecord[];
   /** The outbox message, if it is still pending and claimed by `owner`. */
   claimedMessage(id: number, owner: string): OutboxRow | undefined;
+  /** Messages not delivered and not yet dealt with (closed DMs not read with /intel, deliveries given up), oldest first. */
+  undelivered(): UndeliveredRow[];
   /** The dice events of one dice period (rolls, commitment, reveal), undone ones included, in log order. */
   diceEvents(period: number): StoredEvent[];
   /** The last `limit` events of a type, newest last, undone ones included. */
@@ -171,6 +176,7 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
     keptMessages: (userId) => keptMessages(db, campaignId, userId),
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),
+    undelivered: () => undeliveredMessages(db, campaignId),
     diceEvents: (period) => diceEventsOf(db, campaignId, period),
     lastOfType: (type, limit) => lastEventsOfType(db, campaignId, type, limit),
     playedTicks: () => playedTicks(db, campaignId),
@@ -282,6 +288,7 @@ function queue(db: Database, meta: Pick<CampaignMeta, 'id' | 'channelId'>, o: Ou
   const base = {
     campaignId: meta.id, content: o.content, data: o.data, nonce: randomBytes(8).toString('hex'),
     ...(o.pictures && o.pictures.length > 0 ? { pictures: o.pictures } : {}),
+    ...(o.cards && o.cards.length > 0 ? { cards: o.cards } : {}),
     ...(o.mentions && o.mentions.length > 0 ? { mentions: [...o.mentions] } : {}),
     ...(o.dedupeKey ? { dedupeKey: o.dedupeKey } : {}),
   };
@@ -325,22 +332,43 @@ export function requireReferee(tx: CampaignTx, what: string): void {
 }
 
 export interface RouteOptions {
-  /** A first line for every delivery (the tick's "Day 1, morning → Day 1, afternoon"). */
+  /** A first line for every delivery (the tick's "Day 1, morning → Day 1, afternoon"): the chronicle's title. */
   readonly header?: string;
   readonly publicToChannel?: boolean;
   /** Buttons to attach to an army's DM (the contact prompts), by army id. */
   readonly buttons?: ReadonlyMap<string, readonly MessageButton[]>;
+  /** More fields for the chronicle card (the next deadline). */
+  readonly chronicleFields?: readonly CardField[];
+  /** More fields for the referee's card (what waits on them). */
+  readonly refereeFields?: readonly CardField[];
+  /** Cards to post with the public lines (the deployment briefings). */
+  readonly publicCards?: readonly Card[];
 }
 
-/** Turns engine events into deliveries: public lines to the channel, each army's lines to its commanders, referee lines to the referee. */
+/**
+ * Turns engine events into deliveries: public lines to the channel (a tick's chronicle as a
+ * card), each army's lines to its commanders (a card with the dice, estimates, cards and the
+ * answer asked for as fields), referee lines to the referee (with a digest of the armies nobody
+ * commands).
+ */
 export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, events: readonly EngineEvent[], opts: RouteOptions = {}): Outgoing[] {
   const out: Outgoing[] = [];
   // In fog of war, what would place an army goes to its commander instead of the channel.
   const list = fogged(tx.state, events);
-  const header = opts.header ? `${opts.header}\n` : '';
+  const header = opts.header;
+  // A DM's text says whose it is and which campaign; its card (titled with the contact or the half period) the rest.
+  const headline = (who: string): string => `**${who}** (${tx.state.name})`;
+  const when = header ? stripBold(header) : undefined;
   const pub = list.filter((e) => e.audience.kind === 'public');
-  if ((opts.publicToChannel ?? true) && pub.length > 0) {
-    out.push({ to: 'channel', content: header + pub.map((e) => e.text).join('\n'), data: { events: pub.map((e) => ({ type: e.type, data: e.data })) } });
+  const publicCards = opts.publicCards ?? [];
+  if ((opts.publicToChannel ?? true) && (pub.length > 0 || publicCards.length > 0)) {
+    const data = { events: pub.map((e) => ({ type: e.type, data: e.data })) };
+    const shown = pub.filter((e) => e.type !== 'deploymentBriefed');
+    if (header) {
+      out.push({ to: 'channel', content: header, cards: [chronicleCard(`Chronicle of ${tx.state.name}`, pub, opts.chronicleFields), ...publicCards], data });
+    } else {
+      out.push({ to: 'channel', content: shown.map((e) => e.text).join('\n'), ...(publicCards.length > 0 ? { cards: publicCards } : {}), data });
+    }
   }
   const byArmy = new Map<string, EngineEvent[]>();
   for (const e of list) if (e.audience.kind === 'army') byArmy.set(e.audience.armyId, [...(byArmy.get(e.audience.armyId) ?? []), e]);
@@ -355,15 +383,24 @@ export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, 
       continue;
     }
     const buttons = opts.buttons?.get(armyId) ?? [];
-    const content = `**${name}** (${tx.state.name}) ${header}` + evs.map((e) => e.text).join('\n');
+    const card = armyCard(tx.state, armyId, evs, when);
     for (const userId of users) {
-      out.push({ to: 'dm', userId, content, data: { armyId, events: evs.map((e) => ({ type: e.type, data: e.data })) }, ...(buttons.length > 0 ? { buttons } : {}) });
+      out.push({ to: 'dm', userId, content: headline(name), cards: [card], data: { armyId, events: evs.map((e) => ({ type: e.type, data: e.data })) }, ...(buttons.length > 0 ? { buttons } : {}) });
     }
   }
   const ref = list.filter((e) => e.audience.kind === 'referee' && e.type !== 'diceRolled');
-  if (ref.length > 0 || unassigned.length > 0) {
-    const lines = [...ref.map((e) => e.text), ...(unassigned.length > 0 ? ['Armies without a commander:', ...unassigned] : [])];
-    for (const userId of refereeIds(tx.meta, tx.members)) out.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name}) ${header}` + lines.join('\n'), data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } });
+  const refFields = opts.refereeFields ?? [];
+  if (ref.length > 0 || unassigned.length > 0 || refFields.length > 0) {
+    const contacts = [...new Set(ref.flatMap((e) => (typeof e.data?.contactId === 'string' ? [e.data.contactId] : [])))];
+    const card: Card = {
+      title: contacts.length > 0 ? `Contact ${contacts.join(', ')}` : when ?? 'Reports',
+      ...(ref.length > 0 ? { description: ref.map((e) => e.text).join('\n') } : {}),
+      fields: [...(unassigned.length > 0 ? [{ name: 'Armies without a commander', value: unassigned.join('\n') }] : []), ...refFields],
+    };
+    for (const userId of refereeIds(tx.meta, tx.members)) out.push({ to: 'dm', userId, content: headline('Referee'), cards: [card], data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } });
   }
   return out;
 }
+
+/** A Markdown header without its bold marks (a card title is bold already). */
+const stripBold = (text: string): string => text.replace(/\*\*/g, '');

@@ -33,11 +33,15 @@ export function parseConsoleFlags(argv: readonly string[]): ConsoleFlags {
   return { ...values, ...(seed !== undefined ? { seed } : {}), ...(dice ? { dice } : {}) } as ConsoleFlags;
 }
 
-/** How an output line reads to a person at a terminal. */
-export function pretty(o: ConsoleOutput): string {
+/**
+ * How an output line reads to a person at a terminal: headed by who sees it, Markdown's bold in
+ * the terminal's bold (`color`), or plain.
+ */
+export function pretty(o: ConsoleOutput, color = false): string {
   const who = { reply: 'reply', ephemeral: `only ${o.user ?? 'you'}`, dm: `DM to ${o.user ?? '?'}`, channel: 'channel' }[o.to];
   const files = o.files && o.files.length > 0 ? `\n  [files: ${o.files.join(', ')}]` : '';
-  return `── ${who} ──\n${o.content}${files}`;
+  const text = o.content.replace(/\*\*(.+?)\*\*/g, color ? '\u001b[1m$1\u001b[22m' : '$1').replace(/__(.+?)__/g, color ? '\u001b[4m$1\u001b[24m' : '$1');
+  return `── ${who} ──\n${text}${files}`;
 }
 
 export const HINT = [
@@ -84,7 +88,7 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
     where: { guildId: 'console', channelId: 'console', baseDir: flags.script ? dirname(resolve(flags.script)) : process.cwd() },
     outDir,
     // A person at a terminal reads text; scripts and pipes get the JSON-lines protocol.
-    write: (o) => process.stdout.write(process.stdout.isTTY && !flags.script && !flags.json ? `${pretty(o)}\n` : `${JSON.stringify(o)}\n`),
+    write: (o) => process.stdout.write(process.stdout.isTTY && !flags.script && !flags.json ? `${pretty(o, !process.env.NO_COLOR)}\n` : `${JSON.stringify(o)}\n`),
   });
   try {
     if (flags.script) {

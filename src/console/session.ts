@@ -8,6 +8,7 @@ import { ManualClock } from '../app/ports.js';
 import { tickChannel } from '../app/turn/tickChannel.js';
 import { findCommand } from '../../commands/index.js';
 import { consoleContext, type ConsoleWhere } from './consoleContext.js';
+import { consoleText } from './consoleText.js';
 import { parseLine } from './parseLine.js';
 
 /** One output line of the console protocol. */
@@ -30,6 +31,8 @@ export interface ConsoleOptions {
   readonly closedDms?: ReadonlySet<string>;
   /** Write images under `outDir` (default); false only names them (long automated runs). */
   readonly saveFiles?: boolean;
+  /** The reader's time zone for Discord timestamps (default: the machine's). */
+  readonly timeZone?: string;
 }
 
 /**
@@ -95,7 +98,7 @@ export class ConsoleSession {
         id: item.id,
         to: item.to,
         ...(item.userId ? { user: item.userId } : {}),
-        content: item.content,
+        content: this.text(item),
         // The protocol promises `data` on every line.
         data: item.buttons && item.buttons.length > 0 ? { ...(item.data as object), buttons: item.buttons } : item.data ?? {},
         ...(item.files && item.files.length > 0 ? { files: this.save(item.files) } : {}),
@@ -104,11 +107,17 @@ export class ConsoleSession {
     });
   }
 
+  /** A message as console text: cards as text, buttons as commands, timestamps in local time. */
+  private text(m: Parameters<typeof consoleText>[0]): string {
+    return consoleText(m, this.app.clock.now(), this.opts.timeZone);
+  }
+
   private toOutput(m: Reply, user: string | undefined): ConsoleOutput {
     return {
-      to: m.to,
+      // The console presses no buttons: an update of a pressed message reads as a DM.
+      to: m.to === 'update' ? 'dm' : m.to,
       ...(user ? { user } : {}),
-      content: m.content,
+      content: this.text(m),
       data: m.data ?? {},
       ...(m.files && m.files.length > 0 ? { files: this.save(m.files) } : {}),
     };

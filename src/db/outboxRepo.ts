@@ -22,7 +22,9 @@ export interface OutboxRow {
   /** The pictures to draw at send time, as the app stored them (its own JSON). */
   readonly pictures: unknown;
   readonly legacyFiles: LegacyFile[] | null;
-  readonly buttons: { id: string; label: string; style?: string }[] | null;
+  readonly buttons: { id: string; label: string; style?: string; command?: string }[] | null;
+  /** The cards to show, as the app stored them (its own JSON). */
+  readonly cards: unknown;
   readonly mentions: string[] | null;
   readonly status: OutboxStatus;
   readonly attempts: number;
@@ -39,7 +41,8 @@ export interface NewOutboxMessage {
   readonly content: string;
   readonly data?: unknown;
   readonly pictures?: unknown;
-  readonly buttons?: { id: string; label: string; style?: string }[];
+  readonly buttons?: { id: string; label: string; style?: string; command?: string }[];
+  readonly cards?: unknown;
   readonly mentions?: string[];
   readonly dedupeKey?: string;
   /** Stable id of the message, sent (with the part number) as Discord's nonce. */
@@ -49,9 +52,9 @@ export interface NewOutboxMessage {
 /** Queues a message; a message with a dedupe key already queued is ignored. Returns whether it was added. */
 export function enqueue(db: Database, m: NewOutboxMessage, now: string): boolean {
   const json = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
-  const r = prepared(db, `insert into outbox_messages (campaign_id, "to", user_id, channel_id, content, data, pictures, buttons, mentions,
-    status, attempts, next_attempt_at, dedupe_key, nonce, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?) on conflict do nothing`)
-    .run(m.campaignId, m.to, m.userId ?? null, m.channelId ?? null, m.content, json(m.data), json(m.pictures), json(m.buttons), json(m.mentions),
+  const r = prepared(db, `insert into outbox_messages (campaign_id, "to", user_id, channel_id, content, data, pictures, buttons, cards, mentions,
+    status, attempts, next_attempt_at, dedupe_key, nonce, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?) on conflict do nothing`)
+    .run(m.campaignId, m.to, m.userId ?? null, m.channelId ?? null, m.content, json(m.data), json(m.pictures), json(m.buttons), json(m.cards), json(m.mentions),
       now, m.dedupeKey ?? null, m.nonce, now);
   return r.changes > 0;
 }
@@ -59,7 +62,7 @@ export function enqueue(db: Database, m: NewOutboxMessage, now: string): boolean
 function toRow(r: typeof outboxMessages.$inferSelect): OutboxRow {
   return {
     id: r.id, campaignId: r.campaignId, to: r.to, userId: r.userId, channelId: r.channelId, content: r.content, data: r.data,
-    pictures: r.pictures, legacyFiles: r.files as LegacyFile[] | null, buttons: r.buttons as OutboxRow['buttons'], mentions: r.mentions as string[] | null, status: r.status,
+    pictures: r.pictures, legacyFiles: r.files as LegacyFile[] | null, buttons: r.buttons as OutboxRow['buttons'], cards: r.cards, mentions: r.mentions as string[] | null, status: r.status,
     attempts: r.attempts, partsSent: r.partsSent, nonce: r.nonce ?? `legacy${r.id}`, createdAt: r.createdAt,
   };
 }
@@ -91,14 +94,14 @@ export function anyDue(db: Database, now: string): boolean {
 /** An outbox row as the driver returns it (snake_case columns, JSON as text). */
 interface RawOutboxRow {
   readonly id: number; readonly campaign_id: string; readonly to: 'dm' | 'channel'; readonly user_id: string | null; readonly channel_id: string | null;
-  readonly content: string; readonly data: string | null; readonly pictures: string | null; readonly files: string | null; readonly buttons: string | null;
+  readonly content: string; readonly data: string | null; readonly pictures: string | null; readonly files: string | null; readonly buttons: string | null; readonly cards: string | null;
   readonly mentions: string | null; readonly status: OutboxStatus; readonly attempts: number; readonly parts_sent: number; readonly nonce: string | null; readonly created_at: string;
 }
 
 function fromRaw(r: RawOutboxRow): OutboxRow {
   return {
     id: r.id, campaignId: r.campaign_id, to: r.to, userId: r.user_id, channelId: r.channel_id, content: r.content, data: fromJson(r.data),
-    pictures: fromJson(r.pictures), legacyFiles: fromJson(r.files), buttons: fromJson(r.buttons), mentions: fromJson(r.mentions), status: r.status,
+    pictures: fromJson(r.pictures), legacyFiles: fromJson(r.files), buttons: fromJson(r.buttons), cards: fromJson(r.cards), mentions: fromJson(r.mentions), status: r.status,
     attempts: r.attempts, partsSent: r.parts_sent, nonce: r.nonce ?? `legacy${r.id}`, createdAt: r.created_at,
   };
 }
@@ -157,6 +160,23 @@ export function keptMessages(db: Database, campaignId: string, userId: string): 
     .where(and(eq(outboxMessages.campaignId, campaignId), eq(outboxMessages.to, 'dm'), eq(outboxMessages.userId, userId),
       inArray(outboxMessages.status, ['dmClosed', 'failed']), isNull(outboxMessages.readAt)))
     .orderBy(asc(outboxMessages.id)).all().map(toRow);
+}
+
+/** A message that was not delivered, as the referee's inbox lists it. */
+export interface UndeliveredRow extends OutboxRow {
+  readonly status: 'dmClosed' | 'failed';
+  readonly lastError: string | null;
+}
+
+/**
+ * Messages of a campaign not delivered and not yet dealt with: DMs refused by closed DMs (kept for
+ * /intel, until read) and deliveries given up (until resent or dismissed). Oldest first.
+ */
+export function undeliveredMessages(db: Database, campaignId: string): UndeliveredRow[] {
+  return db.select().from(outboxMessages)
+    .where(and(eq(outboxMessages.campaignId, campaignId), inArray(outboxMessages.status, ['dmClosed', 'failed']), isNull(outboxMessages.readAt)))
+    .orderBy(asc(outboxMessages.id)).all()
+    .map((r) => ({ ...toRow(r), status: r.status as 'dmClosed' | 'failed', lastError: r.lastError }));
 }
 
 export function markRead(db: Database, ids: readonly number[], now: string): void {

@@ -182,6 +182,8 @@ export const outboxMessages = sqliteTable('outbox_messages', {
   /** Pictures to draw at send time: [{kind: 'map' | 'sketch', name, ...view}]. */
   pictures: text('pictures', { mode: 'json' }),
   buttons: text('buttons', { mode: 'json' }),
+  /** Cards (titled, structured parts: Discord embeds, console text) as the app built them: [{title, colour, description, fields, footer}]. */
+  cards: text('cards', { mode: 'json' }),
   /** User ids the message is meant to ping; nothing else in it ever pings (names are free text). */
   mentions: text('mentions', { mode: 'json' }),
   status: text('status', { enum: ['pending', 'sent', 'dmClosed', 'failed'] }).notNull(),

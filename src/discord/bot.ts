@@ -1,5 +1,9 @@
 import {
+  ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
   Client,
+  ComponentType,
   DiscordAPIError,
   Events,
   GatewayIntentBits,
@@ -7,6 +11,7 @@ import {
   Options,
   RESTEvents,
   GatewayCloseCodes,
+  type APIButtonComponent,
   type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
@@ -23,7 +28,7 @@ import { DeliveryLoop } from './deliveryLoop.js';
 import { DiscordCodes, loggableError, newErrorRef } from './discordErrors.js';
 import { autocompleteContext, commandContext, memberRoleIds } from './interactionContext.js';
 import { isOutboxRoute, makeDeliver } from './outboxDelivery.js';
-import { allowedMentions, toDiscordPayloads } from './payloads.js';
+import { allowedMentions, toDiscordPayloads, type DiscordPayload } from './payloads.js';
 import { Responder, type AnswerPart } from './responder.js';
 
 export interface DiscordBotOptions {
@@ -144,9 +149,11 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
 
-  function answerParts(messages: readonly Reply[], allEphemeral: boolean): AnswerPart[] {
-    const parts = messages
-      .flatMap((m) => toDiscordPayloads(m).map((payload) => ({ ephemeral: allEphemeral || m.to === 'ephemeral', payload })));
+  function answerParts(messages: readonly Reply[], allEphemeral: boolean, pressed?: ButtonInteraction): AnswerPart[] {
+    const parts = messages.flatMap((m): AnswerPart[] => {
+      if (m.to === 'update') return pressed ? [{ ephemeral: true, update: true, payload: answeredMessage(pressed, m) }] : [];
+      return toDiscordPayloads(m).map((payload) => ({ ephemeral: allEphemeral || m.to === 'ephemeral', payload }));
+    });
     return parts.length > 0 ? parts : [{ ephemeral: true, payload: { content: 'Done.', allowedMentions: allowedMentions() } }];
   }
 
@@ -202,7 +209,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       if (!handler) throw new UserError('button.unknown', 'This button is no longer in use.');
       const messages = await handler.execute({ app, userId: interaction.user.id, customId: interaction.customId, roleIds: memberRoleIds(interaction) });
       clearTimeout(safety);
-      await responder.send(answerParts(messages, true));
+      await responder.send(answerParts(messages, true, interaction));
     } catch (error) {
       clearTimeout(safety);
       await answerError(responder, error, about);
@@ -294,6 +301,28 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       logger.info({}, 'discord stopped');
     },
   };
+}
+
+/**
+ * The pressed message after an answer: its text with what was chosen added, the buttons of the
+ * question it settles disabled (the one pressed marked green), so an answered question cannot be
+ * answered twice and says how it was answered.
+ */
+function answeredMessage(pressed: ButtonInteraction, update: Reply): DiscordPayload {
+  const before = pressed.message.content;
+  const content = before ? `${before}\n${update.content}` : update.content;
+  const components = pressed.message.components.map((row) => {
+    const json = row.toJSON() as { components?: { type: number }[] };
+    const buttons = (json.components ?? []).filter((c): c is APIButtonComponent => c.type === ComponentType.Button).map((c) => {
+      const id = 'custom_id' in c ? c.custom_id : '';
+      const b = new ButtonBuilder(c);
+      if (update.settles === undefined || id.startsWith(update.settles)) b.setDisabled(true);
+      if (id === pressed.customId) b.setStyle(ButtonStyle.Success);
+      return b;
+    });
+    return new ActionRowBuilder<ButtonBuilder>().addComponents(buttons);
+  }).filter((row) => row.components.length > 0);
+  return { content: content.length > 2000 ? update.content.slice(0, 2000) : content, components, allowedMentions: allowedMentions() };
 }
 
 /** At most 25 choices; names of 1 to 100 characters; values over 100 characters are dropped. */

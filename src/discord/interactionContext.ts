@@ -51,8 +51,8 @@ function snowflakeOption(interaction: ChatInputCommandInteraction, name: string)
 /**
  * What the bot lacks in the interaction's guild channel to run a campaign there, from the
  * interaction's `app_permissions` (the bot's permissions in that channel, overwrites included):
- * View Channel, Send Messages (Send Messages in Threads in a thread) and Attach Files (the map).
- * No embeds are sent, so Embed Links is not needed. Outside a guild: nothing.
+ * View Channel, Send Messages (Send Messages in Threads in a thread), Embed Links (the cards: the
+ * chronicle, statuses, the briefing) and Attach Files (the map). Outside a guild: nothing.
  */
 function botMissingPermissions(interaction: BaseInteraction): string[] {
   if (!interaction.inGuild()) return [];
@@ -61,6 +61,7 @@ function botMissingPermissions(interaction: BaseInteraction): string[] {
   const needed: [bigint, string][] = [
     [PermissionFlagsBits.ViewChannel, 'View Channel'],
     thread ? [PermissionFlagsBits.SendMessagesInThreads, 'Send Messages in Threads'] : [PermissionFlagsBits.SendMessages, 'Send Messages'],
+    [PermissionFlagsBits.EmbedLinks, 'Embed Links'],
     [PermissionFlagsBits.AttachFiles, 'Attach Files'],
   ];
   return needed.filter(([bit]) => !perms.has(bit, false)).map(([, name]) => name);

@@ -19,6 +19,7 @@ const PERMISSION_NAMES = [
   [PermissionFlagsBits.ViewChannel, 'View Channel'],
   [PermissionFlagsBits.SendMessages, 'Send Messages'],
   [PermissionFlagsBits.SendMessagesInThreads, 'Send Messages in Threads'],
+  [PermissionFlagsBits.EmbedLinks, 'Embed Links'],
   [PermissionFlagsBits.AttachFiles, 'Attach Files'],
 ] as const;
 
@@ -27,7 +28,7 @@ const PERMISSION_NAMES = [
  * roles and overwrites (Discord's 50013 does not say which one). Undefined when the channel is
  * not in the cache or every needed permission is there.
  */
-function missingPostPermission(client: Client, channelId: string, withFiles: boolean): string | undefined {
+function missingPostPermission(client: Client, channelId: string, withFiles: boolean, withEmbeds: boolean): string | undefined {
   const channel = client.channels.cache.get(channelId);
   if (!channel || channel.isDMBased() || !('guild' in channel)) return undefined;
   const me = channel.guild.members.me;
@@ -36,6 +37,7 @@ function missingPostPermission(client: Client, channelId: string, withFiles: boo
   const needed = [
     PermissionFlagsBits.ViewChannel,
     channel.isThread() ? PermissionFlagsBits.SendMessagesInThreads : PermissionFlagsBits.SendMessages,
+    ...(withEmbeds ? [PermissionFlagsBits.EmbedLinks] : []),
     ...(withFiles ? [PermissionFlagsBits.AttachFiles] : []),
   ];
   const missing = needed.find((bit) => !perms.has(bit, false));
@@ -47,6 +49,7 @@ function messageBody(payload: DiscordPayload, nonce: string): { body: Record<str
   const files = (payload.files ?? []).map((f, i) => ({ key: `files[${i}]`, name: f.name ?? `file${i}`, data: f.attachment as Buffer }));
   const body: Record<string, unknown> = {
     ...(payload.content !== undefined ? { content: payload.content } : {}),
+    ...(payload.embeds ? { embeds: payload.embeds } : {}),
     ...(payload.components ? { components: payload.components.map((r) => r.toJSON()) } : {}),
     ...(files.length > 0 ? { attachments: files.map((f, i) => ({ id: String(i), filename: f.name })) } : {}),
     allowed_mentions: payload.allowedMentions,
@@ -68,6 +71,7 @@ function messageBody(payload: DiscordPayload, nonce: string): { body: Record<str
  * - A rate limit rejects at once (see isOutboxRoute): the item is retried after Discord's
  *   `retry_after`, alone.
  * - A refusal for a missing permission names the permission (the referee's notice says which).
+ * - Cards go as embeds (Embed Links in a channel).
  */
 export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome> {
   const dmChannels = new Map<string, string>();
@@ -93,6 +97,7 @@ export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, 
     }
     let channelId: string | undefined;
     let withFiles = false;
+    let withEmbeds = false;
     try {
       channelId = await channelOf(item, ctx.signal);
       if (!channelId) {
@@ -103,6 +108,7 @@ export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, 
         if (index < item.partsSent) continue;
         const { body, files } = messageBody(payload, partNonce(item.nonce, index));
         withFiles = files.length > 0;
+        withEmbeds = (payload.embeds ?? []).length > 0;
         await client.rest.post(Routes.channelMessages(channelId), { body, files, signal: ctx.signal });
         ctx.partSent(index);
       }
@@ -122,7 +128,7 @@ export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, 
       const outcome = classifySendError(error);
       const permissionCode = error instanceof DiscordAPIError && (error.code === DiscordCodes.missingPermissions || error.code === DiscordCodes.missingAccess);
       const permission = permissionCode && channelId
-        ? missingPostPermission(client, channelId, withFiles) ?? (error.code === DiscordCodes.missingAccess ? 'View Channel' : undefined)
+        ? missingPostPermission(client, channelId, withFiles, withEmbeds) ?? (error.code === DiscordCodes.missingAccess ? 'View Channel' : undefined)
         : undefined;
       const level = outcome === 'permanent' ? 'error' : outcome === 'retry' ? 'warn' : 'info';
       logger[level]({ ...about, outcome, err, permission }, 'outbox delivery failed');

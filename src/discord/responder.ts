@@ -1,12 +1,16 @@
-import { MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type InteractionReplyOptions } from 'discord.js';
+import { MessageFlags, Routes, type ButtonInteraction, type ChatInputCommandInteraction, type InteractionReplyOptions } from 'discord.js';
 import type { DiscordPayload } from './payloads.js';
 
 type Repliable = ChatInputCommandInteraction | ButtonInteraction;
 
-/** One Discord message of an answer, and whether only the caller sees it. */
+/**
+ * One Discord message of an answer, and whether only the caller sees it. `update` (a button
+ * press) replaces the message whose button was pressed instead of answering beside it.
+ */
 export interface AnswerPart {
   readonly ephemeral: boolean;
   readonly payload: DiscordPayload;
+  readonly update?: boolean;
 }
 
 type State = 'new' | 'deferredEphemeral' | 'deferredPublic' | 'answered';
@@ -40,10 +44,26 @@ export class Responder {
     });
   }
 
-  /** Deliver the parts in order. */
+  /** Deliver the parts in order (an update of the pressed message first). */
   send(parts: readonly AnswerPart[]): Promise<void> {
     return this.serial(async () => {
-      let rest = [...parts];
+      const interaction = this.interaction;
+      const update = interaction.isButton() ? parts.find((p) => p.update) : undefined;
+      let rest = parts.filter((p) => !p.update);
+      if (update && interaction.isButton()) {
+        if (this.state === 'new') {
+          // The update is the interaction's answer; the others follow up.
+          await interaction.update(update.payload);
+          this.state = 'answered';
+        } else {
+          // Already acknowledged (the safety deferral): edit the message itself (the bot's own
+          // message, in a DM channel the client may not have cached).
+          const p = update.payload;
+          await interaction.client.rest.patch(Routes.channelMessage(interaction.channelId, interaction.message.id), {
+            body: { content: p.content, components: (p.components ?? []).map((r) => r.toJSON()), allowed_mentions: p.allowedMentions },
+          });
+        }
+      }
       if (this.state === 'new') {
         const [first, ...others] = rest;
         if (!first) return;

@@ -209,9 +209,64 @@ function drawCardArt(ctx: Ctx, card: BattlefieldCard, w: number, h: number): voi
   }
 }
 
+/** A caption fitted to a width: its font size and lines (never squeezed; wrapped, then cut with an ellipsis). */
+export interface FittedCaption {
+  readonly px: number;
+  readonly lines: readonly string[];
+}
+
+const CAPTION_SIZES = [13, 12, 11] as const;
+const CAPTION_MAX_LINES = 3;
+
+/**
+ * Fits a caption's parts (the card, who placed it) into `maxW` px: on one line at 13 px when it
+ * fits, else each part on its own line, words wrapped, at the largest size that needs at most
+ * three lines; what still does not fit is cut with an ellipsis. Text is never squeezed.
+ */
+export function fitCaption(parts: readonly string[], maxW: number, measure: (text: string, px: number) => number): FittedCaption {
+  const wrap = (text: string, px: number): string[] => {
+    const out: string[] = [];
+    let line = '';
+    for (const word of text.split(' ')) {
+      const next = line ? `${line} ${word}` : word;
+      if (line && measure(next, px) > maxW) {
+        out.push(line);
+        line = word;
+      } else line = next;
+    }
+    if (line) out.push(line);
+    return out;
+  };
+  const cut = (text: string, px: number): string => {
+    if (measure(text, px) <= maxW) return text;
+    let t = text;
+    while (t.length > 1 && measure(`${t}\u2026`, px) > maxW) t = t.slice(0, -1);
+    return `${t.trimEnd()}\u2026`;
+  };
+  const one = parts.join(' \u00b7 ');
+  if (measure(one, CAPTION_SIZES[0]) <= maxW) return { px: CAPTION_SIZES[0], lines: [one] };
+  for (const px of CAPTION_SIZES) {
+    const lines = parts.flatMap((p) => wrap(p, px));
+    if (lines.length <= CAPTION_MAX_LINES && lines.every((l) => measure(l, px) <= maxW)) return { px, lines };
+  }
+  // Still too long at the smallest size: each part keeps its words in order, the last line of
+  // the caption takes what is left and ends with an ellipsis.
+  const px = 11;
+  const lines = parts.flatMap((p) => wrap(p, px));
+  const kept = lines.slice(0, CAPTION_MAX_LINES - 1);
+  const rest = lines.slice(CAPTION_MAX_LINES - 1).join(' ');
+  return { px, lines: [...kept, ...(rest ? [rest] : [])].map((l) => cut(l, px)) };
+}
+
 function drawCard(ctx: Ctx, slot: Rect, card: PlacedCard): void {
   const turns = quarterTurns(card.orientation);
-  const captionH = 18;
+  const parts = [`${CARD_NAMES[card.card]}${turns === 0 ? '' : ` (${turns * 90}\u00b0)`}`, ...(card.placedBy ? [card.placedBy] : [])];
+  const caption = fitCaption(parts, slot.w - 8, (text, px) => {
+    ctx.font = font(px, 'sans', { weight: 600 });
+    return ctx.measureText(text).width;
+  });
+  const lineH = caption.px + 2;
+  const captionH = Math.max(18, caption.lines.length * lineH + 4);
   const area = { x: slot.x + 6, y: slot.y + 6, w: slot.w - 12, h: slot.h - 12 - captionH };
   // the card keeps a 5:3 shape; turned a quarter, its long side runs up the table
   const upright = turns % 2 === 1;
@@ -245,11 +300,11 @@ function drawCard(ctx: Ctx, slot: Rect, card: PlacedCard): void {
   drawCardArt(ctx, card.card, lw - 8, lh - 8);
   ctx.restore();
   ctx.fillStyle = INK.label;
-  ctx.font = font(13, 'sans', { weight: 600 });
+  ctx.font = font(caption.px, 'sans', { weight: 600 });
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  const by = card.placedBy ? ` \u00b7 ${card.placedBy}` : '';
-  ctx.fillText(`${CARD_NAMES[card.card]}${turns === 0 ? '' : ` (${turns * 90}\u00b0)`}${by}`, slot.x + slot.w / 2, slot.y + slot.h - captionH / 2 - 4, slot.w - 8);
+  const top = slot.y + slot.h - captionH - 4 + 2;
+  caption.lines.forEach((line, i) => ctx.fillText(line, slot.x + slot.w / 2, top + lineH * (i + 0.5) + 2));
 }
 
 /** The battlefield sketch before encoding. */

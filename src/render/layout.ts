@@ -31,6 +31,8 @@ export interface MapLayout {
   readonly title: Rect;
   /** Area holding the hexes (clipped). */
   readonly map: Rect;
+  /** Width of the band around the map where column and row numbers are printed. */
+  readonly edge: number;
   readonly legend: Rect;
   /** Pixel position of the centre of axial hex (0, 0). */
   readonly originX: number;
@@ -57,6 +59,8 @@ export interface LayoutOptions {
 
 const TITLE_HEIGHT = 58;
 const MARGIN = 14;
+/** The band for column and row numbers around the hexes, as printed hex maps have. */
+const EDGE = 20;
 const LEGEND_CELL = { w: 152, h: 24 } as const;
 const LEGEND_PAD = 12;
 /** Extra room under the legend grid for the scale bar. */
@@ -115,18 +119,18 @@ export function computeLayout(mapWidth: number, mapHeight: number, opts: LayoutO
   let width: number;
   if (zoomed) {
     // Never smaller than on the whole-map picture.
-    const fullSize = ((opts.width ?? 1600) - 2 * MARGIN) / blockExtent(mapWidth, mapHeight).w;
-    size = Math.max(fullSize, Math.min(ZOOM_MAX_SIZE, Math.max(ZOOM_MIN_SIZE, (ZOOM_TARGET_WIDTH - 2 * MARGIN) / ext.w)));
-    width = Math.max(MIN_PICTURE_WIDTH, Math.ceil(ext.w * size + 2 * MARGIN));
+    const fullSize = ((opts.width ?? 1600) - 2 * (MARGIN + EDGE)) / blockExtent(mapWidth, mapHeight).w;
+    size = Math.max(fullSize, Math.min(ZOOM_MAX_SIZE, Math.max(ZOOM_MIN_SIZE, (ZOOM_TARGET_WIDTH - 2 * (MARGIN + EDGE)) / ext.w)));
+    width = Math.max(MIN_PICTURE_WIDTH, Math.ceil(ext.w * size + 2 * (MARGIN + EDGE)));
   } else {
     width = opts.width ?? 1600;
-    size = (width - 2 * MARGIN) / ext.w;
+    size = (width - 2 * (MARGIN + EDGE)) / ext.w;
   }
   const mapW = ext.w * size;
   const mapH = ext.h * size;
-  const map: Rect = { x: Math.round((width - mapW) / 2), y: TITLE_HEIGHT + MARGIN, w: Math.ceil(mapW), h: Math.ceil(mapH) };
+  const map: Rect = { x: Math.round((width - mapW) / 2), y: TITLE_HEIGHT + MARGIN + EDGE, w: Math.ceil(mapW), h: Math.ceil(mapH) };
   const legend = legendHeight(width, opts.legendEntries ?? 24);
-  const legendRect: Rect = { x: MARGIN, y: map.y + map.h + MARGIN, w: width - 2 * MARGIN, h: legend.height };
+  const legendRect: Rect = { x: MARGIN, y: map.y + map.h + EDGE + MARGIN, w: width - 2 * MARGIN, h: legend.height };
   const height = Math.ceil(legendRect.y + legendRect.h + MARGIN);
 
   // Place the top-left hex of the block: its column's left corner at map.x; the top of the block
@@ -146,6 +150,7 @@ export function computeLayout(mapWidth: number, mapHeight: number, opts: LayoutO
     height,
     title: { x: 0, y: 0, w: width, h: TITLE_HEIGHT },
     map,
+    edge: EDGE,
     legend: legendRect,
     originX,
     originY,
@@ -157,6 +162,33 @@ export function computeLayout(mapWidth: number, mapHeight: number, opts: LayoutO
     legendColumns: legend.columns,
     legendCell: LEGEND_CELL,
   };
+}
+
+/** A number printed on the map's edge: the column or row it names, and where its centre goes. */
+export interface EdgeNumber {
+  readonly text: string;
+  readonly at: Point;
+}
+
+/**
+ * Column numbers above and below the hexes (at each column's centre), row numbers left and right
+ * (at the centre of that row's hex in the first and last column drawn), as printed hex maps
+ * number their edges, so any hex's id can be read off: its column above it, its row beside it.
+ */
+export function edgeNumbers(layout: Pick<MapLayout, 'size' | 'originX' | 'originY' | 'map' | 'edge' | 'colMin' | 'colMax' | 'rowMin' | 'rowMax'>): EdgeNumber[] {
+  const out: EdgeNumber[] = [];
+  const m = layout.map;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  for (let col = layout.colMin; col <= layout.colMax; col++) {
+    const x = hexCentre(layout, offsetToHex({ col, row: layout.rowMin })).x;
+    out.push({ text: pad(col), at: { x, y: m.y - layout.edge / 2 } }, { text: pad(col), at: { x, y: m.y + m.h + layout.edge / 2 } });
+  }
+  for (let row = layout.rowMin; row <= layout.rowMax; row++) {
+    const left = hexCentre(layout, offsetToHex({ col: layout.colMin, row }));
+    const right = hexCentre(layout, offsetToHex({ col: layout.colMax, row }));
+    out.push({ text: pad(row), at: { x: m.x - layout.edge / 2, y: left.y } }, { text: pad(row), at: { x: m.x + m.w + layout.edge / 2, y: right.y } });
+  }
+  return out;
 }
 
 /** Pixel centre of a hex. */
@@ -252,6 +284,8 @@ export interface LabelRequest {
   readonly required: boolean;
   /** Horizontal room to keep clear on each side (names of areas need air to read apart). */
   readonly padX?: number;
+  /** Spots this label must never cover, even as a required label (a route's own hex ids). */
+  readonly avoid?: readonly Rect[];
 }
 
 export interface PlacedLabel {
@@ -289,8 +323,8 @@ function candidates(req: LabelRequest): Rect[] {
 /**
  * Greedy label placement: labels in priority order, each at its first candidate spot that stays
  * inside `bounds` and overlaps neither an obstacle (tokens, symbols) nor a label already placed.
- * A required label that finds no free spot takes the spot with the least overlap; an optional one
- * is dropped. Labels keep `pad` px clear of each other and of obstacles. Deterministic.
+ * A required label that finds no free spot takes the spot with the least overlap (never one over
+ * what it must `avoid`: further spots are tried first); an optional one is dropped. Labels keep `pad` px clear of each other and of obstacles. Deterministic.
  */
 export function placeLabels(requests: readonly LabelRequest[], obstacles: readonly Rect[], bounds: Rect, pad = 2): PlacedLabel[] {
   const grow = (r: Rect, px: number): Rect => ({ x: r.x - px, y: r.y - pad, w: r.w + 2 * px, h: r.h + 2 * pad });
@@ -298,11 +332,16 @@ export function placeLabels(requests: readonly LabelRequest[], obstacles: readon
   const placed: PlacedLabel[] = [];
   const taken: Rect[] = [...obstacles];
   for (const req of order) {
-    const cands = candidates(req);
+    // A spot over a hard obstacle (a hex id the label belongs next to) is never taken; further
+    // spots are tried before giving up on one.
+    const hard = req.avoid ?? [];
+    const near = candidates(req);
+    const cands = hard.length === 0 ? near : [...near, ...candidates({ ...req, gap: req.gap * 2 + req.h }), ...candidates({ ...req, gap: req.gap * 3 + 2 * req.h })];
     let chosen: Rect | undefined;
     let best: { rect: Rect; cost: number } | undefined;
     for (const c of cands) {
       if (!inside(c, bounds)) continue;
+      if (hard.some((h) => rectsOverlap(c, h))) continue;
       const g = grow(c, Math.max(pad, req.padX ?? 0));
       const cost = taken.reduce((n, t) => n + overlapArea(g, t), 0);
       if (cost === 0) {

@@ -1,13 +1,13 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { GameTime } from '../engine/clock/gameTime.js';
-import { hexKey } from '../engine/hex/hexId.js';
+import { formatHex, hexKey } from '../engine/hex/hexId.js';
 import type { MapToken, MapView } from '../engine/views/mapView.js';
 import { font } from './fonts.js';
 import { markerBadge, type MarkerKind } from './glyphs.js';
 import { drawRememberedRing, isRemembered, knowledgeAlpha, seenLine } from './knowledgeMarks.js';
 import { hexCentre, inLayout, placeLabels, type LabelRequest, type MapLayout, type Point, type Rect } from './layout.js';
 import { INK } from './palette.js';
-import type { StaticLayer } from './staticLayer.js';
+import { hexIdSpot, type StaticLayer } from './staticLayer.js';
 
 type Ctx = SKRSContext2D;
 
@@ -141,9 +141,41 @@ function stepColour(t: GameTime): string {
   return ['#d98c1a', '#b8571b', '#5b5bb0', '#2d2d6e'][t.half] ?? INK.path;
 }
 
+/**
+ * The hex ids along the ordered routes, drawn over the route (with a halo) whether or not the map
+ * prints them, so a commander reads the route hex by hex; returns where they are, which the
+ * routes' tags must not cover.
+ */
+function drawRouteIds(ctx: Ctx, layout: MapLayout, view: MapView): Rect[] {
+  const rects: Rect[] = [];
+  const seen = new Set<string>();
+  for (const path of view.paths) {
+    for (const h of path.steps.map((st) => st.hex)) {
+      const key = hexKey(h);
+      if (seen.has(key) || !inLayout(layout, h)) continue;
+      seen.add(key);
+      const { at, px } = hexIdSpot(layout, h);
+      const id = formatHex(h);
+      ctx.font = font(px, 'sans', { weight: 700 });
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      const w = ctx.measureText(id).width;
+      ctx.lineJoin = 'round';
+      ctx.strokeStyle = 'rgba(255, 250, 235, 0.95)';
+      ctx.lineWidth = 3.5;
+      ctx.strokeText(id, at.x, at.y);
+      ctx.fillStyle = INK.path;
+      ctx.fillText(id, at.x, at.y);
+      rects.push({ x: at.x - w / 2 - 2, y: at.y - px / 2 - 2, w: w + 4, h: px + 4 });
+    }
+  }
+  return rects;
+}
+
 function drawPaths(ctx: Ctx, layout: MapLayout, view: MapView, obstacles: Rect[]): LabelRequest[] {
   const s = layout.size;
   const requests: LabelRequest[] = [];
+  const routeIds: Rect[] = [];
   for (const path of view.paths) {
     const pts = [path.from, ...path.steps.map((st) => st.hex)].map((h) => hexCentre(layout, h));
     if (pts.length < 2) continue;
@@ -188,6 +220,17 @@ function drawPaths(ctx: Ctx, layout: MapLayout, view: MapView, obstacles: Rect[]
       ctx.fill();
       ctx.stroke();
       obstacles.push({ x: p.x - dot, y: p.y - dot, w: 2 * dot, h: 2 * dot });
+    });
+  }
+  // The ids go over every route's line and dots; the tags keep off them.
+  routeIds.push(...drawRouteIds(ctx, layout, view));
+  obstacles.push(...routeIds);
+  for (const path of view.paths) {
+    const pts = [path.from, ...path.steps.map((st) => st.hex)].map((h) => hexCentre(layout, h));
+    if (pts.length < 2) continue;
+    path.steps.forEach((st, i) => {
+      const p = pts[i + 1] as Point;
+      const dot = Math.max(4, 0.16 * s);
       // One tag per run of steps in the same half period, at the run's last step; the dots carry
       // the half's colour, so every step reads as belonging to its tag.
       const next = path.steps[i + 1];
@@ -201,6 +244,7 @@ function drawPaths(ctx: Ctx, layout: MapLayout, view: MapView, obstacles: Rect[]
         style: 'point',
         priority: 80,
         required: true,
+        avoid: routeIds,
       });
     });
   }

@@ -6,7 +6,7 @@ import { isWater, type MapModel, type Terrain } from '../engine/map/mapModel.js'
 import { font } from './fonts.js';
 import { crossingMark, fortSymbol, jitter, markerBadge, portSymbol, terrainGlyph, townSymbol, type MarkerKind } from './glyphs.js';
 import {
-  edgeCorners, edgeMidpoint, hexCentre, hexCorners, inLayout, layoutHexes, riverCurve, scaleBar, showHexId,
+  edgeCorners, edgeMidpoint, edgeNumbers, hexCentre, hexCorners, inLayout, layoutHexes, riverCurve, scaleBar, showHexId,
   type MapLayout, type Point, type Rect,
 } from './layout.js';
 import { INK, TERRAIN_FILL } from './palette.js';
@@ -29,6 +29,8 @@ export interface StaticLayer {
   readonly labels: readonly StaticLabel[];
   /** Symbols labels must not cover. */
   readonly obstacles: readonly Rect[];
+  /** Which hexes carry their id in this layer. */
+  readonly hexIds: 'all' | 'subset' | 'none';
 }
 
 export type ViewKind = 'public' | 'commander';
@@ -313,10 +315,16 @@ function drawSymbols(ctx: Ctx, map: MapModel, layout: MapLayout): Symbols {
   return { labels, obstacles };
 }
 
+/** Where a hex's id is printed: its centre, its font size (the text is centred there). */
+export function hexIdSpot(layout: Pick<MapLayout, 'size' | 'originX' | 'originY'>, h: Hex): { at: Point; px: number } {
+  const c = hexCentre(layout, h);
+  return { at: { x: c.x, y: c.y - 0.64 * layout.size }, px: Math.max(8.5, Math.min(13, 0.34 * layout.size)) };
+}
+
 function drawHexIds(ctx: Ctx, map: MapModel, layout: MapLayout, hexes: readonly Hex[], mode: 'all' | 'subset' | 'none'): void {
   if (mode === 'none') return;
   const s = layout.size;
-  ctx.font = font(Math.max(8.5, Math.min(13, 0.34 * s)), 'sans', { weight: 600 });
+  ctx.font = font(hexIdSpot(layout, { q: 0, r: 0 }).px, 'sans', { weight: 600 });
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   for (const h of hexes) {
@@ -335,6 +343,15 @@ function drawHexIds(ctx: Ctx, map: MapModel, layout: MapLayout, hexes: readonly 
     ctx.fillStyle = isWater(t) ? 'rgba(25, 62, 88, 0.62)' : INK.hexId;
     ctx.fillText(id, c.x, y);
   }
+}
+
+/** Column numbers along the top and bottom, row numbers along the sides. */
+function drawEdgeNumbers(ctx: Ctx, layout: MapLayout): void {
+  ctx.font = font(Math.max(10, Math.min(13, 0.36 * layout.size)), 'sans', { weight: 600 });
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = INK.hexId;
+  for (const n of edgeNumbers(layout)) ctx.fillText(n.text, n.at.x, n.at.y);
 }
 
 /** A legend entry: a small sample drawing and its caption. */
@@ -611,6 +628,7 @@ export function buildStaticLayer(map: MapModel, layout: MapLayout, opts: { hexId
   drawHexIds(ctx, map, layout, idHexes, opts.hexIds);
   const symbols = drawSymbols(ctx, map, layout);
   ctx.restore();
+  drawEdgeNumbers(ctx, layout);
   drawLegend(ctx, layout, opts.kind);
-  return { canvas, layout, labels: symbols.labels, obstacles: symbols.obstacles };
+  return { canvas, layout, labels: symbols.labels, obstacles: symbols.obstacles, hexIds: opts.hexIds };
 }

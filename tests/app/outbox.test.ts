@@ -18,7 +18,7 @@ describe('outbox: delivery after commit, with retry', () => {
     const out = await h.run('@referee /campaign assign army:hadewych user:alice');
     expect(out.some((o) => o.to === 'dm' && o.user === 'alice')).toBe(false);
     const notice = h.channel().find((o) => o.content.includes('could not send you a direct message'));
-    expect(notice?.content).toContain('<@alice>');
+    expect(notice?.content).toContain('@alice,');
     expect(notice?.content).toContain('/intel');
     expect(notice?.content).not.toContain('You command');
     expect(h.dms('referee').some((o) => o.content.includes('could not be delivered'))).toBe(true);

@@ -148,6 +148,8 @@ export interface InteractionRecord {
   originalDone: boolean;
   /** Visible messages of this interaction, in order. */
   messages: FakeMessage[];
+  /** A button press: the message its button is on (an update, type 7 or 6 then an edit of @original, edits it). */
+  readonly componentMessage?: FakeMessage;
   autocompleteChoices: { name: string; value: string | number }[] | undefined;
 }
 
@@ -624,7 +626,7 @@ export class FakeDiscord {
     const payload = this.baseInteraction(3, args.userId, message.channelId);
     payload.data = { custom_id: args.customId, component_type: 2 };
     payload.message = this.messagePayload(message);
-    return this.pushInteraction(payload);
+    return this.pushInteraction(payload, 0, message);
   }
 
   private pushApplicationCommand(args: PushCommandArgs, type: 2 | 4): string {
@@ -763,9 +765,10 @@ export class FakeDiscord {
     };
   }
 
-  private pushInteraction(payload: Record<string, unknown>, ageMs = 0): string {
+  private pushInteraction(payload: Record<string, unknown>, ageMs = 0, componentMessage?: FakeMessage): string {
     const id = payload.id as string;
     this.interactions.set(id, {
+      ...(componentMessage ? { componentMessage } : {}),
       id,
       token: payload.token as string,
       type: payload.type as number,
@@ -1200,6 +1203,15 @@ export class FakeDiscord {
     if (parts[0] === 'channels' && parts[2] === 'messages' && parts.length === 3 && method === 'POST') {
       return this.onChannelMessage(parts[1]!, data, files);
     }
+    if (parts[0] === 'channels' && parts[2] === 'messages' && parts.length === 4 && method === 'PATCH') {
+      // A bot edits only its own messages (channel posts and DMs it sent).
+      const message = this.messages.find((m) => m.id === parts[3] && m.channelId === parts[1] && m.kind !== 'interaction');
+      if (!message) return [404, { message: 'Unknown Message', code: 10008 }];
+      const invalid = this.validateMessage(data, files, { edit: true });
+      if (invalid) return invalid;
+      this.applyEdit(message, data, files);
+      return [200, this.messagePayload(message)];
+    }
     if (method === 'PUT' && parts[0] === 'applications' && parts[1] === this.appId) {
       const guildId = parts[2] === 'guilds' && parts[4] === 'commands' ? parts[3] : undefined;
       const isGlobal = parts[2] === 'commands' && parts.length === 3;
@@ -1300,6 +1312,12 @@ export class FakeDiscord {
         if (invalid) return invalid;
         rec.callbacks.push({ type, data: inner, at: Date.now() });
         rec.originalDone = true;
+        if (type === 7 && rec.componentMessage) {
+          // UPDATE_MESSAGE edits the message whose component was used; it is the interaction's @original.
+          this.applyEdit(rec.componentMessage, inner, files);
+          rec.messages.unshift(rec.componentMessage);
+          break;
+        }
         rec.messages.push(this.store({ channelId: rec.channelId, guildId: this.channels.get(rec.channelId)?.guildId, dmUserId: undefined, interactionId: id, ephemeral, kind: 'interaction', nonce: undefined }, inner, files));
         break;
       }
@@ -1316,10 +1334,25 @@ export class FakeDiscord {
       }
       default:
         rec.callbacks.push({ type, data: inner, at: Date.now() });
-        if (type === 5 || type === 6) rec.deferredEphemeral = ephemeral;
+        if (type === 5) rec.deferredEphemeral = ephemeral;
+        if (type === 6 && rec.componentMessage) {
+          // DEFERRED_UPDATE_MESSAGE: @original is the component's message, edited later.
+          rec.originalDone = true;
+          rec.messages.unshift(rec.componentMessage);
+        } else if (type === 6) rec.deferredEphemeral = ephemeral;
         break;
     }
     return [204, undefined];
+  }
+
+  /** Applies an edit (content, embeds, components, files, allowed_mentions) to a stored message. */
+  private applyEdit(existing: FakeMessage, data: Record<string, unknown>, files: RecordedFile[]): void {
+    if (typeof data.content === 'string') existing.content = data.content;
+    if (Array.isArray(data.embeds)) existing.embeds = data.embeds;
+    if (Array.isArray(data.components)) existing.components = data.components;
+    if (files.length > 0) existing.files = files;
+    if (data.allowed_mentions !== undefined) existing.allowedMentions = data.allowed_mentions;
+    existing.pinged = this.pings(existing.content, existing.allowedMentions, existing.guildId);
   }
 
   private onWebhook(method: string, token: string, rest: string[], _query: Record<string, string>, data: Record<string, unknown>, files: RecordedFile[]): [number, unknown] {
@@ -1333,11 +1366,7 @@ export class FakeDiscord {
       if (existing && rec.originalDone) {
         const invalid = this.validateMessage(data, files, { edit: true });
         if (invalid) return invalid;
-        if (typeof data.content === 'string') existing.content = data.content;
-        if (Array.isArray(data.components)) existing.components = data.components;
-        if (files.length > 0) existing.files = files;
-        if (data.allowed_mentions !== undefined) existing.allowedMentions = data.allowed_mentions;
-        existing.pinged = this.pings(existing.content, existing.allowedMentions, guildId);
+        this.applyEdit(existing, data, files);
         return [200, this.messagePayload(existing)];
       }
       if (rec.deferredEphemeral === undefined) return [404, { message: 'Unknown Message', code: 10008 }];

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buttons, commands } from '../../commands/index.js';
 import type { FakeMessage } from './fakeDiscord.js';
-import { PEOPLE, PNG_SIGNATURE, startHarness, type Harness } from './harness.js';
+import { PEOPLE, PNG_SIGNATURE, seenText, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 
@@ -19,7 +19,7 @@ afterAll(async () => {
   expect(h.fake.refusals).toEqual([]);
 });
 
-async function answer(id: string, count = 1): Promise<{ content: string; ephemeral: boolean; files: { name: string; data: Uint8Array }[] }[]> {
+async function answer(id: string, count = 1): Promise<{ content: string; embeds: unknown[]; components: unknown[]; ephemeral: boolean; files: { name: string; data: Uint8Array }[] }[]> {
   const rec = await h.fake.waitForAnswer(id, count, 5000);
   return rec.messages;
 }
@@ -71,7 +71,7 @@ describe('the game commands over Discord', () => {
     const intel = h.fake.pushCommand({ command: 'intel', userId: PEOPLE.bob.id, options: { army: 'lanze' } });
     const [m] = await answer(intel);
     expect(m!.ephemeral).toBe(true);
-    expect(m!.content).toContain('You command **Army of Lanze**');
+    expect(seenText(m!)).toContain('You command **Army of Lanze**');
     h.fake.refuseDms(PEOPLE.bob.id, false);
   });
 
@@ -149,35 +149,46 @@ describe('the game commands over Discord', () => {
     expect(aliceDm, 'a contact DM with buttons after at most three half periods').toBeDefined();
     const bobDm = h.fake.dmsTo(PEOPLE.bob.id).find(hasContactButton);
     expect(bobDm).toBeDefined();
-    expect(h.fake.messages.filter((m) => m.content === aliceDm!.content).map((m) => m.dmUserId)).toEqual([PEOPLE.alice.id]);
-    expect(h.fake.postsIn(h.fake.channelId).some((p) => p.content === aliceDm!.content)).toBe(false);
+    expect(h.fake.messages.filter((m) => seenText(m) === seenText(aliceDm!)).map((m) => m.dmUserId)).toEqual([PEOPLE.alice.id]);
+    expect(h.fake.postsIn(h.fake.channelId).some((p) => seenText(p) === seenText(aliceDm!))).toBe(false);
 
     const rows = aliceDm!.components as { components: { custom_id: string; label: string }[] }[];
     const button = rows.flatMap((r) => r.components).find((b) => b.custom_id.startsWith('contact:'))!;
     const press = h.fake.pushButton({ customId: button.custom_id, userId: PEOPLE.alice.id });
-    const [reply] = await answer(press);
+    const [, reply] = await answer(press, 2);
     expect(reply!.ephemeral).toBe(true);
     expect(reply!.content).toContain('Recorded for Army of Hadewych');
+    // The DM itself now says what was chosen, and its buttons are disabled (the pressed one green).
+    expect(h.fake.interaction(press).callbacks[0]?.type).toBe(7);
+    const answered = h.fake.dmsTo(PEOPLE.alice.id).find((m) => m.id === aliceDm!.id)!;
+    expect(answered.content).toMatch(/Answered\*\*: /);
+    const settled = (answered.components as { components: { custom_id: string; disabled?: boolean; style: number }[] }[]).flatMap((r) => r.components);
+    expect(settled.every((b) => b.disabled === true)).toBe(true);
+    expect(settled.find((b) => b.custom_id === button.custom_id)?.style).toBe(3);
 
     const before = h.fake.messages.length;
     const bobButton = (bobDm!.components as { components: { custom_id: string }[] }[]).flatMap((r) => r.components).find((b) => b.custom_id.includes(':proceed:'))!;
     const bobPress = h.fake.pushButton({ customId: bobButton.custom_id, userId: PEOPLE.bob.id });
-    const [bobReply] = await answer(bobPress);
+    const [, bobReply] = await answer(bobPress, 2);
     expect(bobReply!.ephemeral).toBe(true);
     await h.bot.deliverNow();
     const after = h.fake.messages.slice(before).filter((m) => m.kind !== 'interaction');
     expect(bobReply!.content).toContain('Every commander has answered');
     // Each commander's estimate goes to that commander only; the channel hears no numbers.
     const dms = after.filter((m) => m.kind === 'dm');
-    const aliceEstimate = dms.find((m) => m.content.startsWith('**Army of Hadewych**'));
-    const bobEstimate = dms.find((m) => m.content.startsWith('**Army of Lanze**'));
+    const aliceEstimate = dms.find((m) => m.content.startsWith('**Army of Hadewych**') && /Estimate: /.test(seenText(m)));
+    const bobEstimate = dms.find((m) => m.content.startsWith('**Army of Lanze**') && /Estimate: /.test(seenText(m)));
     expect(aliceEstimate?.dmUserId).toBe(PEOPLE.alice.id);
     expect(bobEstimate?.dmUserId).toBe(PEOPLE.bob.id);
-    expect(h.fake.messages.filter((m) => m.content === aliceEstimate!.content)).toHaveLength(1);
-    expect(h.fake.messages.filter((m) => m.content === bobEstimate!.content)).toHaveLength(1);
+    expect(h.fake.messages.filter((m) => seenText(m) === seenText(aliceEstimate!))).toHaveLength(1);
+    expect(h.fake.messages.filter((m) => seenText(m) === seenText(bobEstimate!))).toHaveLength(1);
+    // The estimate is a card: dice, hour and estimate as fields, in the side's colour.
+    const card = aliceEstimate!.embeds[0] as { color?: number; fields: { name: string; value: string }[] };
+    expect(card.color).toBeTypeOf('number');
+    expect(card.fields.map((f) => f.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^Contact dice/), 'Contact hour', 'Estimate: Army of Lanze']));
     const publicPosts = after.filter((m) => m.kind === 'channel');
     expect(publicPosts.length).toBeGreaterThan(0);
-    expect(publicPosts.every((p) => !/figures|dice|die /.test(p.content))).toBe(true);
+    expect(publicPosts.every((p) => !/figures|dice|die /.test(seenText(p)))).toBe(true);
   });
 
   it('GIVEN /help THEN it answers privately and lists the registered commands', async () => {

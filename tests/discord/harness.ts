@@ -102,3 +102,9 @@ export async function startHarness(opts: {
 export const TINY_PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'));
 
 export const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** What a reader sees of a message: its content and its embeds' text (title, description, fields, footer). */
+export function seenText(m: { readonly content: string; readonly embeds: readonly unknown[] }): string {
+  const embeds = m.embeds as { title?: string; description?: string; fields?: { name: string; value: string }[]; footer?: { text: string } }[];
+  return [m.content, ...embeds.flatMap((e) => [e.title ?? '', e.description ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]), e.footer?.text ?? ''])].filter(Boolean).join('\n');
+}

@@ -72,7 +72,7 @@ describe('describeContact: step 1 and the contact phase', () => {
       .toBe('Contact dice 5 +1 (successful scouts) -1 (all opponents in mountain terrain) = 5. Contact at the 10th hour. Ingegerd: an enemy is near, but your scouts could estimate nothing (contact die 2).');
     expect(say({ type: 'contactEstimated', audience: toArmy('hadewych'), data: { contactId: 'c1', die: { raw: 1, modifiers: [], modified: 1 }, hour: 3, estimates: {} } }))
       .toBe('Contact dice 1 = 1. Contact at the 3rd hour.  You are unaware of the enemy and cannot evade.');
-    expect(say({ type: 'terrainDealt', audience: toArmy('hadewych'), data: { contactId: 'c1', cards: ['hill', 'woods'], order: [] } })).toBe('Your terrain cards: hill, woods.');
+    expect(say({ type: 'terrainDealt', audience: toArmy('hadewych'), data: { contactId: 'c1', cards: ['hill', 'woods', 'roughGround'], order: [] } })).toBe('Your terrain cards: hill, woods, rough ground.');
     expect(say({ type: 'terrainDealt', audience: toArmy('hadewych'), data: { contactId: 'c1', cards: [], order: [] } })).toBe('Your terrain cards: none.');
     const truth = { armyId: 'hadewych', figures: 20, troops: 800, regiments: 1, companies: [], individuals: [] };
     expect(say({ type: 'contactTruth', audience: REFEREE, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], contactDice: { hadewych: { raw: 2, modifiers: [], modified: 3 }, ingegerd: { raw: 6, modifiers: [], modified: 6 } }, truth: { hadewych: truth, ingegerd: { ...truth, armyId: 'ingegerd', figures: 18 } }, estimates: {}, scouts: {}, terrain: [], hour: 8 } }))
@@ -139,8 +139,8 @@ describe('describeContact: engage or evade, and the battle', () => {
     expect(say({ type: 'battleLossesApplied', audience: toArmy('hadewych'), data: { contactId: 'c1', armyId: 'hadewych', regiments: [{ name: 'Hadewych first regiment', figures: 8, strength: 40 }, { name: 'Hadewych regiment 2', figures: 20, strength: 100 }] } }))
       .toBe('After the battle: Hadewych first regiment 8 figures (40%); Hadewych regiment 2 20 figures (100%).');
     expect(say({ type: 'battleRecorded', audience: REFEREE, data: { contactId: 'c1', result: { losses: { hadewych: { 'hadewych-1': 4 } }, withdrawals: [{ armyId: 'hadewych', condition: 'rout' }] }, outcomes: [] } }))
-      .toBe('Battle c1 recorded: losses {"hadewych":{"hadewych-1":4}}; withdrawals hadewych rout.');
-    expect(say({ type: 'battleRecorded', audience: REFEREE, data: { contactId: 'c1', result: { losses: {} }, outcomes: [] } })).toBe('Battle c1 recorded: losses {}; withdrawals none.');
+      .toBe('Battle c1 recorded: Hadewych lost hadewych-1 4 figures; Hadewych withdrew in rout.');
+    expect(say({ type: 'battleRecorded', audience: REFEREE, data: { contactId: 'c1', result: { losses: {} }, outcomes: [] } })).toBe('Battle c1 recorded: no losses; nobody withdrew.');
     expect(say({ type: 'battleFought', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: ['hadewych'] } })).toBe('The battle between Hadewych and Ingegerd is over; Hadewych withdrew.');
     expect(say({ type: 'battleFought', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: [] } })).toBe('The battle between Hadewych and Ingegerd is over.');
   });
@@ -160,9 +160,9 @@ describe('describeContact: disengagements and operations', () => {
 
   it('GIVEN a disengagement roll THEN its commander and the referee read every number; the opponent its own die; the channel the outcome', () => {
     expect(say({ type: 'disengagementRolled', audience: toArmy('hadewych'), data: { outcome, regimentName: 'Hadewych first regiment', displacedTo: '0304' } }))
-      .toBe('Hadewych withdrew: die 1 -2 (rout) +1 (rearguard) = 0; against Ingegerd: 0 vs 6 (difference -6) -> 50% D. Losses 50% of Hadewych first regiment (4 figures), displaced to 0304.');
+      .toBe('Hadewych withdrew: die 1 -2 (in rout) +1 (rearguard) = 0; against Ingegerd: 0 vs 6 (difference -6) -> 50% D. Losses 50% of Hadewych first regiment (4 figures), displaced to 0304.');
     expect(say({ type: 'disengagementRolled', audience: REFEREE, data: { outcome: { ...outcome, operation: 'evade', destroyed: true, reinforcedBy: 'arn', against: [{ ...outcome.against[0]!, cell: { percent: 100, displaced: false, destroyed: true } }] } } }))
-      .toBe('Hadewych evaded: die 1 -2 (rout) +1 (rearguard) = 0; against Ingegerd: 0 vs 6 (difference -6) -> destroyed. Losses 50% of the assault regiment (4 figures), regiment destroyed, displacement prevented by Arn.');
+      .toBe('Hadewych evaded: die 1 -2 (in rout) +1 (rearguard) = 0; against Ingegerd: 0 vs 6 (difference -6) -> destroyed. Losses 50% of the assault regiment (4 figures), regiment destroyed, displacement prevented by Arn.');
     expect(say({ type: 'disengagementOpposed', audience: toArmy('ingegerd'), data: { armyId: 'hadewych', operation: 'delay', die: 4, modifiers: [{ code: 'clear', label: 'terrain: favorable', value: 1 }], modified: 5 } }))
       .toBe('Hadewych fought a delaying action; your die 4 +1 (clear) = 5.');
     expect(say({ type: 'forceDisengaged', audience: PUBLIC, data: { armyId: 'hadewych', operation: 'withdraw', opposed: true, to: '0304' } })).toBe('Hadewych withdrew and was pushed back to 0304.');

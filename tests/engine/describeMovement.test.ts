@@ -36,7 +36,7 @@ describe('describeMovement: the chronicle of a march', () => {
     expect(say({ type: 'hexContestDecided', audience: REFEREE, data: { hex: '0102', ranking: ['bert', 'ann'], decidedBy: 'moreDailyPoints' } })).toBe('0102 went to Bert (the faster march).');
     expect(say({ type: 'hexContestDecided', audience: REFEREE, data: { hex: '0102', ranking: ['ann', 'bert'], decidedBy: 'dice' } })).toBe('0102 went to Ann (the luck of the dice).');
     expect(say({ type: 'hexContested', audience: REFEREE, data: { hex: '0102', contenders: [{ armyId: 'ann', figures: 20, pointsLeft: 6, dailyPoints: 12 }, { armyId: 'bert', figures: 20, pointsLeft: 6, dailyPoints: 12 }], rolls: { ann: [5], bert: [2] } } }))
-      .toBe('Contest for 0102: ann 20 figures, 6 points left, 12 daily; bert 20 figures, 6 points left, 12 daily; dice {"ann":[5],"bert":[2]}.');
+      .toBe('Contest for 0102: Army of ann 20 figures, 6 points left, 12 daily; Army of bert 20 figures, 6 points left, 12 daily; dice: Army of ann 5; Army of bert 2.');
   });
 
   it('GIVEN map contact THEN the channel hears who and near where', () => {

@@ -5,7 +5,9 @@ import { fatigueOnMoving, halvesSinceLongRest } from '../../src/engine/movement/
 import { restFactorFromDay } from '../../src/engine/movement/index.js';
 import { stragglerFigures } from '../../src/engine/movement/stragglers.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { army, at, campaign, valormr, dice, halves, hexes, hx, mapOf, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
+import { army, at, campaign, valormr, dice, halves, hexes, hx, mapOf, MOVE, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
+import { planMove } from '../../src/engine/movement/planMove.js';
+import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 
 const road = mapOf(['c'.repeat(30)]);
 const east = (from: number, n: number) => Array.from({ length: n }, (_, i) => hx(`${String(from + i).padStart(2, '0')}01`));
@@ -174,5 +176,25 @@ describe('000 Terrain Effects: Saving Move Points (resolution)', () => {
     let s = order(campaign([army('a', '0101')]), m, 'a', { path: hexes('0201 0301 0401') });
     s = ticks(s, m, 4).state;
     expect(A(s).march.savedPoints).toBe(0);
+  });
+});
+
+describe('000 Overland Travel: Forced March — the preview counts the fatigue the order itself causes', () => {
+  it('GIVEN a forced march over three days THEN the preview gives each hex the day it is entered when played (18 points, then 13 a day fatigued)', () => {
+    const s0 = campaign([army('a', '0101')]);
+    const plan = planMove(s0, road, NO_WEATHER_EFFECTS, 'a', { ...MOVE, forced: true, path: east(2, 7) });
+    if (!plan.ok) throw new Error(plan.violation.message);
+    const previewDay = new Map(plan.value.steps.map((st) => [st.hex, st.dayOffset]));
+    expect(plan.value.steps.map((st) => st.dayOffset)).toEqual([0, 0, 0, 1, 1, 2, 2]);
+    let s = order(s0, road, 'a', { path: east(2, 7), forced: true });
+    const path = east(2, 7).map((h) => road.format(h));
+    const enteredOn = new Map<string, number>();
+    for (let half = 0; half < 12; half++) {
+      s = tick(s, road).state;
+      // Every hex of the path up to where the army stands was entered by this day.
+      const reached = path.indexOf(at(s, road, 'a'));
+      for (const hex of path.slice(0, reached + 1)) if (!enteredOn.has(hex)) enteredOn.set(hex, Math.floor(half / 4));
+    }
+    for (const [hex, day] of previewDay) expect(enteredOn.get(hex), hex).toBe(day);
   });
 });

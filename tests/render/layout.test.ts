@@ -4,10 +4,10 @@ import { formatHex, offsetToHex } from '../../src/engine/hex/hexId.js';
 import { neighbour } from '../../src/engine/hex/neighbours.js';
 import { hexSpiral } from '../../src/engine/hex/ring.js';
 import {
-  SQRT3, blockExtent, computeLayout, edgeMidpoint, hexCentre, hexCorners, layoutHexes, pixelToHex, placeLabels,
+  SQRT3, blockExtent, computeLayout, edgeMidpoint, edgeNumbers, hexCentre, hexCorners, layoutHexes, pixelToHex, placeLabels,
   rectsOverlap, riverCurve, scaleBar, showHexId, type LabelRequest, type Rect,
 } from '../../src/render/layout.js';
-import { battlefieldCells, quarterTurns } from '../../src/render/battlefield.js';
+import { battlefieldCells, fitCaption, quarterTurns } from '../../src/render/battlefield.js';
 import { h } from './fixtures.js';
 
 const within = (r: Rect, x: number, y: number): boolean => x >= r.x - 1e-6 && y >= r.y - 1e-6 && x <= r.x + r.w + 1e-6 && y <= r.y + r.h + 1e-6;
@@ -200,5 +200,61 @@ describe('token positions', () => {
     expect(formatHex(pixelToHex(layout, b))).toBe('0505');
     const zoom = computeLayout(40, 30, { around: h('3020'), radius: 2 });
     expect(tokenPositions(zoom, [token('a', '0505')]).size).toBe(0);
+  });
+});
+
+describe('battlefield sketch captions', () => {
+  // A fixed-width measure: 0.6 em a character.
+  const measure = (text: string, px: number): number => text.length * px * 0.6;
+
+  it('GIVEN a caption that fits THEN it is one line at 13 px', () => {
+    expect(fitCaption(['Hill', 'Arn'], 300, measure)).toEqual({ px: 13, lines: ['Hill \u00b7 Arn'] });
+  });
+
+  it('GIVEN four cards in one cell THEN each caption is wrapped on up to three lines, never wider than its slot and never below 11 px', () => {
+    for (const parts of [['River (270\u00b0)', 'Grunnthraesir Regiment'], ['Stream (180\u00b0)', 'Gnomes of Eglidain Burrows'], ['Open ground', 'Gnomes of Eglidain Burrows']]) {
+      const c = fitCaption(parts, 90, measure);
+      expect(c.px).toBeGreaterThanOrEqual(11);
+      expect(c.lines.length).toBeLessThanOrEqual(3);
+      for (const l of c.lines) expect(measure(l, c.px), l).toBeLessThanOrEqual(90);
+      expect(c.lines[0]).toMatch(/^(River|Stream|Open)/);
+    }
+  });
+
+  it('GIVEN a caption too long for three lines THEN the last line ends with an ellipsis', () => {
+    const c = fitCaption(['Rough ground (90\u00b0)', 'The Very Long Army of the Eglidain Burrows'], 80, measure);
+    expect(c.lines).toHaveLength(3);
+    expect(c.lines.at(-1)).toMatch(/\u2026$/);
+  });
+});
+
+describe('edge numbers (as printed hex maps)', () => {
+  const layout = computeLayout(40, 30);
+
+  it('GIVEN the whole map THEN every column is numbered above and below it, every row on both sides, in the band around the hexes', () => {
+    const numbers = edgeNumbers(layout);
+    expect(numbers).toHaveLength(2 * 40 + 2 * 30);
+    const m = layout.map;
+    for (const n of numbers) {
+      const outside = n.at.y < m.y || n.at.y > m.y + m.h || n.at.x < m.x || n.at.x > m.x + m.w;
+      expect(outside, n.text).toBe(true);
+      expect(n.at.y).toBeGreaterThan(layout.title.h);
+      expect(n.at.y).toBeLessThan(layout.legend.y);
+    }
+    // Column 17's number stands over column 17's hexes; row 12's beside the first and last column's hex of row 12.
+    const col17 = numbers.filter((n) => n.text === '17' && (n.at.y < m.y || n.at.y > m.y + m.h));
+    for (const n of col17) expect(n.at.x).toBeCloseTo(hexCentre(layout, offsetToHex({ col: 17, row: 5 })).x);
+    const row12 = numbers.filter((n) => n.text === '12' && (n.at.x < m.x || n.at.x > m.x + m.w));
+    expect(row12.map((n) => n.at.y).sort((a, b) => a - b)).toEqual([hexCentre(layout, offsetToHex({ col: 1, row: 12 })).y, hexCentre(layout, offsetToHex({ col: 40, row: 12 })).y].sort((a, b) => a - b));
+  });
+});
+
+describe('route tags keep off the route\'s hex ids', () => {
+  it('GIVEN a required tag whose near spots all cover ids it must avoid THEN it is placed further out, over none of them', () => {
+    const anchor = { x: 500, y: 500 };
+    const ids: Rect[] = [-1, 0, 1].flatMap((dx) => [-1, 0, 1].map((dy) => ({ x: 500 + dx * 40 - 30, y: 500 + dy * 30 - 15, w: 60, h: 30 })));
+    const [placed] = placeLabels([{ id: 'step:a:0', w: 50, h: 16, anchor, gap: 8, style: 'point', priority: 80, required: true, avoid: ids }], [], { x: 0, y: 0, w: 1000, h: 1000 });
+    expect(placed).toBeDefined();
+    for (const r of ids) expect(rectsOverlap(placed!.rect, r)).toBe(false);
   });
 });

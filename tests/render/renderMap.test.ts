@@ -7,7 +7,7 @@ import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { commanderMapView, publicMapView, type MapView } from '../../src/engine/views/mapView.js';
 import { renderBattlefield, renderMap } from '../../src/render/index.js';
 import { ensureFonts, font, SANS, SERIF } from '../../src/render/fonts.js';
-import { hexCentre, type Rect } from '../../src/render/layout.js';
+import { edgeNumbers, hexCentre, type Rect } from '../../src/render/layout.js';
 import { tokenBox, tokenPositions, tokenRadius } from '../../src/render/overlay.js';
 import { TERRAIN_FILL } from '../../src/render/palette.js';
 import { clearRenderCache, renderCacheStats, snapshotLayout, type RenderMapOptions } from '../../src/render/renderMap.js';
@@ -113,6 +113,13 @@ describe('renderMap smoke test', () => {
     expect(near(px(pic, p.x, p.y + tokenRadius(layout.size) * 0.72), rgb('#2f5fb3'), 20)).toBe(true);
     // the title band is dark
     expect(px(pic, 4, 4).every((v) => v < 80)).toBe(true);
+    // the column and row numbers are inked in the band around the hexes
+    for (const n of edgeNumbers(layout).slice(0, 4)) {
+      const ink = region(pic, { x: n.at.x - 9, y: n.at.y - 6, w: 18, h: 12 });
+      let dark = 0;
+      for (let i = 0; i < ink.length; i += 3) if ((ink[i] ?? 255) + (ink[i + 1] ?? 255) + (ink[i + 2] ?? 255) < 450) dark++;
+      expect(dark, `edge number ${n.text}`).toBeGreaterThan(4);
+    }
   });
 
   it('GIVEN a zoom around 0708 WHEN rendered THEN hexes are no smaller and the token still sits on its hex', async () => {

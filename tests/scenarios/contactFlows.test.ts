@@ -56,8 +56,8 @@ describe('contact through the console', () => {
     h = await contactHarness();
     await open(h, 'hadewych,grallune');
     await h.run('@alice /engage', '@bob /engage');
-    expect(h.dms('alice').some((o) => /Contact dice \d/.test(o.content) && /Grallune|Ingegerd/.test(o.content))).toBe(true);
-    expect(h.dms('bob').some((o) => /Contact dice \d/.test(o.content))).toBe(true);
+    expect(h.dms('alice').some((o) => /Contact dice \(c\d+\)\*\*: \d/.test(o.content) && /Estimate: Army of Grallune\*\*: engaging regiment about \d+ figures/.test(o.content))).toBe(true);
+    expect(h.dms('bob').some((o) => /Contact dice \(c\d+\)\*\*: \d/.test(o.content))).toBe(true);
     const tooEarly = await h.run('@alice /delay');
     expect(tooEarly.at(-1)?.data).toMatchObject({ error: 'contact.tooLateToAvoid' });
     await h.run('@alice /evade', '@bob /evade');
@@ -94,11 +94,12 @@ describe('contact through the console', () => {
     await h.run('@referee /weather set fog:true', '@referee /army edit army:hadewych formation:unformed');
     const id = await toBattle(h);
     const briefing = h.channel().find((o) => /Battle c\d+: deployment/.test(o.content))?.content ?? '';
-    const fog = /^Visibility: Fog: (\d+) yards \(die ([1-6]) x 30\); creatures hurt by bright light suffer nothing from the sun\.$/m.exec(briefing);
+    // The briefing is a card: each part a field (on the console, "│ **Label**: text").
+    const fog = /^│ \*\*Visibility\*\*: Fog: (\d+) yards \(die ([1-6]) x 30\); creatures hurt by bright light suffer nothing from the sun\.$/m.exec(briefing);
     expect(fog).not.toBeNull();
     expect(Number(fog?.[1])).toBe(Number(fog?.[2]) * 30);
-    expect(briefing).toMatch(/^Hour: Contact at the \d+(st|nd|rd|th) hour\./m);
-    expect(briefing).toMatch(/^Weather: Clear\.$/m);
+    expect(briefing).toMatch(/^│ \*\*Hour\*\*: Contact at the \d+(st|nd|rd|th) hour\./m);
+    expect(briefing).toMatch(/^│ \*\*Weather\*\*: Clear\.$/m);
     // A force's own state is not for the channel: Hadewych's commander alone reads it is unformed.
     expect(briefing).not.toMatch(/unformed|fatigued/);
     expect(h.dms('alice').some((o) => /your force at the table: unformed: its units begin the battle unrallied, as if in retreat/.test(o.content))).toBe(true);
@@ -167,7 +168,9 @@ describe('contact through the console', () => {
     const buttons = (h.dms('alice').at(-1)?.data as { buttons: { id: string; label: string }[] }).buttons;
     const proceed = buttons.find((b) => b.label.startsWith('Proceed'))!;
     await expect(contactButtons.execute({ app: h.app, userId: 'bob', customId: proceed.id })).rejects.toMatchObject({ code: 'army.notYours' });
-    const [answer] = await contactButtons.execute({ app: h.app, userId: 'alice', customId: proceed.id });
+    const [settled, answer] = await contactButtons.execute({ app: h.app, userId: 'alice', customId: proceed.id });
+    // The DM is updated: its question settled (buttons disabled) and the choice said.
+    expect(settled).toMatchObject({ to: 'update', content: expect.stringContaining('Answered**: proceed to the contact phase'), settles: expect.stringMatching(/^contact:.*:c\d+:$/) });
     expect(answer?.content).toMatch(/Recorded for .*: proceed/);
     expect((await list(h))[0]?.waiting).toEqual(['grallune']);
   });
@@ -181,13 +184,14 @@ describe('contact through the console', () => {
     const [status] = await h.run('@alice /army status');
     const line = 'Scouts: 3 deployed ahead (any number from 0 to 6; they cost no army points, each is rolled at the next contact phase, and the deployment stands for the contacts after it).';
     expect(set?.content).toContain(line);
-    expect(status?.content).toContain(line);
+    // The status card says it in the same words, as a field.
+    expect(status?.content).toContain(line.replace('Scouts: ', '**Scouts**: '));
     await h.run('@alice /scouts count:1');
     await open(h, 'hadewych,grallune');
     await h.run('@alice /engage', '@bob /engage');
     const [intel] = await h.run('@alice /intel');
     expect(intel).toMatchObject({ to: 'ephemeral', user: 'alice' });
-    expect(intel?.content).toMatch(/contact dice \d -> \d/);
+    expect(intel?.content).toMatch(/Contact dice \d -> \d/);
     expect(intel?.content).toMatch(/scouts (captured|killed|unsuccessful|successful)/);
     expect(intel?.files?.[0]).toMatch(/battlefield-c\d+\.png$/);
     const [other] = await h.run('@bob /intel army:hadewych');

@@ -64,8 +64,8 @@ describe('review fixes: contact through the console', () => {
     await h.run('@referee /campaign assign army:groennendr user:frank', '@referee /army edit army:groennendr hex:1022');
     await open(h, 'hadewych,grallune,aeskrvald,groennendr');
     const prompt = (user: string) => h!.dms(user).find((o) => /Contact c\d+ with/.test(o.content))?.content ?? '';
-    expect(prompt('bob')).toMatch(/with Army of Hadewych:/);
-    expect(prompt('frank')).toMatch(/with Army of Hadewych:/);
+    expect(prompt('bob')).toMatch(/with Army of Hadewych\./);
+    expect(prompt('frank')).toMatch(/with Army of Hadewych\./);
     expect(prompt('alice')).toMatch(/Grallune.*Aeskrvald.*Groennendr/);
   });
 

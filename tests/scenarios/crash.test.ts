@@ -35,20 +35,47 @@ interface Delivered { readonly id: number; readonly map: string | null }
 const delivered = (log: string): Delivered[] =>
   existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Delivered) : [];
 
+/**
+ * Deliveries made twice that the outbox does not account for. A send and the row that records it
+ * cannot be one atomic act: a kill after the sink took an item and before its row was marked sent
+ * leaves that one item owed, and the next run sends it again under the same outbox id, the id
+ * Discord's nonce (enforce_nonce) dedupes on. So each kill may repeat at most the one item that
+ * was in flight, the last one written before it; any other repeat (a second one per kill, an
+ * older item, an item sent twice within one run) is a defect.
+ * `kills[k]` is how many deliveries the log held when the k-th kill landed.
+ */
+function unexplainedRepeats(log: readonly Delivered[], kills: readonly number[]): number[] {
+  const firstAt = new Map<number, number>();
+  const repeats: number[] = [];
+  log.forEach((d, i) => {
+    const first = firstAt.get(d.id);
+    if (first === undefined) {
+      firstAt.set(d.id, i);
+      return;
+    }
+    const inFlightAtKill = kills.some((k) => first === k - 1 && i >= k);
+    const repeatedBefore = log.slice(first + 1, i).some((e) => e.id === d.id);
+    if (!inFlightAtKill || repeatedBefore) repeats.push(d.id);
+  });
+  return repeats;
+}
+
 /** The name of the map posted after the tick that played half period `index` (the new time's name). */
 const HALVES = ['morning', 'afternoon', 'evening', 'night'] as const;
 const mapAfter = (index: number): string => `map-day${Math.floor((index + 1) / 4) + 1}-${HALVES[(index + 1) % 4]}.png`;
 
 describe('a crash at any moment loses no map and sends nothing twice (real processes, kill -9)', () => {
-  it('GIVEN a bot killed 20 times at random moments on one database THEN every played tick has its map delivered or pending, the database is intact, and no message went out twice', async () => {
+  it('GIVEN a bot killed 20 times at random moments on one database THEN every played tick has its map delivered or pending, the database is intact, and nothing went out twice but the one item in flight at a kill, again under its own id', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'valormr-crash-'));
     const db = join(dir, 'crash.db');
     const log = join(dir, 'delivered.jsonl');
     const wait = new SeededDice(createRngState(20261125));
+    const kills: number[] = [];
     for (let round = 0; round < 20; round++) {
       child = await start(db, log);
       await new Promise((r) => setTimeout(r, 50 + wait.roll(700, 'kill after ms')));
       await killed(child);
+      kills.push(delivered(log).length);
       child = undefined;
       const check = new BetterSqlite3(db);
       try {
@@ -59,8 +86,7 @@ describe('a crash at any moment loses no map and sends nothing twice (real proce
       } finally {
         check.close();
       }
-      const ids = delivered(log).map((d) => d.id);
-      expect(new Set(ids).size, `round ${round}: a message went out twice`).toBe(ids.length);
+      expect(unexplainedRepeats(delivered(log), kills), `round ${round}: a message went out twice`).toEqual([]);
     }
     // One last run without a kill delivers everything owed: every played tick's map, once.
     child = await start(db, log);
@@ -69,11 +95,14 @@ describe('a crash at any moment loses no map and sends nothing twice (real proce
     const check = new BetterSqlite3(db, { readonly: true });
     const played = (check.prepare('select time_index as t from ticks').all() as { t: number }[]).map((r) => r.t);
     check.close();
-    const sentMaps = delivered(log).flatMap((d) => (d.map ? [d.map] : []));
+    expect(unexplainedRepeats(delivered(log), kills)).toEqual([]);
+    const sentMaps = [...new Set(delivered(log).flatMap((d) => (d.map ? [d.map] : [])))];
     expect(played.length).toBeGreaterThan(10);
     // The last few ticks of the final run may still be owed: every other one was delivered once.
     const owed = played.filter((t) => !sentMaps.includes(mapAfter(t)));
     expect(owed.length).toBeLessThanOrEqual(2);
-    expect(new Set(sentMaps).size).toBe(sentMaps.length);
+    // Repeats (at most one per kill, the item in flight) stay far below the deliveries made.
+    const all = delivered(log);
+    expect(all.length - new Set(all.map((d) => d.id)).size).toBeLessThanOrEqual(kills.length);
   }, 120_000);
 });

@@ -17,6 +17,8 @@ export interface Harness {
   last(): ConsoleOutput;
   dms(user: string): ConsoleOutput[];
   channel(): ConsoleOutput[];
+  /** Delivers what the outbox owes now (after a use-case called outside a console line, e.g. a button). */
+  deliver(): Promise<ConsoleOutput[]>;
   close(): void;
 }
 
@@ -31,6 +33,7 @@ export async function consoleHarness(opts: { seed?: number; dice?: number[]; dat
     outDir,
     write: (o) => outputs.push(o),
     closedDms: new Set(opts.closedDms ?? []),
+    timeZone: 'UTC',
   });
   const h: Harness = {
     app,
@@ -48,6 +51,11 @@ export async function consoleHarness(opts: { seed?: number; dice?: number[]; dat
     },
     dms: (user) => outputs.filter((o) => o.to === 'dm' && o.user === user),
     channel: () => outputs.filter((o) => o.to === 'channel'),
+    async deliver() {
+      const start = outputs.length;
+      await session.flush();
+      return outputs.slice(start);
+    },
     close: () => app.close(),
   };
   if (opts.setup) await h.run(opts.setup);

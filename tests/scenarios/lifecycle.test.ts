@@ -52,10 +52,12 @@ describe('campaign lifecycle through the console', () => {
     const out = await h.run('@alice /campaign status');
     expect(out).toHaveLength(1);
     expect(out[0]?.to).toBe('reply');
-    expect(out[0]?.content).toContain('Army of Hadewych `hadewych` at 0816: alice');
+    expect(out[0]?.content).toContain('Army of Hadewych (`hadewych`) at 0816: alice');
+    // The armies nobody commands are one line per side.
+    expect(out[0]?.content).toMatch(/\*\*Nobody commands \(9\)\*\*: Anax Archontas \(2614\), /);
     expect(out[0]?.content).not.toMatch(/figures/);
     const ref = await h.run('@referee /campaign status');
-    expect(ref.find((o) => o.to === 'ephemeral')?.content).toMatch(/hadewych: \d+ figures/);
+    expect(ref.find((o) => o.to === 'ephemeral')?.content).toMatch(/Army of Hadewych: \d+\n/);
   });
 
   it('exports the whole campaign as JSON for the referee', async () => {

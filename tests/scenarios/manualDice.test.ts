@@ -50,7 +50,7 @@ describe('RULINGS 7: manual dice (docs/rulings.md)', () => {
     expect(campaignState(h).contacts[contactId]?.step).toBe('decision');
     const logged = rolls(h).filter((e) => /contact dice/.test((e.data as { purpose: string }).purpose));
     expect(logged.map((e) => e.text)).toEqual(['d6 for contact dice: hadewych: 5 (manual, entered by alice)', 'd6 for contact dice: grallune: 2 (manual, entered by bob)']);
-    expect(h.dms('alice').some((o) => /Contact dice 5/.test(o.content))).toBe(true);
+    expect(h.dms('alice').some((o) => /Contact dice \(c\d+\)\*\*: 5/.test(o.content))).toBe(true);
     // Entered dice draw nothing from the seed: the period still checks out, with them set apart.
     await h.run('!tick');
     expect((await h.run('@carol /dice verify tick:0'))[0]?.content).toMatch(/^✅ .*entered by hand not drawn from it/);

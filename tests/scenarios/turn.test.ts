@@ -12,21 +12,31 @@ describe('/turn', () => {
   it('refuses to advance before the campaign starts, then plays half periods in order', async () => {
     h = await consoleHarness({ setup: SETUP });
     expect((await h.run('@referee /turn advance'))[0]?.data).toMatchObject({ error: 'turn.notRunning' });
-    await h.run('@referee /campaign start');
+    await h.run('@referee /campaign start', '@alice /move army:hadewych to:0913');
     const out = await h.run('@referee /turn advance');
     expect(out.find((o) => o.to === 'reply')?.content).toBe('Played Day 1, morning; now Day 1, afternoon.');
     const [chronicle, map] = h.channel().slice(-2);
     expect(chronicle?.content).toContain('**Day 1, morning (late autumn) → Day 1, afternoon**');
+    expect(chronicle?.content).toMatch(/\*\*Movement\*\*: Hadewych the Arbiter marched from 0816 to 0817/);
+    expect(chronicle?.content).toMatch(/\*\*Next tick\*\*: \w{3}, \d+ Nov 2026, \d\d:\d\d UTC \(in \d+ hours\)/);
     expect(map?.content).toBe('Map after Day 1, morning');
     expect(map?.files?.[0]).toMatch(/map-day1-afternoon\.png$/);
-    await h.run('@referee /turn advance', '@referee /turn advance', '@referee /turn advance');
+    // A half period in which nothing on the public map changed: said in a line, no picture.
+    await h.run('@alice /hold army:hadewych', '@referee /turn advance');
+    const [quiet] = h.channel().slice(-1);
+    expect(quiet?.content).toMatch(/^Nothing moved on the map in Day 1, afternoon/);
+    expect(quiet?.files).toBeUndefined();
+    await h.run('@referee /turn advance', '@referee /turn advance');
     expect((await h.run('@alice /turn status'))[0]?.content).toContain('Day 2, morning');
   });
 
   it('shows who has and has not given orders, by name only', async () => {
     h = await consoleHarness({ setup: SETUP });
     const [out] = await h.run('@alice /turn status');
-    expect(out?.content).toContain('No orders yet:');
+    expect(out?.content).toMatch(/\*\*No orders yet\*\*: Army of Hadewych \(alice\): without orders they will rest\./);
+    // The 23 armies nobody plays are one line, not a list.
+    expect(out?.content).toContain('**Nobody commands**: 23 armies: they will rest.');
+    expect(out?.content).not.toContain('Anax Archontas');
     expect((out?.data as { ordersMissing: string[] }).ordersMissing).toContain('Army of Hadewych');
   });
 
@@ -80,7 +90,7 @@ describe('/army edit', () => {
     expect(h.channel().at(-1)?.content).toContain('placed Army of Hadewych at 0817');
     expect(h.channel().some((o) => /9 figures/.test(o.content))).toBe(false);
     const [status] = await h.run('@alice /army status');
-    expect(status?.content).toMatch(/— 9\/\d+ figures/);
+    expect(status?.content).toMatch(/: 9\/\d+ figures/);
   });
 
   it('refuses an occupied hex, water, and an unknown regiment', async () => {

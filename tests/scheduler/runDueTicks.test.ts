@@ -68,9 +68,11 @@ describe('runDueTicks: catch-up after downtime', () => {
     expect(ticksPlayed(h.app, h.id)).toBe(3);
     expect(meta(h.app, h.id)?.nextTickAt).toBe('2026-11-24T08:00:00.000Z');
     const chronicle = await h.run(`!now ${h.clock.now().toISOString()}`);
-    const maps = chronicle.filter((o) => o.to === 'channel' && o.files?.length);
-    expect(maps.map((o) => o.content)).toEqual(['Map after Day 1, morning', 'Map after Day 1, afternoon', 'Map after Day 1, evening']);
-    const posts = chronicle.filter((o) => o.to === 'channel' && !o.files?.length).map((o) => o.content);
+    // Nobody had orders: each map post says nothing moved instead of drawing the same map again.
+    const isMap = (o: { data?: unknown }): boolean => (o.data as { map?: string } | undefined)?.map !== undefined;
+    const maps = chronicle.filter((o) => o.to === 'channel' && isMap(o));
+    expect(maps.map((o) => o.content.split(':')[0])).toEqual(['Nothing moved on the map in Day 1, morning', 'Nothing moved on the map in Day 1, afternoon', 'Nothing moved on the map in Day 1, evening']);
+    const posts = chronicle.filter((o) => o.to === 'channel' && !isMap(o)).map((o) => o.content);
     expect(posts.map((p) => p.split('\n')[0])).toEqual([
       expect.stringContaining('Day 1, morning'),
       expect.stringContaining('Day 1, afternoon'),

@@ -5,6 +5,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
+import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign, requireReferee, routeEvents } from '../session.js';
 
@@ -25,8 +26,7 @@ export function editArmy(app: App, actor: Actor, input: EditArmyInput): Reply[] 
     const events: EngineEvent[] = [];
     const done: string[] = [];
     if (input.hex !== undefined) {
-      const h = tx.map.parse(input.hex);
-      if (!h || !tx.map.inBounds(h)) throw new UserError('edit.badHex', `"${input.hex}" is not a hex of this map (ids like 0712, columns 01-${tx.map.width}, rows 01-${tx.map.height}).`);
+      const h = hexOrPlace(tx.map, input.hex, 'hex', 'edit.badHex');
       const holder = Object.values(tx.state.armies).find((a) => a.id !== army.id && a.hex.q === h.q && a.hex.r === h.r);
       if (holder) throw new UserError('edit.hexOccupied', `${input.hex} is held by ${holder.name}; one commander per hex.`);
       if (isWater(tx.map.terrainAt(h)) && !army.status.embarked) throw new UserError('edit.water', `${input.hex} is water; only an embarked army can be placed there.`);

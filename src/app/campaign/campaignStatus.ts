@@ -3,36 +3,51 @@ import { isFog } from '../../engine/knowledge/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { discordTime, gameTimeLabel } from '../format.js';
-import { ephemeral, reply, type Reply } from '../messages.js';
+import { ephemeral, reply, withCards, type Card, type Reply } from '../messages.js';
 import { inCampaign } from '../session.js';
 
-/** The public state of the campaign: time, status, sides, armies and their commanders (no strengths; in fog of war, no positions). */
+/**
+ * The public state of the campaign: time, status, sides and armies with their commanders (no
+ * strengths; in fog of war, no positions), as a card per side in the side's colour. Armies nobody
+ * commands are listed in one line per side. The referee also gets every army's figures, privately.
+ */
 export function campaignStatus(app: App, actor: Actor): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const s = tx.state;
     // In fog of war the public status names no position (the referee's map has them).
     const where = (a: { hex: Parameters<typeof tx.map.format>[0] }): string | undefined => (isFog(s) ? undefined : tx.map.format(a.hex));
-    const commander = (armyId: string): string => tx.members.filter((m) => m.role === 'commander' && m.armyId === armyId).map((m) => m.displayName || m.userId).join(' & ') || 'unassigned';
-    const sides = Object.values(s.sides).map((side) => {
+    const at = (a: { hex: Parameters<typeof tx.map.format>[0] }, form: (hex: string) => string): string => { const w = where(a); return w ? form(w) : ''; };
+    const commander = (armyId: string): string => tx.members.filter((m) => m.role === 'commander' && m.armyId === armyId).map((m) => m.displayName || m.userId).join(' & ');
+    const next = tx.meta.nextTickAt ? `${discordTime(tx.meta.nextTickAt)} (${discordTime(tx.meta.nextTickAt, 'R')})` : 'not scheduled';
+    const open = Object.values(s.contacts).filter((c) => c.step !== 'closed').length;
+    const overview: Card = {
+      title: `${s.name}: ${gameTimeLabel(s)}`,
+      description: `The campaign is ${s.status}.`,
+      fields: [{ name: 'Next tick', value: next, inline: true }, { name: 'Open contacts', value: String(open), inline: true }],
+    };
+    const sides = Object.values(s.sides).map((side): Card => {
       const armies = Object.values(s.armies).filter((a) => a.side === side.id && !a.status.destroyed);
       const foes = Object.values(s.sides).filter((o) => isHostile(s.sides, side.id, o.id)).map((o) => o.name);
-      return `**${side.name}** (hostile to ${foes.join(', ') || 'nobody'})\n${armies.map((a) => `- ${a.name} \`${a.id}\`${where(a) ? ` at ${where(a)}` : ''}: ${commander(a.id)}`).join('\n')}`;
+      const commanded = armies.filter((a) => commander(a.id));
+      const free = armies.filter((a) => !commander(a.id));
+      return {
+        title: side.name,
+        colour: side.colour,
+        description: `Hostile to ${foes.join(', ') || 'nobody'}.`,
+        fields: [
+          ...(commanded.length > 0 ? [{ name: 'Commanded', value: commanded.map((a) => `${a.name} (\`${a.id}\`)${at(a, (h) => ` at ${h}`)}: ${commander(a.id)}`).join('\n') }] : []),
+          ...(free.length > 0 ? [{ name: `Nobody commands (${free.length})`, value: free.map((a) => `${a.name}${at(a, (h) => ` (${h})`)}`).join(', ') }] : []),
+        ],
+      };
     });
-    const next = tx.meta.nextTickAt ? `Next tick ${discordTime(tx.meta.nextTickAt)} (${discordTime(tx.meta.nextTickAt, 'R')}).` : 'No tick scheduled.';
-    const open = Object.values(s.contacts).filter((c) => c.step !== 'closed').length;
-    const text = [
-      `**${s.name}**: ${s.status}. ${gameTimeLabel(s)}. ${next}`,
-      `Open contacts: ${open}.`,
-      ...sides,
-    ].join('\n');
     const data = {
       id: s.id, name: s.name, status: s.status, clock: s.clock, nextTickAt: tx.meta.nextTickAt,
-      armies: Object.values(s.armies).map((a) => ({ id: a.id, name: a.name, side: a.side, ...(where(a) ? { hex: where(a) } : {}), commander: commander(a.id) })),
+      armies: Object.values(s.armies).map((a) => ({ id: a.id, name: a.name, side: a.side, ...(where(a) ? { hex: where(a) } : {}), commander: commander(a.id) || 'unassigned' })),
     };
-    const out: Reply[] = [reply(text, data)];
+    const out: Reply[] = [withCards(reply(`**${s.name}**: ${s.status}, ${gameTimeLabel(s)}.`, data), [overview, ...sides])];
     if (tx.isReferee) {
-      const truth = Object.values(s.armies).map((a) => `${a.id}: ${troopFigures(a)} figures`).join(', ');
-      out.push(ephemeral(`Referee only: ${truth}.`, { figures: Object.fromEntries(Object.values(s.armies).map((a) => [a.id, troopFigures(a)])) }));
+      const truth = Object.values(s.armies).filter((a) => !a.status.destroyed).map((a) => `${a.name}: ${troopFigures(a)}`).join('\n');
+      out.push(withCards(ephemeral('Referee only: the figures of every army.', { figures: Object.fromEntries(Object.values(s.armies).map((a) => [a.id, troopFigures(a)])) }), [{ title: 'Troop figures (referee only)', fields: [{ name: 'Army: figures', value: truth }] }]));
     }
     return { result: out };
   });

@@ -16,8 +16,10 @@ const MISSED = ['none', 'one', 'all'] as const;
 /** The past-tense event each status change logs. */
 const EVENT_OF = { start: 'campaignStarted', pause: 'campaignPaused', resume: 'campaignResumed' } as const;
 
-function setStatus(app: App, actor: Actor, to: CampaignState['status'], allowedFrom: readonly CampaignState['status'][], verb: keyof typeof EVENT_OF, decide?: (tx: CampaignTx) => Partial<Change<Reply[]>> & { note?: string }): Reply[] {
-  return inCampaign(app, { actor }, (tx) => {
+type Target = { actor: Actor } | { campaignId: string };
+
+function setStatus(app: App, target: Target, to: CampaignState['status'], allowedFrom: readonly CampaignState['status'][], verb: keyof typeof EVENT_OF, decide?: (tx: CampaignTx) => Partial<Change<Reply[]>> & { note?: string }): Reply[] {
+  return inCampaign(app, target, (tx) => {
     requireReferee(tx, `${verb} the campaign`);
     if (!allowedFrom.includes(tx.state.status)) {
       throw new UserError('campaign.badStatus', `The campaign is ${tx.state.status}; it can only be ${verb === 'start' ? 'started' : `${verb}d`} when it is ${allowedFrom.join(' or ')}.`);
@@ -41,9 +43,9 @@ function setStatus(app: App, actor: Actor, to: CampaignState['status'], allowedF
 
 export function startCampaign(app: App, actor: Actor): Reply[] {
   requireChannelPermissions(actor, '/campaign start');
-  return setStatus(app, actor, 'running', ['setup'], 'start');
+  return setStatus(app, { actor }, 'running', ['setup'], 'start');
 }
-export const pauseCampaign = (app: App, actor: Actor): Reply[] => setStatus(app, actor, 'paused', ['running'], 'pause');
+export const pauseCampaign = (app: App, actor: Actor): Reply[] => setStatus(app, { actor }, 'paused', ['running'], 'pause');
 
 /**
  * Referee: restarts the clock. After a catch-up pause (more missed half periods than the cap),
@@ -51,9 +53,21 @@ export const pauseCampaign = (app: App, actor: Actor): Reply[] => setStatus(app,
  * scheduled time), `one` plays one now, `all` plays every one in order.
  */
 export function resumeCampaign(app: App, actor: Actor, missed?: string): Reply[] {
-  if (missed !== undefined && !(MISSED as readonly string[]).includes(missed)) throw new UserError('campaign.badMissed', '`missed:` takes `none` (skip the missed half periods), `one` (play one now) or `all` (play them all, in order).');
   requireChannelPermissions(actor, '/campaign resume');
-  return setStatus(app, actor, 'running', ['paused'], 'resume', (tx) => {
+  return resume(app, { actor }, missed);
+}
+
+/**
+ * Resumes a campaign by id: the referee inbox's button after a catch-up pause (the presser was
+ * checked to be a referee).
+ */
+export function resumeCampaignById(app: App, campaignId: string, missed: string): Reply[] {
+  return resume(app, { campaignId }, missed);
+}
+
+function resume(app: App, target: Target, missed?: string): Reply[] {
+  if (missed !== undefined && !(MISSED as readonly string[]).includes(missed)) throw new UserError('campaign.badMissed', '`missed:` takes `none` (skip the missed half periods), `one` (play one now) or `all` (play them all, in order).');
+  return setStatus(app, target, 'running', ['paused'], 'resume', (tx) => {
     const due = tx.meta.nextTickAt;
     // A catch-up pause keeps the due time it stopped at; a referee's pause clears it.
     if (due === null || Date.parse(due) > tx.now.getTime()) return {};

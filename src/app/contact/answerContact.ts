@@ -10,6 +10,7 @@ import type { App } from '../app.js';
 import { isReferee } from '../referees.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
+import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf, inCampaign, type CampaignTx, type Change } from '../session.js';
 import { contactOfArmy, deadlineText, deliveries, must, parseContactButton } from './contactCommon.js';
@@ -40,8 +41,7 @@ function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactA
     if (choice === 'evade') throw new UserError('contact.evadeTooEarly', 'Evade comes after the contact phase. Before it, answer /engage (proceed), /avoid to:HEX, /delay, or stay silent.');
     if (choice === 'avoid') {
       if (!input.to) throw new UserError('contact.avoidWhere', 'Say where to move when avoiding: `/avoid to:0913` (an adjacent hex you have the points to enter, or could by a forced march).');
-      const to = tx.map.parse(input.to);
-      if (!to) throw new UserError('contact.badHex', `"${input.to}" is not a hex id like 0913.`);
+      const to = hexOrPlace(tx.map, input.to, 'to', 'contact.badHex');
       step1 = { kind: 'avoid', to };
       said = `avoid to ${tx.map.format(to)}`;
     } else {
@@ -81,7 +81,7 @@ function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactA
     outcome += ` Waiting for the other commanders (or ${deadlineText(tx.state)}).`;
   }
   const d = deliveries(tx, tx.state, state, events);
-  return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, resolved: allAnswered && needed.length === 0, ...(needed.length > 0 ? { waitsForDice: true } : {}), ...(forcedMarch ? { forcedMarch } : {}) })] };
+  return { state, events: d.events, outbox: d.outbox, result: [ephemeral(outcome, { contactId: c.id, armyId: army.id, choice, said, resolved: allAnswered && needed.length === 0, ...(needed.length > 0 ? { waitsForDice: true } : {}), ...(forcedMarch ? { forcedMarch } : {}) })] };
 }
 
 export function answerContact(app: App, actor: Actor, choice: ContactAnswer, input: AnswerInput): Reply[] {
@@ -107,6 +107,10 @@ export function answerByButton(app: App, userId: string, customId: string, roleI
     const c = tx.state.contacts[b.contactId];
     const expected = b.choice === 'engage' || b.choice === 'evade' ? 'decision' : 'step1';
     if (!c || c.step !== expected) throw new UserError('contact.buttonStale', `This question about contact ${b.contactId} has already been settled.`);
-    return answer(tx, army, !commands, choice, { contact: b.contactId, ...(b.hex ? { to: b.hex } : {}) });
+    const change = answer(tx, army, !commands, choice, { contact: b.contactId, ...(b.hex ? { to: b.hex } : {}) });
+    const said = (change.result[0]?.data as { said?: string } | undefined)?.said ?? choice;
+    // The DM's question is settled: its buttons are disabled and it says what was chosen.
+    const settled: Reply = { to: 'update', content: `✅ **Answered${commands ? '' : ' by the referee'}**: ${said}.`, settles: `contact:${b.campaignId}:${b.contactId}:`, data: { contactId: b.contactId, choice } };
+    return { ...change, result: [settled, ...change.result] };
   });
 }

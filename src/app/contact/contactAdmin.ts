@@ -7,7 +7,7 @@ import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
-import { inCampaign, requireReferee } from '../session.js';
+import { inCampaign, requireReferee, type CampaignTx, type Change } from '../session.js';
 import { contactByIdForReferee, deliveries, must } from './contactCommon.js';
 
 /** `/contact list`: every open contact, its step and who has not answered (names only). */
@@ -40,9 +40,14 @@ export function splitContactCase(app: App, actor: Actor, input: { contact?: stri
 
 /** `/contact resolve contact:`: the deadline now (missing answers: silent, then engage). */
 export function resolveContactNow(app: App, actor: Actor, input: { contact?: string | undefined }): Reply[] {
-  return inCampaign(app, { actor }, (tx) => {
+  return inCampaign(app, { actor }, (tx) => resolveContactChange(tx, input.contact));
+}
+
+/** The deadline of a contact's step now, as one Change (the command and the referee inbox's button). */
+export function resolveContactChange(tx: CampaignTx, contact: string | undefined): Change<Reply[]> {
+  {
     requireReferee(tx, 'resolve a contact');
-    const c = contactByIdForReferee(tx.state, input.contact);
+    const c = contactByIdForReferee(tx.state, contact);
     if (c.step !== 'step1' && c.step !== 'decision') throw new UserError('contact.nothingToResolve', `Contact ${c.id} is ${describeStep(c.step)}; ${c.step === 'battle' ? 'record the battle with /battle result' : 'nothing is waiting'}.`);
     const r0 = must(c.step === 'step1' ? resolveStep1(tx.state, tx.map, c.id, tx.dice) : resolveDecision(tx.state, tx.map, c.id, tx.dice));
     // A contact waiting for manual dice stops waiting: the dice entered are used, the seeded die for the rest.
@@ -50,9 +55,14 @@ export function resolveContactNow(app: App, actor: Actor, input: { contact?: str
     const events: EngineEvent[] = [{ type: 'contactForced', audience: REFEREE, text: `The referee resolved ${c.id} (${c.step}) before the deadline.` }, ...r.events];
     const d = deliveries(tx, tx.state, r.state, events);
     const now = r.state.contacts[c.id];
-    return { state: r.state, events: d.events, outbox: d.outbox, result: [ephemeral(`Contact ${c.id} resolved: now ${describeStep(now?.step ?? 'closed')}${now && now.data.outcome ? ` (${now.data.outcome})` : ''}.`, { contactId: c.id, step: now?.step })] };
-  });
+    return { state: r.state, events: d.events, outbox: d.outbox, result: [ephemeral(`Contact ${c.id} resolved: now ${describeStep(now?.step ?? 'closed')}${now && now.data.outcome ? ` (${OUTCOME_WORDS[now.data.outcome] ?? now.data.outcome})` : ''}.`, { contactId: c.id, step: now?.step })] };
+  }
 }
+
+/** How a contact ended, in words. */
+const OUTCOME_WORDS: Readonly<Record<string, string>> = {
+  fightOnMorrow: 'they fight on the morrow', disengaged: 'a force disengaged', bothEvaded: 'both evaded', evaded: 'a force evaded', battle: 'battle joined', split: 'split into separate engagements',
+};
 
 /** `/contact open armies:"a,b"`: the referee opens a contact by hand between adjacent enemies. */
 export function openContactCase(app: App, actor: Actor, input: { armies?: string | undefined }): Reply[] {

@@ -18,9 +18,10 @@ import type { Result } from '../../engine/result.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { ContactRecord } from '../../engine/contact/index.js';
 import { UserError } from '../errors.js';
-import type { MessageButton } from '../messages.js';
+import type { Card, MessageButton } from '../messages.js';
 import { sketchDeliveries } from '../reconnaissance/sketchDeliveries.js';
-import { routeEvents, type CampaignTx, type Outgoing } from '../session.js';
+import { routeEvents, type CampaignTx, type Outgoing, type RouteOptions } from '../session.js';
+import { partsCard } from '../cards.js';
 
 /** Unwraps an engine Result, turning a rule violation into the user's refusal. */
 export function must<T>(r: Result<T>): T {
@@ -90,11 +91,18 @@ function avoidLabel(option: AvoidOption): string {
   return `Avoid to ${option.hex}${option.forcedMarch ? ' (forced march)' : ''}`;
 }
 
+/** The command an avoid button stands for: "/avoid to:1017", or "/avoid to:1017 (forced march)". */
+function avoidCommand(option: AvoidOption): string {
+  return `/avoid to:${option.hex}${option.forcedMarch ? ' (forced march)' : ''}`;
+}
+
 /** What a change of contacts asks of the commanders: the prompt lines (logged), their buttons, and the public briefing. */
 export interface ContactFollowUps {
   readonly events: EngineEvent[];
   /** Buttons for each army's DM, built here from the step each contact reached. */
   readonly buttons: Map<string, MessageButton[]>;
+  /** The deployment briefings of battles that began, as cards for the channel. */
+  readonly cards: Card[];
 }
 
 /**
@@ -104,6 +112,7 @@ export interface ContactFollowUps {
  */
 function contactFollowUps(before: CampaignState, after: CampaignState, map: MapModel): ContactFollowUps {
   const events: EngineEvent[] = [];
+  const cards: Card[] = [];
   const buttons = new Map<string, MessageButton[]>();
   const ask = (armyId: string, line: EngineEvent, choices: MessageButton[]): void => {
     events.push(line);
@@ -117,25 +126,27 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
         const army = after.armies[id];
         if (!army) continue;
         const opponents = c.armyIds.filter((o) => { const other = after.armies[o]; return o !== id && other !== undefined && isHostile(after.sides, army.side, other.side); });
-        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}: proceed, delay, avoid (with the points to move away, or by a forced march), or stay silent. No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1' }), [
-          { id: contactButtonId(after.id, c.id, 'proceed', id), label: 'Proceed to the contact phase', style: 'primary' },
-          { id: contactButtonId(after.id, c.id, 'delay', id), label: 'Delay', style: 'secondary' },
-          ...avoidHexes(after, map, army).map((o): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, o.hex), label: avoidLabel(o), style: 'secondary' })),
-          { id: contactButtonId(after.id, c.id, 'silent', id), label: 'Stay silent (fight on the morrow)', style: 'secondary' },
+        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}. Answer with a button, or in the campaign channel: \`/engage\` to proceed to the contact phase, \`/delay\`, \`/avoid to:HEX\` (with the points to move away, or by a forced march), or do nothing (silence). No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1' }), [
+          { id: contactButtonId(after.id, c.id, 'proceed', id), label: 'Proceed to the contact phase', style: 'primary', command: '/engage' },
+          { id: contactButtonId(after.id, c.id, 'delay', id), label: 'Delay', style: 'secondary', command: '/delay' },
+          ...avoidHexes(after, map, army).map((o): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, o.hex), label: avoidLabel(o), style: 'secondary', command: avoidCommand(o) })),
+          { id: contactButtonId(after.id, c.id, 'silent', id), label: 'Stay silent (fight on the morrow)', style: 'secondary', command: 'do nothing' },
         ]);
       }
     } else if (c.step === 'decision') {
       for (const id of awaitingAnswers(c)) {
-        const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id), label: 'Engage', style: 'danger' }];
-        if (canEvade(c, id)) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary' });
-        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: engage or evade? No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
+        const evade = canEvade(c, id);
+        const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id), label: 'Engage', style: 'danger', command: '/engage' }];
+        if (evade) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary', command: '/evade' });
+        ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: ${evade ? '`/engage` or `/evade`' : '`/engage` (you cannot evade)'}? Answer with a button, or in the campaign channel. No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
       }
     } else if (c.step === 'battle' && c.data.deployment) {
       const parts = briefingParts(after, c, c.data.deployment);
       events.push(event('deploymentBriefed', PUBLIC, parts.map(partLine).join('\n'), { contactId: c.id, parts }));
+      cards.push(partsCard(parts));
     }
   }
-  return { events, buttons };
+  return { events, buttons, cards };
 }
 
 /** One part of the briefing as a line of text (the title line stands alone). */
@@ -165,10 +176,10 @@ function briefingParts(state: CampaignState, c: ContactRecord, b: DeploymentBrie
  * with buttons, the briefing, and the battlefield sketches (as pictures). `header` heads every
  * delivery (a tick's time line).
  */
-export function deliveries(tx: CampaignTx, before: CampaignState, after: CampaignState, events: readonly EngineEvent[], header?: string): { events: EngineEvent[]; outbox: Outgoing[] } {
+export function deliveries(tx: CampaignTx, before: CampaignState, after: CampaignState, events: readonly EngineEvent[], header?: string, more: Pick<RouteOptions, 'chronicleFields' | 'refereeFields'> = {}): { events: EngineEvent[]; outbox: Outgoing[] } {
   const follow = contactFollowUps(before, after, tx.map);
   const all = [...events, ...follow.events];
-  const routed = routeEvents({ ...tx, state: after }, all, { buttons: follow.buttons, ...(header !== undefined ? { header } : {}) });
+  const routed = routeEvents({ ...tx, state: after }, all, { buttons: follow.buttons, publicCards: follow.cards, ...(header !== undefined ? { header } : {}), ...more });
   return { events: all, outbox: [...routed, ...sketchDeliveries(tx, before, after)] };
 }
 

@@ -3,6 +3,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
+import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign, type CampaignTx, type Change } from '../session.js';
 import { deliveries, must } from './contactCommon.js';
@@ -56,8 +57,8 @@ export function reinforceCase(app: App, actor: Actor, input: { army?: string | u
 /** `/exploit army: to:`: a reserve moves through the supporter into contact. @see 001 Reserve: Exploit */
 export function exploitCase(app: App, actor: Actor, input: { army?: string | undefined; to?: string | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => {
-    const to = input.to ? tx.map.parse(input.to) : undefined;
-    if (!to) throw new UserError('contact.exploitWhere', 'Say the destination hex: `/exploit to:0913` (next to the supporting force and to an enemy).');
+    if (!input.to) throw new UserError('contact.exploitWhere', 'Say the destination hex: `/exploit to:0913` (next to the supporting force and to an enemy).');
+    const to = hexOrPlace(tx.map, input.to, 'to', 'contact.exploitWhere');
     const r = must(exploit(tx.state, tx.map, armyId, to));
     return done(tx, r, `Exploit done${by}: contact ${r.contactId} opened.`, { armyId, contactId: r.contactId });
   });

@@ -5,7 +5,9 @@ import { formatGameTime, ordinal } from '../../engine/clock/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { ephemeral, type Reply } from '../messages.js';
+import { sideColour } from '../cards.js';
+import { ephemeral, messageText, withCards, type Card, type CardField, type Reply } from '../messages.js';
+import { CARD_LABEL } from '../reconnaissance/terrainCommon.js';
 import { inCampaign } from '../session.js';
 
 /**
@@ -17,7 +19,7 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
   const { message, sketches } = inCampaign(app, { actor }, (tx) => {
     const { army } = requireControl(tx, input.army);
     const name = (id: string): string => tx.state.armies[id]?.name ?? id;
-    const lines: string[] = [`**Intelligence of ${army.name}**`];
+    const fields: CardField[] = [];
     // Every contact the army was in: the live ones, and the closed ones kept in their table.
     const contacts = new Map([...tx.read.closedContacts(army.id), ...Object.values(tx.state.contacts)].map((c) => [c.id, c]));
     const intel = intelFor([...contacts.values()], army.id);
@@ -26,18 +28,23 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
       const d = c ? c.data : undefined;
       const die = d?.contactDice?.[army.id];
       const scouts = d?.scouts?.[army.id];
-      const cards = d?.terrain?.filter((t) => t.armyId === army.id).map((t) => t.card) ?? [];
-      lines.push(`- ${entry.contactId} (${formatGameTime(entry.openedAt)}${entry.hour !== undefined ? `, ${ordinal(entry.hour)} hour` : ''}): contact dice ${die?.raw ?? '?'} -> ${die?.modified ?? '?'}${scouts ? `; scouts ${scouts.join(', ')}` : ''}${cards.length > 0 ? `; terrain cards ${cards.join(', ')}` : ''}`);
-      for (const e of entry.estimates) lines.push(`  ${describeEstimate(e, name(e.targetId))}`);
+      const cards = d?.terrain?.filter((t) => t.armyId === army.id).map((t) => CARD_LABEL[t.card] ?? t.card) ?? [];
+      const lines = [
+        `Contact dice ${die?.raw ?? '?'} -> ${die?.modified ?? '?'}${scouts ? `; scouts ${scouts.join(', ')}` : ''}${cards.length > 0 ? `; terrain cards ${cards.join(', ')}` : ''}.`,
+        ...entry.estimates.map((e) => describeEstimate(e, name(e.targetId))),
+      ];
+      fields.push({ name: `${entry.contactId}: ${formatGameTime(entry.openedAt)}${entry.hour !== undefined ? `, ${ordinal(entry.hour)} hour` : ''}`, value: lines.join('\n') });
     }
     const open = Object.values(tx.state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
-    for (const c of open) lines.push(`Open: ${c.id}, ${describeStep(c.step)}, with ${c.armyIds.filter((id) => id !== army.id).map(name).join(', ')}.`);
-    if (lines.length === 1) lines.push('No contact yet.');
+    if (open.length > 0) fields.push({ name: 'Open contacts', value: open.map((c) => `${c.id}, ${describeStep(c.step)}, with ${c.armyIds.filter((id) => id !== army.id).map(name).join(', ')}.`).join('\n') });
     // Direct messages that could not be delivered (closed DMs, or given up after an outage) are kept for /intel.
     const kept = tx.actor ? tx.read.keptMessages(tx.actor.userId) : [];
-    if (kept.length > 0) lines.push('**Messages that could not reach you by DM**', ...kept.map((m) => m.content));
+    for (const m of kept) fields.push({ name: 'A message that could not reach you by DM', value: messageText({ content: m.content, cards: Array.isArray(m.cards) ? (m.cards as Card[]) : [] }) });
+    const colour = sideColour(tx.state, army.id);
+    const card: Card = { title: `Intelligence of ${army.name}`, ...(colour ? { colour } : {}), ...(fields.length === 0 ? { description: 'No contact yet.' } : {}), fields };
     const sketches = open.filter((c) => (c.data.terrain ?? []).length > 0).map((c) => ({ contactId: c.id, sketch: battlefieldSketchOf(tx.state, c, army.id) }));
-    return { readMessages: kept.map((m) => m.id), result: { message: ephemeral(lines.join('\n'), { armyId: army.id, intel, open: open.map((c) => c.id), kept: kept.length }), sketches } };
+    const message = withCards(ephemeral(`Intelligence of **${army.name}** (${intel.length} contact${intel.length === 1 ? '' : 's'}${kept.length > 0 ? `, ${kept.length} message${kept.length === 1 ? '' : 's'} that could not reach you by DM` : ''}).`, { armyId: army.id, intel, open: open.map((c) => c.id), kept: kept.length }), [card]);
+    return { readMessages: kept.map((m) => m.id), result: { message, sketches } };
   });
   // Rendering is asynchronous: after the (read-only) transaction.
   const files = [];

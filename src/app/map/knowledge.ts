@@ -4,11 +4,13 @@ import { planMove } from '../../engine/movement/index.js';
 import { TICK_PLAN } from '../../engine/tick/index.js';
 import { estimateFromContact, type ArmyEstimate, type CommanderKnowledge } from '../../engine/views/index.js';
 import type { CampaignTx } from '../session.js';
+import { voyageSchedule } from '../water/voyage.js';
 
 /**
  * What the viewer's armies know privately, for their own map view: the latest estimate of each
  * enemy they have met (marked as an estimate), and the half period in which each step of their
- * standing move orders will be entered, from the movement rules' own preview.
+ * standing move orders will be entered, from the movement rules' own preview (for a voyage, the
+ * water rules' preview, as `/sail` showed it).
  */
 export function commanderKnowledge(tx: CampaignTx, armyIds: readonly string[]): CommanderKnowledge {
   const latest = new Map<string, ArmyEstimate>();
@@ -21,6 +23,9 @@ export function commanderKnowledge(tx: CampaignTx, armyIds: readonly string[]): 
   const weather = TICK_PLAN.effects(tx.state);
   for (const armyId of armyIds) {
     const order = tx.state.orders[armyId];
+    // A voyage: the same schedule as the /sail preview.
+    const voyage = voyageSchedule(tx, armyId);
+    if (voyage) stepTimes[armyId] = [...voyage.times];
     if (order?.kind !== 'move' || order.path.length === 0) continue;
     const plan = planMove(tx.state, tx.map, weather, armyId, {
       path: order.path, period: order.period, forced: order.forced, unformed: order.unformed, save: order.save, crossAtEnd: order.crossAtEnd ?? false,

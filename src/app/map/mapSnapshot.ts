@@ -1,10 +1,10 @@
-import { parseHex } from '../../engine/hex/index.js';
 import { commanderMapView, publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import { renderMap } from '../../render/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
+import { hexOrPlace } from '../places.js';
 import { gameTimeLabel } from '../format.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { armiesOf, inCampaign } from '../session.js';
@@ -27,10 +27,7 @@ export interface MapRequest {
  */
 export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Promise<Reply[]> {
   const job = inCampaign(app, { actor }, (tx) => {
-    const around = req.around === undefined ? undefined : parseHex(req.around);
-    if (req.around !== undefined && (!around || !tx.map.inBounds(around))) {
-      throw new UserError('map.badHex', `"${req.around}" is not a hex of this map (ids like 0712: columns 01-${tx.map.width}, rows 01-${tx.map.height}).`);
-    }
+    const around = req.around === undefined ? undefined : hexOrPlace(tx.map, req.around, 'around', 'map.badHex');
     const mine = armiesOf(tx, actor.userId);
     let view;
     let knowledge;

@@ -12,8 +12,8 @@ function stepLine(s: PlannedStep): string {
   return `- ${s.hex} ${s.terrain ?? ''}${link}: ${s.enterCost} pts — ${day}, ${s.half}, ${s.pointsLeft} left`;
 }
 
-/** The ephemeral preview of an accepted move order. */
-export function formatPlan(armyName: string, plan: MovePlan, clock: GameTime, byReferee: boolean): string {
+/** The ephemeral preview of an accepted move order; `extra` warnings follow the rules' own. */
+export function formatPlan(armyName: string, plan: MovePlan, clock: GameTime, byReferee: boolean, extra: readonly string[] = []): string {
   const o = plan.order;
   const flags = [o.forced ? 'forced march' : '', o.unformed ? 'unformed' : '', o.save ? 'saving points' : ''].filter(Boolean).join(', ');
   const lines = [
@@ -21,6 +21,8 @@ export function formatPlan(armyName: string, plan: MovePlan, clock: GameTime, by
     ...(plan.steps.length > 0 ? plan.steps.map(stepLine) : ['- (no steps)']),
     `Total: ${plan.totalPoints} points${plan.days > 1 ? ` over ${plan.days} days` : ''}.`,
     ...plan.warnings.map((w) => `⚠ ${w.message}`),
+    ...(o.forced && plan.days > 1 ? ['⚠ Forced march over several days: from tomorrow the army marches fatigued (a quarter fewer points), as the preview counts, until it rests a full day.'] : []),
+    ...extra.map((w) => `⚠ ${w}`),
     'Order stored: it is carried out when the half periods are played. `/hold` cancels it.',
   ];
   return lines.join('\n');

@@ -7,7 +7,11 @@ import { requireControl } from '../armies.js';
 import { refuseAfloat } from './afloat.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign, type CampaignTx } from '../session.js';
+import { commanderMapView } from '../../engine/views/index.js';
+import { commanderKnowledge } from '../map/knowledge.js';
+import { isHostile, type Army } from '../../engine/forces/index.js';
+import { neighbours } from '../../engine/hex/index.js';
 import { formatPlan } from './formatPlan.js';
 import { parseOneHex, parsePath, parsePeriod } from './parseMove.js';
 
@@ -23,6 +27,32 @@ export interface OrderMoveInput {
   readonly save?: boolean | undefined;
   /** End on the far bank of the river in the last hex. */
   readonly cross?: boolean | undefined;
+}
+
+/**
+ * Known enemies beside the route: hostile commanders next to a hex the march enters, as this
+ * commander's own map shows them (their positions, public or, in fog of war, where their armies
+ * last knew them, with how old that is), with the commander's own estimate when they have one.
+ * Entering a hex next to an enemy brings map contact there.
+ */
+function enemiesNearRoute(tx: CampaignTx, army: Army, route: readonly string[]): string[] {
+  const s = tx.state;
+  const hexes = route.flatMap((id) => {
+    const h = tx.map.parse(id);
+    return h ? [{ id, around: neighbours(h).map((n) => `${n.q},${n.r}`) }] : [];
+  });
+  const near = (view: ReturnType<typeof commanderMapView>) => view.tokens.flatMap((t) => {
+    if (t.own || !isHostile(s.sides, army.side, t.sideId) || t.flags.embarked) return [];
+    const by = hexes.find((h) => h.around.includes(`${t.hex.q},${t.hex.r}`));
+    return by ? [{ t, by: by.id }] : [];
+  });
+  // Where this commander knows enemies to be; their private estimates only when one is near.
+  if (near(commanderMapView(s, [army.id])).length === 0) return [];
+  const found = near(commanderMapView(s, [army.id], commanderKnowledge(tx, [army.id]))).map(({ t, by }) => {
+    const notes = [`next to ${by}`, ...(t.seen?.label ? [t.seen.label] : []), ...(t.estimate ? [t.estimate] : [])];
+    return `${t.name} at ${tx.map.format(t.hex)} (${notes.join('; ')})`;
+  });
+  return [`Known enemies next to the route: ${found.join('; ')}. Entering a hex next to an enemy brings map contact there.`];
 }
 
 /**
@@ -51,7 +81,7 @@ export function orderMove(app: App, actor: Actor, input: OrderMoveInput): Reply[
       givenBy: actor.userId,
     });
     if (!plan.ok) throw new UserError(plan.violation.code, plan.violation.message, { ...plan.violation.details });
-    const text = formatPlan(army.name, plan.value, tx.state.clock, asReferee);
+    const text = formatPlan(army.name, plan.value, tx.state.clock, asReferee, enemiesNearRoute(tx, army, plan.value.steps.map((st) => st.hex)));
     const dest = plan.value.steps.at(-1)?.hex ?? tx.map.format(army.hex);
     const state = { ...tx.state, orders: { ...tx.state.orders, [army.id]: plan.value.order } };
     const events = [{ type: 'orderGiven', audience: toArmy(army.id), text: `Move order${asReferee ? ' (by the referee)' : ''}: ${period}, to ${dest}.`, data: { order: plan.value.order } }];

@@ -2,20 +2,16 @@ import type { Hex } from '../../engine/hex/index.js';
 import type { MapModel } from '../../engine/map/index.js';
 import type { MovePeriod } from '../../engine/movement/index.js';
 import { UserError } from '../errors.js';
+import { hexOrPlace, pathOfPlaces } from '../places.js';
 
-/** Parses a path option: hex ids separated by spaces, commas or arrows ("0712 0713 0813"). */
+/** Parses a path option: hex ids or place names separated by spaces, commas or arrows ("0712 0713 Valdheim"). */
 export function parsePath(map: MapModel, text: string): Hex[] {
-  const ids = text.split(/[\s,;>-]+/).filter(Boolean);
-  if (ids.length === 0) throw new UserError('move.badPath', 'path takes hex ids in order, e.g. `path:"0712 0713 0813"`.');
-  return ids.map((id) => parseOneHex(map, id, 'path'));
+  return pathOfPlaces(map, text, 'path', 'move.badHex');
 }
 
-export function parseOneHex(map: MapModel, id: string, option: string): Hex {
-  const h = map.parse(id);
-  if (!h || !map.inBounds(h)) {
-    throw new UserError('move.badHex', `${option}: "${id}" is not a hex of this map (ids like 0712: column then row, columns 01-${String(map.width).padStart(2, '0')}, rows 01-${String(map.height).padStart(2, '0')}).`);
-  }
-  return h;
+/** One hex: its id, or a place's name ("Valdheim", "east port"). */
+export function parseOneHex(map: MapModel, text: string, option: string): Hex {
+  return hexOrPlace(map, text, option, 'move.badHex');
 }
 
 export function parsePeriod(text: string | undefined): MovePeriod | undefined {

@@ -11,7 +11,8 @@ import { deliveries } from '../contact/contactCommon.js';
 import { startDicePeriod } from '../dice/seeds.js';
 import { manualDiceAfterTick } from '../dice/tickDice.js';
 import { UserError } from '../errors.js';
-import { gameTimeLabel } from '../format.js';
+import { discordTime, gameTimeLabel } from '../format.js';
+import { waitingLine } from '../referee/inbox.js';
 import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextDue, nextDueFromNow } from '../schedule.js';
 import { inCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
@@ -34,9 +35,23 @@ export function battleNames(state: CampaignState): string {
     .map((c) => c.armyIds.map((id) => state.armies[id]?.name ?? id).join(' vs ')).join('; ');
 }
 
-/** The public map after a tick, as a channel post carrying the view to draw. */
-function mapPost(state: CampaignState, playedLabel: string): Outgoing {
+/** What the public map shows of the armies (where, and the public markers). */
+const publicTokens = (state: CampaignState): string => JSON.stringify(publicMapView(state).tokens);
+
+/**
+ * The public map after a tick, as a channel post carrying the view to draw; when nothing on the
+ * public map changed (nobody moved, no marker came or went), a line saying so instead of the
+ * same picture again; in fog of war (a map with no army) a line saying where to look instead.
+ */
+function mapPost(before: CampaignState, state: CampaignState, playedLabel: string): Outgoing {
   const name = `map-day${state.clock.day}-${HALF_NAMES[state.clock.half]}.png`;
+  // In fog of war the public map shows no army: whether anything moved is not said.
+  if (isFog(state)) {
+    return { to: 'channel', content: `Fog of war: the public map shows no army. \`/map view:mine\` shows what your armies know after ${playedLabel}.`, data: { map: name, drawn: false } };
+  }
+  if (publicTokens(before) === publicTokens(state)) {
+    return { to: 'channel', content: `Nothing moved on the map in ${playedLabel}: the last map still stands (\`/map\` draws it again).`, data: { map: name, drawn: false } };
+  }
   return {
     to: 'channel',
     content: `Map after ${playedLabel}`,
@@ -93,14 +108,19 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;
   const forced = opts.force && battles.length > 0 ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }] : [];
   // The chronicle ends with the dice: the seed just revealed, and the commitment to the next.
-  const d = deliveries(tx, s, next, [...forced, ...out.events, ...diceLines], header);
   const { cadence, timezone, reminderLeadMinutes } = s.settings;
   const due = opts.scheduledFor ? nextDue(cadence, timezone, opts.scheduledFor) : nextDueFromNow(cadence, timezone, tx.now, tx.meta.lastTickAt);
+  const nextTick = s.status === 'running' ? `${discordTime(due.toISOString())} (${discordTime(due.toISOString(), 'R')})` : 'not scheduled (the campaign is paused)';
+  const waiting = waitingLine({ ...tx, state: next });
+  const d = deliveries(tx, s, next, [...forced, ...out.events, ...diceLines], header, {
+    chronicleFields: [{ name: 'Next tick', value: nextTick }],
+    ...(waiting ? { refereeFields: [{ name: 'Waiting on you', value: waiting }] } : {}),
+  });
   const summary = `Played ${playedLabel}; now ${formatGameTime(next.clock)}.`;
   return {
     state: next,
     events: d.events,
-    outbox: [...d.outbox, mapPost(next, playedLabel)],
+    outbox: [...d.outbox, mapPost(s, next, playedLabel)],
     tick: { timeIndex: index, before: s, frame: { view: everyPositionView(next), fog: isFog(next) } },
     control: {
       ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderLeadMinutes) : {}),

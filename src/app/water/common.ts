@@ -5,6 +5,7 @@ import type { CampaignState } from '../../engine/state/index.js';
 import { TICK_PLAN } from '../../engine/tick/index.js';
 import type { WeatherEffects } from '../../engine/weather/index.js';
 import { UserError } from '../errors.js';
+import { hexOrPlace, pathOfPlaces } from '../places.js';
 
 /** An engine refusal becomes a UserError with the same code and message. */
 export function unwrap<T>(r: Result<T>): T {
@@ -21,16 +22,12 @@ export function requireNotEnded(state: CampaignState): void {
   if (state.status === 'ended') throw new UserError('campaign.ended', 'The campaign has ended; no more orders.');
 }
 
-/** One hex id, or a UserError saying what a hex id looks like. */
+/** One hex id or place name, or a UserError saying what is accepted. */
 export function parseHexText(map: MapModel, text: string | undefined, code: string, what: string): Hex {
-  const h = text ? map.parse(text.trim()) : undefined;
-  if (!h || !map.inBounds(h)) throw new UserError(code, `${what}: "${text ?? ''}" is not a hex of this map (ids like 2303: column then row, columns 01-${map.width}, rows 01-${map.height}).`);
-  return h;
+  return hexOrPlace(map, text, what, code);
 }
 
-/** A path of hex ids separated by spaces, commas or dashes. */
+/** A path of hex ids or place names separated by spaces, commas or dashes. */
 export function parsePathText(map: MapModel, text: string, code: string): Hex[] {
-  const parts = text.split(/[\s,;>-]+/).filter((p) => p.length > 0);
-  if (parts.length === 0) throw new UserError(code, 'The path is empty: give hexes in order, e.g. `path:"2303 2202 2102"`.');
-  return parts.map((p) => parseHexText(map, p, code, 'In the path'));
+  return pathOfPlaces(map, text, 'path', code);
 }

@@ -88,6 +88,29 @@ const OPERATION_DONE: Readonly<Record<DisengageOperation, string>> = {
 
 type Of<T extends ContactFact['type']> = Extract<ContactFact, { type: T }>;
 
+/** Terrain cards as the cards name them. */
+const CARD_WORDS: Readonly<Record<string, string>> = { roughGround: 'rough ground', blank: 'blank (open ground)' };
+
+/** A terrain card in words. */
+const cardWord = (card: string): string => CARD_WORDS[card] ?? card;
+
+/** Disengagement modifiers in words (the codes are the tables' keys). @see 001 Avoid, Evade, Delay, and Withdraw: Modifiers */
+const DISENGAGE_WORDS: Readonly<Record<string, string>> = {
+  formed: 'formed', retreat: 'in retreat', rout: 'in rout',
+  maneuver: 'maneuver', aggressivePursuit: 'aggressive pursuit', rearguard: 'rearguard',
+  cavalry: 'cavalry', freshCavalry: 'fresh cavalry',
+  fatigued: 'fatigued',
+  larger: 'larger force', supported: 'supported',
+  halfOrLess: 'at half strength or less',
+  favorable: 'favourable terrain', unfavorable: 'unfavourable terrain',
+};
+
+/** A disengagement modifier as the dice lines show it: " -1 (at half strength or less)". */
+const disengageModifier = (m: { readonly value: number; readonly code: string }): string => signedModifier(m.value, DISENGAGE_WORDS[m.code] ?? m.code);
+
+/** How a side left the field, in words. */
+const CONDITION_WORDS: Readonly<Record<string, string>> = { formed: 'in good order', retreat: 'in retreat', rout: 'in rout' };
+
 function contactMade(f: Of<'contactMade'>, names: Names): string {
   const d = f.data;
   switch (d.how) {
@@ -131,7 +154,7 @@ function contactTruth(f: Of<'contactTruth'>, names: Names): string {
 function disengagementRolled(f: Of<'disengagementRolled'>, names: Names): string {
   const o = f.data.outcome;
   const lines = o.against.map((a) => `against ${names.army(a.opponentId)}: ${o.modified} vs ${a.modified} (difference ${a.difference}) -> ${a.cell.destroyed ? 'destroyed' : `${a.cell.percent}%${a.cell.displaced ? ' D' : ''}`}`);
-  const mods = o.modifiers.map((m) => signedModifier(m.value, m.code)).join('');
+  const mods = o.modifiers.map(disengageModifier).join('');
   const displaced = f.data.displacedTo ? `, displaced to ${f.data.displacedTo}` : '';
   const reinforced = o.reinforcedBy ? `, displacement prevented by ${names.army(o.reinforcedBy)}` : '';
   return `${names.army(o.armyId)} ${OPERATION_DONE[o.operation]}: die ${o.die}${mods} = ${o.modified}; ${lines.join('; ')}. Losses ${o.percent}% of ${f.data.regimentName ?? 'the assault regiment'} (${o.figuresLost} figures)${o.destroyed ? ', regiment destroyed' : ''}${displaced}${reinforced}.`;
@@ -142,9 +165,13 @@ function battleFought(f: Of<'battleFought'>, names: Names): string {
   return `The battle between ${f.data.armyIds.map((id) => names.army(id)).join(' and ')} is over${withdrew}.`;
 }
 
-function battleRecorded(f: Of<'battleRecorded'>): string {
-  const withdrawals = (f.data.result.withdrawals ?? []).map((w) => `${w.armyId} ${w.condition}`).join(', ') || 'none';
-  return `Battle ${f.data.contactId} recorded: losses ${JSON.stringify(f.data.result.losses)}; withdrawals ${withdrawals}.`;
+function battleRecorded(f: Of<'battleRecorded'>, names: Names): string {
+  const losses = Object.entries(f.data.result.losses).map(([armyId, regiments]) => {
+    const lost = Object.entries(regiments).map(([regiment, n]) => `${regiment} ${n} figure${n === 1 ? '' : 's'}`).join(', ');
+    return `${names.army(armyId)} lost ${lost || 'nothing'}`;
+  });
+  const withdrawals = (f.data.result.withdrawals ?? []).map((w) => `${names.army(w.armyId)} withdrew ${CONDITION_WORDS[w.condition] ?? w.condition}`);
+  return `Battle ${f.data.contactId} recorded: ${losses.join('; ') || 'no losses'}; ${withdrawals.join('; ') || 'nobody withdrew'}.`;
 }
 
 const PROCEDURE = ['contactMade', 'forceDisengaged', 'armyAvoided', 'avoidForcedMarch', 'avoidBlocked', 'contactMoveNoted', 'contactDeferred', 'scoutsReturned', 'scoutCaptured', 'contactEstimated', 'terrainDealt', 'contactTruth', 'contactPhaseRun', 'contactEvaded', 'battleJoined', 'deploymentRolled', 'forceCondition', 'forceConditions'] as const;
@@ -182,7 +209,7 @@ function describeProcedure(f: ProcedureFact, names: Names): string {
     case 'contactEstimated':
       return contactEstimated(f, names);
     case 'terrainDealt':
-      return `Your terrain cards: ${f.data.cards.join(', ') || 'none'}.`;
+      return `Your terrain cards: ${f.data.cards.map(cardWord).join(', ') || 'none'}.`;
     case 'contactTruth':
       return contactTruth(f, names);
     case 'contactPhaseRun':
@@ -206,7 +233,7 @@ function describeOperations(f: OperationFact, names: Names): string {
     case 'battleLossesApplied':
       return `After the battle: ${f.data.regiments.map((r) => `${r.name} ${r.figures} figures (${r.strength}%)`).join('; ')}.`;
     case 'battleRecorded':
-      return battleRecorded(f);
+      return battleRecorded(f, names);
     case 'battleFought':
       return battleFought(f, names);
     case 'contactSplit':
@@ -214,7 +241,7 @@ function describeOperations(f: OperationFact, names: Names): string {
     case 'disengagementRolled':
       return disengagementRolled(f, names);
     case 'disengagementOpposed':
-      return `${names.army(f.data.armyId)} ${OPERATION_DONE[f.data.operation]}; your die ${f.data.die}${f.data.modifiers.map((m) => signedModifier(m.value, m.code)).join('')} = ${f.data.modified}.`;
+      return `${names.army(f.data.armyId)} ${OPERATION_DONE[f.data.operation]}; your die ${f.data.die}${f.data.modifiers.map(disengageModifier).join('')} = ${f.data.modified}.`;
     case 'forceDisplaced':
       return `${names.army(f.data.armyId)} was pushed back to ${f.data.to}.`;
     case 'armyDestroyed':

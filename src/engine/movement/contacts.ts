@@ -52,7 +52,9 @@ export function detectContacts(state: CampaignState): string[][] {
   for (const a of armies) {
     if (!linked.has(a.id)) continue;
     const r = find(a.id);
-    groups.set(r, [...(groups.get(r) ?? []), a.id]);
+    const group = groups.get(r);
+    if (group) group.push(a.id);
+    else groups.set(r, [a.id]);
   }
   return [...groups.values()].sort((x, y) => ((x[0] ?? '') < (y[0] ?? '') ? -1 : 1));
 }
@@ -72,13 +74,40 @@ export function halvesTaken(state: CampaignState): ReadonlySet<string> {
   return out;
 }
 
-/** True while a "fight on the morrow" answer keeps these armies from contact. */
-function quiet(state: CampaignState, ids: readonly string[]): boolean {
+/**
+ * What opening contacts reads of the contacts, indexed once per call (it used to scan every
+ * contact, and copy every army and contact, for each group): the "fight on the morrow" quiets
+ * still running, the closed contacts that may stand again now, and the open contacts by army.
+ */
+interface ContactIndex {
+  readonly quiets: readonly { readonly until: number; readonly everyone: readonly string[] }[];
+  /** Closed "fight on the morrow" contacts whose quiet ends now, by id; one reopened leaves it. */
+  readonly standing: ContactRecord[];
+  readonly openByArmy: Map<string, ContactRecord[]>;
+}
+
+function indexContacts(state: CampaignState): ContactIndex {
   const now = timeIndex(state.clock);
-  return contactHistory(state).some((c) => {
-    const until = c.data.quietUntil;
-    return until !== undefined && until > now && ids.every((id) => c.everyone.includes(id));
-  });
+  const quiets = contactHistory(state).flatMap((c) => (c.data.quietUntil !== undefined && c.data.quietUntil > now ? [{ until: c.data.quietUntil, everyone: c.everyone }] : []));
+  const standing = Object.values(state.contacts)
+    .filter((c) => c.step === 'closed' && c.data.outcome === 'fightOnMorrow' && c.data.quietUntil === now)
+    .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+  const openByArmy = new Map<string, ContactRecord[]>();
+  for (const c of Object.values(state.contacts)) if (c.step !== 'closed') indexOpen(openByArmy, c);
+  return { quiets, standing, openByArmy };
+}
+
+function indexOpen(openByArmy: Map<string, ContactRecord[]>, c: ContactRecord): void {
+  for (const id of c.armyIds) {
+    const list = (openByArmy.get(id) ?? []).filter((x) => x.id !== c.id);
+    list.push(c);
+    openByArmy.set(id, list);
+  }
+}
+
+/** True while a "fight on the morrow" answer keeps these armies from contact. */
+function quiet(index: ContactIndex, ids: readonly string[]): boolean {
+  return index.quiets.some((q) => ids.every((id) => q.everyone.includes(id)));
 }
 
 /**
@@ -87,6 +116,7 @@ function quiet(state: CampaignState, ids: readonly string[]): boolean {
  * third force arriving) joins it. Groups under "fight on the morrow" stay quiet until their
  * time. Marks the armies in contact and announces it publicly (names and hexes only); each
  * commander's own prompt (with its choices and buttons) comes from the contact rules.
+ * One working copy of the armies and contacts for all the groups.
  * @see RULINGS 3, 5; 001 Map Contact
  */
 export function openContacts(
@@ -94,20 +124,24 @@ export function openContacts(
   groups: readonly (readonly string[])[],
   format: (h: Hex) => string = (h) => formatHex(h),
 ): { state: CampaignState; facts: MovementFact[] } {
-  let s = state;
+  if (groups.length === 0) return { state, facts: [] };
+  const armies: Record<string, Army> = { ...state.armies };
+  const contacts: Record<string, ContactRecord> = { ...state.contacts };
+  let s: CampaignState = { ...state, armies, contacts };
+  const index = indexContacts(state);
   const facts: MovementFact[] = [];
   for (const group of groups) {
-    if (group.length < 2 || quiet(s, group)) continue;
-    const found = contactFor(s, group);
+    if (group.length < 2 || quiet(index, group)) continue;
+    const found = contactFor(s, index, group);
     if (!found) continue;
     const record = found.record;
     if (found.opened) s = { ...s, nextId: s.nextId + 1 };
-    const marked: Record<string, Army> = { ...s.armies };
     for (const id of record.armyIds) {
       const a = getArmy(s, id);
-      if (!a.status.inContact) marked[id] = { ...a, status: { ...a.status, inContact: true } };
+      if (!a.status.inContact) armies[id] = { ...a, status: { ...a.status, inContact: true } };
     }
-    s = { ...s, armies: marked, contacts: { ...s.contacts, [record.id]: record } };
+    contacts[record.id] = record;
+    indexOpen(index.openByArmy, record);
     facts.push({ type: 'contactMade', audience: PUBLIC, data: { contactId: record.id, armyIds: record.armyIds, near: format(getArmy(s, group[0] ?? '').hex) } });
   }
   return { state: s, facts };
@@ -119,8 +153,8 @@ export function openContacts(
  * forces not already in an open contact make a new one (those still busy meet the newcomers once
  * it is over). Undefined when nothing changes.
  */
-function contactFor(s: CampaignState, group: readonly string[]): { record: ContactRecord; opened: boolean } | undefined {
-  const open = Object.values(s.contacts).filter((c) => c.step !== 'closed' && c.armyIds.some((id) => group.includes(id)));
+function contactFor(s: CampaignState, index: ContactIndex, group: readonly string[]): { record: ContactRecord; opened: boolean } | undefined {
+  const open = [...new Map(group.flatMap((id) => index.openByArmy.get(id) ?? []).map((c) => [c.id, c])).values()];
   const free = group.filter((id) => !open.some((c) => c.armyIds.includes(id)));
   if (free.length === 0) return undefined;
   const existing = open.find((c) => c.step === 'step1');
@@ -131,7 +165,7 @@ function contactFor(s: CampaignState, group: readonly string[]): { record: Conta
   const members = free.map((id) => getArmy(s, id));
   const hostilePair = members.some((a) => members.some((b) => isHostile(s.sides, a.side, b.side)));
   if (!hostilePair) return undefined;
-  const standing = standingContact(s, free);
+  const standing = standingContact(s, index, free);
   if (standing) return { record: goesOn(s, standing, free), opened: false };
   return { record: { id: `c${s.nextId}`, armyIds: free, hexes: members.map((a) => a.hex), openedAt: s.clock, step: 'step1', data: {} }, opened: true };
 }
@@ -139,18 +173,18 @@ function contactFor(s: CampaignState, group: readonly string[]): { record: Conta
 /**
  * A contact that stands: it closed in the last half period as "fight on the morrow" (nobody
  * pressed it), and two of its forces hostile to each other face each other again now. It goes on
- * under the same id instead of a new one.
+ * under the same id instead of a new one (and leaves the index: one contact, one next round).
  * @see 001 Map Contact: Fight on the Morrow ("again in map contact at the beginning of the next half period")
  */
-function standingContact(s: CampaignState, free: readonly string[]): ContactRecord | undefined {
-  const now = timeIndex(s.clock);
+function standingContact(s: CampaignState, index: ContactIndex, free: readonly string[]): ContactRecord | undefined {
   const facing = (c: ContactRecord): boolean => {
     const back = free.filter((id) => c.armyIds.includes(id)).map((id) => getArmy(s, id));
     return back.some((a) => back.some((b) => isHostile(s.sides, a.side, b.side)));
   };
-  return Object.values(s.contacts)
-    .filter((c) => c.step === 'closed' && c.data.outcome === 'fightOnMorrow' && c.data.quietUntil === now && facing(c))
-    .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }))[0];
+  const at = index.standing.findIndex(facing);
+  if (at < 0) return undefined;
+  const [found] = index.standing.splice(at, 1);
+  return found;
 }
 
 /**

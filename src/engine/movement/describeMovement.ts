@@ -64,7 +64,7 @@ function armyMoved(d: Data<'armyMoved'>, names: Names): string {
 
 function movementOutcome(d: Data<'movementOutcome'>, names: Names): string {
   const moved = d.moved === 'marched' ? `marched to ${d.hex}` : d.moved === 'crossed' ? `crossed the river at ${d.hex}` : `stayed at ${d.hex}`;
-  const notes = d.notes.length > 0 ? ` ${capital(d.notes.map(describeNote).join('; '))}.` : '';
+  const notes = d.notes.length > 0 ? ` ${capital(d.notes.map(describeNote).join('; ')).replace(/\.$/, '')}.` : '';
   return `${capital(d.half)}: ${names.army(d.armyId)} ${moved}; ${d.pointsLeft} of ${d.allowance} points left today.${notes}`;
 }
 
@@ -79,8 +79,9 @@ function hexContested(f: Extract<MovementFact, { type: 'hexContested' }>, names:
     const winner = f.data.ranking[0] ?? '';
     return `${listNames(f.data.ranking.map((id) => names.commander(id)))} marched for ${f.data.hex} in the ${f.data.half}: ${names.commander(winner)} took it.`;
   }
-  const list = f.data.contenders.map((c) => `${c.armyId} ${c.figures} figures, ${c.pointsLeft} points left, ${c.dailyPoints} daily`).join('; ');
-  const dice = Object.keys(f.data.rolls).length > 0 ? `; dice ${JSON.stringify(f.data.rolls)}` : '';
+  const list = f.data.contenders.map((c) => `${names.army(c.armyId)} ${c.figures} figures, ${c.pointsLeft} points left, ${c.dailyPoints} daily`).join('; ');
+  const rolled = Object.entries(f.data.rolls).map(([id, dice]) => `${names.army(id)} ${dice.join(', ')}`);
+  const dice = rolled.length > 0 ? `; dice: ${rolled.join('; ')}` : '';
   return `Contest for ${f.data.hex}: ${list}${dice}.`;
 }
 

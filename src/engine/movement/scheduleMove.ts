@@ -38,13 +38,16 @@ interface Cursor {
 /**
  * Lays the walk out over the order's periods: today's remaining points first, then a fresh day's
  * points each following day (plus what was saved, with save:true, or carried, under a profile
- * that carries unspent points: a slow army then covers a dear hex over several days); a
- * multi-day crossing starts at the opening of a period in which nothing was spent yet. The
- * weather is assumed to hold.
+ * that carries unspent points: a slow army then covers a dear hex over several days; fatigued
+ * after a day of forced march); a multi-day crossing starts at the opening of a period in which
+ * nothing was spent yet. The weather is assumed to hold.
  */
 export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, steps: readonly WalkStep[], weather: WeatherEffects, map: MapModel, profile: MovementProfile): Result<Scheduled> {
   const layout: Layout = { map, army, clock, period: req.period, steps };
-  const fresh = dailyPoints(army, profile, req.forced, weather, 1);
+  // A forced march fatigues the army when it moves the next day (it does not rest): every later
+  // day of a forced-march order is previewed with a fatigued army's points, as it will be played.
+  const marching = req.forced ? { ...army, status: { ...army.status, fatigued: true } } : army;
+  const fresh = dailyPoints(marching, profile, req.forced, weather, 1);
   const c: Cursor = { idx: 0, lastDay: 0, today: todaysPoints(army, profile, req.forced, weather), spentToday: army.march.spentToday, out: [] };
   let dayOffset = 0;
   while (c.idx < steps.length && dayOffset < MAX_PLAN_DAYS) {

@@ -1,0 +1,222 @@
+import { formatGameTime } from '../../engine/clock/index.js';
+import { awaitingAnswers, describeStep, isOpen } from '../../engine/contact/index.js';
+import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
+import type { Actor } from '../actor.js';
+import type { App } from '../app.js';
+import { resumeCampaignById } from '../campaign/lifecycle.js';
+import { resolveContactChange } from '../contact/contactAdmin.js';
+import { UserError } from '../errors.js';
+import { discordTime } from '../format.js';
+import { ephemeral, withCards, type Card, type CardField, type MessageButton, type Picture, type Reply } from '../messages.js';
+import { isReferee } from '../referees.js';
+import { commandersOf, inCampaign, readCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
+
+/**
+ * The referee's inbox: everything that waits on the referee, in one private answer, each with a
+ * button for the common action. Buttons carry `referee:<campaignId>:<action>[:<argument>]`.
+ */
+
+/** Actions of the inbox's buttons. */
+type Action = 'nudge' | 'nudgeAll' | 'resolve' | 'record' | 'intel' | 'resend' | 'resume';
+
+const buttonId = (campaignId: string, action: Action, arg = ''): string => ['referee', campaignId, action, ...(arg ? [arg] : [])].join(':');
+
+/** What waits on the referee, by kind. */
+interface Waiting {
+  readonly contacts: readonly { readonly id: string; readonly text: string; readonly waitingFor: readonly string[] }[];
+  readonly battles: readonly { readonly id: string; readonly text: string }[];
+  readonly bounced: readonly { readonly userId: string; readonly who: string; readonly count: number }[];
+  readonly givenUp: readonly { readonly id: number; readonly text: string }[];
+  readonly noOrders: readonly { readonly armyId: string; readonly text: string }[];
+  /** Armies nobody commands (they take the default order). */
+  readonly unassigned: number;
+  readonly catchUp: string | undefined;
+}
+
+function waitingOf(tx: CampaignTx): Waiting {
+  const s = tx.state;
+  const name = (id: string): string => s.armies[id]?.name ?? id;
+  const who = (userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || userId;
+  const commanders = (armyId: string): string => commandersOf(tx, armyId).map(who).join(' & ');
+  const named = (armyId: string): string => (commanders(armyId) ? `${name(armyId)} (${commanders(armyId)})` : `${name(armyId)} (no commander)`);
+  const open = Object.values(s.contacts).filter((c) => isOpen(c) && c.step !== 'battle');
+  const contacts = open.map((c) => {
+    const waitingFor = awaitingAnswers(c);
+    return {
+      id: c.id,
+      waitingFor,
+      text: `${c.id}: ${c.armyIds.map(name).join(' vs ')}, ${describeStep(c.step)}; ${waitingFor.length > 0 ? `waiting for ${waitingFor.map(named).join(', ')}` : 'everyone has answered'}.`,
+    };
+  });
+  const battles = Object.values(s.contacts).filter((c) => c.step === 'battle').map((c) => ({
+    id: c.id,
+    text: `${c.id}: ${c.armyIds.map(name).join(' vs ')} at ${c.hexes.map((h) => tx.map.format(h)).join('/')}, joined ${formatGameTime(c.openedAt)}.`,
+  }));
+  const undelivered = tx.read.undelivered();
+  const byUser = new Map<string, number>();
+  for (const m of undelivered) if (m.status === 'dmClosed' && m.userId) byUser.set(m.userId, (byUser.get(m.userId) ?? 0) + 1);
+  const bounced = [...byUser].map(([userId, count]) => ({ userId, who: who(userId), count }));
+  const givenUp = undelivered.filter((m) => m.status === 'failed').map((m) => ({
+    id: m.id,
+    text: `${m.to === 'dm' ? `DM to ${who(m.userId ?? '')}` : 'post in the campaign channel'} (${m.createdAt.slice(0, 16).replace('T', ' ')} UTC): ${(m.lastError ?? 'gave up').slice(0, 120)}`,
+  }));
+  const live = Object.values(s.armies).filter((a) => !a.status.destroyed && !s.orders[a.id]);
+  const noOrders = live.filter((a) => commandersOf(tx, a.id).length > 0).sort((a, b) => a.name.localeCompare(b.name)).map((a) => ({ armyId: a.id, text: named(a.id) }));
+  const unassigned = live.filter((a) => commandersOf(tx, a.id).length === 0).length;
+  const due = tx.meta.nextTickAt;
+  const catchUp = s.status === 'paused' && due !== null && Date.parse(due) <= tx.now.getTime()
+    ? `The campaign is paused after downtime: the ticks due since ${discordTime(due)} were not played. Choose what becomes of them.`
+    : undefined;
+  return { contacts, battles, bounced, givenUp, noOrders, unassigned, catchUp };
+}
+
+/**
+ * One line for the referee's DM after a tick, when something waits on them (battles to record,
+ * contacts waiting for answers, DMs that bounced, deliveries given up, a catch-up held), or
+ * undefined. Commanders without orders are not counted here: right after a tick, that is everyone.
+ */
+export function waitingLine(tx: CampaignTx): string | undefined {
+  const w = waitingOf(tx);
+  const parts = [
+    w.catchUp ? 'a catch-up to decide' : '',
+    count(w.battles.length, 'battle to record', 'battles to record'),
+    count(w.contacts.filter((c) => c.waitingFor.length > 0).length, 'contact waiting for answers', 'contacts waiting for answers'),
+    count(w.bounced.length, 'player whose DMs bounced', 'players whose DMs bounced'),
+    count(w.givenUp.length, 'delivery given up', 'deliveries given up'),
+  ].filter((p) => p.length > 0);
+  return parts.length > 0 ? `${parts.join(', ')}. \`/referee inbox\` lists them with buttons.` : undefined;
+}
+
+const count = (n: number, one: string, many: string): string => (n === 0 ? '' : `${n} ${n === 1 ? one : many}`);
+
+/** `/referee inbox`: privately, what waits on the referee, each kind a field, with buttons for the common actions. */
+export function refereeInbox(app: App, actor: Actor): Reply[] {
+  return readCampaign(app, { actor }, (tx) => {
+    requireReferee(tx, 'read the referee inbox');
+    const w = waitingOf(tx);
+    const id = tx.meta.id;
+    const fields: CardField[] = [];
+    const buttons: MessageButton[] = [];
+    const add = (b: MessageButton): void => {
+      // Discord shows at most 25 buttons on one message.
+      if (buttons.length < 25 && !buttons.some((x) => x.id === b.id)) buttons.push(b);
+    };
+    if (w.catchUp) {
+      fields.push({ name: 'Catch-up held', value: w.catchUp });
+      add({ id: buttonId(id, 'resume', 'none'), label: 'Resume: skip the missed ticks', style: 'primary', command: '/campaign resume missed:none' });
+      add({ id: buttonId(id, 'resume', 'one'), label: 'Resume: play one now', style: 'secondary', command: '/campaign resume missed:one' });
+      add({ id: buttonId(id, 'resume', 'all'), label: 'Resume: play them all', style: 'secondary', command: '/campaign resume missed:all' });
+    }
+    if (w.battles.length > 0) {
+      fields.push({ name: 'Battles waiting for their result', value: w.battles.map((b) => b.text).join('\n') });
+      for (const b of w.battles) add({ id: buttonId(id, 'record', b.id), label: `Record ${b.id}`, style: 'primary', command: `/battle result contact:${b.id}` });
+    }
+    if (w.contacts.length > 0) {
+      fields.push({ name: 'Open contacts', value: w.contacts.map((c) => c.text).join('\n') });
+      for (const c of w.contacts) {
+        for (const armyId of c.waitingFor) {
+          if (commandersOf(tx, armyId).length > 0) add({ id: buttonId(id, 'nudge', armyId), label: `Nudge ${tx.state.armies[armyId]?.name ?? armyId}`, style: 'secondary' });
+        }
+        add({ id: buttonId(id, 'resolve', c.id), label: `Resolve ${c.id} now (defaults)`, style: 'danger', command: `/contact resolve contact:${c.id}` });
+      }
+    }
+    if (w.bounced.length > 0) {
+      fields.push({ name: 'DMs that bounced (closed DMs)', value: w.bounced.map((b) => `${b.who}: ${b.count} message${b.count === 1 ? '' : 's'} kept for \`/intel\``).join('\n') });
+      for (const b of w.bounced) add({ id: buttonId(id, 'intel', b.userId), label: `Remind ${b.who} of /intel`, style: 'secondary' });
+    }
+    if (w.givenUp.length > 0) {
+      fields.push({ name: 'Deliveries given up', value: w.givenUp.map((g) => g.text).join('\n') });
+      for (const g of w.givenUp) add({ id: buttonId(id, 'resend', String(g.id)), label: `Send again (${g.id})`, style: 'secondary' });
+    }
+    if (w.noOrders.length > 0 || w.unassigned > 0) {
+      const lines = [
+        ...(w.noOrders.length > 0 ? [w.noOrders.map((o) => o.text).join(', ')] : []),
+        ...(w.unassigned > 0 ? [`and ${w.unassigned} arm${w.unassigned === 1 ? 'y' : 'ies'} nobody commands`] : []),
+      ];
+      fields.push({ name: `Without orders for ${formatGameTime(tx.state.clock)} (they will ${tx.state.settings.defaultOrder})`, value: lines.join('\n') });
+      if (w.noOrders.length > 0) add({ id: buttonId(id, 'nudgeAll'), label: `Nudge ${w.noOrders.length === 1 ? 'the commander' : `all ${w.noOrders.length} commanders`} without orders`, style: 'secondary' });
+    }
+    const empty = fields.length === 0;
+    const card = { title: 'Referee inbox', description: empty ? 'Nothing waits on you.' : `${formatGameTime(tx.state.clock)}; the campaign is ${tx.state.status}.`, fields };
+    const data = { contacts: w.contacts.map((c) => ({ id: c.id, waiting: c.waitingFor })), battles: w.battles.map((b) => b.id), bounced: w.bounced.map((b) => b.userId), givenUp: w.givenUp.map((g) => g.id), noOrders: w.noOrders.map((o) => o.armyId), unassigned: w.unassigned, catchUp: w.catchUp !== undefined };
+    return [withCards(ephemeral(empty ? `Nothing waits on you in **${tx.state.name}**.` : `What waits on you in **${tx.state.name}**:`, data), [card], buttons)];
+  });
+}
+
+/** A DM nudging an army's commanders about what they owe now (an answer, or orders). */
+function nudge(tx: CampaignTx, armyId: string): Outgoing[] {
+  const army = tx.state.armies[armyId];
+  if (!army) throw new UserError('referee.unknownArmy', 'That army is no longer in the campaign.');
+  const contact = Object.values(tx.state.contacts).find((c) => isOpen(c) && awaitingAnswers(c).includes(armyId));
+  const due = tx.meta.nextTickAt;
+  const what = contact
+    ? `contact ${contact.id} waits for your answer (${contact.step === 'step1' ? '`/engage`, `/delay`, `/avoid to:HEX`, or the buttons of its DM' : '`/engage` or `/evade`, or the buttons of its DM'}).`
+    : `${army.name} has no orders for ${formatGameTime(tx.state.clock)}${due ? `; orders close ${discordTime(due, 'R')}` : ''}. Without orders, it will ${tx.state.settings.defaultOrder}.`;
+  return commandersOf(tx, armyId).map((userId) => ({ to: 'dm', userId, content: `**${army.name}** (${tx.state.name}): the referee asks: ${what}`, data: { nudge: armyId, ...(contact ? { contactId: contact.id } : {}) } }));
+}
+
+/** The exact command to record a battle, with every regiment's id to fill in. */
+function recordHelp(tx: CampaignTx, contactId: string): string {
+  const c = tx.state.contacts[contactId];
+  if (!c || c.step !== 'battle') throw new UserError('referee.noBattle', `Contact ${contactId} has no battle waiting for its result any more.`);
+  const losses = c.armyIds.flatMap((id) => (tx.state.armies[id]?.regiments ?? []).map((r) => `${id}/${r.id}=0`)).join(', ');
+  const regiments = c.armyIds.map((id) => `${tx.state.armies[id]?.name ?? id}: ${(tx.state.armies[id]?.regiments ?? []).map((r) => `\`${r.id}\` ${r.name}`).join(', ')}`);
+  return [`Record battle ${contactId} after the tabletop game with the figures each regiment lost (and any withdrawal):`, `\`/battle result contact:${contactId} losses:"${losses}"\``, 'Add `withdraw:"army=formed|retreat|rout"` and `pursue:"army"` when they apply.', ...regiments].join('\n');
+}
+
+/**
+ * A press of one of the inbox's buttons, by a referee of the campaign: nudge commanders, resolve
+ * a contact with its defaults, show how to record a battle, remind a player of /intel, send a
+ * given-up delivery again, or resume after a catch-up pause.
+ */
+export function refereeButton(app: App, userId: string, customId: string, roleIds: readonly string[] = []): Reply[] {
+  const [, campaignId = '', action = '', arg = ''] = customId.split(':');
+  const check = (tx: CampaignTx): void => {
+    if (!isReferee(tx.meta, tx.members, tx.state.settings, { userId, roleIds })) throw new UserError('campaign.refereeOnly', 'Only the referee can use the inbox.');
+  };
+  if (action === 'resume') {
+    readCampaign(app, { campaignId }, check);
+    return resumeCampaignById(app, campaignId, arg);
+  }
+  if (action === 'record') {
+    return readCampaign(app, { campaignId }, (tx) => {
+      check(tx);
+      return [ephemeral(recordHelp(tx, arg), { contactId: arg })];
+    });
+  }
+  return inCampaign<Reply[]>(app, { campaignId }, (tx): Change<Reply[]> => {
+    check(tx);
+    const said = (text: string, outbox: Outgoing[], events: EngineEvent[] = []): Change<Reply[]> => ({ outbox, events: [...events, { type: 'refereeNudged', audience: REFEREE, text }], result: [ephemeral(text, { action, arg })] });
+    switch (action as Action) {
+      case 'resolve':
+        return resolveContactChange(tx, arg);
+      case 'nudge': {
+        const out = nudge(tx, arg);
+        return said(`Nudged the commander${out.length === 1 ? '' : 's'} of ${tx.state.armies[arg]?.name ?? arg}.`, out);
+      }
+      case 'nudgeAll': {
+        const armies = Object.values(tx.state.armies).filter((a) => !a.status.destroyed && !tx.state.orders[a.id] && commandersOf(tx, a.id).length > 0);
+        const out = armies.flatMap((a) => nudge(tx, a.id));
+        return said(`Nudged ${out.length} commander${out.length === 1 ? '' : 's'} without orders: ${armies.map((a) => a.name).join(', ') || 'none left'}.`, out);
+      }
+      case 'intel': {
+        const post: Outgoing = { to: 'channel', content: `<@${arg}>, messages for you could not be sent by DM (your DMs are closed). Run \`/intel\` here to read them privately.`, data: { dmClosed: arg }, mentions: [arg] };
+        return said(`Reminded ${tx.members.find((m) => m.userId === arg)?.displayName || 'the player'} in the channel to use /intel.`, [post]);
+      }
+      case 'resend': {
+        const row = tx.read.undelivered().find((m) => String(m.id) === arg && m.status === 'failed');
+        if (!row) throw new UserError('referee.nothingToResend', 'That delivery was already sent again or dealt with.');
+        const base = {
+          content: row.content, data: row.data,
+          ...(Array.isArray(row.cards) ? { cards: row.cards as Card[] } : {}),
+          ...(Array.isArray(row.pictures) ? { pictures: row.pictures as Picture[] } : {}),
+          ...(row.mentions ? { mentions: row.mentions } : {}),
+        };
+        const again: Outgoing = row.to === 'dm' && row.userId ? { ...base, to: 'dm', userId: row.userId } : { ...base, to: 'channel' };
+        return { ...said(`Message ${row.id} is sent again.`, [again]), readMessages: [row.id] };
+      }
+      default:
+        throw new UserError('button.unknown', 'This button is no longer in use.');
+    }
+  });
+}
