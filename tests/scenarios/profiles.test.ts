@@ -46,7 +46,7 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     }
     expect(new Set(marched).size).toBe(4);
     const [status] = await h.run('@alice /army status army:grallune');
-    expect(status?.content).toContain('4 marching day(s) in the last 6 (at most 4 in any 7)');
+    expect(status?.content).toContain('4 marching day(s) in the 6 days before today (at most 4 in any 7)');
     await h.run(day);
     expect(army(h, 'grallune').march.fatigueReason).toBe('marchWindow');
     expect(hexIdOf(h, 'grallune')).not.toBe(marched[3]);
@@ -57,6 +57,16 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     await h.run(day);
     expect(army(h, 'grallune').status.fatigued).toBe(false);
     expect(h.dms('alice').some((o) => /rested a full day and is no longer fatigued/.test(o.content))).toBe(true);
+  });
+
+  it('GIVEN a forced march over several days THEN the preview counts ACKS\'s fatigue as no slower and carries unspent points into a dear hex', async () => {
+    h = await consoleHarness({ setup: ACKS });
+    const [plan] = await h.run('@alice /move army:grallune to:1813 forced:true');
+    expect(err(plan)).toBeUndefined();
+    expect(plan?.content).toContain('from tomorrow the army marches fatigued (no slower on the march under this profile, but it fights fatigued)');
+    expect(plan?.content).not.toContain('a quarter fewer points');
+    // 18 points a day, 6 carried from the day before: a forest hex (9) with 15 left.
+    expect(plan?.content).toMatch(/forest: 9 pts — day \+\d, morning, 15 left/);
   });
 
   it('GIVEN divisions THEN the referee splits an army into a neighbouring hex and merges it back; a commander may not unless allowed; Valormr has none', async () => {
@@ -103,7 +113,7 @@ describe('the battle companion: /battle turn', () => {
     await h.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage');
     const briefing = h.channel().find((o) => /Battle c\d+: deployment/.test(o.content))?.content ?? '';
     expect(briefing).toContain('(table 122 cm, short bow 19 cm)');
-    expect(briefing).toContain('Rout and pursuit: A routing unit that leaves the table has fled the field');
+    expect(briefing).toContain('**Rout and pursuit**: A routing unit that leaves the table has fled the field');
     const [early] = await h.run('@bob /battle turn casualties:"grallune/first=1"');
     expect(err(early)).toBe('battle.noTurnYet');
     await h.run('@bob /battle turn');

@@ -1,5 +1,6 @@
 import { formatGameTime, type GameTime } from '../../engine/clock/index.js';
 import type { MovePlan, PlannedStep } from '../../engine/movement/index.js';
+import type { MovementProfile } from '../../engine/profiles/index.js';
 
 function stepLine(s: PlannedStep): string {
   const day = s.dayOffset === 0 ? 'today' : s.dayOffset === 1 ? 'tomorrow' : `day +${s.dayOffset}`;
@@ -12,8 +13,16 @@ function stepLine(s: PlannedStep): string {
   return `- ${s.hex} ${s.terrain ?? ''}${link}: ${s.enterCost} pts — ${day}, ${s.half}, ${s.pointsLeft} left`;
 }
 
+/** What marching fatigued costs under the profile, in words. */
+function fatigueCost(profile: MovementProfile): string {
+  const f = profile.fatiguedFactor;
+  const lost = 1 - f.num / f.den;
+  if (lost <= 0) return 'no slower on the march under this profile, but it fights fatigued';
+  return lost === 0.25 ? 'a quarter fewer points' : `${Math.round(lost * 100)} % fewer points`;
+}
+
 /** The ephemeral preview of an accepted move order; `extra` warnings follow the rules' own. */
-export function formatPlan(armyName: string, plan: MovePlan, clock: GameTime, byReferee: boolean, extra: readonly string[] = []): string {
+export function formatPlan(armyName: string, plan: MovePlan, clock: GameTime, byReferee: boolean, profile: MovementProfile, extra: readonly string[] = []): string {
   const o = plan.order;
   const flags = [o.forced ? 'forced march' : '', o.unformed ? 'unformed' : '', o.save ? 'saving points' : ''].filter(Boolean).join(', ');
   const lines = [
@@ -21,7 +30,7 @@ export function formatPlan(armyName: string, plan: MovePlan, clock: GameTime, by
     ...(plan.steps.length > 0 ? plan.steps.map(stepLine) : ['- (no steps)']),
     `Total: ${plan.totalPoints} points${plan.days > 1 ? ` over ${plan.days} days` : ''}.`,
     ...plan.warnings.map((w) => `⚠ ${w.message}`),
-    ...(o.forced && plan.days > 1 ? ['⚠ Forced march over several days: from tomorrow the army marches fatigued (a quarter fewer points), as the preview counts, until it rests a full day.'] : []),
+    ...(o.forced && plan.days > 1 ? [`⚠ Forced march over several days: from tomorrow the army marches fatigued (${fatigueCost(profile)}), as the preview counts, until it rests a full day.`] : []),
     ...extra.map((w) => `⚠ ${w}`),
     'Order stored: it is carried out when the half periods are played. `/hold` cancels it.',
   ];

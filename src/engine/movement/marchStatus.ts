@@ -44,10 +44,10 @@ function restState(army: Army, profile: MovementProfile): string {
   if (m.forcedMarchDay !== undefined) rest.push(`forced march on day ${m.forcedMarchDay}: rest the day after`);
   const rule = profile.rest.marchingDays;
   if (rule.kind === 'consecutive') {
-    if (m.daysMarched >= rule.most) rest.push('six days marched: a full day of rest is due');
-    else rest.push(`${m.daysMarched} day(s) marched in a row (six at most)`);
+    if (m.daysMarched >= rule.most) rest.push(`${rule.most} days marched: a full day of rest is due`);
+    else rest.push(`${m.daysMarched} day(s) marched in a row (${rule.most} at most)`);
   } else {
-    rest.push(`${marchingDaysIn(m.recentDays, rule.days - 1)} marching day(s) in the last ${rule.days - 1} (at most ${rule.most} in any ${rule.days})`);
+    rest.push(`${marchingDaysIn(m.recentDays, rule.days - 1)} marching day(s) in the ${rule.days - 1} days before today (at most ${rule.most} in any ${rule.days})`);
   }
   const halves = profile.rest.halfPeriods;
   if (halves && halvesSinceLongRest(m.recentHalves) >= halves.restMoveLimit) rest.push('needs two consecutive half periods of rest before moving');
