@@ -25,7 +25,10 @@ import type { CampaignState } from '../src/engine/state/index.js';
  * checkpoint), commandMedianMs and tickMs ({ first50, last50 }: medians over the first and last 50
  * half periods; a tick is `!tick` as played: the tick's transaction and the delivery of
  * everything it queued, maps drawn and encoded), exportMs (`/campaign export`), undoMs
- * (`/turn undo` of the last half period), rssMb, invariantViolations (checked after every tick:
+ * (`/turn undo` of the last half period), rssMb (the whole process at the end, under the
+ * allocator settings `npm start` uses, render workers included: they stay up here because the ticks
+ * come back to back; the harness also keeps every message it received for the secrecy check),
+ * invariantViolations (checked after every tick:
  * armies on the map, one commander per hex, whole non-negative points and figures, contacts
  * naming real armies) and secretLeaks (channel posts matching the secrecy pattern).
  */
