@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyStatus } from '../src/app/army/armyStatus.js';
 import { editArmy } from '../src/app/army/editArmy.js';

@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { assignArmy } from '../src/app/campaign/assignCommander.js';
 import { campaignSettings } from '../src/app/campaign/campaignSettings.js';

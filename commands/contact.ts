@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { listContacts, openContactCase, resolveContactNow, splitContactCase } from '../src/app/contact/contactAdmin.js';
 import { actorOf } from './_actor.js';

@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { diceLog } from '../src/app/dice/diceLog.js';
 import { enterDice } from '../src/app/dice/enterDice.js';

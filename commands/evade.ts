@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { answerContact } from '../src/app/contact/answerContact.js';

@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS_AND_BOT_DM, SERVER_INSTALL } from './_contexts.js';
 import { ephemeral } from '../src/app/messages.js';
 import type { Command } from '../src/app/commandContext.js';

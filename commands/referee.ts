@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { refereeInbox } from '../src/app/referee/inbox.js';
 import { actorOf } from './_actor.js';

@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { armyOrPlaceChoices } from './_choices.js';
 import { orderSail } from '../src/app/water/orderSail.js';

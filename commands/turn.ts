@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { advanceTurn } from '../src/app/turn/advanceTurn.js';
 import { extendDeadline } from '../src/app/turn/extendDeadline.js';

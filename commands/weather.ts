@@ -1,4 +1,4 @@
-import { SlashCommandBuilder } from './_slash.js';
+import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { setWeather } from '../src/app/weather/setWeather.js';
 import { showWeather } from '../src/app/weather/showWeather.js';

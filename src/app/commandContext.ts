@@ -75,7 +75,7 @@ export interface CommandJson {
   integration_types?: number[];
 }
 
-/** A command's definition: built with commands/_slash.ts (discord.js's builder API). */
+/** A command's definition: built with src/app/slash.ts (discord.js's builder API). */
 export interface CommandData {
   readonly name: string;
   toJSON(): CommandJson;

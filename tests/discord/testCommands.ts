@@ -3,7 +3,7 @@
  * game's commands: an echo of the context, a refusal, a bug, a deferred image, long output, an
  * upload and buttons.
  */
-import { SlashCommandBuilder } from '../../commands/_slash.js';
+import { SlashCommandBuilder } from '../../src/app/slash.js';
 import { UserError } from '../../src/app/errors.js';
 import { ephemeral, reply, type Reply } from '../../src/app/messages.js';
 import type { ButtonHandler, Command } from '../../src/app/commandContext.js';

@@ -1,4 +1,4 @@
-import type { CommandJson, CommandOptionJson } from '../src/app/commandContext.js';
+import type { CommandJson, CommandOptionJson } from './commandContext.js';
 
 /**
  * A slash command builder with the same chained API as discord.js's SlashCommandBuilder (the
