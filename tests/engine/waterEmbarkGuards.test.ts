@@ -71,7 +71,7 @@ describe('a fleet between river and sea keeps each half period to one mode', () 
 
   it('GIVEN longships rowing down the Grunnthraesir in a gale THEN they stop at the river mouth: no ship puts to sea in a gale', () => {
     const { a, f } = longships(fresh(), '1506', 3);
-    const gale = weatherEffects({ sky: 'clear', fog: false, wind: 'gale', rainLevel: 0, track: {} }, { drought: false });
+    const gale = weatherEffects({ sky: 'clear', fog: false, wind: 'gale', rainLevel: 0, track: {} }, { drought: false, profile: 'valormr' as const });
     const out = advanceFleet(map, a, f, [h('1505'), h('1504'), h('1503')], { day: 1, half: 1 }, gale, occupied);
     expect(out.entered.map((e) => map.format(e.hex))).toEqual(['1505']);
     expect(map.format(out.hex)).toBe('1505');

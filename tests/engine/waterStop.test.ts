@@ -83,7 +83,7 @@ describe('stopping a fleet (stopFleet)', () => {
     expect(out.events[0]).toMatchObject({ type: 'fleetStopped', audience: { kind: 'army', armyId: 'aeskrvald' } });
     expect(out.events[0]?.data).toMatchObject({ cancelled: ['2002', '1902', '1802'], byReferee: false, berth: { kind: 'atSea', hex: '2102' } });
 
-    const gale = weatherEffects({ sky: 'clear', fog: false, wind: 'gale', rainLevel: 0, track: {} }, { drought: false });
+    const gale = weatherEffects({ sky: 'clear', fog: false, wind: 'gale', rainLevel: 0, track: {} }, { drought: false, profile: 'valormr' as const });
     for (const w of [NO_WEATHER_EFFECTS, gale]) {
       const next = fleetStep({ state: out.state, map, dice: dice(), weather: w });
       expect(map.format((next.state.armies['aeskrvald'] as Army).hex)).toBe('2102');

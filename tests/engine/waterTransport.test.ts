@@ -31,7 +31,7 @@ const place = (s: CampaignState, id: string, hex: string): CampaignState => {
   const { bank: _b, ...rest } = a;
   return { ...s, armies: { ...s.armies, [id]: { ...rest, hex: h(hex) } } };
 };
-const weather = (w: Partial<WeatherState>): WeatherEffects => weatherEffects({ sky: 'clear', fog: false, wind: 'none', rainLevel: 0, track: {}, ...w }, { drought: false });
+const weather = (w: Partial<WeatherState>): WeatherEffects => weatherEffects({ sky: 'clear', fog: false, wind: 'none', rainLevel: 0, track: {}, ...w }, { drought: false, profile: 'valormr' as const });
 const FOG = weather({ fog: true });
 const CALM = weather({ wind: 'calm' });
 const HIGH = weather({ wind: 'highWinds' });

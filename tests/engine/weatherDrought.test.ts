@@ -3,8 +3,8 @@ import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import { closeDroughtPeriod, closeDroughtWeek, rollDroughtCasualties } from '../../src/engine/weather/drought.js';
 import { describeWeather, droughtTrack, FIRST_MORNING, weatherEffects, type Sky, type WeatherState } from '../../src/engine/weather/index.js';
 
-const ON = { drought: true };
-const OFF = { drought: false };
+const ON = { drought: true, profile: 'valormr' as const };
+const OFF = { drought: false, profile: 'valormr' as const };
 
 /** Runs whole weeks: each week is a list of the skies of its periods that rained (the rest dry). */
 function weeks(list: readonly (readonly Sky[])[], settings = ON, start: WeatherState = FIRST_MORNING): WeatherState {

@@ -3,7 +3,7 @@ import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import { describeWeather, FIRST_MORNING, NO_WEATHER_EFFECTS, weatherEffects, type WeatherState } from '../../src/engine/weather/index.js';
 import { rollFogVisibility } from '../../src/engine/weather/fogVisibility.js';
 
-const OFF = { drought: false };
+const OFF = { drought: false, profile: 'valormr' as const };
 const w = (extra: Partial<WeatherState>): WeatherState => ({ ...FIRST_MORNING, ...extra });
 
 describe('000 Hard Rain: overland movement and crossings', () => {

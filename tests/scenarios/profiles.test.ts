@@ -126,8 +126,13 @@ describe('the battle companion: /battle turn', () => {
     expect(h.dms('bob').some((o) => /turn 1: figures lost first 2\./.test(o.content))).toBe(true);
     const [outsider] = await h.run('@carol /battle turn');
     expect(err(outsider)).toBe('battle.which');
+    // More than the regiment has, with what the turns booked: refused at entry.
+    const [tooMany] = await h.run('@bob /battle turn casualties:"grallune/first=23"');
+    expect(err(tooMany)).toBe('battle.badLosses');
+    expect(tooMany?.content).toContain('has 24 figures: it cannot lose 25');
+    // The last turn's losses come with the result, added to the turns' (2 + 1).
     h.app.scriptedDice.push(6, 1);
-    await h.run('@referee /battle result withdraw:"hadewych=retreat"');
-    expect(h.dms('bob').some((o) => /After the battle: First Regiment 22 figures/.test(o.content))).toBe(true);
+    await h.run('@referee /battle result losses:"grallune/first=1" withdraw:"hadewych=retreat"');
+    expect(h.dms('bob').some((o) => /After the battle: First Regiment 21 figures/.test(o.content))).toBe(true);
   });
 });

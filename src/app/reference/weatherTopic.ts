@@ -1,7 +1,8 @@
+import { movementProfile } from '../../engine/profiles/index.js';
 import type { CampaignSettings } from '../../engine/state/index.js';
 import {
   CURE_STEP, CURE_UNITS, CURE_WAIT, DEFAULT_WEATHER_TABLE, DROUGHT_STAGES, FERRIES_CLOSED_FROM_LEVEL, FORDS_CLOSED_FROM_LEVEL,
-  FOG_YARDS_PER_PIP, HARD_RAIN_FACTOR, RAIN_LEVEL_FACTORS, WEATHER_COLUMNS, weatherEffects, type WeatherResult,
+  FOG_YARDS_PER_PIP, RAIN_LEVEL_FACTORS, WEATHER_COLUMNS, weatherEffects, type WeatherResult,
 } from '../../engine/weather/index.js';
 import { FIRST_MORNING, type Wind } from '../../engine/weather/index.js';
 import type { TopicAnswer } from './movementTopics.js';
@@ -18,13 +19,16 @@ export function weather(settings: CampaignSettings): TopicAnswer {
     const e = t.columns[c][i];
     return e ? `${RESULT_WORDS[e.result]}${e.change ? '*' : ''}` : '';
   })]);
+  // The weather's effects under the campaign's movement profile (drought apart: its own line).
+  const under = { drought: false, profile: settings.profile };
+  const combine = movementProfile(settings).weather.combine;
   const maxLevel = Math.max(FORDS_CLOSED_FROM_LEVEL, FERRIES_CLOSED_FROM_LEVEL, ...RAIN_LEVEL_FACTORS.map((f) => f.fromLevel));
   const levels = Array.from({ length: maxLevel + 1 }, (_, level) => {
-    const e = weatherEffects({ ...FIRST_MORNING, sky: 'cloudy', rainLevel: level }, { drought: false });
+    const e = weatherEffects({ ...FIRST_MORNING, sky: 'cloudy', rainLevel: level }, under);
     return { level, overland: e.overlandFactor, fords: !e.fordsClosed, ferries: !e.ferriesClosed };
   });
-  const hard = weatherEffects({ ...FIRST_MORNING, sky: 'hardRain' }, { drought: false });
-  const windOf = (wind: Wind, fog = false) => weatherEffects({ ...FIRST_MORNING, wind, fog }, { drought: false });
+  const hard = weatherEffects({ ...FIRST_MORNING, sky: 'hardRain' }, under);
+  const windOf = (wind: Wind, fog = false) => weatherEffects({ ...FIRST_MORNING, wind, fog }, under);
   const fog = windOf('none', true);
   const high = windOf('highWinds');
   const pers = (faces: readonly number[]): string => (faces.length === 1 ? String(faces[0]) : `${Math.min(...faces)}-${Math.max(...faces)}`);
@@ -37,7 +41,9 @@ export function weather(settings: CampaignSettings): TopicAnswer {
     '**Rain level**: +1 per hard-rain period, +1 per second light-rain period in a row; '
       + `once the ground has dried for ${periods(CURE_WAIT / CURE_UNITS.clear, 'clear')} (or ${CURE_WAIT / CURE_UNITS.cloudy} cloudy), each further ${periods(CURE_STEP / CURE_UNITS.clear, 'clear')} (or ${CURE_STEP / CURE_UNITS.cloudy} cloudy) lowers it by 1.`,
     codeTable(['level', 'overland', 'fords', 'ferries'], levels.map((l) => [l.level === maxLevel ? `${l.level}+` : l.level, `×${l.overland}`, l.fords ? 'open' : 'closed', l.ferries ? 'open' : 'closed'])),
-    `During a hard-rain period overland points ×${hard.overlandFactor}. Reductions do not multiply: the largest applies.`,
+    combine === 'multiply'
+      ? `During a hard-rain period overland points ×${hard.overlandFactor}; high winds ×${high.overlandFactor}, a gale ×${windOf('gale').overlandFactor}. Reductions multiply (hard rain in high winds: ×${hard.overlandFactor * high.overlandFactor}).`
+      : `During a hard-rain period overland points ×${hard.overlandFactor}. Reductions do not multiply: the largest applies.`,
     `Fog: ports closed to seagoing ships, sailing ×${fog.sailFactor}, battlefield visibility d6 × ${FOG_YARDS_PER_PIP} yards. High winds: ports closed, sailing ×${high.sailFactor}, missile hits ${signed(high.battlefield.missileHits)}. `
       + `Calm: ${windOf('calm').rowOnly ? 'only rowed vessels move' : 'no effect'}. Gale: ${windOf('gale').shipsHalted ? 'no ship at sea moves' : 'no effect'} (high winds on land).`,
     settings.drought
@@ -49,7 +55,7 @@ export function weather(settings: CampaignSettings): TopicAnswer {
     data: {
       table: t,
       rainLevels: levels,
-      hardRainFactor: HARD_RAIN_FACTOR,
+      hardRainFactor: hard.overlandFactor,
       rainLevelFactors: RAIN_LEVEL_FACTORS,
       fordsClosedFromLevel: FORDS_CLOSED_FROM_LEVEL,
       ferriesClosedFromLevel: FERRIES_CLOSED_FROM_LEVEL,

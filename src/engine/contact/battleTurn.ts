@@ -1,6 +1,6 @@
 import { namesOf, PUBLIC, REFEREE, tell, toArmy, type ArmyAudience, type Fact, type PublicAudience, type RefereeAudience, type Told } from '../events/index.js';
 import { assaultRegiment, type Army, type Company } from '../forces/index.js';
-import { tacticalProfile, type LengthUnit } from '../profiles/index.js';
+import type { LengthUnit } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState } from '../state/index.js';
 import { withData, type ContactRecord } from './contactRecord.js';
@@ -112,7 +112,8 @@ export function advanceTabletopTurn(state: CampaignState, contactId: string, cas
   const turn = table.turn + 1;
   const facts: TabletopFact[] = [];
   const arriving: string[] = [];
-  const unit = briefing.layout.unit ?? tacticalProfile(state.settings).unit;
+  // A layout without a unit was worked in inches (before tactical profiles), whatever the table is now.
+  const unit = briefing.layout.unit ?? 'inch';
   for (const entry of briefing.entries) {
     const army = state.armies[entry.armyId];
     const came = army ? arrivals(army, entry, turn) : undefined;

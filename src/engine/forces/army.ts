@@ -86,6 +86,8 @@ export interface Army {
   readonly tireless?: boolean;
   /** Its war machines, assembled or not (armies with war-machine companies). @see 004 Movement of War Machines */
   readonly warMachines?: WarMachines;
+  /** A division: the army it split from first (divisions of divisions name the same one). @see 004 Movement of Large Armies */
+  readonly divisionOf?: string;
   readonly regiments: readonly Regiment[];
   readonly individuals: readonly Individual[];
   readonly scouts: number;

@@ -27,8 +27,9 @@ export interface DivisionChange {
 const told = (before: CampaignState, facts: readonly MovementFact[]): MovementEvent[] => tell(facts, describeMovement, namesOf(before.armies));
 
 /** Why an army cannot split, merge or work on its machines now, or undefined. */
-function busy(army: Army, what: string): string | undefined {
+function busy(army: Army, what: string, state: CampaignState): string | undefined {
   if (army.status.destroyed) return `${army.name} has been destroyed.`;
+  if (state.orders[army.id]?.kind === 'debark') return `${army.name} waits at its port for regiments still at sea: it cannot ${what} until they are all ashore.`;
   if (army.status.inContact || army.status.inBattle) return `${army.name} is in contact: it cannot ${what} until the contact is over.`;
   if (army.status.embarked) return `${army.name} is aboard ship: it cannot ${what} until it lands.`;
   if (army.march.operation) return `${army.name} is crossing a river: it cannot ${what} until it is across.`;
@@ -46,10 +47,33 @@ function reRole(regiments: readonly Regiment[]): Regiment[] {
   return regiments.map((r, i) => ({ ...r, role: i === 0 ? 'assault' : i === 1 ? 'support' : 'reserve' }));
 }
 
-/** The first free division id of an army: `<id>-2`, `<id>-3`, ... */
-function divisionId(state: CampaignState, parent: string): string {
-  for (let n = 2; ; n++) if (!state.armies[`${parent}-${n}`]) return `${parent}-${n}`;
+/** Army ids the state still names anywhere (armies, contacts, couriers, what armies know). */
+function idsInUse(state: CampaignState): Set<string> {
+  const used = new Set(Object.keys(state.armies));
+  for (const c of Object.values(state.contacts)) for (const id of c.armyIds) used.add(id);
+  for (const c of Object.values(state.couriers)) used.add(c.fromArmy).add(c.toArmy);
+  for (const [viewer, seen] of Object.entries(state.knowledge.armies)) {
+    used.add(viewer);
+    for (const id of Object.keys(seen)) used.add(id);
+  }
+  return used;
 }
+
+/**
+ * The first division id of an army that nothing in the state names: `<id>-2`, `<id>-3`, ...
+ * (a division merged back does not hand its id, and with it its contact history, to a new one).
+ */
+function divisionId(state: CampaignState, parent: string): string {
+  const used = idsInUse(state);
+  for (let n = 2; ; n++) if (!used.has(`${parent}-${n}`)) return `${parent}-${n}`;
+}
+
+/** The army a division came from (itself for an army that is no division). */
+const originOf = (a: Army): string => a.divisionOf ?? a.id;
+
+/** Stragglers of the given regiments only. */
+const stragglersOf = (march: MarchState, regiments: readonly Regiment[]): MarchState['stragglers'] =>
+  march.stragglers.filter((s) => regiments.some((r) => r.id === s.regimentId));
 
 export interface SplitInput {
   readonly armyId: string;
@@ -72,7 +96,7 @@ export function splitArmy(state: CampaignState, map: MapModel, input: SplitInput
   const army = state.armies[input.armyId];
   if (!army) return fail('army.unknown', `There is no army "${input.armyId}".`);
   if (!movementProfile(state.settings).divisions) return fail('division.notInProfile', 'These movement rules have no divisions: the ACKS profile (`/campaign settings profile:acks`) has them.');
-  const why = busy(army, 'split');
+  const why = busy(army, 'split', state);
   if (why) return fail('division.busy', why);
   const leaving = army.regiments.filter((r) => input.regiments.includes(r.id));
   const unknown = input.regiments.filter((id) => !army.regiments.some((r) => r.id === id));
@@ -82,14 +106,18 @@ export function splitArmy(state: CampaignState, map: MapModel, input: SplitInput
   if (!fail2.ok) return fail2;
   const id = divisionId(state, army.id);
   const moved = moveAtOnce({ ...army, id }, fail2.value, state.clock).army;
+  const staying = army.regiments.filter((r) => !input.regiments.includes(r.id));
   const division: Army = {
     ...moved,
     name: input.name ?? `${army.name} (division ${id.slice(army.id.length + 1)})`,
+    divisionOf: originOf(army),
     regiments: reRole(leaving),
     individuals: [],
     vessels: {},
+    // Stragglers follow their own regiments.
+    march: { ...moved.march, stragglers: stragglersOf(moved.march, leaving) },
   };
-  const stay: Army = { ...army, regiments: reRole(army.regiments.filter((r) => !input.regiments.includes(r.id))) };
+  const stay: Army = { ...army, regiments: reRole(staying), march: { ...army.march, stragglers: stragglersOf(army.march, staying) } };
   const known = state.knowledge.armies[army.id];
   const next: CampaignState = {
     ...state,
@@ -148,8 +176,11 @@ export function mergeArmies(state: CampaignState, map: MapModel, fromId: string,
   if (!from || !into || from.id === into.id) return fail('army.unknown', 'Name two different armies: the division that moves and the army it joins.');
   if (!movementProfile(state.settings).divisions) return fail('division.notInProfile', 'These movement rules have no divisions: the ACKS profile (`/campaign settings profile:acks`) has them.');
   if (from.side !== into.side) return fail('division.otherSide', `${from.name} and ${into.name} are not of one side.`);
-  const why = busy(from, 'merge') ?? busy(into, 'merge');
+  if (originOf(from) !== originOf(into)) return fail('division.notDivisions', `${from.name} and ${into.name} are not divisions of one army: only divisions split from the same army join again.`);
+  const why = busy(from, 'merge', state) ?? busy(into, 'merge', state);
   if (why) return fail('division.busy', why);
+  const machines = mergedMachines(from, into);
+  if (!machines.ok) return machines;
   if (!isAdjacent(from.hex, into.hex)) return fail('division.notAdjacent', `${from.name} must stand next to ${into.name} to join it.`);
   const moment = momentOf(state);
   const priced = priceMove(map, from, [into.hex], moment);
@@ -157,8 +188,13 @@ export function mergeArmies(state: CampaignState, map: MapModel, fromId: string,
   const left = pointsLeftNow(from, moment);
   if (priced.value.points > left) return fail('division.noPoints', `Joining ${into.name} at ${map.format(into.hex)} costs ${priced.value.points} points; ${from.name} has ${left} left today.`);
   const paid = moveAtOnce(from, priced.value, state.clock).army;
+  const { divisionOf: _origin, ...intoArmy } = into;
   const merged: Army = {
-    ...into,
+    ...intoArmy,
+    // The army keeps being a division of its origin unless the origin itself is what remains.
+    ...(originOf(into) !== into.id ? { divisionOf: originOf(into) } : {}),
+    ...(machines.value ? { warMachines: machines.value } : {}),
+    ...(into.tireless && !from.tireless ? { tireless: false } : {}),
     formation: paid.formation === 'unformed' || into.formation === 'unformed' ? 'unformed' : 'formed',
     status: { ...into.status, fatigued: into.status.fatigued || from.status.fatigued },
     regiments: [...into.regiments, ...from.regiments.map((r): Regiment => ({ ...r, role: 'reserve' }))],
@@ -168,6 +204,20 @@ export function mergeArmies(state: CampaignState, map: MapModel, fromId: string,
     march: mergeBooks(into.march, paid.march),
   };
   return ok({ state: withoutArmy({ ...state, armies: { ...state.armies, [into.id]: merged } }, from.id, into.id), events: told(state, [{ type: 'armiesMerged', audience: PUBLIC, data: { armyId: from.id, intoId: into.id, hex: map.format(into.hex) } }]) });
+}
+
+/**
+ * The war machines of two armies joining: those of whichever has them, and when both have them,
+ * they must be in one state (assembled or not) first: joining does not assemble anything.
+ */
+function mergedMachines(from: Army, into: Army): Result<Army['warMachines']> {
+  const has = (a: Army): boolean => a.regiments.some((r) => r.companies.some((c) => c.warMachine && c.figures > 0));
+  if (!has(from)) return ok(into.warMachines);
+  if (!has(into)) return ok(from.warMachines);
+  const a = from.warMachines?.state ?? 'disassembled';
+  const b = into.warMachines?.state ?? 'disassembled';
+  if (a !== b) return fail('division.machines', `${from.name}'s war machines are ${a} and ${into.name}'s ${b}: put them in one state first (\`/army machines\`).`);
+  return ok(into.warMachines);
 }
 
 /** The state without an army that joined another: its order, what it knew and was known of it, its couriers redirected. */
@@ -180,7 +230,9 @@ function withoutArmy(state: CampaignState, gone: string, into: string): Campaign
     return [v, rest];
   }));
   const redirect = (id: string): string => (id === gone ? into : id);
-  const couriers = Object.fromEntries(Object.entries(state.couriers).map(([k, c]) => [k, { ...c, fromArmy: redirect(c.fromArmy), toArmy: redirect(c.toArmy) }]));
+  // A courier between the two has nobody left to ride to: it is dropped.
+  const between = (c: CampaignState['couriers'][string]): boolean => redirect(c.fromArmy) === redirect(c.toArmy);
+  const couriers = Object.fromEntries(Object.entries(state.couriers).filter(([, c]) => !between(c)).map(([k, c]) => [k, { ...c, fromArmy: redirect(c.fromArmy), toArmy: redirect(c.toArmy) }]));
   return { ...state, armies, orders, couriers, knowledge: { ...state.knowledge, armies: knowledge } };
 }
 
@@ -196,7 +248,7 @@ export function orderMachines(state: CampaignState, armyId: string, to: 'assembl
   if (!army) return fail('army.unknown', `There is no army "${armyId}".`);
   if (!movementProfile(state.settings).rates.warMachines) return fail('machines.notInProfile', 'These movement rules do not move war machines assembled or disassembled: the ACKS profile (`/campaign settings profile:acks`) does.');
   if (!army.regiments.some((r) => r.companies.some((c) => c.warMachine && c.figures > 0))) return fail('machines.none', `${army.name} has no war machines.`);
-  const why = busy(army, 'work on its war machines');
+  const why = busy(army, 'work on its war machines', state);
   if (why) return fail('machines.busy', why);
   const now = army.warMachines?.state ?? 'disassembled';
   if (now === to) return fail('machines.already', `${army.name}'s war machines are already ${to}.`);

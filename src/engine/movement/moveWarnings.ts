@@ -70,7 +70,7 @@ function restWarnings(w: WarningInput): MoveWarning[] {
 function lastMarchingDay(army: Army, profile: MovementProfile): MoveWarning[] {
   const rule = profile.rest.marchingDays;
   if (rule.kind === 'consecutive') {
-    return army.march.daysMarched === rule.most - 1 ? [{ code: 'move.weeklyRestDue', message: 'This is the sixth day of marching in a row: rest all of tomorrow or be fatigued.' }] : [];
+    return army.march.daysMarched === rule.most - 1 ? [{ code: 'move.weeklyRestDue', message: `This is day ${rule.most} of marching in a row, the last the rules allow: rest all of tomorrow or be fatigued.` }] : [];
   }
   const marched = marchingDaysIn(army.march.recentDays, rule.days - 2) + 1;
   return marched === rule.most ? [{ code: 'move.weeklyRestDue', message: `This is the ${rule.most}th marching day in ${rule.days}: rest tomorrow, or march fatigued until the rest owed is caught up.` }] : [];

@@ -60,14 +60,16 @@ export function fatigueOnMoving(army: Army, clock: GameTime, profile: MovementPr
 
 /**
  * Whether a fatigued army recovers at daybreak after the day that ended (its day log holds that
- * day): after a full day of rest, and when its fatigue came from the marching-days window, only
+ * day): after a full day of rest, and under a marching-days window (whatever fatigued it) only
  * once the window holds no more marching days than the profile allows (the owed rest caught up).
  * @see 000 Overland Travel: Fatigued; 004 Rest and Recuperation
  */
 export function recovers(army: Army, fullRest: boolean, profile: MovementProfile): boolean {
   if (!fullRest) return false;
   const rule = profile.rest.marchingDays;
-  if (army.march.fatigueReason !== 'marchWindow' || rule.kind !== 'window') return true;
+  // Under a window rule the rest owed is caught up first, whatever fatigued the army (a forced
+  // march may have come on top of too many marching days).
+  if (rule.kind !== 'window') return true;
   return marchingDaysIn(army.march.recentDays, rule.days) <= rule.most;
 }
 

@@ -63,7 +63,7 @@ export function describeEffects(effects: WeatherEffects): string[] {
  * level, drought and what the weather closes or slows.
  * @see RULINGS 2a
  */
-export function describeWeather(weather: WeatherState, settings: Pick<CampaignSettings, 'drought'>): string {
+export function describeWeather(weather: WeatherState, settings: Pick<CampaignSettings, 'drought' | 'profile'>): string {
   const sky = describeSky(weather);
   const parts = [capitalise(sky)];
   if (weather.rainLevel > 0) parts.push(`rain level ${weather.rainLevel}`);
@@ -109,7 +109,7 @@ function rollSummary(dice: WeatherDice): string {
 
 function weatherRolled(d: Extract<WeatherFact, { type: 'weatherRolled' }>['data']): string {
   const when = formatGameTime(d.time);
-  const now = describeWeather(d.weather, { drought: d.drought });
+  const now = describeWeather(d.weather, { drought: d.drought, profile: d.profile ?? 'valormr' });
   switch (d.roll) {
     case 'opening':
       return `${when}: ${now} The campaign opens in this weather; nothing is rolled.`;

@@ -6,7 +6,7 @@ export { rollFogVisibility } from './fogVisibility.js';
 export { overrideWeather } from './overrideWeather.js';
 export { CURE_STEP, CURE_UNITS, CURE_WAIT } from './rainLevel.js';
 export { FIRST_MORNING, NO_WEATHER_EFFECTS, type Sky, type WeatherEffects, type WeatherState, type Wind } from './types.js';
-export { FERRIES_CLOSED_FROM_LEVEL, FOG_YARDS_PER_PIP, FORDS_CLOSED_FROM_LEVEL, HARD_RAIN_FACTOR, RAIN_LEVEL_FACTORS, weatherEffects } from './weatherEffects.js';
+export { FERRIES_CLOSED_FROM_LEVEL, FOG_YARDS_PER_PIP, FORDS_CLOSED_FROM_LEVEL, RAIN_LEVEL_FACTORS, weatherEffects } from './weatherEffects.js';
 export { type WeatherEvent } from './weatherEvents.js';
 export { weatherStep } from './weatherStep.js';
 export { DEFAULT_WEATHER_TABLE, WEATHER_COLUMNS, type WeatherResult } from './weatherTable.js';

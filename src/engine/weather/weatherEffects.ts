@@ -1,10 +1,9 @@
-import { movementProfile, VALORMR_PROFILE, type MovementProfile } from '../profiles/index.js';
+import { MOVEMENT_PROFILES, VALORMR_PROFILE, type MovementProfile } from '../profiles/index.js';
 import type { CampaignSettings } from '../state/index.js';
 import { droughtStage } from './drought.js';
 import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from './types.js';
 
-/** Overland move point factors of the Valormr rain rules (the default profile's). @see 000 Hard Rain */
-export const HARD_RAIN_FACTOR = VALORMR_PROFILE.weather.hardRain;
+/** Overland move point factors of the Valormr rain levels (the default profile's). @see 000 Hard Rain */
 export const RAIN_LEVEL_FACTORS = VALORMR_PROFILE.weather.rainLevels;
 /** Rain level from which fords are impassable, and ferries inoperable. */
 export const FORDS_CLOSED_FROM_LEVEL = 1;
@@ -17,13 +16,12 @@ interface Reduction {
   readonly reason: string;
 }
 
-/** The settings the weather's effects read: drought, and the movement profile (optional: Valormr). */
-type WeatherSettings = Pick<CampaignSettings, 'drought'> & Partial<Pick<CampaignSettings, 'profile' | 'flyingIgnoresTerrain' | 'brigadesPerRegiment' | 'commanderDivisions'>>;
+/** The settings the weather's effects read: drought, and the movement profile whose weather rules apply. */
+type WeatherSettings = Pick<CampaignSettings, 'drought' | 'profile'>;
 
-function profileOf(settings: WeatherSettings): MovementProfile {
-  return settings.profile === undefined || settings.flyingIgnoresTerrain === undefined || settings.brigadesPerRegiment === undefined || settings.commanderDivisions === undefined
-    ? VALORMR_PROFILE
-    : movementProfile(settings as Pick<CampaignSettings, 'profile' | 'flyingIgnoresTerrain' | 'brigadesPerRegiment' | 'commanderDivisions'>);
+/** The weather rules of the campaign's movement profile (the referee's choices do not touch them). */
+function profileOf(settings: WeatherSettings): Pick<MovementProfile, 'weather'> {
+  return MOVEMENT_PROFILES[settings.profile];
 }
 
 /**
@@ -31,7 +29,7 @@ function profileOf(settings: WeatherSettings): MovementProfile {
  * level, drought. Valormr takes the largest reduction only (RULINGS 2a); ACKS multiplies them
  * (004: "all effects are cumulative", 50 % x 50 % = 25 %). A factor of 1 is no reduction.
  */
-function overland(weather: WeatherState, settings: WeatherSettings, profile: MovementProfile): Reduction | undefined {
+function overland(weather: WeatherState, settings: WeatherSettings, profile: Pick<MovementProfile, 'weather'>): Reduction | undefined {
   const w = profile.weather;
   const candidates: Reduction[] = [];
   if (weather.sky === 'hardRain' && w.hardRain < 1) candidates.push({ factor: w.hardRain, reason: 'hard rain' });
@@ -99,7 +97,7 @@ function sailFactor(weather: WeatherState): number {
 }
 
 /** The penalty to missile attack throws in this weather under the profile (ACKS), 0 for none. */
-function missileAttack(weather: WeatherState, profile: MovementProfile): number {
+function missileAttack(weather: WeatherState, profile: Pick<MovementProfile, 'weather'>): number {
   const m = profile.weather.missileAttack;
   if (!m) return 0;
   const wind = weather.wind === 'gale' ? m.gale : weather.wind === 'highWinds' ? m.highWinds : 0;
@@ -107,7 +105,7 @@ function missileAttack(weather: WeatherState, profile: MovementProfile): number 
 }
 
 /** What the weather does on a tabletop battlefield: fog's visibility, high winds' missile hits, the profile's missile penalties. */
-function battlefieldWeather(weather: WeatherState, windy: boolean, profile: MovementProfile): WeatherEffects['battlefield'] {
+function battlefieldWeather(weather: WeatherState, windy: boolean, profile: Pick<MovementProfile, 'weather'>): WeatherEffects['battlefield'] {
   const notes: string[] = [];
   if (weather.fog) {
     notes.push(`Fog: visibility one die x ${FOG_YARDS_PER_PIP} yards (30-180).`);

@@ -4,12 +4,15 @@ import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '
 import type { Phenomenon } from './rollHalfPersistence.js';
 import type { TableRoll } from './rollPeriodWeather.js';
 import type { WeatherState } from './types.js';
+import type { MovementProfileId } from '../profiles/index.js';
 
 /** The weather a half period opens with, and whether the optional drought rule is on (it shows the drought's week). */
 type WeatherShown = {
   readonly time: GameTime;
   readonly weather: WeatherState;
   readonly drought: boolean;
+  /** The movement profile whose weather rules the effects are told by (absent in facts told before profiles: Valormr's). */
+  readonly profile?: MovementProfileId;
   /** Every die rolled for it, with its purpose. */
   readonly rolls: readonly DiceRoll[];
 };
