@@ -76,6 +76,15 @@ describe('004 Movement of Large Armies', () => {
     expect(at(s, road, 'a')).toBe('0201'); // 8 points: one clear hex (6), 2 carried
     expect(A(s).march.savedPoints).toBe(2);
   });
+
+  it('GIVEN a slow army short of its next hex WHEN its march is called off THEN nothing carries to the next day', () => {
+    const big = army('a', '0101', { figures: Array.from({ length: 40 }, () => 5) });
+    let s = order(underAcks([big]), road, 'a', { path: east(2, 2) });
+    s = ticks(s, road, 2).state; // morning and afternoon: 4 points, short of the 6 of the next hex
+    s = { ...s, orders: {} };
+    s = ticks(s, road, 2).state; // evening, night: the order is gone at daybreak
+    expect(A(s).march.savedPoints).toBe(0);
+  });
 });
 
 describe('004 Rest and Recuperation: three days in seven', () => {

@@ -32,7 +32,7 @@ export const beginHalfStep: TickStep = ({ state, map, dice, weather }) => {
     if (army.status.destroyed) continue;
     let a = army;
     if (state.clock.half === 0) {
-      const r = dailyRollover(a, { map, dice, weather, profile, day: state.clock.day });
+      const r = dailyRollover(a, { map, dice, weather, profile, day: state.clock.day, marching: orders[id]?.kind === 'move' });
       a = r.army;
       facts.push(...r.facts);
     }
@@ -59,6 +59,8 @@ interface Daybreak {
   readonly profile: MovementProfile;
   /** The day that begins. */
   readonly day: number;
+  /** The army still has a march to go on with (points carried over are for it only). */
+  readonly marching: boolean;
 }
 
 /**
@@ -83,7 +85,7 @@ function dailyRollover(army: Army, at: Daybreak): { army: Army; facts: MovementF
   const stragglers = straggleOrRally(army, at.map, at.dice);
   const logged: Army = { ...stragglers.army, march: { ...stragglers.army.march, recentDays: appendDay(m.recentDays, m.movedToday) } };
   const rested = recoverFromFatigue(logged, recovers(logged, fullRest, at.profile));
-  const kept = (m.saveRequested && m.movedToday) || (at.profile.carryUnspent && m.shortOfPoints === true);
+  const kept = (m.saveRequested && m.movedToday) || (at.profile.carryUnspent && m.shortOfPoints === true && at.marching);
   const saved = kept && !m.saveLost ? Math.max(0, m.allowanceToday - m.spentToday) : 0;
   const { shortOfPoints: _short, ...books } = rested.army.march;
   const march: MarchState = {

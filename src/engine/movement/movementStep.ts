@@ -126,7 +126,13 @@ function applyOutcome(a: Army, o: MoverOutcome, at: Applied): { army: Army; orde
     facts: [],
   };
   if (o.made.length > 0) spendMarch(ap, a, o, clock, map);
-  if (at.profile.carryUnspent && o.plan.stop.kind === 'points' && !o.halt) ap.march = { ...ap.march, shortOfPoints: true };
+  // Short of the points for its next hex; a later half that ends the march (done, refused, halted) clears it.
+  if (at.profile.carryUnspent) {
+    const { shortOfPoints: _was, ...books } = ap.march;
+    const stop = o.plan.stop.kind;
+    if (stop === 'points' && !o.halt) ap.march = { ...books, shortOfPoints: true };
+    else if (o.halt || stop === 'done' || stop === 'illegal' || stop === 'crossingChanged') ap.march = books;
+  }
   if (o.passageContact) disorderedInPassage(ap, a, o, map);
   if (o.plan.operation) beginOperation(ap, a, o.plan.operation, map);
   const remaining = order.path.slice(o.made.filter((e) => e.step.kind === 'enter').length);
