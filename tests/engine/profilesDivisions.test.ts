@@ -53,6 +53,10 @@ describe('004 divisions: split and merge keep the army whole', () => {
     const first = must(splitArmy(s0, map, { armyId: 'a', regiments: ['a-r2', 'a-r3'], to: hx('0302') }));
     const second = must(splitArmy(freshDay(first.state), map, { armyId: first.divisionId, regiments: ['a-r3'], to: hx('0402') }));
     expect((second.state.armies[second.divisionId] as Army).divisionOf).toBe('a');
+    // Numbered from the army they all came from, each led by the commander's officer: the chronicle and the map tell them apart.
+    expect([first.divisionId, second.divisionId]).toEqual(['a-2', 'a-3']);
+    expect((second.state.armies['a-3'] as Army).commander).toBe('A\'s division 3');
+    expect((second.state.armies['a-3'] as Army).name).toBe('Army of a (division 3)');
     expect(code(mergeArmies(freshDay(second.state), map, second.divisionId, first.divisionId))).toBeUndefined();
   });
 

@@ -2,7 +2,7 @@ import { movementProfile } from '../../engine/profiles/index.js';
 import type { CampaignSettings } from '../../engine/state/index.js';
 import {
   CURE_STEP, CURE_UNITS, CURE_WAIT, DEFAULT_WEATHER_TABLE, DROUGHT_STAGES, FERRIES_CLOSED_FROM_LEVEL, FORDS_CLOSED_FROM_LEVEL,
-  FOG_YARDS_PER_PIP, RAIN_LEVEL_FACTORS, WEATHER_COLUMNS, weatherEffects, type WeatherResult,
+  FOG_YARDS_PER_PIP, RAIN_LEVEL_FACTORS, WEATHER_COLUMNS, weatherEffects, type WeatherEffects, type WeatherResult,
 } from '../../engine/weather/index.js';
 import { FIRST_MORNING, type Wind } from '../../engine/weather/index.js';
 import type { TopicAnswer } from './movementTopics.js';
@@ -11,6 +11,15 @@ import { codeTable, dieFaces, signed } from './text.js';
 const RESULT_WORDS: Record<WeatherResult, string> = { noChange: '-', cloudy: 'cloudy', clears: 'clears', rain: 'rain', lightRain: 'light rain', hardRain: 'hard rain' };
 const periods = (n: number, sky: string): string => (n === 1 ? `one ${sky} period` : `${n} ${sky} periods`);
 const WIND_WORDS = { none: 'nothing', calm: 'calm', highWinds: 'high winds', gale: 'gale' } as const;
+
+/** What high winds do to missiles on the table: Valormr's hits, or the profile's attack penalty. */
+function missiles(e: WeatherEffects): string {
+  const parts = [
+    ...(e.battlefield.missileHits !== 0 ? [`missile hits ${signed(e.battlefield.missileHits)}`] : []),
+    ...(e.battlefield.missileAttack ? [`missile attacks ${signed(e.battlefield.missileAttack)}`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', ') : 'missiles unaffected';
+}
 
 export function weather(settings: CampaignSettings): TopicAnswer {
   const t = DEFAULT_WEATHER_TABLE;
@@ -44,7 +53,7 @@ export function weather(settings: CampaignSettings): TopicAnswer {
     combine === 'multiply'
       ? `During a hard-rain period overland points ×${hard.overlandFactor}; high winds ×${high.overlandFactor}, a gale ×${windOf('gale').overlandFactor}. Reductions multiply (hard rain in high winds: ×${hard.overlandFactor * high.overlandFactor}).`
       : `During a hard-rain period overland points ×${hard.overlandFactor}. Reductions do not multiply: the largest applies.`,
-    `Fog: ports closed to seagoing ships, sailing ×${fog.sailFactor}, battlefield visibility d6 × ${FOG_YARDS_PER_PIP} yards. High winds: ports closed, sailing ×${high.sailFactor}, missile hits ${signed(high.battlefield.missileHits)}. `
+    `Fog: ports closed to seagoing ships, sailing ×${fog.sailFactor}, battlefield visibility d6 × ${FOG_YARDS_PER_PIP} yards. High winds: ports closed, sailing ×${high.sailFactor}, ${missiles(high)}. `
       + `Calm: ${windOf('calm').rowOnly ? 'only rowed vessels move' : 'no effect'}. Gale: ${windOf('gale').shipsHalted ? 'no ship at sea moves' : 'no effect'} (high winds on land).`,
     settings.drought
       ? `Drought (on): overland ×${Object.entries(DROUGHT_STAGES).map(([w, s]) => `${s.overlandFactor} wk ${w}`).join(', ')}.`

@@ -68,6 +68,10 @@ function divisionId(state: CampaignState, parent: string): string {
   for (let n = 2; ; n++) if (!used.has(`${parent}-${n}`)) return `${parent}-${n}`;
 }
 
+/** What a division adds to its army's name and commander, taken off again for a division of a division. */
+const DIVISION_NAME = / \(division \d+\)$/;
+const DIVISION_COMMANDER = /'s division \d+$/;
+
 /** The army a division came from (itself for an army that is no division). */
 const originOf = (a: Army): string => a.divisionOf ?? a.id;
 
@@ -104,13 +108,17 @@ export function splitArmy(state: CampaignState, map: MapModel, input: SplitInput
   if (leaving.length === army.regiments.length) return fail('division.regiments', `At least one regiment stays with ${army.name}; name the others that march off.`);
   const fail2 = placeDivision(state, map, army, input.to);
   if (!fail2.ok) return fail2;
-  const id = divisionId(state, army.id);
+  const origin = originOf(army);
+  const id = divisionId(state, origin);
+  const n = id.slice(origin.length + 1);
   const moved = moveAtOnce({ ...army, id }, fail2.value, state.clock).army;
   const staying = army.regiments.filter((r) => !input.regiments.includes(r.id));
   const division: Army = {
     ...moved,
-    name: input.name ?? `${army.name} (division ${id.slice(army.id.length + 1)})`,
-    divisionOf: originOf(army),
+    name: input.name ?? `${army.name.replace(DIVISION_NAME, '')} (division ${n})`,
+    // Led by one of the commander's officers: the chronicle and the map tell the two apart.
+    commander: `${army.commander.replace(DIVISION_COMMANDER, '')}'s division ${n}`,
+    divisionOf: origin,
     regiments: reRole(leaving),
     individuals: [],
     vessels: {},
