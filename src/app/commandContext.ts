@@ -1,3 +1,4 @@
+import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import type { Reply } from './messages.js';
 
@@ -10,16 +11,8 @@ export interface UploadedFile {
 /**
  * One invocation of a slash command, transport-neutral. Discord and the console both build one.
  */
-export interface CommandContext {
+export interface CommandContext extends Actor {
   readonly app: App;
-  readonly userId: string;
-  readonly userName: string;
-  readonly guildId: string;
-  readonly channelId: string;
-  /** Role ids of the caller in this guild (co-referee role). */
-  readonly roleIds: readonly string[];
-  /** Permissions the bot lacks in this channel to run a campaign there, when the transport knows (see Actor). */
-  readonly botMissingPermissions?: readonly string[];
   readonly subcommand: string | undefined;
   string(name: string): string | undefined;
   integer(name: string): number | undefined;
