@@ -133,4 +133,14 @@ export async function killAll(): Promise<void> {
 }
 
 /** Waits `ms`. */
+/** Whether a process with this pid is still running (signal 0 checks without sending anything). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((res) => setTimeout(res, ms));

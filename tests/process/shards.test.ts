@@ -15,7 +15,7 @@ import { createApp } from '../../src/app/createApp.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { FakeDiscord, shardOf } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { killAll, sleep, startBot } from './botProcess.js';
+import { isAlive, killAll, sleep, startBot } from './botProcess.js';
 import { tinyScenario } from './tinyScenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-shards-'));
@@ -26,15 +26,6 @@ afterAll(async () => {
   await fake?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('two shards on one database', () => {
   it('GIVEN 20 guilds with a campaign each and 10 half periods due WHEN the bot runs with SHARDS=auto (2) THEN 200 ticks are played, each once and by the shard owning its guild, and every message is sent once', async () => {
@@ -105,7 +96,7 @@ describe('two shards on one database', () => {
     console.info(`sharded SIGTERM: manager exit ${exit.code} after ${exit.tookMs} ms`);
     expect(exit.code).toBe(0);
     expect(exit.tookMs).toBeLessThan(4000);
-    expect(pids.filter(alive)).toEqual([]);
+    expect(pids.filter(isAlive)).toEqual([]);
     app.close();
   }, 120_000);
 });

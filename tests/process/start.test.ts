@@ -13,7 +13,7 @@ import { commands } from '../../commands/index.js';
 import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { botEnv, killAll, ROOT, sleep, startProcess } from './botProcess.js';
+import { botEnv, isAlive, killAll, ROOT, sleep, startProcess } from './botProcess.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-start-'));
 let fake: FakeDiscord;
@@ -38,15 +38,6 @@ function childrenOf(pid: number): { pid: number; cmd: string }[] {
   const out = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.trim();
   return out ? out.split('\n').map((p) => ({ pid: Number(p), cmd: readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ').trim() })) : [];
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** `npm start` with this environment (npm from the PATH, as an operator or a supervisor runs it). */
 function spawnNpmStart(env: Record<string, string>): { pid: number; exited: Promise<{ code: number | null; at: number }>; output: () => string } {
@@ -96,7 +87,7 @@ describe('npm start and the compiled entry point', () => {
     process.kill(npm.pid, 'SIGTERM');
     await npm.exited;
     await sleep(500);
-    expect(children.filter((c) => alive(c.pid))).toEqual([]);
+    expect(children.filter((c) => isAlive(c.pid))).toEqual([]);
   }, 60_000);
 
   it('GIVEN npm start with a token WHEN a supervisor sends SIGTERM to npm THEN the bot shuts down cleanly within 2 s and nothing is left running', async () => {
@@ -106,7 +97,7 @@ describe('npm start and the compiled entry point', () => {
     expect(node?.cmd).toMatch(/node dist\/src\/main\.js$/);
     const sent = Date.now();
     process.kill(npm.pid, 'SIGTERM');
-    await fake.waitFor(() => !alive(node!.pid), 5000, 'the bot process gone');
+    await fake.waitFor(() => !isAlive(node!.pid), 5000, 'the bot process gone');
     const took = Date.now() - sent;
     await npm.exited;
     console.info(`SIGTERM to npm: the bot (node) exited after ${took} ms`);
