@@ -1,5 +1,5 @@
-import { advanceTabletopTurn, casualtiesSoFar, describeStep, applyBattleResult, declareWithdrawal, type ContactRecord } from '../../engine/contact/index.js';
-import { regimentFigures, type Army } from '../../engine/forces/index.js';
+import { advanceTabletopTurn, battleLosses, describeStep, applyBattleResult, declareWithdrawal, type ContactRecord } from '../../engine/contact/index.js';
+import type { Army } from '../../engine/forces/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
@@ -36,23 +36,6 @@ function parseLosses(tx: CampaignTx, c: ContactRecord, text: string | undefined)
 }
 
 /**
- * The losses entered turn by turn with those given now added (the last turn's, or all of them when
- * no turn was entered), checked against each regiment's figures.
- */
-function lossesWith(tx: CampaignTx, c: ContactRecord, given: readonly { armyId: string; regimentId: string; figures: number }[]): Record<string, Record<string, number>> {
-  const losses: Record<string, Record<string, number>> = casualtiesSoFar(c);
-  for (const l of given) losses[l.armyId] = { ...(losses[l.armyId] ?? {}), [l.regimentId]: (losses[l.armyId]?.[l.regimentId] ?? 0) + l.figures };
-  for (const [armyId, byRegiment] of Object.entries(losses)) {
-    for (const [regimentId, figures] of Object.entries(byRegiment)) {
-      const regiment = tx.state.armies[armyId]?.regiments.find((r) => r.id === regimentId);
-      const has = regiment ? regimentFigures(regiment) : 0;
-      if (figures > has) throw new UserError('battle.badLosses', `${armyId}/${regimentId} has ${has} figures: it cannot lose ${figures} (turn by turn and now together).`);
-    }
-  }
-  return losses;
-}
-
-/**
  * `/battle result`: the referee records a tabletop battle: figures lost per regiment
  * (`losses:"hadewych/first=4, grallune/first=2"`, added to the casualties entered turn by turn
  * with `/battle turn`: the last turn's, or the whole battle's when none were), withdrawals
@@ -64,7 +47,7 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
     requireReferee(tx, 'record a battle');
     const c = contactByIdForReferee(tx.state, input.contact);
     if (c.step !== 'battle') throw new UserError('battle.none', `Contact ${c.id} has no battle waiting for its result (it is ${describeStep(c.step)}).`);
-    const losses = lossesWith(tx, c, parseLosses(tx, c, input.losses));
+    const losses = must(battleLosses(tx.state, c, parseLosses(tx, c, input.losses)));
     const declared: Record<string, Condition> = { ...(c.data.withdrawals ?? {}) };
     for (const [who, cond] of pairs(input.withdraw)) {
       if (!CONDITIONS.includes(cond as Condition)) throw new UserError('battle.badCondition', `A withdrawal is formed, retreat or rout (not "${cond}").`);
@@ -101,7 +84,6 @@ export function battleTurn(app: App, actor: Actor, input: { contact?: string | u
     const mine = armiesOf(tx, actor.userId);
     const foreign = casualties.find((l) => !tx.isReferee && !mine.includes(l.armyId));
     if (foreign) throw new UserError('battle.notYours', `${tx.state.armies[foreign.armyId]?.name ?? foreign.armyId} is not your army: each commander enters their own casualties (the referee any).`);
-    lossesWith(tx, c, casualties);
     const r = must(advanceTabletopTurn(tx.state, c.id, casualties));
     const said = casualties.length > 0 ? ` Casualties of turn ${r.turn - 1} recorded (${casualties.length} regiment(s)).` : '';
     return { state: r.state, events: r.events, outbox: routeEvents({ ...tx, state: r.state }, r.events), result: [ephemeral(`Battle ${c.id}: turn ${r.turn} begins.${said} Each side is told what arrives.`, { contactId: c.id, turn: r.turn })] };

@@ -1,5 +1,5 @@
 import { namesOf, PUBLIC, REFEREE, tell, toArmy, type ArmyAudience, type Fact, type PublicAudience, type RefereeAudience, type Told } from '../events/index.js';
-import { assaultRegiment, type Army, type Company } from '../forces/index.js';
+import { assaultRegiment, regimentFigures, type Army, type Company } from '../forces/index.js';
 import type { LengthUnit } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState } from '../state/index.js';
@@ -108,6 +108,8 @@ export function advanceTabletopTurn(state: CampaignState, contactId: string, cas
   if (!briefing) return fail('battle.noDeployment', `Battle ${contactId} has no deployment yet.`);
   const table = record.data.tabletop ?? { turn: 0, casualties: [] };
   if (table.turn === 0 && casualties.length > 0) return fail('battle.noTurnYet', 'No turn has been fought yet: casualties are entered with the turn that follows the one they fell in (`/battle turn` once to begin turn 1).');
+  const checked = battleLosses(state, record, casualties);
+  if (!checked.ok) return checked;
   const booked = casualties.map((c) => ({ ...c, turn: table.turn }));
   const turn = table.turn + 1;
   const facts: TabletopFact[] = [];
@@ -132,13 +134,24 @@ export function advanceTabletopTurn(state: CampaignState, contactId: string, cas
   return ok({ state: s, turn, events: tell(facts, describeTabletop, namesOf(s.armies)) });
 }
 
-/** The casualties entered turn by turn, summed per army and regiment (what `/battle result` takes as its losses unless told otherwise). */
-export function casualtiesSoFar(record: ContactRecord): Record<string, Record<string, number>> {
+/**
+ * The battle's losses so far: the casualties entered turn by turn with `more` added (the turn
+ * just fought, or at the result the last turn's, or the whole battle's when no turn was entered),
+ * summed per army and regiment. Refused when a regiment would lose more figures than it has.
+ */
+export function battleLosses(state: CampaignState, record: ContactRecord, more: readonly Omit<TurnCasualty, 'turn'>[]): Result<Record<string, Record<string, number>>> {
   const out: Record<string, Record<string, number>> = {};
-  for (const c of record.data.tabletop?.casualties ?? []) {
+  for (const c of [...(record.data.tabletop?.casualties ?? []), ...more]) {
     const byRegiment = out[c.armyId] ?? {};
     byRegiment[c.regimentId] = (byRegiment[c.regimentId] ?? 0) + c.figures;
     out[c.armyId] = byRegiment;
   }
-  return out;
+  for (const [armyId, byRegiment] of Object.entries(out)) {
+    for (const [regimentId, figures] of Object.entries(byRegiment)) {
+      const regiment = state.armies[armyId]?.regiments.find((r) => r.id === regimentId);
+      const has = regiment ? regimentFigures(regiment) : 0;
+      if (figures > has) return fail('battle.badLosses', `${armyId}/${regimentId} has ${has} figures: it cannot lose ${figures} (turn by turn and now together).`);
+    }
+  }
+  return ok(out);
 }

@@ -2,7 +2,7 @@
 export { canAvoidTo } from './avoid.js';
 export { baselines } from './baselines.js';
 export { applyBattleResult, declareWithdrawal } from './battleResult.js';
-export { advanceTabletopTurn, casualtiesSoFar } from './battleTurn.js';
+export { advanceTabletopTurn, battleLosses } from './battleTurn.js';
 export { type ContactEvent } from './contactEvents.js';
 export { type ContactData, type ContactRecord, type ContactStep, type Decision, type Step1Choice } from './contactRecord.js';
 export { contactStep } from './contactStep.js';
