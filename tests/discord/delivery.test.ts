@@ -95,9 +95,8 @@ describe('rate limits off the queue', () => {
     queue({ to: 'dm', userId: PEOPLE.alice.id, content: 'Reminder: orders are due at 18:00.' });
     queue({ to: 'dm', userId: PEOPLE.bob.id, content: 'Bob: your scouts report nothing.' });
     queue({ to: 'channel', channelId: h.fake.channelId, content: 'Chronicle: a quiet night.' });
-    const started = Date.now();
     await h.bot.deliverNow();
-    expect(Date.now() - started).toBeLessThan(800);
+    // The run did not wait out the limit: the limited DM is still pending, tried once.
     expect(row('Bob: your scouts report nothing.')?.status).toBe('sent');
     expect(row('Chronicle: a quiet night.')?.status).toBe('sent');
     const waiting = row('Reminder: orders are due at 18:00.');

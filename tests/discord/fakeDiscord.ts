@@ -40,6 +40,14 @@ const EPHEMERAL = 1 << 6;
 const DISCORD_EPOCH = 1420070400000n;
 /** How long Discord remembers a nonce sent with enforce_nonce ("a few minutes"). */
 const NONCE_WINDOW_MS = 5 * 60_000;
+/**
+ * How long an interaction may wait for its first answer. Discord allows 3 s; the fake allows 15 s
+ * so that a test on a loaded machine checks that the bot answers (and defers when it must), not how
+ * fast: speed is a bench figure. An interaction pushed with a larger `ageMs` is refused as expired.
+ */
+export const ANSWER_WINDOW_MS = 15_000;
+/** The default wait for a condition: generous, so a loaded machine does not fail a correct test. */
+const WAIT_MS = 15_000;
 
 /** Permission bits the fake knows about (Discord's values). */
 export const Perm = {
@@ -807,7 +815,7 @@ export class FakeDiscord {
   }
 
   /** Resolves when `predicate` holds (checked after every request and gateway event, and every 20 ms). */
-  async waitFor<T>(predicate: () => T | undefined | false, timeoutMs = 3000, what = 'condition'): Promise<T> {
+  async waitFor<T>(predicate: () => T | undefined | false, timeoutMs = WAIT_MS, what = 'condition'): Promise<T> {
     const first = predicate();
     if (first) return first;
     return new Promise<T>((resolve, reject) => {
@@ -841,7 +849,7 @@ export class FakeDiscord {
   }
 
   /** Waits until the interaction has received its final answer (a reply, an edit or a follow-up). */
-  async waitForAnswer(id: string, count = 1, timeoutMs = 3000): Promise<InteractionRecord> {
+  async waitForAnswer(id: string, count = 1, timeoutMs = WAIT_MS): Promise<InteractionRecord> {
     return this.waitFor(() => {
       const rec = this.interaction(id);
       return rec.messages.length >= count || rec.autocompleteChoices ? rec : undefined;
@@ -1300,7 +1308,7 @@ export class FakeDiscord {
     const rec = this.interactions.get(id);
     if (!rec || rec.token !== token) return [404, { message: 'Unknown interaction', code: 10062 }];
     if (rec.callbacks.length > 0) return [400, { message: 'Interaction has already been acknowledged.', code: 40060 }];
-    if (Date.now() - rec.pushedAt > 3000) return [404, { message: 'Unknown interaction', code: 10062 }];
+    if (Date.now() - rec.pushedAt > ANSWER_WINDOW_MS) return [404, { message: 'Unknown interaction', code: 10062 }];
     const type = data.type as number;
     if (!(CALLBACKS_FOR[rec.type] ?? []).includes(type)) return formError('type', 'INTERACTION_RESPONSE_TYPE_INVALID', `Callback type ${type} is not valid for an interaction of type ${rec.type}.`);
     const inner = (data.data ?? {}) as Record<string, unknown>;

@@ -282,9 +282,8 @@ describe('a huge or hostile scenario', () => {
     const doc = cloneRaw();
     (doc.map as { width: number; height: number }).width = 20_000;
     (doc.map as { width: number; height: number }).height = 20_000;
-    const started = Date.now();
+    // Building 400 million hexes would not end within the test's timeout (or would run out of memory).
     const check = validateScenario(doc);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(check.ok).toBe(false);
     if (check.ok) return;
     expect(check.problems.map((p) => p.path)).toContain('map.width');

@@ -50,23 +50,16 @@ function spawnNpmStart(env: Record<string, string>): { pid: number; exited: Prom
 }
 
 describe('npm start and the compiled entry point', () => {
-  it('GIVEN no DISCORD_TOKEN WHEN node dist/src/main.js starts THEN the console answers its first line quickly (compiled JavaScript, no tsx)', async () => {
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const p = startProcess(['dist/src/main.js'], botEnv({ DATABASE_PATH: join(dir, `console${i}.db`) }));
-      p.child.stdin.write('@referee /help\n');
-      await p.waitForLine((l) => l.startsWith('{"to":"ephemeral"'), 10_000, 'the first answer');
-      times.push(Date.now() - p.startedAt);
-      p.child.stdin.end();
-      expect((await p.exited).code).toBe(0);
-    }
-    const sorted = [...times].sort((a, b) => a - b);
-    console.info(`first console answer from process start (compiled): ${times.join(', ')} ms; median ${sorted[2]} ms`);
-    // The design's bar is 0.4 s on an idle machine; this catches a return of the tsx chain (over 1 s) on a busy one.
-    expect(sorted[2]).toBeLessThan(1000);
+  it('GIVEN no DISCORD_TOKEN WHEN node dist/src/main.js starts THEN the console answers its first line (compiled JavaScript, no tsx)', async () => {
+    // How fast is a bench figure (startupMs, `npm start` to the first answer); here: that it answers.
+    const p = startProcess(['dist/src/main.js'], botEnv({ DATABASE_PATH: join(dir, 'console.db') }));
+    p.child.stdin.write('@referee /help\n');
+    await p.waitForLine((l) => l.startsWith('{"to":"ephemeral"'), 30_000, 'the first answer');
+    p.child.stdin.end();
+    expect((await p.exited).code).toBe(0);
   }, 60_000);
 
-  it('GIVEN the systemd unit\'s ExecStart (node dist/src/main.js) with a token WHEN SIGTERM THEN the bot logs the database, connects, and exits 0 within 2 s', async () => {
+  it('GIVEN the systemd unit\'s ExecStart (node dist/src/main.js) with a token WHEN SIGTERM THEN the bot logs the database, connects, and exits 0', async () => {
     const path = join(dir, 'unit.db');
     const p = startProcess(['dist/src/main.js'], botEnv({ DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, DATABASE_PATH: path, NODE_ENV: 'production' }));
     await p.waitForLine((l) => l.includes('"bot ready"'), 30_000, 'the bot ready');
@@ -75,7 +68,6 @@ describe('npm start and the compiled entry point', () => {
     const exit = await p.signal('SIGTERM');
     console.info(`ExecStart, SIGTERM: exit ${exit.code} after ${exit.tookMs} ms`);
     expect(exit.code).toBe(0);
-    expect(exit.tookMs).toBeLessThan(2000);
   }, 60_000);
 
   it('GIVEN npm start WHEN it runs THEN npm\'s only child is node running dist/src/main.js, and SIGTERM to npm ends both', async () => {
@@ -90,18 +82,14 @@ describe('npm start and the compiled entry point', () => {
     expect(children.filter((c) => isAlive(c.pid))).toEqual([]);
   }, 60_000);
 
-  it('GIVEN npm start with a token WHEN a supervisor sends SIGTERM to npm THEN the bot shuts down cleanly within 2 s and nothing is left running', async () => {
+  it('GIVEN npm start with a token WHEN a supervisor sends SIGTERM to npm THEN the bot shuts down cleanly and nothing is left running', async () => {
     const npm = spawnNpmStart({ DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, DATABASE_PATH: join(dir, 'npm-bot.db') });
     await fake.waitFor(() => npm.output().includes('"bot ready"'), 30_000, 'the bot ready under npm');
     const [node] = childrenOf(npm.pid);
     expect(node?.cmd).toMatch(/node dist\/src\/main\.js$/);
-    const sent = Date.now();
     process.kill(npm.pid, 'SIGTERM');
-    await fake.waitFor(() => !isAlive(node!.pid), 5000, 'the bot process gone');
-    const took = Date.now() - sent;
+    await fake.waitFor(() => !isAlive(node!.pid), 30_000, 'the bot process gone');
     await npm.exited;
-    console.info(`SIGTERM to npm: the bot (node) exited after ${took} ms`);
-    expect(took).toBeLessThan(2000);
     expect(npm.output()).toContain('"shutting down"');
     expect(npm.output()).toContain('"stopped"');
   }, 60_000);
