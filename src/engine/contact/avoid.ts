@@ -1,9 +1,9 @@
 import type { Army } from '../forces/index.js';
-import { type Hex, hexEquals, isAdjacent } from '../hex/index.js';
+import { type Hex, isAdjacent } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import type { PricedMove } from '../movement/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/index.js';
+import { armiesAt, type CampaignState } from '../state/index.js';
 import { contactMoveCost, contactPointsLeft, forcedMarchExtra } from './moveCost.js';
 
 /** What avoiding into a hex costs. */
@@ -31,7 +31,7 @@ export function canAvoidTo(state: CampaignState, map: MapModel, army: Army, to: 
   if (!isAdjacent(army.hex, to)) return fail('contact.avoidNotAdjacent', `To avoid contact, name a hex next to ${map.format(army.hex)}.`, { to: map.format(to) });
   const priced = contactMoveCost(state, map, army, [to]);
   if (!priced.ok) return priced;
-  if (Object.values(state.armies).some((a) => a.id !== army.id && !a.status.destroyed && hexEquals(a.hex, to))) {
+  if (armiesAt(state, to).some((a) => a.id !== army.id)) {
     return fail('contact.avoidOccupied', `${map.format(to)} holds another commander; pick an empty hex (one commander per hex).`);
   }
   const move = priced.value;

@@ -171,20 +171,56 @@ function rankContestedHexes(state: CampaignState, map: MapModel, movers: Readonl
   return { ranking, facts };
 }
 
-/** Step 3: the entries, played in order of their moment until nobody can go on. */
+/**
+ * Step 3: the entries, played in order of their moment until nobody can go on: each time, the
+ * first pending mover (in the order of `pending`) that may enter makes its next entry.
+ * The queue is kept in that order as it goes: only the mover that entered changes its key (its
+ * next entry), so it alone is put back in its place; a mover halted meanwhile (by contact) is
+ * dropped when the scan meets it. No re-sort of every mover before each entry.
+ */
 function playEntries(board: Board): void {
+  const queue = pending(board.movers);
   for (;;) {
-    const next = pending(board.movers).find((m) => mayEnter(board, m));
+    let i = 0;
+    while (i < queue.length) {
+      const m = queue[i] as Mover;
+      if (!isPending(m)) queue.splice(i, 1);
+      else if (mayEnter(board, m)) break;
+      else i++;
+    }
+    const next = queue[i];
     if (!next) return;
+    queue.splice(i, 1);
     enterNext(board, next);
+    if (isPending(next)) queue.splice(insertionPoint(queue, next), 0, next);
   }
+}
+
+/** Whether a mover still has entries to make (it has not halted). */
+function isPending(m: Mover): boolean {
+  return !m.halt && m.next < m.plan.entries.length;
+}
+
+/** The order of pending movers: the moment of their next entry, then army id. */
+function byNextMoment(a: Mover, b: Mover): number {
+  return nextEntry(a).moment - nextEntry(b).moment || (a.army.id < b.army.id ? -1 : 1);
+}
+
+/** Where a mover goes in a queue sorted by `byNextMoment` (binary search). */
+function insertionPoint(queue: readonly Mover[], m: Mover): number {
+  let lo = 0;
+  let hi = queue.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (byNextMoment(queue[mid] as Mover, m) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Movers with entries still to make, in order of the moment of their next entry. */
 function pending(movers: ReadonlyMap<string, Mover>): Mover[] {
-  return [...movers.values()]
-    .filter((m) => !m.halt && m.next < m.plan.entries.length)
-    .sort((a, b) => nextEntry(a).moment - nextEntry(b).moment || (a.army.id < b.army.id ? -1 : 1));
+  return [...movers.values()].filter(isPending).sort(byNextMoment);
 }
 
 /** Whether a mover has entered the hex, or will not (halted, or its path no longer leads there). */
