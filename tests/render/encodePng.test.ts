@@ -41,9 +41,11 @@ function valormr(): { canvas: Canvas } {
 }
 
 describe('encodePng (sharp fed the canvas pixels)', () => {
-  it('GIVEN the full public Valormr map WHEN encoded THEN the decoded pixels equal the canvas encoder\'s AND the file is smaller', async () => {
+  it('GIVEN the full public Valormr map WHEN encoded THEN the decoded pixels equal the canvas encoder\'s AND the file is smaller, an RGB picture without alpha', async () => {
     const { fast, skia } = await expectSamePixels(valormr().canvas);
     expect(fast.length).toBeLessThan(skia.length);
+    const meta = await sharp(fast).metadata();
+    expect([meta.channels, meta.hasAlpha]).toEqual([3, false]);
   });
 
   it('GIVEN a battlefield sketch WHEN encoded THEN the decoded pixels equal the canvas encoder\'s', async () => {
@@ -66,6 +68,7 @@ describe('encodePng (sharp fed the canvas pixels)', () => {
     ctx.beginPath();
     ctx.arc(40, 16, 14, 0, Math.PI * 2);
     ctx.fill();
-    await expectSamePixels(canvas);
+    const { fast } = await expectSamePixels(canvas);
+    expect((await sharp(fast).metadata()).hasAlpha).toBe(true);
   });
 });
