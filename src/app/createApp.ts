@@ -1,4 +1,5 @@
 import { closeDatabase, openDatabase } from '../db/client.js';
+import { keepLayersBeside } from '../render/index.js';
 import type { App } from './app.js';
 import { silentLogger, systemClock, type Clock, type Logger } from './ports.js';
 
@@ -11,9 +12,14 @@ export interface AppOptions {
   readonly outDir?: string;
 }
 
-/** Opens the database (migrating it) and assembles the app. */
+/**
+ * Opens the database (migrating it) and assembles the app. The map pictures' static layers are
+ * kept beside a database file (`<database>-layers/`), so a new render thread or a restarted
+ * process does not draw them again.
+ */
 export function createApp(opts: AppOptions): App & { close(): void } {
   const db = openDatabase(opts.databasePath);
+  if (opts.databasePath !== ':memory:' && opts.databasePath !== '') keepLayersBeside(opts.databasePath);
   return {
     db,
     clock: opts.clock ?? systemClock,

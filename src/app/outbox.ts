@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { writeTransaction } from '../db/client.js';
 import { anyDue, claimants, claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseClaims, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
 import { type EngineEvent, PUBLIC, REFEREE } from '../engine/events/index.js';
+import { RenderThreadDied } from '../render/index.js';
 import type { App } from './app.js';
 import type { Card, MessageButton, MessageFile, Picture } from './messages.js';
 import { paint } from './pictures.js';
@@ -154,6 +155,7 @@ function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'f
 async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>, signal: AbortSignal): Promise<boolean> {
   let result: DeliveryResult;
   let reason = '';
+  let undrawable = false;
   let retryAfterMs: number | undefined;
   let permission: string | undefined;
   // Each delivery gets its own signal, aborted with the worker's: listeners a transport hangs on it
@@ -172,7 +174,9 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
       permission = outcome.missingPermission;
     }
   } catch (e) {
-    result = 'retry';
+    // A picture that killed two render threads would kill the next: given up at once, the referee told.
+    undrawable = e instanceof RenderThreadDied;
+    result = undrawable ? 'permanent' : 'retry';
     reason = e instanceof Error ? e.message : String(e);
   } finally {
     signal.removeEventListener('abort', abort);
@@ -193,7 +197,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
     writeTransaction(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts, nextAttemptAt: new Date(now.getTime() + wait).toISOString(), lastError: reason || result }));
     return false;
   }
-  const lostChannel = result === 'permanent' && row.to === 'channel';
+  const lostChannel = result === 'permanent' && row.to === 'channel' && !undrawable;
   try {
     giveUp(app, row, owner, result === 'dmClosed' ? 'dmClosed' : 'failed', reason || result, lostChannel, permission);
   } catch (err) {

@@ -4,7 +4,7 @@ import type { MapView } from '../engine/views/index.js';
 import { mapKey } from './mapKey.js';
 import type { AnimationOptions } from './animate.js';
 import type { RenderMapOptions } from './renderMap.js';
-import { runPicture } from './renderPool.js';
+import { configureRenderPool, runPicture } from './renderPool.js';
 
 /**
  * Map and battlefield pictures, drawn and encoded on render threads (renderPool.ts) so the bot's
@@ -20,7 +20,12 @@ export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buff
   return runPicture({ kind: 'battlefield', sketch }, async () => (await import('./battlefield.js')).renderBattlefieldHere(sketch));
 }
 
-export { closeRenderPool } from './renderPool.js';
+export { closeRenderPool, RenderThreadDied } from './renderPool.js';
+
+/** Keeps the static layers of map pictures on disk beside this database file (layerFile.ts). */
+export function keepLayersBeside(databasePath: string): void {
+  configureRenderPool({ layerCacheDir: `${databasePath}-layers` });
+}
 /**
  * The time-lapse and the campaign book's maps (animate.ts): libvips is loaded only when one is
  * made, and encodes on its own threads.

@@ -3,6 +3,7 @@ import type { Hex } from '../engine/hex/hex.js';
 import type { MapModel } from '../engine/map/mapModel.js';
 import type { MapView } from '../engine/views/mapView.js';
 import { encodePng } from './encodePng.js';
+import { readLayerFile, writeLayerFile } from './layerFile.js';
 import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
 import { drawOverlay, type TitleText } from './overlay.js';
@@ -36,12 +37,15 @@ export interface RenderMapOptions {
 const CACHE_BUDGET_BYTES = 64 * 1024 * 1024;
 const cache = new Map<string, { layer: StaticLayer; bytes: number }>();
 let cachedBytes = 0;
-function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key: string; hexIds: 'all' | 'subset' | 'none'; layout: () => StaticLayer['layout'] } {
+function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key: string; hexIds: 'all' | 'subset' | 'none'; kept: boolean; layout: () => StaticLayer['layout'] } {
   const hexIds = opts.hexIds ?? 'all';
   const zoom = opts.around ? `${opts.around.q},${opts.around.r},${opts.radius ?? 5}` : 'full';
   return {
     key: `${mapKey(map, opts.cacheKey)}|${opts.width ?? 1600}|${zoom}|${hexIds}|${kind}`,
     hexIds,
+    // Whole-map layers of a content-addressed map (the campaign's key) are kept on disk too;
+    // zooms are small and many, and a MapModel object's key means nothing to another thread.
+    kept: opts.cacheKey !== undefined && !opts.around,
     layout: () => computeLayout(map.width, map.height, {
       ...(opts.width !== undefined ? { width: opts.width } : {}),
       ...(opts.around ? { around: opts.around, radius: opts.radius ?? 5 } : {}),
@@ -52,7 +56,7 @@ function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key
 
 function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): StaticLayer {
   ensureFonts();
-  const { key, hexIds, layout: layoutOf } = layerSpec(map, opts, kind);
+  const { key, hexIds, kept, layout: layoutOf } = layerSpec(map, opts, kind);
   const hit = cache.get(key);
   if (hit) {
     // refresh its place in the LRU order
@@ -61,7 +65,11 @@ function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): 
     return hit.layer;
   }
   const layout = layoutOf();
-  const layer = buildStaticLayer(map, layout, { hexIds, kind });
+  let layer = kept ? readLayerFile(key, layout) : undefined;
+  if (!layer) {
+    layer = buildStaticLayer(map, layout, { hexIds, kind });
+    if (kept) writeLayerFile(key, layer);
+  }
   const bytes = layout.width * layout.height * 4;
   cache.set(key, { layer, bytes });
   cachedBytes += bytes;

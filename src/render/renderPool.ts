@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { MapData } from '../engine/map/mapModel.js';
 import type { BattlefieldSketch } from '../engine/views/battlefieldSketch.js';
 import type { MapView } from '../engine/views/mapView.js';
+import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
 import type { RenderMapOptions } from './renderMap.js';
 
 /**
@@ -14,8 +15,18 @@ import type { RenderMapOptions } from './renderMap.js';
  *
  * Workers start on the first picture, are unreferenced while idle (they never keep the process
  * alive) and can be stopped with `closeRenderPool()`. If no worker can start, pictures are drawn
- * in this thread instead.
+ * in this thread instead. A worker that dies while it draws (after it has answered before) is
+ * replaced and its pictures are tried once more on a new one; a picture whose second try dies too
+ * is refused with `RenderThreadDied` (drawing it again would only kill another thread).
  */
+
+/** A picture was given up: the render thread died drawing it, twice. */
+export class RenderThreadDied extends Error {
+  constructor(cause: Error) {
+    super(`the picture could not be drawn: the render thread died twice while drawing it (${cause.message})`);
+    this.name = 'RenderThreadDied';
+  }
+}
 
 export interface CacheStats {
   readonly entries: number;
@@ -48,6 +59,8 @@ interface Task {
   readonly here: () => Promise<Buffer>;
   readonly resolve: (png: Buffer) => void;
   readonly reject: (err: Error) => void;
+  /** Render threads that died holding this picture. */
+  deaths: number;
 }
 
 interface Slot {
@@ -75,12 +88,16 @@ const queue: Task[] = [];
 const sent = new Map<number, { task: Task; slot: Slot }>();
 const asked = new Map<number, (r: RenderReply) => void>();
 let nextId = 1;
+/** Render threads started since the process began. */
+let started = 0;
 
 /**
  * Sets the number of render threads (default: one per spare core, at most two; 0 draws in this
  * thread) and how long an idle worker is kept (default 60 s).
  */
-export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number }): void {
+export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string }): void {
+  // Static layers on disk (layerFile.ts), for this thread and every render thread started after.
+  if (opts.layerCacheDir !== undefined) setLayerCacheDir(opts.layerCacheDir);
   if (opts.threads !== undefined) {
     threads = Math.max(0, Math.floor(opts.threads));
     inThisThread = threads === 0;
@@ -88,16 +105,16 @@ export function configureRenderPool(opts: { readonly threads?: number; readonly 
   if (opts.idleMs !== undefined) idleMs = Math.max(0, opts.idleMs);
 }
 
-/** How the pool stands: running workers, pictures in their hands and waiting, and whether it fell back to this thread. */
-export function renderPoolState(): { readonly workers: number; readonly busy: number; readonly waiting: number; readonly inThisThread: boolean } {
-  return { workers: slots.filter((s) => s.alive).length, busy: sent.size, waiting: queue.length, inThisThread };
+/** How the pool stands: running workers, pictures in their hands and waiting, whether it fell back to this thread, and threads started so far. */
+export function renderPoolState(): { readonly workers: number; readonly busy: number; readonly waiting: number; readonly inThisThread: boolean; readonly started: number } {
+  return { workers: slots.filter((s) => s.alive).length, busy: sent.size, waiting: queue.length, inThisThread, started };
 }
 
 /** Draws and encodes a picture on a render thread; resolves to the PNG bytes. */
 export function runPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buffer> {
   if (inThisThread) return here();
   return new Promise((resolve, reject) => {
-    queue.push({ job, here, resolve, reject });
+    queue.push({ job, here, resolve, reject, deaths: 0 });
     dispatch();
   });
 }
@@ -186,6 +203,7 @@ function start(): Slot | undefined {
     fallBackToThisThread();
     return undefined;
   }
+  started++;
   const slot: Slot = { worker, inFlight: 0, known: new Set(), answered: false, alive: true, idleTimer: undefined };
   worker.unref();
   worker.on('message', (reply: RenderReply) => onReply(slot, reply));
@@ -203,8 +221,9 @@ function start(): Slot | undefined {
  */
 function newWorker(): Worker {
   const here = import.meta.url;
-  if (here.endsWith('.ts')) return new Worker(new URL('./renderWorkerBoot.mjs', here), { execArgv: [] });
-  return new Worker(new URL('./renderWorker.js', here));
+  const workerData = { layerCacheDir: layerCacheDir() };
+  if (here.endsWith('.ts')) return new Worker(new URL('./renderWorkerBoot.mjs', here), { execArgv: [], workerData });
+  return new Worker(new URL('./renderWorker.js', here), { workerData });
 }
 
 function onReply(slot: Slot, reply: RenderReply): void {
@@ -255,13 +274,26 @@ function onDeath(slot: Slot, err: Error): void {
   const i = slots.indexOf(slot);
   if (i >= 0) slots.splice(i, 1);
   const lost = [...sent].filter(([, e]) => e.slot === slot);
+  // A picture already tried on a thread that died is given up; any other gets one more try.
+  let hadRetry = false;
   for (const [id, { task }] of lost) {
     sent.delete(id);
-    if (slot.answered) task.reject(err);
-    else queue.unshift(task);
+    if (task.deaths > 0) {
+      hadRetry = true;
+      task.reject(new RenderThreadDied(err));
+      continue;
+    }
+    if (slot.answered) task.deaths++;
+    queue.unshift(task);
   }
-  if (!slot.answered) fallBackToThisThread();
+  // A thread that died before its first answer, holding no retried picture: threads cannot start here.
+  if (!slot.answered && !hadRetry) fallBackToThisThread();
   dispatch();
+}
+
+/** Ends every render thread at once, as a crash would, with its pictures in hand (tests of the retry). */
+export function crashRenderThreads(): void {
+  for (const s of slots) void s.worker.terminate();
 }
 
 /** No worker can run here: draw every picture, waiting or to come, in this thread. */

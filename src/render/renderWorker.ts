@@ -1,6 +1,7 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { buildMap, type MapModel } from '../engine/map/mapModel.js';
 import { renderBattlefieldHere } from './battlefield.js';
+import { setLayerCacheDir } from './layerCacheDir.js';
 import { clearRenderCache, renderCacheStatsHere, renderMapHere } from './renderMap.js';
 import type { RenderReply, RenderRequest } from './renderPool.js';
 
@@ -11,6 +12,8 @@ import type { RenderReply, RenderRequest } from './renderPool.js';
  */
 const port = parentPort;
 if (!port) throw new Error('renderWorker.ts runs as a worker thread (see renderPool.ts)');
+
+setLayerCacheDir((workerData as { layerCacheDir?: string } | null)?.layerCacheDir);
 
 const MAX_MODELS = 16;
 const models = new Map<string, MapModel>();

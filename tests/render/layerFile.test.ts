@@ -1,0 +1,103 @@
+/**
+ * Static layers kept on disk beside the database (src/render/layerFile.ts): a new render thread or
+ * a restarted process reads the layer instead of drawing it, and a file that is stale, truncated,
+ * from another version or damaged is never trusted: it is ignored and rebuilt.
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { publicMapView } from '../../src/engine/views/mapView.js';
+import { setLayerCacheDir } from '../../src/render/layerCacheDir.js';
+import { layerFilePath, readLayerFile } from '../../src/render/layerFile.js';
+import { computeLayout } from '../../src/render/layout.js';
+import { clearRenderCache, renderMapHere } from '../../src/render/renderMap.js';
+import { legendEntryCount } from '../../src/render/staticLayer.js';
+import { testMap, testState } from './fixtures.js';
+
+const title = { campaign: 'Test Campaign', time: 'Day 2, morning', weather: 'Clear, no wind' };
+const options = { title, cacheKey: 'layer-file-test', hexIds: 'subset' as const };
+/** The static layer's key as renderMap names it (map key, width, whole map, hex ids, view kind). */
+const KEY = 'k:layer-file-test|1600|full|subset|public';
+let dir: string;
+
+async function pixels(png: Buffer): Promise<Buffer> {
+  return (await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true })).data;
+}
+
+const layout = () => computeLayout(testMap().width, testMap().height, { legendEntries: legendEntryCount('public') });
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'valormr-layers-'));
+  setLayerCacheDir(dir);
+  clearRenderCache();
+});
+
+afterEach(() => {
+  setLayerCacheDir(undefined);
+  clearRenderCache();
+});
+
+describe('static layers on disk', () => {
+  it('GIVEN a first render WHEN drawn THEN its layer is written; WHEN a new thread renders again THEN it reads the file (not rewritten) and the picture is the same', async () => {
+    const view = publicMapView(testState());
+    const first = await renderMapHere(testMap(), view, options);
+    const path = layerFilePath(KEY)!;
+    expect(readdirSync(dir)).toEqual([path.split('/').pop()]);
+    const written = statSync(path).mtimeMs;
+    expect(readLayerFile(KEY, layout())).toBeDefined();
+    clearRenderCache(); // as a new render thread or a restarted process finds it
+    const second = await renderMapHere(testMap(), view, options);
+    expect(statSync(path).mtimeMs).toBe(written);
+    expect((await pixels(second)).equals(await pixels(first))).toBe(true);
+  });
+
+  it('GIVEN a truncated file WHEN read THEN it is ignored; WHEN rendered THEN the layer is drawn again and a whole file written', async () => {
+    const view = publicMapView(testState());
+    const first = await renderMapHere(testMap(), view, options);
+    const path = layerFilePath(KEY)!;
+    const whole = readFileSync(path);
+    writeFileSync(path, whole.subarray(0, whole.length - 1000));
+    expect(readLayerFile(KEY, layout())).toBeUndefined();
+    clearRenderCache();
+    const again = await renderMapHere(testMap(), view, options);
+    expect(readFileSync(path).length).toBe(whole.length);
+    expect(readLayerFile(KEY, layout())).toBeDefined();
+    expect((await pixels(again)).equals(await pixels(first))).toBe(true);
+  });
+
+  it('GIVEN a file from another version, for another key, with damaged pixels, or not a layer at all THEN it is never trusted', async () => {
+    await renderMapHere(testMap(), publicMapView(testState()), options);
+    const path = layerFilePath(KEY)!;
+    const whole = readFileSync(path);
+    const headerLength = whole.readUInt32BE(8);
+    const header = JSON.parse(whole.subarray(12, 12 + headerLength).toString('utf8')) as Record<string, unknown>;
+    const withHeader = (h: Record<string, unknown>): Buffer => {
+      const json = Buffer.from(JSON.stringify(h));
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(json.length);
+      return Buffer.concat([whole.subarray(0, 8), length, json, whole.subarray(12 + headerLength)]);
+    };
+    const cases: Record<string, Buffer> = {
+      'another version of the drawing code': withHeader({ ...header, version: 'an-older-renderer' }),
+      'another format': withHeader({ ...header, format: 0 }),
+      'a stale key (another map)': withHeader({ ...header, key: 'k:another-map|1600|full|subset|public' }),
+      'another size': withHeader({ ...header, width: 10 }),
+      'damaged pixels': Buffer.concat([whole.subarray(0, whole.length - 1), Buffer.from([whole[whole.length - 1]! ^ 0xff])]),
+      'not a layer file': Buffer.from('hello'),
+      'a header that is not JSON': Buffer.concat([whole.subarray(0, 12), Buffer.alloc(headerLength, 0x7b), whole.subarray(12 + headerLength)]),
+    };
+    for (const [what, bytes] of Object.entries(cases)) {
+      writeFileSync(path, bytes);
+      expect(readLayerFile(KEY, layout()), what).toBeUndefined();
+    }
+  });
+
+  it('GIVEN no cache directory (an in-memory database) THEN nothing is written', async () => {
+    setLayerCacheDir(undefined);
+    await renderMapHere(testMap(), publicMapView(testState()), options);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(layerFilePath(KEY)).toBeUndefined();
+  });
+});
