@@ -40,7 +40,7 @@ describe('mentions only where meant', () => {
     expect(mentioning.some((m) => m.kind === 'channel')).toBe(true);
     expect(mentioning.some((m) => m.kind === 'interaction')).toBe(true);
     for (const m of h.fake.messages) expect(m.pinged, `${m.kind}: ${m.content.slice(0, 80)}`).toEqual({ users: [], roles: [], everyone: false });
-  }, 30_000);
+  }, 300_000);
 });
 
 describe('the bot\'s permissions in the campaign channel', () => {
@@ -70,7 +70,7 @@ describe('the bot\'s permissions in the campaign channel', () => {
     const parent = h.fake.addChannel(h.fake.guildId, 'forum-ish');
     const thread = h.fake.addChannel(h.fake.guildId, 'war-thread', { thread: { parentId: parent } });
     h.fake.setBotChannelPermissions(parent, ['SendMessagesInThreads']);
-    await h.fake.waitFor(() => h.bot.client.channels.cache.has(thread), 15_000, 'the thread in the cache');
+    await h.fake.waitFor(() => h.bot.client.channels.cache.has(thread), 60_000, 'the thread in the cache');
     const [m] = await run({ command: 'campaign', subcommand: 'create', userId: PEOPLE.referee.id, channelId: thread, options: { name: 'Thread War', scenario: 'valormr' } });
     expect(m!.content).toContain('**Send Messages in Threads**');
     expect(m!.content).not.toContain('**Send Messages**,');

@@ -85,7 +85,7 @@ export function startProcess(args: readonly string[], env: NodeJS.ProcessEnv): B
         return [];
       }
     }),
-    waitForLine(match, timeoutMs = 20_000, what = 'a line') {
+    waitForLine(match, timeoutMs = 120_000, what = 'a line') {
       const seen = [...stdout, ...stderr].find(match);
       if (seen) return Promise.resolve(seen);
       return new Promise<string>((res, rej) => {

@@ -49,7 +49,7 @@ function database(): { path: string; app: App & { close(): void }; campaignId: s
 
 async function bot(env: Record<string, string>): Promise<BotProcess> {
   const p = startBot({ DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, ...env });
-  await p.waitForLine((l) => l.includes('"bot ready"'), 30_000, 'the bot ready');
+  await p.waitForLine((l) => l.includes('"bot ready"'), 120_000, 'the bot ready');
   return p;
 }
 
@@ -60,7 +60,7 @@ describe('the bot process', () => {
     const { path, app, campaignId } = database();
     const p = await bot({ DATABASE_PATH: path });
     expect(p.stdout.some((l) => l.includes(`database ${path}: 1 campaign`))).toBe(true);
-    await fake.waitFor(() => fake.postsIn(fake.channelId).some((m) => m.content.includes(`**War ${n}**`)), 15_000, 'the announcement');
+    await fake.waitFor(() => fake.postsIn(fake.channelId).some((m) => m.content.includes(`**War ${n}**`)), 60_000, 'the announcement');
 
     const aliceDm = fake.dmChannelOf(PEOPLE.alice.id);
     fake.rateLimit({ method: 'POST', pathPrefix: `/channels/${aliceDm}/messages`, seconds: 30 });
@@ -77,7 +77,7 @@ describe('the bot process', () => {
         : { campaignId, to: 'dm', userId: who, content, nonce: `other${n}-${i}` }, new Date(at).toISOString());
       due.push({ content, at });
     }
-    await fake.waitFor(() => due.every((d) => fake.messages.some((m) => m.content === d.content)), 10_000, 'the other messages');
+    await fake.waitFor(() => due.every((d) => fake.messages.some((m) => m.content === d.content)), 120_000, 'the other messages');
     const lateness = due.map((d) => fake.messages.find((m) => m.content === d.content)!.at - d.at);
     console.info(`rate limit: other messages delivered ${Math.min(...lateness)}..${Math.max(...lateness)} ms after their due time (median ${[...lateness].sort((a, b) => a - b)[6]} ms)`);
     // Not held behind the limited DM: every other message went out before its limit ended.
@@ -91,12 +91,12 @@ describe('the bot process', () => {
     const limited = outboxByStatus(app.db, campaignId, ['pending']).find((r) => r.content === 'Alice: your orders are due.');
     expect(limited).toMatchObject({ status: 'pending', attempts: 1 });
     app.close();
-  }, 60_000);
+  }, 300_000);
 
   it('GIVEN a send waiting on a slow Discord WHEN SIGTERM THEN the process exits 0 without waiting for it and the message stays queued unchanged', async () => {
     const { path, app, campaignId } = database();
     const p = await bot({ DATABASE_PATH: path });
-    await fake.waitFor(() => fake.postsIn(fake.channelId).some((m) => m.content.includes(`**War ${n}**`)), 15_000, 'the announcement');
+    await fake.waitFor(() => fake.postsIn(fake.channelId).some((m) => m.content.includes(`**War ${n}**`)), 60_000, 'the announcement');
     const calls = fake.calls.length;
     fake.delayRequests('POST', `/channels/${fake.otherChannelId}/messages`, 20_000);
     enqueue(app.db, { campaignId, to: 'channel', channelId: fake.otherChannelId, content: 'Held up by a slow Discord.', nonce: `slow${n}` }, new Date().toISOString());
@@ -107,7 +107,7 @@ describe('the bot process', () => {
     expect(exit.code).toBe(0);
     expect(outboxByStatus(app.db, campaignId, ['pending']).find((r) => r.content === 'Held up by a slow Discord.')).toMatchObject({ attempts: 0 });
     app.close();
-  }, 60_000);
+  }, 300_000);
 
   it('GIVEN the token is reset while running (gateway close 4004, REST 401) THEN the process says why, exits non-zero, and plays no tick after it', async () => {
     const { path, app, campaignId } = database();
@@ -115,11 +115,11 @@ describe('the bot process', () => {
     const p = await bot({ DATABASE_PATH: path, SCHEDULER_CRON: '* * * * * *' });
     // The scheduler plays a due tick within a second while all is well...
     due.run(new Date(Date.now() - 60_000).toISOString(), campaignId);
-    await fake.waitFor(() => ticks(app, campaignId) === 1, 30_000, 'a tick while connected');
+    await fake.waitFor(() => ticks(app, campaignId) === 1, 120_000, 'a tick while connected');
 
     const revokedAt = Date.now();
     fake.revokeToken();
-    await p.waitForLine((l) => l.startsWith('The bot stopped:'), 30_000, 'the fatal line');
+    await p.waitForLine((l) => l.startsWith('The bot stopped:'), 120_000, 'the fatal line');
     // ...but not once Discord refused the token, even with a tick due.
     due.run(new Date(Date.now() - 60_000).toISOString(), campaignId);
     const exit = await p.exited;
@@ -130,7 +130,7 @@ describe('the bot process', () => {
     expect(ticks(app, campaignId)).toBe(1);
     app.close();
     fake.restoreToken();
-  }, 60_000);
+  }, 300_000);
 
   it('GIVEN the database file deleted under the running bot THEN it stops with the path named, exit code 1', async () => {
     const { path, app } = database();
@@ -142,5 +142,5 @@ describe('the bot process', () => {
     console.info(`database deleted: exit ${exit.code} after ${exit.at - deletedAt} ms`);
     expect(exit.code).toBe(1);
     expect(p.stderr.join('\n')).toContain(`The bot stopped: The database file ${path} was deleted while the bot was running. Nothing more was written.`);
-  }, 60_000);
+  }, 300_000);
 });

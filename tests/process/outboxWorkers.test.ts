@@ -67,5 +67,5 @@ describe('two delivery processes on one database', () => {
     const statuses = app.db.$client.prepare('select status, count(*) as n from outbox_messages group by status').all();
     expect(statuses).toEqual([{ status: 'sent', n: 500 }]);
     app.close();
-  }, 60_000);
+  }, 300_000);
 });

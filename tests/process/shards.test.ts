@@ -53,8 +53,8 @@ describe('two shards on one database', () => {
 
     const started = Date.now();
     const manager = startBot({ DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, DATABASE_PATH: path, SHARDS: 'auto', SHARD_SPAWN_DELAY_MS: '200' });
-    await manager.waitForLine((l) => l.includes('2 shards ready'), 60_000, 'both shards ready');
-    await fake.waitFor(() => count('select count(*) as n from ticks') >= 200 && count("select count(*) as n from outbox_messages where status = 'pending'") === 0, 60_000, '200 ticks and an empty outbox');
+    await manager.waitForLine((l) => l.includes('2 shards ready'), 120_000, 'both shards ready');
+    await fake.waitFor(() => count('select count(*) as n from ticks') >= 200 && count("select count(*) as n from outbox_messages where status = 'pending'") === 0, 120_000, '200 ticks and an empty outbox');
     await sleep(1500); // anything played or sent twice would show by now
     const took = Date.now() - started;
 
