@@ -33,6 +33,7 @@ import sail from './sail.js';
 import debark from './debark.js';
 import courier from './courier.js';
 import dice from './dice.js';
+import web from './web.js';
 import { diceButtons } from './_diceButtons.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
@@ -69,6 +70,7 @@ export const commands: readonly Command[] = [
   courier,
   referee,
   dice,
+  web,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */
