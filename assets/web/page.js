@@ -90,6 +90,15 @@
         maxZoomPixelRatio: 3, visibilityRatio: 0.5, gestureSettingsTouch: { pinchRotate: false }, crossOriginPolicy: false,
       });
       viewer.addHandler('open', () => { document.body.dataset.map = 'open'; document.body.dataset.mapUrl = state.mapUrl; });
+      // How many screen pixels one pixel of the map picture takes (1: its native size, where every hex id reads).
+      viewer.addHandler('zoom', () => {
+        const item = viewer.world.getItemAt(0);
+        if (item) document.body.dataset.zoom = String(item.viewportToImageZoom(viewer.viewport.getZoom(true)));
+      });
+      viewer.addHandler('animation-finish', () => {
+        const item = viewer.world.getItemAt(0);
+        if (item) document.body.dataset.zoom = String(item.viewportToImageZoom(viewer.viewport.getZoom(true)));
+      });
       viewer.addHandler('open-failed', () => { document.body.dataset.map = 'failed'; });
     }
     viewer.open({ type: 'image', url, buildPyramid: true });

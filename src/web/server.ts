@@ -38,7 +38,7 @@ const SESSION_COOKIE = 'valormr_session';
 const LINK_TTL_MS = 10 * 60_000;
 const SESSION_MAX_AGE_S = 30 * 24 * 3600;
 const ASSETS = resolve(dirname(fileURLToPath(import.meta.url)), '../../assets/web');
-const OSD = join(dirname(createRequire(import.meta.url).resolve('openseadragon')), 'openseadragon');
+const OSD = join(dirname(createRequire(import.meta.url).resolve('openseadragon/package.json')), 'build', 'openseadragon');
 
 const NOT_FOUND_HTML = '<!doctype html><meta charset="utf-8"><title>Not found</title><p>Nothing here. A <code>/web</code> link from the bot logs you in; it works once, for a few minutes.</p>';
 
@@ -70,7 +70,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
-        defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:', 'blob:'],
+        defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', 'blob:'],
         connectSrc: ["'self'"], frameAncestors: ["'none'"], formAction: ["'self'"], baseUri: ["'none'"], objectSrc: ["'none'"],
       },
     },
@@ -109,6 +109,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     return stillInCampaign(app, s) ? s : undefined;
   };
 
+  server.get('/favicon.ico', async (_req, reply) => reply.code(204).send());
   server.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><meta charset="utf-8"><title>Valormr</title><p>The Valormr campaign bot. Run <code>/web</code> in your campaign\'s channel for a private link to your page.</p>'));
 
   server.get<{ Params: { token: string } }>('/login/:token', loginLimit, async (req, reply) => {

@@ -98,7 +98,8 @@ function audienceLabel(audience: string, r: Reading, tx: CampaignTx): string {
 export function webPage(app: App, session: WebSession, req: PageRequest): PageData {
   const { data, inboxActor } = readCampaign(app, { campaignId: session.campaignId }, (tx) => {
     const r = readingOf(tx, session, req);
-    const days = [...dayFrames(tx).keys()];
+    // Days played to their end: the day in progress is "now".
+    const days = [...dayFrames(tx).keys()].filter((d) => d < tx.state.clock.day);
     if (req.day !== undefined && !days.includes(req.day)) throw new NotForYou();
     const name = (id: string): string => tx.state.armies[id]?.name ?? id;
     const contacts = (armyId: string) => [...tx.read.closedContacts(armyId), ...Object.values(tx.state.contacts)];
@@ -140,7 +141,7 @@ export async function webMap(app: App, session: WebSession, req: PageRequest): P
     const r = readingOf(tx, session, req);
     let view: MapView;
     if (req.day !== undefined) {
-      const frame = dayFrames(tx).get(req.day);
+      const frame = req.day < tx.state.clock.day ? dayFrames(tx).get(req.day) : undefined;
       if (!frame) throw new NotForYou();
       view = viewFor(frame, r.reader);
     } else {
