@@ -9,6 +9,10 @@ import { CaseFileError, readCase, type Case } from './readCase.js';
  * (so a fix is noticed and the case guards it from then on).
  */
 export const KNOWN_DEFECTS: Readonly<Record<string, string>> = {
+  '068': "004's large-army road example: /army status shows a 4-mile column for 6 miles marched (marchStatus cuts the column to the day's points, not the miles) (issue 24, why 2)",
+  '071': 'ACKS fatigue is described as "A full day of rest recovers" while 004 needs the rest owed caught up (it took three days, correctly) (issue 24, why 3)',
+  '073': "a tireless army's forced-march preview warns that it will march fatigued from tomorrow; 004 says tireless troops force-march without penalty",
+  '078': "a regiment's `speed` is lost when the campaign is saved: 150' moves 12 points a day instead of 30 (src/db/campaignRepo.ts) (issue 24, why 1)",
 };
 
 export const CASES_DIR = resolve(import.meta.dirname, '../../../docs/cases');
