@@ -9,6 +9,8 @@ import { CaseFileError, readCase, type Case } from './readCase.js';
  * (so a fix is noticed and the case guards it from then on).
  */
 export const KNOWN_DEFECTS: Readonly<Record<string, string>> = {
+  '030': 'an order into a hex whose commander marches off in the same half period is refused when given (move.occupied), so the force cannot follow as docs/rulings.md (Simultaneous resolution) says',
+  '032': '/move into a held hex (the last of the path) answers "Route around it (try to:HEX)" with the held hex itself (planMove.ts pathThroughCommander)',
   '068': "004's large-army road example: /army status shows a 4-mile column for 6 miles marched (marchStatus cuts the column to the day's points, not the miles) (issue 24, why 2)",
   '071': 'ACKS fatigue is described as "A full day of rest recovers" while 004 needs the rest owed caught up (it took three days, correctly) (issue 24, why 3)',
   '073': "a tireless army's forced-march preview warns that it will march fatigued from tomorrow; 004 says tireless troops force-march without penalty",
