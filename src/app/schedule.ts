@@ -30,7 +30,7 @@ export function checkCadence(cadence: string, timezone: string): void {
 }
 
 /** The first scheduled instant strictly after `after`, from the cadence in its timezone. */
-export function nextDue(cadence: string, timezone: string, after: Date): Date {
+function nextDue(cadence: string, timezone: string, after: Date): Date {
   return CronExpressionParser.parse(cadence, { tz: timezone, currentDate: after }).next().toDate();
 }
 

@@ -66,6 +66,13 @@ describe('GIVEN /ready and early ticks', () => {
     expect(checkOf(await h.run('!now 2026-11-22T11:30Z', '!clock')).played).toBe(0);
   });
 
+  it('WHEN the referee undoes a half period THEN nobody is ready for it again and an early tick goes back to its time', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('@referee /campaign settings early-tick:60', '@referee /campaign start', '!tick', '@alice /ready', '@bob /ready');
+    await h.run('@referee /turn undo');
+    expect(meta(h)).toMatchObject({ ready: [], earlyFrom: null, nextTickAt: '2026-11-22T20:00:00.000Z' });
+  });
+
   it('WHEN early ticks are off THEN all being ready changes nothing but the status', async () => {
     h = await consoleHarness({ setup: SETUP });
     await h.run('@referee /campaign start', '@alice /ready', '@bob /ready');

@@ -11,7 +11,7 @@ import { deliveries } from '../contact/contactCommon.js';
 import { startDicePeriod } from '../dice/seeds.js';
 import { manualDiceAfterTick } from '../dice/tickDice.js';
 import { UserError } from '../errors.js';
-import { discordTime, gameTimeLabel } from '../format.js';
+import { gameTimeLabel } from '../format.js';
 import { waitingLine } from '../referee/inbox.js';
 import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextTickText, scheduleAfter, scheduleFromNow } from '../schedule.js';

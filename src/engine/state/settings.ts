@@ -25,7 +25,7 @@ export const SETTING_LIMITS = {
 } as const;
 
 /** Quiet hours as the referee writes them: `HH:MM-HH:MM` on a 24-hour clock, in the campaign's timezone. */
-export const QUIET_HOURS_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
+const QUIET_HOURS_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** Minutes after midnight of the start and end of quiet hours (`HH:MM-HH:MM`), or undefined when unreadable. */
 export function quietMinutes(text: string): { start: number; end: number } | undefined {
