@@ -3,6 +3,7 @@ import { PUBLIC } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
+import { deliver, OPEN } from '../deliveries/audience.js';
 import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
 import { reply, type Reply } from '../messages.js';
@@ -47,7 +48,7 @@ function setStatus(app: App, target: Target, to: CampaignState['status'], allowe
     const text = { running: verb === 'start' ? 'The campaign has started.' : 'The campaign resumes.', paused: 'The campaign is paused by the referee.', setup: '', ended: 'The campaign has ended.' }[to] + (custom?.note ?? '') + when;
     return {
       state, control, events: [{ type: EVENT_OF[verb], audience: PUBLIC, text }],
-      ...(announce ? { outbox: [{ to: 'channel' as const, content: text, data: { type: EVENT_OF[verb], status: to } }] } : {}),
+      ...(announce ? { outbox: deliver(tx, 'channel', OPEN, { content: text, data: { type: EVENT_OF[verb], status: to } }) } : {}),
       result: [reply(text, { status: to })],
     };
   });

@@ -3,6 +3,7 @@ import { REFEREE } from '../../engine/events/index.js';
 import { remindableCampaigns } from '../../db/campaignRepo.js';
 import type { App } from '../app.js';
 import { discordTime, list } from '../format.js';
+import { deliver, secretOf } from '../deliveries/audience.js';
 import { inQuietHours, outOfQuietHours, reminderTime } from '../schedule.js';
 import { inCampaign, type Outgoing } from '../session.js';
 import { readyButtonId } from '../turn/markReady.js';
@@ -72,23 +73,25 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
       return { control: { remindAt: after.getTime() < Date.parse(deadline) ? after.toISOString() : null }, result: undefined };
     }
     const index = timeIndex(s.clock);
-    const byUser = new Map<string, string[]>();
+    const byUser = new Map<string, { id: string; name: string }[]>();
     for (const army of Object.values(s.armies)) {
       if (army.status.destroyed || s.orders[army.id]) continue;
       for (const m of tx.members) {
         // A commander who said `/ready` is done: no reminder.
-        if (m.role === 'commander' && m.armyId === army.id && !tx.meta.ready.includes(m.userId)) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), army.name]);
+        if (m.role === 'commander' && m.armyId === army.id && !tx.meta.ready.includes(m.userId)) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), { id: army.id, name: army.name }]);
       }
     }
     const when = `${discordTime(deadline, 'R')} (${discordTime(deadline)})`;
-    const outbox: Outgoing[] = [...byUser].map(([userId, armies]) => ({
-      to: 'dm',
-      userId,
-      content: `**Reminder** (${s.name}): ${armies.map((a) => `**${a}**`).join(' and ')} ${armies.length > 1 ? 'have' : 'has'} no orders for ${formatGameTime(s.clock)}. Orders close ${when}. If you give none, ${DEFAULT_ORDER_TEXT[s.settings.defaultOrder]}.`,
-      data: { type: 'orderReminder', armies, deadline, timeIndex: index, defaultOrder: s.settings.defaultOrder },
-      dedupeKey: `remind:${tx.meta.id}:${index}:${userId}`,
-      buttons: [{ id: readyButtonId(tx.meta.id), label: 'Ready', style: 'success', command: '/ready' }],
-    }));
+    // Which of their own armies lack orders is each commander's business.
+    const outbox: Outgoing[] = [...byUser].flatMap(([userId, owned]) => {
+      const armies = owned.map((a) => a.name);
+      return deliver(tx, { user: userId }, secretOf(owned.map((a) => a.id)), {
+        content: `**Reminder** (${s.name}): ${armies.map((a) => `**${a}**`).join(' and ')} ${armies.length > 1 ? 'have' : 'has'} no orders for ${formatGameTime(s.clock)}. Orders close ${when}. If you give none, ${DEFAULT_ORDER_TEXT[s.settings.defaultOrder]}.`,
+        data: { type: 'orderReminder', armies, deadline, timeIndex: index, defaultOrder: s.settings.defaultOrder },
+        dedupeKey: `remind:${tx.meta.id}:${index}:${userId}`,
+        buttons: [{ id: readyButtonId(tx.meta.id), label: 'Ready', style: 'success', command: '/ready' }],
+      });
+    });
     const users = [...byUser.keys()];
     const events = users.length > 0
       ? [{ type: 'remindersSent', audience: REFEREE, text: `Reminders sent for ${formatGameTime(s.clock)} (deadline ${discordTime(deadline)}) to: ${list(users.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u))}.`, data: { users, deadline } }]

@@ -6,7 +6,8 @@ import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { outOfQuietHours, reminderTime } from '../schedule.js';
-import { inCampaign, type CampaignTx, type Change, type Outgoing } from '../session.js';
+import { deliver, OPEN } from '../deliveries/audience.js';
+import { inCampaign, type CampaignTx, type Change } from '../session.js';
 
 /** The custom id of the Ready button on a commander's DMs: `ready:<campaignId>`. */
 export const readyButtonId = (campaignId: string): string => `ready:${campaignId}`;
@@ -61,7 +62,7 @@ function readyChange(tx: CampaignTx, userId: string, undo: boolean): Change<Repl
     return {
       control: { ready, nextTickAt: from, earlyFrom: null, remindAt: reminderTime(from, s.settings), reminderSentFor: null },
       events: [...events, { type: 'earlyTickCancelled', audience: PUBLIC, text, data: { userId, due: from } }],
-      outbox: [{ to: 'channel', content: text, data: { type: 'earlyTickCancelled', due: from } }],
+      outbox: deliver(tx, 'channel', OPEN, { content: text, data: { type: 'earlyTickCancelled', due: from } }),
       result: [ephemeral(`You are no longer ready for ${half} (${count(ready)}). The tick is due ${discordTime(from)} again.`, { ready: false, nextTickAt: from })],
     };
   }
@@ -74,7 +75,7 @@ function readyChange(tx: CampaignTx, userId: string, undo: boolean): Change<Repl
   const at = early.toISOString();
   const when = early.getTime() <= tx.now.getTime() ? 'now (within a minute)' : `${discordTime(at)} (${discordTime(at, 'R')}; ticks are at least ${s.settings.earlyTickGapMinutes} minutes apart)`;
   const text = `Every commander is ready for ${half}: the tick is played early, ${when}, instead of ${discordTime(tx.meta.nextTickAt)}.`;
-  const outbox: Outgoing[] = [{ to: 'channel', content: text, data: { type: 'earlyTick', due: at, scheduled: tx.meta.nextTickAt } }];
+  const outbox = deliver(tx, 'channel', OPEN, { content: text, data: { type: 'earlyTick', due: at, scheduled: tx.meta.nextTickAt } });
   return {
     control: { ready, nextTickAt: at, earlyFrom: tx.meta.nextTickAt, remindAt: null },
     events: [...events, { type: 'earlyTickDue', audience: PUBLIC, text, data: { due: at, scheduled: tx.meta.nextTickAt } }],

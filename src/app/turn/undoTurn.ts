@@ -7,7 +7,8 @@ import { startDicePeriod } from '../dice/seeds.js';
 import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
 import { reminderTime } from '../schedule.js';
-import { inCampaign, requireReferee, routeEvents, snapshotState } from '../session.js';
+import { inCampaign, requireReferee, snapshotState } from '../session.js';
+import { routeEvents } from '../deliveries/routeEvents.js';
 
 /**
  * Referee: undoes the last played half period. The state goes back to the snapshot taken before
