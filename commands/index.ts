@@ -35,6 +35,8 @@ import courier from './courier.js';
 import dice from './dice.js';
 import web from './web.js';
 import { diceButtons } from './_diceButtons.js';
+import { readyButtons } from './_readyButtons.js';
+import ready from './ready.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [
@@ -71,6 +73,7 @@ export const commands: readonly Command[] = [
   referee,
   dice,
   web,
+  ready,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */
@@ -78,6 +81,7 @@ export const buttons: readonly ButtonHandler[] = [
   contactButtons,
   refereeButtons,
   diceButtons,
+  readyButtons,
 ];
 
 export function findCommand(name: string): Command | undefined {
