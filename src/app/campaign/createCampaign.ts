@@ -7,7 +7,7 @@ import { PUBLIC } from '../../engine/events/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
-import { commitEvent, newSeed } from '../dice/seeds.js';
+import { firstCommitments, newMaster, newSeed } from '../dice/seeds.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
 import { insertNewCampaign } from '../session.js';
 import { loadShippedScenario, parseScenarioText, shippedScenarioIds } from '../scenarios.js';
@@ -33,10 +33,10 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
 
   const now = app.clock.now().toISOString();
   const id = randomUUID().slice(0, 8);
-  // The dice of the setup (period 0) and of the first tick (period 1): their hashes are published now.
-  const dice = firstPeriod(newSeed(app.seed, 0), newSeed(app.seed, 1));
+  // The dice of the setup (period 0) and of the first tick (period 1), public and secret: their hashes are published now.
+  const dice = firstPeriod(newSeed(app.seed, 0), newSeed(app.seed, 1), newMaster(app.seed));
   const state = newCampaign({ id, name, scenario, dice });
-  const commitments = [commitEvent(0, dice.seed, 'the setup'), commitEvent(1, dice.next, 'the first tick')];
+  const commitments = firstCommitments(dice);
   insertNewCampaign(app, {
     meta: { guildId: actor.guildId, channelId: actor.channelId, ownerUserId: actor.userId, createdAt: now },
     state,
