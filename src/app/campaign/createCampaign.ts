@@ -54,6 +54,6 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
   return [
     reply(`Campaign **${name}** created from **${scenario.name}**. Game time: ${formatGameTime(state.clock)}, ${state.season || 'start'}.\n${bySide.join('\n')}\nNext: assign commanders with \`/campaign assign army:<id> user:<player>\`, then \`/campaign start\`.`,
       { campaignId: id, scenarioId: scenario.id, armies: armies.map((a) => a.id) }),
-    ephemeral(`You are the referee of **${name}**. Every die is drawn from a seed committed in advance and revealed after its tick, so anyone can check the dice (\`/dice verify\`, docs/dice.md).${app.seed !== undefined ? ` Test seed ${app.seed}: these dice are predictable; never use --seed for a real campaign.` : ''}`, app.seed !== undefined ? { seed: app.seed } : {}),
+    ephemeral(`You are the referee of **${name}**. Every die is drawn from seeds committed in advance: the weather's is revealed after its tick, the secret dice's when the campaign ends (you can check those at any time), so anyone can check the dice (\`/dice verify\`, docs/dice.md).${app.seed !== undefined ? ` Test seed ${app.seed}: these dice are predictable; never use --seed for a real campaign.` : ''}`, app.seed !== undefined ? { seed: app.seed } : {}),
   ];
 }

@@ -101,7 +101,7 @@ export function revealMasterEvent(rng: RngState): EngineEvent[] {
   if (!secret) return [];
   return [{
     type: 'diceSecretRevealed', audience: PUBLIC,
-    text: `Dice: the campaign is over, so its secret dice are no secret any more. Their master was \`${secret.master}\`: the secret seed of period n is the first 32 hex digits of SHA-256("${secret.master}:n"). \`/dice verify tick:N\` now checks every die of a period.`,
+    text: `Dice: the campaign is over, so its secret dice are no secret any more. Their master was \`${secret.master}\`: the secret seed of period n is the first 32 hex digits of SHA-256("${secret.master}:n"). Anyone can now check every die by hand (docs/dice.md).`,
     data: { master: secret.master, since: secret.since },
   }];
 }

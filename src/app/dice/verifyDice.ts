@@ -54,9 +54,10 @@ function streamWords(stream: DiceStream, check: StreamCheck): string {
         : `the log holds ${check.logged} ${stream} dice, but the period rolled ${check.revealed}: dice were rolled that the log does not show`;
   }
   const apart = [check.manual > 0 ? `${check.manual} entered by hand` : '', check.scripted > 0 ? `${check.scripted} scripted` : ''].filter(Boolean).join(' and ');
-  const undone = check.undone > 0 ? `; ${check.undone} withdrawn by an undo check out too` : '';
-  const what = check.checked === 1 ? `the 1 ${stream} die reproduces` : check.checked === 0 ? `it rolled no ${stream} dice` : `all ${check.checked} ${stream} dice reproduce`;
-  return `${what}${stream === 'public' && check.checked > 0 ? ' (the weather)' : ''}${check.checked > 0 ? ', purpose by purpose' : ''}${apart ? ` (${apart} not drawn from it)` : ''}${undone}`;
+  const undone = check.undone > 0 ? `; ${check.undone} withdrawn by an undo ${check.undone === 1 ? 'checks' : 'check'} out too` : '';
+  const weather = stream === 'public' ? ' (the weather)' : '';
+  const what = check.checked === 1 ? `the 1 ${stream} die${weather} reproduces` : check.checked === 0 ? `it rolled no ${stream} dice` : `all ${check.checked} ${stream} dice${weather} reproduce`;
+  return `${what}${check.checked > 0 ? ', purpose by purpose' : ''}${apart ? ` (${apart} not drawn from it)` : ''}${undone}`;
 }
 
 interface Stream {
