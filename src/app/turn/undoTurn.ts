@@ -7,7 +7,8 @@ import { hasSecretStream, startDicePeriod } from '../dice/seeds.js';
 import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
 import type { CampaignState } from '../../engine/state/index.js';
-import { inCampaign, requireReferee, routeEvents, snapshotState, type CampaignTx } from '../session.js';
+import { inCampaign, requireReferee, snapshotState, type CampaignTx } from '../session.js';
+import { routeEvents } from '../deliveries/routeEvents.js';
 
 /**
  * The dice after an undo. Kept (the default): the dice state goes back with the rest, so the half
