@@ -1,7 +1,16 @@
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { ephemeral, type Reply } from '../messages.js';
+import type { CampaignState } from '../../engine/state/index.js';
 import { readCampaign, requireReferee } from '../session.js';
+
+/**
+ * The state as the export writes it: every field, but the seeds of the dice periods not over yet,
+ * which stay secret even from the referee (they are revealed with the ticks).
+ */
+export function exportedState(state: CampaignState): CampaignState {
+  return { ...state, rng: { ...state.rng, seed: `(secret until period ${state.rng.period} ends)`, next: `(secret until period ${state.rng.period + 1} ends)` } };
+}
 
 /**
  * Referee: the whole campaign as a JSON file: state, members, scenario, the closed contacts kept
@@ -17,8 +26,7 @@ export function exportCampaign(app: App, actor: Actor): Reply[] {
       version: 2,
       exportedAt: tx.now.toISOString(),
       meta: tx.meta,
-      // The seeds of the dice periods not over yet stay secret, even from the referee: they are revealed with the ticks.
-      state: { ...tx.state, rng: { ...tx.state.rng, seed: `(secret until period ${tx.state.rng.period} ends)`, next: `(secret until period ${tx.state.rng.period + 1} ends)` } },
+      state: exportedState(tx.state),
       members: tx.members,
       scenario: tx.scenario,
       closedContacts: tx.read.closedContacts(),
