@@ -18,7 +18,7 @@ export function movementStatus(state: CampaignState, map: MapModel, army: Army):
     `Points today: ${s.pointsLeft} of ${s.pointsToday} left${s.savedPoints > 0 ? ` (${s.savedPoints} saved from yesterday)` : ''}.`,
     s.fatigued ? `Fatigued: ${s.fatigueReason ?? 'no reason recorded'}. A full day of rest recovers.` : 'Not fatigued.',
     `Rest: ${s.restState}.`,
-    ...(s.size ? [`Size: ${s.size.brigades} brigade(s), ${s.size.multiplier === '1/1' ? 'full speed' : `speed x${s.size.multiplier}`}; column ${s.size.columnMiles} mile(s) on the march.`] : []),
+    ...(s.size ? [`Size: ${s.size.brigades} brigade(s), ${s.size.multiplier === '1/1' ? 'full speed' : `speed x${s.size.multiplier}`}; column ${s.size.columnMiles} mile(s) on the march${s.size.onRoad ? ' along the road' : ''}.`] : []),
     ...(s.warMachines ? [`War machines: ${s.warMachines}.`] : []),
     ...(s.stragglers > 0 ? [`Stragglers: ${s.stragglers} figure(s) behind${s.rallyPoint ? `, rallying at ${s.rallyPoint}` : ''}; moving off loses them.`] : []),
     ...(s.operation ? [`Crossing: ${s.operation}.`] : []),
