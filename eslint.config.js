@@ -91,6 +91,18 @@ export default tseslint.config(
     },
   },
   {
+    // Who learns what is decided in one place: only src/app/deliveries makes a DM or a channel post
+    // (with `deliver`, which asks the audience function). Elsewhere, call it.
+    files: ['src/app/**/*.ts'],
+    ignores: ['src/app/deliveries/**'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "Property[key.name='to'][value.value=/^(dm|channel)$/]",
+        message: 'Make deliveries with `deliver` (src/app/deliveries/audience.ts): it decides who may read them.',
+      }],
+    },
+  },
+  {
     files: ['src/discord/**/*.ts', 'src/console/**/*.ts', 'commands/**/*.ts', 'src/cron/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [transportsNoDb] }],
