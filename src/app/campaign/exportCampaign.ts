@@ -1,15 +1,24 @@
+import type { CampaignState } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { ephemeral, type Reply } from '../messages.js';
-import type { CampaignState } from '../../engine/state/index.js';
 import { readCampaign, requireReferee } from '../session.js';
 
 /**
- * The state as the export writes it: every field, but the seeds of the dice periods not over yet,
- * which stay secret even from the referee (they are revealed with the ticks).
+ * The dice state as exported: the public seeds of the periods not over yet stay secret, even from
+ * the referee (they are revealed with the ticks), and so does the secret master until the
+ * campaign ends (from it every secret seed to come follows; the referee checks the secret dice
+ * with `/dice verify`). @see docs/dice.md
  */
+function exportedDice(state: CampaignState): unknown {
+  const { rng } = state;
+  const secret = rng.secret && state.status !== 'ended' ? { secret: { ...rng.secret, master: '(secret until the campaign ends)' } } : {};
+  return { ...rng, seed: `(secret until period ${rng.period} ends)`, next: `(secret until period ${rng.period + 1} ends)`, ...secret };
+}
+
+/** The state as the export writes it: every field, with the dice's secrets withheld (exportedDice). */
 export function exportedState(state: CampaignState): CampaignState {
-  return { ...state, rng: { ...state.rng, seed: `(secret until period ${state.rng.period} ends)`, next: `(secret until period ${state.rng.period + 1} ends)` } };
+  return { ...state, rng: exportedDice(state) as CampaignState['rng'] };
 }
 
 /**
