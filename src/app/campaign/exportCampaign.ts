@@ -16,6 +16,11 @@ function exportedDice(state: CampaignState): unknown {
   return { ...rng, seed: `(secret until period ${rng.period} ends)`, next: `(secret until period ${rng.period + 1} ends)`, ...secret };
 }
 
+/** The state as the export writes it: every field, with the dice's secrets withheld (exportedDice). */
+export function exportedState(state: CampaignState): CampaignState {
+  return { ...state, rng: exportedDice(state) as CampaignState['rng'] };
+}
+
 /**
  * Referee: the whole campaign as a JSON file: state, members, scenario, the closed contacts kept
  * out of the live state, and the event log (every die, undone events marked; the seeds of the dice
@@ -30,7 +35,7 @@ export function exportCampaign(app: App, actor: Actor): Reply[] {
       version: 2,
       exportedAt: tx.now.toISOString(),
       meta: tx.meta,
-      state: { ...tx.state, rng: exportedDice(tx.state) },
+      state: exportedState(tx.state),
       members: tx.members,
       scenario: tx.scenario,
       closedContacts: tx.read.closedContacts(),

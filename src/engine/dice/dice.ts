@@ -126,6 +126,9 @@ export interface NeededRoll {
   readonly sides: number;
 }
 
+/** Values a probe gives the manual rolls nobody entered: the n-th such roll (from 0) of a die of `sides`. */
+export type ProbeFill = (n: number, sides: number) => number;
+
 export const SEED_PATTERN = /^[0-9a-f]{32}$/;
 
 /** The SHA-256 of a seed, as published before its period starts: the hash of its 32 hex digits (ASCII). */
@@ -212,7 +215,7 @@ export class SeededDice implements Dice {
   private moved = false;
   private readonly isManual: (purpose: string) => boolean;
 
-  constructor(rng: RngState, scriptOrOptions: readonly number[] | DiceOptions = [], private readonly probing = false) {
+  constructor(rng: RngState, scriptOrOptions: readonly number[] | DiceOptions = [], private readonly probing = false, private readonly fill?: ProbeFill) {
     const opts: DiceOptions = isScript(scriptOrOptions) ? { script: scriptOrOptions } : scriptOrOptions;
     this.rng = rng;
     this.script = [...(opts.script ?? [])];
@@ -235,7 +238,10 @@ export class SeededDice implements Dice {
       return this.record({ ...base, value: entry.value, source: 'manual', enteredBy: entry.enteredBy });
     }
     const manual = this.isManual(purpose);
-    if (manual && this.probing) this.wanted.push({ key, purpose, sides });
+    if (manual && this.probing) {
+      this.wanted.push({ key, purpose, sides });
+      if (this.fill) return this.record({ ...base, value: this.fill(this.wanted.length - 1, sides), source: 'scripted' });
+    }
     const late = manual && !this.probing ? { notEntered: true } : {};
     const scripted = this.script.shift();
     if (scripted !== undefined) {
@@ -279,9 +285,13 @@ export class SeededDice implements Dice {
     this.moved = true;
   }
 
-  /** The same dice, rolled apart: nothing it rolls touches this service. Its `needed()` lists the manual rolls nobody entered. */
-  probe(): SeededDice {
-    return new SeededDice(this.rng, { script: this.script, entered: [...this.entered.values()].filter((e) => !this.used.has(e.key)), isManual: this.isManual }, true);
+  /**
+   * The same dice, rolled apart: nothing it rolls touches this service. Its `needed()` lists the
+   * manual rolls nobody entered. With `fill`, those rolls take the values it gives (the n-th such
+   * roll, its sides) instead of the seeded die: a trial of one possible outcome of the dice asked for.
+   */
+  probe(fill?: ProbeFill): SeededDice {
+    return new SeededDice(this.rng, { script: this.script, entered: [...this.entered.values()].filter((e) => !this.used.has(e.key)), isManual: this.isManual }, true, fill);
   }
 
   /** For a probe: the manual rolls it came to that nobody has entered. */
