@@ -91,6 +91,29 @@ export default tseslint.config(
     },
   },
   {
+    // Text a user typed (an option, a button's custom id) never indexes a state record directly: a
+    // plain object answers `__proto__`, `constructor` or `toString` from its prototype. Use byId
+    // (src/engine/state/byId.ts). Caught here: keys that are a call (`text.trim()`), a parameter
+    // named for text, or a field of parsed input or a button.
+    files: ['src/app/**/*.ts', 'commands/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        {
+          selector: 'MemberExpression[computed=true][object.property.name=/^(armies|contacts|orders|couriers|divisions|operations|members)$/][property.type=/^(CallExpression|TemplateLiteral)$/]',
+          message: 'Look state up with byId(record, id): a key computed from text may name a prototype property.',
+        },
+        {
+          selector: 'MemberExpression[computed=true][object.property.name=/^(armies|contacts|orders|couriers|divisions|operations|members)$/][property.name=/^(text|[a-z]+Text|arg|args|input|value|raw|option)$/]',
+          message: 'Look state up with byId(record, id): user text may name a prototype property.',
+        },
+        {
+          selector: 'MemberExpression[computed=true][object.property.name=/^(armies|contacts|orders|couriers|divisions|operations|members)$/][property.type="MemberExpression"][property.object.name=/^(input|b|button|parsed|args|opts|options)$/]',
+          message: 'Look state up with byId(record, id): a field of user input or a button may name a prototype property.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/discord/**/*.ts', 'src/console/**/*.ts', 'commands/**/*.ts', 'src/cron/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [transportsNoDb] }],

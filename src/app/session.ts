@@ -4,7 +4,7 @@ import type { EngineEvent } from '../engine/events/index.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { MapView } from '../engine/views/index.js';
-import { type CampaignState, type ContactRecord, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
+import { byId, type CampaignState, type ContactRecord, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
 import { readTransaction, writeTransaction, type Database } from '../db/client.js';
 import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
@@ -376,7 +376,7 @@ export function routeEvents(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, 
   const unassigned: string[] = [];
   for (const [armyId, evs] of byArmy) {
     const users = commandersOf(tx, armyId);
-    const army = tx.state.armies[armyId];
+    const army = byId(tx.state.armies, armyId);
     const name = army?.name ?? armyId;
     if (users.length === 0) {
       unassigned.push(`__${name}__: ${evs.map((e) => e.text).join(' ')}`);

@@ -242,3 +242,13 @@ export const knowledge = sqliteTable('knowledge', {
 }, (t) => [primaryKey({ columns: [t.campaignId, t.key] })]);
 
 export const nowSql = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
+
+/**
+ * Interactions taken by a process: Discord gives an event to every session on a shard (two
+ * instances on one token during a deploy overlap), and the first process to record the id runs
+ * it; the others leave it alone. Rows older than a day are pruned (an interaction lives 15 minutes).
+ */
+export const interactionClaims = sqliteTable('interaction_claims', {
+  id: text('id').primaryKey(),
+  claimedAt: text('claimed_at').notNull(),
+}, (t) => [index('interaction_claims_at').on(t.claimedAt)]);

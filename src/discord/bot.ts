@@ -21,6 +21,7 @@ import type { App } from '../app/app.js';
 import { UserError } from '../app/errors.js';
 import { errorMessages } from '../app/handleError.js';
 import type { Reply } from '../app/messages.js';
+import { takeInteraction } from '../app/interactionClaim.js';
 import { DeliveryLanes } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
 import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
@@ -184,6 +185,16 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     }, opts.safetyDeferMs ?? 2000);
   }
 
+  /**
+   * Whether this process takes the interaction: another instance on the same token and database
+   * may have received it too, and the first to record it runs it. The other does nothing.
+   */
+  function taken(interactionId: string, about: Record<string, unknown>): boolean {
+    if (takeInteraction(app, interactionId)) return true;
+    logger.debug({ ...about, interactionId }, 'interaction taken by another process');
+    return false;
+  }
+
   async function onCommand(interaction: ChatInputCommandInteraction): Promise<void> {
     const about = { interaction: 'command', command: interaction.commandName, userId: interaction.user.id, guildId: interaction.guildId, channelId: interaction.channelId };
     const responder = new Responder(interaction);
@@ -191,6 +202,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     const started = Date.now();
     let safety: NodeJS.Timeout | undefined;
     try {
+      if (!taken(interaction.id, about)) return;
       if (!command) throw new UserError('command.unknown', `/${interaction.commandName} is not available on this bot.`);
       if (command.defer) await responder.defer(command.defer === 'ephemeral');
       else safety = safetyDefer(responder, about);
@@ -208,6 +220,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     const prefix = interaction.customId.split(':')[0] ?? '';
     const about = { interaction: 'button', prefix, userId: interaction.user.id, channelId: interaction.channelId };
     const responder = new Responder(interaction);
+    if (!taken(interaction.id, about)) return;
     const safety = safetyDefer(responder, about);
     try {
       const handler = buttons.get(prefix);

@@ -1,3 +1,4 @@
+import { byId } from '../../engine/state/index.js';
 import { resolveDecision, resolveStep1 } from '../../engine/contact/index.js';
 import { enterDie, holdForDice, releaseHold, type ManualRollRequest } from '../../engine/dice/index.js';
 import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
@@ -35,8 +36,8 @@ function requestFor(tx: CampaignTx, userId: string, referee: boolean, id: string
  * asked for and it goes on waiting until the same deadline.
  */
 function resolveIfReady(tx: CampaignTx, state: CampaignState, contactId: string): { state: CampaignState; events: EngineEvent[]; resolved: boolean } {
-  const hold = state.manualDice.holds[contactId];
-  const c = state.contacts[contactId];
+  const hold = byId(state.manualDice.holds, contactId);
+  const c = byId(state.contacts, contactId);
   const waiting = state.manualDice.requests.some((r) => r.contactId === contactId && r.value === undefined);
   if (!hold || !c || waiting || (c.step !== 'step1' && c.step !== 'decision')) return { state, events: [], resolved: false };
   const needed = diceNeededToResolve(state, tx.map, c, tx.dice);

@@ -23,8 +23,16 @@ export const SETTING_LIMITS = {
   terrainCost: { min: 1, max: 60 },
 } as const;
 
+/** Numbers typed inside text options (`figures:"r1=14"`, `losses:"anax/r1=3"`): whole, and in these ranges. */
+export const NUMBER_LIMITS = {
+  figures: { min: 0, max: 10_000 },
+} as const;
+
+/** A whole number in a range: the one schema every number a command takes goes through (settings and text alike). */
+export const wholeNumber = (min: number, max: number) => z.number().int().min(min).max(max);
+
 const L = SETTING_LIMITS;
-const int = (k: keyof typeof L) => z.number().int().min(L[k].min).max(L[k].max);
+const int = (k: keyof typeof L) => wholeNumber(L[k].min, L[k].max);
 const num = (k: keyof typeof L) => z.number().finite().min(L[k].min).max(L[k].max);
 
 /** The settings' fields, each with its type and range; defaults are added below. */
