@@ -2,9 +2,6 @@
  * The console's line syntax: `@USER /command [subcommand] option:value option:"two words"`.
  * Pure and transport-independent so it can be unit-tested.
  */
-/** The clock a script may set: the range schedules, deadlines and Discord timestamps handle. */
-const CLOCK_MIN = Date.parse('1970-01-01T00:00:00Z');
-const CLOCK_MAX = Date.parse('9999-12-31T23:59:59Z');
 
 export type ConsoleLine =
   | { readonly kind: 'blank' }
@@ -13,6 +10,10 @@ export type ConsoleLine =
   | { readonly kind: 'now'; readonly iso: string }
   | { readonly kind: 'command'; readonly user: string; readonly command: string; readonly words: readonly string[]; readonly options: Readonly<Record<string, string>> }
   | { readonly kind: 'error'; readonly message: string };
+
+/** The clock a script may set: the range schedules, deadlines and Discord timestamps handle. */
+const CLOCK_MIN = Date.parse('1970-01-01T00:00:00Z');
+const CLOCK_MAX = Date.parse('9999-12-31T23:59:59Z');
 
 /** Splits on spaces, keeping "quoted text" (with \" escapes) together; `name:"a b"` stays one token. */
 export function tokenize(text: string): string[] | { error: string } {
