@@ -1,5 +1,5 @@
 /** Text a user typed, as a refusal quotes it: cut to about 100 characters. */
-export const QUOTE_MAX = 100;
+const QUOTE_MAX = 100;
 
 /** The user's text cut for a refusal: at most QUOTE_MAX characters, an ellipsis when cut. */
 export function quote(text: string): string {

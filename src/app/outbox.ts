@@ -7,7 +7,7 @@ import { type EngineEvent, PUBLIC, REFEREE } from '../engine/events/index.js';
 import type { App } from './app.js';
 import type { Card, MessageButton, MessageFile, Picture } from './messages.js';
 import { paint } from './pictures.js';
-import { refereeIds } from './referees.js';
+import { deliver, OPEN, REFEREE_ONLY } from './deliveries/audience.js';
 import { inCampaign, type Outgoing } from './session.js';
 
 /** A message ready for a transport to deliver: a DM or a channel post, its pictures drawn. */
@@ -129,16 +129,15 @@ function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'f
     const events: EngineEvent[] = [{ type: status === 'dmClosed' ? 'dmUndeliverable' : 'deliveryFailed', audience: REFEREE, text: `Delivery ${status === 'dmClosed' ? 'refused (closed DMs)' : 'failed'}: message ${row.id} to ${row.userId ?? row.channelId ?? '?'}: ${reason}`, data: { outboxId: row.id } }];
     if (status === 'dmClosed' && row.userId) {
       const who = tx.members.find((m) => m.userId === row.userId)?.displayName || row.userId;
-      outbox.push({
-        to: 'channel',
+      outbox.push(...deliver(tx, 'channel', OPEN, {
         content: `<@${row.userId}>, I could not send you a direct message (your DMs are closed). Run \`/intel\` here to read it privately.`,
         data: { dmClosed: row.userId },
         mentions: [row.userId],
         dedupeKey: `dmClosed:${row.userId}:${row.campaignId}:${slot}`,
-      });
+      }));
       if (row.userId !== tx.meta.ownerUserId) {
         // One notice per player per ten minutes, like the channel's: a busy tick fails many DMs at once.
-        outbox.push({ to: 'dm', userId: tx.meta.ownerUserId, content: `Referee: a DM to ${who} could not be delivered (closed DMs). They were told to use /intel.`, data: { dmClosed: row.userId, outboxId: row.id }, dedupeKey: `dmClosedReferee:${row.userId}:${row.campaignId}:${slot}` });
+        outbox.push(...deliver(tx, { user: tx.meta.ownerUserId }, REFEREE_ONLY, { content: `Referee: a DM to ${who} could not be delivered (closed DMs). They were told to use /intel.`, data: { dmClosed: row.userId, outboxId: row.id }, dedupeKey: `dmClosedReferee:${row.userId}:${row.campaignId}:${slot}` }));
       }
     }
     // Another worker took the item over (this one's lease ran out): it settles it.
@@ -151,7 +150,7 @@ function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'f
         : `The campaign **${tx.state.name}** is paused: I cannot post in its channel <#${tx.meta.channelId}> (${reason.slice(0, 200)}). If the channel still exists, give me access to it again and use \`/campaign resume\` there.`;
       const why = permission ? { reason: 'missingPermission', permission } : { reason: 'channelLost' };
       events.push({ type: 'campaignPaused', audience: PUBLIC, text, data: why });
-      for (const userId of refereeIds(tx.meta, tx.members)) outbox.push({ to: 'dm', userId, content: `**Referee** (${tx.state.name})\n${text}`, data: { campaignPaused: tx.meta.id, ...why } });
+      outbox.push(...deliver(tx, 'referees', REFEREE_ONLY, { content: `**Referee** (${tx.state.name})\n${text}`, data: { campaignPaused: tx.meta.id, ...why } }));
       return { state: { ...tx.state, status: 'paused' }, control: { nextTickAt: null, remindAt: null }, events, outbox, undeliverable, result: undefined };
     }
     return { events, outbox, undeliverable, result: undefined };

@@ -67,6 +67,29 @@ export function consoleLogger(write: (line: string) => void = (line) => void pro
 }
 
 /**
+ * The app and console session a script plays through (`--script`, and the adjudication cases of
+ * docs/cases, which must play exactly as a script does). The clock is the manual one: `!now` sets it.
+ */
+export function openConsole(flags: ConsoleFlags, opts: { databasePath: string; outDir: string; write: (o: ConsoleOutput) => void; saveFiles?: boolean; timeZone?: string; logger?: Logger }): { app: ReturnType<typeof createApp>; session: ConsoleSession } {
+  const app = createApp({
+    databasePath: opts.databasePath,
+    clock: new ManualClock(flags.now ? new Date(flags.now) : new Date()),
+    logger: opts.logger ?? consoleLogger(),
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    ...(flags.dice ? { scriptedDice: flags.dice } : {}),
+    outDir: opts.outDir,
+  });
+  const session = new ConsoleSession(app, {
+    where: { guildId: 'console', channelId: 'console', baseDir: flags.script ? dirname(resolve(flags.script)) : process.cwd() },
+    outDir: opts.outDir,
+    write: opts.write,
+    ...(opts.saveFiles !== undefined ? { saveFiles: opts.saveFiles } : {}),
+    ...(opts.timeZone ? { timeZone: opts.timeZone } : {}),
+  });
+  return { app, session };
+}
+
+/**
  * Runs the console transport: interactively (a prompt) or over a script file or piped input.
  * Output is one JSON object per line.
  */
@@ -76,16 +99,8 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
   const fresh = scripted && !defaults.persistent;
   const databasePath = flags.db ?? (fresh ? join(mkdtempSync(join(tmpdir(), 'valormr-')), 'campaign.db') : defaults.databasePath);
   const outDir = resolve(flags.out ?? (scripted ? dirname(databasePath) : './out'));
-  const app = createApp({
+  const { app, session } = openConsole(flags, {
     databasePath,
-    clock: new ManualClock(flags.now ? new Date(flags.now) : new Date()),
-    logger: consoleLogger(),
-    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-    ...(flags.dice ? { scriptedDice: flags.dice } : {}),
-    outDir,
-  });
-  const session = new ConsoleSession(app, {
-    where: { guildId: 'console', channelId: 'console', baseDir: flags.script ? dirname(resolve(flags.script)) : process.cwd() },
     outDir,
     // A person at a terminal reads text; scripts and pipes get the JSON-lines protocol.
     write: (o) => process.stdout.write(process.stdout.isTTY && !flags.script && !flags.json ? `${pretty(o, !process.env.NO_COLOR)}\n` : `${JSON.stringify(o)}\n`),

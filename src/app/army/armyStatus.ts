@@ -6,7 +6,7 @@ import { awaitedRegiments, describeVessels } from '../../engine/water/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { sideColour } from '../cards.js';
+import { sideColour } from '../deliveries/cards.js';
 import { ephemeral, withCards, type Card, type CardField, type Reply } from '../messages.js';
 import { inCampaign, type CampaignTx } from '../session.js';
 import { movementStatus } from '../movement/marchLines.js';

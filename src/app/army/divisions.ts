@@ -5,7 +5,8 @@ import { requireArmy, requireControl } from '../armies.js';
 import { must } from '../contact/contactCommon.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { commandersOf, inCampaign, routeEvents, type CampaignTx, type MemberChange } from '../session.js';
+import { commandersOf, inCampaign, type CampaignTx, type MemberChange } from '../session.js';
+import { routeEvents } from '../deliveries/routeEvents.js';
 
 /**
  * The army a split or merge is ordered for: the referee's for any army; a commander's own when

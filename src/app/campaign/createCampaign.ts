@@ -9,6 +9,7 @@ import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { commitEvent, newSeed } from '../dice/seeds.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
+import { deliver, OPEN } from '../deliveries/audience.js';
 import { insertNewCampaign } from '../session.js';
 import { loadShippedScenario, parseScenarioText, shippedScenarioIds } from '../scenarios.js';
 
@@ -43,11 +44,10 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
     scenario,
     actorUserId: actor.userId,
     events: [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from the ${scenario.name} scenario.`, data: { scenarioId: scenario.id } }, ...commitments],
-    outbox: [{
-      to: 'channel',
+    outbox: deliver({ meta: { ownerUserId: actor.userId }, members: [], state }, 'channel', OPEN, {
       content: [`A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.`, ...commitments.map((e) => e.text)].join('\n'),
       data: { campaignId: id, scenarioId: scenario.id, refereeUserId: actor.userId, commitments: commitments.map((e) => e.data) },
-    }],
+    }),
   });
   const armies = Object.values(state.armies);
   const bySide = Object.values(state.sides).map((s) => `**${s.name}**: ${armies.filter((a) => a.side === s.id).map((a) => `${a.name} (\`${a.id}\`)`).join(', ')}`);

@@ -14,7 +14,8 @@ import { UserError } from '../errors.js';
 import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf, inCampaign, type CampaignTx, type Change } from '../session.js';
-import { contactOfArmy, deadlineText, deliveries, must, parseContactButton } from './contactCommon.js';
+import { deadlineText, deliveries, parseContactButton } from '../deliveries/contactPrompts.js';
+import { contactOfArmy, must } from './contactCommon.js';
 
 /** What a commander answers: before the contact phase, or engage/evade after it. */
 export type ContactAnswer = 'engage' | 'evade' | 'avoid' | 'delay' | 'silent';

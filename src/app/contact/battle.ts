@@ -7,8 +7,10 @@ import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
-import { armiesOf, inCampaign, requireReferee, routeEvents, type CampaignTx } from '../session.js';
-import { contactByIdForReferee, contactOfArmy, deliveries, must } from './contactCommon.js';
+import { armiesOf, inCampaign, requireReferee, type CampaignTx } from '../session.js';
+import { routeEvents } from '../deliveries/routeEvents.js';
+import { deliveries } from '../deliveries/contactPrompts.js';
+import { contactByIdForReferee, contactOfArmy, must } from './contactCommon.js';
 
 type Condition = 'formed' | 'retreat' | 'rout';
 const CONDITIONS: readonly Condition[] = ['formed', 'retreat', 'rout'];

@@ -8,7 +8,8 @@ import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
 import { inCampaign, requireReferee, type CampaignTx, type Change } from '../session.js';
-import { contactByIdForReferee, deliveries, must } from './contactCommon.js';
+import { deliveries } from '../deliveries/contactPrompts.js';
+import { contactByIdForReferee, must } from './contactCommon.js';
 
 /** `/contact list`: every open contact, its step and who has not answered (names only). */
 export function listContacts(app: App, actor: Actor): Reply[] {

@@ -6,7 +6,8 @@ import { UserError } from '../errors.js';
 import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign, type CampaignTx, type Change } from '../session.js';
-import { deliveries, must } from './contactCommon.js';
+import { deliveries } from '../deliveries/contactPrompts.js';
+import { must } from './contactCommon.js';
 
 function done(tx: CampaignTx, r: ContactOutput, text: string, data: Record<string, unknown>): Change<Reply[]> {
   const d = deliveries(tx, tx.state, r.state, r.events);

@@ -5,7 +5,7 @@ import { formatGameTime, ordinal } from '../../engine/clock/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { sideColour } from '../cards.js';
+import { sideColour } from '../deliveries/cards.js';
 import { ephemeral, messageText, withCards, type Card, type CardField, type Reply } from '../messages.js';
 import { CARD_LABEL } from '../reconnaissance/terrainCommon.js';
 import { inCampaign } from '../session.js';

@@ -6,12 +6,13 @@ import type { CampaignState } from '../../engine/state/index.js';
 import { diceNeededToResolve, whoRollsIn } from '../../engine/tick/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
-import { deliveries, must } from '../contact/contactCommon.js';
+import { must } from '../contact/contactCommon.js';
+import { deliveries } from '../deliveries/contactPrompts.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { isReferee } from '../referees.js';
 import { commandersOf, inCampaign, type CampaignTx, type Change } from '../session.js';
-import { parseDiceButton } from './askDice.js';
+import { parseDiceButton } from '../deliveries/diceAsks.js';
 
 /** The request a user means: the one named, or their only one waiting. */
 function requestFor(tx: CampaignTx, userId: string, referee: boolean, id: string | undefined): ManualRollRequest {

@@ -9,6 +9,7 @@ import { resolveContactChange } from '../contact/contactAdmin.js';
 import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
 import { ephemeral, withCards, type Card, type CardField, type MessageButton, type Picture, type Reply } from '../messages.js';
+import { deliver, OPEN, secretOf } from '../deliveries/audience.js';
 import { isReferee } from '../referees.js';
 import { commandersOf, inCampaign, readCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
 
@@ -153,7 +154,7 @@ function nudge(tx: CampaignTx, armyId: string): Outgoing[] {
   const what = contact
     ? `contact ${contact.id} waits for your answer (${contact.step === 'step1' ? '`/engage`, `/delay`, `/avoid to:HEX`, or the buttons of its DM' : '`/engage` or `/evade`, or the buttons of its DM'}).`
     : `${army.name} has no orders for ${formatGameTime(tx.state.clock)}${due ? `; orders close ${discordTime(due, 'R')}` : ''}. Without orders, it will ${tx.state.settings.defaultOrder}.`;
-  return commandersOf(tx, armyId).map((userId) => ({ to: 'dm', userId, content: `**${army.name}** (${tx.state.name}): the referee asks: ${what}`, data: { nudge: armyId, ...(contact ? { contactId: contact.id } : {}) } }));
+  return deliver(tx, { army: armyId }, secretOf([armyId]), { content: `**${army.name}** (${tx.state.name}): the referee asks: ${what}`, data: { nudge: armyId, ...(contact ? { contactId: contact.id } : {}) } });
 }
 
 /** The exact command to record a battle, with every regiment's id to fill in. */
@@ -201,8 +202,8 @@ export function refereeButton(app: App, userId: string, customId: string, roleId
         return said(`Nudged ${out.length} commander${out.length === 1 ? '' : 's'} without orders: ${armies.map((a) => a.name).join(', ') || 'none left'}.`, out);
       }
       case 'intel': {
-        const post: Outgoing = { to: 'channel', content: `<@${arg}>, messages for you could not be sent by DM (your DMs are closed). Run \`/intel\` here to read them privately.`, data: { dmClosed: arg }, mentions: [arg] };
-        return said(`Reminded ${tx.members.find((m) => m.userId === arg)?.displayName || 'the player'} in the channel to use /intel.`, [post]);
+        const post = deliver(tx, 'channel', OPEN, { content: `<@${arg}>, messages for you could not be sent by DM (your DMs are closed). Run \`/intel\` here to read them privately.`, data: { dmClosed: arg }, mentions: [arg] });
+        return said(`Reminded ${tx.members.find((m) => m.userId === arg)?.displayName || 'the player'} in the channel to use /intel.`, post);
       }
       case 'resend': {
         const row = tx.read.undelivered().find((m) => String(m.id) === arg && m.status === 'failed');
@@ -213,8 +214,9 @@ export function refereeButton(app: App, userId: string, customId: string, roleId
           ...(Array.isArray(row.pictures) ? { pictures: row.pictures as Picture[] } : {}),
           ...(row.mentions ? { mentions: row.mentions } : {}),
         };
-        const again: Outgoing = row.to === 'dm' && row.userId ? { ...base, to: 'dm', userId: row.userId } : { ...base, to: 'channel' };
-        return { ...said(`Message ${row.id} is sent again.`, [again]), readMessages: [row.id] };
+        // Its audience was decided when it was first made: the same reader gets it again.
+        const again = deliver(tx, row.to === 'dm' && row.userId ? { user: row.userId } : 'channel', OPEN, base);
+        return { ...said(`Message ${row.id} is sent again.`, again), readMessages: [row.id] };
       }
       default:
         throw new UserError('button.unknown', 'This button is no longer in use.');

@@ -2,6 +2,7 @@ import { formatGameTime } from '../../engine/clock/index.js';
 import { type EngineEvent, REFEREE } from '../../engine/events/index.js';
 import type { App } from '../app.js';
 import { discordTime } from '../format.js';
+import { deliver, REFEREE_ONLY } from '../deliveries/audience.js';
 import { refereeIds } from '../referees.js';
 import { deadlineControl, nextDueFromNow } from '../schedule.js';
 import { inCampaign, type CampaignTx, type Change, type Outgoing } from '../session.js';
@@ -23,7 +24,7 @@ export type DueTick =
 function toReferees(tx: CampaignTx, type: string, text: string, key: string, data: Record<string, unknown>): { events: EngineEvent[]; outbox: Outgoing[] } {
   return {
     events: [{ type, audience: REFEREE, text, data }],
-    outbox: refereeIds(tx.meta, tx.members).map((userId) => ({ to: 'dm', userId, content: `**Referee** (${tx.state.name})\n${text}`, data: { type, ...data }, dedupeKey: `${key}:${userId}` })),
+    outbox: refereeIds(tx.meta, tx.members).flatMap((userId) => deliver(tx, { user: userId }, REFEREE_ONLY, { content: `**Referee** (${tx.state.name})\n${text}`, data: { type, ...data }, dedupeKey: `${key}:${userId}` })),
   };
 }
 

@@ -3,6 +3,7 @@ import { REFEREE } from '../../engine/events/index.js';
 import { remindableCampaigns } from '../../db/campaignRepo.js';
 import type { App } from '../app.js';
 import { discordTime, list } from '../format.js';
+import { deliver, secretOf } from '../deliveries/audience.js';
 import { inCampaign, type Outgoing } from '../session.js';
 
 /** What the reminder run did for one campaign. */
@@ -64,21 +65,23 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
     // The lead was shortened since: remind at the new time.
     if (Date.parse(deadline) - tx.now.getTime() > lead * 60_000) return { control: { remindAt: new Date(Date.parse(deadline) - lead * 60_000).toISOString() }, result: undefined };
     const index = timeIndex(s.clock);
-    const byUser = new Map<string, string[]>();
+    const byUser = new Map<string, { id: string; name: string }[]>();
     for (const army of Object.values(s.armies)) {
       if (army.status.destroyed || s.orders[army.id]) continue;
       for (const m of tx.members) {
-        if (m.role === 'commander' && m.armyId === army.id) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), army.name]);
+        if (m.role === 'commander' && m.armyId === army.id) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), { id: army.id, name: army.name }]);
       }
     }
     const when = `${discordTime(deadline, 'R')} (${discordTime(deadline)})`;
-    const outbox: Outgoing[] = [...byUser].map(([userId, armies]) => ({
-      to: 'dm',
-      userId,
-      content: `**Reminder** (${s.name}): ${armies.map((a) => `**${a}**`).join(' and ')} ${armies.length > 1 ? 'have' : 'has'} no orders for ${formatGameTime(s.clock)}. Orders close ${when}. If you give none, ${DEFAULT_ORDER_TEXT[s.settings.defaultOrder]}.`,
-      data: { type: 'orderReminder', armies, deadline, timeIndex: index, defaultOrder: s.settings.defaultOrder },
-      dedupeKey: `remind:${tx.meta.id}:${index}:${userId}`,
-    }));
+    // Which of their own armies lack orders is each commander's business.
+    const outbox: Outgoing[] = [...byUser].flatMap(([userId, owned]) => {
+      const armies = owned.map((a) => a.name);
+      return deliver(tx, { user: userId }, secretOf(owned.map((a) => a.id)), {
+        content: `**Reminder** (${s.name}): ${armies.map((a) => `**${a}**`).join(' and ')} ${armies.length > 1 ? 'have' : 'has'} no orders for ${formatGameTime(s.clock)}. Orders close ${when}. If you give none, ${DEFAULT_ORDER_TEXT[s.settings.defaultOrder]}.`,
+        data: { type: 'orderReminder', armies, deadline, timeIndex: index, defaultOrder: s.settings.defaultOrder },
+        dedupeKey: `remind:${tx.meta.id}:${index}:${userId}`,
+      });
+    });
     const users = [...byUser.keys()];
     const events = users.length > 0
       ? [{ type: 'remindersSent', audience: REFEREE, text: `Reminders sent for ${formatGameTime(s.clock)} (deadline ${discordTime(deadline)}) to: ${list(users.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u))}.`, data: { users, deadline } }]

@@ -7,7 +7,8 @@ import { everyPositionView, publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
-import { deliveries } from '../contact/contactCommon.js';
+import { deliver, OPEN, places, type AudienceTx } from '../deliveries/audience.js';
+import { deliveries } from '../deliveries/contactPrompts.js';
 import { startDicePeriod } from '../dice/seeds.js';
 import { manualDiceAfterTick } from '../dice/tickDice.js';
 import { UserError } from '../errors.js';
@@ -43,17 +44,18 @@ const publicTokens = (state: CampaignState): string => JSON.stringify(publicMapV
  * public map changed (nobody moved, no marker came or went), a line saying so instead of the
  * same picture again; in fog of war (a map with no army) a line saying where to look instead.
  */
-function mapPost(before: CampaignState, state: CampaignState, playedLabel: string): Outgoing {
+function mapPost(tx: AudienceTx, before: CampaignState, playedLabel: string): Outgoing[] {
+  const state = tx.state;
   const name = `map-day${state.clock.day}-${HALF_NAMES[state.clock.half]}.png`;
   // In fog of war the public map shows no army: whether anything moved is not said.
   if (isFog(state)) {
-    return { to: 'channel', content: `Fog of war: the public map shows no army. \`/map view:mine\` shows what your armies know after ${playedLabel}.`, data: { map: name, drawn: false } };
+    return deliver(tx, 'channel', OPEN, { content: `Fog of war: the public map shows no army. \`/map view:mine\` shows what your armies know after ${playedLabel}.`, data: { map: name, drawn: false } });
   }
   if (publicTokens(before) === publicTokens(state)) {
-    return { to: 'channel', content: `Nothing moved on the map in ${playedLabel}: the last map still stands (\`/map\` draws it again).`, data: { map: name, drawn: false } };
+    return deliver(tx, 'channel', OPEN, { content: `Nothing moved on the map in ${playedLabel}: the last map still stands (\`/map\` draws it again).`, data: { map: name, drawn: false } });
   }
-  return {
-    to: 'channel',
+  // The public map places every army.
+  return deliver(tx, 'channel', places(Object.keys(state.armies)), {
     content: `Map after ${playedLabel}`,
     data: { map: name },
     pictures: [{
@@ -62,7 +64,7 @@ function mapPost(before: CampaignState, state: CampaignState, playedLabel: strin
       view: publicMapView(state),
       options: { title: { campaign: state.name, time: gameTimeLabel(state), weather: describeSky(state.weather) }, hexIds: 'subset' },
     }],
-  };
+  });
 }
 
 export interface PlayOptions {
@@ -120,7 +122,7 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   return {
     state: next,
     events: d.events,
-    outbox: [...d.outbox, mapPost(s, next, playedLabel)],
+    outbox: [...d.outbox, ...mapPost({ ...tx, state: next }, s, playedLabel)],
     tick: { timeIndex: index, before: s, frame: { view: everyPositionView(next), fog: isFog(next) } },
     control: {
       ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderLeadMinutes) : {}),

@@ -6,7 +6,8 @@ import type { App } from '../app.js';
 import { startDicePeriod } from '../dice/seeds.js';
 import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
-import { inCampaign, requireReferee, routeEvents, snapshotState } from '../session.js';
+import { inCampaign, requireReferee, snapshotState } from '../session.js';
+import { routeEvents } from '../deliveries/routeEvents.js';
 
 /**
  * Referee: undoes the last played half period. The state goes back to the snapshot taken before

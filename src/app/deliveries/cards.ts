@@ -1,8 +1,8 @@
-import { describeEstimate, type ContactEvent } from '../engine/contact/index.js';
-import { signedModifier, type EngineEvent } from '../engine/events/index.js';
-import { ordinal } from '../engine/clock/index.js';
-import type { CampaignState } from '../engine/state/index.js';
-import type { Card, CardField } from './messages.js';
+import { describeEstimate, type ContactEvent } from '../../engine/contact/index.js';
+import { signedModifier, type EngineEvent } from '../../engine/events/index.js';
+import { ordinal } from '../../engine/clock/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import type { Card, CardField } from '../messages.js';
 
 /**
  * Cards built from the log's events: the tick chronicle in the channel, each commander's DM, the
@@ -103,6 +103,8 @@ export function armyCard(state: CampaignState, armyId: string, events: readonly 
   const fields: CardField[] = [];
   const answers: CardField[] = [];
   for (const e of events) {
+    // A battle's briefing travels as a card of its own.
+    if (e.type === 'deploymentBriefed') continue;
     const f = armyFields(e, name);
     if (!f) lines.push(e.text);
     else if (e.type === 'contactPrompt') answers.push(...f);

@@ -1,7 +1,7 @@
-import { byId } from '../engine/state/index.js';
-import { REFEREE, toArmy, type EngineEvent } from '../engine/events/index.js';
-import { isFog } from '../engine/knowledge/index.js';
-import type { CampaignState } from '../engine/state/index.js';
+import { byId } from '../../engine/state/index.js';
+import { REFEREE, toArmy, type EngineEvent } from '../../engine/events/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import { channelMayRead, OPEN, places, type Subject } from './audience.js';
 
 /**
  * What the channel still hears in fog of war: the time, the weather, the dice, and the campaign's
@@ -35,10 +35,14 @@ function armiesNamed(data: unknown, state: CampaignState, found: Set<string> = n
  * either. @see docs/rulings.md (Fog of war)
  */
 export function fogged(state: CampaignState, events: readonly EngineEvent[]): EngineEvent[] {
-  if (!isFog(state)) return [...events];
   return events.flatMap((e) => {
-    if (e.audience.kind !== 'public' || OPEN_IN_FOG.has(e.type)) return [e];
+    if (e.audience.kind !== 'public' || channelMayRead(state.settings, publicSubject(state, e))) return [e];
     const named = [...armiesNamed(e.data, state)];
     return named.length > 0 ? named.map((id) => ({ ...e, audience: toArmy(id) })) : [{ ...e, audience: REFEREE }];
   });
+}
+
+/** What a public event tells: nothing secret, or where the armies it names are. */
+function publicSubject(state: CampaignState, e: EngineEvent): Subject {
+  return OPEN_IN_FOG.has(e.type) ? OPEN : places([...armiesNamed(e.data, state)]);
 }

@@ -1,7 +1,10 @@
 import type { ManualDiceState, ManualRollRequest } from '../../engine/dice/index.js';
+import type { CampaignTx } from '../campaignTx.js';
+import { commandersOf } from '../members.js';
 import type { MessageButton } from '../messages.js';
 import { refereeIds } from '../referees.js';
-import { commandersOf, type CampaignTx, type Outgoing } from '../session.js';
+import { deliver, REFEREE_ONLY, secretOf } from './audience.js';
+import type { Outgoing } from './outgoing.js';
 
 /** A button's custom id: `dice:<campaignId>:<request id>:<value>`. */
 function diceButtonId(campaignId: string, requestId: string, value: number): string {
@@ -46,7 +49,7 @@ export function diceAsks(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, bef
     if (known.has(r.id)) continue;
     for (const userId of askedUsers(tx, r)) byUser.set(userId, [...(byUser.get(userId) ?? []), r]);
   }
-  return [...byUser].map(([userId, rolls]): Outgoing => {
+  return [...byUser].flatMap(([userId, rolls]): Outgoing[] => {
     const first = rolls[0] as ManualRollRequest;
     const who = first.army !== undefined && rolls.every((r) => r.army === first.army) ? `**${tx.state.armies[first.army]?.name ?? first.army}**` : '**Referee**';
     const buttons = buttonsFor(tx.meta.id, rolls);
@@ -58,6 +61,8 @@ export function diceAsks(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, bef
       ...lines,
       `${waits}; a die not entered by then is the bot's seeded die.`,
     ].join('\n');
-    return { to: 'dm', userId, content, data: { type: 'diceAsked', requests: rolls }, ...(buttons.length > 0 ? { buttons } : {}) };
+    // An army's rolls are its commanders' secret; the others the referee's.
+    const subject = rolls.every((r) => r.army !== undefined) ? secretOf(rolls.flatMap((r) => (r.army !== undefined ? [r.army] : []))) : REFEREE_ONLY;
+    return deliver(tx, { user: userId }, subject, { content, data: { type: 'diceAsked', requests: rolls }, buttons });
   });
 }

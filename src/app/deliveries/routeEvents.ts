@@ -1,0 +1,87 @@
+import { byId } from '../../engine/state/index.js';
+import type { EngineEvent } from '../../engine/events/index.js';
+import type { Card, CardField, MessageButton } from '../messages.js';
+import { commandersOf } from '../members.js';
+import { deliver, OPEN, REFEREE_ONLY, secretOf, type AudienceTx } from './audience.js';
+import { armyCard, chronicleCard } from './cards.js';
+import { fogged } from './fog.js';
+import type { Outgoing } from './outgoing.js';
+
+export interface RouteOptions {
+  /** A first line for every delivery (the tick's "Day 1, morning → Day 1, afternoon"): the chronicle's title. */
+  readonly header?: string;
+  readonly publicToChannel?: boolean;
+  /** Buttons to attach to an army's DM (the contact prompts), by army id. */
+  readonly buttons?: ReadonlyMap<string, readonly MessageButton[]>;
+  /** More fields for the chronicle card (the next deadline). */
+  readonly chronicleFields?: readonly CardField[];
+  /** More fields for the referee's card (what waits on them). */
+  readonly refereeFields?: readonly CardField[];
+  /** Cards to post with the public lines (the deployment briefings). */
+  readonly publicCards?: readonly Card[];
+  /** Cards for an army's commanders only, by army id (the briefings fog of war keeps out of the channel). */
+  readonly armyCards?: ReadonlyMap<string, readonly Card[]>;
+  /** Cards for the referee (those same briefings). */
+  readonly refereeCards?: readonly Card[];
+}
+
+/**
+ * Turns engine events into deliveries: public lines to the channel (a tick's chronicle as a
+ * card), each army's lines to its commanders (a card with the dice, estimates, cards and the
+ * answer asked for as fields), referee lines to the referee (with a digest of the armies nobody
+ * commands).
+ */
+export function routeEvents(tx: AudienceTx, events: readonly EngineEvent[], opts: RouteOptions = {}): Outgoing[] {
+  const out: Outgoing[] = [];
+  // In fog of war, what would place an army goes to its commander instead of the channel.
+  const list = fogged(tx.state, events);
+  const header = opts.header;
+  // A DM's text says whose it is and which campaign; its card (titled with the contact or the half period) the rest.
+  const headline = (who: string): string => `**${who}** (${tx.state.name})`;
+  const when = header ? stripBold(header) : undefined;
+  const pub = list.filter((e) => e.audience.kind === 'public');
+  const publicCards = opts.publicCards ?? [];
+  if ((opts.publicToChannel ?? true) && (pub.length > 0 || publicCards.length > 0)) {
+    const data = { events: pub.map((e) => ({ type: e.type, data: e.data })) };
+    const shown = pub.filter((e) => e.type !== 'deploymentBriefed');
+    // What is left public after the fog filter is open to everyone.
+    if (header) {
+      out.push(...deliver(tx, 'channel', OPEN, { content: header, cards: [chronicleCard(`Chronicle of ${tx.state.name}`, pub, opts.chronicleFields), ...publicCards], data }));
+    } else {
+      out.push(...deliver(tx, 'channel', OPEN, { content: shown.map((e) => e.text).join('\n'), ...(publicCards.length > 0 ? { cards: publicCards } : {}), data }));
+    }
+  }
+  const byArmy = new Map<string, EngineEvent[]>();
+  for (const e of list) if (e.audience.kind === 'army') byArmy.set(e.audience.armyId, [...(byArmy.get(e.audience.armyId) ?? []), e]);
+  for (const armyId of opts.armyCards?.keys() ?? []) if (!byArmy.has(armyId)) byArmy.set(armyId, []);
+  // Armies nobody commands yet: one digest for the referee instead of a DM per army.
+  const unassigned: string[] = [];
+  for (const [armyId, evs] of byArmy) {
+    const users = commandersOf(tx, armyId);
+    const army = byId(tx.state.armies, armyId);
+    const name = army?.name ?? armyId;
+    if (users.length === 0) {
+      if (evs.length > 0) unassigned.push(`__${name}__: ${evs.map((e) => e.text).join(' ')}`);
+      continue;
+    }
+    const buttons = opts.buttons?.get(armyId) ?? [];
+    const card = armyCard(tx.state, armyId, evs, when);
+    out.push(...deliver(tx, { army: armyId }, secretOf([armyId]), { content: headline(name), cards: [card, ...(opts.armyCards?.get(armyId) ?? [])], data: { armyId, events: evs.map((e) => ({ type: e.type, data: e.data })) }, buttons }));
+  }
+  const ref = list.filter((e) => e.audience.kind === 'referee' && e.type !== 'diceRolled');
+  const refFields = opts.refereeFields ?? [];
+  const refCards = opts.refereeCards ?? [];
+  if (ref.length > 0 || unassigned.length > 0 || refFields.length > 0 || refCards.length > 0) {
+    const contacts = [...new Set(ref.flatMap((e) => (typeof e.data?.contactId === 'string' ? [e.data.contactId] : [])))];
+    const card: Card = {
+      title: contacts.length > 0 ? `Contact ${contacts.join(', ')}` : when ?? 'Reports',
+      ...(ref.length > 0 ? { description: ref.map((e) => e.text).join('\n') } : {}),
+      fields: [...(unassigned.length > 0 ? [{ name: 'Armies without a commander', value: unassigned.join('\n') }] : []), ...refFields],
+    };
+    out.push(...deliver(tx, 'referees', REFEREE_ONLY, { content: headline('Referee'), cards: [card, ...refCards], data: { events: ref.map((e) => ({ type: e.type, data: e.data })) } }));
+  }
+  return out;
+}
+
+/** A Markdown header without its bold marks (a card title is bold already). */
+const stripBold = (text: string): string => text.replace(/\*\*/g, '');
