@@ -45,6 +45,8 @@ export default {
       .addStringOption((o) => o.setName('positions').setDescription('Army positions: public (default) or fog of war')
         .addChoices({ name: 'public: every army\'s position is known', value: 'public' }, { name: 'fog of war: what each commander knows', value: 'fog' }))
       .addBooleanOption((o) => o.setName('commander-books').setDescription('Commanders may export their own campaign book before the end'))
+      .addIntegerOption((o) => o.setName('early-tick').setDescription('Tick as soon as all commanders are /ready, at least this many minutes apart (0: off)').setMinValue(0).setMaxValue(1440))
+      .addStringOption((o) => o.setName('quiet-hours').setDescription('No tick or reminder between these hours, e.g. 22:00-07:00 (or none)').setMaxLength(20))
       .addStringOption((o) => o.setName('profile').setDescription('Movement rules: Valormr (default) or ACKS army movement')
         .addChoices({ name: 'Valormr (000)', value: 'valormr' }, { name: 'ACKS army movement (004)', value: 'acks' }))
       .addStringOption((o) => o.setName('tactical').setDescription('The tabletop battles are fought on (sets the table presets)')
@@ -58,7 +60,9 @@ export default {
       .addUserOption((o) => o.setName('user').setDescription('The player'))
       .addBooleanOption((o) => o.setName('remove').setDescription('Free the army instead')))
     .addSubcommand((s) => s.setName('start').setDescription('Start the clock.'))
-    .addSubcommand((s) => s.setName('pause').setDescription('Stop the clock (announced).'))
+    .addSubcommand((s) => s.setName('pause').setDescription('Stop the clock (announced).')
+      .addStringOption((o) => o.setName('until').setDescription('Resume by itself then: 3d, 12h, 2026-12-01 or 2026-12-01 18:00').setMaxLength(40))
+      .addStringOption((o) => o.setName('reason').setDescription('Why, shown in /turn status').setMaxLength(200)))
     .addSubcommand((s) => s.setName('resume').setDescription('Restart the clock.')
       .addStringOption((o) => o.setName('missed').setDescription('After downtime past the catch-up cap: the missed half periods')
         .addChoices({ name: 'skip them', value: 'none' }, { name: 'play one now', value: 'one' }, { name: 'play them all, in order', value: 'all' })))
@@ -85,12 +89,13 @@ export default {
           unformedAsRetreat: ctx.boolean('unformed-as-retreat'), nocturnalDayMarch: ctx.boolean('nocturnal-day-march'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
           catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
           commanderBooks: ctx.boolean('commander-books'), profile: ctx.string('profile'), tactical: ctx.string('tactical'),
+          earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'),
         });
       case 'profile':
         return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), terrainCosts: ctx.string('terrain-costs') });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
       case 'start': return startCampaign(ctx.app, actor);
-      case 'pause': return pauseCampaign(ctx.app, actor);
+      case 'pause': return pauseCampaign(ctx.app, actor, { until: ctx.string('until'), reason: ctx.string('reason') });
       case 'resume': return resumeCampaign(ctx.app, actor, ctx.string('missed'));
       case 'export': return ctx.string('format') === 'markdown' ? exportCampaignBook(ctx.app, actor, { publicOnly: ctx.boolean('public') ?? false }) : exportCampaign(ctx.app, actor);
       case 'timelapse': return campaignTimelapse(ctx.app, actor, { secret: ctx.boolean('secret') ?? false });

@@ -34,6 +34,8 @@ import debark from './debark.js';
 import courier from './courier.js';
 import dice from './dice.js';
 import { diceButtons } from './_diceButtons.js';
+import { readyButtons } from './_readyButtons.js';
+import ready from './ready.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [
@@ -69,6 +71,7 @@ export const commands: readonly Command[] = [
   courier,
   referee,
   dice,
+  ready,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */
@@ -76,6 +79,7 @@ export const buttons: readonly ButtonHandler[] = [
   contactButtons,
   refereeButtons,
   diceButtons,
+  readyButtons,
 ];
 
 export function findCommand(name: string): Command | undefined {

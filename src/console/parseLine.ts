@@ -8,6 +8,7 @@ export type ConsoleLine =
   | { readonly kind: 'comment' }
   | { readonly kind: 'tick'; readonly count: number }
   | { readonly kind: 'now'; readonly iso: string }
+  | { readonly kind: 'clock' }
   | { readonly kind: 'command'; readonly user: string; readonly command: string; readonly words: readonly string[]; readonly options: Readonly<Record<string, string>> }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -56,6 +57,7 @@ export function parseLine(raw: string): ConsoleLine {
     if (!Number.isInteger(count) || count < 1 || count > 100) return { kind: 'error', message: '`!tick` takes an optional count from 1 to 100, e.g. `!tick 4`.' };
     return { kind: 'tick', count };
   }
+  if (line === '!clock') return { kind: 'clock' };
   if (line.startsWith('!now')) {
     const iso = line.slice(4).trim();
     const at = Date.parse(iso);

@@ -5,6 +5,7 @@ import { errorMessages } from '../app/handleError.js';
 import type { MessageFile, Reply } from '../app/messages.js';
 import { DeliveryLanes, type DeliveryResult, type OutboxItem } from '../app/outbox.js';
 import { ManualClock } from '../app/ports.js';
+import { resumeEndedPauses, runDueTicks, sendReminders } from '../app/scheduler/index.js';
 import { tickChannel } from '../app/turn/tickChannel.js';
 import { findCommand } from '../../commands/index.js';
 import { consoleContext, type ConsoleWhere } from './consoleContext.js';
@@ -67,6 +68,16 @@ export class ConsoleSession {
           app.clock.set(new Date(line.iso));
           this.opts.write({ to: 'ephemeral', content: `Clock set to ${app.clock.now().toISOString()}.`, data: { now: app.clock.now().toISOString() } });
           break;
+        case 'clock': {
+          // The scheduler's minute check at the console's clock: pauses that ended, due ticks, reminders.
+          const resumed = resumeEndedPauses(app).length;
+          const ticks = await runDueTicks(app);
+          const played = ticks.reduce((n, t) => n + t.played, 0);
+          const reminded = sendReminders(app).reduce((n, r) => n + r.reminded.length, 0);
+          this.opts.write({ to: 'ephemeral', content: `Clock check at ${app.clock.now().toISOString()}: ${played} tick(s) played, ${reminded} reminder(s), ${resumed} pause(s) ended.`, data: { clock: app.clock.now().toISOString(), played, reminded, resumed, skipped: ticks.map((t) => t.skipped).filter((x) => x !== undefined) } });
+          await this.flush();
+          return;
+        }
         case 'tick':
           for (let i = 0; i < line.count; i++) {
             const outcome = tickChannel(app, this.opts.where);

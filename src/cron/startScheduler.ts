@@ -2,7 +2,7 @@ import cron from 'node-cron';
 import type { App } from '../app/app.js';
 import { pruneInteractions } from '../app/interactionClaim.js';
 import { pruneDelivered } from '../app/outbox.js';
-import { runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
+import { resumeEndedPauses, runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
 
 /** What one scheduler run did. */
 export interface SchedulerRun {
@@ -51,7 +51,7 @@ const everyMinute: Trigger = (fn) => cronTrigger()(fn);
 
 /**
  * Starts the campaign clock. The database says when each campaign's next tick is due; cron only
- * triggers a check every minute: play every due tick (runDueTicks), then send reminders
+ * triggers a check every minute: end referee's pauses whose time has come (resumeEndedPauses), play every due tick (runDueTicks), then send reminders
  * (sendReminders), then delete delivered messages past their retention (pruneDelivered). It runs once at start (catching up after downtime), never overlaps itself (a
  * trigger while a run is going on is skipped), and never lets an exception escape.
  */
@@ -63,6 +63,8 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
     try {
       if (opts.canRun && !opts.canRun()) return undefined;
       const scope = { ...(opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {}), stopped: () => stopped };
+      // A pause whose end has come resumes first, so its campaign's ticks and reminders follow.
+      resumeEndedPauses(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
       const ticks = await runDueTicks(app, scope);
       if (stopped) return { ticks, reminders: [] };
       const reminders = sendReminders(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});

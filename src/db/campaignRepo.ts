@@ -26,6 +26,14 @@ export interface CampaignControl {
   readonly lastTickAt: string | null;
   /** Missed ticks the referee allowed to be played after a catch-up pause. */
   readonly catchUpAllowance: number;
+  /** Commanders (user ids) who said they are ready for the current half period. */
+  readonly ready: readonly string[];
+  /** When an early tick is due (everyone ready): the scheduled due time it replaced. */
+  readonly earlyFrom: string | null;
+  /** When a referee's pause ends by itself (null: until resumed). */
+  readonly resumeAt: string | null;
+  /** Why the referee paused the campaign. */
+  readonly pauseReason: string | null;
 }
 
 /** Where a campaign lives on Discord (or the console), who owns it, and its control columns. */
@@ -61,14 +69,23 @@ function armyData(a: Army): ArmyData {
 const META_SQL = `select id, guild_id as guildId, channel_id as channelId, owner_user_id as ownerUserId, status, created_at as createdAt,
   next_tick_at as nextTickAt, reminder_sent_for as reminderSentFor, remind_at as remindAt, held_due as heldDue,
   deadline_extensions as deadlineExtensions, deadline_extension_minutes as deadlineExtensionMinutes,
-  last_tick_at as lastTickAt, catch_up_allowance as catchUpAllowance from campaigns`;
+  last_tick_at as lastTickAt, catch_up_allowance as catchUpAllowance, ready, early_from as earlyFrom, resume_at as resumeAt,
+  pause_reason as pauseReason from campaigns`;
+
+/** The row as read (the ready list is a JSON array of user ids). */
+function toMeta(row: unknown): CampaignMeta | undefined {
+  if (row === undefined) return undefined;
+  const r = row as Omit<CampaignMeta, 'ready'> & { ready: string };
+  const ready: unknown = fromJson(r.ready);
+  return { ...r, ready: Array.isArray(ready) ? ready.filter((u): u is string => typeof u === 'string') : [] };
+}
 
 export function findCampaignInChannel(conn: Database, guildId: string, channelId: string): CampaignMeta | undefined {
-  return prepared(conn, `${META_SQL} where guild_id = ? and channel_id = ? and status <> 'ended'`).get(guildId, channelId) as CampaignMeta | undefined;
+  return toMeta(prepared(conn, `${META_SQL} where guild_id = ? and channel_id = ? and status <> 'ended'`).get(guildId, channelId));
 }
 
 export function getCampaignMeta(conn: Database, id: string): CampaignMeta | undefined {
-  return prepared(conn, `${META_SQL} where id = ?`).get(id) as CampaignMeta | undefined;
+  return toMeta(prepared(conn, `${META_SQL} where id = ?`).get(id));
 }
 
 /** How many campaigns the database holds, by status (logged at start). */
@@ -96,16 +113,25 @@ export function remindableCampaigns(conn: Database, nowIso: string): ScheduledCa
     where status = 'running' and remind_at <= ? and (reminder_sent_for is null or reminder_sent_for <> next_tick_at)`).all(nowIso) as ScheduledCampaign[];
 }
 
+/** Campaigns paused by the referee until a time that has come (`nowIso`): they resume by themselves. */
+export function resumableCampaigns(conn: Database, nowIso: string): ScheduledCampaign[] {
+  return prepared(conn, `select id, guild_id as guildId, next_tick_at as nextTickAt from campaigns
+    where status = 'paused' and resume_at <= ? order by resume_at`).all(nowIso) as ScheduledCampaign[];
+}
+
 const CONTROL_COLUMNS: Readonly<Record<keyof CampaignControl, string>> = {
   nextTickAt: 'next_tick_at', reminderSentFor: 'reminder_sent_for', remindAt: 'remind_at', heldDue: 'held_due',
   deadlineExtensions: 'deadline_extensions', deadlineExtensionMinutes: 'deadline_extension_minutes', lastTickAt: 'last_tick_at',
-  catchUpAllowance: 'catch_up_allowance',
+  catchUpAllowance: 'catch_up_allowance', ready: 'ready', earlyFrom: 'early_from', resumeAt: 'resume_at', pauseReason: 'pause_reason',
 };
 
 export function setControl(conn: Database, id: string, patch: Partial<CampaignControl>): void {
   const keys = (Object.keys(patch) as (keyof CampaignControl)[]).filter((k) => patch[k] !== undefined).sort();
   if (keys.length === 0) return;
-  prepared(conn, `update campaigns set ${keys.map((k) => `${CONTROL_COLUMNS[k]} = ?`).join(', ')} where id = ?`).run(...keys.map((k) => patch[k]), id);
+  prepared(conn, `update campaigns set ${keys.map((k) => `${CONTROL_COLUMNS[k]} = ?`).join(', ')} where id = ?`).run(...keys.map((k) => {
+    const v = patch[k];
+    return Array.isArray(v) ? JSON.stringify(v) : v;
+  }), id);
 }
 
 export function loadScenario(db: Database, id: string): ScenarioDoc | undefined {

@@ -46,12 +46,21 @@ export const campaigns = sqliteTable('campaigns', {
   lastTickAt: text('last_tick_at'),
   /** Missed ticks the referee allowed to be played after a catch-up pause. */
   catchUpAllowance: integer('catch_up_allowance').notNull().default(0),
+  /** Commanders (user ids, JSON array) who said `/ready` for the current half period; emptied by each tick. */
+  ready: text('ready').notNull().default('[]'),
+  /** An early tick is due (everyone ready): the scheduled due time it replaced, null when none. */
+  earlyFrom: text('early_from'),
+  /** A referee's pause ends by itself at this instant (null: until resumed). */
+  resumeAt: text('resume_at'),
+  /** Why the referee paused the campaign (shown in /turn status), null when none was given. */
+  pauseReason: text('pause_reason'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
 }, (t) => [
   index('campaigns_channel').on(t.guildId, t.channelId),
   index('campaigns_due').on(t.status, t.nextTickAt),
   index('campaigns_remind').on(t.status, t.remindAt),
+  index('campaigns_resume').on(t.status, t.resumeAt),
 ]);
 
 export const sides = sqliteTable('sides', {

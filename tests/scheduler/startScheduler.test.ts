@@ -76,7 +76,7 @@ describe('startScheduler: cron triggers, the database decides', () => {
     t.fire();
     await settle();
     expect(runs).toEqual([{ ticks: [], reminders: [] }, { ticks: [], reminders: [] }]);
-    expect(lines.filter((l) => l.level === 'error').map((l) => (l.obj.err as { message: string }).message)).toEqual(Array(6).fill('database gone'));
+    expect(lines.filter((l) => l.level === 'error').map((l) => (l.obj.err as { message: string }).message)).toEqual(Array(8).fill('database gone')); // per run: pauses, ticks, reminders, pruning
   });
 
   it('GIVEN onRun itself throws THEN the error goes to onError and the scheduler keeps going', async () => {

@@ -6,8 +6,9 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
-import { checkCadence, deadlineControl, nextDueFromNow } from '../schedule.js';
+import { checkCadence, deadlineControl, reminderTime, scheduleFromNow } from '../schedule.js';
 import { inCampaign, requireReferee } from '../session.js';
+import { activeCommanders } from '../turn/markReady.js';
 
 /**
  * A change to the settings, by setting (undefined: unchanged); text values are checked against the
@@ -44,6 +45,8 @@ const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
   brigadesPerRegiment: 'brigades-per-regiment',
   commanderDivisions: 'commander-divisions',
   terrainCosts: 'terrain-costs',
+  earlyTickGapMinutes: 'early-tick',
+  quietHours: 'quiet-hours',
 };
 
 /** What each setting accepts, for refusals. */
@@ -58,6 +61,8 @@ function accepted(setting: keyof CampaignSettings, current: CampaignSettings): s
   if (setting === 'defaultOrder') return '`rest` or `hold`';
   if (setting === 'refereeRoleId') return 'a role';
   if (setting === 'manualDice') return '`none`, `contact` (the commanders\' contact and deployment rolls), `battle` (every roll of contacts and battles) or `all`';
+  if (setting === 'earlyTickGapMinutes') return `0 (off: ticks wait for the clock) or the fewest minutes between ticks when every commander is ready, up to ${SETTING_LIMITS.earlyTickGapMinutes.max}, e.g. \`early-tick:60\``;
+  if (setting === 'quietHours') return 'a start and an end on the 24-hour clock of the campaign\'s timezone that leave some of the day free, e.g. `quiet-hours:22:00-07:00`, or `none`';
   if (setting === 'positions') return '`public` (every army\'s position is public) or `fog` (fog of war)';
   return 'a valid value';
 }
@@ -119,6 +124,8 @@ function describe(s: CampaignSettings): string {
     `manual-dice ${s.manualDice}`,
     `positions ${s.positions === 'fog' ? 'fog of war' : 'public'}`,
     `commander-books ${onOff(s.commanderBooks)}`,
+    `early-tick ${s.earlyTickGapMinutes > 0 ? `on, at least ${s.earlyTickGapMinutes} min apart` : 'off'}`,
+    `quiet-hours ${s.quietHours ?? 'none'}`,
     ...profileParts(s),
   ].join('; ');
 }
@@ -128,8 +135,14 @@ function describe(s: CampaignSettings): string {
  * profile's table presets unless the same change gives the table width or bow range.
  */
 function applyChanges(cur: CampaignSettings, changes: readonly (readonly [keyof CampaignSettings, unknown])[]): CampaignSettings {
-  const plain = changes.filter(([k]) => k !== 'terrainCosts').map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v]);
+  const plain = changes.filter(([k]) => k !== 'terrainCosts' && k !== 'quietHours').map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v]);
   let settings = { ...cur, ...Object.fromEntries(plain) } as CampaignSettings;
+  const quiet = changes.find(([k]) => k === 'quietHours');
+  if (quiet) {
+    const { quietHours: _old, ...rest } = settings;
+    const text = String(quiet[1]).trim();
+    settings = ['none', 'off', ''].includes(text.toLowerCase()) ? rest : { ...rest, quietHours: text };
+  }
   const costs = changes.find(([k]) => k === 'terrainCosts');
   if (costs) {
     const { terrainCosts: _old, ...rest } = settings;
@@ -154,20 +167,25 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
     const settings = applyChanges(cur, changes);
     const problems = checkSettings(settings);
     if (problems.length > 0) {
-      const lines = problems.map((p) => `\`${OPTION_OF[p.setting]}\` takes ${accepted(p.setting, settings)}.`);
-      throw new UserError('settings.invalid', `Nothing was changed. ${lines.join(' ')}`, { settings: problems.map((p) => OPTION_OF[p.setting]) });
+      const named = [...new Set(problems.map((p) => p.setting))];
+      const lines = named.map((k) => `\`${OPTION_OF[k]}\` takes ${accepted(k, settings)}.`);
+      throw new UserError('settings.invalid', `Nothing was changed. ${lines.join(' ')}`, { settings: named.map((k) => OPTION_OF[k]) });
     }
     checkCadence(settings.cadence, settings.timezone);
-    const scheduleChanged = settings.cadence !== cur.cadence || settings.timezone !== cur.timezone || settings.reminderLeadMinutes !== cur.reminderLeadMinutes;
+    if (settings.earlyTickGapMinutes > 0 && cur.earlyTickGapMinutes === 0 && activeCommanders(tx).length === 0) {
+      throw new UserError('settings.earlyTickNobody', 'Nothing was changed. `early-tick` plays the tick when every commander is ready, and no army has a commander yet: assign armies first with `/campaign assign`, then turn it on.');
+    }
+    const timesChanged = settings.cadence !== cur.cadence || settings.timezone !== cur.timezone || settings.quietHours !== cur.quietHours;
+    const scheduleChanged = timesChanged || settings.reminderLeadMinutes !== cur.reminderLeadMinutes;
     const due = tx.meta.nextTickAt;
     const control = scheduleChanged && tx.state.status === 'running'
-      ? settings.cadence !== cur.cadence || settings.timezone !== cur.timezone || !due
-        ? deadlineControl(nextDueFromNow(settings.cadence, settings.timezone, tx.now, tx.meta.lastTickAt).toISOString(), settings.reminderLeadMinutes)
-        : { remindAt: settings.reminderLeadMinutes > 0 ? new Date(Date.parse(due) - settings.reminderLeadMinutes * 60_000).toISOString() : null }
+      ? timesChanged || !due
+        ? deadlineControl(scheduleFromNow(settings, tx.now, tx.meta.lastTickAt).at.toISOString(), settings)
+        : { remindAt: reminderTime(due, settings) }
       : undefined;
     // Fog falls: every army remembers the others where it last saw them on the public map.
     const fogFell = settings.positions === 'fog' && cur.positions !== 'fog';
-    const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : k === 'terrainCosts' ? (settings.terrainCosts ? Object.entries(settings.terrainCosts).map(([t, n]) => `${t}=${n}`).join(', ') : 'default') : String(settings[k])}`).join(', ');
+    const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : k === 'quietHours' ? settings.quietHours ?? 'none' : k === 'terrainCosts' ? (settings.terrainCosts ? Object.entries(settings.terrainCosts).map(([t, n]) => `${t}=${n}`).join(', ') : 'default') : String(settings[k])}`).join(', ');
     const text = `Settings changed by the referee: ${said}.`;
     return {
       state: { ...tx.state, settings, ...(fogFell ? { knowledge: fogFalls({ ...tx.state, settings }) } : {}) },

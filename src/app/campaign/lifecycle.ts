@@ -3,10 +3,11 @@ import { PUBLIC } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
+import { deliver, OPEN } from '../deliveries/audience.js';
 import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
 import { reply, type Reply } from '../messages.js';
-import { deadlineControl, nextDueFromNow } from '../schedule.js';
+import { deadlineControl, nextTickText, parseUntil, scheduleFromNow } from '../schedule.js';
 import { countDue } from '../scheduler/countDue.js';
 import { forgetCampaign, inCampaign, requireReferee, type CampaignTx, type Change } from '../session.js';
 
@@ -18,26 +19,38 @@ const EVENT_OF = { start: 'campaignStarted', pause: 'campaignPaused', resume: 'c
 
 type Target = { actor: Actor } | { campaignId: string };
 
-function setStatus(app: App, target: Target, to: CampaignState['status'], allowedFrom: readonly CampaignState['status'][], verb: keyof typeof EVENT_OF, decide?: (tx: CampaignTx) => Partial<Change<Reply[]>> & { note?: string }): Reply[] {
+/** The longest pause with an end (`/campaign pause until:`), in days. */
+const MAX_PAUSE_DAYS = 90;
+/** The longest reason a pause may give, in characters. */
+const MAX_REASON = 200;
+
+function setStatus(app: App, target: Target, to: CampaignState['status'], allowedFrom: readonly CampaignState['status'][], verb: keyof typeof EVENT_OF, decide?: (tx: CampaignTx) => Partial<Change<Reply[]>> & { note?: string }, announce = false): Reply[] {
   return inCampaign(app, target, (tx) => {
     requireReferee(tx, `${verb} the campaign`);
     if (!allowedFrom.includes(tx.state.status)) {
       throw new UserError('campaign.badStatus', `The campaign is ${tx.state.status}; it can only be ${verb === 'start' ? 'started' : `${verb}d`} when it is ${allowedFrom.join(' or ')}.`);
     }
     const state = { ...tx.state, status: to };
-    const { cadence, timezone, reminderLeadMinutes } = state.settings;
     const custom = decide?.(tx);
     let control = custom?.control;
     let when = '';
     if (to === 'running') {
-      control ??= deadlineControl(nextDueFromNow(cadence, timezone, tx.now, tx.meta.lastTickAt).toISOString(), reminderLeadMinutes);
+      const scheduled = scheduleFromNow(state.settings, tx.now, tx.meta.lastTickAt);
+      control ??= deadlineControl(scheduled.at.toISOString(), state.settings);
       const due = control.nextTickAt ?? tx.meta.nextTickAt;
-      if (due) when = Date.parse(due) <= tx.now.getTime() ? ' The missed half periods are played now.' : ` Next tick ${discordTime(due)} (${discordTime(due, 'R')}).`;
+      if (due) when = Date.parse(due) <= tx.now.getTime() ? ' The missed half periods are played now.' : ` Next tick ${nextTickText(due === scheduled.at.toISOString() ? scheduled : due, state.settings)}.`;
+      // A pause with an end is over once the campaign runs again.
+      control = { ...control, resumeAt: null, pauseReason: null };
     } else {
       control ??= { nextTickAt: null, remindAt: null };
+      control = { ...control, earlyFrom: null };
     }
     const text = { running: verb === 'start' ? 'The campaign has started.' : 'The campaign resumes.', paused: 'The campaign is paused by the referee.', setup: '', ended: 'The campaign has ended.' }[to] + (custom?.note ?? '') + when;
-    return { state, control, events: [{ type: EVENT_OF[verb], audience: PUBLIC, text }], result: [reply(text, { status: to })] };
+    return {
+      state, control, events: [{ type: EVENT_OF[verb], audience: PUBLIC, text }],
+      ...(announce ? { outbox: deliver(tx, 'channel', OPEN, { content: text, data: { type: EVENT_OF[verb], status: to } }) } : {}),
+      result: [reply(text, { status: to })],
+    };
   });
 }
 
@@ -45,7 +58,34 @@ export function startCampaign(app: App, actor: Actor): Reply[] {
   requireChannelPermissions(actor, '/campaign start');
   return setStatus(app, { actor }, 'running', ['setup'], 'start');
 }
-export const pauseCampaign = (app: App, actor: Actor): Reply[] => setStatus(app, { actor }, 'paused', ['running'], 'pause');
+/**
+ * Referee: stops the clock, announced. With `until`, the pause ends by itself at that time (at
+ * most 90 days ahead; the scheduler resumes it); `reason` is said in the announcement and in
+ * `/turn status` while the pause lasts.
+ */
+export function pauseCampaign(app: App, actor: Actor, opts: { until?: string | undefined; reason?: string | undefined } = {}): Reply[] {
+  return setStatus(app, { actor }, 'paused', ['running'], 'pause', (tx) => {
+    const reason = opts.reason?.trim() ?? '';
+    if (reason.length > MAX_REASON) throw new UserError('campaign.pauseReason', `A pause's reason is at most ${MAX_REASON} characters (this one has ${reason.length}); say it in short, e.g. \`reason:"holidays"\`.`);
+    const until = opts.until !== undefined ? parseUntil(opts.until, tx.state.settings.timezone, tx.now, MAX_PAUSE_DAYS, 'campaign.pauseUntil') : undefined;
+    const at = until?.toISOString();
+    const note = `${reason !== '' ? ` Reason: ${reason}.` : ''}${at ? ` It resumes by itself ${discordTime(at)} (${discordTime(at, 'R')}); \`/campaign resume\` ends it sooner.` : ''}`;
+    return { control: { nextTickAt: null, remindAt: null, resumeAt: at ?? null, pauseReason: reason !== '' ? reason : null }, note };
+  });
+}
+
+/**
+ * The scheduler: a referee's pause whose `until:` has come ends, announced in the channel; the
+ * clock goes on from the next scheduled time. Nothing when the campaign is no longer paused (or
+ * was resumed by hand meanwhile).
+ */
+export function resumeWhenPauseEnds(app: App, campaignId: string): Reply[] {
+  return setStatus(app, { campaignId }, 'running', ['paused'], 'resume', (tx) => {
+    const end = tx.meta.resumeAt;
+    if (end === null || Date.parse(end) > tx.now.getTime()) throw new UserError('campaign.pauseNotOver', 'The pause has not ended.');
+    return { note: ` The pause${tx.meta.pauseReason ? ` (${tx.meta.pauseReason})` : ''} has ended.` };
+  }, true);
+}
 
 /**
  * Referee: restarts the clock. After a catch-up pause (more missed half periods than the cap),

@@ -1,2 +1,3 @@
 export { runDueTicks, type DueTickReport } from './runDueTicks.js';
 export { sendReminders, type ReminderReport } from './sendReminders.js';
+export { resumeEndedPauses } from './resumePauses.js';

@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import { discordTime } from '../format.js';
 import { deliver, REFEREE_ONLY } from '../deliveries/audience.js';
 import { refereeIds } from '../referees.js';
-import { deadlineControl, nextDueFromNow } from '../schedule.js';
+import { deadlineControl, nextTickText, scheduleFromNow } from '../schedule.js';
 import { inCampaign, type CampaignTx, type Change, type Outgoing } from '../session.js';
 import { battleNames, tickChange, type TickOutcome } from '../turn/playTick.js';
 import { countDue } from './countDue.js';
@@ -34,21 +34,24 @@ function decide(tx: CampaignTx, dueIso: string): Change<DueTick> {
   if (state.status !== 'running') return { result: { kind: 'notRunning' } };
   // A clock that went backwards (before the last tick's run) plays nothing until it has caught up.
   if (meta.lastTickAt !== null && Date.parse(meta.lastTickAt) > now.getTime()) return { result: { kind: 'clockBehind' } };
-  const { cadence, timezone, catchUp, catchUpCap, reminderLeadMinutes } = state.settings;
+  const { cadence, timezone, catchUp, catchUpCap } = state.settings;
   const due = new Date(dueIso);
   const held = meta.heldDue === dueIso;
+  // An early tick (everyone ready) stands in for the scheduled one: downtime counts from that.
+  const early = meta.earlyFrom !== null;
   // How many scheduled instants have passed (counting a long downtime only as far as the policy needs).
-  const { count } = countDue(cadence, timezone, due, now, meta.catchUpAllowance > 0 ? 2 : catchUp === 'all' ? catchUpCap + 1 : undefined);
+  const { count } = countDue(cadence, timezone, early ? new Date(meta.earlyFrom ?? dueIso) : due, now, meta.catchUpAllowance > 0 ? 2 : catchUp === 'all' ? catchUpCap + 1 : undefined);
   // More than one scheduled instant has passed: the bot was down (a battle hold is not downtime).
   const downtime = count > 1 && !held;
-  const later = nextDueFromNow(cadence, timezone, now, meta.lastTickAt).toISOString();
-  const laterText = `${discordTime(later)} (${discordTime(later, 'R')})`;
+  const laterTick = scheduleFromNow(state.settings, now, meta.lastTickAt);
+  const later = laterTick.at.toISOString();
+  const laterText = nextTickText(laterTick, state.settings);
   const since = discordTime(dueIso);
 
   if (downtime && meta.catchUpAllowance === 0 && catchUp === 'none') {
     const note = toReferees(tx, 'ticksMissed', `The bot was not running: ${count} scheduled tick(s) since ${since} were missed. Catch-up policy \`none\`: none was played; the game stays at ${formatGameTime(state.clock)}. Next tick ${laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
       `catchUp:${meta.id}:${dueIso}`, { due: dueIso, missed: count, policy: 'none', next: later });
-    return { ...note, control: deadlineControl(later, reminderLeadMinutes), result: { kind: 'passedOver', missed: count } };
+    return { ...note, control: { ...deadlineControl(later, state.settings), ready: [] }, result: { kind: 'passedOver', missed: count } };
   }
   if (downtime && meta.catchUpAllowance === 0 && catchUp === 'all' && count > catchUpCap) {
     const note = toReferees(tx, 'catchUpPaused', `The bot was not running: more than ${catchUpCap} scheduled ticks since ${since} were missed (the catch-up cap), so none was played and the campaign is paused at ${formatGameTime(state.clock)}. Choose with \`/campaign resume missed:\`: \`none\` (skip them; the clock goes on from the next scheduled time), \`one\` (play one now), or \`all\` (play every missed half period in order, each with the orders given). Players can give orders meanwhile.`,
@@ -73,7 +76,7 @@ function decide(tx: CampaignTx, dueIso: string): Change<DueTick> {
     ? toReferees(tx, 'ticksMissed', `The bot was not running: ${count} scheduled tick(s) since ${since} were missed. Catch-up policy \`one\`: played one (${formatGameTime(state.clock)}) and skipped ${skipped}. Next tick ${laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
       `catchUp:${meta.id}:${dueIso}`, { due: dueIso, missed: skipped, policy: 'one', next: later })
     : { events: [], outbox: [] };
-  const play = tickChange(tx, fromNow ? {} : { scheduledFor: due });
+  const play = tickChange(tx, early && !downtime && !held ? { early: true } : fromNow ? {} : { scheduledFor: due });
   if (!play.result.played) return { result: { kind: play.result.reason === 'alreadyPlayed' ? 'alreadyPlayed' : 'notRunning' } };
   return {
     ...play,
@@ -99,7 +102,6 @@ export function playDueTick(app: App, campaignId: string, dueIso: string): DueTi
 export function scheduleMissing(app: App, campaignId: string): void {
   inCampaign(app, { campaignId }, (tx) => {
     if (tx.meta.nextTickAt !== null || tx.state.status !== 'running') return { result: undefined };
-    const { cadence, timezone, reminderLeadMinutes } = tx.state.settings;
-    return { control: deadlineControl(nextDueFromNow(cadence, timezone, tx.now, tx.meta.lastTickAt).toISOString(), reminderLeadMinutes), result: undefined };
+    return { control: deadlineControl(scheduleFromNow(tx.state.settings, tx.now, tx.meta.lastTickAt).at.toISOString(), tx.state.settings), result: undefined };
   });
 }

@@ -4,7 +4,9 @@ import { remindableCampaigns } from '../../db/campaignRepo.js';
 import type { App } from '../app.js';
 import { discordTime, list } from '../format.js';
 import { deliver, secretOf } from '../deliveries/audience.js';
+import { inQuietHours, outOfQuietHours, reminderTime } from '../schedule.js';
 import { inCampaign, type Outgoing } from '../session.js';
+import { readyButtonId } from '../turn/markReady.js';
 
 /** What the reminder run did for one campaign. */
 export interface ReminderReport {
@@ -62,14 +64,21 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
     const lead = s.settings.reminderLeadMinutes;
     // No reminders, or an overdue tick about to be played (or waiting for a battle): none now.
     if (lead <= 0 || Date.parse(deadline) <= tx.now.getTime()) return { control: { remindAt: null }, result: undefined };
-    // The lead was shortened since: remind at the new time.
-    if (Date.parse(deadline) - tx.now.getTime() > lead * 60_000) return { control: { remindAt: new Date(Date.parse(deadline) - lead * 60_000).toISOString() }, result: undefined };
+    // The lead or the quiet hours changed since: remind at the new time.
+    const at = reminderTime(deadline, s.settings);
+    if (at !== null && Date.parse(at) > tx.now.getTime()) return { control: { remindAt: at }, result: undefined };
+    // No reminder inside the quiet hours: after them, if the deadline is still ahead then.
+    if (inQuietHours(tx.now, s.settings)) {
+      const after = outOfQuietHours(tx.now, s.settings);
+      return { control: { remindAt: after.getTime() < Date.parse(deadline) ? after.toISOString() : null }, result: undefined };
+    }
     const index = timeIndex(s.clock);
     const byUser = new Map<string, { id: string; name: string }[]>();
     for (const army of Object.values(s.armies)) {
       if (army.status.destroyed || s.orders[army.id]) continue;
       for (const m of tx.members) {
-        if (m.role === 'commander' && m.armyId === army.id) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), { id: army.id, name: army.name }]);
+        // A commander who said `/ready` is done: no reminder.
+        if (m.role === 'commander' && m.armyId === army.id && !tx.meta.ready.includes(m.userId)) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), { id: army.id, name: army.name }]);
       }
     }
     const when = `${discordTime(deadline, 'R')} (${discordTime(deadline)})`;
@@ -80,6 +89,7 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
         content: `**Reminder** (${s.name}): ${armies.map((a) => `**${a}**`).join(' and ')} ${armies.length > 1 ? 'have' : 'has'} no orders for ${formatGameTime(s.clock)}. Orders close ${when}. If you give none, ${DEFAULT_ORDER_TEXT[s.settings.defaultOrder]}.`,
         data: { type: 'orderReminder', armies, deadline, timeIndex: index, defaultOrder: s.settings.defaultOrder },
         dedupeKey: `remind:${tx.meta.id}:${index}:${userId}`,
+        buttons: [{ id: readyButtonId(tx.meta.id), label: 'Ready', style: 'success', command: '/ready' }],
       });
     });
     const users = [...byUser.keys()];

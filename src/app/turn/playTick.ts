@@ -12,10 +12,10 @@ import { deliveries } from '../deliveries/contactPrompts.js';
 import { startDicePeriod } from '../dice/seeds.js';
 import { manualDiceAfterTick } from '../dice/tickDice.js';
 import { UserError } from '../errors.js';
-import { discordTime, gameTimeLabel } from '../format.js';
+import { gameTimeLabel } from '../format.js';
 import { waitingLine } from '../referee/inbox.js';
 import { reply, type Reply } from '../messages.js';
-import { deadlineControl, nextDue, nextDueFromNow } from '../schedule.js';
+import { deadlineControl, nextTickText, scheduleAfter, scheduleFromNow } from '../schedule.js';
 import { inCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
 
 /** What playing (or trying to play) one half period did. */
@@ -72,6 +72,11 @@ export interface PlayOptions {
   readonly force?: boolean;
   /** The scheduled instant this tick is played for: the next one is counted from it (catch-up); else from now. */
   readonly scheduledFor?: Date;
+  /**
+   * An early tick (everyone was ready): the next one is the first scheduled instant at least the
+   * setting `earlyTickGapMinutes` from now.
+   */
+  readonly early?: boolean;
 }
 
 /**
@@ -110,9 +115,11 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;
   const forced = opts.force && battles.length > 0 ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }] : [];
   // The chronicle ends with the dice: the seed just revealed, and the commitment to the next.
-  const { cadence, timezone, reminderLeadMinutes } = s.settings;
-  const due = opts.scheduledFor ? nextDue(cadence, timezone, opts.scheduledFor) : nextDueFromNow(cadence, timezone, tx.now, tx.meta.lastTickAt);
-  const nextTick = s.status === 'running' ? `${discordTime(due.toISOString())} (${discordTime(due.toISOString(), 'R')})` : 'not scheduled (the campaign is paused)';
+  const settings = s.settings;
+  const scheduled = opts.early ? scheduleAfter(settings, new Date(tx.now.getTime() + settings.earlyTickGapMinutes * 60_000))
+    : opts.scheduledFor ? scheduleAfter(settings, opts.scheduledFor) : scheduleFromNow(settings, tx.now, tx.meta.lastTickAt);
+  const due = scheduled.at;
+  const nextTick = s.status === 'running' ? nextTickText(scheduled, settings) : 'not scheduled (the campaign is paused)';
   const waiting = waitingLine({ ...tx, state: next });
   const d = deliveries(tx, s, next, [...forced, ...out.events, ...diceLines], header, {
     chronicleFields: [{ name: 'Next tick', value: nextTick }],
@@ -125,8 +132,10 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     outbox: [...d.outbox, ...mapPost({ ...tx, state: next }, s, playedLabel)],
     tick: { timeIndex: index, before: s, frame: { view: everyPositionView(next), fog: isFog(next) } },
     control: {
-      ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderLeadMinutes) : {}),
+      ...(s.status === 'running' ? deadlineControl(due.toISOString(), settings) : {}),
       heldDue: null,
+      ready: [],
+      earlyFrom: null,
       lastTickAt: tx.now.toISOString(),
     },
     result: {

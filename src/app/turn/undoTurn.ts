@@ -6,6 +6,7 @@ import type { App } from '../app.js';
 import { startDicePeriod } from '../dice/seeds.js';
 import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
+import { reminderTime } from '../schedule.js';
 import { inCampaign, requireReferee, snapshotState } from '../session.js';
 import { routeEvents } from '../deliveries/routeEvents.js';
 
@@ -46,6 +47,8 @@ export function undoTurn(app: App, actor: Actor): Reply[] {
       events,
       outbox: routeEvents({ ...tx, state: restored }, events),
       undo: { timeIndex: last.timeIndex, lastEventId: last.lastEventId },
+      // The half period is played again: nobody is ready for it yet, and an early tick goes back to its time.
+      control: { ready: [], ...(tx.meta.earlyFrom !== null ? { nextTickAt: tx.meta.earlyFrom, earlyFrom: null, remindAt: reminderTime(tx.meta.earlyFrom, tx.state.settings), reminderSentFor: null } : {}) },
       result: [reply(`Undid ${when}. The clock is back at ${formatGameTime(restored.clock)}. ${left > 0 ? `${left} more half period(s) can be undone.` : 'That was the last one that can be undone.'}`, { clock: restored.clock, undoableLeft: left })],
     };
   });

@@ -21,6 +21,7 @@ export const SETTING_LIMITS = {
   undoDepth: { min: 1, max: 50 },
   brigadesPerRegiment: { min: 0.25, max: 20 },
   terrainCost: { min: 1, max: 60 },
+  earlyTickGapMinutes: { min: 0, max: 24 * 60 },
 } as const;
 
 /** Numbers typed inside text options (`figures:"r1=14"`, `losses:"anax/r1=3"`): whole, and in these ranges. */
@@ -30,6 +31,22 @@ export const NUMBER_LIMITS = {
 
 /** A whole number in a range: the one schema every number a command takes goes through (settings and text alike). */
 export const wholeNumber = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/** Quiet hours as the referee writes them: `HH:MM-HH:MM` on a 24-hour clock, in the campaign's timezone. */
+const QUIET_HOURS_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** Minutes after midnight of the start and end of quiet hours (`HH:MM-HH:MM`), or undefined when unreadable. */
+export function quietMinutes(text: string): { start: number; end: number } | undefined {
+  const m = QUIET_HOURS_PATTERN.exec(text);
+  if (!m) return undefined;
+  return { start: Number(m[1]) * 60 + Number(m[2]), end: Number(m[3]) * 60 + Number(m[4]) };
+}
+
+/** Quiet hours must leave some of the day: a start equal to the end would cover all of it. */
+const leavesTime = (text: string): boolean => {
+  const q = quietMinutes(text);
+  return q !== undefined && q.start !== q.end;
+};
 
 const L = SETTING_LIMITS;
 const int = (k: keyof typeof L) => wholeNumber(L[k].min, L[k].max);
@@ -90,6 +107,13 @@ const fields = {
   commanderDivisions: z.boolean(),
   /** The referee's terrain costs, replacing the profile's (ACKS prints none but the road's). */
   terrainCosts: z.partialRecord(z.enum(LAND_TERRAINS as [LandTerrain, ...LandTerrain[]]), int('terrainCost')).optional(),
+  /**
+   * Early ticks: when every active commander is ready (`/ready`), the tick is played at once, but
+   * never sooner than this many minutes after the last one. 0: off (ticks wait for the clock).
+   */
+  earlyTickGapMinutes: int('earlyTickGapMinutes'),
+  /** Quiet hours (`HH:MM-HH:MM`, the campaign's timezone): no tick or reminder falls inside them. */
+  quietHours: z.string().trim().regex(QUIET_HOURS_PATTERN).refine(leavesTime).optional(),
 };
 
 export interface CampaignSettings {
@@ -118,6 +142,8 @@ export interface CampaignSettings {
   readonly brigadesPerRegiment: number;
   readonly commanderDivisions: boolean;
   readonly terrainCosts?: Readonly<Partial<Record<LandTerrain, number>>>;
+  readonly earlyTickGapMinutes: number;
+  readonly quietHours?: string;
 }
 
 export const DEFAULT_SETTINGS: CampaignSettings = {
@@ -144,6 +170,7 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   tactical: 'valormr',
   brigadesPerRegiment: 1,
   commanderDivisions: false,
+  earlyTickGapMinutes: 0,
 };
 
 /** The bow range must leave room on the table for the baselines. */
@@ -179,6 +206,8 @@ const storedSchema = z.object({
   brigadesPerRegiment: fields.brigadesPerRegiment.catch(DEFAULT_SETTINGS.brigadesPerRegiment),
   commanderDivisions: fields.commanderDivisions.catch(DEFAULT_SETTINGS.commanderDivisions),
   terrainCosts: fields.terrainCosts.catch(undefined),
+  earlyTickGapMinutes: fields.earlyTickGapMinutes.catch(DEFAULT_SETTINGS.earlyTickGapMinutes),
+  quietHours: fields.quietHours.catch(undefined),
 }).catch(DEFAULT_SETTINGS);
 
 /**
@@ -186,8 +215,10 @@ const storedSchema = z.object({
  * bow range that no longer fits the table takes the default range). Never throws.
  */
 export function readSettings(stored: unknown): CampaignSettings {
-  const { refereeRoleId, terrainCosts, ...rest } = storedSchema.parse(stored ?? {});
-  const settings: CampaignSettings = { ...rest, ...(refereeRoleId !== undefined ? { refereeRoleId } : {}), ...(terrainCosts !== undefined ? { terrainCosts } : {}) };
+  const { refereeRoleId, terrainCosts, quietHours, ...rest } = storedSchema.parse(stored ?? {});
+  const settings: CampaignSettings = {
+    ...rest, ...(refereeRoleId !== undefined ? { refereeRoleId } : {}), ...(terrainCosts !== undefined ? { terrainCosts } : {}), ...(quietHours !== undefined ? { quietHours } : {}),
+  };
   return bowFitsTable(settings) ? settings : { ...settings, shortBowRange: DEFAULT_SETTINGS.shortBowRange };
 }
 

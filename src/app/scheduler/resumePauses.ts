@@ -1,0 +1,27 @@
+import { resumableCampaigns } from '../../db/campaignRepo.js';
+import type { App } from '../app.js';
+import { resumeWhenPauseEnds } from '../campaign/lifecycle.js';
+
+/**
+ * Ends every referee's pause whose `until:` has come (of this process's guilds): the campaign
+ * runs again and the channel is told (one indexed query; paused campaigns without an end cost
+ * nothing). Returns the campaigns resumed. Never throws: a failure is logged with the campaign id
+ * and tried again on the next run.
+ */
+export function resumeEndedPauses(app: App, opts: { ownsGuild?: (guildId: string) => boolean } = {}): string[] {
+  const resumed: string[] = [];
+  try {
+    for (const { id, guildId } of resumableCampaigns(app.db, app.clock.now().toISOString())) {
+      if (opts.ownsGuild && !opts.ownsGuild(guildId)) continue;
+      try {
+        resumeWhenPauseEnds(app, id);
+        resumed.push(id);
+      } catch (err) {
+        app.logger.error({ campaignId: id, err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: ending a pause failed; tried again on the next run');
+      }
+    }
+  } catch (err) {
+    app.logger.error({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: could not list pauses that have ended');
+  }
+  return resumed;
+}
