@@ -1,2 +1,0 @@
-CREATE INDEX `outbox_pending` ON `outbox_messages` (`id`) WHERE "outbox_messages"."status" = 'pending';--> statement-breakpoint
-CREATE INDEX `outbox_lane` ON `outbox_messages` (`to`,coalesce("user_id", ''),coalesce("channel_id", ''),`id`) WHERE "outbox_messages"."status" = 'pending';
