@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const engineForbiddenModules = [
   'discord.js', '@discordjs/*', 'drizzle-orm', 'drizzle-orm/*', 'better-sqlite3', 'node-cron',
@@ -137,6 +138,18 @@ export default tseslint.config(
   },
   {
     files: ['commands/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [transportsNoDb, engineFace] }],
+    },
+  },
+  {
+    // The campaign page's script runs in the browser (served from assets/web by src/web).
+    files: ['assets/web/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, OpenSeadragon: 'readonly' } },
+  },
+  {
+    // The web transport goes through src/app like the others.
+    files: ['src/web/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [transportsNoDb, engineFace] }],
     },

@@ -8,7 +8,7 @@ import { createCampaign } from '../src/app/campaign/createCampaign.js';
 import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
 import { exportCampaignBook } from '../src/app/book/exportBook.js';
 import { campaignTimelapse } from '../src/app/book/timelapse.js';
-import { deleteCampaign, pauseCampaign, resumeCampaign, startCampaign } from '../src/app/campaign/lifecycle.js';
+import { deleteCampaign, endCampaign, pauseCampaign, resumeCampaign, startCampaign } from '../src/app/campaign/lifecycle.js';
 import { armyChoices } from '../src/app/autocomplete.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
@@ -72,6 +72,8 @@ export default {
       .addBooleanOption((o) => o.setName('public').setDescription('The public book (what everyone saw), for anyone')))
     .addSubcommand((s) => s.setName('timelapse').setDescription('The public map through the campaign, one frame per tick (animated).')
       .addBooleanOption((o) => o.setName('secret').setDescription('Referee: every army, even in fog of war (privately)')))
+    .addSubcommand((s) => s.setName('end').setDescription('End the campaign for good; its secret dice are revealed for anyone to check.')
+      .addStringOption((o) => o.setName('confirm').setDescription('The campaign name, to confirm').setRequired(true)))
     .addSubcommand((s) => s.setName('delete').setDescription('Delete this channel\'s campaign.')
       .addStringOption((o) => o.setName('confirm').setDescription('The campaign name, to confirm').setRequired(true))),
   async execute(ctx) {
@@ -99,6 +101,7 @@ export default {
       case 'resume': return resumeCampaign(ctx.app, actor, ctx.string('missed'));
       case 'export': return ctx.string('format') === 'markdown' ? exportCampaignBook(ctx.app, actor, { publicOnly: ctx.boolean('public') ?? false }) : exportCampaign(ctx.app, actor);
       case 'timelapse': return campaignTimelapse(ctx.app, actor, { secret: ctx.boolean('secret') ?? false });
+      case 'end': return endCampaign(ctx.app, actor, ctx.string('confirm'));
       case 'delete': return deleteCampaign(ctx.app, actor, ctx.string('confirm'));
       default: return campaignStatus(ctx.app, actor);
     }

@@ -33,6 +33,7 @@ import sail from './sail.js';
 import debark from './debark.js';
 import courier from './courier.js';
 import dice from './dice.js';
+import web from './web.js';
 import { diceButtons } from './_diceButtons.js';
 import { readyButtons } from './_readyButtons.js';
 import ready from './ready.js';
@@ -71,6 +72,7 @@ export const commands: readonly Command[] = [
   courier,
   referee,
   dice,
+  web,
   ready,
 ];
 

@@ -17,7 +17,8 @@ export default {
       .addBooleanOption((o) => o.setName('force').setDescription('Play on past an unresolved battle')))
     .addSubcommand((s) => s.setName('extend').setDescription('Referee: give everyone more time before the next tick.')
       .addIntegerOption((o) => o.setName('minutes').setDescription('How much later').setRequired(true).setMinValue(1).setMaxValue(1440)))
-    .addSubcommand((s) => s.setName('undo').setDescription('Referee: take back the last half period.'))
+    .addSubcommand((s) => s.setName('undo').setDescription('Referee: take back the last half period (its dice are kept).')
+      .addBooleanOption((o) => o.setName('reroll').setDescription('Re-roll its dice when it is played again (announced)')))
     .addSubcommand((s) => s.setName('status').setDescription('Game time, next tick, who has given orders.')),
   defer: 'public',
   async execute(ctx) {
@@ -25,7 +26,7 @@ export default {
     switch (ctx.subcommand) {
       case 'advance': return advanceTurn(ctx.app, actor, ctx.boolean('force') ?? false);
       case 'extend': return extendDeadline(ctx.app, actor, ctx.integer('minutes'));
-      case 'undo': return undoTurn(ctx.app, actor);
+      case 'undo': return undoTurn(ctx.app, actor, ctx.boolean('reroll') ?? false);
       default: return turnStatus(ctx.app, actor);
     }
   },

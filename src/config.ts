@@ -20,6 +20,17 @@ const schema = z.object({
   DISCORD_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   /** Development: how often the scheduler checks for due ticks (cron, 5 or 6 fields). Default every minute. */
   SCHEDULER_CRON: z.string().regex(/^\S+( \S+){4,5}$/, 'a cron expression of 5 or 6 fields').default('* * * * *'),
+  /** The campaign web page: `off` to not serve it. */
+  WEB: z.enum(['on', 'off']).default('on'),
+  /** Address the web page listens on: loopback by default (put a TLS proxy in front to publish it, docs/deploy.md). */
+  WEB_HOST: z.string().min(1).default('127.0.0.1'),
+  WEB_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  /** Where people reach the page (the proxy's https address); default http://WEB_HOST:WEB_PORT. */
+  WEB_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Signs /web links and login cookies (32 characters or more); without it a random one per start (logins end with the process). */
+  WEB_SECRET: z.string().min(32, 'at least 32 characters').optional(),
+  /** The Discord application's OAuth2 secret: with DISCORD_CLIENT_ID it enables "Log in with Discord". */
+  DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
   /** Milliseconds between starting two shards (Discord allows one IDENTIFY per 5 s). */
   SHARD_SPAWN_DELAY_MS: z.coerce.number().int().min(0).default(5500),
 });

@@ -27,7 +27,8 @@ try {
     }
   } else {
     const { runConsole } = await import('./console/main.js');
-    await runConsole({}, { databasePath: config.DATABASE_PATH, persistent: true });
+    const { startWebFromConfig } = await import('./web/startWeb.js');
+    await runConsole({}, { databasePath: config.DATABASE_PATH, persistent: true, withApp: (app) => startWebFromConfig(app, config) });
   }
 } catch (err) {
   process.stderr.write(`The bot could not start: ${failureLine(err)}\n`);

@@ -10,6 +10,8 @@ import { cronTrigger, startScheduler, type Scheduler } from './cron/startSchedul
 import { DatabaseFileGuard, DatabaseGoneError } from './databaseGuard.js';
 import { startDiscordBot, type DiscordBot } from './discord/bot.js';
 import { failureLine } from './failure.js';
+import { startWebFromConfig } from './web/startWeb.js';
+import type { WebServer } from './web/server.js';
 
 /** Exit code when Discord or the database will not let the bot go on (a supervisor restarts or alerts). */
 const FATAL_EXIT_CODE = 1;
@@ -47,7 +49,7 @@ export async function runDiscord(config: Config): Promise<void> {
 
   let stopping = false;
   /** What is running, filled in as it starts (a stop may come at any point). */
-  const parts: { bot?: DiscordBot; scheduler?: Scheduler; guardTimer?: NodeJS.Timeout } = {};
+  const parts: { bot?: DiscordBot; scheduler?: Scheduler; guardTimer?: NodeJS.Timeout; web?: WebServer } = {};
 
   const stop = async (exitCode: number): Promise<void> => {
     if (stopping) return;
@@ -57,6 +59,7 @@ export async function runDiscord(config: Config): Promise<void> {
     process.exitCode = exitCode;
     parts.scheduler?.stop();
     if (parts.guardTimer) clearInterval(parts.guardTimer);
+    await parts.web?.close().catch(() => undefined);
     try {
       await parts.bot?.stop();
     } catch (err) {
@@ -127,5 +130,7 @@ export async function runDiscord(config: Config): Promise<void> {
   });
   parts.guardTimer = setInterval(databaseOk, GUARD_INTERVAL_MS);
   parts.guardTimer.unref();
+  // One web page per bot: under the sharding manager, shard 0's process serves it.
+  if (!process.env.SHARDING_MANAGER || (shardIds ?? '').split(',').includes('0')) parts.web = await startWebFromConfig(app, config);
   logger.info({ user: bot.client.user.tag, commands: commands.length, database: databasePath, shards: [...owned], shardCount }, 'bot ready');
 }

@@ -2,6 +2,7 @@ import type { Database } from '../db/client.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { Clock, Logger } from './ports.js';
+import type { WebAccess } from './web/webAccess.js';
 
 /**
  * Everything a use-case needs, built once in main (or in a test): the database, the injected
@@ -19,4 +20,6 @@ export interface App {
   readonly statics: Map<string, { readonly scenario: ScenarioDoc; readonly map: MapModel; readonly mapKey: string }>;
   /** Where the console writes images; unused by Discord. */
   readonly outDir?: string;
+  /** The web page's keys, when the web server runs (`/web` links, sessions); absent in scripts and tests without it. */
+  web?: WebAccess;
 }

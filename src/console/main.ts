@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { campaignCounts } from '../app/campaignCounts.js';
 import { createApp } from '../app/createApp.js';
 import { ManualClock, type Logger } from '../app/ports.js';
+import type { App } from '../app/app.js';
 import { ConsoleSession, type ConsoleOutput } from './session.js';
 
 export interface ConsoleFlags {
@@ -93,7 +94,7 @@ export function openConsole(flags: ConsoleFlags, opts: { databasePath: string; o
  * Runs the console transport: interactively (a prompt) or over a script file or piped input.
  * Output is one JSON object per line.
  */
-export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: string; persistent?: boolean }): Promise<void> {
+export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: string; persistent?: boolean; withApp?: (app: App) => Promise<{ close(): Promise<void> } | undefined> }): Promise<void> {
   const scripted = flags.script !== undefined || !process.stdin.isTTY;
   // Scripts get a fresh database unless told otherwise; `npm start` always uses the real one.
   const fresh = scripted && !defaults.persistent;
@@ -105,6 +106,7 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
     // A person at a terminal reads text; scripts and pipes get the JSON-lines protocol.
     write: (o) => process.stdout.write(process.stdout.isTTY && !flags.script && !flags.json ? `${pretty(o, !process.env.NO_COLOR)}\n` : `${JSON.stringify(o)}\n`),
   });
+  const extra = await defaults.withApp?.(app);
   try {
     if (flags.script) {
       for (const line of readFileSync(flags.script, 'utf8').split(/\r?\n/)) await session.handle(line);
@@ -113,6 +115,7 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
     if (!scripted || defaults.persistent) {
       const { total } = campaignCounts(app);
       process.stderr.write(`${HINT}\nDatabase: ${resolve(databasePath)} (${total} campaign${total === 1 ? '' : 's'})\n`);
+      if (app.web) process.stderr.write(`Campaign web page: ${app.web.publicUrl} (\`@you /web\` gives your private link)\n`);
     }
     const rl = createInterface({ input: process.stdin, ...(scripted ? {} : { output: process.stderr, prompt: '> ' }) });
     if (!scripted) rl.prompt();
@@ -121,6 +124,7 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
       if (!scripted) rl.prompt();
     }
   } finally {
+    await extra?.close();
     app.close();
   }
 }

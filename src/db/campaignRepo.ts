@@ -84,6 +84,16 @@ export function findCampaignInChannel(conn: Database, guildId: string, channelId
   return toMeta(prepared(conn, `${META_SQL} where guild_id = ? and channel_id = ? and status <> 'ended'`).get(guildId, channelId));
 }
 
+/**
+ * A fingerprint of a campaign's stored state, status and log (its last event), without loading the
+ * state: it changes whenever any of them does. Undefined when there is no such campaign.
+ */
+export function campaignVersion(conn: Database, id: string): string | undefined {
+  const r = prepared(conn, 'select updated_at as u, status as s, (select max(id) from events where campaign_id = campaigns.id) as e, (select count(*) from events where campaign_id = campaigns.id and undone = 1) as n from campaigns where id = ?')
+    .get(id) as { u: string; s: string; e: number | null; n: number } | undefined;
+  return r ? `${r.u}|${r.s}|${r.e ?? 0}|${r.n}` : undefined;
+}
+
 export function getCampaignMeta(conn: Database, id: string): CampaignMeta | undefined {
   return toMeta(prepared(conn, `${META_SQL} where id = ?`).get(id));
 }
@@ -144,9 +154,6 @@ export function insertCampaign(conn: Database, meta: Pick<CampaignMeta, 'guildId
     clock_day, clock_half, rng, manual_dice, next_id, next_courier_id, state_version, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(state.id, meta.guildId, meta.channelId, state.name, state.scenarioId, JSON.stringify(scenario), meta.ownerUserId, state.status, state.season,
       JSON.stringify(state.settings), state.clock.day, state.clock.half, JSON.stringify(state.rng), JSON.stringify(state.manualDice), state.nextId, state.nextCourierId, version, meta.createdAt, meta.createdAt);
-  for (const s of Object.values(state.sides)) {
-    prepared(conn, 'insert into sides (campaign_id, id, name, colour, hostile_to) values (?, ?, ?, ?, ?)').run(state.id, s.id, s.name, s.colour, JSON.stringify(s.hostileTo));
-  }
   writeEntities(conn, undefined, state);
 }
 
@@ -170,9 +177,12 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
   const sides = Object.fromEntries((prepared(conn, 'select id, name, colour, hostile_to from sides where campaign_id = ?').all(id) as Row[])
     .map((s) => [str(s, 'id'), { id: s['id'], name: s['name'], colour: s['colour'], hostileTo: fromJson(str(s, 'hostile_to')) }]));
   const regs = new Map<string, Regiment[]>();
-  for (const r of prepared(conn, 'select army_id, id, name, role, original_figures, companies from regiments where campaign_id = ? order by army_id, ord').all(id) as Row[]) {
+  for (const r of prepared(conn, 'select army_id, id, name, role, original_figures, companies, data from regiments where campaign_id = ? order by army_id, ord').all(id) as Row[]) {
     const list = regs.get(str(r, 'army_id')) ?? [];
-    list.push({ id: str(r, 'id'), name: str(r, 'name'), role: r['role'] as Regiment['role'], originalFigures: r['original_figures'] as number, companies: fromJson<Company[]>(str(r, 'companies')) });
+    list.push({
+      ...fromJson<object>(str(r, 'data')),
+      id: str(r, 'id'), name: str(r, 'name'), role: r['role'] as Regiment['role'], originalFigures: r['original_figures'] as number, companies: fromJson<Company[]>(str(r, 'companies')),
+    });
     regs.set(str(r, 'army_id'), list);
   }
   const inds = new Map<string, Individual[]>();
@@ -250,8 +260,8 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
     on conflict (campaign_id, id) do update set name = excluded.name, commander = excluded.commander, side_id = excluded.side_id, hex = excluded.hex,
     formation = excluded.formation, data = excluded.data`);
   const deleteRegiments = prepared(conn, 'delete from regiments where campaign_id = ? and army_id = ?');
-  const insertRegiment = prepared(conn, `insert into regiments (campaign_id, army_id, id, ord, name, role, original_figures, current_figures, companies)
-    values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertRegiment = prepared(conn, `insert into regiments (campaign_id, army_id, id, ord, name, role, original_figures, current_figures, companies, data)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const deleteIndividuals = prepared(conn, 'delete from individuals where campaign_id = ? and army_id = ?');
   const insertIndividual = prepared(conn, 'insert into individuals (campaign_id, army_id, id, ord, name, kind, data) values (?, ?, ?, ?, ?, ?, ?)');
   for (const a of Object.values(next.armies)) {
@@ -260,7 +270,10 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
     upsertArmy.run(cid, a.id, a.name, a.commander, a.side, storedHexId(a.hex), a.formation, JSON.stringify(armyData(a)));
     if (changed(old?.regiments, a.regiments)) {
       deleteRegiments.run(cid, a.id);
-      a.regiments.forEach((r, ord) => insertRegiment.run(cid, a.id, r.id, ord, r.name, r.role, r.originalFigures, r.companies.reduce((n, c) => n + c.figures, 0), JSON.stringify(r.companies)));
+      a.regiments.forEach((r, ord) => {
+        const { id, name, role, originalFigures, companies, ...data } = r;
+        insertRegiment.run(cid, a.id, id, ord, name, role, originalFigures, companies.reduce((n, c) => n + c.figures, 0), JSON.stringify(companies), JSON.stringify(data));
+      });
     }
     if (changed(old?.individuals, a.individuals)) {
       deleteIndividuals.run(cid, a.id);
@@ -278,6 +291,10 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
       deleteIndividuals.run(cid, id);
     }
   }
+  syncKeyed(prev?.sides, next.sides, rewriteAll,
+    (id, side) => prepared(conn, `insert into sides (campaign_id, id, name, colour, hostile_to) values (?, ?, ?, ?, ?)
+      on conflict (campaign_id, id) do update set name = excluded.name, colour = excluded.colour, hostile_to = excluded.hostile_to`).run(cid, id, side.name, side.colour, JSON.stringify(side.hostileTo)),
+    (id) => prepared(conn, 'delete from sides where campaign_id = ? and id = ?').run(cid, id));
   syncKeyed(prev?.orders, next.orders, rewriteAll,
     (armyId, o) => prepared(conn, `insert into orders (campaign_id, army_id, kind, given_by, data) values (?, ?, ?, ?, ?)
       on conflict (campaign_id, army_id) do update set kind = excluded.kind, given_by = excluded.given_by, data = excluded.data`).run(cid, armyId, o.kind, o.givenBy, JSON.stringify(o)),

@@ -23,3 +23,9 @@ export function assignCommander(db: Database, campaignId: string, armyId: string
 export function unassignArmy(db: Database, campaignId: string, armyId: string): void {
   db.delete(members).where(and(eq(members.campaignId, campaignId), eq(members.armyId, armyId), eq(members.role, 'commander'))).run();
 }
+
+/** Campaigns a user owns or has a place in (commander or co-referee), with their names, oldest first. */
+export function campaignsOfUser(db: Database, userId: string): { id: string; name: string }[] {
+  return prepared(db, `select id, name from campaigns where owner_user_id = ?
+    or id in (select campaign_id from members where user_id = ?) order by created_at, id`).all(userId, userId) as { id: string; name: string }[];
+}

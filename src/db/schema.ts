@@ -93,8 +93,10 @@ export const regiments = sqliteTable('regiments', {
   role: text('role', { enum: ['assault', 'support', 'reserve'] }).notNull(),
   originalFigures: integer('original_figures').notNull(),
   currentFigures: integer('current_figures').notNull(),
-  /** Companies by troop type: [{troopType, basic, figures}]. */
+  /** Companies by troop type: [{troopType, basic, figures, ...}]. */
   companies: text('companies', { mode: 'json' }).notNull(),
+  /** The regiment's other fields (its speed, ...): everything but the columns above, so no field is lost. */
+  data: text('data', { mode: 'json' }).notNull().default(sql`'{}'`),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.armyId, t.id] }), index('regiments_army').on(t.campaignId, t.armyId)]);
 
 export const individuals = sqliteTable('individuals', {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { classifyRoll, createRngState, dieFromSeed, enteredByArmy, firstPeriod, halfDice, isManualRoll, SeededDice, seedCommitment, seedFromNumber, sha256Hex } from '../../src/engine/dice/index.js';
+import fc from 'fast-check';
+import { checkStream, classifyRoll, createRngState, dieFromSeed, enteredByArmy, firstPeriod, halfDice, isManualRoll, SeededDice, secretSeedOf, seedCommitment, seedFromNumber, sha256Hex } from '../../src/engine/dice/index.js';
 import { twoD6 } from '../../src/engine/dice/dice.js';
 
 const roll = (seed: number, n: number) => {
@@ -58,15 +59,69 @@ describe('docs/dice.md: the dice anyone can check', () => {
     for (const t of texts) expect(sha256Hex(t)).toBe(createHash('sha256').update(t, 'ascii').digest('hex'));
   });
 
-  it('GIVEN a seed THEN a die is the first 8 hex digits of SHA-256("seed:draw") mod sides, plus one, as the page says', () => {
+  it('GIVEN a period of one stream (a campaign from before secret dice) THEN a die is the first 8 hex digits of SHA-256("seed:draw") mod sides, plus one', () => {
     const seed = '00112233445566778899aabbccddeeff';
-    const d = new SeededDice(firstPeriod(seed, seedFromNumber(1, 1)));
+    const d = new SeededDice({ period: 0, seed, draws: 0, next: seedFromNumber(1, 1) });
     for (let i = 0; i < 20; i++) {
       const byHand = Number.parseInt(createHash('sha256').update(`${seed}:${i}`).digest('hex').slice(0, 8), 16) % 6 + 1;
       expect(d.d6(`die ${i}`)).toBe(byHand);
     }
     expect(d.rolls.map((r) => r.draw)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(seedCommitment(seed)).toBe(createHash('sha256').update(seed).digest('hex'));
+  });
+
+  it('GIVEN a period of two streams THEN the weather comes from the public seed and every other die from the secret one, each SHA-256("seed:purpose#n:0") as the page says', () => {
+    const seed = '00112233445566778899aabbccddeeff';
+    const master = 'ffeeddccbbaa99887766554433221100';
+    const d = new SeededDice(firstPeriod(seed, seedFromNumber(1, 1), master));
+    const hand = (s: string, label: string): number => Number.parseInt(createHash('sha256').update(`${s}:${label}:0`).digest('hex').slice(0, 8), 16) % 6 + 1;
+    const secretSeed = createHash('sha256').update(`${master}:0`).digest('hex').slice(0, 32);
+    expect(secretSeedOf(master, 0)).toBe(secretSeed);
+    const rolls = ['weather (dry column)', 'contact dice: a1', 'weather (dry column)', 'size estimate a1 of a2 (1 of 2)', 'contact dice: a1'].map((p) => [p, d.d6(p)] as const);
+    expect(rolls).toEqual([
+      ['weather (dry column)', hand(seed, 'weather (dry column)#1')],
+      ['contact dice: a1', hand(secretSeed, 'contact dice: a1#1')],
+      ['weather (dry column)', hand(seed, 'weather (dry column)#2')],
+      ['size estimate a1 of a2 (1 of 2)', hand(secretSeed, 'size estimate a1 of a2 (1 of 2)#1')],
+      ['contact dice: a1', hand(secretSeed, 'contact dice: a1#2')],
+    ]);
+    expect(d.rolls.map((r) => r.stream)).toEqual(['public', 'secret', 'public', 'secret', 'secret']);
+    expect(d.state().draws).toBe(2);
+    expect(d.state().secret?.draws).toBe(3);
+    expect(checkStream(seed, 'public', 2, d.rolls)).toMatchObject({ ok: true, checked: 2 });
+    expect(checkStream(secretSeed, 'secret', 3, d.rolls)).toMatchObject({ ok: true, checked: 3 });
+    // The public seed checks none of the secret dice: they need their own seed.
+    expect(checkStream(seed, 'secret', 3, d.rolls).ok).toBe(false);
+  });
+
+  it('GIVEN the same purposes rolled in another order, or after other rolls, in the same period THEN each labelled die is the same (what an undo\'s replay relies on)', () => {
+    fc.assert(fc.property(fc.shuffledSubarray(['weather (dry column)', 'contact dice: a1', 'contact dice: a2', 'scout 1 of a1', 'stragglers of X'], { minLength: 1 }), fc.nat(5), (purposes, extra) => {
+      const first = new SeededDice(createRngState(3, true));
+      const a = new Map(['weather (dry column)', 'contact dice: a1', 'contact dice: a2', 'scout 1 of a1', 'stragglers of X'].map((p) => [p, first.d6(p)]));
+      const second = new SeededDice(createRngState(3, true));
+      for (let i = 0; i < extra; i++) second.d6(`other roll ${i}`);
+      for (const p of purposes) expect(second.d6(p)).toBe(a.get(p));
+    }));
+  });
+
+  it('GIVEN a new period THEN its secret draws reset, the period\'s count is kept for the referee\'s check, and the labels start again', () => {
+    const d = new SeededDice(createRngState(4, true));
+    d.d6('contact dice: a1');
+    d.d6('contact dice: a1');
+    d.startPeriod(seedFromNumber(4, 2));
+    expect(d.state()).toMatchObject({ period: 1, draws: 0, counts: {}, secret: { draws: 0, rolled: { 0: 2 } } });
+    d.d6('contact dice: a1');
+    expect(d.rolls.at(-1)).toMatchObject({ stream: 'secret', nth: 1, period: 1 });
+  });
+
+  it('GIVEN a campaign of one stream WHEN its next period starts with a master THEN that period has two streams, from it on', () => {
+    const d = new SeededDice(createRngState(5));
+    d.d6('contact dice: a1');
+    expect(d.rolls[0]?.stream).toBeUndefined();
+    d.startPeriod(seedFromNumber(5, 2), 'ab'.repeat(16));
+    expect(d.state().secret).toEqual({ master: 'ab'.repeat(16), since: 1, draws: 0 });
+    d.d6('contact dice: a1');
+    expect(d.rolls[1]).toMatchObject({ stream: 'secret', nth: 1 });
   });
 
   it('GIVEN a draw at or above the largest multiple of the sides THEN it is rejected and the next draw makes the die', () => {

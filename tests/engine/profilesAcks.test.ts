@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Army } from '../../src/engine/forces/army.js';
-import { dailyPoints, enterCost, planMove } from '../../src/engine/movement/index.js';
+import { dailyPoints, enterCost, marchStatus, planMove } from '../../src/engine/movement/index.js';
 import {
-  ACKS_PROFILE, basePoints, EXPEDITION_SPEEDS, LARGE_ARMIES, largeArmyMarch, movementProfile, pointsForSpeed, VALORMR_PROFILE,
+  ACKS_PROFILE, basePoints, EXPEDITION_SPEEDS, LARGE_ARMIES, movementProfile, pointsForSpeed, VALORMR_PROFILE,
 } from '../../src/engine/profiles/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
@@ -48,10 +48,15 @@ describe('004 Movement of Large Armies', () => {
     expect(`${row?.multiplier.num}/${row?.multiplier.den}`).toBe(mult);
   });
 
-  it('GIVEN the worked example (40 brigades, 48 miles a week, a road) THEN 72 -> 24 miles a week with a 12-mile column; by the day 12 -> 18 -> 6 with a 6-mile column', () => {
-    const roadFactor = { num: 3, den: 2 };
-    expect(largeArmyMarch(LARGE_ARMIES, 40, 48, roadFactor)).toEqual({ speed: 24, columnMiles: 12 });
-    expect(largeArmyMarch(LARGE_ARMIES, 40, 12, roadFactor)).toEqual({ speed: 6, columnMiles: 6 });
+  it('GIVEN the worked example by the day (40 brigades, 12 miles a day) THEN on a road /army status shows 4 points (6 miles) and a 6-mile column; off the road a 4-mile one', () => {
+    const big = army('a', '0201', { figures: Array.from({ length: 40 }, () => 5) });
+    const onRoad = marchStatus(mapOf(['ccc'], { roads: [['0101', '0201'], ['0201', '0301']] }), big, NO_WEATHER_EFFECTS, acks, 1);
+    expect(onRoad).toMatchObject({ pointsToday: 4, size: { brigades: 40, multiplier: '1/3', columnMiles: 6, onRoad: true } });
+    const offRoad = marchStatus(mapOf(['ccc']), big, NO_WEATHER_EFFECTS, acks, 1);
+    expect(offRoad).toMatchObject({ pointsToday: 4, size: { columnMiles: 4, onRoad: false } });
+    // A fast large army: the table's 12 miles are the column, however far it marches.
+    const fast = { ...big, baseMovePoints: 144 };
+    expect(marchStatus(mapOf(['ccc']), fast, NO_WEATHER_EFFECTS, acks, 1).size).toMatchObject({ columnMiles: 12 });
   });
 
   it('GIVEN the same army on the hex map THEN 4 points a day (12 x 1/3) buy one road hex (cost 4): 6 miles', () => {

@@ -29,6 +29,8 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     expect(topic?.content).toContain('at most 4 marching days in any 7');
     expect(topic?.content).toMatch(/33\+\s+12 mi\s+×1\/3/);
     expect(topic?.content).toContain('reductions multiply');
+    expect(topic?.content).toContain('**Kept from Valormr** (004 is silent): the terrain costs but the road\'s; formed troops kept out of forest, swamp and mountain off road; night movement; rivers and their crossings');
+    expect(topic?.content).toContain('**Not played**: temperature (frigid, sweltering)');
     expect(topic?.content.length).toBeLessThan(2000);
     const [rest] = await h.run('@alice /rules topic:rest');
     expect(rest?.content).toContain('at most 4 marching days in any 7');
@@ -90,6 +92,14 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     await h.run('@referee /campaign settings profile:valormr');
     const [none] = await h.run('@referee /army split army:grallune regiments:second to:1825');
     expect(err(none)).toBe('division.notInProfile');
+  });
+
+  it('GIVEN the Valormr profile WHEN the referee sets brigades per regiment or commander divisions THEN the reply says they have no effect under it', async () => {
+    h = await consoleHarness({ setup: '@referee /campaign create scenario:valormr name:"Autumn War"' });
+    const [set] = await h.run('@referee /campaign profile brigades-per-regiment:0.5 commander-divisions:true');
+    expect(set?.content).toContain('`brigades-per-regiment` has no effect under the Valormr profile (it has no large-army rule); `commander-divisions` has no effect under the Valormr profile (it has no divisions): kept for a profile that has it (`profile:acks`).');
+    const [acks] = await h.run('@referee /campaign settings profile:acks', '@referee /campaign profile brigades-per-regiment:2');
+    expect(acks?.content).not.toContain('no effect');
   });
 
   it('GIVEN the referee\'s terrain table and brigades THEN the profile reads them, and bad values are refused with what is accepted', async () => {

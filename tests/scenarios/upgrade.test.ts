@@ -66,3 +66,24 @@ describe('an old database opens and upgrades without loss', () => {
     expect(sql<{ n: number }>(h, 'select count(*) as n from events').n).toBe(before);
   });
 });
+
+describe('a campaign of dice in one stream (state version 6) upgrades to secret dice', () => {
+  it('GIVEN the version-6 database WHEN opened and played on THEN its past periods check out as before, the period in play too, and the next period has a secret stream, committed as it begins', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'valormr-upgrade-')), 'v6.db');
+    copyFileSync(new URL('../fixtures/v6-campaign.db', import.meta.url), path);
+    h = await consoleHarness({ databasePath: path, now: '2026-11-27T07:00:00Z' });
+    const before = sql<{ v: number }>(h, 'select state_version as v from campaigns').v;
+    expect(before).toBe(6);
+    expect((await h.run('@carol /dice verify tick:0'))[0]?.content).toMatch(/^✅ Dice period 0 checks out: its seed matches the SHA-256 published before it began, and reproduces all 16 seeded dice/);
+    const tick = await h.run('@referee /turn advance force:true');
+    expect(tick.some((o) => o.to === 'channel' && /from period 2 on, the dice that are not everyone's .* secret seed/.test(o.content))).toBe(true);
+    expect(sql<{ v: number }>(h, 'select state_version as v from campaigns').v).toBe(STATE_VERSION);
+    // The period in play at the upgrade ends the old way: its one seed revealed, every die checked.
+    expect((await h.run('@carol /dice verify tick:1'))[0]?.content).toMatch(/^✅ Dice period 1 checks out: its seed matches the SHA-256 published before it began/);
+    await h.run('@referee /turn advance force:true');
+    expect((await h.run('@carol /dice verify tick:2'))[0]?.content).toMatch(/^✅ Dice period 2 checks out: the public seed matches the SHA-256 published before the period began.*Its secret dice .* when the campaign ends/);
+    expect((await h.run('@referee /dice verify tick:2'))[0]?.content).toMatch(/^✅ .*the secret seed matches the SHA-256 published as the period began \(not before: the campaign predates secret dice\)/);
+    expect((await h.run('@referee /dice verify tick:3'))[0]?.content).toMatch(/^✅ .*the secret seed matches the SHA-256 published before the period began/);
+    expect((await h.run('@carol /dice verify tick:0'))[0]?.content).toMatch(/^✅ Dice period 0 checks out/);
+  });
+});

@@ -75,7 +75,7 @@ function orderWords(order: Order | undefined, map: MapModel, defaultOrder: strin
 }
 
 /** `/army status` as a card: the full private picture of one's own army. */
-function statusCard(tx: CampaignTx, army: Army): { card: Card; data: Record<string, unknown> } {
+export function statusCard(tx: CampaignTx, army: Army): { card: Card; data: Record<string, unknown> } {
   const s = tx.state;
   const map = tx.map;
   const movement = movementStatus(s, map, army);

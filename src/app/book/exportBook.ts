@@ -47,7 +47,7 @@ export async function exportCampaignBook(app: App, actor: Actor, opts: { publicO
     const reader = readerOf(tx, actor.userId, opts.publicOnly);
     const events = tx.read.chronicle(audiencesOf(reader, tx.state), NOT_IN_BOOK);
     const book = campaignBook({ state: tx.state, scenarioName: tx.scenario.name, reader, events, ticks: tx.read.playedTicks() });
-    return { book, reader, map: tx.map, mapKey: tx.mapKey, name: tx.state.name, days: tx.state.clock.day };
+    return { book, reader, map: tx.map, mapKey: tx.mapKey, name: tx.state.name, days: tx.state.clock.day, now: tx.now };
   });
   const files: Zippable = { 'book.md': strToU8(job.book.markdown) };
   const pictures = await Promise.all(job.book.maps.map(async (m) => {
@@ -55,8 +55,9 @@ export async function exportCampaignBook(app: App, actor: Actor, opts: { publicO
     return [m.file, await stillWebp(png)] as const;
   }));
   // The pictures are compressed already: stored as they are.
-  for (const [file, bytes] of pictures) files[file] = [new Uint8Array(bytes), { level: 0 }];
-  const zip = zipSync(files, { level: 6 });
+  for (const [file, bytes] of pictures) files[file] = [new Uint8Array(bytes), { level: 0, mtime: job.now }];
+  // Dated by the campaign's clock (not the machine's): the same book is the same bytes.
+  const zip = zipSync(files, { level: 6, mtime: job.now });
   const which = job.reader.kind === 'public' ? 'public' : job.reader.kind === 'referee' ? 'referee' : 'commander';
   const file = { name: `${fileStem(job.name)}-book-${which}.zip`, data: zip };
   return [ephemeral(`The campaign book of **${job.name}** (${which === 'referee' ? 'the referee\'s, with every secret' : which === 'public' ? 'what everyone saw' : 'yours: what you were told'}): book.md and ${pictures.length} map(s), one per day.`,

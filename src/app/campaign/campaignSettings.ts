@@ -86,6 +86,19 @@ function profileParts(s: CampaignSettings): string[] {
 }
 
 /**
+ * The settings just changed that the campaign's movement profile does not read: said, never
+ * silently kept (they take effect if the profile changes to one with the rule).
+ */
+function idleUnder(s: CampaignSettings, changed: readonly (keyof CampaignSettings)[]): string {
+  const p = movementProfile(s);
+  const idle = [
+    ...(changed.includes('brigadesPerRegiment') && !p.size ? [`\`brigades-per-regiment\` has no effect under the ${p.name} profile (it has no large-army rule)`] : []),
+    ...(changed.includes('commanderDivisions') && !p.divisions ? [`\`commander-divisions\` has no effect under the ${p.name} profile (it has no divisions)`] : []),
+  ];
+  return idle.length > 0 ? ` ${idle.join('; ')}: kept for a profile that has it (\`profile:acks\`).` : '';
+}
+
+/**
  * Reads terrain costs as the referee writes them: `forest=12, swamp=18` (each land terrain at
  * most once), or `default`/empty for the profile's own table. Out-of-range numbers are left to
  * the schema, which refuses them with the option's name.
@@ -186,7 +199,8 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
     // Fog falls: every army remembers the others where it last saw them on the public map.
     const fogFell = settings.positions === 'fog' && cur.positions !== 'fog';
     const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : k === 'quietHours' ? settings.quietHours ?? 'none' : k === 'terrainCosts' ? (settings.terrainCosts ? Object.entries(settings.terrainCosts).map(([t, n]) => `${t}=${n}`).join(', ') : 'default') : String(settings[k])}`).join(', ');
-    const text = `Settings changed by the referee: ${said}.`;
+    const idle = idleUnder(settings, changes.map(([k]) => k));
+    const text = `Settings changed by the referee: ${said}.${idle}`;
     return {
       state: { ...tx.state, settings, ...(fogFell ? { knowledge: fogFalls({ ...tx.state, settings }) } : {}) },
       ...(control ? { control } : {}),

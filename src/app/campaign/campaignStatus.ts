@@ -23,7 +23,8 @@ export function campaignStatus(app: App, actor: Actor): Reply[] {
     const overview: Card = {
       title: `${s.name}: ${gameTimeLabel(s)}`,
       description: `The campaign is ${s.status}.`,
-      fields: [{ name: 'Next tick', value: next, inline: true }, { name: 'Open contacts', value: String(open), inline: true }],
+      // In fog of war how many contacts are open would tell of armies nobody sees.
+      fields: [{ name: 'Next tick', value: next, inline: true }, ...(isFog(s) ? [] : [{ name: 'Open contacts', value: String(open), inline: true }])],
     };
     const sides = Object.values(s.sides).map((side): Card => {
       const armies = Object.values(s.armies).filter((a) => a.side === side.id && !a.status.destroyed);

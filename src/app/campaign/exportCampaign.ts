@@ -1,7 +1,25 @@
+import type { CampaignState } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { readCampaign, requireReferee } from '../session.js';
+
+/**
+ * The dice state as exported: the public seeds of the periods not over yet stay secret, even from
+ * the referee (they are revealed with the ticks), and so does the secret master until the
+ * campaign ends (from it every secret seed to come follows; the referee checks the secret dice
+ * with `/dice verify`). @see docs/dice.md
+ */
+function exportedDice(state: CampaignState): unknown {
+  const { rng } = state;
+  const secret = rng.secret && state.status !== 'ended' ? { secret: { ...rng.secret, master: '(secret until the campaign ends)' } } : {};
+  return { ...rng, seed: `(secret until period ${rng.period} ends)`, next: `(secret until period ${rng.period + 1} ends)`, ...secret };
+}
+
+/** The state as the export writes it: every field, with the dice's secrets withheld (exportedDice). */
+export function exportedState(state: CampaignState): CampaignState {
+  return { ...state, rng: exportedDice(state) as CampaignState['rng'] };
+}
 
 /**
  * Referee: the whole campaign as a JSON file: state, members, scenario, the closed contacts kept
@@ -17,8 +35,7 @@ export function exportCampaign(app: App, actor: Actor): Reply[] {
       version: 2,
       exportedAt: tx.now.toISOString(),
       meta: tx.meta,
-      // The seeds of the dice periods not over yet stay secret, even from the referee: they are revealed with the ticks.
-      state: { ...tx.state, rng: { ...tx.state.rng, seed: `(secret until period ${tx.state.rng.period} ends)`, next: `(secret until period ${tx.state.rng.period + 1} ends)` } },
+      state: exportedState(tx.state),
       members: tx.members,
       scenario: tx.scenario,
       closedContacts: tx.read.closedContacts(),

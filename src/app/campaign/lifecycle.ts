@@ -9,6 +9,7 @@ import { discordTime } from '../format.js';
 import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextTickText, parseUntil, scheduleFromNow } from '../schedule.js';
 import { countDue } from '../scheduler/countDue.js';
+import { revealMasterEvent } from '../dice/seeds.js';
 import { forgetCampaign, inCampaign, requireReferee, type CampaignTx, type Change } from '../session.js';
 
 /** What to do with the half periods a catch-up pause left unplayed. @see RULINGS 8 */
@@ -118,6 +119,29 @@ function resume(app: App, target: Target, missed?: string): Reply[] {
     }
     if (missed === 'none') return { note: ` The ${count} missed half periods are skipped; the game goes on from ${formatGameTime(tx.state.clock)}.` };
     return { control: { nextTickAt: due, catchUpAllowance: missed === 'one' ? 1 : count, remindAt: null }, note: missed === 'one' ? ' One missed half period is played now; the rest are skipped.' : ` The ${count} missed half periods are played now, in order.` };
+  });
+}
+
+/**
+ * Referee: ends the campaign for good (`confirm` repeats its name): no more ticks or orders, the
+ * channel is free for a new one, and the secret master of its dice is revealed in the answer (which
+ * the channel sees) and the log, so anyone can check every secret die by hand.
+ * @see docs/dice.md
+ */
+export function endCampaign(app: App, actor: Actor, confirm: string | undefined): Reply[] {
+  return inCampaign(app, { actor }, (tx) => {
+    requireReferee(tx, 'end the campaign');
+    if (tx.state.status === 'setup') throw new UserError('campaign.badStatus', 'The campaign has not started: `/campaign delete` removes it instead.');
+    if ((confirm ?? '').trim() !== tx.state.name) {
+      throw new UserError('campaign.confirmEnd', `Ending stops the campaign for good (no more ticks or orders) and reveals its secret dice. To confirm, repeat its name: \`/campaign end confirm:"${tx.state.name}"\`.`);
+    }
+    const events = [{ type: 'campaignEnded', audience: PUBLIC, text: `The campaign **${tx.state.name}** has ended at ${formatGameTime(tx.state.clock)}.` }, ...revealMasterEvent(tx.state.rng)];
+    return {
+      state: { ...tx.state, status: 'ended' },
+      control: { nextTickAt: null, remindAt: null },
+      events,
+      result: [reply(events.map((e) => e.text).join('\n'), { status: 'ended', ...(tx.state.rng.secret ? { master: tx.state.rng.secret.master } : {}) })],
+    };
   });
 }
 

@@ -2,6 +2,7 @@ import { parseWholeNumber } from '../wholeNumber.js';
 import { byId, NUMBER_LIMITS } from '../../engine/state/index.js';
 import { advanceTabletopTurn, battleLosses, describeStep, applyBattleResult, declareWithdrawal, type ContactRecord } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/index.js';
+import { isFog } from '../../engine/knowledge/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
@@ -61,7 +62,7 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
     const withdrawals = Object.entries(declared).map(([armyId, condition]) => ({ armyId, condition }));
     const r = must(applyBattleResult(tx.state, tx.map, c.id, { losses, withdrawals, pursuers }, tx.dice));
     const d = deliveries(tx, tx.state, r.state, r.events);
-    return { state: r.state, events: d.events, outbox: d.outbox, result: [reply(`Battle ${c.id} recorded.`, { contactId: c.id })] };
+    return { state: r.state, events: d.events, outbox: d.outbox, result: [(isFog(tx.state) ? ephemeral : reply)(`Battle ${c.id} recorded.`, { contactId: c.id })] };
   });
 }
 

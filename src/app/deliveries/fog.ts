@@ -11,7 +11,7 @@ import { channelMayRead, OPEN, places, type Subject } from './audience.js';
 const OPEN_IN_FOG: ReadonlySet<string> = new Set([
   'clockAdvanced', 'weatherRolled', 'rainLevelChanged', 'droughtChanged', 'droughtTookToll', 'weatherSet',
   'settingsChanged', 'campaignCreated', 'campaignStarted', 'campaignPaused', 'campaignResumed', 'commanderAssigned', 'commanderRemoved',
-  'deadlineExtended', 'turnUndone', 'diceSeedRevealed', 'diceSeedCommitted',
+  'deadlineExtended', 'turnUndone', 'diceSeedRevealed', 'diceSeedCommitted', 'campaignEnded', 'diceSecretRevealed',
 ]);
 
 /** The armies an event's data names (any string in it that is an army id, however deep). */

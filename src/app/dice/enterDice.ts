@@ -32,15 +32,15 @@ function requestFor(tx: CampaignTx, userId: string, referee: boolean, id: string
 }
 
 /**
- * Once every die a waiting contact asked for is in, it resolves at once (as it would have when its
- * last commander answered); if that brings more manual rolls (a roll-off after a tie), they are
- * asked for and it goes on waiting until the same deadline.
+ * Once the dice a waiting contact needs are in, it resolves at once (as it would have when its
+ * last commander answered), even if a die asked for earlier is no longer needed; if the dice
+ * entered bring more manual rolls (a roll-off after a tie), they are asked for then and it goes on
+ * waiting until the same deadline.
  */
 function resolveIfReady(tx: CampaignTx, state: CampaignState, contactId: string): { state: CampaignState; events: EngineEvent[]; resolved: boolean } {
   const hold = byId(state.manualDice.holds, contactId);
   const c = byId(state.contacts, contactId);
-  const waiting = state.manualDice.requests.some((r) => r.contactId === contactId && r.value === undefined);
-  if (!hold || !c || waiting || (c.step !== 'step1' && c.step !== 'decision')) return { state, events: [], resolved: false };
+  if (!hold || !c || (c.step !== 'step1' && c.step !== 'decision')) return { state, events: [], resolved: false };
   const needed = diceNeededToResolve(state, tx.map, c, tx.dice);
   if (needed.length > 0) return { state: { ...state, manualDice: holdForDice(state.manualDice, contactId, hold, needed, whoRollsIn(state), state.clock) }, events: [], resolved: false };
   const r = must(c.step === 'step1' ? resolveStep1(state, tx.map, contactId, tx.dice) : resolveDecision(state, tx.map, contactId, tx.dice));

@@ -1,26 +1,36 @@
-import { checkPeriod, type PeriodCheck, type RollRecord } from '../../engine/dice/index.js';
+import { checkPeriod, checkStream, secretSeedOf, type DiceStream, type PeriodCheck, type RollRecord, type StreamCheck } from '../../engine/dice/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import type { StoredEvent } from '../../db/eventRepo.js';
 import { UserError } from '../errors.js';
-import { reply, type Reply } from '../messages.js';
-import { readCampaign } from '../session.js';
-import { commitmentOf } from './seeds.js';
+import { ephemeral, reply, type Reply } from '../messages.js';
+import { readCampaign, type CampaignTx } from '../session.js';
+import { commitmentOf, hasSecretStream } from './seeds.js';
 
-const dataOf = (e: StoredEvent | undefined): Readonly<Record<string, unknown>> => (e?.data ?? {}) as Readonly<Record<string, unknown>>;
+type Data = Readonly<Record<string, unknown>>;
+const dataOf = (e: StoredEvent | undefined): Data => (e?.data ?? {}) as Data;
 
 /** A logged roll as the check reads it (an event that is no roll is broken data). */
 function rollOf(e: StoredEvent): RollRecord {
   const d = dataOf(e);
-  const { purpose, sides, value, source, draw } = d;
+  const { purpose, sides, value, source, draw, stream, nth } = d;
   if (typeof purpose !== 'string' || typeof sides !== 'number' || typeof value !== 'number' || (source !== 'seeded' && source !== 'scripted' && source !== 'manual')) {
     throw new Error(`broken dice log: event ${e.id} is not a roll`);
   }
-  return { purpose, sides, value, source, ...(typeof draw === 'number' ? { draw } : {}) };
+  return {
+    purpose, sides, value, source, ...(typeof draw === 'number' ? { draw } : {}), ...(stream === 'public' || stream === 'secret' ? { stream } : {}),
+    ...(typeof nth === 'number' ? { nth } : {}), ...(e.undone ? { undone: true } : {}),
+  };
 }
 
-/** The one line a check comes to. */
-function verdict(period: number, check: PeriodCheck, committed: boolean): string {
+/** The last of some events that an undo did not withdraw (else the last withdrawn one). */
+function lastOf(events: readonly StoredEvent[], type: string, has: string): StoredEvent | undefined {
+  const all = events.filter((e) => e.type === type && dataOf(e)[has] !== undefined);
+  return all.filter((e) => !e.undone).at(-1) ?? all.at(-1);
+}
+
+/** The one line a check of a period of one stream (a campaign from before secret dice) comes to. */
+function legacyVerdict(period: number, check: PeriodCheck, committed: boolean): string {
   if (!check.ok) {
     const why = check.problem === 'value'
       ? `the die for "${check.purpose}" is logged as ${check.logged}, but the seed gives ${check.expected} (draw ${check.draw})`
@@ -34,28 +44,105 @@ function verdict(period: number, check: PeriodCheck, committed: boolean): string
   return `✅ Dice period ${period} checks out: ${commitment}, and reproduces all ${check.checked} seeded dice, in order, purpose by purpose${apart ? ` (${apart} not drawn from it)` : ''}.`;
 }
 
+/** What one stream's check says, in a sentence part. */
+function streamWords(stream: DiceStream, check: StreamCheck): string {
+  if (!check.ok) {
+    return check.problem === 'value'
+      ? `the ${stream} die "${check.label}" is logged as ${check.logged}, but its seed gives ${check.expected}`
+      : check.problem === 'skipped'
+        ? `the ${stream} die "${check.label}" comes where "${check.expectedLabel}" should: a die is missing from the log`
+        : `the log holds ${check.logged} ${stream} dice, but the period rolled ${check.revealed}: dice were rolled that the log does not show`;
+  }
+  const apart = [check.manual > 0 ? `${check.manual} entered by hand` : '', check.scripted > 0 ? `${check.scripted} scripted` : ''].filter(Boolean).join(' and ');
+  const undone = check.undone > 0 ? `; ${check.undone} withdrawn by an undo ${check.undone === 1 ? 'checks' : 'check'} out too` : '';
+  const weather = stream === 'public' ? ' (the weather)' : '';
+  const what = check.checked === 1 ? `the 1 ${stream} die${weather} reproduces` : check.checked === 0 ? `it rolled no ${stream} dice` : `all ${check.checked} ${stream} dice${weather} reproduce`;
+  return `${what}${check.checked > 0 ? ', purpose by purpose' : ''}${apart ? ` (${apart} not drawn from it)` : ''}${undone}`;
+}
+
+interface Stream {
+  readonly seed: string;
+  readonly rolled: number;
+  /** The SHA-256 published before the period began (absent: none was). */
+  readonly promised: string | undefined;
+  /** Published only as the period began (a campaign that got its secret dice then). */
+  readonly late?: boolean;
+}
+
+/** The public seed of a period and how many public dice it rolled: from its reveal, or (the referee, a period in play) from the state. */
+function publicStream(tx: CampaignTx, period: number, events: readonly StoredEvent[]): Stream {
+  const promised = dataOf(lastOf(events, 'diceSeedCommitted', 'commitment'))['commitment'];
+  const p = typeof promised === 'string' ? promised : undefined;
+  if (period === tx.state.rng.period) return { seed: tx.state.rng.seed, rolled: tx.state.rng.draws, promised: p };
+  const reveal = dataOf(lastOf(events, 'diceSeedRevealed', 'seed'));
+  const { seed, draws } = reveal;
+  if (typeof seed !== 'string' || typeof draws !== 'number') throw new UserError('dice.noReveal', `The log holds no revealed seed for dice period ${period}.`);
+  return { seed, rolled: draws, promised: p };
+}
+
+/** The secret seed of a period, from the campaign's master (the referee; anyone once the campaign has ended). */
+function secretStream(tx: CampaignTx, period: number, events: readonly StoredEvent[]): Stream | undefined {
+  const secret = tx.state.rng.secret;
+  if (!secret) return undefined;
+  const commit = dataOf(lastOf(events, 'diceSeedCommitted', 'secretCommitment'));
+  const promised = commit['secretCommitment'];
+  const rolled = period === tx.state.rng.period ? secret.draws : secret.rolled?.[period] ?? 0;
+  return { seed: secretSeedOf(secret.master, period), rolled, promised: typeof promised === 'string' ? promised : undefined, ...(commit['late'] === true ? { late: true } : {}) };
+}
+
+/** One stream checked: its seed against the commitment, then its dice. */
+function checked(stream: DiceStream, s: Stream, rolls: readonly RollRecord[]): { ok: boolean; words: string } {
+  if (s.promised !== undefined && s.promised !== commitmentOf(s.seed)) return { ok: false, words: `the ${stream} seed's SHA-256 is not the one published before the period began` };
+  const check = checkStream(s.seed, stream, s.rolled, rolls);
+  const commitment = s.promised === undefined ? `the ${stream} seed was not committed in advance (the campaign predates it)`
+    : s.late ? `the ${stream} seed matches the SHA-256 published as the period began (not before: the campaign predates secret dice)` : `the ${stream} seed matches the SHA-256 published before the period began`;
+  return { ok: check.ok, words: check.ok ? `${commitment}, and ${streamWords(stream, check)}` : streamWords(stream, check) };
+}
+
 /**
- * `/dice verify tick:` (anyone): recomputes every die of a dice period from its revealed seed and
- * compares it with the log, purpose by purpose; checks the seed against the commitment published
- * before the period began. Without `tick:`, the last period revealed. One line.
+ * `/dice verify tick:` A period of two streams: anyone checks its public dice (the weather) once
+ * it is over, against the public seed revealed then; its secret dice (everything else) are checked
+ * by the referee at any time (the period in play too, privately) and by anyone once the campaign
+ * has ended (its secret master is then revealed). The answer says which dice it checked and when
+ * the rest can be. A period of one stream (a campaign from before secret dice) is checked whole
+ * as before. Without `tick:`, the last period revealed.
  * @see docs/dice.md
  */
 export function verifyDice(app: App, actor: Actor, tick: number | undefined): Reply[] {
   return readCampaign(app, { actor }, (tx) => {
     const current = tx.state.rng.period;
+    const ended = tx.state.status === 'ended';
     const period = tick ?? current - 1;
-    if (period < 0) throw new UserError('dice.nothingRevealed', 'No dice period has ended yet: the first seed is revealed with the first tick\'s chronicle.');
-    if (period >= current) throw new UserError('dice.notRevealed', `Dice period ${period} ${period === current ? 'is in play now' : 'has not begun'}: its seed is revealed when it ends (with the next tick's chronicle). The last one revealed is ${current - 1}.`);
-    const events = tx.read.diceEvents(period);
-    const reveal = events.find((e) => e.type === 'diceSeedRevealed');
-    const seed = dataOf(reveal)['seed'];
-    const draws = dataOf(reveal)['draws'];
-    if (typeof seed !== 'string' || typeof draws !== 'number') throw new UserError('dice.noReveal', `The log holds no revealed seed for dice period ${period}.`);
-    const promised = dataOf(events.find((e) => e.type === 'diceSeedCommitted'))['commitment'];
-    if (typeof promised === 'string' && promised !== commitmentOf(seed)) {
-      return [reply(`❌ Dice period ${period} does NOT check out: the revealed seed's SHA-256 is not the one published before the period began.`, { period, ok: false, problem: 'commitment' })];
+    if (period < 0) throw new UserError('dice.nothingRevealed', 'No dice period has ended yet: the first public seed is revealed with the first tick\'s chronicle.');
+    const twoStreams = hasSecretStream(tx.state.rng, period);
+    const inPlayForReferee = tx.isReferee && period === current && twoStreams;
+    if (period >= current && !inPlayForReferee) {
+      throw new UserError('dice.notRevealed', `Dice period ${period} ${period === current ? 'is in play now' : 'has not begun'}: its public seed is revealed when it ends (with the next tick's chronicle). The last one revealed is ${current - 1}.`);
     }
-    const check = checkPeriod(seed, draws, events.filter((e) => e.type === 'diceRolled').map(rollOf));
-    return [reply(verdict(period, check, typeof promised === 'string'), { period, seed, committed: typeof promised === 'string', ...check })];
+    const events = tx.read.diceEvents(period);
+    const rolls = events.filter((e) => e.type === 'diceRolled').map(rollOf);
+    if (!twoStreams) {
+      const reveal = dataOf(lastOf(events, 'diceSeedRevealed', 'seed'));
+      const { seed, draws } = reveal;
+      if (typeof seed !== 'string' || typeof draws !== 'number') throw new UserError('dice.noReveal', `The log holds no revealed seed for dice period ${period}.`);
+      const promised = dataOf(lastOf(events, 'diceSeedCommitted', 'commitment'))['commitment'];
+      if (typeof promised === 'string' && promised !== commitmentOf(seed)) {
+        return [reply(`❌ Dice period ${period} does NOT check out: the revealed seed's SHA-256 is not the one published before the period began.`, { period, ok: false, problem: 'commitment' })];
+      }
+      const check = checkPeriod(seed, draws, rolls);
+      return [reply(legacyVerdict(period, check, typeof promised === 'string'), { period, seed, committed: typeof promised === 'string', ...check })];
+    }
+    const pub = checked('public', publicStream(tx, period, events), rolls);
+    const mayOpen = tx.isReferee || ended;
+    const secretOf = mayOpen ? secretStream(tx, period, events) : undefined;
+    const sec = secretOf ? checked('secret', secretOf, rolls) : undefined;
+    const ok = pub.ok && (sec?.ok ?? true);
+    const head = ok ? `✅ Dice period ${period}${period === current ? ' (in play: its rolls so far)' : ''} checks out: ` : `❌ Dice period ${period} does NOT check out: `;
+    const parts = [pub, ...(sec ? [sec] : [])].filter((c) => ok || !c.ok).map((c) => c.words);
+    const rest = sec ? '' : ' Its secret dice (contacts, scouts, estimates, battles, marches, couriers) can be checked by anyone when the campaign ends, and by the referee at any time.';
+    const text = `${head}${parts.join('; ')}.${rest}`;
+    const data = { period, ok, checked: sec ? ['public', 'secret'] : ['public'], ...(sec ? {} : { secretCheckedAt: 'the campaign\'s end' }) };
+    // The referee's answer about the secret dice (how many, whether they check out) is theirs alone until the campaign ends.
+    return [sec && !ended ? ephemeral(text, data) : reply(text, data)];
   });
 }

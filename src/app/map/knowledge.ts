@@ -1,6 +1,7 @@
 import { HALF_PERIODS, type GameTime } from '../../engine/clock/index.js';
 import { intelFor } from '../../engine/contact/index.js';
 import { planMove } from '../../engine/movement/index.js';
+import { stateAsKnown } from '../../engine/knowledge/index.js';
 import { TICK_PLAN } from '../../engine/tick/index.js';
 import { estimateFromContact, type ArmyEstimate, type CommanderKnowledge } from '../../engine/views/index.js';
 import type { CampaignTx } from '../session.js';
@@ -27,7 +28,8 @@ export function commanderKnowledge(tx: CampaignTx, armyIds: readonly string[]): 
     const voyage = voyageSchedule(tx, armyId);
     if (voyage) stepTimes[armyId] = [...voyage.times];
     if (order?.kind !== 'move' || order.path.length === 0) continue;
-    const plan = planMove(tx.state, tx.map, weather, armyId, {
+    // Planned as the army knows the map (fog of war): where its march goes must not depend on unseen armies.
+    const plan = planMove(stateAsKnown(tx.state, [armyId]), tx.map, weather, armyId, {
       path: order.path, period: order.period, forced: order.forced, unformed: order.unformed, save: order.save, crossAtEnd: order.crossAtEnd ?? false,
     });
     if (!plan.ok) continue;

@@ -1,6 +1,6 @@
 import type { Army } from '../../engine/forces/index.js';
 import type { MapModel } from '../../engine/map/index.js';
-import { marchStatus, type MarchStatus } from '../../engine/movement/index.js';
+import { fatigueRecovery, marchStatus, type MarchStatus } from '../../engine/movement/index.js';
 import { movementProfile } from '../../engine/profiles/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { TICK_PLAN } from '../../engine/tick/index.js';
@@ -12,13 +12,14 @@ import { TICK_PLAN } from '../../engine/tick/index.js';
  */
 export function movementStatus(state: CampaignState, map: MapModel, army: Army): { lines: string[]; data: MarchStatus } {
   const order = state.orders[army.id];
-  const s = marchStatus(map, army, TICK_PLAN.effects(state), movementProfile(state.settings), state.clock.day, order?.kind === 'move' && order.forced);
+  const profile = movementProfile(state.settings);
+  const s = marchStatus(map, army, TICK_PLAN.effects(state), profile, state.clock.day, order?.kind === 'move' && order.forced);
   const lines = [
     `March formation: ${s.marchFormationText}; ${s.formation}.`,
     `Points today: ${s.pointsLeft} of ${s.pointsToday} left${s.savedPoints > 0 ? ` (${s.savedPoints} saved from yesterday)` : ''}.`,
-    s.fatigued ? `Fatigued: ${s.fatigueReason ?? 'no reason recorded'}. A full day of rest recovers.` : 'Not fatigued.',
+    s.fatigued ? `Fatigued: ${s.fatigueReason ?? 'no reason recorded'}. ${fatigueRecovery(profile, army)}` : 'Not fatigued.',
     `Rest: ${s.restState}.`,
-    ...(s.size ? [`Size: ${s.size.brigades} brigade(s), ${s.size.multiplier === '1/1' ? 'full speed' : `speed x${s.size.multiplier}`}; column ${s.size.columnMiles} mile(s) on the march.`] : []),
+    ...(s.size ? [`Size: ${s.size.brigades} brigade(s), ${s.size.multiplier === '1/1' ? 'full speed' : `speed x${s.size.multiplier}`}; column ${s.size.columnMiles} mile(s) on the march${s.size.onRoad ? ' along the road' : ''}.`] : []),
     ...(s.warMachines ? [`War machines: ${s.warMachines}.`] : []),
     ...(s.stragglers > 0 ? [`Stragglers: ${s.stragglers} figure(s) behind${s.rallyPoint ? `, rallying at ${s.rallyPoint}` : ''}; moving off loses them.`] : []),
     ...(s.operation ? [`Crossing: ${s.operation}.`] : []),

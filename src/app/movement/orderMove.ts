@@ -11,6 +11,7 @@ import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign, type CampaignTx } from '../session.js';
 import { commanderMapView } from '../../engine/views/index.js';
 import { commanderKnowledge } from '../map/knowledge.js';
+import { stateAsKnown } from '../../engine/knowledge/index.js';
 import { isHostile, type Army } from '../../engine/forces/index.js';
 import { neighbours } from '../../engine/hex/index.js';
 import { formatPlan } from './formatPlan.js';
@@ -71,7 +72,9 @@ export function orderMove(app: App, actor: Actor, input: OrderMoveInput): Reply[
     const to = input.to ? parseOneHex(tx.map, input.to, 'to') : undefined;
     const period = parsePeriod(input.period) ?? defaultPeriod(army);
     const weather = TICK_PLAN.effects(tx.state);
-    const plan = planMove(tx.state, tx.map, weather, army.id, {
+    // In fog of war the order is planned on what the army knows: a hex held by an army it does not
+    // see is free to it, and the march meets that army at the tick (contact, or stopped).
+    const plan = planMove(stateAsKnown(tx.state, [army.id]), tx.map, weather, army.id, {
       ...(path ? { path } : {}),
       ...(to ? { to } : {}),
       period,

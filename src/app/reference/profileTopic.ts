@@ -97,6 +97,7 @@ export function profile(settings: CampaignSettings): TopicAnswer {
     ...restLines(p),
     weatherLine(p),
     ...sizeLines(p),
+    ...(p.boundaries ? [`- **Kept from Valormr** (${p.source} is silent): ${p.boundaries.keptFromValormr.join('; ')}. **Not played**: ${p.boundaries.notPlayed.join('; ')}.`] : []),
     ...tacticalLines(t, settings),
   ].join('\n');
   return { text, data: { movement: { ...p, key: undefined }, tactical: t } };

@@ -10,15 +10,8 @@ import { CaseFileError, readCase, type Case } from './readCase.js';
  */
 export const KNOWN_DEFECTS: Readonly<Record<string, string>> = {
   '030': 'an order into a hex whose commander marches off in the same half period is refused when given (move.occupied), so the force cannot follow as docs/rulings.md (Simultaneous resolution) says',
-  '032': '/move into a held hex (the last of the path) answers "Route around it (try to:HEX)" with the held hex itself (planMove.ts pathThroughCommander)',
-  '068': "004's large-army road example: /army status shows a 4-mile column for 6 miles marched (marchStatus cuts the column to the day's points, not the miles) (issue 24, why 2)",
-  '071': 'ACKS fatigue is described as "A full day of rest recovers" while 004 needs the rest owed caught up (it took three days, correctly) (issue 24, why 3)',
   '073': "a tireless army's forced-march preview warns that it will march fatigued from tomorrow; 004 says tireless troops force-march without penalty",
   '090': 'the first half of a fatigued day is played with the unfatigued allowance: the tick DM says "12 of 18 points left" while /army status says "7 of 13" (planHalf takes todaysPoints before the day\'s fatigue) (issue 24, why 3)',
-  '091': '/move to the hex the army stands in suggests `crossAtEnd:true`: the option is `cross:`, and there is no river there (issue 24, why 3)',
-  '092': 'ACKS weather announces "Overland move points at 13 %" for 12.5 % (issue 24, why 3)',
-  '093': "/army split copies the parent's remaining points into the division: /army status says 12 of 24 left while /army merge refuses it for having 4 (src/engine/movement/divisions.ts) (issue 24, why 3)",
-  '078': "a regiment's `speed` is lost when the campaign is saved: 150' moves 12 points a day instead of 30 (src/db/campaignRepo.ts) (issue 24, why 1)",
 };
 
 export const CASES_DIR = resolve(import.meta.dirname, '../../../docs/cases');

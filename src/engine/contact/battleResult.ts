@@ -97,7 +97,10 @@ function pursuitCosts(state: CampaignState, map: MapModel, record: ContactRecord
     }
     if (maneuvering.has(p)) continue;
     const cost = ownHexCost(state, map, army);
-    if (!cost.ok) return cost;
+    if (!cost.ok) {
+      const v = cost.violation;
+      return fail(v.code, `${army.name} cannot pursue: the maneuver of a pursuit moves it within its own hex, and there ${v.message.charAt(0).toLowerCase()}${v.message.slice(1)} Record the result without pursue:, or with another pursuer.`, { ...v.details, pursuer: p });
+    }
     const have = contactPointsLeft(state, army);
     if (cost.value > have) return fail('battle.pursuitNoPoints', `${army.name} needs ${cost.value} move points for the maneuver of a pursuit; it has ${have}.`);
     costs[p] = cost.value;

@@ -1,3 +1,4 @@
+import { rollStream, type DiceStream } from './rollKinds.js';
 import { sha256Hex, sha256Words } from './sha256.js';
 
 /**
@@ -31,19 +32,62 @@ export function twoD6(dice: Dice, purpose: string): number {
 
 /**
  * The campaign's dice, stored with it. The dice come in periods: a tick starts a new one, which
- * goes on through the commands until the next tick. Each period has its own secret seed (32 hex
- * digits, 128 random bits, made by the app); the seed of the next period is chosen, and its hash
- * published, before the period starts, and the seed is revealed when it ends.
+ * goes on through the commands until the next tick. Each period has two seeds (32 hex digits,
+ * 128 random bits each): the public seed (`seed`), which rolls the dice everyone sees anyway
+ * (the weather) and is revealed when the period ends, and the secret seed, which rolls every other
+ * die (contacts, scouts, estimates, battles, couriers, marches) and is revealed only when the
+ * campaign ends (the referee may check it at any time). Both are committed (their SHA-256
+ * published) before the period starts. A die is made from its seed and its label (the purpose
+ * and how many times that purpose was rolled in the period), not from its place in a sequence:
+ * a tick replayed after an undo rolls the same dice wherever it makes the same rolls.
+ * @see docs/dice.md
  */
 export interface RngState {
   /** The period in use (numbered from 0, the campaign's setup). */
   readonly period: number;
-  /** Its seed: 32 lowercase hex digits. Secret until the period ends. */
+  /** Its public seed: 32 lowercase hex digits. Secret until the period ends. */
   readonly seed: string;
-  /** Numbers drawn in this period so far. */
+  /** Public dice rolled from it in this period so far (a campaign from before secret dice: numbers drawn from its one stream). */
   readonly draws: number;
-  /** The seed of the next period: committed (its SHA-256 published) before it is used. */
+  /** The public seed of the next period: committed (its SHA-256 published) before it is used. */
   readonly next: string;
+  /**
+   * The secret stream: absent in a campaign saved before secret dice, until its next period
+   * begins (until then every die comes from the one seed, drawn in order, as it always did).
+   */
+  readonly secret?: SecretDice;
+  /** How many times each purpose was rolled from a seed in this period (the dice's labels). */
+  readonly counts?: Readonly<Record<string, number>>;
+}
+
+/** The secret dice of a campaign. */
+export interface SecretDice {
+  /** The campaign's secret master (32 hex digits): the secret seed of period n is {@link secretSeedOf}(master, n). */
+  readonly master: string;
+  /** The first period with a secret stream (0, or the first after an upgrade). */
+  readonly since: number;
+  /** Secret dice rolled in this period so far. */
+  readonly draws: number;
+  /** Secret dice rolled in each period that is over, by period (what the referee's check counts them against). */
+  readonly rolled?: Readonly<Record<string, number>>;
+}
+
+/** The secret seed of a period: the first 32 hex digits of SHA-256("<master>:<period>"). */
+export function secretSeedOf(master: string, period: number): string {
+  return sha256Hex(`${master}:${period}`).slice(0, 32);
+}
+
+/** The label of the n-th roll of a purpose in a period: `<purpose>#<n>`. */
+export function rollLabel(purpose: string, nth: number): string {
+  return `${purpose}#${nth}`;
+}
+
+/**
+ * A die of a period with labelled dice: the die {@link dieFromSeed} makes from draw 0 of the text
+ * "<seed>:<label>" (so its numbers are SHA-256("<seed>:<label>:0"), ":1"...).
+ */
+export function labelledDie(seed: string, label: string, sides: number): number {
+  return dieFromSeed(`${seed}:${label}`, 0, sides).value;
 }
 
 /** Where a die's value came from. */
@@ -56,8 +100,12 @@ export interface LoggedRoll extends DiceRoll {
   readonly period: number;
   /** Its name among the rolls of one resolution: the purpose, numbered from its second time ("... #2"). */
   readonly key: string;
-  /** A seeded roll: the draw of its period whose number made the die (earlier draws were rejected, if any). */
+  /** A seeded roll of a period with one stream: the draw of its period whose number made the die (earlier draws were rejected, if any). */
   readonly draw?: number;
+  /** A seeded roll of a period with two streams: the stream it came from... */
+  readonly stream?: DiceStream;
+  /** ...and which roll of its purpose in the period it was (its label is `<purpose>#<nth>`). */
+  readonly nth?: number;
   /** A manual roll: the user who entered it. */
   readonly enteredBy?: string;
   /** A roll the campaign's setting makes manual that nobody entered in time: the seeded die was used. */
@@ -77,6 +125,9 @@ export interface NeededRoll {
   readonly purpose: string;
   readonly sides: number;
 }
+
+/** Values a probe gives the manual rolls nobody entered: the n-th such roll (from 0) of a die of `sides`. */
+export type ProbeFill = (n: number, sides: number) => number;
 
 export const SEED_PATTERN = /^[0-9a-f]{32}$/;
 
@@ -108,19 +159,31 @@ export function seedFromNumber(n: number, period: number): string {
   return sha256Hex(`valormr-test-seed:${n >>> 0}:${period}`).slice(0, 32);
 }
 
-/** The dice of a campaign about to begin: period 0 with its seed, and the seed of period 1. */
-export function firstPeriod(seed: string, next: string): RngState {
-  return { period: 0, seed, draws: 0, next };
+/** The dice of a campaign about to begin: period 0 with its public seed, the public seed of period 1, and the secret master. */
+export function firstPeriod(seed: string, next: string, master: string): RngState {
+  return { period: 0, seed, draws: 0, next, secret: { master, since: 0, draws: 0 }, counts: {} };
 }
 
-/** Dice made from a number (tests, scripts): period 0 and 1 seeds derived from it. */
-export function createRngState(n: number): RngState {
-  return firstPeriod(seedFromNumber(n, 0), seedFromNumber(n, 1));
+/**
+ * Dice made from a number (tests of rules, scripts): period 0 and 1 seeds derived from it, one
+ * stream drawn in order (as a campaign saved before secret dice), unless `secret` asks for both
+ * streams (the secret master derived from the number too).
+ */
+export function createRngState(n: number, secret = false): RngState {
+  if (secret) return firstPeriod(seedFromNumber(n, 0), seedFromNumber(n, 1), sha256Hex(`valormr-test-secret:${n >>> 0}`).slice(0, 32));
+  return { period: 0, seed: seedFromNumber(n, 0), draws: 0, next: seedFromNumber(n, 1) };
 }
 
-/** The next period: the committed seed comes into use; `fresh` (new, secret) becomes the one to commit. */
-function nextPeriod(rng: RngState, fresh: string): RngState {
-  return { period: rng.period + 1, seed: rng.next, draws: 0, next: fresh };
+/**
+ * The next period: the committed public seed comes into use; `fresh` (new, secret) becomes the
+ * one to commit. A campaign without a secret stream gets one from `master` (from this period on).
+ */
+function nextPeriod(rng: RngState, fresh: string, master: string | undefined): RngState {
+  const period = rng.period + 1;
+  const secret = rng.secret
+    ? { ...rng.secret, draws: 0, ...(rng.period >= rng.secret.since ? { rolled: { ...rng.secret.rolled, [rng.period]: rng.secret.draws } } : {}) }
+    : master !== undefined ? { master, since: period, draws: 0 } : undefined;
+  return { period, seed: rng.next, draws: 0, next: fresh, ...(secret ? { secret, counts: {} } : {}) };
 }
 
 export interface DiceOptions {
@@ -152,7 +215,7 @@ export class SeededDice implements Dice {
   private moved = false;
   private readonly isManual: (purpose: string) => boolean;
 
-  constructor(rng: RngState, scriptOrOptions: readonly number[] | DiceOptions = [], private readonly probing = false) {
+  constructor(rng: RngState, scriptOrOptions: readonly number[] | DiceOptions = [], private readonly probing = false, private readonly fill?: ProbeFill) {
     const opts: DiceOptions = isScript(scriptOrOptions) ? { script: scriptOrOptions } : scriptOrOptions;
     this.rng = rng;
     this.script = [...(opts.script ?? [])];
@@ -175,7 +238,10 @@ export class SeededDice implements Dice {
       return this.record({ ...base, value: entry.value, source: 'manual', enteredBy: entry.enteredBy });
     }
     const manual = this.isManual(purpose);
-    if (manual && this.probing) this.wanted.push({ key, purpose, sides });
+    if (manual && this.probing) {
+      this.wanted.push({ key, purpose, sides });
+      if (this.fill) return this.record({ ...base, value: this.fill(this.wanted.length - 1, sides), source: 'scripted' });
+    }
     const late = manual && !this.probing ? { notEntered: true } : {};
     const scripted = this.script.shift();
     if (scripted !== undefined) {
@@ -184,9 +250,19 @@ export class SeededDice implements Dice {
       }
       return this.record({ ...base, value: scripted, source: 'scripted', ...late });
     }
-    const die = dieFromSeed(this.rng.seed, this.rng.draws, sides);
-    this.rng = { ...this.rng, draws: die.draw + 1 };
-    return this.record({ ...base, value: die.value, source: 'seeded', draw: die.draw, ...late });
+    const secret = this.rng.secret;
+    if (!secret || this.rng.period < secret.since) {
+      const die = dieFromSeed(this.rng.seed, this.rng.draws, sides);
+      this.rng = { ...this.rng, draws: die.draw + 1 };
+      return this.record({ ...base, value: die.value, source: 'seeded', draw: die.draw, ...late });
+    }
+    const stream = rollStream(purpose);
+    const nth = (this.rng.counts?.[purpose] ?? 0) + 1;
+    const seed = stream === 'public' ? this.rng.seed : secretSeedOf(secret.master, this.rng.period);
+    const value = labelledDie(seed, rollLabel(purpose, nth), sides);
+    const counts = { ...this.rng.counts, [purpose]: nth };
+    this.rng = stream === 'public' ? { ...this.rng, draws: this.rng.draws + 1, counts } : { ...this.rng, secret: { ...secret, draws: secret.draws + 1 }, counts };
+    return this.record({ ...base, value, source: 'seeded', stream, nth, ...late });
   }
 
   private record(roll: LoggedRoll): number {
@@ -200,15 +276,22 @@ export class SeededDice implements Dice {
     this.entered.set(die.key, die);
   }
 
-  /** A new dice period begins (a tick): the committed seed comes into use; `fresh` is the next one. */
-  startPeriod(fresh: string): void {
-    this.rng = nextPeriod(this.rng, fresh);
+  /**
+   * A new dice period begins (a tick): the committed public seed comes into use; `fresh` is the
+   * next one; `master` starts the secret stream of a campaign that has none yet.
+   */
+  startPeriod(fresh: string, master?: string): void {
+    this.rng = nextPeriod(this.rng, fresh, master);
     this.moved = true;
   }
 
-  /** The same dice, rolled apart: nothing it rolls touches this service. Its `needed()` lists the manual rolls nobody entered. */
-  probe(): SeededDice {
-    return new SeededDice(this.rng, { script: this.script, entered: [...this.entered.values()].filter((e) => !this.used.has(e.key)), isManual: this.isManual }, true);
+  /**
+   * The same dice, rolled apart: nothing it rolls touches this service. Its `needed()` lists the
+   * manual rolls nobody entered. With `fill`, those rolls take the values it gives (the n-th such
+   * roll, its sides) instead of the seeded die: a trial of one possible outcome of the dice asked for.
+   */
+  probe(fill?: ProbeFill): SeededDice {
+    return new SeededDice(this.rng, { script: this.script, entered: [...this.entered.values()].filter((e) => !this.used.has(e.key)), isManual: this.isManual }, true, fill);
   }
 
   /** For a probe: the manual rolls it came to that nobody has entered. */

@@ -89,6 +89,20 @@ export function isManualRoll(subject: RollSubject, group: ManualDiceGroup): bool
   }
 }
 
+/** The two streams of a dice period: the public one (revealed when the period ends), the secret one (revealed when the campaign ends). */
+export type DiceStream = 'public' | 'secret';
+
+/**
+ * Which stream rolls a die. Public: the weather, which everyone is told anyway, rolled at every
+ * tick whatever happens (so how many there are tells nothing either). Secret: every other die,
+ * and any purpose no rule names: what a die decides in a contact, a battle, a march or a courier's
+ * ride is not everyone's to know, nor whether it was rolled.
+ * @see docs/dice.md
+ */
+export function rollStream(purpose: string): DiceStream {
+  return classifyRoll(purpose, []).kind === 'weather' ? 'public' : 'secret';
+}
+
 /** Whether a roll belongs to a contact or its battle (the step it belongs to can wait for it). */
 export function isContactRoll(subject: RollSubject): boolean {
   return BATTLE_KINDS.has(subject.kind);

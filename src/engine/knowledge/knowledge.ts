@@ -100,3 +100,21 @@ export function withCourierReport(state: CampaignState, courierId: string, fromA
   if (!isFog(state)) return state.knowledge;
   return { ...state.knowledge, reports: { ...state.knowledge.reports, [courierId]: knownPositions(state, [fromArmy]) } };
 }
+
+/**
+ * The campaign as these armies know it, for planning their orders: their own sides' armies where
+ * they stand, another side's army where the viewers know it to be (in fog of war, where they last
+ * saw or were told of it; an army they know nothing of is not on their map). With positions
+ * public, the state itself. Nothing planned on it depends on where an unseen army truly is.
+ */
+export function stateAsKnown(state: CampaignState, viewerIds: readonly string[]): CampaignState {
+  if (!isFog(state)) return state;
+  const sides = new Set(viewerIds.flatMap((id) => (state.armies[id] ? [state.armies[id].side] : [])));
+  const known = knownPositions(state, viewerIds);
+  const armies = Object.fromEntries(Object.values(state.armies).flatMap((a) => {
+    if (sides.has(a.side) || viewerIds.includes(a.id)) return [[a.id, a]];
+    const seen = known[a.id];
+    return seen ? [[a.id, { ...a, hex: seen.hex }]] : [];
+  }));
+  return { ...state, armies };
+}

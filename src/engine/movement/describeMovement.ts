@@ -104,8 +104,9 @@ function describeDivisions(f: DivisionFact, names: Names): string {
 }
 
 /** Fatigue set in, and what recovers it. */
-function armyFatigued(d: { readonly armyId: string; readonly reason: FatigueReason }, names: Names): string {
-  const recovery = d.reason === 'marchWindow' ? 'It recovers after a day of rest once the rest it owes is caught up.' : 'A full day of rest recovers it.';
+function armyFatigued(d: { readonly armyId: string; readonly reason: FatigueReason; readonly recovery?: string }, names: Names): string {
+  // Facts logged before the recovery travelled with them: the old reading by the reason.
+  const recovery = d.recovery ?? (d.reason === 'marchWindow' ? 'It recovers after a day of rest once the rest it owes is caught up.' : 'A full day of rest recovers it.');
   return `${names.army(d.armyId)} is fatigued: ${describeFatigue(d.reason)}. ${recovery}`;
 }
 

@@ -8,6 +8,7 @@ import { fail, ok, type Result } from '../result.js';
 import type { CampaignState } from '../state/index.js';
 import { weatherEffects } from '../weather/index.js';
 import { moveAtOnce, pointsLeftNow, priceMove, type MoveMoment } from './immediateMove.js';
+import { todaysPoints } from './dailyPoints.js';
 import { describeMovement } from './describeMovement.js';
 import type { MovementEvent, MovementFact } from './movementEvents.js';
 
@@ -113,7 +114,7 @@ export function splitArmy(state: CampaignState, map: MapModel, input: SplitInput
   const n = id.slice(origin.length + 1);
   const moved = moveAtOnce({ ...army, id }, fail2.value, state.clock).army;
   const staying = army.regiments.filter((r) => !input.regiments.includes(r.id));
-  const division: Army = {
+  const formed: Army = {
     ...moved,
     name: input.name ?? `${army.name.replace(DIVISION_NAME, '')} (division ${n})`,
     // Led by one of the commander's officers: the chronicle and the map tell the two apart.
@@ -125,6 +126,11 @@ export function splitArmy(state: CampaignState, map: MapModel, input: SplitInput
     // Stragglers follow their own regiments.
     march: { ...moved.march, stragglers: stragglersOf(moved.march, leaving) },
   };
+  // Its points left are its own: its troops' allowance today less what the army had spent (a
+  // division of faster troops has more left than the army it leaves), not the army's remainder.
+  const moment = momentOf(state);
+  const own = Math.max(0, todaysPoints(formed, moment.profile, formed.march.forcedMarchDay === state.clock.day, moment.weather) - formed.march.spentToday);
+  const division: Army = { ...formed, march: { ...formed.march, pointsLeft: own } };
   const stay: Army = { ...army, regiments: reRole(staying), march: { ...army.march, stragglers: stragglersOf(army.march, staying) } };
   const known = state.knowledge.armies[army.id];
   const next: CampaignState = {

@@ -17,7 +17,7 @@ export { type MovementEvent } from './movementEvents.js';
 export { movementStep } from './movementStep.js';
 export { defaultPeriod } from './nocturnal.js';
 export { planMove } from './planMove.js';
-export { restFactorFromDay } from './restAndFatigue.js';
+export { fatigueRecovery, restFactorFromDay } from './restAndFatigue.js';
 export { stragglerPercent } from './stragglers.js';
 export { enterCost, TERRAIN_COST } from './terrainCost.js';
 export { type CrossingMethod, type MoveOptions, type MoveOrder, type MovePeriod, type MovePlan, type PlannedStep, type RestOrder } from './types.js';

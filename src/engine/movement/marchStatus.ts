@@ -1,6 +1,7 @@
 import type { Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
-import { armySize, basePoints, isTireless, machinesAssembled, owesNoRest, type MovementProfile } from '../profiles/index.js';
+import { neighbours } from '../hex/index.js';
+import { armySize, basePoints, columnMiles, isTireless, machinesAssembled, owesNoRest, type MovementProfile } from '../profiles/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { todaysPoints } from './dailyPoints.js';
@@ -29,8 +30,11 @@ export interface MarchStatus {
   readonly operation?: string;
   /** The army's rate before the day's modifiers (its slowest unit). */
   readonly rate: number;
-  /** Large armies: brigades, the speed multiplier and the column length in miles (profiles with the rule). */
-  readonly size?: { readonly brigades: number; readonly multiplier: string; readonly columnMiles: number };
+  /**
+   * Large armies: brigades, the speed multiplier and the column length in miles (profiles with the
+   * rule): the day's march when shorter than the table's, along the road when the army stands on one.
+   */
+  readonly size?: { readonly brigades: number; readonly multiplier: string; readonly columnMiles: number; readonly onRoad: boolean };
   readonly tireless?: boolean;
   /** War machines, assembled or not, and the work of changing over. */
   readonly warMachines?: string;
@@ -70,6 +74,7 @@ export function marchStatus(map: MapModel, army: Army, weather: WeatherEffects, 
   const today = todaysPoints(army, profile, forced, weather);
   const mf = marchFormation(map, army);
   const size = armySize(army, profile);
+  const onRoad = size !== undefined && neighbours(army.hex).some((n) => map.hasRoad(army.hex, n));
   const machines = machinesText(army, day);
   const op = m.operation;
   return {
@@ -89,7 +94,7 @@ export function marchStatus(map: MapModel, army: Army, weather: WeatherEffects, 
     ...(m.rallyPoint ? { rallyPoint: map.format(m.rallyPoint) } : {}),
     ...(op ? { operation: `${op.kind} at ${map.format(op.hex)} (${op.phase}), ${Math.ceil(op.remainingHalves / HALVES_PER_DAY)} day(s) to go` } : {}),
     rate: basePoints(army, profile),
-    ...(size ? { size: { brigades: size.brigades, multiplier: `${size.multiplier.num}/${size.multiplier.den}`, columnMiles: Math.min(size.columnMiles, today) } } : {}),
+    ...(size ? { size: { brigades: size.brigades, multiplier: `${size.multiplier.num}/${size.multiplier.den}`, columnMiles: columnMiles(size, today, onRoad ? profile.terrain.road : undefined), onRoad } } : {}),
     ...(isTireless(army) ? { tireless: true } : {}),
     ...(machines ? { warMachines: machines } : {}),
   };

@@ -44,7 +44,7 @@ export type MovementFact =
   | Fact<'armyBlocked', { readonly armyId: string; readonly hex: string; readonly blockedAt: string; readonly reason: 'contested' }, PublicAudience>
   | Fact<'passageDisordered', { readonly armyId: string; readonly allyIds: readonly string[]; readonly hex: string }, PublicAudience>
   | Fact<'crossingStarted', { readonly armyId: string; readonly hex: string; readonly kind: 'ferry' | 'rafts' }, PublicAudience>
-  | Fact<'armyFatigued', { readonly armyId: string; readonly reason: FatigueReason }, ArmyAudience>
+  | Fact<'armyFatigued', { readonly armyId: string; readonly reason: FatigueReason; /** What recovers it, under the campaign's profile. */ readonly recovery?: string }, ArmyAudience>
   | Fact<'hexContested', { readonly hex: string; readonly half: HalfPeriod; readonly ranking: readonly string[] }, PublicAudience>
   | Fact<'hexContestDecided', { readonly hex: string; readonly ranking: readonly string[]; readonly decidedBy: TieBreak }, RefereeAudience>
   | Fact<'hexContested', {

@@ -11,7 +11,7 @@ import { HALVES_PER_DAY } from './crossing.js';
 import { describeMovement } from './describeMovement.js';
 import type { MarchNote, MovementFact } from './movementEvents.js';
 import { resolveHalf, type MoverOutcome } from './resolveHalf.js';
-import { appendHalf, fatigueOnMoving } from './restAndFatigue.js';
+import { appendHalf, fatigueOnMoving, fatigueRecovery } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
 import { isFirstHalfOfPeriod, periodActive } from './timing.js';
 import type { MoveOrder } from './types.js';
@@ -84,7 +84,7 @@ function keepBooks(state: CampaignState, a: Army, profile: MovementProfile, acti
     movedToday: a.march.movedToday || busy,
   };
   const status = reason ? { ...a.status, fatigued: true } : a.status;
-  return { army: { ...a, status, march }, facts: reason ? [{ type: 'armyFatigued', audience: toArmy(a.id), data: { armyId: a.id, reason } }] : [] };
+  return { army: { ...a, status, march }, facts: reason ? [{ type: 'armyFatigued', audience: toArmy(a.id), data: { armyId: a.id, reason, recovery: fatigueRecovery(profile) } }] : [] };
 }
 
 /** One army's half period as it is being applied: the march books, the formation, what is said about it. */

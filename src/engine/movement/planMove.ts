@@ -116,7 +116,10 @@ function choosePath(ground: Ground, army: Army, request: MoveRequest, opts: Move
   }
   if (!map.inBounds(to)) return fail('move.offMap', `Hex ${map.format(to)} is off the map.`);
   if (hexEquals(to, army.hex)) {
-    if (!request.crossAtEnd) return fail('move.alreadyThere', `${army.name} is already at ${map.format(to)}. To cross the river here, add crossAtEnd:true.`);
+    if (!request.crossAtEnd) {
+      const hint = map.riverAt(to) ? ' To cross the river here, add cross:true.' : ' Give another hex to move to.';
+      return fail('move.alreadyThere', `${army.name} is already at ${map.format(to)}.${hint}`);
+    }
     return ok([]);
   }
   const holder = ground.others.get(hexKey(to));
@@ -144,7 +147,8 @@ function pathThroughCommander(ground: Ground, path: readonly Hex[]): Violation |
     if (!holder) continue;
     if (i < path.length - 1 && ground.passable.has(hexKey(h))) continue;
     const rule = ground.passable.has(hexKey(h)) ? 'a force may pass through an allied force\'s hex (passage of lines) but not stop on it' : 'a force may not enter or pass through a hex with another commander';
-    return { code: 'move.occupied', message: `${map.format(h)} is held by ${holder.name}: ${rule}. Route around it (try to:${last ? map.format(last) : map.format(h)}).`, details: { hex: map.format(h) } };
+    const hint = last && !hexEquals(last, h) ? `Route around it (try to:${map.format(last)}).` : 'Stop in a hex next to it, or march beyond it.';
+    return { code: 'move.occupied', message: `${map.format(h)} is held by ${holder.name}: ${rule}. ${hint}`, details: { hex: map.format(h) } };
   }
   return undefined;
 }

@@ -74,6 +74,31 @@ export function recovers(army: Army, fullRest: boolean, profile: MovementProfile
 }
 
 /**
+ * What recovers a fatigued army, in the words of its profile's rule (the same data `recovers`
+ * reads, so ACKS and Valormr can never share the sentence by accident): a full day of rest, or
+ * under a marching-days window days of rest until the window is back within the profile's limit;
+ * with the army, how many days of rest that is from today.
+ * @see 000 Overland Travel: Fatigued; 004 Rest and Recuperation
+ */
+export function fatigueRecovery(profile: MovementProfile, army?: Army): string {
+  const rule = profile.rest.marchingDays;
+  if (rule.kind !== 'window') return 'A full day of rest recovers it.';
+  const owed = army ? restDaysOwed(army, rule.days, rule.most) : undefined;
+  const from = army?.march.movedToday ? 'tomorrow' : 'today';
+  const days = owed !== undefined ? ` (${owed === 1 ? 'one day' : `${owed} days`} of rest from ${from})` : '';
+  return `It recovers after days of rest once no more than ${rule.most} of the last ${rule.days} days were marching days${days}.`;
+}
+
+/** Full days of rest (from today, or tomorrow when it marched today) after which the window holds no more than `most` marching days. */
+function restDaysOwed(army: Army, days: number, most: number): number {
+  const before = army.march.movedToday ? [...army.march.recentDays, true] : army.march.recentDays;
+  for (let k = 1; k <= days; k++) {
+    if (marchingDaysIn([...before, ...Array.from({ length: k }, () => false)], days) <= most) return k;
+  }
+  return days;
+}
+
+/**
  * The share of tomorrow's daily points yesterday's rest recovers: two half periods of rest (a
  * period) restore all of them, one restores half, none restores nothing. A profile without the
  * half-period rest gives a day's points whatever the day before held.

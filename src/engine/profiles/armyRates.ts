@@ -90,16 +90,15 @@ export function sizedPoints(army: Army, profile: MovementProfile, points: number
 }
 
 /**
- * The march of a large army as 004 works it: a speed (miles a day or a week), the terrain's
- * multiplier on it and the size multiplier on top; the column is the table's length, cut to the
- * modified speed when longer.
+ * The length of a large army's column on the march (004): the table's length, cut to the miles
+ * the day's march covers when that is shorter. A point is a mile on clear ground; along a road a
+ * mile costs the road factor of a point (x2/3), so the same points march further: 4 points a day
+ * are 6 miles on a road, and a 6-mile column.
  * @see 004 Movement of Large Armies (the worked example of Audarius Tarkaun's army)
  */
-export function largeArmyMarch(table: readonly SizeRow[], brigades: number, speed: number, terrain: Fraction): { readonly speed: number; readonly columnMiles: number } {
-  const row = sizeRow(table, brigades);
-  const onGround = times(speed, terrain);
-  const modified = row ? times(onGround, row.multiplier) : onGround;
-  return { speed: modified, columnMiles: Math.min(row?.columnMiles ?? 0, modified) };
+export function columnMiles(size: ArmySize, points: number, road: Fraction | undefined): number {
+  const miles = road ? Math.floor((points * road.den) / road.num) : points;
+  return Math.min(size.columnMiles, miles);
 }
 
 /** The army needs no rest: tireless itself, or every company with figures tireless. */

@@ -132,6 +132,12 @@ export interface MovementProfile {
   readonly size?: { readonly table: readonly SizeRow[]; readonly brigadesPerRegiment: number };
   /** Armies may split into divisions and merge again (by the referee, or the commanders too). */
   readonly divisions?: { readonly commanders: boolean };
+  /**
+   * Where the text stops: the Valormr rules the engine still applies under this profile because
+   * the text says nothing of them, and the text's rules the bot does not play. What
+   * `/rules topic:profile` says of the profile's boundaries (docs/rulings.md has the table).
+   */
+  readonly boundaries?: { readonly keptFromValormr: readonly string[]; readonly notPlayed: readonly string[] };
   /** Identifies the terrain costs of the profile (route-search caches key on it; flying is keyed by the army). */
   readonly key: string;
 }
@@ -225,6 +231,10 @@ export const ACKS_PROFILE: MovementProfile = {
   },
   size: { table: LARGE_ARMIES, brigadesPerRegiment: 1 },
   divisions: { commanders: false },
+  boundaries: {
+    keptFromValormr: ['the terrain costs but the road\'s', 'formed troops kept out of forest, swamp and mountain off road', 'night movement', 'rivers and their crossings', 'rain closing fords and ferries'],
+    notPlayed: ['temperature (frigid, sweltering)', 'supply', 'weekly turns on 24-mile hexes'],
+  },
   key: 'acks',
 };
 

@@ -7,6 +7,7 @@ import { upgradeToFairDice } from './upgrades/fairDice.js';
 import { separateCourierIds } from './upgrades/courierIds.js';
 import { upgradeToTypedState } from './upgrades/typedState.js';
 import { logRecentDays } from './upgrades/dayLog.js';
+import { splitDiceStreams } from './upgrades/secretDice.js';
 
 /**
  * Versions of the stored campaign state. A campaign's rows (and each undo snapshot) record the
@@ -25,8 +26,12 @@ import { logRecentDays } from './upgrades/dayLog.js';
  *    marching-days windows); armies may carry war machines and a tireless flag, companies and
  *    regiments a speed, and the settings name the movement and tactical profiles (read with
  *    their defaults).
+ * 7: dice in two streams: the public seed of each period, and a secret master whose seeds roll
+ *    every die that is not everyone's (`rng.secret`, labels counted in `rng.counts`). A campaign
+ *    saved before keeps its one stream until its next period. A bot of version 6 refuses a state
+ *    of 7 rather than rolling its secret dice from the public seed.
  */
-export const STATE_VERSION = 6;
+export const STATE_VERSION = 7;
 
 /** A campaign state as stored: plain JSON of some version, not yet upgraded. */
 export type StateJson = object;
@@ -84,6 +89,7 @@ const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
   3: upgradeToFairDice,
   4: courierIds,
   5: logRecentDays,
+  6: splitDiceStreams,
 };
 
 /**

@@ -21,8 +21,9 @@ const WIND_TEXT: Readonly<Record<Exclude<Wind, 'none'>, string>> = {
   gale: 'a gale at sea (high winds on land)',
 };
 
+/** A factor as a percentage, exact to the tenth (12.5 %, not 13 %). */
 function percent(factor: number): string {
-  return `${Math.round(factor * 100)} %`;
+  return `${Math.round(factor * 1000) / 10} %`;
 }
 
 function capitalise(text: string): string {

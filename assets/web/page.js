@@ -1,0 +1,140 @@
+// The campaign page: reads what the server says this reader may know, draws it with text only
+// (never HTML from the data), shows the map in OpenSeadragon, and reloads on the server's events.
+(function () {
+  'use strict';
+  const id = decodeURIComponent(location.pathname.split('/')[2] || '');
+  const base = '/c/' + encodeURIComponent(id);
+  const $ = (sel) => document.getElementById(sel);
+  const state = { as: null, day: null, days: [], version: null, mapUrl: null, gone: false };
+  let viewer = null;
+
+  function query(extra) {
+    const q = new URLSearchParams();
+    if (state.as) q.set('as', state.as);
+    if (state.day !== null) q.set('day', String(state.day));
+    if (extra) for (const [k, v] of Object.entries(extra)) q.set(k, v);
+    const s = q.toString();
+    return s ? '?' + s : '';
+  }
+
+  function plain(text) { return String(text).replace(/\*\*(.+?)\*\*/g, '$1').replace(/__(.+?)__/g, '$1').replace(/`([^`]*)`/g, '$1'); }
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function fill(node, items, make, emptyText) {
+    node.replaceChildren();
+    if (items.length === 0) node.append(el('li', 'empty', emptyText));
+    for (const it of items) node.append(make(it));
+  }
+
+  function showGone() {
+    state.gone = true;
+    $('banner').hidden = false;
+    $('banner').textContent = 'This page is no longer yours to see: the campaign was deleted, or you no longer command in it. Run /web again in a campaign\'s channel.';
+    for (const s of ['armies', 'intel', 'chronicle']) $(s).replaceChildren();
+    $('inbox').textContent = '';
+    if (viewer) viewer.close();
+    document.body.dataset.state = 'gone';
+  }
+
+  function render(d) {
+    document.title = d.campaign.name + ' · Valormr';
+    $('campaign').textContent = d.campaign.name;
+    const viewing = d.viewing.as ? ' · viewing as ' + d.viewing.armies.join(', ') : d.referee ? ' · referee: everything' : '';
+    $('when').textContent = d.campaign.time + ' · ' + d.campaign.weather + ' · ' + d.campaign.status + (d.campaign.fog ? ' · fog of war' : '') + viewing;
+    $('banner').hidden = d.campaign.status === 'running';
+    if (d.campaign.status !== 'running') $('banner').textContent = 'The campaign is ' + d.campaign.status + '.';
+    const sel = $('view-as');
+    $('view-as-label').hidden = !d.referee;
+    if (d.referee && sel.options.length !== d.viewAs.length + 1) {
+      sel.replaceChildren(el('option', '', 'Everything (referee)'));
+      sel.options[0].value = '';
+      for (const a of d.viewAs) { const o = el('option', '', a.name); o.value = a.id; sel.append(o); }
+    }
+    sel.value = state.as || '';
+    state.days = d.days;
+    $('day-label').textContent = state.day === null ? 'Now: ' + d.campaign.time : 'End of day ' + state.day;
+    const i = state.day === null ? d.days.length : d.days.indexOf(state.day);
+    $('day-prev').disabled = i <= 0;
+    $('day-next').disabled = state.day === null;
+    $('day-now').disabled = state.day === null;
+    const armies = $('armies');
+    armies.replaceChildren();
+    if (d.armies.length === 0) armies.append(el('p', 'empty', d.referee ? 'Choose an army in "View as" to see its status as its commander does.' : 'No army.'));
+    for (const a of d.armies) { const p = el('div', 'army', plain(a.text)); p.dataset.army = a.id; armies.append(p); }
+    fill($('intel'), d.intel, (t) => el('li', '', plain(t)), 'No estimate received yet.');
+    $('inbox-section').hidden = d.inbox === null;
+    $('inbox').textContent = d.inbox === null ? '' : plain(d.inbox);
+    fill($('chronicle'), [...d.chronicle].reverse(), (l) => {
+      const li = el('li');
+      li.append(el('span', 'when', l.time));
+      if (l.to !== 'everyone') li.append(el('span', 'to', '(to ' + l.to + ')'));
+      li.append(document.createTextNode(plain(l.text)));
+      return li;
+    }, 'Nothing yet.');
+  }
+
+  function showMap(version) {
+    const url = base + '/map.png' + query(state.day === null ? { v: version } : undefined);
+    if (url === state.mapUrl) return;
+    state.mapUrl = url;
+    document.body.dataset.map = 'loading';
+    if (!viewer) {
+      viewer = OpenSeadragon({
+        element: $('map'), prefixUrl: '/assets/osd/images/', showNavigator: true, navigatorPosition: 'BOTTOM_RIGHT',
+        maxZoomPixelRatio: 3, visibilityRatio: 0.5, gestureSettingsTouch: { pinchRotate: false }, crossOriginPolicy: false,
+      });
+      viewer.addHandler('open', () => { document.body.dataset.map = 'open'; document.body.dataset.mapUrl = state.mapUrl; });
+      // How many screen pixels one pixel of the map picture takes (1: its native size, where every hex id reads).
+      viewer.addHandler('zoom', () => {
+        const item = viewer.world.getItemAt(0);
+        if (item) document.body.dataset.zoom = String(item.viewportToImageZoom(viewer.viewport.getZoom(true)));
+      });
+      viewer.addHandler('animation-finish', () => {
+        const item = viewer.world.getItemAt(0);
+        if (item) document.body.dataset.zoom = String(item.viewportToImageZoom(viewer.viewport.getZoom(true)));
+      });
+      viewer.addHandler('open-failed', () => { document.body.dataset.map = 'failed'; });
+    }
+    viewer.open({ type: 'image', url, buildPyramid: true });
+  }
+
+  async function load() {
+    if (state.gone) return;
+    const res = await fetch(base + '/page.json' + query(), { credentials: 'same-origin', cache: 'no-store' });
+    if (res.status === 404) {
+      // The day or army asked for is no longer there (an undo took the day away): back to now.
+      if (state.day !== null || state.as) { state.day = null; state.as = null; return load(); }
+      return showGone();
+    }
+    if (!res.ok) { $('banner').hidden = false; $('banner').textContent = 'The page could not be loaded; it will try again at the next update.'; return; }
+    const d = await res.json();
+    state.version = d.version;
+    render(d);
+    showMap(d.version);
+    document.body.dataset.version = d.version;
+    document.body.dataset.state = 'ready';
+  }
+
+  $('day-prev').addEventListener('click', () => {
+    const i = state.day === null ? state.days.length : state.days.indexOf(state.day);
+    if (i > 0) { state.day = state.days[i - 1]; load(); }
+  });
+  $('day-next').addEventListener('click', () => {
+    const i = state.days.indexOf(state.day);
+    state.day = i >= 0 && i < state.days.length - 1 ? state.days[i + 1] : null;
+    load();
+  });
+  $('day-now').addEventListener('click', () => { state.day = null; load(); });
+  $('view-as').addEventListener('change', (e) => { state.as = e.target.value || null; load(); });
+
+  const events = new EventSource(base + '/events');
+  events.addEventListener('update', () => load());
+  events.addEventListener('gone', () => { events.close(); showGone(); });
+  load();
+})();

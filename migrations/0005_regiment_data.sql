@@ -1,0 +1,1 @@
+ALTER TABLE `regiments` ADD `data` text DEFAULT '{}' NOT NULL;

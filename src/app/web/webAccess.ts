@@ -1,0 +1,86 @@
+import { campaignVersion } from '../../db/campaignRepo.js';
+import { campaignsOfUser } from '../../db/memberRepo.js';
+import type { App } from '../app.js';
+import type { Actor } from '../actor.js';
+import { UserError } from '../errors.js';
+import { ephemeral, type Reply } from '../messages.js';
+import { isReferee } from '../referees.js';
+import { armiesOf, readCampaign, type CampaignTx } from '../session.js';
+import { newPass, signPass, verifyPass } from './webToken.js';
+
+/**
+ * The web page's keys, set by main when the web server runs: where it is reached, the secret its
+ * links and cookies are signed with, how long a `/web` link lasts, and the links already used
+ * (a link logs in once; the set forgets a link when it would have expired anyway).
+ */
+export interface WebAccess {
+  readonly publicUrl: string;
+  readonly secret: Buffer;
+  readonly linkTtlMs: number;
+  readonly used: Map<string, number>;
+}
+
+/** Who a web session is: a person in one campaign. */
+export interface WebSession {
+  readonly campaignId: string;
+  readonly userId: string;
+}
+
+/** What a person is in a campaign: its referee, a commander of some armies, or nobody (no page). */
+export function webRole(tx: CampaignTx, userId: string): { referee: boolean; armyIds: string[] } | undefined {
+  const referee = isReferee(tx.meta, tx.members, tx.state.settings, { userId, roleIds: [] });
+  const armyIds = armiesOf(tx, userId).filter((id) => tx.state.armies[id] !== undefined);
+  return referee || armyIds.length > 0 ? { referee, armyIds } : undefined;
+}
+
+/**
+ * `/web`: a private link that logs the caller into their campaign's web page: signed, short-lived
+ * and good for one login. For the campaign's referee and its commanders; anyone else is told why not.
+ */
+export function webLink(app: App, actor: Actor): Reply[] {
+  const web = app.web;
+  if (!web) throw new UserError('web.off', 'The campaign web page is not running on this bot (it starts with `npm start`; a script console has none). Ask whoever runs the bot.');
+  return readCampaign(app, { actor }, (tx) => {
+    const role = webRole(tx, actor.userId);
+    if (!role) throw new UserError('web.notInCampaign', `You are neither the referee nor a commander of **${tx.state.name}**, so it has no page for you. A referee can give you an army with \`/campaign assign\`.`);
+    const token = signPass(web.secret, newPass(tx.meta.id, actor.userId, tx.now, web.linkTtlMs));
+    const minutes = Math.round(web.linkTtlMs / 60_000);
+    const url = `${web.publicUrl.replace(/\/$/, '')}/login/${token}`;
+    return [ephemeral(`Your page of **${tx.state.name}**${role.referee ? ' (the referee\'s: everything, and "view as")' : ''}: ${url}\nThis link is yours alone: it logs in once, within ${minutes} minutes. Run \`/web\` again for a new one.`, { url, expiresInMinutes: minutes })];
+  });
+}
+
+/**
+ * A `/web` link presented to the web server: the session it opens, or undefined when the link is
+ * forged, expired, already used, or its campaign or its person's place in it is gone. Using it
+ * spends it.
+ */
+export function redeemWebLink(app: App, token: string): WebSession | undefined {
+  const web = app.web;
+  if (!web) return undefined;
+  const now = app.clock.now();
+  for (const [nonce, expires] of web.used) if (expires <= now.getTime()) web.used.delete(nonce);
+  const pass = verifyPass(web.secret, token, now);
+  if (!pass || web.used.has(pass.nonce)) return undefined;
+  web.used.set(pass.nonce, pass.expires);
+  return stillInCampaign(app, { campaignId: pass.campaignId, userId: pass.userId }) ? { campaignId: pass.campaignId, userId: pass.userId } : undefined;
+}
+
+/** Whether the session's person still has a page in its campaign (it exists, and they referee it or command in it). */
+export function stillInCampaign(app: App, session: WebSession): boolean {
+  if (webVersion(app, session.campaignId) === undefined) return false;
+  return readCampaign(app, { campaignId: session.campaignId }, (tx) => webRole(tx, session.userId) !== undefined);
+}
+
+/**
+ * A fingerprint of everything a campaign's page shows (its state, status and log), read without
+ * loading the state; undefined when the campaign is gone. The page's live updates watch it.
+ */
+export function webVersion(app: App, campaignId: string): string | undefined {
+  return campaignVersion(app.db, campaignId);
+}
+
+/** The campaigns in which a person (e.g. logged in with Discord) has a page: they referee it or command in it. */
+export function webCampaignsOf(app: App, userId: string): { id: string; name: string }[] {
+  return campaignsOfUser(app.db, userId).filter((c) => stillInCampaign(app, { campaignId: c.id, userId }));
+}

@@ -1,0 +1,153 @@
+import { formatGameTime, fromIndex } from '../../engine/clock/index.js';
+import { describeEstimate, intelFor } from '../../engine/contact/index.js';
+import type { MapView } from '../../engine/views/index.js';
+import { commanderMapView } from '../../engine/views/index.js';
+import { describeSky } from '../../engine/weather/index.js';
+import { renderMap } from '../../render/index.js';
+import { audiencesOf, NOT_IN_BOOK, viewFor, type BookReader } from '../book/campaignBook.js';
+import { statusCard } from '../army/armyStatus.js';
+import { gameTimeLabel } from '../format.js';
+import { commanderKnowledge } from '../map/knowledge.js';
+import { messageText } from '../messages.js';
+import { refereeInbox } from '../referee/inbox.js';
+import type { App } from '../app.js';
+import { readCampaign, type CampaignTx, type TickFrame } from '../session.js';
+import { webRole, type WebSession } from './webAccess.js';
+
+/** What the page is asked for: whose view (the referee may view as any army), and which day (the latest when absent). */
+export interface PageRequest {
+  readonly as?: string | undefined;
+  readonly day?: number | undefined;
+}
+
+/** One line of the chronicle as the page shows it. */
+interface PageLine {
+  readonly id: number;
+  readonly time: string;
+  readonly day: number;
+  readonly to: 'everyone' | 'you' | 'referee' | string;
+  readonly text: string;
+}
+
+/** Everything the page shows besides the map picture; all of it is what the reader may know. */
+export interface PageData {
+  readonly campaign: { readonly name: string; readonly time: string; readonly status: string; readonly weather: string; readonly fog: boolean };
+  readonly referee: boolean;
+  /** Whose view: the reader's own armies, or the army the referee views as. */
+  readonly viewing: { readonly as: string | null; readonly armies: readonly string[] };
+  /** Armies the referee may view as (empty for a commander). */
+  readonly viewAs: readonly { readonly id: string; readonly name: string }[];
+  /** Days with a map (after their last tick), and the one shown (null: now). */
+  readonly days: readonly number[];
+  readonly day: number | null;
+  readonly armies: readonly { readonly id: string; readonly text: string }[];
+  readonly intel: readonly string[];
+  readonly chronicle: readonly PageLine[];
+  readonly inbox: string | null;
+}
+
+/** Not a page this session may see (another campaign, an army not theirs, a day not played): the transport answers 404. */
+export class NotForYou extends Error {}
+
+/** How many chronicle lines the page carries (the newest). */
+const CHRONICLE_LINES = 300;
+
+interface Reading {
+  readonly referee: boolean;
+  readonly reader: BookReader;
+  readonly armyIds: readonly string[];
+  readonly as: string | null;
+}
+
+function readingOf(tx: CampaignTx, session: WebSession, req: PageRequest): Reading {
+  if (tx.meta.id !== session.campaignId) throw new NotForYou();
+  const role = webRole(tx, session.userId);
+  if (!role) throw new NotForYou();
+  if (req.as !== undefined) {
+    const allowed = role.referee ? tx.state.armies[req.as] !== undefined : role.armyIds.includes(req.as);
+    if (!allowed) throw new NotForYou();
+    return { referee: role.referee, reader: { kind: 'commander', armyIds: [req.as] }, armyIds: [req.as], as: req.as };
+  }
+  if (role.referee) return { referee: true, reader: { kind: 'referee' }, armyIds: Object.keys(tx.state.armies), as: null };
+  return { referee: false, reader: { kind: 'commander', armyIds: role.armyIds }, armyIds: role.armyIds, as: null };
+}
+
+/** The frame kept with the last tick of each played day (what the campaign book draws). */
+function dayFrames(tx: CampaignTx): Map<number, TickFrame> {
+  const frames = new Map<number, TickFrame>();
+  for (const t of tx.read.playedTicks()) {
+    const f = t.frame as Partial<TickFrame> | null;
+    if (f && typeof f === 'object' && f.view && typeof f.fog === 'boolean') frames.set(fromIndex(t.timeIndex).day, { view: f.view, fog: f.fog });
+  }
+  return frames;
+}
+
+function audienceLabel(audience: string, r: Reading, tx: CampaignTx): string {
+  if (audience === 'public') return 'everyone';
+  if (audience === 'referee') return 'referee';
+  const armyId = audience.slice('army:'.length);
+  return r.armyIds.length === 1 && (r.as !== null || !r.referee) ? 'you' : tx.state.armies[armyId]?.name ?? armyId;
+}
+
+/**
+ * The campaign page's data for a web session: the campaign's name, time and weather, the reader's
+ * armies (status and orders, as `/army status` tells them), their intel (every estimate received),
+ * the chronicle with what they were told, the days the timeline can show, and for the referee the
+ * inbox and the armies to view as. Read-only, in one read transaction.
+ */
+export function webPage(app: App, session: WebSession, req: PageRequest): PageData {
+  const { data, inboxActor } = readCampaign(app, { campaignId: session.campaignId }, (tx) => {
+    const r = readingOf(tx, session, req);
+    // Days played to their end: the day in progress is "now".
+    const days = [...dayFrames(tx).keys()].filter((d) => d < tx.state.clock.day);
+    if (req.day !== undefined && !days.includes(req.day)) throw new NotForYou();
+    const name = (id: string): string => tx.state.armies[id]?.name ?? id;
+    const contacts = (armyId: string) => [...tx.read.closedContacts(armyId), ...Object.values(tx.state.contacts)];
+    const own = r.reader.kind === 'commander' ? r.armyIds : [];
+    const lines = tx.read.chronicle(audiencesOf(r.reader, tx.state), NOT_IN_BOOK)
+      .filter((e) => req.day === undefined || e.time.day <= req.day)
+      .slice(-CHRONICLE_LINES)
+      .map((e): PageLine => ({ id: e.id, time: formatGameTime(e.time), day: e.time.day, to: audienceLabel(e.audience, r, tx), text: e.text }));
+    const data: PageData = {
+      campaign: { name: tx.state.name, time: gameTimeLabel(tx.state), status: tx.state.status, weather: describeSky(tx.state.weather), fog: tx.state.settings.positions === 'fog' },
+      referee: r.referee,
+      viewing: { as: r.as, armies: r.armyIds.map(name) },
+      viewAs: r.referee ? Object.values(tx.state.armies).map((a) => ({ id: a.id, name: a.name })) : [],
+      days,
+      day: req.day ?? null,
+      armies: own.flatMap((id) => { const a = tx.state.armies[id]; return a ? [{ id, text: messageText({ content: '', cards: [statusCard(tx, a).card] }) }] : []; }),
+      intel: own.flatMap((id) => intelFor(contacts(id), id).flatMap((entry) => entry.estimates.map((e) => `${formatGameTime(entry.openedAt)}, ${name(id)}: ${describeEstimate(e, name(e.targetId))}`))),
+      chronicle: lines,
+      inbox: null,
+    };
+    const inboxActor = r.referee && r.as === null ? { userId: session.userId, userName: '', guildId: tx.meta.guildId, channelId: tx.meta.channelId, roleIds: [] } : undefined;
+    return { data, inboxActor };
+  });
+  if (!inboxActor) return data;
+  const inbox = refereeInbox(app, inboxActor)[0];
+  return { ...data, inbox: inbox ? messageText(inbox) : null };
+}
+
+/** Width of the page's map: twice Discord's, so a phone or a desktop can zoom until every hex id reads. */
+const WEB_MAP_WIDTH = 3200;
+
+/**
+ * The page's map as a PNG: now, the reader's own view (the same per-commander view and renderer
+ * as `/map view:mine` and the DMs; every army for the referee); a past day, the book's frame of
+ * that day as that reader may see it. Every hex id drawn, for zooming.
+ */
+export async function webMap(app: App, session: WebSession, req: PageRequest): Promise<Buffer> {
+  const job = readCampaign(app, { campaignId: session.campaignId }, (tx) => {
+    const r = readingOf(tx, session, req);
+    let view: MapView;
+    if (req.day !== undefined) {
+      const frame = req.day < tx.state.clock.day ? dayFrames(tx).get(req.day) : undefined;
+      if (!frame) throw new NotForYou();
+      view = viewFor(frame, r.reader);
+    } else {
+      view = commanderMapView(tx.state, r.armyIds, commanderKnowledge(tx, r.armyIds));
+    }
+    return { map: tx.map, mapKey: tx.mapKey, view, title: { campaign: tx.state.name, time: formatGameTime(view.time), weather: describeSky(view.weather) } };
+  });
+  return renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width: WEB_MAP_WIDTH, hexIds: 'all' });
+}

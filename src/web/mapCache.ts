@@ -1,0 +1,28 @@
+/**
+ * The page's map pictures, kept after their first render (a small least-recently-used cache): a
+ * picture is keyed by who asked, for which view and day, and the campaign's version, so a tick
+ * makes a new one and the old one ages out. Concurrent asks for one key share one render.
+ */
+export class MapCache {
+  private readonly entries = new Map<string, Promise<Buffer>>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string, render: () => Promise<Buffer>): Promise<Buffer> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const p = render();
+    this.entries.set(key, p);
+    p.catch(() => this.entries.delete(key));
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+    return p;
+  }
+}

@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { App } from '../app/app.js';
+import { redeemWebLink, stillInCampaign, webVersion, type WebSession } from '../app/web/webAccess.js';
+import { NotForYou, webMap, webPage, type PageRequest } from '../app/web/webPage.js';
+import { MapCache } from './mapCache.js';
+import { discordLogin, type OAuthProvider } from './discordLogin.js';
+
+/** How the web page is served. */
+export interface WebOptions {
+  /** Address to listen on (default 127.0.0.1: loopback only; a TLS proxy in front in production). */
+  readonly host?: string;
+  /** Port (0: any free one). */
+  readonly port: number;
+  /** Where people reach it (e.g. https://valormr.example.org); default http://host:port. */
+  readonly publicUrl?: string;
+  /** Signs links and cookies; a random one per start when absent (sessions then end with the process). */
+  readonly secret?: Buffer;
+  /** How often an open page's campaign is checked for a change (server-sent events). */
+  readonly pollMs?: number;
+  /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
+  readonly oauth?: OAuthProvider;
+}
+
+export interface WebServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const SESSION_COOKIE = 'valormr_session';
+const LINK_TTL_MS = 10 * 60_000;
+const SESSION_MAX_AGE_S = 30 * 24 * 3600;
+const ASSETS = resolve(dirname(fileURLToPath(import.meta.url)), '../../assets/web');
+const OSD = join(dirname(createRequire(import.meta.url).resolve('openseadragon/package.json')), 'build', 'openseadragon');
+
+const NOT_FOUND_HTML = '<!doctype html><meta charset="utf-8"><title>Not found</title><p>Nothing here. A <code>/web</code> link from the bot logs you in; it works once, for a few minutes.</p>';
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_FOUND_HTML);
+}
+
+/** The query a page request carries: `as` (an army id) and `day` (a whole number); anything else is not a page. */
+function pageRequest(q: unknown): PageRequest | undefined {
+  const query = (q ?? {}) as Record<string, unknown>;
+  const as = query.as;
+  const day = query.day;
+  if (as !== undefined && (typeof as !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(as))) return undefined;
+  if (day !== undefined && (typeof day !== 'string' || !/^\d{1,5}$/.test(day))) return undefined;
+  return { ...(as !== undefined ? { as } : {}), ...(day !== undefined ? { day: Number(day) } : {}) };
+}
+
+/**
+ * The web transport: the campaign page served by the bot. Read-only: every route reads through a
+ * use-case of src/app/web, which decides what the session's person may know; anything not theirs
+ * (another campaign, another army, a spent or forged link, a forged cookie) is a plain 404.
+ */
+export async function startWebServer(app: App, opts: WebOptions): Promise<WebServer> {
+  const secret = opts.secret ?? randomBytes(32);
+  const host = opts.host ?? '127.0.0.1';
+  const server: FastifyInstance = Fastify({ logger: false, routerOptions: { maxParamLength: 400 }, trustProxy: opts.publicUrl !== undefined ? 'loopback' : false });
+  const secure = opts.publicUrl?.startsWith('https://') ?? false;
+  await server.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"], frameAncestors: ["'none'"], formAction: ["'self'"], baseUri: ["'none'"], objectSrc: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: secure,
+  });
+  await server.register(fastifyCookie, { secret });
+  await server.register(fastifyRateLimit, { global: false });
+  await server.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', maxAge: '1h', index: false });
+  await server.register(fastifyStatic, { root: OSD, prefix: '/assets/osd/', decorateReply: false, maxAge: '1d', index: false });
+  const maps = new MapCache(24);
+  const loginLimit = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
+
+  /** The signed cookie's login: a person and the campaigns they logged into; undefined when absent or not ours. */
+  const loginOf = (req: FastifyRequest): { userId: string; campaignIds: string[] } | undefined => {
+    const raw = req.cookies[SESSION_COOKIE];
+    const un = raw ? req.unsignCookie(raw) : undefined;
+    if (!un?.valid || un.value === null) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(un.value);
+      if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || !Array.isArray(parsed[1]) || !parsed[1].every((c) => typeof c === 'string')) return undefined;
+      return { userId: parsed[0], campaignIds: parsed[1] as string[] };
+    } catch {
+      return undefined;
+    }
+  };
+  const setLogin = (reply: FastifyReply, userId: string, campaignIds: readonly string[]): void => {
+    reply.setCookie(SESSION_COOKIE, JSON.stringify([userId, [...new Set(campaignIds)].slice(-20)]), { signed: true, httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_MAX_AGE_S });
+  };
+  /** The request's session if its cookie is ours, names this campaign, and its person still has a page there. */
+  const sessionFor = (req: FastifyRequest, campaignId: string): WebSession | undefined => {
+    const login = loginOf(req);
+    if (!login?.campaignIds.includes(campaignId)) return undefined;
+    const s = { campaignId, userId: login.userId };
+    return stillInCampaign(app, s) ? s : undefined;
+  };
+
+  server.get('/favicon.ico', async (_req, reply) => reply.code(204).send());
+  server.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><meta charset="utf-8"><title>Valormr</title><p>The Valormr campaign bot. Run <code>/web</code> in your campaign\'s channel for a private link to your page.</p>'));
+
+  server.get<{ Params: { token: string } }>('/login/:token', loginLimit, async (req, reply) => {
+    const s = redeemWebLink(app, req.params.token);
+    if (!s) return notFound(reply);
+    // A second campaign's link for the same person adds to their login; another person's replaces it.
+    const before = loginOf(req);
+    setLogin(reply, s.userId, before?.userId === s.userId ? [...before.campaignIds, s.campaignId] : [s.campaignId]);
+    // The link is spent; the page's own address carries no secret.
+    return reply.header('cache-control', 'no-store').redirect(`/c/${encodeURIComponent(s.campaignId)}`, 303);
+  });
+
+  server.post('/logout', loginLimit, async (_req, reply) => {
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.type('text/html; charset=utf-8').send('<!doctype html><meta charset="utf-8"><title>Logged out</title><p>You are logged out. <code>/web</code> gives a new link.</p>');
+  });
+
+  if (opts.oauth) discordLogin(server, app, opts.oauth, { secure, limit: loginLimit, setLogin, notFound });
+
+  server.get<{ Params: { id: string } }>('/c/:id', async (req, reply) => {
+    if (!sessionFor(req, req.params.id)) return notFound(reply);
+    return reply.header('cache-control', 'no-store').sendFile('page.html', ASSETS);
+  });
+
+  server.get<{ Params: { id: string } }>('/c/:id/page.json', async (req, reply) => {
+    const s = sessionFor(req, req.params.id);
+    const q = pageRequest(req.query);
+    if (!s || !q) return notFound(reply);
+    try {
+      const data = webPage(app, s, q);
+      return reply.header('cache-control', 'no-store').send({ ...data, version: webVersion(app, s.campaignId) });
+    } catch (err) {
+      if (err instanceof NotForYou) return notFound(reply);
+      throw err;
+    }
+  });
+
+  server.get<{ Params: { id: string } }>('/c/:id/map.png', async (req, reply) => {
+    const s = sessionFor(req, req.params.id);
+    const q = pageRequest(req.query);
+    if (!s || !q) return notFound(reply);
+    const version = webVersion(app, s.campaignId);
+    const key = `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`;
+    try {
+      const png = await maps.get(key, () => webMap(app, s, q));
+      return reply.type('image/png').header('cache-control', 'private, no-cache').send(png);
+    } catch (err) {
+      if (err instanceof NotForYou) return notFound(reply);
+      throw err;
+    }
+  });
+
+  server.get<{ Params: { id: string } }>('/c/:id/events', async (req, reply) => {
+    const s = sessionFor(req, req.params.id);
+    if (!s) return notFound(reply);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    let last = webVersion(app, s.campaignId);
+    res.write(`retry: 3000\nevent: hello\ndata: ${JSON.stringify(last ?? null)}\n\n`);
+    let beats = 0;
+    const timer = setInterval(() => {
+      const v = webVersion(app, s.campaignId);
+      // A change may have taken the person's place away (an army reassigned, the campaign deleted).
+      const now = v !== undefined && (v === last || stillInCampaign(app, s)) ? v : undefined;
+      if (now === undefined) {
+        res.write('event: gone\ndata: null\n\n');
+        clearInterval(timer);
+        res.end();
+        return;
+      }
+      if (now !== last) {
+        last = now;
+        res.write(`event: update\ndata: ${JSON.stringify(now)}\n\n`);
+      } else if (++beats % 10 === 0) res.write(': still here\n\n');
+    }, opts.pollMs ?? 2000);
+    req.raw.on('close', () => clearInterval(timer));
+  });
+
+  server.setNotFoundHandler((_req, reply) => notFound(reply));
+  server.setErrorHandler((err, req, reply) => {
+    if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send('Too many tries from here: wait a minute, then use a new /web link.');
+    app.logger.error({ err: err instanceof Error ? err.message : String(err), url: req.url.replace(/\/login\/[^/?]+/, '/login/…') }, 'web page failed');
+    return reply.code(500).type('text/plain; charset=utf-8').send('Something went wrong on this page; try again in a moment.');
+  });
+
+  const address = await server.listen({ host, port: opts.port });
+  const url = new URL(address);
+  const publicUrl = (opts.publicUrl ?? `http://${host}:${url.port}`).replace(/\/$/, '');
+  app.web = { publicUrl, secret, linkTtlMs: LINK_TTL_MS, used: new Map() };
+  return {
+    url: `http://${host}:${url.port}`,
+    async close() {
+      delete app.web;
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
+
+/**
+ * The campaign page in a real headless Chromium (Debian's `chromium`; .ci/run installs it). No
+ * timing is asserted: every wait is for a state the page reaches, with a generous timeout.
+ */
+// What the functions run inside the page touch (the project compiles without the DOM's types).
+declare const document: { body: { dataset: Record<string, string | undefined> } };
+declare const window: unknown;
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const WAIT = 120_000;
+/** Screenshots of each run, to look at (docs/web.md holds the chosen ones). */
+const SHOTS = process.env.WEB_SHOTS ?? mkdtempSync(join(tmpdir(), 'valormr-web-'));
+
+let w: WebHarness;
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  // Five half periods: Day 1 is played to its end (a day on the timeline) and Day 2 has begun.
+  w = await webHarness({ setup: fogSetup(), ticks: 5 });
+  // Playwright gives the browser a fresh temporary profile (--user-data-dir) itself, and each context its own cookies.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    timeout: WAIT,
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await w?.close();
+});
+
+/** A fresh browser (its own cookies), at a viewport. */
+async function fresh(viewport: { width: number; height: number }, mobile = false): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1 });
+  ctx.setDefaultTimeout(WAIT);
+  return ctx;
+}
+
+/** Opens a /web link and waits until the page and its map are shown. */
+async function open(ctx: BrowserContext, user: string): Promise<{ page: Page; requests: string[] }> {
+  const page = await ctx.newPage();
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => { if (m.type() === 'error') console.error(`page console: ${m.text()}`); });
+  page.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) console.error(`page got ${r.status()} for ${r.url()}`); });
+  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  const res = await page.goto(await w.link(user));
+  expect(res?.status()).toBe(200);
+  await ready(page);
+  return { page, requests };
+}
+
+async function ready(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.map === 'open', undefined, { timeout: WAIT });
+}
+
+const text = (page: Page, sel: string) => page.locator(sel).innerText();
+
+describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
+  it('GIVEN alice\'s /web link THEN she sees her army and her map; zoomed in the hex ids read; the timeline steps back a day; no request carries the link', async () => {
+    const ctx = await fresh({ width: 390, height: 844 }, true);
+    const { page, requests } = await open(ctx, 'alice');
+    expect(new URL(page.url()).pathname).toMatch(/^\/c\/[\w-]+$/);
+    expect(await text(page, '#campaign')).toBe('Fog');
+    expect(await text(page, '#armies')).toContain('Army of Hadewych');
+    expect(await text(page, '#when')).toContain('fog of war');
+    await page.screenshot({ path: join(SHOTS, 'phone-whole.png') });
+    // Zoom on the map (the viewer's own zoom-in button, as a thumb would) until the picture shows at least at its native size.
+    for (let i = 0; i < 12 && Number(await page.evaluate(() => document.body.dataset.zoom ?? '0')) < 1; i++) {
+      await page.locator('#map').dblclick({ position: { x: 195, y: 200 } });
+      await page.waitForTimeout(400);
+    }
+    expect(Number(await page.evaluate(() => document.body.dataset.zoom))).toBeGreaterThanOrEqual(1);
+    await page.waitForTimeout(1500);
+    const shot = await page.locator('#map').screenshot({ path: join(SHOTS, 'phone-zoomed.png') });
+    const meta = await sharp(shot).metadata();
+    expect(meta.width).toBe(390);
+    expect(meta.height).toBeGreaterThan(300);
+    // The timeline: back to the end of Day 1, a frame of the book.
+    const before = await page.evaluate(() => document.body.dataset.mapUrl);
+    await page.locator('#day-prev').click();
+    await page.waitForFunction(() => /day=1\b/.test(document.body.dataset.mapUrl ?? '') && document.body.dataset.map === 'open', undefined, { timeout: WAIT });
+    expect(await text(page, '#day-label')).toBe('End of day 1');
+    expect(await page.evaluate(() => document.body.dataset.mapUrl)).not.toBe(before);
+    await page.locator('#day-now').click();
+    await ready(page);
+    const link = requests[0]!;
+    expect(link).toContain('/login/');
+    expect(requests.slice(1).some((r) => r.includes(link.split('/login/')[1]!.slice(0, 16)))).toBe(false);
+    await ctx.close();
+  });
+
+  it('GIVEN a desktop browser THEN the page shows the map, armies, intel and chronicle side by side', async () => {
+    const ctx = await fresh({ width: 1366, height: 900 });
+    const { page } = await open(ctx, 'alice');
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: join(SHOTS, 'desktop.png') });
+    expect(await text(page, '#chronicle')).toContain('now commands Army of Hadewych');
+    await ctx.close();
+  });
+
+  it('GIVEN the link used by alice WHEN a second browser opens it THEN 404 and nothing of the campaign', async () => {
+    const link = await w.link('alice');
+    const first = await fresh({ width: 800, height: 600 });
+    await (await first.newPage()).goto(link);
+    const second = await fresh({ width: 800, height: 600 });
+    const page = await second.newPage();
+    const res = await page.goto(link);
+    expect(res?.status()).toBe(404);
+    expect(await page.content()).not.toMatch(/Fog|Hadewych/);
+    await first.close();
+    await second.close();
+  });
+
+  it('GIVEN the referee viewing as alice\'s army THEN the page shows what alice\'s does, the map picture byte for byte', async () => {
+    const a = await fresh({ width: 1200, height: 900 });
+    const alice = await open(a, 'alice');
+    const r = await fresh({ width: 1200, height: 900 });
+    const referee = await open(r, 'referee');
+    expect(await text(referee.page, '#inbox-section')).toContain('Referee inbox');
+    await referee.page.selectOption('#view-as', 'hadewych');
+    await referee.page.waitForFunction(() => /as=hadewych/.test(document.body.dataset.mapUrl ?? '') && document.body.dataset.map === 'open', undefined, { timeout: WAIT });
+    for (const sel of ['#armies', '#intel', '#chronicle', '#day-label']) expect(await text(referee.page, sel), sel).toBe(await text(alice.page, sel));
+    expect(await referee.page.locator('#inbox-section').isHidden()).toBe(true);
+    const bytes = async (p: Page) => p.evaluate(async () => {
+      const buf = await (await fetch(document.body.dataset.mapUrl!)).arrayBuffer();
+      return Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', buf))).join(',');
+    });
+    expect(await bytes(referee.page)).toBe(await bytes(alice.page));
+    await a.close();
+    await r.close();
+  });
+
+  it('GIVEN alice\'s page open WHEN a tick is played THEN the page updates itself (no reload)', async () => {
+    const ctx = await fresh({ width: 1200, height: 900 });
+    const { page } = await open(ctx, 'alice');
+    await page.evaluate(() => { (window as unknown as { marker: number }).marker = 42; });
+    const version = await page.evaluate(() => document.body.dataset.version);
+    const time = await text(page, '#when');
+    await w.h.run('!tick');
+    await page.waitForFunction((v) => document.body.dataset.version !== v && document.body.dataset.map === 'open', version, { timeout: WAIT });
+    expect(await text(page, '#when')).not.toBe(time);
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    await ctx.close();
+  });
+});
+
+afterAll(() => {
+  writeFileSync(join(SHOTS, 'README.txt'), 'Screenshots of the last browser test run.\n');
+});
