@@ -17,6 +17,26 @@ const engineFace = {
 const appNoTransport = { group: ['discord.js', '**/discord/**', '**/console/**'], message: 'The app layer never touches a transport.' };
 const transportsNoDb = { group: ['**/db/**', 'drizzle-orm', 'better-sqlite3'], message: 'Transports and commands go through src/app.' };
 
+// Text a user typed (an option, a button's custom id) never indexes a state record directly: a
+// plain object answers `__proto__`, `constructor` or `toString` from its prototype. Use byId
+// (src/engine/state/byId.ts). Caught: keys that are a call (`text.trim()`), a parameter named for
+// text, or a field of parsed input or a button.
+const STATE_RECORDS = '/^(armies|contacts|orders|couriers|divisions|operations|members)$/';
+const byIdLookups = [
+  {
+    selector: `MemberExpression[computed=true][object.property.name=${STATE_RECORDS}][property.type=/^(CallExpression|TemplateLiteral)$/]`,
+    message: 'Look state up with byId(record, id): a key computed from text may name a prototype property.',
+  },
+  {
+    selector: `MemberExpression[computed=true][object.property.name=${STATE_RECORDS}][property.name=/^(text|[a-z]+Text|arg|args|input|value|raw|option)$/]`,
+    message: 'Look state up with byId(record, id): user text may name a prototype property.',
+  },
+  {
+    selector: `MemberExpression[computed=true][object.property.name=${STATE_RECORDS}][property.type="MemberExpression"][property.object.name=/^(input|b|button|parsed|args|opts|options)$/]`,
+    message: 'Look state up with byId(record, id): a field of user input or a button may name a prototype property.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'out/**', 'migrations/**', 'coverage/**', 'dist/**'] },
   js.configs.recommended,
@@ -100,7 +120,14 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', {
         selector: "Property[key.name='to'][value.value=/^(dm|channel)$/]",
         message: 'Make deliveries with `deliver` (src/app/deliveries/audience.ts): it decides who may read them.',
-      }],
+      }, ...byIdLookups],
+    },
+  },
+  {
+    // The same lookups rule where the deliveries rule does not apply (one rule, so one list each).
+    files: ['src/app/deliveries/**/*.ts', 'commands/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...byIdLookups],
     },
   },
   {

@@ -1,3 +1,4 @@
+import { SETTING_LIMITS } from '../src/engine/state/index.js';
 import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS, SERVER_INSTALL } from './_contexts.js';
 import { assignArmy } from '../src/app/campaign/assignCommander.js';
@@ -28,8 +29,8 @@ export default {
       .addIntegerOption((o) => o.setName('reminder-lead').setDescription('Minutes before a deadline to remind').setMinValue(0).setMaxValue(1440))
       .addStringOption((o) => o.setName('catch-up').setDescription('After downtime').addChoices({ name: 'run every missed tick', value: 'all' }, { name: 'run one, tell the referee', value: 'one' }, { name: 'run none, tell the referee', value: 'none' }))
       .addRoleOption((o) => o.setName('referee-role').setDescription('Members of this role are co-referees'))
-      .addNumberOption((o) => o.setName('table-width').setDescription('Tabletop width in the table\'s unit (inches, or cm under Fantasy Warlord)').setMinValue(28.5))
-      .addNumberOption((o) => o.setName('bow-range').setDescription('Short bow range in the table\'s unit'))
+      .addNumberOption((o) => o.setName('table-width').setDescription('Tabletop width in the table\'s unit (inches, or cm under Fantasy Warlord)').setMinValue(SETTING_LIMITS.tableWidth.min).setMaxValue(SETTING_LIMITS.tableWidth.max))
+      .addNumberOption((o) => o.setName('bow-range').setDescription('Short bow range in the table\'s unit').setMinValue(SETTING_LIMITS.shortBowRange.min).setMaxValue(SETTING_LIMITS.shortBowRange.max))
       .addBooleanOption((o) => o.setName('drought').setDescription('Optional drought rule'))
       .addBooleanOption((o) => o.setName('advanced-embarkation').setDescription('Optional embarkation times'))
       .addBooleanOption((o) => o.setName('passage-of-lines').setDescription('Advanced: pass through (not stop on) a stationary ally\'s hex (default off)'))

@@ -1,3 +1,4 @@
+import { quote } from '../src/app/errors.js';
 import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS_AND_BOT_DM, SERVER_INSTALL } from './_contexts.js';
 import { ephemeral } from '../src/app/messages.js';
@@ -29,7 +30,7 @@ export default {
     const wanted = ctx.string('command')?.replace(/^\//, '').toLowerCase();
     if (wanted) {
       const one = json.find((c) => c.name === wanted);
-      if (!one) return [ephemeral(`There is no /${wanted}. Commands: ${json.map((c) => `/${c.name}`).join(', ')}.`, { error: 'help.unknown' })];
+      if (!one) return [ephemeral(`There is no /${quote(wanted)}. Commands: ${json.map((c) => `/${c.name}`).join(', ')}.`, { error: 'help.unknown' })];
       const opts = (one.options ?? []).map((o) => (o.type === 1 ? `- \`/${one.name} ${o.name}\`: ${o.description}` : `- \`${o.name}:\`${o.required ? ' (required)' : ''} ${o.description}`));
       return [ephemeral(`**/${one.name}** — ${one.description}\n${opts.join('\n')}`, { command: one })];
     }

@@ -19,7 +19,7 @@ export default {
       .addStringOption((o) => o.setName('card').setDescription('Your card: its number or name').setRequired(true).setAutocomplete(true))
       .addStringOption((o) => o.setName('row').setDescription('Row, seen from your baseline').setRequired(true).addChoices(...choices('near', 'middle', 'far')))
       .addStringOption((o) => o.setName('column').setDescription('Column, seen from your baseline').setRequired(true).addChoices(...choices('left', 'centre', 'right')))
-      .addIntegerOption((o) => o.setName('turn').setDescription('Orientation, degrees clockwise (default: as it lies)')
+      .addIntegerOption((o) => o.setName('turn').setDescription('Orientation, degrees clockwise (default: as it lies)').setMinValue(0).setMaxValue(359)
         .addChoices({ name: '0', value: 0 }, { name: '90', value: 90 }, { name: '180', value: 180 }, { name: '270', value: 270 }))
       .addStringOption((o) => o.setName('army').setDescription('Your army (if you command several)').setAutocomplete(true))
       .addStringOption((o) => o.setName('contact').setDescription('Contact id, e.g. c3 (if you are in several)')))

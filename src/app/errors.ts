@@ -1,3 +1,25 @@
+/** Text a user typed, as a refusal quotes it: cut to about 100 characters. */
+const QUOTE_MAX = 100;
+
+/** The user's text cut for a refusal: at most QUOTE_MAX characters, an ellipsis when cut. */
+export function quote(text: string): string {
+  const chars = [...text];
+  return chars.length <= QUOTE_MAX ? text : `${chars.slice(0, QUOTE_MAX - 1).join('')}…`;
+}
+
+/** A refusal is one Discord message: well under its 2,000 characters. */
+const REFUSAL_MAX = 1_900;
+
+/**
+ * A refusal as sent: every "quoted" piece cut to QUOTE_MAX characters (refusals quote what the
+ * user typed, which may be 10,000 characters), and the whole under REFUSAL_MAX.
+ */
+function fitRefusal(message: string): string {
+  const cut = message.replace(/"([^"]{101,})"/gu, (_m, inner: string) => `"${quote(inner)}"`);
+  const chars = [...cut];
+  return chars.length <= REFUSAL_MAX ? cut : `${chars.slice(0, REFUSAL_MAX - 1).join('')}…`;
+}
+
 /**
  * Bad input or a refused action: the user sees the message (ephemeral), nothing is logged as an
  * error. `code` is a stable dotted identifier (e.g. 'army.notYours').
@@ -7,7 +29,7 @@ export class UserError extends Error {
   readonly data?: Readonly<Record<string, unknown>>;
 
   constructor(code: string, message: string, data?: Record<string, unknown>) {
-    super(message);
+    super(fitRefusal(message));
     this.name = 'UserError';
     this.code = code;
     if (data !== undefined) this.data = data;

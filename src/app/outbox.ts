@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { writeTransaction } from '../db/client.js';
 import { anyDue, claimants, claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseClaims, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
@@ -55,13 +56,19 @@ export type DeliveryOutcome = DeliveryResult | {
 export interface DeliveryOptions {
   /** Who claims (a process and worker id); random by default. */
   readonly owner?: string;
-  /** At most this many items claimed at once (one per destination). Default 25. */
-  readonly batch?: number;
-  /** Items delivered at the same time, to different destinations. Default 1 (in order). */
-  readonly concurrency?: number;
+  /** Destinations delivered to at the same time, one message in flight each (the pool). Default 16. */
+  readonly lanes?: number;
+  /**
+   * At most this many deliveries started in any second: Discord's global rate limit is 50
+   * requests a second for a bot, and a message claimed faster than it can be sent only holds its
+   * lease. Default 50.
+   */
+  readonly perSecond?: number;
   /** How long a claim holds before another worker may take the item over. Default 2 minutes. */
   readonly leaseMs?: number;
   readonly signal?: AbortSignal;
+  /** What to do with a failure of the pool itself (a claim the database refused). Default: log it. */
+  readonly onError?: (error: unknown) => void;
 }
 
 /**
@@ -150,6 +157,33 @@ function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'f
   });
 }
 
+/** Waits before each new try to record a sent message: about 50 s in all, well inside the lease. */
+const MARK_SENT_WAITS_MS = [100, 200, 400, 800, 1_600, 3_200, 6_400, 12_800, 25_600];
+
+/**
+ * Records a sent message. If the database refuses (locked past its busy timeout, disk full) the
+ * record is tried again for about 50 s, inside the claim's lease: a message that went out must not
+ * be taken for unsent when the lease ends and go out a second time.
+ */
+async function settleSent(app: App, row: OutboxRow, owner: string, now: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeTransaction(app.db, () => markSent(app.db, row.id, owner, now));
+      if (attempt > 0) app.logger.info({ outboxId: row.id, attempts: attempt + 1 }, 'sent message recorded after a retry');
+      return;
+    } catch (err) {
+      const wait = MARK_SENT_WAITS_MS[attempt];
+      const about = { outboxId: row.id, err: err instanceof Error ? err.message : String(err) };
+      if (wait === undefined) {
+        app.logger.error(about, 'a sent message could not be recorded as sent: it may go out again when its claim ends (Discord drops the repeat by its nonce)');
+        return;
+      }
+      app.logger.warn({ ...about, retryInMs: wait }, 'recording a sent message failed; trying again');
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>, signal: AbortSignal): Promise<boolean> {
   let result: DeliveryResult;
   let reason = '';
@@ -178,7 +212,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   }
   const now = app.clock.now();
   if (result === 'sent') {
-    writeTransaction(app.db, () => markSent(app.db, row.id, owner, now.toISOString()));
+    await settleSent(app, row, owner, now.toISOString());
     return true;
   }
   if (signal.aborted && result === 'retry') {
@@ -204,7 +238,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
 }
 
 /** A claim owner unique to this worker: its host and process id, and random bits. */
-export function newDeliveryOwner(): string {
+function newDeliveryOwner(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 
@@ -232,40 +266,135 @@ function releaseDeadClaims(app: App): number {
   return writeTransaction(app.db, () => dead.reduce((n, owner) => n + releaseClaims(app.db, owner), 0));
 }
 
+type Deliver = (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>;
+
+/** How often the claims of dead workers on this host are looked for (not on every poll). */
+const REAP_EVERY_MS = 10_000;
+
 /**
- * Drains the messages due now through `deliver`. Each round claims a batch atomically (one item
- * per destination, so each user and channel gets its messages in order) and delivers it,
- * `concurrency` destinations at a time; messages queued meanwhile (a closed-DM notice) go out in
- * the same call. Several workers, in one process or several, share the outbox safely. Returns
- * how many were sent.
+ * The delivery pool. Each destination (a channel, a user's DMs) is a lane: its messages go out one
+ * at a time, in order (the claim never hands out a message while an older one to the same
+ * destination is pending, whoever holds it, in this process or another). Up to `lanes` lanes are
+ * in flight at once, and a lane that frees up is refilled at once from what is due, so a slow or
+ * stuck send delays only its own destination. Deliveries start at most `perSecond` a second.
+ *
+ * `fill` is synchronous and cheap when nothing is due (one indexed read): call it on a timer, after
+ * each command and tick, and it is called again after each delivery ends.
  */
-export async function runDelivery(app: App, deliver: (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>, opts: DeliveryOptions = {}): Promise<number> {
-  const owner = opts.owner ?? newDeliveryOwner();
-  const signal = opts.signal ?? new AbortController().signal;
-  const leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
-  const concurrency = Math.max(1, opts.concurrency ?? 1);
-  let sent = 0;
-  releaseDeadClaims(app);
-  for (let round = 0; round < 50 && !signal.aborted; round++) {
-    const now = app.clock.now();
-    // An idle poll (several times a second under Discord) reads; only work to claim takes the write lock.
-    if (!anyDue(app.db, now.toISOString())) break;
-    const batch = writeTransaction(app.db, () => claimDue(app.db, owner, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), opts.batch ?? 25));
-    if (batch.length === 0) break;
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < batch.length) {
-        const row = batch[next++] as OutboxRow;
-        if (signal.aborted) {
-          writeTransaction(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts: row.attempts, nextAttemptAt: app.clock.now().toISOString(), lastError: null }));
-          continue;
-        }
-        if (await deliverOne(app, row, owner, deliver, signal)) sent++;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
+export class DeliveryLanes {
+  private readonly owner: string;
+  private readonly lanes: number;
+  private readonly perSecond: number;
+  private readonly leaseMs: number;
+  private readonly signal: AbortSignal;
+  private readonly onError: (error: unknown) => void;
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Start times (performance.now) of the deliveries started in the last second. */
+  private readonly starts: number[] = [];
+  /** Set while due work waits for the rate window: the fill it will run. */
+  private paced: Promise<void> | undefined;
+  private reapedAt = -Infinity;
+  private sentCount = 0;
+  private closed = false;
+
+  constructor(private readonly app: App, private readonly deliver: Deliver, opts: DeliveryOptions = {}) {
+    this.owner = opts.owner ?? newDeliveryOwner();
+    this.lanes = Math.max(1, opts.lanes ?? 16);
+    this.perSecond = Math.max(1, opts.perSecond ?? 50);
+    this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.signal = opts.signal ?? new AbortController().signal;
+    // Each delivery in flight listens for the shutdown: one listener a lane, not a leak.
+    setMaxListeners(Math.max(getMaxListeners(this.signal), this.lanes + 10), this.signal);
+    this.onError = opts.onError ?? ((err) => app.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'outbox delivery failed to claim'));
   }
-  return sent;
+
+  /** Messages sent so far. */
+  get sent(): number {
+    return this.sentCount;
+  }
+
+  /** Deliveries in flight now (one per lane). */
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  /** Claims what is due into the free lanes and starts it. Throws only if the database does. */
+  fill(): void {
+    if (this.closed || this.signal.aborted) return;
+    const at = performance.now();
+    if (at - this.reapedAt >= REAP_EVERY_MS) {
+      this.reapedAt = at;
+      releaseDeadClaims(this.app);
+    }
+    while (this.starts.length > 0 && (this.starts[0] as number) <= at - 1000) this.starts.shift();
+    const free = Math.min(this.lanes - this.inFlight.size, this.perSecond - this.starts.length);
+    if (free <= 0) {
+      if (this.inFlight.size < this.lanes) this.pace(at);
+      return;
+    }
+    const now = this.app.clock.now();
+    // An idle poll (several times a second under Discord) reads; only work to claim takes the write lock.
+    if (!anyDue(this.app.db, now.toISOString())) return;
+    const rows = writeTransaction(this.app.db, () => claimDue(this.app.db, this.owner, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), free));
+    for (const row of rows) this.start(row, at);
+  }
+
+  /** Resolves once nothing is in flight and nothing is due (what is queued meanwhile goes out too). */
+  async drain(): Promise<void> {
+    this.fill();
+    while (this.inFlight.size > 0 || this.paced) await Promise.race([...this.inFlight, ...(this.paced ? [this.paced] : [])]);
+  }
+
+  /** Claims nothing more; resolves once the deliveries in flight have ended. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private start(row: OutboxRow, at: number): void {
+    this.starts.push(at);
+    const delivery: Promise<void> = deliverOne(this.app, row, this.owner, this.deliver, this.signal)
+      .then((sent) => {
+        if (sent) this.sentCount++;
+      }, this.onError)
+      .finally(() => {
+        this.inFlight.delete(delivery);
+        this.safeFill();
+      });
+    this.inFlight.add(delivery);
+  }
+
+  /** Lanes are free but the second's starts are used: fill again when the oldest start is a second old. */
+  private pace(at: number): void {
+    if (this.paced) return;
+    const wait = Math.max(1, (this.starts[0] as number) + 1000 - at);
+    this.paced = new Promise<void>((resolve) => {
+      setTimeout(() => {
+        this.paced = undefined;
+        this.safeFill();
+        resolve();
+      }, wait).unref();
+    });
+  }
+
+  private safeFill(): void {
+    try {
+      this.fill();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+}
+
+/**
+ * Drains the messages due now through `deliver`, in lanes (see DeliveryLanes); messages queued
+ * meanwhile (a closed-DM notice) go out in the same call. Several workers, in one process or
+ * several, share the outbox safely. Returns how many were sent.
+ */
+export async function runDelivery(app: App, deliver: Deliver, opts: DeliveryOptions = {}): Promise<number> {
+  const lanes = new DeliveryLanes(app, deliver, opts);
+  await lanes.drain();
+  return lanes.sent;
 }
 
 /** Deletes delivered messages (and kept DMs already read) older than the retention period. Returns how many. */

@@ -30,7 +30,8 @@ export function parseScenarioText(text: string, source: string): ScenarioDoc {
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    // Editors on Windows save UTF-8 with a byte-order mark; JSON does not allow one.
+    doc = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     throw new UserError('scenario.notJson', `The scenario ${source} is not valid JSON: ${(e as Error).message}`);
   }

@@ -2,6 +2,7 @@
  * The console's line syntax: `@USER /command [subcommand] option:value option:"two words"`.
  * Pure and transport-independent so it can be unit-tested.
  */
+
 export type ConsoleLine =
   | { readonly kind: 'blank' }
   | { readonly kind: 'comment' }
@@ -10,6 +11,10 @@ export type ConsoleLine =
   | { readonly kind: 'clock' }
   | { readonly kind: 'command'; readonly user: string; readonly command: string; readonly words: readonly string[]; readonly options: Readonly<Record<string, string>> }
   | { readonly kind: 'error'; readonly message: string };
+
+/** The clock a script may set: the range schedules, deadlines and Discord timestamps handle. */
+const CLOCK_MIN = Date.parse('1970-01-01T00:00:00Z');
+const CLOCK_MAX = Date.parse('9999-12-31T23:59:59Z');
 
 /** Splits on spaces, keeping "quoted text" (with \" escapes) together; `name:"a b"` stays one token. */
 export function tokenize(text: string): string[] | { error: string } {
@@ -55,7 +60,9 @@ export function parseLine(raw: string): ConsoleLine {
   if (line === '!clock') return { kind: 'clock' };
   if (line.startsWith('!now')) {
     const iso = line.slice(4).trim();
-    if (Number.isNaN(Date.parse(iso))) return { kind: 'error', message: '`!now` takes an ISO time, e.g. `!now 2026-11-22T18:00Z`.' };
+    const at = Date.parse(iso);
+    if (Number.isNaN(at)) return { kind: 'error', message: '`!now` takes an ISO time, e.g. `!now 2026-11-22T18:00Z`.' };
+    if (at < CLOCK_MIN || at > CLOCK_MAX) return { kind: 'error', message: `\`!now\` takes a time from 1970-01-01 to 9999-12-31 (schedules and deadlines are computed in that range), not ${iso.slice(0, 40)}.` };
     return { kind: 'now', iso };
   }
   const tokens = tokenize(line);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { App } from '../app/app.js';
 import { errorMessages } from '../app/handleError.js';
 import type { MessageFile, Reply } from '../app/messages.js';
-import { runDelivery } from '../app/outbox.js';
+import { DeliveryLanes, type DeliveryResult, type OutboxItem } from '../app/outbox.js';
 import { ManualClock } from '../app/ports.js';
 import { resumeEndedPauses, runDueTicks, sendReminders } from '../app/scheduler/index.js';
 import { tickChannel } from '../app/turn/tickChannel.js';
@@ -42,8 +42,15 @@ export interface ConsoleOptions {
  */
 export class ConsoleSession {
   private fileCount = 0;
+  /**
+   * One pool for the session: it looks for dead workers' claims now and then, not after every
+   * line. One lane, so a script's output keeps the outbox's order.
+   */
+  private readonly lanes: DeliveryLanes;
 
-  constructor(private readonly app: App, private readonly opts: ConsoleOptions) {}
+  constructor(private readonly app: App, private readonly opts: ConsoleOptions) {
+    this.lanes = new DeliveryLanes(app, (item) => this.deliver(item), { lanes: 1, perSecond: Number.POSITIVE_INFINITY });
+  }
 
   async handle(raw: string): Promise<void> {
     const line = parseLine(raw);
@@ -103,19 +110,22 @@ export class ConsoleSession {
 
   /** Delivers everything in the outbox that is due. */
   async flush(): Promise<void> {
-    await runDelivery(this.app, async (item) => {
-      if (item.to === 'dm' && item.userId && this.opts.closedDms?.has(item.userId)) return 'dmClosed';
-      this.opts.write({
-        id: item.id,
-        to: item.to,
-        ...(item.userId ? { user: item.userId } : {}),
-        content: this.text(item),
-        // The protocol promises `data` on every line.
-        data: item.buttons && item.buttons.length > 0 ? { ...(item.data as object), buttons: item.buttons } : item.data ?? {},
-        ...(item.files && item.files.length > 0 ? { files: this.save(item.files) } : {}),
-      });
-      return 'sent';
+    await this.lanes.drain();
+  }
+
+  /** One outbox message, written as a protocol line. */
+  private async deliver(item: OutboxItem): Promise<DeliveryResult> {
+    if (item.to === 'dm' && item.userId && this.opts.closedDms?.has(item.userId)) return 'dmClosed';
+    this.opts.write({
+      id: item.id,
+      to: item.to,
+      ...(item.userId ? { user: item.userId } : {}),
+      content: this.text(item),
+      // The protocol promises `data` on every line.
+      data: item.buttons && item.buttons.length > 0 ? { ...(item.data as object), buttons: item.buttons } : item.data ?? {},
+      ...(item.files && item.files.length > 0 ? { files: this.save(item.files) } : {}),
     });
+    return 'sent';
   }
 
   /** A message as console text: cards as text, buttons as commands, timestamps in local time. */

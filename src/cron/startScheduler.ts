@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import type { App } from '../app/app.js';
+import { pruneInteractions } from '../app/interactionClaim.js';
 import { pruneDelivered } from '../app/outbox.js';
 import { resumeEndedPauses, runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
 
@@ -69,6 +70,7 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
       const reminders = sendReminders(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
       try {
         pruneDelivered(app, opts.retentionDays);
+        pruneInteractions(app);
       } catch (err) {
         app.logger.error({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: pruning delivered messages failed');
       }

@@ -214,7 +214,16 @@ export const outboxMessages = sqliteTable('outbox_messages', {
   dedupeKey: text('dedupe_key'),
   createdAt: text('created_at').notNull(),
   deliveredAt: text('delivered_at'),
-}, (t) => [index('outbox_due').on(t.status, t.nextAttemptAt), uniqueIndex('outbox_dedupe').on(t.dedupeKey), index('outbox_campaign').on(t.campaignId, t.status)]);
+}, (t) => [
+  index('outbox_due').on(t.status, t.nextAttemptAt),
+  uniqueIndex('outbox_dedupe').on(t.dedupeKey),
+  index('outbox_campaign').on(t.campaignId, t.status),
+  // The claim walks pending messages oldest first (outbox_pending) and asks, for each, whether an
+  // older one to the same destination is still pending (outbox_lane): both index lookups, so a
+  // claim costs O(log n) per message looked at, whatever the number of sent rows kept.
+  index('outbox_pending').on(t.id).where(sql`${t.status} = 'pending'`),
+  index('outbox_lane').on(t.to, sql`coalesce(${t.userId}, '')`, sql`coalesce(${t.channelId}, '')`, t.id).where(sql`${t.status} = 'pending'`),
+]);
 
 /** One row per played half period: makes a tick idempotent across triggers and processes. */
 export const ticks = sqliteTable('ticks', {
@@ -244,3 +253,13 @@ export const knowledge = sqliteTable('knowledge', {
 }, (t) => [primaryKey({ columns: [t.campaignId, t.key] })]);
 
 export const nowSql = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
+
+/**
+ * Interactions taken by a process: Discord gives an event to every session on a shard (two
+ * instances on one token during a deploy overlap), and the first process to record the id runs
+ * it; the others leave it alone. Rows older than a day are pruned (an interaction lives 15 minutes).
+ */
+export const interactionClaims = sqliteTable('interaction_claims', {
+  id: text('id').primaryKey(),
+  claimedAt: text('claimed_at').notNull(),
+}, (t) => [index('interaction_claims_at').on(t.claimedAt)]);

@@ -21,10 +21,10 @@ import type { App } from '../app/app.js';
 import { UserError } from '../app/errors.js';
 import { errorMessages } from '../app/handleError.js';
 import type { Reply } from '../app/messages.js';
-import { newDeliveryOwner, runDelivery } from '../app/outbox.js';
+import { takeInteraction } from '../app/interactionClaim.js';
+import { DeliveryLanes } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
 import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
-import { DeliveryLoop } from './deliveryLoop.js';
 import { DiscordCodes, loggableError, newErrorRef } from './discordErrors.js';
 import { autocompleteContext, commandContext, memberRoleIds } from './interactionContext.js';
 import { isOutboxRoute, makeDeliver } from './outboxDelivery.js';
@@ -46,8 +46,10 @@ export interface DiscordBotOptions {
    * scheduler run; other processes' messages and retries are found by this check). Default 500.
    */
   readonly deliveryIntervalMs?: number;
-  /** Messages delivered at the same time, to different users and channels. Default 4. */
-  readonly deliveryConcurrency?: number;
+  /** Destinations delivered to at the same time, one message in flight each. Default 16. */
+  readonly deliveryLanes?: number;
+  /** Deliveries started at most per second (Discord's global limit is 50 requests a second). Default 50. */
+  readonly deliveryPerSecond?: number;
   /** How long a stop waits for interactions and sends in flight before abandoning them. Default 1,000. */
   readonly stopGraceMs?: number;
   /** Checked before each delivery run: false skips it (the database is no longer the one opened). */
@@ -76,8 +78,6 @@ export interface DiscordBot {
 
 const MAX_CHOICES = 25;
 const MAX_CHOICE_TEXT = 100;
-/** runDelivery's batch size (claimDueMessages' default limit). */
-const DELIVERY_BATCH = 25;
 
 /** Gateway close codes after which Discord will not take the bot back without an operator. */
 const FATAL_CLOSE_CODES: ReadonlyMap<number, string> = new Map([
@@ -122,19 +122,25 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     },
   });
 
-  const deliver = makeDeliver(client, logger);
-  const owner = newDeliveryOwner();
   const shutdown = new AbortController();
-  const loop: DeliveryLoop = new DeliveryLoop(
-    async () => {
-      if (opts.canDeliver && !opts.canDeliver()) return;
-      // runDelivery takes a batch of due messages; a full batch means more may be waiting.
-      const sent = await runDelivery(app, deliver, { owner, concurrency: opts.deliveryConcurrency ?? 4, signal: shutdown.signal });
-      if (sent >= DELIVERY_BATCH) loop.kick();
-    },
-    opts.deliveryIntervalMs ?? 500,
-    (error) => logger.error({ err: loggableError(error) }, 'outbox delivery run failed'),
-  );
+  const onDeliveryError = (error: unknown): void => logger.error({ err: loggableError(error) }, 'outbox delivery run failed');
+  // Each destination a lane: a slow send holds only its own; lanes are refilled as they free up.
+  const lanes = new DeliveryLanes(app, makeDeliver(client, logger), {
+    ...(opts.deliveryLanes ? { lanes: opts.deliveryLanes } : {}),
+    ...(opts.deliveryPerSecond ? { perSecond: opts.deliveryPerSecond } : {}),
+    signal: shutdown.signal,
+    onError: onDeliveryError,
+  });
+  /** Claims what is due into the free lanes (synchronous; a cheap read when nothing is). */
+  const poll = (): void => {
+    if (stopping) return;
+    if (opts.canDeliver && !opts.canDeliver()) return;
+    try {
+      lanes.fill();
+    } catch (error) {
+      onDeliveryError(error);
+    }
+  };
 
   let fatal = false;
   // Before ready, login itself fails with the reason (TokenInvalid...): no second report.
@@ -179,6 +185,16 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     }, opts.safetyDeferMs ?? 2000);
   }
 
+  /**
+   * Whether this process takes the interaction: another instance on the same token and database
+   * may have received it too, and the first to record it runs it. The other does nothing.
+   */
+  function taken(interactionId: string, about: Record<string, unknown>): boolean {
+    if (takeInteraction(app, interactionId)) return true;
+    logger.debug({ ...about, interactionId }, 'interaction taken by another process');
+    return false;
+  }
+
   async function onCommand(interaction: ChatInputCommandInteraction): Promise<void> {
     const about = { interaction: 'command', command: interaction.commandName, userId: interaction.user.id, guildId: interaction.guildId, channelId: interaction.channelId };
     const responder = new Responder(interaction);
@@ -186,6 +202,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     const started = Date.now();
     let safety: NodeJS.Timeout | undefined;
     try {
+      if (!taken(interaction.id, about)) return;
       if (!command) throw new UserError('command.unknown', `/${interaction.commandName} is not available on this bot.`);
       if (command.defer) await responder.defer(command.defer === 'ephemeral');
       else safety = safetyDefer(responder, about);
@@ -203,6 +220,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     const prefix = interaction.customId.split(':')[0] ?? '';
     const about = { interaction: 'button', prefix, userId: interaction.user.id, channelId: interaction.channelId };
     const responder = new Responder(interaction);
+    if (!taken(interaction.id, about)) return;
     const safety = safetyDefer(responder, about);
     try {
       const handler = buttons.get(prefix);
@@ -245,7 +263,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       .finally(() => {
         inFlight.delete(handling);
         if (interaction.isAutocomplete()) return;
-        loop.kick();
+        poll();
       });
     inFlight.add(handling);
   });
@@ -276,16 +294,18 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   const readyClient = client as Client<true>;
   started = true;
   logger.info({ bot: readyClient.user.tag, applicationId: readyClient.application.id, guilds: readyClient.guilds.cache.size }, 'discord ready');
-  loop.start();
+  const pollTimer = setInterval(poll, opts.deliveryIntervalMs ?? 500);
+  pollTimer.unref();
+  poll();
 
   return {
     client: readyClient,
     async deliverNow() {
-      loop.kick();
-      await loop.idle();
+      if (opts.canDeliver && !opts.canDeliver()) return;
+      await lanes.drain();
     },
     deliverSoon() {
-      loop.kick();
+      poll();
     },
     async stop() {
       if (stopping) return;
@@ -294,9 +314,10 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       // (their messages stay queued: the nonce makes a later resend harmless).
       const graceMs = opts.stopGraceMs ?? 1000;
       const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
-      await Promise.race([Promise.allSettled([...inFlight, loop.stop()]), grace]);
+      clearInterval(pollTimer);
+      await Promise.race([Promise.allSettled([...inFlight, lanes.close()]), grace]);
       shutdown.abort();
-      await loop.stop();
+      await lanes.close();
       await client.destroy();
       logger.info({}, 'discord stopped');
     },

@@ -212,6 +212,11 @@ export interface FakeDiscordOptions {
   readonly recommendedShards?: number;
   /** Answer a message create with full bucket headers (limit 5) but never run out. Default true. */
   readonly rateLimitHeaders?: boolean;
+  /**
+   * Keep every session of a shard (two processes on one token) and give each interaction to all
+   * of them, as Discord does. Default false: a shard identifying again replaces its session.
+   */
+  readonly everySession?: boolean;
 }
 
 interface FakeChannel {
@@ -351,12 +356,14 @@ export class FakeDiscord {
   private port = 0;
   private readonly heartbeatIntervalMs: number;
   private readonly rateLimitHeaders: boolean;
+  private readonly everySession: boolean;
 
   private constructor(options: FakeDiscordOptions) {
     this.token = options.token ?? 'fake-token.for-tests.only';
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
     this.recommendedShards = options.recommendedShards ?? 1;
     this.rateLimitHeaders = options.rateLimitHeaders ?? true;
+    this.everySession = options.everySession ?? false;
     for (const u of options.users ?? []) this.members.set(u.id, { user: user(u.id, u.username), roles: u.roles ?? [] });
     this.members.set(this.botUser.id, { user: this.botUser, roles: [] });
     const first = this.addGuild({ name: 'Valormr Test Guild' });
@@ -785,7 +792,11 @@ export class FakeDiscord {
     const guildId = payload.guild_id as string | undefined;
     const session = guildId ? this.sessionOfGuild(guildId) : this.sessions.find((s) => s.shard[0] === 0);
     if (!session) throw new Error('fake: no gateway session to send the interaction to');
-    this.dispatch(session, 'INTERACTION_CREATE', payload);
+    if (this.everySession) {
+      for (const s of this.sessions) if (s.shard[0] === session.shard[0] && s.shard[1] === session.shard[1] && s.socket) this.dispatch(s, 'INTERACTION_CREATE', payload);
+    } else {
+      this.dispatch(session, 'INTERACTION_CREATE', payload);
+    }
     return id;
   }
 
@@ -921,7 +932,7 @@ export class FakeDiscord {
     const guildIds = this.guilds.filter((g) => shardOf(g.id, shard[1]) === shard[0]).map((g) => g.id);
     const session: FakeSession = { id: `session-${snowflake()}`, shard, guildIds, socket: conn.ws, ready: true, seq: 0, log: [] };
     // A shard identifying again replaces its earlier session.
-    const old = this.sessions.findIndex((s) => s.shard[0] === shard[0] && s.shard[1] === shard[1]);
+    const old = this.everySession ? -1 : this.sessions.findIndex((s) => s.shard[0] === shard[0] && s.shard[1] === shard[1]);
     if (old >= 0) this.sessions.splice(old, 1);
     this.sessions.push(session);
     conn.session = session;

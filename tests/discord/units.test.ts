@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { DiscordAPIError, HTTPError, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { fitChoices } from '../../src/discord/bot.js';
-import { DeliveryLoop } from '../../src/discord/deliveryLoop.js';
 import { classifySendError, loggableError, redactUrl } from '../../src/discord/discordErrors.js';
 import { splitContent, toDiscordPayloads } from '../../src/discord/payloads.js';
 import { BOT_PERMISSION_BITS, inviteUrl } from '../../src/discord/registration.js';
@@ -116,52 +115,6 @@ describe('classifying Discord failures', () => {
     expect(text).not.toContain('secret estimate');
     expect(text).toContain('50035');
     expect(redactUrl('https://x/api/v10/interactions/123/tok3n/callback')).toBe('https://x/api/v10/interactions/123/:token/callback');
-  });
-});
-
-describe('the delivery loop', () => {
-  it('GIVEN a run finishing WHEN a kick arrives at that moment THEN another run follows (no kick is lost)', async () => {
-    let runs = 0;
-    let due = 0;
-    const loop = new DeliveryLoop(async () => {
-      runs += 1;
-      due = 0;
-    }, 60_000, () => {});
-    loop.start(); // run 1 in flight
-    await Promise.resolve();
-    await Promise.resolve();
-    due = 1; // work arrives while run 1 is completing
-    loop.kick();
-    await loop.idle();
-    expect(due).toBe(0);
-    expect(runs).toBe(2);
-    await loop.stop();
-  });
-
-  it('GIVEN kicks during a run THEN runs never overlap, and a failing run does not stop the loop', async () => {
-    let active = 0;
-    let maxActive = 0;
-    let runs = 0;
-    const errors: unknown[] = [];
-    const loop = new DeliveryLoop(async () => {
-      active += 1;
-      maxActive = Math.max(maxActive, active);
-      runs += 1;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      active -= 1;
-      if (runs === 1) throw new Error('first run fails');
-    }, 60_000, (e) => errors.push(e));
-    loop.start();
-    loop.kick();
-    loop.kick();
-    await loop.idle();
-    expect(maxActive).toBe(1);
-    expect(runs).toBe(2);
-    expect(errors).toHaveLength(1);
-    await loop.stop();
-    loop.kick();
-    await loop.idle();
-    expect(runs).toBe(2);
   });
 });
 

@@ -28,7 +28,7 @@ for (;;) {
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
     writeSync(fd, `${item.id} ${item.userId ?? item.channelId} ${name}\n`);
     return 'sent';
-  }, { owner: `${name}-${process.pid}`, concurrency: 4, batch: 25 });
+  }, { owner: `${name}-${process.pid}`, lanes: 4, perSecond: 10_000 });
   if ((pending.get() as { n: number }).n === 0) break;
   await new Promise((resolve) => setTimeout(resolve, 5));
 }

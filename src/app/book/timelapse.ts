@@ -1,4 +1,4 @@
-import { animatedWebp, renderMap } from '../../render/index.js';
+import { animatedWebp, renderMap, stillWebp } from '../../render/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
@@ -30,9 +30,12 @@ export async function campaignTimelapse(app: App, actor: Actor, opts: { secret: 
     return { frames, map: tx.map, mapKey: tx.mapKey, name: tx.state.name };
   });
   const pngs = await Promise.all(job.frames.map((view) => renderMap(job.map, view, { title: mapTitle(job.name, view), cacheKey: job.mapKey, width: FRAME_WIDTH, hexIds: 'none' })));
-  const webp = await animatedWebp(pngs, { delayMs: FRAME_MS, lastDelayMs: LAST_FRAME_MS });
+  // One tick played: one frame, a still picture (an animation needs two).
+  const webp = pngs.length === 1 ? await stillWebp(pngs[0] as Buffer) : await animatedWebp(pngs, { delayMs: FRAME_MS, lastDelayMs: LAST_FRAME_MS });
   const file = { name: `${fileStem(job.name)}-timelapse.webp`, data: new Uint8Array(webp) };
-  const text = `Time-lapse of **${job.name}**: ${job.frames.length} half period(s), one frame each${opts.secret ? ' (every army: the referee\'s)' : ''}.`;
+  const text = job.frames.length === 1
+    ? `Time-lapse of **${job.name}**: one half period played so far, so a still picture${opts.secret ? ' (every army: the referee\'s)' : ''}.`
+    : `Time-lapse of **${job.name}**: ${job.frames.length} half periods, one frame each${opts.secret ? ' (every army: the referee\'s)' : ''}.`;
   const data = { frames: job.frames.length, bytes: webp.length, file: file.name };
   return [opts.secret ? ephemeral(text, data, [file]) : reply(text, data, [file])];
 }

@@ -1,3 +1,4 @@
+import { byId } from '../../engine/state/index.js';
 import { chooseDecision, chooseStep1, resolveDecision, resolveStep1, type Decision, type Step1Choice } from '../../engine/contact/index.js';
 import { timeIndex } from '../../engine/clock/index.js';
 import { holdForDice } from '../../engine/dice/index.js';
@@ -97,15 +98,15 @@ const CHOICES: Readonly<Record<string, ContactAnswer>> = { proceed: 'engage', en
 /** A press of a contact button in a DM. Only the army's commander (or a referee) may press it. */
 export function answerByButton(app: App, userId: string, customId: string, roleIds: readonly string[] = []): Reply[] {
   const b = parseContactButton(customId);
-  const choice = b ? CHOICES[b.choice] : undefined;
+  const choice = b ? byId(CHOICES, b.choice) : undefined;
   if (!b || !choice) throw new UserError('button.unknown', 'This button is no longer in use.');
   return inCampaign(app, { campaignId: b.campaignId }, (tx) => {
-    const army = tx.state.armies[b.armyId];
+    const army = byId(tx.state.armies, b.armyId);
     if (!army) throw new UserError('army.unknown', 'That army is no longer in the campaign.');
     const commands = commandersOf(tx, army.id).includes(userId);
     const referee = isReferee(tx.meta, tx.members, tx.state.settings, { userId, roleIds });
     if (!commands && !referee) throw new UserError('army.notYours', `${army.name} is not your army.`);
-    const c = tx.state.contacts[b.contactId];
+    const c = byId(tx.state.contacts, b.contactId);
     const expected = b.choice === 'engage' || b.choice === 'evade' ? 'decision' : 'step1';
     if (!c || c.step !== expected) throw new UserError('contact.buttonStale', `This question about contact ${b.contactId} has already been settled.`);
     const change = answer(tx, army, !commands, choice, { contact: b.contactId, ...(b.hex ? { to: b.hex } : {}) });

@@ -1,3 +1,5 @@
+import { parseWholeNumber } from '../wholeNumber.js';
+import { byId, NUMBER_LIMITS } from '../../engine/state/index.js';
 import { advanceTabletopTurn, battleLosses, describeStep, applyBattleResult, declareWithdrawal, type ContactRecord } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import { isFog } from '../../engine/knowledge/index.js';
@@ -32,8 +34,8 @@ function parseLosses(tx: CampaignTx, c: ContactRecord, text: string | undefined)
     const candidates = armies.filter((a) => a.regiments.some((r) => r.id === regId) && (armyText === undefined || a.id === requireArmy(tx.state, armyText).id));
     const [army, ...others] = candidates;
     if (!army || others.length > 0) throw new UserError('battle.unknownRegiment', `"${key}" names no single regiment of ${c.id}. Write army/regiment=figures with one of: ${known}.`);
-    const count = Number(n);
-    if (!Number.isInteger(count) || count < 0) throw new UserError('battle.badLosses', `Losses for ${regId} must be a whole number of figures.`);
+    const count = parseWholeNumber(n, NUMBER_LIMITS.figures);
+    if (count === undefined) throw new UserError('battle.badLosses', `Losses for ${regId} must be a whole number of figures from ${NUMBER_LIMITS.figures.min} to ${NUMBER_LIMITS.figures.max.toLocaleString('en')}.`);
     return { armyId: army.id, regimentId: regId, figures: count };
   });
 }
@@ -68,7 +70,7 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
 function battleFor(tx: CampaignTx, actor: Actor, text: string | undefined): ContactRecord {
   const mine = armiesOf(tx, actor.userId);
   const battles = Object.values(tx.state.contacts).filter((c) => c.step === 'battle' && (tx.isReferee || c.armyIds.some((id) => mine.includes(id))));
-  const c = text ? tx.state.contacts[text.trim()] : battles.length === 1 ? battles[0] : undefined;
+  const c = text ? byId(tx.state.contacts, text.trim()) : battles.length === 1 ? battles[0] : undefined;
   if (!c || !battles.includes(c)) {
     throw new UserError('battle.which', `Say which battle with \`contact:\`${battles.length > 0 ? `: ${battles.map((b) => b.id).join(', ')}` : ' (none of yours is being fought)'}. The referee or a commander of the battle advances its turn.`);
   }

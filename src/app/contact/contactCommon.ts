@@ -1,3 +1,4 @@
+import { byId } from '../../engine/state/index.js';
 import { isOpen } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import type { Result } from '../../engine/result.js';
@@ -13,7 +14,7 @@ export function must<T>(r: Result<T>): T {
 /** The contact an army answers for: the one named, or its only open contact. */
 export function contactOfArmy(state: CampaignState, army: Army, contactText: string | undefined): ContactRecord {
   if (contactText) {
-    const c = state.contacts[contactText.trim()];
+    const c = byId(state.contacts, contactText.trim());
     if (!c || !c.armyIds.includes(army.id)) throw new UserError('contact.notFound', `${army.name} takes no part in a contact "${contactText}". Use \`/intel\` to see your contacts.`);
     return c;
   }
@@ -30,7 +31,7 @@ export function contactByIdForReferee(state: CampaignState, text: string | undef
     if (only && more.length === 0) return only;
     throw new UserError('contact.missing', `Say which contact with \`contact:\`. Open contacts: ${open.map((c) => c.id).join(', ') || 'none'}.`);
   }
-  const c = state.contacts[text.trim()];
+  const c = byId(state.contacts, text.trim());
   if (!c) throw new UserError('contact.notFound', `There is no contact "${text}". Open contacts: ${open.map((x) => x.id).join(', ') || 'none'}.`);
   return c;
 }

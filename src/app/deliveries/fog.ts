@@ -1,3 +1,4 @@
+import { byId } from '../../engine/state/index.js';
 import { REFEREE, toArmy, type EngineEvent } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { channelMayRead, OPEN, places, type Subject } from './audience.js';
@@ -17,7 +18,7 @@ const OPEN_IN_FOG: ReadonlySet<string> = new Set([
 function armiesNamed(data: unknown, state: CampaignState, found: Set<string> = new Set(), depth = 0): Set<string> {
   if (depth > 6) return found;
   if (typeof data === 'string') {
-    if (state.armies[data]) found.add(data);
+    if (byId(state.armies, data)) found.add(data);
   } else if (Array.isArray(data)) {
     for (const x of data) armiesNamed(x, state, found, depth + 1);
   } else if (typeof data === 'object' && data !== null) {

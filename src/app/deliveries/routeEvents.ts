@@ -1,3 +1,4 @@
+import { byId } from '../../engine/state/index.js';
 import type { EngineEvent } from '../../engine/events/index.js';
 import type { Card, CardField, MessageButton } from '../messages.js';
 import { commandersOf } from '../members.js';
@@ -57,7 +58,7 @@ export function routeEvents(tx: AudienceTx, events: readonly EngineEvent[], opts
   const unassigned: string[] = [];
   for (const [armyId, evs] of byArmy) {
     const users = commandersOf(tx, armyId);
-    const army = tx.state.armies[armyId];
+    const army = byId(tx.state.armies, armyId);
     const name = army?.name ?? armyId;
     if (users.length === 0) {
       if (evs.length > 0) unassigned.push(`__${name}__: ${evs.map((e) => e.text).join(' ')}`);

@@ -1,3 +1,4 @@
+import { byId } from '../../engine/state/index.js';
 import { resolveDecision, resolveStep1 } from '../../engine/contact/index.js';
 import { enterDie, holdForDice, releaseHold, type ManualRollRequest } from '../../engine/dice/index.js';
 import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
@@ -37,8 +38,8 @@ function requestFor(tx: CampaignTx, userId: string, referee: boolean, id: string
  * waiting until the same deadline.
  */
 function resolveIfReady(tx: CampaignTx, state: CampaignState, contactId: string): { state: CampaignState; events: EngineEvent[]; resolved: boolean } {
-  const hold = state.manualDice.holds[contactId];
-  const c = state.contacts[contactId];
+  const hold = byId(state.manualDice.holds, contactId);
+  const c = byId(state.contacts, contactId);
   if (!hold || !c || (c.step !== 'step1' && c.step !== 'decision')) return { state, events: [], resolved: false };
   const needed = diceNeededToResolve(state, tx.map, c, tx.dice);
   if (needed.length > 0) return { state: { ...state, manualDice: holdForDice(state.manualDice, contactId, hold, needed, whoRollsIn(state), state.clock) }, events: [], resolved: false };

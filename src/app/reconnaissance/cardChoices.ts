@@ -1,3 +1,4 @@
+import { byId } from '../../engine/state/index.js';
 import { isOpen, terrainHand } from '../../engine/contact/index.js';
 import { findCampaignInChannel } from '../../db/campaignRepo.js';
 import type { Actor } from '../actor.js';
@@ -20,7 +21,7 @@ export function terrainCardChoices(
     const mine = members.filter((m) => m.role === 'commander' && m.userId === where.userId).map((m) => m.armyId);
     const army = input.army ? findArmy(state, input.army) : mine.length === 1 ? state.armies[mine[0] as string] : undefined;
     if (!army || (!referee && !mine.includes(army.id))) return [];
-    const named = input.contact ? state.contacts[input.contact.trim()] : undefined;
+    const named = input.contact ? byId(state.contacts, input.contact.trim()) : undefined;
     const contact = named ?? Object.values(state.contacts).find((c) => isOpen(c) && c.armyIds.includes(army.id) && (c.data.terrain ?? []).length > 0);
     if (!contact || !contact.armyIds.includes(army.id)) return [];
     const q = input.partial.trim().toLowerCase();

@@ -1,3 +1,4 @@
+import { byId } from '../../engine/state/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
 import { awaitingAnswers, describeStep, isOpen } from '../../engine/contact/index.js';
 import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
@@ -146,7 +147,7 @@ export function refereeInbox(app: App, actor: Actor): Reply[] {
 
 /** A DM nudging an army's commanders about what they owe now (an answer, or orders). */
 function nudge(tx: CampaignTx, armyId: string): Outgoing[] {
-  const army = tx.state.armies[armyId];
+  const army = byId(tx.state.armies, armyId);
   if (!army) throw new UserError('referee.unknownArmy', 'That army is no longer in the campaign.');
   const contact = Object.values(tx.state.contacts).find((c) => isOpen(c) && awaitingAnswers(c).includes(armyId));
   const due = tx.meta.nextTickAt;
@@ -158,7 +159,7 @@ function nudge(tx: CampaignTx, armyId: string): Outgoing[] {
 
 /** The exact command to record a battle, with every regiment's id to fill in. */
 function recordHelp(tx: CampaignTx, contactId: string): string {
-  const c = tx.state.contacts[contactId];
+  const c = byId(tx.state.contacts, contactId);
   if (!c || c.step !== 'battle') throw new UserError('referee.noBattle', `Contact ${contactId} has no battle waiting for its result any more.`);
   const losses = c.armyIds.flatMap((id) => (tx.state.armies[id]?.regiments ?? []).map((r) => `${id}/${r.id}=0`)).join(', ');
   const regiments = c.armyIds.map((id) => `${tx.state.armies[id]?.name ?? id}: ${(tx.state.armies[id]?.regiments ?? []).map((r) => `\`${r.id}\` ${r.name}`).join(', ')}`);
@@ -193,7 +194,7 @@ export function refereeButton(app: App, userId: string, customId: string, roleId
         return resolveContactChange(tx, arg);
       case 'nudge': {
         const out = nudge(tx, arg);
-        return said(`Nudged the commander${out.length === 1 ? '' : 's'} of ${tx.state.armies[arg]?.name ?? arg}.`, out);
+        return said(`Nudged the commander${out.length === 1 ? '' : 's'} of ${byId(tx.state.armies, arg)?.name ?? arg}.`, out);
       }
       case 'nudgeAll': {
         const armies = Object.values(tx.state.armies).filter((a) => !a.status.destroyed && !tx.state.orders[a.id] && commandersOf(tx, a.id).length > 0);

@@ -27,7 +27,14 @@ export const SCENARIO_LIMITS = {
   text: 2_000,
 } as const;
 const L = SCENARIO_LIMITS;
-const name = z.string().min(1).max(L.name);
+/**
+ * Characters a name may not hold: controls (NUL, escapes), bidirectional overrides and isolates,
+ * zero-width and other invisible format characters. They would reach the chronicle and the maps,
+ * reorder or hide the text around them.
+ */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+const name = z.string().min(1).max(L.name)
+  .refine((s) => !UNPRINTABLE.test(s), { message: 'holds control, bidirectional or zero-width characters: use printable text only' });
 const list = <T extends z.ZodType>(item: T) => z.array(item).max(L.listItems);
 
 const hexId = z.string().regex(/^(\d{4}|\d{6})$/, 'must be a hex id like "0712" (column then row)');

@@ -158,7 +158,7 @@ function checkPlaces(c: Checker): void {
   m.regions.forEach((r, i) => r.hexes.forEach((id, j) => c.inBounds(id, `map.regions[${i}].hexes[${j}]`)));
 }
 
-/** Step 5: side ids unique, hostile only to sides that exist; the ids. */
+/** Step 5: side ids unique, hostile only to other sides that exist; the ids. */
 function checkSides(c: Checker): Set<string> {
   const sideIds = new Set<string>();
   c.s.sides.forEach((side, i) => {
@@ -167,6 +167,7 @@ function checkSides(c: Checker): Set<string> {
   });
   c.s.sides.forEach((side, i) => side.hostileTo.forEach((h, j) => {
     if (!sideIds.has(h)) c.add(`sides[${i}].hostileTo[${j}]`, `unknown side "${h}" (sides: ${[...sideIds].join(', ')})`);
+    else if (h === side.id) c.add(`sides[${i}].hostileTo[${j}]`, `side "${h}" cannot be hostile to itself (list the other sides it fights)`);
   }));
   return sideIds;
 }

@@ -64,7 +64,7 @@ export type Order = MoveOrder | RestOrder | SailOrder | DebarkOrder;
  * couriers); an id that is missing is broken data, never an expected refusal.
  */
 export function getArmy(state: Pick<CampaignState, 'armies'>, id: string): Army {
-  const army = state.armies[id];
+  const army = Object.hasOwn(state.armies, id) ? state.armies[id] : undefined;
   if (!army) throw new BrokenData(`army "${id}" is not in the campaign state`);
   return army;
 }

@@ -1,10 +1,11 @@
 /** The campaign state: its parts, orders, settings, and a new campaign from a scenario. */
 export { contactHistory } from './aftermath.js';
+export { byId } from './byId.js';
 export { type CampaignState, getArmy, type Order, type OrderGiven } from './campaign.js';
 export { newCampaign } from './newCampaign.js';
 export { type CampaignSettings, DEFAULT_SETTINGS } from './settings.js';
 export { checkSettings, quietMinutes } from './settings.js';
-export { SETTING_LIMITS } from './settings.js';
+export { NUMBER_LIMITS, SETTING_LIMITS, wholeNumber } from './settings.js';
 export { type ContactRecord } from './campaign.js';
 export { STATE_VERSION } from './upgrade.js';
 export { StateVersionError } from './upgrade.js';

@@ -24,6 +24,14 @@ export const SETTING_LIMITS = {
   earlyTickGapMinutes: { min: 0, max: 24 * 60 },
 } as const;
 
+/** Numbers typed inside text options (`figures:"r1=14"`, `losses:"anax/r1=3"`): whole, and in these ranges. */
+export const NUMBER_LIMITS = {
+  figures: { min: 0, max: 10_000 },
+} as const;
+
+/** A whole number in a range: the one schema every number a command takes goes through (settings and text alike). */
+export const wholeNumber = (min: number, max: number) => z.number().int().min(min).max(max);
+
 /** Quiet hours as the referee writes them: `HH:MM-HH:MM` on a 24-hour clock, in the campaign's timezone. */
 const QUIET_HOURS_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
 
@@ -41,7 +49,7 @@ const leavesTime = (text: string): boolean => {
 };
 
 const L = SETTING_LIMITS;
-const int = (k: keyof typeof L) => z.number().int().min(L[k].min).max(L[k].max);
+const int = (k: keyof typeof L) => wholeNumber(L[k].min, L[k].max);
 const num = (k: keyof typeof L) => z.number().finite().min(L[k].min).max(L[k].max);
 
 /** The settings' fields, each with its type and range; defaults are added below. */
