@@ -2,7 +2,7 @@ import type { Database } from '../db/client.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { Clock, Logger } from './ports.js';
-import type { WebAccess } from './web/webAccess.js';
+import type { WebAccess } from './web/webKeys.js';
 
 /**
  * Everything a use-case needs, built once in main (or in a test): the database, the injected

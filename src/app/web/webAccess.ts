@@ -8,18 +8,6 @@ import { isReferee } from '../referees.js';
 import { armiesOf, readCampaign, type CampaignTx } from '../session.js';
 import { newPass, signPass, verifyPass } from './webToken.js';
 
-/**
- * The web page's keys, set by main when the web server runs: where it is reached, the secret its
- * links and cookies are signed with, how long a `/web` link lasts, and the links already used
- * (a link logs in once; the set forgets a link when it would have expired anyway).
- */
-export interface WebAccess {
-  readonly publicUrl: string;
-  readonly secret: Buffer;
-  readonly linkTtlMs: number;
-  readonly used: Map<string, number>;
-}
-
 /** Who a web session is: a person in one campaign. */
 export interface WebSession {
   readonly campaignId: string;
