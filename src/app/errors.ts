@@ -15,7 +15,9 @@ const REFUSAL_MAX = 1_900;
  * user typed, which may be 10,000 characters), and the whole under REFUSAL_MAX.
  */
 function fitRefusal(message: string): string {
-  const cut = message.replace(/"([^"]{101,})"/gu, (_m, inner: string) => `"${quote(inner)}"`);
+  // Every pair of quotes is matched in turn (short ones too), so the scan never mistakes the text
+  // between two quoted pieces for a quote of its own.
+  const cut = message.replace(/"([^"]*)"/gu, (_m, inner: string) => `"${quote(inner)}"`);
   const chars = [...cut];
   return chars.length <= REFUSAL_MAX ? cut : `${chars.slice(0, REFUSAL_MAX - 1).join('')}…`;
 }
