@@ -73,6 +73,8 @@ const individual = (id: string): fc.Arbitrary<Individual> => rec({
 }, ['id', 'name', 'kind']);
 
 const ids = (prefix: string, max: number) => fc.integer({ min: 0, max }).map((n) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`));
+/** Contact or courier ids: numbered across the campaign (positions public), and now and then one derived in fog of war (letters: src/engine/state/ids.ts). */
+const readIds = (prefix: string, max: number) => fc.tuple(ids(prefix, max), fc.boolean()).map(([l, fog]) => (fog ? [...l, `${prefix}hkmnpq`] : l));
 const each = <T>(list: readonly string[], f: (id: string) => fc.Arbitrary<T>): fc.Arbitrary<T[]> => (list.length === 0 ? fc.constant([]) : fc.tuple(...list.map(f)));
 
 const march: fc.Arbitrary<MarchState> = rec({
@@ -221,6 +223,7 @@ const courier = (id: string, armyIds: readonly string[], sides: readonly string[
     trail: fc.array(fc.constantFrom('0101', '0203', '110110'), { maxLength: 4 }),
     waiting: fc.boolean(),
     crossing: rec({ hex: fc.constantFrom('0101', '0203'), until: small, bank }, ['hex', 'until']),
+    seek: hex,
   }, ['horse', 'night', 'carry', 'expectedBy', 'trail']),
 });
 
@@ -302,8 +305,8 @@ export function campaignState(): fc.Arbitrary<CampaignState> {
   return fc.record({
     sideIds: fc.uniqueArray(fc.constantFrom('law', 'chaos', 'elves', 'sea-folk'), { minLength: 1, maxLength: 4 }),
     armyIds: ids('a', 5).map((l) => (l.length === 0 ? ['a1'] : l)),
-    contactIds: ids('c', 3),
-    courierIds: ids('k', 2),
+    contactIds: readIds('c', 3),
+    courierIds: readIds('k', 2),
   }).chain(({ sideIds, armyIds, contactIds, courierIds }) => fc.record({
     id: fc.constant('c'),
     name,

@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chooseStep1, contactStep, resolveStep1 } from '../../src/engine/contact/index.js';
 import { beginHalfStep, movementStep } from '../../src/engine/movement/index.js';
 import type { Result } from '../../src/engine/result.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
+import { DEFAULT_SETTINGS, newContactId } from '../../src/engine/state/index.js';
 import { upgradeState } from '../../src/engine/state/upgrade.js';
 import { separateCourierIds } from '../../src/engine/state/upgrades/courierIds.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';
@@ -69,5 +71,49 @@ describe('Couriers have their own id sequence', () => {
     // Storage fills the new column with 1 for an old row: the upgrade sets it from the old counter.
     const { nextCourierId: _n, ...v3 } = { ...facing(), nextId: 12 };
     expect(upgradeState({ ...v3, nextCourierId: 1 }, 3).nextCourierId).toBe(12);
+  });
+});
+
+describe('Issue 23: in fog of war an id says nothing of contacts or couriers the reader never saw', () => {
+  const fog = (s: CampaignState): CampaignState => ({ ...s, settings: { ...s.settings, positions: 'fog' } });
+  /** Hadewych and Ingegerd face each other at 0303/0302; in one world Kor and Tam (chaos, law) meet far off first, unseen by them. */
+  const worlds = (hidden: boolean): CampaignState => fog(makeState({
+    hadewych: { side: 'chaos', hex: '0303' }, ingegerd: { side: 'law', hex: '0302' }, arn: { side: 'law', hex: '0601' },
+    kor: { side: 'chaos', hex: hidden ? '0705' : '0105' }, tam: { side: 'law', hex: '0704' },
+  }, { day: 1, half: 0 }));
+  const contactOf = (s: CampaignState, army: string): string | undefined => Object.values(s.contacts).find((c) => c.armyIds.includes(army))?.id;
+
+  it('GIVEN two worlds that differ by a contact between others WHEN the same contact is made in both THEN it has the same id in both, and the counters do not move', () => {
+    const [a, b] = [tick(worlds(true)), tick(worlds(false))];
+    expect(contactOf(a, 'kor'), 'the hidden contact was made in one world').toBeDefined();
+    expect(contactOf(b, 'kor')).toBeUndefined();
+    expect(contactOf(a, 'hadewych')).toMatch(/^c[a-z]{6}$/);
+    expect(contactOf(a, 'hadewych')).toBe(contactOf(b, 'hadewych'));
+    expect([a.nextId, b.nextId]).toEqual([1, 1]);
+  });
+
+  it('GIVEN positions public THEN contacts are numbered across the campaign as before (every contact is public there)', () => {
+    const a = tick({ ...worlds(true), settings: DEFAULT_SETTINGS });
+    expect(Object.keys(a.contacts).sort()).toEqual(['c1', 'c2']);
+  });
+
+  it('GIVEN any earlier contacts and couriers of others THEN a contact id depends only on its time, its armies and what it was split from (property)', () => {
+    fc.assert(fc.property(fc.array(fc.constantFrom('c1', 'c2', 'cabcdef', 'k1'), { maxLength: 4 }), fc.integer({ min: 1, max: 40 }), (others, nextId) => {
+      const base = worlds(false);
+      const busy = { ...base, nextId, nextCourierId: nextId, contacts: Object.fromEntries(others.map((id) => [id, { id, armyIds: ['kor', 'tam'], hexes: [], openedAt: base.clock, step: 'closed' as const, data: {} }])) };
+      const ids = [base, busy].map((s) => newContactId(s, ['ingegerd', 'hadewych']).id);
+      return ids[0] === ids[1] && ids[0] === newContactId(base, ['hadewych', 'ingegerd']).id;
+    }));
+  });
+
+  it('GIVEN a courier in fog THEN its id depends on its sender, recipient and time, not on others\' couriers; two in one half period differ', () => {
+    const s = worlds(false);
+    const first = must(sendCourier(s, clear, { fromArmy: 'ingegerd', toArmy: 'arn', message: 'Hold.' }, NO_WEATHER_EFFECTS)).state;
+    const withOthers = must(sendCourier({ ...s, nextCourierId: 9 }, clear, { fromArmy: 'ingegerd', toArmy: 'arn', message: 'Hold.' }, NO_WEATHER_EFFECTS)).state;
+    expect(Object.keys(first.couriers)).toEqual(Object.keys(withOthers.couriers));
+    expect(Object.keys(first.couriers)[0]).toMatch(/^k[a-z]{6}$/);
+    const second = must(sendCourier(first, clear, { fromArmy: 'ingegerd', toArmy: 'arn', message: 'Hold on.' }, NO_WEATHER_EFFECTS)).state;
+    expect(new Set(Object.keys(second.couriers)).size).toBe(2);
+    expect(second.nextCourierId).toBe(s.nextCourierId);
   });
 });

@@ -1,15 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseHex } from '../../src/engine/hex/index.js';
+import { neighbours, parseHex, formatHex } from '../../src/engine/hex/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { CHANNEL_READER, firstDifference, playWorld, player, type Script, type Variation } from './worlds.js';
+import { CHANNEL_READER, firstDifference, playWorld, player, type Script, type Variation, type World } from './worlds.js';
 
 /*
  * Issue 23, item 5: one campaign that reaches contacts, a battle, a courier, ships, undo and
- * exports, played in two worlds that differ only in facts hidden from alice (Hadewych, chaos),
- * bob (Grallune, law), carol (Aeskrvald, law) and the channel: the figures of Grunnthraesir (an
- * elven army none of them meets) and, in fog of war, where it stands (it is hidden from them all).
- * Every byte each of them receives must be the same in both worlds.
+ * exports, played in two worlds that differ only in facts hidden from a reader: alice (Hadewych,
+ * chaos), bob (Grallune, law), carol (Aeskrvald, law) or the channel. Every byte each of them
+ * receives must be the same in both worlds. The facts (fast-check picks their values):
+ * - the figures of Grunnthraesir (an elven army none of them meets); in fog of war also where it
+ *   stands and where it marches (it is hidden from them all);
+ * - in fog, a contact between other sides (Grunnthraesir and the Lizard Men, who have no
+ *   commander): there in one world, not in the other, or met in another place (the battle moved);
+ * - the values of the secret dice (the campaign's secret master): what decides estimates, scouts
+ *   and contact dice. Carol is in no contact and, in fog, the channel hears of none.
  */
 
 const HIDDEN = 'grunnthraesir';
@@ -20,19 +25,75 @@ interface Hidden {
   readonly hex: string;
   /** The hidden army's figures, per company (each at least 1). */
   readonly figures: number;
+  /** Which neighbour of its hex it marches to (fog), or none (it rests). */
+  readonly march: number | undefined;
+}
+
+const hexOf = (id: string) => {
+  const hex = parseHex(id);
+  if (!hex) throw new Error(id);
+  return hex;
+};
+
+function placed(state: CampaignState, armyId: string, hexId: string): CampaignState {
+  const army = state.armies[armyId];
+  if (!army) throw new Error(`no ${armyId}`);
+  return { ...state, armies: { ...state.armies, [armyId]: { ...army, hex: hexOf(hexId) } } };
+}
+
+function marching(state: CampaignState, armyId: string, to: string): CampaignState {
+  const order = { kind: 'move', armyId, givenBy: 'referee', givenAt: state.clock, period: 'day', path: [hexOf(to)], forced: false, unformed: false, save: false } as const;
+  return { ...state, orders: { ...state.orders, [armyId]: order } };
 }
 
 const hiddenArmy = (fog: boolean): Variation<Hidden> => ({
-  name: fog ? 'an unseen enemy: its figures and where it stands' : "an enemy's figures",
+  name: fog ? 'an unseen enemy: its figures, where it stands and where it marches' : "an enemy's figures",
   hiddenFrom: ['alice', 'bob', 'carol', 'channel'],
   apply(state: CampaignState, v: Hidden): CampaignState {
     const army = state.armies[HIDDEN];
     if (!army) throw new Error('no hidden army');
-    const hex = parseHex(v.hex);
-    if (!hex) throw new Error(v.hex);
     const regiments = army.regiments.map((r) => ({ ...r, companies: r.companies.map((c) => ({ ...c, figures: v.figures })) }));
-    return { ...state, armies: { ...state.armies, [HIDDEN]: { ...army, regiments, ...(fog ? { hex } : {}) } } };
+    const s = { ...state, armies: { ...state.armies, [HIDDEN]: { ...army, regiments } } };
+    if (!fog) return s;
+    const there = placed(s, HIDDEN, v.hex);
+    const to = neighbours(hexOf(v.hex))[v.march ?? 0];
+    return v.march === undefined || !to ? there : marching(there, HIDDEN, formatHex(to));
   },
+});
+
+/** Where the hidden contact is made: nowhere, or at one of two places (the Lizard Men next to Grunnthraesir). */
+type HiddenContact = 'none' | 'north' | 'south';
+const CONTACT_PLACES: Record<Exclude<HiddenContact, 'none'>, { elves: string; lizardmen: string }> = {
+  north: { elves: '1608', lizardmen: '1607' },
+  south: { elves: '1708', lizardmen: '1709' },
+};
+
+const hiddenContact: Variation<HiddenContact> = {
+  name: 'a contact between other sides (none, or made in another place)',
+  // Alice commands a chaos army, and her side's armies are her own to see: the Lizard Men are chaos.
+  hiddenFrom: ['bob', 'carol', 'channel'],
+  apply(state: CampaignState, v: HiddenContact): CampaignState {
+    if (v === 'none') return state;
+    const where = CONTACT_PLACES[v];
+    return placed(placed(state, HIDDEN, where.elves), 'lizardmen', where.lizardmen);
+  },
+};
+
+/** The secret stream's commitment is the one string allowed to differ: it is the hash of what differs. */
+const maskSecretCommitment = (text: string): string => text
+  .replace(/(a secret seed whose SHA-256 is `)[0-9a-f]{64}`/g, '$1<secret commitment>`')
+  .replace(/("secretCommitment":")[0-9a-f]{64}"/g, '$1<secret commitment>"');
+
+const secretDice = (fog: boolean): Variation<string> => ({
+  name: 'the values of the secret dice',
+  // Carol is in no contact; in public the channel hears the battle's deployment dice once announced.
+  hiddenFrom: fog ? ['carol', 'channel'] : ['carol'],
+  apply(state: CampaignState, master: string): CampaignState {
+    const secret = state.rng.secret;
+    if (!secret) throw new Error('no secret stream');
+    return { ...state, rng: { ...state.rng, secret: { ...secret, master } } };
+  },
+  normalize: maskSecretCommitment,
 });
 
 const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Script => ({
@@ -44,6 +105,8 @@ const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Scrip
     '@referee /campaign assign army:aeskrvald user:carol',
     '@referee /army edit army:hadewych hex:1122',
     '@referee /army edit army:grallune hex:1121',
+    // An ally of bob's (the elves are not at war with law) two hexes off, for a courier to reach.
+    '@referee /army edit army:elding hex:1119',
     `@referee /campaign settings positions:${positions}`,
   ],
   play: [
@@ -53,11 +116,15 @@ const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Scrip
     ...FAR_HEXES.map((h) => `@alice /move to:${h}`),
     '@alice /move path:"1022 0922"', '@alice /rest', '@alice /hold',
     '@bob /scouts count:1', '@alice /scouts count:1',
-    '@carol /embark', '@carol /sail to:2204', '@carol /debark',
+    '@carol /embark vessels:"troopTransport=9,galley=1"', '@carol /sail path:"2303"',
     '@bob /courier send from-army:grallune to-army:aeskrvald message:"Hold the port"',
+    // To allies of another side: in fog each rides to where bob last knew it to be.
+    '@bob /courier send from-army:grallune to-army:elding message:"Ride with us"',
+    '@bob /courier send from-army:grallune to-army:grunnthraesir message:"Ride with us"',
     '@alice /map', '@alice /map view:mine', '@bob /map view:mine', '@carol /map view:mine',
     '!tick',
     '@referee /contact open armies:"hadewych,grallune"',
+    '@carol /debark hex:2304', '@carol /sail path:"2304"',
     '@alice /engage', '@bob /engage',
     '!tick',
     '@alice /intel', '@bob /intel',
@@ -76,25 +143,47 @@ const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Scrip
 
 const READERS = [player('alice'), player('bob'), player('carol'), CHANNEL_READER];
 
-const arbHidden = fc.record({ hex: fc.constantFrom(...FAR_HEXES), figures: fc.integer({ min: 1, max: 12 }) });
-const arbWorlds = fc.tuple(arbHidden, arbHidden).filter(([a, b]) => a.hex !== b.hex && a.figures !== b.figures);
+/** What the script must reach in every world, or the test would quietly stop covering it. */
+const MUST_REACH = ['contactMade', 'battleFought', 'courierSent', 'courierDelivered', 'fleetSailed', 'turnUndone'] as const;
+
+function assertReached(world: World, variation: string): void {
+  expect(MUST_REACH.filter((type) => !world.reached.has(type)), `${variation}: what the script did not reach`).toEqual([]);
+  const files = (world.transcripts.get('alice') ?? []).join('\n');
+  expect(files, `${variation}: alice's book was exported`).toMatch(/\.zip:[0-9a-f]{64}/);
+}
+
+async function compare<T>(s: Script, variation: Variation<T>, a: T, b: T): Promise<void> {
+  const worldA = await playWorld(s, variation, a, READERS);
+  const worldB = await playWorld(s, variation, b, READERS);
+  assertReached(worldA, variation.name);
+  for (const reader of variation.hiddenFrom) {
+    const ta = worldA.transcripts.get(reader) ?? [];
+    expect(ta.length, `${reader} received something`).toBeGreaterThan(10);
+    expect(firstDifference(ta, worldB.transcripts.get(reader) ?? []), `${reader}, ${variation.name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBeUndefined();
+  }
+}
+
+const arbHidden = fc.record({ hex: fc.constantFrom(...FAR_HEXES), figures: fc.integer({ min: 1, max: 12 }), march: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }) });
+const arbHiddenPair = fc.tuple(arbHidden, arbHidden).filter(([a, b]) => a.hex !== b.hex && a.figures !== b.figures);
+const arbContactPair = fc.tuple(fc.constantFrom<HiddenContact>('none', 'north', 'south'), fc.constantFrom<HiddenContact>('none', 'north', 'south')).filter(([a, b]) => a !== b);
+const arbMaster = fc.stringMatching(/^[0-9a-f]{32}$/);
+const arbMasterPair = fc.tuple(arbMaster, arbMaster).filter(([a, b]) => a !== b);
 
 describe('differential secrecy: the same campaign in two worlds that differ only in hidden facts', () => {
   for (const positions of ['public', 'fog'] as const) {
     for (const profile of ['valormr', 'acks'] as const) {
-      it(`GIVEN positions:${positions} and profile:${profile} WHEN played in both worlds THEN every reader receives the same bytes`, async () => {
-        const variation = hiddenArmy(positions === 'fog');
-        await fc.assert(fc.asyncProperty(arbWorlds, async ([a, b]) => {
-          const s = script(positions, profile);
-          const worldA = await playWorld(s, variation, a, READERS);
-          const worldB = await playWorld(s, variation, b, READERS);
-          for (const reader of variation.hiddenFrom) {
-            const ta = worldA.get(reader) ?? [];
-            expect(ta.length, `${reader} received something`).toBeGreaterThan(10);
-            expect(firstDifference(ta, worldB.get(reader) ?? []), `${reader}, ${variation.name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBeUndefined();
-          }
-        }), { numRuns: 1 });
+      const fog = positions === 'fog';
+      it(`GIVEN positions:${positions} and profile:${profile} and ${hiddenArmy(fog).name} WHEN played in both worlds THEN every reader receives the same bytes`, async () => {
+        await fc.assert(fc.asyncProperty(arbHiddenPair, async ([a, b]) => compare(script(positions, profile), hiddenArmy(fog), a, b)), { numRuns: 1, endOnFailure: true });
       }, 600_000);
+      it(`GIVEN positions:${positions} and profile:${profile} and ${secretDice(fog).name} WHEN played in both worlds THEN every reader they are hidden from receives the same bytes`, async () => {
+        await fc.assert(fc.asyncProperty(arbMasterPair, async ([a, b]) => compare(script(positions, profile), secretDice(fog), a, b)), { numRuns: 1, endOnFailure: true });
+      }, 600_000);
+      if (fog) {
+        it(`GIVEN positions:fog and profile:${profile} and ${hiddenContact.name} WHEN played in both worlds THEN every reader it is hidden from receives the same bytes`, async () => {
+          await fc.assert(fc.asyncProperty(arbContactPair, async ([a, b]) => compare(script(positions, profile), hiddenContact, a, b)), { numRuns: 1, endOnFailure: true });
+        }, 600_000);
+      }
     }
   }
 });

@@ -54,6 +54,12 @@ const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', ch
 /** What one reader received, in order, one canonical line per output (files as their SHA-256). */
 export type Transcript = readonly string[];
 
+/** One world as played: each reader's transcript, and the kinds of event the campaign logged (what the script reached). */
+export interface World {
+  readonly transcripts: Map<string, Transcript>;
+  readonly reached: ReadonlySet<string>;
+}
+
 function canonical(o: ConsoleOutput, campaignId: string, normalize: (t: string) => string): string {
   // The outbox id counts every message (the referee's too), and the campaign id is random: neither is content.
   const files = (o.files ?? []).map((f) => `${f.replace(/^.*[\\/]/, '')}:${createHash('sha256').update(readFileSync(f)).digest('hex')}`);
@@ -61,8 +67,8 @@ function canonical(o: ConsoleOutput, campaignId: string, normalize: (t: string) 
   return normalize(text.split(campaignId).join('<campaign>'));
 }
 
-/** Plays the script in the world where the hidden fact is `value`; returns each reader's transcript. */
-export async function playWorld<T>(script: Script, variation: Variation<T>, value: T, readers: readonly Reader[]): Promise<Map<string, Transcript>> {
+/** Plays the script in the world where the hidden fact is `value`; returns each reader's transcript and what it reached. */
+export async function playWorld<T>(script: Script, variation: Variation<T>, value: T, readers: readonly Reader[]): Promise<World> {
   const h: Harness = await consoleHarness({ seed: 5 });
   try {
     await h.run(script.setup.join('\n'));
@@ -73,7 +79,11 @@ export async function playWorld<T>(script: Script, variation: Variation<T>, valu
     await h.deliver();
     const played = h.outputs.slice(start);
     const normalize = variation.normalize ?? ((t: string) => t);
-    return new Map(readers.map((r) => [r.name, played.filter((o) => r.receives(o)).map((o) => canonical(o, campaignId, normalize))]));
+    const events = readCampaign(h.app, { actor: REFEREE }, (tx) => JSON.parse(tx.read.allEventsJson().json) as { type: string }[]);
+    return {
+      transcripts: new Map(readers.map((r) => [r.name, played.filter((o) => r.receives(o)).map((o) => canonical(o, campaignId, normalize))])),
+      reached: new Set(events.map((e) => e.type)),
+    };
   } finally {
     h.close();
   }

@@ -1,6 +1,6 @@
 import { PUBLIC } from '../events/index.js';
 import type { MapModel } from '../map/index.js';
-import type { CampaignState } from '../state/index.js';
+import { newContactId, type CampaignState } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import type { ContactData, ContactRecord } from './contactRecord.js';
 import { liveArmies } from './queries.js';
@@ -8,14 +8,13 @@ import { nowIndex, putContact, setStatus, told, type ContactOutput } from './rec
 
 /**
  * A contact opened between armies: the state with it, its id and the public fact. Contact ids
- * share the movement rules' scheme; an id already taken is skipped.
+ * share the movement rules' scheme (`newContactId`: numbered in public, derived in fog); an id
+ * already taken is skipped.
  */
 export function openingContact(state: CampaignState, map: MapModel, armyIds: readonly string[], extra: Partial<ContactData> = {}): { state: CampaignState; contactId: string; facts: ContactFact[] } {
-  let n = state.nextId;
-  while (state.contacts[`c${n}`] !== undefined) n++;
-  const id = `c${n}`;
   // Each army once, however often it was named.
   const armies = liveArmies(state, [...new Set(armyIds)]);
+  const { id, numbered } = newContactId(state, armies.map((a) => a.id), extra.splitFrom);
   const record: ContactRecord = {
     id,
     armyIds: armies.map((a) => a.id),
@@ -24,7 +23,7 @@ export function openingContact(state: CampaignState, map: MapModel, armyIds: rea
     step: 'step1',
     data: { stepAt: nowIndex(state), ...extra },
   };
-  const next = setStatus({ ...putContact(state, record), nextId: n + 1 }, record.armyIds, { inContact: true });
+  const next = setStatus({ ...putContact(state, record), ...(numbered ? { nextId: Number(id.slice(1)) + 1 } : {}) }, record.armyIds, { inContact: true });
   return { state: next, contactId: id, facts: [{ type: 'contactMade', audience: PUBLIC, data: { how: 'opened', contactId: id, armyIds: record.armyIds, hexes: armies.map((a) => map.format(a.hex)) } }] };
 }
 

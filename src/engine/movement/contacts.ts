@@ -3,7 +3,7 @@ import { PUBLIC } from '../events/index.js';
 import { isHostile, type Army } from '../forces/index.js';
 import { type Hex, formatHex, hexKey, neighbours } from '../hex/index.js';
 import type { ContactRecord } from '../contact/index.js';
-import { contactHistory, getArmy, type CampaignState } from '../state/index.js';
+import { contactHistory, getArmy, newContactId, type CampaignState } from '../state/index.js';
 import type { MovementFact } from './movementEvents.js';
 
 /** Armies that stand on the map: not destroyed, not aboard ship. */
@@ -135,7 +135,7 @@ export function openContacts(
     const found = contactFor(s, index, group);
     if (!found) continue;
     const record = found.record;
-    if (found.opened) s = { ...s, nextId: s.nextId + 1 };
+    if (found.numbered) s = { ...s, nextId: s.nextId + 1 };
     for (const id of record.armyIds) {
       const a = getArmy(s, id);
       if (!a.status.inContact) armies[id] = { ...a, status: { ...a.status, inContact: true } };
@@ -153,21 +153,22 @@ export function openContacts(
  * forces not already in an open contact make a new one (those still busy meet the newcomers once
  * it is over). Undefined when nothing changes.
  */
-function contactFor(s: CampaignState, index: ContactIndex, group: readonly string[]): { record: ContactRecord; opened: boolean } | undefined {
+function contactFor(s: CampaignState, index: ContactIndex, group: readonly string[]): { record: ContactRecord; numbered: boolean } | undefined {
   const open = [...new Map(group.flatMap((id) => index.openByArmy.get(id) ?? []).map((c) => [c.id, c])).values()];
   const free = group.filter((id) => !open.some((c) => c.armyIds.includes(id)));
   if (free.length === 0) return undefined;
   const existing = open.find((c) => c.step === 'step1');
   if (existing) {
     const joined = [...existing.armyIds, ...free];
-    return { record: { ...existing, armyIds: joined, hexes: joined.map((id) => getArmy(s, id).hex) }, opened: false };
+    return { record: { ...existing, armyIds: joined, hexes: joined.map((id) => getArmy(s, id).hex) }, numbered: false };
   }
   const members = free.map((id) => getArmy(s, id));
   const hostilePair = members.some((a) => members.some((b) => isHostile(s.sides, a.side, b.side)));
   if (!hostilePair) return undefined;
   const standing = standingContact(s, index, free);
-  if (standing) return { record: goesOn(s, standing, free), opened: false };
-  return { record: { id: `c${s.nextId}`, armyIds: free, hexes: members.map((a) => a.hex), openedAt: s.clock, step: 'step1', data: {} }, opened: true };
+  if (standing) return { record: goesOn(s, standing, free), numbered: false };
+  const { id, numbered } = newContactId(s, free);
+  return { record: { id, armyIds: free, hexes: members.map((a) => a.hex), openedAt: s.clock, step: 'step1', data: {} }, numbered };
 }
 
 /**

@@ -11,3 +11,4 @@ export { type ContactRecord } from './campaign.js';
 export { STATE_VERSION } from './upgrade.js';
 export { StateVersionError } from './upgrade.js';
 export { upgradeState } from './upgrade.js';
+export { newContactId, newCourierId } from './ids.js';

@@ -317,8 +317,9 @@ export function commanderMapView(state: CampaignState, armyIds: readonly string[
     return p ? [p] : [];
   });
   const labelOf = (id: string): string => labels.get(id) ?? state.armies[id]?.commander ?? id;
+  // In fog a lone rider out of sight is nowhere the sender knows: its map does not draw it (docs/rulings.md, Couriers in fog).
   const couriers = Object.values(state.couriers)
-    .filter((c) => c.status === 'travelling' && mine.has(c.fromArmy))
+    .filter((c) => !fog && c.status === 'travelling' && mine.has(c.fromArmy))
     .sort((x, y) => (x.id < y.id ? -1 : 1))
     .map((c): CourierMark => ({
       id: c.id,

@@ -7,7 +7,8 @@ import { isWater, type Bank, type MapModel } from '../map/index.js';
 import { findRoute, walkPath } from '../movement/index.js';
 import { movementProfile } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
-import { getArmy, type CampaignState } from '../state/index.js';
+import { isFog, stateAsKnown } from '../knowledge/index.js';
+import { getArmy, newCourierId, type CampaignState } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';
 import type { WeatherEffects } from '../weather/index.js';
 import { describeWater } from './describeWater.js';
@@ -46,6 +47,8 @@ export interface CourierData {
   readonly safeAt?: string;
   /** Hexes ridden through, for the sender's own view. */
   readonly trail: readonly string[];
+  /** Fog of war: where the sender knew the recipient to be; the courier rides there first, then on its trail. */
+  readonly seek?: Hex;
   readonly waiting?: boolean;
   /** A ferry or raft crossing under way: the half period (timeIndex) it is done, and the far bank. */
   readonly crossing?: { readonly hex: string; readonly until: number; readonly bank?: Bank };
@@ -85,7 +88,7 @@ function riderOf(c: { id: string; side: string; hex: Hex }, d: Pick<CourierData,
 
 const DAY_OPTS = { period: 'day', night: false, unformed: true } as const;
 
-/** Hexes held by commanders hostile to `side`. */
+/** Hexes held by commanders hostile to `side` (in `state`: the world, or the sender's knowledge of it). */
 function enemyHexes(state: CampaignState, side: string): Map<string, string> {
   const m = new Map<string, string>();
   for (const a of Object.values(state.armies)) {
@@ -94,9 +97,9 @@ function enemyHexes(state: CampaignState, side: string): Map<string, string> {
   return m;
 }
 
-/** The cheapest overland route for the rider, around enemy-held hexes when there is a way. */
-function courierRoute(state: CampaignState, map: MapModel, rider: Army, to: Hex, weather: WeatherEffects): { path: readonly Hex[]; cost: number } | undefined {
-  const enemies = enemyHexes(state, rider.side);
+/** The cheapest overland route for the rider, around enemy-held hexes the sender knows of (all, with positions public) when there is a way. */
+function courierRoute(state: CampaignState, map: MapModel, rider: Army, to: Hex, weather: WeatherEffects, sender: string): { path: readonly Hex[]; cost: number } | undefined {
+  const enemies = enemyHexes(stateAsKnown(state, [sender]), rider.side);
   enemies.delete(hexKey(to));
   const base = { map, army: rider, from: rider.hex, fromBank: rider.bank, to, opts: DAY_OPTS, weather, profile: movementProfile(state.settings) };
   return findRoute({ ...base, blocked: new Set(enemies.keys()) }) ?? findRoute({ ...base, blocked: new Set() });
@@ -125,12 +128,15 @@ export function sendCourier(state: CampaignState, map: MapModel, input: SendCour
   const fleet = from.status.embarked ? fleetOf(state, from.id) : undefined;
   const aboard = fleet !== undefined && isWater(map.terrainAt(from.hex));
   const horse = !(fleet && (fleet.vessels.riverBoat ?? 0) > 0);
-  const id = `k${state.nextCourierId}`;
-  const due = expectedBy(state, map, { id, from, to, aboard, horse }, weather);
+  const { id, numbered } = newCourierId(state, from.id, to.id);
+  const known = stateAsKnown(state, [from.id]).armies[to.id];
+  if (!known) return fail('courier.recipientUnknown', `You do not know where ${to.name} is: a courier needs a place to ride to. Send it once your scouts or an ally's courier have placed it.`);
+  const seek = isFog(state) && to.side !== from.side ? { seek: { q: known.hex.q, r: known.hex.r } } : {};
+  const due = expectedBy(state, map, { id, from, to: known, aboard, horse }, weather);
   if (!due.ok) return due;
-  const data: CourierData = { horse, night: from.nocturnal, carry: 0, ...(from.bank ? { bank: from.bank } : {}), ...(aboard ? { aboard: from.id } : {}), expectedBy: due.value, trail: [map.format(from.hex)] };
+  const data: CourierData = { horse, night: from.nocturnal, carry: 0, ...(from.bank ? { bank: from.bank } : {}), ...(aboard ? { aboard: from.id } : {}), expectedBy: due.value, trail: [map.format(from.hex)], ...seek };
   const courier: CourierRecord = { id, fromArmy: from.id, toArmy: to.id, side: from.side, hex: from.hex, message, sentAt: state.clock, status: 'travelling', data };
-  const next: CampaignState = { ...state, couriers: { ...state.couriers, [id]: courier }, nextCourierId: state.nextCourierId + 1 };
+  const next: CampaignState = { ...state, couriers: { ...state.couriers, [id]: courier }, ...(numbered ? { nextCourierId: state.nextCourierId + 1 } : {}) };
   const facts: CourierFact[] = [
     { type: 'courierSent', audience: toArmy(from.id), data: { courierId: id, to: to.id, from: map.format(from.hex), goes: aboard ? 'fleet' : horse ? 'horse' : 'foot' } },
     { type: 'courierSent', audience: REFEREE, data: { courierId: id, fromArmy: from.id, toArmy: to.id, from: map.format(from.hex), message } },
@@ -141,7 +147,8 @@ export function sendCourier(state: CampaignState, map: MapModel, input: SendCour
 /**
  * The half period (time index) by which the courier should have arrived: by the cheapest route
  * at its pace, plus one half period; two days out when it sails with a fleet or the recipient lies
- * aboard next to the sender. Refused when there is no overland route.
+ * aboard next to the sender. Refused when there is no overland route. `to` is the recipient where
+ * the sender knows it to be (in fog), so the promise says nothing the sender does not know.
  */
 function expectedBy(state: CampaignState, map: MapModel, c: { id: string; from: Army; to: Army; aboard: boolean; horse: boolean }, weather: WeatherEffects): Result<number> {
   const { from, to } = c;
@@ -149,7 +156,7 @@ function expectedBy(state: CampaignState, map: MapModel, c: { id: string; from: 
   if (c.aboard || (to.status.embarked && isAdjacent(from.hex, to.hex)) || hexEquals(from.hex, to.hex)) return ok(now + 8);
   const atSea = isWater(map.terrainAt(to.hex));
   const rider = riderOf({ id: c.id, side: from.side, hex: from.hex }, { horse: c.horse, ...(from.bank ? { bank: from.bank } : {}) });
-  const route = atSea ? undefined : courierRoute(state, map, rider, to.hex, weather);
+  const route = atSea ? undefined : courierRoute(state, map, rider, to.hex, weather, from.id);
   if (!route) return fail('courier.noRoute', `No overland route from ${map.format(from.hex)} to ${to.name} at ${map.format(to.hex)}${atSea ? ' (it is at sea; send the courier when it lands or lies next to you)' : ''}.`);
   const perHalf = courierDailyPoints({ horse: c.horse }) / 2;
   return ok(now + 2 * Math.ceil(route.cost / perHalf) + 1);
@@ -291,20 +298,24 @@ function waitAtCrossing(r: Ride, _recipient: Army, road: OnTheRoad): Leg {
   return { road: { ...road, d: { ...rest, ...(done?.bank ? { bank: done.bank } : {}) } } };
 }
 
-/** Step 4: the half period's points along the cheapest route to where the recipient is now. */
+/** Step 4: the half period's points along the cheapest route to where the recipient is now (in fog, first to `seek`). */
 function rideThePoints(r: Ride, recipient: Army, road: OnTheRoad): Leg {
   const { state, map, c } = r;
-  const d = road.d;
+  const { seek: sought, ...rest } = road.d;
+  // At the place it was sent to, the courier learns where the recipient went and rides on there.
+  const d: CourierData = sought && hexEquals(sought, road.hex) ? rest : road.d;
   const crossingNow = d.crossing !== undefined && timeIndex(state.clock) < d.crossing.until;
   const riding = !crossingNow && (d.night ? state.clock.half >= 2 : state.clock.half < 2);
-  if (!riding) return { road };
+  if (!riding) return { road: { ...road, d } };
+  const target = d.seek ?? recipient.hex;
   const rider = riderOf({ id: c.id, side: c.side, hex: road.hex }, d);
-  const route = isWater(map.terrainAt(recipient.hex)) ? undefined : courierRoute(state, map, rider, recipient.hex, r.weather);
+  const route = isWater(map.terrainAt(target)) ? undefined : courierRoute(state, map, rider, target, r.weather, c.fromArmy);
   if (!route) {
-    const facts: CourierFact[] = d.waiting ? [] : [{ type: 'courierWaiting', audience: toArmy(c.fromArmy), data: { courierId: c.id, to: c.toArmy, toHex: map.format(recipient.hex), at: map.format(road.hex) } }];
+    const toHex = d.seek || !isFog(state) ? { toHex: map.format(target) } : {};
+    const facts: CourierFact[] = d.waiting ? [] : [{ type: 'courierWaiting', audience: toArmy(c.fromArmy), data: { courierId: c.id, to: c.toArmy, ...toHex, at: map.format(road.hex) } }];
     return { done: { courier: withData({ ...c, hex: road.hex }, { ...d, carry: 0, waiting: true }), facts } };
   }
-  return followRoute(r, recipient, road, rider, route.path);
+  return followRoute(r, recipient, { ...road, d }, rider, route.path);
 }
 
 /** Step 4, hex by hex: points, enemies passed, a multi-day crossing reached, the recipient reached. */

@@ -103,7 +103,7 @@ function describeCourier(f: CourierFact, names: Names): string {
     case 'courierReturned':
       return `Your courier ${f.data.courierId} found no one to deliver to: ${names.army(f.data.to)} is gone.`;
     case 'courierWaiting':
-      return `Your courier ${f.data.courierId} has no way to ${names.commander(f.data.to)} at ${f.data.toHex} for now; it waits at ${f.data.at}.`;
+      return `Your courier ${f.data.courierId} has no way to ${names.commander(f.data.to)}${f.data.toHex === undefined ? '' : ` at ${f.data.toHex}`} for now; it waits at ${f.data.at}.`;
     case 'courierEscaped':
       return `Courier ${f.data.courierId} slipped through ${f.data.hex} (rolled ${f.data.roll}).`;
   }

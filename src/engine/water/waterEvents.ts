@@ -43,7 +43,7 @@ export type CourierFact =
   | Fact<'courierCaptured', { readonly courierId: string; readonly fromArmy: string; readonly toArmy: string; readonly by: string; readonly hex: string; readonly when: 'passing' | 'stopping'; readonly roll: number }, RefereeAudience>
   | Fact<'courierOverdue', { readonly courierId: string; readonly to: string; readonly sentAt: GameTime; readonly dueBy: GameTime }, ArmyAudience>
   | Fact<'courierReturned', { readonly courierId: string; readonly to: string }, ArmyAudience>
-  | Fact<'courierWaiting', { readonly courierId: string; readonly to: string; readonly toHex: string; readonly at: string }, ArmyAudience>
+  | Fact<'courierWaiting', { readonly courierId: string; readonly to: string; readonly toHex?: string; readonly at: string }, ArmyAudience>
   | Fact<'courierEscaped', { readonly courierId: string; readonly hex: string; readonly roll: number }, RefereeAudience>;
 
 export type FleetFact =

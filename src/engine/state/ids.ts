@@ -1,0 +1,63 @@
+import { sha256Hex } from '../dice/index.js';
+import type { GameTime } from '../clock/index.js';
+import type { CampaignState } from './campaign.js';
+
+/*
+ * Ids a player reads (contacts, couriers). With positions public they are numbered across the
+ * campaign (c1, c2, ...; k1, k2, ...): every contact is announced anyway. In fog of war a number
+ * counted across the campaign would tell a commander how many contacts (or couriers) others had
+ * that they never saw: their own contact would be c2 in one world and c1 in a world without the
+ * hidden one. So in fog an id is derived from what everyone who reads it knows of the thing
+ * itself: when it began and which armies it concerns, hashed into a few letters. The campaign's
+ * counters do not move in fog, so switching to public later reveals nothing either.
+ * @see docs/rulings.md (Fog of war: ids)
+ */
+
+/** Letters only (no i, l, o), so a derived id never looks like a numbered one nor like a digit. */
+const LETTERS = 'abcdefghjkmnpqrstuvwxyz';
+const LENGTH = 6;
+
+/** `prefix` and six letters from the SHA-256 of `facts` (and of `attempt` after a clash). */
+function lettersOf(prefix: string, facts: string, attempt: number): string {
+  const hex = sha256Hex(attempt === 0 ? facts : `${facts}|${attempt}`);
+  let id = prefix;
+  for (let i = 0; i < LENGTH; i += 1) id += LETTERS[Number.parseInt(hex.slice(i * 4, i * 4 + 4), 16) % LETTERS.length];
+  return id;
+}
+
+/** The first derived id for `facts` not `taken` (a clash with an open one is astronomically rare, but checked). */
+function derivedId(prefix: string, facts: string, taken: (id: string) => boolean): string {
+  for (let attempt = 0; ; attempt += 1) {
+    const id = lettersOf(prefix, facts, attempt);
+    if (!taken(id)) return id;
+  }
+}
+
+const at = (t: GameTime): string => `${t.day}.${t.half}`;
+
+/**
+ * The id of a contact opening now between `armyIds`: `c<n>` with positions public (n from the
+ * campaign's count, which the caller advances), else derived from the time, the armies (sorted)
+ * and the contact it was split from. Never one of the open contacts' ids.
+ */
+export function newContactId(state: Pick<CampaignState, 'settings' | 'nextId' | 'contacts' | 'clock'>, armyIds: readonly string[], splitFrom?: string): { id: string; numbered: boolean } {
+  if (state.settings.positions !== 'fog') {
+    let n = state.nextId;
+    while (state.contacts[`c${n}`] !== undefined) n++;
+    return { id: `c${n}`, numbered: true };
+  }
+  const facts = `contact|${at(state.clock)}|${[...armyIds].sort().join(',')}|${splitFrom ?? ''}`;
+  return { id: derivedId('c', facts, (id) => state.contacts[id] !== undefined), numbered: false };
+}
+
+/**
+ * The id of a courier `fromArmy` sends now to `toArmy`: `k<n>` with positions public, else
+ * derived from the time, both armies and how many couriers the sender already sent them this
+ * half period (all of them still riding, and all known to the sender).
+ */
+export function newCourierId(state: Pick<CampaignState, 'settings' | 'nextCourierId' | 'couriers' | 'clock'>, fromArmy: string, toArmy: string): { id: string; numbered: boolean } {
+  if (state.settings.positions !== 'fog') return { id: `k${state.nextCourierId}`, numbered: true };
+  const sent = Object.values(state.couriers).filter((c) => c.fromArmy === fromArmy && c.toArmy === toArmy && c.sentAt.day === state.clock.day && c.sentAt.half === state.clock.half).length;
+  const facts = `courier|${at(state.clock)}|${fromArmy}|${toArmy}|${sent}`;
+  return { id: derivedId('k', facts, (id) => state.couriers[id] !== undefined), numbered: false };
+}
