@@ -50,7 +50,8 @@ export default {
       .addStringOption((o) => o.setName('profile').setDescription('Movement rules: Valormr (default) or ACKS army movement')
         .addChoices({ name: 'Valormr (000)', value: 'valormr' }, { name: 'ACKS army movement (004)', value: 'acks' }))
       .addStringOption((o) => o.setName('tactical').setDescription('The tabletop battles are fought on (sets the table presets)')
-        .addChoices({ name: 'Valormr (001, inches)', value: 'valormr' }, { name: 'Text 002 chapter (inches)', value: 'chapter002' }, { name: 'Fantasy Warlord (003, centimetres)', value: 'warlord' })))
+        .addChoices({ name: 'Valormr (001, inches)', value: 'valormr' }, { name: 'Text 002 chapter (inches)', value: 'chapter002' }, { name: 'Fantasy Warlord (003, centimetres)', value: 'warlord' }))
+      .addBooleanOption((o) => o.setName('confirm').setDescription('Apply a switch of positions: once the campaign has started (first see what it reveals)')))
     .addSubcommand((s) => s.setName('profile').setDescription('Show or adjust the movement profile\'s own settings (ACKS).')
       .addNumberOption((o) => o.setName('brigades-per-regiment').setDescription('Large armies: brigades each regiment counts for (default 1)').setMinValue(0.25).setMaxValue(20))
       .addBooleanOption((o) => o.setName('commander-divisions').setDescription('Commanders may split and merge their own armies (default: referee only)'))
@@ -92,7 +93,7 @@ export default {
           catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
           commanderBooks: ctx.boolean('commander-books'), profile: ctx.string('profile'), tactical: ctx.string('tactical'),
           earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'),
-        });
+        }, { confirm: ctx.boolean('confirm') });
       case 'profile':
         return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), terrainCosts: ctx.string('terrain-costs') });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { neighbours, parseHex, formatHex } from '../../src/engine/hex/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { CHANNEL_READER, firstDifference, playWorld, player, type Script, type Variation, type World } from './worlds.js';
+import { DEFAULT_SETTINGS, newContactId } from '../../src/engine/state/index.js';
+import { CHANNEL_READER, firstDifference, playWorld, player, type Reader, type Script, type Variation, type World } from './worlds.js';
 
 /*
  * Issue 23, item 5: one campaign that reaches contacts, a battle, a courier, ships, undo and
@@ -86,8 +87,9 @@ const maskSecretCommitment = (text: string): string => text
 
 const secretDice = (fog: boolean): Variation<string> => ({
   name: 'the values of the secret dice',
-  // Carol is in no contact; in public the channel hears the battle's deployment dice once announced.
-  hiddenFrom: fog ? ['carol', 'channel'] : ['carol'],
+  // Carol is in no contact. With positions public the channel (so carol too) hears the battle's
+  // deployment dice and sees its sketch once announced: then only carol's own answers and DMs.
+  hiddenFrom: fog ? ['carol', 'channel'] : ['carol (own)'],
   apply(state: CampaignState, master: string): CampaignState {
     const secret = state.rng.secret;
     if (!secret) throw new Error('no secret stream');
@@ -95,6 +97,10 @@ const secretDice = (fog: boolean): Variation<string> => ({
   },
   normalize: maskSecretCommitment,
 });
+
+/** The id of the contact of Hadewych and Grallune, made as the first tick plays Day 1, morning (they stand next to each other): c1 in public, derived in fog. */
+const battleId = (positions: 'public' | 'fog'): string =>
+  newContactId({ settings: { ...DEFAULT_SETTINGS, positions }, nextId: 1, contacts: {}, clock: { day: 1, half: 0 } }, ['hadewych', 'grallune']).id;
 
 const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Script => ({
   setup: [
@@ -130,7 +136,8 @@ const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Scrip
     '@alice /intel', '@bob /intel',
     '@alice /engage', '@bob /engage',
     '@alice /turn status', '@bob /campaign status', '@carol /weather show',
-    '@referee /battle result losses:"hadewych/first=2, grallune/first=1"',
+    // Named: in a world with another battle open the referee would be asked which.
+    `@referee /battle result contact:${battleId(positions)} losses:"hadewych/first=2, grallune/first=1"`,
     '!tick',
     '@referee /turn undo',
     '@bob /rest',
@@ -141,7 +148,9 @@ const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Scrip
   ],
 });
 
-const READERS = [player('alice'), player('bob'), player('carol'), CHANNEL_READER];
+/** Carol's own answers and DMs, without the channel. */
+const CAROL_OWN: Reader = { name: 'carol (own)', receives: (o) => (o.to === 'ephemeral' || o.to === 'dm') && o.user === 'carol' };
+const READERS = [player('alice'), player('bob'), player('carol'), CHANNEL_READER, CAROL_OWN];
 
 /** What the script must reach in every world, or the test would quietly stop covering it. */
 const MUST_REACH = ['contactMade', 'battleFought', 'courierSent', 'courierDelivered', 'fleetSailed', 'turnUndone'] as const;
@@ -158,7 +167,7 @@ async function compare<T>(s: Script, variation: Variation<T>, a: T, b: T): Promi
   assertReached(worldA, variation.name);
   for (const reader of variation.hiddenFrom) {
     const ta = worldA.transcripts.get(reader) ?? [];
-    expect(ta.length, `${reader} received something`).toBeGreaterThan(10);
+    expect(ta.length, `${reader} received something`).toBeGreaterThan(5);
     expect(firstDifference(ta, worldB.transcripts.get(reader) ?? []), `${reader}, ${variation.name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBeUndefined();
   }
 }

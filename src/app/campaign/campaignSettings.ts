@@ -5,10 +5,11 @@ import { type CampaignSettings, checkSettings, DEFAULT_SETTINGS, SETTING_LIMITS 
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
-import { reply, type Reply } from '../messages.js';
+import { ephemeral, reply, type Reply } from '../messages.js';
 import { checkCadence, deadlineControl, reminderTime, scheduleFromNow } from '../schedule.js';
 import { inCampaign, requireReferee } from '../session.js';
 import { activeCommanders } from '../turn/markReady.js';
+import { positionsSwitchPreview } from './positionsSwitch.js';
 
 /**
  * A change to the settings, by setting (undefined: unchanged); text values are checked against the
@@ -170,8 +171,12 @@ function applyChanges(cur: CampaignSettings, changes: readonly (readonly [keyof 
   return settings;
 }
 
-/** Referee: shows or changes the campaign's settings. Every change is validated by the settings schema, logged and announced. */
-export function campaignSettings(app: App, actor: Actor, input: SettingsInput): Reply[] {
+/**
+ * Referee: shows or changes the campaign's settings. Every change is validated by the settings
+ * schema, logged and announced. Switching `positions:` once the campaign has started first tells
+ * the referee what it will reveal and hide, and applies only with `confirm:true`.
+ */
+export function campaignSettings(app: App, actor: Actor, input: SettingsInput, opts: { confirm?: boolean | undefined } = {}): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const changes = (Object.entries(input) as [keyof CampaignSettings, unknown][]).filter(([, v]) => v !== undefined);
     if (changes.length === 0) return { result: [reply(`Settings of **${tx.state.name}**: ${describe(tx.state.settings)}.`, tx.state.settings)] };
@@ -185,6 +190,8 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
       throw new UserError('settings.invalid', `Nothing was changed. ${lines.join(' ')}`, { settings: named.map((k) => OPTION_OF[k]) });
     }
     checkCadence(settings.cadence, settings.timezone);
+    const switching = positionsSwitchPreview(tx.state, settings.positions);
+    if (switching && !opts.confirm) return { result: [ephemeral(`Nothing was changed yet.\n${switching}`, { confirm: 'positions', from: cur.positions, to: settings.positions })] };
     if (settings.earlyTickGapMinutes > 0 && cur.earlyTickGapMinutes === 0 && activeCommanders(tx).length === 0) {
       throw new UserError('settings.earlyTickNobody', 'Nothing was changed. `early-tick` plays the tick when every commander is ready, and no army has a commander yet: assign armies first with `/campaign assign`, then turn it on.');
     }
