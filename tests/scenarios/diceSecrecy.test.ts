@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allEvents } from '../../src/db/eventRepo.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
@@ -34,10 +35,17 @@ function die(text: string, sides: number): number {
 const labelled = (seed: string, r: Roll): number => die(`${seed}:${r.purpose}#${r.nth}`, r.sides);
 const inOrder = (seed: string, i: number, r: Roll): number => (Number.parseInt(sha(`${seed}:${i}`).slice(0, 8), 16) % r.sides) + 1;
 
+/** The text a received file holds: itself, or (a campaign book is a zip) each text file inside it. */
+function textsOf(file: string): string[] {
+  if (/\.(md|json|txt)$/.test(file)) return [readFileSync(file, 'utf8')];
+  if (!file.endsWith('.zip')) return [];
+  return Object.entries(unzipSync(readFileSync(file))).filter(([name]) => /\.(md|json|txt)$/.test(name)).map(([, bytes]) => strFromU8(bytes));
+}
+
 /** What one reader received: their DMs and private answers, the channel, and every public reply; the text files they were given. */
 function received(x: Harness, user: string | undefined): string {
   const mine = (o: ConsoleOutput): boolean => o.to === 'channel' || o.to === 'reply' || ((o.to === 'dm' || o.to === 'ephemeral') && user !== undefined && o.user === user);
-  return x.outputs.filter(mine).map((o) => [o.content, JSON.stringify(o.data ?? null), ...(o.files ?? []).filter((f) => /\.(md|json|txt)$/.test(f)).map((f) => readFileSync(f, 'utf8'))].join('\n')).join('\n');
+  return x.outputs.filter(mine).map((o) => [o.content, JSON.stringify(o.data ?? null), ...(o.files ?? []).flatMap(textsOf)].join('\n')).join('\n');
 }
 
 /** Every 32-hex-digit string in a text (a seed or a master looks like that), and the halves of the 64-digit ones. */
@@ -98,6 +106,8 @@ describe('RULINGS 7 / issue 23: no secret die can be recomputed from anything a 
     }
     await h.run('@carol /campaign timelapse');
     for (const reader of ['alice', 'bob', 'carol', undefined]) {
+      // The books (zips) are searched too: their text is in what the reader received.
+      if (reader) expect(received(h, reader), `${reader}'s books were read`).toMatch(/^## Day 1$/m);
       const found = recompute(h, state.id, received(h, reader), last);
       expect(found.secretDice, 'the campaign rolled secret dice').toBeGreaterThan(15);
       expect(found.publicDice, 'and public ones').toBeGreaterThanOrEqual(1);
