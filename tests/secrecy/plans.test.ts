@@ -81,12 +81,12 @@ describe('differential secrecy: two worlds that differ only in an enemy plan', (
       const worldA = await playWorld(s, planned, a, READERS);
       const worldB = await playWorld(s, planned, b, READERS);
       for (const reader of planned.hiddenFrom) {
-        const ta = worldA.get(reader) ?? [];
+        const ta = worldA.transcripts.get(reader) ?? [];
         expect(ta.length, `${reader} received something`).toBeGreaterThan(8);
-        expect(firstDifference(ta, worldB.get(reader) ?? []), `${reader}, ${planned.name}`).toBeUndefined();
+        expect(firstDifference(ta, worldB.transcripts.get(reader) ?? []), `${reader}, ${planned.name}`).toBeUndefined();
       }
       // The worlds do differ: the referee is told each plan and its decisions.
-      expect(firstDifference(worldA.get('referee') ?? [], worldB.get('referee') ?? [])).toBeDefined();
+      expect(firstDifference(worldA.transcripts.get('referee') ?? [], worldB.transcripts.get('referee') ?? [])).toBeDefined();
     }, 600_000);
   }
 });
