@@ -54,6 +54,8 @@ export default {
     .addSubcommand((s) => s.setName('profile').setDescription('Show or adjust the movement profile\'s own settings (ACKS).')
       .addNumberOption((o) => o.setName('brigades-per-regiment').setDescription('Large armies: brigades each regiment counts for (default 1)').setMinValue(0.25).setMaxValue(20))
       .addBooleanOption((o) => o.setName('commander-divisions').setDescription('Commanders may split and merge their own armies (default: referee only)'))
+      .addStringOption((o) => o.setName('temperature').setDescription('The season\'s temperature (ACKS: frigid and sweltering halve speed; default moderate)')
+        .addChoices({ name: 'frigid', value: 'frigid' }, { name: 'cold', value: 'cold' }, { name: 'moderate', value: 'moderate' }, { name: 'sweltering', value: 'sweltering' }))
       .addStringOption((o) => o.setName('terrain-costs').setDescription('Your terrain costs, e.g. "forest=12, swamp=18", or "default"').setMaxLength(120)))
     .addSubcommand((s) => s.setName('assign').setDescription('Give an army to a player.')
       .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
@@ -94,7 +96,7 @@ export default {
           earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'),
         });
       case 'profile':
-        return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), terrainCosts: ctx.string('terrain-costs') });
+        return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), temperature: ctx.string('temperature'), terrainCosts: ctx.string('terrain-costs') });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
       case 'start': return startCampaign(ctx.app, actor);
       case 'pause': return pauseCampaign(ctx.app, actor, { until: ctx.string('until'), reason: ctx.string('reason') });

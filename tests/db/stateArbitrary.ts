@@ -9,7 +9,7 @@ import type { ManualDiceState } from '../../src/engine/dice/manual.js';
 import type { KnowledgeState, Sightings } from '../../src/engine/knowledge/knowledge.js';
 import { EXPEDITION_SPEEDS, LAND_TERRAINS, MOVEMENT_PROFILE_IDS, TACTICAL_PROFILE_IDS } from '../../src/engine/profiles/index.js';
 import type { CampaignState, CourierRecord, Order } from '../../src/engine/state/campaign.js';
-import type { CampaignSettings } from '../../src/engine/state/settings.js';
+import { TEMPERATURES, type CampaignSettings } from '../../src/engine/state/settings.js';
 import type { WeatherState } from '../../src/engine/weather/types.js';
 
 /**
@@ -273,12 +273,13 @@ const settings: fc.Arbitrary<CampaignSettings> = fc.record({
   tactical: fc.constantFrom(...TACTICAL_PROFILE_IDS),
   brigadesPerRegiment: fc.integer({ min: 1, max: 80 }).map((n) => n / 4),
   commanderDivisions: fc.boolean(),
+  temperature: fc.constantFrom(...TEMPERATURES),
   terrainCosts: fc.dictionary(fc.constantFrom(...LAND_TERRAINS), fc.integer({ min: 1, max: 60 }), { minKeys: 1 }),
   earlyTickGapMinutes: fc.integer({ min: 0, max: 60 }),
   quietHours: fc.constantFrom('22:00-07:00', '00:00-06:00'),
 }, ['earlyTickGapMinutes', 'cadence', 'timezone', 'reminderLeadMinutes', 'catchUp', 'catchUpCap', 'tableWidth', 'shortBowRange', 'drought', 'advancedEmbarkation',
   'flyingIgnoresTerrain', 'unformedAsRetreat', 'nocturnalDayMarch', 'passageOfLines', 'defaultOrder', 'decisionDeadlineTicks', 'undoDepth', 'manualDice',
-  'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions']));
+  'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions', 'temperature']));
 
 const weather: fc.Arbitrary<WeatherState> = fc.record({
   sky: fc.constantFrom('clear' as const, 'cloudy' as const, 'lightRain' as const, 'hardRain' as const),

@@ -11,6 +11,14 @@ import { LAND_TERRAINS, type LandTerrain, MOVEMENT_PROFILE_IDS, type MovementPro
  */
 export type CatchUpPolicy = 'all' | 'one' | 'none';
 
+/**
+ * The temperature of the season, the referee's to set (004 Effects of Severe Weather: frigid,
+ * cold, moderate, sweltering). The weather rolls no temperature: the referee sets it as the
+ * season turns, and the profile's weather rules read it (ACKS: frigid and sweltering halve speed).
+ */
+export const TEMPERATURES = ['frigid', 'cold', 'moderate', 'sweltering'] as const;
+export type Temperature = (typeof TEMPERATURES)[number];
+
 /** The limits of each numeric setting: also what refusals quote. */
 export const SETTING_LIMITS = {
   reminderLeadMinutes: { min: 0, max: 24 * 60 },
@@ -105,6 +113,8 @@ const fields = {
   brigadesPerRegiment: num('brigadesPerRegiment'),
   /** Divisions (ACKS): commanders may split and merge their own armies, not only the referee. */
   commanderDivisions: z.boolean(),
+  /** The season's temperature (004), set by the referee; read by the profile's weather rules. */
+  temperature: z.enum(TEMPERATURES),
   /** The referee's terrain costs, replacing the profile's (ACKS prints none but the road's). */
   terrainCosts: z.partialRecord(z.enum(LAND_TERRAINS as [LandTerrain, ...LandTerrain[]]), int('terrainCost')).optional(),
   /**
@@ -141,6 +151,7 @@ export interface CampaignSettings {
   readonly tactical: TacticalProfileId;
   readonly brigadesPerRegiment: number;
   readonly commanderDivisions: boolean;
+  readonly temperature: Temperature;
   readonly terrainCosts?: Readonly<Partial<Record<LandTerrain, number>>>;
   readonly earlyTickGapMinutes: number;
   readonly quietHours?: string;
@@ -170,6 +181,7 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   tactical: 'valormr',
   brigadesPerRegiment: 1,
   commanderDivisions: false,
+  temperature: 'moderate',
   earlyTickGapMinutes: 0,
 };
 
@@ -205,6 +217,7 @@ const storedSchema = z.object({
   tactical: fields.tactical.catch(DEFAULT_SETTINGS.tactical),
   brigadesPerRegiment: fields.brigadesPerRegiment.catch(DEFAULT_SETTINGS.brigadesPerRegiment),
   commanderDivisions: fields.commanderDivisions.catch(DEFAULT_SETTINGS.commanderDivisions),
+  temperature: fields.temperature.catch(DEFAULT_SETTINGS.temperature),
   terrainCosts: fields.terrainCosts.catch(undefined),
   earlyTickGapMinutes: fields.earlyTickGapMinutes.catch(DEFAULT_SETTINGS.earlyTickGapMinutes),
   quietHours: fields.quietHours.catch(undefined),
