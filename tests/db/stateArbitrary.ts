@@ -274,12 +274,13 @@ const settings: fc.Arbitrary<CampaignSettings> = fc.record({
   brigadesPerRegiment: fc.integer({ min: 1, max: 80 }).map((n) => n / 4),
   commanderDivisions: fc.boolean(),
   temperature: fc.constantFrom(...TEMPERATURES),
+  marchAttrition: fc.boolean(),
   terrainCosts: fc.dictionary(fc.constantFrom(...LAND_TERRAINS), fc.integer({ min: 1, max: 60 }), { minKeys: 1 }),
   earlyTickGapMinutes: fc.integer({ min: 0, max: 60 }),
   quietHours: fc.constantFrom('22:00-07:00', '00:00-06:00'),
 }, ['earlyTickGapMinutes', 'cadence', 'timezone', 'reminderLeadMinutes', 'catchUp', 'catchUpCap', 'tableWidth', 'shortBowRange', 'drought', 'advancedEmbarkation',
   'flyingIgnoresTerrain', 'unformedAsRetreat', 'nocturnalDayMarch', 'passageOfLines', 'defaultOrder', 'decisionDeadlineTicks', 'undoDepth', 'manualDice',
-  'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions', 'temperature']));
+  'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions', 'temperature', 'marchAttrition']));
 
 const weather: fc.Arbitrary<WeatherState> = fc.record({
   sky: fc.constantFrom('clear' as const, 'cloudy' as const, 'lightRain' as const, 'hardRain' as const),

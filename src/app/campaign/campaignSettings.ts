@@ -45,6 +45,7 @@ const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
   brigadesPerRegiment: 'brigades-per-regiment',
   commanderDivisions: 'commander-divisions',
   temperature: 'temperature',
+  marchAttrition: 'march-attrition',
   terrainCosts: 'terrain-costs',
   earlyTickGapMinutes: 'early-tick',
   quietHours: 'quiet-hours',
@@ -85,6 +86,7 @@ function profileParts(s: CampaignSettings): string[] {
     ...(p.weather.temperature ? [`temperature ${s.temperature}`] : []),
     ...(s.terrainCosts || p.id !== DEFAULT_SETTINGS.profile ? [`terrain-costs ${costs}`] : []),
     `tactical ${tacticalProfile(s).id} (${tacticalProfile(s).name})`,
+    ...(tacticalProfile(s).forcedMarch ? [`march-attrition ${onOff(s.marchAttrition)}`] : []),
   ];
 }
 
@@ -99,7 +101,8 @@ function idleUnder(s: CampaignSettings, changed: readonly (keyof CampaignSetting
     ...(changed.includes('commanderDivisions') && !p.divisions ? [`\`commander-divisions\` has no effect under the ${p.name} profile (it has no divisions)`] : []),
     ...(changed.includes('temperature') && !p.weather.temperature ? [`\`temperature\` has no effect under the ${p.name} profile (its weather has no temperature rule)`] : []),
   ];
-  return idle.length > 0 ? ` ${idle.join('; ')}: kept for a profile that has it (\`profile:acks\`).` : '';
+  const table = changed.includes('marchAttrition') && !tacticalProfile(s).forcedMarch ? ` \`march-attrition\` has no effect at the ${tacticalProfile(s).name} table (it has no forced-march attrition): kept for \`tactical:chapter002\`.` : '';
+  return `${idle.length > 0 ? ` ${idle.join('; ')}: kept for a profile that has it (\`profile:acks\`).` : ''}${table}`;
 }
 
 /** What the season's temperature does to the march under the profile, in words (nothing where the profile ignores it: `idleUnder` says so). */

@@ -71,9 +71,9 @@ function tacticalLines(t: TacticalProfile, s: CampaignSettings): string[] {
   const u = t.unit === 'cm' ? ' cm' : '"';
   const readings = [
     ...(t.startingFormation ? ['march formation → starting formation'] : []),
-    ...(t.forcedMarch ? ['forced march or fatigue → attrition and exhaustion check'] : []),
+    ...(t.forcedMarch ? [s.marchAttrition ? 'a forced march on the map that day, or fatigue → the chapter\'s attrition and exhaustion check (`march-attrition` on)' : 'the chapter\'s forced-march attrition for forced marches on the table only, none for those on the map (`march-attrition` off)'] : []),
     ...(t.dirtRoads ? ['roads from the rain'] : []),
-    ...(t.terrainCards ? ['woods and rivers on the terrain cards'] : []),
+    ...(t.terrainCards ? ['terrain cards: woods as dense trees, rivers and the stream at bridges and fords only, hills double uphill'] : []),
     ...(t.conventions ? ['rout = fled the field (a withdrawal in rout), pursuit, its own evade'] : []),
     ...(t.flying ? ['flight heights for flying armies'] : []),
   ];

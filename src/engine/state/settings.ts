@@ -115,6 +115,12 @@ const fields = {
   commanderDivisions: z.boolean(),
   /** The season's temperature (004), set by the referee; read by the profile's weather rules. */
   temperature: z.enum(TEMPERATURES),
+  /**
+   * 002's forced-march attrition and exhaustion check for a force that force-marched on the
+   * campaign map that day or is fatigued (off: the chapter's rule is for forced marches on the
+   * table only, as it says).
+   */
+  marchAttrition: z.boolean(),
   /** The referee's terrain costs, replacing the profile's (ACKS prints none but the road's). */
   terrainCosts: z.partialRecord(z.enum(LAND_TERRAINS as [LandTerrain, ...LandTerrain[]]), int('terrainCost')).optional(),
   /**
@@ -152,6 +158,7 @@ export interface CampaignSettings {
   readonly brigadesPerRegiment: number;
   readonly commanderDivisions: boolean;
   readonly temperature: Temperature;
+  readonly marchAttrition: boolean;
   readonly terrainCosts?: Readonly<Partial<Record<LandTerrain, number>>>;
   readonly earlyTickGapMinutes: number;
   readonly quietHours?: string;
@@ -182,6 +189,7 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   brigadesPerRegiment: 1,
   commanderDivisions: false,
   temperature: 'moderate',
+  marchAttrition: false,
   earlyTickGapMinutes: 0,
 };
 
@@ -218,6 +226,7 @@ const storedSchema = z.object({
   brigadesPerRegiment: fields.brigadesPerRegiment.catch(DEFAULT_SETTINGS.brigadesPerRegiment),
   commanderDivisions: fields.commanderDivisions.catch(DEFAULT_SETTINGS.commanderDivisions),
   temperature: fields.temperature.catch(DEFAULT_SETTINGS.temperature),
+  marchAttrition: fields.marchAttrition.catch(DEFAULT_SETTINGS.marchAttrition),
   terrainCosts: fields.terrainCosts.catch(undefined),
   earlyTickGapMinutes: fields.earlyTickGapMinutes.catch(DEFAULT_SETTINGS.earlyTickGapMinutes),
   quietHours: fields.quietHours.catch(undefined),
