@@ -34,6 +34,8 @@ export interface CampaignControl {
   readonly resumeAt: string | null;
   /** Why the referee paused the campaign. */
   readonly pauseReason: string | null;
+  /** Commanders (user ids) already reminded for the current half period (each at their own `/notify` lead). */
+  readonly reminded: readonly string[];
 }
 
 /** Where a campaign lives on Discord (or the console), who owns it, and its control columns. */
@@ -70,14 +72,18 @@ const META_SQL = `select id, guild_id as guildId, channel_id as channelId, owner
   next_tick_at as nextTickAt, reminder_sent_for as reminderSentFor, remind_at as remindAt, held_due as heldDue,
   deadline_extensions as deadlineExtensions, deadline_extension_minutes as deadlineExtensionMinutes,
   last_tick_at as lastTickAt, catch_up_allowance as catchUpAllowance, ready, early_from as earlyFrom, resume_at as resumeAt,
-  pause_reason as pauseReason from campaigns`;
+  pause_reason as pauseReason, reminded from campaigns`;
 
-/** The row as read (the ready list is a JSON array of user ids). */
+const userIds = (json: string): string[] => {
+  const v: unknown = fromJson(json);
+  return Array.isArray(v) ? v.filter((u): u is string => typeof u === 'string') : [];
+};
+
+/** The row as read (the ready and reminded lists are JSON arrays of user ids). */
 function toMeta(row: unknown): CampaignMeta | undefined {
   if (row === undefined) return undefined;
-  const r = row as Omit<CampaignMeta, 'ready'> & { ready: string };
-  const ready: unknown = fromJson(r.ready);
-  return { ...r, ready: Array.isArray(ready) ? ready.filter((u): u is string => typeof u === 'string') : [] };
+  const r = row as Omit<CampaignMeta, 'ready' | 'reminded'> & { ready: string; reminded: string };
+  return { ...r, ready: userIds(r.ready), reminded: userIds(r.reminded) };
 }
 
 export function findCampaignInChannel(conn: Database, guildId: string, channelId: string): CampaignMeta | undefined {
@@ -133,6 +139,7 @@ const CONTROL_COLUMNS: Readonly<Record<keyof CampaignControl, string>> = {
   nextTickAt: 'next_tick_at', reminderSentFor: 'reminder_sent_for', remindAt: 'remind_at', heldDue: 'held_due',
   deadlineExtensions: 'deadline_extensions', deadlineExtensionMinutes: 'deadline_extension_minutes', lastTickAt: 'last_tick_at',
   catchUpAllowance: 'catch_up_allowance', ready: 'ready', earlyFrom: 'early_from', resumeAt: 'resume_at', pauseReason: 'pause_reason',
+  reminded: 'reminded',
 };
 
 export function setControl(conn: Database, id: string, patch: Partial<CampaignControl>): void {
@@ -208,10 +215,13 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
   const live = (table: 'contacts' | 'couriers'): Record<string, unknown> =>
     Object.fromEntries((prepared(conn, `select id, data from ${table} where campaign_id = ? and live = 1`).all(id) as Row[]).map((r) => [str(r, 'id'), fromJson(str(r, 'data'))]));
   const knowledge: { armies: Record<string, unknown>; reports: Record<string, unknown> } = { armies: {}, reports: {} };
+  // Plans share the keyed table (`plan:<army id>`): one small JSON row per army, like its memory.
+  const plans: Record<string, unknown> = {};
   for (const k of prepared(conn, 'select key, data from knowledge where campaign_id = ?').all(id) as Row[]) {
     const [kind, ...rest] = str(k, 'key').split(':');
     if (kind === 'army') knowledge.armies[rest.join(':')] = fromJson(str(k, 'data'));
     else if (kind === 'report') knowledge.reports[rest.join(':')] = fromJson(str(k, 'data'));
+    else if (kind === 'plan') plans[rest.join(':')] = fromJson(str(k, 'data'));
   }
   return {
     version: c['state_version'] as number,
@@ -232,6 +242,7 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
       rng: fromJson(str(c, 'rng')),
       manualDice: fromJson(str(c, 'manual_dice')),
       knowledge,
+      plans,
       nextId: c['next_id'],
       nextCourierId: c['next_courier_id'],
     },
@@ -316,6 +327,7 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
   };
   syncKeyed(prev?.knowledge.armies, next.knowledge.armies, rewriteAll, (id, v) => knowledgeRow(`army:${id}`, v), (id) => dropKnowledge(`army:${id}`));
   syncKeyed(prev?.knowledge.reports, next.knowledge.reports, rewriteAll, (id, v) => knowledgeRow(`report:${id}`, v), (id) => dropKnowledge(`report:${id}`));
+  syncKeyed(prev?.plans, next.plans, rewriteAll, (id, v) => knowledgeRow(`plan:${id}`, v), (id) => dropKnowledge(`plan:${id}`));
   if (changed(prev?.weather, next.weather)) {
     const { sky, fog, wind, rainLevel, ...data } = next.weather;
     prepared(conn, `insert into weather (campaign_id, sky, fog, wind, rain_level, data) values (?, ?, ?, ?, ?, ?)
