@@ -1,5 +1,6 @@
 import { hexDistance, parseHex, hexToOffset, type Hex } from '../hex/index.js';
 import { buildMap, isWater, type MapModel } from '../map/index.js';
+import { EXPEDITION_SPEEDS, MOVEMENT_PROFILES } from '../profiles/index.js';
 import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from './schema.js';
 
 export interface ScenarioProblem {
@@ -58,7 +59,8 @@ interface Checker {
  * 3. rivers connect, fords only on minor rivers, one river per hex;
  * 4. ports, towns, fortifications, labels, channels, mud flats and regions on the map;
  * 5. sides unique and hostile only to sides that exist;
- * 6. armies: unique ids, known sides, one commander per hex on land, something to command.
+ * 6. armies: unique ids, known sides, one commander per hex on land, something to command;
+ * 7. the fields a movement profile reads: speeds on 004's table, one speed per company, war machines only for a profile that has them.
  */
 function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
@@ -98,6 +100,7 @@ function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
   checkPlaces(c);
   const sideIds = checkSides(c);
   checkArmies(c, sideIds);
+  checkProfileFields(c);
   return problems;
 }
 
@@ -199,6 +202,39 @@ function checkArmies(c: Checker, sideIds: ReadonlySet<string>): void {
     a.regiments.forEach((r, j) => {
       if (regIds.has(r.id)) c.add(`${path}.regiments[${j}].id`, `duplicate regiment id "${r.id}" in ${a.id}`);
       regIds.add(r.id);
+    });
+  });
+}
+
+/** The speeds a scenario may state: 004's expedition speeds, in feet a turn. */
+const SPEEDS_ACCEPTED = `${EXPEDITION_SPEEDS.map((r) => r.feet).join(', ')} (004's expedition speeds, feet a turn)`;
+
+/**
+ * Step 7: the fields only a movement profile reads are refused where they would be silently
+ * ignored or misread: a speed off 004's table; a company whose speed differs from its
+ * regiment's (give it once: on the regiment for all its companies, or on each company); war
+ * machines in a scenario written for a profile that has none (Valormr).
+ * @see 004 Moving Armies; Movement of War Machines; docs/rulings.md Scenario checks
+ */
+function checkProfileFields(c: Checker): void {
+  const profile = MOVEMENT_PROFILES[c.s.profile ?? 'valormr'];
+  const onTable = (feet: number): boolean => EXPEDITION_SPEEDS.some((r) => r.feet === feet);
+  c.s.armies.forEach((a, i) => {
+    const path = `armies[${i}]`;
+    const machines = a.regiments.some((r) => r.companies.some((k) => k.warMachine === true));
+    if (!profile.rates.warMachines && (machines || a.warMachines !== undefined)) {
+      c.add(machines ? `${path}.regiments` : `${path}.warMachines`, `war machines are a rule of ACKS army movement (004), and this scenario is written for ${profile.name}: add "profile": "acks" to the scenario, or leave out warMachine and warMachines`);
+    }
+    a.regiments.forEach((r, j) => {
+      const rp = `${path}.regiments[${j}]`;
+      if (r.speed !== undefined && !onTable(r.speed)) c.add(`${rp}.speed`, `${r.speed}' is not an expedition speed; accepted: ${SPEEDS_ACCEPTED}`);
+      r.companies.forEach((k, m) => {
+        if (k.speed === undefined) return;
+        if (!onTable(k.speed)) c.add(`${rp}.companies[${m}].speed`, `${k.speed}' is not an expedition speed; accepted: ${SPEEDS_ACCEPTED}`);
+        else if (r.speed !== undefined && k.speed !== r.speed) {
+          c.add(`${rp}.companies[${m}].speed`, `${k.speed}' differs from its regiment's ${r.speed}': give a speed once, on the regiment (for all its companies) or on each company`);
+        }
+      });
     });
   });
 }
