@@ -30,6 +30,7 @@ export const SETTING_LIMITS = {
   brigadesPerRegiment: { min: 0.25, max: 20 },
   terrainCost: { min: 1, max: 60 },
   earlyTickGapMinutes: { min: 0, max: 24 * 60 },
+  absentAfterHalves: { min: 0, max: 56 },
 } as const;
 
 /** Numbers typed inside text options (`figures:"r1=14"`, `losses:"anax/r1=3"`): whole, and in these ranges. */
@@ -128,6 +129,8 @@ const fields = {
    * never sooner than this many minutes after the last one. 0: off (ticks wait for the clock).
    */
   earlyTickGapMinutes: int('earlyTickGapMinutes'),
+  /** Absence: after this many half periods in a row without orders or answers, a commander's armies are under standing orders (0: never). */
+  absentAfterHalves: int('absentAfterHalves'),
   /** Quiet hours (`HH:MM-HH:MM`, the campaign's timezone): no tick or reminder falls inside them. */
   quietHours: z.string().trim().regex(QUIET_HOURS_PATTERN).refine(leavesTime).optional(),
 };
@@ -161,6 +164,7 @@ export interface CampaignSettings {
   readonly marchAttrition: boolean;
   readonly terrainCosts?: Readonly<Partial<Record<LandTerrain, number>>>;
   readonly earlyTickGapMinutes: number;
+  readonly absentAfterHalves: number;
   readonly quietHours?: string;
 }
 
@@ -191,6 +195,7 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   temperature: 'moderate',
   marchAttrition: false,
   earlyTickGapMinutes: 0,
+  absentAfterHalves: 0,
 };
 
 /** The bow range must leave room on the table for the baselines. */
@@ -229,6 +234,7 @@ const storedSchema = z.object({
   marchAttrition: fields.marchAttrition.catch(DEFAULT_SETTINGS.marchAttrition),
   terrainCosts: fields.terrainCosts.catch(undefined),
   earlyTickGapMinutes: fields.earlyTickGapMinutes.catch(DEFAULT_SETTINGS.earlyTickGapMinutes),
+  absentAfterHalves: fields.absentAfterHalves.catch(DEFAULT_SETTINGS.absentAfterHalves),
   quietHours: fields.quietHours.catch(undefined),
 }).catch(DEFAULT_SETTINGS);
 
