@@ -43,7 +43,8 @@ export default {
       .addStringOption((o) => o.setName('manual-dice').setDescription('Which rolls people roll by hand (default none)')
         .addChoices({ name: 'none', value: 'none' }, { name: 'commanders\' contact and deployment rolls', value: 'contact' }, { name: 'every roll of contacts and battles', value: 'battle' }, { name: 'every roll', value: 'all' }))
       .addStringOption((o) => o.setName('positions').setDescription('Army positions: public (default) or fog of war')
-        .addChoices({ name: 'public: every army\'s position is known', value: 'public' }, { name: 'fog of war: what each commander knows', value: 'fog' }))
+        .addChoices({ name: 'public: every army\'s position is known', value: 'public' }, { name: 'fog of war: what each commander knows', value: 'fog' },
+          { name: 'public, confirmed (a switch once started)', value: 'public!' }, { name: 'fog of war, confirmed (a switch once started)', value: 'fog!' }))
       .addBooleanOption((o) => o.setName('commander-books').setDescription('Commanders may export their own campaign book before the end'))
       .addIntegerOption((o) => o.setName('absent-after').setDescription('Half periods without orders or answers before an army is under standing orders (0: never)').setMinValue(0).setMaxValue(56))
       .addIntegerOption((o) => o.setName('early-tick').setDescription('Tick as soon as all commanders are /ready, at least this many minutes apart (0: off)').setMinValue(0).setMaxValue(1440))
@@ -52,10 +53,12 @@ export default {
         .addChoices({ name: 'Valormr (000)', value: 'valormr' }, { name: 'ACKS army movement (004)', value: 'acks' }))
       .addStringOption((o) => o.setName('tactical').setDescription('The tabletop battles are fought on (sets the table presets)')
         .addChoices({ name: 'Valormr (001, inches)', value: 'valormr' }, { name: 'Text 002 chapter (inches)', value: 'chapter002' }, { name: 'Fantasy Warlord (003, centimetres)', value: 'warlord' }))
-      .addBooleanOption((o) => o.setName('confirm').setDescription('Apply a switch of positions: once the campaign has started (first see what it reveals)')))
+      .addBooleanOption((o) => o.setName('march-attrition').setDescription('002 table: forced-march attrition for forces that force-marched on the map that day (default off)')))
     .addSubcommand((s) => s.setName('profile').setDescription('Show or adjust the movement profile\'s own settings (ACKS).')
       .addNumberOption((o) => o.setName('brigades-per-regiment').setDescription('Large armies: brigades each regiment counts for (default 1)').setMinValue(0.25).setMaxValue(20))
       .addBooleanOption((o) => o.setName('commander-divisions').setDescription('Commanders may split and merge their own armies (default: referee only)'))
+      .addStringOption((o) => o.setName('temperature').setDescription('The season\'s temperature (ACKS: frigid and sweltering halve speed; default moderate)')
+        .addChoices({ name: 'frigid', value: 'frigid' }, { name: 'cold', value: 'cold' }, { name: 'moderate', value: 'moderate' }, { name: 'sweltering', value: 'sweltering' }))
       .addStringOption((o) => o.setName('terrain-costs').setDescription('Your terrain costs, e.g. "forest=12, swamp=18", or "default"').setMaxLength(120)))
     .addSubcommand((s) => s.setName('assign').setDescription('Give an army to a player.')
       .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
@@ -91,12 +94,12 @@ export default {
           refereeRoleId: ctx.user('referee-role'), tableWidth: ctx.number('table-width'), shortBowRange: ctx.number('bow-range'), drought: ctx.boolean('drought'),
           advancedEmbarkation: ctx.boolean('advanced-embarkation'), passageOfLines: ctx.boolean('passage-of-lines'),
           unformedAsRetreat: ctx.boolean('unformed-as-retreat'), nocturnalDayMarch: ctx.boolean('nocturnal-day-march'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
-          catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
+          catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions')?.replace(/!$/, ''),
           commanderBooks: ctx.boolean('commander-books'), profile: ctx.string('profile'), tactical: ctx.string('tactical'),
-          earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'), absentAfterHalves: ctx.integer('absent-after'),
-        }, { confirm: ctx.boolean('confirm') });
+          earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'), marchAttrition: ctx.boolean('march-attrition'), absentAfterHalves: ctx.integer('absent-after'),
+        }, { confirm: ctx.string('positions')?.endsWith('!') });
       case 'profile':
-        return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), terrainCosts: ctx.string('terrain-costs') });
+        return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), temperature: ctx.string('temperature'), terrainCosts: ctx.string('terrain-costs') });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
       case 'start': return startCampaign(ctx.app, actor);
       case 'pause': return pauseCampaign(ctx.app, actor, { until: ctx.string('until'), reason: ctx.string('reason') });

@@ -46,7 +46,7 @@ describe('known enemies: only what this commander knows', () => {
 describe('known enemies in fog of war', () => {
   it('GIVEN fog of war and an enemy this commander never saw THEN the preview does not name it', async () => {
     h = await consoleHarness({ setup: SETUP });
-    await h.run('@referee /campaign settings positions:fog confirm:true', '@referee /army edit army:grallune hex:1019');
+    await h.run('@referee /campaign settings positions:fog!', '@referee /army edit army:grallune hex:1019');
     const [out] = await h.run('@alice /move army:hadewych to:1018');
     expect(out?.content).toContain('move order');
     expect(out?.content).not.toContain('Grallune');

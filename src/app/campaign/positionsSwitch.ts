@@ -4,7 +4,7 @@ import type { CampaignSettings, CampaignState } from '../../engine/state/index.j
 
 /**
  * Switching `positions:` once the campaign has started: what it will show and what stays hidden,
- * told to the referee before it applies (`confirm:true` applies it). @see docs/rulings.md (Fog of war)
+ * told to the referee before it applies (`positions:fog!` or `positions:public!` applies it). @see docs/rulings.md (Fog of war)
  */
 
 /** The armies some other side does not see now where they truly are (fog of war). */
@@ -33,12 +33,12 @@ export function positionsSwitchPreview(state: CampaignState, to: CampaignSetting
       '**Switching positions to public** shows every army where it truly stands, to everyone, from the next map on (and every march, contact and battle from then on goes to the channel).',
       `Now ${armies} where some other side does not see it: their maps will show it where it is.`,
       'It reveals nothing that fog hid until now: the chronicle, the books and the time-lapse of the fog half periods stay as they were shown, contact and courier ids given in fog stay, and the campaign\'s counters never counted what fog hid.',
-      'Repeat the command with `confirm:true` to apply it.',
+      'Repeat it as `positions:public!` (confirmed) to apply it.',
     ].join('\n');
   }
   return [
     '**Switching positions to fog of war**: from now on each commander sees another side\'s army only where their own armies see it, and remembers the others where they stand now (the last public map).',
     'The channel then hears only the time, the weather, the dice and the campaign\'s business; marches, contacts and battles go to the commanders concerned. New contacts and couriers get ids derived from what their readers know. Nothing is revealed.',
-    'Repeat the command with `confirm:true` to apply it.',
+    'Repeat it as `positions:fog!` (confirmed) to apply it.',
   ].join('\n');
 }
