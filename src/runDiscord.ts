@@ -101,6 +101,12 @@ export async function runDiscord(config: Config): Promise<void> {
       logger.warn({}, 'the shard manager is gone: stopping');
       void stop(0);
     });
+    // Gone before this process got here (it was still loading): nobody would ever stop it.
+    if (!process.connected) {
+      logger.warn({}, 'the shard manager is gone: stopping');
+      void stop(0);
+      return;
+    }
   }
 
   const bot = await startDiscordBot({

@@ -51,7 +51,7 @@ export class IdentifyGate {
  * The shard process's side: a discord.js identify throttler (`ws.buildIdentifyThrottler`) that asks
  * the manager's gate over IPC and identifies when it answers.
  */
-export function managerIdentifyThrottler(proc: Pick<NodeJS.Process, 'send' | 'on' | 'off'> = process): { waitForIdentify(shardId: number, signal: AbortSignal): Promise<void> } {
+export function managerIdentifyThrottler(proc: Pick<NodeJS.Process, 'send' | 'on' | 'off' | 'connected'> = process): { waitForIdentify(shardId: number, signal: AbortSignal): Promise<void> } {
   let asked = 0;
   return {
     waitForIdentify(shardId, signal) {
@@ -72,6 +72,7 @@ export function managerIdentifyThrottler(proc: Pick<NodeJS.Process, 'send' | 'on
           reject(signal.reason instanceof Error ? signal.reason : new Error('identify aborted'));
         };
         if (signal.aborted) return onAbort();
+        if (proc.connected === false) return reject(new Error('the shard manager is gone: no IDENTIFY without its turn'));
         proc.on('message', onMessage);
         signal.addEventListener('abort', onAbort, { once: true });
         proc.send!({ valormrIdentify: id, shardId } satisfies Ask);
