@@ -48,6 +48,19 @@ function run(cmd: string, args: readonly string[], cwd: string, env: NodeJS.Proc
   return `${r.stdout}${r.stderr}`;
 }
 
+/** Runs to the end without blocking this process (the fake Discord answers from it); fails the test unless it exits 0. */
+function runAsync(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.push(child);
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('error', rej);
+    child.once('exit', (code) => (code === 0 ? res(out) : rej(new Error(`node ${args.join(' ')} exited ${code}:\n${out}`))));
+  });
+}
+
 /** A long-running process (the service), its output collected; resolves once a line matches. */
 function serve(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): { ready: (match: string) => Promise<void>; output: () => string } {
   const child = spawn(process.execPath, [...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -120,7 +133,7 @@ describe('docs/deploy.md, followed step by step on a fresh clone', () => {
           } else if (cmd === 'install' && args.at(-1) === '/etc/valormr.env') {
             writeFileSync(map(args.at(-1)!), operatorEnv(fake), { mode: 0o600 });
           } else if (cmd === 'node') {
-            const out = run(process.execPath, args.map(map), cwd, cleanEnv());
+            const out = await runAsync(args.map(map), cwd, cleanEnv());
             expect(out).toContain('Registered');
           } else if (cmd === 'cp') {
             const to = map(args[1]!);
@@ -231,7 +244,7 @@ describe('docs/deploy.md, followed step by step on a fresh clone', () => {
             const mapped = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, v.startsWith(`${at ?? '/data'}/`) ? join(dataDir, v.slice((at ?? '/data').length)) : v]));
             expect(command[0]).toBe('node');
             if (detached) service = serve(command.slice(1), image, cleanEnv({ ...mapped, DOTENV_CONFIG_PATH: join(root, 'no.env') }));
-            else expect(run(process.execPath, command.slice(1), image, cleanEnv(mapped))).toContain('Registered');
+            else expect(await runAsync(command.slice(1), image, cleanEnv(mapped))).toContain('Registered');
           } else {
             throw new Error(`docs/deploy.md's Docker recipe has a step this test cannot follow: ${words.join(' ')}`);
           }
