@@ -252,6 +252,7 @@ describe('docs/deploy.md, followed step by step on a fresh clone', () => {
       }
       expect(service, 'the recipe starts the container').toBeDefined();
       await service!.ready('"bot ready"');
+      // The database is in the volume (a copied .env.example must not move it out).
       expect(service!.output()).toMatch(/database \S+volume-\w+\/valormr\.db/);
       expect(await help(fake)).toContain('/move');
     } finally {

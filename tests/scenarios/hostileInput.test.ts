@@ -82,7 +82,7 @@ const NUMERIC = new Set([4, 10]);
  */
 function valueFor(o: Option): fc.Arbitrary<string> {
   const meaningful = o.choices.length > 0 ? fc.constantFrom(...o.choices)
-    : NUMERIC.has(o.type) ? fc.integer({ min: o.min ?? -5, max: o.max ?? 60 }).map(String)
+    : NUMERIC.has(o.type) ? fc.integer({ min: Math.ceil(o.min ?? -5), max: Math.max(Math.ceil(o.min ?? -5), Math.floor(o.max ?? 60)) }).map(String)
       : o.type === 5 ? fc.constantFrom('true', 'false')
         : o.type === 6 ? fc.constantFrom('alice', 'bob', 'referee', 'carol')
           : fc.constantFrom(...MEANINGFUL);
