@@ -48,7 +48,7 @@ export class DatabaseGoneError extends Error {
  * The database at a path cannot be used: its message names the file and what is wrong, `hint` what
  * to do next (a start-up failure prints both on one line).
  */
-export class DatabaseUnusableError extends Error {
+class DatabaseUnusableError extends Error {
   readonly code = 'DatabaseUnusable';
   constructor(message: string, readonly hint: string) {
     super(message);

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
  * a failed start says which file to fix. A service that sets its variables itself (systemd's
  * EnvironmentFile=, docker's --env-file) has them in the environment; the sentence says so too.
  */
-export function settingsSource(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
+function settingsSource(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): string {
   const file = resolve(cwd, env.DOTENV_CONFIG_PATH ?? '.env');
   return `${file}${existsSync(file) ? '' : ' (not found)'} or the service's environment file`;
 }

@@ -10,7 +10,7 @@
  */
 
 /** Discord's window (5 s) and a margin for the time between the gate opening and the IDENTIFY going out. */
-export const IDENTIFY_SPACING_MS = 5_500;
+const IDENTIFY_SPACING_MS = 5_500;
 
 interface Ask { readonly valormrIdentify: string; readonly shardId: number }
 interface Go { readonly valormrIdentifyGo: string }
