@@ -134,6 +134,8 @@ const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Scrip
     '@alice /engage', '@bob /engage',
     '!tick',
     '@alice /intel', '@bob /intel',
+    // Bob's own map once his couriers are on the road: it must draw nothing he cannot know.
+    '@bob /map view:mine',
     '@alice /engage', '@bob /engage',
     '@alice /turn status', '@bob /campaign status', '@carol /weather show',
     // Named: in a world with another battle open the referee would be asked which.
