@@ -76,7 +76,10 @@ const hiddenContact: Variation<HiddenContact> = {
   apply(state: CampaignState, v: HiddenContact): CampaignState {
     if (v === 'none') return state;
     const where = CONTACT_PLACES[v];
-    return placed(placed(state, HIDDEN, where.elves), 'lizardmen', where.lizardmen);
+    const s = placed(placed(state, HIDDEN, where.elves), 'lizardmen', where.lizardmen);
+    // The Lizard Men's plan delays when they meet anyone: the hidden contact rolls (secret) dice.
+    const plan = { armyId: 'lizardmen', order: { kind: 'hold' }, contact: 'delay', setBy: 'referee', setAt: s.clock } as const;
+    return { ...s, plans: { ...s.plans, lizardmen: plan } };
   },
 };
 

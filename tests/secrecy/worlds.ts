@@ -62,7 +62,9 @@ export interface World {
 
 function canonical(o: ConsoleOutput, campaignId: string, normalize: (t: string) => string): string {
   // The outbox id counts every message (the referee's too), and the campaign id is random: neither is content.
-  const files = (o.files ?? []).map((f) => `${f.replace(/^.*[\\/]/, '')}:${createHash('sha256').update(readFileSync(f)).digest('hex')}`);
+  // The console numbers the files it writes in its output folder across every user (003-...): a
+  // transport's folder counter, not the attachment's name (Discord gets "battlefield-c1.png").
+  const files = (o.files ?? []).map((f) => `${f.replace(/^.*[\\/]/, '').replace(/^\d+-/, '')}:${createHash('sha256').update(readFileSync(f)).digest('hex')}`);
   const text = JSON.stringify({ to: o.to, user: o.user, content: o.content, data: o.data ?? null, files });
   return normalize(text.split(campaignId).join('<campaign>'));
 }
