@@ -259,7 +259,7 @@ export async function benchScan(dir: string, campaigns = 1000): Promise<Stats> {
   for (let i = 0; i < 5; i++) {
     samples.push(await time(async () => {
       const played = await runDueTicks(app);
-      sendReminders(app);
+      await sendReminders(app);
       if (played.some((r) => r.played > 0)) throw new Error('bench: a campaign was due');
     }));
   }

@@ -67,7 +67,7 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
       resumeEndedPauses(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
       const ticks = await runDueTicks(app, scope);
       if (stopped) return { ticks, reminders: [] };
-      const reminders = sendReminders(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
+      const reminders = await sendReminders(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
       try {
         pruneDelivered(app, opts.retentionDays);
         pruneInteractions(app);
