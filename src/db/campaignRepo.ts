@@ -117,6 +117,12 @@ export function dueCampaigns(conn: Database, nowIso: string): ScheduledCampaign[
     where status = 'running' and (next_tick_at is null or next_tick_at <= ?) order by next_tick_at`).all(nowIso) as ScheduledCampaign[];
 }
 
+/** Running campaigns whose next tick is due after `fromIso` and at or before `toIso`, soonest first. */
+export function campaignsDueBetween(conn: Database, fromIso: string, toIso: string): ScheduledCampaign[] {
+  return prepared(conn, `select id, guild_id as guildId, next_tick_at as nextTickAt from campaigns
+    where status = 'running' and next_tick_at > ? and next_tick_at <= ? order by next_tick_at`).all(fromIso, toIso) as ScheduledCampaign[];
+}
+
 /** Running campaigns whose reminders are due at `nowIso` and not yet sent for the current deadline. */
 export function remindableCampaigns(conn: Database, nowIso: string): ScheduledCampaign[] {
   return prepared(conn, `select id, guild_id as guildId, next_tick_at as nextTickAt from campaigns
