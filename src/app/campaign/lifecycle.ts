@@ -12,6 +12,7 @@ import { countDue } from '../scheduler/countDue.js';
 import { revealMasterEvent } from '../dice/seeds.js';
 import { heldByChannelFault, sendAgain } from '../referee/heldMessages.js';
 import { forgetCampaign, inCampaign, requireReferee, type CampaignTx, type Change } from '../session.js';
+import { reminderSettings } from '../notices.js';
 
 /** What to do with the half periods a catch-up pause left unplayed. @see RULINGS 8 */
 const MISSED = ['none', 'one', 'all'] as const;
@@ -38,7 +39,7 @@ function setStatus(app: App, target: Target, to: CampaignState['status'], allowe
     let when = '';
     if (to === 'running') {
       const scheduled = scheduleFromNow(state.settings, tx.now, tx.meta.lastTickAt);
-      control ??= deadlineControl(scheduled.at.toISOString(), state.settings);
+      control ??= deadlineControl(scheduled.at.toISOString(), reminderSettings(tx, state.settings));
       const due = control.nextTickAt ?? tx.meta.nextTickAt;
       if (due) when = Date.parse(due) <= tx.now.getTime() ? ' The missed half periods are played now.' : ` Next tick ${nextTickText(due === scheduled.at.toISOString() ? scheduled : due, state.settings)}.`;
       // A pause with an end is over once the campaign runs again.
