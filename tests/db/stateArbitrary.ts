@@ -7,9 +7,10 @@ import { offsetToHex } from '../../src/engine/hex/hexId.js';
 import { MANUAL_DICE_GROUPS } from '../../src/engine/dice/index.js';
 import type { ManualDiceState } from '../../src/engine/dice/manual.js';
 import type { KnowledgeState, Sightings } from '../../src/engine/knowledge/knowledge.js';
+import type { ArmyPlan, PlanOrder } from '../../src/engine/plans/types.js';
 import { EXPEDITION_SPEEDS, LAND_TERRAINS, MOVEMENT_PROFILE_IDS, TACTICAL_PROFILE_IDS } from '../../src/engine/profiles/index.js';
 import type { CampaignState, CourierRecord, Order } from '../../src/engine/state/campaign.js';
-import type { CampaignSettings } from '../../src/engine/state/settings.js';
+import { TEMPERATURES, type CampaignSettings } from '../../src/engine/state/settings.js';
 import type { WeatherState } from '../../src/engine/weather/types.js';
 
 /**
@@ -138,6 +139,7 @@ const army = (id: string, sides: readonly string[], armyIds: readonly string[]):
   formation: fc.constantFrom('formed' as const, 'unformed' as const),
   status: fc.record({ fatigued: fc.boolean(), inContact: fc.boolean(), inBattle: fc.boolean(), destroyed: fc.boolean(), embarked: fc.boolean() }),
   march,
+  seat: rec({ missed: fc.integer({ min: 0, max: 60 }), acted: fc.boolean(), standing: fc.boolean() }, ['missed']),
 }, ['id', 'name', 'commander', 'side', 'hex', 'movementClass', 'sight', 'nocturnal', 'regiments', 'individuals', 'scouts', 'vessels', 'formation', 'status', 'march']));
 
 const given = (armyId: string) => ({ armyId: fc.constant(armyId), givenBy: word, givenAt: gameTime });
@@ -273,12 +275,15 @@ const settings: fc.Arbitrary<CampaignSettings> = fc.record({
   tactical: fc.constantFrom(...TACTICAL_PROFILE_IDS),
   brigadesPerRegiment: fc.integer({ min: 1, max: 80 }).map((n) => n / 4),
   commanderDivisions: fc.boolean(),
+  temperature: fc.constantFrom(...TEMPERATURES),
+  marchAttrition: fc.boolean(),
   terrainCosts: fc.dictionary(fc.constantFrom(...LAND_TERRAINS), fc.integer({ min: 1, max: 60 }), { minKeys: 1 }),
   earlyTickGapMinutes: fc.integer({ min: 0, max: 60 }),
+  absentAfterHalves: fc.integer({ min: 0, max: 56 }),
   quietHours: fc.constantFrom('22:00-07:00', '00:00-06:00'),
-}, ['earlyTickGapMinutes', 'cadence', 'timezone', 'reminderLeadMinutes', 'catchUp', 'catchUpCap', 'tableWidth', 'shortBowRange', 'drought', 'advancedEmbarkation',
+}, ['earlyTickGapMinutes', 'absentAfterHalves', 'cadence', 'timezone', 'reminderLeadMinutes', 'catchUp', 'catchUpCap', 'tableWidth', 'shortBowRange', 'drought', 'advancedEmbarkation',
   'flyingIgnoresTerrain', 'unformedAsRetreat', 'nocturnalDayMarch', 'passageOfLines', 'defaultOrder', 'decisionDeadlineTicks', 'undoDepth', 'manualDice',
-  'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions']));
+  'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions', 'temperature', 'marchAttrition']));
 
 const weather: fc.Arbitrary<WeatherState> = fc.record({
   sky: fc.constantFrom('clear' as const, 'cloudy' as const, 'lightRain' as const, 'hardRain' as const),
@@ -296,6 +301,28 @@ function plain<T>(x: T): T {
   if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, plain(v)])) as T;
   return x;
 }
+
+/** A plan of every kind, with its bookkeeping present or absent. */
+const planOrder = (armyIds: readonly string[]): fc.Arbitrary<PlanOrder> => fc.oneof(
+  fc.constant({ kind: 'hold' as const }),
+  fc.record({ kind: fc.constant('march' as const), to: hex }),
+  fc.record({ kind: fc.constant('patrol' as const), points: fc.array(hex, { minLength: 2, maxLength: 8 }) }),
+  fc.record({ kind: fc.constant('shadow' as const), target: fc.constantFrom(...armyIds) }),
+  fc.record({ kind: fc.constant('withdraw' as const), to: hex }),
+  fc.record({ kind: fc.constant('garrison' as const), town: hex }),
+);
+const plan = (armyId: string, armyIds: readonly string[]): fc.Arbitrary<ArmyPlan> => rec({
+  armyId: fc.constant(armyId),
+  order: planOrder(armyIds),
+  contact: fc.constantFrom('evade' as const, 'delay' as const, 'referee' as const),
+  setBy: fc.oneof(fc.constant('scenario'), word),
+  setAt: gameTime,
+  standing: fc.boolean(),
+  leg: fc.integer({ min: 0, max: 7 }),
+  fellBack: fc.boolean(),
+  estimates: fc.dictionary(fc.constantFrom(...armyIds), fc.record({ figures: fc.integer({ min: 0, max: 400 }), at: fc.integer({ min: 0, max: 1600 }) }), { maxKeys: 3 }),
+  last: word,
+}, ['armyId', 'order', 'contact', 'setBy', 'setAt']);
 
 /** A campaign state (id `c`: the caller gives each its own in one database). */
 export function campaignState(): fc.Arbitrary<CampaignState> {
@@ -327,5 +354,6 @@ export function campaignState(): fc.Arbitrary<CampaignState> {
     }) as fc.Arbitrary<KnowledgeState>,
     nextId: fc.integer({ min: 1, max: 500 }),
     nextCourierId: fc.integer({ min: 1, max: 500 }),
+    plans: fc.subarray(armyIds).chain((l) => each(l, (a) => plan(a, armyIds))).map((l) => Object.fromEntries(l.map((p) => [p.armyId, p]))),
   })).map(plain);
 }
