@@ -83,6 +83,8 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   await server.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', maxAge: '1h', index: false });
   await server.register(fastifyStatic, { root: OSD, prefix: '/assets/osd/', decorateReply: false, maxAge: '1d', index: false });
   const maps = new MapCache(24);
+  /** The open pages' event streams, each ended when the server closes (else closing would wait for every open page). */
+  const streams = new Set<() => void>();
   const loginLimit = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
 
   /** The signed cookie's login: a person and the campaigns they logged into; undefined when absent or not ours. */
@@ -177,8 +179,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
       const now = v !== undefined && (v === last || stillInCampaign(app, s)) ? v : undefined;
       if (now === undefined) {
         res.write('event: gone\ndata: null\n\n');
-        clearInterval(timer);
-        res.end();
+        end();
         return;
       }
       if (now !== last) {
@@ -186,7 +187,13 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
         res.write(`event: update\ndata: ${JSON.stringify(now)}\n\n`);
       } else if (++beats % 10 === 0) res.write(': still here\n\n');
     }, opts.pollMs ?? 2000);
-    req.raw.on('close', () => clearInterval(timer));
+    const end = (): void => {
+      clearInterval(timer);
+      streams.delete(end);
+      if (!res.writableEnded) res.end();
+    };
+    streams.add(end);
+    req.raw.on('close', end);
   });
 
   server.setNotFoundHandler((_req, reply) => notFound(reply));
@@ -199,11 +206,12 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   const address = await server.listen({ host, port: opts.port });
   const url = new URL(address);
   const publicUrl = (opts.publicUrl ?? `http://${host}:${url.port}`).replace(/\/$/, '');
-  app.web = { publicUrl, secret, linkTtlMs: LINK_TTL_MS, used: new Map() };
+  app.web = { publicUrl, secret, linkTtlMs: LINK_TTL_MS };
   return {
     url: `http://${host}:${url.port}`,
     async close() {
       delete app.web;
+      for (const end of [...streams]) end();
       await server.close();
     },
   };

@@ -1,4 +1,6 @@
 import { campaignVersion } from '../../db/campaignRepo.js';
+import { writeTransaction } from '../../db/client.js';
+import { claimInteraction } from '../../db/interactionRepo.js';
 import { campaignsOfUser } from '../../db/memberRepo.js';
 import type { App } from '../app.js';
 import type { Actor } from '../actor.js';
@@ -39,6 +41,15 @@ export function webLink(app: App, actor: Actor): Reply[] {
 }
 
 /**
+ * Marks a link used, in the database (so a restart, or a second process on it, keeps it used):
+ * false when it was used already. A link's mark is a once-only claim beside the interactions'
+ * (kept a day, long after the link has expired anyway).
+ */
+function spendLink(app: App, nonce: string): boolean {
+  return writeTransaction(app.db, () => claimInteraction(app.db, `web-link:${nonce}`, app.clock.now().toISOString()));
+}
+
+/**
  * A `/web` link presented to the web server: the session it opens, or undefined when the link is
  * forged, expired, already used, or its campaign or its person's place in it is gone. Using it
  * spends it.
@@ -47,10 +58,8 @@ export function redeemWebLink(app: App, token: string): WebSession | undefined {
   const web = app.web;
   if (!web) return undefined;
   const now = app.clock.now();
-  for (const [nonce, expires] of web.used) if (expires <= now.getTime()) web.used.delete(nonce);
   const pass = verifyPass(web.secret, token, now);
-  if (!pass || web.used.has(pass.nonce)) return undefined;
-  web.used.set(pass.nonce, pass.expires);
+  if (!pass || !spendLink(app, pass.nonce)) return undefined;
   return stillInCampaign(app, { campaignId: pass.campaignId, userId: pass.userId }) ? { campaignId: pass.campaignId, userId: pass.userId } : undefined;
 }
 
