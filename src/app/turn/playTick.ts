@@ -120,7 +120,9 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     : opts.scheduledFor ? scheduleAfter(settings, opts.scheduledFor) : scheduleFromNow(settings, tx.now, tx.meta.lastTickAt);
   const due = scheduled.at;
   const nextTick = s.status === 'running' ? nextTickText(scheduled, settings) : 'not scheduled (the campaign is paused)';
-  const waiting = waitingLine({ ...tx, state: next });
+  // The referee hears of what waits on them only when it is new (a contact still waiting, a
+  // standoff's next round, is not): the rest stays in \`/referee inbox\`.
+  const waiting = waitingLine({ ...tx, state: next }, tx);
   const d = deliveries(tx, s, next, [...forced, ...out.events, ...diceLines], header, {
     chronicleFields: [{ name: 'Next tick', value: nextTick }],
     ...(waiting ? { refereeFields: [{ name: 'Waiting on you', value: waiting }] } : {}),
