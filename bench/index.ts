@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
-import { benchCommands, benchDir, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
+import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
 import { benchMovement } from './movement.js';
 import { benchRender } from './render.js';
 import { benchRoute } from './route.js';
+import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
 import { figure, line, median, round2 } from './stats.js';
 
@@ -16,42 +18,61 @@ import { figure, line, median, round2 } from './stats.js';
  *   campaign's cache key, every other hex id, static layer warm): draw + encode, plus handing the
  *   job to a render thread and the PNG back where rendering runs off the main thread.
  * - snapshotBytes: that PNG's size.
- * - blankEncodeMs: the same encoder (`encodePng`) on a blank canvas of the same size.
+ * - blankEncodeMs: the fastest opaque encode of a blank of the same size (`encodePng` on an
+ *   opaque canvas, or sharp fed RGB directly, whichever is faster).
  * - moveWorstMs: the slowest of five `/move` requests on a 200 x 200 map through `planMove` (route
  *   search, walk, schedule; corner to corner for infantry, cavalry and a courier, and a target
  *   that cannot be reached); no database.
- * - tick200Ms, tick800Ms: a whole tick of 200 / 800 armies on 100 x 100 hexes: `playTick`, the
- *   tick's one transaction (load, engine, save, log, outbox with its map as a picture to draw);
- *   its delivery (the 100 x 100 map drawn off the main thread) is reported apart on the human
- *   line. Every army is given a fresh `/move` before each tick (untimed; the line says how many
- *   took it).
+ * - firstMoveMs: the first `/move` a freshly started (compiled) bot handles on a 200 x 200 map
+ *   (fresh process each run: route tables for the army's profile built on the way).
+ * - tick200Ms, tick800Ms: a whole tick of 200 / 800 armies on 100 x 100 hexes as played:
+ *   `playTick`, the tick's one transaction (load, engine, save, log, outbox with its map as a
+ *   picture to draw), then its delivery (the 100 x 100 map drawn off the main thread); the
+ *   transaction alone is on the human line. Every army is given a fresh `/move` before each tick
+ *   (untimed; the line says how many took it).
  * - commandMedianMs, commandP99Ms: console commands in the app layer on a WAL database file, a
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
- * - startupMs: spawning the compiled console (what `npm start` runs, without npm) to its first
- *   answer, one-line script.
+ * - startupMs: `npm start` (npm, the prestart staleness check, then the compiled bot, console
+ *   mode) to its first answered command; startupNodeMs: the compiled console spawned directly.
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
- *   tick and drew its map (bench/memoryChild.mjs), right after the last picture, with the
+ *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
  *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
  *   stopped (as between ticks).
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
- * - tickPlayedMs: a Valormr tick as played: `playTick`, then its map drawn and encoded, then the
- *   console delivery (see `tickPlayed` in bench/app.ts), on a WAL database file.
+ * - The scale section runs alone with `--scale` (`--campaigns N`, default 1,000; `--idle N`,
+ *   default 10,000): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
+ *   scaleRssMb, scaleTicksMs, idleRssMb, idleScanMs (see bench/scale.ts).
+ * - tickPlayedMs: a Valormr tick as played (`playTick`, then its map drawn and encoded, then the
+ *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, COLD: as a
+ *   scheduled tick finds the bot, its render thread stopped by the idle timer first;
+ *   tickPlayedWarmMs: the same right after another tick (render thread up). Taken in turn.
  */
-const json = process.argv.includes('--json');
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, idle: { type: 'string', default: '10000' } } });
+const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
+
+if (args.scale) {
+  // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
+  line(`Valormr bench, scale section — node ${process.version}`);
+  Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle) }));
+  finish();
+  process.exit(0);
+}
 
 line(`Valormr bench — node ${process.version}${json ? ' (--json: one JSON object on the last line)' : ''}`);
 
 line('\n## Start-up and memory (fresh processes)');
 const starts = await benchStartup(dir);
-figures.startupMs = median(starts);
-figure('startupMs: console spawned to first answer', `${figures.startupMs.toFixed(0)} ms`, '< 400 ms');
+figures.startupMs = median(starts.npm);
+figures.startupNodeMs = median(starts.node);
+figure('startupMs: `npm start` to the first answered command', `${figures.startupMs.toFixed(0)} ms`, '< 600 ms');
+figure('startupNodeMs: the compiled console alone (no npm, no prestart)', `${figures.startupNodeMs.toFixed(0)} ms`);
 const memory = await memoryInChild();
 figures.rss100Mb = memory.rssMb;
 figures.rss100IdleMb = memory.rssIdleMb;
-figure('rss100Mb: 100 campaigns, each a tick and a map (right after)', `${figures.rss100Mb.toFixed(0)} MB`, '< 150 MB');
+figure('rss100Mb: 100 campaigns, each a tick drawing its map (right after)', `${figures.rss100Mb.toFixed(0)} MB`, '< 150 MB');
 figure('rss100IdleMb: the same once the idle render thread stopped', `${figures.rss100IdleMb.toFixed(0)} MB`);
 
 line('\n## Render');
@@ -60,12 +81,15 @@ Object.assign(figures, { snapshotMs: render.snapshotMs, snapshotBytes: render.sn
 
 line('\n## Route search');
 figures.moveWorstMs = benchRoute().worstMs;
+figures.firstMoveMs = (await benchFirstMove(dir)).median;
 
 line('\n## App layer (console transport, WAL database files)');
 const commands = await benchCommands(dir);
 figures.commandMedianMs = commands.median;
 figures.commandP99Ms = commands.p99;
-figures.tickPlayedMs = (await benchTickPlayed(dir)).stats.median;
+const played = await benchTickPlayed(dir);
+figures.tickPlayedMs = played.cold.median;
+figures.tickPlayedWarmMs = played.warm.median;
 figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
 figures.tick800Ms = (await benchSyntheticTick(dir, 800, 4)).stats.median;
 figures.scan1000Ms = (await benchScan(dir)).median;
@@ -74,7 +98,10 @@ line('\n## Engine only: movement resolution (not in the JSON)');
 benchMovement(30);
 await closeRenderPool();
 
-if (json) {
+finish();
+
+function finish(): void {
+  if (!json) return;
   const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, k === 'snapshotBytes' ? v : round2(v)]));
   process.stdout.write(`${JSON.stringify(rounded)}\n`);
 }

@@ -23,13 +23,18 @@ const { configureRenderPool } = await import(new URL('render/renderPool.js', dis
 configureRenderPool({ idleMs: 1000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-bench-'));
+let pictures = 0;
 const app = createApp({ databasePath: join(dir, 'many.db'), clock: new ManualClock(new Date('2026-11-22T10:00:00Z')), seed: 1 });
 for (let i = 0; i < 100; i++) {
-  const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId: `c${i}`, baseDir: process.cwd() }, outDir: join(dir, 'out'), write: () => {} });
+  const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId: `c${i}`, baseDir: process.cwd() }, outDir: join(dir, 'out'), write: (o) => {
+    if (o.files?.length) pictures++;
+  } });
   await session.handle(`@referee /campaign create scenario:valormr name:"Campaign ${i}"`);
   await session.handle('@referee /campaign start');
+  await session.handle('@referee /move army:hadewych to:1114 unformed:true');
   await session.handle('!tick');
 }
+if (pictures < 100) throw new Error(`bench: only ${pictures} of 100 ticks delivered a map`);
 globalThis.gc?.();
 await new Promise((r) => setTimeout(r, 100));
 const rssMb = process.memoryUsage().rss / 1024 / 1024;
@@ -38,4 +43,4 @@ globalThis.gc?.();
 const rssIdleMb = process.memoryUsage().rss / 1024 / 1024;
 app.close();
 await closeRenderPool();
-process.stdout.write(`${JSON.stringify({ rssMb, rssIdleMb })}\n`);
+process.stdout.write(`${JSON.stringify({ rssMb, rssIdleMb, pictures })}\n`);

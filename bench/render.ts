@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
+import sharp from 'sharp';
 import { parseHex } from '../src/engine/hex/index.js';
 import { buildMap, type MapModel } from '../src/engine/map/index.js';
 import { validateScenario } from '../src/engine/scenario/index.js';
@@ -14,8 +15,8 @@ import { line, median } from './stats.js';
 /**
  * Map pictures. snapshotMs: the full public Valormr map as the channel gets it after a tick
  * (`renderMap` with the campaign's cache key and every other hex id; static layer warm): drawing
- * and encoding, and whatever handing the job to a render thread costs. blankEncodeMs: the same
- * encoder (`encodePng`) on a blank canvas of the same size, in this thread. loopMaxGapMs: the
+ * and encoding, and whatever handing the job to a render thread costs. blankEncodeMs: the fastest
+ * opaque encode of a blank of the same size, in this thread (`blankEncode`). loopMaxGapMs: the
  * longest gap between the ticks of a 1 ms interval timer in this thread while a burst of 10 map
  * renders runs (public and per-commander views, the static layers dropped first so the burst
  * also draws them).
@@ -73,6 +74,23 @@ async function longestLoopGap(work: () => Promise<unknown>): Promise<number> {
   return Math.max(worst, performance.now() - last);
 }
 
+/**
+ * The floor of a picture as posted: the fastest opaque encode of a blank of the posted size, on
+ * the main thread. Two ways are tried and the faster kept: `encodePng` on an opaque (white)
+ * canvas (the path a map takes: opacity check, RGB), and sharp fed an RGB buffer directly with
+ * the same PNG settings (no canvas at all).
+ */
+async function blankEncode(width: number, height: number): Promise<number> {
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  const viaCanvas = await timed(() => encodePng(canvas));
+  const rgb = Buffer.alloc(width * height * 3, 255);
+  const direct = await timed(() => sharp(rgb, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer());
+  return Math.min(viaCanvas, direct);
+}
+
 /** Runs the render benchmark and prints its figures. */
 export async function benchRender(): Promise<RenderBench> {
   const loaded = loadCampaign();
@@ -116,7 +134,7 @@ export async function benchRender(): Promise<RenderBench> {
   const blankRuns: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     publicRuns.push(await timed(() => renderMap(map, pub, posted)));
-    blankRuns.push(await timed(() => encodePng(createCanvas(width, height))));
+    blankRuns.push(await blankEncode(width, height));
     commanderRuns.push(await timed(() => renderMap(map, mine, posted)));
     zoomRuns.push(await timed(() => renderMap(map, pub, { ...posted, around, radius: 5, hexIds: 'all' })));
   }
@@ -145,8 +163,8 @@ export async function benchRender(): Promise<RenderBench> {
   row('snapshotMs: public map as posted (draw+encode)', publicRuns);
   row('per-commander snapshot', commanderRuns);
   row('zoomed snapshot (radius 5)', zoomRuns);
-  row('blankEncodeMs: blank canvas, same encoder', blankRuns);
-  line(`  goal: snapshot < 50 ms and <= 3x blank: ${result.snapshotMs < 50 && result.snapshotMs <= 3 * result.blankEncodeMs ? 'met' : 'NOT met'} (${(result.snapshotMs / result.blankEncodeMs).toFixed(2)}x blank)`);
+  row('blankEncodeMs: opaque blank, fastest encode', blankRuns);
+  line(`  goal: snapshot < 40 ms and <= 3x blank: ${result.snapshotMs < 40 && result.snapshotMs <= 3 * result.blankEncodeMs ? 'met' : 'NOT met'} (${(result.snapshotMs / result.blankEncodeMs).toFixed(2)}x blank)`);
   line(`  loopMaxGapMs: longest event-loop gap, burst of 10 renders (median of 3 bursts: ${gaps.map((g) => g.toFixed(0)).join(', ')} ms)   goal: < 50 ms`);
   return result;
 }

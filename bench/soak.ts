@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buttons } from '../commands/index.js';
 import { createApp } from '../src/app/createApp.js';
+import { pruneInteractions } from '../src/app/interactionClaim.js';
+import { pruneDelivered } from '../src/app/outbox.js';
 import { ManualClock } from '../src/app/ports.js';
 import { readCampaign } from '../src/app/session.js';
 import { ConsoleSession, type ConsoleOutput } from '../src/console/session.js';
@@ -20,6 +22,10 @@ import type { CampaignState } from '../src/engine/state/index.js';
  * at random (marches, some forced or unformed, rests, holds, couriers), every contact prompt is
  * answered by pressing one of its buttons at random, every battle is recorded. A fixed mix of
  * commands is timed each half period (`/army status`, `/move`, `/turn status`, `/intel`).
+ *
+ * `--halves N` sets the length (default 400; the issue's long campaign is `--halves 1200`). After
+ * every half period the bot's own pruning runs as its scheduler does (delivered messages older
+ * than the retention, 14 days, and old interaction claims deleted).
  *
  * With `--json` the last line is one JSON object: halfPeriods, dbBytes (database file after a
  * checkpoint), commandMedianMs and tickMs ({ first50, last50 }: medians over the first and last 50
@@ -163,6 +169,10 @@ export async function soak(opts: { halves: number; seed: number; databasePath?: 
     // Every battle is recorded.
     const list = await run('@referee /battle list');
     for (const m of (list[0]?.content ?? '').matchAll(/\b(c\d+)\b/g)) await run(`@referee /battle result contact:${m[1]}`);
+    // The bot's own pruning, as its scheduler runs it every minute: delivered messages past their
+    // 14 days (28 half periods here) and old interaction claims are deleted.
+    pruneDelivered(app);
+    pruneInteractions(app);
     const broken = invariants(read((s) => s), (h) => map.inBounds(h));
     violations += broken.length;
     for (const b of broken) opts.log?.(`half ${k}: ${b}`);

@@ -37,6 +37,7 @@ import web from './web.js';
 import { diceButtons } from './_diceButtons.js';
 import { readyButtons } from './_readyButtons.js';
 import ready from './ready.js';
+import notify from './notify.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [
@@ -74,6 +75,7 @@ export const commands: readonly Command[] = [
   dice,
   web,
   ready,
+  notify,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */

@@ -7,6 +7,7 @@ import type { CampaignState, ContactRecord } from '../engine/state/index.js';
 import type { CampaignControl, CampaignMeta } from '../db/campaignRepo.js';
 import type { StoredEvent } from '../db/eventRepo.js';
 import type { Member } from '../db/memberRepo.js';
+import type { NoticeRow } from '../db/noticeRepo.js';
 import type { OutboxRow, UndeliveredRow } from '../db/outboxRepo.js';
 import type { PlayedTick, UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
@@ -47,6 +48,8 @@ export interface CampaignReads {
   playedTicks(): PlayedTick[];
   /** Every event for these audiences not withdrawn by an undo, in order, leaving out some types (the book). */
   chronicle(audiences: readonly string[], without: readonly string[]): StoredEvent[];
+  /** What people chose with `/notify` (no row: the defaults; read them through `noticesOf`, src/app/notices.ts). */
+  notices(): NoticeRow[];
 }
 
 /** Where every army stood after a tick, and whether positions were public then. */
@@ -93,6 +96,8 @@ export interface Change<R = readonly Reply[]> {
   /** A played half period was taken back: its tick row goes, its events are marked undone. */
   readonly undo?: { readonly timeIndex: number; readonly lastEventId: number };
   readonly members?: readonly MemberChange[];
+  /** People's `/notify` choices to store (each replaces that person's row). */
+  readonly notices?: readonly NoticeRow[];
   /** Kept DMs now read with /intel (they may be pruned after the retention period). */
   readonly readMessages?: readonly number[];
   /** An outbox message that will not be delivered: kept for /intel (dmClosed) or the referee (failed). */

@@ -9,6 +9,7 @@ import type { App } from './app.js';
 import type { Card, MessageButton, MessageFile, Picture } from './messages.js';
 import { paint } from './pictures.js';
 import { deliver, OPEN, REFEREE_ONLY } from './deliveries/audience.js';
+import { CHANNEL_FAULT } from './referee/heldMessages.js';
 import { inCampaign, type Outgoing } from './session.js';
 
 /** A message ready for a transport to deliver: a DM or a channel post, its pictures drawn. */
@@ -52,7 +53,13 @@ export type DeliveryOutcome = DeliveryResult | {
   readonly retryAfterMs?: number;
   /** The permission the bot lacks in the channel, as the platform names it (the referee's notice says which). */
   readonly missingPermission?: string;
+  /**
+   * A refusal for missing permissions that the bot's live permissions in the channel do not
+   * explain: the permissions it does hold there (the notice says so instead of guessing).
+   */
+  readonly permissionsHeld?: readonly string[];
 };
+
 
 export interface DeliveryOptions {
   /** Who claims (a process and worker id); random by default. */
@@ -122,7 +129,8 @@ async function toItem(app: App, r: OutboxRow): Promise<OutboxItem> {
  * - failed (given up after MAX_ATTEMPTS, or a target that is gone): kept for the referee; a lost
  *   campaign channel pauses the campaign.
  */
-function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'failed', reason: string, lostChannel: boolean, permission?: string): void {
+function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'failed', reason: string, lostChannel: boolean, fault: { permission?: string | undefined; held?: readonly string[] | undefined } = {}): void {
+  const { permission, held } = fault;
   inCampaign(app, { campaignId: row.campaignId }, (tx) => {
     const now = tx.now;
     const slot = Math.floor(now.getTime() / 600_000);
@@ -143,13 +151,17 @@ function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'f
     }
     // Another worker took the item over (this one's lease ran out): it settles it.
     if (!tx.read.claimedMessage(row.id, owner)) return { result: undefined };
-    const undeliverable = { id: row.id, owner, status, attempts: row.attempts + 1, reason };
+    const undeliverable = { id: row.id, owner, status, attempts: row.attempts + 1, reason: lostChannel ? `${CHANNEL_FAULT}${reason}` : reason };
     if (lostChannel && tx.state.status === 'running') {
       // Nobody can read the chronicle or give orders there: paused rather than played on unseen.
+      const channel = `<#${tx.meta.channelId}>`;
+      const after = 'then use `/campaign resume`: it sends again every post the fault held (`/referee inbox` lists them).';
       const text = permission
-        ? `The campaign **${tx.state.name}** is paused: I lack the **${permission}** permission in its channel <#${tx.meta.channelId}>${permission === 'Attach Files' ? ', so the map cannot be attached to the chronicle' : ''}. Give it to me there (channel settings, Permissions, my role) and use \`/campaign resume\`.`
-        : `The campaign **${tx.state.name}** is paused: I cannot post in its channel <#${tx.meta.channelId}> (${reason.slice(0, 200)}). If the channel still exists, give me access to it again and use \`/campaign resume\` there.`;
-      const why = permission ? { reason: 'missingPermission', permission } : { reason: 'channelLost' };
+        ? `The campaign **${tx.state.name}** is paused: I lack the **${permission}** permission in its channel ${channel}${permission === 'Attach Files' ? ', so the map cannot be attached to the chronicle' : ''}. Give it to me there (channel settings, Permissions, my role), ${after}`
+        : held
+          ? `The campaign **${tx.state.name}** is paused: Discord refused a post in its channel ${channel} for missing permissions, yet the permissions I hold there read complete (${held.join(', ')}). Something outside the channel's permissions blocks me: look for a timeout on my member, an AutoMod rule, or a locked or archived thread. When it is lifted, ${after}`
+          : `The campaign **${tx.state.name}** is paused: I cannot post in its channel ${channel} (${reason.slice(0, 200)}). If the channel still exists, give me access to it again (channel settings, Permissions, my role), ${after}`;
+      const why = permission ? { reason: 'missingPermission', permission } : held ? { reason: 'refusedUnexplained' } : { reason: 'channelLost' };
       events.push({ type: 'campaignPaused', audience: PUBLIC, text, data: why });
       outbox.push(...deliver(tx, 'referees', REFEREE_ONLY, { content: `**Referee** (${tx.state.name})\n${text}`, data: { campaignPaused: tx.meta.id, ...why } }));
       return { state: { ...tx.state, status: 'paused' }, control: { nextTickAt: null, remindAt: null }, events, outbox, undeliverable, result: undefined };
@@ -191,6 +203,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   let undrawable = false;
   let retryAfterMs: number | undefined;
   let permission: string | undefined;
+  let held: readonly string[] | undefined;
   // Each delivery gets its own signal, aborted with the worker's: listeners a transport hangs on it
   // (one per request) go with the delivery instead of piling up on the long-lived one.
   const own = new AbortController();
@@ -205,6 +218,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
       reason = outcome.reason ?? '';
       retryAfterMs = outcome.retryAfterMs;
       permission = outcome.missingPermission;
+      held = outcome.permissionsHeld;
     }
   } catch (e) {
     // A picture that killed two render threads would kill the next: given up at once, the referee told.
@@ -232,7 +246,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   }
   const lostChannel = result === 'permanent' && row.to === 'channel' && !undrawable;
   try {
-    giveUp(app, row, owner, result === 'dmClosed' ? 'dmClosed' : 'failed', reason || result, lostChannel, permission);
+    giveUp(app, row, owner, result === 'dmClosed' ? 'dmClosed' : 'failed', reason || result, lostChannel, { permission, held });
   } catch (err) {
     // The campaign could not be loaded: only the row is left to settle.
     writeTransaction(app.db, () => markUndeliverable(app.db, row.id, owner, 'failed', attempts, reason || result));

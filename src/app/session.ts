@@ -11,6 +11,7 @@ import {
 } from '../db/campaignRepo.js';
 import { allEventsJson, appendEvents, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType, markEventsUndone } from '../db/eventRepo.js';
 import { assignCommander, listMembers, unassignArmy } from '../db/memberRepo.js';
+import { listNotices, saveNotice } from '../db/noticeRepo.js';
 import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, undeliveredMessages } from '../db/outboxRepo.js';
 import { deleteTick, lastUndoableTick, playedTicks, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
@@ -18,6 +19,7 @@ import type { App } from './app.js';
 import type { CampaignReads, CampaignTx, Change } from './campaignTx.js';
 import { diceAsks } from './deliveries/diceAsks.js';
 import { fogged } from './deliveries/fog.js';
+import { orderConfirmations } from './deliveries/orderConfirm.js';
 import type { Outgoing } from './deliveries/outgoing.js';
 import { rollEvent } from './dice/rollLog.js';
 import { UserError } from './errors.js';
@@ -83,6 +85,7 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
     lastOfType: (type, limit) => lastEventsOfType(db, campaignId, type, limit),
     playedTicks: () => playedTicks(db, campaignId),
     chronicle: (audiences, without) => chronicleEvents(db, campaignId, audiences, without),
+    notices: () => listNotices(db, campaignId),
   };
 }
 
@@ -164,8 +167,11 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
       if (m.kind === 'assign') assignCommander(db, id, m.armyId, m.userId, m.displayName);
       else unassignArmy(db, id, m.armyId);
     }
-    // Manual rolls asked for by this change go to the people who roll them.
-    for (const o of [...(change.outbox ?? []), ...diceAsks({ ...tx, state: withRng }, tx.state.manualDice, withRng.manualDice)]) queue(db, tx.meta, o, nowIso);
+    for (const n of change.notices ?? []) saveNotice(db, id, n);
+    // Manual rolls asked for by this change go to the people who roll them; a commander who asked
+    // for it is told by DM that their orders are stored.
+    const confirmations = change.tick ? [] : orderConfirmations(tx, tx.state, withRng, change.result);
+    for (const o of [...(change.outbox ?? []), ...diceAsks({ ...tx, state: withRng }, tx.state.manualDice, withRng.manualDice), ...confirmations]) queue(db, tx.meta, o, nowIso);
     if (change.control) setControl(db, id, change.control);
     if (change.readMessages) markRead(db, change.readMessages, nowIso);
     const u = change.undeliverable;

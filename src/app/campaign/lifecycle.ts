@@ -10,7 +10,9 @@ import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextTickText, parseUntil, scheduleFromNow } from '../schedule.js';
 import { countDue } from '../scheduler/countDue.js';
 import { revealMasterEvent } from '../dice/seeds.js';
+import { heldByChannelFault, sendAgain } from '../referee/heldMessages.js';
 import { forgetCampaign, inCampaign, requireReferee, type CampaignTx, type Change } from '../session.js';
+import { reminderSettings } from '../notices.js';
 
 /** What to do with the half periods a catch-up pause left unplayed. @see RULINGS 8 */
 const MISSED = ['none', 'one', 'all'] as const;
@@ -37,7 +39,7 @@ function setStatus(app: App, target: Target, to: CampaignState['status'], allowe
     let when = '';
     if (to === 'running') {
       const scheduled = scheduleFromNow(state.settings, tx.now, tx.meta.lastTickAt);
-      control ??= deadlineControl(scheduled.at.toISOString(), state.settings);
+      control ??= deadlineControl(scheduled.at.toISOString(), reminderSettings(tx, state.settings));
       const due = control.nextTickAt ?? tx.meta.nextTickAt;
       if (due) when = Date.parse(due) <= tx.now.getTime() ? ' The missed half periods are played now.' : ` Next tick ${nextTickText(due === scheduled.at.toISOString() ? scheduled : due, state.settings)}.`;
       // A pause with an end is over once the campaign runs again.
@@ -47,9 +49,11 @@ function setStatus(app: App, target: Target, to: CampaignState['status'], allowe
       control = { ...control, earlyFrom: null };
     }
     const text = { running: verb === 'start' ? 'The campaign has started.' : 'The campaign resumes.', paused: 'The campaign is paused by the referee.', setup: '', ended: 'The campaign has ended.' }[to] + (custom?.note ?? '') + when;
+    const outbox = [...(announce ? deliver(tx, 'channel', OPEN, { content: text, data: { type: EVENT_OF[verb], status: to } }) : []), ...(custom?.outbox ?? [])];
     return {
       state, control, events: [{ type: EVENT_OF[verb], audience: PUBLIC, text }],
-      ...(announce ? { outbox: deliver(tx, 'channel', OPEN, { content: text, data: { type: EVENT_OF[verb], status: to } }) } : {}),
+      ...(outbox.length > 0 ? { outbox } : {}),
+      ...(custom?.readMessages ? { readMessages: custom.readMessages } : {}),
       result: [reply(text, { status: to })],
     };
   });
@@ -109,17 +113,27 @@ export function resumeCampaignById(app: App, campaignId: string, missed: string)
 function resume(app: App, target: Target, missed?: string): Reply[] {
   if (missed !== undefined && !(MISSED as readonly string[]).includes(missed)) throw new UserError('campaign.badMissed', '`missed:` takes `none` (skip the missed half periods), `one` (play one now) or `all` (play them all, in order).');
   return setStatus(app, target, 'running', ['paused'], 'resume', (tx) => {
-    const due = tx.meta.nextTickAt;
-    // A catch-up pause keeps the due time it stopped at; a referee's pause clears it.
-    if (due === null || Date.parse(due) > tx.now.getTime()) return {};
-    const { cadence, timezone } = tx.state.settings;
-    const { count } = countDue(cadence, timezone, new Date(due), tx.now);
-    if (missed === undefined) {
-      throw new UserError('campaign.missedTicks', `${count} scheduled half periods were missed while the bot was down (since ${discordTime(due)}). Say what to do with them: \`/campaign resume missed:none\` (skip them), \`missed:one\` (play one now) or \`missed:all\` (play all ${count} in order).`, { missed: count });
-    }
-    if (missed === 'none') return { note: ` The ${count} missed half periods are skipped; the game goes on from ${formatGameTime(tx.state.clock)}.` };
-    return { control: { nextTickAt: due, catchUpAllowance: missed === 'one' ? 1 : count, remindAt: null }, note: missed === 'one' ? ' One missed half period is played now; the rest are skipped.' : ` The ${count} missed half periods are played now, in order.` };
+    const catchUp = catchUpOf(tx, missed);
+    // What a fault of the channel held (the pause said so) goes out again, in its first order, before the missed ticks' posts.
+    const held = heldByChannelFault(tx);
+    if (held.length === 0) return catchUp;
+    const note = ` ${held.length === 1 ? 'The post' : `The ${held.length} posts`} the channel's fault held ${held.length === 1 ? 'is' : 'are'} sent again.${catchUp.note ?? ''}`;
+    return { ...catchUp, note, outbox: held.flatMap((row) => sendAgain(tx, row)), readMessages: held.map((row) => row.id) };
   });
+}
+
+/** What becomes of the half periods missed while paused (a catch-up pause), as the referee said. */
+function catchUpOf(tx: CampaignTx, missed: string | undefined): Partial<Change<Reply[]>> & { note?: string } {
+  const due = tx.meta.nextTickAt;
+  // A catch-up pause keeps the due time it stopped at; a referee's pause clears it.
+  if (due === null || Date.parse(due) > tx.now.getTime()) return {};
+  const { cadence, timezone } = tx.state.settings;
+  const { count } = countDue(cadence, timezone, new Date(due), tx.now);
+  if (missed === undefined) {
+    throw new UserError('campaign.missedTicks', `${count} scheduled half periods were missed while the bot was down (since ${discordTime(due)}). Say what to do with them: \`/campaign resume missed:none\` (skip them), \`missed:one\` (play one now) or \`missed:all\` (play all ${count} in order).`, { missed: count });
+  }
+  if (missed === 'none') return { note: ` The ${count} missed half periods are skipped; the game goes on from ${formatGameTime(tx.state.clock)}.` };
+  return { control: { nextTickAt: due, catchUpAllowance: missed === 'one' ? 1 : count, remindAt: null }, note: missed === 'one' ? ' One missed half period is played now; the rest are skipped.' : ` The ${count} missed half periods are played now, in order.` };
 }
 
 /**

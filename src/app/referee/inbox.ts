@@ -8,7 +8,8 @@ import { resumeCampaignById } from '../campaign/lifecycle.js';
 import { resolveContactChange } from '../contact/contactAdmin.js';
 import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
-import { ephemeral, withCards, type Card, type CardField, type MessageButton, type Picture, type Reply } from '../messages.js';
+import { ephemeral, withCards, type CardField, type MessageButton, type Reply } from '../messages.js';
+import { givenUpReason, sendAgain } from './heldMessages.js';
 import { deliver, OPEN, secretOf } from '../deliveries/audience.js';
 import { isReferee } from '../referees.js';
 import { commandersOf, inCampaign, readCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
@@ -65,7 +66,7 @@ function waitingOf(tx: CampaignTx): Waiting {
   const givenUp = undelivered.filter((m) => m.status === 'failed').map((m) => ({
     id: m.id,
     at: m.createdAt,
-    text: `${m.to === 'dm' ? `DM to ${who(m.userId ?? '')}` : 'post in the campaign channel'} (${m.createdAt.slice(0, 16).replace('T', ' ')} UTC): ${(m.lastError ?? 'gave up').slice(0, 120)}`,
+    text: `${m.to === 'dm' ? `DM to ${who(m.userId ?? '')}` : 'post in the campaign channel'} (${m.createdAt.slice(0, 16).replace('T', ' ')} UTC): ${givenUpReason(m).slice(0, 140)}`,
   }));
   const live = Object.values(s.armies).filter((a) => !a.status.destroyed && !s.orders[a.id]);
   const noOrders = live.filter((a) => commandersOf(tx, a.id).length > 0).sort((a, b) => a.name.localeCompare(b.name)).map((a) => ({ armyId: a.id, text: named(a.id) }));
@@ -224,15 +225,7 @@ export function refereeButton(app: App, userId: string, customId: string, roleId
       case 'resend': {
         const row = tx.read.undelivered().find((m) => String(m.id) === arg && m.status === 'failed');
         if (!row) throw new UserError('referee.nothingToResend', 'That delivery was already sent again or dealt with.');
-        const base = {
-          content: row.content, data: row.data,
-          ...(Array.isArray(row.cards) ? { cards: row.cards as Card[] } : {}),
-          ...(Array.isArray(row.pictures) ? { pictures: row.pictures as Picture[] } : {}),
-          ...(row.mentions ? { mentions: row.mentions } : {}),
-        };
-        // Its audience was decided when it was first made: the same reader gets it again.
-        const again = deliver(tx, row.to === 'dm' && row.userId ? { user: row.userId } : 'channel', OPEN, base);
-        return { ...said(`Message ${row.id} is sent again.`, again), readMessages: [row.id] };
+        return { ...said(`Message ${row.id} is sent again.`, sendAgain(tx, row)), readMessages: [row.id] };
       }
       default:
         throw new UserError('button.unknown', 'This button is no longer in use.');

@@ -8,6 +8,7 @@ import { deadlineControl, nextTickText, scheduleFromNow } from '../schedule.js';
 import { inCampaign, type CampaignTx, type Change, type Outgoing } from '../session.js';
 import { battleNames, tickChange, type TickOutcome } from '../turn/playTick.js';
 import { countDue } from './countDue.js';
+import { reminderSettings } from '../notices.js';
 
 /** What the scheduler did with one due tick. */
 export type DueTick =
@@ -51,7 +52,7 @@ function decide(tx: CampaignTx, dueIso: string): Change<DueTick> {
   if (downtime && meta.catchUpAllowance === 0 && catchUp === 'none') {
     const note = toReferees(tx, 'ticksMissed', `The bot was not running: ${count} scheduled tick(s) since ${since} were missed. Catch-up policy \`none\`: none was played; the game stays at ${formatGameTime(state.clock)}. Next tick ${laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
       `catchUp:${meta.id}:${dueIso}`, { due: dueIso, missed: count, policy: 'none', next: later });
-    return { ...note, control: { ...deadlineControl(later, state.settings), ready: [] }, result: { kind: 'passedOver', missed: count } };
+    return { ...note, control: { ...deadlineControl(later, reminderSettings(tx, state.settings)), ready: [], reminded: [] }, result: { kind: 'passedOver', missed: count } };
   }
   if (downtime && meta.catchUpAllowance === 0 && catchUp === 'all' && count > catchUpCap) {
     const note = toReferees(tx, 'catchUpPaused', `The bot was not running: more than ${catchUpCap} scheduled ticks since ${since} were missed (the catch-up cap), so none was played and the campaign is paused at ${formatGameTime(state.clock)}. Choose with \`/campaign resume missed:\`: \`none\` (skip them; the clock goes on from the next scheduled time), \`one\` (play one now), or \`all\` (play every missed half period in order, each with the orders given). Players can give orders meanwhile.`,
@@ -102,6 +103,6 @@ export function playDueTick(app: App, campaignId: string, dueIso: string): DueTi
 export function scheduleMissing(app: App, campaignId: string): void {
   inCampaign(app, { campaignId }, (tx) => {
     if (tx.meta.nextTickAt !== null || tx.state.status !== 'running') return { result: undefined };
-    return { control: deadlineControl(scheduleFromNow(tx.state.settings, tx.now, tx.meta.lastTickAt).at.toISOString(), tx.state.settings), result: undefined };
+    return { control: deadlineControl(scheduleFromNow(tx.state.settings, tx.now, tx.meta.lastTickAt).at.toISOString(), reminderSettings(tx, tx.state.settings)), result: undefined };
   });
 }

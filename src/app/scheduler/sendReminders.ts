@@ -7,6 +7,7 @@ import { deliver, secretOf } from '../deliveries/audience.js';
 import { inQuietHours, outOfQuietHours, reminderTime } from '../schedule.js';
 import { inCampaign, type Outgoing } from '../session.js';
 import { readyButtonId } from '../turn/markReady.js';
+import { noticeBook, reminderSettings } from '../notices.js';
 
 /** What the reminder run did for one campaign. */
 export interface ReminderReport {
@@ -22,8 +23,9 @@ const DEFAULT_ORDER_TEXT: Readonly<Record<'hold' | 'rest', string>> = {
 
 /**
  * Reminds commanders before a deadline. For every running campaign whose reminders are due (the
- * `remind_at` column: the deadline minus the setting `reminderLeadMinutes`; 0 turns reminders off;
- * one indexed query, no state loaded for a campaign with nothing to send), each commander
+ * `remind_at` column: the deadline minus the longest lead anyone is owed, the campaign's
+ * `reminderLeadMinutes` or a commander's own from `/notify`; one indexed query, no state loaded for
+ * a campaign with nothing to send), each commander, at their own lead (none when it is 0),
  * of an army that has no order for the coming half period gets one private message naming the
  * army, the deadline (a Discord timestamp) and what the army does without orders (setting
  * `defaultOrder`). Exactly once per deadline: the message's dedupe key is
@@ -61,11 +63,11 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
     const s = tx.state;
     const deadline = tx.meta.nextTickAt;
     if (s.status !== 'running' || !deadline || tx.meta.reminderSentFor === deadline) return { result: undefined };
-    const lead = s.settings.reminderLeadMinutes;
+    const timing = reminderSettings(tx, s.settings);
     // No reminders, or an overdue tick about to be played (or waiting for a battle): none now.
-    if (lead <= 0 || Date.parse(deadline) <= tx.now.getTime()) return { control: { remindAt: null }, result: undefined };
-    // The lead or the quiet hours changed since: remind at the new time.
-    const at = reminderTime(deadline, s.settings);
+    if (timing.reminderLeadMinutes <= 0 || Date.parse(deadline) <= tx.now.getTime()) return { control: { remindAt: null }, result: undefined };
+    // The leads or the quiet hours changed since: remind at the new time.
+    const at = reminderTime(deadline, timing);
     if (at !== null && Date.parse(at) > tx.now.getTime()) return { control: { remindAt: at }, result: undefined };
     // No reminder inside the quiet hours: after them, if the deadline is still ahead then.
     if (inQuietHours(tx.now, s.settings)) {
@@ -73,17 +75,27 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
       return { control: { remindAt: after.getTime() < Date.parse(deadline) ? after.toISOString() : null }, result: undefined };
     }
     const index = timeIndex(s.clock);
+    const notices = noticeBook(tx);
     const byUser = new Map<string, { id: string; name: string }[]>();
     for (const army of Object.values(s.armies)) {
       if (army.status.destroyed || s.orders[army.id]) continue;
       for (const m of tx.members) {
-        // A commander who said `/ready` is done: no reminder.
-        if (m.role === 'commander' && m.armyId === army.id && !tx.meta.ready.includes(m.userId)) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), { id: army.id, name: army.name }]);
+        // A commander who said `/ready` is done, and one already reminded is not reminded again.
+        if (m.role === 'commander' && m.armyId === army.id && !tx.meta.ready.includes(m.userId) && !tx.meta.reminded.includes(m.userId)) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), { id: army.id, name: army.name }]);
       }
     }
+    // Each at their own lead (`/notify reminder:`; the campaign's by default; 0: never).
+    const dueAt = (userId: string): number | undefined => {
+      const lead = notices.of(userId).reminderMinutes;
+      return lead > 0 ? Date.parse(deadline) - lead * 60_000 : undefined;
+    };
+    const now = tx.now.getTime();
+    const dueNow = [...byUser].filter(([u]) => (dueAt(u) ?? Infinity) <= now);
+    const later = [...byUser.keys()].map(dueAt).filter((t): t is number => t !== undefined && t > now);
+    const next = later.length > 0 ? new Date(Math.min(...later)).toISOString() : null;
     const when = `${discordTime(deadline, 'R')} (${discordTime(deadline)})`;
     // Which of their own armies lack orders is each commander's business.
-    const outbox: Outgoing[] = [...byUser].flatMap(([userId, owned]) => {
+    const outbox: Outgoing[] = dueNow.flatMap(([userId, owned]) => {
       const armies = owned.map((a) => a.name);
       return deliver(tx, { user: userId }, secretOf(owned.map((a) => a.id)), {
         content: `**Reminder** (${s.name}): ${armies.map((a) => `**${a}**`).join(' and ')} ${armies.length > 1 ? 'have' : 'has'} no orders for ${formatGameTime(s.clock)}. Orders close ${when}. If you give none, ${DEFAULT_ORDER_TEXT[s.settings.defaultOrder]}.`,
@@ -92,10 +104,12 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
         buttons: [{ id: readyButtonId(tx.meta.id), label: 'Ready', style: 'success', command: '/ready' }],
       });
     });
-    const users = [...byUser.keys()];
+    const users = dueNow.map(([u]) => u);
     const events = users.length > 0
       ? [{ type: 'remindersSent', audience: REFEREE, text: `Reminders sent for ${formatGameTime(s.clock)} (deadline ${discordTime(deadline)}) to: ${list(users.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u))}.`, data: { users, deadline } }]
       : [];
-    return { events, outbox, control: { reminderSentFor: deadline }, result: { campaignId: tx.meta.id, reminded: users } };
+    // Someone's reminder comes later (a shorter lead): the run comes back then.
+    const control = next !== null ? { remindAt: next, reminded: [...tx.meta.reminded, ...users] } : { reminderSentFor: deadline, reminded: [...tx.meta.reminded, ...users] };
+    return { events, outbox, control, result: { campaignId: tx.meta.id, reminded: users } };
   });
 }

@@ -7,6 +7,7 @@ import { discordTime } from '../format.js';
 import { reply, type Reply } from '../messages.js';
 import { outOfQuietHours, reminderTime } from '../schedule.js';
 import { inCampaign, requireReferee } from '../session.js';
+import { reminderSettings } from '../notices.js';
 
 /** At most this many extensions of one half period's deadline, and this much in all. */
 const MAX_EXTENSIONS = 2;
@@ -35,7 +36,7 @@ export function extendDeadline(app: App, actor: Actor, minutes: number | undefin
     return {
       control: {
         nextTickAt: due, deadlineExtensions: done + 1, deadlineExtensionMinutes: used + minutes,
-        remindAt: reminderTime(due, tx.state.settings),
+        remindAt: reminderTime(due, reminderSettings(tx, tx.state.settings)),
       },
       events: [{ type: 'deadlineExtended', audience: PUBLIC, text, data: { minutes, due } }],
       result: [reply(text, { nextTickAt: due, minutes, extensions: done + 1 })],

@@ -8,6 +8,7 @@ import { ephemeral, type Reply } from '../messages.js';
 import { outOfQuietHours, reminderTime } from '../schedule.js';
 import { deliver, OPEN } from '../deliveries/audience.js';
 import { inCampaign, type CampaignTx, type Change } from '../session.js';
+import { reminderSettings } from '../notices.js';
 
 /** The custom id of the Ready button on a commander's DMs: `ready:<campaignId>`. */
 export const readyButtonId = (campaignId: string): string => `ready:${campaignId}`;
@@ -60,7 +61,7 @@ function readyChange(tx: CampaignTx, userId: string, undo: boolean): Change<Repl
     // The early tick waited for everyone: it goes back to its scheduled time.
     const text = `${nameOf(tx, userId)} is no longer ready for ${half}: the early tick is off, and the tick stays due ${discordTime(from)} (${discordTime(from, 'R')}).`;
     return {
-      control: { ready, nextTickAt: from, earlyFrom: null, remindAt: reminderTime(from, s.settings), reminderSentFor: null },
+      control: { ready, nextTickAt: from, earlyFrom: null, remindAt: reminderTime(from, reminderSettings(tx, s.settings)), reminderSentFor: null },
       events: [...events, { type: 'earlyTickCancelled', audience: PUBLIC, text, data: { userId, due: from } }],
       outbox: deliver(tx, 'channel', OPEN, { content: text, data: { type: 'earlyTickCancelled', due: from } }),
       result: [ephemeral(`You are no longer ready for ${half} (${count(ready)}). The tick is due ${discordTime(from)} again.`, { ready: false, nextTickAt: from })],

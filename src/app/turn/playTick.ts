@@ -17,6 +17,7 @@ import { waitingLine } from '../referee/inbox.js';
 import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextTickText, scheduleAfter, scheduleFromNow } from '../schedule.js';
 import { inCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
+import { reminderSettings } from '../notices.js';
 
 /** What playing (or trying to play) one half period did. */
 export interface TickOutcome {
@@ -134,9 +135,10 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     outbox: [...d.outbox, ...mapPost({ ...tx, state: next }, s, playedLabel)],
     tick: { timeIndex: index, before: s, frame: { view: everyPositionView(next), fog: isFog(next) } },
     control: {
-      ...(s.status === 'running' ? deadlineControl(due.toISOString(), settings) : {}),
+      ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderSettings(tx, settings)) : {}),
       heldDue: null,
       ready: [],
+      reminded: [],
       earlyFrom: null,
       lastTickAt: tx.now.toISOString(),
     },

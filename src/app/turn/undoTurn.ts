@@ -10,6 +10,7 @@ import type { CampaignState } from '../../engine/state/index.js';
 import { reminderTime } from '../schedule.js';
 import { inCampaign, requireReferee, snapshotState, type CampaignTx } from '../session.js';
 import { routeEvents } from '../deliveries/routeEvents.js';
+import { reminderSettings } from '../notices.js';
 
 /**
  * The dice after an undo. Kept (the default): the dice state goes back with the rest, so the half
@@ -71,7 +72,7 @@ export function undoTurn(app: App, actor: Actor, reroll = false): Reply[] {
       outbox: routeEvents({ ...tx, state: restored }, events),
       undo: { timeIndex: last.timeIndex, lastEventId: last.lastEventId },
       // The half period is played again: nobody is ready for it yet, and an early tick goes back to its time.
-      control: { ready: [], ...(tx.meta.earlyFrom !== null ? { nextTickAt: tx.meta.earlyFrom, earlyFrom: null, remindAt: reminderTime(tx.meta.earlyFrom, tx.state.settings), reminderSentFor: null } : {}) },
+      control: { ready: [], reminded: [], ...(tx.meta.earlyFrom !== null ? { nextTickAt: tx.meta.earlyFrom, earlyFrom: null, remindAt: reminderTime(tx.meta.earlyFrom, reminderSettings(tx, tx.state.settings)), reminderSentFor: null } : {}) },
       result: [reply(`Undid ${when}. The clock is back at ${formatGameTime(restored.clock)}. ${dice.kept ? 'Its dice are kept.' : 'Its dice will be re-rolled.'} ${left > 0 ? `${left} more half period(s) can be undone.` : 'That was the last one that can be undone.'}`, { clock: restored.clock, undoableLeft: left, dice: dice.kept ? 'kept' : 'rerolled' })],
     };
   });
