@@ -99,6 +99,7 @@ export function newCampaign(input: {
     rng: input.dice ?? createRngState(input.seed ?? 0),
     manualDice: NO_MANUAL_DICE,
     knowledge: NO_KNOWLEDGE,
+    plans: {},
     nextId: 1,
     nextCourierId: 1,
   };
