@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ContactRecord } from '../../src/engine/contact/index.js';
@@ -6,6 +8,8 @@ import { beginHalfStep, movementStep } from '../../src/engine/movement/index.js'
 import { knowledgeStep } from '../../src/engine/knowledge/index.js';
 import { checkPlan, followPlans, type ArmyPlan, type PlanOrder } from '../../src/engine/plans/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
+import { newCampaign } from '../../src/engine/state/newCampaign.js';
+import { validateScenario } from '../../src/engine/scenario/validateScenario.js';
 import { followingPlans, resolveTick } from '../../src/engine/tick/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, at, campaign, dice, hx, mapOf } from './movementFixtures.js';
@@ -211,5 +215,57 @@ describe('plans: stored state', () => {
     const { upgradeState } = await import('../../src/engine/state/upgrade.js');
     const { plans: _none, ...old } = campaign([army('a', '0101')]);
     expect(upgradeState(old, 7).plans).toEqual({});
+  });
+});
+
+describe('plans: given by the scenario', () => {
+  const doc = (): Record<string, unknown> & { armies: Record<string, unknown>[] } => JSON.parse(readFileSync(fileURLToPath(new URL('../../assets/scenarios/valormr.json', import.meta.url)), 'utf8'));
+  const withPlans = (plans: Readonly<Record<string, unknown>>) => {
+    const d = doc();
+    return { ...d, armies: d.armies.map((a) => (typeof a['id'] === 'string' && plans[a['id']] ? { ...a, plan: plans[a['id']] } : a)) };
+  };
+
+  it('GIVEN armies with plans in the scenario file WHEN a campaign opens THEN they have them, set by the scenario', () => {
+    const checked = validateScenario(withPlans({
+      grunnthraesir: { kind: 'hold', contact: 'referee' },
+      groennendr: { kind: 'patrol', places: ['1116', '1113'] },
+      laugher: { kind: 'shadow', target: 'grallune', contact: 'delay' },
+      oberon: { kind: 'garrison', places: ['2317'] },
+    }));
+    if (!checked.ok) throw new Error(JSON.stringify(checked.problems));
+    const s = newCampaign({ id: 'c', name: 'c', scenario: checked.scenario, seed: 1 });
+    expect(Object.keys(s.plans).sort()).toEqual(['groennendr', 'grunnthraesir', 'laugher', 'oberon']);
+    expect(s.plans['laugher']).toEqual({ armyId: 'laugher', order: { kind: 'shadow', target: 'grallune' }, contact: 'delay', setBy: 'scenario', setAt: { day: 1, half: 0 } });
+    expect(s.plans['groennendr']?.contact).toBe('evade');
+  });
+
+  it('GIVEN bad plans in the scenario file THEN each is refused with its path and what is accepted, all at once', () => {
+    const checked = validateScenario(withPlans({
+      lizardmen: { kind: 'patrol', places: ['0507', '0101'] },
+      laugher: { kind: 'shadow', target: 'nobody' },
+      oberon: { kind: 'garrison', places: ['3615'] },
+      heagh: { kind: 'march', places: ['3307', '3306'] },
+      kobolds: { kind: 'hold', places: ['0810'] },
+      arkthark: { kind: 'march', places: ['0716'], contact: 'charge' },
+    }));
+    expect(checked.ok).toBe(false);
+    const problems = checked.ok ? [] : checked.problems.map((p) => `${p.path}: ${p.message}`).sort();
+    expect(problems.some((p) => /^armies\[\d+\]\.plan\.contact: /.test(p))).toBe(true);
+    const fixed = validateScenario(withPlans({
+      lizardmen: { kind: 'patrol', places: ['0507', '0101'] },
+      laugher: { kind: 'shadow', target: 'nobody' },
+      oberon: { kind: 'garrison', places: ['3615'] },
+      heagh: { kind: 'march', places: ['3307', '3306'] },
+      kobolds: { kind: 'hold', places: ['0810'] },
+    }));
+    const messages = fixed.ok ? [] : fixed.problems.map((p) => p.message);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringContaining('The patrol cannot be walked: Lizard Men of Skullhaven has no route from 0507 to 0101'),
+      'There is no army "nobody" on the map to shadow.',
+      expect.stringContaining('3615 is not a town: a garrison holds a town, e.g. Valdheim (2317)'),
+      'a march plan takes one place in "places" (it has 2)',
+      'a hold plan takes no "places"',
+    ]));
+    expect(fixed.ok ? [] : fixed.problems.every((p) => /^armies\[\d+\]\.plan$/.test(p.path))).toBe(true);
   });
 });

@@ -4,3 +4,4 @@ export { followPlans, PLAN_GIVER } from './followPlans.js';
 export { type PlanEvent } from './planEvents.js';
 export { describeWholePlan } from './summary.js';
 export { type ArmyPlan, CONTACT_POLICIES, type ContactPolicy, PLAN_KINDS, type PlanKind, type PlanOrder } from './types.js';
+export { planOfSpec } from './scenarioPlan.js';
