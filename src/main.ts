@@ -13,6 +13,10 @@ import { failureLine } from './failure.js';
 // Node 22.1+ keeps compiled code between starts (the bot loads some 400 modules); Node 20 has no such cache.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
+// An empty SHARDS= or SHARD_COUNT= (a copied .env.example under docker's --env-file or systemd's
+// EnvironmentFile=) means unset; discord.js would parse it as JSON and fail to start.
+for (const key of ['SHARDS', 'SHARD_COUNT']) if (process.env[key]?.trim() === '') delete process.env[key];
+
 try {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { shards: { type: 'string' } }, strict: false });
   const config = loadConfig(process.env);

@@ -7,7 +7,7 @@ import { createApp } from './app/createApp.js';
 import type { Logger } from './app/ports.js';
 import type { Config } from './config.js';
 import { cronTrigger, startScheduler, type Scheduler } from './cron/startScheduler.js';
-import { DatabaseFileGuard, DatabaseGoneError } from './databaseGuard.js';
+import { DatabaseFileGuard, DatabaseGoneError, openOrExplain } from './databaseGuard.js';
 import { startDiscordBot, type DiscordBot } from './discord/bot.js';
 import { failureLine } from './failure.js';
 import { startWebFromConfig } from './web/startWeb.js';
@@ -42,7 +42,7 @@ export async function runDiscord(config: Config): Promise<void> {
   if (!token) throw new Error('DISCORD_TOKEN is not set');
   const databasePath = config.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(config.DATABASE_PATH);
   if (databasePath !== ':memory:' && !existsSync(databasePath)) logger.warn({ database: databasePath }, 'no database at this path: a new, empty one is created');
-  const app = createApp({ databasePath, logger });
+  const app = openOrExplain(databasePath, () => createApp({ databasePath, logger }));
   const guard = DatabaseFileGuard.watch(databasePath);
   const counts = campaignCounts(app);
   logger.info({ database: databasePath, campaigns: counts.total, byStatus: counts.byStatus }, `database ${databasePath}: ${counts.total} campaign${counts.total === 1 ? '' : 's'}`);
@@ -101,6 +101,12 @@ export async function runDiscord(config: Config): Promise<void> {
       logger.warn({}, 'the shard manager is gone: stopping');
       void stop(0);
     });
+    // Gone before this process got here (it was still loading): nobody would ever stop it.
+    if (!process.connected) {
+      logger.warn({}, 'the shard manager is gone: stopping');
+      void stop(0);
+      return;
+    }
   }
 
   const bot = await startDiscordBot({

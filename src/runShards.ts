@@ -1,17 +1,21 @@
 import { ShardingManager, type Shard } from 'discord.js';
 import type { Config } from './config.js';
+import { IdentifyGate } from './discord/identifyGate.js';
 
 /** How long the manager waits for its shards to stop after passing a signal on, before killing them. */
 const SHARD_STOP_MS = 3000;
 
-/** Discord's recommended shard count for the bot (GET /gateway/bot), asked of DISCORD_API_BASE when set. */
-async function recommendedShards(token: string, apiBase: string | undefined): Promise<number> {
+/**
+ * Discord's recommended shard count for the bot and how many shards may identify at once
+ * (GET /gateway/bot), asked of DISCORD_API_BASE when set.
+ */
+async function gatewayBot(token: string, apiBase: string | undefined): Promise<{ shards: number; maxConcurrency: number }> {
   const base = (apiBase ?? 'https://discord.com/api').replace(/\/$/, '');
   const response = await fetch(`${base}/v10/gateway/bot`, { headers: { authorization: `Bot ${token}` }, signal: AbortSignal.timeout(15_000) });
   if (response.status === 401) throw Object.assign(new Error('An invalid token was provided'), { code: 'TokenInvalid' });
   if (!response.ok) throw new Error(`Discord did not give a shard count (GET /gateway/bot: HTTP ${response.status})`);
-  const body = (await response.json()) as { shards?: number };
-  return Math.max(1, Number(body.shards ?? 1));
+  const body = (await response.json()) as { shards?: number; session_start_limit?: { max_concurrency?: number } };
+  return { shards: Math.max(1, Number(body.shards ?? 1)), maxConcurrency: Math.max(1, Number(body.session_start_limit?.max_concurrency ?? 1)) };
 }
 
 /**
@@ -26,7 +30,10 @@ async function recommendedShards(token: string, apiBase: string | undefined): Pr
 export async function runShards(config: Config, requested: 'auto' | number, entry: { file: string; execArgv: readonly string[] }): Promise<void> {
   const token = config.DISCORD_TOKEN;
   if (!token) throw new Error('DISCORD_TOKEN is not set');
-  const totalShards = requested === 'auto' ? await recommendedShards(token, config.DISCORD_API_BASE) : requested;
+  const gateway = await gatewayBot(token, config.DISCORD_API_BASE);
+  const totalShards = requested === 'auto' ? gateway.shards : requested;
+  // Every shard process asks this gate before it identifies: max_concurrency at once, 5 s apart.
+  const gate = new IdentifyGate(gateway.maxConcurrency);
   const manager = new ShardingManager(entry.file, { token, totalShards, mode: 'process', respawn: false, execArgv: [...entry.execArgv], shardArgs: [] });
   const say = (line: string): void => void process.stderr.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, manager: true, msg: line })}\n`);
 
@@ -48,6 +55,10 @@ export async function runShards(config: Config, requested: 'auto' | number, entr
   };
 
   manager.on('shardCreate', (shard: Shard) => {
+    shard.on('message', (message: unknown) => gate.answer(message, (go) => {
+      say(`shard ${shard.id} may identify`);
+      shard.send(go).catch(() => undefined);
+    }));
     shard.on('death', (child) => {
       if (stopping) return;
       const code = 'exitCode' in child && typeof child.exitCode === 'number' ? child.exitCode : 1;
@@ -58,7 +69,7 @@ export async function runShards(config: Config, requested: 'auto' | number, entr
   process.once('SIGINT', () => void stopAll(0, 'SIGTERM'));
   process.once('SIGTERM', () => void stopAll(0, 'SIGTERM'));
 
-  say(`starting ${totalShards} shard${totalShards === 1 ? '' : 's'}`);
+  say(`starting ${totalShards} shard${totalShards === 1 ? '' : 's'} (up to ${gateway.maxConcurrency} identifying at once, 5 s apart)`);
   try {
     await manager.spawn({ amount: totalShards, delay: config.SHARD_SPAWN_DELAY_MS, timeout: 60_000 });
   } catch (error) {

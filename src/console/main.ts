@@ -8,6 +8,8 @@ import { campaignCounts } from '../app/campaignCounts.js';
 import { createApp } from '../app/createApp.js';
 import { ManualClock, type Logger } from '../app/ports.js';
 import type { App } from '../app/app.js';
+import { ConsoleLock, DatabaseFileGuard, DatabaseGoneError, openOrExplain } from '../databaseGuard.js';
+import { failureLine } from '../failure.js';
 import { ConsoleSession, type ConsoleOutput } from './session.js';
 
 export interface ConsoleFlags {
@@ -100,16 +102,40 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
   const fresh = scripted && !defaults.persistent;
   const databasePath = flags.db ?? (fresh ? join(mkdtempSync(join(tmpdir(), 'valormr-')), 'campaign.db') : defaults.databasePath);
   const outDir = resolve(flags.out ?? (scripted ? dirname(databasePath) : './out'));
-  const { app, session } = openConsole(flags, {
+  // One console per database file, and like the bot it stops if that file is deleted or replaced.
+  const { app, session } = openOrExplain(databasePath, () => openConsole(flags, {
     databasePath,
     outDir,
     // A person at a terminal reads text; scripts and pipes get the JSON-lines protocol.
     write: (o) => process.stdout.write(process.stdout.isTTY && !flags.script && !flags.json ? `${pretty(o, !process.env.NO_COLOR)}\n` : `${JSON.stringify(o)}\n`),
+  }));
+  let lock: ConsoleLock | undefined;
+  try {
+    lock = ConsoleLock.take(databasePath);
+  } catch (err) {
+    app.close();
+    throw err;
+  }
+  const guard = DatabaseFileGuard.watch(databasePath, 'the console');
+  /** True while the database file is the one opened; otherwise says why on stderr and sets exit code 1. */
+  const databaseOk = (): boolean => {
+    const problem = guard?.problem();
+    if (problem === undefined) return true;
+    process.stderr.write(`The console stopped: ${failureLine(new DatabaseGoneError(problem))}\n`);
+    process.exitCode = 1;
+    return false;
+  };
+  const extra = await defaults.withApp?.(app).catch((err: unknown) => {
+    app.close();
+    lock?.release();
+    throw err;
   });
-  const extra = await defaults.withApp?.(app);
   try {
     if (flags.script) {
-      for (const line of readFileSync(flags.script, 'utf8').split(/\r?\n/)) await session.handle(line);
+      for (const line of readFileSync(flags.script, 'utf8').split(/\r?\n/)) {
+        if (!databaseOk()) return;
+        await session.handle(line);
+      }
       return;
     }
     if (!scripted || defaults.persistent) {
@@ -120,12 +146,15 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
     const rl = createInterface({ input: process.stdin, ...(scripted ? {} : { output: process.stderr, prompt: '> ' }) });
     if (!scripted) rl.prompt();
     for await (const line of rl) {
+      if (!databaseOk()) break;
       await session.handle(line);
       if (!scripted) rl.prompt();
     }
+    rl.close();
   } finally {
     await extra?.close();
     app.close();
+    lock?.release();
   }
 }
 
@@ -134,7 +163,7 @@ if (isMain) {
   try {
     await runConsole(parseConsoleFlags(process.argv.slice(2)), { databasePath: process.env.DATABASE_PATH ?? './data/valormr.db' });
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
+    process.stderr.write(`The console could not start: ${failureLine(e)}\n`);
     process.exitCode = 2;
   }
 }

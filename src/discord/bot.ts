@@ -27,6 +27,7 @@ import type { Logger } from '../app/ports.js';
 import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
 import { DiscordCodes, loggableError, newErrorRef } from './discordErrors.js';
 import { autocompleteContext, commandContext, memberRoleIds } from './interactionContext.js';
+import { managerIdentifyThrottler } from './identifyGate.js';
 import { isOutboxRoute, makeDeliver } from './outboxDelivery.js';
 import { allowedMentions, toDiscordPayloads, type DiscordPayload } from './payloads.js';
 import { Responder, type AnswerPart } from './responder.js';
@@ -114,6 +115,8 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     // Nothing pings unless a message names its users (see payloads.ts).
     allowedMentions: { parse: [] },
     makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 25 }),
+    // Under the ShardingManager the manager spaces every shard process's IDENTIFY (identifyGate.ts).
+    ...(process.env.SHARDING_MANAGER && process.send ? { ws: { buildIdentifyThrottler: () => managerIdentifyThrottler() } } : {}),
     rest: {
       ...(opts.restApi ? { api: opts.restApi } : {}),
       ...(opts.restTimeoutMs ? { timeout: opts.restTimeoutMs } : {}),

@@ -218,6 +218,8 @@ export interface FakeDiscordOptions {
   readonly users?: readonly { id: string; username: string; roles?: string[] }[];
   /** GET /gateway/bot's recommended shard count. Default 1. */
   readonly recommendedShards?: number;
+  /** GET /gateway/bot's `session_start_limit.max_concurrency`: shards that may identify at once. Default 1. */
+  readonly maxConcurrency?: number;
   /** Answer a message create with full bucket headers (limit 5) but never run out. Default true. */
   readonly rateLimitHeaders?: boolean;
   /**
@@ -334,6 +336,9 @@ export class FakeDiscord {
   readonly interactions = new Map<string, InteractionRecord>();
   readonly sessions: FakeSession[] = [];
   identifies = 0;
+  /** Every IDENTIFY accepted: the shard and when it came (Date.now()). */
+  readonly identifyLog: { readonly shard: readonly [number, number]; readonly at: number }[] = [];
+  readonly maxConcurrency: number;
   resumes = 0;
   /** Resume attempts that came to the plain gateway URL instead of the resume URL (refused). */
   resumesOnWrongUrl = 0;
@@ -370,6 +375,7 @@ export class FakeDiscord {
     this.token = options.token ?? 'fake-token.for-tests.only';
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41_250;
     this.recommendedShards = options.recommendedShards ?? 1;
+    this.maxConcurrency = options.maxConcurrency ?? 1;
     this.rateLimitHeaders = options.rateLimitHeaders ?? true;
     this.everySession = options.everySession ?? false;
     for (const u of options.users ?? []) this.members.set(u.id, { user: user(u.id, u.username), roles: u.roles ?? [] });
@@ -938,6 +944,7 @@ export class FakeDiscord {
       return this.closeWith(conn, 4010, 'Invalid shard.');
     }
     this.identifies += 1;
+    this.identifyLog.push({ shard, at: Date.now() });
     const guildIds = this.guilds.filter((g) => shardOf(g.id, shard[1]) === shard[0]).map((g) => g.id);
     const session: FakeSession = { id: `session-${snowflake()}`, shard, guildIds, socket: conn.ws, ready: true, seq: 0, log: [] };
     // A shard identifying again replaces its earlier session.
@@ -1200,7 +1207,7 @@ export class FakeDiscord {
 
     if (!isBot) return unauthorized;
     if (method === 'GET' && path === '/gateway/bot') {
-      return [200, { url: this.gatewayUrl, shards: this.recommendedShards, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 } }];
+      return [200, { url: this.gatewayUrl, shards: this.recommendedShards, session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: this.maxConcurrency } }];
     }
     if (method === 'GET' && path === '/gateway') return [200, { url: this.gatewayUrl }];
     if (method === 'GET' && path === '/users/@me') return [200, this.botUser];

@@ -16,7 +16,7 @@ import { enqueue, outboxByStatus } from '../../src/db/outboxRepo.js';
 import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { killAll, sleep, startBot, type BotProcess } from './botProcess.js';
+import { killAll, ROOT, sleep, startBot, type BotProcess } from './botProcess.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-bot-'));
 let fake: FakeDiscord;
@@ -125,7 +125,7 @@ describe('the bot process', () => {
     const exit = await p.exited;
     console.info(`4004 while running: exit ${exit.code} after ${exit.at - revokedAt} ms`);
     expect(exit.code).toBe(1);
-    expect(p.stderr.join('\n')).toContain('The bot stopped: An invalid token was provided. Check DISCORD_TOKEN in .env (Bot tab of the Discord developer portal).');
+    expect(p.stderr.join('\n')).toContain(`The bot stopped: An invalid token was provided. Check DISCORD_TOKEN in ${join(ROOT, 'tests', 'process', 'no-such.env')} (not found) or the service's environment file (Bot tab of the Discord developer portal).`);
     await sleep(1500);
     expect(ticks(app, campaignId)).toBe(1);
     app.close();
