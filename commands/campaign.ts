@@ -47,6 +47,7 @@ export default {
       .addBooleanOption((o) => o.setName('commander-books').setDescription('Commanders may export their own campaign book before the end'))
       .addIntegerOption((o) => o.setName('early-tick').setDescription('Tick as soon as all commanders are /ready, at least this many minutes apart (0: off)').setMinValue(0).setMaxValue(1440))
       .addStringOption((o) => o.setName('quiet-hours').setDescription('No tick or reminder between these hours, e.g. 22:00-07:00 (or none)').setMaxLength(20))
+      .addStringOption((o) => o.setName('spectators').setDescription('Public spectator web page: off (default), or how many half periods it lags, e.g. 4').setMaxLength(20))
       .addStringOption((o) => o.setName('profile').setDescription('Movement rules: Valormr (default) or ACKS army movement')
         .addChoices({ name: 'Valormr (000)', value: 'valormr' }, { name: 'ACKS army movement (004)', value: 'acks' }))
       .addStringOption((o) => o.setName('tactical').setDescription('The tabletop battles are fought on (sets the table presets)')
@@ -91,7 +92,7 @@ export default {
           unformedAsRetreat: ctx.boolean('unformed-as-retreat'), nocturnalDayMarch: ctx.boolean('nocturnal-day-march'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
           catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
           commanderBooks: ctx.boolean('commander-books'), profile: ctx.string('profile'), tactical: ctx.string('tactical'),
-          earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'),
+          earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'), spectatorDelay: ctx.string('spectators'),
         });
       case 'profile':
         return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), terrainCosts: ctx.string('terrain-costs') });

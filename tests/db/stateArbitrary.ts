@@ -276,6 +276,7 @@ const settings: fc.Arbitrary<CampaignSettings> = fc.record({
   terrainCosts: fc.dictionary(fc.constantFrom(...LAND_TERRAINS), fc.integer({ min: 1, max: 60 }), { minKeys: 1 }),
   earlyTickGapMinutes: fc.integer({ min: 0, max: 60 }),
   quietHours: fc.constantFrom('22:00-07:00', '00:00-06:00'),
+  spectatorDelay: fc.integer({ min: 0, max: 400 }),
 }, ['earlyTickGapMinutes', 'cadence', 'timezone', 'reminderLeadMinutes', 'catchUp', 'catchUpCap', 'tableWidth', 'shortBowRange', 'drought', 'advancedEmbarkation',
   'flyingIgnoresTerrain', 'unformedAsRetreat', 'nocturnalDayMarch', 'passageOfLines', 'defaultOrder', 'decisionDeadlineTicks', 'undoDepth', 'manualDice',
   'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions']));
