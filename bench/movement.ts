@@ -60,7 +60,7 @@ function synthetic(): { state: CampaignState; map: MapModel } {
     id: 'bench', name: 'bench', scenarioId: 'bench', season: '', status: 'running', settings: DEFAULT_SETTINGS,
     clock: { day: 1, half: 0 },
     sides: { law: { id: 'law', name: 'Law', colour: '#0000ff', hostileTo: ['chaos'] }, chaos: { id: 'chaos', name: 'Chaos', colour: '#ff0000', hostileTo: ['law'] } },
-    armies, orders: {}, weather: FIRST_MORNING, contacts: {}, couriers: {}, rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE, nextId: 1, nextCourierId: 1,
+    armies, orders: {}, weather: FIRST_MORNING, contacts: {}, couriers: {}, rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE, nextId: 1, nextCourierId: 1, plans: {},
   };
   return { state: withOrders(state, map, rnd), map };
 }

@@ -4,7 +4,8 @@ import { armyStatus } from '../src/app/army/armyStatus.js';
 import { editArmy } from '../src/app/army/editArmy.js';
 import { mergeDivision, orderWarMachines, splitDivision } from '../src/app/army/divisions.js';
 import { setRoles } from '../src/app/movement/setRoles.js';
-import { armyChoices } from '../src/app/autocomplete.js';
+import { armyPlan } from '../src/app/army/armyPlan.js';
+import { armyChoices, placeListChoices } from '../src/app/autocomplete.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
 
@@ -37,7 +38,18 @@ export default {
     .addSubcommand((s) => s.setName('machines').setDescription('ACKS: assemble or disassemble the army\'s war machines (a day\'s work).')
       .addStringOption((o) => o.setName('state').setDescription('What they become').setRequired(true)
         .addChoices({ name: 'assembled (6 miles a day, ready for battle)', value: 'assembled' }, { name: 'disassembled (12 miles a day)', value: 'disassembled' }))
-      .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true))),
+      .addStringOption((o) => o.setName('army').setDescription('Your army').setAutocomplete(true)))
+    .addSubcommand((s) => s.setName('plan').setDescription('Referee: the plan an army follows when nobody commands it (set, show, clear).')
+      .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
+      .addStringOption((o) => o.setName('plan').setDescription('What it does (default: show the plan)').addChoices(
+        { name: 'show the plan', value: 'show' }, { name: 'clear the plan', value: 'clear' }, { name: 'hold where it stands', value: 'hold' },
+        { name: 'march to a place and hold', value: 'march' }, { name: 'patrol between places', value: 'patrol' }, { name: 'shadow an enemy army', value: 'shadow' },
+        { name: 'hold, fall back before a stronger force', value: 'withdraw' }, { name: 'garrison a town', value: 'garrison' }))
+      .addStringOption((o) => o.setName('places').setDescription('Place (march, withdraw, garrison) or patrol points in order, e.g. "0712 Valdheim"').setAutocomplete(true).setMaxLength(300))
+      .addStringOption((o) => o.setName('target').setDescription('The enemy army to shadow').setAutocomplete(true))
+      .addStringOption((o) => o.setName('contact').setDescription('How it answers a contact (default: evade)').addChoices(
+        { name: 'engage if stronger, else evade', value: 'evade' }, { name: 'engage if stronger, else delay', value: 'delay' }, { name: 'wait for the referee', value: 'referee' }))
+      .addBooleanOption((o) => o.setName('standing').setDescription('Follow it even with a commander (standing orders)'))),
   defer: 'ephemeral',
   async execute(ctx) {
     const actor = actorOf(ctx);
@@ -50,6 +62,8 @@ export default {
         return mergeDivision(ctx.app, actor, { army: ctx.string('army'), into: ctx.string('into') });
       case 'machines':
         return orderWarMachines(ctx.app, actor, { army: ctx.string('army'), state: ctx.string('state') });
+      case 'plan':
+        return armyPlan(ctx.app, actor, { army: ctx.string('army'), plan: ctx.string('plan'), places: ctx.string('places'), target: ctx.string('target'), contact: ctx.string('contact'), standing: ctx.boolean('standing') });
       case 'edit':
         return editArmy(ctx.app, actor, { army: ctx.string('army'), hex: ctx.string('hex'), figures: ctx.string('figures'), fatigued: ctx.boolean('fatigued'), formation: ctx.string('formation') });
       default:
@@ -57,6 +71,7 @@ export default {
     }
   },
   async autocomplete(ctx) {
-    return armyChoices(ctx.app, ctx, ctx.focused.value);
+    if (ctx.focused.name === 'places') return placeListChoices(ctx.app, ctx, ctx.focused.value);
+    return armyChoices(ctx.app, ctx, ctx.focused.value, ctx.focused.name === 'target' ? { all: true } : {});
   },
 } satisfies Command;

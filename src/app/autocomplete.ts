@@ -55,3 +55,14 @@ function placeHere(map: Parameters<typeof placesOf>[0], id: string): string {
   const names = placesOf(map).filter((p) => p.id === id.padStart(4, '0')).map((p) => p.name);
   return names.length > 0 ? ` (${names.join(', ')})` : '';
 }
+
+/**
+ * Places for an option that lists several (`places:"0712 Valdheim 0915"`): the last one being
+ * typed is completed like a hex option, the ones before it are kept as typed.
+ */
+export function placeListChoices(app: App, where: Where, partial: string): Choice[] {
+  const cut = Math.max(partial.lastIndexOf(' '), partial.lastIndexOf(','), partial.lastIndexOf('>'));
+  const head = partial.slice(0, cut + 1);
+  if (head.length > 60) return [];
+  return placeChoices(app, where, partial.slice(cut + 1)).map((c) => ({ name: `${head}${c.name}`.slice(0, 100), value: `${head}${c.value}` }));
+}

@@ -215,10 +215,13 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
   const live = (table: 'contacts' | 'couriers'): Record<string, unknown> =>
     Object.fromEntries((prepared(conn, `select id, data from ${table} where campaign_id = ? and live = 1`).all(id) as Row[]).map((r) => [str(r, 'id'), fromJson(str(r, 'data'))]));
   const knowledge: { armies: Record<string, unknown>; reports: Record<string, unknown> } = { armies: {}, reports: {} };
+  // Plans share the keyed table (`plan:<army id>`): one small JSON row per army, like its memory.
+  const plans: Record<string, unknown> = {};
   for (const k of prepared(conn, 'select key, data from knowledge where campaign_id = ?').all(id) as Row[]) {
     const [kind, ...rest] = str(k, 'key').split(':');
     if (kind === 'army') knowledge.armies[rest.join(':')] = fromJson(str(k, 'data'));
     else if (kind === 'report') knowledge.reports[rest.join(':')] = fromJson(str(k, 'data'));
+    else if (kind === 'plan') plans[rest.join(':')] = fromJson(str(k, 'data'));
   }
   return {
     version: c['state_version'] as number,
@@ -239,6 +242,7 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
       rng: fromJson(str(c, 'rng')),
       manualDice: fromJson(str(c, 'manual_dice')),
       knowledge,
+      plans,
       nextId: c['next_id'],
       nextCourierId: c['next_courier_id'],
     },
@@ -323,6 +327,7 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
   };
   syncKeyed(prev?.knowledge.armies, next.knowledge.armies, rewriteAll, (id, v) => knowledgeRow(`army:${id}`, v), (id) => dropKnowledge(`army:${id}`));
   syncKeyed(prev?.knowledge.reports, next.knowledge.reports, rewriteAll, (id, v) => knowledgeRow(`report:${id}`, v), (id) => dropKnowledge(`report:${id}`));
+  syncKeyed(prev?.plans, next.plans, rewriteAll, (id, v) => knowledgeRow(`plan:${id}`, v), (id) => dropKnowledge(`plan:${id}`));
   if (changed(prev?.weather, next.weather)) {
     const { sky, fog, wind, rainLevel, ...data } = next.weather;
     prepared(conn, `insert into weather (campaign_id, sky, fog, wind, rain_level, data) values (?, ?, ?, ?, ?, ?)

@@ -259,7 +259,8 @@ export const ticks = sqliteTable('ticks', {
 
 /**
  * What armies know of the others' positions (fog of war): one row per army's memory
- * (`army:<id>`) and per report riding with a courier (`report:<courier id>`).
+ * (`army:<id>`) and per report riding with a courier (`report:<courier id>`); and the plans
+ * armies follow (`plan:<army id>`, src/engine/plans), referee-only like the rest of this table.
  */
 export const knowledge = sqliteTable('knowledge', {
   campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),

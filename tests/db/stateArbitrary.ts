@@ -7,6 +7,7 @@ import { offsetToHex } from '../../src/engine/hex/hexId.js';
 import { MANUAL_DICE_GROUPS } from '../../src/engine/dice/index.js';
 import type { ManualDiceState } from '../../src/engine/dice/manual.js';
 import type { KnowledgeState, Sightings } from '../../src/engine/knowledge/knowledge.js';
+import type { ArmyPlan, PlanOrder } from '../../src/engine/plans/types.js';
 import { EXPEDITION_SPEEDS, LAND_TERRAINS, MOVEMENT_PROFILE_IDS, TACTICAL_PROFILE_IDS } from '../../src/engine/profiles/index.js';
 import type { CampaignState, CourierRecord, Order } from '../../src/engine/state/campaign.js';
 import type { CampaignSettings } from '../../src/engine/state/settings.js';
@@ -298,6 +299,28 @@ function plain<T>(x: T): T {
   return x;
 }
 
+/** A plan of every kind, with its bookkeeping present or absent. */
+const planOrder = (armyIds: readonly string[]): fc.Arbitrary<PlanOrder> => fc.oneof(
+  fc.constant({ kind: 'hold' as const }),
+  fc.record({ kind: fc.constant('march' as const), to: hex }),
+  fc.record({ kind: fc.constant('patrol' as const), points: fc.array(hex, { minLength: 2, maxLength: 8 }) }),
+  fc.record({ kind: fc.constant('shadow' as const), target: fc.constantFrom(...armyIds) }),
+  fc.record({ kind: fc.constant('withdraw' as const), to: hex }),
+  fc.record({ kind: fc.constant('garrison' as const), town: hex }),
+);
+const plan = (armyId: string, armyIds: readonly string[]): fc.Arbitrary<ArmyPlan> => rec({
+  armyId: fc.constant(armyId),
+  order: planOrder(armyIds),
+  contact: fc.constantFrom('evade' as const, 'delay' as const, 'referee' as const),
+  setBy: fc.oneof(fc.constant('scenario'), word),
+  setAt: gameTime,
+  standing: fc.boolean(),
+  leg: fc.integer({ min: 0, max: 7 }),
+  fellBack: fc.boolean(),
+  estimates: fc.dictionary(fc.constantFrom(...armyIds), fc.record({ figures: fc.integer({ min: 0, max: 400 }), at: fc.integer({ min: 0, max: 1600 }) }), { maxKeys: 3 }),
+  last: word,
+}, ['armyId', 'order', 'contact', 'setBy', 'setAt']);
+
 /** A campaign state (id `c`: the caller gives each its own in one database). */
 export function campaignState(): fc.Arbitrary<CampaignState> {
   return fc.record({
@@ -328,5 +351,6 @@ export function campaignState(): fc.Arbitrary<CampaignState> {
     }) as fc.Arbitrary<KnowledgeState>,
     nextId: fc.integer({ min: 1, max: 500 }),
     nextCourierId: fc.integer({ min: 1, max: 500 }),
+    plans: fc.subarray(armyIds).chain((l) => each(l, (a) => plan(a, armyIds))).map((l) => Object.fromEntries(l.map((p) => [p.armyId, p]))),
   })).map(plain);
 }

@@ -72,7 +72,7 @@ export function makeState(armies: Record<string, ArmySpec>, clock: GameTime = { 
     contacts: {},
     couriers: {},
     rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE,
-    nextId: 1, nextCourierId: 1,
+    nextId: 1, nextCourierId: 1, plans: {},
   } as CampaignState;
 }
 

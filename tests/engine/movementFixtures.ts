@@ -125,7 +125,7 @@ export function campaign(armies: readonly Army[], clock: GameTime = { day: 1, ha
     contacts: {},
     couriers: {},
     rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE,
-    nextId: 1, nextCourierId: 1,
+    nextId: 1, nextCourierId: 1, plans: {},
   };
 }
 

@@ -29,7 +29,7 @@ const inWeek = (week: number): WeatherState => ({ ...FIRST_MORNING, track: { 'dr
 function campaign(clock: GameTime, weather: WeatherState, drought = true, armies: Army[] = [army('a', [regiment('r1', 20), regiment('r2', 7, 4)]), army('b', [regiment('r3', 30)])]): CampaignState {
   return {
     id: 'c1', name: 'Test', scenarioId: 'test', season: 'summer', status: 'running', settings: { ...DEFAULT_SETTINGS, drought }, clock,
-    sides: {}, armies: Object.fromEntries(armies.map((a) => [a.id, a])), orders: {}, weather, contacts: {}, couriers: {}, rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE, nextId: 1, nextCourierId: 1,
+    sides: {}, armies: Object.fromEntries(armies.map((a) => [a.id, a])), orders: {}, weather, contacts: {}, couriers: {}, rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE, nextId: 1, nextCourierId: 1, plans: {},
   };
 }
 

@@ -28,7 +28,7 @@ function campaign(clock: GameTime, weather: WeatherState = FIRST_MORNING, drough
     contacts: {},
     couriers: {},
     rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE,
-    nextId: 1, nextCourierId: 1,
+    nextId: 1, nextCourierId: 1, plans: {},
   };
 }
 

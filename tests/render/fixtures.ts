@@ -133,6 +133,6 @@ export function testState(figures: { arn: number; mordred: number; ingegerd: num
       k2: { id: 'k2', fromArmy: 'mordred', toArmy: 'arn', side: 'chaos', hex: h('1205'), message: 'chaos plan', sentAt: { day: 1, half: 3 }, status: 'travelling', data: { horse: true, night: false, carry: 0, expectedBy: 8, trail: ['1205'] } },
     },
     rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE,
-    nextId: 1, nextCourierId: 1,
+    nextId: 1, nextCourierId: 1, plans: {},
   };
 }

@@ -1,7 +1,8 @@
 import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
 import { REFEREE } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
-import { resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
+import { followingPlans, resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
+import { planFollowers } from '../army/planFollowers.js';
 import { isFog } from '../../engine/knowledge/index.js';
 import { everyPositionView, publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
@@ -110,7 +111,8 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   }
   // A new dice period: the last one's seed is revealed, this tick's committed seed comes into use.
   const diceLines = startDicePeriod(tx.dice, tx.fixedSeed, 'the next tick');
-  const out = resolveTick(s, tx.map, tx.dice, TICK_PLAN);
+  // Armies nobody commands (or under standing orders) follow their plans.
+  const out = resolveTick(s, tx.map, tx.dice, followingPlans(TICK_PLAN, planFollowers(tx)));
   const next = { ...out.state, manualDice: manualDiceAfterTick({ ...out.state, rng: tx.dice.state() }, tx.map, tx.dice) };
   const playedLabel = formatGameTime(s.clock);
   const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;

@@ -130,6 +130,15 @@ const armySchema = z.object({
   vessels: z.partialRecord(z.enum(VESSEL_KINDS), z.number().int().min(0).max(10_000)).default({}),
   armyPoints: z.number().int().min(0).max(1_000_000).optional(),
   notes: z.string().max(L.text).optional(),
+  /** The plan it follows while nobody commands it (src/engine/plans; docs/scenario-format.md). */
+  plan: z.object({
+    kind: z.enum(['hold', 'march', 'patrol', 'shadow', 'withdraw', 'garrison']),
+    /** Hex ids: one place (march, withdraw, garrison) or a patrol's points in order. */
+    places: z.array(hexId).max(8).default([]),
+    /** The army a shadow plan follows. */
+    target: id.optional(),
+    contact: z.enum(['evade', 'delay', 'referee']).default('evade'),
+  }).strict().optional(),
 }).strict();
 
 export const scenarioSchema = z.object({

@@ -1,5 +1,7 @@
 import { hexDistance, parseHex, hexToOffset, type Hex } from '../hex/index.js';
 import { buildMap, isWater, type MapModel } from '../map/index.js';
+import { checkPlan, planOfSpec } from '../plans/index.js';
+import { newCampaign } from '../state/index.js';
 import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from './schema.js';
 
 export interface ScenarioProblem {
@@ -58,7 +60,9 @@ interface Checker {
  * 3. rivers connect, fords only on minor rivers, one river per hex;
  * 4. ports, towns, fortifications, labels, channels, mud flats and regions on the map;
  * 5. sides unique and hostile only to sides that exist;
- * 6. armies: unique ids, known sides, one commander per hex on land, something to command.
+ * 6. armies: unique ids, known sides, one commander per hex on land, something to command;
+ * 7. plans: each as the rules would take it from `/army plan` (places on the map and walkable, a
+ *    patrol's circuit, a garrison's town, a shadowed army an enemy).
  */
 function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
@@ -98,7 +102,20 @@ function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
   checkPlaces(c);
   const sideIds = checkSides(c);
   checkArmies(c, sideIds);
+  if (problems.length === 0) checkPlans(c);
   return problems;
+}
+
+/** Step 7: every plan, by the rules' own check, on the campaign the scenario opens (only a scenario otherwise sound gets here). */
+function checkPlans(c: Checker): void {
+  if (!c.s.armies.some((a) => a.plan)) return;
+  const state = newCampaign({ id: 'check', name: 'check', scenario: { ...c.s, armies: c.s.armies.map(({ plan: _plan, ...a }) => a) }, seed: 0 });
+  c.s.armies.forEach((a, i) => {
+    if (!a.plan) return;
+    const plan = planOfSpec(a.id, a.plan);
+    const checked = plan.ok ? checkPlan(state, c.map, { armyId: a.id, order: plan.value.order, contact: plan.value.contact, setBy: 'scenario' }) : plan;
+    if (!checked.ok) c.add(`armies[${i}].plan`, checked.violation.message);
+  });
 }
 
 /** Step 2: roads and tracks run hex to hex over land. */

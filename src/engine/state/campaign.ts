@@ -5,6 +5,7 @@ import type { KnowledgeState } from '../knowledge/index.js';
 import type { ContactRecord } from '../contact/index.js';
 import type { CourierRecord, DebarkOrder, SailOrder } from '../water/index.js';
 import type { MoveOrder, RestOrder } from '../movement/index.js';
+import type { ArmyPlan } from '../plans/index.js';
 import type { Army, SideInfo } from '../forces/index.js';
 import type { WeatherState } from '../weather/index.js';
 import type { CampaignSettings } from './settings.js';
@@ -39,6 +40,11 @@ export interface CampaignState {
   readonly manualDice: ManualDiceState;
   /** What each army knows of the others' positions (fog of war). Shape owned by src/engine/knowledge. */
   readonly knowledge: KnowledgeState;
+  /**
+   * Plans, at most one per army, by army id: what an army nobody commands (or under standing
+   * orders) does each half period. Shape owned by src/engine/plans (ArmyPlan). Referee-only.
+   */
+  readonly plans: Readonly<Record<string, ArmyPlan>>;
   /** Counter for contact ids (c1, c2, ...): a contact that stands over several half periods keeps its id. */
   readonly nextId: number;
   /** Counter for courier ids, their own sequence (k1, k2, ...). */

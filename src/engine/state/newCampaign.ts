@@ -5,6 +5,7 @@ import { FRESH_MARCH, FRESH_STATUS, type Army, type RegimentRole, type SideInfo 
 import { parseHex } from '../hex/index.js';
 import { buildMap, defaultBank } from '../map/index.js';
 import type { ScenarioDoc } from '../scenario/index.js';
+import { planOfSpec, type ArmyPlan } from '../plans/index.js';
 import { basePoints, movementProfile, sizedPoints, tacticalProfile } from '../profiles/index.js';
 import { FIRST_MORNING } from '../weather/index.js';
 import type { CampaignState } from './campaign.js';
@@ -82,6 +83,13 @@ export function newCampaign(input: {
     };
     armies[a.id] = { ...army, march: { ...FRESH_MARCH, pointsLeft: sizedPoints(army, profile, basePoints(army, profile)) || profile.rates.byClass.infantry } };
   }
+  const plans: Record<string, ArmyPlan> = {};
+  for (const a of scenario.armies) {
+    if (!a.plan) continue;
+    const plan = planOfSpec(a.id, a.plan);
+    if (!plan.ok) throw new Error(`scenario army ${a.id} has a bad plan (${plan.violation.message}); validate the scenario first`);
+    plans[a.id] = plan.value;
+  }
   return {
     id: input.id,
     name: input.name,
@@ -99,6 +107,7 @@ export function newCampaign(input: {
     rng: input.dice ?? createRngState(input.seed ?? 0),
     manualDice: NO_MANUAL_DICE,
     knowledge: NO_KNOWLEDGE,
+    plans,
     nextId: 1,
     nextCourierId: 1,
   };

@@ -30,8 +30,9 @@ import { splitDiceStreams } from './upgrades/secretDice.js';
  *    every die that is not everyone's (`rng.secret`, labels counted in `rng.counts`). A campaign
  *    saved before keeps its one stream until its next period. A bot of version 6 refuses a state
  *    of 7 rather than rolling its secret dice from the public seed.
+ * 8: plans: armies may follow a plan (`plans`, by army id; none before).
  */
-export const STATE_VERSION = 7;
+export const STATE_VERSION = 8;
 
 /** A campaign state as stored: plain JSON of some version, not yet upgraded. */
 export type StateJson = object;
@@ -82,6 +83,11 @@ function courierIds(s: Json): Json {
   return separateCourierIds({ ...s, nextId: s['nextId'] });
 }
 
+/** 7 -> 8: no army had a plan. */
+function noPlans(s: Json): Json {
+  return { ...s, plans: s['plans'] ?? {} };
+}
+
 /** STEPS[n] upgrades a state of version n to version n + 1. */
 const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
   1: completeMarch,
@@ -90,6 +96,7 @@ const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
   4: courierIds,
   5: logRecentDays,
   6: splitDiceStreams,
+  7: noPlans,
 };
 
 /**

@@ -1,4 +1,5 @@
 import { knowledgeStep } from '../knowledge/index.js';
+import { followPlans } from '../plans/index.js';
 import { beginHalfStep, movementStep } from '../movement/index.js';
 import { courierStep, fleetStep } from '../water/index.js';
 import { droughtCasualtyStep, weatherEffects, weatherStep } from '../weather/index.js';
@@ -19,3 +20,14 @@ export const TICK_PLAN: TickPlan = {
   openHalf: [weatherStep, droughtCasualtyStep, beginHalfStep, knowledgeStep],
   effects: (s) => weatherEffects(s.weather, s.settings),
 };
+
+/**
+ * The tick with the armies that follow a plan: after the new half period opens (its weather, the
+ * contacts of forces standing still, what each army saw), each plan answers its army's contact
+ * by its policy or gives its order for the half period to come, as a commander would between
+ * ticks. Who follows is the caller's to say (armies nobody commands, armies under standing orders).
+ */
+export function followingPlans(plan: TickPlan, followers: ReadonlySet<string>): TickPlan {
+  if (followers.size === 0) return plan;
+  return { ...plan, openHalf: [...plan.openHalf, ({ state, map, weather }) => followPlans(state, map, weather, followers)] };
+}

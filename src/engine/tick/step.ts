@@ -2,6 +2,7 @@ import type { Dice } from '../dice/index.js';
 import type { ContactEvent } from '../contact/index.js';
 import type { MapModel } from '../map/index.js';
 import type { MovementEvent } from '../movement/index.js';
+import type { PlanEvent } from '../plans/index.js';
 import type { CampaignState } from '../state/index.js';
 import type { WaterEvent } from '../water/index.js';
 import type { WeatherEffects, WeatherEvent } from '../weather/index.js';
@@ -19,7 +20,7 @@ export interface StepInput {
 }
 
 /** What the rules report, module by module: typed facts with their sentences. */
-export type RuleEvent = ContactEvent | MovementEvent | WaterEvent | WeatherEvent | TickEvent;
+export type RuleEvent = ContactEvent | MovementEvent | PlanEvent | WaterEvent | WeatherEvent | TickEvent;
 
 export interface StepOutput {
   readonly state: CampaignState;
