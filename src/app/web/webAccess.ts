@@ -53,7 +53,7 @@ function spendLink(app: App, nonce: string): boolean {
 }
 
 /** The spectator page's public address. */
-export function spectatorUrl(publicUrl: string, campaignId: string): string {
+function spectatorUrl(publicUrl: string, campaignId: string): string {
   return `${publicUrl.replace(/\/$/, '')}/s/${encodeURIComponent(campaignId)}`;
 }
 
