@@ -11,6 +11,7 @@ import { paint } from './pictures.js';
 import { deliver, OPEN, REFEREE_ONLY } from './deliveries/audience.js';
 import { CHANNEL_FAULT } from './referee/heldMessages.js';
 import { inCampaign, type Outgoing } from './session.js';
+import { dmTestRefused, isDmTest } from './deliveries/dmTest.js';
 
 /** A message ready for a transport to deliver: a DM or a channel post, its pictures drawn. */
 export interface OutboxItem {
@@ -138,12 +139,17 @@ function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'f
     const events: EngineEvent[] = [{ type: status === 'dmClosed' ? 'dmUndeliverable' : 'deliveryFailed', audience: REFEREE, text: `Delivery ${status === 'dmClosed' ? 'refused (closed DMs)' : 'failed'}: message ${row.id} to ${row.userId ?? row.channelId ?? '?'}: ${reason}`, data: { outboxId: row.id } }];
     if (status === 'dmClosed' && row.userId) {
       const who = tx.members.find((m) => m.userId === row.userId)?.displayName || row.userId;
-      outbox.push(...deliver(tx, 'channel', OPEN, {
-        content: `<@${row.userId}>, I could not send you a direct message (your DMs are closed). Run \`/intel\` here to read it privately.`,
-        data: { dmClosed: row.userId },
-        mentions: [row.userId],
-        dedupeKey: `dmClosed:${row.userId}:${row.campaignId}:${slot}`,
-      }));
+      if (isDmTest(row.data)) {
+        // A DM test (assign, start): the channel names the player and the referee, pinging nobody.
+        outbox.push(...dmTestRefused(tx, row.userId, `dmTest:${row.userId}:${row.campaignId}:${slot}`));
+      } else {
+        outbox.push(...deliver(tx, 'channel', OPEN, {
+          content: `<@${row.userId}>, I could not send you a direct message (your DMs are closed). Run \`/intel\` here to read it privately.`,
+          data: { dmClosed: row.userId },
+          mentions: [row.userId],
+          dedupeKey: `dmClosed:${row.userId}:${row.campaignId}:${slot}`,
+        }));
+      }
       if (row.userId !== tx.meta.ownerUserId) {
         // One notice per player per ten minutes, like the channel's: a busy tick fails many DMs at once.
         outbox.push(...deliver(tx, { user: tx.meta.ownerUserId }, REFEREE_ONLY, { content: `Referee: a DM to ${who} could not be delivered (closed DMs). They were told to use /intel.`, data: { dmClosed: row.userId, outboxId: row.id }, dedupeKey: `dmClosedReferee:${row.userId}:${row.campaignId}:${slot}` }));

@@ -65,6 +65,10 @@ describe('the game commands over Discord', () => {
     const notice = h.fake.postsIn(h.fake.channelId).find((p) => p.content.includes(`<@${PEOPLE.bob.id}>`));
     expect(notice?.content).toContain('/intel');
     expect(notice?.content).not.toContain('Army of Lanze');
+    // The DM test's notice names Bob and the referee in the channel and pings nobody.
+    expect(notice?.content).toContain(`DM test: I could not send a direct message to <@${PEOPLE.bob.id}>`);
+    expect(notice?.content).toContain(`Referee <@${PEOPLE.referee.id}>`);
+    expect(notice?.pinged).toEqual({ users: [], roles: [], everyone: false });
     expect(h.fake.dmsTo(PEOPLE.referee.id).some((d) => d.content.includes('could not be delivered'))).toBe(true);
 
     const intel = h.fake.pushCommand({ command: 'intel', userId: PEOPLE.bob.id, options: { army: 'lanze' } });

@@ -73,6 +73,10 @@ describe('GIVEN armies nobody commands with plans', () => {
     expect(refDms).toContain('Plan of Lizard Men of Skullhaven (patrol 0507 → 0607 → 0507): Lizard Men of Skullhaven marches to 0607: the next point of its patrol is 0607.');
     const show = await h.run('@referee /army plan army:lizardmen');
     expect(show[0]?.content).toMatch(/^\*\*Lizard Men of Skullhaven\*\*'s plan: patrol 0507 → 0607 → 0507; contacts: engage when its estimate says it is the stronger, else evade\.\nNobody commands it: it follows the plan from now on\.\nIts order now: (move|rest) \(from the plan\)\.$/);
+    // The inbox lists what the armies following plans are doing.
+    const inbox = (await h.run('@referee /referee inbox'))[0]?.content ?? '';
+    expect(inbox).toContain('**Armies following plans (3)**');
+    expect(inbox.split('**Armies following plans (3)**')[1]?.replace(/^[:\s]+/, '').replace(/\n│ /g, '\n').replace(/^│ /gm, '').split('\n').slice(0, 3).join('\n')).toMatch(/^Army of Grallune: hold; contacts: .* \(now resting at 1826\)\nHighlanders of The Heagh: garrison Grallhame \(1726\); contacts: every contact waits for the referee \(now marching to 1726\)\nLizard Men of Skullhaven: patrol 0507 → 0607 → 0507; contacts: .* \(now (marching to|resting at) 0[56]07\)$/);
     // Nothing of the plans reached a player or the channel.
     expect(playersSaw(h)).not.toMatch(/plan|patrol|garrison|standing orders/i);
     const cleared = await h.run('@referee /army plan army:lizardmen plan:clear');

@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
-import { deliver, OPEN } from '../deliveries/audience.js';
+import { assignmentDm } from '../deliveries/dmTest.js';
 import { inCampaign, requireReferee } from '../session.js';
 
 /** Referee: gives an army to a player (replacing any previous commander), or frees it. */
@@ -20,7 +20,8 @@ export function assignArmy(app: App, actor: Actor, input: { army: string | undef
     return {
       members: [{ kind: 'assign', armyId: army.id, userId: input.userId, displayName: name }],
       events: [{ type: 'commanderAssigned', audience: PUBLIC, text: `${name} now commands ${army.name}.`, data: { armyId: army.id, userId: input.userId } }],
-      outbox: deliver(tx, { user: input.userId }, OPEN, { content: `You command **${army.name}** (\`${army.id}\`) in the campaign **${tx.state.name}**. Try \`/army status army:${army.id}\` in the campaign channel.`, data: { armyId: army.id, campaignId: tx.meta.id } }),
+      // The DM doubles as a test that the player can be reached before any secret needs it.
+      outbox: assignmentDm(tx, input.userId, army),
       result: [reply(`${name} now commands **${army.name}** (\`${army.id}\`).`, { armyId: army.id, userId: input.userId })],
     };
   });

@@ -4,6 +4,7 @@ import type { CampaignState } from '../../engine/state/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { deliver, OPEN } from '../deliveries/audience.js';
+import { startDms } from '../deliveries/dmTest.js';
 import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
 import { reply, type Reply } from '../messages.js';
@@ -49,7 +50,8 @@ function setStatus(app: App, target: Target, to: CampaignState['status'], allowe
       control = { ...control, earlyFrom: null };
     }
     const text = { running: verb === 'start' ? 'The campaign has started.' : 'The campaign resumes.', paused: 'The campaign is paused by the referee.', setup: '', ended: 'The campaign has ended.' }[to] + (custom?.note ?? '') + when;
-    const outbox = [...(announce ? deliver(tx, 'channel', OPEN, { content: text, data: { type: EVENT_OF[verb], status: to } }) : []), ...(custom?.outbox ?? [])];
+    // At the start every commander is sent a DM: a closed DM shows now, not at the first secret.
+    const outbox = [...(announce ? deliver(tx, 'channel', OPEN, { content: text, data: { type: EVENT_OF[verb], status: to } }) : []), ...(custom?.outbox ?? []), ...(verb === 'start' ? startDms(tx, state) : [])];
     return {
       state, control, events: [{ type: EVENT_OF[verb], audience: PUBLIC, text }],
       ...(outbox.length > 0 ? { outbox } : {}),

@@ -12,6 +12,7 @@ import { ephemeral, withCards, type CardField, type MessageButton, type Reply } 
 import { givenUpReason, sendAgain } from './heldMessages.js';
 import { deliver, OPEN, secretOf } from '../deliveries/audience.js';
 import { isReferee } from '../referees.js';
+import { plansField } from '../army/plansField.js';
 import { commandersOf, inCampaign, readCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
 
 /**
@@ -140,7 +141,9 @@ export function refereeInbox(app: App, actor: Actor): Reply[] {
       if (w.noOrders.length > 0) add({ id: buttonId(id, 'nudgeAll'), label: `Nudge ${w.noOrders.length === 1 ? 'the commander' : `all ${w.noOrders.length} commanders`} without orders`, style: 'secondary' });
     }
     const empty = fields.length === 0;
-    const card = { title: 'Referee inbox', description: empty ? 'Nothing waits on you.' : `${formatGameTime(tx.state.clock)}; the campaign is ${tx.state.status}.`, fields };
+    // Not waiting on the referee, but theirs to watch: what the armies following plans are doing.
+    const plans = plansField(tx);
+    const card = { title: 'Referee inbox', description: empty ? 'Nothing waits on you.' : `${formatGameTime(tx.state.clock)}; the campaign is ${tx.state.status}.`, fields: [...fields, ...(plans ? [plans] : [])] };
     const data = { contacts: w.contacts.map((c) => ({ id: c.id, waiting: c.waitingFor })), battles: w.battles.map((b) => b.id), bounced: w.bounced.map((b) => b.userId), givenUp: w.givenUp.map((g) => g.id), noOrders: w.noOrders.map((o) => o.armyId), unassigned: w.unassigned, catchUp: w.catchUp !== undefined };
     return [withCards(ephemeral(empty ? `Nothing waits on you in **${tx.state.name}**.` : `What waits on you in **${tx.state.name}**:`, data), [card], buttons)];
   });
