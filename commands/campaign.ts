@@ -45,6 +45,7 @@ export default {
       .addStringOption((o) => o.setName('positions').setDescription('Army positions: public (default) or fog of war')
         .addChoices({ name: 'public: every army\'s position is known', value: 'public' }, { name: 'fog of war: what each commander knows', value: 'fog' }))
       .addBooleanOption((o) => o.setName('commander-books').setDescription('Commanders may export their own campaign book before the end'))
+      .addIntegerOption((o) => o.setName('absent-after').setDescription('Half periods without orders or answers before an army is under standing orders (0: never)').setMinValue(0).setMaxValue(56))
       .addIntegerOption((o) => o.setName('early-tick').setDescription('Tick as soon as all commanders are /ready, at least this many minutes apart (0: off)').setMinValue(0).setMaxValue(1440))
       .addStringOption((o) => o.setName('quiet-hours').setDescription('No tick or reminder between these hours, e.g. 22:00-07:00 (or none)').setMaxLength(20))
       .addStringOption((o) => o.setName('spectators').setDescription('Public spectator web page: off (default), or how many half periods it lags, e.g. 4').setMaxLength(20))
@@ -92,7 +93,8 @@ export default {
           unformedAsRetreat: ctx.boolean('unformed-as-retreat'), nocturnalDayMarch: ctx.boolean('nocturnal-day-march'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
           catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
           commanderBooks: ctx.boolean('commander-books'), profile: ctx.string('profile'), tactical: ctx.string('tactical'),
-          earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'), spectatorDelay: ctx.string('spectators'),
+          earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'), absentAfterHalves: ctx.integer('absent-after'),
+          spectatorDelay: ctx.string('spectators'),
         });
       case 'profile':
         return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), terrainCosts: ctx.string('terrain-costs') });

@@ -20,6 +20,7 @@ import type { CampaignReads, CampaignTx, Change } from './campaignTx.js';
 import { diceAsks } from './deliveries/diceAsks.js';
 import { fogged } from './deliveries/fog.js';
 import { orderConfirmations } from './deliveries/orderConfirm.js';
+import { markPresence } from './table/absence.js';
 import type { Outgoing } from './deliveries/outgoing.js';
 import { rollEvent } from './dice/rollLog.js';
 import { UserError } from './errors.js';
@@ -150,7 +151,8 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
       deleteCampaign(db, id);
       return change.result;
     }
-    const withRng = withDice(change.state ?? tx.state, tx.dice, tx.state);
+    // A commander's command that changed their army's orders or contacts counts as present (absence, src/app/table/absence.ts).
+    const withRng = withDice(change.tick ? change.state ?? tx.state : markPresence(tx, tx.state, change.state ?? tx.state), tx.dice, tx.state);
     // A state stored in an older shape is rewritten whole in the current one.
     if (withRng !== tx.state || storedVersion !== STATE_VERSION) saveState(db, tx.state, withRng, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION);
     if (change.tick) {

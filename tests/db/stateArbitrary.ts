@@ -139,6 +139,7 @@ const army = (id: string, sides: readonly string[], armyIds: readonly string[]):
   formation: fc.constantFrom('formed' as const, 'unformed' as const),
   status: fc.record({ fatigued: fc.boolean(), inContact: fc.boolean(), inBattle: fc.boolean(), destroyed: fc.boolean(), embarked: fc.boolean() }),
   march,
+  seat: rec({ missed: fc.integer({ min: 0, max: 60 }), acted: fc.boolean(), standing: fc.boolean() }, ['missed']),
 }, ['id', 'name', 'commander', 'side', 'hex', 'movementClass', 'sight', 'nocturnal', 'regiments', 'individuals', 'scouts', 'vessels', 'formation', 'status', 'march']));
 
 const given = (armyId: string) => ({ armyId: fc.constant(armyId), givenBy: word, givenAt: gameTime });
@@ -276,9 +277,10 @@ const settings: fc.Arbitrary<CampaignSettings> = fc.record({
   commanderDivisions: fc.boolean(),
   terrainCosts: fc.dictionary(fc.constantFrom(...LAND_TERRAINS), fc.integer({ min: 1, max: 60 }), { minKeys: 1 }),
   earlyTickGapMinutes: fc.integer({ min: 0, max: 60 }),
+  absentAfterHalves: fc.integer({ min: 0, max: 56 }),
   quietHours: fc.constantFrom('22:00-07:00', '00:00-06:00'),
   spectatorDelay: fc.integer({ min: 0, max: 400 }),
-}, ['earlyTickGapMinutes', 'cadence', 'timezone', 'reminderLeadMinutes', 'catchUp', 'catchUpCap', 'tableWidth', 'shortBowRange', 'drought', 'advancedEmbarkation',
+}, ['earlyTickGapMinutes', 'absentAfterHalves', 'cadence', 'timezone', 'reminderLeadMinutes', 'catchUp', 'catchUpCap', 'tableWidth', 'shortBowRange', 'drought', 'advancedEmbarkation',
   'flyingIgnoresTerrain', 'unformedAsRetreat', 'nocturnalDayMarch', 'passageOfLines', 'defaultOrder', 'decisionDeadlineTicks', 'undoDepth', 'manualDice',
   'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions']));
 

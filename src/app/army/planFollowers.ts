@@ -12,7 +12,7 @@ export function planFollowers(tx: Pick<CampaignTx, 'members' | 'state'>): Set<st
   for (const [id, plan] of Object.entries(tx.state.plans)) {
     const army = Object.hasOwn(tx.state.armies, id) ? tx.state.armies[id] : undefined;
     if (!army || army.status.destroyed) continue;
-    if (plan.standing || commandersOf(tx, id).length === 0) out.add(id);
+    if (plan.standing || army.seat?.standing === true || commandersOf(tx, id).length === 0) out.add(id);
   }
   return out;
 }

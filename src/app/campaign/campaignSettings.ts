@@ -49,6 +49,7 @@ const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
   commanderDivisions: 'commander-divisions',
   terrainCosts: 'terrain-costs',
   earlyTickGapMinutes: 'early-tick',
+  absentAfterHalves: 'absent-after',
   quietHours: 'quiet-hours',
   spectatorDelay: 'spectators',
 };
@@ -158,6 +159,7 @@ function describe(s: CampaignSettings): string {
     `manual-dice ${s.manualDice}`,
     `positions ${s.positions === 'fog' ? 'fog of war' : 'public'}`,
     `commander-books ${onOff(s.commanderBooks)}`,
+    `absent-after ${s.absentAfterHalves > 0 ? `${s.absentAfterHalves} half periods` : 'off'}`,
     `early-tick ${s.earlyTickGapMinutes > 0 ? `on, at least ${s.earlyTickGapMinutes} min apart` : 'off'}`,
     `quiet-hours ${s.quietHours ?? 'none'}`,
     `spectators ${spectatorsText(s)}`,

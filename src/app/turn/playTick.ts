@@ -19,6 +19,7 @@ import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextTickText, scheduleAfter, scheduleFromNow } from '../schedule.js';
 import { inCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
 import { reminderSettings } from '../notices.js';
+import { countAbsence } from '../table/absence.js';
 
 /** What playing (or trying to play) one half period did. */
 export interface TickOutcome {
@@ -112,7 +113,9 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   // A new dice period: the last one's seed is revealed, this tick's committed seed comes into use.
   const diceLines = startDicePeriod(tx.dice, tx.fixedSeed, 'the next tick');
   // Armies nobody commands (or under standing orders) follow their plans.
-  const out = resolveTick(s, tx.map, tx.dice, followingPlans(TICK_PLAN, planFollowers(tx)));
+  // Who was absent this half period: an army past `absent-after` is under standing orders.
+  const absence = countAbsence(tx, s);
+  const out = resolveTick(absence.state, tx.map, tx.dice, followingPlans(TICK_PLAN, planFollowers({ ...tx, state: absence.state })));
   const next = { ...out.state, manualDice: manualDiceAfterTick({ ...out.state, rng: tx.dice.state() }, tx.map, tx.dice) };
   const playedLabel = formatGameTime(s.clock);
   const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;
@@ -124,7 +127,7 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   const due = scheduled.at;
   const nextTick = s.status === 'running' ? nextTickText(scheduled, settings) : 'not scheduled (the campaign is paused)';
   const waiting = waitingLine({ ...tx, state: next });
-  const d = deliveries(tx, s, next, [...forced, ...out.events, ...diceLines], header, {
+  const d = deliveries(tx, s, next, [...forced, ...absence.events, ...out.events, ...diceLines], header, {
     chronicleFields: [{ name: 'Next tick', value: nextTick }],
     ...(waiting ? { refereeFields: [{ name: 'Waiting on you', value: waiting }] } : {}),
   });

@@ -66,6 +66,13 @@ export interface HomeTerrain {
   readonly region?: string;
 }
 
+/** A commander's presence at the table, for one army. @see docs/rulings.md (Absence) */
+export interface ArmySeat {
+  readonly missed: number;
+  readonly acted?: boolean;
+  readonly standing?: boolean;
+}
+
 export interface Army {
   readonly id: string;
   readonly name: string;
@@ -97,6 +104,12 @@ export interface Army {
   readonly formation: Formation;
   /** Public flags for the map: fatigued, in contact, in battle. */
   readonly status: ArmyStatus;
+  /**
+   * The table's bookkeeping of its commander's presence: half periods in a row without orders or
+   * answers, whether they acted in the current one, and whether the army is under standing orders
+   * (absent). Set by the app; the plans read `standing`.
+   */
+  readonly seat?: ArmySeat;
   /** Rules bookkeeping owned by the movement engine (points, rest, fatigue, operations). */
   readonly march: MarchState;
 }

@@ -22,6 +22,7 @@ export const SETTING_LIMITS = {
   brigadesPerRegiment: { min: 0.25, max: 20 },
   terrainCost: { min: 1, max: 60 },
   earlyTickGapMinutes: { min: 0, max: 24 * 60 },
+  absentAfterHalves: { min: 0, max: 56 },
   spectatorDelay: { min: 0, max: 400 },
 } as const;
 
@@ -113,6 +114,8 @@ const fields = {
    * never sooner than this many minutes after the last one. 0: off (ticks wait for the clock).
    */
   earlyTickGapMinutes: int('earlyTickGapMinutes'),
+  /** Absence: after this many half periods in a row without orders or answers, a commander's armies are under standing orders (0: never). */
+  absentAfterHalves: int('absentAfterHalves'),
   /** Quiet hours (`HH:MM-HH:MM`, the campaign's timezone): no tick or reminder falls inside them. */
   quietHours: z.string().trim().regex(QUIET_HOURS_PATTERN).refine(leavesTime).optional(),
   /**
@@ -149,6 +152,7 @@ export interface CampaignSettings {
   readonly commanderDivisions: boolean;
   readonly terrainCosts?: Readonly<Partial<Record<LandTerrain, number>>>;
   readonly earlyTickGapMinutes: number;
+  readonly absentAfterHalves: number;
   readonly quietHours?: string;
   readonly spectatorDelay?: number;
 }
@@ -178,6 +182,7 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   brigadesPerRegiment: 1,
   commanderDivisions: false,
   earlyTickGapMinutes: 0,
+  absentAfterHalves: 0,
 };
 
 /** The bow range must leave room on the table for the baselines. */
@@ -214,6 +219,7 @@ const storedSchema = z.object({
   commanderDivisions: fields.commanderDivisions.catch(DEFAULT_SETTINGS.commanderDivisions),
   terrainCosts: fields.terrainCosts.catch(undefined),
   earlyTickGapMinutes: fields.earlyTickGapMinutes.catch(DEFAULT_SETTINGS.earlyTickGapMinutes),
+  absentAfterHalves: fields.absentAfterHalves.catch(DEFAULT_SETTINGS.absentAfterHalves),
   quietHours: fields.quietHours.catch(undefined),
   spectatorDelay: fields.spectatorDelay.catch(undefined),
 }).catch(DEFAULT_SETTINGS);
