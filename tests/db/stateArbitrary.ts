@@ -10,7 +10,7 @@ import type { KnowledgeState, Sightings } from '../../src/engine/knowledge/knowl
 import type { ArmyPlan, PlanOrder } from '../../src/engine/plans/types.js';
 import { EXPEDITION_SPEEDS, LAND_TERRAINS, MOVEMENT_PROFILE_IDS, TACTICAL_PROFILE_IDS } from '../../src/engine/profiles/index.js';
 import type { CampaignState, CourierRecord, Order } from '../../src/engine/state/campaign.js';
-import type { CampaignSettings } from '../../src/engine/state/settings.js';
+import { TEMPERATURES, type CampaignSettings } from '../../src/engine/state/settings.js';
 import type { WeatherState } from '../../src/engine/weather/types.js';
 
 /**
@@ -275,6 +275,8 @@ const settings: fc.Arbitrary<CampaignSettings> = fc.record({
   tactical: fc.constantFrom(...TACTICAL_PROFILE_IDS),
   brigadesPerRegiment: fc.integer({ min: 1, max: 80 }).map((n) => n / 4),
   commanderDivisions: fc.boolean(),
+  temperature: fc.constantFrom(...TEMPERATURES),
+  marchAttrition: fc.boolean(),
   terrainCosts: fc.dictionary(fc.constantFrom(...LAND_TERRAINS), fc.integer({ min: 1, max: 60 }), { minKeys: 1 }),
   earlyTickGapMinutes: fc.integer({ min: 0, max: 60 }),
   absentAfterHalves: fc.integer({ min: 0, max: 56 }),
@@ -282,7 +284,7 @@ const settings: fc.Arbitrary<CampaignSettings> = fc.record({
   spectatorDelay: fc.integer({ min: 0, max: 400 }),
 }, ['earlyTickGapMinutes', 'absentAfterHalves', 'cadence', 'timezone', 'reminderLeadMinutes', 'catchUp', 'catchUpCap', 'tableWidth', 'shortBowRange', 'drought', 'advancedEmbarkation',
   'flyingIgnoresTerrain', 'unformedAsRetreat', 'nocturnalDayMarch', 'passageOfLines', 'defaultOrder', 'decisionDeadlineTicks', 'undoDepth', 'manualDice',
-  'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions']));
+  'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions', 'temperature', 'marchAttrition']));
 
 const weather: fc.Arbitrary<WeatherState> = fc.record({
   sky: fc.constantFrom('clear' as const, 'cloudy' as const, 'lightRain' as const, 'hardRain' as const),

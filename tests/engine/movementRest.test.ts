@@ -55,7 +55,12 @@ describe('000 Overland Travel: Forced March', () => {
     let s = order(campaign([army('a', '0101')]), road, 'a', { path: east(2, 3), forced: true });
     s = ticks(s, road, 4).state;
     s = order(s, road, 'a', { path: east(5, 1) });
+    // Fatigue bites from the first step: 6 of the fatigued day's 9 points fall in the afternoon.
     s = ticks(s, road, 1).state;
+    expect(at(s, road, 'a')).toBe('0401');
+    expect(A(s).status.fatigued).toBe(false);
+    s = ticks(s, road, 1).state;
+    expect(at(s, road, 'a')).toBe('0501');
     expect(A(s).status.fatigued).toBe(true);
     expect(A(s).march.fatigueReason).toBe('forcedMarch');
   });
@@ -89,13 +94,11 @@ describe('000 Overland Travel: Daily Rest (half periods)', () => {
     expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrm') } }, { day: 2, half: 0 }, valormr())).toBeUndefined();
     expect(fatigueOnMoving({ ...a, march: { ...a.march, recentHalves: halves('rrrmrmr'), movedToday: true } }, { day: 2, half: 1 }, valormr())).toBe('noLongRest');
   });
-  it('GIVEN a dark-seeing force splitting every day THEN it tires on the second day', () => {
+  it('GIVEN a dark-seeing infantry force splitting every day THEN on the second day the fatigued share (9 / 2 = 4) cannot pay a clear hex: it rests instead', () => {
     let s = order(campaign([army('orc', '0101', { sight: 'dark', side: 'chaos' })]), road, 'orc', { period: 'split', path: east(2, 10) });
-    s = ticks(s, road, 4).state;
-    expect(A(s, 'orc').march.recentHalves).toEqual(halves('rmrm'));
+    s = ticks(s, road, 6).state;
+    expect(A(s, 'orc').march.recentHalves).toEqual(halves('rmrmrr'));
     expect(A(s, 'orc').status.fatigued).toBe(false);
-    s = ticks(s, road, 2).state;
-    expect(A(s, 'orc').status.fatigued).toBe(true);
   });
 });
 

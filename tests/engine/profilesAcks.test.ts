@@ -5,8 +5,8 @@ import {
   ACKS_PROFILE, basePoints, EXPEDITION_SPEEDS, LARGE_ARMIES, movementProfile, pointsForSpeed, VALORMR_PROFILE,
 } from '../../src/engine/profiles/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
-import { weatherEffects } from '../../src/engine/weather/index.js';
+import { DEFAULT_SETTINGS, TEMPERATURES, type CampaignSettings } from '../../src/engine/state/settings.js';
+import { describeWeather, weatherEffects } from '../../src/engine/weather/index.js';
 import { FIRST_MORNING, NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, at, campaign, hx, mapOf, MOVE, order, ticks } from './movementFixtures.js';
 
@@ -221,6 +221,32 @@ describe('004 Effects of Weather Conditions: effects multiply', () => {
     expect(dailyPoints(army('c', '0101', { movementClass: 'cavalry' }), acks, false, w, 1)).toBe(6);
     const plan = planMove(underAcks([army('c', '0101', { movementClass: 'cavalry' })]), road, w, 'c', { ...MOVE, path: east(2, 2) });
     expect(plan.ok && plan.value.days).toBe(2);
+  });
+});
+
+describe('004 Effects of Weather Conditions: temperature, the referee\'s setting of the season', () => {
+  const under = (temperature: (typeof TEMPERATURES)[number], w: Partial<typeof FIRST_MORNING> = {}, settings: CampaignSettings = ACKS_SETTINGS) => weatherEffects({ ...FIRST_MORNING, ...w }, { ...settings, temperature });
+  it.each([
+    ['frigid', {}, 0.5, 'frigid cold'],
+    ['sweltering', {}, 0.5, 'sweltering heat'],
+    ['frigid', { sky: 'hardRain' as const }, 0.25, 'hard rain and frigid cold'],
+    ['sweltering', { wind: 'gale' as const }, 0.125, 'a gale and sweltering heat'],
+  ] as const)('GIVEN a %s season and %o THEN x%d (%s)', (t, w, factor, reason) => {
+    expect(under(t, w)).toMatchObject({ overlandFactor: factor, overlandReason: reason });
+  });
+  it('GIVEN a cold or moderate season THEN the march is not slowed (cold\'s disease is outside the bot)', () => {
+    expect(under('cold').overlandFactor).toBe(1);
+    expect(under('moderate').overlandFactor).toBe(1);
+  });
+  it('GIVEN any temperature under Valormr THEN nothing changes: its weather has no temperature', () => {
+    for (const t of TEMPERATURES) expect(under(t, { sky: 'hardRain' }, DEFAULT_SETTINGS).overlandFactor).toBe(0.75);
+  });
+  it('GIVEN a frigid season THEN an ACKS army\'s daily points are halved (24 miles become 12)', () => {
+    expect(dailyPoints(army('c', '0101', { movementClass: 'cavalry' }), acks, false, under('frigid'), 1)).toBe(12);
+  });
+  it('GIVEN a frigid season THEN the weather line says so in words', () => {
+    expect(describeWeather(FIRST_MORNING, { ...ACKS_SETTINGS, temperature: 'frigid' })).toBe('Clear skies; frigid. Overland move points at 50 % (frigid cold).');
+    expect(describeWeather(FIRST_MORNING, { ...DEFAULT_SETTINGS, temperature: 'frigid' })).toBe('Clear skies.');
   });
 });
 

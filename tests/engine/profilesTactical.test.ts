@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { baselines, describeConditions, describeDeployment, publicConditions, resolveDecision } from '../../src/engine/contact/index.js';
+import { describeTableNotes } from '../../src/engine/contact/describeTable.js';
 import { namesOf } from '../../src/engine/events/index.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import { CHAPTER_002, TACTICAL_PROFILES, VALORMR_TABLE, WARLORD_003 } from '../../src/engine/profiles/index.js';
@@ -73,7 +74,7 @@ describe('001 Deployment baselines in the table\'s unit', () => {
 });
 
 describe('002 on the table: a force that force-marched or is fatigued', () => {
-  const out = must(resolveDecision(battleUnder({ tactical: 'chapter002' }, (a) => ({
+  const out = must(resolveDecision(battleUnder({ tactical: 'chapter002', marchAttrition: true }, (a) => ({
     ...a,
     regiments: a.regiments.map((r, i) => (i === 0 ? { ...r, companies: [...r.companies, { troopType: 'slingers', basic: 'infantry' as const, figures: 4, skirmishers: true }, { troopType: 'peasant levy', basic: 'infantry' as const, figures: 6 }] } : r)),
   })), clear, 'c1', dice(3, 4)));
@@ -87,15 +88,26 @@ describe('002 on the table: a force that force-marched or is fatigued', () => {
     expect(conditions?.forces['hadewych']?.table).toBeUndefined();
   });
 
+  it('GIVEN the setting march-attrition off (the default) THEN a strategic forced march brings no attrition to the table: 002\'s rule is for forced marches on the table', () => {
+    const off = must(resolveDecision(battleUnder({ tactical: 'chapter002' }), clear, 'c1', dice(3, 4)));
+    const own = off.events.find((e) => e.type === 'forceCondition' && e.audience.kind === 'army' && e.audience.armyId === 'ingegerd');
+    expect(own?.text).toContain('fatigued from the march: it fights fatigued');
+    expect(own?.text).not.toContain('forced-march attrition');
+  });
+
   it('GIVEN the campaign\'s rain and the dealt cards THEN the channel reads wet roads, dense woods, the stream at fords and bridges, the starting formations, and the referee\'s rates', () => {
     if (!conditions) throw new Error('no conditions');
     const parts = describeConditions(publicConditions(conditions), namesOf(out.state.armies));
     const byLabel = Object.fromEntries(parts.map((p) => [p.label, p.text]));
     expect(byLabel['Roads']).toBe('Dirt roads count as muddy ground: the campaign\'s rain has left them wet (rain level 1).');
-    expect(byLabel['Terrain cards']).toBe('The woods are dense trees, impassable to formed troops; the stream may be crossed only at a bridge or a ford.');
+    expect(byLabel['Terrain cards']).toBe('On the hill, movement uphill costs double; the woods are read as the chapter\'s dense trees, impenetrable to formed troops (the cards do not tell light woods from dense; treat a wood as brush if you agree it is light); the stream is read as the chapter\'s river row: crossed only at a bridge or a ford.');
     expect(byLabel['Starting formations']).toMatch(/^From the march formation: Hadewych in line; Ingegerd in line\./);
     expect(byLabel['Table']).toMatch(/inches\. The chapter's movement rates are not in the bot's copy of the text: the referee sets them\./);
     expect(JSON.stringify(publicConditions(conditions))).not.toMatch(/fatigued|forcedMarch|slingers|levy/);
+  });
+
+  it('GIVEN a hill card dealt under 002 THEN the briefing reads the chapter\'s uphill doubling on it', () => {
+    expect(describeTableNotes([{ kind: 'terrainCards', cards: [{ card: 'hill', reading: CHAPTER_002.terrainCards?.hill ?? 'impassableToFormed' }] }], namesOf({}))).toEqual([{ label: 'Terrain cards', text: 'On the hill, movement uphill costs double.' }]);
   });
 
   it('GIVEN the Valormr table THEN none of it: the briefing is as before', () => {

@@ -5,14 +5,27 @@ import type { ConsoleOutput } from '../../src/console/session.js';
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-/** A campaign played through the console: most commands, a voyage, contacts, a battle, ticks. */
-const SCRIPT = [
+/** The movement and tactical profiles each script is played under: every profile's own sentences are read. */
+const PROFILES = [
+  { profile: 'valormr', tactical: 'valormr', extra: [] },
+  { profile: 'acks', tactical: 'chapter002', extra: ['@referee /campaign profile brigades-per-regiment:2 temperature:frigid commander-divisions:true'] },
+  { profile: 'acks', tactical: 'warlord', extra: ['@referee /campaign profile temperature:sweltering'] },
+  { profile: 'valormr', tactical: 'chapter002', extra: ['@referee /campaign profile temperature:cold brigades-per-regiment:0.5'] },
+] as const;
+
+/** A campaign played through the console under a profile: most commands, a voyage, contacts, a battle and its turns, ticks. */
+const script = (p: (typeof PROFILES)[number]): string[] => [
   '@referee /campaign create scenario:valormr name:"Autumn War"',
   '@referee /campaign assign army:hadewych user:alice',
   '@referee /campaign assign army:grallune user:bob',
   '@referee /campaign assign army:aeskrvald user:prince',
   '@referee /campaign settings',
   '@referee /campaign settings reminder-lead:60 missed-orders:hold referee-role:umpires',
+  `@referee /campaign settings profile:${p.profile} tactical:${p.tactical}`,
+  ...p.extra,
+  '@referee /campaign profile',
+  '@alice /rules topic:profile',
+  '@alice /rules topic:rest',
   '@referee /campaign start',
   '@referee /campaign status',
   '@alice /help',
@@ -54,6 +67,9 @@ const SCRIPT = [
   '@bob /engage',
   '@referee /referee inbox',
   '@referee /battle list',
+  '@referee /battle turn',
+  '@alice /battle turn casualties:"hadewych/first=1"',
+  '@referee /battle turn',
   '@referee /battle result losses:"grallune/first=2,hadewych/first=3" withdraw:"grallune=retreat"',
   '@referee /turn advance',
   '@referee /turn advance',
@@ -64,6 +80,8 @@ const SCRIPT = [
   '@referee /campaign status',
 ];
 
+/** Keys of internal tables: march formations (figures2x20), snake_case names. */
+const KEYS = /\b(?:[a-z]+\d+x\d+|[a-z]+_[a-z_]+)\b/g;
 /** Discord's mention markup, which only Discord turns into names. */
 const MARKUP = /<[@#][!&]?[^>\s]+>/;
 /** camelCase words: internal identifiers (roughGround, halfOrLess, defaultOrder...). */
@@ -76,20 +94,20 @@ function prose(o: ConsoleOutput): string {
   return o.content.replace(/`[^`]*`/g, ' ').replace(/\S+\.(png|json)\b/g, ' ');
 }
 
-describe('plain words in every message', () => {
-  it('GIVEN a scripted campaign WHEN every message is read (replies, private answers, DMs, channel posts) THEN none carries an internal identifier or raw JSON', async () => {
+describe('plain words in every message, under every profile', () => {
+  it.each(PROFILES)('GIVEN a scripted campaign under $profile / $tactical WHEN every message is read (replies, private answers, DMs, channel posts) THEN none carries an internal identifier, key or raw JSON', async (p) => {
     h = await consoleHarness({ seed: 3, setup: '' });
-    for (const line of SCRIPT) await h.run(line);
+    for (const line of script(p)) await h.run(line);
     const kinds = new Set(h.outputs.map((o) => o.to));
     expect([...kinds].sort()).toEqual(['channel', 'dm', 'ephemeral', 'reply']);
     expect(h.outputs.length).toBeGreaterThan(80);
     const found: string[] = [];
     for (const o of h.outputs) {
       const text = prose(o);
-      for (const word of text.match(CAMEL) ?? []) found.push(`${o.to}${o.user ? ` ${o.user}` : ''}: "${word}" in ${o.content.slice(0, 120).replace(/\n/g, ' / ')}`);
+      for (const word of [...(text.match(CAMEL) ?? []), ...(text.match(KEYS) ?? [])]) found.push(`${o.to}${o.user ? ` ${o.user}` : ''}: "${word}" in ${o.content.slice(0, 120).replace(/\n/g, ' / ')}`);
       if (JSON_LIKE.test(text)) found.push(`${o.to}: raw JSON in ${o.content.slice(0, 160)}`);
       if (MARKUP.test(o.content) || /<t:\d+/.test(o.content)) found.push(`${o.to}: Discord markup in ${o.content.slice(0, 160)}`);
     }
     expect(found).toEqual([]);
-  });
+  }, 300_000);
 });

@@ -30,7 +30,8 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     expect(topic?.content).toMatch(/33\+\s+12 mi\s+×1\/3/);
     expect(topic?.content).toContain('reductions multiply');
     expect(topic?.content).toContain('**Kept from Valormr** (004 is silent): the terrain costs but the road\'s; formed troops kept out of forest, swamp and mountain off road; night movement; rivers and their crossings');
-    expect(topic?.content).toContain('**Not played**: temperature (frigid, sweltering)');
+    expect(topic?.content).toContain('temperature frigid ×0.5, sweltering ×0.5 (the weather rolls none: the referee sets the season\'s with `/campaign profile temperature:`, now moderate)');
+    expect(topic?.content).toContain('**Not played**: temperature\'s disease, grazing, armour and morale effects');
     expect(topic?.content.length).toBeLessThan(2000);
     const [rest] = await h.run('@alice /rules topic:rest');
     expect(rest?.content).toContain('at most 4 marching days in any 7');

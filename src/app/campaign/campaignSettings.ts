@@ -1,7 +1,7 @@
 import { PUBLIC } from '../../engine/events/index.js';
 import { fogFalls } from '../../engine/knowledge/index.js';
 import { LAND_TERRAINS, type LandTerrain, MOVEMENT_PROFILES, movementProfile, TACTICAL_PROFILES, tacticalProfile, unitMark } from '../../engine/profiles/index.js';
-import { type CampaignSettings, checkSettings, DEFAULT_SETTINGS, SETTING_LIMITS } from '../../engine/state/index.js';
+import { type CampaignSettings, checkSettings, DEFAULT_SETTINGS, SETTING_LIMITS, TEMPERATURES, type Temperature } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
@@ -47,6 +47,8 @@ const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
   tactical: 'tactical',
   brigadesPerRegiment: 'brigades-per-regiment',
   commanderDivisions: 'commander-divisions',
+  temperature: 'temperature',
+  marchAttrition: 'march-attrition',
   terrainCosts: 'terrain-costs',
   earlyTickGapMinutes: 'early-tick',
   absentAfterHalves: 'absent-after',
@@ -69,6 +71,7 @@ function accepted(setting: keyof CampaignSettings, current: CampaignSettings): s
   if (setting === 'manualDice') return '`none`, `contact` (the commanders\' contact and deployment rolls), `battle` (every roll of contacts and battles) or `all`';
   if (setting === 'earlyTickGapMinutes') return `0 (off: ticks wait for the clock) or the fewest minutes between ticks when every commander is ready, up to ${SETTING_LIMITS.earlyTickGapMinutes.max}, e.g. \`early-tick:60\``;
   if (setting === 'quietHours') return 'a start and an end on the 24-hour clock of the campaign\'s timezone that leave some of the day free, e.g. `quiet-hours:22:00-07:00`, or `none`';
+  if (setting === 'temperature') return `${TEMPERATURES.map((t) => `\`${t}\``).join(', ')} (the season's, as you judge it)`;
   if (setting === 'positions') return '`public` (every army\'s position is public) or `fog` (fog of war)';
   return 'a valid value';
 }
@@ -86,8 +89,10 @@ function profileParts(s: CampaignSettings): string[] {
     `profile ${p.id} (${p.name})`,
     ...(p.size ? [`brigades-per-regiment ${s.brigadesPerRegiment}`] : []),
     ...(p.divisions ? [`commander-divisions ${onOff(s.commanderDivisions)}`] : []),
+    ...(p.weather.temperature ? [`temperature ${s.temperature}`] : []),
     ...(s.terrainCosts || p.id !== DEFAULT_SETTINGS.profile ? [`terrain-costs ${costs}`] : []),
     `tactical ${tacticalProfile(s).id} (${tacticalProfile(s).name})`,
+    ...(tacticalProfile(s).forcedMarch ? [`march-attrition ${onOff(s.marchAttrition)}`] : []),
   ];
 }
 
@@ -100,8 +105,21 @@ function idleUnder(s: CampaignSettings, changed: readonly (keyof CampaignSetting
   const idle = [
     ...(changed.includes('brigadesPerRegiment') && !p.size ? [`\`brigades-per-regiment\` has no effect under the ${p.name} profile (it has no large-army rule)`] : []),
     ...(changed.includes('commanderDivisions') && !p.divisions ? [`\`commander-divisions\` has no effect under the ${p.name} profile (it has no divisions)`] : []),
+    ...(changed.includes('temperature') && !p.weather.temperature ? [`\`temperature\` has no effect under the ${p.name} profile (its weather has no temperature rule)`] : []),
   ];
-  return idle.length > 0 ? ` ${idle.join('; ')}: kept for a profile that has it (\`profile:acks\`).` : '';
+  const table = changed.includes('marchAttrition') && !tacticalProfile(s).forcedMarch ? ` \`march-attrition\` has no effect at the ${tacticalProfile(s).name} table (it has no forced-march attrition): kept for \`tactical:chapter002\`.` : '';
+  return `${idle.length > 0 ? ` ${idle.join('; ')}: kept for a profile that has it (\`profile:acks\`).` : ''}${table}`;
+}
+
+/** What the season's temperature does to the march under the profile, in words (nothing where the profile ignores it: `idleUnder` says so). */
+function temperatureWords(s: CampaignSettings): string {
+  const factor = movementProfile(s).weather.temperature;
+  if (!factor) return '';
+  const t: Temperature = s.temperature;
+  const f = factor[t];
+  return f !== undefined && f < 1
+    ? ` The temperature is ${t}: every army's daily march is ${f === 0.5 ? 'halved' : `cut to ${f * 100} %`} until the referee changes it (it multiplies with rain and wind).`
+    : ` The temperature is ${t}: it does not slow the march.`;
 }
 
 /**
@@ -230,7 +248,8 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput): 
     const fogFell = settings.positions === 'fog' && cur.positions !== 'fog';
     const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : k === 'quietHours' ? settings.quietHours ?? 'none' : k === 'spectatorDelay' ? spectatorsText(settings) : k === 'terrainCosts' ? (settings.terrainCosts ? Object.entries(settings.terrainCosts).map(([t, n]) => `${t}=${n}`).join(', ') : 'default') : String(settings[k])}`).join(', ');
     const idle = idleUnder(settings, changes.map(([k]) => k));
-    const text = `Settings changed by the referee: ${said}.${idle}`;
+    const heat = changes.some(([k]) => k === 'temperature') ? temperatureWords(settings) : '';
+    const text = `Settings changed by the referee: ${said}.${heat}${idle}`;
     return {
       state: { ...tx.state, settings, ...(fogFell ? { knowledge: fogFalls({ ...tx.state, settings }) } : {}) },
       ...(control ? { control } : {}),

@@ -1,6 +1,7 @@
 import { formatGameTime, type GameTime } from '../../engine/clock/index.js';
 import type { MovePlan, PlannedStep } from '../../engine/movement/index.js';
-import type { MovementProfile } from '../../engine/profiles/index.js';
+import type { Army } from '../../engine/forces/index.js';
+import { owesNoRest, type MovementProfile } from '../../engine/profiles/index.js';
 
 function stepLine(s: PlannedStep): string {
   const day = s.dayOffset === 0 ? 'today' : s.dayOffset === 1 ? 'tomorrow' : `day +${s.dayOffset}`;
@@ -21,8 +22,18 @@ function fatigueCost(profile: MovementProfile): string {
   return lost === 0.25 ? 'a quarter fewer points' : `${Math.round(lost * 100)} % fewer points`;
 }
 
-/** The ephemeral preview of an accepted move order; `extra` warnings follow the rules' own. */
-export function formatPlan(armyName: string, plan: MovePlan, clock: GameTime, byReferee: boolean, profile: MovementProfile, extra: readonly string[] = []): string {
+/** How fatigue from a forced march ends under the profile, in words. */
+function fatigueEnds(profile: MovementProfile): string {
+  return profile.rest.marchingDays.kind === 'window' ? 'the rest owed is caught up' : 'it rests a full day';
+}
+
+/**
+ * The ephemeral preview of an accepted move order; `extra` warnings follow the rules' own. A
+ * forced march over several days warns of fatigue only where the army owes rest (tireless troops
+ * under ACKS force-march without penalty).
+ */
+export function formatPlan(army: Army, plan: MovePlan, clock: GameTime, byReferee: boolean, profile: MovementProfile, extra: readonly string[] = []): string {
+  const armyName = army.name;
   const o = plan.order;
   const flags = [o.forced ? 'forced march' : '', o.unformed ? 'unformed' : '', o.save ? 'saving points' : ''].filter(Boolean).join(', ');
   const lines = [
@@ -30,7 +41,7 @@ export function formatPlan(armyName: string, plan: MovePlan, clock: GameTime, by
     ...(plan.steps.length > 0 ? plan.steps.map(stepLine) : ['- (no steps)']),
     `Total: ${plan.totalPoints} points${plan.days > 1 ? ` over ${plan.days} days` : ''}.`,
     ...plan.warnings.map((w) => `⚠ ${w.message}`),
-    ...(o.forced && plan.days > 1 ? [`⚠ Forced march over several days: from tomorrow the army marches fatigued (${fatigueCost(profile)}), as the preview counts, until it rests a full day.`] : []),
+    ...(o.forced && plan.days > 1 && !owesNoRest(army, profile) ? [`⚠ Forced march over several days: from tomorrow the army marches fatigued (${fatigueCost(profile)}), as the preview counts, until ${fatigueEnds(profile)}.`] : []),
     ...extra.map((w) => `⚠ ${w}`),
     'Order stored: it is carried out when the half periods are played. `/hold` cancels it.',
   ];

@@ -85,7 +85,7 @@ export function orderMove(app: App, actor: Actor, input: OrderMoveInput): Reply[
       givenBy: actor.userId,
     });
     if (!plan.ok) throw new UserError(plan.violation.code, plan.violation.message, { ...plan.violation.details });
-    const text = formatPlan(army.name, plan.value, tx.state.clock, asReferee, movementProfile(tx.state.settings), enemiesNearRoute(tx, army, plan.value.steps.map((st) => st.hex)));
+    const text = formatPlan(army, plan.value, tx.state.clock, asReferee, movementProfile(tx.state.settings), enemiesNearRoute(tx, army, plan.value.steps.map((st) => st.hex)));
     const dest = plan.value.steps.at(-1)?.hex ?? tx.map.format(army.hex);
     const state = { ...tx.state, orders: { ...tx.state.orders, [army.id]: plan.value.order } };
     const events = [{ type: 'orderGiven', audience: toArmy(army.id), text: `Move order${asReferee ? ' (by the referee)' : ''}: ${period}, to ${dest}.`, data: { order: plan.value.order } }];

@@ -33,14 +33,16 @@ function restLines(p: MovementProfile): string[] {
   ];
 }
 
-/** Weather reductions and how they combine. */
-function weatherLine(p: MovementProfile): string {
+/** Weather reductions and how they combine; the season's temperature where the profile reads it (the referee's setting). */
+function weatherLine(p: MovementProfile, settings: CampaignSettings): string {
   const w = p.weather;
+  const heat = w.temperature ? Object.entries(w.temperature).filter(([, f]) => f < 1).map(([t, f]) => `${t} ×${f}`) : [];
   const parts = [
     `hard rain ×${w.hardRain}`,
     ...(w.highWinds < 1 ? [`high winds ×${w.highWinds}`] : []),
     ...(w.gale < 1 ? [`gale ×${w.gale}`] : []),
     ...w.rainLevels.map((l) => `rain level ${l.fromLevel}+ ×${l.factor}`),
+    ...(heat.length > 0 ? [`temperature ${heat.join(', ')} (the weather rolls none: the referee sets the season's with \`/campaign profile temperature:\`, now ${settings.temperature})`] : []),
   ];
   const extra = [
     ...(w.reconnaissanceInHardRain !== 0 ? [`contact dice ${w.reconnaissanceInHardRain} in hard rain`] : []),
@@ -69,9 +71,9 @@ function tacticalLines(t: TacticalProfile, s: CampaignSettings): string[] {
   const u = t.unit === 'cm' ? ' cm' : '"';
   const readings = [
     ...(t.startingFormation ? ['march formation → starting formation'] : []),
-    ...(t.forcedMarch ? ['forced march or fatigue → attrition and exhaustion check'] : []),
+    ...(t.forcedMarch ? [s.marchAttrition ? 'a forced march on the map that day, or fatigue → the chapter\'s attrition and exhaustion check (`march-attrition` on)' : 'the chapter\'s forced-march attrition for forced marches on the table only, none for those on the map (`march-attrition` off)'] : []),
     ...(t.dirtRoads ? ['roads from the rain'] : []),
-    ...(t.terrainCards ? ['woods and rivers on the terrain cards'] : []),
+    ...(t.terrainCards ? ['terrain cards: woods as dense trees, rivers and the stream at bridges and fords only, hills double uphill'] : []),
     ...(t.conventions ? ['rout = fled the field (a withdrawal in rout), pursuit, its own evade'] : []),
     ...(t.flying ? ['flight heights for flying armies'] : []),
   ];
@@ -95,7 +97,7 @@ export function profile(settings: CampaignSettings): TopicAnswer {
     ...rateLines(p),
     `- **Terrain**: ${LAND_TERRAINS.map((x) => `${x} ${costs[x]}`).join(', ')}; road ${frac(p.terrain.road)}, track ${frac(p.terrain.track)}${settings.terrainCosts ? ' (the referee\'s table)' : ''}.`,
     ...restLines(p),
-    weatherLine(p),
+    weatherLine(p, settings),
     ...sizeLines(p),
     ...(p.boundaries ? [`- **Kept from Valormr** (${p.source} is silent): ${p.boundaries.keptFromValormr.join('; ')}. **Not played**: ${p.boundaries.notPlayed.join('; ')}.`] : []),
     ...tacticalLines(t, settings),

@@ -10,8 +10,6 @@ import { CaseFileError, readCase, type Case } from './readCase.js';
  */
 export const KNOWN_DEFECTS: Readonly<Record<string, string>> = {
   '030': 'an order into a hex whose commander marches off in the same half period is refused when given (move.occupied), so the force cannot follow as docs/rulings.md (Simultaneous resolution) says',
-  '073': "a tireless army's forced-march preview warns that it will march fatigued from tomorrow; 004 says tireless troops force-march without penalty",
-  '090': 'the first half of a fatigued day is played with the unfatigued allowance: the tick DM says "12 of 18 points left" while /army status says "7 of 13" (planHalf takes todaysPoints before the day\'s fatigue) (issue 24, why 3)',
 };
 
 export const CASES_DIR = resolve(import.meta.dirname, '../../../docs/cases');

@@ -3,7 +3,7 @@ import type { Army } from '../forces/index.js';
 import { directionTo, type Direction } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { defenceShare } from '../movement/index.js';
-import { machinesAssembled, movementProfile, tacticalProfile } from '../profiles/index.js';
+import { companiesInBattle, movementProfile, tacticalProfile } from '../profiles/index.js';
 import type { CampaignState } from '../state/index.js';
 import { awaitedRegiments } from '../water/index.js';
 import { FOG_YARDS_PER_PIP, rollFogVisibility, type Sky, weatherEffects } from '../weather/index.js';
@@ -72,9 +72,11 @@ export type PublicConditions = Omit<BattleConditions, 'forces'>;
  * disassembled: disassembled, or with work on them under way. @see 004 Movement of War Machines
  */
 function machinesUnavailable(state: CampaignState, army: Army): string[] {
-  if (!movementProfile(state.settings).rates.warMachines) return [];
-  if (machinesAssembled(army) && !army.warMachines?.changing) return [];
-  return army.regiments.flatMap((r) => r.companies.filter((c) => c.warMachine && c.figures > 0).map((c) => `${c.troopType} (${r.name})`));
+  const profile = movementProfile(state.settings);
+  return army.regiments.flatMap((r) => {
+    const fielded = companiesInBattle(army, r.companies, profile);
+    return r.companies.filter((c) => c.warMachine && c.figures > 0 && !fielded.includes(c)).map((c) => `${c.troopType} (${r.name})`);
+  });
 }
 
 /** A force's own state for the table. */

@@ -1,6 +1,6 @@
 import { namesOf, PUBLIC, REFEREE, tell, toArmy, type ArmyAudience, type Fact, type PublicAudience, type RefereeAudience, type Told } from '../events/index.js';
 import { assaultRegiment, regimentFigures, type Army, type Company } from '../forces/index.js';
-import type { LengthUnit } from '../profiles/index.js';
+import { companiesInBattle, movementProfile, type LengthUnit, type MovementProfile } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState } from '../state/index.js';
 import { withData, type ContactRecord } from './contactRecord.js';
@@ -80,10 +80,12 @@ function wholeOf(entry: DeploymentEntry, companies: number): number {
 }
 
 /** What one side brings on before `turn`: its companies, or nothing once its regiment is all on the table. */
-function arrivals(army: Army, entry: DeploymentEntry, turn: number): { regiment: string; companies: Arrival[]; stillToCome: number } | undefined {
+function arrivals(army: Army, entry: DeploymentEntry, turn: number, profile: MovementProfile): { regiment: string; companies: Arrival[]; stillToCome: number } | undefined {
   const reg = assaultRegiment(army);
   if (!reg) return undefined;
-  const present = reg.companies.filter((c) => c.figures > 0);
+  // Disassembled war machines (ACKS) are not in the battle: they never arrive.
+  const present = companiesInBattle(army, reg.companies, profile);
+  if (present.length === 0) return undefined;
   const whole = wholeOf(entry, present.length);
   const from = Math.min(unitsBy(entry, turn - 1), whole);
   const to = Math.min(unitsBy(entry, turn), whole);
@@ -118,7 +120,7 @@ export function advanceTabletopTurn(state: CampaignState, contactId: string, cas
   const unit = briefing.layout.unit ?? 'inch';
   for (const entry of briefing.entries) {
     const army = state.armies[entry.armyId];
-    const came = army ? arrivals(army, entry, turn) : undefined;
+    const came = army ? arrivals(army, entry, turn, movementProfile(state.settings)) : undefined;
     if (!came) continue;
     arriving.push(entry.armyId);
     facts.push({ type: 'companiesArrive', audience: toArmy(entry.armyId), data: { contactId, turn, ...came, baseline: entry.baseline, distance: entry.distanceFromEdge, unit, initial: turn === 1 } });

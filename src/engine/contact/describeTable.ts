@@ -2,6 +2,7 @@ import { isFor, type Names } from '../events/index.js';
 import { type TableFormation, unitMark } from '../profiles/index.js';
 import type { Arrival, TabletopFact } from './battleTurn.js';
 import type { DeploymentBriefing } from './deployment.js';
+import { DEPLOYMENT_SCHEDULE } from './tables.js';
 import type { ForceTableNote, TableNote } from './tableReading.js';
 
 /**
@@ -30,16 +31,18 @@ export function describeDeployment(contactId: string, b: DeploymentBriefing, nam
   return [
     { label: 'Battle', text: `Battle ${contactId}: deployment (table ${b.layout.tableWidth}${u}, short bow ${b.layout.shortBowRange}${u})` },
     { label: 'Baselines', text: [`Forward baselines ${b.layout.forward}${u} from each edge; interval ${b.layout.interval}${u}${b.layout.narrowException ? ' (32-35" table)' : ''}; baselines at ${b.layout.distances.join(`${u}, `)}${u} from the edge.`, ...b.layout.notes].join(' ') },
-    ...b.entries.map((e) => ({ label: name(e.armyId), text: `deployment dice ${e.die} -> ${e.score}; baseline ${e.baseline} counted from the ${e.countFrom} (${e.distanceFromEdge}${u} from the edge); ${e.formation} -> initial deployment ${unitName(e.initial.count, e.initial.unit)}${e.initial.wholeRegiment ? ' (the whole regiment)' : `, then ${unitName(e.turn.count, e.turn.unit)} a turn`}.` })),
+    ...b.entries.map((e) => ({ label: name(e.armyId), text: `deployment dice ${e.die} -> ${e.score}; baseline ${e.baseline} counted from the ${e.countFrom} (${e.distanceFromEdge}${u} from the edge); in ${DEPLOYMENT_SCHEDULE[e.formation].label} -> initial deployment ${unitName(e.initial.count, e.initial.unit)}${e.initial.wholeRegiment ? ' (the whole regiment)' : `, then ${unitName(e.turn.count, e.turn.unit)} a turn`}.` })),
     { label: 'Initiative', text: `${name(b.initiative)}${b.initiativeBy === 'score' ? '' : ` (${b.initiativeBy})`}.` },
     { label: 'Deployment order', text: `Initial deployment, first round: ${b.initialRounds[0].map(name).join(', ')}; second round: ${b.initialRounds[1].map(name).join(', ')}. Later rounds: ${b.subsequentOrder.map(name).join(', ')}.` },
   ];
 }
 
 const FORMATION_WORDS: Readonly<Record<TableFormation, string>> = { column: 'in column', line: 'in line', openOrder: 'in open order', mass: 'in mass' };
+/** Each terrain card as the chapter's terrain table reads it, saying which row the bot takes where the card could be read more than one way. */
 const CARD_WORDS = {
-  impassableToFormed: (card: string) => `the ${card} are dense trees, impassable to formed troops`,
-  bridgesAndFordsOnly: (card: string) => `the ${card} may be crossed only at a bridge or a ford`,
+  impassableToFormed: (card: string) => `the ${card} are read as the chapter's dense trees, impenetrable to formed troops (the cards do not tell light woods from dense; treat a wood as brush if you agree it is light)`,
+  bridgesAndFordsOnly: (card: string) => (card === 'stream' ? 'the stream is read as the chapter\'s river row: crossed only at a bridge or a ford' : `the ${card} may be crossed only at a bridge or a ford`),
+  uphillDoubled: (card: string) => `on the ${card}, movement uphill costs double`,
 } as const;
 
 /** One public note of the tactical profile as a labelled part. */

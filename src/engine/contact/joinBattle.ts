@@ -1,9 +1,9 @@
 import type { Dice } from '../dice/index.js';
 import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
-import { assaultRegiment } from '../forces/index.js';
+import { assaultRegiment, type Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
 import { marchFormation } from '../movement/index.js';
-import { movementProfile, tacticalProfile } from '../profiles/index.js';
+import { companiesInBattle, movementProfile, tacticalProfile, type MovementProfile } from '../profiles/index.js';
 import type { CampaignState } from '../state/index.js';
 import { baselines } from './baselines.js';
 import { battleConditions, publicConditions } from './battleConditions.js';
@@ -42,6 +42,12 @@ export function joinBattle(state: CampaignState, map: MapModel, record: ContactR
   };
 }
 
+/** Companies the engaging regiment fields (disassembled war machines are not in the battle); 1 without an engaging regiment. */
+function fieldedCompanies(a: Army, profile: MovementProfile): number {
+  const reg = assaultRegiment(a);
+  return reg ? companiesInBattle(a, reg.companies, profile).length : 1;
+}
+
 /**
  * The deployment inputs of the armies still in a contact. A force on a forced march ordered
  * before the day's march began takes the movement profile's bonus (ACKS's +2 initiative, on the
@@ -58,7 +64,7 @@ function deploymentInputs(state: CampaignState, map: MapModel, record: ContactRe
     maneuver: maneuvering.has(a.id),
     opponentTerrains: opponentsIn(state, record.armyIds, a.id).map((o) => map.terrainAt(o.hex)),
     formation: marchFormation(map, a),
-    companies: assaultRegiment(a)?.companies.filter((c) => c.figures > 0).length ?? 1,
+    companies: fieldedCompanies(a, movementProfile(state.settings)),
     ...(bonus !== 0 && a.march.forcedMarchDay === state.clock.day && a.march.forcedMarchEarly ? { forcedMarchBonus: bonus } : {}),
   }));
 }

@@ -23,7 +23,7 @@ export type TableNote =
   /** 002: dirt roads, dry or wet after the campaign's rain. */
   | { readonly kind: 'roads'; readonly wet: boolean; readonly rainLevel: number }
   /** 002: the dealt terrain cards the chapter reads. */
-  | { readonly kind: 'terrainCards'; readonly cards: readonly { readonly card: 'woods' | 'river' | 'stream'; readonly reading: CardReading }[] }
+  | { readonly kind: 'terrainCards'; readonly cards: readonly { readonly card: 'woods' | 'river' | 'stream' | 'hill'; readonly reading: CardReading }[] }
   /** 003: rout, pursuit and evade against 001's withdrawal, pursuit and evade. */
   | { readonly kind: 'conventions' };
 
@@ -42,7 +42,7 @@ export type ForceTableNote =
   /** 003: the force flies (or has flyers): flight heights and costs. */
   | { readonly kind: 'flying'; readonly unit: LengthUnit; readonly combatHeight: readonly [number, number]; readonly takeOff: string; readonly climb: string; readonly dive: string; readonly land: string };
 
-const CARD_KINDS = ['woods', 'river', 'stream'] as const;
+const CARD_KINDS = ['hill', 'woods', 'river', 'stream'] as const;
 
 /** The public notes of the tactical profile for a battle of these armies. */
 export function tableNotes(state: CampaignState, map: MapModel, profile: TacticalProfile, armies: readonly Army[], cards: readonly DealtCard[]): TableNote[] {
@@ -73,7 +73,8 @@ const isLevy = (troopType: string): boolean => /\blev(y|ies)\b/i.test(troopType)
 /** The notes of the tactical profile for one force. */
 export function forceTableNotes(state: CampaignState, profile: TacticalProfile, army: Army): ForceTableNote[] {
   const notes: ForceTableNote[] = [];
-  const forced = profile.forcedMarch;
+  // 002's attrition is for a forced march on the table; on a strategic one only when the referee says so (a setting, off by default).
+  const forced = state.settings.marchAttrition ? profile.forcedMarch : undefined;
   if (forced) {
     const because = [
       ...(army.march.forcedMarchDay === state.clock.day ? ['forcedMarch' as const] : []),

@@ -1,10 +1,10 @@
-import { halfPeriodName } from '../clock/index.js';
+import { halfPeriodName, type GameTime } from '../clock/index.js';
 import type { Dice } from '../dice/index.js';
 import { PUBLIC, REFEREE } from '../events/index.js';
 import { isHostile, troopFigures, type Army } from '../forces/index.js';
 import { type Hex, hexKey, isAdjacent, neighbours } from '../hex/index.js';
 import type { Bank, MapModel } from '../map/index.js';
-import { movementProfile } from '../profiles/index.js';
+import { movementProfile, type MovementProfile } from '../profiles/index.js';
 import { BrokenData } from '../result.js';
 import { getArmy, type CampaignState } from '../state/index.js';
 import type { WeatherEffects } from '../weather/index.js';
@@ -12,6 +12,7 @@ import { rankContenders } from './contest.js';
 import { halvesTaken, hexHolders } from './contacts.js';
 import type { MovementFact } from './movementEvents.js';
 import { planHalf, type HalfEntry, type HalfPlan } from './planHalf.js';
+import { fatigueOnMoving } from './restAndFatigue.js';
 import type { MoveOrder } from './types.js';
 
 /** Why an army stopped moving in this half period. */
@@ -108,10 +109,21 @@ function planMovers(state: CampaignState, map: MapModel, weather: WeatherEffects
     const order = state.orders[id];
     const army = state.armies[id];
     if (order?.kind !== 'move' || !army || !mayMove(army, taken)) continue;
-    const plan = planHalf(map, army, order, state.clock, weather, profile);
+    const plan = planHalf(map, moverAsPlanned(army, state.clock, profile), order, state.clock, weather, profile);
     movers.set(id, { army, order, plan, next: 0, pos: army.hex, bank: army.bank, spent: 0, entered: [] });
   }
   return movers;
+}
+
+/**
+ * The army as its half period is planned: one that moving now fatigues (a forced march yesterday,
+ * the seventh day, a march window used up) is fatigued from its first step, so the whole day,
+ * first half included, is paid from the fatigued allowance, as `/army status` shows it.
+ * @see 000 Overland Travel: Fatigued; docs/rulings.md Movement: Points and time (fatigue bites at once)
+ */
+function moverAsPlanned(army: Army, clock: GameTime, profile: MovementProfile): Army {
+  if (army.status.fatigued || !fatigueOnMoving(army, clock, profile)) return army;
+  return { ...army, status: { ...army.status, fatigued: true } };
 }
 
 /** Whether an army has entries to make in this half (others stand still). */

@@ -1,4 +1,4 @@
-import { regimentCount, type Army } from '../forces/index.js';
+import { regimentCount, type Army, type Company } from '../forces/index.js';
 import { times, type Fraction, type MovementProfile, type SizeRow, type SpeedRow } from './movementProfile.js';
 
 /**
@@ -20,6 +20,17 @@ export function pointsForSpeed(table: readonly SpeedRow[], feet: number): number
 /** Whether the army's war machines are assembled (they are disassembled unless the army says so). */
 export function machinesAssembled(army: Army): boolean {
   return army.warMachines?.state === 'assembled';
+}
+
+/**
+ * The companies of a regiment a battle can field: those with figures, less the war machines when
+ * the profile moves machines (ACKS) and they are disassembled or being worked on. Used alike by
+ * the briefing, the deployment schedule and `/battle turn`, so none brings on a machine another
+ * calls unusable. @see 004 Movement of War Machines
+ */
+export function companiesInBattle(army: Army, companies: readonly Company[], profile: MovementProfile): Company[] {
+  const out = profile.rates.warMachines !== undefined && (!machinesAssembled(army) || army.warMachines?.changing !== undefined);
+  return companies.filter((c) => c.figures > 0 && !(out && c.warMachine === true));
 }
 
 /** The rates of the army's units that have figures, when the profile reads stated speeds. */

@@ -93,6 +93,8 @@ export interface WeatherRules {
   readonly windMissileHits: number;
   /** Penalty to missile attack throws by condition (ACKS), for the briefing; absent: none. */
   readonly missileAttack?: { readonly hardRain: number; readonly highWinds: number; readonly gale: number };
+  /** The factor a temperature of the season puts on the daily points (ACKS: frigid, sweltering); absent: the profile ignores temperature. */
+  readonly temperature?: Readonly<Partial<Record<'frigid' | 'cold' | 'moderate' | 'sweltering', number>>>;
 }
 
 /** Large armies (ACKS): size in brigades to column length (miles) and speed multiplier. */
@@ -228,12 +230,13 @@ export const ACKS_PROFILE: MovementProfile = {
     reconnaissanceInHardRain: -1,
     windMissileHits: 0,
     missileAttack: { hardRain: -2, highWinds: -2, gale: -4 },
+    temperature: { frigid: 0.5, sweltering: 0.5 },
   },
   size: { table: LARGE_ARMIES, brigadesPerRegiment: 1 },
   divisions: { commanders: false },
   boundaries: {
     keptFromValormr: ['the terrain costs but the road\'s', 'formed troops kept out of forest, swamp and mountain off road', 'night movement', 'rivers and their crossings', 'rain closing fords and ferries'],
-    notPlayed: ['temperature (frigid, sweltering)', 'supply', 'weekly turns on 24-mile hexes'],
+    notPlayed: ['temperature\'s disease, grazing, armour and morale effects (its halving of speed is played, from the referee\'s `temperature` setting)', 'supply', 'weekly turns on 24-mile hexes'],
   },
   key: 'acks',
 };

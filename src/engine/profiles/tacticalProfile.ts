@@ -40,7 +40,7 @@ export interface TableForcedMarch {
 }
 
 /** How a terrain card reads on this table. */
-export type CardReading = 'impassableToFormed' | 'bridgesAndFordsOnly';
+export type CardReading = 'impassableToFormed' | 'bridgesAndFordsOnly' | 'uphillDoubled';
 
 /** How 001's withdrawal and pursuit read in this chapter's terms, and the chapter's own evade. */
 export interface Conventions {
@@ -76,7 +76,7 @@ export interface TacticalProfile {
   readonly forcedMarch?: TableForcedMarch;
   /** Dirt roads halve costs while dry and count as muddy ground when wet (from the campaign's rain). */
   readonly dirtRoads?: boolean;
-  readonly terrainCards?: Readonly<Partial<Record<'woods' | 'river' | 'stream', CardReading>>>;
+  readonly terrainCards?: Readonly<Partial<Record<'woods' | 'river' | 'stream' | 'hill', CardReading>>>;
   readonly conventions?: Conventions;
   readonly flying?: FlyingRules;
 }
@@ -124,7 +124,7 @@ export const CHAPTER_002: TacticalProfile = {
     ],
   },
   dirtRoads: true,
-  terrainCards: { woods: 'impassableToFormed', river: 'bridgesAndFordsOnly', stream: 'bridgesAndFordsOnly' },
+  terrainCards: { woods: 'impassableToFormed', river: 'bridgesAndFordsOnly', stream: 'bridgesAndFordsOnly', hill: 'uphillDoubled' },
 };
 
 /**

@@ -1,6 +1,7 @@
 import { hexDistance, parseHex, hexToOffset, type Hex } from '../hex/index.js';
 import { buildMap, isWater, type MapModel } from '../map/index.js';
 import { checkPlan, planOfSpec } from '../plans/index.js';
+import { EXPEDITION_SPEEDS, MOVEMENT_PROFILES } from '../profiles/index.js';
 import { newCampaign } from '../state/index.js';
 import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from './schema.js';
 
@@ -61,7 +62,9 @@ interface Checker {
  * 4. ports, towns, fortifications, labels, channels, mud flats and regions on the map;
  * 5. sides unique and hostile only to sides that exist;
  * 6. armies: unique ids, known sides, one commander per hex on land, something to command;
- * 7. plans: each as the rules would take it from `/army plan` (places on the map and walkable, a
+ * 7. the fields a movement profile reads: speeds on 004's table, one speed per company, war
+ *    machines only for a profile that has them;
+ * 8. plans: each as the rules would take it from `/army plan` (places on the map and walkable, a
  *    patrol's circuit, a garrison's town, a shadowed army an enemy).
  */
 function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
@@ -102,11 +105,12 @@ function crossCheck(s: ScenarioDoc): ScenarioProblem[] {
   checkPlaces(c);
   const sideIds = checkSides(c);
   checkArmies(c, sideIds);
+  checkProfileFields(c);
   if (problems.length === 0) checkPlans(c);
   return problems;
 }
 
-/** Step 7: every plan, by the rules' own check, on the campaign the scenario opens (only a scenario otherwise sound gets here). */
+/** Step 8: every plan, by the rules' own check, on the campaign the scenario opens (only a scenario otherwise sound gets here). */
 function checkPlans(c: Checker): void {
   if (!c.s.armies.some((a) => a.plan)) return;
   const state = newCampaign({ id: 'check', name: 'check', scenario: { ...c.s, armies: c.s.armies.map(({ plan: _plan, ...a }) => a) }, seed: 0 });
@@ -216,6 +220,39 @@ function checkArmies(c: Checker, sideIds: ReadonlySet<string>): void {
     a.regiments.forEach((r, j) => {
       if (regIds.has(r.id)) c.add(`${path}.regiments[${j}].id`, `duplicate regiment id "${r.id}" in ${a.id}`);
       regIds.add(r.id);
+    });
+  });
+}
+
+/** The speeds a scenario may state: 004's expedition speeds, in feet a turn. */
+const SPEEDS_ACCEPTED = `${EXPEDITION_SPEEDS.map((r) => r.feet).join(', ')} (004's expedition speeds, feet a turn)`;
+
+/**
+ * Step 7: the fields only a movement profile reads are refused where they would be silently
+ * ignored or misread: a speed off 004's table; a company whose speed differs from its
+ * regiment's (give it once: on the regiment for all its companies, or on each company); war
+ * machines in a scenario written for a profile that has none (Valormr).
+ * @see 004 Moving Armies; Movement of War Machines; docs/rulings.md Scenario checks
+ */
+function checkProfileFields(c: Checker): void {
+  const profile = MOVEMENT_PROFILES[c.s.profile ?? 'valormr'];
+  const onTable = (feet: number): boolean => EXPEDITION_SPEEDS.some((r) => r.feet === feet);
+  c.s.armies.forEach((a, i) => {
+    const path = `armies[${i}]`;
+    const machines = a.regiments.some((r) => r.companies.some((k) => k.warMachine === true));
+    if (!profile.rates.warMachines && (machines || a.warMachines !== undefined)) {
+      c.add(machines ? `${path}.regiments` : `${path}.warMachines`, `war machines are a rule of ACKS army movement (004), and this scenario is written for ${profile.name}: add "profile": "acks" to the scenario, or leave out warMachine and warMachines`);
+    }
+    a.regiments.forEach((r, j) => {
+      const rp = `${path}.regiments[${j}]`;
+      if (r.speed !== undefined && !onTable(r.speed)) c.add(`${rp}.speed`, `${r.speed}' is not an expedition speed; accepted: ${SPEEDS_ACCEPTED}`);
+      r.companies.forEach((k, m) => {
+        if (k.speed === undefined) return;
+        if (!onTable(k.speed)) c.add(`${rp}.companies[${m}].speed`, `${k.speed}' is not an expedition speed; accepted: ${SPEEDS_ACCEPTED}`);
+        else if (r.speed !== undefined && k.speed !== r.speed) {
+          c.add(`${rp}.companies[${m}].speed`, `${k.speed}' differs from its regiment's ${r.speed}': give a speed once, on the regiment (for all its companies) or on each company`);
+        }
+      });
     });
   });
 }

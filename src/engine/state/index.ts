@@ -4,7 +4,7 @@ export { armiesAt } from './armiesByHex.js';
 export { byId } from './byId.js';
 export { type CampaignState, getArmy, type Order, type OrderGiven } from './campaign.js';
 export { newCampaign } from './newCampaign.js';
-export { type CampaignSettings, DEFAULT_SETTINGS } from './settings.js';
+export { type CampaignSettings, DEFAULT_SETTINGS, TEMPERATURES, type Temperature } from './settings.js';
 export { checkSettings, quietMinutes } from './settings.js';
 export { NUMBER_LIMITS, SETTING_LIMITS, wholeNumber } from './settings.js';
 export { type ContactRecord } from './campaign.js';

@@ -11,6 +11,14 @@ import { LAND_TERRAINS, type LandTerrain, MOVEMENT_PROFILE_IDS, type MovementPro
  */
 export type CatchUpPolicy = 'all' | 'one' | 'none';
 
+/**
+ * The temperature of the season, the referee's to set (004 Effects of Severe Weather: frigid,
+ * cold, moderate, sweltering). The weather rolls no temperature: the referee sets it as the
+ * season turns, and the profile's weather rules read it (ACKS: frigid and sweltering halve speed).
+ */
+export const TEMPERATURES = ['frigid', 'cold', 'moderate', 'sweltering'] as const;
+export type Temperature = (typeof TEMPERATURES)[number];
+
 /** The limits of each numeric setting: also what refusals quote. */
 export const SETTING_LIMITS = {
   reminderLeadMinutes: { min: 0, max: 24 * 60 },
@@ -107,6 +115,14 @@ const fields = {
   brigadesPerRegiment: num('brigadesPerRegiment'),
   /** Divisions (ACKS): commanders may split and merge their own armies, not only the referee. */
   commanderDivisions: z.boolean(),
+  /** The season's temperature (004), set by the referee; read by the profile's weather rules. */
+  temperature: z.enum(TEMPERATURES),
+  /**
+   * 002's forced-march attrition and exhaustion check for a force that force-marched on the
+   * campaign map that day or is fatigued (off: the chapter's rule is for forced marches on the
+   * table only, as it says).
+   */
+  marchAttrition: z.boolean(),
   /** The referee's terrain costs, replacing the profile's (ACKS prints none but the road's). */
   terrainCosts: z.partialRecord(z.enum(LAND_TERRAINS as [LandTerrain, ...LandTerrain[]]), int('terrainCost')).optional(),
   /**
@@ -150,6 +166,8 @@ export interface CampaignSettings {
   readonly tactical: TacticalProfileId;
   readonly brigadesPerRegiment: number;
   readonly commanderDivisions: boolean;
+  readonly temperature: Temperature;
+  readonly marchAttrition: boolean;
   readonly terrainCosts?: Readonly<Partial<Record<LandTerrain, number>>>;
   readonly earlyTickGapMinutes: number;
   readonly absentAfterHalves: number;
@@ -181,6 +199,8 @@ export const DEFAULT_SETTINGS: CampaignSettings = {
   tactical: 'valormr',
   brigadesPerRegiment: 1,
   commanderDivisions: false,
+  temperature: 'moderate',
+  marchAttrition: false,
   earlyTickGapMinutes: 0,
   absentAfterHalves: 0,
 };
@@ -217,6 +237,8 @@ const storedSchema = z.object({
   tactical: fields.tactical.catch(DEFAULT_SETTINGS.tactical),
   brigadesPerRegiment: fields.brigadesPerRegiment.catch(DEFAULT_SETTINGS.brigadesPerRegiment),
   commanderDivisions: fields.commanderDivisions.catch(DEFAULT_SETTINGS.commanderDivisions),
+  temperature: fields.temperature.catch(DEFAULT_SETTINGS.temperature),
+  marchAttrition: fields.marchAttrition.catch(DEFAULT_SETTINGS.marchAttrition),
   terrainCosts: fields.terrainCosts.catch(undefined),
   earlyTickGapMinutes: fields.earlyTickGapMinutes.catch(DEFAULT_SETTINGS.earlyTickGapMinutes),
   absentAfterHalves: fields.absentAfterHalves.catch(DEFAULT_SETTINGS.absentAfterHalves),

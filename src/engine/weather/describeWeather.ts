@@ -1,5 +1,6 @@
 import { formatGameTime } from '../clock/index.js';
 import type { Names } from '../events/index.js';
+import { MOVEMENT_PROFILES } from '../profiles/index.js';
 import type { CampaignSettings } from '../state/index.js';
 import { droughtTrack } from './drought.js';
 import type { Phenomenon } from './rollHalfPersistence.js';
@@ -64,9 +65,11 @@ export function describeEffects(effects: WeatherEffects): string[] {
  * level, drought and what the weather closes or slows.
  * @see RULINGS 2a
  */
-export function describeWeather(weather: WeatherState, settings: Pick<CampaignSettings, 'drought' | 'profile'>): string {
+export function describeWeather(weather: WeatherState, settings: Pick<CampaignSettings, 'drought' | 'profile'> & Partial<Pick<CampaignSettings, 'temperature'>>): string {
   const sky = describeSky(weather);
   const parts = [capitalise(sky)];
+  // The season's temperature, where the profile's weather rules read it (ACKS).
+  if (settings.temperature && settings.temperature !== 'moderate' && MOVEMENT_PROFILES[settings.profile].weather.temperature) parts.push(settings.temperature);
   if (weather.rainLevel > 0) parts.push(`rain level ${weather.rainLevel}`);
   if (settings.drought) {
     const { week } = droughtTrack(weather);
@@ -110,7 +113,7 @@ function rollSummary(dice: WeatherDice): string {
 
 function weatherRolled(d: Extract<WeatherFact, { type: 'weatherRolled' }>['data']): string {
   const when = formatGameTime(d.time);
-  const now = describeWeather(d.weather, { drought: d.drought, profile: d.profile ?? 'valormr' });
+  const now = describeWeather(d.weather, { drought: d.drought, profile: d.profile ?? 'valormr', ...(d.temperature ? { temperature: d.temperature } : {}) });
   switch (d.roll) {
     case 'opening':
       return `${when}: ${now} The campaign opens in this weather; nothing is rolled.`;

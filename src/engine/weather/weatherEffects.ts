@@ -1,5 +1,5 @@
 import { MOVEMENT_PROFILES, VALORMR_PROFILE, type MovementProfile } from '../profiles/index.js';
-import type { CampaignSettings } from '../state/index.js';
+import type { CampaignSettings, Temperature } from '../state/index.js';
 import { droughtStage } from './drought.js';
 import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from './types.js';
 
@@ -16,8 +16,11 @@ interface Reduction {
   readonly reason: string;
 }
 
-/** The settings the weather's effects read: drought, and the movement profile whose weather rules apply. */
-type WeatherSettings = Pick<CampaignSettings, 'drought' | 'profile'>;
+/** The settings the weather's effects read: drought, the movement profile whose weather rules apply, and the season's temperature. */
+type WeatherSettings = Pick<CampaignSettings, 'drought' | 'profile'> & Partial<Pick<CampaignSettings, 'temperature'>>;
+
+/** A temperature as a reason for slower marching. */
+const TEMPERATURE_REASON: Readonly<Record<Temperature, string>> = { frigid: 'frigid cold', cold: 'cold', moderate: 'moderate temperature', sweltering: 'sweltering heat' };
 
 /** The weather rules of the campaign's movement profile (the referee's choices do not touch them). */
 function profileOf(settings: WeatherSettings): Pick<MovementProfile, 'weather'> {
@@ -26,7 +29,7 @@ function profileOf(settings: WeatherSettings): Pick<MovementProfile, 'weather'> 
 
 /**
  * The overland reductions in force, under the profile: hard rain, high winds, a gale, the rain
- * level, drought. Valormr takes the largest reduction only (RULINGS 2a); ACKS multiplies them
+ * level, drought, the season's temperature (ACKS: frigid and sweltering halve). Valormr takes the largest reduction only (RULINGS 2a); ACKS multiplies them
  * (004: "all effects are cumulative", 50 % x 50 % = 25 %). A factor of 1 is no reduction.
  */
 function overland(weather: WeatherState, settings: WeatherSettings, profile: Pick<MovementProfile, 'weather'>): Reduction | undefined {
@@ -39,6 +42,8 @@ function overland(weather: WeatherState, settings: WeatherSettings, profile: Pic
   if (byLevel) candidates.push({ factor: byLevel.factor, reason: `rain level ${weather.rainLevel}` });
   const drought = droughtStage(weather, settings);
   if (drought) candidates.push({ factor: drought.overlandFactor, reason: 'drought' });
+  const heat = settings.temperature ? w.temperature?.[settings.temperature] : undefined;
+  if (settings.temperature && heat !== undefined && heat < 1) candidates.push({ factor: heat, reason: TEMPERATURE_REASON[settings.temperature] });
   if (w.combine === 'multiply' && candidates.length > 1) {
     return { factor: candidates.reduce((f, c) => f * c.factor, 1), reason: candidates.map((c) => c.reason).join(' and ') };
   }

@@ -5,6 +5,7 @@ import type { Phenomenon } from './rollHalfPersistence.js';
 import type { TableRoll } from './rollPeriodWeather.js';
 import type { WeatherState } from './types.js';
 import type { MovementProfileId } from '../profiles/index.js';
+import type { Temperature } from '../state/index.js';
 
 /** The weather a half period opens with, and whether the optional drought rule is on (it shows the drought's week). */
 type WeatherShown = {
@@ -13,6 +14,8 @@ type WeatherShown = {
   readonly drought: boolean;
   /** The movement profile whose weather rules the effects are told by (absent in facts told before profiles: Valormr's). */
   readonly profile?: MovementProfileId;
+  /** The season's temperature the referee set (absent in facts told before it: moderate). */
+  readonly temperature?: Temperature;
   /** Every die rolled for it, with its purpose. */
   readonly rolls: readonly DiceRoll[];
 };

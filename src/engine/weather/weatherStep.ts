@@ -62,11 +62,11 @@ function diceOf(roll: PeriodWeatherRoll): WeatherDice {
 function advanceWeather(
   weather: WeatherState,
   clock: GameTime,
-  settings: Pick<CampaignSettings, 'drought' | 'profile'>,
+  settings: Pick<CampaignSettings, 'drought' | 'profile' | 'temperature'>,
   baseDice: Dice,
   table: WeatherTable = DEFAULT_WEATHER_TABLE,
 ): WeatherAdvance {
-  const shown = (w: WeatherState, rolls: readonly DiceRoll[]) => ({ time: clock, weather: w, drought: settings.drought, profile: settings.profile, rolls });
+  const shown = (w: WeatherState, rolls: readonly DiceRoll[]) => ({ time: clock, weather: w, drought: settings.drought, profile: settings.profile, ...(settings.temperature !== 'moderate' ? { temperature: settings.temperature } : {}), rolls });
   if (isFirstMorning(clock)) return { weather, facts: [{ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(weather, []), roll: 'opening' } }] };
   const { dice, rolls } = recording(baseDice);
   if (!isPeriodStart(clock)) {
