@@ -48,6 +48,7 @@ export default {
       .addIntegerOption((o) => o.setName('absent-after').setDescription('Half periods without orders or answers before an army is under standing orders (0: never)').setMinValue(0).setMaxValue(56))
       .addIntegerOption((o) => o.setName('early-tick').setDescription('Tick as soon as all commanders are /ready, at least this many minutes apart (0: off)').setMinValue(0).setMaxValue(1440))
       .addStringOption((o) => o.setName('quiet-hours').setDescription('No tick or reminder between these hours, e.g. 22:00-07:00 (or none)').setMaxLength(20))
+      .addStringOption((o) => o.setName('spectators').setDescription('Public spectator web page: off (default), or how many half periods it lags, e.g. 4').setMaxLength(20))
       .addStringOption((o) => o.setName('profile').setDescription('Movement rules: Valormr (default) or ACKS army movement')
         .addChoices({ name: 'Valormr (000)', value: 'valormr' }, { name: 'ACKS army movement (004)', value: 'acks' }))
       .addStringOption((o) => o.setName('tactical').setDescription('The tabletop battles are fought on (sets the table presets)')
@@ -96,6 +97,7 @@ export default {
           catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions'),
           commanderBooks: ctx.boolean('commander-books'), profile: ctx.string('profile'), tactical: ctx.string('tactical'),
           earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'), marchAttrition: ctx.boolean('march-attrition'), absentAfterHalves: ctx.integer('absent-after'),
+          spectatorDelay: ctx.string('spectators'),
         });
       case 'profile':
         return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), temperature: ctx.string('temperature'), terrainCosts: ctx.string('terrain-costs') });

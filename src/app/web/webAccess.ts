@@ -32,11 +32,14 @@ export function webLink(app: App, actor: Actor): Reply[] {
   if (!web) throw new UserError('web.off', 'The campaign web page is not running on this bot (it starts with `npm start`; a script console has none). Ask whoever runs the bot.');
   return readCampaign(app, { actor }, (tx) => {
     const role = webRole(tx, actor.userId);
+    const spectators = spectatorsLine(web.publicUrl, tx);
+    // Anyone may have the spectator page's public link, when the referee has turned it on.
+    if (!role && spectators) return [ephemeral(spectators, { spectatorUrl: spectatorUrl(web.publicUrl, tx.meta.id) })];
     if (!role) throw new UserError('web.notInCampaign', `You are neither the referee nor a commander of **${tx.state.name}**, so it has no page for you. A referee can give you an army with \`/campaign assign\`.`);
     const token = signPass(web.secret, newPass(tx.meta.id, actor.userId, tx.now, web.linkTtlMs));
     const minutes = Math.round(web.linkTtlMs / 60_000);
     const url = `${web.publicUrl.replace(/\/$/, '')}/login/${token}`;
-    return [ephemeral(`Your page of **${tx.state.name}**${role.referee ? ' (the referee\'s: everything, and "view as")' : ''}: ${url}\nThis link is yours alone: it logs in once, within ${minutes} minutes. Run \`/web\` again for a new one.`, { url, expiresInMinutes: minutes })];
+    return [ephemeral(`Your page of **${tx.state.name}**${role.referee ? ' (the referee\'s: everything, and "view as")' : ''}: ${url}\nThis link is yours alone: it logs in once, within ${minutes} minutes. Run \`/web\` again for a new one.${spectators ? `\n${spectators}` : ''}`, { url, expiresInMinutes: minutes })];
   });
 }
 
@@ -47,6 +50,18 @@ export function webLink(app: App, actor: Actor): Reply[] {
  */
 function spendLink(app: App, nonce: string): boolean {
   return writeTransaction(app.db, () => claimInteraction(app.db, `web-link:${nonce}`, app.clock.now().toISOString()));
+}
+
+/** The spectator page's public address. */
+function spectatorUrl(publicUrl: string, campaignId: string): string {
+  return `${publicUrl.replace(/\/$/, '')}/s/${encodeURIComponent(campaignId)}`;
+}
+
+/** The line telling where the spectator page is, when the referee has turned it on. */
+function spectatorsLine(publicUrl: string, tx: CampaignTx): string | undefined {
+  const delay = tx.state.settings.spectatorDelay;
+  if (delay === undefined) return undefined;
+  return `Spectators of **${tx.state.name}** (anyone with this link): ${spectatorUrl(publicUrl, tx.meta.id)}: the public map and chronicle, ${delay === 0 ? 'up to the latest half period' : `${delay} half period${delay === 1 ? '' : 's'} behind`}.`;
 }
 
 /**
