@@ -44,9 +44,10 @@ import { figure, line, median, round2 } from './stats.js';
  *   default 10,000): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
  *   scaleRssMb, scaleTicksMs, idleRssMb, idleScanMs (see bench/scale.ts).
  * - tickPlayedMs: a Valormr tick as played (`playTick`, then its map drawn and encoded, then the
- *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, COLD: as a
- *   scheduled tick finds the bot, its render thread stopped by the idle timer first;
- *   tickPlayedWarmMs: the same right after another tick (render thread up). Taken in turn.
+ *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, as a scheduled
+ *   tick finds the bot: its render thread stopped by the idle timer, then pre-warmed by the minute
+ *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
+ *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
 const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, idle: { type: 'string', default: '10000' } } });
 const json = args.json;
@@ -88,8 +89,9 @@ const commands = await benchCommands(dir);
 figures.commandMedianMs = commands.median;
 figures.commandP99Ms = commands.p99;
 const played = await benchTickPlayed(dir);
-figures.tickPlayedMs = played.cold.median;
+figures.tickPlayedMs = played.scheduled.median;
 figures.tickPlayedWarmMs = played.warm.median;
+figures.tickPlayedColdestMs = played.coldest.median;
 figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
 figures.tick800Ms = (await benchSyntheticTick(dir, 800, 4)).stats.median;
 figures.scan1000Ms = (await benchScan(dir)).median;

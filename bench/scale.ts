@@ -207,7 +207,7 @@ async function busyMinute(dir: string, campaigns: number): Promise<Omit<ScaleFig
   resumeEndedPauses(app);
   const played = await runDueTicks(app);
   const ticksMs = performance.now() - t0;
-  sendReminders(app);
+  await sendReminders(app);
   lanes.fill();
   while (pending() > 0 || lanes.busy > 0) await new Promise((r) => setTimeout(r, 50));
   const totalMs = performance.now() - t0;
@@ -245,7 +245,7 @@ async function idleCampaigns(dir: string, count: number): Promise<Pick<ScaleFigu
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
     const played = await runDueTicks(app);
-    sendReminders(app);
+    await sendReminders(app);
     samples.push(performance.now() - t0);
     if (played.length > 0) throw new Error('bench: an idle campaign was due');
   }

@@ -49,17 +49,18 @@ export default {
       .addIntegerOption((o) => o.setName('absent-after').setDescription('Half periods without orders or answers before an army is under standing orders (0: never)').setMinValue(0).setMaxValue(56))
       .addIntegerOption((o) => o.setName('early-tick').setDescription('Tick as soon as all commanders are /ready, at least this many minutes apart (0: off)').setMinValue(0).setMaxValue(1440))
       .addStringOption((o) => o.setName('quiet-hours').setDescription('No tick or reminder between these hours, e.g. 22:00-07:00 (or none)').setMaxLength(20))
+      .addStringOption((o) => o.setName('spectators').setDescription('Public spectator web page: off (default), or how many half periods it lags, e.g. 4').setMaxLength(20))
       .addStringOption((o) => o.setName('profile').setDescription('Movement rules: Valormr (default) or ACKS army movement')
         .addChoices({ name: 'Valormr (000)', value: 'valormr' }, { name: 'ACKS army movement (004)', value: 'acks' }))
       .addStringOption((o) => o.setName('tactical').setDescription('The tabletop battles are fought on (sets the table presets)')
-        .addChoices({ name: 'Valormr (001, inches)', value: 'valormr' }, { name: 'Text 002 chapter (inches)', value: 'chapter002' }, { name: 'Fantasy Warlord (003, centimetres)', value: 'warlord' }))
-      .addBooleanOption((o) => o.setName('march-attrition').setDescription('002 table: forced-march attrition for forces that force-marched on the map that day (default off)')))
-    .addSubcommand((s) => s.setName('profile').setDescription('Show or adjust the movement profile\'s own settings (ACKS).')
+        .addChoices({ name: 'Valormr (001, inches)', value: 'valormr' }, { name: 'Text 002 chapter (inches)', value: 'chapter002' }, { name: 'Fantasy Warlord (003, centimetres)', value: 'warlord' })))
+    .addSubcommand((s) => s.setName('profile').setDescription('Show or adjust the profiles\' own settings (ACKS movement, the 002 table).')
       .addNumberOption((o) => o.setName('brigades-per-regiment').setDescription('Large armies: brigades each regiment counts for (default 1)').setMinValue(0.25).setMaxValue(20))
       .addBooleanOption((o) => o.setName('commander-divisions').setDescription('Commanders may split and merge their own armies (default: referee only)'))
       .addStringOption((o) => o.setName('temperature').setDescription('The season\'s temperature (ACKS: frigid and sweltering halve speed; default moderate)')
         .addChoices({ name: 'frigid', value: 'frigid' }, { name: 'cold', value: 'cold' }, { name: 'moderate', value: 'moderate' }, { name: 'sweltering', value: 'sweltering' }))
-      .addStringOption((o) => o.setName('terrain-costs').setDescription('Your terrain costs, e.g. "forest=12, swamp=18", or "default"').setMaxLength(120)))
+      .addStringOption((o) => o.setName('terrain-costs').setDescription('Your terrain costs, e.g. "forest=12, swamp=18", or "default"').setMaxLength(120))
+      .addBooleanOption((o) => o.setName('march-attrition').setDescription('002 table: forced-march attrition for forces that force-marched on the map that day (default off)')))
     .addSubcommand((s) => s.setName('assign').setDescription('Give an army to a player.')
       .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
       .addUserOption((o) => o.setName('user').setDescription('The player'))
@@ -96,10 +97,11 @@ export default {
           unformedAsRetreat: ctx.boolean('unformed-as-retreat'), nocturnalDayMarch: ctx.boolean('nocturnal-day-march'), defaultOrder: ctx.string('missed-orders'), decisionDeadlineTicks: ctx.integer('decision-deadline'),
           catchUpCap: ctx.integer('catch-up-cap'), undoDepth: ctx.integer('undo-depth'), manualDice: ctx.string('manual-dice'), positions: ctx.string('positions')?.replace(/!$/, ''),
           commanderBooks: ctx.boolean('commander-books'), profile: ctx.string('profile'), tactical: ctx.string('tactical'),
-          earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'), marchAttrition: ctx.boolean('march-attrition'), absentAfterHalves: ctx.integer('absent-after'),
+          earlyTickGapMinutes: ctx.integer('early-tick'), quietHours: ctx.string('quiet-hours'), absentAfterHalves: ctx.integer('absent-after'),
+          spectatorDelay: ctx.string('spectators'),
         }, { confirm: ctx.string('positions')?.endsWith('!') });
       case 'profile':
-        return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), temperature: ctx.string('temperature'), terrainCosts: ctx.string('terrain-costs') });
+        return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), temperature: ctx.string('temperature'), terrainCosts: ctx.string('terrain-costs'), marchAttrition: ctx.boolean('march-attrition') });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
       case 'start': return startCampaign(ctx.app, actor);
       case 'pause': return pauseCampaign(ctx.app, actor, { until: ctx.string('until'), reason: ctx.string('reason') });

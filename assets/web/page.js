@@ -2,8 +2,11 @@
 // (never HTML from the data), shows the map in OpenSeadragon, and reloads on the server's events.
 (function () {
   'use strict';
+  // A person's page is /c/ID (after login); the spectator page /s/ID (public, delayed).
+  const kind = location.pathname.split('/')[1] === 's' ? 's' : 'c';
   const id = decodeURIComponent(location.pathname.split('/')[2] || '');
-  const base = '/c/' + encodeURIComponent(id);
+  const base = '/' + kind + '/' + encodeURIComponent(id);
+  if (kind === 's') document.body.classList.add('spectator');
   const $ = (sel) => document.getElementById(sel);
   const state = { as: null, day: null, days: [], version: null, mapUrl: null, gone: false };
   let viewer = null;
@@ -45,10 +48,16 @@
   function render(d) {
     document.title = d.campaign.name + ' · Valormr';
     $('campaign').textContent = d.campaign.name;
-    const viewing = d.viewing.as ? ' · viewing as ' + d.viewing.armies.join(', ') : d.referee ? ' · referee: everything' : '';
-    $('when').textContent = d.campaign.time + ' · ' + d.campaign.weather + ' · ' + d.campaign.status + (d.campaign.fog ? ' · fog of war' : '') + viewing;
-    $('banner').hidden = d.campaign.status === 'running';
+    const viewing = d.viewing.as ? ' · viewing as ' + d.viewing.armies.join(', ') : d.referee ? ' · referee: everything' : d.spectator ? ' · spectators' : '';
+    $('when').textContent = [d.campaign.time, d.campaign.weather, d.spectator ? '' : d.campaign.status].filter(Boolean).join(' · ') + (d.campaign.fog ? ' · fog of war' : '') + viewing;
+    $('banner').hidden = d.campaign.status === 'running' && !d.spectator;
     if (d.campaign.status !== 'running') $('banner').textContent = 'The campaign is ' + d.campaign.status + '.';
+    if (d.spectator) {
+      $('banner').textContent = !d.spectator.shown
+        ? 'The spectators\' view starts ' + d.spectator.behind + ' half period' + (d.spectator.behind === 1 ? '' : 's') + ' after the first one is played.'
+        : d.spectator.behind === 0 ? 'The public view: what the campaign\'s channel was shown, up to the latest half period.'
+          : 'The public view, ' + d.spectator.behind + ' half period' + (d.spectator.behind === 1 ? '' : 's') + ' behind the campaign: what its channel was shown then, nothing newer.';
+    }
     const sel = $('view-as');
     $('view-as-label').hidden = !d.referee;
     if (d.referee && sel.options.length !== d.viewAs.length + 1) {
@@ -116,7 +125,8 @@
     const d = await res.json();
     state.version = d.version;
     render(d);
-    showMap(d.version);
+    if (!d.spectator || d.spectator.shown) showMap(d.version);
+    else document.body.dataset.map = 'none';
     document.body.dataset.version = d.version;
     document.body.dataset.state = 'ready';
   }

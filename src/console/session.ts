@@ -73,7 +73,7 @@ export class ConsoleSession {
           const resumed = resumeEndedPauses(app).length;
           const ticks = await runDueTicks(app);
           const played = ticks.reduce((n, t) => n + t.played, 0);
-          const reminded = sendReminders(app).reduce((n, r) => n + r.reminded.length, 0);
+          const reminded = (await sendReminders(app)).reduce((n, r) => n + r.reminded.length, 0);
           this.opts.write({ to: 'ephemeral', content: `Clock check at ${app.clock.now().toISOString()}: ${played} tick(s) played, ${reminded} reminder(s), ${resumed} pause(s) ended.`, data: { clock: app.clock.now().toISOString(), played, reminded, resumed, skipped: ticks.map((t) => t.skipped).filter((x) => x !== undefined) } });
           await this.flush();
           return;

@@ -2,7 +2,7 @@ import cron from 'node-cron';
 import type { App } from '../app/app.js';
 import { pruneInteractions } from '../app/interactionClaim.js';
 import { pruneDelivered } from '../app/outbox.js';
-import { resumeEndedPauses, runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
+import { prewarmDue, resumeEndedPauses, runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
 
 /** What one scheduler run did. */
 export interface SchedulerRun {
@@ -52,7 +52,7 @@ const everyMinute: Trigger = (fn) => cronTrigger()(fn);
 /**
  * Starts the campaign clock. The database says when each campaign's next tick is due; cron only
  * triggers a check every minute: end referee's pauses whose time has come (resumeEndedPauses), play every due tick (runDueTicks), then send reminders
- * (sendReminders), then delete delivered messages past their retention (pruneDelivered). It runs once at start (catching up after downtime), never overlaps itself (a
+ * (sendReminders), then pre-warm the render thread for ticks due in the next two minutes (prewarmDue), then delete delivered messages past their retention (pruneDelivered). It runs once at start (catching up after downtime), never overlaps itself (a
  * trigger while a run is going on is skipped), and never lets an exception escape.
  */
 export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler {
@@ -67,7 +67,9 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
       resumeEndedPauses(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
       const ticks = await runDueTicks(app, scope);
       if (stopped) return { ticks, reminders: [] };
-      const reminders = sendReminders(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
+      const reminders = await sendReminders(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
+      // The render thread warmed (and held) for the ticks due in the next two minutes.
+      await prewarmDue(app, opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {});
       try {
         pruneDelivered(app, opts.retentionDays);
         pruneInteractions(app);

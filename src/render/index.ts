@@ -20,7 +20,7 @@ export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buff
   return runPicture({ kind: 'battlefield', sketch }, async () => (await import('./battlefield.js')).renderBattlefieldHere(sketch));
 }
 
-export { closeRenderPool, RenderThreadDied } from './renderPool.js';
+export { closeRenderPool, holdRenderThreads, RenderThreadDied } from './renderPool.js';
 
 /** Keeps the static layers of map pictures on disk beside this database file (layerFile.ts). */
 export function keepLayersBeside(databasePath: string): void {

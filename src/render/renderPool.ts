@@ -90,6 +90,8 @@ const asked = new Map<number, (r: RenderReply) => void>();
 let nextId = 1;
 /** Render threads started since the process began. */
 let started = 0;
+/** No idle worker is stopped before this instant (performance.now): a tick is due soon (holdRenderThreads). */
+let holdUntil = 0;
 
 /**
  * Sets the number of render threads (default: one per spare core, at most two; 0 draws in this
@@ -119,6 +121,16 @@ export function runPicture(job: PictureJob, here: () => Promise<Buffer>): Promis
   });
 }
 
+/**
+ * Keeps the render threads (and what they hold: code, fonts, static layers) for at least `ms`
+ * from now even when idle: the scheduler pre-warms a thread a minute or two before a tick is due
+ * and holds it until the tick has drawn its map. After that the usual idle stop applies.
+ */
+export function holdRenderThreads(ms: number): void {
+  holdUntil = Math.max(holdUntil, performance.now() + Math.max(0, ms));
+  for (const s of slots) if (s.alive && s.inFlight === 0) idle(s);
+}
+
 /** Tells every running worker to drop its cached static layers. */
 export function clearWorkerCaches(): void {
   for (const s of slots) if (s.alive) s.worker.postMessage({ id: 0, kind: 'clear' } satisfies RenderRequest);
@@ -143,6 +155,7 @@ export async function workerCacheStats(): Promise<CacheStats> {
  * refused). Rendering afterwards starts new workers.
  */
 export async function closeRenderPool(): Promise<void> {
+  holdUntil = 0;
   for (const t of queue.splice(0)) t.reject(new Error('the render pool was closed'));
   const closing = slots.splice(0);
   await Promise.all(closing.map(async (s) => {
@@ -259,11 +272,15 @@ function idle(slot: Slot): void {
   clearTimeout(slot.idleTimer);
   slot.idleTimer = setTimeout(() => {
     if (!slot.alive || slot.inFlight > 0) return;
+    if (performance.now() < holdUntil) {
+      idle(slot);
+      return;
+    }
     slot.alive = false;
     const i = slots.indexOf(slot);
     if (i >= 0) slots.splice(i, 1);
     void slot.worker.terminate();
-  }, idleMs);
+  }, Math.max(idleMs, holdUntil - performance.now()));
   slot.idleTimer.unref();
 }
 

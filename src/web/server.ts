@@ -10,6 +10,7 @@ import fastifyStatic from '@fastify/static';
 import type { App } from '../app/app.js';
 import { redeemWebLink, stillInCampaign, webVersion, type WebSession } from '../app/web/webAccess.js';
 import { NotForYou, webMap, webPage, type PageRequest } from '../app/web/webPage.js';
+import { spectatorMap, spectatorPage, spectatorVersion } from '../app/web/spectatorPage.js';
 import { MapCache } from './mapCache.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
 
@@ -83,6 +84,8 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   await server.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', maxAge: '1h', index: false });
   await server.register(fastifyStatic, { root: OSD, prefix: '/assets/osd/', decorateReply: false, maxAge: '1d', index: false });
   const maps = new MapCache(24);
+  /** The open pages' event streams, each ended when the server closes (else closing would wait for every open page). */
+  const streams = new Set<() => void>();
   const loginLimit = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
 
   /** The signed cookie's login: a person and the campaigns they logged into; undefined when absent or not ours. */
@@ -162,31 +165,80 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     }
   });
 
-  server.get<{ Params: { id: string } }>('/c/:id/events', async (req, reply) => {
-    const s = sessionFor(req, req.params.id);
-    if (!s) return notFound(reply);
+  /**
+   * An open page's server-sent events: `update` when what it shows changed, `gone` when it is no
+   * longer the reader's to see. `changed` is cheap (read every poll); `shown` (what the page shows,
+   * undefined when nothing) is read only after a change.
+   */
+  const eventStream = (req: FastifyRequest, reply: FastifyReply, changed: () => string | undefined, shown: () => string | undefined): void => {
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    let last = webVersion(app, s.campaignId);
+    let lastChange = changed();
+    let last = shown();
     res.write(`retry: 3000\nevent: hello\ndata: ${JSON.stringify(last ?? null)}\n\n`);
     let beats = 0;
     const timer = setInterval(() => {
-      const v = webVersion(app, s.campaignId);
-      // A change may have taken the person's place away (an army reassigned, the campaign deleted).
-      const now = v !== undefined && (v === last || stillInCampaign(app, s)) ? v : undefined;
+      const c = changed();
+      if (c !== undefined && c === lastChange) {
+        if (++beats % 10 === 0) res.write(': still here\n\n');
+        return;
+      }
+      lastChange = c;
+      // A change may have taken the page away (an army reassigned, the campaign deleted, the spectators turned off).
+      const now = c === undefined ? undefined : shown();
       if (now === undefined) {
         res.write('event: gone\ndata: null\n\n');
-        clearInterval(timer);
-        res.end();
+        end();
         return;
       }
       if (now !== last) {
         last = now;
         res.write(`event: update\ndata: ${JSON.stringify(now)}\n\n`);
-      } else if (++beats % 10 === 0) res.write(': still here\n\n');
+      }
     }, opts.pollMs ?? 2000);
-    req.raw.on('close', () => clearInterval(timer));
+    const end = (): void => {
+      clearInterval(timer);
+      streams.delete(end);
+      if (!res.writableEnded) res.end();
+    };
+    streams.add(end);
+    req.raw.on('close', end);
+  };
+
+  server.get<{ Params: { id: string } }>('/c/:id/events', async (req, reply) => {
+    const s = sessionFor(req, req.params.id);
+    if (!s) return notFound(reply);
+    eventStream(req, reply, () => webVersion(app, s.campaignId), () => (stillInCampaign(app, s) ? webVersion(app, s.campaignId) : undefined));
+    return reply;
+  });
+
+  // The spectator page: public, when the referee has turned it on; a plain 404 otherwise.
+  const spectatorLimit = { config: { rateLimit: { max: 240, timeWindow: '1 minute' } } };
+  server.get<{ Params: { id: string } }>('/s/:id', spectatorLimit, async (req, reply) => {
+    if (spectatorVersion(app, req.params.id) === undefined) return notFound(reply);
+    return reply.header('cache-control', 'no-store').sendFile('page.html', ASSETS);
+  });
+
+  server.get<{ Params: { id: string } }>('/s/:id/page.json', spectatorLimit, async (req, reply) => {
+    const version = spectatorVersion(app, req.params.id);
+    const data = version === undefined ? undefined : spectatorPage(app, req.params.id);
+    if (!data || version === undefined) return notFound(reply);
+    return reply.header('cache-control', 'no-store').send({ ...data, version });
+  });
+
+  server.get<{ Params: { id: string } }>('/s/:id/map.png', spectatorLimit, async (req, reply) => {
+    const job = spectatorVersion(app, req.params.id) === undefined ? undefined : spectatorMap(app, req.params.id);
+    if (!job) return notFound(reply);
+    const png = await maps.get(job.key, job.render);
+    return reply.type('image/png').header('cache-control', 'public, no-cache').send(png);
+  });
+
+  server.get<{ Params: { id: string } }>('/s/:id/events', spectatorLimit, async (req, reply) => {
+    const id = req.params.id;
+    if (spectatorVersion(app, id) === undefined) return notFound(reply);
+    eventStream(req, reply, () => webVersion(app, id), () => spectatorVersion(app, id));
+    return reply;
   });
 
   server.setNotFoundHandler((_req, reply) => notFound(reply));
@@ -199,11 +251,12 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   const address = await server.listen({ host, port: opts.port });
   const url = new URL(address);
   const publicUrl = (opts.publicUrl ?? `http://${host}:${url.port}`).replace(/\/$/, '');
-  app.web = { publicUrl, secret, linkTtlMs: LINK_TTL_MS, used: new Map() };
+  app.web = { publicUrl, secret, linkTtlMs: LINK_TTL_MS };
   return {
     url: `http://${host}:${url.port}`,
     async close() {
       delete app.web;
+      for (const end of [...streams]) end();
       await server.close();
     },
   };

@@ -284,6 +284,7 @@ const settings: fc.Arbitrary<CampaignSettings> = fc.record({
   earlyTickGapMinutes: fc.integer({ min: 0, max: 60 }),
   absentAfterHalves: fc.integer({ min: 0, max: 56 }),
   quietHours: fc.constantFrom('22:00-07:00', '00:00-06:00'),
+  spectatorDelay: fc.integer({ min: 0, max: 400 }),
 }, ['earlyTickGapMinutes', 'absentAfterHalves', 'cadence', 'timezone', 'reminderLeadMinutes', 'catchUp', 'catchUpCap', 'tableWidth', 'shortBowRange', 'drought', 'advancedEmbarkation',
   'flyingIgnoresTerrain', 'unformedAsRetreat', 'nocturnalDayMarch', 'passageOfLines', 'defaultOrder', 'decisionDeadlineTicks', 'undoDepth', 'manualDice',
   'positions', 'commanderBooks', 'profile', 'tactical', 'brigadesPerRegiment', 'commanderDivisions', 'temperature', 'marchAttrition']));

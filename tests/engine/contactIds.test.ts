@@ -37,6 +37,19 @@ describe('001 Fight on the Morrow: a contact that stands over several half perio
     expect(s.contacts['c1']!.data.previousRound?.armyIds).toEqual(['hadewych', 'ingegerd']);
   });
 
+  it('GIVEN a standoff THEN its facts say which round repeats the one before (for the chronicle to say it once)', () => {
+    const play = (s: CampaignState) => resolveTick(s, clear, dice(), { closeHalf: [contactStep, movementStep], openHalf: [beginHalfStep], effects: () => NO_WEATHER_EFFECTS });
+    const first = play(facing());
+    expect(first.events.find((e) => e.type === 'contactMade')?.data).toEqual({ contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], near: '0303' });
+    const second = play(first.state);
+    // The first deferral is news; the contact of its next round repeats the same forces.
+    expect(second.events.find((e) => e.type === 'contactDeferred')?.data).toEqual({ contactId: 'c1', armyIds: ['hadewych', 'ingegerd'] });
+    expect(second.events.find((e) => e.type === 'contactMade')?.data).toMatchObject({ contactId: 'c1', standing: 'same' });
+    const third = play(second.state);
+    expect(third.events.find((e) => e.type === 'contactDeferred')?.data).toMatchObject({ again: true });
+    expect(third.events.find((e) => e.type === 'contactMade')?.text).toBe('hadewych and ingegerd still face each other near 0303.');
+  });
+
   it('GIVEN a standing contact whose next round is pressed THEN its earlier round is a previous contact (+1)', () => {
     let s = tick(tick(facing()));
     for (const id of ['hadewych', 'ingegerd']) s = must(chooseStep1(s, clear, 'c1', id, { kind: 'proceed' })).state;

@@ -62,6 +62,9 @@ describe('describeContact: step 1 and the contact phase', () => {
       .toBe('Hadewych could not move to 0304 after avoiding: 0304 holds another commander.');
     expect(say({ type: 'contactDeferred', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'] } }))
       .toBe('No commander pressed the contact: Hadewych, Ingegerd will fight on the morrow (contact again next half period).');
+    // The same forces deferring again: a standoff going on (the chronicle leaves it out).
+    expect(say({ type: 'contactDeferred', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], again: true } }))
+      .toBe('Still nobody pressed the contact: Hadewych, Ingegerd face each other for another half period.');
   });
 
   it('GIVEN the contact phase THEN scouts, dice, hour and estimates to each commander, the truth to the referee, no number to the channel', () => {

@@ -16,28 +16,28 @@ describe('describeWeatherFact: the weather of a half period', () => {
       .toBe('Day 1, morning: Clear skies. The campaign opens in this weather; nothing is rolled.');
   });
 
-  it('GIVEN a period roll THEN the weather, its effects and every die', () => {
+  it('GIVEN a period roll THEN the weather and its effects in words, no die (the dice are in /dice log)', () => {
     const foggy = w({ sky: 'cloudy', fog: true });
     expect(say({ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(1, 2, foggy), roll: 'period', change: true, dice: { tableRolls: [{ column: 'clear', die: 6, result: 'cloudy', change: true }], fogWindDie: 1 } } }))
-      .toBe('Day 1, evening: Cloudy, fog. Ports closed to seagoing ships; ships at sea at 50 % speed. (clear column 6: cloudy (change); fog/wind die 1)');
+      .toBe('Day 1, evening: Cloudy, fog. Ports closed to seagoing ships; ships at sea at 50 % speed.');
     expect(say({ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(2, 2, foggy), roll: 'period', change: false, dice: { tableRolls: [{ column: 'cloudy', die: 1, result: 'noChange', change: false }], persistence: { phenomenon: 'fog', die: 2, persisted: true } } } }))
-      .toBe('Day 2, evening: Cloudy, fog. Ports closed to seagoing ships; ships at sea at 50 % speed. (cloudy column 1: no change; fog persistence 2: holds)');
+      .toBe('Day 2, evening: Cloudy, fog. Ports closed to seagoing ships; ships at sea at 50 % speed.');
     expect(say({ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(3, 0, FIRST_MORNING), roll: 'period', change: true, dice: { tableRolls: [{ column: 'cloudy', die: 3, result: 'clears', change: true }], fogWindDie: 4, endedByChange: 'fog' } } }))
-      .toBe('Day 3, morning: Clear skies. The fog ends with the change. (cloudy column 3: clears (change); fog/wind die 4)');
+      .toBe('Day 3, morning: Clear skies. The fog ends with the change.');
     expect(say({ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(3, 0, w({ sky: 'cloudy', wind: 'highWinds' })), roll: 'period', change: false, dice: { tableRolls: [{ column: 'cloudy', die: 2, result: 'noChange', change: false }], windTypeDie: 3, endedByChange: 'highWinds' } } }))
-      .toMatch(/The high winds end with the change\. \(cloudy column 2: no change; wind type die 3\)$/);
+      .toMatch(/The high winds end with the change\.$/);
   });
 
-  it('GIVEN a persistence roll THEN the verdict and the weather after it', () => {
+  it('GIVEN a persistence roll THEN the verdict in words and the weather after it', () => {
     const foggy = w({ sky: 'cloudy', fog: true });
     expect(say({ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(2, 1, foggy), roll: 'persistence', phenomenon: 'fog', die: 2, persisted: true } }))
-      .toBe('Day 2, afternoon: the fog holds (die 2). Cloudy, fog. Ports closed to seagoing ships; ships at sea at 50 % speed.');
+      .toBe('Day 2, afternoon: the fog holds. Cloudy, fog. Ports closed to seagoing ships; ships at sea at 50 % speed.');
     expect(say({ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(2, 1, w({ sky: 'cloudy' })), roll: 'persistence', phenomenon: 'fog', die: 3, persisted: false } }))
-      .toBe('Day 2, afternoon: the fog ends (die 3). Cloudy.');
+      .toBe('Day 2, afternoon: the fog ends. Cloudy.');
     expect(say({ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(2, 3, w({ wind: 'highWinds' })), roll: 'persistence', phenomenon: 'highWinds', die: 1, persisted: true } }))
-      .toMatch(/^Day 2, night: the high winds hold \(die 1\)\./);
+      .toMatch(/^Day 2, night: the high winds hold\. /);
     expect(say({ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(2, 3, FIRST_MORNING), roll: 'persistence', phenomenon: 'highWinds', die: 2, persisted: false } }))
-      .toBe('Day 2, night: the high winds end (die 2). Clear skies.');
+      .toBe('Day 2, night: the high winds end. Clear skies.');
   });
 
   it('GIVEN the drought rule on THEN the week of drought is shown', () => {

@@ -32,7 +32,11 @@ export interface BotProcess {
 
 const started = new Set<ChildProcessWithoutNullStreams>();
 
-/** The environment a bot process gets: no .env file, nothing inherited but what node needs. */
+/**
+ * The environment a bot process gets: no .env file, nothing inherited but what node needs. The
+ * web page listens on a free port (WEB_PORT=0), never the default 8787, so test files running at
+ * once never contend for one port.
+ */
 export function botEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '',
@@ -40,6 +44,7 @@ export function botEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     DOTENV_CONFIG_PATH: join(ROOT, 'tests', 'process', 'no-such.env'),
     DOTENV_CONFIG_QUIET: 'true',
     LOG_LEVEL: 'info',
+    WEB_PORT: '0',
     ...extra,
   };
 }

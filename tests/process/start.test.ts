@@ -50,11 +50,16 @@ function spawnNpmStart(env: Record<string, string>): { pid: number; exited: Prom
 }
 
 describe('npm start and the compiled entry point', () => {
-  it('GIVEN no DISCORD_TOKEN WHEN node dist/src/main.js starts THEN the console answers its first line (compiled JavaScript, no tsx)', async () => {
+  it('GIVEN no DISCORD_TOKEN WHEN node dist/src/main.js starts THEN the console answers its first line (compiled JavaScript, no tsx) and serves the web page on loopback', async () => {
     // How fast is a bench figure (startupMs, `npm start` to the first answer); here: that it answers.
     const p = startProcess(['dist/src/main.js'], botEnv({ DATABASE_PATH: join(dir, 'console.db') }));
     p.child.stdin.write('@referee /help\n');
     await p.waitForLine((l) => l.startsWith('{"to":"ephemeral"'), 120_000, 'the first answer');
+    // The web page came up on loopback, on the free port the tests ask for (WEB_PORT=0), and answers.
+    const line = await p.waitForLine((l) => l.startsWith('Campaign web page: http://127.0.0.1:'), 120_000, 'the web page');
+    const url = /Campaign web page: (http:\/\/127\.0\.0\.1:(\d+))/.exec(line);
+    expect(url?.[2]).not.toBe('8787');
+    expect((await fetch(`${url![1]}/`)).status).toBe(200);
     p.child.stdin.end();
     expect((await p.exited).code).toBe(0);
   }, 300_000);

@@ -138,7 +138,9 @@ describe('RULINGS 7: provably fair dice, and secret (docs/dice.md)', () => {
     expect(everything).not.toContain(state.rng.next);
     expect(everything).not.toContain(state.rng.secret!.master);
     for (let p = 0; p <= state.rng.period + 1; p++) expect(everything).not.toContain(secretSeed(state.rng.secret!.master, p));
-    const lines = h.outputs.filter((o) => o.to === 'channel').flatMap((o) => o.content.split('\n')).filter((l) => /will be rolled from a public seed/.test(l));
+    // The commitments: the campaign's first post, then each chronicle's dice footer ("period N SHA-256 ...").
+    const lines = h.outputs.filter((o) => o.to === 'channel').flatMap((o) => o.content.split('\n'))
+      .flatMap((l) => (/will be rolled from a public seed/.test(l) ? [l] : l.includes('_Dice · ') ? l.split(' · ').filter((part) => part.includes('SHA-256')) : []));
     expect(lines.length).toBeGreaterThanOrEqual(state.rng.period);
     for (const l of lines) expect(l.match(/[0-9a-f]{32,}/g)?.every((hex) => hex.length === 64)).toBe(true);
   });

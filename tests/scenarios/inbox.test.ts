@@ -55,7 +55,11 @@ describe('/referee inbox', () => {
     // bob's assignment DM bounced: the next tick tells the referee it waits.
     await h.run('@alice /move army:hadewych to:0817', '!tick');
     const tickDm = h.dms('referee').at(-1)?.content ?? '';
-    expect(tickDm).toMatch(/\*\*Waiting on you\*\*: .*1 player whose DMs bounced.*`\/referee inbox` lists them with buttons\./);
+    expect(tickDm).toMatch(/\*\*Waiting on you\*\*: New: 1 player whose DMs bounced\. `\/referee inbox` lists everything that waits with buttons\./);
+    // The next tick has nothing new for the referee: no DM (the inbox still lists the bounce).
+    const told = h.dms('referee').length;
+    await h.run('!tick');
+    expect(h.dms('referee').length).toBe(told);
     await h.run('@referee /army edit army:hadewych hex:1122', '@referee /army edit army:grallune hex:1121');
     const id = await open(h, 'hadewych,grallune');
     await h.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage');

@@ -16,14 +16,14 @@ describe('sendReminders: once, privately, to commanders without orders', () => {
   it('GIVEN the deadline is further than the lead time THEN nobody is reminded', async () => {
     h = await scheduled();
     at('2026-11-22T17:59:00Z'); // 2 h 1 min before 20:00
-    expect(sendReminders(h.app)).toEqual([]);
+    expect(await sendReminders(h.app)).toEqual([]);
     expect(pendingDms(h.app, h.id, 'alice')).toHaveLength(0);
   });
 
   it('GIVEN the deadline is within the lead time THEN each commander without orders gets one DM naming the army, the deadline and the default', async () => {
     h = await scheduled();
     at('2026-11-22T18:30:00Z');
-    expect(sendReminders(h.app)).toEqual([{ campaignId: h.id, reminded: expect.arrayContaining(['alice', 'bob']) }]);
+    expect(await sendReminders(h.app)).toEqual([{ campaignId: h.id, reminded: expect.arrayContaining(['alice', 'bob']) }]);
     const [dm] = pendingDms(h.app, h.id, 'alice');
     expect(dm?.content).toContain('**Army of Hadewych**');
     expect(dm?.content).toContain(`<t:${unix(FIRST_DUE)}:R>`);
@@ -38,19 +38,19 @@ describe('sendReminders: once, privately, to commanders without orders', () => {
     h = await scheduled();
     edit(h.app, h.id, (s) => ({ ...s, orders: { ...s.orders, hadewych: restOrder('hadewych', s) } }));
     at('2026-11-22T18:30:00Z');
-    expect(sendReminders(h.app)).toEqual([{ campaignId: h.id, reminded: ['bob'] }]);
+    expect(await sendReminders(h.app)).toEqual([{ campaignId: h.id, reminded: ['bob'] }]);
     expect(pendingDms(h.app, h.id, 'alice')).toHaveLength(0);
   });
 
   it('GIVEN reminders were sent WHEN the scheduler checks again before the deadline THEN nobody is reminded twice', async () => {
     h = await scheduled();
     at('2026-11-22T18:30:00Z');
-    sendReminders(h.app);
+    await sendReminders(h.app);
     at('2026-11-22T19:30:00Z');
-    expect(sendReminders(h.app)).toEqual([]);
+    expect(await sendReminders(h.app)).toEqual([]);
     // Even if the campaign's marker is cleared, the dedupe key keeps it to one DM.
     h.app.db.$client.prepare('update campaigns set reminder_sent_for = null where id = ?').run(h.id);
-    sendReminders(h.app);
+    await sendReminders(h.app);
     expect(pendingDms(h.app, h.id, 'alice')).toHaveLength(1);
     expect(meta(h.app, h.id)?.reminderSentFor).toBe(FIRST_DUE);
   });
@@ -58,11 +58,11 @@ describe('sendReminders: once, privately, to commanders without orders', () => {
   it('GIVEN the tick is played THEN the next deadline gets its own reminder', async () => {
     h = await scheduled();
     at('2026-11-22T18:30:00Z');
-    sendReminders(h.app);
+    await sendReminders(h.app);
     at('2026-11-22T20:00:10Z');
     await runDueTicks(h.app);
     at('2026-11-23T06:30:00Z');
-    sendReminders(h.app);
+    await sendReminders(h.app);
     const dms = pendingDms(h.app, h.id, 'alice');
     expect(dms).toHaveLength(2);
     expect(dms[1]?.content).toContain('Day 1, afternoon');
@@ -72,14 +72,14 @@ describe('sendReminders: once, privately, to commanders without orders', () => {
   it('GIVEN the default order is hold THEN the reminder says so', async () => {
     h = await scheduled({ settings: 'missed-orders:hold' });
     at('2026-11-22T19:00:00Z');
-    sendReminders(h.app);
+    await sendReminders(h.app);
     expect(pendingDms(h.app, h.id, 'alice')[0]?.content).toContain('it holds its position');
   });
 
   it('GIVEN a reminder lead of 0 THEN no reminders are sent', async () => {
     h = await scheduled({ settings: 'reminder-lead:0' });
     at('2026-11-22T19:59:00Z');
-    expect(sendReminders(h.app)).toEqual([]);
+    expect(await sendReminders(h.app)).toEqual([]);
     expect(pendingDms(h.app, h.id, 'alice')).toHaveLength(0);
   });
 
@@ -87,13 +87,13 @@ describe('sendReminders: once, privately, to commanders without orders', () => {
     h = await scheduled();
     await h.run('@referee /campaign pause');
     at('2026-11-22T19:00:00Z');
-    expect(sendReminders(h.app)).toEqual([]);
+    expect(await sendReminders(h.app)).toEqual([]);
   });
 
   it('GIVEN the reminders are delivered through the console THEN they arrive as DMs', async () => {
     h = await scheduled();
     at('2026-11-22T19:00:00Z');
-    sendReminders(h.app);
+    await sendReminders(h.app);
     await h.run('!now 2026-11-22T19:00:01Z');
     expect(h.dms('alice').at(-1)?.content).toMatch(/^\*\*Reminder\*\* \(Autumn War\)/);
   });

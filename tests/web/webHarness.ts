@@ -31,8 +31,8 @@ export function fogSetup(opts: { bobAt?: string; name?: string } = {}): string {
   ].join('\n');
 }
 
-export async function webHarness(opts: { setup: string; ticks?: number; web?: Partial<WebOptions> }): Promise<WebHarness> {
-  const h = await consoleHarness({ setup: opts.setup });
+export async function webHarness(opts: { setup?: string; ticks?: number; web?: Partial<WebOptions>; databasePath?: string }): Promise<WebHarness> {
+  const h = await consoleHarness({ ...(opts.setup ? { setup: opts.setup } : {}), ...(opts.databasePath ? { databasePath: opts.databasePath } : {}) });
   if (opts.ticks) await h.run(`!tick ${opts.ticks}`);
   const web = await startWebServer(h.app, { port: 0, pollMs: 200, ...opts.web });
   return {

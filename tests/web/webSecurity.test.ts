@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discordProvider } from '../../src/web/discordLogin.js';
 import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
@@ -40,6 +44,27 @@ describe('the web page: getting in, and nothing for anyone else', () => {
     expect(again.status).toBe(404);
     expect(again.headers.get('set-cookie')).toBeNull();
     expect(await again.text()).not.toMatch(/alice|Fog|hadewych/i);
+  });
+
+  it('GIVEN a link used once WHEN the bot restarts (same database, same WEB_SECRET) THEN the used link is still refused, and a link not used before the restart still logs in once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valormr-web-restart-'));
+    const databasePath = join(dir, 'campaign.db');
+    const secret = randomBytes(32);
+    const before = await webHarness({ setup: fogSetup(), databasePath, web: { secret } });
+    const used = await before.link('alice');
+    const unused = await before.link('alice');
+    await before.login(used);
+    expect((await get(used)).status).toBe(404);
+    await before.close();
+
+    w = await webHarness({ databasePath, web: { secret } });
+    const port = (u: string) => u.replace(/^http:\/\/127\.0\.0\.1:\d+/, w!.web.url);
+    const again = await get(port(used));
+    expect(again.status).toBe(404);
+    expect(again.headers.get('set-cookie')).toBeNull();
+    expect((await get(port(unused))).status).toBe(303);
+    expect((await get(port(unused))).status).toBe(404);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('GIVEN a link WHEN it is used after 10 minutes THEN 404; a forged or truncated link is 404 too', async () => {

@@ -9,6 +9,7 @@ import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { armiesOf, readCampaign, type CampaignTx } from '../session.js';
 import { audiencesOf, campaignBook, NOT_IN_BOOK, type BookReader } from './campaignBook.js';
+import { saidBefore } from '../deliveries/cards.js';
 
 /** Width of the book's maps: readable on a page, small enough that a season's book can be posted. */
 const BOOK_MAP_WIDTH = 800;
@@ -45,7 +46,8 @@ export function mapTitle(campaign: string, view: MapView): { campaign: string; t
 export async function exportCampaignBook(app: App, actor: Actor, opts: { publicOnly: boolean }): Promise<Reply[]> {
   const job = readCampaign(app, { actor }, (tx) => {
     const reader = readerOf(tx, actor.userId, opts.publicOnly);
-    const events = tx.read.chronicle(audiencesOf(reader, tx.state), NOT_IN_BOOK);
+    // The book tells a standoff as the channel did: when it starts and when it changes.
+    const events = tx.read.chronicle(audiencesOf(reader, tx.state), NOT_IN_BOOK).filter((e) => !saidBefore(e));
     const book = campaignBook({ state: tx.state, scenarioName: tx.scenario.name, reader, events, ticks: tx.read.playedTicks() });
     return { book, reader, map: tx.map, mapKey: tx.mapKey, name: tx.state.name, days: tx.state.clock.day, now: tx.now };
   });

@@ -16,8 +16,10 @@ import { positionsSwitchPreview } from './positionsSwitch.js';
  * A change to the settings, by setting (undefined: unchanged); text values are checked against the
  * schema. Terrain costs come as text: `forest=12, hill=12`, or `default` for the profile's own.
  */
-export type SettingsInput = { readonly [K in Exclude<keyof CampaignSettings, 'terrainCosts'>]?: (CampaignSettings[K] extends string ? string : CampaignSettings[K]) | undefined } & {
+export type SettingsInput = { readonly [K in Exclude<keyof CampaignSettings, 'terrainCosts' | 'spectatorDelay'>]?: (CampaignSettings[K] extends string ? string : CampaignSettings[K]) | undefined } & {
   readonly terrainCosts?: string | undefined;
+  /** `off`, or the half periods the spectator page is behind. */
+  readonly spectatorDelay?: string | undefined;
 };
 
 /** Each setting as the `/campaign settings` option that sets it, and how its value reads. */
@@ -52,6 +54,7 @@ const OPTION_OF: Readonly<Record<keyof CampaignSettings, string>> = {
   earlyTickGapMinutes: 'early-tick',
   absentAfterHalves: 'absent-after',
   quietHours: 'quiet-hours',
+  spectatorDelay: 'spectators',
 };
 
 /** What each setting accepts, for refusals. */
@@ -61,6 +64,7 @@ function accepted(setting: keyof CampaignSettings, current: CampaignSettings): s
   if (setting === 'terrainCosts') return `\`terrain=points\` pairs for ${LAND_TERRAINS.join(', ')} (whole points from ${SETTING_LIMITS.terrainCost.min} to ${SETTING_LIMITS.terrainCost.max}), e.g. \`forest=12, swamp=18\`, or \`default\``;
   if (setting === 'profile') return Object.values(MOVEMENT_PROFILES).map((p) => `\`${p.id}\` (${p.name}, ${p.source})`).join(' or ');
   if (setting === 'tactical') return Object.values(TACTICAL_PROFILES).map((p) => `\`${p.id}\` (${p.name})`).join(', ');
+  if (setting === 'spectatorDelay') return `\`off\` (no spectator page, the default) or how many half periods the spectator page's public map and chronicle lag behind the campaign, from ${SETTING_LIMITS.spectatorDelay.min} to ${SETTING_LIMITS.spectatorDelay.max}, e.g. \`spectators:4\` (two days)`;
   if (limits) return `a number from ${limits.min} to ${limits.max}`;
   if (setting === 'catchUp') return '`all`, `one` or `none`';
   if (setting === 'defaultOrder') return '`rest` or `hold`';
@@ -139,6 +143,22 @@ function parseTerrainCosts(text: string): Partial<Record<LandTerrain, number>> |
   return out;
 }
 
+/** The spectator page as the settings read it. */
+const spectatorsText = (s: CampaignSettings): string => (s.spectatorDelay === undefined ? 'off' : `on, ${s.spectatorDelay} half period${s.spectatorDelay === 1 ? '' : 's'} behind`);
+
+/**
+ * Reads the spectator setting as the referee writes it: `off` (or `none`), or a whole number of
+ * half periods (its range is left to the schema, which names the option and the range).
+ */
+function parseSpectators(text: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (['off', 'none', ''].includes(t)) return undefined;
+  if (!/^\d{1,6}$/.test(t)) {
+    throw new UserError('settings.badSpectators', `Nothing was changed. "${text.trim().slice(0, 40)}" is not a spectator setting: \`spectators\` takes ${accepted('spectatorDelay', DEFAULT_SETTINGS)}.`);
+  }
+  return Number(t);
+}
+
 /** The settings as a referee reads them: each by the option that sets it. */
 function describe(s: CampaignSettings): string {
   return [
@@ -161,6 +181,7 @@ function describe(s: CampaignSettings): string {
     `absent-after ${s.absentAfterHalves > 0 ? `${s.absentAfterHalves} half periods` : 'off'}`,
     `early-tick ${s.earlyTickGapMinutes > 0 ? `on, at least ${s.earlyTickGapMinutes} min apart` : 'off'}`,
     `quiet-hours ${s.quietHours ?? 'none'}`,
+    `spectators ${spectatorsText(s)}`,
     ...profileParts(s),
   ].join('; ');
 }
@@ -170,13 +191,19 @@ function describe(s: CampaignSettings): string {
  * profile's table presets unless the same change gives the table width or bow range.
  */
 function applyChanges(cur: CampaignSettings, changes: readonly (readonly [keyof CampaignSettings, unknown])[]): CampaignSettings {
-  const plain = changes.filter(([k]) => k !== 'terrainCosts' && k !== 'quietHours').map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v]);
+  const plain = changes.filter(([k]) => k !== 'terrainCosts' && k !== 'quietHours' && k !== 'spectatorDelay').map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v]);
   let settings = { ...cur, ...Object.fromEntries(plain) } as CampaignSettings;
   const quiet = changes.find(([k]) => k === 'quietHours');
   if (quiet) {
     const { quietHours: _old, ...rest } = settings;
     const text = String(quiet[1]).trim();
     settings = ['none', 'off', ''].includes(text.toLowerCase()) ? rest : { ...rest, quietHours: text };
+  }
+  const spectators = changes.find(([k]) => k === 'spectatorDelay');
+  if (spectators) {
+    const { spectatorDelay: _old, ...rest } = settings;
+    const delay = parseSpectators(String(spectators[1]));
+    settings = { ...rest, ...(delay !== undefined ? { spectatorDelay: delay } : {}) };
   }
   const costs = changes.find(([k]) => k === 'terrainCosts');
   if (costs) {
@@ -226,7 +253,7 @@ export function campaignSettings(app: App, actor: Actor, input: SettingsInput, o
       : undefined;
     // Fog falls: every army remembers the others where it last saw them on the public map.
     const fogFell = settings.positions === 'fog' && cur.positions !== 'fog';
-    const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : k === 'quietHours' ? settings.quietHours ?? 'none' : k === 'terrainCosts' ? (settings.terrainCosts ? Object.entries(settings.terrainCosts).map(([t, n]) => `${t}=${n}`).join(', ') : 'default') : String(settings[k])}`).join(', ');
+    const said = changes.map(([k]) => `${OPTION_OF[k]} ${k === 'refereeRoleId' ? `<@&${settings.refereeRoleId}>` : k === 'quietHours' ? settings.quietHours ?? 'none' : k === 'spectatorDelay' ? spectatorsText(settings) : k === 'terrainCosts' ? (settings.terrainCosts ? Object.entries(settings.terrainCosts).map(([t, n]) => `${t}=${n}`).join(', ') : 'default') : String(settings[k])}`).join(', ');
     const idle = idleUnder(settings, changes.map(([k]) => k));
     const heat = changes.some(([k]) => k === 'temperature') ? temperatureWords(settings) : '';
     const text = `Settings changed by the referee: ${said}.${heat}${idle}`;

@@ -62,7 +62,7 @@ export function mayRead(settings: Pick<CampaignSettings, 'positions'>, reader: R
 }
 
 /** What a reader's armies know in this state. */
-function readerKnows(state: CampaignState, reader: Reader): ReaderKnows {
+export function readerKnows(state: CampaignState, reader: Reader): ReaderKnows {
   if (reader.kind !== 'player') return KNOWS_NOTHING;
   const own = reader.armyIds.flatMap((id) => (state.armies[id] ? [state.armies[id]] : []));
   const sides = new Set(own.map((a) => a.side));
@@ -71,7 +71,7 @@ function readerKnows(state: CampaignState, reader: Reader): ReaderKnows {
 }
 
 /** The reader a user is in this campaign. */
-function readerOf(tx: AudienceTx, userId: string): Reader {
+export function readerOf(tx: AudienceTx, userId: string): Reader {
   if (refereeIds(tx.meta, tx.members).includes(userId)) return { kind: 'referee', userId };
   return { kind: 'player', userId, armyIds: tx.members.filter((m) => m.role === 'commander' && m.userId === userId).map((m) => m.armyId) };
 }

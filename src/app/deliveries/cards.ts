@@ -30,11 +30,48 @@ const SECTION_OF: Readonly<Record<string, string>> = {
   armyEmbarked: 'Ships and couriers', armyDebarked: 'Ships and couriers', regimentsLanded: 'Ships and couriers',
   courierSent: 'Ships and couriers', courierDelivered: 'Ships and couriers', courierCaptured: 'Ships and couriers',
   weatherRolled: 'Weather', rainLevelChanged: 'Weather', droughtChanged: 'Weather', droughtTookToll: 'Weather', droughtCasualtiesSummary: 'Weather',
-  diceSeedRevealed: 'Dice', diceSeedCommitted: 'Dice',
 };
 
-/** Events the card says otherwise (the clock's move is its title; the briefing has a card of its own). */
-const NOT_IN_CHRONICLE = new Set(['clockAdvanced', 'deploymentBriefed']);
+/** Events the card says otherwise (the clock's move is its title; the briefing has a card of its own; the dice its footer). */
+const NOT_IN_CHRONICLE = new Set(['clockAdvanced', 'deploymentBriefed', 'diceSeedRevealed', 'diceSeedCommitted']);
+
+/**
+ * Lines the chronicle leaves out because it said them already: a standoff going on with the same
+ * forces (its new round and its new deferral). It is said when it starts and when it changes;
+ * the commanders' own DMs and the log keep every round (the campaign book folds them too).
+ */
+export function saidBefore(e: { readonly type: string; readonly data?: unknown }): boolean {
+  const data = typeof e.data === 'object' && e.data !== null ? e.data as Readonly<Record<string, unknown>> : {};
+  return (e.type === 'contactMade' && data['standing'] === 'same') || (e.type === 'contactDeferred' && data['again'] === true);
+}
+
+/** A string field of an event's data, if it has one. */
+const textOf = (e: EngineEvent, key: string): string | undefined => (typeof e.data?.[key] === 'string' ? e.data[key] : undefined);
+
+/**
+ * A tick's dice lines folded into the card's footer, one line: the seed of the period just over
+ * (for anyone to check its dice) and the SHA-256 of the seeds of the period after next, published
+ * in the channel before it is played (Discord's timestamp is what makes the commitment worth
+ * something). The chronicle's body holds no hex string; `/dice log tick:N` has the lines in full.
+ * @see docs/dice.md
+ */
+function diceFooter(events: readonly EngineEvent[]): string | undefined {
+  const parts: string[] = [];
+  let check: number | undefined;
+  for (const e of events) {
+    const period = typeof e.data?.period === 'number' ? e.data.period : undefined;
+    if (period === undefined) continue;
+    if (e.type === 'diceSeedRevealed') {
+      parts.push(`period ${period} seed \`${textOf(e, 'seed') ?? '?'}\``);
+      check = period;
+    } else if (e.type === 'diceSeedCommitted') {
+      const hashes = [textOf(e, 'commitment'), textOf(e, 'secretCommitment')].flatMap((h) => (h ? [`\`${h}\``] : []));
+      parts.push(`period ${period} SHA-256 ${hashes.join(' / ')}`);
+    }
+  }
+  if (parts.length === 0) return undefined;
+  return `Dice · ${parts.join(' · ')}${check !== undefined ? ` · \`/dice verify tick:${check}\`` : ''}`;
+}
 
 /** Fields in a fixed order, one per section that has lines. */
 function sections(events: readonly EngineEvent[], sectionOf: (e: EngineEvent) => string | undefined): { fields: CardField[]; rest: string[] } {
@@ -54,12 +91,13 @@ function sections(events: readonly EngineEvent[], sectionOf: (e: EngineEvent) =>
  * briefings of battles joined follow as cards of their own.
  */
 export function chronicleCard(title: string, events: readonly EngineEvent[], extra: readonly CardField[] = []): Card {
-  const shown = events.filter((e) => !NOT_IN_CHRONICLE.has(e.type));
+  const shown = events.filter((e) => !NOT_IN_CHRONICLE.has(e.type) && !saidBefore(e));
   const { fields, rest } = sections(shown, (e) => SECTION_OF[e.type]);
   // With nothing else to tell, the clock's own line (in fog of war, news may be private).
   const clock = events.find((e) => e.type === 'clockAdvanced')?.text;
-  const description = rest.length > 0 ? rest.join('\n') : fields.every((f) => f.name === 'Dice') ? clock ?? 'No news this half period.' : undefined;
-  return { title, ...(description ? { description } : {}), fields: [...fields, ...extra] };
+  const description = rest.length > 0 ? rest.join('\n') : fields.length === 0 ? clock ?? 'No news this half period.' : undefined;
+  const footer = diceFooter(events);
+  return { title, ...(description ? { description } : {}), fields: [...fields, ...extra], ...(footer ? { footer } : {}) };
 }
 
 /** A contact's dice line: "3 +1 (all opponents in clear terrain) = 4". */

@@ -145,7 +145,7 @@ function briefingParts(state: CampaignState, c: ContactRecord, b: DeploymentBrie
  * with buttons, the briefing, and the battlefield sketches (as pictures). `header` heads every
  * delivery (a tick's time line).
  */
-export function deliveries(tx: CampaignTx, before: CampaignState, after: CampaignState, events: readonly EngineEvent[], header?: string, more: Pick<RouteOptions, 'chronicleFields' | 'refereeFields'> = {}): { events: EngineEvent[]; outbox: Outgoing[] } {
+export function deliveries(tx: CampaignTx, before: CampaignState, after: CampaignState, events: readonly EngineEvent[], header?: string, more: Pick<RouteOptions, 'chronicleFields' | 'refereeFields' | 'tickReport'> = {}): { events: EngineEvent[]; outbox: Outgoing[] } {
   const follow = contactFollowUps(before, after, tx.map);
   const all = [...events, ...follow.events];
   // A briefing places the armies of its battle: the channel's when positions are public, else

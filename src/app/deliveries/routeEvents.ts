@@ -6,6 +6,7 @@ import { deliver, OPEN, REFEREE_ONLY, secretOf, type AudienceTx } from './audien
 import { armyCard, chronicleCard } from './cards.js';
 import { fogged } from './fog.js';
 import type { Outgoing } from './outgoing.js';
+import { tickReports, type TickReportOptions } from './tickReport.js';
 
 export interface RouteOptions {
   /** A first line for every delivery (the tick's "Day 1, morning → Day 1, afternoon"): the chronicle's title. */
@@ -23,6 +24,8 @@ export interface RouteOptions {
   readonly armyCards?: ReadonlyMap<string, readonly Card[]>;
   /** Cards for the referee (those same briefings). */
   readonly refereeCards?: readonly Card[];
+  /** A tick: each commander gets their own tick report (one DM each, by their `/notify` choice) instead of a DM per army. */
+  readonly tickReport?: TickReportOptions;
 }
 
 /**
@@ -64,9 +67,13 @@ export function routeEvents(tx: AudienceTx, events: readonly EngineEvent[], opts
       if (evs.length > 0) unassigned.push(`__${name}__: ${evs.map((e) => e.text).join(' ')}`);
       continue;
     }
+    if (opts.tickReport) continue;
     const buttons = opts.buttons?.get(armyId) ?? [];
     const card = armyCard(tx.state, armyId, evs, when);
     out.push(...deliver(tx, { army: armyId }, secretOf([armyId]), { content: headline(name), cards: [card, ...(opts.armyCards?.get(armyId) ?? [])], data: { armyId, events: evs.map((e) => ({ type: e.type, data: e.data })) }, buttons }));
+  }
+  if (opts.tickReport) {
+    out.push(...tickReports(tx, byArmy, { ...opts.tickReport, ...(when ? { when } : {}), ...(opts.buttons ? { buttons: opts.buttons } : {}), ...(opts.armyCards ? { armyCards: opts.armyCards } : {}) }));
   }
   const ref = list.filter((e) => e.audience.kind === 'referee' && e.type !== 'diceRolled');
   const refFields = opts.refereeFields ?? [];

@@ -24,22 +24,27 @@ export function diceLog(app: App, actor: Actor, input: { tick?: number | undefin
     const mine = armiesOf(tx, actor.userId);
     const only = input.army !== undefined ? requireArmy(tx.state, input.army).id : undefined;
     if (!tx.isReferee && only !== undefined && !mine.includes(only)) throw new UserError('army.notYours', 'Only your own army\'s dice: leave out `army:`, or name one of yours.');
-    if (!tx.isReferee && mine.length === 0) throw new UserError('dice.noArmy', 'You command no army here, so no dice of yours are logged. `/dice verify` checks a whole period\'s dice.');
+    if (!tx.isReferee && mine.length === 0 && input.tick === undefined) throw new UserError('dice.noArmy', 'You command no army here, so no dice of yours are logged. `/dice log tick:N` shows a period\'s seeds and weather dice; `/dice verify` checks a whole period\'s dice.');
     const armies = Object.values(tx.state.armies);
-    const events = input.tick !== undefined ? tx.read.diceEvents(input.tick).filter((e) => e.type === 'diceRolled') : tx.read.lastOfType('diceRolled', SCANNED);
+    const period = input.tick !== undefined ? tx.read.diceEvents(input.tick) : [];
+    const events = input.tick !== undefined ? period.filter((e) => e.type === 'diceRolled') : tx.read.lastOfType('diceRolled', SCANNED);
     const shown = events.filter((e) => {
       const purpose = (e.data as { purpose?: unknown } | null)?.purpose;
       if (typeof purpose !== 'string') return false;
-      const seenBy = classifyRoll(purpose, armies).seenBy;
-      if (only !== undefined) return seenBy === only;
-      return tx.isReferee || (seenBy !== undefined && mine.includes(seenBy));
+      const subject = classifyRoll(purpose, armies);
+      if (only !== undefined) return subject.seenBy === only;
+      // The weather's dice are the table's: everyone is told the weather they made.
+      return tx.isReferee || subject.kind === 'weather' || (subject.seenBy !== undefined && mine.includes(subject.seenBy));
     }).slice(-SHOWN);
+    // A period's seed lines (its commitment, published before it began, and its reveal): the
+    // chronicle folds them into its footer, so they are read here. @see docs/dice.md
+    const seeds = period.filter((e) => e.type === 'diceSeedCommitted' || e.type === 'diceSeedRevealed').map((e) => e.text);
     const lines = shown.map((e) => {
       const p = (e.data as { period?: number }).period;
       return `${formatGameTime(e.time)} · period ${p ?? '?'} · ${e.text}${e.undone ? ' (undone)' : ''}`;
     });
-    const whose = only !== undefined ? tx.state.armies[only]?.name ?? only : tx.isReferee ? 'the campaign' : mine.map((id) => tx.state.armies[id]?.name ?? id).join(', ');
+    const whose = only !== undefined ? tx.state.armies[only]?.name ?? only : tx.isReferee ? 'the campaign' : mine.length > 0 ? `${mine.map((id) => tx.state.armies[id]?.name ?? id).join(', ')} and the weather` : 'the weather';
     const head = `Dice of ${whose}${input.tick !== undefined ? `, period ${input.tick}` : ''}: ${lines.length === 0 ? 'none logged.' : `the last ${lines.length}, oldest first.`}`;
-    return [ephemeral([head, ...lines].join('\n'), { rolls: shown.map((e) => e.data) })];
+    return [ephemeral([...seeds, head, ...lines].join('\n'), { rolls: shown.map((e) => e.data) })];
   });
 }

@@ -29,8 +29,8 @@ const buttonId = (campaignId: string, action: Action, arg = ''): string => ['ref
 interface Waiting {
   readonly contacts: readonly { readonly id: string; readonly text: string; readonly waitingFor: readonly string[] }[];
   readonly battles: readonly { readonly id: string; readonly text: string }[];
-  readonly bounced: readonly { readonly userId: string; readonly who: string; readonly count: number }[];
-  readonly givenUp: readonly { readonly id: number; readonly text: string }[];
+  readonly bounced: readonly { readonly userId: string; readonly who: string; readonly count: number; readonly latest: string }[];
+  readonly givenUp: readonly { readonly id: number; readonly text: string; readonly at: string }[];
   readonly noOrders: readonly { readonly armyId: string; readonly text: string }[];
   /** Armies nobody commands (they take the default order). */
   readonly unassigned: number;
@@ -57,11 +57,16 @@ function waitingOf(tx: CampaignTx): Waiting {
     text: `${c.id}: ${c.armyIds.map(name).join(' vs ')} at ${c.hexes.map((h) => tx.map.format(h)).join('/')}, joined ${formatGameTime(c.openedAt)}.`,
   }));
   const undelivered = tx.read.undelivered();
-  const byUser = new Map<string, number>();
-  for (const m of undelivered) if (m.status === 'dmClosed' && m.userId) byUser.set(m.userId, (byUser.get(m.userId) ?? 0) + 1);
-  const bounced = [...byUser].map(([userId, count]) => ({ userId, who: who(userId), count }));
+  const byUser = new Map<string, { count: number; latest: string }>();
+  for (const m of undelivered) {
+    if (m.status !== 'dmClosed' || !m.userId) continue;
+    const was = byUser.get(m.userId);
+    byUser.set(m.userId, { count: (was?.count ?? 0) + 1, latest: was && was.latest > m.createdAt ? was.latest : m.createdAt });
+  }
+  const bounced = [...byUser].map(([userId, b]) => ({ userId, who: who(userId), ...b }));
   const givenUp = undelivered.filter((m) => m.status === 'failed').map((m) => ({
     id: m.id,
+    at: m.createdAt,
     text: `${m.to === 'dm' ? `DM to ${who(m.userId ?? '')}` : 'post in the campaign channel'} (${m.createdAt.slice(0, 16).replace('T', ' ')} UTC): ${givenUpReason(m).slice(0, 140)}`,
   }));
   const live = Object.values(s.armies).filter((a) => !a.status.destroyed && !s.orders[a.id]);
@@ -78,17 +83,28 @@ function waitingOf(tx: CampaignTx): Waiting {
  * One line for the referee's DM after a tick, when something waits on them (battles to record,
  * contacts waiting for answers, DMs that bounced, deliveries given up, a catch-up held), or
  * undefined. Commanders without orders are not counted here: right after a tick, that is everyone.
+ * With `before` (the transaction before the tick), only what is new is counted: a battle or a
+ * contact that was not waiting before the tick (a contact still waiting for the same answers, or
+ * a standoff's next round, is no news), a DM bounced or a delivery given up since the last tick.
  */
-export function waitingLine(tx: CampaignTx): string | undefined {
+export function waitingLine(tx: CampaignTx, before?: CampaignTx): string | undefined {
   const w = waitingOf(tx);
+  const was = before ? waitingOf(before) : undefined;
+  const since = before?.meta.lastTickAt ?? '';
+  const notIn = <T,>(old: readonly T[] | undefined, key: (x: T) => string) => {
+    const seen = new Set((old ?? []).map(key));
+    return (x: T): boolean => !seen.has(key(x));
+  };
+  const waitingContacts = (x: Waiting): Waiting['contacts'] => x.contacts.filter((c) => c.waitingFor.length > 0);
   const parts = [
-    w.catchUp ? 'a catch-up to decide' : '',
-    count(w.battles.length, 'battle to record', 'battles to record'),
-    count(w.contacts.filter((c) => c.waitingFor.length > 0).length, 'contact waiting for answers', 'contacts waiting for answers'),
-    count(w.bounced.length, 'player whose DMs bounced', 'players whose DMs bounced'),
-    count(w.givenUp.length, 'delivery given up', 'deliveries given up'),
+    w.catchUp && !was?.catchUp ? 'a catch-up to decide' : '',
+    count(w.battles.filter(notIn(was?.battles, (b) => b.id)).length, 'battle to record', 'battles to record'),
+    count(waitingContacts(w).filter(notIn(was ? waitingContacts(was) : undefined, (c) => c.id)).length, 'contact waiting for answers', 'contacts waiting for answers'),
+    count(w.bounced.filter((b) => !before || b.latest > since).length, 'player whose DMs bounced', 'players whose DMs bounced'),
+    count(w.givenUp.filter((g) => !before || g.at > since).length, 'delivery given up', 'deliveries given up'),
   ].filter((p) => p.length > 0);
-  return parts.length > 0 ? `${parts.join(', ')}. \`/referee inbox\` lists them with buttons.` : undefined;
+  if (parts.length === 0) return undefined;
+  return `${before ? 'New: ' : ''}${parts.join(', ')}. \`/referee inbox\` lists ${before ? 'everything that waits' : 'them'} with buttons.`;
 }
 
 const count = (n: number, one: string, many: string): string => (n === 0 ? '' : `${n} ${n === 1 ? one : many}`);

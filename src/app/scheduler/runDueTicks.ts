@@ -1,6 +1,7 @@
 import { dueCampaigns, getCampaignMeta } from '../../db/campaignRepo.js';
 import type { App } from '../app.js';
 import { playDueTick, scheduleMissing } from './playDueTick.js';
+import { yieldToEventLoop } from './yieldToEventLoop.js';
 
 /** What the scheduler did for one campaign that was due. */
 export interface DueTickReport {
@@ -58,7 +59,7 @@ async function runCampaign(app: App, campaignId: string, maxTicks: number, stopp
       if (r.kind === 'played') {
         played++;
         // Between ticks of a long catch-up the process answers its users.
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
         if (r.missed !== undefined) {
           missed = r.missed;
           skipped = 'catchUp:one';
@@ -105,6 +106,8 @@ async function runCampaign(app: App, campaignId: string, maxTicks: number, stopp
  *   the half period in the ticks table) and plays nothing;
  * - never throws: a failure is logged with the campaign id and the tick stays due.
  * The map after each tick is in the outbox with the chronicle: delivery draws it.
+ * Many due campaigns are worked through one campaign (one tick) a slice: the event loop runs
+ * between two, so interactions are answered and deliveries go on while a busy minute plays.
  */
 export async function runDueTicks(app: App, opts: RunDueTicksOptions = {}): Promise<DueTickReport[]> {
   const reports: DueTickReport[] = [];
@@ -121,6 +124,8 @@ export async function runDueTicks(app: App, opts: RunDueTicksOptions = {}): Prom
     if (opts.ownsGuild && !opts.ownsGuild(c.guildId)) continue;
     const r = await runCampaign(app, c.id, opts.maxTicksPerCampaign ?? DEFAULT_MAX_TICKS, stopped);
     if (r) reports.push(r);
+    // One campaign a slice: what waits (an interaction, a delivery ending) runs before the next.
+    await yieldToEventLoop();
   }
   return reports;
 }

@@ -8,6 +8,7 @@ import { inQuietHours, outOfQuietHours, reminderTime } from '../schedule.js';
 import { inCampaign, type Outgoing } from '../session.js';
 import { readyButtonId } from '../turn/markReady.js';
 import { noticeBook, reminderSettings } from '../notices.js';
+import { yieldToEventLoop } from './yieldToEventLoop.js';
 
 /** What the reminder run did for one campaign. */
 export interface ReminderReport {
@@ -31,9 +32,11 @@ const DEFAULT_ORDER_TEXT: Readonly<Record<'hold' | 'rest', string>> = {
  * `defaultOrder`). Exactly once per deadline: the message's dedupe key is
  * `remind:<campaign>:<timeIndex>:<user>`, and the campaign remembers the deadline it reminded for.
  * An army counts as having orders when it has a standing order (as `/turn status` says).
+ * Each campaign is its own transaction, and the event loop runs between two campaigns
+ * (yieldToEventLoop), so a thousand campaigns' reminders never block the bot's answers.
  * Never throws: failures are logged with the campaign id.
  */
-export function sendReminders(app: App, opts: { ownsGuild?: (guildId: string) => boolean } = {}): ReminderReport[] {
+export async function sendReminders(app: App, opts: { ownsGuild?: (guildId: string) => boolean } = {}): Promise<ReminderReport[]> {
   const reports: ReminderReport[] = [];
   let due;
   try {
@@ -50,6 +53,7 @@ export function sendReminders(app: App, opts: { ownsGuild?: (guildId: string) =>
     } catch (err) {
       app.logger.error({ campaignId, err: describe(err) }, 'reminders: failed for this campaign');
     }
+    await yieldToEventLoop();
   }
   return reports;
 }

@@ -18,7 +18,7 @@ import { waitingLine } from '../referee/inbox.js';
 import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextTickText, scheduleAfter, scheduleFromNow } from '../schedule.js';
 import { inCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
-import { reminderSettings } from '../notices.js';
+import { noticeBook, reminderSettings } from '../notices.js';
 import { countAbsence } from '../table/absence.js';
 
 /** What playing (or trying to play) one half period did. */
@@ -126,10 +126,15 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     : opts.scheduledFor ? scheduleAfter(settings, opts.scheduledFor) : scheduleFromNow(settings, tx.now, tx.meta.lastTickAt);
   const due = scheduled.at;
   const nextTick = s.status === 'running' ? nextTickText(scheduled, settings) : 'not scheduled (the campaign is paused)';
-  const waiting = waitingLine({ ...tx, state: next });
+  // The referee hears of what waits on them only when it is new (a contact still waiting, a
+  // standoff's next round, is not): the rest stays in \`/referee inbox\`.
+  const waiting = waitingLine({ ...tx, state: next }, tx);
+  const notices = noticeBook(tx);
   const d = deliveries(tx, s, next, [...forced, ...absence.events, ...out.events, ...diceLines], header, {
     chronicleFields: [{ name: 'Next tick', value: nextTick }],
     ...(waiting ? { refereeFields: [{ name: 'Waiting on you', value: waiting }] } : {}),
+    // Each commander's own report of the tick, as they chose with \`/notify\`.
+    tickReport: { choice: (userId) => notices.of(userId).tickReport, where: (armyId) => (next.armies[armyId] ? tx.map.format(next.armies[armyId].hex) : '?') },
   });
   const summary = `Played ${playedLabel}; now ${formatGameTime(next.clock)}.`;
   return {

@@ -1,4 +1,6 @@
 import { campaignVersion } from '../../db/campaignRepo.js';
+import { writeTransaction } from '../../db/client.js';
+import { claimInteraction } from '../../db/interactionRepo.js';
 import { campaignsOfUser } from '../../db/memberRepo.js';
 import type { App } from '../app.js';
 import type { Actor } from '../actor.js';
@@ -30,12 +32,36 @@ export function webLink(app: App, actor: Actor): Reply[] {
   if (!web) throw new UserError('web.off', 'The campaign web page is not running on this bot (it starts with `npm start`; a script console has none). Ask whoever runs the bot.');
   return readCampaign(app, { actor }, (tx) => {
     const role = webRole(tx, actor.userId);
+    const spectators = spectatorsLine(web.publicUrl, tx);
+    // Anyone may have the spectator page's public link, when the referee has turned it on.
+    if (!role && spectators) return [ephemeral(spectators, { spectatorUrl: spectatorUrl(web.publicUrl, tx.meta.id) })];
     if (!role) throw new UserError('web.notInCampaign', `You are neither the referee nor a commander of **${tx.state.name}**, so it has no page for you. A referee can give you an army with \`/campaign assign\`.`);
     const token = signPass(web.secret, newPass(tx.meta.id, actor.userId, tx.now, web.linkTtlMs));
     const minutes = Math.round(web.linkTtlMs / 60_000);
     const url = `${web.publicUrl.replace(/\/$/, '')}/login/${token}`;
-    return [ephemeral(`Your page of **${tx.state.name}**${role.referee ? ' (the referee\'s: everything, and "view as")' : ''}: ${url}\nThis link is yours alone: it logs in once, within ${minutes} minutes. Run \`/web\` again for a new one.`, { url, expiresInMinutes: minutes })];
+    return [ephemeral(`Your page of **${tx.state.name}**${role.referee ? ' (the referee\'s: everything, and "view as")' : ''}: ${url}\nThis link is yours alone: it logs in once, within ${minutes} minutes. Run \`/web\` again for a new one.${spectators ? `\n${spectators}` : ''}`, { url, expiresInMinutes: minutes })];
   });
+}
+
+/**
+ * Marks a link used, in the database (so a restart, or a second process on it, keeps it used):
+ * false when it was used already. A link's mark is a once-only claim beside the interactions'
+ * (kept a day, long after the link has expired anyway).
+ */
+function spendLink(app: App, nonce: string): boolean {
+  return writeTransaction(app.db, () => claimInteraction(app.db, `web-link:${nonce}`, app.clock.now().toISOString()));
+}
+
+/** The spectator page's public address. */
+function spectatorUrl(publicUrl: string, campaignId: string): string {
+  return `${publicUrl.replace(/\/$/, '')}/s/${encodeURIComponent(campaignId)}`;
+}
+
+/** The line telling where the spectator page is, when the referee has turned it on. */
+function spectatorsLine(publicUrl: string, tx: CampaignTx): string | undefined {
+  const delay = tx.state.settings.spectatorDelay;
+  if (delay === undefined) return undefined;
+  return `Spectators of **${tx.state.name}** (anyone with this link): ${spectatorUrl(publicUrl, tx.meta.id)}: the public map and chronicle, ${delay === 0 ? 'up to the latest half period' : `${delay} half period${delay === 1 ? '' : 's'} behind`}.`;
 }
 
 /**
@@ -47,10 +73,8 @@ export function redeemWebLink(app: App, token: string): WebSession | undefined {
   const web = app.web;
   if (!web) return undefined;
   const now = app.clock.now();
-  for (const [nonce, expires] of web.used) if (expires <= now.getTime()) web.used.delete(nonce);
   const pass = verifyPass(web.secret, token, now);
-  if (!pass || web.used.has(pass.nonce)) return undefined;
-  web.used.set(pass.nonce, pass.expires);
+  if (!pass || !spendLink(app, pass.nonce)) return undefined;
   return stillInCampaign(app, { campaignId: pass.campaignId, userId: pass.userId }) ? { campaignId: pass.campaignId, userId: pass.userId } : undefined;
 }
 

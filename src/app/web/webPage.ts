@@ -4,7 +4,8 @@ import type { MapView } from '../../engine/views/index.js';
 import { commanderMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import { renderMap } from '../../render/index.js';
-import { audiencesOf, NOT_IN_BOOK, viewFor, type BookReader } from '../book/campaignBook.js';
+import { NOT_IN_BOOK, viewFor, type BookReader } from '../book/campaignBook.js';
+import { webMayReadLogged, webMayReadSecretsOf, type WebReader } from '../deliveries/webReads.js';
 import { statusCard } from '../army/armyStatus.js';
 import { gameTimeLabel } from '../format.js';
 import { commanderKnowledge } from '../map/knowledge.js';
@@ -44,17 +45,21 @@ export interface PageData {
   readonly intel: readonly string[];
   readonly chronicle: readonly PageLine[];
   readonly inbox: string | null;
+  /** The spectator page: how many half periods behind, and whether a half period is shown yet (null: a person's page). */
+  readonly spectator: { readonly behind: number; readonly shown: boolean } | null;
 }
 
 /** Not a page this session may see (another campaign, an army not theirs, a day not played): the transport answers 404. */
 export class NotForYou extends Error {}
 
 /** How many chronicle lines the page carries (the newest). */
-const CHRONICLE_LINES = 300;
+export const CHRONICLE_LINES = 300;
 
 interface Reading {
   readonly referee: boolean;
+  /** The book's reader (which frames it may draw) and the deliveries' reader (what it may read). */
   readonly reader: BookReader;
+  readonly who: WebReader;
   readonly armyIds: readonly string[];
   readonly as: string | null;
 }
@@ -66,10 +71,11 @@ function readingOf(tx: CampaignTx, session: WebSession, req: PageRequest): Readi
   if (req.as !== undefined) {
     const allowed = role.referee ? tx.state.armies[req.as] !== undefined : role.armyIds.includes(req.as);
     if (!allowed) throw new NotForYou();
-    return { referee: role.referee, reader: { kind: 'commander', armyIds: [req.as] }, armyIds: [req.as], as: req.as };
+    return { referee: role.referee, reader: { kind: 'commander', armyIds: [req.as] }, who: { kind: 'viewAs', armyId: req.as }, armyIds: [req.as], as: req.as };
   }
-  if (role.referee) return { referee: true, reader: { kind: 'referee' }, armyIds: Object.keys(tx.state.armies), as: null };
-  return { referee: false, reader: { kind: 'commander', armyIds: role.armyIds }, armyIds: role.armyIds, as: null };
+  const who: WebReader = { kind: 'person', userId: session.userId };
+  if (role.referee) return { referee: true, reader: { kind: 'referee' }, who, armyIds: Object.keys(tx.state.armies), as: null };
+  return { referee: false, reader: { kind: 'commander', armyIds: role.armyIds }, who, armyIds: role.armyIds, as: null };
 }
 
 /** The frame kept with the last tick of each played day (what the campaign book draws). */
@@ -103,8 +109,11 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
     if (req.day !== undefined && !days.includes(req.day)) throw new NotForYou();
     const name = (id: string): string => tx.state.armies[id]?.name ?? id;
     const contacts = (armyId: string) => [...tx.read.closedContacts(armyId), ...Object.values(tx.state.contacts)];
-    const own = r.reader.kind === 'commander' ? r.armyIds : [];
-    const lines = tx.read.chronicle(audiencesOf(r.reader, tx.state), NOT_IN_BOOK)
+    // Status, orders and intel: the armies whose secrets the reader may read (the referee's come by "view as").
+    const own = r.reader.kind === 'commander' ? r.armyIds.filter((id) => webMayReadSecretsOf(tx, r.who, id)) : [];
+    // The chronicle: every logged line the deliveries let this reader read.
+    const lines = tx.read.chronicle(['public', 'referee', ...Object.keys(tx.state.armies).map((id) => `army:${id}`)], NOT_IN_BOOK)
+      .filter((e) => webMayReadLogged(tx, r.who, e.audience))
       .filter((e) => req.day === undefined || e.time.day <= req.day)
       .slice(-CHRONICLE_LINES)
       .map((e): PageLine => ({ id: e.id, time: formatGameTime(e.time), day: e.time.day, to: audienceLabel(e.audience, r, tx), text: e.text }));
@@ -119,6 +128,7 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
       intel: own.flatMap((id) => intelFor(contacts(id), id).flatMap((entry) => entry.estimates.map((e) => `${formatGameTime(entry.openedAt)}, ${name(id)}: ${describeEstimate(e, name(e.targetId))}`))),
       chronicle: lines,
       inbox: null,
+      spectator: null,
     };
     const inboxActor = r.referee && r.as === null ? { userId: session.userId, userName: '', guildId: tx.meta.guildId, channelId: tx.meta.channelId, roleIds: [] } : undefined;
     return { data, inboxActor };
@@ -129,7 +139,7 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
 }
 
 /** Width of the page's map: twice Discord's, so a phone or a desktop can zoom until every hex id reads. */
-const WEB_MAP_WIDTH = 3200;
+export const WEB_MAP_WIDTH = 3200;
 
 /**
  * The page's map as a PNG: now, the reader's own view (the same per-commander view and renderer

@@ -32,7 +32,8 @@ export type ContactFact =
   | Fact<'avoidForcedMarch', { readonly armyId: string; readonly to: string; readonly day: number }, ArmyAudience>
   | Fact<'avoidBlocked', { readonly armyId: string; readonly to: string; readonly violation: Violation }, ArmyAudience>
   | Fact<'contactMoveNoted', { readonly armyId: string; readonly to: string; readonly becameUnformed: boolean; readonly stragglersLost: number; readonly rallyPoint: string }, ArmyAudience>
-  | Fact<'contactDeferred', { readonly contactId: string; readonly armyIds: readonly string[] }, PublicAudience>
+  /** `again`: the same forces deferred the round before too (a standoff going on, which the chronicle says once). */
+  | Fact<'contactDeferred', { readonly contactId: string; readonly armyIds: readonly string[]; readonly again?: true }, PublicAudience>
   | Fact<'scoutsReturned', { readonly contactId: string; readonly scouts: readonly ScoutOutcome[] }, ArmyAudience>
   | Fact<'scoutCaptured', { readonly contactId: string; readonly from: string }, ArmyAudience>
   | Fact<'contactEstimated', { readonly contactId: string; readonly die: ContactDie; readonly hour: number; readonly estimates: Readonly<Record<string, Estimate>> }, ArmyAudience>

@@ -201,7 +201,9 @@ function describeProcedure(f: ProcedureFact, names: Names): string {
     case 'contactMoveNoted':
       return contactMoveNoted(f, names);
     case 'contactDeferred':
-      return `No commander pressed the contact: ${list(f.data.armyIds, ', ')} will fight on the morrow (contact again next half period).`;
+      return f.data.again
+        ? `Still nobody pressed the contact: ${list(f.data.armyIds, ', ')} face each other for another half period.`
+        : `No commander pressed the contact: ${list(f.data.armyIds, ', ')} will fight on the morrow (contact again next half period).`;
     case 'scoutsReturned':
       return `Your scouts: ${f.data.scouts.join(', ')}.`;
     case 'scoutCaptured':

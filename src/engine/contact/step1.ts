@@ -75,7 +75,10 @@ export function resolveStep1On(state: CampaignState, map: MapModel, contact: Con
   }
   const outcome = leaving.length > 0 ? 'disengaged' : 'fightOnMorrow';
   s = closeContact(s, record, { outcome });
-  const deferred: ContactFact[] = outcome === 'fightOnMorrow' ? [{ type: 'contactDeferred', audience: PUBLIC, data: { contactId: record.id, armyIds: staying } }] : [];
+  // A round of a standoff whose forces are the ones of the round before: the same standoff going on.
+  const round = record.data.previousRound;
+  const again = round !== undefined && sameForces(round.armyIds, staying);
+  const deferred: ContactFact[] = outcome === 'fightOnMorrow' ? [{ type: 'contactDeferred', audience: PUBLIC, data: { contactId: record.id, armyIds: staying, ...(again ? { again: true as const } : {}) } }] : [];
   return { state: s, facts: [...gone.facts, ...deferred] };
 }
 
@@ -131,4 +134,9 @@ function stepAway(state: CampaignState, map: MapModel, armyId: string, to: Extra
   const facts: ContactFact[] = [{ type: 'armyAvoided', audience: PUBLIC, data: { armyId, to: hex } }, ...moved.facts];
   if (pay.value.forcedMarch) facts.push({ type: 'avoidForcedMarch', audience: toArmy(armyId), data: { armyId, to: hex, day: state.clock.day } });
   return { state: next, facts };
+}
+
+/** Whether two lists name the same forces (in any order). */
+function sameForces(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
 }

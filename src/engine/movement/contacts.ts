@@ -142,7 +142,9 @@ export function openContacts(
     }
     contacts[record.id] = record;
     indexOpen(index.openByArmy, record);
-    facts.push({ type: 'contactMade', audience: PUBLIC, data: { contactId: record.id, armyIds: record.armyIds, near: format(getArmy(s, group[0] ?? '').hex) } });
+    const round = found.standing ? record.data.previousRound : undefined;
+    const standing = round ? { standing: sameForces(round.armyIds, record.armyIds) ? 'same' as const : 'changed' as const } : {};
+    facts.push({ type: 'contactMade', audience: PUBLIC, data: { contactId: record.id, armyIds: record.armyIds, near: format(getArmy(s, group[0] ?? '').hex), ...standing } });
   }
   return { state: s, facts };
 }
@@ -153,7 +155,7 @@ export function openContacts(
  * forces not already in an open contact make a new one (those still busy meet the newcomers once
  * it is over). Undefined when nothing changes.
  */
-function contactFor(s: CampaignState, index: ContactIndex, group: readonly string[]): { record: ContactRecord; numbered: boolean } | undefined {
+function contactFor(s: CampaignState, index: ContactIndex, group: readonly string[]): { record: ContactRecord; numbered: boolean; standing?: true } | undefined {
   const open = [...new Map(group.flatMap((id) => index.openByArmy.get(id) ?? []).map((c) => [c.id, c])).values()];
   const free = group.filter((id) => !open.some((c) => c.armyIds.includes(id)));
   if (free.length === 0) return undefined;
@@ -166,7 +168,7 @@ function contactFor(s: CampaignState, index: ContactIndex, group: readonly strin
   const hostilePair = members.some((a) => members.some((b) => isHostile(s.sides, a.side, b.side)));
   if (!hostilePair) return undefined;
   const standing = standingContact(s, index, free);
-  if (standing) return { record: goesOn(s, standing, free), numbered: false };
+  if (standing) return { record: goesOn(s, standing, free), numbered: false, standing: true };
   const { id, numbered } = newContactId(s, free);
   return { record: { id, armyIds: free, hexes: members.map((a) => a.hex), openedAt: s.clock, step: 'step1', data: {} }, numbered };
 }
@@ -212,4 +214,9 @@ function goesOn(s: CampaignState, old: ContactRecord, armyIds: readonly string[]
       previousRound: { at: timeIndex(old.openedAt), armyIds: old.armyIds },
     },
   };
+}
+
+/** Whether two lists name the same forces (in any order). */
+function sameForces(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
 }

@@ -131,7 +131,9 @@ export function describeMovement(f: MovementFact, names: Names): string {
     case 'hexContestDecided':
       return `${f.data.hex} went to ${names.commander(f.data.ranking[0] ?? '')} (${TIE_BREAK_WORDS[f.data.decidedBy]}).`;
     case 'contactMade':
-      return `${listNames(f.data.armyIds.map((id) => names.commander(id)))} are in contact near ${f.data.near}.`;
+      return f.data.standing === 'same'
+        ? `${listNames(f.data.armyIds.map((id) => names.commander(id)))} still face each other near ${f.data.near}.`
+        : `${listNames(f.data.armyIds.map((id) => names.commander(id)))} are in contact near ${f.data.near}.`;
     case 'stragglersLost':
       return `A day unformed: ${f.data.percent} % of each regiment straggles, ${f.data.figures} figure(s) in all. They may catch up while the army waits at its rally point.`;
     case 'armyReformed':

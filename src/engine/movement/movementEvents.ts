@@ -52,7 +52,8 @@ export type MovementFact =
     readonly contenders: readonly { readonly armyId: string; readonly figures: number; readonly pointsLeft: number; readonly dailyPoints: number }[];
     readonly rolls: Readonly<Record<string, readonly number[]>>;
   }, RefereeAudience>
-  | Fact<'contactMade', { readonly contactId: string; readonly armyIds: readonly string[]; readonly near: string }, PublicAudience>
+  /** `standing`: a standoff's next round, with the same forces or with forces that changed. */
+  | Fact<'contactMade', { readonly contactId: string; readonly armyIds: readonly string[]; readonly near: string; readonly standing?: 'same' | 'changed' }, PublicAudience>
   | Fact<'stragglersLost', { readonly armyId: string; readonly percent: number; readonly figures: number }, ArmyAudience>
   | Fact<'armyReformed', { readonly armyId: string; readonly hex: string }, PublicAudience>
   | Fact<'stragglersRejoined', { readonly armyId: string; readonly hex: string; readonly percent: number; readonly figures: number; readonly stillOut: number }, ArmyAudience>

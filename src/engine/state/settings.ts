@@ -31,6 +31,7 @@ export const SETTING_LIMITS = {
   terrainCost: { min: 1, max: 60 },
   earlyTickGapMinutes: { min: 0, max: 24 * 60 },
   absentAfterHalves: { min: 0, max: 56 },
+  spectatorDelay: { min: 0, max: 400 },
 } as const;
 
 /** Numbers typed inside text options (`figures:"r1=14"`, `losses:"anax/r1=3"`): whole, and in these ranges. */
@@ -133,6 +134,11 @@ const fields = {
   absentAfterHalves: int('absentAfterHalves'),
   /** Quiet hours (`HH:MM-HH:MM`, the campaign's timezone): no tick or reminder falls inside them. */
   quietHours: z.string().trim().regex(QUIET_HOURS_PATTERN).refine(leavesTime).optional(),
+  /**
+   * The spectator page (the web page's public view): absent, off (the default); a number, on, showing
+   * the public map and chronicle as they stood that many half periods before the latest.
+   */
+  spectatorDelay: int('spectatorDelay').optional(),
 };
 
 export interface CampaignSettings {
@@ -166,6 +172,7 @@ export interface CampaignSettings {
   readonly earlyTickGapMinutes: number;
   readonly absentAfterHalves: number;
   readonly quietHours?: string;
+  readonly spectatorDelay?: number;
 }
 
 export const DEFAULT_SETTINGS: CampaignSettings = {
@@ -236,6 +243,7 @@ const storedSchema = z.object({
   earlyTickGapMinutes: fields.earlyTickGapMinutes.catch(DEFAULT_SETTINGS.earlyTickGapMinutes),
   absentAfterHalves: fields.absentAfterHalves.catch(DEFAULT_SETTINGS.absentAfterHalves),
   quietHours: fields.quietHours.catch(undefined),
+  spectatorDelay: fields.spectatorDelay.catch(undefined),
 }).catch(DEFAULT_SETTINGS);
 
 /**
@@ -243,9 +251,10 @@ const storedSchema = z.object({
  * bow range that no longer fits the table takes the default range). Never throws.
  */
 export function readSettings(stored: unknown): CampaignSettings {
-  const { refereeRoleId, terrainCosts, quietHours, ...rest } = storedSchema.parse(stored ?? {});
+  const { refereeRoleId, terrainCosts, quietHours, spectatorDelay, ...rest } = storedSchema.parse(stored ?? {});
   const settings: CampaignSettings = {
     ...rest, ...(refereeRoleId !== undefined ? { refereeRoleId } : {}), ...(terrainCosts !== undefined ? { terrainCosts } : {}), ...(quietHours !== undefined ? { quietHours } : {}),
+    ...(spectatorDelay !== undefined ? { spectatorDelay } : {}),
   };
   return bowFitsTable(settings) ? settings : { ...settings, shortBowRange: DEFAULT_SETTINGS.shortBowRange };
 }

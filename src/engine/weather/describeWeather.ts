@@ -4,9 +4,8 @@ import { MOVEMENT_PROFILES } from '../profiles/index.js';
 import type { CampaignSettings } from '../state/index.js';
 import { droughtTrack } from './drought.js';
 import type { Phenomenon } from './rollHalfPersistence.js';
-import type { TableRoll } from './rollPeriodWeather.js';
 import type { Sky, Wind, WeatherEffects, WeatherState } from './types.js';
-import type { WeatherDice, WeatherFact } from './weatherEvents.js';
+import type { WeatherFact } from './weatherEvents.js';
 import { weatherEffects } from './weatherEffects.js';
 
 const SKY_TEXT: Readonly<Record<Sky, string>> = {
@@ -87,28 +86,10 @@ const PHENOMENON_NAME: Readonly<Record<Phenomenon, string>> = {
   gale: 'gale',
 };
 
-const RESULT_TEXT: Readonly<Record<TableRoll['result'], string>> = {
-  noChange: 'no change',
-  cloudy: 'cloudy',
-  clears: 'clears',
-  rain: 'rain',
-  lightRain: 'light rain',
-  hardRain: 'hard rain',
-};
-
 /** "the fog holds" / "the high winds end": high winds are plural. */
 function phenomenonVerb(p: Phenomenon, goesOn: boolean): string {
   const plural = p === 'highWinds';
   return goesOn ? (plural ? 'hold' : 'holds') : plural ? 'end' : 'ends';
-}
-
-/** Every die of a period's weather, for the chronicle. */
-function rollSummary(dice: WeatherDice): string {
-  const parts = dice.tableRolls.map((r) => `${r.column} column ${r.die}: ${RESULT_TEXT[r.result]}${r.change ? ' (change)' : ''}`);
-  if (dice.fogWindDie !== undefined) parts.push(`fog/wind die ${dice.fogWindDie}`);
-  if (dice.windTypeDie !== undefined) parts.push(`wind type die ${dice.windTypeDie}`);
-  if (dice.persistence) parts.push(`${PHENOMENON_NAME[dice.persistence.phenomenon]} persistence ${dice.persistence.die}: ${dice.persistence.persisted ? 'holds' : 'ends'}`);
-  return parts.join('; ');
 }
 
 function weatherRolled(d: Extract<WeatherFact, { type: 'weatherRolled' }>['data']): string {
@@ -118,10 +99,11 @@ function weatherRolled(d: Extract<WeatherFact, { type: 'weatherRolled' }>['data'
     case 'opening':
       return `${when}: ${now} The campaign opens in this weather; nothing is rolled.`;
     case 'persistence':
-      return `${when}: the ${PHENOMENON_NAME[d.phenomenon]} ${phenomenonVerb(d.phenomenon, d.persisted)} (die ${d.die}). ${now}`;
+      return `${when}: the ${PHENOMENON_NAME[d.phenomenon]} ${phenomenonVerb(d.phenomenon, d.persisted)}. ${now}`;
     case 'period': {
       const ended = d.dice.endedByChange ? ` The ${PHENOMENON_NAME[d.dice.endedByChange]} ${phenomenonVerb(d.dice.endedByChange, false)} with the change.` : '';
-      return `${when}: ${now}${ended} (${rollSummary(d.dice)})`;
+      // In words only: the dice are the table's business (`/dice log`, the referee's view), not the chronicle's.
+      return `${when}: ${now}${ended}`;
     }
   }
 }

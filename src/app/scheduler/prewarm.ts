@@ -1,0 +1,56 @@
+import { campaignsDueBetween } from '../../db/campaignRepo.js';
+import { publicMapView } from '../../engine/views/index.js';
+import { holdRenderThreads, renderMap } from '../../render/index.js';
+import type { App } from '../app.js';
+import { readCampaign, staticsOf } from '../session.js';
+
+/** Ticks due within this window are pre-warmed for (the minute check runs twice before each). */
+const WINDOW_MS = 2 * 60_000;
+/** Distinct maps warmed per run at most (the soonest due first): the render threads keep only a few static layers. */
+const MAX_MAPS = 4;
+/** Render threads are held this long after the last due tick warmed for: its map is drawn by then. */
+const AFTER_DUE_MS = 60_000;
+
+/**
+ * Draws, on a render thread, the public map of a campaign as its tick will post it, and throws the
+ * picture away: the thread is started (its code loaded), its fonts registered, the map's static
+ * layer read from the file beside the database (or drawn and written) and the encoder warmed. The
+ * tick that follows then draws its map as fast as a warm one.
+ */
+export async function warmMapPicture(app: App, campaignId: string): Promise<void> {
+  const { map, mapKey } = staticsOf(app, campaignId);
+  const view = readCampaign(app, { campaignId }, (tx) => publicMapView(tx.state));
+  await renderMap(map, view, { title: { campaign: '', time: '', weather: '' }, hexIds: 'subset', cacheKey: mapKey });
+}
+
+/**
+ * Pre-warms the render threads for the ticks due in the next two minutes (called by the minute
+ * check after the due ticks and reminders): one warm picture per distinct map (at most four, the
+ * soonest due first), and the threads held until a minute after the last of those ticks is due,
+ * so the idle stop does not take them away in between. Then the tick finds the render thread as
+ * warm as the bench's back-to-back ticks. Never throws: a failure is logged and only costs the
+ * tick its warm start. Returns the campaigns warmed for.
+ */
+export async function prewarmDue(app: App, opts: { ownsGuild?: (guildId: string) => boolean } = {}): Promise<string[]> {
+  const now = app.clock.now();
+  const warmed: string[] = [];
+  try {
+    const due = campaignsDueBetween(app.db, now.toISOString(), new Date(now.getTime() + WINDOW_MS).toISOString())
+      .filter((c) => !opts.ownsGuild || opts.ownsGuild(c.guildId));
+    if (due.length === 0) return warmed;
+    const last = Math.max(...due.map((c) => Date.parse(c.nextTickAt ?? '')).filter(Number.isFinite));
+    holdRenderThreads(last - now.getTime() + AFTER_DUE_MS);
+    const maps = new Set<string>();
+    for (const c of due) {
+      const { mapKey } = staticsOf(app, c.id);
+      if (maps.has(mapKey)) continue;
+      if (maps.size >= MAX_MAPS) break;
+      maps.add(mapKey);
+      await warmMapPicture(app, c.id);
+      warmed.push(c.id);
+    }
+  } catch (err) {
+    app.logger.warn({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: pre-warming the render thread failed; the next tick draws its map cold');
+  }
+  return warmed;
+}

@@ -1,0 +1,99 @@
+import { formatGameTime, fromIndex } from '../../engine/clock/index.js';
+import { describeSky } from '../../engine/weather/index.js';
+import { renderMap } from '../../render/index.js';
+import { NOT_IN_BOOK } from '../book/campaignBook.js';
+import { channelFrameView, webMayReadLogged, type WebReader } from '../deliveries/webReads.js';
+import type { App } from '../app.js';
+import { readCampaign, type CampaignTx, type TickFrame } from '../session.js';
+import { CHRONICLE_LINES, WEB_MAP_WIDTH, type PageData } from './webPage.js';
+
+/*
+ * The spectator page (issue 28, item 5): when the referee turns it on (`/campaign settings
+ * spectators:N`), anyone with its public link sees the campaign's public map and chronicle as
+ * they stood N half periods ago, and nothing newer: what the channel was shown then, read
+ * through the deliveries' `mayRead` as the channel.
+ */
+
+const SPECTATOR: WebReader = { kind: 'spectator' };
+
+/** The played half period the spectators see, with its map. */
+interface Shown {
+  readonly timeIndex: number;
+  readonly lastEventId: number;
+  readonly frame: TickFrame;
+}
+
+/** Whether the campaign has a spectator page, and how many half periods behind it is. */
+function delayOf(tx: CampaignTx): number | undefined {
+  return tx.state.settings.spectatorDelay;
+}
+
+/** The half period `delay` half periods before the latest one played; undefined while fewer have been played. */
+function shownTick(tx: CampaignTx, delay: number): Shown | undefined {
+  const ticks = tx.read.playedTicks();
+  const t = ticks[ticks.length - 1 - delay];
+  const f = t?.frame as Partial<TickFrame> | null | undefined;
+  if (!t || !f || typeof f !== 'object' || !f.view || typeof f.fog !== 'boolean') return undefined;
+  return { timeIndex: t.timeIndex, lastEventId: t.lastEventId, frame: { view: f.view, fog: f.fog } };
+}
+
+/**
+ * A fingerprint of what the spectator page shows (the delay and the half period shown); undefined
+ * when the campaign is gone or has no spectator page. The page's updates watch it.
+ */
+export function spectatorVersion(app: App, campaignId: string): string | undefined {
+  try {
+    return readCampaign(app, { campaignId }, (tx) => {
+      const delay = delayOf(tx);
+      if (delay === undefined) return undefined;
+      const t = shownTick(tx, delay);
+      return `${delay}|${t ? `${t.timeIndex}|${t.lastEventId}` : 'none'}`;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The spectator page's data: the public chronicle up to the half period shown, and no army, intel or inbox; undefined when there is no such page. */
+export function spectatorPage(app: App, campaignId: string): PageData | undefined {
+  return readCampaign(app, { campaignId }, (tx) => {
+    const delay = delayOf(tx);
+    if (delay === undefined) return undefined;
+    const t = shownTick(tx, delay);
+    const lines = t
+      ? tx.read.chronicle(['public'], NOT_IN_BOOK).filter((e) => e.id <= t.lastEventId && webMayReadLogged(tx, SPECTATOR, e.audience)).slice(-CHRONICLE_LINES)
+      : [];
+    return {
+      campaign: {
+        name: tx.state.name,
+        time: t ? formatGameTime(fromIndex(t.timeIndex)) : 'before its first half period',
+        status: 'running',
+        weather: t ? describeSky(t.frame.view.weather) : '',
+        fog: t?.frame.fog ?? tx.state.settings.positions === 'fog',
+      },
+      referee: false,
+      viewing: { as: null, armies: [] },
+      viewAs: [],
+      days: [],
+      day: null,
+      armies: [],
+      intel: [],
+      chronicle: lines.map((e) => ({ id: e.id, time: formatGameTime(e.time), day: e.time.day, to: 'everyone', text: e.text })),
+      inbox: null,
+      spectator: { behind: delay, shown: t !== undefined },
+    };
+  });
+}
+
+/** The spectator page's map (the public map of the half period shown), its cache key, or undefined when there is none. */
+export function spectatorMap(app: App, campaignId: string): { key: string; render: () => Promise<Buffer> } | undefined {
+  const job = readCampaign(app, { campaignId }, (tx) => {
+    const delay = delayOf(tx);
+    const t = delay === undefined ? undefined : shownTick(tx, delay);
+    if (!t) return undefined;
+    const view = channelFrameView(t.frame);
+    return { key: `spectator|${campaignId}|${t.timeIndex}|${t.lastEventId}`, map: tx.map, mapKey: tx.mapKey, view, title: { campaign: tx.state.name, time: formatGameTime(view.time), weather: describeSky(view.weather) } };
+  });
+  if (!job) return undefined;
+  return { key: job.key, render: () => renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width: WEB_MAP_WIDTH, hexIds: 'all' }) };
+}

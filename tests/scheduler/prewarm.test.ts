@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { prewarmDue, warmMapPicture } from '../../src/app/scheduler/index.js';
+import { renderCacheStats } from '../../src/render/renderMap.js';
+import { closeRenderPool, configureRenderPool, holdRenderThreads, renderPoolState } from '../../src/render/renderPool.js';
+import type { Harness } from '../scenarios/harness.js';
+import { FIRST_DUE, scheduled } from './fixtures.js';
+
+let h: (Harness & { id: string }) | undefined;
+afterEach(async () => {
+  h?.close();
+  h = undefined;
+  await closeRenderPool();
+  configureRenderPool({ idleMs: 60_000 });
+});
+
+const before = (ms: number): Date => new Date(Date.parse(FIRST_DUE) - ms);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('pre-warming the render thread before a due tick', () => {
+  it('GIVEN a tick due in 90 s and no render thread WHEN the minute check pre-warms THEN a thread runs with the map\'s static layer, and it outlives its idle stop until the tick', async () => {
+    h = await scheduled();
+    await closeRenderPool();
+    // An idle stop of 20 ms: without the hold the thread would be gone long before the tick.
+    configureRenderPool({ idleMs: 20 });
+    h.clock.set(before(90_000));
+    const startedBefore = renderPoolState().started;
+    expect(await prewarmDue(h.app)).toEqual([h.id]);
+    expect(renderPoolState().started).toBe(startedBefore + 1);
+    expect((await renderCacheStats()).entries).toBeGreaterThanOrEqual(1);
+    await sleep(300);
+    expect(renderPoolState().workers).toBe(1);
+  });
+
+  it('GIVEN the next tick is more than two minutes away THEN nothing is drawn and no thread starts', async () => {
+    h = await scheduled();
+    await closeRenderPool();
+    h.clock.set(before(3 * 60_000));
+    const startedBefore = renderPoolState().started;
+    expect(await prewarmDue(h.app)).toEqual([]);
+    expect(renderPoolState().started).toBe(startedBefore);
+  });
+
+  it('GIVEN a tick already due THEN it is not pre-warmed for (the tick itself is played by the same check)', async () => {
+    h = await scheduled();
+    h.clock.set(new Date(FIRST_DUE));
+    expect(await prewarmDue(h.app)).toEqual([]);
+  });
+
+  it('GIVEN a render thread held WHEN the hold has passed THEN the idle stop ends it as before, returning its memory', async () => {
+    h = await scheduled();
+    await closeRenderPool();
+    configureRenderPool({ idleMs: 20 });
+    await warmMapPicture(h.app, h.id);
+    // Held from now (an idle thread's stop is put off at once).
+    holdRenderThreads(400);
+    await sleep(100);
+    expect(renderPoolState().workers).toBe(1); // held past its 20 ms idle stop
+    await sleep(800);
+    expect(renderPoolState().workers).toBe(0); // the hold is over: stopped
+  });
+});

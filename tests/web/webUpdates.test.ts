@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { webHarness, type WebHarness } from './webHarness.js';
+
+/*
+ * Issue 28: a page open while the campaign is paused, undone or switched to fog shows the new truth
+ * on its next update, and never what the reader may no longer know.
+ */
+
+let w: WebHarness | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+/** Positions public; Alice commands Hadewych, Bob Grallune, far from her (so in fog she cannot see him). */
+const PUBLIC_SETUP = [
+  '@referee /campaign create scenario:valormr name:"Open"',
+  '@referee /campaign assign army:hadewych user:alice',
+  '@referee /campaign assign army:grallune user:bob',
+  '@referee /campaign start',
+  '@referee /army edit army:eglidain hex:2530',
+  '@referee /army edit army:laugher hex:0323',
+  '@referee /army edit army:aeskrvald hex:0817',
+  '@referee /army edit army:grallune hex:2027',
+].join('\n');
+
+interface OpenPage {
+  /** Waits for the next server-sent event of this kind. */
+  next(kind: string): Promise<void>;
+  /** The page's data; `version` is the change fingerprint (it carries a write time). */
+  json(): Promise<{ campaign: { time: string; status: string; fog: boolean }; days: number[]; chronicle: { text: string }[]; version?: string }>;
+  map(): Promise<string>;
+}
+
+async function openPage(h: WebHarness, user: string): Promise<OpenPage> {
+  const { cookie, page } = await h.login(await h.link(user));
+  const res = await fetch(`${page}/events`, { headers: { cookie } });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const get = async (path: string): Promise<Response> => {
+    const r = await fetch(`${page}${path}`, { headers: { cookie } });
+    expect(r.status, path).toBe(200);
+    return r;
+  };
+  return {
+    async next(kind) {
+      while (!buffer.includes(`event: ${kind}`)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${kind}`);
+        buffer += decoder.decode(value);
+      }
+      buffer = buffer.slice(buffer.indexOf(`event: ${kind}`) + kind.length + 7);
+    },
+    json: async () => (await (await get('/page.json')).json()) as Awaited<ReturnType<OpenPage['json']>>,
+    map: async () => Buffer.from(await (await get('/map.png')).arrayBuffer()).toString('base64'),
+  };
+}
+
+describe('an open page follows the campaign: pause, undo, fog', () => {
+  it('GIVEN alice\'s open page WHEN the referee pauses, then resumes THEN each is pushed as an update, and the page then says paused, then running', { timeout: 300_000 }, async () => {
+    w = await webHarness({ setup: PUBLIC_SETUP });
+    const p = await openPage(w, 'alice');
+    await p.next('hello');
+    expect((await p.json()).campaign.status).toBe('running');
+    await w.h.run('@referee /campaign pause');
+    await p.next('update');
+    expect((await p.json()).campaign.status).toBe('paused');
+    await w.h.run('@referee /campaign resume');
+    await p.next('update');
+    expect((await p.json()).campaign.status).toBe('running');
+  });
+
+  it('GIVEN alice\'s open page WHEN a half period is played and then undone THEN the page goes back to the time and the map of before the tick', { timeout: 300_000 }, async () => {
+    w = await webHarness({ setup: PUBLIC_SETUP });
+    const p = await openPage(w, 'alice');
+    await p.next('hello');
+    const before = { time: (await p.json()).campaign.time, map: await p.map() };
+    await w.h.run('!tick');
+    await p.next('update');
+    const played = { time: (await p.json()).campaign.time, map: await p.map() };
+    expect(played.time).not.toBe(before.time);
+    expect(played.map).not.toBe(before.map);
+    await w.h.run('@referee /turn undo');
+    await p.next('update');
+    expect((await p.json()).campaign.time).toBe(before.time);
+    expect(await p.map()).toBe(before.map);
+  });
+
+  it('GIVEN alice\'s open page with positions public WHEN the referee switches to fog THEN the update shows fog, and her map no longer depends on where Bob (unseen) stands, which it did before', { timeout: 300_000 }, async () => {
+    w = await webHarness({ setup: PUBLIC_SETUP });
+    const p = await openPage(w, 'alice');
+    await p.next('hello');
+    // Positions public: moving Bob changes Alice's map (so the check below can fail).
+    const publicAt2027 = await p.map();
+    await w.h.run('@referee /army edit army:grallune hex:2128');
+    await p.next('update');
+    expect(await p.map()).not.toBe(publicAt2027);
+    await w.h.run('@referee /campaign settings positions:fog');
+    await p.next('update');
+    expect((await p.json()).campaign.fog).toBe(true);
+    const fogAt2128 = await p.map();
+    expect(fogAt2128).not.toBe(publicAt2027);
+    await w.h.run('@referee /army edit army:grallune hex:2026');
+    await p.next('update');
+    expect(await p.map()).toBe(fogAt2128);
+    // Where Bob stood while positions were public stays in her chronicle; where he went in fog does not.
+    const { version: _v, ...page } = await p.json();
+    const text = JSON.stringify(page);
+    expect(text).toContain('placed Army of Grallune at 2128');
+    expect(text).not.toContain('2026');
+  });
+});
