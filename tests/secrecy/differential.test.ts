@@ -96,6 +96,8 @@ const theirBattle: Variation<boolean> = {
 /** The secret stream's commitment is the one string allowed to differ: it is the hash of what differs. */
 const maskSecretCommitment = (text: string): string => text
   .replace(/(a secret seed whose SHA-256 is `)[0-9a-f]{64}`/g, '$1<secret commitment>`')
+  // The chronicle's dice footer: "period N SHA-256 `public` / `secret`" (the public hash still compared).
+  .replace(/(SHA-256 `[0-9a-f]{64}` \/ `)[0-9a-f]{64}`/g, '$1<secret commitment>`')
   .replace(/("secretCommitment":")[0-9a-f]{64}"/g, '$1<secret commitment>"');
 
 const secretDice = (fog: boolean): Variation<string> => ({
