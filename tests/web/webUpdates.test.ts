@@ -96,7 +96,7 @@ describe('an open page follows the campaign: pause, undo, fog', () => {
     await w.h.run('@referee /army edit army:grallune hex:2128');
     await p.next('update');
     expect(await p.map()).not.toBe(publicAt2027);
-    await w.h.run('@referee /campaign settings positions:fog');
+    await w.h.run('@referee /campaign settings positions:fog!');
     await p.next('update');
     expect((await p.json()).campaign.fog).toBe(true);
     const fogAt2128 = await p.map();
