@@ -74,7 +74,7 @@ describe('the spectator page', () => {
   });
 
   it('GIVEN fog of war and spectators:0 WHEN bob moves unseen THEN the spectator map shows no army and the chronicle no position, and stays the same wherever bob stands', { timeout: 300_000 }, async () => {
-    w = await webHarness({ setup: `${SETUP}\n@referee /campaign settings positions:fog spectators:0`, ticks: 1 });
+    w = await webHarness({ setup: `${SETUP}\n@referee /campaign settings positions:fog! spectators:0`, ticks: 1 });
     const base = await spectatorBase(w);
     const before = await map(base);
     await w.h.run('@referee /army edit army:grallune hex:2128', '!tick');

@@ -64,7 +64,7 @@ function diceFooter(events: readonly EngineEvent[]): string | undefined {
     if (e.type === 'diceSeedRevealed') {
       parts.push(`period ${period} seed \`${textOf(e, 'seed') ?? '?'}\``);
       check = period;
-    } else if (e.type === 'diceSeedCommitted') {
+    } else if (e.type === 'diceSeedCommitted' && e.data?.late !== true) {
       const hashes = [textOf(e, 'commitment'), textOf(e, 'secretCommitment')].flatMap((h) => (h ? [`\`${h}\``] : []));
       parts.push(`period ${period} SHA-256 ${hashes.join(' / ')}`);
     }
@@ -91,7 +91,8 @@ function sections(events: readonly EngineEvent[], sectionOf: (e: EngineEvent) =>
  * briefings of battles joined follow as cards of their own.
  */
 export function chronicleCard(title: string, events: readonly EngineEvent[], extra: readonly CardField[] = []): Card {
-  const shown = events.filter((e) => !NOT_IN_CHRONICLE.has(e.type) && !saidBefore(e));
+  // The one-time notice that an upgraded campaign's dice turn secret is a line of its own, not the footer's.
+  const shown = events.filter((e) => (!NOT_IN_CHRONICLE.has(e.type) || e.data?.late === true) && !saidBefore(e));
   const { fields, rest } = sections(shown, (e) => SECTION_OF[e.type]);
   // With nothing else to tell, the clock's own line (in fog of war, news may be private).
   const clock = events.find((e) => e.type === 'clockAdvanced')?.text;
