@@ -36,6 +36,7 @@ import dice from './dice.js';
 import web from './web.js';
 import { diceButtons } from './_diceButtons.js';
 import { readyButtons } from './_readyButtons.js';
+import { seatButtons } from './_seatButtons.js';
 import ready from './ready.js';
 import notify from './notify.js';
 
@@ -84,6 +85,7 @@ export const buttons: readonly ButtonHandler[] = [
   refereeButtons,
   diceButtons,
   readyButtons,
+  seatButtons,
 ];
 
 export function findCommand(name: string): Command | undefined {
