@@ -10,7 +10,6 @@ import { exportCampaignBook } from '../src/app/book/exportBook.js';
 import { campaignTimelapse } from '../src/app/book/timelapse.js';
 import { deleteCampaign, endCampaign, pauseCampaign, resumeCampaign, startCampaign } from '../src/app/campaign/lifecycle.js';
 import { armyChoices } from '../src/app/autocomplete.js';
-import { campaignSeat, claimSeat } from '../src/app/table/seat.js';
 import { actorOf } from './_actor.js';
 import type { Command } from '../src/app/commandContext.js';
 
@@ -66,13 +65,6 @@ export default {
       .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
       .addUserOption((o) => o.setName('user').setDescription('The player'))
       .addBooleanOption((o) => o.setName('remove').setDescription('Free the army instead')))
-    .addSubcommand((s) => s.setName('seat').setDescription('Offer an absent commander\'s army to a substitute, name one, or give the seat back.')
-      .addStringOption((o) => o.setName('army').setDescription('Army').setRequired(true).setAutocomplete(true))
-      .addUserOption((o) => o.setName('user').setDescription('The substitute (else a Claim button is posted)'))
-      .addStringOption((o) => o.setName('action').setDescription('offer (default), withdraw the offer, or give the seat back')
-        .addChoices({ name: 'offer the seat', value: 'offer' }, { name: 'withdraw the offer', value: 'withdraw' }, { name: 'give the seat back', value: 'give-back' })))
-    .addSubcommand((s) => s.setName('claim').setDescription('Take an offered seat as substitute (the offer\'s Claim button).')
-      .addStringOption((o) => o.setName('army').setDescription('The offered army').setRequired(true).setAutocomplete(true)))
     .addSubcommand((s) => s.setName('start').setDescription('Start the clock.'))
     .addSubcommand((s) => s.setName('pause').setDescription('Stop the clock (announced).')
       .addStringOption((o) => o.setName('until').setDescription('Resume by itself then: 3d, 12h, 2026-12-01 or 2026-12-01 18:00').setMaxLength(40))
@@ -111,8 +103,6 @@ export default {
       case 'profile':
         return campaignSettings(ctx.app, actor, { brigadesPerRegiment: ctx.number('brigades-per-regiment'), commanderDivisions: ctx.boolean('commander-divisions'), temperature: ctx.string('temperature'), terrainCosts: ctx.string('terrain-costs'), marchAttrition: ctx.boolean('march-attrition') });
       case 'assign': return assignArmy(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), remove: ctx.boolean('remove') });
-      case 'seat': return campaignSeat(ctx.app, actor, { army: ctx.string('army'), userId: ctx.user('user'), userName: ctx.userLabel('user'), action: ctx.string('action') });
-      case 'claim': return claimSeat(ctx.app, actor, { army: ctx.string('army') });
       case 'start': return startCampaign(ctx.app, actor);
       case 'pause': return pauseCampaign(ctx.app, actor, { until: ctx.string('until'), reason: ctx.string('reason') });
       case 'resume': return resumeCampaign(ctx.app, actor, ctx.string('missed'));

@@ -39,6 +39,7 @@ import { readyButtons } from './_readyButtons.js';
 import { seatButtons } from './_seatButtons.js';
 import ready from './ready.js';
 import notify from './notify.js';
+import seat from './seat.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [
@@ -77,6 +78,7 @@ export const commands: readonly Command[] = [
   web,
   ready,
   notify,
+  seat,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */

@@ -195,7 +195,7 @@ describe('the game commands over Discord', () => {
   });
 
   it('GIVEN the referee offers a seat with /campaign seat WHEN an enemy presses Claim THEN it is refused privately; WHEN Alice presses it THEN she holds the army and the offer says so with its button disabled', async () => {
-    const offer = h.fake.pushCommand({ command: 'campaign', subcommand: 'seat', userId: PEOPLE.referee.id, options: { army: 'minke' } });
+    const offer = h.fake.pushCommand({ command: 'seat', subcommand: 'offer', userId: PEOPLE.referee.id, options: { army: 'minke' } });
     const [offered] = await answer(offer);
     expect(offered!.ephemeral).toBe(false);
     expect(offered!.content).toContain('The seat of **Army of Minke Meine** is offered (nobody commands it)');

@@ -237,7 +237,7 @@ const substituteScript = (positions: 'public' | 'fog'): Script => ({
     '!tick',
     '@alice /intel army:solon',
     '!tick',
-    '@referee /campaign seat army:hadewych user:dave',
+    '@referee /seat offer army:hadewych user:dave',
     '@dave /intel army:hadewych', '@dave /army status', '@dave /map view:mine', '@dave /turn status', '@dave /campaign status',
     '@dave /intel army:solon', '@dave /army status army:solon',
     '@dave /rest',

@@ -67,7 +67,7 @@ export function countAbsence(tx: CampaignTx, state: CampaignState): { state: Cam
       const follows = followsPlan ? 'it follows its plan (`/army plan show`)' : DEFAULT_TEXT[state.settings.defaultOrder];
       // One line in the chronicle; the referee's digest says what it follows and how to fill the seat.
       events.push({ type: 'armyStanding', audience: PUBLIC, text: `${who}'s army **${army.name}** is under standing orders.`, data: { armyId: army.id } });
-      events.push({ type: 'armyStandingReferee', audience: REFEREE, text: `${who} gave no orders or answers for ${missed} half periods in a row (\`absent-after\`): **${army.name}** is under standing orders, ${follows}. Their next order takes it back; \`/campaign seat army:${army.id}\` offers the seat to a substitute (or names one with \`user:\`).`, data: { armyId: army.id, missed } });
+      events.push({ type: 'armyStandingReferee', audience: REFEREE, text: `${who} gave no orders or answers for ${missed} half periods in a row (\`absent-after\`): **${army.name}** is under standing orders, ${follows}. Their next order takes it back; \`/seat offer army:${army.id}\` offers the seat to a substitute (or names one with \`user:\`).`, data: { armyId: army.id, missed } });
     } else if (!standing && before.standing === true) {
       events.push({ type: 'armyResumed', audience: REFEREE, text: `${who} gives orders: **${army.name}** takes its own orders again.`, data: { armyId: army.id } });
     }

@@ -45,7 +45,7 @@ function requireOpenSeat(tx: CampaignTx, army: Army): void {
   if (army.status.destroyed) throw new UserError('seat.destroyed', `${army.name} is destroyed: there is no seat to fill.`);
   const sub = army.seat?.substitute;
   if (sub) {
-    throw new UserError('seat.taken', `${army.name} is already seated: ${nameOf(tx, sub.userId)} holds it as substitute since ${formatGameTime(fromIndex(sub.since))}. The referee gives it back with \`/campaign seat army:${army.id} action:give-back\` before offering it again.`);
+    throw new UserError('seat.taken', `${army.name} is already seated: ${nameOf(tx, sub.userId)} holds it as substitute since ${formatGameTime(fromIndex(sub.since))}. The referee gives it back with \`/seat give-back army:${army.id}\` before offering it again.`);
   }
   const commanders = commandersOf(tx, army.id);
   if (commanders.length > 0 && army.seat?.standing !== true && army.seat?.awayUntil === undefined) {
@@ -74,7 +74,7 @@ function seatSubstitute(tx: CampaignTx, army: Army, userId: string, userName: st
     members,
     events: [
       { type: 'seatTaken', audience: PUBLIC, text, data: { armyId: army.id, userId, how } },
-      { type: 'seatTakenReferee', audience: REFEREE, text: `${text} \`/campaign seat army:${army.id} action:give-back\` gives it back${previous.length > 0 ? ` to ${previous.map((p) => p.name).join(' and ')}` : ''}.`, data: { armyId: army.id, userId } },
+      { type: 'seatTakenReferee', audience: REFEREE, text: `${text} \`/seat give-back army:${army.id}\` gives it back${previous.length > 0 ? ` to ${previous.map((p) => p.name).join(' and ')}` : ''}.`, data: { armyId: army.id, userId } },
     ],
     outbox: assignmentDm(tx, userId, army),
     result: [],
@@ -82,15 +82,15 @@ function seatSubstitute(tx: CampaignTx, army: Army, userId: string, userName: st
 }
 
 /**
- * `/campaign seat` (referee): offers an army's seat with a Claim button (`action:offer`, the
- * default), names the substitute at once (`user:`), withdraws an offer, or gives a substitute's
- * seat back to the commanders who held it before (`action:give-back`).
+ * `/seat offer|withdraw|give-back` (referee): offers an army's seat with a Claim button, or
+ * names the substitute at once (`user:`); withdraws an offer; or gives a substitute's seat back to
+ * the commanders who held it before.
  */
 export function campaignSeat(app: App, actor: Actor, input: { army: string | undefined; userId: string | undefined; userName: string | undefined; action: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'offer or give seats');
     const action = (input.action ?? 'offer') as SeatAction;
-    if (!ACTIONS.includes(action)) throw new UserError('seat.action', `Unknown action "${input.action}": accepted are ${ACTIONS.join(', ')}.`);
+    if (!ACTIONS.includes(action)) throw new UserError('seat.action', `Unknown \`/seat\` subcommand "${input.action}": accepted are ${ACTIONS.join(', ')} and claim.`);
     const army = requireArmy(tx.state, input.army);
     if (action === 'withdraw') {
       if (army.seat?.offer === undefined) throw new UserError('seat.noOffer', `The seat of ${army.name} is not offered: there is nothing to withdraw.`);
@@ -99,7 +99,7 @@ export function campaignSeat(app: App, actor: Actor, input: { army: string | und
     }
     if (action === 'give-back') {
       const sub = army.seat?.substitute;
-      if (!sub) throw new UserError('seat.noSubstitute', `${army.name} has no substitute: \`action:give-back\` returns a seat a substitute holds. To change its commander, use \`/campaign assign\`.`);
+      if (!sub) throw new UserError('seat.noSubstitute', `${army.name} has no substitute: \`/seat give-back\` returns a seat a substitute holds. To change its commander, use \`/campaign assign\`.`);
       const { substitute: _s, ...rest } = army.seat ?? { missed: 0 };
       const back = sub.previous.map((p) => p.name).join(' and ');
       const members: MemberChange[] = sub.previous.length > 0
@@ -123,15 +123,15 @@ export function campaignSeat(app: App, actor: Actor, input: { army: string | und
       const change = seatSubstitute(tx, army, input.userId, name, 'named');
       return { ...change, result: [reply(`${name} now holds the seat of **${army.name}** (\`${army.id}\`) as substitute. They read only what this army knows (\`/intel army:${army.id}\`).`, { armyId: army.id, substitute: input.userId })] };
     }
-    if (army.seat?.offer !== undefined) throw new UserError('seat.offered', `The seat of ${army.name} is already offered; \`action:withdraw\` takes the offer back.`);
+    if (army.seat?.offer !== undefined) throw new UserError('seat.offered', `The seat of ${army.name} is already offered; \`/seat withdraw army:${army.id}\` takes the offer back.`);
     const offer = tx.read.lastEventId() + 1;
     const absent = commandersOf(tx, army.id);
     const why = absent.length > 0 ? `${names(tx, absent)} ${army.seat?.awayUntil !== undefined ? 'is away' : 'is absent'}` : 'nobody commands it';
-    const text = `The seat of **${army.name}** is offered (${why}): a player who commands no enemy of its side may claim it with the button, or \`/campaign claim army:${army.id}\`.`;
+    const text = `The seat of **${army.name}** is offered (${why}): a player who commands no enemy of its side may claim it with the button, or \`/seat claim army:${army.id}\`.`;
     return {
       state: withSeat(tx, army, { ...(army.seat ?? { missed: 0 }), offer }),
       events: [{ type: 'seatOffered', audience: PUBLIC, text, data: { armyId: army.id, offer } }],
-      result: [{ ...reply(text, { armyId: army.id, offer, button: claimButtonId(tx.meta.id, army.id, offer) }), buttons: [{ id: claimButtonId(tx.meta.id, army.id, offer), label: `Claim ${army.name}`.slice(0, 80), style: 'primary', command: `/campaign claim army:${army.id}` }] }],
+      result: [{ ...reply(text, { armyId: army.id, offer, button: claimButtonId(tx.meta.id, army.id, offer) }), buttons: [{ id: claimButtonId(tx.meta.id, army.id, offer), label: `Claim ${army.name}`.slice(0, 80), style: 'primary', command: `/seat claim army:${army.id}` }] }],
     };
   });
 }
@@ -142,8 +142,8 @@ function claimChange(tx: CampaignTx, userId: string, userName: string, armyText:
   if (current === undefined || (offer !== undefined && offer !== current)) {
     if (army.seat?.substitute) requireOpenSeat(tx, army);
     throw new UserError('seat.withdrawn', offer !== undefined
-      ? `This offer of the seat of ${army.name} was withdrawn by the referee: it can no longer be claimed. Ask the referee to offer it again (\`/campaign seat army:${army.id}\`).`
-      : `The seat of ${army.name} is not offered (or the offer was withdrawn). Only an offered seat can be claimed; ask the referee (\`/campaign seat army:${army.id}\`).`);
+      ? `This offer of the seat of ${army.name} was withdrawn by the referee: it can no longer be claimed. Ask the referee to offer it again (\`/seat offer army:${army.id}\`).`
+      : `The seat of ${army.name} is not offered (or the offer was withdrawn). Only an offered seat can be claimed; ask the referee (\`/seat offer army:${army.id}\`).`);
   }
   requireOpenSeat(tx, army);
   if (commandersOf(tx, army.id).includes(userId)) throw new UserError('seat.own', `${army.name} is already yours: your next order takes it back from standing orders.`);
@@ -154,7 +154,7 @@ function claimChange(tx: CampaignTx, userId: string, userName: string, armyText:
   return { ...change, result: [{ to: 'update', content: `Claimed: ${text}` }, reply(text, { armyId: army.id, substitute: userId }), ephemeral(answer, { armyId: army.id, substitute: userId })] };
 }
 
-/** A player claims an offered seat by typing it (`/campaign claim army:`). */
+/** A player claims an offered seat by typing it (`/seat claim army:`). */
 export function claimSeat(app: App, actor: Actor, input: { army: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     const change = claimChange(tx, actor.userId, actor.userName, input.army, undefined);
