@@ -22,7 +22,7 @@ import { UserError } from '../app/errors.js';
 import { errorMessages } from '../app/handleError.js';
 import type { Reply } from '../app/messages.js';
 import { takeInteraction } from '../app/interactionClaim.js';
-import { DeliveryLanes } from '../app/outbox.js';
+import { DeliveryLanes, DRAW_AHEAD } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
 import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
 import { DiscordCodes, loggableError, newErrorRef } from './discordErrors.js';
@@ -131,6 +131,8 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   const lanes = new DeliveryLanes(app, makeDeliver(client, logger), {
     ...(opts.deliveryLanes ? { lanes: opts.deliveryLanes } : {}),
     ...(opts.deliveryPerSecond ? { perSecond: opts.deliveryPerSecond } : {}),
+    // Maps are drawn without holding a lane: text to other destinations goes out meanwhile.
+    drawAhead: DRAW_AHEAD,
     signal: shutdown.signal,
     onError: onDeliveryError,
   });
