@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
 import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
+import { benchHeldDm, benchLanesBurst } from './heldDm.js';
 import { benchMovement } from './movement.js';
 import { benchRender } from './render.js';
 import { benchRoute } from './route.js';
@@ -49,7 +50,7 @@ import { figure, line, median, round2 } from './stats.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, idle: { type: 'string', default: '10000' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, idle: { type: 'string', default: '10000' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -58,6 +59,13 @@ if (args.scale) {
   // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
   line(`Valormr bench, scale section — node ${process.version}`);
   Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle) }));
+  finish();
+  process.exit(0);
+}
+
+if (args.delivery) {
+  line(`Valormr bench, delivery section — node ${process.version}`);
+  await benchDelivery();
   finish();
   process.exit(0);
 }
@@ -96,6 +104,8 @@ figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
 figures.tick800Ms = (await benchSyntheticTick(dir, 800, 4)).stats.median;
 figures.scan1000Ms = (await benchScan(dir)).median;
 
+await benchDelivery();
+
 line('\n## Engine only: movement resolution (not in the JSON)');
 benchMovement(30);
 await closeRenderPool();
@@ -106,6 +116,14 @@ function finish(): void {
   if (!json) return;
   const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, k === 'snapshotBytes' ? v : round2(v)]));
   process.stdout.write(`${JSON.stringify(rounded)}\n`);
+}
+
+async function benchDelivery(): Promise<void> {
+  line('\n## Delivery (real discord.js client, fake Discord on loopback)');
+  const held = await benchHeldDm();
+  figures.heldDmOthersMaxMs = held.maxMs;
+  figures.heldDmOthersMedianMs = held.medianMs;
+  figures.lanesBurst120Ms = await benchLanesBurst();
 }
 
 /** rss100Mb in a fresh process, so nothing measured before inflates it. */
