@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
 import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
+import { crashRounds } from '../tests/support/crashRounds.js';
 import { benchHeldDm, benchLanesBurst } from './heldDm.js';
 import { benchMovement } from './movement.js';
 import { benchRender } from './render.js';
@@ -53,7 +54,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, idle: { type: 'string', default: '10000' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, idle: { type: 'string', default: '10000' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -64,6 +65,18 @@ if (args.scale) {
   Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle) }));
   finish();
   process.exit(0);
+}
+
+if (args.crash) {
+  line(`Valormr bench, crash section — node ${process.version}`);
+  const found = await crashRounds(Number(args.rounds));
+  Object.assign(figures, { crashRounds: found.rounds, crashProblems: found.problems.length, crashPlayed: found.played, crashDeliveries: found.deliveries, crashRepeats: found.repeats, crashOwed: found.owed });
+  figure(`crashProblems: ${found.rounds} kill -9 rounds, then a run that catches up`, String(found.problems.length), '0');
+  for (const p of found.problems) line(`  ${p}`);
+  figure('crashRepeats: deliveries repeated under their own id (one per kill at most)', String(found.repeats), `<= ${found.rounds}`);
+  figure('crashPlayed / crashDeliveries / crashOwed', `${found.played} / ${found.deliveries} / ${found.owed}`, 'owed <= 2');
+  finish();
+  process.exit(found.problems.length === 0 ? 0 : 1);
 }
 
 if (args.delivery) {
