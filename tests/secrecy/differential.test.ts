@@ -93,6 +93,22 @@ const theirBattle: Variation<boolean> = {
   apply: (state: CampaignState, met: boolean): CampaignState => (met ? state : placed(state, 'grallune', '1126')),
 };
 
+/**
+ * In fog, whether an army nobody sees (Grunnthraesir, far off) has been destroyed: nothing a player
+ * or the channel reads (`/turn status`, `/campaign status`, maps, `/move` answers) may count it out.
+ */
+const unseenDestroyed: Variation<boolean> = {
+  name: 'an unseen enemy destroyed, or still in the field',
+  hiddenFrom: ['alice', 'bob', 'carol', 'channel'],
+  apply(state: CampaignState, destroyed: boolean): CampaignState {
+    const s = placed(state, HIDDEN, FAR_HEXES[0]);
+    const army = s.armies[HIDDEN];
+    if (!army || !destroyed) return s;
+    const regiments = army.regiments.map((r) => ({ ...r, companies: r.companies.map((c) => ({ ...c, figures: 0 })) }));
+    return { ...s, armies: { ...s.armies, [HIDDEN]: { ...army, regiments, individuals: [], status: { ...army.status, destroyed: true } } } };
+  },
+};
+
 /** The secret stream's commitment is the one string allowed to differ: it is the hash of what differs. */
 const maskSecretCommitment = (text: string): string => text
   .replace(/(a secret seed whose SHA-256 is `)[0-9a-f]{64}`/g, '$1<secret commitment>`')
@@ -213,6 +229,9 @@ describe('differential secrecy: the same campaign in two worlds that differ only
       if (fog) {
         it(`GIVEN positions:fog and profile:${profile} and ${theirBattle.name} WHEN played in both worlds THEN the channel receives the same bytes`, async () => {
           await compareWorlds(script(positions, profile), theirBattle, true, false);
+        }, 600_000);
+        it(`GIVEN positions:fog and profile:${profile} and ${unseenDestroyed.name} WHEN played in both worlds THEN every reader receives the same bytes`, async () => {
+          await compareWorlds(script(positions, profile), unseenDestroyed, true, false);
         }, 600_000);
         it(`GIVEN positions:fog and profile:${profile} and ${hiddenContact.name} WHEN played in both worlds THEN every reader it is hidden from receives the same bytes`, async () => {
           await fc.assert(fc.asyncProperty(arbContactPair, async ([a, b]) => compare(script(positions, profile), hiddenContact, a, b)), { numRuns: 1, endOnFailure: true });
