@@ -121,7 +121,6 @@ export function sendCourier(state: CampaignState, map: MapModel, input: SendCour
   const to = state.armies[input.toArmy];
   const message = input.message.trim();
   if (!from || from.status.destroyed) return fail('courier.noSender', `There is no army ${input.fromArmy} to send a courier.`);
-  // In fog of war a sender who does not know the recipient is gone sends as to a living army (it is lost on the road).
   if (!to || knownDestroyed(state, [from.id], to.id)) return fail('courier.noRecipient', `There is no army ${input.toArmy} to receive a courier.`);
   if (from.id === to.id) return fail('courier.toSelf', 'A courier goes to another army.');
   if (isHostile(state.sides, from.side, to.side)) return fail('courier.hostile', `${to.name} is an enemy; couriers carry messages to friends and allies.`);
