@@ -9,6 +9,7 @@ import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
 import { figure, line, median, round2 } from './stats.js';
+import { benchWebIdleRss } from './web.js';
 
 /**
  * `npm run bench` prints the quality bars of DESIGN.md, measured on this machine, as readable
@@ -39,9 +40,11 @@ import { figure, line, median, round2 } from './stats.js';
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
  *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
  *   stopped (as between ticks).
+ * - webIdleRssMb: what the campaign web page adds to an idle compiled bot (3 campaigns): resident
+ *   memory with the page on minus with WEB=off (idleRssWebOnMb, idleRssWebOffMb; bench/web.ts).
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
  * - The scale section runs alone with `--scale` (`--campaigns N`, default 1,000; `--idle N`,
- *   default 10,000): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
+ *   default 10,000; `--distinct`: every campaign's map a picture of its own): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
  *   scaleRssMb, scaleTicksMs, idleRssMb, idleScanMs (see bench/scale.ts).
  * - tickPlayedMs: a Valormr tick as played (`playTick`, then its map drawn and encoded, then the
  *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, as a scheduled
@@ -49,7 +52,7 @@ import { figure, line, median, round2 } from './stats.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, idle: { type: 'string', default: '10000' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -57,7 +60,7 @@ const figures: Record<string, number> = {};
 if (args.scale) {
   // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
   line(`Valormr bench, scale section — node ${process.version}`);
-  Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle) }));
+  Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle), distinct: args.distinct }));
   finish();
   process.exit(0);
 }
@@ -75,6 +78,7 @@ figures.rss100Mb = memory.rssMb;
 figures.rss100IdleMb = memory.rssIdleMb;
 figure('rss100Mb: 100 campaigns, each a tick drawing its map (right after)', `${figures.rss100Mb.toFixed(0)} MB`, '< 150 MB');
 figure('rss100IdleMb: the same once the idle render thread stopped', `${figures.rss100IdleMb.toFixed(0)} MB`);
+Object.assign(figures, await benchWebIdleRss(dir));
 
 line('\n## Render');
 const render = await benchRender();
