@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { neighbours, parseHex, formatHex } from '../../src/engine/hex/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS, newContactId } from '../../src/engine/state/index.js';
-import { CHANNEL_READER, firstDifference, playWorld, player, type Reader, type Script, type Variation, type World } from './worlds.js';
+import { AUTOCOMPLETE, autocompletingOptions, CHANNEL_READER, firstDifference, playWorld, player, type Reader, type Script, TYPED, type Variation, type World } from './worlds.js';
 
 /*
  * Issue 23, item 5: one campaign that reaches contacts, a battle, a courier, ships, undo and
@@ -181,11 +181,12 @@ const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks', manual
     '@alice /dice verify', '@bob /dice log', '@carol /rules topic:weather', '@alice /help',
     '@alice /campaign export format:markdown', '@bob /campaign export format:markdown public:true',
     '@alice /intel', '@carol /intel', '@bob /turn status',
+    AUTOCOMPLETE,
   ],
 });
 
 /** Carol's own answers and DMs, without the channel. */
-const CAROL_OWN: Reader = { name: 'carol (own)', receives: (o) => (o.to === 'ephemeral' || o.to === 'dm') && o.user === 'carol' };
+const CAROL_OWN: Reader = { name: 'carol (own)', user: 'carol', receives: (o) => (o.to === 'ephemeral' || o.to === 'dm') && o.user === 'carol' };
 const READERS = [player('alice'), player('bob'), player('carol'), CHANNEL_READER, CAROL_OWN];
 
 /** What the script must reach in every world, or the test would quietly stop covering it. */
@@ -194,6 +195,10 @@ const MUST_REACH = ['contactMade', 'battleFought', 'courierSent', 'courierDelive
 function assertReached(world: World, variation: string): void {
   expect(MUST_REACH.filter((type) => !world.reached.has(type)), `${variation}: what the script did not reach`).toEqual([]);
   const files = (world.transcripts.get('alice') ?? []).join('\n');
+  // Alice typed into every option that autocompletes (at the `!autocomplete` line), and was offered something.
+  expect(autocompletingOptions(), 'options that autocomplete').toBeGreaterThan(20);
+  expect(files.match(/"autocomplete":/g)?.length, `${variation}: alice's autocomplete lines`).toBe(autocompletingOptions() * TYPED.length);
+  expect(files, `${variation}: alice was offered her army`).toMatch(/"autocomplete":"\/move army:","choices":\[\{"name":"Army of Hadewych/);
   expect(files, `${variation}: alice's book was exported`).toMatch(/\.zip:[0-9a-f]{64}/);
 }
 

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { commands } from '../../commands/index.js';
+import type { App } from '../../src/app/app.js';
+import type { Command, CommandOptionJson } from '../../src/app/commandContext.js';
 import { inCampaign, readCampaign } from '../../src/app/session.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
@@ -20,6 +23,8 @@ import { consoleHarness, type Harness } from '../scenarios/harness.js';
 export interface Reader {
   readonly name: string;
   receives(o: ConsoleOutput): boolean;
+  /** A player's user id: they also read the autocomplete choices offered to them (at each `!autocomplete` line). */
+  readonly user?: string;
 }
 
 /** The campaign channel: public replies and channel posts. */
@@ -28,6 +33,7 @@ export const CHANNEL_READER: Reader = { name: 'channel', receives: (o) => o.to =
 /** A player: what the channel gets, and their own ephemeral answers and DMs. */
 export const player = (user: string): Reader => ({
   name: user,
+  user,
   receives: (o) => CHANNEL_READER.receives(o) || ((o.to === 'ephemeral' || o.to === 'dm') && o.user === user),
 });
 
@@ -45,9 +51,47 @@ export interface Variation<T> {
 export interface Script {
   /** Lines run before the world is made (campaign, settings, assignments). */
   readonly setup: readonly string[];
-  /** The campaign as played, one console line each (`!tick` plays a half period). */
+  /**
+   * The campaign as played, one console line each (`!tick` plays a half period). `!autocomplete`
+   * (the harness's own line) has each player type into every option that autocompletes.
+   */
   readonly play: readonly string[];
 }
+
+export const AUTOCOMPLETE = '!autocomplete';
+/** What a player types into an option that autocompletes: nothing, a letter, a name's start, digits of a hex. */
+export const TYPED = ['', 'a', 'lady', '17'] as const;
+
+interface Typed { readonly command: Command; readonly subcommand: string | undefined; readonly option: string }
+
+/** Every option of every command that autocompletes (in subcommands and groups too). */
+function autocompleting(): Typed[] {
+  const out: Typed[] = [];
+  const walk = (command: Command, options: readonly CommandOptionJson[] | undefined, subcommand: string | undefined): void => {
+    for (const o of options ?? []) {
+      if (o.type === 1 || o.type === 2) walk(command, o.options, o.type === 1 ? o.name : undefined);
+      else if (o.autocomplete) out.push({ command, subcommand, option: o.name });
+    }
+  };
+  for (const command of commands) if (command.autocomplete) walk(command, command.data.toJSON().options, undefined);
+  return out;
+}
+
+/** The choices each option offers `user` for each thing typed, one line per option and text. */
+async function choicesFor(app: App, user: string): Promise<string[]> {
+  const lines: string[] = [];
+  for (const t of autocompleting()) {
+    for (const value of TYPED) {
+      const ctx = { app, userId: user, guildId: REFEREE.guildId, channelId: REFEREE.channelId, roleIds: [], subcommand: t.subcommand, focused: { name: t.option, value }, string: () => undefined };
+      const choices = await t.command.autocomplete?.(ctx);
+      lines.push(JSON.stringify({ autocomplete: `/${t.command.data.name}${t.subcommand ? ` ${t.subcommand}` : ''} ${t.option}:${value}`, choices }));
+    }
+  }
+  return lines;
+}
+
+/** How many options autocomplete (for a test that the harness typed into some). */
+export const autocompletingOptions = (): number => autocompleting().length;
 
 const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
 
@@ -77,13 +121,22 @@ export async function playWorld<T>(script: Script, variation: Variation<T>, valu
     const campaignId = readCampaign(h.app, { actor: REFEREE }, (tx) => tx.meta.id);
     inCampaign(h.app, { campaignId }, (tx) => ({ state: variation.apply(tx.state, value), result: undefined }));
     const start = h.outputs.length;
-    for (const line of script.play) await h.run(line);
+    const offered = new Map<string, string[]>();
+    for (const line of script.play) {
+      if (line !== AUTOCOMPLETE) {
+        await h.run(line);
+        continue;
+      }
+      const byUser = new Map<string, string[]>();
+      for (const user of new Set(readers.flatMap((r) => (r.user !== undefined ? [r.user] : [])))) byUser.set(user, await choicesFor(h.app, user));
+      for (const r of readers) if (r.user !== undefined) offered.set(r.name, [...(offered.get(r.name) ?? []), ...(byUser.get(r.user) ?? [])]);
+    }
     await h.deliver();
     const played = h.outputs.slice(start);
     const normalize = variation.normalize ?? ((t: string) => t);
     const events = readCampaign(h.app, { actor: REFEREE }, (tx) => JSON.parse(tx.read.allEventsJson().json) as { type: string }[]);
     return {
-      transcripts: new Map(readers.map((r) => [r.name, played.filter((o) => r.receives(o)).map((o) => canonical(o, campaignId, normalize))])),
+      transcripts: new Map(readers.map((r) => [r.name, [...played.filter((o) => r.receives(o)).map((o) => canonical(o, campaignId, normalize)), ...(offered.get(r.name) ?? []).map(normalize)]])),
       reached: new Set(events.map((e) => e.type)),
     };
   } finally {
