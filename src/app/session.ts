@@ -3,7 +3,7 @@ import { classifyRoll, consumeDice, enteredDice, isManualRoll, SeededDice } from
 import type { EngineEvent } from '../engine/events/index.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
-import { type CampaignState, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
+import { type CampaignState, lostRegimentSpeeds, type RestoredSpeed, SPEEDS_RESTORED_VERSION, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
 import { readTransaction, writeTransaction, type Database } from '../db/client.js';
 import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
@@ -20,6 +20,7 @@ import type { CampaignReads, CampaignTx, Change } from './campaignTx.js';
 import { diceAsks } from './deliveries/diceAsks.js';
 import { fogged } from './deliveries/fog.js';
 import { orderConfirmations } from './deliveries/orderConfirm.js';
+import { speedsRestoredNotice } from './deliveries/upgradeNotice.js';
 import { markPresence } from './table/absence.js';
 import type { Outgoing } from './deliveries/outgoing.js';
 import { rollEvent } from './dice/rollLog.js';
@@ -61,9 +62,9 @@ export function campaignInChannel(app: App, actor: Pick<Actor, 'guildId' | 'chan
 }
 
 /** A stored state in the current shape, whatever version wrote it. Refuses an unknown (newer) version with a sentence. */
-function upgraded(json: object, version: number, what: string): CampaignState {
+function upgraded(json: object, version: number, what: string, scenario?: ScenarioDoc): CampaignState {
   try {
-    return upgradeState(json, version);
+    return upgradeState(json, version, { scenario });
   } catch (err) {
     if (err instanceof StateVersionError) throw new UserError('campaign.stateVersion', `I cannot open ${what}: ${err.message}`);
     throw err;
@@ -93,21 +94,23 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
 type Target = { actor: Actor } | { campaignId: string };
 
 /** Loads what a use-case reads, inside a transaction. */
-function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number } {
+function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number; restoredSpeeds: () => RestoredSpeed[] } {
   const db = app.db;
   const actor = 'actor' in target ? target.actor : undefined;
   const meta = 'actor' in target ? campaignInChannel(app, target.actor) : getCampaignMeta(db, target.campaignId);
   if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
   const stored = loadState(db, meta.id);
   if (!stored) throw new Error(`campaign ${meta.id} has no state`);
-  const state = upgraded(stored.json, stored.version, 'this campaign');
   const { scenario, map, mapKey } = staticsOf(app, meta.id);
+  const state = upgraded(stored.json, stored.version, 'this campaign', scenario);
   const members = listMembers(db, meta.id);
   const tx: CampaignTx = {
     meta, state, scenario, map, mapKey, members, actor, dice: diceOf(state, app.scriptedDice), fixedSeed: app.seed, now: app.clock.now(),
     isReferee: isReferee(meta, members, state.settings, actor), read: readsOn(db, meta.id),
   };
-  return { tx, storedVersion: stored.version };
+  // What the upgrade to version 9 gave back (read only when the upgraded state is first saved).
+  const restoredSpeeds = (): RestoredSpeed[] => (stored.version < SPEEDS_RESTORED_VERSION ? lostRegimentSpeeds(upgraded(stored.json, stored.version, 'this campaign'), scenario) : []);
+  return { tx, storedVersion: stored.version, restoredSpeeds };
 }
 
 /** The campaign's dice: entered manual dice first, then the script (tests, --dice), then the period's seeded dice. */
@@ -129,8 +132,8 @@ function withDice(next: CampaignState, dice: SeededDice, before: CampaignState):
 }
 
 /** A stored undo snapshot in the current shape. */
-export function snapshotState(tick: UndoableTick): CampaignState {
-  return upgraded(tick.snapshot, tick.version, 'the state before that half period');
+export function snapshotState(tick: UndoableTick, scenario?: ScenarioDoc): CampaignState {
+  return upgraded(tick.snapshot, tick.version, 'the state before that half period', scenario);
 }
 
 /**
@@ -143,8 +146,11 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
   let used = 0;
   const db = app.db;
   const result = writeTransaction(db, () => {
-    const { tx, storedVersion } = open(app, target);
-    const change = fn(tx);
+    const { tx, storedVersion, restoredSpeeds } = open(app, target);
+    const fnChange = fn(tx);
+    // The first save of a state upgraded past version 9 tells the referee what speeds it restored.
+    const told = storedVersion < SPEEDS_RESTORED_VERSION && !fnChange.deleted ? speedsRestoredNotice(tx, restoredSpeeds()) : undefined;
+    const change = told ? { ...fnChange, events: [...(fnChange.events ?? []), ...told.events], outbox: [...(fnChange.outbox ?? []), ...told.outbox] } : fnChange;
     const nowIso = tx.now.toISOString();
     const id = tx.meta.id;
     if (change.deleted) {
