@@ -6,7 +6,7 @@ import type { ScenarioDoc } from '../engine/scenario/index.js';
 import { type CampaignState, lostRegimentSpeeds, type RestoredSpeed, SPEEDS_RESTORED_VERSION, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
 import { readTransaction, writeTransaction, type Database } from '../db/client.js';
 import {
-  closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl,
+  closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl, stateRevision,
   type CampaignMeta,
 } from '../db/campaignRepo.js';
 import { allEventsJson, appendEvents, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType, markEventsUndone } from '../db/eventRepo.js';
@@ -27,6 +27,7 @@ import { rollEvent } from './dice/rollLog.js';
 import { UserError } from './errors.js';
 import { isReferee } from './referees.js';
 import { mapOf } from './scenarios.js';
+import { stateCacheOf } from './stateCache.js';
 
 export type { CampaignTx, Change, MemberChange, TickFrame } from './campaignTx.js';
 export type { Outgoing } from './deliveries/outgoing.js';
@@ -51,6 +52,7 @@ export function staticsOf(app: App, id: string): { scenario: ScenarioDoc; map: M
 
 export function forgetCampaign(app: App, id: string): void {
   app.statics.delete(id);
+  stateCacheOf(app).delete(id);
 }
 
 function noCampaign(): never {
@@ -99,18 +101,38 @@ function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number
   const actor = 'actor' in target ? target.actor : undefined;
   const meta = 'actor' in target ? campaignInChannel(app, target.actor) : getCampaignMeta(db, target.campaignId);
   if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
-  const stored = loadState(db, meta.id);
-  if (!stored) throw new Error(`campaign ${meta.id} has no state`);
   const { scenario, map, mapKey } = staticsOf(app, meta.id);
-  const state = upgraded(stored.json, stored.version, 'this campaign', scenario);
+  const { state, storedVersion } = stateOf(app, meta.id, scenario);
   const members = listMembers(db, meta.id);
   const tx: CampaignTx = {
     meta, state, scenario, map, mapKey, members, actor, dice: diceOf(state, app.scriptedDice), fixedSeed: app.seed, now: app.clock.now(),
     isReferee: isReferee(meta, members, state.settings, actor), read: readsOn(db, meta.id),
   };
   // What the upgrade to version 9 gave back (read only when the upgraded state is first saved).
-  const restoredSpeeds = (): RestoredSpeed[] => (stored.version < SPEEDS_RESTORED_VERSION ? lostRegimentSpeeds(upgraded(stored.json, stored.version, 'this campaign'), scenario) : []);
-  return { tx, storedVersion: stored.version, restoredSpeeds };
+  const restoredSpeeds = (): RestoredSpeed[] => {
+    if (storedVersion >= SPEEDS_RESTORED_VERSION) return [];
+    const stored = loadState(db, meta.id);
+    return stored ? lostRegimentSpeeds(upgraded(stored.json, stored.version, 'this campaign'), scenario) : [];
+  };
+  return { tx, storedVersion, restoredSpeeds };
+}
+
+/**
+ * The campaign's state as stored now: this process's copy when its revision is the stored one
+ * (src/app/stateCache.ts), else loaded from the rows (upgraded to the current shape) and kept.
+ * Inside the caller's transaction, so the revision and the rows are read from one snapshot.
+ */
+function stateOf(app: App, campaignId: string, scenario: ScenarioDoc): { state: CampaignState; storedVersion: number } {
+  const revision = stateRevision(app.db, campaignId);
+  if (revision === undefined) throw new Error(`campaign ${campaignId} has no state`);
+  const cache = stateCacheOf(app);
+  const cached = cache.get(campaignId, revision);
+  if (cached) return { state: cached.state, storedVersion: cached.storedVersion };
+  const stored = loadState(app.db, campaignId);
+  if (!stored) throw new Error(`campaign ${campaignId} has no state`);
+  const state = upgraded(stored.json, stored.version, 'this campaign', scenario);
+  cache.set(campaignId, revision, stored.version, state);
+  return { state, storedVersion: stored.version };
 }
 
 /** The campaign's dice: entered manual dice first, then the script (tests, --dice), then the period's seeded dice. */
@@ -145,6 +167,9 @@ export function snapshotState(tick: UndoableTick, scenario?: ScenarioDoc): Campa
 export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => Change<R>): R {
   let used = 0;
   const db = app.db;
+  // The state this transaction stored, kept as the process's copy once the transaction has committed.
+  let saved: { id: string; revision: number; state: CampaignState } | undefined;
+  let deletedId: string | undefined;
   const result = writeTransaction(db, () => {
     const { tx, storedVersion, restoredSpeeds } = open(app, target);
     const fnChange = fn(tx);
@@ -155,12 +180,15 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
     const id = tx.meta.id;
     if (change.deleted) {
       deleteCampaign(db, id);
+      deletedId = id;
       return change.result;
     }
     // A commander's command that changed their army's orders or contacts counts as present (absence, src/app/table/absence.ts).
     const withRng = withDice(change.tick ? change.state ?? tx.state : markPresence(tx, tx.state, change.state ?? tx.state), tx.dice, tx.state);
     // A state stored in an older shape is rewritten whole in the current one.
-    if (withRng !== tx.state || storedVersion !== STATE_VERSION) saveState(db, tx.state, withRng, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION);
+    if (withRng !== tx.state || storedVersion !== STATE_VERSION) {
+      saved = { id, state: withRng, revision: saveState(db, tx.state, withRng, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION) };
+    }
     if (change.tick) {
       recordTick(db, id, change.tick.timeIndex, change.tick.before, STATE_VERSION, lastEventId(db, id), nowIso, withRng.settings.undoDepth, change.tick.frame);
     }
@@ -187,6 +215,9 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
     used = app.scriptedDice.length - tx.dice.remainingScript().length;
     return change.result;
   });
+  const cache = stateCacheOf(app);
+  if (saved) cache.set(saved.id, saved.revision, STATE_VERSION, saved.state);
+  if (deletedId !== undefined) cache.delete(deletedId);
   app.scriptedDice.splice(0, used);
   return result;
 }

@@ -6,7 +6,7 @@ import type { ScenarioDoc } from '../engine/scenario/schema.js';
 import type { CampaignState, ContactRecord } from '../engine/state/campaign.js';
 import type { StateJson } from '../engine/state/upgrade.js';
 import type { Database } from './client.js';
-import { fromJson, prepared } from './prepared.js';
+import { fromJson, prepared, preparedQuery } from './prepared.js';
 import * as t from './schema.js';
 
 /**
@@ -193,13 +193,14 @@ const str = (r: Row, k: string): string => r[k] as string;
 
 /**
  * Loads the live state of a campaign as stored (closed contacts and finished couriers stay in
- * their tables, out of the state). Never reads the scenario document.
+ * their tables, out of the state), each keyed collection in id order. Never reads the scenario
+ * document.
  */
 export function loadState(conn: Database, id: string): StoredState | undefined {
   const c = prepared(conn, `select id, name, scenario_id, season, status, settings, clock_day, clock_half, rng, manual_dice, next_id, next_courier_id, state_version
     from campaigns where id = ?`).get(id) as Row | undefined;
   if (!c) return undefined;
-  const sides = Object.fromEntries((prepared(conn, 'select id, name, colour, hostile_to from sides where campaign_id = ?').all(id) as Row[])
+  const sides = Object.fromEntries((prepared(conn, 'select id, name, colour, hostile_to from sides where campaign_id = ? order by id').all(id) as Row[])
     .map((s) => [str(s, 'id'), { id: s['id'], name: s['name'], colour: s['colour'], hostileTo: fromJson(str(s, 'hostile_to')) }]));
   const regs = new Map<string, Regiment[]>();
   for (const r of prepared(conn, 'select army_id, id, name, role, original_figures, companies, data from regiments where campaign_id = ? order by army_id, ord').all(id) as Row[]) {
@@ -216,7 +217,7 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
     list.push({ id: str(i, 'id'), name: str(i, 'name'), kind: str(i, 'kind'), ...fromJson<object>(str(i, 'data')) });
     inds.set(str(i, 'army_id'), list);
   }
-  const armies = Object.fromEntries((prepared(conn, 'select id, name, commander, side_id, hex, formation, data from armies where campaign_id = ?').all(id) as Row[]).map((a) => [str(a, 'id'), {
+  const armies = Object.fromEntries((prepared(conn, 'select id, name, commander, side_id, hex, formation, data from armies where campaign_id = ? order by id').all(id) as Row[]).map((a) => [str(a, 'id'), {
     ...fromJson<object>(str(a, 'data')),
     id: a['id'],
     name: a['name'],
@@ -227,15 +228,15 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
     regiments: regs.get(str(a, 'id')) ?? [],
     individuals: inds.get(str(a, 'id')) ?? [],
   }]));
-  const orders = Object.fromEntries((prepared(conn, 'select army_id, data from orders where campaign_id = ?').all(id) as Row[]).map((o) => [str(o, 'army_id'), fromJson(str(o, 'data'))]));
+  const orders = Object.fromEntries((prepared(conn, 'select army_id, data from orders where campaign_id = ? order by army_id').all(id) as Row[]).map((o) => [str(o, 'army_id'), fromJson(str(o, 'data'))]));
   const w = prepared(conn, 'select sky, fog, wind, rain_level, data from weather where campaign_id = ?').get(id) as Row | undefined;
   const weather = w ? { ...fromJson<object>(str(w, 'data')), sky: w['sky'], fog: w['fog'] === 1, wind: w['wind'], rainLevel: w['rain_level'] } : undefined;
   const live = (table: 'contacts' | 'couriers'): Record<string, unknown> =>
-    Object.fromEntries((prepared(conn, `select id, data from ${table} where campaign_id = ? and live = 1`).all(id) as Row[]).map((r) => [str(r, 'id'), fromJson(str(r, 'data'))]));
+    Object.fromEntries((prepared(conn, `select id, data from ${table} where campaign_id = ? and live = 1 order by id`).all(id) as Row[]).map((r) => [str(r, 'id'), fromJson(str(r, 'data'))]));
   const knowledge: { armies: Record<string, unknown>; reports: Record<string, unknown> } = { armies: {}, reports: {} };
   // Plans share the keyed table (`plan:<army id>`): one small JSON row per army, like its memory.
   const plans: Record<string, unknown> = {};
-  for (const k of prepared(conn, 'select key, data from knowledge where campaign_id = ?').all(id) as Row[]) {
+  for (const k of prepared(conn, 'select key, data from knowledge where campaign_id = ? order by key').all(id) as Row[]) {
     const [kind, ...rest] = str(k, 'key').split(':');
     if (kind === 'army') knowledge.armies[rest.join(':')] = fromJson(str(k, 'data'));
     else if (kind === 'report') knowledge.reports[rest.join(':')] = fromJson(str(k, 'data'));
@@ -268,16 +269,30 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
 }
 
 /**
- * Writes what changed between two states of the same campaign, in the shape of `version`.
+ * Writes what changed between two states of the same campaign, in the shape of `version`, and
+ * returns the state's new revision.
  * Entities are compared by their JSON; unchanged rows are not touched, unless `rewriteAll` (the
  * stored rows were in an older shape: every row is written in the new one). A contact or courier
  * that left the live state keeps its row, marked not live. Call inside a transaction.
  */
-export function saveState(conn: Database, prev: CampaignState, next: CampaignState, now: string, version: number, rewriteAll = false): void {
-  prepared(conn, `update campaigns set name = ?, status = ?, season = ?, settings = ?, clock_day = ?, clock_half = ?, rng = ?, manual_dice = ?, next_id = ?,
-    next_courier_id = ?, state_version = ?, updated_at = ? where id = ?`)
-    .run(next.name, next.status, next.season, JSON.stringify(next.settings), next.clock.day, next.clock.half, JSON.stringify(next.rng), JSON.stringify(next.manualDice), next.nextId, next.nextCourierId, version, now, next.id);
+export function saveState(conn: Database, prev: CampaignState, next: CampaignState, now: string, version: number, rewriteAll = false): number {
+  const row = prepared(conn, `update campaigns set name = ?, status = ?, season = ?, settings = ?, clock_day = ?, clock_half = ?, rng = ?, manual_dice = ?, next_id = ?,
+    next_courier_id = ?, state_version = ?, updated_at = ?, revision = revision + 1 where id = ? returning revision`)
+    .get(next.name, next.status, next.season, JSON.stringify(next.settings), next.clock.day, next.clock.half, JSON.stringify(next.rng), JSON.stringify(next.manualDice), next.nextId, next.nextCourierId, version, now, next.id) as { revision: number } | undefined;
+  if (!row) throw new Error(`campaign ${next.id} has no row to save its state in`);
   writeEntities(conn, prev, next, rewriteAll);
+  return row.revision;
+}
+
+/**
+ * The revision of a campaign's stored state (bumped by every `saveState`), read without loading
+ * the state: an in-memory copy read or written at this revision is the stored state. Undefined
+ * when there is no such campaign.
+ */
+export function stateRevision(conn: Database, id: string): number | undefined {
+  const query = preparedQuery(conn, 'stateRevision', (db) => db.select({ revision: t.campaigns.revision }).from(t.campaigns)
+    .where(eq(t.campaigns.id, sql.placeholder('id'))).prepare());
+  return query.get({ id })?.revision;
 }
 
 const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);

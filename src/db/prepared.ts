@@ -24,5 +24,27 @@ export function prepared(db: Database, sql: string): BetterSqlite3.Statement {
   return statement;
 }
 
+const queries = new WeakMap<BetterSqlite3.Database, Map<string, unknown>>();
+
+/**
+ * A Drizzle query prepared once per connection (its SQL built and prepared on first use, then only
+ * run): typed by the schema like any Drizzle query, with `sql.placeholder(...)` for its values.
+ * `key` names the query; `build` makes it from the connection.
+ */
+export function preparedQuery<Q>(db: Database, key: string, build: (db: Database) => Q): Q {
+  const client = db.$client;
+  let cache = queries.get(client);
+  if (!cache) {
+    cache = new Map();
+    queries.set(client, cache);
+  }
+  let query = cache.get(key) as Q | undefined;
+  if (query === undefined) {
+    query = build(db);
+    cache.set(key, query);
+  }
+  return query;
+}
+
 /** A JSON column's stored text, parsed (null stays null). */
 export const fromJson = <T>(text: string | null): T => (text === null ? null : JSON.parse(text)) as T;

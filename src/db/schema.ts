@@ -37,6 +37,12 @@ export const campaigns = sqliteTable('campaigns', {
   remindAt: text('remind_at'),
   /** The shape version of the state in this campaign's rows (src/engine/state/upgrade.ts). */
   stateVersion: integer('state_version').notNull().default(1),
+  /**
+   * Bumped by every write of the campaign's state (saveState): a process keeps an in-memory copy of
+   * a state only with the revision it was read or written at, and uses it only while the stored
+   * revision is the same (src/app/stateCache.ts), so another process's write is never missed.
+   */
+  revision: integer('revision').notNull().default(0),
   /** The due instant a battle holds (the tick waits for its result), null when none is held. */
   heldDue: text('held_due'),
   /** Extensions of the current deadline: how many, and minutes in all (reset by each tick). */

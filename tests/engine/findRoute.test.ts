@@ -6,6 +6,7 @@ import { hexKey } from '../../src/engine/hex/hexId.js';
 import { neighbours } from '../../src/engine/hex/neighbours.js';
 import { defaultBank, hexGrid, hexIndex, LINK_ROAD, LINK_TRACK, TERRAINS, type Bank, type MapModel, type RiverData } from '../../src/engine/map/mapModel.js';
 import { searchRoute, type RouteInput } from '../../src/engine/movement/findRoute.js';
+import { profileFor } from '../../src/engine/movement/routeProfile.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, hx, mapOf, valormr } from './movementFixtures.js';
 import { pathCost, referenceRoute } from './routeReference.js';
@@ -112,9 +113,22 @@ describe('findRoute: integer search against plain Dijkstra', () => {
     }), { numRuns: 400 });
   });
 
-  it('PROPERTY: on random big maps (landmarks in the heuristic) the route is as cheap as Dijkstra\'s', () => {
+  it('PROPERTY: on random big maps the route is as cheap as Dijkstra\'s', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
       expectAgreement(randomCase(seed, 60, 45));
+    }), { numRuns: 12 });
+  });
+
+  it('PROPERTY: on random big maps, between hexes far apart (landmarks in the heuristic), the route is as cheap as Dijkstra\'s', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 45 }), fc.integer({ min: 1, max: 45 }), (seed, fromRow, toRow) => {
+      const c = randomCase(seed, 60, 45);
+      const from = hx(id(1, fromRow));
+      const to = hx(id(60, toRow));
+      const blocked = new Set([...c.blocked].filter((k) => k !== hexKey(from)));
+      const input: RouteInput = { ...c, army: { ...c.army, hex: from }, from, fromBank: defaultBank(c.map, from) ? 'left' : undefined, to, blocked };
+      expectAgreement(input);
+      // A search that found a route used the landmarks: it built them for this profile.
+      if (referenceRoute(input)) expect(profileFor(c.map, c.army, c.opts, c.profile).landmarks).toBeDefined();
     }), { numRuns: 12 });
   });
 

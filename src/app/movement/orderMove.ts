@@ -39,14 +39,16 @@ export interface OrderMoveInput {
  */
 function enemiesNearRoute(tx: CampaignTx, army: Army, route: readonly string[]): string[] {
   const s = tx.state;
-  const hexes = route.flatMap((id) => {
+  // Each hex next to the route, with the first route hex it is next to.
+  const nextTo = new Map<string, string>();
+  for (const id of route) {
     const h = tx.map.parse(id);
-    return h ? [{ id, around: neighbours(h).map((n) => `${n.q},${n.r}`) }] : [];
-  });
+    if (h) for (const n of neighbours(h)) if (!nextTo.has(`${n.q},${n.r}`)) nextTo.set(`${n.q},${n.r}`, id);
+  }
   const near = (view: ReturnType<typeof commanderMapView>) => view.tokens.flatMap((t) => {
     if (t.own || !isHostile(s.sides, army.side, t.sideId) || t.flags.embarked) return [];
-    const by = hexes.find((h) => h.around.includes(`${t.hex.q},${t.hex.r}`));
-    return by ? [{ t, by: by.id }] : [];
+    const by = nextTo.get(`${t.hex.q},${t.hex.r}`);
+    return by ? [{ t, by }] : [];
   });
   // Where this commander knows enemies to be; their private estimates only when one is near.
   if (near(commanderMapView(s, [army.id])).length === 0) return [];

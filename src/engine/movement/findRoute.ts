@@ -6,7 +6,7 @@ import type { WeatherEffects } from '../weather/index.js';
 import { crossingCost, HALVES_PER_DAY } from './crossing.js';
 import { connected } from './routeComponents.js';
 import { NodeHeap } from './routeHeap.js';
-import { BANKS, bankCode, edgeClass, profileFor, type Profile } from './routeProfile.js';
+import { BANKS, bankCode, edgeClass, landmarksFor, profileFor, usesLandmarks, type Landmarks, type Profile } from './routeProfile.js';
 import { fliesOver } from './terrainCost.js';
 import type { MoveOptions } from './types.js';
 import { otherBank } from './walkPath.js';
@@ -64,7 +64,7 @@ export function findRoute(input: RouteInput): Route | undefined {
  * army cannot reach at all are answered from the profile's components without searching.
  * 1. the start, the target and the profile; unreachable targets answered from its components;
  * 2. the step across an edge (crossings priced once per river hex);
- * 3. the heuristic (sharpened by landmarks on big maps);
+ * 3. the heuristic (sharpened by landmarks on long searches of big maps);
  * 4. A*, within the cost bound, then past it only to tell a dearer route from none.
  * @see RULINGS 3, 4; 000 Terrain Effects
  */
@@ -76,7 +76,8 @@ export function searchRoute(input: RouteInput): RouteSearch {
   if (start < 0 || target < 0) return { kind: 'unreachable' };
   const profile = profileFor(map, input.army, input.opts, input.profile);
   if (start !== target && !connected(profile, start, target)) return { kind: 'unreachable' };
-  return astar(g, start * 3 + bankCode(input.fromBank), target, stepper(input, g, profile), heuristic(g, profile, target), input.maxCost ?? Infinity);
+  const landmarks = usesLandmarks(g, start, target) ? landmarksFor(map, profile) : undefined;
+  return astar(g, start * 3 + bankCode(input.fromBank), target, stepper(input, g, profile), heuristic(g, profile.minStep, landmarks, target), input.maxCost ?? Infinity);
 }
 
 /** One step from a search node across a direction: the next node (or -1) and what it cost. */
@@ -138,13 +139,11 @@ function stepper(input: RouteInput, g: HexGrid, profile: Profile): Stepper {
 
 /**
  * Step 3: a lower bound on the rest of the route: hex steps times the cheapest step, sharpened
- * with the landmarks' triangle bounds where the map keeps them.
+ * with the landmarks' triangle bounds on long searches of big maps (`usesLandmarks`).
  */
-function heuristic(g: HexGrid, profile: Profile, target: number): (i: number) => number {
-  const { minStep } = profile;
+function heuristic(g: HexGrid, minStep: number, lm: Landmarks | undefined, target: number): (i: number) => number {
   const tq = g.q[target] as number;
   const tr = g.r[target] as number;
-  const lm = profile.landmarks;
   const lmCount = lm?.count ?? 0;
   const n = g.size;
   const fromT = new Float64Array(lmCount);

@@ -10,7 +10,8 @@ import type { MoveOptions } from './types.js';
 /**
  * The price list of a route search (src/engine/movement/findRoute.ts): per map and movement
  * profile, the entry cost of every edge class, the cheapest step, the strongly connected
- * components and, on big maps, landmark distances. Built once and cached with the map.
+ * components and, on big maps, landmark distances (built by the first long search). Built once
+ * and cached with the map.
  */
 
 /** Bank codes of a search node (node = hex index * 3 + bank code). */
@@ -46,8 +47,13 @@ export interface Profile {
   /** Condensation: component c's successors are compAdj[compStart[c] .. compStart[c + 1]). */
   readonly compStart: Int32Array;
   readonly compAdj: Int32Array;
-  /** On big maps: distances from and to a few landmark hexes, for a sharper heuristic. */
-  readonly landmarks: Landmarks | undefined;
+  /**
+   * On big maps, built by the first long search that needs them (`landmarksFor`): distances from
+   * and to a few landmark hexes, for a sharper heuristic.
+   */
+  landmarks: Landmarks | undefined;
+  /** What building the landmarks needs: the entry cost of each edge (-1: may not enter). */
+  readonly edgeCost: (i: number, d: number) => number;
 }
 
 /**
@@ -56,7 +62,7 @@ export interface Profile {
  * inequality, cost(v, t) >= from[L][t] - from[L][v] and >= to[L][v] - to[L][t]; crossings only add
  * cost and blocked hexes only remove routes, so these bounds never overestimate a real route.
  */
-interface Landmarks {
+export interface Landmarks {
   readonly count: number;
   readonly from: Float32Array;
   readonly to: Float32Array;
@@ -64,6 +70,25 @@ interface Landmarks {
 
 /** Maps from this many hexes up keep landmarks (below it a search is cheap anyway). */
 const LANDMARK_MIN_HEXES = 2500;
+/**
+ * Searches between hexes at least this many hex steps apart use the landmarks (built by the first
+ * such search: about 16 Dijkstra runs over the map, most of a first `/move`'s time on a 200 x 200
+ * map); nearer ones search with the plain bound, which is cheap at that range. Decided by the
+ * search's own ends, never by what was built before, so the route found (among equally cheap ones)
+ * does not depend on the process's history.
+ */
+const LANDMARK_MIN_DISTANCE = 50;
+
+/** Whether a search from hex index `s` to `t` uses the landmarks (big map, far apart). */
+export function usesLandmarks(g: HexGrid, s: number, t: number): boolean {
+  return g.size >= LANDMARK_MIN_HEXES && gridDistance(g, s, t) >= LANDMARK_MIN_DISTANCE;
+}
+
+/** The profile's landmarks, built on first use. */
+export function landmarksFor(map: MapModel, profile: Profile): Landmarks {
+  if (!profile.landmarks) profile.landmarks = buildLandmarks(map, hexGrid(map), profile.comp, profile.edgeCost);
+  return profile.landmarks;
+}
 
 const profiles = new WeakMap<MapModel, Map<string, Profile>>();
 
@@ -126,8 +151,7 @@ function buildProfile(map: MapModel, g: HexGrid, army: Army, opts: MoveOptions, 
     const j = g.neighbour[i * 6 + d] as number;
     return legal[i * 6 + d] ? (classCost[edgeClass(g, i, d, j, home ? (home[j] as number) : 0)] as number) : -1;
   };
-  const landmarks = n >= LANDMARK_MIN_HEXES ? buildLandmarks(map, g, comp, costOf) : undefined;
-  return { classCost, home, minStep: Number.isFinite(minStep) ? minStep : 0, comp, compStart, compAdj, landmarks };
+  return { classCost, home, minStep: Number.isFinite(minStep) ? minStep : 0, comp, compStart, compAdj, landmarks: undefined, edgeCost: costOf };
 }
 
 /**
@@ -158,17 +182,20 @@ function buildLandmarks(map: MapModel, g: HexGrid, comp: Int32Array, costOf: (i:
     if (bestI >= 0) chosen.push(bestI);
   }
   const n = g.size;
+  // Every edge's cost once (sixteen searches read each edge about twice).
+  const edge = new Float64Array(n * 6);
+  for (let i = 0; i < n; i++) for (let d = 0; d < 6; d++) edge[i * 6 + d] = (g.neighbour[i * 6 + d] as number) < 0 ? -1 : costOf(i, d);
   const from = new Float32Array(chosen.length * n);
   const to = new Float32Array(chosen.length * n);
   chosen.forEach((l, k) => {
-    from.set(dijkstra(g, l, costOf, false), k * n);
-    to.set(dijkstra(g, l, costOf, true), k * n);
+    from.set(dijkstra(g, l, edge, false), k * n);
+    to.set(dijkstra(g, l, edge, true), k * n);
   });
   return { count: chosen.length, from, to };
 }
 
-/** Cheapest entry costs from `source` to every hex (or, reversed, from every hex to `source`). */
-function dijkstra(g: HexGrid, source: number, costOf: (i: number, d: number) => number, reversed: boolean): Float32Array {
+/** Cheapest entry costs from `source` to every hex (or, reversed, from every hex to `source`); `edge[i * 6 + d]` is the cost of leaving i across d (-1: none). */
+function dijkstra(g: HexGrid, source: number, edge: Float64Array, reversed: boolean): Float32Array {
   const dist = new Float32Array(g.size).fill(Infinity);
   const heap = new NodeHeap();
   dist[source] = 0;
@@ -181,7 +208,7 @@ function dijkstra(g: HexGrid, source: number, costOf: (i: number, d: number) => 
       const u = g.neighbour[v * 6 + d] as number;
       if (u < 0) continue;
       // Reversed: the edge u -> v, which leaves u across the opposite direction.
-      const c = reversed ? costOf(u, (d + 3) % 6) : costOf(v, d);
+      const c = (reversed ? edge[u * 6 + ((d + 3) % 6)] : edge[v * 6 + d]) as number;
       if (c < 0) continue;
       const du = dv + c;
       if (du >= (dist[u] as number)) continue;

@@ -149,8 +149,21 @@ export function shortCommanderLabel(name: string): string {
 }
 
 /** Short labels for every army, falling back to the full name where two would read the same. */
+/** Short labels already worked out, by commander name (a pure function of the name; every map view labels every army). */
+const shortLabels = new Map<string, string>();
+
+function shortLabelOf(commander: string): string {
+  let label = shortLabels.get(commander);
+  if (label === undefined) {
+    if (shortLabels.size >= 10_000) shortLabels.clear();
+    label = shortCommanderLabel(commander);
+    shortLabels.set(commander, label);
+  }
+  return label;
+}
+
 function labelsFor(armies: readonly Army[]): Map<string, string> {
-  const short = new Map(armies.map((a) => [a.id, shortCommanderLabel(a.commander)]));
+  const short = new Map(armies.map((a) => [a.id, shortLabelOf(a.commander)]));
   const count = new Map<string, number>();
   for (const v of short.values()) count.set(v, (count.get(v) ?? 0) + 1);
   for (const a of armies) if ((count.get(short.get(a.id) ?? '') ?? 0) > 1) short.set(a.id, a.commander);
