@@ -93,12 +93,16 @@ describe('regiment speeds lost by earlier saves come back from the stored scenar
   const ACKS_GROUND = fileURLToPath(new URL('../../docs/cases/scenarios/ackslands.json', import.meta.url));
 
   it('GIVEN an ACKS campaign whose regiment row lost its speed (saved before version 9) WHEN opened THEN the speed is back, the referee is told once which, and it is saved', async () => {
-    h = await consoleHarness({ setup: '' });
+    const path = join(mkdtempSync(join(tmpdir(), 'valormr-upgrade-')), 'v8.db');
+    h = await consoleHarness({ setup: '', databasePath: path });
     await h.run(`@referee /campaign create name:"Old" file:"${ACKS_GROUND}"`, '@referee /campaign assign army:reg150 user:alice', '@referee /campaign start');
     expect((await h.run('@alice /army status army:reg150'))[0]?.content).toContain('infantry, 30 points a day');
     // The row as the release before version 9 wrote it: companies, no speed (the regiments.data column came later, '{}' for old rows).
     h.app.db.$client.prepare("update regiments set data = '{}' where army_id = 'reg150'").run();
     h.app.db.$client.prepare('update campaigns set state_version = 8').run();
+    // Opened by a new process (no state kept in memory from before).
+    h.close();
+    h = await consoleHarness({ databasePath: path });
     expect(sql<{ d: string }>(h, "select data as d from regiments where army_id = 'reg150'").d).toBe('{}');
     // Opened: the upgrade gives the speed back (30 points a day at 150', not the class's 12); the
     // first command that writes saves it in the current shape and tells the referee, privately, what was restored.
