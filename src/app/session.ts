@@ -3,7 +3,7 @@ import { classifyRoll, consumeDice, enteredDice, isManualRoll, SeededDice } from
 import type { EngineEvent } from '../engine/events/index.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
-import { type CampaignState, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
+import { type CampaignState, lostRegimentSpeeds, type RestoredSpeed, SPEEDS_RESTORED_VERSION, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
 import { readTransaction, writeTransaction, type Database } from '../db/client.js';
 import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl, stateRevision,
@@ -20,6 +20,7 @@ import type { CampaignReads, CampaignTx, Change } from './campaignTx.js';
 import { diceAsks } from './deliveries/diceAsks.js';
 import { fogged } from './deliveries/fog.js';
 import { orderConfirmations } from './deliveries/orderConfirm.js';
+import { speedsRestoredNotice } from './deliveries/upgradeNotice.js';
 import { markPresence } from './table/absence.js';
 import type { Outgoing } from './deliveries/outgoing.js';
 import { rollEvent } from './dice/rollLog.js';
@@ -63,9 +64,9 @@ export function campaignInChannel(app: App, actor: Pick<Actor, 'guildId' | 'chan
 }
 
 /** A stored state in the current shape, whatever version wrote it. Refuses an unknown (newer) version with a sentence. */
-function upgraded(json: object, version: number, what: string): CampaignState {
+function upgraded(json: object, version: number, what: string, scenario?: ScenarioDoc): CampaignState {
   try {
-    return upgradeState(json, version);
+    return upgradeState(json, version, { scenario });
   } catch (err) {
     if (err instanceof StateVersionError) throw new UserError('campaign.stateVersion', `I cannot open ${what}: ${err.message}`);
     throw err;
@@ -95,19 +96,25 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
 type Target = { actor: Actor } | { campaignId: string };
 
 /** Loads what a use-case reads, inside a transaction. */
-function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number } {
+function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number; restoredSpeeds: () => RestoredSpeed[] } {
   const db = app.db;
   const actor = 'actor' in target ? target.actor : undefined;
   const meta = 'actor' in target ? campaignInChannel(app, target.actor) : getCampaignMeta(db, target.campaignId);
   if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
-  const { state, storedVersion } = stateOf(app, meta.id);
   const { scenario, map, mapKey } = staticsOf(app, meta.id);
+  const { state, storedVersion } = stateOf(app, meta.id, scenario);
   const members = listMembers(db, meta.id);
   const tx: CampaignTx = {
     meta, state, scenario, map, mapKey, members, actor, dice: diceOf(state, app.scriptedDice), fixedSeed: app.seed, now: app.clock.now(),
     isReferee: isReferee(meta, members, state.settings, actor), read: readsOn(db, meta.id),
   };
-  return { tx, storedVersion };
+  // What the upgrade to version 9 gave back (read only when the upgraded state is first saved).
+  const restoredSpeeds = (): RestoredSpeed[] => {
+    if (storedVersion >= SPEEDS_RESTORED_VERSION) return [];
+    const stored = loadState(db, meta.id);
+    return stored ? lostRegimentSpeeds(upgraded(stored.json, stored.version, 'this campaign'), scenario) : [];
+  };
+  return { tx, storedVersion, restoredSpeeds };
 }
 
 /**
@@ -115,7 +122,7 @@ function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number
  * (src/app/stateCache.ts), else loaded from the rows (upgraded to the current shape) and kept.
  * Inside the caller's transaction, so the revision and the rows are read from one snapshot.
  */
-function stateOf(app: App, campaignId: string): { state: CampaignState; storedVersion: number } {
+function stateOf(app: App, campaignId: string, scenario: ScenarioDoc): { state: CampaignState; storedVersion: number } {
   const revision = stateRevision(app.db, campaignId);
   if (revision === undefined) throw new Error(`campaign ${campaignId} has no state`);
   const cache = stateCacheOf(app);
@@ -123,7 +130,7 @@ function stateOf(app: App, campaignId: string): { state: CampaignState; storedVe
   if (cached) return { state: cached.state, storedVersion: cached.storedVersion };
   const stored = loadState(app.db, campaignId);
   if (!stored) throw new Error(`campaign ${campaignId} has no state`);
-  const state = upgraded(stored.json, stored.version, 'this campaign');
+  const state = upgraded(stored.json, stored.version, 'this campaign', scenario);
   cache.set(campaignId, revision, stored.version, state);
   return { state, storedVersion: stored.version };
 }
@@ -147,8 +154,8 @@ function withDice(next: CampaignState, dice: SeededDice, before: CampaignState):
 }
 
 /** A stored undo snapshot in the current shape. */
-export function snapshotState(tick: UndoableTick): CampaignState {
-  return upgraded(tick.snapshot, tick.version, 'the state before that half period');
+export function snapshotState(tick: UndoableTick, scenario?: ScenarioDoc): CampaignState {
+  return upgraded(tick.snapshot, tick.version, 'the state before that half period', scenario);
 }
 
 /**
@@ -164,8 +171,11 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
   let saved: { id: string; revision: number; state: CampaignState } | undefined;
   let deletedId: string | undefined;
   const result = writeTransaction(db, () => {
-    const { tx, storedVersion } = open(app, target);
-    const change = fn(tx);
+    const { tx, storedVersion, restoredSpeeds } = open(app, target);
+    const fnChange = fn(tx);
+    // The first save of a state upgraded past version 9 tells the referee what speeds it restored.
+    const told = storedVersion < SPEEDS_RESTORED_VERSION && !fnChange.deleted ? speedsRestoredNotice(tx, restoredSpeeds()) : undefined;
+    const change = told ? { ...fnChange, events: [...(fnChange.events ?? []), ...told.events], outbox: [...(fnChange.outbox ?? []), ...told.outbox] } : fnChange;
     const nowIso = tx.now.toISOString();
     const id = tx.meta.id;
     if (change.deleted) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { movementStep } from '../../src/engine/movement/index.js';
 import { DEFAULT_SETTINGS, readSettings } from '../../src/engine/state/settings.js';
-import { STATE_VERSION, StateVersionError, upgradeState } from '../../src/engine/state/upgrade.js';
+import { STATE_VERSION, StateVersionError, upgradeState, type UpgradeSource } from '../../src/engine/state/upgrade.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, at, campaign, dice, hx, mapOf } from './movementFixtures.js';
 
@@ -69,5 +69,37 @@ describe('state upgrade chain (RULINGS: a campaign saved by an older version ope
   it('GIVEN stored settings that are not an object THEN every setting takes its default', () => {
     expect(readSettings('garbage')).toEqual(DEFAULT_SETTINGS);
     expect(readSettings({ ...DEFAULT_SETTINGS, refereeRoleId: '123' }).refereeRoleId).toBe('123');
+  });
+});
+
+describe('8 -> 9: regiment speeds lost on save come back from the scenario', () => {
+  // What the scenario says of the regiments: a-r1 at 150', a-r2 with no speed, b-r1 at 60'.
+  const scenario = { armies: [
+    { id: 'a', regiments: [{ id: 'a-r1', speed: 150 }, { id: 'a-r2' }] },
+    { id: 'b', regiments: [{ id: 'b-r1', speed: 60 }] },
+  ] } as unknown as UpgradeSource['scenario'];
+  const speeds = (s: ReturnType<typeof upgradeState>): Record<string, number | undefined> =>
+    Object.fromEntries(Object.values(s.armies).flatMap((x) => x.regiments.map((r) => [r.id, r.speed])));
+
+  it('GIVEN a version-8 state whose regiments lost their speeds THEN the scenario\'s come back; a regiment the scenario gives none stays without', () => {
+    const s = campaign([army('a', '0101', { figures: [10, 10] }), army('b', '0301')]);
+    expect(speeds(upgradeState(s, 8, { scenario }))).toEqual({ 'a-r1': 150, 'a-r2': undefined, 'b-r1': 60 });
+  });
+
+  it('GIVEN a speed the state has THEN it is never changed; GIVEN no scenario THEN nothing is restored', () => {
+    const s = campaign([army('a', '0101', { figures: [10, 10] })]);
+    const kept = { ...s, armies: { a: { ...s.armies['a']!, regiments: s.armies['a']!.regiments.map((r) => ({ ...r, speed: 90 })) } } };
+    expect(speeds(upgradeState(kept, 8, { scenario }))).toEqual({ 'a-r1': 90, 'a-r2': 90 });
+    expect(speeds(upgradeState(s, 8))).toEqual({ 'a-r1': undefined, 'a-r2': undefined });
+  });
+
+  it('GIVEN a division split from its army, and a regiment merged into another army THEN each gets its own scenario regiment\'s speed', () => {
+    const s = campaign([army('a', '0101', { figures: [10, 10] }), army('b', '0301')]);
+    const div = { ...army('a-2', '0201'), divisionOf: 'a', regiments: [s.armies['a']!.regiments[0]!] };
+    const merged = { ...s.armies['b']!, regiments: [...s.armies['b']!.regiments, s.armies['a']!.regiments[1]!] };
+    const split = { ...s, armies: { 'a-2': div, b: merged } };
+    const out = upgradeState(split, 8, { scenario });
+    expect(out.armies['a-2']!.regiments.map((r) => r.speed)).toEqual([150]);
+    expect(out.armies['b']!.regiments.map((r) => r.speed)).toEqual([60, undefined]);
   });
 });

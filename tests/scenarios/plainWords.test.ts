@@ -56,8 +56,10 @@ const script = (p: (typeof PROFILES)[number]): string[] => [
   '@bob /delay',
   '@referee /contact list',
   '@referee /referee inbox',
-  '@referee /army edit army:hadewych hex:1122',
-  '@referee /army edit army:grallune hex:1121',
+  // The battle is met on the track at 1022-1023: both march in a column of figures two abreast, so
+  // the briefing must name that formation in words (its key is figures2x20).
+  '@referee /army edit army:hadewych hex:1023',
+  '@referee /army edit army:grallune hex:1022',
   '@referee /contact open armies:"hadewych,grallune"',
   '@alice /engage',
   '@bob /engage',
@@ -101,6 +103,8 @@ describe('plain words in every message, under every profile', () => {
     const kinds = new Set(h.outputs.map((o) => o.to));
     expect([...kinds].sort()).toEqual(['channel', 'dm', 'ephemeral', 'reply']);
     expect(h.outputs.length).toBeGreaterThan(80);
+    // The script reached the battle's deployment briefing (where each force's march formation is named).
+    expect(h.outputs.filter((o) => o.content.includes('deployment dice')).length).toBeGreaterThan(0);
     const found: string[] = [];
     for (const o of h.outputs) {
       const text = prose(o);

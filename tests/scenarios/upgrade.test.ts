@@ -1,6 +1,7 @@
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readCampaign } from '../../src/app/session.js';
 import { STATE_VERSION } from '../../src/engine/state/upgrade.js';
@@ -85,5 +86,38 @@ describe('a campaign of dice in one stream (state version 6) upgrades to secret 
     expect((await h.run('@referee /dice verify tick:2'))[0]?.content).toMatch(/^✅ .*the secret seed matches the SHA-256 published as the period began \(not before: the campaign predates secret dice\)/);
     expect((await h.run('@referee /dice verify tick:3'))[0]?.content).toMatch(/^✅ .*the secret seed matches the SHA-256 published before the period began/);
     expect((await h.run('@carol /dice verify tick:0'))[0]?.content).toMatch(/^✅ Dice period 0 checks out/);
+  });
+});
+
+describe('regiment speeds lost by earlier saves come back from the stored scenario (state version 9)', () => {
+  const ACKS_GROUND = fileURLToPath(new URL('../../docs/cases/scenarios/ackslands.json', import.meta.url));
+
+  it('GIVEN an ACKS campaign whose regiment row lost its speed (saved before version 9) WHEN opened THEN the speed is back, the referee is told once which, and it is saved', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'valormr-upgrade-')), 'v8.db');
+    h = await consoleHarness({ setup: '', databasePath: path });
+    await h.run(`@referee /campaign create name:"Old" file:"${ACKS_GROUND}"`, '@referee /campaign assign army:reg150 user:alice', '@referee /campaign start');
+    expect((await h.run('@alice /army status army:reg150'))[0]?.content).toContain('infantry, 30 points a day');
+    // The row as the release before version 9 wrote it: companies, no speed (the regiments.data column came later, '{}' for old rows).
+    h.app.db.$client.prepare("update regiments set data = '{}' where army_id = 'reg150'").run();
+    h.app.db.$client.prepare('update campaigns set state_version = 8').run();
+    // Opened by a new process (no state kept in memory from before).
+    h.close();
+    h = await consoleHarness({ databasePath: path });
+    expect(sql<{ d: string }>(h, "select data as d from regiments where army_id = 'reg150'").d).toBe('{}');
+    // Opened: the upgrade gives the speed back (30 points a day at 150', not the class's 12); the
+    // first command that writes saves it in the current shape and tells the referee, privately, what was restored.
+    expect((await h.run('@alice /army status army:reg150'))[0]?.content).toContain('infantry, 30 points a day');
+    await h.run('@alice /rest army:reg150');
+    expect(sql<{ v: number }>(h, 'select state_version as v from campaigns').v).toBe(STATE_VERSION);
+    expect(JSON.parse(sql<{ d: string }>(h, "select data as d from regiments where army_id = 'reg150'").d)).toEqual({ speed: 150 });
+    const told = h.outputs.filter((o) => o.content.includes('Regiment speeds restored'));
+    expect(told.map((o) => [o.to, o.user])).toEqual([['dm', 'referee']]);
+    expect(told[0]?.content).toContain('Regiment speeds restored from the campaign\'s scenario');
+    expect(told[0]?.content).toMatch(/: first 150'\./);
+    expect(sql<{ a: string }>(h, "select audience as a from events where type = 'regimentSpeedsRestored'").a).toBe('referee');
+    // Once: later writes say nothing more, and the speed stays.
+    await h.run('@alice /hold army:reg150', '!tick');
+    expect(h.outputs.filter((o) => o.content.includes('Regiment speeds restored'))).toHaveLength(1);
+    expect((await h.run('@alice /army status army:reg150'))[0]?.content).toContain('infantry, 30 points a day');
   });
 });

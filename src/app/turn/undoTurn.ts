@@ -48,7 +48,7 @@ export function undoTurn(app: App, actor: Actor, reroll = false): Reply[] {
         : 'No half period has been played yet, so there is nothing to undo.';
       throw new UserError('turn.nothingToUndo', why);
     }
-    const before = snapshotState(last);
+    const before = snapshotState(last, tx.scenario);
     const dice = diceAfterUndo(tx, before, reroll);
     const restored = { ...before, status: tx.state.status, settings: tx.state.settings, rng: dice.rng };
     const when = formatGameTime(fromIndex(last.timeIndex));

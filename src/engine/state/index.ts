@@ -10,5 +10,6 @@ export { NUMBER_LIMITS, SETTING_LIMITS, wholeNumber } from './settings.js';
 export { type ContactRecord } from './campaign.js';
 export { STATE_VERSION } from './upgrade.js';
 export { StateVersionError } from './upgrade.js';
-export { upgradeState } from './upgrade.js';
+export { SPEEDS_RESTORED_VERSION, upgradeState } from './upgrade.js';
+export { lostRegimentSpeeds, type RestoredSpeed } from './upgrades/regimentSpeeds.js';
 export { newContactId, newCourierId } from './ids.js';

@@ -8,6 +8,7 @@ import { separateCourierIds } from './upgrades/courierIds.js';
 import { upgradeToTypedState } from './upgrades/typedState.js';
 import { logRecentDays } from './upgrades/dayLog.js';
 import { splitDiceStreams } from './upgrades/secretDice.js';
+import { restoreRegimentSpeeds, type SpeedSource } from './upgrades/regimentSpeeds.js';
 
 /**
  * Versions of the stored campaign state. A campaign's rows (and each undo snapshot) record the
@@ -31,8 +32,19 @@ import { splitDiceStreams } from './upgrades/secretDice.js';
  *    saved before keeps its one stream until its next period. A bot of version 6 refuses a state
  *    of 7 rather than rolling its secret dice from the public seed.
  * 8: plans: armies may follow a plan (`plans`, by army id; none before).
+ * 9: regiment speeds: saves before wrote a regiment's companies but not its speed; a regiment
+ *    without one gets back the speed the campaign's stored scenario gives it
+ *    (upgrades/regimentSpeeds.ts; the app tells the referee once what was restored).
  */
-export const STATE_VERSION = 8;
+export const STATE_VERSION = 9;
+
+/** The state version whose upgrade restores the regiment speeds earlier saves lost. */
+export const SPEEDS_RESTORED_VERSION = 9;
+
+/** What an upgrade may read besides the stored state: the scenario stored with the campaign. */
+export interface UpgradeSource {
+  readonly scenario?: SpeedSource | undefined;
+}
 
 /** A campaign state as stored: plain JSON of some version, not yet upgraded. */
 export type StateJson = object;
@@ -88,8 +100,13 @@ function noPlans(s: Json): Json {
   return { ...s, plans: s['plans'] ?? {} };
 }
 
+/** 8 -> 9: the regiment speeds lost on save, from the scenario (upgrades/regimentSpeeds.ts). */
+function regimentSpeeds(s: Json, from: UpgradeSource): Json {
+  return { ...restoreRegimentSpeeds(s as object as CampaignState, from.scenario) };
+}
+
 /** STEPS[n] upgrades a state of version n to version n + 1. */
-const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
+const STEPS: Readonly<Record<number, (s: Json, from: UpgradeSource) => Json>> = {
   1: completeMarch,
   2: typedState,
   3: upgradeToFairDice,
@@ -97,19 +114,21 @@ const STEPS: Readonly<Record<number, (s: Json) => Json>> = {
   5: logRecentDays,
   6: splitDiceStreams,
   7: noPlans,
+  8: regimentSpeeds,
 };
 
 /**
  * Brings a stored state of `version` to the current shape. Pure. Refuses (StateVersionError) a
- * version it does not know rather than half-reading it.
+ * version it does not know rather than half-reading it. `from` gives what a step reads besides
+ * the state (the campaign's scenario: the repository stores it with each campaign).
  */
-export function upgradeState(stored: StateJson, version: number): CampaignState {
+export function upgradeState(stored: StateJson, version: number, from: UpgradeSource = {}): CampaignState {
   if (!Number.isInteger(version) || version < 1 || version > STATE_VERSION) throw new StateVersionError(version);
   let s = record(stored, 'state');
   for (let v = version; v < STATE_VERSION; v++) {
     const step = STEPS[v];
     if (!step) throw new StateVersionError(v);
-    s = step(s);
+    s = step(s, from);
   }
   const state = s as object as CampaignState;
   return { ...state, settings: readSettings(state.settings) };
