@@ -40,6 +40,7 @@ import { seatButtons } from './_seatButtons.js';
 import ready from './ready.js';
 import notify from './notify.js';
 import seat from './seat.js';
+import away from './away.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [
@@ -79,6 +80,7 @@ export const commands: readonly Command[] = [
   ready,
   notify,
   seat,
+  away,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */

@@ -7,7 +7,7 @@ import { army } from './movementFixtures.js';
 const names = namesOf(Object.fromEntries(['ann', 'bert', 'lara', 'xan'].map((id) => [id, army(id, '0101')])));
 const say = (f: MovementFact): string => describeMovement(f, names);
 const outcome = (notes: Extract<MovementFact, { type: 'movementOutcome' }>['data']['notes'], moved: 'marched' | 'crossed' | 'stayed' = 'stayed'): string =>
-  say({ type: 'movementOutcome', audience: toArmy('ann'), data: { armyId: 'ann', half: 'afternoon', hex: '0202', moved, pointsLeft: 3, allowance: 12, notes } });
+  say({ type: 'movementOutcome', audience: toArmy('ann'), data: { armyId: 'ann', half: 'afternoon', from: '0201', hex: '0202', moved, pointsLeft: 3, allowance: 12, notes } });
 
 describe('describeMovement: the chronicle of a march', () => {
   it('GIVEN a march THEN the hexes by the way and the rivers crossed are named', () => {
@@ -68,12 +68,12 @@ describe('describeMovement: the chronicle of a march', () => {
 
 describe('describeMovement: the commander\'s account of a half period', () => {
   it('GIVEN a march THEN the half, the hex and the points left today', () => {
-    expect(outcome([], 'marched')).toBe('Afternoon: Army of ann marched to 0202; 3 of 12 points left today.');
+    expect(outcome([], 'marched')).toBe('Afternoon: Army of ann marched 0201 -> 0202; 3 of 12 points left today.');
     expect(outcome([], 'crossed')).toBe('Afternoon: Army of ann crossed the river at 0202; 3 of 12 points left today.');
   });
 
   it('GIVEN notes THEN each is said, the first capitalised', () => {
-    expect(outcome([{ kind: 'stragglersLeft', figures: 3, at: '0201' }], 'marched')).toBe('Afternoon: Army of ann marched to 0202; 3 of 12 points left today. 3 straggling figure(s) left behind at 0201 are lost.');
+    expect(outcome([{ kind: 'stragglersLeft', figures: 3, at: '0201' }], 'marched')).toBe('Afternoon: Army of ann marched 0201 -> 0202; 3 of 12 points left today. 3 straggling figure(s) left behind at 0201 are lost.');
     expect(outcome([{ kind: 'crossingBegun', method: 'ferry', at: '0202', days: 1 }])).toContain('Ferry crossing at 0202 begun: 1 day(s).');
     expect(outcome([{ kind: 'crossingBegun', method: 'rafts', at: '0202', days: 3 }])).toContain('Rafts (timber, build, cross) at 0202 begun: 3 day(s).');
     expect(outcome([{ kind: 'orderCancelled', violation: { code: 'move.x', message: 'the hex is water' } }])).toContain('Order cancelled: the hex is water.');

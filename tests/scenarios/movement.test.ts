@@ -39,7 +39,7 @@ describe('/move', () => {
     h = await consoleHarness({ setup: SETUP });
     await h.run('@referee /campaign start', '@alice /move army:grallune path:"1825 1824"', '!tick', '!tick');
     expect(h.channel().some((o) => o.content.includes('Ingegerd marched from 1826 to 1825'))).toBe(true);
-    expect(h.dms('alice').some((o) => o.content.includes('marched to 1824'))).toBe(true);
+    expect(h.dms('alice').some((o) => o.content.includes('marched 1825 -> 1824'))).toBe(true);
   });
 
   it('GIVEN to: THEN the bot finds a route and previews it over the days needed', async () => {

@@ -27,8 +27,8 @@ describe('issue 27 item 2: each commander\'s own tick report', () => {
     expect(alice).toHaveLength(1);
     expect(alice[0]).toContain('**Army of Hadewych** and **Army of Solon Theros** (Long Autumn)');
     expect(alice[0]).toContain('**Tick report: Day 1, morning (late autumn) → Day 1, afternoon**');
-    expect(alice[0]).toMatch(/Morning: Army of Hadewych marched to 0817; \d+ of \d+ points left today\./);
-    expect(alice[0]).toMatch(/Morning: Army of Solon Theros (marched to|stayed at) \d{4}/);
+    expect(alice[0]).toMatch(/Morning: Army of Hadewych marched 0816 -> 0817; \d+ of \d+ points left today\./);
+    expect(alice[0]).toMatch(/Morning: Army of Solon Theros (marched 0815 -> 0715|stayed at \d{4})/);
     // Bob held: nothing happened to him, so no report (his default is `changes`).
     expect(h.outputs.filter((o) => o.to === 'dm' && o.user === 'bob').map((o) => o.content).filter((c) => c.includes('Tick report'))).toEqual([]);
   });

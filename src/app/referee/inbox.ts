@@ -1,3 +1,4 @@
+import { seatsField } from '../table/away.js';
 import { byId } from '../../engine/state/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
 import { awaitingAnswers, describeStep, isOpen } from '../../engine/contact/index.js';
@@ -159,7 +160,8 @@ export function refereeInbox(app: App, actor: Actor): Reply[] {
     const empty = fields.length === 0;
     // Not waiting on the referee, but theirs to watch: what the armies following plans are doing.
     const plans = plansField(tx);
-    const card = { title: 'Referee inbox', description: empty ? 'Nothing waits on you.' : `${formatGameTime(tx.state.clock)}; the campaign is ${tx.state.status}.`, fields: [...fields, ...(plans ? [plans] : [])] };
+    const seats = seatsField(tx);
+    const card = { title: 'Referee inbox', description: empty ? 'Nothing waits on you.' : `${formatGameTime(tx.state.clock)}; the campaign is ${tx.state.status}.`, fields: [...fields, ...(plans ? [plans] : []), ...(seats ? [seats] : [])] };
     const data = { contacts: w.contacts.map((c) => ({ id: c.id, waiting: c.waitingFor })), battles: w.battles.map((b) => b.id), bounced: w.bounced.map((b) => b.userId), givenUp: w.givenUp.map((g) => g.id), noOrders: w.noOrders.map((o) => o.armyId), unassigned: w.unassigned, catchUp: w.catchUp !== undefined };
     return [withCards(ephemeral(empty ? `Nothing waits on you in **${tx.state.name}**.` : `What waits on you in **${tx.state.name}**:`, data), [card], buttons)];
   });

@@ -54,7 +54,9 @@ export function countAbsence(tx: CampaignTx, state: CampaignState): { state: Cam
     }
     const present = away || before.acted === true || commanders.some((u) => tx.meta.ready.includes(u));
     const missed = present ? 0 : before.missed + 1;
-    const standing = away || (!present && (before.standing === true || (after > 0 && missed >= after)));
+    // Standing orders that came with the time away end with it.
+    const wasStanding = before.standing === true && awayUntil === undefined;
+    const standing = away || (!present && (wasStanding || (after > 0 && missed >= after)));
     const seat: ArmySeat = { ...rest, missed, ...(standing ? { standing: true } : {}), ...(away ? { awayUntil } : {}) };
     const same = before.acted !== true && JSON.stringify(seat) === JSON.stringify({ ...rest, missed: before.missed, ...(before.standing ? { standing: true } : {}), ...(awayUntil !== undefined ? { awayUntil } : {}) });
     if (!same) {
@@ -62,13 +64,13 @@ export function countAbsence(tx: CampaignTx, state: CampaignState): { state: Cam
       changed = true;
     }
     if (away) continue;
-    if (standing && before.standing !== true) {
+    if (standing && !wasStanding) {
       const followsPlan = Object.hasOwn(state.plans, army.id);
       const follows = followsPlan ? 'it follows its plan (`/army plan show`)' : DEFAULT_TEXT[state.settings.defaultOrder];
       // One line in the chronicle; the referee's digest says what it follows and how to fill the seat.
       events.push({ type: 'armyStanding', audience: PUBLIC, text: `${who}'s army **${army.name}** is under standing orders.`, data: { armyId: army.id } });
       events.push({ type: 'armyStandingReferee', audience: REFEREE, text: `${who} gave no orders or answers for ${missed} half periods in a row (\`absent-after\`): **${army.name}** is under standing orders, ${follows}. Their next order takes it back; \`/seat offer army:${army.id}\` offers the seat to a substitute (or names one with \`user:\`).`, data: { armyId: army.id, missed } });
-    } else if (!standing && before.standing === true) {
+    } else if (!standing && wasStanding) {
       events.push({ type: 'armyResumed', audience: REFEREE, text: `${who} gives orders: **${army.name}** takes its own orders again.`, data: { armyId: army.id } });
     }
   }

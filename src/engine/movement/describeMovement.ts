@@ -63,7 +63,7 @@ function armyMoved(d: Data<'armyMoved'>, names: Names): string {
 }
 
 function movementOutcome(d: Data<'movementOutcome'>, names: Names): string {
-  const moved = d.moved === 'marched' ? `marched to ${d.hex}` : d.moved === 'crossed' ? `crossed the river at ${d.hex}` : `stayed at ${d.hex}`;
+  const moved = d.moved === 'marched' ? `marched ${d.from} -> ${d.hex}` : d.moved === 'crossed' ? `crossed the river at ${d.hex}` : `stayed at ${d.hex}`;
   const notes = d.notes.length > 0 ? ` ${capital(d.notes.map(describeNote).join('; ')).replace(/\.$/, '')}.` : '';
   return `${capital(d.half)}: ${names.army(d.armyId)} ${moved}; ${d.pointsLeft} of ${d.allowance} points left today.${notes}`;
 }

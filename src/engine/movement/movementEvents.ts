@@ -33,6 +33,8 @@ export type MovementFact =
   | Fact<'movementOutcome', {
     readonly armyId: string;
     readonly half: HalfPeriod;
+    /** Where it stood before the half period, and where it stands after. */
+    readonly from: string;
     readonly hex: string;
     /** Entered a hex, only crossed a river, or stayed. */
     readonly moved: 'marched' | 'crossed' | 'stayed';

@@ -252,5 +252,5 @@ function report(ap: Applying, a: Army, o: MoverOutcome, clock: GameTime, map: Ma
   ap.march = { ...ap.march, pointsLeft };
   if (o.made.length === 0 && ap.notes.length === 0) return;
   const moved = entered.length > 0 ? 'marched' : o.made.length > 0 ? 'crossed' : 'stayed';
-  ap.facts.push({ type: 'movementOutcome', audience: toArmy(a.id), data: { armyId: a.id, half: halfPeriodName(clock), hex: to, moved, pointsLeft, allowance: o.plan.allowance, notes: ap.notes } });
+  ap.facts.push({ type: 'movementOutcome', audience: toArmy(a.id), data: { armyId: a.id, half: halfPeriodName(clock), from: map.format(a.hex), hex: to, moved, pointsLeft, allowance: o.plan.allowance, notes: ap.notes } });
 }
