@@ -10,9 +10,9 @@ import { MapCache } from './mapCache.js';
  * costs no drawing and no cutting.
  */
 
-export const TILE_SIZE = 512;
+const TILE_SIZE = 512;
 /** Width of the first picture: the pyramid's level below the top. */
-export const FIRST_WIDTH = 1600;
+const FIRST_WIDTH = 1600;
 /** Levels below this many pixels wide are not offered (tiny tiles nobody needs). */
 const MIN_LEVEL_WIDTH = 150;
 
