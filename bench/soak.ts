@@ -13,6 +13,7 @@ import { createRngState, SeededDice } from '../src/engine/dice/index.js';
 import { regimentFigures } from '../src/engine/forces/index.js';
 import { hexKey } from '../src/engine/hex/index.js';
 import { isWater } from '../src/engine/map/index.js';
+import { benchWebFirstPaint } from './web.js';
 import type { CampaignState } from '../src/engine/state/index.js';
 
 /**
@@ -36,9 +37,11 @@ import type { CampaignState } from '../src/engine/state/index.js';
  * come back to back; the harness also keeps every message it received for the secrecy check),
  * invariantViolations (checked after every tick:
  * armies on the map, one commander per hex, whole non-negative points and figures, contacts
- * naming real armies) and secretLeaks (channel posts matching the secrecy pattern).
+ * naming real armies) and secretLeaks (channel posts matching the secrecy pattern); and
+ * webFirstPaintMs / webFirstPaintWarmMs: a commander's campaign page on the finished campaign in
+ * headless Chromium, from their link to the first view's tiles drawn (bench/web.ts).
  */
-const { values } = parseArgs({ options: { halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' } } });
+const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' } } });
 
 /**
  * Channel text must never carry numbers about forces: the scenario tests' pattern, except that a
@@ -54,6 +57,8 @@ export interface SoakResult {
   readonly exportMs: number;
   readonly undoMs: number;
   readonly rssMb: number;
+  readonly webFirstPaintMs?: number;
+  readonly webFirstPaintWarmMs?: number;
   readonly invariantViolations: number;
   readonly secretLeaks: number;
 }
@@ -94,7 +99,7 @@ export function invariants(state: CampaignState, inBounds: (h: CampaignState['ar
   return broken;
 }
 
-export async function soak(opts: { halves: number; seed: number; databasePath?: string; log?: (line: string) => void }): Promise<SoakResult> {
+export async function soak(opts: { halves: number; seed: number; databasePath?: string; web?: boolean; log?: (line: string) => void }): Promise<SoakResult> {
   const dir = mkdtempSync(join(tmpdir(), 'valormr-soak-'));
   const databasePath = opts.databasePath ?? join(dir, 'soak.db');
   const clock = new ManualClock(new Date('2026-11-22T07:00:00Z'));
@@ -190,6 +195,8 @@ export async function soak(opts: { halves: number; seed: number; databasePath?: 
   app.db.$client.pragma('wal_checkpoint(TRUNCATE)');
   const dbBytes = statSync(databasePath).size;
   const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
+  // The web page's first paint on this long campaign, for one of its commanders (bench/web.ts).
+  const web = opts.web ? await benchWebFirstPaint(app, { userId: watcher, userName: watcher, guildId: 'soak', channelId: 'soak', roleIds: [] }) : {};
   app.close();
   if (!opts.databasePath) rmSync(dir, { recursive: true, force: true });
   const window = (xs: readonly number[][], at: 'first' | 'last'): number => round(median((at === 'first' ? xs.slice(0, 50) : xs.slice(-50)).flat()));
@@ -201,6 +208,7 @@ export async function soak(opts: { halves: number; seed: number; databasePath?: 
     exportMs: round(exportMs),
     undoMs: round(undoMs),
     rssMb,
+    ...web,
     invariantViolations: violations,
     secretLeaks: leaks,
   };
@@ -209,7 +217,7 @@ export async function soak(opts: { halves: number; seed: number; databasePath?: 
 if (process.argv[1]?.endsWith('soak.ts')) {
   const halves = Number(values.halves);
   const started = performance.now();
-  const result = await soak({ halves, seed: Number(values.seed), ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`) });
+  const result = await soak({ halves, seed: Number(values.seed), web: values.web, ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`) });
   process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB; tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms; undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -2,6 +2,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { App } from '../src/app/app.js';
+import type { Actor } from '../src/app/actor.js';
+import { webLink } from '../src/app/web/webAccess.js';
+import { startWebServer } from '../src/web/server.js';
 import { openHarness } from './app.js';
 import { ensureBuilt } from './startup.js';
 import { figure, median } from './stats.js';
@@ -82,4 +86,43 @@ export async function benchWebIdleRss(dir: string, runs = 3): Promise<{ webIdleR
   const webIdleRssMb = idleRssWebOnMb - idleRssWebOffMb;
   figure('webIdleRssMb: the web page on minus off, compiled bot idle with 3 campaigns', `${webIdleRssMb.toFixed(1)} MB (${idleRssWebOnMb.toFixed(0)} vs ${idleRssWebOffMb.toFixed(0)} MB)`, '< 30 MB');
   return { webIdleRssMb, idleRssWebOffMb, idleRssWebOnMb };
+}
+
+/**
+ * webFirstPaintMs: a commander's page on a long campaign (the soak's), in Debian's headless
+ * Chromium at a desktop viewport (1366 x 900): from the navigation to their `/web` link until
+ * every tile of the first view is drawn (`performance.now()` at OpenSeadragon's fully-loaded).
+ * Cold: a fresh server (nothing cached, render thread as found); warm: a second browser on the
+ * same view (the tiles from cache). Medians of `runs` each.
+ */
+export async function benchWebFirstPaint(app: App, actor: Actor, runs = 3): Promise<{ webFirstPaintMs: number; webFirstPaintWarmMs: number }> {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const cold: number[] = [];
+  const warm: number[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const web = await startWebServer(app, { port: 0 });
+      try {
+        for (const into of [cold, warm]) {
+          const url = (webLink(app, actor)[0]?.data as { url?: string } | undefined)?.url;
+          if (!url) throw new Error('bench: no /web link');
+          const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+          const page = await ctx.newPage();
+          await page.goto(url);
+          await page.waitForFunction(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body.dataset.painted !== undefined, undefined, { timeout: 300_000 });
+          into.push(Number(await page.evaluate(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string | undefined> } } }).document.body.dataset.painted)));
+          await ctx.close();
+        }
+      } finally {
+        await web.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const webFirstPaintMs = median(cold);
+  const webFirstPaintWarmMs = median(warm);
+  figure('webFirstPaintMs: a commander\'s page, link to every first tile drawn (cold / warm)', `${webFirstPaintMs.toFixed(0)} / ${webFirstPaintWarmMs.toFixed(0)} ms`, '< 1000 ms');
+  return { webFirstPaintMs, webFirstPaintWarmMs };
 }

@@ -105,29 +105,49 @@
     }, 'Nothing yet.');
   }
 
-  function showMap(version) {
-    const url = base + '/map.png' + query(state.day === null ? { v: version } : undefined);
+  // The map as deep-zoom tiles: map.json gives the pyramid's size, tile/L/X/Y.png each square (the
+  // first paint needs only the small levels; the 3,200 px level is drawn when someone zooms that far).
+  // data-map-url names the whole picture of the view shown (map.png), which the tiles are cut from.
+  async function showMap(version) {
+    const q = query(state.day === null ? { v: version } : undefined);
+    const url = base + '/map.png' + q;
     if (url === state.mapUrl) return;
     state.mapUrl = url;
     document.body.dataset.map = 'loading';
+    const res = await fetch(base + '/map.json' + q, { credentials: 'same-origin', cache: 'no-store' });
+    if (url !== state.mapUrl) return; // a newer view was asked for meanwhile
+    if (!res.ok) { document.body.dataset.map = 'failed'; return; }
+    const p = await res.json();
     if (!viewer) {
       viewer = OpenSeadragon({
         element: $('map'), prefixUrl: '/assets/osd/images/', showNavigator: true, navigatorPosition: 'BOTTOM_RIGHT',
         maxZoomPixelRatio: 3, visibilityRatio: 0.5, gestureSettingsTouch: { pinchRotate: false }, crossOriginPolicy: false,
       });
-      viewer.addHandler('open', () => { document.body.dataset.map = 'open'; document.body.dataset.mapUrl = state.mapUrl; });
+      viewer.addHandler('open', () => {
+        document.body.dataset.map = 'open';
+        document.body.dataset.mapUrl = state.mapUrl;
+        // First paint: every tile of the first view drawn.
+        const item = viewer.world.getItemAt(0);
+        const painted = (e) => {
+          if (!e.fullyLoaded) return;
+          document.body.dataset.painted = String(performance.now());
+          item.removeHandler('fully-loaded-change', painted);
+        };
+        if (item) item.addHandler('fully-loaded-change', painted);
+      });
       // How many screen pixels one pixel of the map picture takes (1: its native size, where every hex id reads).
-      viewer.addHandler('zoom', () => {
+      const zoomed = () => {
         const item = viewer.world.getItemAt(0);
         if (item) document.body.dataset.zoom = String(item.viewportToImageZoom(viewer.viewport.getZoom(true)));
-      });
-      viewer.addHandler('animation-finish', () => {
-        const item = viewer.world.getItemAt(0);
-        if (item) document.body.dataset.zoom = String(item.viewportToImageZoom(viewer.viewport.getZoom(true)));
-      });
+      };
+      viewer.addHandler('zoom', zoomed);
+      viewer.addHandler('animation-finish', zoomed);
       viewer.addHandler('open-failed', () => { document.body.dataset.map = 'failed'; });
     }
-    viewer.open({ type: 'image', url, buildPyramid: true });
+    viewer.open({
+      width: p.width, height: p.height, tileSize: p.tileSize, tileOverlap: 0, minLevel: p.minLevel, maxLevel: p.maxLevel,
+      getTileUrl: (level, x, y) => base + '/tile/' + level + '/' + x + '/' + y + '.png' + q,
+    });
   }
 
   async function load() {

@@ -5,11 +5,11 @@ import type { MapView } from '../engine/views/index.js';
 import type { SeededDice } from '../engine/dice/index.js';
 import type { CampaignState, ContactRecord } from '../engine/state/index.js';
 import type { CampaignControl, CampaignMeta } from '../db/campaignRepo.js';
-import type { StoredEvent } from '../db/eventRepo.js';
+import type { ChronicleWindow, StoredEvent } from '../db/eventRepo.js';
 import type { Member } from '../db/memberRepo.js';
 import type { NoticeRow } from '../db/noticeRepo.js';
 import type { OutboxRow, UndeliveredRow } from '../db/outboxRepo.js';
-import type { PlayedTick, UndoableTick } from '../db/tickRepo.js';
+import type { PlayedTick, TickIndexRow, UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
 import type { Outgoing } from './deliveries/outgoing.js';
 import type { Reply } from './messages.js';
@@ -46,8 +46,12 @@ export interface CampaignReads {
   lastOfType(type: string, limit: number): StoredEvent[];
   /** Every played half period, in order (the book, the time-lapse). */
   playedTicks(): PlayedTick[];
+  /** Every played half period, in order, without its frame (the web page's day index: no frame parsed). */
+  tickIndex(): TickIndexRow[];
+  /** One played half period with its frame, if played. */
+  playedTickAt(timeIndex: number): PlayedTick | undefined;
   /** Every event for these audiences not withdrawn by an undo, in order, leaving out some types (the book). */
-  chronicle(audiences: readonly string[], without: readonly string[]): StoredEvent[];
+  chronicle(audiences: readonly string[], without: readonly string[], window?: ChronicleWindow): StoredEvent[];
   /** What people chose with `/notify` (no row: the defaults; read them through `noticesOf`, src/app/notices.ts). */
   notices(): NoticeRow[];
 }

@@ -13,7 +13,7 @@ import { allEventsJson, appendEvents, chronicleEvents, diceEventsOf, eventsFor, 
 import { assignCommander, listMembers, unassignArmy } from '../db/memberRepo.js';
 import { listNotices, saveNotice } from '../db/noticeRepo.js';
 import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, undeliveredMessages } from '../db/outboxRepo.js';
-import { deleteTick, lastUndoableTick, playedTicks, recordTick, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
+import { deleteTick, lastUndoableTick, playedTickAt, playedTicks, recordTick, tickIndex, tickPlayed, undoableTicks, type UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import type { CampaignReads, CampaignTx, Change } from './campaignTx.js';
@@ -88,7 +88,9 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
     diceEvents: (period) => diceEventsOf(db, campaignId, period),
     lastOfType: (type, limit) => lastEventsOfType(db, campaignId, type, limit),
     playedTicks: () => playedTicks(db, campaignId),
-    chronicle: (audiences, without) => chronicleEvents(db, campaignId, audiences, without),
+    tickIndex: () => tickIndex(db, campaignId),
+    playedTickAt: (timeIndex) => playedTickAt(db, campaignId, timeIndex),
+    chronicle: (audiences, without, window) => chronicleEvents(db, campaignId, audiences, without, window),
     notices: () => listNotices(db, campaignId),
   };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/gameTime.js';
 import type { Audience, EngineEvent } from '../engine/events/events.js';
 import type { Database } from './client.js';
@@ -59,10 +59,21 @@ export function lastEventsOfType(db: Database, campaignId: string, type: string,
 }
 
 /** Every event for these audiences not withdrawn by an undo, in log order, without the types named (the campaign book). */
-export function chronicleEvents(db: Database, campaignId: string, audiences: readonly string[], without: readonly string[]): StoredEvent[] {
+export function chronicleEvents(db: Database, campaignId: string, audiences: readonly string[], without: readonly string[], opts: ChronicleWindow = {}): StoredEvent[] {
   const conds = [eq(events.campaignId, campaignId), inArray(events.audience, [...audiences]), eq(events.undone, false)];
   if (without.length > 0) conds.push(notInArray(events.type, [...without]));
-  return db.select().from(events).where(and(...conds)).orderBy(events.id).all().map(toStored);
+  if (opts.upToDay !== undefined) conds.push(lte(events.gameDay, opts.upToDay));
+  if (opts.upToId !== undefined) conds.push(lte(events.id, opts.upToId));
+  if (opts.last === undefined) return db.select().from(events).where(and(...conds)).orderBy(events.id).all().map(toStored);
+  // Only the newest lines are read (the web page's: a long campaign's whole log is never parsed).
+  return db.select().from(events).where(and(...conds)).orderBy(desc(events.id)).limit(opts.last).all().reverse().map(toStored);
+}
+
+/** Which part of the chronicle: up to a game day or an event id, and only the newest `last` lines. */
+export interface ChronicleWindow {
+  readonly upToDay?: number;
+  readonly upToId?: number;
+  readonly last?: number;
 }
 
 export function allEvents(db: Database, campaignId: string): StoredEvent[] {

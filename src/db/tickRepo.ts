@@ -64,3 +64,25 @@ export function playedTicks(db: Database, campaignId: string): PlayedTick[] {
   return (prepared(db, 'select time_index as timeIndex, last_event_id as lastEventId, frame from ticks where campaign_id = ? order by time_index').all(campaignId) as { timeIndex: number; lastEventId: number; frame: string | null }[])
     .map((r) => ({ timeIndex: r.timeIndex, lastEventId: r.lastEventId, frame: r.frame === null ? null : JSON.parse(r.frame) as unknown }));
 }
+
+/** A played half period without its frame: the web page's day index (no frame is read or parsed). */
+export interface TickIndexRow {
+  readonly timeIndex: number;
+  readonly lastEventId: number;
+  /** Whether a frame was kept with it. */
+  readonly framed: boolean;
+}
+
+/** Every played half period, in order, without reading the frames (cheap on a long campaign). */
+export function tickIndex(db: Database, campaignId: string): TickIndexRow[] {
+  return db.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, framed: sql<number>`${ticks.frame} is not null` })
+    .from(ticks).where(eq(ticks.campaignId, campaignId)).orderBy(ticks.timeIndex).all()
+    .map((r) => ({ timeIndex: r.timeIndex, lastEventId: r.lastEventId, framed: r.framed === 1 }));
+}
+
+/** One played half period with its frame (parsed), if played. */
+export function playedTickAt(db: Database, campaignId: string, timeIndex: number): PlayedTick | undefined {
+  const r = db.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame })
+    .from(ticks).where(and(eq(ticks.campaignId, campaignId), eq(ticks.timeIndex, timeIndex))).get();
+  return r ? { timeIndex: r.timeIndex, lastEventId: r.lastEventId, frame: r.frame } : undefined;
+}

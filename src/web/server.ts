@@ -9,9 +9,9 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../app/app.js';
 import { redeemWebLink, stillInCampaign, webVersion, type WebSession } from '../app/web/webAccess.js';
-import { NotForYou, webMap, webPage, type PageRequest } from '../app/web/webPage.js';
+import { NotForYou, WEB_MAP_WIDTH, webMap, webPage, type PageRequest } from '../app/web/webPage.js';
 import { spectatorMap, spectatorPage, spectatorVersion } from '../app/web/spectatorPage.js';
-import { MapCache } from './mapCache.js';
+import { TileCache, type DrawAt, type Drawn } from './tiles.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
 
 /** How the web page is served. */
@@ -32,6 +32,8 @@ export interface WebOptions {
    * machine), none without.
    */
   readonly trustProxy?: string | false;
+  /** Told of every picture drawn and tile cut (a cache miss): for tests to count. */
+  readonly drawn?: Drawn;
   /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
   readonly oauth?: OAuthProvider;
 }
@@ -89,7 +91,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   await server.register(fastifyRateLimit, { global: false });
   await server.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', maxAge: '1h', index: false });
   await server.register(fastifyStatic, { root: OSD, prefix: '/assets/osd/', decorateReply: false, maxAge: '1d', index: false });
-  const maps = new MapCache(24);
+  const maps = new TileCache(WEB_MAP_WIDTH, { pictures: 24, tiles: 400, ...(opts.drawn ? { drawn: opts.drawn } : {}) });
   /** The open pages' event streams, each ended when the server closes (else closing would wait for every open page). */
   const streams = new Set<() => void>();
   const loginLimit = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
@@ -156,20 +158,59 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     }
   });
 
-  server.get<{ Params: { id: string } }>('/c/:id/map.png', async (req, reply) => {
+  /** A person's view of the map: its cache key and how to draw it, or undefined when not theirs (a 404). */
+  const personView = (req: FastifyRequest<{ Params: { id: string } }>): { key: string; draw: DrawAt } | undefined => {
     const s = sessionFor(req, req.params.id);
     const q = pageRequest(req.query);
-    if (!s || !q) return notFound(reply);
+    if (!s || !q) return undefined;
     const version = webVersion(app, s.campaignId);
-    const key = `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`;
-    try {
-      const png = await maps.get(key, () => webMap(app, s, q));
-      return reply.type('image/png').header('cache-control', 'private, no-cache').send(png);
-    } catch (err) {
-      if (err instanceof NotForYou) return notFound(reply);
-      throw err;
-    }
-  });
+    return { key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`, draw: (width) => webMap(app, s, q, width) };
+  };
+  /** The spectators' view of the map, or undefined when there is none. */
+  const spectatorView = (req: FastifyRequest<{ Params: { id: string } }>): { key: string; draw: DrawAt } | undefined => {
+    const job = spectatorVersion(app, req.params.id) === undefined ? undefined : spectatorMap(app, req.params.id);
+    return job ? { key: job.key, draw: job.render } : undefined;
+  };
+  const tileParams = (p: { level: string; x: string; y: string }): [number, number, number] | undefined => {
+    const n = [p.level, p.x, p.y.replace(/\.png$/, '')];
+    return n.every((v) => /^\d{1,3}$/.test(v)) ? (n.map(Number) as [number, number, number]) : undefined;
+  };
+  type TileRoute = { Params: { id: string; level: string; x: string; y: string } };
+
+  /**
+   * The map routes of a page (`/c/:id`: the person's, private; `/s/:id`: the spectators', public):
+   * `map.png`, the whole 3,200 px picture; `map.json`, the tile pyramid's size; `tile/L/X/Y.png`.
+   */
+  const mapRoutes = (prefix: '/c' | '/s', viewOf: (req: FastifyRequest<{ Params: { id: string } }>) => { key: string; draw: DrawAt } | undefined, cacheControl: string, extra: object): void => {
+    const guarded = async <T>(reply: FastifyReply, f: () => Promise<T>): Promise<T | FastifyReply> => {
+      try {
+        return await f();
+      } catch (err) {
+        if (err instanceof NotForYou) return notFound(reply);
+        throw err;
+      }
+    };
+    server.get<{ Params: { id: string } }>(`${prefix}/:id/map.png`, extra, async (req, reply) => {
+      const v = viewOf(req);
+      if (!v) return notFound(reply);
+      return guarded(reply, async () => reply.type('image/png').header('cache-control', cacheControl).send(await maps.picture(v.key, WEB_MAP_WIDTH, v.draw)));
+    });
+    server.get<{ Params: { id: string } }>(`${prefix}/:id/map.json`, extra, async (req, reply) => {
+      const v = viewOf(req);
+      if (!v) return notFound(reply);
+      return guarded(reply, async () => reply.header('cache-control', 'no-store').send(await maps.pyramid(v.key, v.draw)));
+    });
+    server.get<TileRoute>(`${prefix}/:id/tile/:level/:x/:y`, extra, async (req, reply) => {
+      const v = viewOf(req);
+      const t = tileParams(req.params);
+      if (!v || !t) return notFound(reply);
+      return guarded(reply, async () => {
+        const png = await maps.tile(v.key, v.draw, ...t);
+        return png ? reply.type('image/png').header('cache-control', cacheControl).send(png) : notFound(reply);
+      });
+    });
+  };
+  mapRoutes('/c', personView, 'private, no-cache', {});
 
   /**
    * An open page's server-sent events: `update` when what it shows changed, `gone` when it is no
@@ -220,7 +261,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   });
 
   // The spectator page: public, when the referee has turned it on; a plain 404 otherwise.
-  const spectatorLimit = { config: { rateLimit: { max: 240, timeWindow: '1 minute' } } };
+  const spectatorLimit = { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } };
   server.get<{ Params: { id: string } }>('/s/:id', spectatorLimit, async (req, reply) => {
     if (spectatorVersion(app, req.params.id) === undefined) return notFound(reply);
     return reply.header('cache-control', 'no-store').sendFile('page.html', ASSETS);
@@ -233,12 +274,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     return reply.header('cache-control', 'no-store').send({ ...data, version });
   });
 
-  server.get<{ Params: { id: string } }>('/s/:id/map.png', spectatorLimit, async (req, reply) => {
-    const job = spectatorVersion(app, req.params.id) === undefined ? undefined : spectatorMap(app, req.params.id);
-    if (!job) return notFound(reply);
-    const png = await maps.get(job.key, job.render);
-    return reply.type('image/png').header('cache-control', 'public, no-cache').send(png);
-  });
+  mapRoutes('/s', spectatorView, 'public, no-cache', spectatorLimit);
 
   server.get<{ Params: { id: string } }>('/s/:id/events', spectatorLimit, async (req, reply) => {
     const id = req.params.id;

@@ -171,7 +171,7 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
       const page = await ctx.newPage();
       const bodies: string[] = [];
       // What the server sent about the campaign (the page data; the page's script and styles are the same for everyone).
-      page.on('response', async (r) => { if (/json/.test(r.headers()['content-type'] ?? '')) bodies.push(await r.text().catch(() => '')); });
+      page.on('response', async (r) => { if (r.url().includes('/page.json')) bodies.push(await r.text().catch(() => '')); });
       await page.goto(`${w.web.url}/s/${id}`);
       await ready(page);
       expect(await text(page, '#when')).toContain(shownTime);

@@ -30,8 +30,10 @@ function delayOf(tx: CampaignTx): number | undefined {
 
 /** The half period `delay` half periods before the latest one played; undefined while fewer have been played. */
 function shownTick(tx: CampaignTx, delay: number): Shown | undefined {
-  const ticks = tx.read.playedTicks();
-  const t = ticks[ticks.length - 1 - delay];
+  // The index first (no frame parsed), then the one frame shown.
+  const index = tx.read.tickIndex();
+  const at = index[index.length - 1 - delay];
+  const t = at === undefined ? undefined : tx.read.playedTickAt(at.timeIndex);
   const f = t?.frame as Partial<TickFrame> | null | undefined;
   if (!t || !f || typeof f !== 'object' || !f.view || typeof f.fog !== 'boolean') return undefined;
   return { timeIndex: t.timeIndex, lastEventId: t.lastEventId, frame: { view: f.view, fog: f.fog } };
@@ -61,7 +63,7 @@ export function spectatorPage(app: App, campaignId: string): PageData | undefine
     if (delay === undefined) return undefined;
     const t = shownTick(tx, delay);
     const lines = t
-      ? tx.read.chronicle(['public'], NOT_IN_BOOK).filter((e) => e.id <= t.lastEventId && webMayReadLogged(tx, SPECTATOR, e.audience)).slice(-CHRONICLE_LINES)
+      ? tx.read.chronicle(['public'].filter((a) => webMayReadLogged(tx, SPECTATOR, a)), NOT_IN_BOOK, { upToId: t.lastEventId, last: CHRONICLE_LINES })
       : [];
     return {
       campaign: {
@@ -86,7 +88,7 @@ export function spectatorPage(app: App, campaignId: string): PageData | undefine
 }
 
 /** The spectator page's map (the public map of the half period shown), its cache key, or undefined when there is none. */
-export function spectatorMap(app: App, campaignId: string): { key: string; render: () => Promise<Buffer> } | undefined {
+export function spectatorMap(app: App, campaignId: string): { key: string; render: (width?: number) => Promise<Buffer> } | undefined {
   const job = readCampaign(app, { campaignId }, (tx) => {
     const delay = delayOf(tx);
     const t = delay === undefined ? undefined : shownTick(tx, delay);
@@ -95,5 +97,5 @@ export function spectatorMap(app: App, campaignId: string): { key: string; rende
     return { key: `spectator|${campaignId}|${t.timeIndex}|${t.lastEventId}`, map: tx.map, mapKey: tx.mapKey, view, title: { campaign: tx.state.name, time: formatGameTime(view.time), weather: describeSky(view.weather) } };
   });
   if (!job) return undefined;
-  return { key: job.key, render: () => renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width: WEB_MAP_WIDTH, hexIds: 'all' }) };
+  return { key: job.key, render: (width = WEB_MAP_WIDTH) => renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width, hexIds: 'all' }) };
 }

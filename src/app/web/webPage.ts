@@ -78,14 +78,21 @@ function readingOf(tx: CampaignTx, session: WebSession, req: PageRequest): Readi
   return { referee: false, reader: { kind: 'commander', armyIds: role.armyIds }, who, armyIds: role.armyIds, as: null };
 }
 
-/** The frame kept with the last tick of each played day (what the campaign book draws). */
-function dayFrames(tx: CampaignTx): Map<number, TickFrame> {
-  const frames = new Map<number, TickFrame>();
-  for (const t of tx.read.playedTicks()) {
-    const f = t.frame as Partial<TickFrame> | null;
-    if (f && typeof f === 'object' && f.view && typeof f.fog === 'boolean') frames.set(fromIndex(t.timeIndex).day, { view: f.view, fog: f.fog });
-  }
-  return frames;
+/**
+ * The half period whose frame the timeline shows for each played day (its last tick with a kept
+ * frame), from the ticks' index: no frame is read or parsed, however long the campaign.
+ */
+function dayTicks(tx: CampaignTx): Map<number, number> {
+  const days = new Map<number, number>();
+  for (const t of tx.read.tickIndex()) if (t.framed) days.set(fromIndex(t.timeIndex).day, t.timeIndex);
+  return days;
+}
+
+/** The frame of one played day (the book's), read alone; undefined when none was kept. */
+function dayFrame(tx: CampaignTx, day: number): TickFrame | undefined {
+  const at = dayTicks(tx).get(day);
+  const f = at === undefined ? undefined : tx.read.playedTickAt(at)?.frame as Partial<TickFrame> | null | undefined;
+  return f && typeof f === 'object' && f.view && typeof f.fog === 'boolean' ? { view: f.view, fog: f.fog } : undefined;
 }
 
 function audienceLabel(audience: string, r: Reading, tx: CampaignTx): string {
@@ -105,17 +112,16 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
   const { data, inboxActor } = readCampaign(app, { campaignId: session.campaignId }, (tx) => {
     const r = readingOf(tx, session, req);
     // Days played to their end: the day in progress is "now".
-    const days = [...dayFrames(tx).keys()].filter((d) => d < tx.state.clock.day);
+    const days = [...dayTicks(tx).keys()].filter((d) => d < tx.state.clock.day);
     if (req.day !== undefined && !days.includes(req.day)) throw new NotForYou();
     const name = (id: string): string => tx.state.armies[id]?.name ?? id;
     const contacts = (armyId: string) => [...tx.read.closedContacts(armyId), ...Object.values(tx.state.contacts)];
     // Status, orders and intel: the armies whose secrets the reader may read (the referee's come by "view as").
     const own = r.reader.kind === 'commander' ? r.armyIds.filter((id) => webMayReadSecretsOf(tx, r.who, id)) : [];
     // The chronicle: every logged line the deliveries let this reader read.
-    const lines = tx.read.chronicle(['public', 'referee', ...Object.keys(tx.state.armies).map((id) => `army:${id}`)], NOT_IN_BOOK)
-      .filter((e) => webMayReadLogged(tx, r.who, e.audience))
-      .filter((e) => req.day === undefined || e.time.day <= req.day)
-      .slice(-CHRONICLE_LINES)
+    // (Asked of the database by audience, each audience passed through the deliveries' decision, and only the newest lines read.)
+    const audiences = ['public', 'referee', ...Object.keys(tx.state.armies).map((id) => `army:${id}`)].filter((a) => webMayReadLogged(tx, r.who, a));
+    const lines = tx.read.chronicle(audiences, NOT_IN_BOOK, { last: CHRONICLE_LINES, ...(req.day !== undefined ? { upToDay: req.day } : {}) })
       .map((e): PageLine => ({ id: e.id, time: formatGameTime(e.time), day: e.time.day, to: audienceLabel(e.audience, r, tx), text: e.text }));
     const data: PageData = {
       campaign: { name: tx.state.name, time: gameTimeLabel(tx.state), status: tx.state.status, weather: describeSky(tx.state.weather), fog: tx.state.settings.positions === 'fog' },
@@ -144,14 +150,15 @@ export const WEB_MAP_WIDTH = 3200;
 /**
  * The page's map as a PNG: now, the reader's own view (the same per-commander view and renderer
  * as `/map view:mine` and the DMs; every army for the referee); a past day, the book's frame of
- * that day as that reader may see it. Every hex id drawn, for zooming.
+ * that day as that reader may see it. Every hex id drawn, for zooming. `width`: the page's first
+ * picture is drawn smaller (src/web/tiles.ts), the same view.
  */
-export async function webMap(app: App, session: WebSession, req: PageRequest): Promise<Buffer> {
+export async function webMap(app: App, session: WebSession, req: PageRequest, width = WEB_MAP_WIDTH): Promise<Buffer> {
   const job = readCampaign(app, { campaignId: session.campaignId }, (tx) => {
     const r = readingOf(tx, session, req);
     let view: MapView;
     if (req.day !== undefined) {
-      const frame = req.day < tx.state.clock.day ? dayFrames(tx).get(req.day) : undefined;
+      const frame = req.day < tx.state.clock.day ? dayFrame(tx, req.day) : undefined;
       if (!frame) throw new NotForYou();
       view = viewFor(frame, r.reader);
     } else {
@@ -159,5 +166,5 @@ export async function webMap(app: App, session: WebSession, req: PageRequest): P
     }
     return { map: tx.map, mapKey: tx.mapKey, view, title: { campaign: tx.state.name, time: formatGameTime(view.time), weather: describeSky(view.weather) } };
   });
-  return renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width: WEB_MAP_WIDTH, hexIds: 'all' });
+  return renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width, hexIds: 'all' });
 }

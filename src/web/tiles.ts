@@ -1,0 +1,92 @@
+import sharp from 'sharp';
+import { MapCache } from './mapCache.js';
+
+/**
+ * The page's map as deep-zoom tiles (OpenSeadragon's pyramid: level L is the picture scaled by
+ * 2^(L - maxLevel), cut in 512 px squares). The first paint needs only the levels up to the
+ * "first" picture (1,600 px wide, drawn at that width: cheap); the levels above it are cut from
+ * the 3,200 px picture, drawn only when someone zooms in that far. Every picture and every tile
+ * is kept after its first render (a least-recently-used cache), so each request after the first
+ * costs no drawing and no cutting.
+ */
+
+const TILE_SIZE = 512;
+/** Width of the first picture: the pyramid's level below the top. */
+const FIRST_WIDTH = 1600;
+/** Levels below this many pixels wide are not offered (tiny tiles nobody needs). */
+const MIN_LEVEL_WIDTH = 150;
+
+/** What the viewer needs to ask for tiles. */
+export interface Pyramid {
+  readonly width: number;
+  readonly height: number;
+  readonly tileSize: number;
+  readonly minLevel: number;
+  readonly maxLevel: number;
+}
+
+/** How a view's pictures are drawn: at the first width, or full (the 3,200 px picture). */
+export type DrawAt = (width: number) => Promise<Buffer>;
+
+/** A render or a cut that happened (a cache miss): for tests to count. */
+export type Drawn = (what: 'picture' | 'tile', key: string) => void;
+
+export class TileCache {
+  private readonly pictures: MapCache;
+  private readonly tiles: MapCache;
+  private readonly sizes = new Map<string, { width: number; height: number }>();
+
+  constructor(private readonly fullWidth: number, opts: { pictures: number; tiles: number; drawn?: Drawn }) {
+    this.pictures = new MapCache(opts.pictures);
+    this.tiles = new MapCache(opts.tiles);
+    this.drawn = opts.drawn ?? (() => undefined);
+  }
+
+  private readonly drawn: Drawn;
+
+  /** The view's picture at a width (the first, or the full one), drawn once. */
+  picture(key: string, width: number, draw: DrawAt): Promise<Buffer> {
+    return this.pictures.get(`${key}|w${width}`, async () => {
+      this.drawn('picture', `${key}|w${width}`);
+      return draw(width);
+    });
+  }
+
+  /** The pyramid of a view: the full picture's size taken as twice the first picture's (which it is, to a pixel). */
+  async pyramid(key: string, draw: DrawAt): Promise<Pyramid> {
+    let size = this.sizes.get(key);
+    if (!size) {
+      const meta = await sharp(await this.picture(key, FIRST_WIDTH, draw)).metadata();
+      const scale = this.fullWidth / FIRST_WIDTH;
+      size = { width: Math.round(meta.width * scale), height: Math.round(meta.height * scale) };
+      this.sizes.set(key, size);
+      if (this.sizes.size > 256) this.sizes.delete(this.sizes.keys().next().value as string);
+    }
+    const maxLevel = Math.ceil(Math.log2(Math.max(size.width, size.height)));
+    let minLevel = maxLevel;
+    while (minLevel > 0 && size.width / 2 ** (maxLevel - minLevel + 1) >= MIN_LEVEL_WIDTH) minLevel--;
+    return { width: size.width, height: size.height, tileSize: TILE_SIZE, minLevel, maxLevel };
+  }
+
+  /** One tile, cut once from the picture of its level's size; undefined when there is no such tile. */
+  async tile(key: string, draw: DrawAt, level: number, x: number, y: number): Promise<Buffer | undefined> {
+    const p = await this.pyramid(key, draw);
+    if (level < p.minLevel || level > p.maxLevel) return undefined;
+    const scale = 2 ** (p.maxLevel - level);
+    const lw = Math.ceil(p.width / scale);
+    const lh = Math.ceil(p.height / scale);
+    const left = x * TILE_SIZE;
+    const top = y * TILE_SIZE;
+    if (left >= lw || top >= lh) return undefined;
+    const tileKey = `${key}|t${level}/${x}/${y}`;
+    return this.tiles.get(tileKey, async () => {
+      this.drawn('tile', tileKey);
+      const source = await this.picture(key, lw <= FIRST_WIDTH ? FIRST_WIDTH : this.fullWidth, draw);
+      return sharp(source)
+        .resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' })
+        .extract({ left, top, width: Math.min(TILE_SIZE, lw - left), height: Math.min(TILE_SIZE, lh - top) })
+        .png({ compressionLevel: 6 })
+        .toBuffer();
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readCampaign } from '../../src/app/session.js';
+import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
+
+/*
+ * Issue 28: the page's map as deep-zoom tiles. The first paint needs only the first (1,600 px)
+ * picture; the 3,200 px one is drawn when someone zooms that far; every picture and tile is drawn
+ * once, then served from cache (the server tells each draw, and the test counts them).
+ */
+
+let w: WebHarness | undefined;
+afterEach(async () => {
+  await w?.close();
+  w = undefined;
+});
+
+const get = (url: string, cookie?: string) => fetch(url, { redirect: 'manual', ...(cookie ? { headers: { cookie } } : {}) });
+
+describe('the map as tiles, each drawn once', () => {
+  it('GIVEN alice\'s page WHEN the pyramid and its tiles are asked for twice THEN each picture is drawn once and each tile cut once; a tick draws anew; a tile off the pyramid is 404', { timeout: 300_000 }, async () => {
+    const drawn: string[] = [];
+    w = await webHarness({ setup: `${fogSetup()}\n@referee /campaign settings spectators:0`, ticks: 1, web: { drawn: (what, key) => drawn.push(`${what} ${key}`) } });
+    const { cookie, page } = await w.login(await w.link('alice'));
+    const version = async () => ((await (await get(`${page}/page.json`, cookie)).json()) as { version: string }).version;
+    const v = await version();
+    const pyramidOf = async () => (await (await get(`${page}/map.json?v=${v}`, cookie)).json()) as { width: number; height: number; tileSize: number; minLevel: number; maxLevel: number };
+    const p = await pyramidOf();
+    expect(p.width).toBe(3200);
+    expect(p.maxLevel).toBe(12);
+    expect(p.minLevel).toBeLessThan(p.maxLevel - 2);
+    expect(drawn.filter((d) => d.startsWith('picture'))).toHaveLength(1); // the first picture only
+    const tiles = [[p.maxLevel - 2, 0, 0], [p.maxLevel - 1, 1, 1], [p.maxLevel, 3, 2]] as const;
+    const bytes: string[] = [];
+    for (const round of [1, 2]) {
+      for (const [l, x, y] of tiles) {
+        const r = await get(`${page}/tile/${l}/${x}/${y}.png?v=${v}`, cookie);
+        expect(r.status).toBe(200);
+        const png = Buffer.from(await r.arrayBuffer());
+        if (round === 1) bytes.push(png.toString('base64'));
+        else expect(png.toString('base64')).toBe(bytes.shift());
+        const meta = await sharp(png).metadata();
+        expect([meta.width, meta.height]).toEqual([512, 512]);
+      }
+      expect(await pyramidOf()).toEqual(p);
+      expect((await get(`${page}/map.png?v=${v}`, cookie)).status).toBe(200);
+    }
+    // The first picture, the full one (for the top level and map.png), three tiles: nothing twice.
+    expect(drawn.filter((d) => d.startsWith('picture'))).toHaveLength(2);
+    expect(drawn.filter((d) => d.startsWith('tile'))).toHaveLength(3);
+    expect(new Set(drawn).size).toBe(drawn.length);
+    // Off the pyramid, or not a number: 404.
+    for (const t of [`${p.maxLevel + 1}/0/0.png`, `${p.maxLevel}/99/0.png`, `${p.minLevel - 1}/0/0.png`, 'x/0/0.png']) expect((await get(`${page}/tile/${t}?v=${v}`, cookie)).status, t).toBe(404);
+    // Nobody else's tiles: no cookie, or bob asking as alice's army.
+    expect((await get(`${page}/tile/${p.maxLevel}/0/0.png?v=${v}`)).status).toBe(404);
+    const bob = await w.login(await w.link('bob'));
+    expect((await get(`${bob.page}/tile/${p.maxLevel}/0/0.png?as=hadewych`, bob.cookie)).status).toBe(404);
+    // A tick: a new version, new pictures.
+    const before = drawn.length;
+    await w.h.run('!tick');
+    const v2 = await version();
+    expect(v2).not.toBe(v);
+    expect((await get(`${page}/tile/${p.maxLevel - 2}/0/0.png?v=${v2}`, cookie)).status).toBe(200);
+    expect(drawn.slice(before).map((d) => d.split(' ')[0])).toEqual(['picture', 'tile']);
+    // The spectators' tiles: the same pyramid, drawn once too.
+    const id = readCampaign(w.h.app, { campaignId: page.split('/c/')[1]! }, (tx) => tx.meta.id);
+    const sp = `${w.web.url}/s/${id}`;
+    const n = drawn.length;
+    for (let i = 0; i < 2; i++) expect((await get(`${sp}/tile/${p.maxLevel - 1}/0/0.png`)).status).toBe(200);
+    expect(drawn.slice(n).map((d) => d.split(' ')[0])).toEqual(['picture', 'tile']);
+  });
+});
