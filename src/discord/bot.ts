@@ -26,7 +26,7 @@ import { DeliveryLanes, DRAW_AHEAD } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
 import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
 import { DiscordCodes, loggableError, newErrorRef } from './discordErrors.js';
-import { autocompleteContext, commandContext, memberRoleIds } from './interactionContext.js';
+import { autocompleteContext, commandContext, displayName, memberRoleIds } from './interactionContext.js';
 import { managerIdentifyThrottler } from './identifyGate.js';
 import { isOutboxRoute, makeDeliver } from './outboxDelivery.js';
 import { allowedMentions, toDiscordPayloads, type DiscordPayload } from './payloads.js';
@@ -230,7 +230,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     try {
       const handler = buttons.get(prefix);
       if (!handler) throw new UserError('button.unknown', 'This button is no longer in use.');
-      const messages = await handler.execute({ app, userId: interaction.user.id, customId: interaction.customId, roleIds: memberRoleIds(interaction) });
+      const messages = await handler.execute({ app, userId: interaction.user.id, userName: displayName(interaction), customId: interaction.customId, roleIds: memberRoleIds(interaction) });
       clearTimeout(safety);
       await responder.send(answerParts(messages, true, interaction));
     } catch (error) {
