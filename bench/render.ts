@@ -7,7 +7,7 @@ import { buildMap, type MapModel } from '../src/engine/map/index.js';
 import { validateScenario } from '../src/engine/scenario/index.js';
 import { type CampaignState, newCampaign } from '../src/engine/state/index.js';
 import { commanderMapView, publicMapView } from '../src/engine/views/index.js';
-import { encodePng, opaquePng } from '../src/render/encodePng.js';
+import { encodePng } from '../src/render/encodePng.js';
 import { renderMap } from '../src/render/index.js';
 import { clearRenderCache, snapshotLayout } from '../src/render/renderMap.js';
 import { line, median } from './stats.js';
@@ -76,10 +76,9 @@ async function longestLoopGap(work: () => Promise<unknown>): Promise<number> {
 
 /**
  * The floor of a picture as posted: the fastest opaque encode of a blank of the posted size, on
- * the main thread. Three ways are tried and the fastest kept: `encodePng` on an opaque (white)
- * canvas (the path a map takes: opacity check, bands through node's zlib), `opaquePng` fed the
- * RGBA pixels directly (no canvas, no check), and sharp fed an RGB buffer directly at level 1
- * without filters (the encoder maps used before).
+ * the main thread. Two ways are tried and the faster kept: `encodePng` on an opaque (white)
+ * canvas (the path a map takes: opacity check, RGB), and sharp fed an RGB buffer directly with
+ * the same PNG settings (no canvas at all).
  */
 async function blankEncode(width: number, height: number): Promise<number> {
   const canvas = createCanvas(width, height);
@@ -89,9 +88,7 @@ async function blankEncode(width: number, height: number): Promise<number> {
   const viaCanvas = await timed(() => encodePng(canvas));
   const rgb = Buffer.alloc(width * height * 3, 255);
   const direct = await timed(() => sharp(rgb, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer());
-  const rgba = new Uint8Array(width * height * 4).fill(255);
-  const bands = await timed(() => opaquePng(rgba, width, height));
-  return Math.min(viaCanvas, direct, bands);
+  return Math.min(viaCanvas, direct);
 }
 
 /** Runs the render benchmark and prints its figures. */
