@@ -349,10 +349,10 @@ export class DeliveryLanes {
     this.lanes = Math.max(1, opts.lanes ?? 16);
     this.perSecond = Math.max(1, opts.perSecond ?? 50);
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
-    this.drawAhead = Math.max(0, Math.floor(opts.drawAhead ?? 0));
     this.signal = opts.signal ?? new AbortController().signal;
-    // Each delivery in flight listens for the shutdown: one listener a lane, not a leak.
-    setMaxListeners(Math.max(getMaxListeners(this.signal), this.lanes + 10), this.signal);
+    this.drawAhead = Math.max(0, Math.floor(opts.drawAhead ?? 0));
+    // Each delivery in flight listens for the shutdown: one listener a lane or a drawing, not a leak.
+    setMaxListeners(Math.max(getMaxListeners(this.signal), this.lanes + this.drawAhead + 10), this.signal);
     this.onError = opts.onError ?? ((err) => app.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'outbox delivery failed to claim'));
   }
 
