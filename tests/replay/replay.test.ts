@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { replayText, reportText } from '../../src/console/replay.js';
+import { consoleHarness, type Harness } from '../scenarios/harness.js';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+/** The referee's export, as the file they would hand on. */
+async function exported(x: Harness): Promise<string> {
+  const out = await x.run('@referee /campaign export');
+  const file = out.find((o) => o.files?.length)?.files?.[0];
+  if (!file) throw new Error(`no export: ${JSON.stringify(out.at(-1))}`);
+  return readFileSync(file, 'utf8');
+}
+
+const PLAY = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  '@referee /campaign assign army:hadewych user:alice',
+  '@referee /campaign assign army:aeskrvald user:bob',
+  '@referee /campaign start',
+  '@alice /move army:hadewych to:0817',
+  '!tick',
+  '@bob /rest army:aeskrvald',
+  '!tick',
+  '!tick',
+  '@referee /turn undo',
+  '!tick',
+];
+
+describe('replay from the journal', () => {
+  it('GIVEN a played campaign WHEN its export is replayed THEN it replays exactly', async () => {
+    h = await consoleHarness({ seed: 7 });
+    await h.run(...PLAY);
+    const report = await replayText(await exported(h));
+    expect(reportText(report)).toMatch(/^replays exactly/);
+    expect(report).toMatchObject({ exact: true });
+    expect(report.exact && report.invocations).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('replay refuses what does not fit', () => {
+  it('GIVEN one stored field altered by hand WHEN replayed THEN it fails loudly naming the field', async () => {
+    h = await consoleHarness({ seed: 7 });
+    await h.run(...PLAY);
+    const changed = h.app.db.$client.prepare("update regiments set companies = json_set(companies, '$[0].figures', json_extract(companies, '$[0].figures') - 1) where army_id = 'hadewych' and ord = 0").run();
+    expect(changed.changes).toBe(1);
+    const report = await replayText(await exported(h));
+    expect(report.exact).toBe(false);
+    const text = reportText(report);
+    expect(text).toMatch(/^DOES NOT REPLAY: .*the stored state is not what the journal replays to/);
+    expect(text).toMatch(/field armies\.hadewych\.regiments\[0\]\.companies\[0\]\.figures: recorded \d+, replayed \d+/);
+  });
+
+  it('GIVEN an export WHEN a journal line is edited, the file truncated, or it is of another version THEN it is refused naming the line, nothing replayed', async () => {
+    h = await consoleHarness({ seed: 7 });
+    await h.run(...PLAY);
+    const text = await exported(h);
+    const lines = text.split('\n');
+    // An edited entry: a die's value changed.
+    const at = lines.findIndex((l) => l.startsWith('{"seq"') && /"value":\d/.test(l));
+    expect(at).toBeGreaterThan(0);
+    const edited = [...lines];
+    edited[at] = (lines[at] ?? '').replace(/"value":(\d)/, (_m, d: string) => `"value":${d === '1' ? 2 : 1}`);
+    await expect(replayText(edited.join('\n'))).rejects.toThrow(new RegExp(`^line ${at + 1}: this entry is not the one exported`));
+    // Truncated: the last lines cut off.
+    await expect(replayText(lines.slice(0, -2).join('\n'))).rejects.toThrow(/truncated/);
+    await expect(replayText(text.slice(0, text.length - 40))).rejects.toThrow(/^line \d+: /);
+    // Another version: the export before replay.
+    await expect(replayText(text.replace('"version":3', '"version":2'))).rejects.toThrow(/^line 1: an export of version 2; replay reads version 3/);
+    // An entry left out.
+    await expect(replayText([...lines.slice(0, 3), ...lines.slice(4)].join('\n'))).rejects.toThrow(/^line 4: /);
+  });
+});
