@@ -9,6 +9,7 @@ import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
 import { figure, line, median, round2 } from './stats.js';
+import { benchWebIdleRss } from './web.js';
 
 /**
  * `npm run bench` prints the quality bars of DESIGN.md, measured on this machine, as readable
@@ -39,6 +40,8 @@ import { figure, line, median, round2 } from './stats.js';
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
  *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
  *   stopped (as between ticks).
+ * - webIdleRssMb: what the campaign web page adds to an idle compiled bot (3 campaigns): resident
+ *   memory with the page on minus with WEB=off (idleRssWebOnMb, idleRssWebOffMb; bench/web.ts).
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
  * - The scale section runs alone with `--scale` (`--campaigns N`, default 1,000; `--idle N`,
  *   default 10,000): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
@@ -75,6 +78,7 @@ figures.rss100Mb = memory.rssMb;
 figures.rss100IdleMb = memory.rssIdleMb;
 figure('rss100Mb: 100 campaigns, each a tick drawing its map (right after)', `${figures.rss100Mb.toFixed(0)} MB`, '< 150 MB');
 figure('rss100IdleMb: the same once the idle render thread stopped', `${figures.rss100IdleMb.toFixed(0)} MB`);
+Object.assign(figures, await benchWebIdleRss(dir));
 
 line('\n## Render');
 const render = await benchRender();

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -27,6 +28,12 @@ const schema = z.object({
   WEB_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   /** Where people reach the page (the proxy's https address); default http://WEB_HOST:WEB_PORT. */
   WEB_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * Which proxies' `X-Forwarded-For` the web page believes (the client's address for its rate
+   * limits): `loopback` (the default with WEB_PUBLIC_URL: a proxy on the same machine), `off`, or
+   * addresses and networks separated by commas (e.g. `172.17.0.1` for Docker's bridge, `10.0.0.0/8`).
+   */
+  WEB_TRUST_PROXY: z.string().refine((v) => v === 'off' || v.split(',').every((p) => trustedProxyItem(p.trim())), 'off, loopback, or addresses and networks separated by commas (e.g. 127.0.0.1,10.0.0.0/8)').optional(),
   /** Signs /web links and login cookies (32 characters or more); without it a random one per start (logins end with the process). */
   WEB_SECRET: z.string().min(32, 'at least 32 characters').optional(),
   /** The Discord application's OAuth2 secret: with DISCORD_CLIENT_ID it enables "Log in with Discord". */
@@ -36,6 +43,15 @@ const schema = z.object({
 });
 
 export type Config = z.infer<typeof schema>;
+
+/** One entry of WEB_TRUST_PROXY: a named range (loopback, linklocal, uniquelocal), an address, or a network with its prefix length. */
+function trustedProxyItem(item: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(item)) return true;
+  const [addr, bits, extra] = item.split('/');
+  const v = isIP(addr ?? '');
+  if (v === 0 || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128));
+}
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));

@@ -20,7 +20,24 @@
     return s ? '?' + s : '';
   }
 
-  function plain(text) { return String(text).replace(/\*\*(.+?)\*\*/g, '$1').replace(/__(.+?)__/g, '$1').replace(/`([^`]*)`/g, '$1'); }
+  // Discord's timestamps (<t:SECONDS:STYLE>) in the reader's own time zone, as Discord shows them.
+  const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  function when(seconds, style) {
+    const d = new Date(Number(seconds) * 1000);
+    if (style === 'R') {
+      const mins = Math.round((d.getTime() - Date.now()) / 60000);
+      if (Math.abs(mins) < 60) return relative.format(mins, 'minute');
+      if (Math.abs(mins) < 48 * 60) return relative.format(Math.round(mins / 60), 'hour');
+      return relative.format(Math.round(mins / 1440), 'day');
+    }
+    if (style === 't' || style === 'T') return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+    if (style === 'd' || style === 'D') return d.toLocaleDateString(undefined, { dateStyle: 'medium' });
+    return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  }
+  function plain(text) {
+    return String(text).replace(/<t:(\d{1,12})(?::([tTdDfFR]))?>/g, (_m, s, style) => when(s, style))
+      .replace(/\*\*(.+?)\*\*/g, '$1').replace(/__(.+?)__/g, '$1').replace(/`([^`]*)`/g, '$1');
+  }
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);

@@ -26,6 +26,12 @@ export interface WebOptions {
   readonly secret?: Buffer;
   /** How often an open page's campaign is checked for a change (server-sent events). */
   readonly pollMs?: number;
+  /**
+   * Whose X-Forwarded-For to believe (fastify's `trustProxy`: `loopback`, addresses or networks
+   * separated by commas; false: none). Default: `loopback` with a public URL (a proxy on this
+   * machine), none without.
+   */
+  readonly trustProxy?: string | false;
   /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
   readonly oauth?: OAuthProvider;
 }
@@ -65,7 +71,7 @@ function pageRequest(q: unknown): PageRequest | undefined {
 export async function startWebServer(app: App, opts: WebOptions): Promise<WebServer> {
   const secret = opts.secret ?? randomBytes(32);
   const host = opts.host ?? '127.0.0.1';
-  const server: FastifyInstance = Fastify({ logger: false, routerOptions: { maxParamLength: 400 }, trustProxy: opts.publicUrl !== undefined ? 'loopback' : false });
+  const server: FastifyInstance = Fastify({ logger: false, routerOptions: { maxParamLength: 400 }, trustProxy: opts.trustProxy ?? (opts.publicUrl !== undefined ? 'loopback' : false) });
   const secure = opts.publicUrl?.startsWith('https://') ?? false;
   await server.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { formatGameTime, fromIndex } from '../../src/engine/clock/index.js';
+import { readCampaign } from '../../src/app/session.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
@@ -25,7 +27,8 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   // Five half periods: Day 1 is played to its end (a day on the timeline) and Day 2 has begun.
-  w = await webHarness({ setup: fogSetup(), ticks: 5 });
+  // Spectators two half periods behind (a public line of its own in the chronicle).
+  w = await webHarness({ setup: `${fogSetup()}\n@referee /campaign settings spectators:2`, ticks: 5 });
   // Playwright gives the browser a fresh temporary profile (--user-data-dir) itself, and each context its own cookies.
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -65,6 +68,7 @@ async function ready(page: Page): Promise<void> {
 }
 
 const text = (page: Page, sel: string) => page.locator(sel).innerText();
+const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
 
 describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
   it('GIVEN alice\'s /web link THEN she sees her army and her map; zoomed in the hex ids read; the timeline steps back a day; no request carries the link', async () => {
@@ -74,7 +78,7 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
     expect(await text(page, '#campaign')).toBe('Fog');
     expect(await text(page, '#armies')).toContain('Army of Hadewych');
     expect(await text(page, '#when')).toContain('fog of war');
-    await page.screenshot({ path: join(SHOTS, 'phone-whole.png') });
+    await page.screenshot({ path: join(SHOTS, 'phone.png') });
     // Zoom on the map (the viewer's own zoom-in button, as a thumb would) until the picture shows at least at its native size.
     for (let i = 0; i < 12 && Number(await page.evaluate(() => document.body.dataset.zoom ?? '0')) < 1; i++) {
       await page.locator('#map').dblclick({ position: { x: 195, y: 200 } });
@@ -128,8 +132,11 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
     const r = await fresh({ width: 1200, height: 900 });
     const referee = await open(r, 'referee');
     expect(await text(referee.page, '#inbox-section')).toContain('Referee inbox');
+    await referee.page.screenshot({ path: join(SHOTS, 'referee-desktop.png') });
     await referee.page.selectOption('#view-as', 'hadewych');
     await referee.page.waitForFunction(() => /as=hadewych/.test(document.body.dataset.mapUrl ?? '') && document.body.dataset.map === 'open', undefined, { timeout: WAIT });
+    await referee.page.waitForTimeout(1000);
+    await referee.page.screenshot({ path: join(SHOTS, 'view-as-desktop.png') });
     for (const sel of ['#armies', '#intel', '#chronicle', '#day-label']) expect(await text(referee.page, sel), sel).toBe(await text(alice.page, sel));
     expect(await referee.page.locator('#inbox-section').isHidden()).toBe(true);
     const bytes = async (p: Page) => p.evaluate(async () => {
@@ -139,6 +146,79 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
     expect(await bytes(referee.page)).toBe(await bytes(alice.page));
     await a.close();
     await r.close();
+  });
+
+  it('GIVEN the referee on a phone viewing as alice\'s army THEN the page reads as hers (screenshot)', async () => {
+    const ctx = await fresh({ width: 390, height: 844 }, true);
+    const { page } = await open(ctx, 'referee');
+    await page.selectOption('#view-as', 'hadewych');
+    await page.waitForFunction(() => /as=hadewych/.test(document.body.dataset.mapUrl ?? '') && document.body.dataset.map === 'open', undefined, { timeout: WAIT });
+    expect(await text(page, '#when')).toContain('viewing as Army of Hadewych');
+    expect(await text(page, '#armies')).toContain('Army of Hadewych');
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: join(SHOTS, 'view-as-phone.png') });
+    await ctx.close();
+  });
+
+  it('GIVEN spectators two half periods behind, in fog THEN an outsider\'s browser shows only that public view: no newer line, no army, the same map wherever a hidden army moves', async () => {
+    const { id, shownTime, latestTime } = readCampaign(w.h.app, { actor: REFEREE }, (tx) => {
+      const ticks = tx.read.playedTicks();
+      return { id: tx.meta.id, shownTime: formatGameTime(fromIndex(ticks.at(-3)!.timeIndex)), latestTime: formatGameTime(fromIndex(ticks.at(-1)!.timeIndex)) };
+    });
+    expect(shownTime).not.toBe(latestTime);
+    for (const [viewport, mobile, name] of [[{ width: 390, height: 844 }, true, 'spectator-phone.png'], [{ width: 1366, height: 900 }, false, 'spectator-desktop.png']] as const) {
+      const ctx = await fresh(viewport, mobile);
+      const page = await ctx.newPage();
+      const bodies: string[] = [];
+      // What the server sent about the campaign (the page data; the page's script and styles are the same for everyone).
+      page.on('response', async (r) => { if (/json/.test(r.headers()['content-type'] ?? '')) bodies.push(await r.text().catch(() => '')); });
+      await page.goto(`${w.web.url}/s/${id}`);
+      await ready(page);
+      expect(await text(page, '#when')).toContain(shownTime);
+      expect(await text(page, '#banner')).toContain('2 half periods behind');
+      const chronicle = await text(page, '#chronicle');
+      expect(chronicle).toContain('spectators on, 2');
+      // Discord's timestamp markup reads as a date in the browser's own time zone.
+      expect(chronicle).toContain('The campaign has started. Next tick');
+      expect(chronicle).not.toContain('<t:');
+      // Nothing of the latest half period, nothing private, no army's place (the hidden ones ride to 2530 and 0323).
+      expect(chronicle).not.toContain(latestTime);
+      expect(await page.locator('#armies-section').isHidden()).toBe(true);
+      expect(await page.locator('#view-as-label').isHidden()).toBe(true);
+      expect(bodies.length).toBeGreaterThan(0);
+      for (const b of bodies) {
+        const d = JSON.parse(b) as { armies: unknown[]; intel: unknown[]; inbox: unknown; chronicle: { to: string }[] };
+        expect(b).not.toMatch(/2530|0323|figures/);
+        expect([d.armies, d.intel, d.inbox]).toEqual([[], [], null]);
+        expect(d.chronicle.every((l) => l.to === 'everyone')).toBe(true);
+      }
+      await page.waitForTimeout(1000);
+      await page.screenshot({ path: join(SHOTS, name) });
+      await ctx.close();
+    }
+    // Live spectators (no delay): the page follows; then the hidden Grallune's last half period is
+    // played again with Grallune elsewhere, and the picture the browser shows is byte for byte the same.
+    const ctx = await fresh({ width: 1200, height: 900 });
+    const page = await ctx.newPage();
+    await page.goto(`${w.web.url}/s/${id}`);
+    await ready(page);
+    const shown = async (): Promise<string> => page.evaluate(async () => {
+      const buf = await (await fetch(document.body.dataset.mapUrl!)).arrayBuffer();
+      return Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', buf))).join(',');
+    });
+    const follow = async (lines: string[]): Promise<void> => {
+      const v = await page.evaluate(() => document.body.dataset.version);
+      await w.h.run(...lines);
+      await page.waitForFunction((before) => document.body.dataset.version !== before && document.body.dataset.state === 'ready' && document.body.dataset.map === 'open', v, { timeout: WAIT });
+    };
+    await follow(['@referee /campaign settings spectators:0', '@referee /army edit army:grallune hex:2128', '!tick']);
+    expect(await text(page, '#when')).toContain(formatGameTime(readCampaign(w.h.app, { actor: REFEREE }, (tx) => fromIndex(tx.read.playedTicks().at(-1)!.timeIndex))));
+    const at2128 = await shown();
+    await follow(['@referee /turn undo', '@referee /army edit army:grallune hex:2230', '!tick']);
+    expect(await shown()).toBe(at2128);
+    expect(await text(page, '#chronicle')).not.toMatch(/2128|2230/);
+    await w.h.run('@referee /campaign settings spectators:2');
+    await ctx.close();
   });
 
   it('GIVEN alice\'s page open WHEN a tick is played THEN the page updates itself (no reload)', async () => {

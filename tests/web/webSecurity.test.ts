@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { discordProvider } from '../../src/web/discordLogin.js';
 import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
 
@@ -126,6 +127,43 @@ describe('the web page: getting in, and nothing for anyone else', () => {
     const codes: number[] = [];
     for (let i = 0; i < 22; i++) codes.push((await get(`${w.web.url}/login/x${i}.y`)).status);
     expect(codes.slice(0, 20).every((c) => c === 404)).toBe(true);
+    expect(codes.at(-1)).toBe(429);
+  });
+
+  it('GIVEN the page behind a TLS proxy (an https WEB_PUBLIC_URL) THEN links use that address, the cookie is Secure, HSTS is sent, and the rate limit counts the X-Forwarded-For address from the loopback proxy', async () => {
+    w = await webHarness({ setup: fogSetup(), web: { publicUrl: 'https://valormr.example.org' } });
+    const url = await w.link('alice');
+    expect(url).toMatch(/^https:\/\/valormr\.example\.org\/login\//);
+    const r = await get(url.replace('https://valormr.example.org', w.web.url), undefined);
+    expect(r.status).toBe(303);
+    expect(r.headers.get('set-cookie')).toMatch(/; Secure/);
+    expect(r.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+    const from = (ip: string, i: number) => fetch(`${w!.web.url}/login/x${i}.y`, { redirect: 'manual', headers: { 'x-forwarded-for': ip } });
+    const codes: number[] = [];
+    for (let i = 0; i < 21; i++) codes.push((await from('203.0.113.7', i)).status);
+    expect(codes.slice(0, 20)).toEqual(Array(20).fill(404)); // the login above came from the proxy itself, another address
+    expect(codes.at(-1)).toBe(429);
+    // Another address behind the same proxy is not limited by the first one's tries.
+    expect((await from('198.51.100.9', 99)).status).toBe(404);
+  });
+
+  it('GIVEN WEB_TRUST_PROXY naming another proxy THEN X-Forwarded-For from loopback is not believed; a bad WEB_TRUST_PROXY is refused naming what is accepted', async () => {
+    w = await webHarness({ setup: fogSetup(), web: { publicUrl: 'https://valormr.example.org', trustProxy: '172.17.0.1' } });
+    const codes: number[] = [];
+    for (let i = 0; i < 21; i++) codes.push((await fetch(`${w.web.url}/login/x${i}.y`, { redirect: 'manual', headers: { 'x-forwarded-for': `198.51.100.${i}` } })).status);
+    expect(codes.at(-1)).toBe(429);
+    expect(loadConfig({ WEB_TRUST_PROXY: '172.17.0.1, 10.0.0.0/8,loopback' }).WEB_TRUST_PROXY).toBe('172.17.0.1, 10.0.0.0/8,loopback');
+    expect(() => loadConfig({ WEB_TRUST_PROXY: 'my-proxy' })).toThrow(/WEB_TRUST_PROXY: off, loopback, or addresses and networks/);
+    expect(() => loadConfig({ WEB_TRUST_PROXY: '10.0.0.0/33' })).toThrow(/WEB_TRUST_PROXY/);
+  });
+
+  it('GIVEN no public URL (the page on loopback, no proxy) THEN the cookie is not Secure, no HSTS, and X-Forwarded-For is ignored: one address, one limit', async () => {
+    w = await webHarness({ setup: fogSetup() });
+    const r = await get(await w.link('alice'));
+    expect(r.headers.get('set-cookie')).not.toMatch(/Secure/);
+    expect(r.headers.get('strict-transport-security')).toBeNull();
+    const codes: number[] = [];
+    for (let i = 0; i < 21; i++) codes.push((await fetch(`${w.web.url}/login/x${i}.y`, { redirect: 'manual', headers: { 'x-forwarded-for': `198.51.100.${i}` } })).status);
     expect(codes.at(-1)).toBe(429);
   });
 
