@@ -102,7 +102,7 @@ function groups(entries: readonly ExportedEntry[]): ExportedEntry[][] {
 }
 
 /** Replays a read export. */
-export async function replay(file: ReplayFile): Promise<ReplayReport> {
+async function replay(file: ReplayFile): Promise<ReplayReport> {
   const first = file.entries[0];
   if (!first || first.kind !== 'checkpoint') {
     return { exact: false, line: 2, seq: 0, halfPeriod: '-', what: 'the journal', why: 'the journal does not begin with a checkpoint (the state it starts from)' };

@@ -42,7 +42,7 @@ export function putState(app: App, prev: CampaignState, next: CampaignState): vo
 }
 
 /** A die the replay drew that the original did not (or not of that purpose). */
-export class DiceMismatch extends Error {
+class DiceMismatch extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'DiceMismatch';

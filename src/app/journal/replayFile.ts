@@ -10,9 +10,9 @@ import type { JournalRow } from '../../db/journalRepo.js';
  * line closes the document with the number of entries and the last `h`.
  */
 export const EXPORT_FORMAT = 'valormr-campaign-export';
-export const EXPORT_VERSION = 3;
+const EXPORT_VERSION = 3;
 /** The journal's own format (a change to what an entry holds bumps it). */
-export const JOURNAL_FORMAT = 1;
+const JOURNAL_FORMAT = 1;
 
 /** A journal entry as the export writes it (without its campaign id). */
 export type ExportedEntry = Omit<JournalRow, 'campaignId'>;

@@ -1,2 +1,2 @@
 /** Replay's pure parts: a state's changes as path operations, and where two states differ (docs/replay.md). */
-export { applyOps, diffJson, firstDifference, formatPath, type Difference, type Json, type PathOp } from './stateDiff.js';
+export { applyOps, diffJson, firstDifference, type Json, type PathOp } from './stateDiff.js';

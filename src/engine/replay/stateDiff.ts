@@ -80,13 +80,13 @@ export function applyOps(value: Json, ops: readonly PathOp[]): Json {
 }
 
 /** A path as a reader writes it: `armies.a1.hex`, `orders[2].to`. */
-export function formatPath(path: readonly (string | number)[]): string {
+function formatPath(path: readonly (string | number)[]): string {
   if (path.length === 0) return '(the whole state)';
   return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
 }
 
 /** Where two states first differ (in key order of `expected`, then keys only `got` has), or undefined when they are equal. */
-export interface Difference {
+interface Difference {
   readonly path: string;
   readonly expected: string;
   readonly got: string;
