@@ -44,7 +44,7 @@ import { benchWebIdleRss } from './web.js';
  *   memory with the page on minus with WEB=off (idleRssWebOnMb, idleRssWebOffMb; bench/web.ts).
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
  * - The scale section runs alone with `--scale` (`--campaigns N`, default 1,000; `--idle N`,
- *   default 10,000): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
+ *   default 10,000; `--distinct`: every campaign's map a picture of its own): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
  *   scaleRssMb, scaleTicksMs, idleRssMb, idleScanMs (see bench/scale.ts).
  * - tickPlayedMs: a Valormr tick as played (`playTick`, then its map drawn and encoded, then the
  *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, as a scheduled
@@ -52,7 +52,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, idle: { type: 'string', default: '10000' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -60,7 +60,7 @@ const figures: Record<string, number> = {};
 if (args.scale) {
   // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
   line(`Valormr bench, scale section — node ${process.version}`);
-  Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle) }));
+  Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle), distinct: args.distinct }));
   finish();
   process.exit(0);
 }

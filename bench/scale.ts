@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { findCommand } from '../commands/index.js';
 import type { App } from '../src/app/app.js';
 import { createApp } from '../src/app/createApp.js';
-import { DeliveryLanes, type DeliveryOutcome, type OutboxItem } from '../src/app/outbox.js';
+import { DeliveryLanes, DRAW_AHEAD, type DeliveryOutcome, type OutboxItem } from '../src/app/outbox.js';
 import { ManualClock } from '../src/app/ports.js';
 import { resumeEndedPauses, runDueTicks, sendReminders } from '../src/app/scheduler/index.js';
 import { readCampaign } from '../src/app/session.js';
@@ -23,7 +23,7 @@ import { figure, line, stats } from './stats.js';
  * setting up a thousand campaigns does not take a thousand times 24 commands. Then the clock is
  * set to the due minute and the scheduler's run is called as the cron trigger calls it (ended
  * pauses, due ticks, reminders), while a delivery pool like the Discord transport's (16 lanes,
- * 50 starts a second, polled every 500 ms) hands every message to a fake Discord that enforces the
+ * 50 starts a second, maps drawn ahead without holding a lane, polled every 500 ms) hands every message to a fake Discord that enforces the
  * global limit of 50 requests a second itself (a request over it is answered 429 with its
  * retry-after) and answers each accepted one after 20 ms. Measured until every tick is played
  * and the outbox is empty:
@@ -62,15 +62,19 @@ const SKIP = new Set(['events', 'outbox_messages', 'ticks', 'interaction_claims'
  * Copies campaign `from` (with every row of every table keyed by campaign_id) `count` times, in
  * one transaction; copy i gets id `${from}-${i}`, channel `s${i}` and every user id suffixed with
  * `-${i}` (its own referee and commanders, so DMs go to different people as in real life).
+ * `distinct`: each copy's name is suffixed too, so its map (whose title names the campaign) is a
+ * picture of its own, as different campaigns' maps are; without it every copy posts the same map,
+ * which the render pool draws once.
  */
-function copyCampaign(app: App, from: string, count: number): string[] {
+function copyCampaign(app: App, from: string, count: number, distinct = false): string[] {
   const db = app.db.$client;
   const tables = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[]).map((t) => t.name);
   const columns = (table: string): string[] => (db.prepare(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => c.name);
   const userish = (c: string): boolean => c === 'user_id' || c === 'owner_user_id';
   const plans = [['campaigns', 'id'] as const, ...tables.filter((t) => !SKIP.has(t) && columns(t).includes('campaign_id')).map((t) => [t, 'campaign_id'] as const)].map(([table, key]) => {
     const cols = columns(table);
-    const select = cols.map((c) => (c === key ? '@id' : c === 'channel_id' && table === 'campaigns' ? '@channel' : userish(c) ? `${c} || @suffix` : c)).join(', ');
+    const select = cols.map((c) => (c === key ? '@id' : c === 'channel_id' && table === 'campaigns' ? '@channel' : userish(c) ? `${c} || @suffix`
+      : distinct && c === 'name' && table === 'campaigns' ? `${c} || @suffix` : c)).join(', ');
     return db.prepare(`insert into ${table} (${cols.join(', ')}) select ${select} from ${table} where ${key} = @from`);
   });
   const ids: string[] = [];
@@ -150,17 +154,17 @@ function fakeDiscord(): { deliver: (item: OutboxItem) => Promise<DeliveryOutcome
 /** Resident memory now, in MB. */
 const rssMb = (): number => process.memoryUsage().rss / 1024 / 1024;
 
-async function busyMinute(dir: string, campaigns: number): Promise<Omit<ScaleFigures, 'idleCampaigns' | 'idleRssMb' | 'idleScanMs'>> {
+async function busyMinute(dir: string, campaigns: number, distinct: boolean): Promise<Omit<ScaleFigures, 'idleCampaigns' | 'idleRssMb' | 'idleScanMs'>> {
   const clock = new ManualClock(START);
   const app = createApp({ databasePath: join(dir, 'scale.db'), clock, seed: 1 });
   const t = await template(app, true);
-  const copies = copyCampaign(app, t.id, campaigns - 1);
+  const copies = copyCampaign(app, t.id, campaigns - 1, distinct);
   const ids = [t.id, ...copies];
   clock.set(new Date(t.due));
   const pending = (): number => (app.db.$client.prepare("select count(*) as n from outbox_messages where status = 'pending'").get() as { n: number }).n;
 
   const discord = fakeDiscord();
-  const lanes = new DeliveryLanes(app, discord.deliver, { lanes: 16, perSecond: 50 });
+  const lanes = new DeliveryLanes(app, discord.deliver, { lanes: 16, perSecond: 50, drawAhead: DRAW_AHEAD });
   const poll = setInterval(() => lanes.fill(), 500);
 
   // The event loop: the longest gap between the ticks of a 5 ms timer, and node's own histogram.
@@ -226,7 +230,7 @@ async function busyMinute(dir: string, campaigns: number): Promise<Omit<ScaleFig
   const messages = discord.accepted();
   const floorMs = (messages / 50) * 1000;
   const a = stats(answers);
-  line(`busy minute: ${campaigns} campaigns due at once, ${playedCount} ticks played, ${messages} messages (${pictures} with a map) handed to a fake Discord (50 requests/s; ${discord.limited()} answered 429)`);
+  line(`busy minute: ${campaigns} campaigns due at once${distinct ? ' (each its own name, so each map a picture of its own)' : ' (copies of one campaign: identical maps, drawn once)'}, ${playedCount} ticks played, ${messages} messages (${pictures} with a map) handed to a fake Discord (50 requests/s; ${discord.limited()} answered 429)`);
   figure('  scaleTotalMs: due minute to the last message accepted', `${(totalMs / 1000).toFixed(1)} s`, `<= 1.3x floor ${(floorMs / 1000).toFixed(1)} s (${(totalMs / floorMs).toFixed(2)}x)`);
   figure('  of which playing every due tick (runDueTicks)', `${(ticksMs / 1000).toFixed(1)} s`);
   figure('  scaleLoopGapMs: longest event-loop gap throughout', `${worstGap.toFixed(0)} ms`, `< 100 ms (node histogram max ${(histogram.max / 1e6).toFixed(0)} ms)`);
@@ -260,9 +264,9 @@ async function idleCampaigns(dir: string, count: number): Promise<Pick<ScaleFigu
   return { idleCampaigns: count, idleRssMb: rss, idleScanMs: scan };
 }
 
-export async function benchScale(dir: string, opts: { campaigns?: number; idle?: number } = {}): Promise<ScaleFigures> {
+export async function benchScale(dir: string, opts: { campaigns?: number; idle?: number; distinct?: boolean } = {}): Promise<ScaleFigures> {
   // Idle first, so its memory is not what the busy minute left behind.
   const idle = await idleCampaigns(dir, opts.idle ?? 10_000);
-  const busy = await busyMinute(dir, opts.campaigns ?? 1000);
+  const busy = await busyMinute(dir, opts.campaigns ?? 1000, opts.distinct ?? false);
   return { ...busy, ...idle };
 }

@@ -36,8 +36,10 @@ import dice from './dice.js';
 import web from './web.js';
 import { diceButtons } from './_diceButtons.js';
 import { readyButtons } from './_readyButtons.js';
+import { seatButtons } from './_seatButtons.js';
 import ready from './ready.js';
 import notify from './notify.js';
+import seat from './seat.js';
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [
@@ -76,6 +78,7 @@ export const commands: readonly Command[] = [
   web,
   ready,
   notify,
+  seat,
 ];
 
 /** Handlers of button presses, by custom-id prefix. */
@@ -84,6 +87,7 @@ export const buttons: readonly ButtonHandler[] = [
   refereeButtons,
   diceButtons,
   readyButtons,
+  seatButtons,
 ];
 
 export function findCommand(name: string): Command | undefined {

@@ -86,5 +86,5 @@ export interface Command {
 export interface ButtonHandler {
   /** Prefix of the custom ids it owns, e.g. "contact". */
   readonly prefix: string;
-  execute(ctx: { app: App; userId: string; customId: string; /** The presser's roles in the campaign's guild, when the transport knows them (not in a DM). */ roleIds?: readonly string[] }): Promise<readonly Reply[]>;
+  execute(ctx: { app: App; userId: string; /** The presser's display name, when the transport knows it. */ userName?: string; customId: string; /** The presser's roles in the campaign's guild, when the transport knows them (not in a DM). */ roleIds?: readonly string[] }): Promise<readonly Reply[]>;
 }

@@ -78,6 +78,14 @@ export interface DeliveryOptions {
   readonly signal?: AbortSignal;
   /** What to do with a failure of the pool itself (a claim the database refused). Default: log it. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Messages whose pictures are drawn at once WITHOUT holding a lane (default 0: a message holds
+   * its lane while its pictures are drawn, as the console wants, one message after another). With
+   * it (the Discord transport), text to other destinations keeps going out at the rate limit while
+   * maps are drawn; a drawn message then waits for a lane and the rate like any other. Order per
+   * destination is the claim's: nothing newer to that destination is handed out meanwhile.
+   */
+  readonly drawAhead?: number;
 }
 
 /**
@@ -86,6 +94,11 @@ export interface DeliveryOptions {
  */
 const MAX_ATTEMPTS = 20;
 const DEFAULT_LEASE_MS = 120_000;
+/**
+ * Messages the Discord transport draws pictures for at once without holding a lane: enough to keep
+ * every render thread busy, few enough that a claim's lease (2 minutes) never runs out meanwhile.
+ */
+export const DRAW_AHEAD = 32;
 /** Sent messages are kept this long (for the audit of a recent delivery), then deleted. */
 const DEFAULT_RETENTION_DAYS = 14;
 
@@ -203,7 +216,8 @@ async function settleSent(app: App, row: OutboxRow, owner: string, now: string):
   }
 }
 
-async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>, signal: AbortSignal): Promise<boolean> {
+/** `beforeSend`, when given, is awaited between drawing the pictures and sending (the lane and the rate are taken there). */
+async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>, signal: AbortSignal, beforeSend?: () => Promise<void>): Promise<boolean> {
   let result: DeliveryResult;
   let reason = '';
   let undrawable = false;
@@ -217,6 +231,7 @@ async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (ite
   signal.addEventListener('abort', abort, { once: true });
   try {
     const item = await toItem(app, row);
+    if (beforeSend) await beforeSend();
     const ctx: DeliveryContext = { signal: own.signal, partSent: (index) => writeTransaction(app.db, () => markPartSent(app.db, row.id, owner, index)) };
     const outcome = await deliver(item, ctx);
     result = typeof outcome === 'string' ? outcome : outcome.result;
@@ -312,7 +327,15 @@ export class DeliveryLanes {
   private readonly leaseMs: number;
   private readonly signal: AbortSignal;
   private readonly onError: (error: unknown) => void;
+  private readonly drawAhead: number;
+  /** Every delivery under way: drawing its pictures, waiting for a lane, or sending. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries holding a lane (at most `lanes`). */
+  private holding = 0;
+  /** Deliveries drawing their pictures without a lane (at most `drawAhead`). */
+  private drawingNow = 0;
+  /** Drawn deliveries waiting for a lane and the rate, oldest first. */
+  private readonly waiting: (() => void)[] = [];
   /** Start times (performance.now) of the deliveries started in the last second. */
   private readonly starts: number[] = [];
   /** Set while due work waits for the rate window: the fill it will run. */
@@ -326,6 +349,7 @@ export class DeliveryLanes {
     this.lanes = Math.max(1, opts.lanes ?? 16);
     this.perSecond = Math.max(1, opts.perSecond ?? 50);
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
+    this.drawAhead = Math.max(0, Math.floor(opts.drawAhead ?? 0));
     this.signal = opts.signal ?? new AbortController().signal;
     // Each delivery in flight listens for the shutdown: one listener a lane, not a leak.
     setMaxListeners(Math.max(getMaxListeners(this.signal), this.lanes + 10), this.signal);
@@ -337,7 +361,7 @@ export class DeliveryLanes {
     return this.sentCount;
   }
 
-  /** Deliveries in flight now (one per lane). */
+  /** Deliveries in flight now (one per lane, and those drawing their pictures ahead). */
   get busy(): number {
     return this.inFlight.size;
   }
@@ -350,17 +374,24 @@ export class DeliveryLanes {
       this.reapedAt = at;
       releaseDeadClaims(this.app);
     }
-    while (this.starts.length > 0 && (this.starts[0] as number) <= at - 1000) this.starts.shift();
-    const free = Math.min(this.lanes - this.inFlight.size, this.perSecond - this.starts.length);
-    if (free <= 0) {
-      if (this.inFlight.size < this.lanes) this.pace(at);
-      return;
+    this.pump(at);
+    for (;;) {
+      const laneRoom = this.lanes - this.holding - this.waiting.length;
+      const rateRoom = this.perSecond - this.starts.length - this.waiting.length;
+      const free = Math.min(laneRoom, rateRoom, this.drawAhead > 0 ? this.drawAhead - this.drawingNow : Number.POSITIVE_INFINITY);
+      if (free <= 0) {
+        if (laneRoom > 0 && rateRoom <= 0) this.pace(at);
+        return;
+      }
+      const now = this.app.clock.now();
+      // An idle poll (several times a second under Discord) reads; only work to claim takes the write lock.
+      if (!anyDue(this.app.db, now.toISOString())) return;
+      const rows = writeTransaction(this.app.db, () => claimDue(this.app.db, this.owner, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), free));
+      let ahead = false;
+      for (const row of rows) ahead = this.start(row, at) || ahead;
+      // Messages gone to draw their pictures left their lanes free: claim again for those.
+      if (!ahead || rows.length < free) return;
     }
-    const now = this.app.clock.now();
-    // An idle poll (several times a second under Discord) reads; only work to claim takes the write lock.
-    if (!anyDue(this.app.db, now.toISOString())) return;
-    const rows = writeTransaction(this.app.db, () => claimDue(this.app.db, this.owner, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), free));
-    for (const row of rows) this.start(row, at);
   }
 
   /** Resolves once nothing is in flight and nothing is due (what is queued meanwhile goes out too). */
@@ -375,17 +406,57 @@ export class DeliveryLanes {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private start(row: OutboxRow, at: number): void {
-    this.starts.push(at);
-    const delivery: Promise<void> = deliverOne(this.app, row, this.owner, this.deliver, this.signal)
+  /** Starts a claimed message; true when it went to draw its pictures without a lane. */
+  private start(row: OutboxRow, at: number): boolean {
+    const ahead = this.drawAhead > 0 && picturesOf(row).length > 0;
+    const phase = { drawing: ahead, holding: !ahead };
+    if (ahead) {
+      this.drawingNow++;
+    } else {
+      this.holding++;
+      this.starts.push(at);
+    }
+    const beforeSend = ahead
+      ? async (): Promise<void> => {
+        phase.drawing = false;
+        this.drawingNow--;
+        const lane = this.lane();
+        this.safeFill();
+        await lane;
+        phase.holding = true;
+      }
+      : undefined;
+    const delivery: Promise<void> = deliverOne(this.app, row, this.owner, this.deliver, this.signal, beforeSend)
       .then((sent) => {
         if (sent) this.sentCount++;
       }, this.onError)
       .finally(() => {
+        if (phase.drawing) this.drawingNow--;
+        if (phase.holding) this.holding--;
         this.inFlight.delete(delivery);
         this.safeFill();
       });
     this.inFlight.add(delivery);
+    return ahead;
+  }
+
+  /** Resolves when a drawn message may send: a lane is free and the rate allows (oldest waiting first). */
+  private lane(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      this.pump(performance.now());
+    });
+  }
+
+  /** Gives free lanes to drawn messages waiting, within the rate. */
+  private pump(at: number): void {
+    while (this.starts.length > 0 && (this.starts[0] as number) <= at - 1000) this.starts.shift();
+    while (this.waiting.length > 0 && this.holding < this.lanes && this.starts.length < this.perSecond) {
+      this.holding++;
+      this.starts.push(at);
+      (this.waiting.shift() as () => void)();
+    }
+    if (this.waiting.length > 0 && this.holding < this.lanes) this.pace(at);
   }
 
   /** Lanes are free but the second's starts are used: fill again when the oldest start is a second old. */

@@ -74,7 +74,7 @@ async function rerun(app: App, campaignId: string, input: JournalInput, dice: Re
       case 'button': {
         const handler = buttons.find((b) => b.prefix === (input.customId.split(':')[0] ?? ''));
         if (!handler) return `no button handler for ${input.customId}`;
-        await runButton(handler, { app, userId: input.userId, customId: input.customId, ...(input.roleIds ? { roleIds: input.roleIds } : {}) }, dice);
+        await runButton(handler, { app, userId: input.userId, customId: input.customId, ...(input.userName !== undefined ? { userName: input.userName } : {}), ...(input.roleIds ? { roleIds: input.roleIds } : {}) }, dice);
         return undefined;
       }
       case 'tick':

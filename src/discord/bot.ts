@@ -23,11 +23,11 @@ import { errorMessages } from '../app/handleError.js';
 import type { Reply } from '../app/messages.js';
 import { takeInteraction } from '../app/interactionClaim.js';
 import { runButton, runCommand } from '../app/journal/invocation.js';
-import { DeliveryLanes } from '../app/outbox.js';
+import { DeliveryLanes, DRAW_AHEAD } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
 import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
 import { DiscordCodes, loggableError, newErrorRef } from './discordErrors.js';
-import { autocompleteContext, commandContext, memberRoleIds } from './interactionContext.js';
+import { autocompleteContext, commandContext, displayName, memberRoleIds } from './interactionContext.js';
 import { managerIdentifyThrottler } from './identifyGate.js';
 import { isOutboxRoute, makeDeliver } from './outboxDelivery.js';
 import { allowedMentions, toDiscordPayloads, type DiscordPayload } from './payloads.js';
@@ -132,6 +132,8 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   const lanes = new DeliveryLanes(app, makeDeliver(client, logger), {
     ...(opts.deliveryLanes ? { lanes: opts.deliveryLanes } : {}),
     ...(opts.deliveryPerSecond ? { perSecond: opts.deliveryPerSecond } : {}),
+    // Maps are drawn without holding a lane: text to other destinations goes out meanwhile.
+    drawAhead: DRAW_AHEAD,
     signal: shutdown.signal,
     onError: onDeliveryError,
   });
@@ -229,7 +231,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     try {
       const handler = buttons.get(prefix);
       if (!handler) throw new UserError('button.unknown', 'This button is no longer in use.');
-      const messages = await runButton(handler, { app, userId: interaction.user.id, customId: interaction.customId, roleIds: memberRoleIds(interaction) });
+      const messages = await runButton(handler, { app, userId: interaction.user.id, userName: displayName(interaction), customId: interaction.customId, roleIds: memberRoleIds(interaction) });
       clearTimeout(safety);
       await responder.send(answerParts(messages, true, interaction));
     } catch (error) {

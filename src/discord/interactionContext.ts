@@ -15,7 +15,7 @@ export function memberRoleIds(interaction: BaseInteraction): string[] {
   return [...member.roles];
 }
 
-function displayName(interaction: BaseInteraction): string {
+export function displayName(interaction: BaseInteraction): string {
   const member = interaction.member;
   if (member instanceof GuildMember) return member.displayName;
   return member?.nick ?? interaction.user.displayName;

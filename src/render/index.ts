@@ -11,9 +11,9 @@ import { configureRenderPool, runPicture } from './renderPool.js';
  * event loop never waits on one. This thread sends plain data and loads the drawing code (canvas,
  * fonts) only if no render thread can start and it must draw itself.
  */
-export async function renderMap(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
+export async function renderMap(map: MapModel, view: MapView, options: RenderMapOptions, how: { readonly reuse?: boolean } = {}): Promise<Buffer> {
   return runPicture({ kind: 'map', key: mapKey(map, options.cacheKey), data: () => map.data, view, options },
-    async () => (await import('./renderMap.js')).renderMapHere(map, view, options));
+    async () => (await import('./renderMap.js')).renderMapHere(map, view, options), how);
 }
 
 export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buffer> {

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { MapData } from '../engine/map/mapModel.js';
 import type { BattlefieldSketch } from '../engine/views/battlefieldSketch.js';
@@ -18,6 +19,13 @@ import type { RenderMapOptions } from './renderMap.js';
  * in this thread instead. A worker that dies while it draws (after it has answered before) is
  * replaced and its pictures are tried once more on a new one; a picture whose second try dies too
  * is refused with `RenderThreadDied` (drawing it again would only kill another thread).
+ *
+ * There are as many threads as cores (at most four, and fewer where memory is small), started
+ * only when pictures wait: one picture at a time keeps one thread. A map goes to a thread that
+ * already has its map (and so its static layer) when one is free. The same picture asked again
+ * while it is drawn, or within a short while after (a busy minute where campaigns of one
+ * scenario post the same map, a delivery retried after a rate limit), is drawn once: callers
+ * share the bytes (`sameJob`).
  */
 
 /** A picture was given up: the render thread died drawing it, twice. */
@@ -79,7 +87,17 @@ interface Slot {
 /** Jobs a worker holds at once: one drawing while the previous one encodes; the rest wait here. */
 const PER_WORKER = 2;
 
-let threads = Math.max(1, Math.min(2, availableParallelism() - 1));
+/** A render thread's memory at work (its heap, code, fonts, static layers, canvases): about 100 MB. */
+const THREAD_BYTES = 128 * 1024 * 1024;
+
+/** One thread per core, at most four, and no more than a quarter of the machine's memory allows. */
+function defaultThreads(): number {
+  const limit = process.constrainedMemory() ?? 0;
+  const memory = limit > 0 ? Math.min(limit, totalmem()) : totalmem();
+  return Math.max(1, Math.min(4, availableParallelism(), Math.floor(memory / 4 / THREAD_BYTES)));
+}
+
+let threads = defaultThreads();
 /** A worker idle this long is stopped, giving back its memory (static layers, its own heap). */
 let idleMs = 60_000;
 let inThisThread = false;
@@ -94,8 +112,8 @@ let started = 0;
 let holdUntil = 0;
 
 /**
- * Sets the number of render threads (default: one per spare core, at most two; 0 draws in this
- * thread) and how long an idle worker is kept (default 60 s).
+ * Sets the number of render threads (default: one per core, at most four, bounded by memory; 0
+ * draws in this thread) and how long an idle worker is kept (default 60 s).
  */
 export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string }): void {
   // Static layers on disk (layerFile.ts), for this thread and every render thread started after.
@@ -112,13 +130,69 @@ export function renderPoolState(): { readonly workers: number; readonly busy: nu
   return { workers: slots.filter((s) => s.alive).length, busy: sent.size, waiting: queue.length, inThisThread, started };
 }
 
-/** Draws and encodes a picture on a render thread; resolves to the PNG bytes. */
-export function runPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buffer> {
+/** Pictures being drawn, by what they show: a second caller waits for the same bytes. */
+const drawing = new Map<string, Promise<Buffer>>();
+/** Pictures drawn lately, by what they show (most recent last): a few, for a short while. */
+const recent = new Map<string, { readonly png: Buffer; readonly until: number }>();
+const RECENT_COUNT = 4;
+const RECENT_MS = 30_000;
+
+/**
+ * What a picture shows, as a key: the map's key, the view and the options (a map), or the sketch.
+ * Two jobs with one key draw the same bytes (drawing is deterministic), so one drawing serves both.
+ */
+function sameJob(job: PictureJob): string {
+  const what = job.kind === 'map' ? ['map', job.key, job.view, job.options] : ['battlefield', job.sketch];
+  return createHash('sha1').update(JSON.stringify(what)).digest('base64');
+}
+
+/**
+ * Draws and encodes a picture on a render thread; resolves to the PNG bytes (shared with any caller
+ * asking for the same picture: do not write into them). `reuse: false` draws it whatever was drawn
+ * before (pre-warming a thread must reach a thread).
+ */
+export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { readonly reuse?: boolean } = {}): Promise<Buffer> {
+  if (how.reuse === false) return drawPicture(job, here);
+  const key = sameJob(job);
+  const now = performance.now();
+  const hit = recent.get(key);
+  if (hit && hit.until > now) {
+    recent.delete(key);
+    recent.set(key, hit);
+    return Promise.resolve(hit.png);
+  }
+  const running = drawing.get(key);
+  if (running) return running;
+  const drawn = drawPicture(job, here).then((png) => {
+    remember(key, png);
+    return png;
+  }).finally(() => drawing.delete(key));
+  drawing.set(key, drawn);
+  return drawn;
+}
+
+let expiry: NodeJS.Timeout | undefined;
+
+function drawPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buffer> {
   if (inThisThread) return here();
-  return new Promise((resolve, reject) => {
+  return new Promise<Buffer>((resolve, reject) => {
     queue.push({ job, here, resolve, reject, deaths: 0 });
     dispatch();
   });
+}
+
+function remember(key: string, png: Buffer): void {
+  const now = performance.now();
+  recent.delete(key);
+  recent.set(key, { png, until: now + RECENT_MS });
+  for (const [k, v] of recent) {
+    if (recent.size <= RECENT_COUNT && v.until > now) break;
+    recent.delete(k);
+  }
+  // The bytes go once nobody asked for them a while: an idle bot keeps no picture.
+  clearTimeout(expiry);
+  expiry = setTimeout(() => recent.clear(), RECENT_MS);
+  expiry.unref();
 }
 
 /**
@@ -131,8 +205,9 @@ export function holdRenderThreads(ms: number): void {
   for (const s of slots) if (s.alive && s.inFlight === 0) idle(s);
 }
 
-/** Tells every running worker to drop its cached static layers. */
+/** Tells every running worker to drop its cached static layers, and forgets the pictures drawn lately. */
 export function clearWorkerCaches(): void {
+  recent.clear();
   for (const s of slots) if (s.alive) s.worker.postMessage({ id: 0, kind: 'clear' } satisfies RenderRequest);
 }
 
@@ -173,16 +248,23 @@ export async function closeRenderPool(): Promise<void> {
 
 function dispatch(): void {
   while (queue.length > 0) {
-    const slot = freeSlot();
+    const task = queue[0] as Task;
+    const slot = freeSlot(task.job.kind === 'map' ? task.job.key : undefined);
     if (!slot) return;
-    send(slot, queue.shift() as Task);
+    queue.shift();
+    send(slot, task);
   }
 }
 
-/** An idle worker, else a new one while the pool may grow, else the least busy with room. */
-function freeSlot(): Slot | undefined {
+/**
+ * An idle worker (one that has this map first), else a new one while the pool may grow, else the
+ * least busy with room (one that has this map first).
+ */
+function freeSlot(mapKey: string | undefined): Slot | undefined {
   let best: Slot | undefined;
-  for (const s of slots) if (s.alive && s.inFlight < PER_WORKER && (!best || s.inFlight < best.inFlight)) best = s;
+  const better = (s: Slot): boolean => !best || s.inFlight < best.inFlight
+    || (s.inFlight === best.inFlight && mapKey !== undefined && s.known.has(mapKey) && !best.known.has(mapKey));
+  for (const s of slots) if (s.alive && s.inFlight < PER_WORKER && better(s)) best = s;
   if (best?.inFlight === 0) return best;
   if (slots.length < threads) return start() ?? best;
   return best;

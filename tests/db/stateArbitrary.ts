@@ -141,7 +141,11 @@ const army = (id: string, sides: readonly string[], armyIds: readonly string[]):
   formation: fc.constantFrom('formed' as const, 'unformed' as const),
   status: fc.record({ fatigued: fc.boolean(), inContact: fc.boolean(), inBattle: fc.boolean(), destroyed: fc.boolean(), embarked: fc.boolean() }),
   march,
-  seat: rec({ missed: fc.integer({ min: 0, max: 60 }), acted: fc.boolean(), standing: fc.boolean() }, ['missed']),
+  seat: rec({
+    missed: fc.integer({ min: 0, max: 60 }), acted: fc.boolean(), standing: fc.boolean(), offer: fc.integer({ min: 1, max: 1_000_000 }),
+    substitute: fc.record({ userId: word, since: fc.integer({ min: 0, max: 800 }), previous: fc.array(fc.record({ userId: word, name: word }), { maxLength: 2 }) }),
+    awayUntil: fc.integer({ min: 1_700_000_000, max: 1_900_000_000 }).map((s) => new Date(s * 1000).toISOString()),
+  }, ['missed']),
 }, ['id', 'name', 'commander', 'side', 'hex', 'movementClass', 'sight', 'nocturnal', 'regiments', 'individuals', 'scouts', 'vessels', 'formation', 'status', 'march']));
 
 const given = (armyId: string) => ({ armyId: fc.constant(armyId), givenBy: word, givenAt: gameTime });

@@ -194,6 +194,28 @@ describe('the game commands over Discord', () => {
     expect(publicPosts.every((p) => !/figures|dice|die /.test(seenText(p)))).toBe(true);
   });
 
+  it('GIVEN the referee offers a seat with /campaign seat WHEN an enemy presses Claim THEN it is refused privately; WHEN Alice presses it THEN she holds the army and the offer says so with its button disabled', async () => {
+    const offer = h.fake.pushCommand({ command: 'seat', subcommand: 'offer', userId: PEOPLE.referee.id, options: { army: 'minke' } });
+    const [offered] = await answer(offer);
+    expect(offered!.ephemeral).toBe(false);
+    expect(offered!.content).toContain('The seat of **Army of Minke Meine** is offered (nobody commands it)');
+    const claim = (offered!.components as { components: { custom_id: string; label: string }[] }[]).flatMap((r) => r.components).find((b) => b.custom_id.startsWith('seat:'))!;
+    expect(claim.label).toBe('Claim Army of Minke Meine');
+    // Bob commands Lanze, of the Law, at war with Minke's Chaos.
+    const bobPress = h.fake.pushButton({ customId: claim.custom_id, userId: PEOPLE.bob.id });
+    const [refused] = await answer(bobPress);
+    expect(refused!.ephemeral).toBe(true);
+    expect(refused!.content).toContain('You already command Army of Lanze, of a side hostile to Army of Minke Meine\'s');
+    const alicePress = h.fake.pushButton({ customId: claim.custom_id, userId: PEOPLE.alice.id });
+    const [, mine] = await answer(alicePress, 2);
+    expect(mine!.ephemeral).toBe(true);
+    expect(mine!.content).toContain('You hold the seat of **Army of Minke Meine** (`minke`) as substitute');
+    expect(h.fake.interaction(alicePress).callbacks[0]?.type).toBe(7);
+    const updated = h.fake.messages.filter((m) => JSON.stringify(m.components).includes(JSON.stringify(claim.custom_id))).at(-1)!;
+    expect(updated.content).toContain('Claimed: Alice takes the seat of **Army of Minke Meine** as substitute.');
+    expect((updated.components as { components: { disabled?: boolean }[] }[]).flatMap((r) => r.components).every((b) => b.disabled === true)).toBe(true);
+  });
+
   it('GIVEN /help THEN it answers privately and lists the registered commands', async () => {
     const id = h.fake.pushCommand({ command: 'help', userId: PEOPLE.bob.id });
     const messages = await answer(id);

@@ -15,10 +15,14 @@ function allies(passage: boolean, extra: ReturnType<typeof army>[] = [], passerC
 const plan = (s: CampaignState, path: string) => planMove(s, map, NO_WEATHER_EFFECTS, 'grallune', { ...MOVE, path: hexes(path) });
 
 describe('000 Advanced: Passage of Lines (a campaign setting, off by default)', () => {
-  it('GIVEN the setting off THEN no march passes through another commander\'s hex', () => {
-    const r = plan(allies(false), '0302 0303');
-    expect(r.ok ? '' : r.violation.code).toBe('move.occupied');
-    expect(r.ok ? '' : r.violation.message).toMatch(/may not enter or pass through a hex with another commander/);
+  it('GIVEN the setting off THEN a march through another commander\'s hex is warned of and halts before it at the tick (order cancelled) when the ally stands', () => {
+    const s = allies(false);
+    const r = plan(s, '0302 0303');
+    expect(r.ok && r.value.warnings.map((w) => w.code)).toEqual(['move.occupied']);
+    expect(r.ok && r.value.warnings[0]?.message).toMatch(/0302 is held by Army of ingegerd: one commander per hex, and none passes through another's\. The order stands/);
+    const after = tick(order(s, map, 'grallune', { path: hexes('0302 0303') }), map).state;
+    expect(at(after, map, 'grallune')).toBe('0301');
+    expect(after.orders['grallune']).toBeUndefined();
   });
 
   it('GIVEN the setting on THEN a march passes through the hex of a stationary ally, and the ally keeps it', () => {
@@ -31,12 +35,24 @@ describe('000 Advanced: Passage of Lines (a campaign setting, off by default)', 
     expect(s.armies['grallune']!.formation).toBe('formed');
   });
 
-  it('GIVEN the setting on THEN a march may not stop on the ally\'s hex', () => {
-    const r = plan(allies(true), '0302');
-    expect(r.ok ? '' : r.violation.code).toBe('move.occupied');
-    expect(r.ok ? '' : r.violation.message).toMatch(/may pass through an allied force's hex \(passage of lines\) but not stop on it/);
-    const to = planMove(allies(true), map, NO_WEATHER_EFFECTS, 'grallune', { ...MOVE, to: hx('0302') });
-    expect(to.ok ? '' : to.violation.code).toBe('move.occupied');
+  it('GIVEN the setting on THEN a march may not stop on the ally\'s hex: warned, and at the tick it halts before it, the order cancelled', () => {
+    const s = allies(true);
+    const r = plan(s, '0302');
+    expect(r.ok && r.value.warnings.map((w) => w.code)).toEqual(['move.occupied']);
+    expect(r.ok && r.value.warnings[0]?.message).toMatch(/passage of lines lets a march pass through an ally standing still, never stop on it/);
+    const to = planMove(s, map, NO_WEATHER_EFFECTS, 'grallune', { ...MOVE, to: hx('0302') });
+    expect(to.ok && to.value.steps.map((x) => x.hex)).toEqual(['0302']);
+    const out = tick(order(s, map, 'grallune', { path: hexes('0302') }), map);
+    expect(at(out.state, map, 'grallune')).toBe('0301');
+    expect(out.state.orders['grallune']).toBeUndefined();
+    expect(out.events.find((e) => e.type === 'armyBlocked')?.data).toMatchObject({ armyId: 'grallune', blockedAt: '0302', reason: 'occupied' });
+  });
+
+  it('GIVEN the setting on and the ally marching off THEN a march that ends on its hex follows into it', () => {
+    let s = order(allies(true), map, 'ingegerd', { path: hexes('0402') });
+    s = order(s, map, 'grallune', { path: hexes('0302') });
+    s = tick(s, map).state;
+    expect([at(s, map, 'ingegerd'), at(s, map, 'grallune')]).toEqual(['0402', '0302']);
   });
 
   it('GIVEN a destination beyond the ally THEN the route goes through its hex', () => {

@@ -108,9 +108,28 @@ describe('planMove refusals name the hex, the rule and an alternative', () => {
     expect(!r.ok && r.violation.message).toContain('unformed:true');
     expect(planMove(campaign([army('a', '0101')]), walled, NO_WEATHER_EFFECTS, 'a', { ...MOVE, to: hx('0301'), unformed: true }).ok).toBe(true);
   });
-  it('GIVEN a path through another commander THEN refused: one commander per hex, no passing through', () => {
+  it('GIVEN a path through another commander THEN accepted with a warning: one commander per hex is judged at the tick (the holder may leave)', () => {
     const r = planMove(campaign([army('a', '0101'), army('b', '0102')]), open, NO_WEATHER_EFFECTS, 'a', { ...MOVE, path: hexes('0102 0103') });
-    expect(r).toMatchObject({ ok: false, violation: { code: 'move.occupied' } });
+    expect(r.ok && r.value.steps.map((x) => x.hex)).toEqual(['0102', '0103']);
+    expect(r.ok && r.value.warnings.map((w) => w.code)).toEqual(['move.occupied']);
+    expect(r.ok && r.value.warnings[0]?.message).toContain('if Army of b stays, the march halts before 0102 and the order is cancelled');
+  });
+  it('GIVEN to: beyond another commander THEN the route goes round the held hex; GIVEN to: the held hex itself THEN accepted with the warning', () => {
+    const s = campaign([army('a', '0101'), army('b', '0102')]);
+    const round = planMove(s, open, NO_WEATHER_EFFECTS, 'a', { ...MOVE, to: hx('0103') });
+    expect(round.ok && round.value.steps.map((x) => x.hex)).not.toContain('0102');
+    expect(round.ok && round.value.warnings.map((w) => w.code)).not.toContain('move.occupied');
+    const into = planMove(s, open, NO_WEATHER_EFFECTS, 'a', { ...MOVE, to: hx('0102') });
+    expect(into.ok && into.value.steps.map((x) => x.hex)).toEqual(['0102']);
+    expect(into.ok && into.value.warnings.map((w) => w.code)).toEqual(['move.occupied']);
+  });
+  it('GIVEN an enemy on the path THEN the warning adds that contact comes first; in fog it names where the army last knew the enemy', () => {
+    const s = campaign([army('a', '0101'), army('e', '0103', { side: 'chaos' })]);
+    const r = planMove(s, open, NO_WEATHER_EFFECTS, 'a', { ...MOVE, path: hexes('0102 0103') });
+    expect(r.ok && r.value.warnings[0]?.message).toMatch(/^0103 is held by Army of e: .*Coming next to an enemy brings map contact first\.$/);
+    const fog = { ...s, settings: { ...s.settings, positions: 'fog' as const } };
+    const f = planMove(fog, open, NO_WEATHER_EFFECTS, 'a', { ...MOVE, path: hexes('0102 0103') });
+    expect(f.ok && f.value.warnings[0]?.message).toMatch(/^Army of e was last known at 0103: /);
   });
   it('GIVEN hexes that are not neighbours THEN refused', () => {
     expect(planMove(campaign([army('a', '0101')]), open, NO_WEATHER_EFFECTS, 'a', { ...MOVE, path: hexes('0103') })).toMatchObject({ ok: false, violation: { code: 'move.notAdjacent' } });

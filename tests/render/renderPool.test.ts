@@ -128,6 +128,7 @@ describe('render threads', () => {
     const map = testMap();
     const view = publicMapView(testState());
     const expected = await pixels(await renderMap(map, view, { title, cacheKey: 'crash-once' }));
+    clearRenderCache(); // else the picture drawn a moment ago is answered from memory
     const asked = renderMap(map, view, { title, cacheKey: 'crash-once' });
     expect(renderPoolState().busy).toBe(1);
     crashRenderThreads();
@@ -140,6 +141,7 @@ describe('render threads', () => {
     const map = testMap();
     const view = publicMapView(testState());
     await renderMap(map, view, { title, cacheKey: 'crash-twice' });
+    clearRenderCache();
     const asked = renderMap(map, view, { title, cacheKey: 'crash-twice' });
     const outcome = asked.then(() => 'drawn', (e: unknown) => e);
     const before = renderPoolState().started;
@@ -153,5 +155,48 @@ describe('render threads', () => {
     expect((e as Error).message).toMatch(/render thread died twice/);
     expect(renderPoolState().inThisThread).toBe(false);
     expect((await pixels(await renderMap(map, view, { title, cacheKey: 'crash-twice' }))).width).toBeGreaterThan(0);
+  });
+
+  it('GIVEN one picture asked by ten callers at once WHEN it is drawn THEN one thread holds one job, and every caller gets the same bytes', async () => {
+    clearRenderCache();
+    const map = testMap();
+    const view = publicMapView(testState());
+    const asked = Array.from({ length: 10 }, () => renderMap(map, view, { title, cacheKey: 'same-ten' }));
+    expect(renderPoolState()).toMatchObject({ busy: 1, waiting: 0 });
+    const pngs = await Promise.all(asked);
+    for (const png of pngs) expect(png.equals(pngs[0] as Buffer)).toBe(true);
+    // A different title is another picture: drawn, not shared.
+    const other = renderMap(map, view, { title: { ...title, campaign: 'Another' }, cacheKey: 'same-ten' });
+    expect(renderPoolState().busy).toBe(1);
+    expect((await other).equals(pngs[0] as Buffer)).toBe(false);
+  });
+
+  it('GIVEN a picture drawn a moment ago WHEN asked again THEN its bytes are answered without a drawing; WHEN the caches are cleared THEN it is drawn again', async () => {
+    clearRenderCache();
+    const map = testMap();
+    const view = publicMapView(testState());
+    const first = await renderMap(map, view, { title, cacheKey: 'recent' });
+    const again = renderMap(map, view, { title, cacheKey: 'recent' });
+    expect(renderPoolState().busy).toBe(0);
+    expect(await again).toBe(first);
+    clearRenderCache();
+    const redrawn = renderMap(map, view, { title, cacheKey: 'recent' });
+    expect(renderPoolState().busy).toBe(1);
+    expect((await redrawn).equals(first)).toBe(true);
+  });
+
+  it('GIVEN a pool of two threads WHEN pictures come one at a time THEN one thread draws them; WHEN several wait THEN the second thread starts and both draw', async () => {
+    configureRenderPool({ threads: 2 });
+    clearRenderCache();
+    const map = testMap();
+    const view = publicMapView(testState());
+    for (let k = 0; k < 3; k++) await renderMap(map, view, { title: { ...title, time: `one at a time ${k}` }, cacheKey: 'two' });
+    expect(renderPoolState().workers).toBe(1);
+    const burst = Array.from({ length: 6 }, (_, k) => renderMap(map, view, { title: { ...title, time: `burst ${k}` }, cacheKey: 'two' }));
+    expect(renderPoolState()).toMatchObject({ workers: 2, busy: 4, waiting: 2 });
+    const pngs = await Promise.all(burst);
+    const here = await Promise.all([0, 5].map((k) => renderMapHere(map, view, { title: { ...title, time: `burst ${k}` }, cacheKey: 'two' })));
+    expect((await pixels(pngs[0] as Buffer)).data.equals((await pixels(here[0] as Buffer)).data)).toBe(true);
+    expect((await pixels(pngs[5] as Buffer)).data.equals((await pixels(here[1] as Buffer)).data)).toBe(true);
   });
 });

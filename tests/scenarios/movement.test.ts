@@ -59,7 +59,6 @@ describe('/move', () => {
       ['@alice /move army:grallune path:"1825" to:1824', 'move.pathAndTo', /either/],
       ['@alice /move army:grallune to:1826', 'move.alreadyThere', /already at 1826/],
       ['@alice /move army:hadewych path:"0817"', 'army.notYours', /not your army/],
-      ['@bob /move army:hadewych path:"0916"', 'move.occupied', /only one commander|another commander/],
       ['@alice /move army:grallune path:"1825" cross:true', 'move.noRiverAtEnd', /no river/],
     ];
     for (const [line, code, text] of cases) {
@@ -68,6 +67,14 @@ describe('/move', () => {
       expect(out?.content, line).toMatch(text);
       expect(out?.to, line).toBe('ephemeral');
     }
+  });
+
+  it('GIVEN a march into a hex another commander holds THEN accepted with the warning: one commander per hex is judged at the tick (case 030)', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@bob /move army:hadewych path:"0916"');
+    expect(err(out)).toBeUndefined();
+    expect(out?.to).toBe('ephemeral');
+    expect(out?.content).toMatch(/⚠ 0916 is held by .*: one commander per hex, .*the order is cancelled\./);
   });
 
   it('warns about a forced march and unformed stragglers', async () => {

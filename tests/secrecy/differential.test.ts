@@ -200,7 +200,70 @@ const arbContactPair = fc.tuple(fc.constantFrom<HiddenContact>('none', 'north', 
 const arbMaster = fc.stringMatching(/^[0-9a-f]{32}$/);
 const arbMasterPair = fc.tuple(arbMaster, arbMaster).filter(([a, b]) => a !== b);
 
+/*
+ * Issue 27, item 3: a substitute learns only what their army knew. alice commands Hadewych and
+ * Solon Theros; Solon meets Grallune while alice is away from the table; dave, of no side, is
+ * given Hadewych's seat. What differs between the worlds is what only Solon knew (its own figures,
+ * and Grallune's, which Solon's estimates come from): dave must receive the same bytes.
+ */
+const HER_OTHER_ARMY = ['solon', 'grallune'] as const;
+const substituteWorld: Variation<number> = {
+  name: "what the previous commander's other army knew (its figures and its enemy's)",
+  hiddenFrom: ['dave'],
+  apply(state: CampaignState, figures: number): CampaignState {
+    const armies = { ...state.armies };
+    for (const id of HER_OTHER_ARMY) {
+      const army = armies[id];
+      if (!army) throw new Error(`no ${id}`);
+      armies[id] = { ...army, regiments: army.regiments.map((r) => ({ ...r, companies: r.companies.map((c) => ({ ...c, figures })) })) };
+    }
+    return { ...state, armies };
+  },
+};
+
+const substituteScript = (positions: 'public' | 'fog'): Script => ({
+  setup: [
+    '@referee /campaign create scenario:valormr name:"Autumn War"',
+    '@referee /campaign assign army:hadewych user:alice',
+    '@referee /campaign assign army:solon user:alice',
+    '@referee /army edit army:solon hex:1122',
+    '@referee /army edit army:grallune hex:1121',
+    '@referee /campaign settings absent-after:1',
+    `@referee /campaign settings positions:${positions}`,
+  ],
+  play: [
+    '@referee /campaign start',
+    '@alice /army status army:solon', '@alice /map view:mine',
+    '!tick',
+    '@alice /intel army:solon',
+    '!tick',
+    '@referee /seat offer army:hadewych user:dave',
+    '@dave /intel army:hadewych', '@dave /army status', '@dave /map view:mine', '@dave /turn status', '@dave /campaign status',
+    '@dave /intel army:solon', '@dave /army status army:solon',
+    '@dave /rest',
+    '!tick',
+    '@dave /intel', '@dave /map view:mine',
+    '!tick',
+    '@dave /dice log', '@dave /army status',
+  ],
+});
+
 describe('differential secrecy: the same campaign in two worlds that differ only in hidden facts', () => {
+  for (const positions of ['public', 'fog'] as const) {
+    it(`GIVEN positions:${positions} and ${substituteWorld.name} WHEN dave holds Hadewych's seat THEN he receives the same bytes in both worlds`, async () => {
+      const readers = [player('dave'), player('alice')];
+      const worldA = await playWorld(substituteScript(positions), substituteWorld, 3, readers);
+      const worldB = await playWorld(substituteScript(positions), substituteWorld, 11, readers);
+      // The fact is real: alice, who commanded Solon, read it (her army's figures, her estimates of Grallune).
+      expect(worldA.reached.has('contactMade'), 'Solon met Grallune').toBe(true);
+      expect(firstDifference(worldA.transcripts.get('alice') ?? [], worldB.transcripts.get('alice') ?? []), 'alice read the fact').toBeDefined();
+      const ta = worldA.transcripts.get('dave') ?? [];
+      expect(ta.filter((t) => t.includes('"user":"dave"')).length, 'dave received answers and DMs').toBeGreaterThan(8);
+      expect(ta.join('\n')).toContain('You command **Army of Hadewych**');
+      expect(firstDifference(ta, worldB.transcripts.get('dave') ?? [])).toBeUndefined();
+    }, 600_000);
+  }
+
   for (const positions of ['public', 'fog'] as const) {
     for (const profile of ['valormr', 'acks'] as const) {
       const fog = positions === 'fog';

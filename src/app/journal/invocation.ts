@@ -23,7 +23,7 @@ export interface JournalActor {
  */
 export type JournalInput =
   | { readonly kind: 'command'; readonly command: string; readonly subcommand: string | null; readonly actor: JournalActor; readonly options: Readonly<Record<string, OptionValue>> }
-  | { readonly kind: 'button'; readonly customId: string; readonly userId: string; readonly roleIds?: readonly string[] }
+  | { readonly kind: 'button'; readonly customId: string; readonly userId: string; readonly userName?: string; readonly roleIds?: readonly string[] }
   | { readonly kind: 'tick'; readonly guildId: string; readonly channelId: string }
   | { readonly kind: 'dueTick'; readonly campaignId: string; readonly dueIso: string };
 
@@ -83,6 +83,6 @@ export function runCommand(command: Command, ctx: CommandContext, recorded?: Rec
 
 /** Runs a button press as a journaled invocation. */
 export function runButton(handler: ButtonHandler, ctx: Parameters<ButtonHandler['execute']>[0], recorded?: RecordedDice): Promise<readonly Reply[]> {
-  const input: JournalInput = { kind: 'button', customId: ctx.customId, userId: ctx.userId, ...(ctx.roleIds ? { roleIds: [...ctx.roleIds] } : {}) };
+  const input: JournalInput = { kind: 'button', customId: ctx.customId, userId: ctx.userId, ...(ctx.userName !== undefined ? { userName: ctx.userName } : {}), ...(ctx.roleIds ? { roleIds: [...ctx.roleIds] } : {}) };
   return withInvocation(input, () => handler.execute(ctx), recorded);
 }

@@ -1,5 +1,5 @@
 import { PUBLIC, REFEREE, type EngineEvent } from '../../engine/events/index.js';
-import type { Army } from '../../engine/forces/index.js';
+import type { Army, ArmySeat } from '../../engine/forces/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { commandersOf } from '../members.js';
@@ -17,12 +17,15 @@ export function markPresence(tx: Pick<CampaignTx, 'actor' | 'members'>, before: 
   const mine = tx.members.filter((m) => m.role === 'commander' && m.userId === userId).map((m) => m.armyId);
   const touched = (id: string): boolean => before.orders[id] !== after.orders[id]
     || Object.values(after.contacts).some((c) => before.contacts[c.id] !== c && JSON.stringify(c).includes(`"${id}"`));
-  const acted = mine.filter((id) => after.armies[id] !== undefined && touched(id) && after.armies[id]?.seat?.acted !== true);
+  const acted = mine.filter((id) => after.armies[id] !== undefined && touched(id) && (after.armies[id]?.seat?.acted !== true || after.armies[id]?.seat?.awayUntil !== undefined));
   if (acted.length === 0) return after;
   const armies = { ...after.armies };
   for (const id of acted) {
     const a = armies[id] as Army;
-    armies[id] = { ...a, seat: { missed: a.seat?.missed ?? 0, acted: true } };
+    // An order ends an announced absence (`/away`) at once; the rest of the seat (standing orders,
+    // a substitute) is kept for the tick to settle.
+    const { awayUntil: _away, ...seat } = a.seat ?? { missed: 0 };
+    armies[id] = { ...a, seat: { ...seat, missed: a.seat?.missed ?? 0, acted: true } };
   }
   return { ...after, armies };
 }
@@ -41,23 +44,32 @@ export function countAbsence(tx: CampaignTx, state: CampaignState): { state: Cam
   for (const army of Object.values(state.armies)) {
     const commanders = commandersOf(tx, army.id);
     if (army.status.destroyed || commanders.length === 0) continue;
-    const present = army.seat?.acted === true || commanders.some((u) => tx.meta.ready.includes(u));
-    const missed = present ? 0 : (army.seat?.missed ?? 0) + 1;
-    const standing = !present && (army.seat?.standing === true || (after > 0 && missed >= after));
-    const seat = { missed, ...(standing ? { standing: true } : {}) };
-    if (JSON.stringify(seat) !== JSON.stringify({ missed: army.seat?.missed ?? 0, ...(army.seat?.standing ? { standing: true } : {}) }) || army.seat?.acted) {
+    const before: ArmySeat = army.seat ?? { missed: 0 };
+    const { acted: _acted, standing: _standing, awayUntil, ...rest } = before;
+    const who = commanders.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u).join(' and ');
+    // An announced absence: standing orders without counting a miss, until its time has come.
+    const away = awayUntil !== undefined && Date.parse(awayUntil) > tx.now.getTime() && before.acted !== true;
+    if (awayUntil !== undefined && !away && before.acted !== true) {
+      events.push({ type: 'awayEnded', audience: REFEREE, text: `${who}'s time away ended: **${army.name}** counts their orders and absences again.`, data: { armyId: army.id } });
+    }
+    const present = away || before.acted === true || commanders.some((u) => tx.meta.ready.includes(u));
+    const missed = present ? 0 : before.missed + 1;
+    const standing = away || (!present && (before.standing === true || (after > 0 && missed >= after)));
+    const seat: ArmySeat = { ...rest, missed, ...(standing ? { standing: true } : {}), ...(away ? { awayUntil } : {}) };
+    const same = before.acted !== true && JSON.stringify(seat) === JSON.stringify({ ...rest, missed: before.missed, ...(before.standing ? { standing: true } : {}), ...(awayUntil !== undefined ? { awayUntil } : {}) });
+    if (!same) {
       armies[army.id] = { ...army, seat };
       changed = true;
     }
-    const who = commanders.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u).join(' and ');
-    if (standing && army.seat?.standing !== true) {
+    if (away) continue;
+    if (standing && before.standing !== true) {
       const followsPlan = Object.hasOwn(state.plans, army.id);
       const follows = followsPlan ? 'it follows its plan (`/army plan show`)' : DEFAULT_TEXT[state.settings.defaultOrder];
       // One line in the chronicle; the referee's digest says what it follows and how to fill the seat.
       events.push({ type: 'armyStanding', audience: PUBLIC, text: `${who}'s army **${army.name}** is under standing orders.`, data: { armyId: army.id } });
-      events.push({ type: 'armyStandingReferee', audience: REFEREE, text: `${who} gave no orders or answers for ${missed} half periods in a row (\`absent-after\`): **${army.name}** is under standing orders, ${follows}. Their next order takes it back; \`/campaign assign army:${army.id} user:\` gives the seat to a substitute.`, data: { armyId: army.id, missed } });
-    } else if (!standing && army.seat?.standing === true) {
-      events.push({ type: 'armyResumed', audience: REFEREE, text: `${who} is back: **${army.name}** takes its own orders again.`, data: { armyId: army.id } });
+      events.push({ type: 'armyStandingReferee', audience: REFEREE, text: `${who} gave no orders or answers for ${missed} half periods in a row (\`absent-after\`): **${army.name}** is under standing orders, ${follows}. Their next order takes it back; \`/seat offer army:${army.id}\` offers the seat to a substitute (or names one with \`user:\`).`, data: { armyId: army.id, missed } });
+    } else if (!standing && before.standing === true) {
+      events.push({ type: 'armyResumed', audience: REFEREE, text: `${who} gives orders: **${army.name}** takes its own orders again.`, data: { armyId: army.id } });
     }
   }
   return { state: changed ? { ...state, armies } : state, events };

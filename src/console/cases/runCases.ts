@@ -8,9 +8,7 @@ import { CaseFileError, readCase, type Case } from './readCase.js';
  * passes while they fail; one that starts to pass fails the suite until it is taken off this list
  * (so a fix is noticed and the case guards it from then on).
  */
-export const KNOWN_DEFECTS: Readonly<Record<string, string>> = {
-  '030': 'an order into a hex whose commander marches off in the same half period is refused when given (move.occupied), so the force cannot follow as docs/rulings.md (Simultaneous resolution) says',
-};
+export const KNOWN_DEFECTS: Readonly<Record<string, string>> = {};
 
 export const CASES_DIR = resolve(import.meta.dirname, '../../../docs/cases');
 

@@ -71,6 +71,19 @@ export interface ArmySeat {
   readonly missed: number;
   readonly acted?: boolean;
   readonly standing?: boolean;
+  /** The referee offered the seat (`/campaign seat`): the offer's number, carried by its Claim button. */
+  readonly offer?: number;
+  /** A substitute holds the seat: who held it before (the referee can give it back), and since when (a time index). */
+  readonly substitute?: SeatSubstitute;
+  /** The commander said they are away until then (an ISO time, `/away`): standing orders, no absence counted. */
+  readonly awayUntil?: string;
+}
+
+/** Who held a seat before its substitute. */
+export interface SeatSubstitute {
+  readonly userId: string;
+  readonly since: number;
+  readonly previous: readonly { readonly userId: string; readonly name: string }[];
 }
 
 export interface Army {

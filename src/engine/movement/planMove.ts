@@ -65,7 +65,7 @@ function passableHexes(state: CampaignState, army: Army, others: ReadonlyMap<str
  * nearest legal alternative (the furthest reachable hex, unformed:true, or a formed route).
  * 1. the army can take a move order, and this period (dark sight to split; nocturnal folk by night);
  * 2. the path: as given, or the cheapest legal route to the destination;
- * 3. one commander per hex: the path may not enter or pass another commander;
+ * 3. one commander per hex: a hex held now is warned of, and judged at the tick (its holder may leave);
  * 4. the walk: every step legal, every crossing known;
  * 5. the schedule over periods and days (with no overland movement in this weather the order
  *    waits: it is previewed as if the sky cleared);
@@ -88,8 +88,6 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
   const chosen = choosePath(ground, army, request, opts);
   if (!chosen.ok) return chosen;
   const path = chosen.value;
-  const blocked = pathThroughCommander(ground, path);
-  if (blocked) return { ok: false, violation: blocked };
   const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path, crossAtEnd: request.crossAtEnd, opts, weather, profile: ground.profile });
   if (walk.stop) return { ok: false, violation: withAlternative(walk.stop.violation, ground, army, walk.steps, path, opts) };
   const planWeather = weather.overlandFactor === 0 ? { ...weather, overlandFactor: 1 } : weather;
@@ -98,7 +96,7 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
   return ok({
     armyId: army.id,
     steps: sched.value.steps,
-    warnings: [...moveWarnings({ map, army, clock: state.clock, weather, profile, request, opts, path, steps: walk.steps }), ...passageWarnings(ground, path)],
+    warnings: [...occupiedWarnings(state, ground, army, path), ...moveWarnings({ map, army, clock: state.clock, weather, profile, request, opts, path, steps: walk.steps }), ...passageWarnings(ground, path)],
     totalPoints: walk.steps.reduce((n, s) => n + s.points, 0),
     days: sched.value.days,
     order: moveOrder(state, army, request, path, walk.steps),
@@ -122,9 +120,11 @@ function choosePath(ground: Ground, army: Army, request: MoveRequest, opts: Move
     }
     return ok([]);
   }
-  const holder = ground.others.get(hexKey(to));
-  if (holder) return fail('move.occupied', `${map.format(to)} is held by ${holder.name}: only one commander may stand in a hex. Choose a hex next to it.`, { hex: map.format(to) });
-  const route = (o: MoveOptions) => findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts: o, weather: ground.weather, profile: ground.profile, blocked: blockedHexes(ground) });
+  // A destination held now is not refused: its holder may leave in the same half period (step 3
+  // warns). The route goes round the other hexes held now.
+  const blocked = blockedHexes(ground);
+  blocked.delete(hexKey(to));
+  const route = (o: MoveOptions) => findRoute({ map, army, from: army.hex, fromBank: army.bank, to, opts: o, weather: ground.weather, profile: ground.profile, blocked });
   const found = route(opts);
   if (found) return ok(found.path);
   const unformed = !opts.unformed && route({ ...opts, unformed: true });
@@ -138,24 +138,38 @@ function blockedHexes(ground: Ground): Set<string> {
   return new Set([...ground.others.keys()].filter((k) => !ground.passable.has(k)));
 }
 
-/** Step 3: a force may not enter or pass through a hex with another commander (with passage of lines: pass through an ally's, never stop on it). */
-function pathThroughCommander(ground: Ground, path: readonly Hex[]): Violation | undefined {
+/**
+ * Step 3: one commander per hex, judged at the tick. All moves of a period are simultaneous, so a
+ * hex held when the order is given may be left in the same half period (000 Simultaneous Moves;
+ * case 030): the order is accepted, and the march waits before the hex while its holder may still
+ * leave, follows if it does, and halts before it otherwise (the order cancelled when the holder
+ * stands still). Each hex of the path held now, bar an ally's it may pass through (passage of
+ * lines, never its last hex), gets a warning. The state is the one the order is planned on: in fog
+ * of war another side's army stands where this army last knew it, so the warning tells nothing
+ * the commander does not know, and nothing of the holder's orders.
+ * @see 000 Strategic Movement: Hexes; RULINGS 3; docs/rulings.md Movement: Simultaneous resolution
+ */
+function occupiedWarnings(state: CampaignState, ground: Ground, army: Army, path: readonly Hex[]): MoveWarning[] {
   const { map } = ground;
-  const last = path[path.length - 1];
-  for (const [i, h] of path.entries()) {
+  const last = path.length - 1;
+  return path.flatMap((h, i) => {
     const holder = ground.others.get(hexKey(h));
-    if (!holder) continue;
-    if (i < path.length - 1 && ground.passable.has(hexKey(h))) continue;
-    const rule = ground.passable.has(hexKey(h)) ? 'a force may pass through an allied force\'s hex (passage of lines) but not stop on it' : 'a force may not enter or pass through a hex with another commander';
-    const hint = last && !hexEquals(last, h) ? `Route around it (try to:${map.format(last)}).` : 'Stop in a hex next to it, or march beyond it.';
-    return { code: 'move.occupied', message: `${map.format(h)} is held by ${holder.name}: ${rule}. ${hint}`, details: { hex: map.format(h) } };
-  }
-  return undefined;
+    if (!holder || (i < last && ground.passable.has(hexKey(h)))) return [];
+    const hex = map.format(h);
+    const sighted = state.settings.positions === 'fog' && holder.side !== army.side;
+    const where = sighted ? `${holder.name} was last known at ${hex}` : `${hex} is held by ${holder.name}`;
+    const stop = ground.passable.has(hexKey(h)) ? ' (passage of lines lets a march pass through an ally standing still, never stop on it)' : '';
+    const enemy = isHostile(state.sides, army.side, holder.side) ? ' Coming next to an enemy brings map contact first.' : '';
+    return [{
+      code: 'move.occupied' as const,
+      message: `${where}: one commander per hex, and none passes through another's${stop}. The order stands: at the tick the march waits before ${hex} while ${holder.name} may still leave it in the same half period and follows if it does; if ${holder.name} stays, the march halts before ${hex} and the order is cancelled.${enemy}`,
+    }];
+  });
 }
 
-/** Step 6: a march through an ally's hex passes in and out of it in one half period, or waits before it. */
+/** Step 6: a march through an ally's hex (passage of lines) passes in and out of it in one half period, or waits before it. */
 function passageWarnings(ground: Ground, path: readonly Hex[]): MoveWarning[] {
-  return path.filter((h) => ground.others.has(hexKey(h))).map((h) => ({
+  return path.filter((h, i) => i < path.length - 1 && ground.passable.has(hexKey(h))).map((h) => ({
     code: 'move.passageOfLines',
     message: `The march passes through ${ground.map.format(h)}, held by ${ground.others.get(hexKey(h))?.name ?? 'an ally'} (passage of lines): it must go in and out in the same half period and waits before the hex until it can; the ally must stand still; contact during the passage leaves both unformed.`,
   }));

@@ -270,7 +270,8 @@ function mayEnter(board: Board, m: Mover): boolean {
 function passable(board: Board, m: Mover, holder: string): boolean {
   if (!board.state.settings.passageOfLines || movesNow(board.movers, holder)) return false;
   const h = getArmy(board.state, holder);
-  return !h.status.embarked && !isHostile(board.state.sides, m.army.side, h.side);
+  const last = m.order.path.at(-1); // the order's last hex is a stop, not a passage: the ordinary rule holds there
+  return !h.status.embarked && !isHostile(board.state.sides, m.army.side, h.side) && !(last && hexKey(last) === hexKey(h.hex));
 }
 
 /**

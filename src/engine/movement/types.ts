@@ -98,6 +98,7 @@ export type MoveWarningCode =
   | 'move.restMoveLimit'
   | 'move.saveWithoutLeftover'
   | 'move.passageOfLines'
+  | 'move.occupied'
   | 'move.machinesWork';
 
 export interface MoveWarning {

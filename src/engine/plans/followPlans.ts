@@ -150,6 +150,13 @@ function decide(state: CampaignState, map: MapModel, weather: WeatherEffects, ar
     }
     const owed = planned.value.warnings.find((w) => REST_FIRST.has(w.code));
     if (owed) return rest(i, 'restDue', owed.message);
+    // A commander may order a march into a hex held now (its holder may leave); a plan does not
+    // count on that: the hex it wants is held, so it is blocked, as before the rule was a warning.
+    const held = planned.value.warnings.find((w) => w.code === 'move.occupied');
+    if (held) {
+      refusal ??= `${held.message.split(': one commander per hex')[0] ?? ''}: one commander per hex, and a plan does not count on its holder leaving.`;
+      continue;
+    }
     return { order: planned.value.order, plan: i.plan, fact: { armyId: army.id, plan: summary, action: 'march', to: placeName(map, i.to), reason: i.reason, ...extra(i), ...(i.detail !== undefined ? { detail: i.detail } : {}) } };
   }
   return rest(first, 'blocked', refusal);

@@ -1,0 +1,112 @@
+/**
+ * Drawing pictures ahead (DeliveryLanes' `drawAhead`, as the Discord transport runs it): a message
+ * whose map is being drawn holds no lane, so text to other destinations goes out meanwhile at the
+ * rate limit; the message with the map is sent once drawn, and the next message to ITS destination
+ * waits for it. Pictures are drawn by a stand-in the test finishes by hand.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MessageFile } from '../../src/app/messages.js';
+
+const draws = vi.hoisted(() => ({ opened: new Map<string, () => void>(), started: [] as string[] }));
+vi.mock('../../src/app/pictures.js', () => ({
+  paint: async (_app: unknown, _campaign: string, picture: { name: string }): Promise<MessageFile> => {
+    draws.started.push(picture.name);
+    await new Promise<void>((resolve) => draws.opened.set(picture.name, resolve));
+    return { name: picture.name, data: new Uint8Array([1, 2, 3]) };
+  },
+}));
+
+const { createApp } = await import('../../src/app/createApp.js');
+const { DeliveryLanes } = await import('../../src/app/outbox.js');
+const { ManualClock } = await import('../../src/app/ports.js');
+const { enqueue } = await import('../../src/db/outboxRepo.js');
+
+type TestApp = ReturnType<typeof createApp>;
+let app: TestApp | undefined;
+afterEach(() => {
+  app?.close();
+  app = undefined;
+  draws.opened.clear();
+  draws.started.length = 0;
+});
+
+let nonces = 0;
+function queue(a: TestApp, to: string, content: string, picture?: string): void {
+  const dm = to.startsWith('user');
+  const pictures = picture ? [{ kind: 'sketch', name: picture, sketch: { title: picture, cards: [] } }] : undefined;
+  enqueue(a.db, { campaignId: 'c1', to: dm ? 'dm' : 'channel', ...(dm ? { userId: to } : { channelId: to }), content, nonce: `n${++nonces}`, ...(pictures ? { pictures } : {}) } as Parameters<typeof enqueue>[1], a.clock.now().toISOString());
+}
+
+const until = async (ok: () => boolean): Promise<void> => {
+  for (let i = 0; i < 2_000 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(ok()).toBe(true);
+};
+
+function lanesFor(a: TestApp, drawAhead: number, lanes: number, sent: string[]): InstanceType<typeof DeliveryLanes> {
+  return new DeliveryLanes(a, async (item) => {
+    sent.push(`${item.channelId ?? item.userId}: ${item.content}${item.files.length > 0 ? ' [map]' : ''}`);
+    return 'sent';
+  }, { lanes, drawAhead });
+}
+
+describe('drawing pictures ahead of their lane', () => {
+  it('GIVEN more maps being drawn than lanes WHEN DMs to other people are due THEN the DMs go out while the maps are drawn; each map post goes out once drawn, and the channel\'s next post after it', async () => {
+    app = createApp({ databasePath: ':memory:', clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
+    const a = app;
+    // Oldest first: three channel posts with a map each, then DMs, then the first channel's next post.
+    for (const c of ['ch1', 'ch2', 'ch3']) queue(a, c, `tick ${c}`, `map-${c}`);
+    for (let k = 0; k < 6; k++) queue(a, `user${k}`, `report ${k}`);
+    queue(a, 'ch1', 'after the map');
+    const sent: string[] = [];
+    const lanes = lanesFor(a, 8, 2, sent);
+    lanes.fill();
+    // Two lanes, three maps drawing: every DM went out all the same.
+    await until(() => sent.length === 6);
+    expect(draws.started).toEqual(['map-ch1', 'map-ch2', 'map-ch3']);
+    expect(sent.every((s) => s.startsWith('user'))).toBe(true);
+    draws.opened.get('map-ch2')?.();
+    await until(() => sent.length === 7);
+    expect(sent[6]).toBe('ch2: tick ch2 [map]');
+    // ch1's next post waits for ch1's map post.
+    expect(sent.some((s) => s.includes('after the map'))).toBe(false);
+    draws.opened.get('map-ch1')?.();
+    draws.opened.get('map-ch3')?.();
+    await lanes.drain();
+    expect(sent.indexOf('ch1: tick ch1 [map]')).toBeLessThan(sent.indexOf('ch1: after the map'));
+    expect(sent).toHaveLength(10);
+  });
+
+  it('GIVEN no drawing ahead (the console) WHEN a map is being drawn in the only lane THEN nothing else goes out before it: the output keeps its order', async () => {
+    app = createApp({ databasePath: ':memory:', clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
+    const a = app;
+    queue(a, 'ch1', 'tick', 'map-ch1');
+    queue(a, 'user1', 'report');
+    const sent: string[] = [];
+    const lanes = lanesFor(a, 0, 1, sent);
+    lanes.fill();
+    await until(() => draws.started.length === 1);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent).toEqual([]);
+    draws.opened.get('map-ch1')?.();
+    await lanes.drain();
+    expect(sent).toEqual(['ch1: tick [map]', 'user1: report']);
+  });
+
+  it('GIVEN drawing ahead WHEN maps are due faster than they are drawn THEN at most drawAhead are drawn at once', async () => {
+    app = createApp({ databasePath: ':memory:', clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
+    const a = app;
+    for (let k = 0; k < 10; k++) queue(a, `ch${k}`, `tick ${k}`, `map-${k}`);
+    const sent: string[] = [];
+    const lanes = lanesFor(a, 3, 4, sent);
+    lanes.fill();
+    await until(() => draws.started.length === 3);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(draws.started).toHaveLength(3);
+    for (let k = 0; k < 10; k++) {
+      await until(() => draws.opened.has(`map-${k}`));
+      draws.opened.get(`map-${k}`)?.();
+    }
+    await lanes.drain();
+    expect(sent).toHaveLength(10);
+  });
+});
