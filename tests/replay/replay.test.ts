@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayText, reportText } from '../../src/console/replay.js';
-import { consoleHarness, type Harness } from '../scenarios/harness.js';
+import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -36,6 +36,19 @@ describe('replay from the journal', () => {
     expect(reportText(report)).toMatch(/^replays exactly/);
     expect(report).toMatchObject({ exact: true });
     expect(report.exact && report.invocations).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('replay: the export keeps the dice secrets (docs/dice.md)', () => {
+  it('GIVEN a running campaign WHEN the referee exports it THEN the journal carries no seed still secret, yet replays exactly', async () => {
+    h = await consoleHarness({ seed: 7 });
+    await h.run(...PLAY);
+    const { rng } = campaignState(h);
+    const text = await exported(h);
+    const secrets = [rng.seed, rng.next, rng.secret?.master ?? 'no master'];
+    for (const s of secrets) expect(text).not.toContain(s);
+    expect(text).toContain('(withheld until the campaign ends)');
+    expect(reportText(await replayText(text))).toMatch(/^replays exactly/);
   });
 });
 
