@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
 import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
+import { crashRounds } from '../tests/support/crashRounds.js';
+import { benchHeldDm, benchLanesBurst } from './heldDm.js';
 import { benchMovement } from './movement.js';
 import { benchRender } from './render.js';
 import { benchRoute } from './route.js';
@@ -52,7 +54,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -61,6 +63,25 @@ if (args.scale) {
   // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
   line(`Valormr bench, scale section — node ${process.version}`);
   Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle), distinct: args.distinct }));
+  finish();
+  process.exit(0);
+}
+
+if (args.crash) {
+  line(`Valormr bench, crash section — node ${process.version}`);
+  const found = await crashRounds(Number(args.rounds));
+  Object.assign(figures, { crashRounds: found.rounds, crashProblems: found.problems.length, crashPlayed: found.played, crashDeliveries: found.deliveries, crashRepeats: found.repeats, crashOwed: found.owed });
+  figure(`crashProblems: ${found.rounds} kill -9 rounds, then a run that catches up`, String(found.problems.length), '0');
+  for (const p of found.problems) line(`  ${p}`);
+  figure('crashRepeats: deliveries repeated under their own id (one per kill at most)', String(found.repeats), `<= ${found.rounds}`);
+  figure('crashPlayed / crashDeliveries / crashOwed', `${found.played} / ${found.deliveries} / ${found.owed}`, 'owed <= 2');
+  finish();
+  process.exit(found.problems.length === 0 ? 0 : 1);
+}
+
+if (args.delivery) {
+  line(`Valormr bench, delivery section — node ${process.version}`);
+  await benchDelivery();
   finish();
   process.exit(0);
 }
@@ -100,6 +121,8 @@ figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
 figures.tick800Ms = (await benchSyntheticTick(dir, 800, 4)).stats.median;
 figures.scan1000Ms = (await benchScan(dir)).median;
 
+await benchDelivery();
+
 line('\n## Engine only: movement resolution (not in the JSON)');
 benchMovement(30);
 await closeRenderPool();
@@ -110,6 +133,14 @@ function finish(): void {
   if (!json) return;
   const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, k === 'snapshotBytes' ? v : round2(v)]));
   process.stdout.write(`${JSON.stringify(rounded)}\n`);
+}
+
+async function benchDelivery(): Promise<void> {
+  line('\n## Delivery (real discord.js client, fake Discord on loopback)');
+  const held = await benchHeldDm();
+  figures.heldDmOthersMaxMs = held.maxMs;
+  figures.heldDmOthersMedianMs = held.medianMs;
+  figures.lanesBurst120Ms = await benchLanesBurst();
 }
 
 /** rss100Mb in a fresh process, so nothing measured before inflates it. */

@@ -116,7 +116,9 @@ describe('delivery lanes', () => {
     await drained;
     expect(startedAt).toHaveLength(120);
     for (const t of startedAt) expect(startedAt.filter((u) => u >= t && u < t + 1000).length).toBeLessThanOrEqual(50);
-    // And the limit is what bounds it: the last starts in the third second, not later.
+    // And the limit is what bounds it: the last starts in the third second, not later. Fake
+    // time (setTimeout and performance.now are faked above), so a loaded machine cannot fail it;
+    // the same on the wall clock is the bench's lanesBurst120Ms.
     expect(Math.max(...startedAt) - Math.min(...startedAt)).toBeLessThan(3_000);
   });
 

@@ -56,14 +56,15 @@ async function bot(env: Record<string, string>): Promise<BotProcess> {
 const ticks = (app: App, id: string): number => (app.db.$client.prepare('select count(*) as n from ticks where campaign_id = ?').get(id) as { n: number }).n;
 
 describe('the bot process', () => {
-  it('GIVEN a 30 s rate limit on one DM WHEN other messages fall due THEN each is delivered while that DM is still limited; SIGINT then exits 0 and the limited DM stays queued', async () => {
+  it('GIVEN a rate limit on one DM (10 minutes) WHEN other messages fall due THEN each is delivered while that DM is still limited; SIGINT then exits 0 and the limited DM stays queued', async () => {
     const { path, app, campaignId } = database();
     const p = await bot({ DATABASE_PATH: path });
     expect(p.stdout.some((l) => l.includes(`database ${path}: 1 campaign`))).toBe(true);
     await fake.waitFor(() => fake.postsIn(fake.channelId).some((m) => m.content.includes(`**War ${n}**`)), 60_000, 'the announcement');
 
     const aliceDm = fake.dmChannelOf(PEOPLE.alice.id);
-    fake.rateLimit({ method: 'POST', pathPrefix: `/channels/${aliceDm}/messages`, seconds: 30 });
+    // Longer than the test runs: whatever the load, the limited DM cannot leave while it runs.
+    fake.rateLimit({ method: 'POST', pathPrefix: `/channels/${aliceDm}/messages`, seconds: 600 });
     const t0 = Date.now();
     enqueue(app.db, { campaignId, to: 'dm', userId: PEOPLE.alice.id, content: 'Alice: your orders are due.', nonce: 'alice-limited' }, new Date(t0).toISOString());
     const others = [PEOPLE.bob.id, PEOPLE.cora.id, PEOPLE.referee.id, 'channel'];
@@ -80,8 +81,8 @@ describe('the bot process', () => {
     await fake.waitFor(() => due.every((d) => fake.messages.some((m) => m.content === d.content)), 120_000, 'the other messages');
     const lateness = due.map((d) => fake.messages.find((m) => m.content === d.content)!.at - d.at);
     console.info(`rate limit: other messages delivered ${Math.min(...lateness)}..${Math.max(...lateness)} ms after their due time (median ${[...lateness].sort((a, b) => a - b)[6]} ms)`);
-    // Not held behind the limited DM: every other message went out before its limit ended.
-    expect(due.every((d) => fake.messages.find((m) => m.content === d.content)!.at < t0 + 30_000)).toBe(true);
+    // Not held behind the limited DM: every other message went out while it was still limited
+    // (an order of events, not a stopwatch: Discord refused it at least once and never created it).
     expect(fake.calls.filter((c) => c.status === 429 && c.path === `/channels/${aliceDm}/messages`).length).toBeGreaterThanOrEqual(1);
     expect(fake.dmsTo(PEOPLE.alice.id).some((m) => m.content.startsWith('Alice: your orders'))).toBe(false);
 
@@ -100,7 +101,8 @@ describe('the bot process', () => {
     const calls = fake.calls.length;
     fake.delayRequests('POST', `/channels/${fake.otherChannelId}/messages`, 20_000);
     enqueue(app.db, { campaignId, to: 'channel', channelId: fake.otherChannelId, content: 'Held up by a slow Discord.', nonce: `slow${n}` }, new Date().toISOString());
-    await sleep(1200); // polled (500 ms) and sent: now waiting on the answer
+    // Claimed and sent: the bot now waits on Discord's answer (the fake records a call once answered).
+    await fake.waitFor(() => app.db.$client.prepare('select claimed_by from outbox_messages where nonce = ?').pluck().get(`slow${n}`) != null, 60_000, 'the slow send claimed');
     expect(fake.calls.length).toBe(calls);
     const exit = await p.signal('SIGTERM');
     console.info(`SIGTERM with a send waiting: exit ${exit.code} after ${exit.tookMs} ms`);

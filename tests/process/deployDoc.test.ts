@@ -8,7 +8,8 @@
  * is the bot answering `/help`, a command that only the recipe's deploy step registered.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,36 @@ function recipe(name: string): string[] {
   expect(at, `docs/deploy.md has no recipe ${name}`).toBeGreaterThanOrEqual(0);
   const block = /```sh\n([\s\S]*?)```/.exec(DOC.slice(at))!;
   return block[1]!.split('\n').filter((l) => l.trim() !== '');
+}
+
+/**
+ * `npm run build` in `dir`, done once per distinct input: both recipes build the same sources
+ * (the clone, and the Docker build stage's copies of it), and the build is a pure function of
+ * them (tsc from the same node_modules, then assets/ and migrations/ copied). So the second
+ * recipe's build is the first one's dist/ when every file the build reads is byte-identical in
+ * both places, and a real build otherwise (a Dockerfile that forgot a COPY changes the inputs
+ * and builds for real, and fails as the image would). A build that compiled a file from outside
+ * src/ and commands/ (which the Docker stage might not copy) is caught: dist/ may hold nothing else.
+ */
+const builds = new Map<string, string>();
+const BUILD_INPUTS = ['src', 'commands', 'assets', 'migrations', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+function buildOnce(dir: string): void {
+  const hash = createHash('sha256');
+  const walk = (rel: string): void => {
+    const path = join(dir, rel);
+    if (!existsSync(path)) return void hash.update(`absent ${rel}\n`);
+    if (statSync(path).isDirectory()) for (const entry of readdirSync(path).sort()) walk(join(rel, entry));
+    else hash.update(`${rel}\n`).update(readFileSync(path));
+  };
+  for (const input of BUILD_INPUTS) walk(input);
+  const key = hash.digest('hex');
+  const built = builds.get(key);
+  if (built) cpSync(join(built, 'dist'), join(dir, 'dist'), { recursive: true });
+  else {
+    run('npm', ['run', 'build', '--silent'], dir);
+    builds.set(key, dir);
+  }
+  expect(readdirSync(join(dir, 'dist')).filter((f) => !f.startsWith('.')).sort(), 'dist/ holds only what src/ and commands/ compile to, and the copied assets').toEqual(['assets', 'commands', 'migrations', 'src']);
 }
 
 /** KEY=value lines (comments and blanks skipped), as systemd's EnvironmentFile= and docker's --env-file read them. */
@@ -127,7 +158,7 @@ describe('docs/deploy.md, followed step by step on a fresh clone', () => {
           } else if (cmd === 'npm' && args[0] === 'ci') {
             symlinkSync(join(ROOT, 'node_modules'), join(cwd, 'node_modules'));
           } else if (cmd === 'npm' && args[0] === 'run' && args[1] === 'build') {
-            run('npm', ['run', 'build', '--silent'], cwd);
+            buildOnce(cwd);
           } else if (cmd === 'npm' && args[0] === 'prune') {
             continue; // would prune the checkout's own modules
           } else if (cmd === 'install' && args.at(-1) === '/etc/valormr.env') {
@@ -201,7 +232,7 @@ describe('docs/deploy.md, followed step by step on a fresh clone', () => {
               } else if (l.startsWith('RUN ')) {
                 for (const step of l.slice(4).split('&&').map((s) => s.trim().split(/\s+/))) {
                   if (step.join(' ') === 'npm ci') symlinkSync(join(ROOT, 'node_modules'), join(build, 'node_modules'));
-                  else if (step.join(' ') === 'npm run build') run('npm', ['run', 'build', '--silent'], build);
+                  else if (step.join(' ') === 'npm run build') buildOnce(build);
                   else if (step[0] === 'npm' && step[1] === 'prune') continue; // would prune the checkout's own modules
                   else throw new Error(`the Dockerfile's build stage has a step this test cannot follow: ${step.join(' ')}`);
                 }

@@ -6,7 +6,7 @@ import { ConsoleSession } from '../../src/console/session.js';
 
 /**
  * A console bot playing a campaign as fast as it can, to be killed (SIGKILL) at random moments by
- * tests/scenarios/crash.test.ts: `node --import tsx crashChild.ts DB LOG SEED`. Every message the
+ * tests/support/crashRounds.ts (tests/scenarios/crash.test.ts, `npm run bench -- --crash`): `node --import tsx crashChild.ts DB LOG SEED`. Every message the
  * console delivers is appended to LOG with its outbox id, synchronously, as the delivery happens.
  * On (re)start it creates the campaign if the database has none, delivers what is owed, and plays
  * on: orders for a few armies, then a tick, forever. It prints "ready" once it is playing.
