@@ -20,7 +20,7 @@ export default {
       .addStringOption((o) => o.setName('army').setDescription('One army (yours; any for the referee)').setAutocomplete(true)))
     .addSubcommand((s) => s.setName('enter').setDescription('Enter the die you rolled for a manual roll the bot asked you for.')
       .addIntegerOption((o) => o.setName('value').setDescription('What you rolled').setRequired(true).setMinValue(1).setMaxValue(100))
-      .addStringOption((o) => o.setName('roll').setDescription('The roll\'s id from the DM, e.g. r3 (needed when several wait)').setMaxLength(12))),
+      .addStringOption((o) => o.setName('roll').setDescription('The roll\'s id from the DM, e.g. rkqxbmt (needed when several wait)').setMaxLength(12))),
   async execute(ctx) {
     const actor = actorOf(ctx);
     switch (ctx.subcommand) {

@@ -93,6 +93,22 @@ const theirBattle: Variation<boolean> = {
   apply: (state: CampaignState, met: boolean): CampaignState => (met ? state : placed(state, 'grallune', '1126')),
 };
 
+/**
+ * In fog, whether an army nobody sees (Grunnthraesir, far off) has been destroyed: nothing a player
+ * or the channel reads (`/turn status`, `/campaign status`, maps, `/move` answers) may count it out.
+ */
+const unseenDestroyed: Variation<boolean> = {
+  name: 'an unseen enemy destroyed, or still in the field',
+  hiddenFrom: ['alice', 'bob', 'carol', 'channel'],
+  apply(state: CampaignState, destroyed: boolean): CampaignState {
+    const s = placed(state, HIDDEN, FAR_HEXES[0]);
+    const army = s.armies[HIDDEN];
+    if (!army || !destroyed) return s;
+    const regiments = army.regiments.map((r) => ({ ...r, companies: r.companies.map((c) => ({ ...c, figures: 0 })) }));
+    return { ...s, armies: { ...s.armies, [HIDDEN]: { ...army, regiments, individuals: [], status: { ...army.status, destroyed: true } } } };
+  },
+};
+
 /** The secret stream's commitment is the one string allowed to differ: it is the hash of what differs. */
 const maskSecretCommitment = (text: string): string => text
   .replace(/(a secret seed whose SHA-256 is `)[0-9a-f]{64}`/g, '$1<secret commitment>`')
@@ -117,10 +133,11 @@ const secretDice = (fog: boolean): Variation<string> => ({
 const battleId = (positions: 'public' | 'fog'): string =>
   newContactId({ settings: { ...DEFAULT_SETTINGS, positions }, nextId: 1, contacts: {}, clock: { day: 1, half: 0 } }, ['hadewych', 'grallune']).id;
 
-const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Script => ({
+/** `manualDice`: commanders roll their contact dice by hand (the referee those of armies nobody commands). */
+const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks', manualDice = false): Script => ({
   setup: [
     '@referee /campaign create scenario:valormr name:"Autumn War"',
-    `@referee /campaign settings profile:${profile} commander-books:true`,
+    `@referee /campaign settings profile:${profile} commander-books:true${manualDice ? ' manual-dice:contact' : ''}`,
     '@referee /campaign assign army:hadewych user:alice',
     '@referee /campaign assign army:grallune user:bob',
     '@referee /campaign assign army:aeskrvald user:carol',
@@ -147,6 +164,8 @@ const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): Scrip
     '@referee /contact open armies:"hadewych,grallune"',
     '@carol /debark hex:2304', '@carol /sail path:"2304"',
     '@alice /engage', '@bob /engage',
+    // With manual dice, alice enters hers (the answer names the rolls still waiting, by id).
+    ...(manualDice ? ['@alice /dice enter value:4', '@alice /dice enter value:3'] : []),
     '!tick',
     '@alice /intel', '@bob /intel',
     // Bob's own map once his couriers are on the road: it must draw nothing he cannot know.
@@ -183,7 +202,7 @@ async function compare<T>(s: Script, variation: Variation<T>, a: T, b: T): Promi
 }
 
 /** The two worlds played; what the script reaches is checked in the first (`reach`). */
-async function compareWorlds<T>(s: Script, variation: Variation<T>, a: T, b: T, reach = true): Promise<void> {
+async function compareWorlds<T>(s: Script, variation: Variation<T>, a: T, b: T, reach = true): Promise<World> {
   const worldA = await playWorld(s, variation, a, READERS);
   const worldB = await playWorld(s, variation, b, READERS);
   if (reach) assertReached(worldA, variation.name);
@@ -192,6 +211,7 @@ async function compareWorlds<T>(s: Script, variation: Variation<T>, a: T, b: T, 
     expect(ta.length, `${reader} received something`).toBeGreaterThan(5);
     expect(firstDifference(ta, worldB.transcripts.get(reader) ?? []), `${reader}, ${variation.name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBeUndefined();
   }
+  return worldA;
 }
 
 const arbHidden = fc.record({ hex: fc.constantFrom(...FAR_HEXES), figures: fc.integer({ min: 1, max: 12 }), march: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }) });
@@ -277,6 +297,19 @@ describe('differential secrecy: the same campaign in two worlds that differ only
         it(`GIVEN positions:fog and profile:${profile} and ${theirBattle.name} WHEN played in both worlds THEN the channel receives the same bytes`, async () => {
           await compareWorlds(script(positions, profile), theirBattle, true, false);
         }, 600_000);
+        it(`GIVEN positions:fog and profile:${profile} and ${unseenDestroyed.name} WHEN played in both worlds THEN every reader receives the same bytes`, async () => {
+          await compareWorlds(script(positions, profile), unseenDestroyed, true, false);
+        }, 600_000);
+        if (profile === 'valormr') {
+          // The hidden contact's dice are the referee's to enter: asked for first, they must not move the ids of alice's and bob's.
+          it(`GIVEN positions:fog and manual contact dice and ${hiddenContact.name} WHEN played in both worlds THEN every reader it is hidden from receives the same bytes, manual roll ids included`, async () => {
+            // The contact waits for the dice into the next tick, so the battle comes later than the script goes: not asserted here.
+            const world = await compareWorlds(script(positions, profile, true), hiddenContact, 'north', 'none', false);
+            const alice = (world.transcripts.get('alice') ?? []).join('\n');
+            expect(alice, 'alice was asked for her dice by DM').toMatch(/"type":"diceAsked"/);
+            expect(alice, 'the rolls are named by derived ids').toMatch(/roll \*\*r[a-z]{6}\*\*/);
+          }, 600_000);
+        }
         it(`GIVEN positions:fog and profile:${profile} and ${hiddenContact.name} WHEN played in both worlds THEN every reader it is hidden from receives the same bytes`, async () => {
           await fc.assert(fc.asyncProperty(arbContactPair, async ([a, b]) => compare(script(positions, profile), hiddenContact, a, b)), { numRuns: 1, endOnFailure: true });
         }, 600_000);

@@ -27,7 +27,8 @@ export function campaignStatus(app: App, actor: Actor): Reply[] {
       fields: [{ name: 'Next tick', value: next, inline: true }, ...(isFog(s) ? [] : [{ name: 'Open contacts', value: String(open), inline: true }])],
     };
     const sides = Object.values(s.sides).map((side): Card => {
-      const armies = Object.values(s.armies).filter((a) => a.side === side.id && !a.status.destroyed);
+      // In fog of war an army destroyed out of sight is not known to be gone: it stays listed.
+      const armies = Object.values(s.armies).filter((a) => a.side === side.id && (isFog(s) || !a.status.destroyed));
       const foes = Object.values(s.sides).filter((o) => isHostile(s.sides, side.id, o.id)).map((o) => o.name);
       const commanded = armies.filter((a) => commander(a.id));
       const free = armies.filter((a) => !commander(a.id));

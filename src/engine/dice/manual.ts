@@ -1,5 +1,6 @@
 import type { GameTime } from '../clock/index.js';
 import { fail, ok, type Result } from '../result.js';
+import { derivedId } from './derivedId.js';
 import type { EnteredDie, NeededRoll } from './dice.js';
 
 /**
@@ -11,7 +12,7 @@ import type { EnteredDie, NeededRoll } from './dice.js';
  * @see RULINGS 7 Dice; docs/rulings.md (Manual dice)
  */
 export interface ManualRollRequest {
-  /** Short id for `/dice enter roll:` and the buttons, e.g. "r12". */
+  /** Short id for `/dice enter roll:` and the buttons, e.g. "rkqxbmt" (older campaigns: "r12"). */
   readonly id: string;
   readonly key: string;
   readonly purpose: string;
@@ -33,6 +34,7 @@ export interface DiceHold {
 }
 
 export interface ManualDiceState {
+  /** The old request counter (ids were `r<n>`): kept in the stored shape, no longer moved. */
   readonly nextId: number;
   readonly requests: readonly ManualRollRequest[];
   /** Contacts waiting for their dice, by contact id. */
@@ -44,18 +46,28 @@ export const NO_MANUAL_DICE: ManualDiceState = { nextId: 1, requests: [], holds:
 /** Who enters a roll: the army whose commander rolls it, or undefined for the referee. */
 export type WhoRolls = (purpose: string) => string | undefined;
 
+/**
+ * A request's id: `r` and six letters from what the one who enters it knows of the roll itself
+ * (its key, who rolls it, the contact waiting for it, when it was asked), never a count across
+ * the campaign, which would tell a reader how many rolls others were asked for (in fog of war,
+ * of contacts they never saw; in any mode, of the secret dice a tie brought). Requests asked
+ * before this (numbered `r<n>`) keep their ids.
+ */
+function rollId(key: string, army: string | undefined, contactId: string | undefined, at: GameTime, taken: readonly ManualRollRequest[]): string {
+  return derivedId('r', `roll|${at.day}.${at.half}|${key}|${army ?? ''}|${contactId ?? ''}`, (id) => taken.some((r) => r.id === id));
+}
+
 /** Requests for the needed rolls not asked for yet (for `contactId` when a contact waits for them). */
 export function askForDice(state: ManualDiceState, needed: readonly NeededRoll[], whoRolls: WhoRolls, at: GameTime, contactId?: string): ManualDiceState {
   const known = new Set(state.requests.map((r) => r.key));
-  let nextId = state.nextId;
   const asked: ManualRollRequest[] = [];
   for (const n of needed) {
     if (known.has(n.key)) continue;
     known.add(n.key);
     const army = whoRolls(n.purpose);
-    asked.push({ id: `r${nextId++}`, key: n.key, purpose: n.purpose, sides: n.sides, ...(army !== undefined ? { army } : {}), ...(contactId !== undefined ? { contactId } : {}), askedAt: at });
+    asked.push({ id: rollId(n.key, army, contactId, at, [...state.requests, ...asked]), key: n.key, purpose: n.purpose, sides: n.sides, ...(army !== undefined ? { army } : {}), ...(contactId !== undefined ? { contactId } : {}), askedAt: at });
   }
-  return asked.length === 0 ? state : { ...state, nextId, requests: [...state.requests, ...asked] };
+  return asked.length === 0 ? state : { ...state, requests: [...state.requests, ...asked] };
 }
 
 /** A contact waits at its step for the dice it needs (asked now) until the tick `until`. */

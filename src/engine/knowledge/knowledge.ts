@@ -73,16 +73,30 @@ export function mergeSightings(a: Sightings, b: Sightings): Sightings {
 /**
  * Where the viewer armies know the other sides' armies to be: with positions public, where they
  * are; in fog, their memories and what they see now, the latest of each. Armies of the viewers'
- * own sides are not listed (a side knows where its armies stand).
+ * own sides are not listed (a side knows where its armies stand). In fog an army destroyed out of
+ * the viewers' sight is still remembered where they last knew it, like one that marched away
+ * unseen: they do not know it is gone.
  */
 export function knownPositions(state: CampaignState, viewerIds: readonly string[]): Sightings {
   const sides = new Set(viewerIds.flatMap((id) => (state.armies[id] ? [state.armies[id].side] : [])));
-  const others = live(state).filter((a) => !sides.has(a.side) && !viewerIds.includes(a.id));
-  if (!isFog(state)) return Object.fromEntries(others.map((a) => [a.id, { hex: { q: a.hex.q, r: a.hex.r }, at: state.clock, how: 'public' as const }]));
+  if (!isFog(state)) {
+    const others = live(state).filter((a) => !sides.has(a.side) && !viewerIds.includes(a.id));
+    return Object.fromEntries(others.map((a) => [a.id, { hex: { q: a.hex.q, r: a.hex.r }, at: state.clock, how: 'public' as const }]));
+  }
   let known: Sightings = {};
   for (const id of viewerIds) known = mergeSightings(mergeSightings(known, state.knowledge.armies[id] ?? {}), sightedNow(state, id));
-  const alive = new Set(others.map((a) => a.id));
-  return Object.fromEntries(Object.entries(known).filter(([id]) => alive.has(id)));
+  return Object.fromEntries(Object.entries(known).filter(([id]) => { const a = state.armies[id]; return a !== undefined && !sides.has(a.side) && !viewerIds.includes(id); }));
+}
+
+/**
+ * Whether the viewers know `armyId` is destroyed: an army of their own sides, as it is; another
+ * side's army, only with positions public (in fog of war its end is told to its own side).
+ */
+export function knownDestroyed(state: CampaignState, viewerIds: readonly string[], armyId: string): boolean {
+  const a = state.armies[armyId];
+  if (!a?.status.destroyed) return false;
+  if (!isFog(state) || viewerIds.includes(armyId)) return true;
+  return viewerIds.some((id) => state.armies[id]?.side === a.side);
 }
 
 /** Fog falls: every army remembers the other sides' armies where they stand now (the last public positions). */
@@ -114,7 +128,8 @@ export function stateAsKnown(state: CampaignState, viewerIds: readonly string[])
   const armies = Object.fromEntries(Object.values(state.armies).flatMap((a) => {
     if (sides.has(a.side) || viewerIds.includes(a.id)) return [[a.id, a]];
     const seen = known[a.id];
-    return seen ? [[a.id, { ...a, hex: seen.hex }]] : [];
+    // An army destroyed unseen stands, for them, where they last knew it.
+    return seen ? [[a.id, { ...a, hex: seen.hex, status: { ...a.status, destroyed: false } }]] : [];
   }));
   return { ...state, armies };
 }

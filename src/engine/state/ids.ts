@@ -1,4 +1,4 @@
-import { sha256Hex } from '../dice/index.js';
+import { derivedId } from '../dice/index.js';
 import type { GameTime } from '../clock/index.js';
 import type { CampaignState } from './campaign.js';
 
@@ -12,26 +12,6 @@ import type { CampaignState } from './campaign.js';
  * counters do not move in fog, so switching to public later reveals nothing either.
  * @see docs/rulings.md (Fog of war: ids)
  */
-
-/** Letters only (no i, l, o), so a derived id never looks like a numbered one nor like a digit. */
-const LETTERS = 'abcdefghjkmnpqrstuvwxyz';
-const LENGTH = 6;
-
-/** `prefix` and six letters from the SHA-256 of `facts` (and of `attempt` after a clash). */
-function lettersOf(prefix: string, facts: string, attempt: number): string {
-  const hex = sha256Hex(attempt === 0 ? facts : `${facts}|${attempt}`);
-  let id = prefix;
-  for (let i = 0; i < LENGTH; i += 1) id += LETTERS[Number.parseInt(hex.slice(i * 4, i * 4 + 4), 16) % LETTERS.length];
-  return id;
-}
-
-/** The first derived id for `facts` not `taken` (a clash with an open one is astronomically rare, but checked). */
-function derivedId(prefix: string, facts: string, taken: (id: string) => boolean): string {
-  for (let attempt = 0; ; attempt += 1) {
-    const id = lettersOf(prefix, facts, attempt);
-    if (!taken(id)) return id;
-  }
-}
 
 const at = (t: GameTime): string => `${t.day}.${t.half}`;
 

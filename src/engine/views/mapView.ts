@@ -180,10 +180,12 @@ function publicToken(state: CampaignState, a: Army, label: string): MapToken {
 
 const NO_FLAGS: TokenFlags = { inContact: false, inBattle: false, unformed: false, fatigued: false, embarked: false };
 
+function sortedArmies(state: CampaignState): Army[] {
+  return Object.values(state.armies).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+}
+
 function liveArmies(state: CampaignState): Army[] {
-  return Object.values(state.armies)
-    .filter((a) => !a.status.destroyed)
-    .sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  return sortedArmies(state).filter((a) => !a.status.destroyed);
 }
 
 /**
@@ -295,9 +297,11 @@ function estimateText(text: string): string {
 export function commanderMapView(state: CampaignState, armyIds: readonly string[], knowledge: CommanderKnowledge = {}): MapView {
   const mine = new Set(armyIds);
   const estimates = new Map((knowledge.estimates ?? []).filter((e) => !mine.has(e.armyId)).map((e) => [e.armyId, estimateText(e.text)]));
-  const armies = liveArmies(state);
-  const labels = labelsFor(armies);
   const fog = isFog(state) ? fogPlacements(state, armyIds) : undefined;
+  // In fog an army destroyed out of the viewer's sight still stands where they last knew it.
+  const sides = new Set(armyIds.flatMap((id) => { const a = state.armies[id]; return a ? [a.side] : []; }));
+  const armies = fog ? sortedArmies(state).filter((a) => !a.status.destroyed || (!mine.has(a.id) && !sides.has(a.side))) : liveArmies(state);
+  const labels = labelsFor(armies);
   const tokens = armies.flatMap((a): MapToken[] => {
     const base = publicToken(state, a, labels.get(a.id) ?? a.commander);
     if (mine.has(a.id)) {

@@ -7,7 +7,7 @@ import { isWater, type Bank, type MapModel } from '../map/index.js';
 import { findRoute, walkPath } from '../movement/index.js';
 import { movementProfile } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
-import { isFog, stateAsKnown } from '../knowledge/index.js';
+import { isFog, knownDestroyed, stateAsKnown } from '../knowledge/index.js';
 import { getArmy, newCourierId, type CampaignState } from '../state/index.js';
 import type { TickStep } from '../tick/index.js';
 import type { WeatherEffects } from '../weather/index.js';
@@ -41,6 +41,7 @@ export interface CourierData {
   /** timeIndex by which the courier should have arrived (for the sender's "not arrived" notice). */
   readonly expectedBy: number;
   readonly senderTold?: boolean;
+  /** The captor; absent on a captured courier that was lost (in fog, its recipient was destroyed unbeknown to the sender). */
   readonly capturedBy?: string;
   readonly receivedAt?: GameTime;
   /** Hex key where the courier already survived a stop among enemies. */
@@ -120,7 +121,7 @@ export function sendCourier(state: CampaignState, map: MapModel, input: SendCour
   const to = state.armies[input.toArmy];
   const message = input.message.trim();
   if (!from || from.status.destroyed) return fail('courier.noSender', `There is no army ${input.fromArmy} to send a courier.`);
-  if (!to || to.status.destroyed) return fail('courier.noRecipient', `There is no army ${input.toArmy} to receive a courier.`);
+  if (!to || knownDestroyed(state, [from.id], to.id)) return fail('courier.noRecipient', `There is no army ${input.toArmy} to receive a courier.`);
   if (from.id === to.id) return fail('courier.toSelf', 'A courier goes to another army.');
   if (isHostile(state.sides, from.side, to.side)) return fail('courier.hostile', `${to.name} is an enemy; couriers carry messages to friends and allies.`);
   if (message.length === 0) return fail('courier.empty', 'The message is empty.');
@@ -259,6 +260,8 @@ function rideHalf(r: Ride): Ridden {
   const { state, c } = r;
   const recipient = state.armies[c.toArmy];
   if (!recipient || recipient.status.destroyed) {
+    // In fog the sender did not know: the rider finds nobody and is lost; the sender hears only that it has not arrived, once overdue.
+    if (recipient && isFog(state)) return { courier: withData({ ...c, status: 'captured' }, c.data), facts: [] };
     return { courier: withData({ ...c, status: 'delivered' }, { ...c.data, receivedAt: state.clock }), facts: [{ type: 'courierReturned', audience: toArmy(c.fromArmy), data: { courierId: c.id, to: c.toArmy } }] };
   }
   const legs = [rideTheFleet, reachRecipient, waitAtCrossing, rideThePoints];
