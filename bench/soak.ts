@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buttons } from '../commands/index.js';
+import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
 import { createApp } from '../src/app/createApp.js';
+import { runButton } from '../src/app/journal/invocation.js';
 import { pruneInteractions } from '../src/app/interactionClaim.js';
 import { pruneDelivered } from '../src/app/outbox.js';
 import { ManualClock } from '../src/app/ports.js';
 import { readCampaign } from '../src/app/session.js';
+import { replayText, reportText } from '../src/console/replay.js';
 import { ConsoleSession, type ConsoleOutput } from '../src/console/session.js';
 import { createRngState, SeededDice } from '../src/engine/dice/index.js';
 import { regimentFigures } from '../src/engine/forces/index.js';
@@ -24,6 +27,7 @@ import type { CampaignState } from '../src/engine/state/index.js';
  * answered by pressing one of its buttons at random, every battle is recorded. A fixed mix of
  * commands is timed each half period (`/army status`, `/move`, `/turn status`, `/intel`).
  *
+ * `--replay` replays the export from its journal at the end (docs/replay.md) and prints the report.
  * `--halves N` sets the length (default 400; the issue's long campaign is `--halves 1200`). After
  * every half period the bot's own pruning runs as its scheduler does (delivered messages older
  * than the retention, 14 days, and old interaction claims deleted).
@@ -41,7 +45,7 @@ import type { CampaignState } from '../src/engine/state/index.js';
  * webFirstPaintMs / webFirstPaintWarmMs: a commander's campaign page on the finished campaign in
  * headless Chromium, from their link to the first view's tiles drawn (bench/web.ts).
  */
-const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' } } });
+const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' }, replay: { type: 'boolean', default: false } } });
 
 /**
  * Channel text must never carry numbers about forces: the scenario tests' pattern, except that a
@@ -61,6 +65,8 @@ export interface SoakResult {
   readonly webFirstPaintWarmMs?: number;
   readonly invariantViolations: number;
   readonly secretLeaks: number;
+  /** With `replay`: the export replayed from its journal (docs/replay.md), and how long that took. */
+  readonly replay?: { readonly report: string; readonly exact: boolean; readonly ms: number };
 }
 
 const median = (xs: readonly number[]): number => {
@@ -99,7 +105,7 @@ export function invariants(state: CampaignState, inBounds: (h: CampaignState['ar
   return broken;
 }
 
-export async function soak(opts: { halves: number; seed: number; databasePath?: string; web?: boolean; log?: (line: string) => void }): Promise<SoakResult> {
+export async function soak(opts: { halves: number; seed: number; databasePath?: string; web?: boolean; log?: (line: string) => void; replay?: boolean }): Promise<SoakResult> {
   const dir = mkdtempSync(join(tmpdir(), 'valormr-soak-'));
   const databasePath = opts.databasePath ?? join(dir, 'soak.db');
   const clock = new ManualClock(new Date('2026-11-22T07:00:00Z'));
@@ -164,7 +170,7 @@ export async function soak(opts: { halves: number; seed: number; databasePath?: 
       const choices = ((o.data as { buttons?: { id: string }[] } | undefined)?.buttons ?? []).map((b) => b.id);
       if (o.to !== 'dm' || choices.length === 0 || !o.user) continue;
       try {
-        await contactButtons.execute({ app, userId: o.user, customId: one(choices, 'answer') });
+        await runButton(contactButtons, { app, userId: o.user, customId: one(choices, 'answer') });
         answered++;
       } catch {
         // A prompt already settled by the other side's answer: as a player would see it.
@@ -191,6 +197,7 @@ export async function soak(opts: { halves: number; seed: number; databasePath?: 
     opts.log?.(`secret in a ${o.to === 'channel' ? 'channel post' : 'public reply'} ("${hit?.[0]}"): …${o.content.slice(Math.max(0, at - 80), at + 80)}…`);
   }
   const exportMs = await timed(() => run('@referee /campaign export'));
+  const replayed = opts.replay ? await replayOf(app, actor) : undefined;
   const undoMs = await timed(() => run('@referee /turn undo'));
   app.db.$client.pragma('wal_checkpoint(TRUNCATE)');
   const dbBytes = statSync(databasePath).size;
@@ -211,13 +218,24 @@ export async function soak(opts: { halves: number; seed: number; databasePath?: 
     ...web,
     invariantViolations: violations,
     secretLeaks: leaks,
+    ...(replayed ? { replay: replayed } : {}),
   };
+}
+
+/** The campaign's export replayed from its journal: the report, and how long the replay took. */
+async function replayOf(app: Parameters<typeof exportCampaign>[0], actor: Parameters<typeof exportCampaign>[1]): Promise<NonNullable<SoakResult['replay']>> {
+  const file = exportCampaign(app, actor)[0]?.files?.[0];
+  if (!file) throw new Error('the export gave no file');
+  const started = performance.now();
+  const report = await replayText(new TextDecoder().decode(file.data));
+  return { report: reportText(report), exact: report.exact, ms: round(performance.now() - started) };
 }
 
 if (process.argv[1]?.endsWith('soak.ts')) {
   const halves = Number(values.halves);
   const started = performance.now();
-  const result = await soak({ halves, seed: Number(values.seed), web: values.web, ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`) });
+  const result = await soak({ halves, seed: Number(values.seed), web: values.web, ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`), replay: values.replay });
   process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB; tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms; undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
+  if (result.replay) process.stdout.write(`replay (${result.replay.ms} ms): ${result.replay.report}\n`);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }

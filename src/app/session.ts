@@ -10,6 +10,7 @@ import {
   type CampaignMeta,
 } from '../db/campaignRepo.js';
 import { allEventsJson, appendEvents, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType, markEventsUndone } from '../db/eventRepo.js';
+import { journalOf } from '../db/journalRepo.js';
 import { assignCommander, listMembers, unassignArmy } from '../db/memberRepo.js';
 import { listNotices, saveNotice } from '../db/noticeRepo.js';
 import { claimedMessage, enqueue, keptMessages, markRead, markUndeliverable, undeliveredMessages } from '../db/outboxRepo.js';
@@ -21,6 +22,8 @@ import { diceAsks } from './deliveries/diceAsks.js';
 import { fogged } from './deliveries/fog.js';
 import { orderConfirmations } from './deliveries/orderConfirm.js';
 import { speedsRestoredNotice } from './deliveries/upgradeNotice.js';
+import { currentInvocation } from './journal/invocation.js';
+import { journalChange, journalCreated } from './journal/record.js';
 import { markPresence } from './table/absence.js';
 import type { Outgoing } from './deliveries/outgoing.js';
 import { rollEvent } from './dice/rollLog.js';
@@ -92,6 +95,7 @@ function readsOn(db: Database, campaignId: string): CampaignReads {
     playedTickAt: (timeIndex) => playedTickAt(db, campaignId, timeIndex),
     chronicle: (audiences, without, window) => chronicleEvents(db, campaignId, audiences, without, window),
     notices: () => listNotices(db, campaignId),
+    journal: () => journalOf(db, campaignId),
   };
 }
 
@@ -141,9 +145,11 @@ function stateOf(app: App, campaignId: string, scenario: ScenarioDoc): { state: 
 function diceOf(state: CampaignState, script: readonly number[]): SeededDice {
   const group = state.settings.manualDice;
   const armies = Object.values(state.armies);
+  const recorded = currentInvocation()?.recorded;
   return new SeededDice(state.rng, {
     script,
     entered: enteredDice(state.manualDice),
+    ...(recorded ? { recorded } : {}),
     ...(group === 'none' ? {} : { isManual: (purpose: string) => isManualRoll(classifyRoll(purpose, armies), group) }),
   });
 }
@@ -194,6 +200,8 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
     if (change.tick) {
       recordTick(db, id, change.tick.timeIndex, change.tick.before, STATE_VERSION, lastEventId(db, id), nowIso, withRng.settings.undoDepth, change.tick.frame);
     }
+    // What replays this transaction (docs/replay.md).
+    journalChange(db, { before: tx.state, after: withRng, storedVersion, at: nowIso, rolls: tx.dice.rolls, other: Boolean(change.tick ?? change.undo ?? change.control ?? change.members?.length) });
     if (change.undo) {
       markEventsUndone(db, id, change.undo.lastEventId);
       deleteTick(db, id, change.undo.timeIndex);
@@ -264,6 +272,7 @@ export function insertNewCampaign(app: App, input: {
       throw new UserError('campaign.exists', 'This channel already has a campaign. Use another channel, or `/campaign delete` the old one first.');
     }
     insertCampaign(db, input.meta, input.state, input.scenario, STATE_VERSION);
+    journalCreated(db, input.state, input.meta.createdAt);
     appendEvents(db, input.state.id, input.state.clock, input.actorUserId, input.events, input.meta.createdAt);
     for (const o of input.outbox) queue(db, { id: input.state.id, channelId: input.meta.channelId }, o, input.meta.createdAt);
   });

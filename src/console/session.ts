@@ -4,6 +4,7 @@ import type { App } from '../app/app.js';
 import { errorMessages } from '../app/handleError.js';
 import type { MessageFile, Reply } from '../app/messages.js';
 import { DeliveryLanes, type DeliveryResult, type OutboxItem } from '../app/outbox.js';
+import { runCommand } from '../app/journal/invocation.js';
 import { ManualClock } from '../app/ports.js';
 import { resumeEndedPauses, runDueTicks, sendReminders } from '../app/scheduler/index.js';
 import { tickChannel } from '../app/turn/tickChannel.js';
@@ -94,7 +95,7 @@ export class ConsoleSession {
           let replies: readonly Reply[];
           try {
             const ctx = consoleContext(app, command, line.user, line.words, line.options, this.opts.where);
-            replies = await command.execute(ctx);
+            replies = await runCommand(command, ctx);
           } catch (err) {
             replies = errorMessages(err, app.logger, { command: line.command, user: line.user });
           }

@@ -285,3 +285,30 @@ export const interactionClaims = sqliteTable('interaction_claims', {
   id: text('id').primaryKey(),
   claimedAt: text('claimed_at').notNull(),
 }, (t) => [index('interaction_claims_at').on(t.claimedAt)]);
+
+/**
+ * The campaign's journal: what replays it (docs/replay.md). One row per write transaction that
+ * changed the campaign: the invocation that made it (a command with the options it read, a button,
+ * a tick), the actor, the clock it used, the dice it drew, and the change to the state (a list of
+ * path operations); or a checkpoint (the whole state: at creation, at an upgrade of the stored
+ * shape, or when a campaign from before the journal is first changed). Written in the
+ * transaction it records (src/app/journal).
+ */
+export const journal = sqliteTable('journal', {
+  campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+  seq: integer('seq').notNull(),
+  /** 'checkpoint' | 'entry' */
+  kind: text('kind', { enum: ['checkpoint', 'entry'] }).notNull(),
+  /** Entries made by one invocation (a command that runs several transactions) share its number. */
+  invocation: integer('invocation').notNull(),
+  at: text('at').notNull(),
+  /** The game time index the transaction started at. */
+  timeIndex: integer('time_index').notNull(),
+  /** What to run again (JSON): a command, a button, a tick; null when nothing replayable was known. */
+  input: text('input', { mode: 'json' }),
+  /** The dice drawn, in order (JSON). */
+  dice: text('dice', { mode: 'json' }),
+  /** A checkpoint: the whole state; an entry: its path operations (JSON). */
+  change: text('change', { mode: 'json' }).notNull(),
+  stateVersion: integer('state_version').notNull(),
+}, (t) => [primaryKey({ columns: [t.campaignId, t.seq] })]);

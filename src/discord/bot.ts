@@ -22,6 +22,7 @@ import { UserError } from '../app/errors.js';
 import { errorMessages } from '../app/handleError.js';
 import type { Reply } from '../app/messages.js';
 import { takeInteraction } from '../app/interactionClaim.js';
+import { runButton, runCommand } from '../app/journal/invocation.js';
 import { DeliveryLanes, DRAW_AHEAD } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
 import type { ButtonHandler, Choice, Command } from '../../src/app/commandContext.js';
@@ -211,7 +212,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
       if (!command) throw new UserError('command.unknown', `/${interaction.commandName} is not available on this bot.`);
       if (command.defer) await responder.defer(command.defer === 'ephemeral');
       else safety = safetyDefer(responder, about);
-      const messages = await command.execute(commandContext(app, interaction));
+      const messages = await runCommand(command, commandContext(app, interaction));
       clearTimeout(safety);
       await responder.send(answerParts(messages, false));
       logger.debug({ ...about, ms: Date.now() - started }, 'command answered');
@@ -230,7 +231,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
     try {
       const handler = buttons.get(prefix);
       if (!handler) throw new UserError('button.unknown', 'This button is no longer in use.');
-      const messages = await handler.execute({ app, userId: interaction.user.id, userName: displayName(interaction), customId: interaction.customId, roleIds: memberRoleIds(interaction) });
+      const messages = await runButton(handler, { app, userId: interaction.user.id, userName: displayName(interaction), customId: interaction.customId, roleIds: memberRoleIds(interaction) });
       clearTimeout(safety);
       await responder.send(answerParts(messages, true, interaction));
     } catch (error) {

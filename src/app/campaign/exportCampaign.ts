@@ -2,6 +2,7 @@ import type { CampaignState } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { ephemeral, type Reply } from '../messages.js';
+import { EXPORT_FORMAT, exportText } from '../journal/replayFile.js';
 import { readCampaign, requireReferee } from '../session.js';
 
 /**
@@ -23,7 +24,7 @@ export function exportedState(state: CampaignState): CampaignState {
 
 /**
  * Referee: the whole campaign as a JSON file: state, members, scenario, the closed contacts kept
- * out of the live state, and the event log (every die, undone events marked; the seeds of the dice
+ * out of the live state, the journal that replays it (`npm run replay -- FILE`), and the event log (every die, undone events marked; the seeds of the dice
  * periods still in play left out, so nobody can know a die before it is rolled). One read
  * transaction; the log is written out from its stored text, so a season's export stays fast.
  */
@@ -31,8 +32,6 @@ export function exportCampaign(app: App, actor: Actor): Reply[] {
   return readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
     const head = {
-      format: 'valormr-campaign-export',
-      version: 2,
       exportedAt: tx.now.toISOString(),
       meta: tx.meta,
       state: exportedState(tx.state),
@@ -41,10 +40,11 @@ export function exportCampaign(app: App, actor: Actor): Reply[] {
       closedContacts: tx.read.closedContacts(),
     };
     const { json: events, count } = tx.read.allEventsJson();
-    const json = `${JSON.stringify(head).slice(0, -1)},"events":${events}}`;
+    // The journal travels with the export, one entry a line, so that anyone can replay it (docs/replay.md).
+    const json = exportText(head, events, tx.read.journal(), tx.state.status === 'ended');
     const file = { name: `${tx.state.name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, data: new TextEncoder().encode(json) };
     // The document is the file; the reply's data only says what it holds.
     return [ephemeral(`Export of **${tx.state.name}**: ${Object.keys(tx.state.armies).length} armies, ${count} events.`,
-      { format: head.format, campaignId: tx.meta.id, armies: Object.keys(tx.state.armies).length, events: count, file: file.name }, [file])];
+      { format: EXPORT_FORMAT, campaignId: tx.meta.id, armies: Object.keys(tx.state.armies).length, events: count, file: file.name }, [file])];
   });
 }

@@ -5,6 +5,7 @@ import { discordTime } from '../format.js';
 import { deliver, REFEREE_ONLY } from '../deliveries/audience.js';
 import { refereeIds } from '../referees.js';
 import { deadlineControl, nextTickText, scheduleFromNow } from '../schedule.js';
+import { withInvocation } from '../journal/invocation.js';
 import { inCampaign, type CampaignTx, type Change, type Outgoing } from '../session.js';
 import { battleNames, tickChange, type TickOutcome } from '../turn/playTick.js';
 import { countDue } from './countDue.js';
@@ -96,7 +97,7 @@ function decide(tx: CampaignTx, dueIso: string): Change<DueTick> {
  * @see RULINGS 8 The clock after an outage
  */
 export function playDueTick(app: App, campaignId: string, dueIso: string): DueTick {
-  return inCampaign<DueTick>(app, { campaignId }, (tx) => decide(tx, dueIso));
+  return withInvocation({ kind: 'dueTick', campaignId, dueIso }, () => inCampaign<DueTick>(app, { campaignId }, (tx) => decide(tx, dueIso)));
 }
 
 /** A running campaign without a due time (e.g. from before the scheduler): scheduled from now. */

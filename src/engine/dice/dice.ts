@@ -193,6 +193,24 @@ export interface DiceOptions {
   readonly entered?: readonly EnteredDie[];
   /** Whether the campaign's setting makes a roll manual (people roll it). */
   readonly isManual?: (purpose: string) => boolean;
+  /** Replay: the dice the original run drew, taken in order instead of the seed's (docs/replay.md). */
+  readonly recorded?: RecordedDice;
+}
+
+/** A die as the journal keeps it: what it was for, its sides, its value and where the value came from. */
+export interface JournalDie {
+  readonly purpose: string;
+  readonly sides: number;
+  readonly value: number;
+  readonly source: RollSource;
+  /** A seeded die of a one-stream period: the draw that made it (earlier ones rejected). */
+  readonly draw?: number;
+}
+
+/** The dice a replayed invocation must draw, in the order the original drew them. */
+export interface RecordedDice {
+  /** The next recorded die (not entered by hand: those come from the state), checked against the roll asked for. */
+  take(purpose: string, sides: number): JournalDie;
 }
 
 const isScript = (x: readonly number[] | DiceOptions): x is readonly number[] => Array.isArray(x);
@@ -214,6 +232,7 @@ export class SeededDice implements Dice {
   private readonly wanted: NeededRoll[] = [];
   private moved = false;
   private readonly isManual: (purpose: string) => boolean;
+  private readonly recorded: RecordedDice | undefined;
 
   constructor(rng: RngState, scriptOrOptions: readonly number[] | DiceOptions = [], private readonly probing = false, private readonly fill?: ProbeFill) {
     const opts: DiceOptions = isScript(scriptOrOptions) ? { script: scriptOrOptions } : scriptOrOptions;
@@ -221,6 +240,7 @@ export class SeededDice implements Dice {
     this.script = [...(opts.script ?? [])];
     this.entered = new Map((opts.entered ?? []).map((e) => [e.key, e]));
     this.isManual = opts.isManual ?? (() => false);
+    this.recorded = probing ? undefined : opts.recorded;
   }
 
   d6(purpose: string): number {
@@ -243,26 +263,34 @@ export class SeededDice implements Dice {
       if (this.fill) return this.record({ ...base, value: this.fill(this.wanted.length - 1, sides), source: 'scripted' });
     }
     const late = manual && !this.probing ? { notEntered: true } : {};
-    const scripted = this.script.shift();
+    const replayed = this.recorded?.take(purpose, sides);
+    if (replayed?.source === 'scripted') return this.record({ ...base, value: replayed.value, source: 'scripted', ...late });
+    const scripted = replayed ? undefined : this.script.shift();
     if (scripted !== undefined) {
       if (!Number.isInteger(scripted) || scripted < 1 || scripted > sides) {
         throw new Error(`Scripted die ${scripted} is not a valid d${sides} result (for ${purpose})`);
       }
       return this.record({ ...base, value: scripted, source: 'scripted', ...late });
     }
+    return this.record({ ...base, ...this.seeded(purpose, sides, replayed), ...late });
+  }
+
+  /** A die from the period's seed (or, replaying, the recorded value in its place), moving the generator on. */
+  private seeded(purpose: string, sides: number, replayed: JournalDie | undefined): { value: number; source: 'seeded'; draw?: number; stream?: DiceStream; nth?: number } {
     const secret = this.rng.secret;
     if (!secret || this.rng.period < secret.since) {
-      const die = dieFromSeed(this.rng.seed, this.rng.draws, sides);
+      // Replayed from an export, the seed may be withheld: the recorded die is the value, its draw the next one.
+      const die = replayed ? { value: replayed.value, draw: replayed.draw ?? this.rng.draws } : dieFromSeed(this.rng.seed, this.rng.draws, sides);
       this.rng = { ...this.rng, draws: die.draw + 1 };
-      return this.record({ ...base, value: die.value, source: 'seeded', draw: die.draw, ...late });
+      return { value: die.value, source: 'seeded', draw: die.draw };
     }
     const stream = rollStream(purpose);
     const nth = (this.rng.counts?.[purpose] ?? 0) + 1;
     const seed = stream === 'public' ? this.rng.seed : secretSeedOf(secret.master, this.rng.period);
-    const value = labelledDie(seed, rollLabel(purpose, nth), sides);
+    const value = replayed ? replayed.value : labelledDie(seed, rollLabel(purpose, nth), sides);
     const counts = { ...this.rng.counts, [purpose]: nth };
     this.rng = stream === 'public' ? { ...this.rng, draws: this.rng.draws + 1, counts } : { ...this.rng, secret: { ...secret, draws: secret.draws + 1 }, counts };
-    return this.record({ ...base, value, source: 'seeded', stream, nth, ...late });
+    return { value, source: 'seeded', stream, nth };
   }
 
   private record(roll: LoggedRoll): number {

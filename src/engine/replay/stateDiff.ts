@@ -1,0 +1,112 @@
+/**
+ * Changes between two plain-JSON values as path operations: what a journal entry stores of the
+ * state it changed, and how replay finds the first field where two states differ. Pure.
+ * @see docs/replay.md
+ */
+
+/** A JSON value as the state is made of (no undefined inside arrays; absent object keys). */
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
+
+/** One operation: set the value at `p` (object keys and array indexes), or remove it (`v` absent). */
+export interface PathOp {
+  readonly p: readonly (string | number)[];
+  readonly v?: Json;
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The value as JSON would store it (undefined fields dropped), for a value about to go into an op. */
+function plain(x: unknown): Json {
+  return JSON.parse(JSON.stringify(x)) as Json;
+}
+
+function walk(a: unknown, b: unknown, path: (string | number)[], out: PathOp[]): void {
+  if (a === b) return;
+  if (isObject(a) && isObject(b)) {
+    for (const k of Object.keys(a)) {
+      if (a[k] !== undefined && (!Object.hasOwn(b, k) || b[k] === undefined)) out.push({ p: [...path, k] });
+    }
+    for (const k of Object.keys(b)) {
+      if (b[k] === undefined) continue;
+      if (!Object.hasOwn(a, k) || a[k] === undefined) out.push({ p: [...path, k], v: plain(b[k]) });
+      else walk(a[k], b[k], [...path, k], out);
+    }
+    return;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    a.forEach((x, i) => walk(x, b[i], [...path, i], out));
+    return;
+  }
+  if (typeof a === 'number' && typeof b === 'number' && Object.is(a, b)) return;
+  out.push({ p: path, v: plain(b) });
+}
+
+/**
+ * The operations that turn `a` into `b`. Parts shared by reference (a use-case returns its new
+ * state with the untouched parts shared) cost nothing, so a command's diff is as small as its change.
+ * An array whose length changed is set whole.
+ */
+export function diffJson(a: unknown, b: unknown): PathOp[] {
+  const out: PathOp[] = [];
+  walk(a, b, [], out);
+  return out;
+}
+
+/** `value` with the operations applied (a new value; `value` is not changed). */
+export function applyOps(value: Json, ops: readonly PathOp[]): Json {
+  let root: unknown = structuredClone(value);
+  for (const op of ops) {
+    if (op.p.length === 0) {
+      root = op.v === undefined ? null : structuredClone(op.v);
+      continue;
+    }
+    let at: unknown = root;
+    for (const key of op.p.slice(0, -1)) {
+      if (!(isObject(at) || Array.isArray(at))) throw new Error(`no value at ${formatPath(op.p)}`);
+      at = (at as Record<string | number, unknown>)[key];
+    }
+    const last = op.p[op.p.length - 1] as string | number;
+    if (Array.isArray(at) && typeof last === 'number') {
+      if (op.v === undefined) at.splice(last, 1);
+      else at[last] = structuredClone(op.v);
+    } else if (isObject(at)) {
+      if (op.v === undefined) delete at[String(last)];
+      else Object.defineProperty(at, String(last), { value: structuredClone(op.v), enumerable: true, writable: true, configurable: true });
+    } else {
+      throw new Error(`no value at ${formatPath(op.p)}`);
+    }
+  }
+  return root as Json;
+}
+
+/** A path as a reader writes it: `armies.a1.hex`, `orders[2].to`. */
+function formatPath(path: readonly (string | number)[]): string {
+  if (path.length === 0) return '(the whole state)';
+  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
+}
+
+/** Where two states first differ (in key order of `expected`, then keys only `got` has), or undefined when they are equal. */
+interface Difference {
+  readonly path: string;
+  readonly expected: string;
+  readonly got: string;
+}
+
+const shown = (x: Json | undefined): string => {
+  if (x === undefined) return '(absent)';
+  const s = JSON.stringify(x);
+  return s.length > 160 ? `${s.slice(0, 157)}...` : s;
+};
+
+/** The first difference between two states, ignoring the paths `ignore` names (formatted). */
+export function firstDifference(expected: unknown, got: unknown, ignore: readonly string[] = []): Difference | undefined {
+  const ops = diffJson(plain(expected), plain(got));
+  for (const op of ops) {
+    const path = formatPath(op.p);
+    if (ignore.includes(path)) continue;
+    let before: unknown = plain(expected);
+    for (const k of op.p) before = isObject(before) || Array.isArray(before) ? (before as Record<string | number, unknown>)[k] : undefined;
+    return { path, expected: shown(before as Json | undefined), got: shown(op.v) };
+  }
+  return undefined;
+}

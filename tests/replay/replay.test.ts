@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { replayText, reportText } from '../../src/console/replay.js';
+import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+/** The referee's export, as the file they would hand on. */
+async function exported(x: Harness): Promise<string> {
+  const out = await x.run('@referee /campaign export');
+  const file = out.find((o) => o.files?.length)?.files?.[0];
+  if (!file) throw new Error(`no export: ${JSON.stringify(out.at(-1))}`);
+  return readFileSync(file, 'utf8');
+}
+
+const PLAY = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  '@referee /campaign assign army:hadewych user:alice',
+  '@referee /campaign assign army:aeskrvald user:bob',
+  '@referee /campaign start',
+  '@alice /move army:hadewych to:0817',
+  '!tick',
+  '@bob /rest army:aeskrvald',
+  '!tick',
+  '!tick',
+  '@referee /turn undo',
+  '!tick',
+];
+
+describe('replay from the journal', () => {
+  it('GIVEN a played campaign WHEN its export is replayed THEN it replays exactly', async () => {
+    h = await consoleHarness({ seed: 7 });
+    await h.run(...PLAY);
+    const report = await replayText(await exported(h));
+    expect(reportText(report)).toMatch(/^replays exactly/);
+    expect(report).toMatchObject({ exact: true });
+    expect(report.exact && report.invocations).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('replay: the export keeps the dice secrets (docs/dice.md)', () => {
+  it('GIVEN a running campaign WHEN the referee exports it THEN the journal carries no seed still secret, yet replays exactly', async () => {
+    h = await consoleHarness({ seed: 7 });
+    await h.run(...PLAY);
+    const { rng } = campaignState(h);
+    const text = await exported(h);
+    const secrets = [rng.seed, rng.next, rng.secret?.master ?? 'no master'];
+    for (const s of secrets) expect(text).not.toContain(s);
+    expect(text).toContain('(withheld until the campaign ends)');
+    expect(reportText(await replayText(text))).toMatch(/^replays exactly/);
+  });
+});
+
+describe('replay refuses what does not fit', () => {
+  it('GIVEN one stored field altered by hand WHEN replayed THEN it fails loudly naming the field', async () => {
+    h = await consoleHarness({ seed: 7 });
+    await h.run(...PLAY);
+    const changed = h.app.db.$client.prepare("update regiments set companies = json_set(companies, '$[0].figures', json_extract(companies, '$[0].figures') - 1) where army_id = 'hadewych' and ord = 0").run();
+    expect(changed.changes).toBe(1);
+    const report = await replayText(await exported(h));
+    expect(report.exact).toBe(false);
+    const text = reportText(report);
+    expect(text).toMatch(/^DOES NOT REPLAY: .*the stored state is not what the journal replays to/);
+    expect(text).toMatch(/field armies\.hadewych\.regiments\[0\]\.companies\[0\]\.figures: recorded \d+, replayed \d+/);
+  });
+
+  it('GIVEN an export WHEN a journal line is edited, the file truncated, or it is of another version THEN it is refused naming the line, nothing replayed', async () => {
+    h = await consoleHarness({ seed: 7 });
+    await h.run(...PLAY);
+    const text = await exported(h);
+    const lines = text.split('\n');
+    // An edited entry: a die's value changed.
+    const at = lines.findIndex((l) => l.startsWith('{"seq"') && /"value":\d/.test(l));
+    expect(at).toBeGreaterThan(0);
+    const edited = [...lines];
+    edited[at] = (lines[at] ?? '').replace(/"value":(\d)/, (_m, d: string) => `"value":${d === '1' ? 2 : 1}`);
+    await expect(replayText(edited.join('\n'))).rejects.toThrow(new RegExp(`^line ${at + 1}: this entry is not the one exported`));
+    // Truncated: the last lines cut off.
+    await expect(replayText(lines.slice(0, -2).join('\n'))).rejects.toThrow(/truncated/);
+    await expect(replayText(text.slice(0, text.length - 40))).rejects.toThrow(/^line \d+: /);
+    // Another version: the export before replay.
+    await expect(replayText(text.replace('"version":3', '"version":2'))).rejects.toThrow(/^line 1: an export of version 2; replay reads version 3/);
+    // An entry left out.
+    await expect(replayText([...lines.slice(0, 3), ...lines.slice(4)].join('\n'))).rejects.toThrow(/^line 4: /);
+  });
+});
+
+describe('replay: a fog ACKS campaign with contacts, a battle, couriers, ships and undo', () => {
+  it('GIVEN the differential test\'s campaign in fog under ACKS WHEN its export is replayed THEN it replays exactly', async () => {
+    h = await consoleHarness({ seed: 3 });
+    await h.run(
+      '@referee /campaign create scenario:valormr name:"Autumn War"',
+      '@referee /campaign settings profile:acks commander-books:true',
+      '@referee /campaign assign army:hadewych user:alice',
+      '@referee /campaign assign army:grallune user:bob',
+      '@referee /campaign assign army:aeskrvald user:carol',
+      '@referee /army edit army:hadewych hex:1122',
+      '@referee /army edit army:grallune hex:1121',
+      '@referee /army edit army:elding hex:1119',
+      '@referee /campaign settings positions:fog',
+      '@referee /campaign start',
+      '@alice /move to:1708', '@alice /move path:"1022 0922"', '@alice /rest', '@alice /hold',
+      '@bob /scouts count:1', '@alice /scouts count:1',
+      '@carol /embark vessels:"troopTransport=9,galley=1"', '@carol /sail path:"2303"',
+      '@bob /courier send from-army:grallune to-army:aeskrvald message:"Hold the port"',
+      '@bob /courier send from-army:grallune to-army:elding message:"Ride with us"',
+      '!tick',
+      '@referee /contact open armies:"hadewych,grallune"',
+      '@carol /debark hex:2304', '@carol /sail path:"2304"',
+      '@alice /engage', '@bob /engage',
+      '!tick',
+      '@alice /engage', '@bob /engage',
+    );
+    const list = await h.run('@referee /battle list');
+    const id = /\b(c[a-z]{6})\b/.exec(list[0]?.content ?? '')?.[1];
+    expect(id).toBeDefined();
+    const [result] = await h.run(`@referee /battle result contact:${id ?? ''} losses:"hadewych/first=2, grallune/first=1"`);
+    expect(result?.data).not.toHaveProperty('error');
+    await h.run(
+      '!tick',
+      '@referee /turn undo',
+      '@bob /rest',
+      '!tick',
+    );
+    expect(h.outputs.some((o) => o.to !== 'ephemeral' && /undone|taken back|undo/i.test(o.content))).toBe(true);
+    expect(reportText(await replayText(await exported(h)))).toMatch(/^replays exactly/);
+  });
+});

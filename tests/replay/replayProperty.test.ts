@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { replayText, reportText } from '../../src/console/replay.js';
+import { consoleHarness, type Harness } from '../scenarios/harness.js';
+
+/*
+ * The property of docs/replay.md: whatever was played (orders, ticks, contacts, undo, positions
+ * public or fog, the Valormr or the ACKS profile), the export replays exactly.
+ */
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+async function replayed(x: Harness): Promise<string> {
+  const out = await x.run('@referee /campaign export');
+  const file = out.find((o) => o.files?.length)?.files?.[0];
+  if (!file) throw new Error(`no export: ${JSON.stringify(out.at(-1))}`);
+  return reportText(await replayText(readFileSync(file, 'utf8')));
+}
+
+const setup = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): string[] => [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  `@referee /campaign settings profile:${profile}`,
+  '@referee /campaign assign army:hadewych user:alice',
+  '@referee /campaign assign army:grallune user:bob',
+  '@referee /campaign assign army:aeskrvald user:carol',
+  '@referee /army edit army:hadewych hex:1122',
+  '@referee /army edit army:grallune hex:1121',
+  `@referee /campaign settings positions:${positions}`,
+  '@referee /campaign start',
+];
+
+/** Lines a campaign may be played with: orders (some refused), ticks, contacts, answers, undo. */
+const LINES = [
+  '@alice /move to:1708', '@alice /move to:1022', '@alice /move path:"1022 0922"', '@alice /rest', '@alice /hold',
+  '@bob /move to:1320', '@bob /rest', '@bob /scouts count:1', '@alice /scouts count:1',
+  '@carol /move to:2303', '@carol /rest',
+  '@alice /engage', '@bob /engage', '@alice /evade', '@bob /avoid',
+  '@referee /contact open armies:"hadewych,grallune"',
+  '!tick', '!tick', '!tick', '@referee /turn undo', '@referee /turn undo reroll:true',
+] as const;
+
+describe('replay: random campaigns replay exactly', () => {
+  for (const positions of ['public', 'fog'] as const) {
+    for (const profile of ['valormr', 'acks'] as const) {
+      it(`GIVEN positions:${positions}, profile:${profile} and random play WHEN the export is replayed THEN it replays exactly`, async () => {
+        await fc.assert(fc.asyncProperty(fc.array(fc.constantFrom(...LINES), { minLength: 4, maxLength: 14 }), fc.integer({ min: 1, max: 1000 }), async (lines, seed) => {
+          h?.close();
+          h = await consoleHarness({ seed });
+          await h.run(...setup(positions, profile), ...lines, '!tick');
+          expect(await replayed(h)).toMatch(/^replays exactly/);
+        }), { numRuns: 2, endOnFailure: true });
+      });
+    }
+  }
+});
