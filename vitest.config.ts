@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +9,8 @@ export default defineConfig({
     // Generous: a test must pass on a loaded machine (speed is the bench's); a hang still ends.
     hookTimeout: 300_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where most
+    // of the slow files wait on child processes (real bots, kills, builds, Chromium). Two at least.
+    maxWorkers: Math.max(2, availableParallelism()),
   },
 });

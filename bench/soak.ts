@@ -49,9 +49,11 @@ const { values } = parseArgs({ options: { web: { type: 'boolean', default: true 
 
 /**
  * Channel text must never carry numbers about forces: the scenario tests' pattern, except that a
- * percentage in the public weather line ("ships at sea at 50 %", "move points at 75 %") is not a secret.
+ * percentage in the public weather line ("ships at sea at 50 %", "move points at 75 %") is not a secret,
+ * and neither is a march formation's name ("column of figures (4 x 10 troops)": ranks and files of
+ * one figure, the same for every army, src/engine/contact/tables.ts).
  */
-const SECRET_PATTERN = /\d+\s*(figures?|troops)|(?<!(?:ships at sea|move points) at )\b\d+\s*%|estimate|contact dice|strength/i;
+const SECRET_PATTERN = /(?<!\d+ x )\b\d+\s*(figures?|troops)|(?<!(?:ships at sea|move points) at )\b\d+\s*%|estimate|contact dice|strength/i;
 
 export interface SoakResult {
   readonly halfPeriods: number;
