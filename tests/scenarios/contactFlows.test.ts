@@ -132,7 +132,7 @@ describe('contact through the console', () => {
     expect(await hexOf(h, 'gyrhawk')).toBe('1221');
     const contacts = await list(h);
     expect(contacts).toHaveLength(1);
-    expect(contacts[0]?.armyIds.sort()).toEqual(['gyrhawk', 'hadewych']);
+    expect([...(contacts[0]?.armyIds ?? [])].sort()).toEqual(['gyrhawk', 'hadewych']);
   });
 
   it('GIVEN a maneuver THEN after the first contact is resolved a second contact is forced', async () => {

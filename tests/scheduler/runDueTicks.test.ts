@@ -242,7 +242,9 @@ describe('runDueTicks: a crash in the middle of a tick', () => {
     const second = campaignIds(h.app).find((c) => c !== h?.id) as string;
     const { lines, logger } = capturingLogger();
     // The first campaign's stored state is broken (an army on no hex): its tick fails, the second's is played.
+    // Edited behind the app, as another process would: the revision moves, so no cached copy is trusted.
     h.app.db.$client.prepare("update armies set hex = 'nowhere' where campaign_id = ? and id = 'hadewych'").run(h.id);
+    h.app.db.$client.prepare('update campaigns set revision = revision + 1 where id = ?').run(h.id);
     at('2026-11-22T20:00:30Z');
     const reports = await runDueTicks({ ...h.app, logger });
     expect(reports).toEqual(expect.arrayContaining([{ campaignId: h.id, played: 0, skipped: 'error' }, { campaignId: second, played: 1 }]));
