@@ -1,15 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { campaignState, consoleHarness, type Harness } from './harness.js';
+import { autumnWar, campaignState, consoleHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-const SETUP = [
-  '!now 2026-11-22T10:00Z',
-  '@referee /campaign create scenario:valormr name:"Autumn War"',
-  '@referee /campaign assign army:hadewych user:alice',
-  '@referee /campaign assign army:aeskrvald user:bob',
-].join('\n');
+const SETUP = autumnWar({ hadewych: 'alice', aeskrvald: 'bob' });
 
 const STANDING = 'alice\'s army **Army of Hadewych** is under standing orders.';
 const standingLines = (x: Harness) => x.channel().filter((o) => o.content.includes('is under standing orders'));

@@ -1,17 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { campaignState, consoleHarness, type Harness } from './harness.js';
+import { autumnWar, campaignState, consoleHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-const SETUP = [
-  '!now 2026-11-22T10:00Z',
-  '@referee /campaign create scenario:valormr name:"Autumn War"',
-  '@referee /campaign assign army:hadewych user:alice',
-  '@referee /campaign assign army:aeskrvald user:bob',
-  '@referee /campaign settings absent-after:2',
-  '@referee /campaign start',
-].join('\n');
+const SETUP = autumnWar({ hadewych: 'alice', aeskrvald: 'bob' }, '@referee /campaign settings absent-after:2', '@referee /campaign start');
 
 const ACCEPTED = '`until:` takes a time after now and at most 60 days ahead: a duration (`12h`, `3d`, `2w`), a date (`2026-12-01`) or a date and time (`2026-12-01 18:00`) in the campaign\'s timezone (UTC).';
 const answer = async (x: Harness, line: string): Promise<string> => (await x.run(line))[0]?.content ?? '';

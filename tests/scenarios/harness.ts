@@ -67,6 +67,19 @@ export const VALORMR_SETUP = [
   '@referee /campaign create scenario:valormr name:"Autumn War"',
 ].join('\n');
 
+/**
+ * The Autumn War (the shipped Valormr scenario) created at 10:00 on 22 November, its armies
+ * assigned (army id -> user), then `more` lines (settings, the start): the table tests' setup.
+ */
+export function autumnWar(assign: Readonly<Record<string, string>>, ...more: string[]): string {
+  return [
+    '!now 2026-11-22T10:00Z',
+    '@referee /campaign create scenario:valormr name:"Autumn War"',
+    ...Object.entries(assign).map(([army, user]) => `@referee /campaign assign army:${army} user:${user}`),
+    ...more,
+  ].join('\n');
+}
+
 /** The console channel's campaign state, read straight from the database (for assertions). */
 export function campaignState(x: Harness): CampaignState {
   return readCampaign(x.app, { actor: { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] } }, (tx) => tx.state);

@@ -1,17 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { consoleHarness, type Harness } from './harness.js';
+import { autumnWar, consoleHarness, type Harness } from './harness.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
 // Ticks at 08:00 and 20:00 UTC (the default cadence); the campaign's reminder lead is 120 minutes.
-const SETUP = [
-  '!now 2026-11-22T10:00Z',
-  '@referee /campaign create scenario:valormr name:"Autumn War"',
-  '@referee /campaign assign army:hadewych user:alice',
-  '@referee /campaign assign army:aeskrvald user:bob',
-].join('\n');
+const SETUP = autumnWar({ hadewych: 'alice', aeskrvald: 'bob' });
 
 const errorOf = (o: ConsoleOutput | undefined): unknown => (o?.data as { error?: string } | undefined)?.error;
 const reminders = (x: Harness, user: string) => x.dms(user).filter((o) => o.content.includes('**Reminder**'));

@@ -1,24 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimButton } from '../../src/app/table/seat.js';
 import { readCampaign } from '../../src/app/session.js';
-import { campaignState, consoleHarness, type Harness } from './harness.js';
+import { autumnWar, campaignState, consoleHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
 // alice holds two Chaos armies; bob a Law army, carol an Elf army (both hostile to Chaos);
 // erin a Chaos army (a friend of Hadewych's side); dave nothing.
-const SETUP = [
-  '!now 2026-11-22T10:00Z',
-  '@referee /campaign create scenario:valormr name:"Autumn War"',
-  '@referee /campaign assign army:hadewych user:alice',
-  '@referee /campaign assign army:solon user:alice',
-  '@referee /campaign assign army:aeskrvald user:bob',
-  '@referee /campaign assign army:elding user:carol',
-  '@referee /campaign assign army:annemie user:erin',
-  '@referee /campaign settings absent-after:2',
-  '@referee /campaign start',
-].join('\n');
+const SETUP = autumnWar({ hadewych: 'alice', solon: 'alice', aeskrvald: 'bob', elding: 'carol', annemie: 'erin' }, '@referee /campaign settings absent-after:2', '@referee /campaign start');
 
 const commanders = (x: Harness, armyId: string): string[] =>
   readCampaign(x.app, { actor: { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] } }, (tx) => tx.members)

@@ -1,17 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getCampaignMeta } from '../../src/db/campaignRepo.js';
-import { consoleHarness, type Harness } from './harness.js';
+import { autumnWar, consoleHarness, type Harness } from './harness.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-const SETUP = [
-  '!now 2026-11-22T10:00Z',
-  '@referee /campaign create scenario:valormr name:"Autumn War"',
-  '@referee /campaign assign army:hadewych user:alice',
-  '@referee /campaign assign army:aeskrvald user:bob',
-].join('\n');
+const SETUP = autumnWar({ hadewych: 'alice', aeskrvald: 'bob' });
 
 const errorOf = (o: ConsoleOutput | undefined): unknown => (o?.data as { error?: string } | undefined)?.error;
 const checkOf = (outs: ConsoleOutput[]) => outs.find((o) => (o.data as { played?: number } | undefined)?.played !== undefined)?.data as { played: number; reminded: number; resumed: number };
