@@ -82,4 +82,10 @@ export function withContact(state: CampaignState, armyIds: string[], id = 'c1'):
   return { ...state, contacts: { ...state.contacts, [id]: record } };
 }
 
+/** The value of an engine result that must have succeeded (the violation's code and message otherwise). */
+export const must = <T>(r: { ok: true; value: T } | { ok: false; violation: { code: string; message: string } }): T => {
+  if (!r.ok) throw new Error(`${r.violation.code}: ${r.violation.message}`);
+  return r.value;
+};
+
 export const dice = (...script: number[]) => new SeededDice(createRngState(42), script);

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
 import type { Army } from '../../src/engine/forces/army.js';
-import { parseHex } from '../../src/engine/hex/hexId.js';
 import type { CampaignState, CourierRecord } from '../../src/engine/state/campaign.js';
 import { commanderMapView } from '../../src/engine/views/mapView.js';
 import { courierStep, sendCourier } from '../../src/engine/water/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
-import { asciiMap, makeState } from './contactFixtures.js';
+import { asciiMap, hx, makeState, must } from './contactFixtures.js';
 
 /*
  * Issue 23, item 3: in fog of war a courier to an ally of another side rides to where its sender
@@ -15,15 +14,7 @@ import { asciiMap, makeState } from './contactFixtures.js';
  * not depend on the ally's true place. @see docs/rulings.md (Couriers in fog)
  */
 
-const h = (id: string) => {
-  const x = parseHex(id);
-  if (!x) throw new Error(id);
-  return x;
-};
-const must = <T>(r: { ok: true; value: T } | { ok: false; violation: { code: string; message: string } }): T => {
-  if (!r.ok) throw new Error(`${r.violation.code}: ${r.violation.message}`);
-  return r.value;
-};
+const h = hx;
 const plain = asciiMap(['ccccccccc', 'ccccccccc', 'ccccccccc']);
 
 /** The law sender at 0102; the elves' army truly at `allyAt`, last known to the sender at 0502 (where it stood when fog fell). */

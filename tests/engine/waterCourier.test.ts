@@ -4,24 +4,15 @@ import type { GameTime } from '../../src/engine/clock/gameTime.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
 import type { Army } from '../../src/engine/forces/army.js';
-import { parseHex } from '../../src/engine/hex/hexId.js';
 import type { MapModel } from '../../src/engine/map/mapModel.js';
 import type { CampaignState, CourierRecord } from '../../src/engine/state/campaign.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { courierStep, embark, sendCourier } from '../../src/engine/water/index.js';
 import { courierView } from '../../src/engine/water/courier.js';
-import { asciiMap, makeState } from './contactFixtures.js';
+import { asciiMap, hx, makeState, must } from './contactFixtures.js';
 
-const h = (id: string) => {
-  const x = parseHex(id);
-  if (!x) throw new Error(id);
-  return x;
-};
-const must = <T>(r: { ok: true; value: T } | { ok: false; violation: { code: string; message: string } }): T => {
-  if (!r.ok) throw new Error(`${r.violation.code}: ${r.violation.message}`);
-  return r.value;
-};
+const h = hx;
 const next = (c: GameTime): GameTime => (c.half === 3 ? { day: c.day + 1, half: 0 } : { day: c.day, half: (c.half + 1) as 0 | 1 | 2 | 3 });
 
 function run(state: CampaignState, map: MapModel, script: number[] = [], halves = 1): { state: CampaignState; events: EngineEvent[]; dice: SeededDice } {
