@@ -71,7 +71,7 @@ export interface ArmySeat {
   readonly missed: number;
   readonly acted?: boolean;
   readonly standing?: boolean;
-  /** The referee offered the seat (`/campaign seat`): the offer's number, carried by its Claim button. */
+  /** The referee offered the seat (`/seat offer`): the offer's number, carried by its Claim button. */
   readonly offer?: number;
   /** A substitute holds the seat: who held it before (the referee can give it back), and since when (a time index). */
   readonly substitute?: SeatSubstitute;
