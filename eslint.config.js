@@ -72,11 +72,43 @@ export default tseslint.config(
         { name: 'process', message: 'The engine has no environment.' },
         { name: 'setTimeout', message: 'The engine has no timers.' },
       ],
-      // A long rule is a sequence of named steps (STYLE.md): keep each function and file readable.
+    },
+  },
+  {
+    // Every layer keeps the engine's limits: a long function is a sequence of named steps (STYLE.md).
+    files: ['src/**/*.ts', 'commands/**/*.ts', 'bench/**/*.ts'],
+    rules: {
       complexity: ['error', 25],
       'max-lines-per-function': ['error', 100],
       'max-lines': ['error', 400],
     },
+  },
+  {
+    // TEMPORARY (issue 29 item 4, being split today): each engineer removes a file from these lists
+    // when it is split. What stays at the end is a named exception with its reason.
+    files: [
+      'bench/soak.ts', 'src/app/contact/intel.ts', 'src/app/deliveries/routeEvents.ts', 'src/app/dice/verifyDice.ts',
+      'src/app/scheduler/playDueTick.ts', 'src/app/session.ts', 'src/app/table/absence.ts', 'src/app/turn/turnStatus.ts',
+      'src/console/cases/readCase.ts', 'src/console/consoleContext.ts', 'src/discord/outboxDelivery.ts',
+      'src/discord/registration.ts', 'src/render/overlay.ts',
+    ],
+    rules: { complexity: 'off' },
+  },
+  {
+    // TEMPORARY (issue 29 item 4), as above.
+    files: [
+      'bench/soak.ts', 'src/discord/bot.ts', 'src/render/battlefield.ts', 'src/render/staticLayer.ts', 'src/runDiscord.ts',
+      'src/web/server.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // TEMPORARY (issue 29 item 4), as above.
+    files: [
+      'src/app/outbox.ts', 'src/render/glyphs.ts', 'src/render/layout.ts', 'src/render/overlay.ts', 'src/render/renderPool.ts',
+      'src/render/staticLayer.ts',
+    ],
+    rules: { 'max-lines': 'off' },
   },
   {
     // Render draws views: engine types, hex math and views, canvas and assets; never the database or Discord.
