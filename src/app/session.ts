@@ -3,7 +3,8 @@ import { classifyRoll, consumeDice, enteredDice, isManualRoll, SeededDice } from
 import type { EngineEvent } from '../engine/events/index.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
-import { type CampaignState, lostRegimentSpeeds, type RestoredSpeed, SPEEDS_RESTORED_VERSION, STATE_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
+import type { CampaignState } from '../engine/state/index.js';
+import { lostRegimentSpeeds, type RestoredSpeed, SPEEDS_RESTORED_VERSION, STATE_VERSION, StateVersionError, upgradeState } from '../engine/campaign/index.js';
 import { readTransaction, writeTransaction, type Database } from '../db/client.js';
 import {
   closedContacts, deleteCampaign, findCampaignInChannel, getCampaignMeta, insertCampaign, loadScenario, loadState, saveState, setControl, stateRevision,
