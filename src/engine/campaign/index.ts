@@ -3,6 +3,6 @@
  * campaign, and a stored state of any version brought up to the current shape.
  */
 export { newCampaign } from './newCampaign.js';
-export { type ScenarioCheck, type ScenarioProblem, validateScenario } from './validateScenario.js';
-export { SPEEDS_RESTORED_VERSION, STATE_VERSION, type StateJson, StateVersionError, type UpgradeSource, upgradeState } from './upgrade.js';
+export { type ScenarioProblem, validateScenario } from './validateScenario.js';
+export { SPEEDS_RESTORED_VERSION, STATE_VERSION, type StateJson, StateVersionError, upgradeState } from './upgrade.js';
 export { lostRegimentSpeeds, type RestoredSpeed } from './upgrades/regimentSpeeds.js';
