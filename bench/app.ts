@@ -14,7 +14,7 @@ import { buildMap, isWater, type MapModel } from '../src/engine/map/index.js';
 import type { ScenarioDoc } from '../src/engine/scenario/index.js';
 import { newCampaign, validateScenario } from '../src/engine/campaign/index.js';
 import { loadShippedScenario, mapOf } from '../src/app/scenarios.js';
-import { inCampaign, readCampaign } from '../src/app/session.js';
+import { inCampaign, readCampaign } from '../src/app/unitOfWork.js';
 import { closeRenderPool } from '../src/render/index.js';
 import { ensureBuilt } from './startup.js';
 import { line, report, stats, time, type Stats } from './stats.js';
