@@ -88,7 +88,6 @@ export default tseslint.config(
     // when it is split. What stays at the end is a named exception with its reason.
     files: [
       'bench/soak.ts',
-      'src/app/session.ts',
       'src/console/cases/readCase.ts', 'src/console/consoleContext.ts', 'src/discord/outboxDelivery.ts',
       'src/discord/registration.ts', 'src/render/overlay.ts',
     ],
