@@ -2,7 +2,9 @@ import { type EngineEvent, PUBLIC } from '../../engine/events/index.js';
 import type { App } from '../app.js';
 import { deliver, REFEREE_ONLY } from '../deliveries/audience.js';
 import type { ChannelFault } from '../journal/invocation.js';
-import { inCampaign, type CampaignTx, type Change, type Outgoing } from '../session.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
+import type { Outgoing } from '../deliveries/outgoing.js';
+import { inCampaign } from '../unitOfWork.js';
 
 /**
  * A running campaign whose channel refused a post for good (gone, a permission missing, a refusal

@@ -17,7 +17,10 @@ import { gameTimeLabel } from '../format.js';
 import { waitingLine } from '../referee/inbox.js';
 import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextTickText, scheduleAfter, scheduleFromNow } from '../schedule.js';
-import { inCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
+import type { Outgoing } from '../deliveries/outgoing.js';
 import { noticeBook, reminderSettings } from '../notices.js';
 import { countAbsence } from '../table/absence.js';
 
