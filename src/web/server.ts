@@ -13,6 +13,7 @@ import { NotForYou, WEB_MAP_WIDTH, webMap, webPage, type PageRequest } from '../
 import { spectatorMap, spectatorPage, spectatorVersion } from '../app/web/spectatorPage.js';
 import { TileCache, type DrawAt, type Drawn } from './tiles.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
+import { DEFAULT_RATE_LIMITS, routeLimit, tooMany, type RateLimits } from './rateLimits.js';
 
 /** How the web page is served. */
 export interface WebOptions {
@@ -36,6 +37,8 @@ export interface WebOptions {
   readonly drawn?: Drawn;
   /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
   readonly oauth?: OAuthProvider;
+  /** The rate limits of the login, link and spectator routes (default DEFAULT_RATE_LIMITS: 20 and 600 a minute). */
+  readonly rateLimits?: RateLimits;
 }
 
 export interface WebServer {
@@ -94,7 +97,8 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   const maps = new TileCache(WEB_MAP_WIDTH, { pictures: 24, tiles: 400, ...(opts.drawn ? { drawn: opts.drawn } : {}) });
   /** The open pages' event streams, each ended when the server closes (else closing would wait for every open page). */
   const streams = new Set<() => void>();
-  const loginLimit = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
+  const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
+  const loginLimit = routeLimit(limits.login, limits.windowMs);
 
   /** The signed cookie's login: a person and the campaigns they logged into; undefined when absent or not ours. */
   const loginOf = (req: FastifyRequest): { userId: string; campaignIds: string[] } | undefined => {
@@ -261,7 +265,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   });
 
   // The spectator page: public, when the referee has turned it on; a plain 404 otherwise.
-  const spectatorLimit = { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } };
+  const spectatorLimit = routeLimit(limits.spectator, limits.windowMs);
   server.get<{ Params: { id: string } }>('/s/:id', spectatorLimit, async (req, reply) => {
     if (spectatorVersion(app, req.params.id) === undefined) return notFound(reply);
     return reply.header('cache-control', 'no-store').sendFile('page.html', ASSETS);
@@ -285,7 +289,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
 
   server.setNotFoundHandler((_req, reply) => notFound(reply));
   server.setErrorHandler((err, req, reply) => {
-    if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send('Too many tries from here: wait a minute, then use a new /web link.');
+    if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send(tooMany(req.url));
     app.logger.error({ err: err instanceof Error ? err.message : String(err), url: req.url.replace(/\/login\/[^/?]+/, '/login/…') }, 'web page failed');
     return reply.code(500).type('text/plain; charset=utf-8').send('Something went wrong on this page; try again in a moment.');
   });
