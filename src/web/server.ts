@@ -133,6 +133,9 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     // A second campaign's link for the same person adds to their login; another person's replaces it.
     const before = loginOf(req);
     setLogin(reply, s.userId, before?.userId === s.userId ? [...before.campaignIds, s.campaignId] : [s.campaignId]);
+    // The person's map is drawn and cut while their browser loads the page (its first paint waits for no drawing).
+    const view = sessionView(s, {});
+    maps.warm(view.key, view.draw).catch((err: unknown) => app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map not drawn ahead'));
     // The link is spent; the page's own address carries no secret.
     return reply.header('cache-control', 'no-store').redirect(`/c/${encodeURIComponent(s.campaignId)}`, 303);
   });
@@ -162,13 +165,16 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     }
   });
 
-  /** A person's view of the map: its cache key and how to draw it, or undefined when not theirs (a 404). */
+  /** A session's view of the map: its cache key and how to draw it. */
+  const sessionView = (s: WebSession, q: PageRequest): { key: string; draw: DrawAt } => {
+    const version = webVersion(app, s.campaignId);
+    return { key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`, draw: (width) => webMap(app, s, q, width) };
+  };
+  /** A person's view of the map, or undefined when not theirs (a 404). */
   const personView = (req: FastifyRequest<{ Params: { id: string } }>): { key: string; draw: DrawAt } | undefined => {
     const s = sessionFor(req, req.params.id);
     const q = pageRequest(req.query);
-    if (!s || !q) return undefined;
-    const version = webVersion(app, s.campaignId);
-    return { key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`, draw: (width) => webMap(app, s, q, width) };
+    return s && q ? sessionView(s, q) : undefined;
   };
   /** The spectators' view of the map, or undefined when there is none. */
   const spectatorView = (req: FastifyRequest<{ Params: { id: string } }>): { key: string; draw: DrawAt } | undefined => {
