@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import { discordTime, gameTimeLabel, list } from '../format.js';
 import { ephemeral, reply, withCards, type CardField, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
-import { inCampaign } from '../unitOfWork.js';
+import { readCampaign } from '../unitOfWork.js';
 import { activeCommanders } from './markReady.js';
 
 /**
@@ -15,7 +15,7 @@ import { activeCommanders } from './markReady.js';
  * orders to armies nobody commands. The referee is told privately what that view still counts.
  */
 export function turnStatus(app: App, actor: Actor): Reply[] {
-  return inCampaign(app, { actor }, (tx) => {
+  return readCampaign(app, { actor }, (tx) => {
     const s = tx.state;
     const fog = isFog(s);
     const live = Object.values(s.armies).filter((a) => fog || !a.status.destroyed);
@@ -58,6 +58,6 @@ export function turnStatus(app: App, actor: Actor): Reply[] {
     if (tx.isReferee && gone.length > 0) {
       out.push(ephemeral(`Referee only: fog of war keeps ${list(gone.map((a) => a.name).sort(), '')} counted above: ${gone.length === 1 ? 'it was' : 'they were'} destroyed out of the other sides' sight.`, { destroyed: gone.map((a) => a.id) }));
     }
-    return { result: out };
+    return out;
   });
 }
