@@ -4,7 +4,7 @@ import type { Hex } from '../engine/hex/hex.js';
 import { formatHex, hexToOffset, parseHex } from '../engine/hex/hexId.js';
 import type { ScenarioDoc } from '../engine/scenario/schema.js';
 import type { CampaignState, ContactRecord } from '../engine/state/campaign.js';
-import type { StateJson } from '../engine/state/upgrade.js';
+import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
 import { fromJson, prepared, preparedQuery } from './prepared.js';
 import * as t from './schema.js';
