@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { armyChoices, placeChoices } from '../../src/app/autocomplete.js';
-import { STATE_VERSION } from '../../src/engine/state/index.js';
+import { STATE_VERSION } from '../../src/engine/campaign/index.js';
 import { autumnWar, consoleHarness, type Harness } from '../scenarios/harness.js';
 
 /**
