@@ -5,7 +5,7 @@ import { discordTime } from '../format.js';
 import { deliver, REFEREE_ONLY } from '../deliveries/audience.js';
 import { refereeIds } from '../referees.js';
 import { deadlineControl, nextTickText, scheduleFromNow } from '../schedule.js';
-import { withInvocation } from '../journal/invocation.js';
+import { withInvocation, withOwnInvocation } from '../journal/invocation.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
 import type { Outgoing } from '../deliveries/outgoing.js';
@@ -160,8 +160,9 @@ export function playDueTick(app: App, campaignId: string, dueIso: string): DueTi
 
 /** A running campaign without a due time (e.g. from before the scheduler): scheduled from now. */
 export function scheduleMissing(app: App, campaignId: string): void {
-  inCampaign(app, { campaignId }, (tx) => {
+  // The due time it sets is what the next due tick's replay checks: journalled (docs/replay.md).
+  withOwnInvocation({ kind: 'scheduleMissing', campaignId }, () => inCampaign(app, { campaignId }, (tx) => {
     if (tx.meta.nextTickAt !== null || tx.state.status !== 'running') return { result: undefined };
     return { control: deadlineControl(scheduleFromNow(tx.state.settings, tx.now, tx.meta.lastTickAt).at.toISOString(), reminderSettings(tx, tx.state.settings)), result: undefined };
-  });
+  }));
 }
