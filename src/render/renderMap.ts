@@ -5,7 +5,7 @@ import { encodePng } from './encodePng.js';
 import { readLayerFile, writeLayerFile } from './layerFile.js';
 import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
-import { drawOverlay, type TitleText } from './overlay.js';
+import { drawOverlay } from './overlay.js';
 import { mapKey } from './mapKey.js';
 import { clearWorkerCaches, workerCacheStats, type CacheStats } from './renderPool.js';
 import { buildStaticLayer, legendEntryCount, type StaticLayer, type ViewKind } from './staticLayer.js';
