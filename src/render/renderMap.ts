@@ -8,7 +8,8 @@ import { computeLayout } from './layout.js';
 import { drawOverlay } from './overlay.js';
 import { mapKey } from './mapKey.js';
 import { clearWorkerCaches, workerCacheStats, type CacheStats } from './renderPool.js';
-import { buildStaticLayer, legendEntryCount, type StaticLayer, type ViewKind } from './staticLayer.js';
+import { legendEntryCount, type ViewKind } from './legend.js';
+import { buildStaticLayer, type StaticLayer } from './staticLayer.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 
 export type { RenderMapOptions };
