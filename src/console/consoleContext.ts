@@ -106,26 +106,47 @@ async function readUpload(label: string, option: string, given: string, path: st
   }
 }
 
+/** Refuses a typed option value, saying what is accepted. */
+function badValue(label: string, def: OptionJson, text: string, accepted: string): never {
+  throw new UserError('console.badValue', `${label}: "${text}" is not a valid ${def.name}; ${accepted}.`);
+}
+
+function convertNumber(label: string, def: OptionJson, text: string): number {
+  const bad = (accepted: string): never => badValue(label, def, text, accepted);
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || (def.type === T.INTEGER && !Number.isInteger(n))) bad(def.type === T.INTEGER ? 'give a whole number' : 'give a number');
+  if (def.min_value !== undefined && n < def.min_value) bad(`the smallest accepted is ${def.min_value}`);
+  if (def.max_value !== undefined && n > def.max_value) bad(`the largest accepted is ${def.max_value}`);
+  if (def.choices && !def.choices.some((c) => c.value === n)) bad(`choose one of ${def.choices.map((c) => c.value).join(', ')}`);
+  return n;
+}
+
+function convertBoolean(label: string, def: OptionJson, text: string): boolean {
+  const t = text.toLowerCase();
+  if (['true', 'yes', 'on'].includes(t)) return true;
+  if (['false', 'no', 'off'].includes(t)) return false;
+  return badValue(label, def, text, 'use true or false');
+}
+
+function convertString(label: string, def: OptionJson, text: string): string {
+  const bad = (accepted: string): never => badValue(label, def, text, accepted);
+  if (def.min_length !== undefined && text.length < def.min_length) bad(`it must be at least ${def.min_length} characters`);
+  if (def.max_length !== undefined && text.length > def.max_length) bad(`it may be at most ${def.max_length} characters`);
+  if (def.choices) {
+    const c = def.choices.find((x) => x.value === text || x.name.toLowerCase() === text.toLowerCase());
+    if (!c) bad(`choose one of ${def.choices.map((x) => x.value).join(', ')}`);
+    return String(c?.value);
+  }
+  return text;
+}
+
 function convert(label: string, def: OptionJson, text: string, where: ConsoleWhere): Value {
-  const bad = (accepted: string): never => {
-    throw new UserError('console.badValue', `${label}: "${text}" is not a valid ${def.name}; ${accepted}.`);
-  };
   switch (def.type) {
     case T.INTEGER:
-    case T.NUMBER: {
-      const n = Number(text);
-      if (text.trim() === '' || !Number.isFinite(n) || (def.type === T.INTEGER && !Number.isInteger(n))) bad(def.type === T.INTEGER ? 'give a whole number' : 'give a number');
-      if (def.min_value !== undefined && n < def.min_value) bad(`the smallest accepted is ${def.min_value}`);
-      if (def.max_value !== undefined && n > def.max_value) bad(`the largest accepted is ${def.max_value}`);
-      if (def.choices && !def.choices.some((c) => c.value === n)) bad(`choose one of ${def.choices.map((c) => c.value).join(', ')}`);
-      return n;
-    }
-    case T.BOOLEAN: {
-      const t = text.toLowerCase();
-      if (['true', 'yes', 'on'].includes(t)) return true;
-      if (['false', 'no', 'off'].includes(t)) return false;
-      return bad('use true or false');
-    }
+    case T.NUMBER:
+      return convertNumber(label, def, text);
+    case T.BOOLEAN:
+      return convertBoolean(label, def, text);
     case T.USER:
     case T.ROLE:
     case T.CHANNEL:
@@ -135,15 +156,7 @@ function convert(label: string, def: OptionJson, text: string, where: ConsoleWhe
       const path = resolve(where.baseDir, text);
       return { name: basename(path), text: () => readUpload(label, def.name, text, path) };
     }
-    default: {
-      if (def.min_length !== undefined && text.length < def.min_length) bad(`it must be at least ${def.min_length} characters`);
-      if (def.max_length !== undefined && text.length > def.max_length) bad(`it may be at most ${def.max_length} characters`);
-      if (def.choices) {
-        const c = def.choices.find((x) => x.value === text || x.name.toLowerCase() === text.toLowerCase());
-        if (!c) bad(`choose one of ${def.choices.map((x) => x.value).join(', ')}`);
-        return String(c?.value);
-      }
-      return text;
-    }
+    default:
+      return convertString(label, def, text);
   }
 }

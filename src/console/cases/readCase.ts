@@ -125,13 +125,8 @@ function section(lines: readonly string[], name: string): string[] | undefined {
   return lines.slice(at + 1, end < 0 ? undefined : end);
 }
 
-/**
- * Reads and checks one case file. Throws a CaseFileError listing every problem (line, what is
- * wrong, what is accepted) rather than stopping at the first.
- */
-export function readCase(file: string, markdown: string): Case {
-  const lines = markdown.split(/\r?\n/);
-  const problems: string[] = [];
+/** The case's number (from the file name) and title (from its first heading). */
+function nameAndTitle(file: string, lines: readonly string[], problems: string[]): { id?: string; title?: string } {
   const name = file.split('/').pop() ?? file;
   const id = /^(\d{3})-[a-z0-9-]+\.md$/.exec(name)?.[1];
   if (!id) problems.push(`the file name is NNN-words.md (three digits, then lowercase words joined by dashes), got ${name}`);
@@ -139,31 +134,37 @@ export function readCase(file: string, markdown: string): Case {
   const title = /^#\s+Case\s+(\d+)[.:]\s+(.+)$/.exec(titleLine ?? '');
   if (!title) problems.push('the first heading reads `# Case N. What happens`, N being the file\'s number');
   else if (id && Number(title[1]) !== Number(id)) problems.push(`the heading says case ${title[1]} but the file name says ${id}`);
+  return { id, title: title ? (title[2] as string).trim() : undefined };
+}
+
+/** The Situation, Rule and Result sections, and the Rule's quote and sources. */
+function ruleSources(lines: readonly string[], problems: string[]): string[] {
   for (const s of ['Situation', 'Rule', 'Result']) if (!section(lines, s)?.some((l) => l.trim() !== '')) problems.push(`a "## ${s}" section with some text is needed`);
   const rule = section(lines, 'Rule') ?? [];
   if (!rule.some((l) => /^>\s*\S/.test(l))) problems.push('the Rule section quotes the text (a line starting with "> ")');
   const sources = rule.filter((l) => /^Source:/i.test(l)).map((l) => l.replace(/^Source:\s*/i, '').trim());
   if (sources.length === 0) problems.push('the Rule section names where the quote is from: `Source: 004 Movement of Large Armies` (000-004, RULINGS or docs/rulings.md, then the section)');
   for (const s of sources) if (!SOURCE.test(s)) problems.push(`Source "${s}" should start with the text (000, 001, 002, 003, 004, RULINGS or docs/rulings.md) and name its section`);
+  return sources;
+}
 
-  const blocks = fences(lines);
-  const caseBlocks = blocks.filter((b) => b.lang === 'case');
-  const consoleBlocks = blocks.filter((b) => b.lang === 'console');
-  if (caseBlocks.length !== 1) problems.push(`one \`\`\`case block is needed (profile, topic, and optionally seed, dice, now), found ${caseBlocks.length}`);
-  if (consoleBlocks.length !== 1) problems.push(`one \`\`\`console block is needed (the console lines and their ? checks), found ${consoleBlocks.length}`);
-
+/** The `key: value` lines of the case block, checked against the header schema. */
+function caseHeader(block: Fence | undefined, problems: string[]): ReturnType<typeof header.safeParse> {
   const fields: Record<string, string> = {};
-  for (const [i, l] of (caseBlocks[0]?.lines ?? []).entries()) {
+  for (const [i, l] of (block?.lines ?? []).entries()) {
     if (l.trim() === '' || l.trim().startsWith('#')) continue;
     const kv = /^([a-z]+):\s*(.*)$/.exec(l.trim());
-    if (!kv) problems.push(`line ${(caseBlocks[0]?.start ?? 0) + i + 1}: the case block holds \`key: value\` lines, got "${l.trim()}"`);
+    if (!kv) problems.push(`line ${(block?.start ?? 0) + i + 1}: the case block holds \`key: value\` lines, got "${l.trim()}"`);
     else fields[kv[1] as string] = (kv[2] as string).trim();
   }
   const parsed = header.safeParse(fields);
   if (!parsed.success) for (const issue of parsed.error.issues) problems.push(`case block${issue.path.length ? `, ${issue.path.join('.')}` : ''}: ${issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.join(', ')}; the keys are profile, topic, seed, dice, now` : issue.message}`);
+  return parsed;
+}
 
+/** The console block's lines and `?` checks, in order. */
+function consoleSteps(block: Fence | undefined, problems: string[]): Step[] {
   const steps: Step[] = [];
-  const block = consoleBlocks[0];
   for (const [i, raw] of (block?.lines ?? []).entries()) {
     const line = (block?.start ?? 0) + i + 1;
     const text = raw.trim();
@@ -176,7 +177,25 @@ export function readCase(file: string, markdown: string): Case {
     } else steps.push({ kind: 'line', line, text });
   }
   if (block && !steps.some((s) => s.kind === 'check')) problems.push('the console block has no `?` check: a case must say what the bot shows');
+  return steps;
+}
 
-  if (problems.length > 0 || !parsed.success || !id || !title) throw new CaseFileError(file, problems);
-  return { id, file, title: (title[2] as string).trim(), ...parsed.data, sources, steps };
+/**
+ * Reads and checks one case file. Throws a CaseFileError listing every problem (line, what is
+ * wrong, what is accepted) rather than stopping at the first.
+ */
+export function readCase(file: string, markdown: string): Case {
+  const lines = markdown.split(/\r?\n/);
+  const problems: string[] = [];
+  const { id, title } = nameAndTitle(file, lines, problems);
+  const sources = ruleSources(lines, problems);
+  const blocks = fences(lines);
+  const caseBlocks = blocks.filter((b) => b.lang === 'case');
+  const consoleBlocks = blocks.filter((b) => b.lang === 'console');
+  if (caseBlocks.length !== 1) problems.push(`one \`\`\`case block is needed (profile, topic, and optionally seed, dice, now), found ${caseBlocks.length}`);
+  if (consoleBlocks.length !== 1) problems.push(`one \`\`\`console block is needed (the console lines and their ? checks), found ${consoleBlocks.length}`);
+  const parsed = caseHeader(caseBlocks[0], problems);
+  const steps = consoleSteps(consoleBlocks[0], problems);
+  if (problems.length > 0 || !parsed.success || !id || title === undefined) throw new CaseFileError(file, problems);
+  return { id, file, title, ...parsed.data, sources, steps };
 }
