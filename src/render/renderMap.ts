@@ -8,7 +8,8 @@ import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
 import { drawOverlay, type TitleText } from './overlay.js';
 import { mapKey } from './mapKey.js';
-import { clearWorkerCaches, workerCacheStats, type CacheStats } from './renderPool.js';
+import { clearWorkerCaches, workerCacheStats } from './renderPool.js';
+import type { CacheStats } from './renderProtocol.js';
 import { legendEntryCount, type ViewKind } from './legend.js';
 import { buildStaticLayer, type StaticLayer } from './staticLayer.js';
 
