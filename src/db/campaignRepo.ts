@@ -4,7 +4,7 @@ import type { Hex } from '../engine/hex/hex.js';
 import { formatHex, hexToOffset, parseHex } from '../engine/hex/hexId.js';
 import type { ScenarioDoc } from '../engine/scenario/schema.js';
 import type { CampaignState, ContactRecord } from '../engine/state/campaign.js';
-import type { StateJson } from '../engine/state/upgrade.js';
+import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
 import { fromJson, prepared, preparedQuery } from './prepared.js';
 import * as t from './schema.js';
@@ -88,16 +88,6 @@ function toMeta(row: unknown): CampaignMeta | undefined {
 
 export function findCampaignInChannel(conn: Database, guildId: string, channelId: string): CampaignMeta | undefined {
   return toMeta(prepared(conn, `${META_SQL} where guild_id = ? and channel_id = ? and status <> 'ended'`).get(guildId, channelId));
-}
-
-/**
- * A fingerprint of a campaign's stored state, status and log (its last event), without loading the
- * state: it changes whenever any of them does. Undefined when there is no such campaign.
- */
-export function campaignVersion(conn: Database, id: string): string | undefined {
-  const r = prepared(conn, 'select updated_at as u, status as s, (select max(id) from events where campaign_id = campaigns.id) as e, (select count(*) from events where campaign_id = campaigns.id and undone = 1) as n from campaigns where id = ?')
-    .get(id) as { u: string; s: string; e: number | null; n: number } | undefined;
-  return r ? `${r.u}|${r.s}|${r.e ?? 0}|${r.n}` : undefined;
 }
 
 export function getCampaignMeta(conn: Database, id: string): CampaignMeta | undefined {

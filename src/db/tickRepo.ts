@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { StateJson } from '../engine/state/upgrade.js';
+import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
 import { prepared } from './prepared.js';
 import { ticks } from './schema.js';

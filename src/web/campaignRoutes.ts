@@ -1,7 +1,9 @@
-import { stillInCampaign, webVersion } from '../app/web/webAccess.js';
+import type { App } from '../app/app.js';
+import { stillInCampaign, webVersion, type WebSession } from '../app/web/webAccess.js';
 import { NotForYou, webMap, webPage, type PageRequest } from '../app/web/webPage.js';
 import { eventStream } from './eventStream.js';
 import { mapRoutes, type MapViewOf } from './mapRoutes.js';
+import type { DrawAt } from './tiles.js';
 import { ASSETS, notFound, type RouteContext } from './routeContext.js';
 
 /** The query a page request carries: `as` (an army id) and `day` (a whole number); anything else is not a page. */
@@ -12,6 +14,12 @@ function pageRequest(q: unknown): PageRequest | undefined {
   if (as !== undefined && (typeof as !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(as))) return undefined;
   if (day !== undefined && (typeof day !== 'string' || !/^\d{1,5}$/.test(day))) return undefined;
   return { ...(as !== undefined ? { as } : {}), ...(day !== undefined ? { day: Number(day) } : {}) };
+}
+
+/** A session's view of the map: its cache key and how to draw it. */
+export function sessionView(app: App, s: WebSession, q: PageRequest): { key: string; draw: DrawAt } {
+  const version = webVersion(app, s.campaignId);
+  return { key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`, draw: (width) => webMap(app, s, q, width) };
 }
 
 /**
@@ -42,9 +50,7 @@ export function campaignRoutes(ctx: RouteContext): void {
   const personView: MapViewOf = (req) => {
     const s = logins.sessionFor(req, req.params.id);
     const q = pageRequest(req.query);
-    if (!s || !q) return undefined;
-    const version = webVersion(app, s.campaignId);
-    return { key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`, draw: (width) => webMap(app, s, q, width) };
+    return s && q ? sessionView(app, s, q) : undefined;
   };
   mapRoutes(ctx, '/c', personView, { cacheControl: 'private, no-cache', extra: {} });
 

@@ -1,23 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app/app.js';
-import { redeemWebLink, stillInCampaign, type WebSession } from '../app/web/webAccess.js';
-import { notFound } from './routeContext.js';
-
-/**
- * Who is reading: a signed cookie holds a person and the campaigns they logged into (by a /web
- * link, or "Log in with Discord"). The link routes set it; every page route reads it.
- */
-export interface Logins {
-  /** The signed cookie's login: a person and the campaigns they logged into; undefined when absent or not ours. */
-  readonly loginOf: (req: FastifyRequest) => { userId: string; campaignIds: string[] } | undefined;
-  readonly setLogin: (reply: FastifyReply, userId: string, campaignIds: readonly string[]) => void;
-  /** The request's session if its cookie is ours, names this campaign, and its person still has a page there. */
-  readonly sessionFor: (req: FastifyRequest, campaignId: string) => WebSession | undefined;
-}
+import { redeemWebLink, stillInCampaign } from '../app/web/webAccess.js';
+import { sessionView } from './campaignRoutes.js';
+import { notFound, type Logins, type RouteContext } from './routeContext.js';
 
 const SESSION_COOKIE = 'valormr_session';
 const SESSION_MAX_AGE_S = 30 * 24 * 3600;
 
+/** Logins kept in a signed, HttpOnly cookie (Secure behind https). */
 export function cookieLogins(app: App, secure: boolean): Logins {
   const loginOf: Logins['loginOf'] = (req) => {
     const raw = req.cookies[SESSION_COOKIE];
@@ -44,13 +33,17 @@ export function cookieLogins(app: App, secure: boolean): Logins {
 }
 
 /** `/login/:token` (a /web link, spent on use) and `/logout`. */
-export function loginRoutes(server: FastifyInstance, app: App, logins: Logins, limit: object): void {
+export function loginRoutes(ctx: RouteContext, limit: object): void {
+  const { server, app, logins, maps } = ctx;
   server.get<{ Params: { token: string } }>('/login/:token', limit, async (req, reply) => {
     const s = redeemWebLink(app, req.params.token);
     if (!s) return notFound(reply);
     // A second campaign's link for the same person adds to their login; another person's replaces it.
     const before = logins.loginOf(req);
     logins.setLogin(reply, s.userId, before?.userId === s.userId ? [...before.campaignIds, s.campaignId] : [s.campaignId]);
+    // The person's map is drawn and cut while their browser loads the page (its first paint waits for no drawing).
+    const view = sessionView(app, s, {});
+    maps.warm(view.key, view.draw).catch((err: unknown) => app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map not drawn ahead'));
     // The link is spent; the page's own address carries no secret.
     return reply.header('cache-control', 'no-store').redirect(`/c/${encodeURIComponent(s.campaignId)}`, 303);
   });

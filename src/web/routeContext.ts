@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app/app.js';
-import type { Logins } from './logins.js';
+import type { WebSession } from '../app/web/webAccess.js';
 import type { TileCache } from './tiles.js';
 
 /** What every route module of the web page works with (server.ts makes it). */
@@ -16,6 +16,18 @@ export interface RouteContext {
   readonly streams: Set<() => void>;
   /** How often an open page's campaign is checked for a change. */
   readonly pollMs: number;
+}
+
+/**
+ * Who is reading: a signed cookie holds a person and the campaigns they logged into (by a /web
+ * link, or "Log in with Discord"); logins.ts keeps it.
+ */
+export interface Logins {
+  /** The signed cookie's login: a person and the campaigns they logged into; undefined when absent or not ours. */
+  readonly loginOf: (req: FastifyRequest) => { userId: string; campaignIds: string[] } | undefined;
+  readonly setLogin: (reply: FastifyReply, userId: string, campaignIds: readonly string[]) => void;
+  /** The request's session if its cookie is ours, names this campaign, and its person still has a page there. */
+  readonly sessionFor: (req: FastifyRequest, campaignId: string) => WebSession | undefined;
 }
 
 /** The page's own files (page.html, its script and style). */

@@ -11,6 +11,7 @@ import { WEB_MAP_WIDTH } from '../app/web/webPage.js';
 import { campaignRoutes } from './campaignRoutes.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
 import { cookieLogins, loginRoutes } from './logins.js';
+import { DEFAULT_RATE_LIMITS, routeLimit, tooMany, type RateLimits } from './rateLimits.js';
 import { ASSETS, notFound, type RouteContext } from './routeContext.js';
 import { spectatorRoutes } from './spectatorRoutes.js';
 import { TileCache, type Drawn } from './tiles.js';
@@ -37,6 +38,8 @@ export interface WebOptions {
   readonly drawn?: Drawn;
   /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
   readonly oauth?: OAuthProvider;
+  /** The rate limits of the login, link and spectator routes (default DEFAULT_RATE_LIMITS: 20 and 600 a minute). */
+  readonly rateLimits?: RateLimits;
 }
 
 export interface WebServer {
@@ -68,14 +71,15 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     streams: new Set(),
     pollMs: opts.pollMs ?? 2000,
   };
-  const loginLimit = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
+  const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
+  const loginLimit = routeLimit(limits.login, limits.windowMs);
 
   server.get('/favicon.ico', async (_req, reply) => reply.code(204).send());
   server.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send('<!doctype html><meta charset="utf-8"><title>Valormr</title><p>The Valormr campaign bot. Run <code>/web</code> in your campaign\'s channel for a private link to your page.</p>'));
-  loginRoutes(server, app, ctx.logins, loginLimit);
+  loginRoutes(ctx, loginLimit);
   if (opts.oauth) discordLogin(server, app, opts.oauth, { secure, limit: loginLimit, setLogin: ctx.logins.setLogin, notFound });
   campaignRoutes(ctx);
-  spectatorRoutes(ctx);
+  spectatorRoutes(ctx, routeLimit(limits.spectator, limits.windowMs));
   handleErrors(server, app);
 
   const address = await server.listen({ host, port: opts.port });
@@ -112,11 +116,11 @@ async function registerPlugins(server: FastifyInstance, secret: Buffer, secure: 
   await server.register(fastifyStatic, { root: OSD, prefix: '/assets/osd/', decorateReply: false, maxAge: '1d', index: false });
 }
 
-/** Unknown addresses are the plain 404; too many tries a 429 that says what to do; anything else logged (never a login token) and a 500. */
+/** Unknown addresses are the plain 404; too many requests a 429 that says what to do; anything else logged (never a login token) and a 500. */
 function handleErrors(server: FastifyInstance, app: App): void {
   server.setNotFoundHandler((_req, reply) => notFound(reply));
   server.setErrorHandler((err, req, reply) => {
-    if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send('Too many tries from here: wait a minute, then use a new /web link.');
+    if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send(tooMany(req.url));
     app.logger.error({ err: err instanceof Error ? err.message : String(err), url: req.url.replace(/\/login\/[^/?]+/, '/login/…') }, 'web page failed');
     return reply.code(500).type('text/plain; charset=utf-8').send('Something went wrong on this page; try again in a moment.');
   });

@@ -5,9 +5,8 @@ import { mapRoutes, type MapViewOf } from './mapRoutes.js';
 import { ASSETS, notFound, type RouteContext } from './routeContext.js';
 
 /** The spectator page (`/s/:id`): public, when the referee has turned it on; a plain 404 otherwise. Rate-limited per address. */
-export function spectatorRoutes(ctx: RouteContext): void {
+export function spectatorRoutes(ctx: RouteContext, spectatorLimit: object): void {
   const { server, app } = ctx;
-  const spectatorLimit = { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } };
   server.get<{ Params: { id: string } }>('/s/:id', spectatorLimit, async (req, reply) => {
     if (spectatorVersion(app, req.params.id) === undefined) return notFound(reply);
     return reply.header('cache-control', 'no-store').sendFile('page.html', ASSETS);
