@@ -84,29 +84,6 @@ export default tseslint.config(
     },
   },
   {
-    // TEMPORARY (issue 29 item 4, being split today): each engineer removes a file from these lists
-    // when it is split. What stays at the end is a named exception with its reason.
-    files: [
-      'bench/soak.ts',
-      'src/render/overlay.ts',
-    ],
-    rules: { complexity: 'off' },
-  },
-  {
-    // TEMPORARY (issue 29 item 4), as above.
-    files: [
-      'bench/soak.ts', 'src/web/server.ts',
-    ],
-    rules: { 'max-lines-per-function': 'off' },
-  },
-  {
-    // TEMPORARY (issue 29 item 4), as above.
-    files: [
-      'src/render/glyphs.ts', 'src/render/layout.ts', 'src/render/overlay.ts', 'src/render/renderPool.ts',
-    ],
-    rules: { 'max-lines': 'off' },
-  },
-  {
     // Render draws views: engine types, hex math and views, canvas and assets; never the database or Discord.
     files: ['src/render/**/*.ts'],
     rules: {

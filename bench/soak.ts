@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buttons } from '../commands/index.js';
+import type { ButtonHandler } from '../src/app/commandContext.js';
 import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
 import { createApp } from '../src/app/createApp.js';
 import { seededDice } from '../src/console/seededDice.js';
@@ -16,7 +17,7 @@ import { ConsoleSession, type ConsoleOutput } from '../src/console/session.js';
 import { createRngState, SeededDice } from '../src/engine/dice/index.js';
 import { regimentFigures } from '../src/engine/forces/index.js';
 import { hexKey } from '../src/engine/hex/index.js';
-import { isWater } from '../src/engine/map/index.js';
+import { isWater, type MapModel } from '../src/engine/map/index.js';
 import { benchWebFirstPaint } from './web.js';
 import type { CampaignState } from '../src/engine/state/index.js';
 
@@ -108,7 +109,77 @@ export function invariants(state: CampaignState, inBounds: (h: CampaignState['ar
   return broken;
 }
 
-export async function soak(opts: { halves: number; seed: number; databasePath?: string; web?: boolean; log?: (line: string) => void; replay?: boolean }): Promise<SoakResult> {
+/** A season being played: the app and its console, the players and their armies, the dice that choose for them. */
+interface Season {
+  readonly app: ReturnType<typeof createApp>;
+  readonly clock: ManualClock;
+  readonly session: ConsoleSession;
+  /** Everything the console wrote (kept for the secrecy check at the end). */
+  readonly outputs: ConsoleOutput[];
+  readonly dir: string;
+  readonly databasePath: string;
+  readonly run: (line: string) => Promise<ConsoleOutput[]>;
+  /** The dice that choose for the players. */
+  readonly pick: SeededDice;
+  readonly one: <T>(xs: readonly T[], purpose: string) => T;
+  readonly read: <T>(fn: (s: CampaignState) => T) => T;
+  readonly actor: { userId: string; userName: string; guildId: string; channelId: string; roleIds: string[] };
+  readonly map: MapModel;
+  readonly armies: readonly string[];
+  readonly owner: ReadonlyMap<string, string>;
+  /** Land hexes, the targets of marches. */
+  readonly land: readonly string[];
+  /** The army whose commander sends the timed commands. */
+  readonly watched: string;
+  readonly watcher: string;
+  readonly contactButtons: ButtonHandler;
+}
+
+/** What the half periods measured and counted. */
+interface Tally {
+  readonly commandMs: number[][];
+  readonly tickMs: number[];
+  violations: number;
+  answered: number;
+}
+
+type SoakOptions = { halves: number; seed: number; databasePath?: string; web?: boolean; log?: (line: string) => void; replay?: boolean };
+
+export async function soak(opts: SoakOptions): Promise<SoakResult> {
+  const season = await openSeason(opts);
+  const tally: Tally = { commandMs: [], tickMs: [], violations: 0, answered: 0 };
+  for (let k = 0; k < opts.halves; k++) await playHalfPeriod(season, tally, k, opts.log);
+  const leaks = countLeaks(season.outputs, opts.log);
+  const { run, app, actor } = season;
+  const exportMs = await timed(() => run('@referee /campaign export'));
+  const replayed = opts.replay ? await replayOf(app, actor) : undefined;
+  const undoMs = await timed(() => run('@referee /turn undo'));
+  app.db.$client.pragma('wal_checkpoint(TRUNCATE)');
+  const dbBytes = statSync(season.databasePath).size;
+  const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
+  // The web page's first paint on this long campaign, for one of its commanders (bench/web.ts).
+  const web = opts.web ? await benchWebFirstPaint(app, { userId: season.watcher, userName: season.watcher, guildId: 'soak', channelId: 'soak', roleIds: [] }) : {};
+  app.close();
+  if (!opts.databasePath) rmSync(season.dir, { recursive: true, force: true });
+  const { commandMs, tickMs } = tally;
+  const window = (xs: readonly number[][], at: 'first' | 'last'): number => round(median((at === 'first' ? xs.slice(0, 50) : xs.slice(-50)).flat()));
+  return {
+    halfPeriods: opts.halves,
+    dbBytes,
+    commandMedianMs: { first50: window(commandMs, 'first'), last50: window(commandMs, 'last') },
+    tickMs: { first50: round(median(tickMs.slice(0, 50))), last50: round(median(tickMs.slice(-50))) },
+    exportMs: round(exportMs),
+    undoMs: round(undoMs),
+    rssMb,
+    ...web,
+    invariantViolations: tally.violations,
+    secretLeaks: leaks,
+    ...(replayed ? { replay: replayed } : {}),
+  };
+}
+
+/** The app on a fresh database, the Valormr campaign created, its 24 armies given to 12 players, and started. */
+async function openSeason(opts: SoakOptions): Promise<Season> {
   const dir = mkdtempSync(join(tmpdir(), 'valormr-soak-'));
   const databasePath = opts.databasePath ?? join(dir, 'soak.db');
   const clock = new ManualClock(new Date('2026-11-22T07:00:00Z'));
@@ -134,95 +205,91 @@ export async function soak(opts: { halves: number; seed: number; databasePath?: 
   for (const [id, user] of owner) await run(`@referee /campaign assign army:${id} user:${user}`);
   await run('@referee /campaign start');
   const land = map.allHexes().filter((h) => !isWater(map.terrainAt(h))).map((h) => map.format(h));
-
-  const commandMs: number[][] = [];
-  const tickMs: number[] = [];
-  let violations = 0;
-  let leaks = 0;
-  let answered = 0;
   const watched = armies[0] as string;
-  const watcher = owner.get(watched) as string;
-  for (let k = 0; k < opts.halves; k++) {
-    // Orders.
-    for (const id of armies) {
-      const user = owner.get(id) as string;
-      const r = pick.d6('order');
-      if (r <= 3) {
-        const extra = pick.d6('forced') === 6 ? ' forced:true' : pick.d6('unformed') >= 5 ? ' unformed:true' : '';
-        await run(`@${user} /move army:${id} to:${one(land, 'target')}${extra}`);
-      } else if (r === 4) {
-        await run(`@${user} /rest army:${id}`);
-      } else if (r === 5 && pick.d6('courier') === 6) {
-        await run(`@${user} /courier send from-army:${id} to-army:${one(armies, 'recipient')} message:"Report at dusk, ${k}"`);
-      } else {
-        await run(`@${user} /hold army:${id}`);
-      }
+  return { app, clock, session, outputs, dir, databasePath, run, pick, one, read, actor, map, armies, owner, land, watched, watcher: owner.get(watched) as string, contactButtons };
+}
+
+/** One half period: orders, the timed commands, the tick, the prompts answered, battles recorded, pruning, invariants. */
+async function playHalfPeriod(season: Season, tally: Tally, k: number, log: SoakOptions['log']): Promise<void> {
+  const { app, run, outputs } = season;
+  await giveOrders(season, k);
+  tally.commandMs.push(await timeCommands(season));
+  // The tick as played: its transaction and the delivery of what it queued (maps drawn).
+  season.clock.advance(12 * 3600_000);
+  const from = outputs.length;
+  tally.tickMs.push(await timed(() => run('!tick')));
+  tally.answered += await answerPrompts(season, outputs.slice(from));
+  // Every battle is recorded.
+  const list = await run('@referee /battle list');
+  for (const m of (list[0]?.content ?? '').matchAll(/\b(c\d+)\b/g)) await run(`@referee /battle result contact:${m[1]}`);
+  // The bot's own pruning, as its scheduler runs it every minute: delivered messages past their
+  // 14 days (28 half periods here) and old interaction claims are deleted.
+  pruneDelivered(app);
+  pruneInteractions(app);
+  const broken = invariants(season.read((s) => s), (h) => season.map.inBounds(h));
+  tally.violations += broken.length;
+  for (const b of broken) log?.(`half ${k}: ${b}`);
+  if (k % 50 === 49) log?.(`${k + 1} half periods: tick ${round(median(tally.tickMs.slice(-50)))} ms, command ${round(median(tally.commandMs.slice(-50).flat()))} ms, ${tally.answered} answers`);
+}
+
+/** Each army an order at random: marches (some forced or unformed), rests, couriers, holds. */
+async function giveOrders(season: Season, k: number): Promise<void> {
+  const { run, one, armies, land } = season;
+  const pick = (purpose: string): number => season.pick.d6(purpose);
+  for (const id of armies) {
+    const user = season.owner.get(id) as string;
+    const r = pick('order');
+    if (r <= 3) {
+      const extra = pick('forced') === 6 ? ' forced:true' : pick('unformed') >= 5 ? ' unformed:true' : '';
+      await run(`@${user} /move army:${id} to:${one(land, 'target')}${extra}`);
+    } else if (r === 4) {
+      await run(`@${user} /rest army:${id}`);
+    } else if (r === 5 && pick('courier') === 6) {
+      await run(`@${user} /courier send from-army:${id} to-army:${one(armies, 'recipient')} message:"Report at dusk, ${k}"`);
+    } else {
+      await run(`@${user} /hold army:${id}`);
     }
-    // The fixed mix of commands users send most, timed.
-    const samples: number[] = [];
-    for (const line of [`@${watcher} /army status army:${watched}`, `@${watcher} /move army:${watched} to:${one(land, 'watched target')}`, `@${watcher} /turn status`, `@${watcher} /intel army:${watched}`]) {
-      samples.push(await timed(() => run(line)));
-    }
-    commandMs.push(samples);
-    // The tick as played: its transaction and the delivery of what it queued (maps drawn).
-    clock.advance(12 * 3600_000);
-    const from = outputs.length;
-    tickMs.push(await timed(() => run('!tick')));
-    // Every contact prompt is answered by one of its buttons, at random.
-    for (const o of outputs.slice(from)) {
-      const choices = ((o.data as { buttons?: { id: string }[] } | undefined)?.buttons ?? []).map((b) => b.id);
-      if (o.to !== 'dm' || choices.length === 0 || !o.user) continue;
-      try {
-        await runButton(contactButtons, { app, userId: o.user, customId: one(choices, 'answer') });
-        answered++;
-      } catch {
-        // A prompt already settled by the other side's answer: as a player would see it.
-      }
-      await session.flush();
-    }
-    // Every battle is recorded.
-    const list = await run('@referee /battle list');
-    for (const m of (list[0]?.content ?? '').matchAll(/\b(c\d+)\b/g)) await run(`@referee /battle result contact:${m[1]}`);
-    // The bot's own pruning, as its scheduler runs it every minute: delivered messages past their
-    // 14 days (28 half periods here) and old interaction claims are deleted.
-    pruneDelivered(app);
-    pruneInteractions(app);
-    const broken = invariants(read((s) => s), (h) => map.inBounds(h));
-    violations += broken.length;
-    for (const b of broken) opts.log?.(`half ${k}: ${b}`);
-    if (k % 50 === 49) opts.log?.(`${k + 1} half periods: tick ${round(median(tickMs.slice(-50)))} ms, command ${round(median(commandMs.slice(-50).flat()))} ms, ${answered} answers`);
   }
+}
+
+/** The fixed mix of commands users send most, timed. */
+async function timeCommands(season: Season): Promise<number[]> {
+  const { run, one, watched, watcher } = season;
+  const samples: number[] = [];
+  for (const line of [`@${watcher} /army status army:${watched}`, `@${watcher} /move army:${watched} to:${one(season.land, 'watched target')}`, `@${watcher} /turn status`, `@${watcher} /intel army:${watched}`]) {
+    samples.push(await timed(() => run(line)));
+  }
+  return samples;
+}
+
+/** Every contact prompt is answered by one of its buttons, at random. Returns how many answers were taken. */
+async function answerPrompts(season: Season, fromTick: readonly ConsoleOutput[]): Promise<number> {
+  let answered = 0;
+  for (const o of fromTick) {
+    const choices = ((o.data as { buttons?: { id: string }[] } | undefined)?.buttons ?? []).map((b) => b.id);
+    if (o.to !== 'dm' || choices.length === 0 || !o.user) continue;
+    try {
+      await runButton(season.contactButtons, { app: season.app, userId: o.user, customId: season.one(choices, 'answer') });
+      answered++;
+    } catch {
+      // A prompt already settled by the other side's answer: as a player would see it.
+    }
+    await season.session.flush();
+  }
+  return answered;
+}
+
+/** Channel posts and public replies that match the secrecy pattern, each logged with its context. */
+function countLeaks(outputs: readonly ConsoleOutput[], log: SoakOptions['log']): number {
+  let leaks = 0;
   for (const o of outputs) {
     if ((o.to !== 'channel' && o.to !== 'reply') || !SECRET_PATTERN.test(o.content)) continue;
     leaks++;
     const hit = SECRET_PATTERN.exec(o.content);
     const at = hit?.index ?? 0;
-    opts.log?.(`secret in a ${o.to === 'channel' ? 'channel post' : 'public reply'} ("${hit?.[0]}"): …${o.content.slice(Math.max(0, at - 80), at + 80)}…`);
+    log?.(`secret in a ${o.to === 'channel' ? 'channel post' : 'public reply'} ("${hit?.[0]}"): …${o.content.slice(Math.max(0, at - 80), at + 80)}…`);
   }
-  const exportMs = await timed(() => run('@referee /campaign export'));
-  const replayed = opts.replay ? await replayOf(app, actor) : undefined;
-  const undoMs = await timed(() => run('@referee /turn undo'));
-  app.db.$client.pragma('wal_checkpoint(TRUNCATE)');
-  const dbBytes = statSync(databasePath).size;
-  const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
-  // The web page's first paint on this long campaign, for one of its commanders (bench/web.ts).
-  const web = opts.web ? await benchWebFirstPaint(app, { userId: watcher, userName: watcher, guildId: 'soak', channelId: 'soak', roleIds: [] }) : {};
-  app.close();
-  if (!opts.databasePath) rmSync(dir, { recursive: true, force: true });
-  const window = (xs: readonly number[][], at: 'first' | 'last'): number => round(median((at === 'first' ? xs.slice(0, 50) : xs.slice(-50)).flat()));
-  return {
-    halfPeriods: opts.halves,
-    dbBytes,
-    commandMedianMs: { first50: window(commandMs, 'first'), last50: window(commandMs, 'last') },
-    tickMs: { first50: round(median(tickMs.slice(0, 50))), last50: round(median(tickMs.slice(-50))) },
-    exportMs: round(exportMs),
-    undoMs: round(undoMs),
-    rssMb,
-    ...web,
-    invariantViolations: violations,
-    secretLeaks: leaks,
-    ...(replayed ? { replay: replayed } : {}),
-  };
+  return leaks;
 }
 
 /** The campaign's export replayed from its journal: the report, and how long the replay took. */

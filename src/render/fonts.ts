@@ -1,4 +1,4 @@
-import { GlobalFonts } from '@napi-rs/canvas';
+import { GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { createRequire } from 'node:module';
 
 /**
@@ -37,4 +37,10 @@ export function font(px: number, family: 'serif' | 'sans', opts: { weight?: numb
   const style = opts.italic ? 'italic ' : '';
   const weight = opts.weight ?? 400;
   return `${style}${weight} ${Math.round(px * 10) / 10}px "${family === 'serif' ? SERIF : SANS}"`;
+}
+
+/** The width of `text` in font `f` (sets the context's font). */
+export function measure(ctx: SKRSContext2D, text: string, f: string): number {
+  ctx.font = f;
+  return ctx.measureText(text).width;
 }

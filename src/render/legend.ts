@@ -1,7 +1,8 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { Terrain } from '../engine/map/index.js';
 import { font } from './fonts.js';
-import { crossingMark, fortSymbol, markerBadge, portSymbol, terrainGlyph, townSymbol, type MarkerKind } from './glyphs.js';
+import { crossingMark, fortSymbol, portSymbol, terrainGlyph, townSymbol } from './glyphs.js';
+import { markerBadge, type MarkerKind } from './markerBadge.js';
 import { scaleBar, type MapLayout, type Point, type Rect } from './layout.js';
 import { riverWidths } from './mapLines.js';
 import { INK, TERRAIN_FILL } from './palette.js';

@@ -6,6 +6,7 @@ import type { MapData } from '../engine/map/index.js';
 import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
+import type { CacheStats, RenderReply, RenderRequest } from './renderProtocol.js';
 
 /**
  * Pictures are drawn and encoded on worker threads, so the event loop of the bot (the gateway,
@@ -33,27 +34,6 @@ export class RenderThreadDied extends Error {
     super(`the picture could not be drawn: the render thread died twice while drawing it (${cause.message})`);
     this.name = 'RenderThreadDied';
   }
-}
-
-export interface CacheStats {
-  readonly entries: number;
-  readonly bytes: number;
-}
-
-/** A job as a worker receives it. `id` 0 asks for no answer. */
-export type RenderRequest =
-  | { readonly id: number; readonly kind: 'map'; readonly key: string; readonly data?: MapData; readonly view: MapView; readonly options: RenderMapOptions }
-  | { readonly id: number; readonly kind: 'battlefield'; readonly sketch: BattlefieldSketch }
-  | { readonly id: number; readonly kind: 'clear' }
-  | { readonly id: number; readonly kind: 'stats' };
-
-/** A worker's answer: the PNG, the cache figures, "send me the map data", or what went wrong. */
-export interface RenderReply {
-  readonly id: number;
-  readonly png?: Uint8Array;
-  readonly stats?: CacheStats;
-  readonly needMap?: boolean;
-  readonly error?: string;
 }
 
 type PictureJob =

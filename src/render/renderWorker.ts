@@ -3,7 +3,7 @@ import { buildMap, type MapModel } from '../engine/map/index.js';
 import { renderBattlefieldHere } from './battlefield.js';
 import { setLayerCacheDir } from './layerCacheDir.js';
 import { clearRenderCache, renderCacheStatsHere, renderMapHere } from './renderMap.js';
-import type { RenderReply, RenderRequest } from './renderPool.js';
+import type { RenderReply, RenderRequest } from './renderProtocol.js';
 
 /**
  * A render thread: draws and encodes the pictures the pool sends (see renderPool.ts). It keeps the

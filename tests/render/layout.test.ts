@@ -4,9 +4,10 @@ import { formatHex, offsetToHex } from '../../src/engine/hex/hexId.js';
 import { neighbour } from '../../src/engine/hex/neighbours.js';
 import { hexSpiral } from '../../src/engine/hex/ring.js';
 import {
-  SQRT3, blockExtent, computeLayout, edgeMidpoint, edgeNumbers, hexCentre, hexCorners, layoutHexes, pixelToHex, placeLabels,
-  rectsOverlap, riverCurve, scaleBar, showHexId, type LabelRequest, type Rect,
+  SQRT3, blockExtent, computeLayout, edgeMidpoint, edgeNumbers, hexCentre, hexCorners, layoutHexes, pixelToHex,
+  riverCurve, scaleBar, showHexId, type Rect,
 } from '../../src/render/layout.js';
+import { placeLabels, rectsOverlap, type LabelRequest } from '../../src/render/placeLabels.js';
 import { battlefieldCells, fitCaption, quarterTurns } from '../../src/render/battlefield.js';
 import { h } from './fixtures.js';
 
@@ -187,7 +188,7 @@ describe('area labels', () => {
 
 describe('token positions', () => {
   it('GIVEN two commanders in one contested hex THEN they sit side by side inside that hex; a token off a zoom is left out', async () => {
-    const { tokenPositions, tokenRadius } = await import('../../src/render/overlay.js');
+    const { tokenPositions, tokenRadius } = await import('../../src/render/tokens.js');
     const layout = computeLayout(16, 12);
     const flags = { inContact: true, inBattle: false, unformed: false, fatigued: false, embarked: false };
     const token = (armyId: string, at: string) => ({ armyId, label: armyId, name: armyId, sideId: 's', sideName: 'S', colour: '#123456', hex: h(at), flags });

@@ -8,7 +8,7 @@ import { commanderMapView, publicMapView, type MapView } from '../../src/engine/
 import { renderBattlefield, renderMap } from '../../src/render/index.js';
 import { ensureFonts, font, SANS, SERIF } from '../../src/render/fonts.js';
 import { edgeNumbers, hexCentre, type Rect } from '../../src/render/layout.js';
-import { tokenBox, tokenPositions, tokenRadius } from '../../src/render/overlay.js';
+import { tokenBox, tokenPositions, tokenRadius } from '../../src/render/tokens.js';
 import { TERRAIN_FILL } from '../../src/render/palette.js';
 import { clearRenderCache, renderCacheStats, snapshotLayout, type RenderMapOptions } from '../../src/render/renderMap.js';
 import { h, testMap, testState } from './fixtures.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { commanderMapView, publicMapView, type MapView } from '../../src/engine/views/mapView.js';
 import { hexCentre } from '../../src/render/layout.js';
-import { tokenRadius } from '../../src/render/overlay.js';
+import { tokenRadius } from '../../src/render/tokens.js';
 import { renderMapCanvas, snapshotLayout, type RenderMapOptions } from '../../src/render/renderMap.js';
 import { loadShippedScenario } from '../../src/app/scenarios.js';
 import { campaignState, consoleHarness, valormrMap, type Harness } from './harness.js';

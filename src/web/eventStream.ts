@@ -1,0 +1,49 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** What an open page watches: `changed` is cheap (read every poll); `shown` (what the page shows, undefined when nothing) is read only after a change. */
+export interface Watched {
+  readonly changed: () => string | undefined;
+  readonly shown: () => string | undefined;
+}
+
+/**
+ * An open page's server-sent events: `update` when what it shows changed, `gone` when it is no
+ * longer the reader's to see. The stream is kept in `streams` until it ends, so a closing server
+ * can end it.
+ */
+export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: Watched, how: { readonly pollMs: number; readonly streams: Set<() => void> }): void {
+  const { changed, shown } = watched;
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  let lastChange = changed();
+  let last = shown();
+  res.write(`retry: 3000\nevent: hello\ndata: ${JSON.stringify(last ?? null)}\n\n`);
+  let beats = 0;
+  const timer = setInterval(() => {
+    const c = changed();
+    if (c !== undefined && c === lastChange) {
+      if (++beats % 10 === 0) res.write(': still here\n\n');
+      return;
+    }
+    lastChange = c;
+    // A change may have taken the page away (an army reassigned, the campaign deleted, the spectators turned off).
+    const now = c === undefined ? undefined : shown();
+    if (now === undefined) {
+      res.write('event: gone\ndata: null\n\n');
+      end();
+      return;
+    }
+    if (now !== last) {
+      last = now;
+      res.write(`event: update\ndata: ${JSON.stringify(now)}\n\n`);
+    }
+  }, how.pollMs);
+  const end = (): void => {
+    clearInterval(timer);
+    how.streams.delete(end);
+    if (!res.writableEnded) res.end();
+  };
+  how.streams.add(end);
+  req.raw.on('close', end);
+}

@@ -1,0 +1,52 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NotForYou, WEB_MAP_WIDTH } from '../app/web/webPage.js';
+import { notFound, type RouteContext } from './routeContext.js';
+import type { DrawAt } from './tiles.js';
+
+/** A reader's view of the map: its cache key and how to draw it, or undefined when not theirs (a 404). */
+export type MapViewOf = (req: FastifyRequest<{ Params: { id: string } }>) => { key: string; draw: DrawAt } | undefined;
+
+type TileRoute = { Params: { id: string; level: string; x: string; y: string } };
+
+function tileParams(p: { level: string; x: string; y: string }): [number, number, number] | undefined {
+  const n = [p.level, p.x, p.y.replace(/\.png$/, '')];
+  return n.every((v) => /^\d{1,3}$/.test(v)) ? (n.map(Number) as [number, number, number]) : undefined;
+}
+
+/** What is not the reader's (NotForYou, thrown by the use-case) is a 404. */
+async function guarded<T>(reply: FastifyReply, f: () => Promise<T>): Promise<T | FastifyReply> {
+  try {
+    return await f();
+  } catch (err) {
+    if (err instanceof NotForYou) return notFound(reply);
+    throw err;
+  }
+}
+
+/**
+ * The map routes of a page (`/c/:id`: the person's, private; `/s/:id`: the spectators', public):
+ * `map.png`, the whole 3,200 px picture; `map.json`, the tile pyramid's size; `tile/L/X/Y.png`.
+ */
+export function mapRoutes(ctx: RouteContext, prefix: '/c' | '/s', viewOf: MapViewOf, how: { readonly cacheControl: string; readonly extra: object }): void {
+  const { server, maps } = ctx;
+  const { cacheControl, extra } = how;
+  server.get<{ Params: { id: string } }>(`${prefix}/:id/map.png`, extra, async (req, reply) => {
+    const v = viewOf(req);
+    if (!v) return notFound(reply);
+    return guarded(reply, async () => reply.type('image/png').header('cache-control', cacheControl).send(await maps.picture(v.key, WEB_MAP_WIDTH, v.draw)));
+  });
+  server.get<{ Params: { id: string } }>(`${prefix}/:id/map.json`, extra, async (req, reply) => {
+    const v = viewOf(req);
+    if (!v) return notFound(reply);
+    return guarded(reply, async () => reply.header('cache-control', 'no-store').send(await maps.pyramid(v.key, v.draw)));
+  });
+  server.get<TileRoute>(`${prefix}/:id/tile/:level/:x/:y`, extra, async (req, reply) => {
+    const v = viewOf(req);
+    const t = tileParams(req.params);
+    if (!v || !t) return notFound(reply);
+    return guarded(reply, async () => {
+      const png = await maps.tile(v.key, v.draw, ...t);
+      return png ? reply.type('image/png').header('cache-control', cacheControl).send(png) : notFound(reply);
+    });
+  });
+}

@@ -1,0 +1,41 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app/app.js';
+import type { WebSession } from '../app/web/webAccess.js';
+import type { TileCache } from './tiles.js';
+
+/** What every route module of the web page works with (server.ts makes it). */
+export interface RouteContext {
+  readonly server: FastifyInstance;
+  readonly app: App;
+  /** The map pictures and tiles drawn lately, shared by the person's and the spectators' routes. */
+  readonly maps: TileCache;
+  readonly logins: Logins;
+  /** The open pages' event streams, each ended when the server closes. */
+  readonly streams: Set<() => void>;
+  /** How often an open page's campaign is checked for a change. */
+  readonly pollMs: number;
+}
+
+/**
+ * Who is reading: a signed cookie holds a person and the campaigns they logged into (by a /web
+ * link, or "Log in with Discord"); logins.ts keeps it.
+ */
+export interface Logins {
+  /** The signed cookie's login: a person and the campaigns they logged into; undefined when absent or not ours. */
+  readonly loginOf: (req: FastifyRequest) => { userId: string; campaignIds: string[] } | undefined;
+  readonly setLogin: (reply: FastifyReply, userId: string, campaignIds: readonly string[]) => void;
+  /** The request's session if its cookie is ours, names this campaign, and its person still has a page there. */
+  readonly sessionFor: (req: FastifyRequest, campaignId: string) => WebSession | undefined;
+}
+
+/** The page's own files (page.html, its script and style). */
+export const ASSETS = resolve(dirname(fileURLToPath(import.meta.url)), '../../assets/web');
+
+const NOT_FOUND_HTML = '<!doctype html><meta charset="utf-8"><title>Not found</title><p>Nothing here. A <code>/web</code> link from the bot logs you in; it works once, for a few minutes.</p>';
+
+/** Anything not the reader's (another campaign, another army, a spent or forged link) is this plain 404. */
+export function notFound(reply: FastifyReply): FastifyReply {
+  return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(NOT_FOUND_HTML);
+}

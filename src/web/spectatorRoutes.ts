@@ -1,0 +1,34 @@
+import { webVersion } from '../app/web/webAccess.js';
+import { spectatorMap, spectatorPage, spectatorVersion } from '../app/web/spectatorPage.js';
+import { eventStream } from './eventStream.js';
+import { mapRoutes, type MapViewOf } from './mapRoutes.js';
+import { ASSETS, notFound, type RouteContext } from './routeContext.js';
+
+/** The spectator page (`/s/:id`): public, when the referee has turned it on; a plain 404 otherwise. Rate-limited per address. */
+export function spectatorRoutes(ctx: RouteContext, spectatorLimit: object): void {
+  const { server, app } = ctx;
+  server.get<{ Params: { id: string } }>('/s/:id', spectatorLimit, async (req, reply) => {
+    if (spectatorVersion(app, req.params.id) === undefined) return notFound(reply);
+    return reply.header('cache-control', 'no-store').sendFile('page.html', ASSETS);
+  });
+
+  server.get<{ Params: { id: string } }>('/s/:id/page.json', spectatorLimit, async (req, reply) => {
+    const version = spectatorVersion(app, req.params.id);
+    const data = version === undefined ? undefined : spectatorPage(app, req.params.id);
+    if (!data || version === undefined) return notFound(reply);
+    return reply.header('cache-control', 'no-store').send({ ...data, version });
+  });
+
+  const spectatorView: MapViewOf = (req) => {
+    const job = spectatorVersion(app, req.params.id) === undefined ? undefined : spectatorMap(app, req.params.id);
+    return job ? { key: job.key, draw: job.render } : undefined;
+  };
+  mapRoutes(ctx, '/s', spectatorView, { cacheControl: 'public, no-cache', extra: spectatorLimit });
+
+  server.get<{ Params: { id: string } }>('/s/:id/events', spectatorLimit, async (req, reply) => {
+    const id = req.params.id;
+    if (spectatorVersion(app, id) === undefined) return notFound(reply);
+    eventStream(req, reply, { changed: () => webVersion(app, id), shown: () => spectatorVersion(app, id) }, ctx);
+    return reply;
+  });
+}
