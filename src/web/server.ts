@@ -9,8 +9,9 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../app/app.js';
 import { redeemWebLink, stillInCampaign, webVersion, type WebSession } from '../app/web/webAccess.js';
-import { NotForYou, WEB_MAP_WIDTH, webMap, webPage, type PageRequest } from '../app/web/webPage.js';
-import { spectatorMap, spectatorPage, spectatorVersion } from '../app/web/spectatorPage.js';
+import { NotForYou, WEB_MAP_WIDTH, webMap, webMapVersion, webPage, type PageRequest } from '../app/web/webPage.js';
+import { readerVersion } from '../app/web/readerVersion.js';
+import { spectatorMap, spectatorShown, spectatorVersion } from '../app/web/spectatorPage.js';
 import { TileCache, type DrawAt, type Drawn } from './tiles.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
 import { DEFAULT_RATE_LIMITS, routeLimit, tooMany, type RateLimits } from './rateLimits.js';
@@ -35,6 +36,8 @@ export interface WebOptions {
   readonly trustProxy?: string | false;
   /** Told of every picture drawn and tile cut (a cache miss): for tests to count. */
   readonly drawn?: Drawn;
+  /** Told after every check of an open page's campaign for a change: for tests to wait for one. */
+  readonly polled?: () => void;
   /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
   readonly oauth?: OAuthProvider;
   /** The rate limits of the login, link and spectator routes (default DEFAULT_RATE_LIMITS: 20 and 600 a minute). */
@@ -135,7 +138,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     setLogin(reply, s.userId, before?.userId === s.userId ? [...before.campaignIds, s.campaignId] : [s.campaignId]);
     // The person's map is drawn and cut while their browser loads the page (its first paint waits for no drawing).
     const view = sessionView(s, {});
-    maps.warm(view.key, view.draw).catch((err: unknown) => app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map not drawn ahead'));
+    if (view) maps.warm(view.key, view.draw).catch((err: unknown) => app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map not drawn ahead'));
     // The link is spent; the page's own address carries no secret.
     return reply.header('cache-control', 'no-store').redirect(`/c/${encodeURIComponent(s.campaignId)}`, 303);
   });
@@ -158,17 +161,47 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     if (!s || !q) return notFound(reply);
     try {
       const data = webPage(app, s, q);
-      return reply.header('cache-control', 'no-store').send({ ...data, version: webVersion(app, s.campaignId) });
+      return reply.header('cache-control', 'no-store').send({ ...data, version: readerVersion(data, mapVersion(s, q)) });
     } catch (err) {
       if (err instanceof NotForYou) return notFound(reply);
       throw err;
     }
   });
 
-  /** A session's view of the map: its cache key and how to draw it. */
-  const sessionView = (s: WebSession, q: PageRequest): { key: string; draw: DrawAt } => {
-    const version = webVersion(app, s.campaignId);
-    return { key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`, draw: (width) => webMap(app, s, q, width) };
+  /**
+   * The hash of a session's view of the map (what it draws, not the campaign's raw version: a
+   * hidden change makes no new picture, and nothing keyed or sent carries it), worked out once
+   * per raw version; throws NotForYou when the view is not theirs.
+   */
+  const mapVersions = new Map<string, string>();
+  const mapVersion = (s: WebSession, q: PageRequest): string => {
+    const at = `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${webVersion(app, s.campaignId) ?? ''}`;
+    let v = mapVersions.get(at);
+    if (v === undefined) {
+      v = webMapVersion(app, s, q);
+      mapVersions.set(at, v);
+      if (mapVersions.size > 512) mapVersions.delete(mapVersions.keys().next().value as string);
+    }
+    return v;
+  };
+  /** What a session's page shows now, hashed (its data and its map): the version its live updates compare; undefined when it is no longer theirs. */
+  const shownTo = (s: WebSession): string | undefined => {
+    if (!stillInCampaign(app, s)) return undefined;
+    try {
+      return readerVersion(webPage(app, s, {}), mapVersion(s, {}));
+    } catch (err) {
+      if (err instanceof NotForYou) return undefined;
+      throw err;
+    }
+  };
+  /** A session's view of the map: its cache key (who, which view and day, and the hash of what is drawn) and how to draw it; undefined when not theirs. */
+  const sessionView = (s: WebSession, q: PageRequest): { key: string; draw: DrawAt } | undefined => {
+    try {
+      return { key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${mapVersion(s, q)}`, draw: (width) => webMap(app, s, q, width) };
+    } catch (err) {
+      if (err instanceof NotForYou) return undefined;
+      throw err;
+    }
   };
   /** A person's view of the map, or undefined when not theirs (a 404). */
   const personView = (req: FastifyRequest<{ Params: { id: string } }>): { key: string; draw: DrawAt } | undefined => {
@@ -224,8 +257,10 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
 
   /**
    * An open page's server-sent events: `update` when what it shows changed, `gone` when it is no
-   * longer the reader's to see. `changed` is cheap (read every poll); `shown` (what the page shows,
-   * undefined when nothing) is read only after a change.
+   * longer the reader's to see. `changed` (the campaign's raw version, moved by hidden changes too)
+   * is cheap and read every poll; `shown` (the reader's version: a hash of what their page shows,
+   * undefined when nothing) is read only after a change, and an update is pushed only when it moved,
+   * so a change out of the reader's sight sends them nothing.
    */
   const eventStream = (req: FastifyRequest, reply: FastifyReply, changed: () => string | undefined, shown: () => string | undefined): void => {
     reply.hijack();
@@ -235,7 +270,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     let last = shown();
     res.write(`retry: 3000\nevent: hello\ndata: ${JSON.stringify(last ?? null)}\n\n`);
     let beats = 0;
-    const timer = setInterval(() => {
+    const check = (): void => {
       const c = changed();
       if (c !== undefined && c === lastChange) {
         if (++beats % 10 === 0) res.write(': still here\n\n');
@@ -253,6 +288,10 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
         last = now;
         res.write(`event: update\ndata: ${JSON.stringify(now)}\n\n`);
       }
+    };
+    const timer = setInterval(() => {
+      check();
+      opts.polled?.();
     }, opts.pollMs ?? 2000);
     const end = (): void => {
       clearInterval(timer);
@@ -266,7 +305,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   server.get<{ Params: { id: string } }>('/c/:id/events', async (req, reply) => {
     const s = sessionFor(req, req.params.id);
     if (!s) return notFound(reply);
-    eventStream(req, reply, () => webVersion(app, s.campaignId), () => (stillInCampaign(app, s) ? webVersion(app, s.campaignId) : undefined));
+    eventStream(req, reply, () => webVersion(app, s.campaignId), () => shownTo(s));
     return reply;
   });
 
@@ -278,10 +317,9 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   });
 
   server.get<{ Params: { id: string } }>('/s/:id/page.json', spectatorLimit, async (req, reply) => {
-    const version = spectatorVersion(app, req.params.id);
-    const data = version === undefined ? undefined : spectatorPage(app, req.params.id);
-    if (!data || version === undefined) return notFound(reply);
-    return reply.header('cache-control', 'no-store').send({ ...data, version });
+    const shown = spectatorShown(app, req.params.id);
+    if (!shown) return notFound(reply);
+    return reply.header('cache-control', 'no-store').send({ ...shown.data, version: shown.version });
   });
 
   mapRoutes('/s', spectatorView, 'public, no-cache', spectatorLimit);
@@ -289,7 +327,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   server.get<{ Params: { id: string } }>('/s/:id/events', spectatorLimit, async (req, reply) => {
     const id = req.params.id;
     if (spectatorVersion(app, id) === undefined) return notFound(reply);
-    eventStream(req, reply, () => webVersion(app, id), () => spectatorVersion(app, id));
+    eventStream(req, reply, () => webVersion(app, id), () => spectatorShown(app, id)?.version);
     return reply;
   });
 
