@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { App } from '../src/app/app.js';
 import { createApp } from '../src/app/createApp.js';
+import { seededDice } from '../src/console/seededDice.js';
 import { ManualClock } from '../src/app/ports.js';
 import { runDueTicks, sendReminders, warmMapPicture } from '../src/app/scheduler/index.js';
 import { playTick } from '../src/app/turn/playTick.js';
@@ -38,7 +39,7 @@ export interface Harness {
 
 export function openHarness(databasePath: string, channelId = 'bench'): Harness {
   const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
-  const app = createApp({ databasePath, clock, seed: 1 });
+  const app = createApp({ databasePath, clock, dice: seededDice(1) });
   let campaignId = '';
   const out: ConsoleOutput[] = [];
   const session = new ConsoleSession(app, {
@@ -257,7 +258,7 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
  */
 export async function benchScan(dir: string, campaigns = 1000): Promise<Stats> {
   const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
-  const app = createApp({ databasePath: join(dir, 'scan.db'), clock, seed: 1 });
+  const app = createApp({ databasePath: join(dir, 'scan.db'), clock, dice: seededDice(1) });
   for (let i = 0; i < campaigns; i++) {
     const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId: `c${i}`, baseDir: process.cwd() }, outDir: dir, write: () => {} });
     await session.handle(`@referee /campaign create scenario:valormr name:"Campaign ${i}"`);

@@ -16,9 +16,10 @@ const [databasePath, channelId, text] = process.argv.slice(2);
 const dist = new URL('../dist/src/', import.meta.url);
 const { createApp } = await import(new URL('app/createApp.js', dist).href);
 const { ManualClock } = await import(new URL('app/ports.js', dist).href);
+const { seededDice } = await import(new URL('console/seededDice.js', dist).href);
 const { ConsoleSession } = await import(new URL('console/session.js', dist).href);
 
-const app = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-22T10:05:00Z')), seed: 1 });
+const app = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-22T10:05:00Z')), dice: seededDice(1) });
 const outs = [];
 const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId, baseDir: process.cwd() }, outDir: mkdtempSync(join(tmpdir(), 'valormr-bench-')), write: (o) => outs.push(o) });
 const t0 = performance.now();

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 const dist = new URL('../dist/src/', import.meta.url);
 const { createApp } = await import(new URL('app/createApp.js', dist).href);
 const { ManualClock } = await import(new URL('app/ports.js', dist).href);
+const { seededDice } = await import(new URL('console/seededDice.js', dist).href);
 const { ConsoleSession } = await import(new URL('console/session.js', dist).href);
 const { closeRenderPool } = await import(new URL('render/index.js', dist).href);
 const { configureRenderPool } = await import(new URL('render/renderPool.js', dist).href);
@@ -24,7 +25,7 @@ configureRenderPool({ idleMs: 1000 });
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-bench-'));
 let pictures = 0;
-const app = createApp({ databasePath: join(dir, 'many.db'), clock: new ManualClock(new Date('2026-11-22T10:00:00Z')), seed: 1 });
+const app = createApp({ databasePath: join(dir, 'many.db'), clock: new ManualClock(new Date('2026-11-22T10:00:00Z')), dice: seededDice(1) });
 for (let i = 0; i < 100; i++) {
   const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId: `c${i}`, baseDir: process.cwd() }, outDir: join(dir, 'out'), write: (o) => {
     if (o.files?.length) pictures++;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { findCommand } from '../commands/index.js';
 import type { App } from '../src/app/app.js';
 import { createApp } from '../src/app/createApp.js';
+import { seededDice } from '../src/console/seededDice.js';
 import { DeliveryLanes, DRAW_AHEAD, type DeliveryOutcome, type OutboxItem } from '../src/app/outbox.js';
 import { ManualClock } from '../src/app/ports.js';
 import { resumeEndedPauses, runDueTicks, sendReminders } from '../src/app/scheduler/index.js';
@@ -156,7 +157,7 @@ const rssMb = (): number => process.memoryUsage().rss / 1024 / 1024;
 
 async function busyMinute(dir: string, campaigns: number, distinct: boolean): Promise<Omit<ScaleFigures, 'idleCampaigns' | 'idleRssMb' | 'idleScanMs'>> {
   const clock = new ManualClock(START);
-  const app = createApp({ databasePath: join(dir, 'scale.db'), clock, seed: 1 });
+  const app = createApp({ databasePath: join(dir, 'scale.db'), clock, dice: seededDice(1) });
   const t = await template(app, true);
   const copies = copyCampaign(app, t.id, campaigns - 1, distinct);
   const ids = [t.id, ...copies];
@@ -241,7 +242,7 @@ async function busyMinute(dir: string, campaigns: number, distinct: boolean): Pr
 
 async function idleCampaigns(dir: string, count: number): Promise<Pick<ScaleFigures, 'idleCampaigns' | 'idleRssMb' | 'idleScanMs'>> {
   const clock = new ManualClock(START);
-  const app = createApp({ databasePath: join(dir, 'idle.db'), clock, seed: 1 });
+  const app = createApp({ databasePath: join(dir, 'idle.db'), clock, dice: seededDice(1) });
   const t = await template(app, false);
   copyCampaign(app, t.id, count - 1);
   clock.advance(60_000);

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { buttons } from '../commands/index.js';
 import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
 import { createApp } from '../src/app/createApp.js';
+import { seededDice } from '../src/console/seededDice.js';
 import { runButton } from '../src/app/journal/invocation.js';
 import { pruneInteractions } from '../src/app/interactionClaim.js';
 import { pruneDelivered } from '../src/app/outbox.js';
@@ -111,7 +112,7 @@ export async function soak(opts: { halves: number; seed: number; databasePath?: 
   const dir = mkdtempSync(join(tmpdir(), 'valormr-soak-'));
   const databasePath = opts.databasePath ?? join(dir, 'soak.db');
   const clock = new ManualClock(new Date('2026-11-22T07:00:00Z'));
-  const app = createApp({ databasePath, clock, seed: opts.seed });
+  const app = createApp({ databasePath, clock, dice: seededDice(opts.seed) });
   const outputs: ConsoleOutput[] = [];
   const session = new ConsoleSession(app, { where: { guildId: 'soak', channelId: 'soak', baseDir: process.cwd() }, outDir: dir, write: (o) => outputs.push(o), saveFiles: false });
   const run = async (line: string): Promise<ConsoleOutput[]> => {

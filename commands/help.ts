@@ -17,33 +17,38 @@ const GROUPS: readonly (readonly [string, readonly string[]])[] = [
 
 type Json = { name: string; description: string; options?: { type: number; name: string; description: string; required?: boolean }[] };
 
-export default {
-  data: new SlashCommandBuilder()
-    .setName('help')
-    .setDescription('What the bot can do, command by command.')
-    .setContexts(IN_SERVERS_AND_BOT_DM)
-    .setIntegrationTypes(SERVER_INSTALL)
-    .addStringOption((o) => o.setName('command').setDescription('One command, e.g. move')),
-  async execute(ctx) {
-    const { commands } = await import('./index.js');
-    const json = commands.map((c) => c.data.toJSON() as Json);
-    const wanted = ctx.string('command')?.replace(/^\//, '').toLowerCase();
-    if (wanted) {
-      const one = json.find((c) => c.name === wanted);
-      if (!one) return [ephemeral(`There is no /${quote(wanted)}. Commands: ${json.map((c) => `/${c.name}`).join(', ')}.`, { error: 'help.unknown' })];
-      const opts = (one.options ?? []).map((o) => (o.type === 1 ? `- \`/${one.name} ${o.name}\`: ${o.description}` : `- \`${o.name}:\`${o.required ? ' (required)' : ''} ${o.description}`));
-      return [ephemeral(`**/${one.name}** — ${one.description}\n${opts.join('\n')}`, { command: one })];
-    }
-    const names = new Set(json.map((c) => c.name));
-    const grouped = new Set(GROUPS.flatMap(([, list]) => list));
-    const lines = GROUPS.map(([title, list]) => `**${title}**: ${list.filter((n) => names.has(n)).map((n) => `\`/${n}\``).join(' ')}`);
-    const more = json.filter((c) => !grouped.has(c.name)).map((c) => `\`/${c.name}\``);
-    const text = [
-      'Orders and secrets stay private; positions, the chronicle and the map after each tick are public.',
-      ...lines,
-      ...(more.length > 0 ? [`**More**: ${more.join(' ')}`] : []),
-      'Details of one command: `/help command:move`. Full guide: docs/commands.md.',
-    ].join('\n');
-    return [ephemeral(text, { commands: json.map((c) => ({ name: c.name, description: c.description })) })];
-  },
-} satisfies Command;
+/**
+ * /help, over the registry's list of commands: commands/index.ts builds it with its own list, so
+ * neither file imports the other back.
+ */
+export default function helpCommand(registered: () => readonly Command[]): Command {
+  return {
+    data: new SlashCommandBuilder()
+      .setName('help')
+      .setDescription('What the bot can do, command by command.')
+      .setContexts(IN_SERVERS_AND_BOT_DM)
+      .setIntegrationTypes(SERVER_INSTALL)
+      .addStringOption((o) => o.setName('command').setDescription('One command, e.g. move')),
+    async execute(ctx) {
+      const json = registered().map((c) => c.data.toJSON() as Json);
+      const wanted = ctx.string('command')?.replace(/^\//, '').toLowerCase();
+      if (wanted) {
+        const one = json.find((c) => c.name === wanted);
+        if (!one) return [ephemeral(`There is no /${quote(wanted)}. Commands: ${json.map((c) => `/${c.name}`).join(', ')}.`, { error: 'help.unknown' })];
+        const opts = (one.options ?? []).map((o) => (o.type === 1 ? `- \`/${one.name} ${o.name}\`: ${o.description}` : `- \`${o.name}:\`${o.required ? ' (required)' : ''} ${o.description}`));
+        return [ephemeral(`**/${one.name}** — ${one.description}\n${opts.join('\n')}`, { command: one })];
+      }
+      const names = new Set(json.map((c) => c.name));
+      const grouped = new Set(GROUPS.flatMap(([, list]) => list));
+      const lines = GROUPS.map(([title, list]) => `**${title}**: ${list.filter((n) => names.has(n)).map((n) => `\`/${n}\``).join(' ')}`);
+      const more = json.filter((c) => !grouped.has(c.name)).map((c) => `\`/${c.name}\``);
+      const text = [
+        'Orders and secrets stay private; positions, the chronicle and the map after each tick are public.',
+        ...lines,
+        ...(more.length > 0 ? [`**More**: ${more.join(' ')}`] : []),
+        'Details of one command: `/help command:move`. Full guide: docs/commands.md.',
+      ].join('\n');
+      return [ephemeral(text, { commands: json.map((c) => ({ name: c.name, description: c.description })) })];
+    },
+  } satisfies Command;
+}

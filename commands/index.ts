@@ -1,7 +1,7 @@
 import type { ButtonHandler, Command } from '../src/app/commandContext.js';
 import army from './army.js';
 import campaign from './campaign.js';
-import help from './help.js';
+import helpCommand from './help.js';
 import rules from './rules.js';
 import map from './map.js';
 import turn from './turn.js';
@@ -41,6 +41,8 @@ import ready from './ready.js';
 import notify from './notify.js';
 import seat from './seat.js';
 import away from './away.js';
+
+const help = helpCommand(() => commands);
 
 /** Every slash command the bot registers. One file per command; a test checks this list is complete. */
 export const commands: readonly Command[] = [

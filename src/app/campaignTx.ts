@@ -3,6 +3,7 @@ import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { MapView } from '../engine/views/index.js';
 import type { SeededDice } from '../engine/dice/index.js';
+import type { DiceSource } from './dice/diceSource.js';
 import type { CampaignState, ContactRecord } from '../engine/state/index.js';
 import type { CampaignControl, CampaignMeta } from '../db/campaignRepo.js';
 import type { ChronicleWindow, StoredEvent } from '../db/eventRepo.js';
@@ -77,8 +78,8 @@ export interface CampaignTx {
   readonly actor: Actor | undefined;
   readonly isReferee: boolean;
   readonly dice: SeededDice;
-  /** The number new dice seeds are made from (the console's --seed, tests); undefined: random seeds. */
-  readonly fixedSeed: number | undefined;
+  /** Where a new dice period's seeds come from (the app's dice source: random in production). */
+  readonly seeds: Pick<DiceSource, 'newSeed' | 'newMaster'>;
   readonly now: Date;
   readonly read: CampaignReads;
 }

@@ -1,15 +1,15 @@
 import { closeDatabase, openDatabase } from '../db/client.js';
 import { keepLayersBeside } from '../render/index.js';
 import type { App } from './app.js';
+import { randomDice, type DiceSource } from './dice/diceSource.js';
 import { silentLogger, systemClock, type Clock, type Logger } from './ports.js';
 
 export interface AppOptions {
   readonly databasePath: string;
   readonly clock?: Clock;
   readonly logger?: Logger;
-  readonly seed?: number;
-  readonly scriptedDice?: readonly number[];
-  readonly outDir?: string;
+  /** Where new dice come from; random seeds when absent (the console's --seed and tests pass `seededDice`). */
+  readonly dice?: DiceSource;
 }
 
 /**
@@ -24,10 +24,8 @@ export function createApp(opts: AppOptions): App & { close(): void } {
     db,
     clock: opts.clock ?? systemClock,
     logger: opts.logger ?? silentLogger,
-    scriptedDice: [...(opts.scriptedDice ?? [])],
+    dice: opts.dice ?? randomDice,
     statics: new Map(),
-    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-    ...(opts.outDir !== undefined ? { outDir: opts.outDir } : {}),
     close: () => closeDatabase(db),
   };
 }

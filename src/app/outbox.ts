@@ -1,69 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import { hostname } from 'node:os';
 import { writeTransaction } from '../db/client.js';
-import { anyDue, claimants, claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseClaims, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
-import { type EngineEvent, REFEREE } from '../engine/events/index.js';
-import { RenderThreadDied } from '../render/index.js';
+import { anyDue, claimDue, pruneOutbox, type OutboxRow } from '../db/outboxRepo.js';
 import type { App } from './app.js';
-import type { Card, MessageButton, MessageFile, Picture } from './messages.js';
-import { paint } from './pictures.js';
-import { deliver, OPEN, REFEREE_ONLY } from './deliveries/audience.js';
-import { CHANNEL_FAULT } from './referee/heldMessages.js';
-import { channelFaultPause } from './campaign/channelFault.js';
-import { withOwnInvocation, type ChannelFault } from './journal/invocation.js';
-import { inCampaign } from './unitOfWork.js';
-import type { Outgoing } from './deliveries/outgoing.js';
-import { dmTestRefused, isDmTest } from './deliveries/dmTest.js';
+import { deliverOne } from './deliverOne.js';
+import { newDeliveryOwner, releaseDeadClaims } from './deliveryClaims.js';
+import { picturesOf, type Deliver } from './outboxItem.js';
 
-/** A message ready for a transport to deliver: a DM or a channel post, its pictures drawn. */
-export interface OutboxItem {
-  readonly id: number;
-  readonly campaignId: string;
-  readonly to: 'dm' | 'channel';
-  readonly userId?: string;
-  readonly channelId?: string;
-  /** The text; with cards, a short headline. */
-  readonly content: string;
-  readonly cards?: readonly Card[];
-  readonly data?: unknown;
-  readonly buttons?: readonly MessageButton[];
-  /** Users the message is meant to ping (a transport pings nobody else). */
-  readonly mentions: readonly string[];
-  readonly files: readonly MessageFile[];
-  readonly attempts: number;
-  /** Parts of a split message already delivered by an earlier attempt: send only the rest. */
-  readonly partsSent: number;
-  /** Stable id of the item: with the part number, the nonce that makes a repeated send harmless. */
-  readonly nonce: string;
-}
-
-/** What a transport gets besides the item. */
-export interface DeliveryContext {
-  /** Call after part `index` (0-based) of the item went out, so a retry starts after it. */
-  partSent(index: number): void;
-  /** Aborted when the process shuts down: give up waiting (the item stays pending). */
-  readonly signal: AbortSignal;
-}
-
-export type DeliveryResult = 'sent' | 'dmClosed' | 'retry' | 'permanent';
-/**
- * A transport may say why a delivery failed (kept for the referee), and for a rate limit how long
- * to wait before this item is tried again (other items keep flowing meanwhile).
- */
-export type DeliveryOutcome = DeliveryResult | {
-  readonly result: DeliveryResult;
-  readonly reason?: string;
-  readonly retryAfterMs?: number;
-  /** The permission the bot lacks in the channel, as the platform names it (the referee's notice says which). */
-  readonly missingPermission?: string;
-  /**
-   * A refusal for missing permissions that the bot's live permissions in the channel do not
-   * explain: the permissions it does hold there (the notice says so instead of guessing).
-   */
-  readonly permissionsHeld?: readonly string[];
-};
-
+// The outbox's delivery, by concern: this file the pool (lanes, claims, the rate); outboxItem.ts what a
+// transport gets; deliverOne.ts one claimed message sent and settled; giveUp.ts a delivery that will
+// not happen; deliveryClaims.ts claim owners and dead workers' claims.
+export type { DeliveryContext, DeliveryOutcome, DeliveryResult, OutboxItem } from './outboxItem.js';
 
 export interface DeliveryOptions {
   /** Who claims (a process and worker id); random by default. */
@@ -91,11 +37,6 @@ export interface DeliveryOptions {
   readonly drawAhead?: number;
 }
 
-/**
- * Tries before a message is given up: 2 s doubling to the 10-minute cap, about two hours in all,
- * so a Discord outage of a few minutes does not drop a tick's secrets.
- */
-const MAX_ATTEMPTS = 20;
 const DEFAULT_LEASE_MS = 120_000;
 /**
  * Messages the Discord transport draws pictures for at once without holding a lane: enough to keep
@@ -104,206 +45,6 @@ const DEFAULT_LEASE_MS = 120_000;
 export const DRAW_AHEAD = 32;
 /** Sent messages are kept this long (for the audit of a recent delivery), then deleted. */
 const DEFAULT_RETENTION_DAYS = 14;
-
-const backoffMs = (attempts: number): number => Math.min(600_000, 2_000 * 2 ** (attempts - 1));
-
-/** Cards as stored (the app's own JSON). */
-function cardsOf(row: OutboxRow): readonly Card[] {
-  return Array.isArray(row.cards) ? (row.cards as Card[]) : [];
-}
-
-/** Pictures as stored (the app's own JSON). */
-function picturesOf(row: OutboxRow): readonly Picture[] {
-  return Array.isArray(row.pictures) ? (row.pictures as Picture[]) : [];
-}
-
-async function toItem(app: App, r: OutboxRow): Promise<OutboxItem> {
-  const drawn: MessageFile[] = [];
-  for (const p of picturesOf(r)) drawn.push(await paint(app, r.campaignId, p));
-  const legacy = (r.legacyFiles ?? []).map((f) => ({ name: f.name, data: new Uint8Array(Buffer.from(f.base64, 'base64')) }));
-  return {
-    id: r.id,
-    campaignId: r.campaignId,
-    to: r.to,
-    ...(r.userId ? { userId: r.userId } : {}),
-    ...(r.channelId ? { channelId: r.channelId } : {}),
-    content: r.content,
-    ...(cardsOf(r).length > 0 ? { cards: cardsOf(r) } : {}),
-    data: r.data,
-    ...(r.buttons ? { buttons: r.buttons.map((b) => ({ id: b.id, label: b.label, ...(b.style ? { style: b.style as MessageButton['style'] } : {}), ...(b.command ? { command: b.command } : {}) })) } : {}),
-    mentions: r.mentions ?? [],
-    files: [...legacy, ...drawn],
-    attempts: r.attempts,
-    partsSent: r.partsSent,
-    nonce: r.nonce,
-  };
-}
-
-/**
- * Records a delivery that will not happen, in one transaction with what it implies:
- * - dmClosed: the user does not accept DMs. The message is kept (readable with /intel), the
- *   channel is told without the content, the referee gets the list;
- * - failed (given up after MAX_ATTEMPTS, or a target that is gone): kept for the referee; a lost
- *   campaign channel pauses the campaign.
- */
-function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'failed', reason: string, lostChannel: boolean, fault: { permission?: string | undefined; held?: readonly string[] | undefined } = {}): void {
-  const { permission, held } = fault;
-  const pauseFor: ChannelFault = { reason, ...(permission !== undefined ? { permission } : {}), ...(held !== undefined ? { held } : {}) };
-  const run = (): void => inCampaign(app, { campaignId: row.campaignId }, (tx) => {
-    const now = tx.now;
-    const slot = Math.floor(now.getTime() / 600_000);
-    const outbox: Outgoing[] = [];
-    const events: EngineEvent[] = [{ type: status === 'dmClosed' ? 'dmUndeliverable' : 'deliveryFailed', audience: REFEREE, text: `Delivery ${status === 'dmClosed' ? 'refused (closed DMs)' : 'failed'}: message ${row.id} to ${row.userId ?? row.channelId ?? '?'}: ${reason}`, data: { outboxId: row.id } }];
-    if (status === 'dmClosed' && row.userId) {
-      const who = tx.members.find((m) => m.userId === row.userId)?.displayName || row.userId;
-      if (isDmTest(row.data)) {
-        // A DM test (assign, start): the channel names the player and the referee, pinging nobody.
-        outbox.push(...dmTestRefused(tx, row.userId, `dmTest:${row.userId}:${row.campaignId}:${slot}`));
-      } else {
-        outbox.push(...deliver(tx, 'channel', OPEN, {
-          content: `<@${row.userId}>, I could not send you a direct message (your DMs are closed). Run \`/intel\` here to read it privately.`,
-          data: { dmClosed: row.userId },
-          mentions: [row.userId],
-          dedupeKey: `dmClosed:${row.userId}:${row.campaignId}:${slot}`,
-        }));
-      }
-      if (row.userId !== tx.meta.ownerUserId) {
-        // One notice per player per ten minutes, like the channel's: a busy tick fails many DMs at once.
-        outbox.push(...deliver(tx, { user: tx.meta.ownerUserId }, REFEREE_ONLY, { content: `Referee: a DM to ${who} could not be delivered (closed DMs). They were told to use /intel.`, data: { dmClosed: row.userId, outboxId: row.id }, dedupeKey: `dmClosedReferee:${row.userId}:${row.campaignId}:${slot}` }));
-      }
-    }
-    // Another worker took the item over (this one's lease ran out): it settles it.
-    if (!tx.read.claimedMessage(row.id, owner)) return { result: undefined };
-    const undeliverable = { id: row.id, owner, status, attempts: row.attempts + 1, reason: lostChannel ? `${CHANNEL_FAULT}${reason}` : reason };
-    if (lostChannel && tx.state.status === 'running') {
-      // Nobody can read the chronicle or give orders there: paused rather than played on unseen.
-      const pause = channelFaultPause(tx, pauseFor);
-      return { ...pause, events: [...events, ...pause.events], outbox: [...outbox, ...pause.outbox], undeliverable, result: undefined };
-    }
-    return { events, outbox, undeliverable, result: undefined };
-  });
-  // A pause for a lost channel is the delivery loop's own change: journalled as such (docs/replay.md).
-  if (lostChannel) withOwnInvocation({ kind: 'channelFault', campaignId: row.campaignId, fault: pauseFor }, run);
-  else run();
-}
-
-/** Waits before each new try to record a sent message: about 50 s in all, well inside the lease. */
-const MARK_SENT_WAITS_MS = [100, 200, 400, 800, 1_600, 3_200, 6_400, 12_800, 25_600];
-
-/**
- * Records a sent message. If the database refuses (locked past its busy timeout, disk full) the
- * record is tried again for about 50 s, inside the claim's lease: a message that went out must not
- * be taken for unsent when the lease ends and go out a second time.
- */
-async function settleSent(app: App, row: OutboxRow, owner: string, now: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      writeTransaction(app.db, () => markSent(app.db, row.id, owner, now));
-      if (attempt > 0) app.logger.info({ outboxId: row.id, attempts: attempt + 1 }, 'sent message recorded after a retry');
-      return;
-    } catch (err) {
-      const wait = MARK_SENT_WAITS_MS[attempt];
-      const about = { outboxId: row.id, err: err instanceof Error ? err.message : String(err) };
-      if (wait === undefined) {
-        app.logger.error(about, 'a sent message could not be recorded as sent: it may go out again when its claim ends (Discord drops the repeat by its nonce)');
-        return;
-      }
-      app.logger.warn({ ...about, retryInMs: wait }, 'recording a sent message failed; trying again');
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
-}
-
-/** `beforeSend`, when given, is awaited between drawing the pictures and sending (the lane and the rate are taken there). */
-async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>, signal: AbortSignal, beforeSend?: () => Promise<void>): Promise<boolean> {
-  let result: DeliveryResult;
-  let reason = '';
-  let undrawable = false;
-  let retryAfterMs: number | undefined;
-  let permission: string | undefined;
-  let held: readonly string[] | undefined;
-  // Each delivery gets its own signal, aborted with the worker's: listeners a transport hangs on it
-  // (one per request) go with the delivery instead of piling up on the long-lived one.
-  const own = new AbortController();
-  const abort = (): void => own.abort();
-  signal.addEventListener('abort', abort, { once: true });
-  try {
-    const item = await toItem(app, row);
-    if (beforeSend) await beforeSend();
-    const ctx: DeliveryContext = { signal: own.signal, partSent: (index) => writeTransaction(app.db, () => markPartSent(app.db, row.id, owner, index)) };
-    const outcome = await deliver(item, ctx);
-    result = typeof outcome === 'string' ? outcome : outcome.result;
-    if (typeof outcome !== 'string') {
-      reason = outcome.reason ?? '';
-      retryAfterMs = outcome.retryAfterMs;
-      permission = outcome.missingPermission;
-      held = outcome.permissionsHeld;
-    }
-  } catch (e) {
-    // A picture that killed two render threads would kill the next: given up at once, the referee told.
-    undrawable = e instanceof RenderThreadDied;
-    result = undrawable ? 'permanent' : 'retry';
-    reason = e instanceof Error ? e.message : String(e);
-  } finally {
-    signal.removeEventListener('abort', abort);
-  }
-  const now = app.clock.now();
-  if (result === 'sent') {
-    await settleSent(app, row, owner, now.toISOString());
-    return true;
-  }
-  if (signal.aborted && result === 'retry') {
-    // Shutting down mid-wait: the item goes back as it was, for the next start.
-    writeTransaction(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts: row.attempts, nextAttemptAt: now.toISOString(), lastError: row.attempts > 0 ? reason : null }));
-    return false;
-  }
-  const attempts = row.attempts + 1;
-  if (result === 'retry' && attempts < MAX_ATTEMPTS) {
-    const wait = retryAfterMs ?? backoffMs(attempts);
-    writeTransaction(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts, nextAttemptAt: new Date(now.getTime() + wait).toISOString(), lastError: reason || result }));
-    return false;
-  }
-  const lostChannel = result === 'permanent' && row.to === 'channel' && !undrawable;
-  try {
-    giveUp(app, row, owner, result === 'dmClosed' ? 'dmClosed' : 'failed', reason || result, lostChannel, { permission, held });
-  } catch (err) {
-    // The campaign could not be loaded: only the row is left to settle.
-    writeTransaction(app.db, () => markUndeliverable(app.db, row.id, owner, 'failed', attempts, reason || result));
-    app.logger.warn({ outboxId: row.id, err: err instanceof Error ? err.message : String(err) }, 'delivery given up for a campaign that could not be loaded');
-  }
-  return false;
-}
-
-/** A claim owner unique to this worker: its host and process id, and random bits. */
-function newDeliveryOwner(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-}
-
-/** Whether a claim owner is a process on this host that no longer runs. */
-function deadHere(owner: string): boolean {
-  const [host, pid] = owner.split(':');
-  if (host !== hostname() || !pid || !/^\d+$/.test(pid) || Number(pid) === process.pid) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
-/**
- * Releases the claims of delivery workers on this host whose process has died (a crash, a kill),
- * so a restarted bot takes their items over at once instead of waiting for the leases to run out.
- * What they had half sent resumes from its recorded parts (and Discord drops a repeated nonce).
- */
-function releaseDeadClaims(app: App): number {
-  const now = app.clock.now().toISOString();
-  const dead = claimants(app.db, now).filter(deadHere);
-  if (dead.length === 0) return 0;
-  return writeTransaction(app.db, () => dead.reduce((n, owner) => n + releaseClaims(app.db, owner), 0));
-}
-
-type Deliver = (item: OutboxItem, ctx: DeliveryContext) => Promise<DeliveryOutcome>;
 
 /** How often the claims of dead workers on this host are looked for (not on every poll). */
 const REAP_EVERY_MS = 10_000;

@@ -29,7 +29,7 @@ function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number
   const { state, storedVersion } = storedStateOf(app, meta.id, scenario);
   const members = listMembers(db, meta.id);
   const tx: CampaignTx = {
-    meta, state, scenario, map, mapKey, members, actor, dice: campaignDice(state, app.scriptedDice), fixedSeed: app.seed, now: app.clock.now(),
+    meta, state, scenario, map, mapKey, members, actor, dice: campaignDice(state, app.dice.scripted()), seeds: app.dice, now: app.clock.now(),
     isReferee: isReferee(meta, members, state.settings, actor), read: campaignReads(db, meta.id),
   };
   return { tx, storedVersion };
@@ -61,13 +61,13 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
       return change.result;
     }
     stored = { id: tx.meta.id, ...storeChange(app.db, tx, storedVersion, change) };
-    used = app.scriptedDice.length - tx.dice.remainingScript().length;
+    used = app.dice.scripted().length - tx.dice.remainingScript().length;
     return change.result;
   });
   const cache = stateCacheOf(app);
   if (stored?.revision !== undefined) cache.set(stored.id, stored.revision, STATE_VERSION, stored.state);
   if (deletedId !== undefined) cache.delete(deletedId);
-  app.scriptedDice.splice(0, used);
+  app.dice.useScripted(used);
   return result;
 }
 

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { campaignCounts } from '../app/campaignCounts.js';
 import { createApp } from '../app/createApp.js';
+import { seededDice } from './seededDice.js';
 import { ManualClock, type Logger } from '../app/ports.js';
 import type { App } from '../app/app.js';
 import { ConsoleLock, DatabaseFileGuard, DatabaseGoneError, openOrExplain } from '../databaseGuard.js';
@@ -78,9 +79,7 @@ export function openConsole(flags: ConsoleFlags, opts: { databasePath: string; o
     databasePath: opts.databasePath,
     clock: new ManualClock(flags.now ? new Date(flags.now) : new Date()),
     logger: opts.logger ?? consoleLogger(),
-    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-    ...(flags.dice ? { scriptedDice: flags.dice } : {}),
-    outDir: opts.outDir,
+    ...(flags.seed !== undefined || flags.dice ? { dice: seededDice(flags.seed, flags.dice ?? []) } : {}),
   });
   const session = new ConsoleSession(app, {
     where: { guildId: 'console', channelId: 'console', baseDir: flags.script ? dirname(resolve(flags.script)) : process.cwd() },

@@ -3,7 +3,7 @@ import { applyOps, firstDifference, type Json, type PathOp } from '../engine/rep
 import type { JournalDie } from '../engine/dice/index.js';
 import type { App } from '../app/app.js';
 import type { CommandContext } from '../app/commandContext.js';
-import { runButton, runCommand, withInvocation, type JournalInput, type OptionValue } from '../app/journal/invocation.js';
+import { runButton, runCommand, withInvocation, type JournalInput, type OptionValue, type Replaying } from '../app/journal/invocation.js';
 import { asState, putState, recordedDice, replayApp, startCampaign, storedState } from '../app/journal/replayApp.js';
 import { readReplayFile, type ExportedEntry, type ReplayFile } from '../app/journal/replayFile.js';
 import { playDueTick, scheduleMissing } from '../app/scheduler/playDueTick.js';
@@ -28,6 +28,8 @@ export type ReplayReport =
   | {
     readonly exact: false; readonly line: number; readonly seq: number; readonly halfPeriod: string; readonly what: string; readonly why: string;
     readonly path?: string; readonly expected?: string; readonly got?: string;
+    /** The difference is between the export's stored state (`expected`) and what the journal replays to (`got`). */
+    readonly stored?: boolean;
   };
 
 /** What an entry ran, in words. */
@@ -39,7 +41,7 @@ function describe(input: JournalInput | null): string {
       return `@${input.actor.userName} /${input.command}${input.subcommand ? ` ${input.subcommand}` : ''}${opts ? ` ${opts}` : ''}`;
     }
     case 'button': return `@${input.userId} pressed ${input.customId}`;
-    case 'tick': return 'a tick (!tick)';
+    case 'tick': return input.count && input.count > 1 ? `${input.count} ticks (!tick ${input.count})` : 'a tick (!tick)';
     case 'dueTick': return `the scheduled tick due ${input.dueIso}`;
     case 'pauseEnded': return 'the end of a pause with until: (the scheduler)';
     case 'scheduleMissing': return 'a running campaign given its due time (the scheduler)';
@@ -65,7 +67,7 @@ function replayContext(app: App, input: Extract<JournalInput, { kind: 'command' 
 }
 
 /** Runs one recorded invocation again. Refusals and errors are returned as the reason it did not replay. */
-async function rerun(app: App, campaignId: string, input: JournalInput, dice: ReturnType<typeof recordedDice>): Promise<string | undefined> {
+async function rerun(app: App, campaignId: string, input: JournalInput, dice: Replaying): Promise<string | undefined> {
   try {
     switch (input.kind) {
       case 'command': {
@@ -83,7 +85,10 @@ async function rerun(app: App, campaignId: string, input: JournalInput, dice: Re
         return undefined;
       }
       case 'tick':
-        withInvocation(input, () => tickChannel(app, input), dice);
+        // `!tick 3` is one invocation of three transactions.
+        withInvocation(input, () => {
+          for (let i = 0; i < (input.count ?? 1); i++) tickChannel(app, input);
+        }, dice);
         return undefined;
       case 'dueTick':
         withInvocation(input, () => playDueTick(app, campaignId, input.dueIso), dice);
@@ -141,11 +146,19 @@ async function replay(file: ReplayFile): Promise<ReplayReport> {
       expected = group.reduce((s, e) => applyOps(s, e.change as PathOp[]), expected);
       const input = head.input as JournalInput | null;
       if (!input) return { exact: false, ...where, why: 'this change was made by nothing the journal can run again (an entry with no command)' };
+      // Each transaction of the invocation runs at its own entry's clock.
+      let entered = 0;
       app.clock.set(new Date(head.at));
+      const onEntry = (): void => {
+        entered += 1;
+        const next = group[entered];
+        if (next) app.clock.set(new Date(next.at));
+      };
       const dice = recordedDice(group.flatMap((e) => (e.dice ?? []) as JournalDie[]));
-      const failed = await rerun(app, id, input, dice);
+      const failed = await rerun(app, id, input, { dice, onEntry });
       if (failed) return { exact: false, ...where, why: failed };
       if (dice.left() > 0) return { exact: false, ...where, why: `the original rolled ${dice.left()} more dice than the replay` };
+      if (entered !== group.length) return { exact: false, ...where, why: `the original changed the campaign in ${group.length} transaction(s), the replay in ${entered}` };
       const got = storedState(app, id);
       const diff = firstDifference(expected, got, SEEDS);
       if (diff) return { exact: false, ...where, why: 'the state differs', ...diff };
@@ -157,7 +170,7 @@ async function replay(file: ReplayFile): Promise<ReplayReport> {
     if (stored) {
       return {
         exact: false, line: 1, seq: last.seq, halfPeriod: formatGameTime(fromIndex(last.timeIndex)), what: 'the stored state (the export\'s "state")',
-        why: 'the stored state is not what the journal replays to', path: stored.path, expected: stored.got, got: stored.expected,
+        why: 'the stored state is not what the journal replays to', path: stored.path, expected: stored.expected, got: stored.got, stored: true,
       };
     }
     return { exact: true, entries: file.entries.length, invocations, checkpoints, from: String((first.input as { why?: string } | null)?.why ?? 'created') };
@@ -172,7 +185,7 @@ export function reportText(r: ReplayReport): string {
     const from = r.from === 'created' ? 'from its creation' : 'from its checkpoint (a campaign from before the journal: it replays from its state when the journal began)';
     return `replays exactly: ${r.invocations} invocation(s) in ${r.entries} journal entries, ${from}${r.checkpoints > 1 ? `, through ${r.checkpoints - 1} later checkpoint(s)` : ''}; the stored state is the replayed one.`;
   }
-  const field = r.path ? `\n  field ${r.path}: recorded ${r.expected ?? '?'}, replayed ${r.got ?? '?'}` : '';
+  const field = !r.path ? '' : r.stored ? `\n  field ${r.path}: stored ${r.expected ?? '?'}, the journal replays to ${r.got ?? '?'}` : `\n  field ${r.path}: recorded ${r.expected ?? '?'}, replayed ${r.got ?? '?'}`;
   return `DOES NOT REPLAY: at journal entry ${r.seq} (line ${r.line}), ${r.halfPeriod}, ${r.what}: ${r.why}.${field}`;
 }
 

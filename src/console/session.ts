@@ -4,7 +4,7 @@ import type { App } from '../app/app.js';
 import { errorMessages } from '../app/handleError.js';
 import type { MessageFile, Reply } from '../app/messages.js';
 import { DeliveryLanes, type DeliveryResult, type OutboxItem } from '../app/outbox.js';
-import { runCommand } from '../app/journal/invocation.js';
+import { runCommand, withInvocation } from '../app/journal/invocation.js';
 import { ManualClock } from '../app/ports.js';
 import { resumeEndedPauses, runDueTicks, sendReminders } from '../app/scheduler/index.js';
 import { tickChannel } from '../app/turn/tickChannel.js';
@@ -79,13 +79,18 @@ export class ConsoleSession {
           await this.flush();
           return;
         }
-        case 'tick':
-          for (let i = 0; i < line.count; i++) {
-            const outcome = tickChannel(app, this.opts.where);
-            this.opts.write({ to: 'ephemeral', content: outcome.played ? `Tick: played ${outcome.from}; now ${outcome.to}.` : `Tick not played: ${outcome.why ?? outcome.reason}`, data: { tick: outcome.played, from: outcome.from, to: outcome.to, reason: outcome.reason } });
-            await this.flush();
-          }
+        case 'tick': {
+          // `!tick 3` is one invocation of three transactions (docs/replay.md).
+          const where = this.opts.where;
+          await withInvocation({ kind: 'tick', guildId: where.guildId, channelId: where.channelId, ...(line.count > 1 ? { count: line.count } : {}) }, async () => {
+            for (let i = 0; i < line.count; i++) {
+              const outcome = tickChannel(app, where);
+              this.opts.write({ to: 'ephemeral', content: outcome.played ? `Tick: played ${outcome.from}; now ${outcome.to}.` : `Tick not played: ${outcome.why ?? outcome.reason}`, data: { tick: outcome.played, from: outcome.from, to: outcome.to, reason: outcome.reason } });
+              await this.flush();
+            }
+          });
           return;
+        }
         case 'command': {
           const command = findCommand(line.command);
           if (!command) {

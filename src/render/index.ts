@@ -3,7 +3,7 @@ import type { BattlefieldSketch } from '../engine/views/index.js';
 import type { MapView } from '../engine/views/index.js';
 import { mapKey } from './mapKey.js';
 import type { AnimationOptions } from './animate.js';
-import type { RenderMapOptions } from './renderMap.js';
+import type { RenderMapOptions } from './renderMapOptions.js';
 import { configureRenderPool, runPicture } from './renderPool.js';
 
 /**

@@ -1,34 +1,18 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import type { Hex } from '../engine/hex/hex.js';
 import type { MapModel } from '../engine/map/mapModel.js';
 import type { MapView } from '../engine/views/mapView.js';
 import { encodePng } from './encodePng.js';
 import { readLayerFile, writeLayerFile } from './layerFile.js';
 import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
-import { drawOverlay, type TitleText } from './overlay.js';
+import { drawOverlay } from './overlay.js';
 import { mapKey } from './mapKey.js';
 import { clearWorkerCaches, workerCacheStats, type CacheStats } from './renderPool.js';
 import { legendEntryCount, type ViewKind } from './legend.js';
 import { buildStaticLayer, type StaticLayer } from './staticLayer.js';
+import type { RenderMapOptions } from './renderMapOptions.js';
 
-export interface RenderMapOptions {
-  /** Zoom on the hexes within `radius` (default 5) of this hex. */
-  readonly around?: Hex;
-  readonly radius?: number;
-  /** Place, region and water names (default true). Commander and courier labels always show. */
-  readonly labels?: boolean;
-  /** Hex ids on every hex, on every other column and row, or none (default: all). */
-  readonly hexIds?: 'all' | 'subset' | 'none';
-  readonly title: TitleText;
-  /** Width of the whole-map picture (default 1,600 px). */
-  readonly width?: number;
-  /**
-   * Shares the cached static layer between MapModel objects built from the same scenario (e.g.
-   * the scenario id). Without it the cache is keyed by the MapModel object.
-   */
-  readonly cacheKey?: string;
-}
+export type { RenderMapOptions };
 
 /**
  * Static layers (terrain, rivers, roads, crossings, symbols, hex ids, legend) are drawn once per

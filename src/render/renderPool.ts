@@ -6,7 +6,7 @@ import type { MapData } from '../engine/map/mapModel.js';
 import type { BattlefieldSketch } from '../engine/views/battlefieldSketch.js';
 import type { MapView } from '../engine/views/mapView.js';
 import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
-import type { RenderMapOptions } from './renderMap.js';
+import type { RenderMapOptions } from './renderMapOptions.js';
 
 /**
  * Pictures are drawn and encoded on worker threads, so the event loop of the bot (the gateway,

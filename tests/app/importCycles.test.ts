@@ -2,27 +2,62 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+/** One module a file names, and whether only types come through (no edge at run time). */
+interface Specifier {
+  readonly path: string;
+  readonly typeOnly: boolean;
+}
+
+/** `{ type A, type B }`: every name in the braces is a type (and there is no default import beside them). */
+const allTypes = (clause: string): boolean => {
+  const braces = /^\{([^}]*)\}$/.exec(clause.trim());
+  const names = braces?.[1]?.split(',').map((n) => n.trim()).filter((n) => n !== '') ?? [];
+  return names.length > 0 && names.every((n) => n.startsWith('type '));
+};
+
 /**
- * The relative imports (type imports included) of every TypeScript file under `root`, as a graph
- * of absolute paths.
+ * Every relative module a TypeScript text names: `import`/`export ... from` (type-only when
+ * `import type`, `export type` or every name marked `type`); bare side-effect imports
+ * (`import './x.js'`); and `import('./x.js')`, a dynamic import (at run time) or a type
+ * expression (`import('./x.js').Name`, types only).
  */
-function importGraph(root: string): Map<string, string[]> {
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (path.endsWith('.ts')) files.push(path);
-    }
-  };
-  walk(root);
+function specifiers(text: string): Specifier[] {
+  const statements = [...text.matchAll(/(?:^|[\s;}])(import|export)\s([^'"`;]*?)\sfrom\s*['"](\.[^'"]+)['"]/g)].map((m) => {
+    const clause = (m[2] as string).trim();
+    return { path: m[3] as string, typeOnly: clause.startsWith('type ') || allTypes(clause) };
+  });
+  const bare = [...text.matchAll(/(?:^|[\s;}])import\s*['"](\.[^'"]+)['"]/g)].map((m) => ({ path: m[1] as string, typeOnly: false }));
+  const calls = [...text.matchAll(/(await\s*)?\bimport\(\s*['"](\.[^'"]+)['"]\s*\)(\.(?!then\b)[A-Za-z_$])?/g)].map((m) => ({
+    path: m[2] as string,
+    typeOnly: m[1] === undefined && m[3] !== undefined,
+  }));
+  return [...statements, ...bare, ...calls];
+}
+
+/** Every TypeScript file under `dir`. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return tsFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/**
+ * The relative imports of every TypeScript file under the `roots`, as a graph of absolute paths
+ * (an import of a file outside the roots, or of a non-TypeScript file, draws no edge); `runtime`:
+ * only the imports that load a module when the program runs.
+ */
+function importGraph(roots: readonly string[], which: 'all' | 'runtime'): Map<string, string[]> {
+  const files = roots.flatMap(tsFiles);
+  const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
-    const text = readFileSync(file, 'utf8');
-    const deps = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/g)]
-      .map((m) => resolve(dirname(file), (m[1] as string).replace(/\.js$/, '.ts')))
-      .filter((p) => p.startsWith(root));
-    graph.set(file, deps);
+    const deps = specifiers(readFileSync(file, 'utf8'))
+      .filter((s) => which === 'all' || !s.typeOnly)
+      .map((s) => resolve(dirname(file), s.path.replace(/\.js$/, '.ts')))
+      .filter((p) => known.has(p));
+    graph.set(file, [...new Set(deps)]);
   }
   return graph;
 }
@@ -62,17 +97,58 @@ function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
-describe('imports in src/app', () => {
+describe('imports in src/ and commands/', () => {
   it('GIVEN a graph with a cycle WHEN searched THEN the cycle is found (the check can fail)', () => {
     const g = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
     expect(cyclesOf(g).map((c) => [...c].sort())).toEqual([['a', 'b', 'c']]);
     expect(cyclesOf(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
   });
 
-  it('GIVEN every file of src/app WHEN their imports are followed THEN no file imports itself back', () => {
-    const root = resolve('src/app');
-    const graph = importGraph(root);
-    expect(graph.size).toBeGreaterThan(50);
-    expect(cyclesOf(graph).map((c) => c.map((p) => relative(root, p)).sort())).toEqual([]);
+  it('GIVEN every way a file names another WHEN scanned THEN each is an edge, and no look-alike is', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b/index.js';",
+      'import {',
+      '  c,',
+      '  type C,',
+      "} from './c.js';",
+      "export { d } from './d.js';",
+      "export * from './e.js';",
+      "export type { F } from './f.js';",
+      "import './g.js';",
+      "type H = import('./h.js').H;",
+      "const i = await import('./i.js');",
+      "import { type J, type K } from './j.js';",
+      "import l, { type L } from './l.js';",
+      "import { z } from 'zod';",
+      "const text = 'the import from here';",
+    ].join('\n');
+    const found = specifiers(text).map((s) => `${s.path}${s.typeOnly ? ' (types)' : ''}`);
+    expect(found.sort()).toEqual([
+      '../b/index.js (types)', './a.js', './c.js', './d.js', './e.js', './f.js (types)', './g.js',
+      './h.js (types)', './i.js', './j.js (types)', './l.js',
+    ]);
+  });
+
+  const roots = [resolve('src'), resolve('commands')];
+  const named = (cycles: string[][]): string[][] => cycles.map((c) => c.map((p) => relative(resolve('.'), p)).sort());
+
+  it('GIVEN every file of src/ and commands/ WHEN the imports that load at run time are followed THEN no file imports itself back', () => {
+    const graph = importGraph(roots, 'runtime');
+    expect(graph.size).toBeGreaterThan(300);
+    expect(named(cyclesOf(graph))).toEqual([]);
+  });
+
+  it('GIVEN every file of src/ and commands/ WHEN every import (types too) is followed THEN no cycle but the engine records knot, and that only shrinks', () => {
+    // Issue 29 leaves one type-only knot: CampaignState (src/engine/state) is built from the record
+    // types the rule modules own (contacts, couriers, orders, plans, weather, knowledge) and those
+    // modules take CampaignState; the tick's steps and views add type edges back up. Moving the
+    // stored records into state/ unties it. Until then its size may only go down: lower this
+    // number as it does, and delete this allowance at 0.
+    const KNOT_AT_MOST = 89;
+    const cycles = named(cyclesOf(importGraph(roots, 'all')));
+    const outsideKnot = cycles.filter((c) => c.length > KNOT_AT_MOST || c.some((f) => !f.startsWith('src/engine/')));
+    expect(outsideKnot).toEqual([]);
+    expect(cycles.length).toBeLessThanOrEqual(1);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { App } from '../../src/app/app.js';
 import { createApp } from '../../src/app/createApp.js';
+import { seededDice } from '../../src/console/seededDice.js';
 import type { Logger } from '../../src/app/ports.js';
 import { startDiscordBot, type DiscordBot, type DiscordBotOptions } from '../../src/discord/bot.js';
 import { commandPayloads } from '../../src/discord/registration.js';
@@ -76,7 +77,7 @@ export async function startHarness(opts: {
   fake.setCommands(commandPayloads(opts.commands));
   const logs = new RecordingLogger();
   const clock = new TestClock();
-  const app = createApp({ databasePath: ':memory:', clock, logger: logs, seed: opts.seed ?? 42, scriptedDice: opts.dice ?? [] });
+  const app = createApp({ databasePath: ':memory:', clock, logger: logs, dice: seededDice(opts.seed ?? 42, opts.dice ?? []) });
   const bot = await startDiscordBot({
     app,
     token: fake.token,

@@ -67,7 +67,8 @@ describe('replay refuses what does not fit', () => {
     expect(report.exact).toBe(false);
     const text = reportText(report);
     expect(text).toMatch(/^DOES NOT REPLAY: .*the stored state is not what the journal replays to/);
-    expect(text).toMatch(/field armies\.hadewych\.regiments\[0\]\.companies\[0\]\.figures: recorded \d+, replayed \d+/);
+    const was = Number(/the journal replays to (\d+)/.exec(text)?.[1]);
+    expect(text).toContain(`field armies.hadewych.regiments[0].companies[0].figures: stored ${was - 1}, the journal replays to ${was}`);
   });
 
   it('GIVEN an export WHEN a journal line is edited, the file truncated, or it is of another version THEN it is refused naming the line, nothing replayed', async () => {
@@ -88,6 +89,23 @@ describe('replay refuses what does not fit', () => {
     await expect(replayText(text.replace('"version":3', '"version":2'))).rejects.toThrow(/^line 1: an export of version 2; replay reads version 3/);
     // An entry left out.
     await expect(replayText([...lines.slice(0, 3), ...lines.slice(4)].join('\n'))).rejects.toThrow(/^line 4: /);
+  });
+
+  it('GIVEN an export WHEN entries are moved, its journal is of another state version, text follows its end, it is no export THEN each is refused naming the first line that does not fit', async () => {
+    h = await consoleHarness({ seed: 7 });
+    await h.run(...PLAY);
+    const text = await exported(h);
+    const lines = text.split('\n');
+    // Two entries swapped: the first of them no longer follows from the lines before.
+    const swapped = [...lines];
+    [swapped[3], swapped[4]] = [lines[4] ?? '', lines[3] ?? ''];
+    await expect(replayText(swapped.join('\n'))).rejects.toThrow(/^line 4: this entry is not the one exported/);
+    // A journal written in another state version (an older or newer bot).
+    await expect(replayText(text.replace(/"stateVersion":(\d+),"entries"/, (_m, v: string) => `"stateVersion":${Number(v) + 1},"entries"`))).rejects.toThrow(/^line 1: a journal of format 1 and state version \d+; this replay reads format 1, state version \d+/);
+    // Text after the end.
+    await expect(replayText(`${text}\n{"seq":99}`)).rejects.toThrow(new RegExp(`^line ${lines.length + 1}: text after the end of the export`));
+    // Not an export at all.
+    await expect(replayText('{"name":"Autumn War"}')).rejects.toThrow(/^line 1: not a campaign export/);
   });
 });
 

@@ -34,7 +34,7 @@ describe('contact through the console', () => {
     const refused = await h.run('@alice /avoid to:1125');
     expect(refused.at(-1)?.data).toMatchObject({ error: 'contact.avoidNotAdjacent' });
     await h.run('@alice /avoid to:1123');
-    h.app.scriptedDice.push(6, 1);
+    h.script.push(6, 1);
     await h.run('@bob /engage');
     expect(await hexOf(h, 'hadewych')).toBe('1123');
     expect(channelText(h)).toMatch(/avoided contact/);
@@ -45,7 +45,7 @@ describe('contact through the console', () => {
   it('GIVEN delay THEN the delaying action is rolled on the delay column and the commander alone learns the losses', async () => {
     h = await contactHarness();
     await open(h, 'hadewych,grallune');
-    h.app.scriptedDice.push(1, 6);
+    h.script.push(1, 6);
     await h.run('@alice /delay', '@bob /engage');
     expect(h.dms('alice').some((o) => /fought a delaying action: die 1.*Losses \d+%/.test(o.content))).toBe(true);
     expect(h.dms('bob').some((o) => /Losses/.test(o.content))).toBe(false);
@@ -81,7 +81,7 @@ describe('contact through the console', () => {
     expect(channelText(h)).toMatch(/deployment[\s\S]*Initiative/);
     expect((await list(h))[0]).toMatchObject({ id, step: 'battle' });
     // Hadewych routs: 1 - 2 + 1 (larger) - 1 (clear) = -1 against 4 + 3 = 7: -8, 50% D.
-    h.app.scriptedDice.push(1, 4);
+    h.script.push(1, 4);
     await h.run('@referee /battle result losses:"hadewych/first=4, grallune/first=2" withdraw:"hadewych=rout"');
     expect(await hexOf(h, 'hadewych')).toBe('1123');
     expect(h.dms('alice').some((o) => /After the battle: First Regiment 7 figures \(39%\)/.test(o.content))).toBe(true);
@@ -115,7 +115,7 @@ describe('contact through the console', () => {
     await h.run('@dan /support of:grallune', '@dan /reinforce');
     await h.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage');
     // Grallune routs: 1 - 2 + 1 (supported) - 1 = -1 against 3 + 2 + 1 + 1 = 7: -8, 50% D, reinforced.
-    h.app.scriptedDice.push(1, 3);
+    h.script.push(1, 3);
     await h.run('@referee /battle result withdraw:"grallune=rout"');
     expect(await hexOf(h, 'grallune')).toBe('1121');
     expect(h.dms('bob').some((o) => /displacement prevented by Lanze|displacement prevented by/.test(o.content))).toBe(true);

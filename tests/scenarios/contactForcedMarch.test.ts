@@ -34,7 +34,7 @@ describe('001 Avoid by forced march, through the console', () => {
     const [reply] = await h.run('@alice /avoid to:1123');
     expect(reply?.content).toMatch(/avoid to 1123 by a forced march \(the army must rest all of tomorrow or be fatigued\)/);
     expect(reply?.data).toMatchObject({ forcedMarch: true });
-    h.app.scriptedDice.push(6, 1);
+    h.script.push(6, 1);
     await h.run('@bob /engage');
     expect(await hexOf(h, 'hadewych')).toBe('1123');
     const s = state(h);
@@ -52,7 +52,7 @@ describe('001 Avoid by forced march, through the console', () => {
     expect(avoidLabels(h, 'alice').some((l) => /forced march/.test(l))).toBe(false);
     const [reply] = await h.run('@alice /avoid to:1123');
     expect(reply?.content).not.toMatch(/forced march/);
-    h.app.scriptedDice.push(6, 1);
+    h.script.push(6, 1);
     await h.run('@bob /engage');
     expect(state(h).armies['hadewych']?.march.forcedMarchDay).toBeUndefined();
   });

@@ -149,7 +149,7 @@ describe('RULINGS 7: provably fair dice, and secret (docs/dice.md)', () => {
     h = await contactHarness();
     await h.run('@referee /campaign start');
     await open(h, 'hadewych,grallune');
-    h.app.scriptedDice.push(3, 4);
+    h.script.push(3, 4);
     await h.run('@alice /engage', '@bob /engage', '!tick');
     const sources = rollsOf(h, 0).map((r) => r.source);
     expect(sources.slice(0, 2)).toEqual(['scripted', 'scripted']);

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app/createApp.js';
+import { seededDice } from '../../src/console/seededDice.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
 import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
@@ -11,6 +12,8 @@ import { readCampaign } from '../../src/app/unitOfWork.js';
 export interface Harness {
   readonly app: ReturnType<typeof createApp>;
   readonly clock: ManualClock;
+  /** Dice used before the seeded ones, in order: push to script the next rolls. */
+  readonly script: number[];
   readonly outputs: ConsoleOutput[];
   /** Runs lines (one string with newlines, or several) and returns the outputs they produced. */
   run(...lines: string[]): Promise<ConsoleOutput[]>;
@@ -26,7 +29,8 @@ export interface Harness {
 export async function consoleHarness(opts: { seed?: number; dice?: number[]; databasePath?: string; now?: string; closedDms?: string[]; setup?: string; where?: { guildId: string; channelId: string } } = {}): Promise<Harness> {
   const clock = new ManualClock(new Date(opts.now ?? '2026-11-22T10:00:00Z'));
   const outDir = mkdtempSync(join(tmpdir(), 'valormr-test-'));
-  const app = createApp({ databasePath: opts.databasePath ?? ':memory:', clock, seed: opts.seed ?? 1, scriptedDice: opts.dice ?? [], outDir });
+  const dice = seededDice(opts.seed ?? 1, opts.dice ?? []);
+  const app = createApp({ databasePath: opts.databasePath ?? ':memory:', clock, dice });
   const outputs: ConsoleOutput[] = [];
   const session = new ConsoleSession(app, {
     where: { guildId: opts.where?.guildId ?? 'console', channelId: opts.where?.channelId ?? 'console', baseDir: process.cwd() },
@@ -38,6 +42,7 @@ export async function consoleHarness(opts: { seed?: number; dice?: number[]; dat
   const h: Harness = {
     app,
     clock,
+    script: dice.script,
     outputs,
     async run(...lines) {
       const start = outputs.length;

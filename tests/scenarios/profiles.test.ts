@@ -142,7 +142,7 @@ describe('the battle companion: /battle turn', () => {
     expect(err(tooMany)).toBe('battle.badLosses');
     expect(tooMany?.content).toContain('has 24 figures: it cannot lose 25');
     // The last turn's losses come with the result, added to the turns' (2 + 1).
-    h.app.scriptedDice.push(6, 1);
+    h.script.push(6, 1);
     await h.run('@referee /battle result losses:"grallune/first=1" withdraw:"hadewych=retreat"');
     expect(h.dms('bob').some((o) => /After the battle: First Regiment 21 figures/.test(o.content))).toBe(true);
   });

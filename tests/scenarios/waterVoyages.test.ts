@@ -105,7 +105,7 @@ describe('couriers', () => {
     const run = await courierAtNight();
     h = run.h;
     await h.run(`@referee /army edit army:lizardmen hex:${run.hex}`);
-    h.app.scriptedDice.push(5);
+    h.script.push(5);
     await h.run(FAIR, '!tick');
     expect(Object.values(state(h).couriers)[0]?.status).toBe('captured');
     expect(h.dms('ssessik').at(-1)?.content).toContain('Meet us at Valdheim on the third day.');
@@ -120,7 +120,7 @@ describe('couriers', () => {
     const run = await courierAtNight();
     h = run.h;
     await h.run(`@referee /army edit army:lizardmen hex:${run.hex}`);
-    h.app.scriptedDice.push(6);
+    h.script.push(6);
     await h.run(FAIR, '!tick');
     expect(Object.values(state(h).couriers)[0]?.status).toBe('travelling');
     for (let i = 0; i < 3; i++) await h.run(FAIR, '!tick');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
+import { seededDice } from '../../src/console/seededDice.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { createCampaign } from '../../src/app/campaign/createCampaign.js';
 import { startCampaign } from '../../src/app/campaign/lifecycle.js';
@@ -192,7 +193,7 @@ describe('runDueTicks: idempotent', () => {
     const dir = mkdtempSync(join(tmpdir(), 'valormr-sched-'));
     const databasePath = join(dir, 'campaign.db');
     h = await scheduled({ databasePath });
-    const other = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-23T21:30:00Z')), seed: 1 });
+    const other = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-23T21:30:00Z')), dice: seededDice(1) });
     extra.push(other);
     at('2026-11-23T21:30:00Z');
     const [a, b] = await Promise.all([runDueTicks(h.app), runDueTicks(other)]);

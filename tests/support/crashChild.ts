@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createApp } from '../../src/app/createApp.js';
+import { seededDice } from '../../src/console/seededDice.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { ConsoleSession } from '../../src/console/session.js';
 
@@ -13,7 +14,7 @@ import { ConsoleSession } from '../../src/console/session.js';
  */
 const [dbPath, logPath, seedText] = process.argv.slice(2);
 if (!dbPath || !logPath) throw new Error('usage: crashChild.ts DB LOG SEED');
-const app = createApp({ databasePath: dbPath, clock: new ManualClock(new Date('2026-11-22T07:00:00Z')), seed: Number(seedText ?? 1) });
+const app = createApp({ databasePath: dbPath, clock: new ManualClock(new Date('2026-11-22T07:00:00Z')), dice: seededDice(Number(seedText ?? 1)) });
 const session = new ConsoleSession(app, {
   where: { guildId: 'crash', channelId: 'crash', baseDir: process.cwd() },
   outDir: tmpdir(),

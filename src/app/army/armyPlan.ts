@@ -8,7 +8,7 @@ import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
 import { pathOfPlaces } from '../places.js';
 import type { Hex } from '../../engine/hex/index.js';
-import { inCampaign } from '../unitOfWork.js';
+import { inCampaign, readCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { planFollowers } from './planFollowers.js';
@@ -84,6 +84,17 @@ function followsText(tx: CampaignTx, armyId: string, standing: boolean): string 
   return 'It has a commander, who gives its orders: it follows the plan only under standing orders (`standing:true`) or once nobody commands it.';
 }
 
+/** `/army plan plan:show` (the default): the army's plan and the order it has now. */
+function showPlan(tx: CampaignTx, armyText: string | undefined): Reply[] {
+  requireReferee(tx, 'set army plans');
+  const army = requireArmy(tx.state, armyText);
+  const had = Object.hasOwn(tx.state.plans, army.id) ? tx.state.plans[army.id] : undefined;
+  if (!had) return [ephemeral(`**${army.name}** has no plan. Set one with \`/army plan army:${army.id} plan:\` ${KINDS_TEXT}.`, { armyId: army.id, plan: null })];
+  const order = tx.state.orders[army.id];
+  const now = order ? `Its order now: ${order.kind}${order.givenBy === PLAN_GIVER ? ' (from the plan)' : ''}.` : 'It has no order now.';
+  return [ephemeral([`**${army.name}**'s plan: ${describeWholePlan(had, tx.map, namesOf(tx.state.armies))}.`, followsText(tx, army.id, had.standing === true), now].join('\n'), { armyId: army.id, plan: had })];
+}
+
 /**
  * `/army plan` (referee): sets, shows or clears the plan an army follows when nobody commands it
  * or under standing orders. A plan is checked before it is stored (places on the map, a patrol's
@@ -91,18 +102,14 @@ function followsText(tx: CampaignTx, armyId: string, standing: boolean): string 
  * gets its first order at once. Plans and their reasons are the referee's only.
  */
 export function armyPlan(app: App, actor: Actor, input: ArmyPlanInput): Reply[] {
+  const what = (input.plan ?? 'show').trim().toLowerCase();
+  // Showing a plan is a read: no write lock.
+  if (what === 'show') return readCampaign(app, { actor }, (tx) => showPlan(tx, input.army));
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'set army plans');
     const army = requireArmy(tx.state, input.army);
     const names = namesOf(tx.state.armies);
     const had = Object.hasOwn(tx.state.plans, army.id) ? tx.state.plans[army.id] : undefined;
-    const what = (input.plan ?? 'show').trim().toLowerCase();
-    if (what === 'show') {
-      if (!had) return { result: [ephemeral(`**${army.name}** has no plan. Set one with \`/army plan army:${army.id} plan:\` ${KINDS_TEXT}.`, { armyId: army.id, plan: null })] };
-      const order = tx.state.orders[army.id];
-      const now = order ? `Its order now: ${order.kind}${order.givenBy === PLAN_GIVER ? ' (from the plan)' : ''}.` : 'It has no order now.';
-      return { result: [ephemeral([`**${army.name}**'s plan: ${describeWholePlan(had, tx.map, names)}.`, followsText(tx, army.id, had.standing === true), now].join('\n'), { armyId: army.id, plan: had })] };
-    }
     if (what === 'clear') {
       if (!had) throw new UserError('plan.none', `${army.name} has no plan to clear.`);
       const { [army.id]: _gone, ...plans } = tx.state.plans;

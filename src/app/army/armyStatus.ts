@@ -8,7 +8,7 @@ import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { sideColour } from '../deliveries/cards.js';
 import { ephemeral, withCards, type Card, type CardField, type Reply } from '../messages.js';
-import { inCampaign } from '../unitOfWork.js';
+import { readCampaign } from '../unitOfWork.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { movementStatus } from '../movement/marchLines.js';
 import { voyageSchedule } from '../water/voyage.js';
@@ -116,10 +116,10 @@ export function statusCard(tx: CampaignTx, army: Army): { card: Card; data: Reco
 
 /** `/army status`: ephemeral, for the army's commander (or the referee). */
 export function armyStatus(app: App, actor: Actor, armyRef: string | undefined): Reply[] {
-  return inCampaign(app, { actor }, (tx) => {
+  return readCampaign(app, { actor }, (tx) => {
     const { army } = requireControl(tx, armyRef);
     const { card, data } = statusCard(tx, army);
     const where = army.status.embarked ? 'aboard ship' : `at ${tx.map.format(army.hex)}`;
-    return { result: [withCards(ephemeral(`**${army.name}**, ${where}${army.status.inContact ? ', in contact' : ''}${army.status.inBattle ? ', in battle' : ''}.`, data), [card])] };
+    return [withCards(ephemeral(`**${army.name}**, ${where}${army.status.inContact ? ', in contact' : ''}${army.status.inBattle ? ', in battle' : ''}.`, data), [card])];
   });
 }

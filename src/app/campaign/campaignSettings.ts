@@ -7,7 +7,7 @@ import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
 import { checkCadence, deadlineControl, reminderTime, scheduleFromNow } from '../schedule.js';
-import { inCampaign } from '../unitOfWork.js';
+import { inCampaign, readCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
 import { activeCommanders } from '../turn/markReady.js';
 import { reminderSettings } from '../notices.js';
@@ -226,9 +226,10 @@ function applyChanges(cur: CampaignSettings, changes: readonly (readonly [keyof 
  * the referee what it will reveal and hide, and applies only confirmed (`positions:fog!`, `positions:public!`).
  */
 export function campaignSettings(app: App, actor: Actor, input: SettingsInput, opts: { confirm?: boolean | undefined } = {}): Reply[] {
+  const changes = (Object.entries(input) as [keyof CampaignSettings, unknown][]).filter(([, v]) => v !== undefined);
+  // Without options it only shows them: a read, no write lock.
+  if (changes.length === 0) return readCampaign(app, { actor }, (tx) => [reply(`Settings of **${tx.state.name}**: ${describe(tx.state.settings)}.`, tx.state.settings)]);
   return inCampaign(app, { actor }, (tx) => {
-    const changes = (Object.entries(input) as [keyof CampaignSettings, unknown][]).filter(([, v]) => v !== undefined);
-    if (changes.length === 0) return { result: [reply(`Settings of **${tx.state.name}**: ${describe(tx.state.settings)}.`, tx.state.settings)] };
     requireReferee(tx, 'change settings');
     const cur = tx.state.settings;
     const settings = applyChanges(cur, changes);

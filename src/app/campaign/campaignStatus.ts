@@ -4,7 +4,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { discordTime, gameTimeLabel } from '../format.js';
 import { ephemeral, reply, withCards, type Card, type Reply } from '../messages.js';
-import { inCampaign } from '../unitOfWork.js';
+import { readCampaign } from '../unitOfWork.js';
 
 /**
  * The public state of the campaign: time, status, sides and armies with their commanders (no
@@ -12,7 +12,7 @@ import { inCampaign } from '../unitOfWork.js';
  * commands are listed in one line per side. The referee also gets every army's figures, privately.
  */
 export function campaignStatus(app: App, actor: Actor): Reply[] {
-  return inCampaign(app, { actor }, (tx) => {
+  return readCampaign(app, { actor }, (tx) => {
     const s = tx.state;
     // In fog of war the public status names no position (the referee's map has them).
     const where = (a: { hex: Parameters<typeof tx.map.format>[0] }): string | undefined => (isFog(s) ? undefined : tx.map.format(a.hex));
@@ -51,6 +51,6 @@ export function campaignStatus(app: App, actor: Actor): Reply[] {
       const truth = Object.values(s.armies).filter((a) => !a.status.destroyed).map((a) => `${a.name}: ${troopFigures(a)}`).join('\n');
       out.push(withCards(ephemeral('Referee only: the figures of every army.', { figures: Object.fromEntries(Object.values(s.armies).map((a) => [a.id, troopFigures(a)])) }), [{ title: 'Troop figures (referee only)', fields: [{ name: 'Army: figures', value: truth }] }]));
     }
-    return { result: out };
+    return out;
   });
 }

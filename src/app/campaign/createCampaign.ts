@@ -7,7 +7,7 @@ import { PUBLIC } from '../../engine/events/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
-import { firstCommitments, newMaster, newSeed } from '../dice/seeds.js';
+import { firstCommitments } from '../dice/seeds.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
 import { deliver, OPEN } from '../deliveries/audience.js';
 import { insertNewCampaign } from '../insertCampaign.js';
@@ -35,7 +35,7 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
   const now = app.clock.now().toISOString();
   const id = randomUUID().slice(0, 8);
   // The dice of the setup (period 0) and of the first tick (period 1), public and secret: their hashes are published now.
-  const dice = firstPeriod(newSeed(app.seed, 0), newSeed(app.seed, 1), newMaster(app.seed));
+  const dice = firstPeriod(app.dice.newSeed(0), app.dice.newSeed(1), app.dice.newMaster());
   const state = newCampaign({ id, name, scenario, dice });
   const commitments = firstCommitments(dice);
   insertNewCampaign(app, {
@@ -54,6 +54,6 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
   return [
     reply(`Campaign **${name}** created from **${scenario.name}**. Game time: ${formatGameTime(state.clock)}, ${state.season || 'start'}.\n${bySide.join('\n')}\nNext: assign commanders with \`/campaign assign army:<id> user:<player>\`, then \`/campaign start\`.`,
       { campaignId: id, scenarioId: scenario.id, armies: armies.map((a) => a.id) }),
-    ephemeral(`You are the referee of **${name}**. Every die is drawn from seeds committed in advance: the weather's is revealed after its tick, the secret dice's when the campaign ends (you can check those at any time), so anyone can check the dice (\`/dice verify\`, docs/dice.md).${app.seed !== undefined ? ` Test seed ${app.seed}: these dice are predictable; never use --seed for a real campaign.` : ''}`, app.seed !== undefined ? { seed: app.seed } : {}),
+    ephemeral(`You are the referee of **${name}**. Every die is drawn from seeds committed in advance: the weather's is revealed after its tick, the secret dice's when the campaign ends (you can check those at any time), so anyone can check the dice (\`/dice verify\`, docs/dice.md).${app.dice.testSeed !== undefined ? ` Test seed ${app.dice.testSeed}: these dice are predictable; never use --seed for a real campaign.` : ''}`, app.dice.testSeed !== undefined ? { seed: app.dice.testSeed } : {}),
   ];
 }

@@ -7,7 +7,7 @@ import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError, orRefuse } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
-import { inCampaign } from '../unitOfWork.js';
+import { inCampaign, readCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
 import { deliveries } from '../deliveries/contactPrompts.js';
@@ -15,7 +15,7 @@ import { contactByIdForReferee } from './whichContact.js';
 
 /** `/contact list`: every open contact, its step and who has not answered (names only). */
 export function listContacts(app: App, actor: Actor): Reply[] {
-  return inCampaign(app, { actor }, (tx) => {
+  return readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'list the contacts');
     const name = (id: string): string => tx.state.armies[id]?.name ?? id;
     const open = Object.values(tx.state.contacts).filter(isOpen);
@@ -24,7 +24,7 @@ export function listContacts(app: App, actor: Actor): Reply[] {
       return `- ${c.id} (${formatGameTime(c.openedAt)}, ${c.hexes.map((h) => tx.map.format(h)).join('/')}): ${c.armyIds.map(name).join(' vs ')}; ${describeStep(c.step)}${waiting.length > 0 ? `; waiting for ${waiting.map(name).join(', ')}` : ''}`;
     });
     const data = open.map((c) => ({ id: c.id, step: c.step, armyIds: c.armyIds, waiting: awaitingAnswers(c) }));
-    return { result: [ephemeral(lines.length > 0 ? `**Open contacts**\n${lines.join('\n')}` : 'No open contact.', { contacts: data })] };
+    return [ephemeral(lines.length > 0 ? `**Open contacts**\n${lines.join('\n')}` : 'No open contact.', { contacts: data })];
   });
 }
 

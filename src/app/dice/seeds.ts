@@ -1,20 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { secretSeedOf, seedFromNumber, sha256Hex, type RngState } from '../../engine/dice/index.js';
+import { createHash } from 'node:crypto';
+import { secretSeedOf, type RngState } from '../../engine/dice/index.js';
 import { PUBLIC, type EngineEvent } from '../../engine/events/index.js';
-
-/**
- * The seeds of the dice periods: 16 random bytes from node:crypto, as 32 hex digits. A campaign
- * created with a fixed seed (the console's --seed, tests) gets seeds made from that number
- * instead: reproducible, and predictable, so only for scripts. @see docs/dice.md
- */
-export function newSeed(fixed: number | undefined, period: number): string {
-  return fixed === undefined ? randomBytes(16).toString('hex') : seedFromNumber(fixed, period);
-}
-
-/** The campaign's secret master, from which each period's secret seed is made (16 random bytes; from the number with a fixed seed). */
-export function newMaster(fixed: number | undefined): string {
-  return fixed === undefined ? randomBytes(16).toString('hex') : sha256Hex(`valormr-test-secret:${fixed >>> 0}`).slice(0, 32);
-}
+import type { DiceSource } from './diceSource.js';
 
 /** What is published before a period starts: the SHA-256 of its seed's 32 hex digits. */
 export function commitmentOf(seed: string): string {
@@ -78,10 +65,10 @@ function revealEvent(closed: RngState): EngineEvent {
  * either is used. A campaign from before secret dice gets its secret master now: the secret seed
  * of the period starting now is committed at once (not in advance: said so), the next ones ahead.
  */
-export function startDicePeriod(dice: { state(): RngState; startPeriod(fresh: string, master?: string): void }, fixed: number | undefined, what: string): EngineEvent[] {
+export function startDicePeriod(dice: { state(): RngState; startPeriod(fresh: string, master?: string): void }, seeds: Pick<DiceSource, 'newSeed' | 'newMaster'>, what: string): EngineEvent[] {
   const closed = dice.state();
-  const fresh = newSeed(fixed, closed.period + 2);
-  dice.startPeriod(fresh, closed.secret ? undefined : newMaster(fixed));
+  const fresh = seeds.newSeed(closed.period + 2);
+  dice.startPeriod(fresh, closed.secret ? undefined : seeds.newMaster());
   const now = dice.state();
   const master = now.secret?.master;
   const late: EngineEvent[] = master !== undefined && now.secret?.since === now.period ? [{

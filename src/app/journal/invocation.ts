@@ -26,7 +26,7 @@ export interface JournalActor {
 export type JournalInput =
   | { readonly kind: 'command'; readonly command: string; readonly subcommand: string | null; readonly actor: JournalActor; readonly options: Readonly<Record<string, OptionValue>> }
   | { readonly kind: 'button'; readonly customId: string; readonly userId: string; readonly userName?: string; readonly roleIds?: readonly string[] }
-  | { readonly kind: 'tick'; readonly guildId: string; readonly channelId: string }
+  | { readonly kind: 'tick'; readonly guildId: string; readonly channelId: string; readonly count?: number }
   | { readonly kind: 'dueTick'; readonly campaignId: string; readonly dueIso: string }
   | { readonly kind: 'pauseEnded'; readonly campaignId: string }
   | { readonly kind: 'scheduleMissing'; readonly campaignId: string }
@@ -48,6 +48,14 @@ export interface Invocation {
   readonly input: JournalInput;
   /** Replay only: the dice the original drew, given back in order. */
   readonly recorded?: RecordedDice;
+  /** Replay only: called after each of its transactions is journalled (the next one runs at the next entry's clock). */
+  readonly onEntry?: () => void;
+}
+
+/** What replay gives an invocation it runs again: the recorded dice, and a hook after each transaction. */
+export interface Replaying {
+  readonly dice: RecordedDice;
+  readonly onEntry: () => void;
 }
 
 const current = new AsyncLocalStorage<Invocation>();
@@ -59,10 +67,10 @@ export function currentInvocation(): Invocation | undefined {
 }
 
 /** Runs `fn` as one invocation (an inner one, e.g. `/turn advance` playing a tick, stays part of the outer). */
-export function withInvocation<T>(input: JournalInput, fn: () => T, recorded?: RecordedDice): T {
+export function withInvocation<T>(input: JournalInput, fn: () => T, replaying?: Replaying): T {
   if (current.getStore()) return fn();
   counter = counter >= 2 ** 30 ? 1 : counter + 1;
-  return current.run({ id: counter, input, ...(recorded ? { recorded } : {}) }, fn);
+  return current.run({ id: counter, input, ...(replaying ? { recorded: replaying.dice, onEntry: replaying.onEntry } : {}) }, fn);
 }
 
 /**
@@ -70,11 +78,11 @@ export function withInvocation<T>(input: JournalInput, fn: () => T, recorded?: R
  * invocation of its own, even when the code calling it runs in a command's async context (a
  * delivery loop started from one): replay runs it by itself.
  */
-export function withOwnInvocation<T>(input: JournalInput, fn: () => T, recorded?: RecordedDice): T {
+export function withOwnInvocation<T>(input: JournalInput, fn: () => T): T {
   // Under replay (an invocation given its recorded dice) it is that invocation, run again.
   if (current.getStore()?.recorded) return fn();
   counter = counter >= 2 ** 30 ? 1 : counter + 1;
-  return current.run({ id: counter, input, ...(recorded ? { recorded } : {}) }, fn);
+  return current.run({ id: counter, input }, fn);
 }
 
 /** A command's context that writes into `options` every option the command reads. */
@@ -101,14 +109,14 @@ function recording(ctx: CommandContext, options: Record<string, OptionValue>): C
 }
 
 /** Runs a slash command as a journaled invocation (both transports call this, never `execute` directly). */
-export function runCommand(command: Command, ctx: CommandContext, recorded?: RecordedDice): Promise<readonly Reply[]> {
+export function runCommand(command: Command, ctx: CommandContext, replaying?: Replaying): Promise<readonly Reply[]> {
   const options: Record<string, OptionValue> = {};
   const actor: JournalActor = { userId: ctx.userId, userName: ctx.userName, guildId: ctx.guildId, channelId: ctx.channelId, roleIds: [...ctx.roleIds] };
-  return withInvocation({ kind: 'command', command: command.data.name, subcommand: ctx.subcommand ?? null, actor, options }, () => command.execute(recording(ctx, options)), recorded);
+  return withInvocation({ kind: 'command', command: command.data.name, subcommand: ctx.subcommand ?? null, actor, options }, () => command.execute(recording(ctx, options)), replaying);
 }
 
 /** Runs a button press as a journaled invocation. */
-export function runButton(handler: ButtonHandler, ctx: Parameters<ButtonHandler['execute']>[0], recorded?: RecordedDice): Promise<readonly Reply[]> {
+export function runButton(handler: ButtonHandler, ctx: Parameters<ButtonHandler['execute']>[0], replaying?: Replaying): Promise<readonly Reply[]> {
   const input: JournalInput = { kind: 'button', customId: ctx.customId, userId: ctx.userId, ...(ctx.userName !== undefined ? { userName: ctx.userName } : {}), ...(ctx.roleIds ? { roleIds: [...ctx.roleIds] } : {}) };
-  return withInvocation(input, () => handler.execute(ctx), recorded);
+  return withInvocation(input, () => handler.execute(ctx), replaying);
 }

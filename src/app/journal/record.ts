@@ -53,4 +53,5 @@ export function journalChange(db: Database, input: {
     input: invocation?.input ?? null, dice: input.rolls.map(journalDie), change: diffJson(before, after), stateVersion: STATE_VERSION,
   });
   appendJournal(db, rows);
+  invocation?.onEntry?.();
 }

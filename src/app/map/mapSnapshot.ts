@@ -8,7 +8,7 @@ import { hexOrPlace } from '../places.js';
 import { gameTimeLabel } from '../format.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { armiesOf } from '../members.js';
-import { inCampaign } from '../unitOfWork.js';
+import { readCampaign } from '../unitOfWork.js';
 import { requireControl } from '../armies.js';
 import { commanderKnowledge } from './knowledge.js';
 
@@ -27,7 +27,7 @@ export interface MapRequest {
  * gets the map after each tick.
  */
 export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Promise<Reply[]> {
-  const job = inCampaign(app, { actor }, (tx) => {
+  const job = readCampaign(app, { actor }, (tx) => {
     const around = req.around === undefined ? undefined : hexOrPlace(tx.map, req.around, 'around', 'map.badHex');
     const mine = armiesOf(tx, actor.userId);
     let view;
@@ -41,11 +41,9 @@ export async function mapSnapshot(app: App, actor: Actor, req: MapRequest): Prom
       view = publicMapView(tx.state);
     }
     return {
-      result: {
-        map: tx.map, mapKey: tx.mapKey, view, around, knowledge,
-        title: { campaign: tx.state.name, time: gameTimeLabel(tx.state), weather: describeSky(tx.state.weather) },
-        name: `map-${knowledge ? 'private' : 'public'}-day${tx.state.clock.day}.png`,
-      },
+      map: tx.map, mapKey: tx.mapKey, view, around, knowledge,
+      title: { campaign: tx.state.name, time: gameTimeLabel(tx.state), weather: describeSky(tx.state.weather) },
+      name: `map-${knowledge ? 'private' : 'public'}-day${tx.state.clock.day}.png`,
     };
   });
   const png = await renderMap(job.map, job.view, {

@@ -3,7 +3,9 @@ import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { noticeBook, TICK_REPORT_CHOICES, type Notices, type TickReportChoice } from '../notices.js';
-import { inCampaign } from '../unitOfWork.js';
+import { inCampaign, readCampaign } from '../unitOfWork.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
+import type { NoticeRow } from '../../db/noticeRepo.js';
 
 /** The longest reminder lead a person may choose, in minutes (a day). */
 const MAX_LEAD = 24 * 60;
@@ -50,6 +52,9 @@ function describe(n: Notices): string {
  * confirming each stored order. Without options it shows what applies. Private.
  */
 export function setNotices(app: App, actor: Actor, input: { reminder?: string | undefined; tickReport?: string | undefined; orderConfirm?: boolean | undefined }): Reply[] {
+  const changed = input.reminder !== undefined || input.tickReport !== undefined || input.orderConfirm !== undefined;
+  // Without options it only shows them: a read, no write lock.
+  if (!changed) return readCampaign(app, { actor }, (tx) => noticesAnswer(tx, actor.userId, false, noticeBook(tx).row(actor.userId)).result);
   return inCampaign(app, { actor }, (tx) => {
     const book = noticeBook(tx);
     const before = book.row(actor.userId);
@@ -62,12 +67,16 @@ export function setNotices(app: App, actor: Actor, input: { reminder?: string | 
       ...(input.tickReport !== undefined ? { tickReport: input.tickReport as TickReportChoice } : {}),
       ...(input.orderConfirm !== undefined ? { orderConfirm: input.orderConfirm } : {}),
     };
-    const changed = input.reminder !== undefined || input.tickReport !== undefined || input.orderConfirm !== undefined;
-    const now = { ...book.of(actor.userId), reminderMinutes: row.reminderMinutes ?? tx.state.settings.reminderLeadMinutes, reminderFromCampaign: row.reminderMinutes === null, tickReport: row.tickReport, orderConfirm: row.orderConfirm };
-    const head = changed ? `Your notices in **${tx.state.name}** are stored:` : `Your notices in **${tx.state.name}** (change them with \`/notify reminder: tick-report: order-confirm:\`):`;
-    return {
-      ...(changed ? { notices: [row] } : {}),
-      result: [ephemeral(`${head}\n${describe(now)}`, { notices: { reminderMinutes: now.reminderMinutes, reminderFromCampaign: now.reminderFromCampaign, tickReport: now.tickReport, orderConfirm: now.orderConfirm } })],
-    };
+    return noticesAnswer(tx, actor.userId, true, row);
   });
+}
+
+/** The person's notices as `row` leaves them (`stored`: just changed), and the row to store when changed. */
+function noticesAnswer(tx: CampaignTx, userId: string, stored: boolean, row: NoticeRow): Change<Reply[]> {
+  const now = { ...noticeBook(tx).of(userId), reminderMinutes: row.reminderMinutes ?? tx.state.settings.reminderLeadMinutes, reminderFromCampaign: row.reminderMinutes === null, tickReport: row.tickReport, orderConfirm: row.orderConfirm };
+  const head = stored ? `Your notices in **${tx.state.name}** are stored:` : `Your notices in **${tx.state.name}** (change them with \`/notify reminder: tick-report: order-confirm:\`):`;
+  return {
+    ...(stored ? { notices: [row] } : {}),
+    result: [ephemeral(`${head}\n${describe(now)}`, { notices: { reminderMinutes: now.reminderMinutes, reminderFromCampaign: now.reminderFromCampaign, tickReport: now.tickReport, orderConfirm: now.orderConfirm } })],
+  };
 }

@@ -115,7 +115,7 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     return { result: { played: false, reason: 'alreadyPlayed', why: `${formatGameTime(s.clock)} was already played.`, replies: [reply(`${formatGameTime(s.clock)} was already played.`, { clock: s.clock, alreadyPlayed: true })] } };
   }
   // A new dice period: the last one's seed is revealed, this tick's committed seed comes into use.
-  const diceLines = startDicePeriod(tx.dice, tx.fixedSeed, 'the next tick');
+  const diceLines = startDicePeriod(tx.dice, tx.seeds, 'the next tick');
   // Armies nobody commands (or under standing orders) follow their plans.
   // Who was absent this half period: an army past `absent-after` is under standing orders.
   const absence = countAbsence(tx, s);

@@ -7,7 +7,7 @@ import type { App } from '../app.js';
 import { discordTime, gameTimeLabel, list } from '../format.js';
 import { ephemeral, reply, withCards, type CardField, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
-import { inCampaign } from '../unitOfWork.js';
+import { readCampaign } from '../unitOfWork.js';
 import { activeCommanders } from './markReady.js';
 
 /**
@@ -18,7 +18,7 @@ import { activeCommanders } from './markReady.js';
  * orders to armies nobody commands. The referee is told privately what that view still counts.
  */
 export function turnStatus(app: App, actor: Actor): Reply[] {
-  return inCampaign(app, { actor }, (tx) => {
+  return readCampaign(app, { actor }, (tx) => {
     const s = tx.state;
     const fog = isFog(s);
     const live = Object.values(s.armies).filter((a) => fog || !a.status.destroyed);
@@ -47,7 +47,7 @@ export function turnStatus(app: App, actor: Actor): Reply[] {
       ordersGiven: listed.filter((a) => s.orders[a.id]).map((a) => a.name), ordersMissing: listed.filter((a) => !s.orders[a.id]).map((a) => a.name),
       unassigned: unassigned.map((a) => a.id), ready: ready.map((u) => nameOf(tx, u)), resumeAt, pauseReason,
     };
-    return { result: [withCards(reply(text, data), [card]), ...refereeFogNote(tx, fog ? live.filter((a) => a.status.destroyed) : [])] };
+    return [withCards(reply(text, data), [card]), ...refereeFogNote(tx, fog ? live.filter((a) => a.status.destroyed) : [])];
   });
 }
 

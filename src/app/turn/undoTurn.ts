@@ -26,7 +26,7 @@ import { reminderSettings } from '../notices.js';
 function diceAfterUndo(tx: CampaignTx, before: CampaignState, reroll: boolean): { rng: CampaignState['rng']; lines: EngineEvent[]; kept: boolean } {
   const now = tx.state.rng;
   if (reroll || !hasSecretStream(now, now.period)) {
-    return { rng: now, lines: startDicePeriod(tx.dice, tx.fixedSeed, 'the next tick'), kept: false };
+    return { rng: now, lines: startDicePeriod(tx.dice, tx.seeds, 'the next tick'), kept: false };
   }
   // A campaign that got its secret master with the undone tick keeps it (the replay makes the same secret dice).
   const secret = before.rng.secret ?? (now.secret ? { master: now.secret.master, since: now.secret.since, draws: 0 } : undefined);

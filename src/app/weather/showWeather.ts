@@ -4,7 +4,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { gameTimeLabel } from '../format.js';
 import { reply, type Reply } from '../messages.js';
-import { inCampaign } from '../unitOfWork.js';
+import { readCampaign } from '../unitOfWork.js';
 
 /**
  * `/weather show` (everyone, public): the current conditions, the rain level and what the weather
@@ -12,7 +12,7 @@ import { inCampaign } from '../unitOfWork.js';
  * @see RULINGS 2a
  */
 export function showWeather(app: App, actor: Actor): Reply[] {
-  return inCampaign(app, { actor }, (tx) => {
+  return readCampaign(app, { actor }, (tx) => {
     const s = tx.state;
     const effects = weatherEffects(s.weather, s.settings);
     const hindrances = describeEffects(effects);
@@ -32,6 +32,6 @@ export function showWeather(app: App, actor: Actor): Reply[] {
       closed: hindrances,
       effects,
     };
-    return { result: [reply(text, data)] };
+    return [reply(text, data)];
   });
 }

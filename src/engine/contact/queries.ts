@@ -1,14 +1,10 @@
 import { fromIndex, timeIndex, type GameTime } from '../clock/index.js';
 import { isHostile, type Army } from '../forces/index.js';
 import { isAdjacent } from '../hex/index.js';
-import { contactHistory, type CampaignState } from '../state/index.js';
-import type { ContactRecord, ContactStep } from './contactRecord.js';
+import { contactHistory, isOpen, type CampaignState } from '../state/index.js';
+import type { ContactRecord } from './contactRecord.js';
 
-const OPEN_STEPS: readonly ContactStep[] = ['step1', 'decision', 'battle'];
-
-export function isOpen(record: ContactRecord): boolean {
-  return (OPEN_STEPS as readonly string[]).includes(record.step);
-}
+export { isOpen };
 
 export function hostile(state: CampaignState, a: Army, b: Army): boolean {
   return isHostile(state.sides, a.side, b.side);

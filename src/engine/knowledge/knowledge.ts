@@ -1,8 +1,7 @@
 import { timeIndex, type GameTime } from '../clock/index.js';
-import { isOpen } from '../contact/index.js';
 import type { Army } from '../forces/index.js';
 import { hexDistance, type Hex } from '../hex/index.js';
-import type { CampaignState } from '../state/index.js';
+import { isOpen, type CampaignState } from '../state/index.js';
 
 /**
  * What each army knows of where the others are, for fog of war (the referee's `positions:fog`).

@@ -11,3 +11,4 @@ export { checkSettings, quietMinutes, readSettings } from './settings.js';
 export { NUMBER_LIMITS, SETTING_LIMITS, wholeNumber } from './settings.js';
 export { type ContactRecord } from './campaign.js';
 export { newContactId, newCourierId } from './ids.js';
+export { isOpen } from './openContact.js';

@@ -1,0 +1,21 @@
+import type { Hex } from '../engine/hex/hex.js';
+import type { TitleText } from './overlay.js';
+
+/** What a map picture shows: shared by the renderer and the worker pool that runs it. */
+export interface RenderMapOptions {
+  /** Zoom on the hexes within `radius` (default 5) of this hex. */
+  readonly around?: Hex;
+  readonly radius?: number;
+  /** Place, region and water names (default true). Commander and courier labels always show. */
+  readonly labels?: boolean;
+  /** Hex ids on every hex, on every other column and row, or none (default: all). */
+  readonly hexIds?: 'all' | 'subset' | 'none';
+  readonly title: TitleText;
+  /** Width of the whole-map picture (default 1,600 px). */
+  readonly width?: number;
+  /**
+   * Shares the cached static layer between MapModel objects built from the same scenario (e.g.
+   * the scenario id). Without it the cache is keyed by the MapModel object.
+   */
+  readonly cacheKey?: string;
+}
