@@ -113,6 +113,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: ['**/db/**', 'drizzle-orm', 'drizzle-orm/*', 'better-sqlite3'], message: 'src/render draws views; it never reads the database.' },
         { group: ['discord.js', '@discordjs/*', '**/discord/**', '**/console/**', '**/app/**', '**/cron/**', 'node-cron'], message: 'src/render knows no transport, use-case or schedule.' },
+        engineFace,
       ] }],
     },
   },
@@ -124,6 +125,7 @@ export default tseslint.config(
         { group: ['discord.js', '@discordjs/*', '**/discord/**', '**/console/**'], message: 'src/db knows no transport.' },
         { group: ['@napi-rs/canvas', '**/render/**'], message: 'src/db stores data; it never draws.' },
         { group: ['node-cron', 'cron-parser', '**/cron/**'], message: 'src/db knows no schedule trigger.' },
+        engineFace,
       ] }],
     },
   },

@@ -1,9 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Army, Company, Individual, Regiment } from '../engine/forces/army.js';
-import type { Hex } from '../engine/hex/hex.js';
-import { formatHex, hexToOffset, parseHex } from '../engine/hex/hexId.js';
-import type { ScenarioDoc } from '../engine/scenario/schema.js';
-import type { CampaignState, ContactRecord } from '../engine/state/campaign.js';
+import type { Army, Company, Individual, Regiment } from '../engine/forces/index.js';
+import { type Hex, formatHex, hexToOffset, parseHex } from '../engine/hex/index.js';
+import type { ScenarioDoc } from '../engine/scenario/index.js';
+import type { CampaignState, ContactRecord } from '../engine/state/index.js';
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
 import { fromJson, prepared, preparedQuery } from './prepared.js';

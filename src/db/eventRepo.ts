@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
-import type { GameTime } from '../engine/clock/gameTime.js';
-import type { Audience, EngineEvent } from '../engine/events/events.js';
+import type { GameTime } from '../engine/clock/index.js';
+import type { Audience, EngineEvent } from '../engine/events/index.js';
 import type { Database } from './client.js';
 import { prepared } from './prepared.js';
 import { events } from './schema.js';

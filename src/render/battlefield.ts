@@ -1,7 +1,7 @@
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import {
   BATTLEFIELD_COLUMNS, BATTLEFIELD_ROWS, type BattlefieldCard, type BattlefieldSketch, type PlacedCard,
-} from '../engine/views/battlefieldSketch.js';
+} from '../engine/views/index.js';
 import { encodePng } from './encodePng.js';
 import { ensureFonts, font } from './fonts.js';
 import { drawCardArt } from './cardArt.js';

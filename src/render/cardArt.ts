@@ -1,5 +1,5 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { BattlefieldCard } from '../engine/views/battlefieldSketch.js';
+import type { BattlefieldCard } from '../engine/views/index.js';
 import { INK } from './palette.js';
 
 /**

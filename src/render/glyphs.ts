@@ -1,5 +1,5 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { Terrain } from '../engine/map/mapModel.js';
+import type { Terrain } from '../engine/map/index.js';
 import { INK } from './palette.js';
 import type { Point } from './layout.js';
 import { font } from './fonts.js';

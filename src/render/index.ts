@@ -1,6 +1,5 @@
 import type { MapModel } from '../engine/map/index.js';
-import type { BattlefieldSketch } from '../engine/views/index.js';
-import type { MapView } from '../engine/views/index.js';
+import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 import { mapKey } from './mapKey.js';
 import type { AnimationOptions } from './animate.js';
 import type { RenderMapOptions } from './renderMapOptions.js';

@@ -1,5 +1,5 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { MapToken } from '../engine/views/mapView.js';
+import type { MapToken } from '../engine/views/index.js';
 import { font } from './fonts.js';
 import type { Point } from './layout.js';
 

@@ -1,8 +1,4 @@
-import type { Direction, Hex } from '../engine/hex/hex.js';
-import { DIRECTIONS } from '../engine/hex/hex.js';
-import { hexToOffset, offsetToHex } from '../engine/hex/hexId.js';
-import { hexRound } from '../engine/hex/line.js';
-import { hexSpiral } from '../engine/hex/ring.js';
+import { type Direction, type Hex, DIRECTIONS, hexToOffset, offsetToHex, hexRound, hexSpiral } from '../engine/hex/index.js';
 
 /**
  * Pure layout: where hexes, bands and labels go on the picture. No canvas here, so everything is

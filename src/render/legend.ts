@@ -1,5 +1,5 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { Terrain } from '../engine/map/mapModel.js';
+import type { Terrain } from '../engine/map/index.js';
 import { font } from './fonts.js';
 import { crossingMark, fortSymbol, markerBadge, portSymbol, terrainGlyph, townSymbol, type MarkerKind } from './glyphs.js';
 import { scaleBar, type MapLayout, type Point, type Rect } from './layout.js';

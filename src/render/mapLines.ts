@@ -1,8 +1,6 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { DIRECTIONS, type Hex } from '../engine/hex/hex.js';
-import { hexKey, parseHex } from '../engine/hex/hexId.js';
-import { neighbour } from '../engine/hex/neighbours.js';
-import type { MapModel } from '../engine/map/mapModel.js';
+import { DIRECTIONS, type Hex, hexKey, parseHex, neighbour } from '../engine/hex/index.js';
+import type { MapModel } from '../engine/map/index.js';
 import { crossingMark } from './glyphs.js';
 import { edgeMidpoint, hexCentre, riverCurve, type MapLayout, type Point } from './layout.js';
 import { INK } from './palette.js';

@@ -1,7 +1,7 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { GameTime } from '../engine/clock/gameTime.js';
-import { formatHex, hexKey } from '../engine/hex/hexId.js';
-import type { MapToken, MapView } from '../engine/views/mapView.js';
+import type { GameTime } from '../engine/clock/index.js';
+import { formatHex, hexKey } from '../engine/hex/index.js';
+import type { MapToken, MapView } from '../engine/views/index.js';
 import { font } from './fonts.js';
 import { markerBadge, type MarkerKind } from './glyphs.js';
 import { drawRememberedRing, isRemembered, knowledgeAlpha, seenLine } from './knowledgeMarks.js';

@@ -1,4 +1,4 @@
-import type { Terrain } from '../engine/map/mapModel.js';
+import type { Terrain } from '../engine/map/index.js';
 
 /** Colours of the map: light parchment land, clear blues for water, ink for line work. */
 export const TERRAIN_FILL: Readonly<Record<Terrain, string>> = {

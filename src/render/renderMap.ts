@@ -1,6 +1,6 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import type { MapModel } from '../engine/map/mapModel.js';
-import type { MapView } from '../engine/views/mapView.js';
+import type { MapModel } from '../engine/map/index.js';
+import type { MapView } from '../engine/views/index.js';
 import { encodePng } from './encodePng.js';
 import { readLayerFile, writeLayerFile } from './layerFile.js';
 import { ensureFonts } from './fonts.js';

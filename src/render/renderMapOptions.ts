@@ -1,4 +1,4 @@
-import type { Hex } from '../engine/hex/hex.js';
+import type { Hex } from '../engine/hex/index.js';
 import type { TitleText } from './overlay.js';
 
 /** What a map picture shows: shared by the renderer and the worker pool that runs it. */

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { availableParallelism, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { MapData } from '../engine/map/mapModel.js';
-import type { BattlefieldSketch } from '../engine/views/battlefieldSketch.js';
-import type { MapView } from '../engine/views/mapView.js';
+import type { MapData } from '../engine/map/index.js';
+import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 

@@ -1,8 +1,6 @@
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { DIRECTIONS, type Hex } from '../engine/hex/hex.js';
-import { hexKey } from '../engine/hex/hexId.js';
-import { neighbour } from '../engine/hex/neighbours.js';
-import { isWater, type MapModel, type Terrain } from '../engine/map/mapModel.js';
+import { DIRECTIONS, type Hex, hexKey, neighbour } from '../engine/hex/index.js';
+import { isWater, type MapModel, type Terrain } from '../engine/map/index.js';
 import { font } from './fonts.js';
 import { fortSymbol, jitter, portSymbol, terrainGlyph, townSymbol } from './glyphs.js';
 import {
