@@ -1,6 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** What an open page watches: `changed` is cheap (read every poll); `shown` (what the page shows, undefined when nothing) is read only after a change. */
+/**
+ * What an open page watches: `changed` (the campaign's raw version, moved by hidden changes too) is
+ * cheap and read every poll; `shown` (the reader's version: a hash of what their page shows,
+ * undefined when nothing) is read only after a change, and an update is pushed only when it moved,
+ * so a change out of the reader's sight sends them nothing.
+ */
 export interface Watched {
   readonly changed: () => string | undefined;
   readonly shown: () => string | undefined;
@@ -11,7 +16,7 @@ export interface Watched {
  * longer the reader's to see. The stream is kept in `streams` until it ends, so a closing server
  * can end it.
  */
-export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: Watched, how: { readonly pollMs: number; readonly streams: Set<() => void> }): void {
+export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: Watched, how: { readonly pollMs: number; readonly streams: Set<() => void>; readonly polled?: () => void }): void {
   const { changed, shown } = watched;
   reply.hijack();
   const res = reply.raw;
@@ -20,7 +25,7 @@ export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: W
   let last = shown();
   res.write(`retry: 3000\nevent: hello\ndata: ${JSON.stringify(last ?? null)}\n\n`);
   let beats = 0;
-  const timer = setInterval(() => {
+  const check = (): void => {
     const c = changed();
     if (c !== undefined && c === lastChange) {
       if (++beats % 10 === 0) res.write(': still here\n\n');
@@ -38,6 +43,10 @@ export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: W
       last = now;
       res.write(`event: update\ndata: ${JSON.stringify(now)}\n\n`);
     }
+  };
+  const timer = setInterval(() => {
+    check();
+    how.polled?.();
   }, how.pollMs);
   const end = (): void => {
     clearInterval(timer);

@@ -42,8 +42,8 @@ export function loginRoutes(ctx: RouteContext, limit: object): void {
     const before = logins.loginOf(req);
     logins.setLogin(reply, s.userId, before?.userId === s.userId ? [...before.campaignIds, s.campaignId] : [s.campaignId]);
     // The person's map is drawn and cut while their browser loads the page (its first paint waits for no drawing).
-    const view = sessionView(app, s, {});
-    maps.warm(view.key, view.draw).catch((err: unknown) => app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map not drawn ahead'));
+    const view = sessionView(ctx, s, {});
+    if (view) maps.warm(view.key, view.draw).catch((err: unknown) => app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map not drawn ahead'));
     // The link is spent; the page's own address carries no secret.
     return reply.header('cache-control', 'no-store').redirect(`/c/${encodeURIComponent(s.campaignId)}`, 303);
   });

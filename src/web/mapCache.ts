@@ -1,7 +1,8 @@
 /**
  * The page's map pictures, kept after their first render (a small least-recently-used cache): a
- * picture is keyed by who asked, for which view and day, and the campaign's version, so a tick
- * makes a new one and the old one ages out. Concurrent asks for one key share one render.
+ * picture is keyed by who asked, for which view and day, and a hash of what it draws, so a tick
+ * that changes the reader's view makes a new one (a change hidden from them does not) and the
+ * old one ages out. Concurrent asks for one key share one render.
  */
 export class MapCache {
   private readonly entries = new Map<string, Promise<Buffer>>();

@@ -16,6 +16,10 @@ export interface RouteContext {
   readonly streams: Set<() => void>;
   /** How often an open page's campaign is checked for a change. */
   readonly pollMs: number;
+  /** Told after every check of an open page's campaign (tests wait for one). */
+  readonly polled?: () => void;
+  /** The hash of a reader's view of the map, per raw campaign version (campaignRoutes.ts `mapVersion`). */
+  readonly mapVersions: Map<string, string>;
 }
 
 /**

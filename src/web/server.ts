@@ -36,6 +36,8 @@ export interface WebOptions {
   readonly trustProxy?: string | false;
   /** Told of every picture drawn and tile cut (a cache miss): for tests to count. */
   readonly drawn?: Drawn;
+  /** Told after every check of an open page's campaign for a change: for tests to wait for one. */
+  readonly polled?: () => void;
   /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
   readonly oauth?: OAuthProvider;
   /** The rate limits of the login, link and spectator routes (default DEFAULT_RATE_LIMITS: 20 and 600 a minute). */
@@ -70,6 +72,8 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     logins: cookieLogins(app, secure),
     streams: new Set(),
     pollMs: opts.pollMs ?? 2000,
+    mapVersions: new Map(),
+    ...(opts.polled ? { polled: opts.polled } : {}),
   };
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
   const loginLimit = routeLimit(limits.login, limits.windowMs);

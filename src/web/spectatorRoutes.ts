@@ -1,5 +1,5 @@
 import { webVersion } from '../app/web/webAccess.js';
-import { spectatorMap, spectatorPage, spectatorVersion } from '../app/web/spectatorPage.js';
+import { spectatorMap, spectatorShown, spectatorVersion } from '../app/web/spectatorPage.js';
 import { eventStream } from './eventStream.js';
 import { mapRoutes, type MapViewOf } from './mapRoutes.js';
 import { ASSETS, notFound, type RouteContext } from './routeContext.js';
@@ -13,10 +13,9 @@ export function spectatorRoutes(ctx: RouteContext, spectatorLimit: object): void
   });
 
   server.get<{ Params: { id: string } }>('/s/:id/page.json', spectatorLimit, async (req, reply) => {
-    const version = spectatorVersion(app, req.params.id);
-    const data = version === undefined ? undefined : spectatorPage(app, req.params.id);
-    if (!data || version === undefined) return notFound(reply);
-    return reply.header('cache-control', 'no-store').send({ ...data, version });
+    const shown = spectatorShown(app, req.params.id);
+    if (!shown) return notFound(reply);
+    return reply.header('cache-control', 'no-store').send({ ...shown.data, version: shown.version });
   });
 
   const spectatorView: MapViewOf = (req) => {
@@ -28,7 +27,7 @@ export function spectatorRoutes(ctx: RouteContext, spectatorLimit: object): void
   server.get<{ Params: { id: string } }>('/s/:id/events', spectatorLimit, async (req, reply) => {
     const id = req.params.id;
     if (spectatorVersion(app, id) === undefined) return notFound(reply);
-    eventStream(req, reply, { changed: () => webVersion(app, id), shown: () => spectatorVersion(app, id) }, ctx);
+    eventStream(req, reply, { changed: () => webVersion(app, id), shown: () => spectatorShown(app, id)?.version }, ctx);
     return reply;
   });
 }

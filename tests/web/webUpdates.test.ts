@@ -27,7 +27,7 @@ const PUBLIC_SETUP = [
 interface OpenPage {
   /** Waits for the next server-sent event of this kind. */
   next(kind: string): Promise<void>;
-  /** The page's data; `version` is the change fingerprint (it carries a write time). */
+  /** The page's data; `version` is the reader's (a hash of what their page shows). */
   json(): Promise<{ campaign: { time: string; status: string; fog: boolean }; days: number[]; chronicle: { text: string }[]; version?: string }>;
   map(): Promise<string>;
 }
@@ -101,13 +101,49 @@ describe('an open page follows the campaign: pause, undo, fog', () => {
     expect((await p.json()).campaign.fog).toBe(true);
     const fogAt2128 = await p.map();
     expect(fogAt2128).not.toBe(publicAt2027);
+    // Out of her sight: no update is pushed (tested below), and her map is the same.
     await w.h.run('@referee /army edit army:grallune hex:2026');
-    await p.next('update');
     expect(await p.map()).toBe(fogAt2128);
     // Where Bob stood while positions were public stays in her chronicle; where he went in fog does not.
-    const { version: _v, ...page } = await p.json();
-    const text = JSON.stringify(page);
+    const text = JSON.stringify(await p.json());
     expect(text).toContain('placed Army of Grallune at 2128');
     expect(text).not.toContain('2026');
+  });
+});
+
+describe('an open page is told only of changes it can see', () => {
+  it('GIVEN alice\'s open page in fog WHEN Bob\'s army moves out of her sight THEN no update is pushed to her, and her version stays; WHEN the referee then pauses THEN one update is pushed', { timeout: 300_000 }, async () => {
+    // Each check of the open pages is counted, so the test waits for one after the hidden move (no waiting on the clock).
+    const waiting: (() => void)[] = [];
+    const polled = (): void => { for (const f of waiting.splice(0)) f(); };
+    const aPoll = (): Promise<void> => new Promise((resolve) => waiting.push(resolve));
+    w = await webHarness({ setup: `${PUBLIC_SETUP}\n@referee /campaign settings positions:fog!`, web: { polled } });
+    const { cookie, page } = await w.login(await w.link('alice'));
+    const res = await fetch(`${page}/events`, { headers: { cookie } });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = async (ok: () => boolean): Promise<void> => {
+      while (!ok()) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended');
+        text += decoder.decode(value);
+      }
+    };
+    const version = async (): Promise<string> => ((await (await fetch(`${page}/page.json`, { headers: { cookie } })).json()) as { version: string }).version;
+    await until(() => text.includes('event: hello'));
+    const before = await version();
+    expect(text).toContain(JSON.stringify(before));
+    await w.h.run('@referee /army edit army:grallune hex:2128');
+    // Two checks after the move (the first may have begun before it): any update they pushed is written before they are counted.
+    await aPoll();
+    await aPoll();
+    expect(await version()).toBe(before);
+    await w.h.run('@referee /campaign pause');
+    const after = await version();
+    expect(after).not.toBe(before);
+    await until(() => text.includes(`event: update\ndata: ${JSON.stringify(after)}`));
+    // Only the pause's update (its data her new version), none for the hidden move before it.
+    expect(text.split('event: update').length - 1).toBe(1);
   });
 });

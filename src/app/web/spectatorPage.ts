@@ -6,6 +6,7 @@ import { channelFrameView, webMayReadLogged, type WebReader } from '../deliverie
 import type { App } from '../app.js';
 import { readCampaign } from '../unitOfWork.js';
 import type { CampaignTx, TickFrame } from '../campaignTx.js';
+import { readerVersion } from './readerVersion.js';
 import { CHRONICLE_LINES, WEB_MAP_WIDTH, type PageData } from './webPage.js';
 
 /*
@@ -41,8 +42,10 @@ function shownTick(tx: CampaignTx, delay: number): Shown | undefined {
 }
 
 /**
- * A fingerprint of what the spectator page shows (the delay and the half period shown); undefined
- * when the campaign is gone or has no spectator page. The page's updates watch it.
+ * The server's fingerprint of what the spectator page shows (the delay and the half period shown,
+ * with its last event id: it may count hidden events, so it is never sent); undefined when the
+ * campaign is gone or has no spectator page. The page's updates poll it, then compare
+ * `spectatorShown`'s version.
  */
 export function spectatorVersion(app: App, campaignId: string): string | undefined {
   try {
@@ -58,7 +61,7 @@ export function spectatorVersion(app: App, campaignId: string): string | undefin
 }
 
 /** The spectator page's data: the public chronicle up to the half period shown, and no army, intel or inbox; undefined when there is no such page. */
-export function spectatorPage(app: App, campaignId: string): PageData | undefined {
+function spectatorPage(app: App, campaignId: string): PageData | undefined {
   return readCampaign(app, { campaignId }, (tx) => {
     const delay = delayOf(tx);
     if (delay === undefined) return undefined;
@@ -88,8 +91,15 @@ export function spectatorPage(app: App, campaignId: string): PageData | undefine
   });
 }
 
+/** The spectator page's data with the version sent to spectators (a hash of that data and of the map shown); undefined when there is no such page. */
+export function spectatorShown(app: App, campaignId: string): { data: PageData; version: string } | undefined {
+  const data = spectatorPage(app, campaignId);
+  if (!data) return undefined;
+  return { data, version: readerVersion(data, spectatorMap(app, campaignId)?.version ?? null) };
+}
+
 /** The spectator page's map (the public map of the half period shown), its cache key, or undefined when there is none. */
-export function spectatorMap(app: App, campaignId: string): { key: string; render: (width?: number) => Promise<Buffer> } | undefined {
+export function spectatorMap(app: App, campaignId: string): { key: string; version: string; render: (width?: number) => Promise<Buffer> } | undefined {
   const job = readCampaign(app, { campaignId }, (tx) => {
     const delay = delayOf(tx);
     const t = delay === undefined ? undefined : shownTick(tx, delay);
@@ -98,5 +108,5 @@ export function spectatorMap(app: App, campaignId: string): { key: string; rende
     return { key: `spectator|${campaignId}|${t.timeIndex}|${t.lastEventId}`, map: tx.map, mapKey: tx.mapKey, view, title: { campaign: tx.state.name, time: formatGameTime(view.time), weather: describeSky(view.weather) } };
   });
   if (!job) return undefined;
-  return { key: job.key, render: (width = WEB_MAP_WIDTH) => renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width, hexIds: 'all' }) };
+  return { key: job.key, version: readerVersion(job.mapKey, job.view, job.title), render: (width = WEB_MAP_WIDTH) => renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width, hexIds: 'all' }) };
 }

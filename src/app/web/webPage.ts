@@ -14,6 +14,7 @@ import { refereeInbox } from '../referee/inbox.js';
 import type { App } from '../app.js';
 import { readCampaign } from '../unitOfWork.js';
 import type { CampaignTx, TickFrame } from '../campaignTx.js';
+import { readerVersion } from './readerVersion.js';
 import { webRole, type WebSession } from './webAccess.js';
 
 /** What the page is asked for: whose view (the referee may view as any army), and which day (the latest when absent). */
@@ -157,7 +158,22 @@ export const WEB_MAP_WIDTH = 3200;
  * picture is drawn smaller (src/web/tiles.ts), the same view.
  */
 export async function webMap(app: App, session: WebSession, req: PageRequest, width = WEB_MAP_WIDTH): Promise<Buffer> {
-  const job = readCampaign(app, { campaignId: session.campaignId }, (tx) => {
+  const job = webMapJob(app, session, req);
+  return renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width, hexIds: 'all' });
+}
+
+/**
+ * A hash of the page's map as the reader sees it (the view drawn, its title and the map), without
+ * drawing it: the map's part of the reader's version, and the key its pictures are kept under.
+ */
+export function webMapVersion(app: App, session: WebSession, req: PageRequest): string {
+  const job = webMapJob(app, session, req);
+  return readerVersion(job.mapKey, job.view, job.title);
+}
+
+/** What the page's map draws: now, the reader's own view; a past day, the book's frame of that day as that reader may see it. */
+function webMapJob(app: App, session: WebSession, req: PageRequest) {
+  return readCampaign(app, { campaignId: session.campaignId }, (tx) => {
     const r = readingOf(tx, session, req);
     let view: MapView;
     if (req.day !== undefined) {
@@ -169,5 +185,4 @@ export async function webMap(app: App, session: WebSession, req: PageRequest, wi
     }
     return { map: tx.map, mapKey: tx.mapKey, view, title: { campaign: tx.state.name, time: formatGameTime(view.time), weather: describeSky(view.weather) } };
   });
-  return renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width, hexIds: 'all' });
 }
