@@ -13,7 +13,7 @@ import { DIRECTION_VECTORS, DIRECTIONS, hexKey } from '../src/engine/hex/index.j
 import { buildMap, isWater, type MapModel } from '../src/engine/map/index.js';
 import { type ScenarioDoc, validateScenario } from '../src/engine/scenario/index.js';
 import { loadShippedScenario, mapOf } from '../src/app/scenarios.js';
-import { inCampaign, readCampaign } from '../src/app/session.js';
+import { inCampaign, readCampaign } from '../src/app/unitOfWork.js';
 import { newCampaign } from '../src/engine/state/index.js';
 import { closeRenderPool } from '../src/render/index.js';
 import { ensureBuilt } from './startup.js';

@@ -6,7 +6,7 @@ import { createApp } from '../src/app/createApp.js';
 import { DeliveryLanes, DRAW_AHEAD, type DeliveryOutcome, type OutboxItem } from '../src/app/outbox.js';
 import { ManualClock } from '../src/app/ports.js';
 import { resumeEndedPauses, runDueTicks, sendReminders } from '../src/app/scheduler/index.js';
-import { readCampaign } from '../src/app/session.js';
+import { readCampaign } from '../src/app/unitOfWork.js';
 import { consoleContext } from '../src/console/consoleContext.js';
 import { parseLine } from '../src/console/parseLine.js';
 import { ConsoleSession } from '../src/console/session.js';

@@ -9,7 +9,7 @@ import { runButton } from '../src/app/journal/invocation.js';
 import { pruneInteractions } from '../src/app/interactionClaim.js';
 import { pruneDelivered } from '../src/app/outbox.js';
 import { ManualClock } from '../src/app/ports.js';
-import { readCampaign } from '../src/app/session.js';
+import { readCampaign } from '../src/app/unitOfWork.js';
 import { replayText, reportText } from '../src/console/replay.js';
 import { ConsoleSession, type ConsoleOutput } from '../src/console/session.js';
 import { createRngState, SeededDice } from '../src/engine/dice/index.js';

@@ -1,7 +1,8 @@
 import type { Army } from '../engine/forces/index.js';
 import type { CampaignState } from '../engine/state/index.js';
 import { UserError } from './errors.js';
-import { armiesOf, type CampaignTx } from './session.js';
+import { armiesOf } from './members.js';
+import type { CampaignTx } from './campaignTx.js';
 
 const norm = (s: string): string => s.trim().toLowerCase().replace(/\s+/g, ' ');
 

@@ -2,7 +2,7 @@ import { findCampaignInChannel } from '../db/campaignRepo.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import { distinctPlaces, placeLabel, placesNamed, placesOf } from './places.js';
-import { readCampaign } from './session.js';
+import { readCampaign } from './unitOfWork.js';
 
 export interface Choice {
   readonly name: string;

@@ -17,8 +17,8 @@ import type { Reply } from './messages.js';
 
 /*
  * The shapes a use-case works with: what it reads inside its transaction (`CampaignTx`) and what
- * it returns (`Change`). Apart from session.ts (which opens and writes the transaction) so that
- * the deliveries module can read a transaction without importing the session.
+ * it returns (`Change`). Apart from unitOfWork.ts (which opens and writes the transaction) so that
+ * the deliveries module can read a transaction without importing the unit of work.
  */
 
 /** What a use-case may read besides the state, inside its transaction. Read-only. */

@@ -1,3 +1,5 @@
+import type { RefusalCode } from '../engine/refusalCodes.js';
+
 /** Text a user typed, as a refusal quotes it: cut to about 100 characters. */
 const QUOTE_MAX = 100;
 
@@ -24,13 +26,14 @@ function fitRefusal(message: string): string {
 
 /**
  * Bad input or a refused action: the user sees the message (ephemeral), nothing is logged as an
- * error. `code` is a stable dotted identifier (e.g. 'army.notYours').
+ * error. `code` is a stable dotted identifier from the one table of them (src/engine/refusalCodes.ts,
+ * e.g. 'army.notYours'); the compiler refuses one that is not there.
  */
 export class UserError extends Error {
-  readonly code: string;
+  readonly code: RefusalCode;
   readonly data?: Readonly<Record<string, unknown>>;
 
-  constructor(code: string, message: string, data?: Record<string, unknown>) {
+  constructor(code: RefusalCode, message: string, data?: Record<string, unknown>) {
     super(fitRefusal(message));
     this.name = 'UserError';
     this.code = code;

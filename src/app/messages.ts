@@ -4,7 +4,7 @@ import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 /**
  * What a use-case hands back for the transports to deliver. Transports only deliver; they never
  * decide content. A use-case's result is its answer to the command (`Reply`); DMs and channel
- * posts are never returned: they go through the outbox (`Outgoing` in session.ts) in the
+ * posts are never returned: they go through the outbox (`Outgoing`, src/app/deliveries/outgoing.ts) in the
  * use-case's own transaction.
  */
 export interface MessageFile {

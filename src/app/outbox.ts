@@ -10,7 +10,8 @@ import type { Card, MessageButton, MessageFile, Picture } from './messages.js';
 import { paint } from './pictures.js';
 import { deliver, OPEN, REFEREE_ONLY } from './deliveries/audience.js';
 import { CHANNEL_FAULT } from './referee/heldMessages.js';
-import { inCampaign, type Outgoing } from './session.js';
+import { inCampaign } from './unitOfWork.js';
+import type { Outgoing } from './deliveries/outgoing.js';
 import { dmTestRefused, isDmTest } from './deliveries/dmTest.js';
 
 /** A message ready for a transport to deliver: a DM or a channel post, its pictures drawn. */

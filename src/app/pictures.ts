@@ -1,7 +1,7 @@
 import { renderBattlefield, renderMap } from '../render/index.js';
 import type { App } from './app.js';
 import type { MessageFile, Picture } from './messages.js';
-import { staticsOf } from './session.js';
+import { staticsOf } from './statics.js';
 
 /**
  * Draws and encodes a picture of a campaign at send time (the delivery worker calls this for each

@@ -1,5 +1,6 @@
 import type { Hex } from '../engine/hex/index.js';
 import type { MapModel } from '../engine/map/index.js';
+import type { RefusalCode } from '../engine/refusalCodes.js';
 import { UserError } from './errors.js';
 
 /**
@@ -115,7 +116,7 @@ function idForm(map: MapModel): string {
  * A hex given as an id or a place name. Refusals (with `code`): a place name that fits several
  * places lists them with the exact form to type; an unknown one names the nearest places.
  */
-export function hexOrPlace(map: MapModel, text: string | undefined, option: string, code: string): Hex {
+export function hexOrPlace(map: MapModel, text: string | undefined, option: string, code: RefusalCode): Hex {
   const t = (text ?? '').trim();
   const h = map.parse(t);
   if (h && map.inBounds(h)) return h;
@@ -143,7 +144,7 @@ export function hexOrPlace(map: MapModel, text: string | undefined, option: stri
  * A path of hex ids and place names in order, separated by spaces, commas or arrows: "0712 0713
  * Valdheim". A name of several words is read whole ("East Port"); commas may separate them too.
  */
-export function pathOfPlaces(map: MapModel, text: string, option: string, code: string): Hex[] {
+export function pathOfPlaces(map: MapModel, text: string, option: string, code: RefusalCode): Hex[] {
   const parts = text.split(/[,;>]+/).flatMap((part) => wordsAsPlaces(map, part));
   if (parts.length === 0) throw new UserError(code, `${option} takes hexes (or place names) in order, e.g. \`${option}:"0712 0713 0813"\`.`);
   return parts.map((p) => hexOrPlace(map, p, option, code));

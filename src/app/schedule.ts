@@ -1,5 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 import { quietMinutes, type CampaignSettings } from '../engine/state/index.js';
+import type { RefusalCode } from '../engine/refusalCodes.js';
 import { UserError } from './errors.js';
 import { discordTime } from './format.js';
 
@@ -137,7 +138,7 @@ const UNIT_MINUTES = { m: 1, h: 60, d: 24 * 60, w: 7 * 24 * 60 } as const;
  * instant with its offset (`2026-12-01T18:00Z`). It must be in the future and at most `maxDays`
  * ahead; otherwise a UserError with `code` says what is accepted.
  */
-export function parseUntil(text: string, timezone: string, now: Date, maxDays: number, code: string): Date {
+export function parseUntil(text: string, timezone: string, now: Date, maxDays: number, code: RefusalCode): Date {
   const t = text.trim();
   const accepted = `\`until:\` takes a time after now and at most ${maxDays} days ahead: a duration (\`12h\`, \`3d\`, \`2w\`), a date (\`2026-12-01\`) or a date and time (\`2026-12-01 18:00\`) in the campaign's timezone (${timezone}).`;
   let at: Date | undefined;

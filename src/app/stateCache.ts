@@ -8,7 +8,7 @@ import type { App } from './app.js';
  * revision read inside the command's own transaction is the same: a write by another process (two
  * bots on one database, a shard) changes the revision, so the copy is dropped and the state loaded
  * again. A copy is taken only from what this process read or committed, never from a transaction
- * that may still roll back (src/app/session.ts).
+ * that may still roll back (src/app/unitOfWork.ts).
  *
  * The copies are frozen (deeply, each object once): use-cases build new states and never change one
  * in place, and a copy shared by later commands must stay as it was stored.

@@ -1,9 +1,11 @@
+import type { RefusalCode } from './refusalCodes.js';
+
 /**
  * Expected rule failures are values, not exceptions. A violation carries a stable dotted code
- * (e.g. `move.noPath`), a message for the user that says what would be accepted, and details.
+ * (e.g. `move.noPath`, one of REFUSAL_CODES), a message for the user that says what would be accepted, and details.
  */
 export interface Violation {
-  readonly code: string;
+  readonly code: RefusalCode;
   readonly message: string;
   readonly details?: Readonly<Record<string, unknown>>;
 }
@@ -14,7 +16,7 @@ export function ok<T>(value: T): Result<T> {
   return { ok: true, value };
 }
 
-export function fail<T = never>(code: string, message: string, details?: Record<string, unknown>): Result<T> {
+export function fail<T = never>(code: RefusalCode, message: string, details?: Record<string, unknown>): Result<T> {
   return details === undefined ? { ok: false, violation: { code, message } } : { ok: false, violation: { code, message, details } };
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCampaign } from '../../src/app/session.js';
+import { readCampaign } from '../../src/app/unitOfWork.js';
 import { StateCache } from '../../src/app/stateCache.js';
 import { insertCampaign, loadState, saveState, stateRevision } from '../../src/db/campaignRepo.js';
 import { closeDatabase, openDatabase, writeTransaction } from '../../src/db/client.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exportedState } from '../../src/app/campaign/exportCampaign.js';
-import { snapshotState } from '../../src/app/session.js';
+import { snapshotState } from '../../src/app/undoSnapshots.js';
 import { insertCampaign, loadState, saveState } from '../../src/db/campaignRepo.js';
 import { closeDatabase, openDatabase, writeTransaction } from '../../src/db/client.js';
 import { lastUndoableTick, recordTick } from '../../src/db/tickRepo.js';

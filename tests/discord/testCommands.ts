@@ -65,7 +65,7 @@ export const publicRefusal = {
   data: new SlashCommandBuilder().setName('public-refusal').setDescription('Deferred in public, then refused.'),
   defer: 'public',
   async execute() {
-    throw new UserError('turn.notReferee', 'Only the referee can advance the turn.');
+    throw new UserError('campaign.refereeOnly', 'Only the referee can advance the turn.');
   },
 } satisfies Command;
 
@@ -94,7 +94,7 @@ export const upload = {
   defer: 'ephemeral',
   async execute(ctx) {
     const file = ctx.attachment('file');
-    if (!file) throw new UserError('upload.missing', 'Attach a file.');
+    if (!file) throw new UserError('scenario.invalid', 'Attach a file.');
     const text = await file.text();
     return [ephemeral(`read ${file.name}: ${text}`)];
   },
@@ -108,7 +108,7 @@ export const decideButtons: ButtonHandler = {
   prefix: 'decide',
   async execute({ userId, customId }) {
     pressed.push({ userId, customId });
-    if (customId.endsWith(':late')) throw new UserError('contact.decided', 'This contact was already decided.');
+    if (customId.endsWith(':late')) throw new UserError('contact.buttonStale', 'This contact was already decided.');
     return [reply(`Decision recorded: ${customId.split(':')[2] ?? '?'}.`)];
   },
 };

@@ -76,7 +76,7 @@ describe('describeMovement: the commander\'s account of a half period', () => {
     expect(outcome([{ kind: 'stragglersLeft', figures: 3, at: '0201' }], 'marched')).toBe('Afternoon: Army of ann marched 0201 -> 0202; 3 of 12 points left today. 3 straggling figure(s) left behind at 0201 are lost.');
     expect(outcome([{ kind: 'crossingBegun', method: 'ferry', at: '0202', days: 1 }])).toContain('Ferry crossing at 0202 begun: 1 day(s).');
     expect(outcome([{ kind: 'crossingBegun', method: 'rafts', at: '0202', days: 3 }])).toContain('Rafts (timber, build, cross) at 0202 begun: 3 day(s).');
-    expect(outcome([{ kind: 'orderCancelled', violation: { code: 'move.x', message: 'the hex is water' } }])).toContain('Order cancelled: the hex is water.');
+    expect(outcome([{ kind: 'orderCancelled', violation: { code: 'move.water', message: 'the hex is water' } }])).toContain('Order cancelled: the hex is water.');
     expect(outcome([{ kind: 'crossingChanged', method: 'rafts' }])).toContain('Waiting: the crossing here would now be by rafts; give the order again to accept it.');
     expect(outcome([{ kind: 'haltedByContact', mayGoOn: true }])).toContain('Halted by map contact; the march may go on next half period once the contact is resolved.');
     expect(outcome([{ kind: 'haltedByContact', mayGoOn: false }])).toContain('Halted by map contact; movement ends for this period.');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
 import { enqueue } from '../../src/db/outboxRepo.js';
-import { insertNewCampaign } from '../../src/app/session.js';
+import { insertNewCampaign } from '../../src/app/insertCampaign.js';
 import { newCampaign } from '../../src/engine/state/newCampaign.js';
 import { parseScenarioText } from '../../src/app/scenarios.js';
 import { killAll, startProcess, botEnv } from './botProcess.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HALF_PERIODS } from '../../src/engine/clock/gameTime.js';
 import { commanderMapView, halfPeriodTag } from '../../src/engine/views/mapView.js';
 import { commanderKnowledge } from '../../src/app/map/knowledge.js';
-import { readCampaign } from '../../src/app/session.js';
+import { readCampaign } from '../../src/app/unitOfWork.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
 
 let h: Harness | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { inCampaign } from '../../src/app/session.js';
+import { inCampaign } from '../../src/app/unitOfWork.js';
 import type { MarchState } from '../../src/engine/forces/army.js';
 import { campaignState, type Harness } from './harness.js';
 import { contactHarness, hexOf, open } from './contactSetup.js';

@@ -6,7 +6,7 @@ import { ManualClock } from '../../src/app/ports.js';
 import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
 import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { readCampaign } from '../../src/app/session.js';
+import { readCampaign } from '../../src/app/unitOfWork.js';
 
 export interface Harness {
   readonly app: ReturnType<typeof createApp>;

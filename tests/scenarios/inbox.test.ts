@@ -99,7 +99,7 @@ describe('/referee inbox: deliveries given up', () => {
     await h.run('@referee /campaign assign army:hadewych user:alice');
     const { runDelivery } = await import('../../src/app/outbox.js');
     const { enqueue } = await import('../../src/db/outboxRepo.js');
-    const { readCampaign } = await import('../../src/app/session.js');
+    const { readCampaign } = await import('../../src/app/unitOfWork.js');
     const id = readCampaign(h.app, { actor: { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] } }, (tx) => tx.meta.id);
     enqueue(h.app.db, { campaignId: id, to: 'dm', userId: 'alice', content: 'Your orders, again.', nonce: 'lost1' }, h.clock.now().toISOString());
     await runDelivery(h.app, async () => ({ result: 'permanent', reason: 'Unknown User' }));

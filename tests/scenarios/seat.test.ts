@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimButton } from '../../src/app/table/seat.js';
-import { readCampaign } from '../../src/app/session.js';
+import { readCampaign } from '../../src/app/unitOfWork.js';
 import { autumnWar, campaignState, consoleHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;

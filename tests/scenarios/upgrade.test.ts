@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCampaign } from '../../src/app/session.js';
+import { readCampaign } from '../../src/app/unitOfWork.js';
 import { STATE_VERSION } from '../../src/engine/state/upgrade.js';
 import { consoleHarness, type Harness } from './harness.js';
 

@@ -1,5 +1,5 @@
 import type { App } from '../../src/app/app.js';
-import { inCampaign, readCampaign } from '../../src/app/session.js';
+import { inCampaign, readCampaign } from '../../src/app/unitOfWork.js';
 import { getCampaignMeta } from '../../src/db/campaignRepo.js';
 import { outboxByStatus } from '../../src/db/outboxRepo.js';
 import type { CampaignState, Order } from '../../src/engine/state/campaign.js';

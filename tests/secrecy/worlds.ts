@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { commands } from '../../commands/index.js';
 import type { App } from '../../src/app/app.js';
 import type { Command, CommandOptionJson } from '../../src/app/commandContext.js';
-import { inCampaign, readCampaign } from '../../src/app/session.js';
+import { inCampaign, readCampaign } from '../../src/app/unitOfWork.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';

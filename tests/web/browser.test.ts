@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { formatGameTime, fromIndex } from '../../src/engine/clock/index.js';
-import { readCampaign } from '../../src/app/session.js';
+import { readCampaign } from '../../src/app/unitOfWork.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fogSetup, webHarness, type WebHarness } from './webHarness.js';

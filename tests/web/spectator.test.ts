@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCampaign } from '../../src/app/session.js';
+import { readCampaign } from '../../src/app/unitOfWork.js';
 import { webHarness, type WebHarness } from './webHarness.js';
 
 /*

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCampaign } from '../../src/app/session.js';
+import { readCampaign } from '../../src/app/unitOfWork.js';
 import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
 
 /*

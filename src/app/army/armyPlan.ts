@@ -9,7 +9,9 @@ import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
 import { pathOfPlaces } from '../places.js';
 import type { Hex } from '../../engine/hex/index.js';
-import { inCampaign, requireReferee, type CampaignTx } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
+import type { CampaignTx } from '../campaignTx.js';
 import { planFollowers } from './planFollowers.js';
 
 export interface ArmyPlanInput {

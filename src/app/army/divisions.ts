@@ -5,7 +5,9 @@ import { requireArmy, requireControl } from '../armies.js';
 import { must } from '../contact/contactCommon.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { commandersOf, inCampaign, type CampaignTx, type MemberChange } from '../session.js';
+import { commandersOf } from '../members.js';
+import { inCampaign } from '../unitOfWork.js';
+import type { CampaignTx, MemberChange } from '../campaignTx.js';
 import { routeEvents } from '../deliveries/routeEvents.js';
 
 /**

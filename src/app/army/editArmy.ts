@@ -9,7 +9,8 @@ import { requireArmy } from '../armies.js';
 import { quote, UserError } from '../errors.js';
 import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign, requireReferee } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
 import { routeEvents } from '../deliveries/routeEvents.js';
 
 export interface EditArmyInput {

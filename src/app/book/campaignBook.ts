@@ -3,7 +3,7 @@ import type { CampaignState } from '../../engine/state/index.js';
 import type { MapView } from '../../engine/views/index.js';
 import type { StoredEvent } from '../../db/eventRepo.js';
 import type { PlayedTick } from '../../db/tickRepo.js';
-import type { TickFrame } from '../session.js';
+import type { TickFrame } from '../campaignTx.js';
 
 /** Whose campaign book: what everyone saw, everything (the referee's), or what some armies' commander knew. */
 export type BookReader =

@@ -7,7 +7,9 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { armiesOf, readCampaign, type CampaignTx } from '../session.js';
+import { armiesOf } from '../members.js';
+import { readCampaign } from '../unitOfWork.js';
+import type { CampaignTx } from '../campaignTx.js';
 import { audiencesOf, campaignBook, NOT_IN_BOOK, type BookReader } from './campaignBook.js';
 import { saidBefore } from '../deliveries/cards.js';
 

@@ -3,7 +3,9 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
-import { readCampaign, requireReferee, type TickFrame } from '../session.js';
+import { readCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
+import type { TickFrame } from '../campaignTx.js';
 import { viewFor } from './campaignBook.js';
 import { fileStem, mapTitle } from './exportBook.js';
 

@@ -5,7 +5,8 @@ import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
 import { assignmentDm } from '../deliveries/dmTest.js';
-import { inCampaign, requireReferee } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
 
 /** Referee: gives an army to a player (replacing any previous commander), or frees it. */
 export function assignArmy(app: App, actor: Actor, input: { army: string | undefined; userId: string | undefined; userName: string | undefined; remove?: boolean | undefined }): Reply[] {

@@ -4,7 +4,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { discordTime, gameTimeLabel } from '../format.js';
 import { ephemeral, reply, withCards, type Card, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
 
 /**
  * The public state of the campaign: time, status, sides and armies with their commanders (no

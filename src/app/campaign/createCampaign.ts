@@ -10,7 +10,7 @@ import { UserError } from '../errors.js';
 import { firstCommitments, newMaster, newSeed } from '../dice/seeds.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
 import { deliver, OPEN } from '../deliveries/audience.js';
-import { insertNewCampaign } from '../session.js';
+import { insertNewCampaign } from '../insertCampaign.js';
 import { loadShippedScenario, parseScenarioText, shippedScenarioIds } from '../scenarios.js';
 
 export interface CreateCampaignInput {

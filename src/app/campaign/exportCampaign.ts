@@ -3,7 +3,8 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { EXPORT_FORMAT, exportText } from '../journal/replayFile.js';
-import { readCampaign, requireReferee } from '../session.js';
+import { readCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
 
 /**
  * The dice state as exported: the public seeds of the periods not over yet stay secret, even from

@@ -12,7 +12,10 @@ import { deadlineControl, nextTickText, parseUntil, scheduleFromNow } from '../s
 import { countDue } from '../scheduler/countDue.js';
 import { revealMasterEvent } from '../dice/seeds.js';
 import { heldByChannelFault, sendAgain } from '../referee/heldMessages.js';
-import { forgetCampaign, inCampaign, requireReferee, type CampaignTx, type Change } from '../session.js';
+import { forgetCampaign } from '../statics.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
 import { reminderSettings } from '../notices.js';
 
 /** What to do with the half periods a catch-up pause left unplayed. @see RULINGS 8 */

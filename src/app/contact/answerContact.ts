@@ -13,7 +13,9 @@ import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { commandersOf, inCampaign, type CampaignTx, type Change } from '../session.js';
+import { commandersOf } from '../members.js';
+import { inCampaign } from '../unitOfWork.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
 import { deadlineText, deliveries, parseContactButton } from '../deliveries/contactPrompts.js';
 import { contactOfArmy, must } from './contactCommon.js';
 

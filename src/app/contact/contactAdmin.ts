@@ -7,7 +7,9 @@ import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
-import { inCampaign, requireReferee, type CampaignTx, type Change } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
 import { deliveries } from '../deliveries/contactPrompts.js';
 import { contactByIdForReferee, must } from './contactCommon.js';
 

@@ -5,7 +5,8 @@ import { requireArmy, requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign, type CampaignTx, type Change } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
 import { deliveries } from '../deliveries/contactPrompts.js';
 import { must } from './contactCommon.js';
 

@@ -8,7 +8,7 @@ import { requireControl } from '../armies.js';
 import { sideColour } from '../deliveries/cards.js';
 import { ephemeral, messageText, withCards, type Card, type CardField, type Reply } from '../messages.js';
 import { CARD_LABEL } from '../reconnaissance/terrainCommon.js';
-import { inCampaign } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
 
 /**
  * `/intel`: every estimate the commander has received, oldest first, with their own contact dice,

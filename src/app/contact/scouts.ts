@@ -5,7 +5,7 @@ import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
 
 /** What `/army status` and `/scouts` say of an army's scouts: the same words in both. */
 export function scoutsLine(deployed: number): string {

@@ -5,7 +5,8 @@ import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { armiesOf, readCampaign } from '../session.js';
+import { armiesOf } from '../members.js';
+import { readCampaign } from '../unitOfWork.js';
 
 /** How many rolls one answer lists at most (the newest). */
 const SHOWN = 25;

@@ -11,7 +11,9 @@ import { deliveries } from '../deliveries/contactPrompts.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { isReferee } from '../referees.js';
-import { commandersOf, inCampaign, type CampaignTx, type Change } from '../session.js';
+import { commandersOf } from '../members.js';
+import { inCampaign } from '../unitOfWork.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
 import { parseDiceButton } from '../deliveries/diceAsks.js';
 
 /** The request a user means: the one named, or their only one waiting. */

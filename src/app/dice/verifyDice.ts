@@ -4,7 +4,8 @@ import type { App } from '../app.js';
 import type { StoredEvent } from '../../db/eventRepo.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
-import { readCampaign, type CampaignTx } from '../session.js';
+import { readCampaign } from '../unitOfWork.js';
+import type { CampaignTx } from '../campaignTx.js';
 import { commitmentOf, hasSecretStream } from './seeds.js';
 
 type Data = Readonly<Record<string, unknown>>;

@@ -4,7 +4,7 @@ import { planMove } from '../../engine/movement/index.js';
 import { stateAsKnown } from '../../engine/knowledge/index.js';
 import { TICK_PLAN } from '../../engine/tick/index.js';
 import { estimateFromContact, type ArmyEstimate, type CommanderKnowledge } from '../../engine/views/index.js';
-import type { CampaignTx } from '../session.js';
+import type { CampaignTx } from '../campaignTx.js';
 import { voyageSchedule } from '../water/voyage.js';
 
 /**

@@ -7,7 +7,8 @@ import { UserError } from '../errors.js';
 import { hexOrPlace } from '../places.js';
 import { gameTimeLabel } from '../format.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { armiesOf, inCampaign } from '../session.js';
+import { armiesOf } from '../members.js';
+import { inCampaign } from '../unitOfWork.js';
 import { requireControl } from '../armies.js';
 import { commanderKnowledge } from './knowledge.js';
 

@@ -5,7 +5,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { findArmy } from '../armies.js';
 import type { Choice } from '../autocomplete.js';
-import { readCampaign } from '../session.js';
+import { readCampaign } from '../unitOfWork.js';
 import { handCardText } from './terrainCommon.js';
 
 /**

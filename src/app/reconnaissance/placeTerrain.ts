@@ -6,7 +6,7 @@ import { requireControl } from '../armies.js';
 import { must } from '../contact/contactCommon.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
 import { routeEvents } from '../deliveries/routeEvents.js';
 import { CARD_LABEL, cellText, handText, pickCard, sketchData, sketchFile, sketchFileName, terrainContact, VALID_CELLS } from './terrainCommon.js';
 

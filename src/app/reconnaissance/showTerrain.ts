@@ -3,7 +3,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
 import { handText, sketchData, sketchFile, sketchFileName, terrainContact } from './terrainCommon.js';
 
 /**

@@ -1,7 +1,8 @@
 import { deliver, OPEN } from '../deliveries/audience.js';
 import type { UndeliveredRow } from '../../db/outboxRepo.js';
 import type { Card, Picture } from '../messages.js';
-import type { CampaignTx, Outgoing } from '../session.js';
+import type { CampaignTx } from '../campaignTx.js';
+import type { Outgoing } from '../deliveries/outgoing.js';
 
 /**
  * How a channel post given up for a fault of its channel (a permission refused, the channel gone

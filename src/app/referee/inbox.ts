@@ -14,7 +14,11 @@ import { givenUpReason, sendAgain } from './heldMessages.js';
 import { deliver, OPEN, secretOf } from '../deliveries/audience.js';
 import { isReferee } from '../referees.js';
 import { plansField } from '../army/plansField.js';
-import { commandersOf, inCampaign, readCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
+import { commandersOf } from '../members.js';
+import { inCampaign, readCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
+import type { Outgoing } from '../deliveries/outgoing.js';
 
 /**
  * The referee's inbox: everything that waits on the referee, in one private answer, each with a

@@ -4,7 +4,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { readCampaign } from '../session.js';
+import { readCampaign } from '../unitOfWork.js';
 import { findTopic, RULES_TOPICS, topicList } from './topics.js';
 
 /** Topics rendered with the channel's campaign settings (its profiles, its flying and drought settings). */

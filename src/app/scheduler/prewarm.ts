@@ -2,7 +2,8 @@ import { campaignsDueBetween } from '../../db/campaignRepo.js';
 import { publicMapView } from '../../engine/views/index.js';
 import { holdRenderThreads, renderMap } from '../../render/index.js';
 import type { App } from '../app.js';
-import { readCampaign, staticsOf } from '../session.js';
+import { readCampaign } from '../unitOfWork.js';
+import { staticsOf } from '../statics.js';
 
 /** Ticks due within this window are pre-warmed for (the minute check runs twice before each). */
 const WINDOW_MS = 2 * 60_000;

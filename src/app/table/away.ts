@@ -6,7 +6,9 @@ import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
 import { ephemeral, type CardField, type Reply } from '../messages.js';
 import { parseUntil } from '../schedule.js';
-import { armiesOf, commandersOf, inCampaign, type CampaignTx } from '../session.js';
+import { armiesOf, commandersOf } from '../members.js';
+import { inCampaign } from '../unitOfWork.js';
+import type { CampaignTx } from '../campaignTx.js';
 
 /** The furthest ahead `/away until:` may say, in days. */
 const MAX_AWAY_DAYS = 60;

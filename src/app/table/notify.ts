@@ -3,7 +3,7 @@ import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { noticeBook, TICK_REPORT_CHOICES, type Notices, type TickReportChoice } from '../notices.js';
-import { inCampaign } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
 
 /** The longest reminder lead a person may choose, in minutes (a day). */
 const MAX_LEAD = 24 * 60;

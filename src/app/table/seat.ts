@@ -7,7 +7,10 @@ import { requireArmy } from '../armies.js';
 import { assignmentDm } from '../deliveries/dmTest.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
-import { armiesOf, commandersOf, inCampaign, requireReferee, type CampaignTx, type Change, type MemberChange } from '../session.js';
+import { armiesOf, commandersOf } from '../members.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
+import type { CampaignTx, Change, MemberChange } from '../campaignTx.js';
 
 /*
  * Substitutes (issue 27, item 3): the referee offers the seat of an army whose commander is

@@ -6,7 +6,8 @@ import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
 import { reply, type Reply } from '../messages.js';
 import { outOfQuietHours, reminderTime } from '../schedule.js';
-import { inCampaign, requireReferee } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
 import { reminderSettings } from '../notices.js';
 
 /** At most this many extensions of one half period's deadline, and this much in all. */

@@ -7,7 +7,8 @@ import { discordTime } from '../format.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { outOfQuietHours, reminderTime } from '../schedule.js';
 import { deliver, OPEN } from '../deliveries/audience.js';
-import { inCampaign, type CampaignTx, type Change } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
 import { reminderSettings } from '../notices.js';
 
 /** The custom id of the Ready button on a commander's DMs: `ready:<campaignId>`. */

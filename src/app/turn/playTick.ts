@@ -1,6 +1,7 @@
 import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
 import { REFEREE } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
+import type { RefusalCode } from '../../engine/refusalCodes.js';
 import { followingPlans, resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
 import { planFollowers } from '../army/planFollowers.js';
 import { isFog } from '../../engine/knowledge/index.js';
@@ -17,7 +18,10 @@ import { gameTimeLabel } from '../format.js';
 import { waitingLine } from '../referee/inbox.js';
 import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextTickText, scheduleAfter, scheduleFromNow } from '../schedule.js';
-import { inCampaign, requireReferee, type CampaignTx, type Change, type Outgoing } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
+import type { Outgoing } from '../deliveries/outgoing.js';
 import { noticeBook, reminderSettings } from '../notices.js';
 import { countAbsence } from '../table/absence.js';
 
@@ -91,7 +95,7 @@ export interface PlayOptions {
  */
 export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickOutcome> {
   const s = tx.state;
-  const refuse = (reason: NonNullable<TickOutcome['reason']>, code: string, why: string): Change<TickOutcome> => {
+  const refuse = (reason: NonNullable<TickOutcome['reason']>, code: RefusalCode, why: string): Change<TickOutcome> => {
     if (tx.actor) throw new UserError(code, why);
     return { result: { played: false, reason, why, replies: [] } };
   };

@@ -3,7 +3,8 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { discordTime, gameTimeLabel, list } from '../format.js';
 import { ephemeral, reply, withCards, type CardField, type Reply } from '../messages.js';
-import { commandersOf, inCampaign } from '../session.js';
+import { commandersOf } from '../members.js';
+import { inCampaign } from '../unitOfWork.js';
 import { activeCommanders } from './markReady.js';
 
 /**

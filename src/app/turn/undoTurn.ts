@@ -8,7 +8,10 @@ import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { reminderTime } from '../schedule.js';
-import { inCampaign, requireReferee, snapshotState, type CampaignTx } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
+import { snapshotState } from '../undoSnapshots.js';
+import type { CampaignTx } from '../campaignTx.js';
 import { routeEvents } from '../deliveries/routeEvents.js';
 import { reminderSettings } from '../notices.js';
 

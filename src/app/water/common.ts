@@ -1,6 +1,7 @@
 import type { Hex } from '../../engine/hex/index.js';
 import type { MapModel } from '../../engine/map/index.js';
 import type { Result } from '../../engine/result.js';
+import type { RefusalCode } from '../../engine/refusalCodes.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { TICK_PLAN } from '../../engine/tick/index.js';
 import type { WeatherEffects } from '../../engine/weather/index.js';
@@ -23,11 +24,11 @@ export function requireNotEnded(state: CampaignState): void {
 }
 
 /** One hex id or place name, or a UserError saying what is accepted. */
-export function parseHexText(map: MapModel, text: string | undefined, code: string, what: string): Hex {
+export function parseHexText(map: MapModel, text: string | undefined, code: RefusalCode, what: string): Hex {
   return hexOrPlace(map, text, what, code);
 }
 
 /** A path of hex ids or place names separated by spaces, commas or dashes. */
-export function parsePathText(map: MapModel, text: string, code: string): Hex[] {
+export function parsePathText(map: MapModel, text: string, code: RefusalCode): Hex[] {
   return pathOfPlaces(map, text, 'path', code);
 }

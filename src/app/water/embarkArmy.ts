@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
 import { requireNotEnded, unwrap } from './common.js';
 
 export interface EmbarkArmyInput {

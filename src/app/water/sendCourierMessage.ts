@@ -5,7 +5,7 @@ import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
 import { currentEffects, requireNotEnded, unwrap } from './common.js';
 
 export interface SendCourierMessageInput {

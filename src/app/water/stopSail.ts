@@ -1,7 +1,7 @@
 import type { Army } from '../../engine/forces/index.js';
 import { berthLanding, berthWhere, stopFleet } from '../../engine/water/index.js';
 import { ephemeral, type Reply } from '../messages.js';
-import type { CampaignTx, Change } from '../session.js';
+import type { CampaignTx, Change } from '../campaignTx.js';
 import { unwrap } from './common.js';
 
 /**

@@ -1,6 +1,6 @@
 import { HALF_PERIODS, nextHalf, type GameTime } from '../../engine/clock/index.js';
 import { planSail } from '../../engine/water/index.js';
-import type { CampaignTx } from '../session.js';
+import type { CampaignTx } from '../campaignTx.js';
 import { currentEffects } from './common.js';
 
 /** A standing voyage as its preview gives it: when each hex is entered, and when the fleet arrives. */

@@ -4,7 +4,8 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
 import { reply, type Reply } from '../messages.js';
-import { inCampaign, requireReferee } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
+import { requireReferee } from '../access.js';
 
 export interface SetWeatherInput {
   readonly sky?: string | undefined;

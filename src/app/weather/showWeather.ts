@@ -4,7 +4,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { gameTimeLabel } from '../format.js';
 import { reply, type Reply } from '../messages.js';
-import { inCampaign } from '../session.js';
+import { inCampaign } from '../unitOfWork.js';
 
 /**
  * `/weather show` (everyone, public): the current conditions, the rain level and what the weather

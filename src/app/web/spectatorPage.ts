@@ -4,7 +4,8 @@ import { renderMap } from '../../render/index.js';
 import { NOT_IN_BOOK } from '../book/campaignBook.js';
 import { channelFrameView, webMayReadLogged, type WebReader } from '../deliveries/webReads.js';
 import type { App } from '../app.js';
-import { readCampaign, type CampaignTx, type TickFrame } from '../session.js';
+import { readCampaign } from '../unitOfWork.js';
+import type { CampaignTx, TickFrame } from '../campaignTx.js';
 import { CHRONICLE_LINES, WEB_MAP_WIDTH, type PageData } from './webPage.js';
 
 /*

@@ -7,7 +7,9 @@ import type { Actor } from '../actor.js';
 import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { isReferee } from '../referees.js';
-import { armiesOf, readCampaign, type CampaignTx } from '../session.js';
+import { armiesOf } from '../members.js';
+import { readCampaign } from '../unitOfWork.js';
+import type { CampaignTx } from '../campaignTx.js';
 import { newPass, signPass, verifyPass } from './webToken.js';
 
 /** Who a web session is: a person in one campaign. */

@@ -12,7 +12,8 @@ import { commanderKnowledge } from '../map/knowledge.js';
 import { messageText } from '../messages.js';
 import { refereeInbox } from '../referee/inbox.js';
 import type { App } from '../app.js';
-import { readCampaign, type CampaignTx, type TickFrame } from '../session.js';
+import { readCampaign } from '../unitOfWork.js';
+import type { CampaignTx, TickFrame } from '../campaignTx.js';
 import { webRole, type WebSession } from './webAccess.js';
 
 /** What the page is asked for: whose view (the referee may view as any army), and which day (the latest when absent). */

@@ -1,0 +1,32 @@
+import type { Database } from '../db/client.js';
+import { closedContacts } from '../db/campaignRepo.js';
+import { allEventsJson, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType } from '../db/eventRepo.js';
+import { journalOf } from '../db/journalRepo.js';
+import { listNotices } from '../db/noticeRepo.js';
+import { claimedMessage, keptMessages, undeliveredMessages } from '../db/outboxRepo.js';
+import { lastUndoableTick, playedTickAt, playedTicks, tickIndex, tickPlayed, undoableTicks } from '../db/tickRepo.js';
+import type { CampaignReads } from './campaignTx.js';
+
+/** The read-only queries a use-case may make of its campaign (`tx.read`), inside its transaction. */
+export function campaignReads(db: Database, campaignId: string): CampaignReads {
+  return {
+    events: (audiences, opts = {}) => eventsFor(db, campaignId, audiences, opts),
+    allEventsJson: () => allEventsJson(db, campaignId),
+    lastEventId: () => lastEventId(db, campaignId),
+    tickPlayed: (timeIndex) => tickPlayed(db, campaignId, timeIndex),
+    lastUndoableTick: () => lastUndoableTick(db, campaignId),
+    undoableTicks: () => undoableTicks(db, campaignId),
+    keptMessages: (userId) => keptMessages(db, campaignId, userId),
+    closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
+    claimedMessage: (id, owner) => claimedMessage(db, id, owner),
+    undelivered: () => undeliveredMessages(db, campaignId),
+    diceEvents: (period) => diceEventsOf(db, campaignId, period),
+    lastOfType: (type, limit) => lastEventsOfType(db, campaignId, type, limit),
+    playedTicks: () => playedTicks(db, campaignId),
+    tickIndex: () => tickIndex(db, campaignId),
+    playedTickAt: (timeIndex) => playedTickAt(db, campaignId, timeIndex),
+    chronicle: (audiences, without, window) => chronicleEvents(db, campaignId, audiences, without, window),
+    notices: () => listNotices(db, campaignId),
+    journal: () => journalOf(db, campaignId),
+  };
+}
