@@ -6,8 +6,8 @@ import { FRESH_MARCH, FRESH_STATUS, type Army } from '../src/engine/forces/index
 import { type Hex, hexKey, neighbours } from '../src/engine/hex/index.js';
 import { buildMap, isWater, type MapModel } from '../src/engine/map/index.js';
 import { beginHalfStep, findRoute, movementStep } from '../src/engine/movement/index.js';
-import { validateScenario } from '../src/engine/scenario/index.js';
-import { type CampaignState, type Order, newCampaign, DEFAULT_SETTINGS } from '../src/engine/state/index.js';
+import { newCampaign, validateScenario } from '../src/engine/campaign/index.js';
+import { type CampaignState, type Order, DEFAULT_SETTINGS } from '../src/engine/state/index.js';
 import { resolveTick, type TickPlan } from '../src/engine/tick/index.js';
 import { movementProfile } from '../src/engine/profiles/index.js';
 import { FIRST_MORNING, NO_WEATHER_EFFECTS } from '../src/engine/weather/index.js';

@@ -1,7 +1,7 @@
 import { buildMap, type MapModel } from '../src/engine/map/index.js';
 import { planMove } from '../src/engine/movement/index.js';
-import { validateScenario } from '../src/engine/scenario/index.js';
-import { type CampaignState, newCampaign } from '../src/engine/state/index.js';
+import { newCampaign, validateScenario } from '../src/engine/campaign/index.js';
+import type { CampaignState } from '../src/engine/state/index.js';
 import { NO_WEATHER_EFFECTS } from '../src/engine/weather/index.js';
 import { line, median } from './stats.js';
 import { syntheticScenario } from './synthetic.js';

@@ -108,19 +108,22 @@
   // The map as deep-zoom tiles: map.json gives the pyramid's size, tile/L/X/Y.png each square (the
   // first paint needs only the small levels; the 3,200 px level is drawn when someone zooms that far).
   // data-map-url names the whole picture of the view shown (map.png), which the tiles are cut from.
-  async function showMap(version) {
+  // `pyramid` is map.json's answer, asked for together with page.json (one round trip, not two).
+  async function showMap(version, pyramid) {
     const q = query(state.day === null ? { v: version } : undefined);
     const url = base + '/map.png' + q;
     if (url === state.mapUrl) return;
     state.mapUrl = url;
     document.body.dataset.map = 'loading';
-    const res = await fetch(base + '/map.json' + q, { credentials: 'same-origin', cache: 'no-store' });
+    const res = await pyramid;
     if (url !== state.mapUrl) return; // a newer view was asked for meanwhile
     if (!res.ok) { document.body.dataset.map = 'failed'; return; }
     const p = await res.json();
     if (!viewer) {
       viewer = OpenSeadragon({
-        element: $('map'), prefixUrl: '/assets/osd/images/', showNavigator: true, navigatorPosition: 'BOTTOM_RIGHT',
+        // The canvas drawer: OpenSeadragon's WebGL one, where WebGL is software-drawn (no GPU, as
+        // in a headless browser or an old phone), took seconds of the main thread per frame.
+        element: $('map'), prefixUrl: '/assets/osd/images/', showNavigator: true, navigatorPosition: 'BOTTOM_RIGHT', drawer: 'canvas',
         maxZoomPixelRatio: 3, visibilityRatio: 0.5, gestureSettingsTouch: { pinchRotate: false }, crossOriginPolicy: false,
       });
       viewer.addHandler('open', () => {
@@ -152,7 +155,12 @@
 
   async function load() {
     if (state.gone) return;
-    const res = await fetch(base + '/page.json' + query(), { credentials: 'same-origin', cache: 'no-store' });
+    const q = query();
+    const asked = { credentials: 'same-origin', cache: 'no-store' };
+    // The map's pyramid is asked for at once, beside the page's data (spectators before their first half period get a 404: no map).
+    const pyramid = fetch(base + '/map.json' + q, asked);
+    pyramid.catch(() => undefined);
+    const res = await fetch(base + '/page.json' + q, asked);
     if (res.status === 404) {
       // The day or army asked for is no longer there (an undo took the day away): back to now.
       if (state.day !== null || state.as) { state.day = null; state.as = null; return load(); }
@@ -162,7 +170,7 @@
     const d = await res.json();
     state.version = d.version;
     render(d);
-    if (!d.spectator || d.spectator.shown) showMap(d.version);
+    if (!d.spectator || d.spectator.shown) showMap(d.version, pyramid);
     else document.body.dataset.map = 'none';
     document.body.dataset.version = d.version;
     document.body.dataset.state = 'ready';

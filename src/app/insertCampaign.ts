@@ -1,6 +1,7 @@
 import type { EngineEvent } from '../engine/events/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
-import { type CampaignState, STATE_VERSION } from '../engine/state/index.js';
+import type { CampaignState } from '../engine/state/index.js';
+import { STATE_VERSION } from '../engine/campaign/index.js';
 import { writeTransaction } from '../db/client.js';
 import { findCampaignInChannel, insertCampaign, type CampaignMeta } from '../db/campaignRepo.js';
 import { appendEvents } from '../db/eventRepo.js';

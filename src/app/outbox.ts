@@ -3,13 +3,15 @@ import { getMaxListeners, setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { writeTransaction } from '../db/client.js';
 import { anyDue, claimants, claimDue, markPartSent, markSent, markUndeliverable, pruneOutbox, releaseClaims, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
-import { type EngineEvent, PUBLIC, REFEREE } from '../engine/events/index.js';
+import { type EngineEvent, REFEREE } from '../engine/events/index.js';
 import { RenderThreadDied } from '../render/index.js';
 import type { App } from './app.js';
 import type { Card, MessageButton, MessageFile, Picture } from './messages.js';
 import { paint } from './pictures.js';
 import { deliver, OPEN, REFEREE_ONLY } from './deliveries/audience.js';
 import { CHANNEL_FAULT } from './referee/heldMessages.js';
+import { channelFaultPause } from './campaign/channelFault.js';
+import { withOwnInvocation, type ChannelFault } from './journal/invocation.js';
 import { inCampaign } from './unitOfWork.js';
 import type { Outgoing } from './deliveries/outgoing.js';
 import { dmTestRefused, isDmTest } from './deliveries/dmTest.js';
@@ -146,7 +148,8 @@ async function toItem(app: App, r: OutboxRow): Promise<OutboxItem> {
  */
 function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'failed', reason: string, lostChannel: boolean, fault: { permission?: string | undefined; held?: readonly string[] | undefined } = {}): void {
   const { permission, held } = fault;
-  inCampaign(app, { campaignId: row.campaignId }, (tx) => {
+  const pauseFor: ChannelFault = { reason, ...(permission !== undefined ? { permission } : {}), ...(held !== undefined ? { held } : {}) };
+  const run = (): void => inCampaign(app, { campaignId: row.campaignId }, (tx) => {
     const now = tx.now;
     const slot = Math.floor(now.getTime() / 600_000);
     const outbox: Outgoing[] = [];
@@ -174,20 +177,14 @@ function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClosed' | 'f
     const undeliverable = { id: row.id, owner, status, attempts: row.attempts + 1, reason: lostChannel ? `${CHANNEL_FAULT}${reason}` : reason };
     if (lostChannel && tx.state.status === 'running') {
       // Nobody can read the chronicle or give orders there: paused rather than played on unseen.
-      const channel = `<#${tx.meta.channelId}>`;
-      const after = 'then use `/campaign resume`: it sends again every post the fault held (`/referee inbox` lists them).';
-      const text = permission
-        ? `The campaign **${tx.state.name}** is paused: I lack the **${permission}** permission in its channel ${channel}${permission === 'Attach Files' ? ', so the map cannot be attached to the chronicle' : ''}. Give it to me there (channel settings, Permissions, my role), ${after}`
-        : held
-          ? `The campaign **${tx.state.name}** is paused: Discord refused a post in its channel ${channel} for missing permissions, yet the permissions I hold there read complete (${held.join(', ')}). Something outside the channel's permissions blocks me: look for a timeout on my member, an AutoMod rule, or a locked or archived thread. When it is lifted, ${after}`
-          : `The campaign **${tx.state.name}** is paused: I cannot post in its channel ${channel} (${reason.slice(0, 200)}). If the channel still exists, give me access to it again (channel settings, Permissions, my role), ${after}`;
-      const why = permission ? { reason: 'missingPermission', permission } : held ? { reason: 'refusedUnexplained' } : { reason: 'channelLost' };
-      events.push({ type: 'campaignPaused', audience: PUBLIC, text, data: why });
-      outbox.push(...deliver(tx, 'referees', REFEREE_ONLY, { content: `**Referee** (${tx.state.name})\n${text}`, data: { campaignPaused: tx.meta.id, ...why } }));
-      return { state: { ...tx.state, status: 'paused' }, control: { nextTickAt: null, remindAt: null }, events, outbox, undeliverable, result: undefined };
+      const pause = channelFaultPause(tx, pauseFor);
+      return { ...pause, events: [...events, ...pause.events], outbox: [...outbox, ...pause.outbox], undeliverable, result: undefined };
     }
     return { events, outbox, undeliverable, result: undefined };
   });
+  // A pause for a lost channel is the delivery loop's own change: journalled as such (docs/replay.md).
+  if (lostChannel) withOwnInvocation({ kind: 'channelFault', campaignId: row.campaignId, fault: pauseFor }, run);
+  else run();
 }
 
 /** Waits before each new try to record a sent message: about 50 s in all, well inside the lease. */

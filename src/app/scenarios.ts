@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildMap, type MapModel } from '../engine/map/index.js';
-import { type ScenarioDoc, validateScenario, type ScenarioProblem } from '../engine/scenario/index.js';
+import type { ScenarioDoc } from '../engine/scenario/index.js';
+import { validateScenario, type ScenarioProblem } from '../engine/campaign/index.js';
 import { UserError } from './errors.js';
 
 const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../assets');

@@ -1,4 +1,5 @@
-import { type CampaignState, STATE_VERSION } from '../engine/state/index.js';
+import type { CampaignState } from '../engine/state/index.js';
+import { STATE_VERSION } from '../engine/campaign/index.js';
 import type { Database } from '../db/client.js';
 import { saveState, setControl } from '../db/campaignRepo.js';
 import { appendEvents, lastEventId, markEventsUndone } from '../db/eventRepo.js';

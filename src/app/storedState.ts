@@ -1,5 +1,6 @@
 import type { ScenarioDoc } from '../engine/scenario/index.js';
-import { type CampaignState, lostRegimentSpeeds, type RestoredSpeed, SPEEDS_RESTORED_VERSION, StateVersionError, upgradeState } from '../engine/state/index.js';
+import type { CampaignState } from '../engine/state/index.js';
+import { lostRegimentSpeeds, type RestoredSpeed, SPEEDS_RESTORED_VERSION, StateVersionError, upgradeState } from '../engine/campaign/index.js';
 import type { Database } from '../db/client.js';
 import { loadState, stateRevision } from '../db/campaignRepo.js';
 import type { App } from './app.js';

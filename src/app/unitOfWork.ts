@@ -1,4 +1,4 @@
-import { SPEEDS_RESTORED_VERSION, STATE_VERSION } from '../engine/state/index.js';
+import { SPEEDS_RESTORED_VERSION, STATE_VERSION } from '../engine/campaign/index.js';
 import { readTransaction, writeTransaction } from '../db/client.js';
 import { deleteCampaign, getCampaignMeta } from '../db/campaignRepo.js';
 import { listMembers } from '../db/memberRepo.js';

@@ -6,7 +6,9 @@ import type { CommandContext } from '../app/commandContext.js';
 import { runButton, runCommand, withInvocation, type JournalInput, type OptionValue } from '../app/journal/invocation.js';
 import { asState, putState, recordedDice, replayApp, startCampaign, storedState } from '../app/journal/replayApp.js';
 import { readReplayFile, type ExportedEntry, type ReplayFile } from '../app/journal/replayFile.js';
-import { playDueTick } from '../app/scheduler/playDueTick.js';
+import { playDueTick, scheduleMissing } from '../app/scheduler/playDueTick.js';
+import { resumeWhenPauseEnds } from '../app/campaign/lifecycle.js';
+import { replayChannelFault } from '../app/campaign/channelFault.js';
 import { tickChannel } from '../app/turn/tickChannel.js';
 import { buttons, findCommand } from '../../commands/index.js';
 
@@ -39,6 +41,9 @@ function describe(input: JournalInput | null): string {
     case 'button': return `@${input.userId} pressed ${input.customId}`;
     case 'tick': return 'a tick (!tick)';
     case 'dueTick': return `the scheduled tick due ${input.dueIso}`;
+    case 'pauseEnded': return 'the end of a pause with until: (the scheduler)';
+    case 'scheduleMissing': return 'a running campaign given its due time (the scheduler)';
+    case 'channelFault': return `a pause for a channel fault (${input.fault.permission ?? input.fault.reason})`;
   }
 }
 
@@ -82,6 +87,15 @@ async function rerun(app: App, campaignId: string, input: JournalInput, dice: Re
         return undefined;
       case 'dueTick':
         withInvocation(input, () => playDueTick(app, campaignId, input.dueIso), dice);
+        return undefined;
+      case 'pauseEnded':
+        withInvocation(input, () => resumeWhenPauseEnds(app, campaignId), dice);
+        return undefined;
+      case 'scheduleMissing':
+        withInvocation(input, () => scheduleMissing(app, campaignId), dice);
+        return undefined;
+      case 'channelFault':
+        withInvocation(input, () => replayChannelFault(app, campaignId, input.fault), dice);
         return undefined;
     }
   } catch (err) {

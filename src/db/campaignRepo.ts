@@ -63,22 +63,6 @@ export function findCampaignInChannel(conn: Database, guildId: string, channelId
   return inChannel(conn).get({ guildId, channelId });
 }
 
-const version = perConnection((db) => db.select({
-  u: c.updatedAt,
-  s: c.status,
-  e: sql<number | null>`(select max(${t.events.id}) from ${t.events} where ${t.events.campaignId} = ${c.id})`,
-  n: sql<number>`(select count(*) from ${t.events} where ${t.events.campaignId} = ${c.id} and ${t.events.undone} = 1)`,
-}).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
-
-/**
- * A fingerprint of a campaign's stored state, status and log (its last event), without loading the
- * state: it changes whenever any of them does. Undefined when there is no such campaign.
- */
-export function campaignVersion(conn: Database, id: string): string | undefined {
-  const r = version(conn).get({ id });
-  return r ? `${r.u}|${r.s}|${r.e ?? 0}|${r.n}` : undefined;
-}
-
 const metaById = perConnection((db) => db.select(META).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
 
 export function getCampaignMeta(conn: Database, id: string): CampaignMeta | undefined {

@@ -59,7 +59,7 @@ export const campaigns = sqliteTable('campaigns', {
   reminderSentFor: text('reminder_sent_for'),
   /** When the reminders for the current deadline are due (the deadline minus the lead), null for none. */
   remindAt: text('remind_at'),
-  /** The shape version of the state in this campaign's rows (src/engine/state/upgrade.ts). */
+  /** The shape version of the state in this campaign's rows (src/engine/campaign/upgrade.ts). */
   stateVersion: integer('state_version').notNull().default(1),
   /**
    * Bumped by every write of the campaign's state (saveState): a process keeps an in-memory copy of

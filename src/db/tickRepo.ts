@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
-import type { StateJson } from '../engine/state/upgrade.js';
+import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
 import { bound, perConnection } from './prepared.js';
 import { ticks } from './schema.js';

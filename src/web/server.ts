@@ -13,6 +13,7 @@ import { NotForYou, WEB_MAP_WIDTH, webMap, webPage, type PageRequest } from '../
 import { spectatorMap, spectatorPage, spectatorVersion } from '../app/web/spectatorPage.js';
 import { TileCache, type DrawAt, type Drawn } from './tiles.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
+import { DEFAULT_RATE_LIMITS, routeLimit, tooMany, type RateLimits } from './rateLimits.js';
 
 /** How the web page is served. */
 export interface WebOptions {
@@ -36,6 +37,8 @@ export interface WebOptions {
   readonly drawn?: Drawn;
   /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
   readonly oauth?: OAuthProvider;
+  /** The rate limits of the login, link and spectator routes (default DEFAULT_RATE_LIMITS: 20 and 600 a minute). */
+  readonly rateLimits?: RateLimits;
 }
 
 export interface WebServer {
@@ -94,7 +97,8 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   const maps = new TileCache(WEB_MAP_WIDTH, { pictures: 24, tiles: 400, ...(opts.drawn ? { drawn: opts.drawn } : {}) });
   /** The open pages' event streams, each ended when the server closes (else closing would wait for every open page). */
   const streams = new Set<() => void>();
-  const loginLimit = { config: { rateLimit: { max: 20, timeWindow: '1 minute' } } };
+  const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
+  const loginLimit = routeLimit(limits.login, limits.windowMs);
 
   /** The signed cookie's login: a person and the campaigns they logged into; undefined when absent or not ours. */
   const loginOf = (req: FastifyRequest): { userId: string; campaignIds: string[] } | undefined => {
@@ -129,6 +133,9 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     // A second campaign's link for the same person adds to their login; another person's replaces it.
     const before = loginOf(req);
     setLogin(reply, s.userId, before?.userId === s.userId ? [...before.campaignIds, s.campaignId] : [s.campaignId]);
+    // The person's map is drawn and cut while their browser loads the page (its first paint waits for no drawing).
+    const view = sessionView(s, {});
+    maps.warm(view.key, view.draw).catch((err: unknown) => app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map not drawn ahead'));
     // The link is spent; the page's own address carries no secret.
     return reply.header('cache-control', 'no-store').redirect(`/c/${encodeURIComponent(s.campaignId)}`, 303);
   });
@@ -158,13 +165,16 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     }
   });
 
-  /** A person's view of the map: its cache key and how to draw it, or undefined when not theirs (a 404). */
+  /** A session's view of the map: its cache key and how to draw it. */
+  const sessionView = (s: WebSession, q: PageRequest): { key: string; draw: DrawAt } => {
+    const version = webVersion(app, s.campaignId);
+    return { key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`, draw: (width) => webMap(app, s, q, width) };
+  };
+  /** A person's view of the map, or undefined when not theirs (a 404). */
   const personView = (req: FastifyRequest<{ Params: { id: string } }>): { key: string; draw: DrawAt } | undefined => {
     const s = sessionFor(req, req.params.id);
     const q = pageRequest(req.query);
-    if (!s || !q) return undefined;
-    const version = webVersion(app, s.campaignId);
-    return { key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${q.day === undefined ? version : ''}`, draw: (width) => webMap(app, s, q, width) };
+    return s && q ? sessionView(s, q) : undefined;
   };
   /** The spectators' view of the map, or undefined when there is none. */
   const spectatorView = (req: FastifyRequest<{ Params: { id: string } }>): { key: string; draw: DrawAt } | undefined => {
@@ -261,7 +271,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   });
 
   // The spectator page: public, when the referee has turned it on; a plain 404 otherwise.
-  const spectatorLimit = { config: { rateLimit: { max: 600, timeWindow: '1 minute' } } };
+  const spectatorLimit = routeLimit(limits.spectator, limits.windowMs);
   server.get<{ Params: { id: string } }>('/s/:id', spectatorLimit, async (req, reply) => {
     if (spectatorVersion(app, req.params.id) === undefined) return notFound(reply);
     return reply.header('cache-control', 'no-store').sendFile('page.html', ASSETS);
@@ -285,7 +295,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
 
   server.setNotFoundHandler((_req, reply) => notFound(reply));
   server.setErrorHandler((err, req, reply) => {
-    if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send('Too many tries from here: wait a minute, then use a new /web link.');
+    if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send(tooMany(req.url));
     app.logger.error({ err: err instanceof Error ? err.message : String(err), url: req.url.replace(/\/login\/[^/?]+/, '/login/…') }, 'web page failed');
     return reply.code(500).type('text/plain; charset=utf-8').send('Something went wrong on this page; try again in a moment.');
   });

@@ -13,6 +13,8 @@ import { MapCache } from './mapCache.js';
 const TILE_SIZE = 512;
 /** Width of the first picture: the pyramid's level below the top. */
 const FIRST_WIDTH = 1600;
+/** How many levels below the top `warm` stops (the top is the full picture, the next the first: 2 stops at 800 px wide). */
+const WARM_BELOW_TOP = 2;
 /** Levels below this many pixels wide are not offered (tiny tiles nobody needs). */
 const MIN_LEVEL_WIDTH = 150;
 
@@ -66,6 +68,22 @@ export class TileCache {
     let minLevel = maxLevel;
     while (minLevel > 0 && size.width / 2 ** (maxLevel - minLevel + 1) >= MIN_LEVEL_WIDTH) minLevel--;
     return { width: size.width, height: size.height, tileSize: TILE_SIZE, minLevel, maxLevel };
+  }
+
+  /**
+   * Draws a view's first picture and cuts the tiles of a first view ahead of the viewer's asks:
+   * every tile of the levels up to half the first picture's width (800 px: the map fitted to a
+   * desktop or phone screen), smallest level first, one after another. An ask for a tile being cut
+   * waits for that cut instead of starting another.
+   */
+  async warm(key: string, draw: DrawAt): Promise<void> {
+    const p = await this.pyramid(key, draw);
+    for (let level = p.minLevel; level <= p.maxLevel - WARM_BELOW_TOP; level++) {
+      const scale = 2 ** (p.maxLevel - level);
+      const across = Math.ceil(Math.ceil(p.width / scale) / TILE_SIZE);
+      const down = Math.ceil(Math.ceil(p.height / scale) / TILE_SIZE);
+      for (let y = 0; y < down; y++) for (let x = 0; x < across; x++) await this.tile(key, draw, level, x, y);
+    }
   }
 
   /** One tile, cut once from the picture of its level's size; undefined when there is no such tile. */

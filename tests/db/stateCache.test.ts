@@ -9,7 +9,7 @@ import { insertCampaign, loadState, saveState, stateRevision } from '../../src/d
 import { closeDatabase, openDatabase, writeTransaction } from '../../src/db/client.js';
 import type { ScenarioDoc } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { STATE_VERSION, upgradeState } from '../../src/engine/state/upgrade.js';
+import { STATE_VERSION, upgradeState } from '../../src/engine/campaign/upgrade.js';
 import { consoleHarness, VALORMR_SETUP } from '../scenarios/harness.js';
 import { campaignState } from './stateArbitrary.js';
 

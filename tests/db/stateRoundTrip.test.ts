@@ -7,7 +7,7 @@ import { closeDatabase, openDatabase, writeTransaction } from '../../src/db/clie
 import { lastUndoableTick, recordTick } from '../../src/db/tickRepo.js';
 import type { ScenarioDoc } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { STATE_VERSION, upgradeState } from '../../src/engine/state/upgrade.js';
+import { STATE_VERSION, upgradeState } from '../../src/engine/campaign/upgrade.js';
 import { campaignState } from './stateArbitrary.js';
 
 /**

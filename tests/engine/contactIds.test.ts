@@ -5,8 +5,8 @@ import { beginHalfStep, movementStep } from '../../src/engine/movement/index.js'
 import type { Result } from '../../src/engine/result.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { DEFAULT_SETTINGS, newContactId } from '../../src/engine/state/index.js';
-import { upgradeState } from '../../src/engine/state/upgrade.js';
-import { separateCourierIds } from '../../src/engine/state/upgrades/courierIds.js';
+import { upgradeState } from '../../src/engine/campaign/upgrade.js';
+import { separateCourierIds } from '../../src/engine/campaign/upgrades/courierIds.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';
 import { sendCourier } from '../../src/engine/water/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';

@@ -10,9 +10,9 @@ import { isHostile } from '../../src/engine/forces/index.js';
 import { buildMap, isWater } from '../../src/engine/map/index.js';
 import { defaultPeriod, planMove } from '../../src/engine/movement/index.js';
 import { checkPlan, PLAN_GIVER, type PlanOrder } from '../../src/engine/plans/index.js';
-import { validateScenario } from '../../src/engine/scenario/validateScenario.js';
+import { validateScenario } from '../../src/engine/campaign/validateScenario.js';
 import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
-import { newCampaign } from '../../src/engine/state/newCampaign.js';
+import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { followingPlans, resolveTick, TICK_PLAN } from '../../src/engine/tick/index.js';
 
 /*

@@ -8,8 +8,8 @@ import { beginHalfStep, movementStep } from '../../src/engine/movement/index.js'
 import { knowledgeStep } from '../../src/engine/knowledge/index.js';
 import { checkPlan, followPlans, type ArmyPlan, type PlanOrder } from '../../src/engine/plans/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { newCampaign } from '../../src/engine/state/newCampaign.js';
-import { validateScenario } from '../../src/engine/scenario/validateScenario.js';
+import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
+import { validateScenario } from '../../src/engine/campaign/validateScenario.js';
 import { followingPlans, resolveTick } from '../../src/engine/tick/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, at, campaign, dice, hx, mapOf } from './movementFixtures.js';
@@ -212,7 +212,7 @@ describe('plans: checked before they are stored', () => {
 
 describe('plans: stored state', () => {
   it('GIVEN a state of version 7 (before plans) WHEN loaded THEN no army has a plan and every rule reads the shape', async () => {
-    const { upgradeState } = await import('../../src/engine/state/upgrade.js');
+    const { upgradeState } = await import('../../src/engine/campaign/upgrade.js');
     const { plans: _none, ...old } = campaign([army('a', '0101')]);
     expect(upgradeState(old, 7).plans).toEqual({});
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, it, expect } from 'vitest';
-import { validateScenario, type ScenarioProblem } from '../../src/engine/scenario/validateScenario.js';
+import { validateScenario, type ScenarioProblem } from '../../src/engine/campaign/validateScenario.js';
 import type { ScenarioDoc } from '../../src/engine/scenario/schema.js';
 import { buildMap, isWater } from '../../src/engine/map/mapModel.js';
 import { parseHex, hexKey } from '../../src/engine/hex/hexId.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { validateScenario } from '../../src/engine/scenario/validateScenario.js';
+import { validateScenario } from '../../src/engine/campaign/validateScenario.js';
 
 /**
  * Scenario fields that only a movement profile reads (issue 24, bad input): each is accepted

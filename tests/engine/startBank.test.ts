@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { directionTo, neighbours } from '../../src/engine/hex/neighbours.js';
 import { bankOfEdge, buildMap } from '../../src/engine/map/mapModel.js';
 import { planMove } from '../../src/engine/movement/index.js';
-import { newCampaign } from '../../src/engine/state/newCampaign.js';
-import { validateScenario } from '../../src/engine/scenario/validateScenario.js';
+import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
+import { validateScenario } from '../../src/engine/campaign/validateScenario.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 
 const check = validateScenario(JSON.parse(readFileSync('assets/scenarios/valormr.json', 'utf8')));

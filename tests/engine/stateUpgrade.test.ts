@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { movementStep } from '../../src/engine/movement/index.js';
 import { DEFAULT_SETTINGS, readSettings } from '../../src/engine/state/settings.js';
-import { STATE_VERSION, StateVersionError, upgradeState, type UpgradeSource } from '../../src/engine/state/upgrade.js';
+import { STATE_VERSION, StateVersionError, upgradeState, type UpgradeSource } from '../../src/engine/campaign/upgrade.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, at, campaign, dice, hx, mapOf } from './movementFixtures.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Army, MarchState } from '../../src/engine/forces/army.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
-import { upgradeState } from '../../src/engine/state/upgrade.js';
-import { logRecentDays } from '../../src/engine/state/upgrades/dayLog.js';
+import { upgradeState } from '../../src/engine/campaign/upgrade.js';
+import { logRecentDays } from '../../src/engine/campaign/upgrades/dayLog.js';
 import { army, campaign } from './movementFixtures.js';
 
 /** A state as version 5 stored it: march books without the day log, settings without the profiles. */

@@ -5,7 +5,7 @@ import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
 import type { CampaignState, CourierRecord } from '../../src/engine/state/campaign.js';
-import { newCampaign } from '../../src/engine/state/newCampaign.js';
+import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { courierStep, sendCourier } from '../../src/engine/water/index.js';
 

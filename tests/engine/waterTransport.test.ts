@@ -7,7 +7,7 @@ import type { Army } from '../../src/engine/forces/army.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
 import { buildMap, type MapModel } from '../../src/engine/map/mapModel.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { newCampaign } from '../../src/engine/state/newCampaign.js';
+import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from '../../src/engine/weather/types.js';
 import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
 import { advanceFleet } from '../../src/engine/water/sail.js';

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
 import { enqueue } from '../../src/db/outboxRepo.js';
 import { insertNewCampaign } from '../../src/app/insertCampaign.js';
-import { newCampaign } from '../../src/engine/state/newCampaign.js';
+import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { parseScenarioText } from '../../src/app/scenarios.js';
 import { killAll, startProcess, botEnv } from './botProcess.js';
 import { tinyScenario } from './tinyScenario.js';

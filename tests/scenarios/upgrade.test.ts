@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readCampaign } from '../../src/app/unitOfWork.js';
-import { STATE_VERSION } from '../../src/engine/state/upgrade.js';
+import { STATE_VERSION } from '../../src/engine/campaign/upgrade.js';
 import { consoleHarness, type Harness } from './harness.js';
 
 /**

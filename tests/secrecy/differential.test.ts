@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { neighbours, parseHex, formatHex } from '../../src/engine/hex/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
-import { DEFAULT_SETTINGS, newContactId } from '../../src/engine/state/index.js';
-import { AUTOCOMPLETE, autocompletingOptions, CHANNEL_READER, firstDifference, playWorld, player, type Reader, type Script, TYPED, type Variation, type World } from './worlds.js';
+import { FAR_HEXES, script } from './campaignScript.js';
+import { autocompletingOptions, CHANNEL_READER, firstDifference, playWorld, player, type Reader, type Script, TYPED, type Variation, type World } from './worlds.js';
 
 /*
  * Issue 23, item 5: one campaign that reaches contacts, a battle, a courier, ships, undo and
@@ -19,8 +19,6 @@ import { AUTOCOMPLETE, autocompletingOptions, CHANNEL_READER, firstDifference, p
  */
 
 const HIDDEN = 'grunnthraesir';
-/** Hexes far from every army of the script, where the hidden army may stand (in fog). */
-const FAR_HEXES = ['1708', '1807', '1707', '1509'] as const;
 
 interface Hidden {
   readonly hex: string;
@@ -127,62 +125,6 @@ const secretDice = (fog: boolean): Variation<string> => ({
     return { ...state, rng: { ...state.rng, secret: { ...secret, master } } };
   },
   normalize: maskSecretCommitment,
-});
-
-/** The id of the contact of Hadewych and Grallune, made as the first tick plays Day 1, morning (they stand next to each other): c1 in public, derived in fog. */
-const battleId = (positions: 'public' | 'fog'): string =>
-  newContactId({ settings: { ...DEFAULT_SETTINGS, positions }, nextId: 1, contacts: {}, clock: { day: 1, half: 0 } }, ['hadewych', 'grallune']).id;
-
-/** `manualDice`: commanders roll their contact dice by hand (the referee those of armies nobody commands). */
-const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks', manualDice = false): Script => ({
-  setup: [
-    '@referee /campaign create scenario:valormr name:"Autumn War"',
-    `@referee /campaign settings profile:${profile} commander-books:true${manualDice ? ' manual-dice:contact' : ''}`,
-    '@referee /campaign assign army:hadewych user:alice',
-    '@referee /campaign assign army:grallune user:bob',
-    '@referee /campaign assign army:aeskrvald user:carol',
-    '@referee /army edit army:hadewych hex:1122',
-    '@referee /army edit army:grallune hex:1121',
-    // An ally of bob's (the elves are not at war with law) two hexes off, for a courier to reach.
-    '@referee /army edit army:elding hex:1119',
-    `@referee /campaign settings positions:${positions}`,
-  ],
-  play: [
-    '@referee /campaign start',
-    '@alice /army status', '@bob /army status army:grallune', '@carol /army status',
-    // Orders into and through the hexes the hidden army may hold.
-    ...FAR_HEXES.map((h) => `@alice /move to:${h}`),
-    '@alice /move path:"1022 0922"', '@alice /rest', '@alice /hold',
-    '@bob /scouts count:1', '@alice /scouts count:1',
-    '@carol /embark vessels:"troopTransport=9,galley=1"', '@carol /sail path:"2303"',
-    '@bob /courier send from-army:grallune to-army:aeskrvald message:"Hold the port"',
-    // To allies of another side: in fog each rides to where bob last knew it to be.
-    '@bob /courier send from-army:grallune to-army:elding message:"Ride with us"',
-    '@bob /courier send from-army:grallune to-army:grunnthraesir message:"Ride with us"',
-    '@alice /map', '@alice /map view:mine', '@bob /map view:mine', '@carol /map view:mine',
-    '!tick',
-    '@referee /contact open armies:"hadewych,grallune"',
-    '@carol /debark hex:2304', '@carol /sail path:"2304"',
-    '@alice /engage', '@bob /engage',
-    // With manual dice, alice enters hers (the answer names the rolls still waiting, by id).
-    ...(manualDice ? ['@alice /dice enter value:4', '@alice /dice enter value:3'] : []),
-    '!tick',
-    '@alice /intel', '@bob /intel',
-    // Bob's own map once his couriers are on the road: it must draw nothing he cannot know.
-    '@bob /map view:mine',
-    '@alice /engage', '@bob /engage',
-    '@alice /turn status', '@bob /campaign status', '@carol /weather show',
-    // Named: in a world with another battle open the referee would be asked which.
-    `@referee /battle result contact:${battleId(positions)} losses:"hadewych/first=2, grallune/first=1"`,
-    '!tick',
-    '@referee /turn undo',
-    '@bob /rest',
-    '!tick',
-    '@alice /dice verify', '@bob /dice log', '@carol /rules topic:weather', '@alice /help',
-    '@alice /campaign export format:markdown', '@bob /campaign export format:markdown public:true',
-    '@alice /intel', '@carol /intel', '@bob /turn status',
-    AUTOCOMPLETE,
-  ],
 });
 
 /** Carol's own answers and DMs, without the channel. */

@@ -1,12 +1,14 @@
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readCampaign } from '../../src/app/unitOfWork.js';
 import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
 
 /*
  * Issue 28: the page's map as deep-zoom tiles. The first paint needs only the first (1,600 px)
  * picture; the 3,200 px one is drawn when someone zooms that far; every picture and tile is drawn
- * once, then served from cache (the server tells each draw, and the test counts them).
+ * once, then served from cache (the server tells each draw, and the test counts them). A login
+ * draws the person's first picture and cuts the first view's tiles (up to the 800 px level) while
+ * the browser loads the page.
  */
 
 let w: WebHarness | undefined;
@@ -22,6 +24,10 @@ describe('the map as tiles, each drawn once', () => {
     const drawn: string[] = [];
     w = await webHarness({ setup: `${fogSetup()}\n@referee /campaign settings spectators:0`, ticks: 1, web: { drawn: (what, key) => drawn.push(`${what} ${key}`) } });
     const { cookie, page } = await w.login(await w.link('alice'));
+    // The login set the first view going: the first picture, and every tile of the levels up to 800 px wide (1 + 1 + 2 x 2).
+    const cut = () => drawn.filter((d) => d.startsWith('tile'));
+    await vi.waitFor(() => expect(cut()).toHaveLength(6), { timeout: 120_000, interval: 50 });
+    expect(cut().map((d) => d.replace(/^.*\|t/, '')).sort()).toEqual(['10/0/0', '10/0/1', '10/1/0', '10/1/1', '8/0/0', '9/0/0']);
     const version = async () => ((await (await get(`${page}/page.json`, cookie)).json()) as { version: string }).version;
     const v = await version();
     const pyramidOf = async () => (await (await get(`${page}/map.json?v=${v}`, cookie)).json()) as { width: number; height: number; tileSize: number; minLevel: number; maxLevel: number };
@@ -45,9 +51,9 @@ describe('the map as tiles, each drawn once', () => {
       expect(await pyramidOf()).toEqual(p);
       expect((await get(`${page}/map.png?v=${v}`, cookie)).status).toBe(200);
     }
-    // The first picture, the full one (for the top level and map.png), three tiles: nothing twice.
+    // The first picture, the full one (for the top level and map.png), the six tiles cut at login and two more: nothing twice.
     expect(drawn.filter((d) => d.startsWith('picture'))).toHaveLength(2);
-    expect(drawn.filter((d) => d.startsWith('tile'))).toHaveLength(3);
+    expect(cut()).toHaveLength(8);
     expect(new Set(drawn).size).toBe(drawn.length);
     // Off the pyramid, or not a number: 404.
     for (const t of [`${p.maxLevel + 1}/0/0.png`, `${p.maxLevel}/99/0.png`, `${p.minLevel - 1}/0/0.png`, 'x/0/0.png']) expect((await get(`${page}/tile/${t}?v=${v}`, cookie)).status, t).toBe(404);
@@ -55,6 +61,8 @@ describe('the map as tiles, each drawn once', () => {
     expect((await get(`${page}/tile/${p.maxLevel}/0/0.png?v=${v}`)).status).toBe(404);
     const bob = await w.login(await w.link('bob'));
     expect((await get(`${bob.page}/tile/${p.maxLevel}/0/0.png?as=hadewych`, bob.cookie)).status).toBe(404);
+    // Bob's own first view, cut at his login.
+    await vi.waitFor(() => expect(cut().filter((d) => d.includes('|bob|'))).toHaveLength(6), { timeout: 120_000, interval: 50 });
     // A tick: a new version, new pictures.
     const before = drawn.length;
     await w.h.run('!tick');

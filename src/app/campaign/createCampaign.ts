@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { firstPeriod } from '../../engine/dice/index.js';
-import { newCampaign } from '../../engine/state/index.js';
+import { newCampaign } from '../../engine/campaign/index.js';
 import type { ScenarioDoc } from '../../engine/scenario/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
 import { PUBLIC } from '../../engine/events/index.js';

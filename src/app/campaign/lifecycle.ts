@@ -12,6 +12,7 @@ import { deadlineControl, nextTickText, parseUntil, scheduleFromNow } from '../s
 import { countDue } from '../scheduler/countDue.js';
 import { revealMasterEvent } from '../dice/seeds.js';
 import { heldByChannelFault, sendAgain } from '../referee/heldMessages.js';
+import { withOwnInvocation } from '../journal/invocation.js';
 import { forgetCampaign } from '../statics.js';
 import { inCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
@@ -90,11 +91,12 @@ export function pauseCampaign(app: App, actor: Actor, opts: { until?: string | u
  * was resumed by hand meanwhile).
  */
 export function resumeWhenPauseEnds(app: App, campaignId: string): Reply[] {
-  return setStatus(app, { campaignId }, 'running', ['paused'], 'resume', (tx) => {
+  // The scheduler's own change: journalled as such, so that replay runs it too (docs/replay.md).
+  return withOwnInvocation({ kind: 'pauseEnded', campaignId }, () => setStatus(app, { campaignId }, 'running', ['paused'], 'resume', (tx) => {
     const end = tx.meta.resumeAt;
     if (end === null || Date.parse(end) > tx.now.getTime()) throw new UserError('campaign.pauseNotOver', 'The pause has not ended.');
     return { note: ` The pause${tx.meta.pauseReason ? ` (${tx.meta.pauseReason})` : ''} has ended.` };
-  }, true);
+  }, true));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
-import type { RestoredSpeed } from '../../engine/state/index.js';
+import type { RestoredSpeed } from '../../engine/campaign/index.js';
 import { deliver, REFEREE_ONLY, type AudienceTx } from './audience.js';
 import type { Outgoing } from './outgoing.js';
 

@@ -111,39 +111,53 @@ function checked(stream: DiceStream, s: Stream, rolls: readonly RollRecord[]): {
  */
 export function verifyDice(app: App, actor: Actor, tick: number | undefined): Reply[] {
   return readCampaign(app, { actor }, (tx) => {
-    const current = tx.state.rng.period;
-    const ended = tx.state.status === 'ended';
-    const period = tick ?? current - 1;
-    if (period < 0) throw new UserError('dice.nothingRevealed', 'No dice period has ended yet: the first public seed is revealed with the first tick\'s chronicle.');
-    const twoStreams = hasSecretStream(tx.state.rng, period);
-    const inPlayForReferee = tx.isReferee && period === current && twoStreams;
-    if (period >= current && !inPlayForReferee) {
-      throw new UserError('dice.notRevealed', `Dice period ${period} ${period === current ? 'is in play now' : 'has not begun'}: its public seed is revealed when it ends (with the next tick's chronicle). The last one revealed is ${current - 1}.`);
-    }
+    const { period, twoStreams } = periodToCheck(tx, tick);
     const events = tx.read.diceEvents(period);
     const rolls = events.filter((e) => e.type === 'diceRolled').map(rollOf);
-    if (!twoStreams) {
-      const reveal = dataOf(lastOf(events, 'diceSeedRevealed', 'seed'));
-      const { seed, draws } = reveal;
-      if (typeof seed !== 'string' || typeof draws !== 'number') throw new UserError('dice.noReveal', `The log holds no revealed seed for dice period ${period}.`);
-      const promised = dataOf(lastOf(events, 'diceSeedCommitted', 'commitment'))['commitment'];
-      if (typeof promised === 'string' && promised !== commitmentOf(seed)) {
-        return [reply(`❌ Dice period ${period} does NOT check out: the revealed seed's SHA-256 is not the one published before the period began.`, { period, ok: false, problem: 'commitment' })];
-      }
-      const check = checkPeriod(seed, draws, rolls);
-      return [reply(legacyVerdict(period, check, typeof promised === 'string'), { period, seed, committed: typeof promised === 'string', ...check })];
-    }
-    const pub = checked('public', publicStream(tx, period, events), rolls);
-    const mayOpen = tx.isReferee || ended;
-    const secretOf = mayOpen ? secretStream(tx, period, events) : undefined;
-    const sec = secretOf ? checked('secret', secretOf, rolls) : undefined;
-    const ok = pub.ok && (sec?.ok ?? true);
-    const head = ok ? `✅ Dice period ${period}${period === current ? ' (in play: its rolls so far)' : ''} checks out: ` : `❌ Dice period ${period} does NOT check out: `;
-    const parts = [pub, ...(sec ? [sec] : [])].filter((c) => ok || !c.ok).map((c) => c.words);
-    const rest = sec ? '' : ' Its secret dice (contacts, scouts, estimates, battles, marches, couriers) can be checked by anyone when the campaign ends, and by the referee at any time.';
-    const text = `${head}${parts.join('; ')}.${rest}`;
-    const data = { period, ok, checked: sec ? ['public', 'secret'] : ['public'], ...(sec ? {} : { secretCheckedAt: 'the campaign\'s end' }) };
-    // The referee's answer about the secret dice (how many, whether they check out) is theirs alone until the campaign ends.
-    return [sec && !ended ? ephemeral(text, data) : reply(text, data)];
+    return twoStreams ? verifyStreams(tx, period, events, rolls) : verifyWhole(period, events, rolls);
   });
+}
+
+/** Step 1: the period asked for (the last revealed by default), refused while nobody may check it yet. */
+function periodToCheck(tx: CampaignTx, tick: number | undefined): { period: number; twoStreams: boolean } {
+  const current = tx.state.rng.period;
+  const period = tick ?? current - 1;
+  if (period < 0) throw new UserError('dice.nothingRevealed', 'No dice period has ended yet: the first public seed is revealed with the first tick\'s chronicle.');
+  const twoStreams = hasSecretStream(tx.state.rng, period);
+  const inPlayForReferee = tx.isReferee && period === current && twoStreams;
+  if (period >= current && !inPlayForReferee) {
+    throw new UserError('dice.notRevealed', `Dice period ${period} ${period === current ? 'is in play now' : 'has not begun'}: its public seed is revealed when it ends (with the next tick's chronicle). The last one revealed is ${current - 1}.`);
+  }
+  return { period, twoStreams };
+}
+
+/** Step 2, a period of one stream (a campaign from before secret dice): its revealed seed against its commitment, then every roll. */
+function verifyWhole(period: number, events: readonly StoredEvent[], rolls: readonly RollRecord[]): Reply[] {
+  const { seed, draws } = dataOf(lastOf(events, 'diceSeedRevealed', 'seed'));
+  if (typeof seed !== 'string' || typeof draws !== 'number') throw new UserError('dice.noReveal', `The log holds no revealed seed for dice period ${period}.`);
+  const promised = dataOf(lastOf(events, 'diceSeedCommitted', 'commitment'))['commitment'];
+  if (typeof promised === 'string' && promised !== commitmentOf(seed)) {
+    return [reply(`❌ Dice period ${period} does NOT check out: the revealed seed's SHA-256 is not the one published before the period began.`, { period, ok: false, problem: 'commitment' })];
+  }
+  const check = checkPeriod(seed, draws, rolls);
+  return [reply(legacyVerdict(period, check, typeof promised === 'string'), { period, seed, committed: typeof promised === 'string', ...check })];
+}
+
+/**
+ * Step 2, a period of two streams: the public one always, the secret one for the referee or once
+ * the campaign has ended. The referee's answer about the secret dice (how many, whether they
+ * check out) is theirs alone until the campaign ends.
+ */
+function verifyStreams(tx: CampaignTx, period: number, events: readonly StoredEvent[], rolls: readonly RollRecord[]): Reply[] {
+  const ended = tx.state.status === 'ended';
+  const pub = checked('public', publicStream(tx, period, events), rolls);
+  const secretOf = tx.isReferee || ended ? secretStream(tx, period, events) : undefined;
+  const sec = secretOf ? checked('secret', secretOf, rolls) : undefined;
+  const ok = pub.ok && (sec?.ok ?? true);
+  const head = ok ? `✅ Dice period ${period}${period === tx.state.rng.period ? ' (in play: its rolls so far)' : ''} checks out: ` : `❌ Dice period ${period} does NOT check out: `;
+  const parts = [pub, ...(sec ? [sec] : [])].filter((c) => ok || !c.ok).map((c) => c.words);
+  const rest = sec ? '' : ' Its secret dice (contacts, scouts, estimates, battles, marches, couriers) can be checked by anyone when the campaign ends, and by the referee at any time.';
+  const text = `${head}${parts.join('; ')}.${rest}`;
+  const data = { period, ok, checked: sec ? ['public', 'secret'] : ['public'], ...(sec ? {} : { secretCheckedAt: 'the campaign\'s end' }) };
+  return [sec && !ended ? ephemeral(text, data) : reply(text, data)];
 }

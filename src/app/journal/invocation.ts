@@ -18,14 +18,28 @@ export interface JournalActor {
 
 /**
  * What a journal entry runs again (docs/replay.md): a slash command with the options it read, a
- * button press, the console's `!tick` (a half period played now in a channel), or the scheduler's
- * due tick.
+ * button press, the console's `!tick` (a half period played now in a channel), the scheduler's
+ * due tick, or one of the bot's own changes: a pause whose `until:` came (the scheduler), a running
+ * campaign given its due time (the scheduler), a campaign paused because its channel refused a
+ * post for good (the delivery loop).
  */
 export type JournalInput =
   | { readonly kind: 'command'; readonly command: string; readonly subcommand: string | null; readonly actor: JournalActor; readonly options: Readonly<Record<string, OptionValue>> }
   | { readonly kind: 'button'; readonly customId: string; readonly userId: string; readonly userName?: string; readonly roleIds?: readonly string[] }
   | { readonly kind: 'tick'; readonly guildId: string; readonly channelId: string }
-  | { readonly kind: 'dueTick'; readonly campaignId: string; readonly dueIso: string };
+  | { readonly kind: 'dueTick'; readonly campaignId: string; readonly dueIso: string }
+  | { readonly kind: 'pauseEnded'; readonly campaignId: string }
+  | { readonly kind: 'scheduleMissing'; readonly campaignId: string }
+  | { readonly kind: 'channelFault'; readonly campaignId: string; readonly fault: ChannelFault };
+
+/** A post to a campaign's channel refused for good: why, as the pause tells the referee. */
+export interface ChannelFault {
+  readonly reason: string;
+  /** The permission the bot lacks there, as the platform names it. */
+  readonly permission?: string;
+  /** A refusal the live permissions do not explain: the permissions held. */
+  readonly held?: readonly string[];
+}
 
 /** The invocation under way: what the journal records for each transaction it runs. */
 export interface Invocation {
@@ -47,6 +61,18 @@ export function currentInvocation(): Invocation | undefined {
 /** Runs `fn` as one invocation (an inner one, e.g. `/turn advance` playing a tick, stays part of the outer). */
 export function withInvocation<T>(input: JournalInput, fn: () => T, recorded?: RecordedDice): T {
   if (current.getStore()) return fn();
+  counter = counter >= 2 ** 30 ? 1 : counter + 1;
+  return current.run({ id: counter, input, ...(recorded ? { recorded } : {}) }, fn);
+}
+
+/**
+ * Runs one of the bot's own changes (not a user's: a pause ending, a delivery fault) as an
+ * invocation of its own, even when the code calling it runs in a command's async context (a
+ * delivery loop started from one): replay runs it by itself.
+ */
+export function withOwnInvocation<T>(input: JournalInput, fn: () => T, recorded?: RecordedDice): T {
+  // Under replay (an invocation given its recorded dice) it is that invocation, run again.
+  if (current.getStore()?.recorded) return fn();
   counter = counter >= 2 ** 30 ? 1 : counter + 1;
   return current.run({ id: counter, input, ...(recorded ? { recorded } : {}) }, fn);
 }

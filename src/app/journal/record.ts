@@ -1,7 +1,8 @@
 import type { JournalDie, LoggedRoll } from '../../engine/dice/index.js';
 import { timeIndex } from '../../engine/clock/index.js';
 import { diffJson } from '../../engine/replay/index.js';
-import { STATE_VERSION, type CampaignState } from '../../engine/state/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import { STATE_VERSION } from '../../engine/campaign/index.js';
 import type { Database } from '../../db/client.js';
 import { appendJournal, lastJournalSeq, type JournalRow } from '../../db/journalRepo.js';
 import { currentInvocation } from './invocation.js';

@@ -1,5 +1,6 @@
 import type { JournalDie, RecordedDice } from '../../engine/dice/index.js';
-import { STATE_VERSION, upgradeState, type CampaignState } from '../../engine/state/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
+import { STATE_VERSION, upgradeState } from '../../engine/campaign/index.js';
 import { writeTransaction } from '../../db/client.js';
 import { insertCampaign, loadState, saveState } from '../../db/campaignRepo.js';
 import { assignCommander } from '../../db/memberRepo.js';

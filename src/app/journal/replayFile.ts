@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { STATE_VERSION } from '../../engine/state/index.js';
+import { STATE_VERSION } from '../../engine/campaign/index.js';
 import type { JournalRow } from '../../db/journalRepo.js';
 
 /**

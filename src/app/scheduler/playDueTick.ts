@@ -5,7 +5,7 @@ import { discordTime } from '../format.js';
 import { deliver, REFEREE_ONLY } from '../deliveries/audience.js';
 import { refereeIds } from '../referees.js';
 import { deadlineControl, nextTickText, scheduleFromNow } from '../schedule.js';
-import { withInvocation } from '../journal/invocation.js';
+import { withInvocation, withOwnInvocation } from '../journal/invocation.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
 import type { Outgoing } from '../deliveries/outgoing.js';
@@ -32,64 +32,120 @@ function toReferees(tx: CampaignTx, type: string, text: string, key: string, dat
   };
 }
 
-function decide(tx: CampaignTx, dueIso: string): Change<DueTick> {
+/** Why a due tick is not for this attempt: the due time moved on, the campaign stopped, or the clock went back. */
+function notPlayable(tx: CampaignTx, dueIso: string): DueTick | undefined {
   const { meta, state, now } = tx;
-  if (meta.nextTickAt !== dueIso) return { result: { kind: 'stale' } };
-  if (state.status !== 'running') return { result: { kind: 'notRunning' } };
+  if (meta.nextTickAt !== dueIso) return { kind: 'stale' };
+  if (state.status !== 'running') return { kind: 'notRunning' };
   // A clock that went backwards (before the last tick's run) plays nothing until it has caught up.
-  if (meta.lastTickAt !== null && Date.parse(meta.lastTickAt) > now.getTime()) return { result: { kind: 'clockBehind' } };
-  const { cadence, timezone, catchUp, catchUpCap } = state.settings;
+  if (meta.lastTickAt !== null && Date.parse(meta.lastTickAt) > now.getTime()) return { kind: 'clockBehind' };
+  return undefined;
+}
+
+/** What a playable due tick meets: the scheduled instants passed since it, a battle hold, the next time from now. */
+interface DueSituation {
+  readonly dueIso: string;
+  readonly due: Date;
+  /** How many scheduled instants have passed (counting a long downtime only as far as the policy needs). */
+  readonly count: number;
+  readonly held: boolean;
+  /** An early tick (everyone ready) stands in for the scheduled one: downtime counts from that. */
+  readonly early: boolean;
+  /** More than one scheduled instant has passed: the bot was down (a battle hold is not downtime). */
+  readonly downtime: boolean;
+  readonly later: string;
+  readonly laterText: string;
+  readonly since: string;
+}
+
+function situation(tx: CampaignTx, dueIso: string): DueSituation {
+  const { meta, state, now } = tx;
+  const { cadence, timezone } = state.settings;
   const due = new Date(dueIso);
   const held = meta.heldDue === dueIso;
-  // An early tick (everyone ready) stands in for the scheduled one: downtime counts from that.
   const early = meta.earlyFrom !== null;
-  // How many scheduled instants have passed (counting a long downtime only as far as the policy needs).
-  const { count } = countDue(cadence, timezone, early ? new Date(meta.earlyFrom ?? dueIso) : due, now, meta.catchUpAllowance > 0 ? 2 : catchUp === 'all' ? catchUpCap + 1 : undefined);
-  // More than one scheduled instant has passed: the bot was down (a battle hold is not downtime).
-  const downtime = count > 1 && !held;
+  const { count } = countDue(cadence, timezone, early ? new Date(meta.earlyFrom ?? dueIso) : due, now, countLimit(tx));
   const laterTick = scheduleFromNow(state.settings, now, meta.lastTickAt);
-  const later = laterTick.at.toISOString();
-  const laterText = nextTickText(laterTick, state.settings);
-  const since = discordTime(dueIso);
+  return {
+    dueIso, due, count, held, early, downtime: count > 1 && !held,
+    later: laterTick.at.toISOString(), laterText: nextTickText(laterTick, state.settings), since: discordTime(dueIso),
+  };
+}
 
-  if (downtime && meta.catchUpAllowance === 0 && catchUp === 'none') {
-    const note = toReferees(tx, 'ticksMissed', `The bot was not running: ${count} scheduled tick(s) since ${since} were missed. Catch-up policy \`none\`: none was played; the game stays at ${formatGameTime(state.clock)}. Next tick ${laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
-      `catchUp:${meta.id}:${dueIso}`, { due: dueIso, missed: count, policy: 'none', next: later });
-    return { ...note, control: { ...deadlineControl(later, reminderSettings(tx, state.settings)), ready: [], reminded: [] }, result: { kind: 'passedOver', missed: count } };
-  }
-  if (downtime && meta.catchUpAllowance === 0 && catchUp === 'all' && count > catchUpCap) {
-    const note = toReferees(tx, 'catchUpPaused', `The bot was not running: more than ${catchUpCap} scheduled ticks since ${since} were missed (the catch-up cap), so none was played and the campaign is paused at ${formatGameTime(state.clock)}. Choose with \`/campaign resume missed:\`: \`none\` (skip them; the clock goes on from the next scheduled time), \`one\` (play one now), or \`all\` (play every missed half period in order, each with the orders given). Players can give orders meanwhile.`,
-      `catchUpPaused:${meta.id}:${dueIso}`, { due: dueIso, missedAtLeast: count, cap: catchUpCap });
-    // The due time stays: it says where catching up would start.
-    return { state: { ...state, status: 'paused' }, ...note, control: { remindAt: null }, result: { kind: 'pausedForCatchUp', missed: count } };
-  }
+/** How far counting missed instants needs to go: past 1 with an allowance, past the cap for `all`, all of them for the rest. */
+function countLimit(tx: CampaignTx): number | undefined {
+  if (tx.meta.catchUpAllowance > 0) return 2;
+  const { catchUp, catchUpCap } = tx.state.settings;
+  return catchUp === 'all' ? catchUpCap + 1 : undefined;
+}
 
-  const battles = Object.values(state.contacts).filter((c) => c.step === 'battle');
-  if (battles.length > 0) {
-    if (held) return { result: { kind: 'held' } };
-    const note = toReferees(tx, 'tickHeld', `The tick due ${since} (${formatGameTime(state.clock)}) waits for a battle result: ${battleNames(state)}. Record it with \`/battle result\`; the tick is played within a minute after. To play on regardless: \`/turn advance force:true\`.`,
-      `battleHold:${meta.id}:${dueIso}`, { due: dueIso });
-    return { ...note, control: { heldDue: dueIso }, result: { kind: 'held' } };
-  }
+/** Policy `none` after downtime: no tick played, the referee told, the schedule going on from now. */
+function passOver(tx: CampaignTx, s: DueSituation): Change<DueTick> | undefined {
+  const { meta, state } = tx;
+  if (!s.downtime || meta.catchUpAllowance !== 0 || state.settings.catchUp !== 'none') return undefined;
+  const note = toReferees(tx, 'ticksMissed', `The bot was not running: ${s.count} scheduled tick(s) since ${s.since} were missed. Catch-up policy \`none\`: none was played; the game stays at ${formatGameTime(state.clock)}. Next tick ${s.laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
+    `catchUp:${meta.id}:${s.dueIso}`, { due: s.dueIso, missed: s.count, policy: 'none', next: s.later });
+  return { ...note, control: { ...deadlineControl(s.later, reminderSettings(tx, state.settings)), ready: [], reminded: [] }, result: { kind: 'passedOver', missed: s.count } };
+}
 
-  const policy = meta.catchUpAllowance > 0 ? 'allowed' : catchUp;
+/** Policy `all` with more missed than the cap: the campaign paused until the referee chooses with `/campaign resume missed:`. */
+function pauseForCatchUp(tx: CampaignTx, s: DueSituation): Change<DueTick> | undefined {
+  const { meta, state } = tx;
+  const { catchUp, catchUpCap } = state.settings;
+  if (!s.downtime || meta.catchUpAllowance !== 0 || catchUp !== 'all' || s.count <= catchUpCap) return undefined;
+  const note = toReferees(tx, 'catchUpPaused', `The bot was not running: more than ${catchUpCap} scheduled ticks since ${s.since} were missed (the catch-up cap), so none was played and the campaign is paused at ${formatGameTime(state.clock)}. Choose with \`/campaign resume missed:\`: \`none\` (skip them; the clock goes on from the next scheduled time), \`one\` (play one now), or \`all\` (play every missed half period in order, each with the orders given). Players can give orders meanwhile.`,
+    `catchUpPaused:${meta.id}:${s.dueIso}`, { due: s.dueIso, missedAtLeast: s.count, cap: catchUpCap });
+  // The due time stays: it says where catching up would start.
+  return { state: { ...state, status: 'paused' }, ...note, control: { remindAt: null }, result: { kind: 'pausedForCatchUp', missed: s.count } };
+}
+
+/** A battle waiting for its result holds the tick (the referee told once). */
+function holdForBattle(tx: CampaignTx, s: DueSituation): Change<DueTick> | undefined {
+  const { meta, state } = tx;
+  if (!Object.values(state.contacts).some((c) => c.step === 'battle')) return undefined;
+  if (s.held) return { result: { kind: 'held' } };
+  const note = toReferees(tx, 'tickHeld', `The tick due ${s.since} (${formatGameTime(state.clock)}) waits for a battle result: ${battleNames(state)}. Record it with \`/battle result\`; the tick is played within a minute after. To play on regardless: \`/turn advance force:true\`.`,
+    `battleHold:${meta.id}:${s.dueIso}`, { due: s.dueIso });
+  return { ...note, control: { heldDue: s.dueIso }, result: { kind: 'held' } };
+}
+
+/** Policy `one` after downtime: the ticks skipped besides the one played, and the referee's note of them. */
+function skippedTicks(tx: CampaignTx, s: DueSituation, policy: CatchUpPolicy): { skipped: number; notes: { events: EngineEvent[]; outbox: Outgoing[] } } {
+  const skipped = s.downtime && policy === 'one' ? s.count - 1 : 0;
+  if (skipped === 0) return { skipped, notes: { events: [], outbox: [] } };
+  const notes = toReferees(tx, 'ticksMissed', `The bot was not running: ${s.count} scheduled tick(s) since ${s.since} were missed. Catch-up policy \`one\`: played one (${formatGameTime(tx.state.clock)}) and skipped ${skipped}. Next tick ${s.laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
+    `catchUp:${tx.meta.id}:${s.dueIso}`, { due: s.dueIso, missed: skipped, policy: 'one', next: s.later });
+  return { skipped, notes };
+}
+
+/** The settings' catch-up policy, or `allowed` while `/campaign resume missed:` has allowed ticks to play. */
+type CatchUpPolicy = CampaignTx['state']['settings']['catchUp'] | 'allowed';
+
+/** The tick played: on time, early, after a hold, or catching up (`one`, `all`, or an allowance from `/campaign resume`). */
+function playCatchingUp(tx: CampaignTx, s: DueSituation): Change<DueTick> {
+  const { meta } = tx;
+  const policy: CatchUpPolicy = meta.catchUpAllowance > 0 ? 'allowed' : tx.state.settings.catchUp;
   // After a held battle or catching up with one ('one', or the last allowed), the schedule goes on from now.
-  const fromNow = held || (downtime && (policy === 'one' || meta.catchUpAllowance === 1));
-  const skipped = downtime && policy === 'one' ? count - 1 : 0;
-  const notes = skipped > 0
-    ? toReferees(tx, 'ticksMissed', `The bot was not running: ${count} scheduled tick(s) since ${since} were missed. Catch-up policy \`one\`: played one (${formatGameTime(state.clock)}) and skipped ${skipped}. Next tick ${laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
-      `catchUp:${meta.id}:${dueIso}`, { due: dueIso, missed: skipped, policy: 'one', next: later })
-    : { events: [], outbox: [] };
-  const play = tickChange(tx, early && !downtime && !held ? { early: true } : fromNow ? {} : { scheduledFor: due });
+  const fromNow = s.held || (s.downtime && (policy === 'one' || meta.catchUpAllowance === 1));
+  const { skipped, notes } = skippedTicks(tx, s, policy);
+  const play = tickChange(tx, s.early && !s.downtime && !s.held ? { early: true } : fromNow ? {} : { scheduledFor: s.due });
   if (!play.result.played) return { result: { kind: play.result.reason === 'alreadyPlayed' ? 'alreadyPlayed' : 'notRunning' } };
   return {
     ...play,
     // The referee hears of the skipped ticks in their own message (logged with the tick).
     events: [...notes.events, ...(play.events ?? [])],
     outbox: [...(play.outbox ?? []), ...notes.outbox],
-    control: { ...play.control, ...(meta.catchUpAllowance > 0 ? { catchUpAllowance: downtime ? meta.catchUpAllowance - 1 : 0 } : {}) },
+    control: { ...play.control, ...(meta.catchUpAllowance > 0 ? { catchUpAllowance: s.downtime ? meta.catchUpAllowance - 1 : 0 } : {}) },
     result: { kind: 'played', outcome: play.result, ...(skipped > 0 ? { missed: skipped } : {}) },
   };
+}
+
+/** The due tick's policies in order: not for this attempt, passed over, paused for catching up, held for a battle, played. */
+function decide(tx: CampaignTx, dueIso: string): Change<DueTick> {
+  const refused = notPlayable(tx, dueIso);
+  if (refused) return { result: refused };
+  const s = situation(tx, dueIso);
+  return passOver(tx, s) ?? pauseForCatchUp(tx, s) ?? holdForBattle(tx, s) ?? playCatchingUp(tx, s);
 }
 
 /**
@@ -104,8 +160,9 @@ export function playDueTick(app: App, campaignId: string, dueIso: string): DueTi
 
 /** A running campaign without a due time (e.g. from before the scheduler): scheduled from now. */
 export function scheduleMissing(app: App, campaignId: string): void {
-  inCampaign(app, { campaignId }, (tx) => {
+  // The due time it sets is what the next due tick's replay checks: journalled (docs/replay.md).
+  withOwnInvocation({ kind: 'scheduleMissing', campaignId }, () => inCampaign(app, { campaignId }, (tx) => {
     if (tx.meta.nextTickAt !== null || tx.state.status !== 'running') return { result: undefined };
     return { control: deadlineControl(scheduleFromNow(tx.state.settings, tx.now, tx.meta.lastTickAt).at.toISOString(), reminderSettings(tx, tx.state.settings)), result: undefined };
-  });
+  }));
 }

@@ -37,7 +37,6 @@ export function markPresence(tx: Pick<CampaignTx, 'actor' | 'members'>, before: 
  * one, else the missed-orders default), said once in the channel and to the referee.
  */
 export function countAbsence(tx: CampaignTx, state: CampaignState): { state: CampaignState; events: EngineEvent[] } {
-  const after = state.settings.absentAfterHalves;
   const armies = { ...state.armies };
   const events: EngineEvent[] = [];
   let changed = false;
@@ -45,34 +44,66 @@ export function countAbsence(tx: CampaignTx, state: CampaignState): { state: Cam
     const commanders = commandersOf(tx, army.id);
     if (army.status.destroyed || commanders.length === 0) continue;
     const before: ArmySeat = army.seat ?? { missed: 0 };
-    const { acted: _acted, standing: _standing, awayUntil, ...rest } = before;
+    const next = nextSeat(tx, before, commanders, state.settings.absentAfterHalves);
     const who = commanders.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u).join(' and ');
-    // An announced absence: standing orders without counting a miss, until its time has come.
-    const away = awayUntil !== undefined && Date.parse(awayUntil) > tx.now.getTime() && before.acted !== true;
-    if (awayUntil !== undefined && !away && before.acted !== true) {
+    if (next.awayEnded) {
       events.push({ type: 'awayEnded', audience: REFEREE, text: `${who}'s time away ended: **${army.name}** counts their orders and absences again.`, data: { armyId: army.id } });
     }
-    const present = away || before.acted === true || commanders.some((u) => tx.meta.ready.includes(u));
-    const missed = present ? 0 : before.missed + 1;
-    // Standing orders that came with the time away end with it.
-    const wasStanding = before.standing === true && awayUntil === undefined;
-    const standing = away || (!present && (wasStanding || (after > 0 && missed >= after)));
-    const seat: ArmySeat = { ...rest, missed, ...(standing ? { standing: true } : {}), ...(away ? { awayUntil } : {}) };
-    const same = before.acted !== true && JSON.stringify(seat) === JSON.stringify({ ...rest, missed: before.missed, ...(before.standing ? { standing: true } : {}), ...(awayUntil !== undefined ? { awayUntil } : {}) });
-    if (!same) {
-      armies[army.id] = { ...army, seat };
+    if (!seatUnchanged(before, next.seat)) {
+      armies[army.id] = { ...army, seat: next.seat };
       changed = true;
     }
-    if (away) continue;
-    if (standing && !wasStanding) {
-      const followsPlan = Object.hasOwn(state.plans, army.id);
-      const follows = followsPlan ? 'it follows its plan (`/army plan show`)' : DEFAULT_TEXT[state.settings.defaultOrder];
-      // One line in the chronicle; the referee's digest says what it follows and how to fill the seat.
-      events.push({ type: 'armyStanding', audience: PUBLIC, text: `${who}'s army **${army.name}** is under standing orders.`, data: { armyId: army.id } });
-      events.push({ type: 'armyStandingReferee', audience: REFEREE, text: `${who} gave no orders or answers for ${missed} half periods in a row (\`absent-after\`): **${army.name}** is under standing orders, ${follows}. Their next order takes it back; \`/seat offer army:${army.id}\` offers the seat to a substitute (or names one with \`user:\`).`, data: { armyId: army.id, missed } });
-    } else if (!standing && wasStanding) {
-      events.push({ type: 'armyResumed', audience: REFEREE, text: `${who} gives orders: **${army.name}** takes its own orders again.`, data: { armyId: army.id } });
-    }
+    events.push(...standingEvents(state, army, who, next));
   }
   return { state: changed ? { ...state, armies } : state, events };
+}
+
+/** An army's seat after this half period's count, and what changed about its standing orders. */
+interface NextSeat {
+  readonly seat: ArmySeat;
+  /** Away (`/away`) and its time not yet come: standing orders without counting a miss. */
+  readonly away: boolean;
+  /** An announced absence whose time has come (the referee is told). */
+  readonly awayEnded: boolean;
+  readonly missed: number;
+  readonly wasStanding: boolean;
+  readonly standing: boolean;
+}
+
+/** Step 1: the seat counted: present (acted, ready or away) resets the misses, `absent-after` misses put it under standing orders. */
+function nextSeat(tx: CampaignTx, before: ArmySeat, commanders: readonly string[], absentAfter: number): NextSeat {
+  const { acted: _acted, standing: _standing, awayUntil, ...rest } = before;
+  // An announced absence: standing orders without counting a miss, until its time has come.
+  const away = awayUntil !== undefined && Date.parse(awayUntil) > tx.now.getTime() && before.acted !== true;
+  const awayEnded = awayUntil !== undefined && !away && before.acted !== true;
+  const present = away || before.acted === true || commanders.some((u) => tx.meta.ready.includes(u));
+  const missed = present ? 0 : before.missed + 1;
+  // Standing orders that came with the time away end with it.
+  const wasStanding = before.standing === true && awayUntil === undefined;
+  const standing = away || (!present && (wasStanding || (absentAfter > 0 && missed >= absentAfter)));
+  const seat: ArmySeat = { ...rest, missed, ...(standing ? { standing: true } : {}), ...(away ? { awayUntil } : {}) };
+  return { seat, away, awayEnded, missed, wasStanding, standing };
+}
+
+/** Step 2: whether the counted seat is the stored one (an acted mark is always cleared). */
+function seatUnchanged(before: ArmySeat, seat: ArmySeat): boolean {
+  const { acted: _acted, standing: _standing, awayUntil, ...rest } = before;
+  return before.acted !== true && JSON.stringify(seat) === JSON.stringify({ ...rest, missed: before.missed, ...(before.standing ? { standing: true } : {}), ...(awayUntil !== undefined ? { awayUntil } : {}) });
+}
+
+/** Step 3: standing orders taken up (said in the chronicle and to the referee) or given back (to the referee); none while away. */
+function standingEvents(state: CampaignState, army: Army, who: string, next: NextSeat): EngineEvent[] {
+  if (next.away) return [];
+  if (next.standing && !next.wasStanding) {
+    const follows = Object.hasOwn(state.plans, army.id) ? 'it follows its plan (`/army plan show`)' : DEFAULT_TEXT[state.settings.defaultOrder];
+    // One line in the chronicle; the referee's digest says what it follows and how to fill the seat.
+    return [
+      { type: 'armyStanding', audience: PUBLIC, text: `${who}'s army **${army.name}** is under standing orders.`, data: { armyId: army.id } },
+      { type: 'armyStandingReferee', audience: REFEREE, text: `${who} gave no orders or answers for ${next.missed} half periods in a row (\`absent-after\`): **${army.name}** is under standing orders, ${follows}. Their next order takes it back; \`/seat offer army:${army.id}\` offers the seat to a substitute (or names one with \`user:\`).`, data: { armyId: army.id, missed: next.missed } },
+    ];
+  }
+  if (!next.standing && next.wasStanding) {
+    return [{ type: 'armyResumed', audience: REFEREE, text: `${who} gives orders: **${army.name}** takes its own orders again.`, data: { armyId: army.id } }];
+  }
+  return [];
 }

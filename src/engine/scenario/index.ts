@@ -1,3 +1,2 @@
-/** Scenario documents: their schema and the check that refuses a bad one with every problem. */
-export { type ScenarioDoc } from './schema.js';
-export { type ScenarioProblem, validateScenario } from './validateScenario.js';
+/** Scenario documents: their format (schema and limits). The check that refuses a bad one is a campaign's (engine/campaign). */
+export { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from './schema.js';

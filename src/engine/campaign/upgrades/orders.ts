@@ -3,7 +3,7 @@ import type { Army } from '../../forces/index.js';
 import type { CrossingMethod, MoveOrder } from '../../movement/index.js';
 import { BrokenData } from '../../result.js';
 import { fleetAtAnchor } from '../../water/index.js';
-import type { Order } from '../campaign.js';
+import type { Order } from '../../state/index.js';
 import type { LegacyOrder } from './legacyState.js';
 
 const METHODS: readonly string[] = ['bridge', 'ferry', 'ford', 'swim', 'rafts'] satisfies readonly CrossingMethod[];

@@ -8,8 +8,7 @@ import type { ScenarioDoc } from '../scenario/index.js';
 import { planOfSpec, type ArmyPlan } from '../plans/index.js';
 import { basePoints, movementProfile, sizedPoints, tacticalProfile } from '../profiles/index.js';
 import { FIRST_MORNING } from '../weather/index.js';
-import type { CampaignState } from './campaign.js';
-import { DEFAULT_SETTINGS, type CampaignSettings } from './settings.js';
+import { type CampaignSettings, type CampaignState, DEFAULT_SETTINGS } from '../state/index.js';
 
 const ROLE_BY_ORDER: readonly RegimentRole[] = ['assault', 'support'];
 

@@ -2,8 +2,8 @@ import { hexDistance, parseHex, hexToOffset, type Hex } from '../hex/index.js';
 import { buildMap, isWater, type MapModel } from '../map/index.js';
 import { checkPlan, planOfSpec } from '../plans/index.js';
 import { EXPEDITION_SPEEDS, MOVEMENT_PROFILES } from '../profiles/index.js';
-import { newCampaign } from '../state/index.js';
-import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from './schema.js';
+import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from '../scenario/index.js';
+import { newCampaign } from './newCampaign.js';
 
 export interface ScenarioProblem {
   /** JSON path in the document, e.g. `armies[3].hex`. */

@@ -1,7 +1,6 @@
 import { FRESH_MARCH } from '../forces/index.js';
 import { FIRST_MORNING } from '../weather/index.js';
-import type { CampaignState } from './campaign.js';
-import { readSettings } from './settings.js';
+import { type CampaignState, readSettings } from '../state/index.js';
 import type { LegacyState } from './upgrades/legacyState.js';
 import { upgradeToFairDice } from './upgrades/fairDice.js';
 import { separateCourierIds } from './upgrades/courierIds.js';

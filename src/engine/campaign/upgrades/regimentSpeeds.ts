@@ -1,6 +1,6 @@
 import type { Army, Regiment } from '../../forces/index.js';
 import type { ScenarioDoc } from '../../scenario/index.js';
-import type { CampaignState } from '../campaign.js';
+import type { CampaignState } from '../../state/index.js';
 
 /** The scenario's regiments as far as their speed goes (the scenario stored with the campaign). */
 export type SpeedSource = Pick<ScenarioDoc, 'armies'>;

@@ -1,4 +1,4 @@
-import type { CampaignState } from '../campaign.js';
+import type { CampaignState } from '../../state/index.js';
 import { upgradeContacts } from './contacts.js';
 import type { LegacyState } from './legacyState.js';
 import { upgradeOrders } from './orders.js';
