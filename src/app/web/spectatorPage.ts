@@ -81,7 +81,7 @@ export function spectatorPage(app: App, campaignId: string): PageData | undefine
       day: null,
       armies: [],
       intel: [],
-      chronicle: lines.map((e) => ({ id: e.id, time: formatGameTime(e.time), day: e.time.day, to: 'everyone', text: e.text })),
+      chronicle: lines.map((e) => ({ time: formatGameTime(e.time), day: e.time.day, to: 'everyone', text: e.text })),
       inbox: null,
       spectator: { behind: delay, shown: t !== undefined },
     };

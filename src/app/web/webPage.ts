@@ -22,9 +22,11 @@ export interface PageRequest {
   readonly day?: number | undefined;
 }
 
-/** One line of the chronicle as the page shows it. */
+/**
+ * One line of the chronicle as the page shows it. No event id: the log numbers every event,
+ * hidden ones too, so the gaps between a reader's lines' ids would count what they may not know.
+ */
 interface PageLine {
-  readonly id: number;
   readonly time: string;
   readonly day: number;
   readonly to: 'everyone' | 'you' | 'referee' | string;
@@ -123,7 +125,7 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
     // (Asked of the database by audience, each audience passed through the deliveries' decision, and only the newest lines read.)
     const audiences = ['public', 'referee', ...Object.keys(tx.state.armies).map((id) => `army:${id}`)].filter((a) => webMayReadLogged(tx, r.who, a));
     const lines = tx.read.chronicle(audiences, NOT_IN_BOOK, { last: CHRONICLE_LINES, ...(req.day !== undefined ? { upToDay: req.day } : {}) })
-      .map((e): PageLine => ({ id: e.id, time: formatGameTime(e.time), day: e.time.day, to: audienceLabel(e.audience, r, tx), text: e.text }));
+      .map((e): PageLine => ({ time: formatGameTime(e.time), day: e.time.day, to: audienceLabel(e.audience, r, tx), text: e.text }));
     const data: PageData = {
       campaign: { name: tx.state.name, time: gameTimeLabel(tx.state), status: tx.state.status, weather: describeSky(tx.state.weather), fog: tx.state.settings.positions === 'fog' },
       referee: r.referee,
