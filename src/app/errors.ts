@@ -1,4 +1,5 @@
 import type { RefusalCode } from '../engine/refusalCodes.js';
+import type { Result } from '../engine/result.js';
 
 /** Text a user typed, as a refusal quotes it: cut to about 100 characters. */
 const QUOTE_MAX = 100;
@@ -39,4 +40,13 @@ export class UserError extends Error {
     this.code = code;
     if (data !== undefined) this.data = data;
   }
+}
+
+/**
+ * An engine Result's value, or its rule violation thrown as the user's refusal (the same code,
+ * message and details): the one place a use-case turns an engine failure into a UserError.
+ */
+export function orRefuse<T>(r: Result<T>): T {
+  if (!r.ok) throw new UserError(r.violation.code, r.violation.message, r.violation.details ? { ...r.violation.details } : undefined);
+  return r.value;
 }

@@ -1,6 +1,5 @@
 import { event, namesOf, REFEREE, type EngineEvent } from '../../engine/events/index.js';
 import { CONTACT_POLICIES, checkPlan, describeWholePlan, followPlans, PLAN_GIVER, PLAN_KINDS, type ContactPolicy, type PlanKind, type PlanOrder } from '../../engine/plans/index.js';
-import { TICK_PLAN } from '../../engine/tick/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { findArmy, requireArmy } from '../armies.js';
@@ -13,6 +12,7 @@ import { inCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { planFollowers } from './planFollowers.js';
+import { currentEffects } from '../weather/currentEffects.js';
 
 export interface ArmyPlanInput {
   readonly army: string | undefined;
@@ -128,7 +128,7 @@ export function armyPlan(app: App, actor: Actor, input: ArmyPlanInput): Reply[] 
     const lines = [`**${army.name}** will follow this plan: ${describeWholePlan(plan, tx.map, names)}.`, followsText(tx, army.id, standing)];
     if (planFollowers({ members: tx.members, state }).has(army.id)) {
       // Its first order now, as the tick would give it.
-      const first = followPlans(state, tx.map, TICK_PLAN.effects(state), [army.id]);
+      const first = followPlans(state, tx.map, currentEffects(state), [army.id]);
       state = first.state;
       events.push(...first.events);
       lines.push(...first.events.map((e) => e.text));

@@ -2,8 +2,7 @@ import { mergeArmies, orderMachines, splitArmy } from '../../engine/movement/ind
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
-import { must } from '../contact/contactCommon.js';
-import { UserError } from '../errors.js';
+import { UserError, orRefuse } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
 import { inCampaign } from '../unitOfWork.js';
@@ -29,7 +28,7 @@ export function splitDivision(app: App, actor: Actor, input: { army?: string | u
     const to = input.to ? tx.map.parse(input.to) : undefined;
     if (!to || !tx.map.inBounds(to)) throw new UserError('division.badHex', `Give the hex next to ${tx.map.format(army.hex)} the division marches off into, e.g. \`to:0712\`.`);
     const regiments = (input.regiments ?? '').split(',').map((r) => r.trim()).filter((r) => r !== '');
-    const r = must(splitArmy(tx.state, tx.map, { armyId: army.id, regiments, to, ...(input.name ? { name: input.name.trim() } : {}) }));
+    const r = orRefuse(splitArmy(tx.state, tx.map, { armyId: army.id, regiments, to, ...(input.name ? { name: input.name.trim() } : {}) }));
     const division = r.state.armies[r.divisionId];
     const events = r.events;
     const commanders = commandersOf(tx, army.id);
@@ -46,7 +45,7 @@ export function mergeDivision(app: App, actor: Actor, input: { army?: string | u
     const { army, asReferee } = divisionControl(tx, input.army);
     const into = requireArmy(tx.state, input.into);
     if (!asReferee && !commandersOf(tx, into.id).includes(actor.userId)) throw new UserError('army.notYours', `${into.name} is not your army: a division joins one of its commander's own armies (or the referee merges them).`);
-    const r = must(mergeArmies(tx.state, tx.map, army.id, into.id));
+    const r = orRefuse(mergeArmies(tx.state, tx.map, army.id, into.id));
     const events = r.events;
     const members: MemberChange[] = [{ kind: 'unassign', armyId: army.id }];
     const text = `${army.name} joins ${into.name} at ${tx.map.format(into.hex)}${asReferee ? ' (by the referee)' : ''}.`;
@@ -59,7 +58,7 @@ export function orderWarMachines(app: App, actor: Actor, input: { army?: string 
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
     if (input.state !== 'assembled' && input.state !== 'disassembled') throw new UserError('machines.badState', '`state:` is `assembled` (6 miles a day, ready for battle) or `disassembled` (12 miles a day, not usable in a battle).');
-    const r = must(orderMachines(tx.state, army.id, input.state));
+    const r = orRefuse(orderMachines(tx.state, army.id, input.state));
     const events = r.events;
     const text = `${army.name}'s war machines are being ${input.state}${asReferee ? ' (by the referee)' : ''}: ready at daybreak of day ${r.readyDay}. The army does not march meanwhile.`;
     return { state: r.state, events, result: [ephemeral(text, { armyId: army.id, to: input.state, readyDay: r.readyDay })] };

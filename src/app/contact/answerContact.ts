@@ -10,14 +10,14 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { isReferee } from '../referees.js';
 import { requireControl } from '../armies.js';
-import { UserError } from '../errors.js';
+import { UserError, orRefuse } from '../errors.js';
 import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
 import { deadlineText, deliveries, parseContactButton } from '../deliveries/contactPrompts.js';
-import { contactOfArmy, must } from './contactCommon.js';
+import { contactOfArmy } from './whichContact.js';
 
 /** What a commander answers: before the contact phase, or engage/evade after it. */
 export type ContactAnswer = 'engage' | 'evade' | 'avoid' | 'delay' | 'silent';
@@ -52,14 +52,14 @@ function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactA
       step1 = choice === 'engage' ? { kind: 'proceed' } : { kind: choice };
       said = choice === 'engage' ? 'proceed to the contact phase' : choice;
     }
-    const r = must(chooseStep1(state, tx.map, c.id, army.id, step1));
+    const r = orRefuse(chooseStep1(state, tx.map, c.id, army.id, step1));
     forcedMarch = r.avoid?.forcedMarch ?? false;
     if (forcedMarch) said += ' by a forced march (the army must rest all of tomorrow or be fatigued)';
     state = r.state;
     allAnswered = r.allAnswered;
   } else if (c.step === 'decision') {
     if (choice !== 'engage' && choice !== 'evade') throw new UserError('contact.tooLateToAvoid', 'The contact phase has run: now answer /engage or /evade.');
-    const r = must(chooseDecision(state, c.id, army.id, choice as Decision));
+    const r = orRefuse(chooseDecision(state, c.id, army.id, choice as Decision));
     state = r.state;
     allAnswered = r.allAnswered;
     said = choice;
@@ -77,7 +77,7 @@ function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactA
     state = { ...state, manualDice: holdForDice(state.manualDice, c.id, { step: c.step, until: timeIndex(state.clock) }, needed, whoRollsIn(state), state.clock) };
     outcome += ` Every commander has answered; the dice are rolled by hand now: contact ${c.id} resolves when they are in (\`/dice enter\`), or at the next tick with the bot's seeded dice for any not entered.`;
   } else if (allAnswered) {
-    const r = must(c.step === 'step1' ? resolveStep1(state, tx.map, c.id, tx.dice) : resolveDecision(state, tx.map, c.id, tx.dice));
+    const r = orRefuse(c.step === 'step1' ? resolveStep1(state, tx.map, c.id, tx.dice) : resolveDecision(state, tx.map, c.id, tx.dice));
     state = r.state;
     events.push(...r.events);
     outcome += ' Every commander has answered: resolved now.';

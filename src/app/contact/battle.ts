@@ -6,7 +6,7 @@ import { isFog } from '../../engine/knowledge/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
-import { UserError } from '../errors.js';
+import { UserError, orRefuse } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
 import { armiesOf } from '../members.js';
 import { inCampaign } from '../unitOfWork.js';
@@ -14,7 +14,7 @@ import { requireReferee } from '../access.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { routeEvents } from '../deliveries/routeEvents.js';
 import { deliveries } from '../deliveries/contactPrompts.js';
-import { contactByIdForReferee, contactOfArmy, must } from './contactCommon.js';
+import { contactByIdForReferee, contactOfArmy } from './whichContact.js';
 
 type Condition = 'formed' | 'retreat' | 'rout';
 const CONDITIONS: readonly Condition[] = ['formed', 'retreat', 'rout'];
@@ -55,7 +55,7 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
     requireReferee(tx, 'record a battle');
     const c = contactByIdForReferee(tx.state, input.contact);
     if (c.step !== 'battle') throw new UserError('battle.none', `Contact ${c.id} has no battle waiting for its result (it is ${describeStep(c.step)}).`);
-    const losses = must(battleLosses(tx.state, c, parseLosses(tx, c, input.losses)));
+    const losses = orRefuse(battleLosses(tx.state, c, parseLosses(tx, c, input.losses)));
     const declared: Record<string, Condition> = { ...(c.data.withdrawals ?? {}) };
     for (const [who, cond] of pairs(input.withdraw)) {
       if (!CONDITIONS.includes(cond as Condition)) throw new UserError('battle.badCondition', `A withdrawal is formed, retreat or rout (not "${cond}").`);
@@ -63,7 +63,7 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
     }
     const pursuers = (input.pursue ?? '').split(',').filter((t) => t.trim() !== '').map((t) => requireArmy(tx.state, t).id);
     const withdrawals = Object.entries(declared).map(([armyId, condition]) => ({ armyId, condition }));
-    const r = must(applyBattleResult(tx.state, tx.map, c.id, { losses, withdrawals, pursuers }, tx.dice));
+    const r = orRefuse(applyBattleResult(tx.state, tx.map, c.id, { losses, withdrawals, pursuers }, tx.dice));
     const d = deliveries(tx, tx.state, r.state, r.events);
     return { state: r.state, events: d.events, outbox: d.outbox, result: [(isFog(tx.state) ? ephemeral : reply)(`Battle ${c.id} recorded.`, { contactId: c.id })] };
   });
@@ -92,7 +92,7 @@ export function battleTurn(app: App, actor: Actor, input: { contact?: string | u
     const mine = armiesOf(tx, actor.userId);
     const foreign = casualties.find((l) => !tx.isReferee && !mine.includes(l.armyId));
     if (foreign) throw new UserError('battle.notYours', `${tx.state.armies[foreign.armyId]?.name ?? foreign.armyId} is not your army: each commander enters their own casualties (the referee any).`);
-    const r = must(advanceTabletopTurn(tx.state, c.id, casualties));
+    const r = orRefuse(advanceTabletopTurn(tx.state, c.id, casualties));
     const said = casualties.length > 0 ? ` Casualties of turn ${r.turn - 1} recorded (${casualties.length} regiment(s)).` : '';
     return { state: r.state, events: r.events, outbox: routeEvents({ ...tx, state: r.state }, r.events), result: [ephemeral(`Battle ${c.id}: turn ${r.turn} begins.${said} Each side is told what arrives.`, { contactId: c.id, turn: r.turn })] };
   });
@@ -115,7 +115,7 @@ export function withdraw(app: App, actor: Actor, input: { army?: string | undefi
     const condition = (input.condition ?? 'formed') as Condition;
     if (!CONDITIONS.includes(condition)) throw new UserError('battle.badCondition', 'condition is formed (25% behind the baseline in good order), retreat, or rout (25% routed off the table).');
     const c = contactOfArmy(tx.state, army, input.contact);
-    const r = must(declareWithdrawal(tx.state, c.id, army.id, condition));
+    const r = orRefuse(declareWithdrawal(tx.state, c.id, army.id, condition));
     const by = asReferee ? ' (by the referee)' : '';
     return {
       state: r.state,

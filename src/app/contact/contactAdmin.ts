@@ -5,13 +5,13 @@ import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
-import { UserError } from '../errors.js';
+import { UserError, orRefuse } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
 import { inCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
 import { deliveries } from '../deliveries/contactPrompts.js';
-import { contactByIdForReferee, must } from './contactCommon.js';
+import { contactByIdForReferee } from './whichContact.js';
 
 /** `/contact list`: every open contact, its step and who has not answered (names only). */
 export function listContacts(app: App, actor: Actor): Reply[] {
@@ -35,7 +35,7 @@ export function splitContactCase(app: App, actor: Actor, input: { contact?: stri
     const c = contactByIdForReferee(tx.state, input.contact);
     if (!input.groups) throw new UserError('contact.splitGroups', `Give the groups, armies separated by commas and groups by semicolons, e.g. \`groups:"${c.armyIds.slice(0, 2).join(',')};${c.armyIds.slice(2).join(',')}"\`.`);
     const groups = input.groups.split(';').map((g) => g.split(',').map((t) => requireArmy(tx.state, t).id));
-    const r = must(splitContact(tx.state, tx.map, c.id, groups));
+    const r = orRefuse(splitContact(tx.state, tx.map, c.id, groups));
     const d = deliveries(tx, tx.state, r.state, r.events);
     return { state: r.state, events: d.events, outbox: d.outbox, result: [reply(`Contact ${c.id} split into ${r.contactIds.join(', ')}.`, { contactIds: r.contactIds })] };
   });
@@ -52,7 +52,7 @@ export function resolveContactChange(tx: CampaignTx, contact: string | undefined
     requireReferee(tx, 'resolve a contact');
     const c = contactByIdForReferee(tx.state, contact);
     if (c.step !== 'step1' && c.step !== 'decision') throw new UserError('contact.nothingToResolve', `Contact ${c.id} is ${describeStep(c.step)}; ${c.step === 'battle' ? 'record the battle with /battle result' : 'nothing is waiting'}.`);
-    const r0 = must(c.step === 'step1' ? resolveStep1(tx.state, tx.map, c.id, tx.dice) : resolveDecision(tx.state, tx.map, c.id, tx.dice));
+    const r0 = orRefuse(c.step === 'step1' ? resolveStep1(tx.state, tx.map, c.id, tx.dice) : resolveDecision(tx.state, tx.map, c.id, tx.dice));
     // A contact waiting for manual dice stops waiting: the dice entered are used, the seeded die for the rest.
     const r = { ...r0, state: { ...r0.state, manualDice: releaseHold(r0.state.manualDice, c.id) } };
     const events: EngineEvent[] = [{ type: 'contactForced', audience: REFEREE, text: `The referee resolved ${c.id} (${c.step}) before the deadline.` }, ...r.events];

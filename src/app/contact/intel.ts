@@ -8,8 +8,8 @@ import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { sideColour } from '../deliveries/cards.js';
 import { ephemeral, messageText, withCards, type Card, type CardField, type Reply } from '../messages.js';
-import { CARD_LABEL } from '../reconnaissance/terrainCommon.js';
 import { inCampaign } from '../unitOfWork.js';
+import { CARD_LABEL } from '../reconnaissance/terrainText.js';
 
 /**
  * `/intel`: every estimate the commander has received, oldest first, with their own contact dice,

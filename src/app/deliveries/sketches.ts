@@ -1,8 +1,9 @@
 import { battlefieldSketchOf } from '../../engine/contact/index.js';
 import type { CampaignState, ContactRecord } from '../../engine/state/index.js';
-import { handText, sketchData, sketchFileName } from '../reconnaissance/terrainCommon.js';
 import { channelMayRead, deliver, deliverEach, places, secretOf, type AudienceTx, type Message } from './audience.js';
 import type { Outgoing } from './outgoing.js';
+import { handText } from '../reconnaissance/terrainText.js';
+import { sketchData, sketchFileName } from '../reconnaissance/battlefieldSketch.js';
 
 /** Whether a contact came to `step` between two states (or is new at it). */
 function reached(before: CampaignState, c: ContactRecord, step: ContactRecord['step']): boolean {

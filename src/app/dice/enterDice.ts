@@ -6,9 +6,8 @@ import type { CampaignState } from '../../engine/state/index.js';
 import { diceNeededToResolve, whoRollsIn } from '../../engine/tick/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
-import { must } from '../contact/contactCommon.js';
 import { deliveries } from '../deliveries/contactPrompts.js';
-import { UserError } from '../errors.js';
+import { UserError, orRefuse } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { isReferee } from '../referees.js';
 import { commandersOf } from '../members.js';
@@ -45,14 +44,14 @@ function resolveIfReady(tx: CampaignTx, state: CampaignState, contactId: string)
   if (!hold || !c || (c.step !== 'step1' && c.step !== 'decision')) return { state, events: [], resolved: false };
   const needed = diceNeededToResolve(state, tx.map, c, tx.dice);
   if (needed.length > 0) return { state: { ...state, manualDice: holdForDice(state.manualDice, contactId, hold, needed, whoRollsIn(state), state.clock) }, events: [], resolved: false };
-  const r = must(c.step === 'step1' ? resolveStep1(state, tx.map, contactId, tx.dice) : resolveDecision(state, tx.map, contactId, tx.dice));
+  const r = orRefuse(c.step === 'step1' ? resolveStep1(state, tx.map, contactId, tx.dice) : resolveDecision(state, tx.map, contactId, tx.dice));
   return { state: { ...r.state, manualDice: releaseHold(r.state.manualDice, contactId) }, events: [...r.events], resolved: true };
 }
 
 function enter(tx: CampaignTx, userId: string, referee: boolean, id: string | undefined, value: number | undefined): Change<Reply[]> {
   const request = requestFor(tx, userId, referee, id);
   if (value === undefined) throw new UserError('dice.valueMissing', `Say what you rolled: \`/dice enter roll:${request.id} value:N\` (1-${request.sides}).`);
-  const entered = must(enterDie(tx.state.manualDice, request.id, value, userId));
+  const entered = orRefuse(enterDie(tx.state.manualDice, request.id, value, userId));
   tx.dice.enter({ key: request.key, value, enteredBy: userId });
   const after = resolveIfReady(tx, { ...tx.state, manualDice: entered.state }, request.contactId ?? '');
   const more = after.state.manualDice.requests.filter((r) => r.contactId !== undefined && r.contactId === request.contactId && r.value === undefined);

@@ -2,10 +2,10 @@ import { HALF_PERIODS, type GameTime } from '../../engine/clock/index.js';
 import { intelFor } from '../../engine/contact/index.js';
 import { planMove } from '../../engine/movement/index.js';
 import { stateAsKnown } from '../../engine/knowledge/index.js';
-import { TICK_PLAN } from '../../engine/tick/index.js';
 import { estimateFromContact, type ArmyEstimate, type CommanderKnowledge } from '../../engine/views/index.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { voyageSchedule } from '../water/voyage.js';
+import { currentEffects } from '../weather/currentEffects.js';
 
 /**
  * What the viewer's armies know privately, for their own map view: the latest estimate of each
@@ -21,7 +21,7 @@ export function commanderKnowledge(tx: CampaignTx, armyIds: readonly string[]): 
     }
   }
   const stepTimes: Record<string, GameTime[]> = {};
-  const weather = TICK_PLAN.effects(tx.state);
+  const weather = currentEffects(tx.state);
   for (const armyId of armyIds) {
     const order = tx.state.orders[armyId];
     // A voyage: the same schedule as the /sail preview.

@@ -3,7 +3,7 @@ import type { MapModel } from '../../engine/map/index.js';
 import { fatigueRecovery, marchStatus, type MarchStatus } from '../../engine/movement/index.js';
 import { movementProfile } from '../../engine/profiles/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
-import { TICK_PLAN } from '../../engine/tick/index.js';
+import { currentEffects } from '../weather/currentEffects.js';
 
 /**
  * The movement part of `/army status`: march formation, points today and saved, fatigue and why,
@@ -13,7 +13,7 @@ import { TICK_PLAN } from '../../engine/tick/index.js';
 export function movementStatus(state: CampaignState, map: MapModel, army: Army): { lines: string[]; data: MarchStatus } {
   const order = state.orders[army.id];
   const profile = movementProfile(state.settings);
-  const s = marchStatus(map, army, TICK_PLAN.effects(state), profile, state.clock.day, order?.kind === 'move' && order.forced);
+  const s = marchStatus(map, army, currentEffects(state), profile, state.clock.day, order?.kind === 'move' && order.forced);
   const lines = [
     `March formation: ${s.marchFormationText}; ${s.formation}.`,
     `Points today: ${s.pointsLeft} of ${s.pointsToday} left${s.savedPoints > 0 ? ` (${s.savedPoints} saved from yesterday)` : ''}.`,

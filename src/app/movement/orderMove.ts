@@ -1,7 +1,6 @@
 import { toArmy } from '../../engine/events/index.js';
 import { defaultPeriod, planMove } from '../../engine/movement/index.js';
 import { movementProfile } from '../../engine/profiles/index.js';
-import { TICK_PLAN } from '../../engine/tick/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
@@ -17,6 +16,8 @@ import { isHostile, type Army } from '../../engine/forces/index.js';
 import { neighbours } from '../../engine/hex/index.js';
 import { formatPlan } from './formatPlan.js';
 import { parseOneHex, parsePath, parsePeriod } from './parseMove.js';
+import { currentEffects } from '../weather/currentEffects.js';
+import { requireNotEnded } from '../campaign/requireNotEnded.js';
 
 export interface OrderMoveInput {
   readonly army?: string | undefined;
@@ -69,12 +70,12 @@ export function orderMove(app: App, actor: Actor, input: OrderMoveInput): Reply[
   return inCampaign(app, { actor }, (tx) => {
     const { army, asReferee } = requireControl(tx, input.army);
     refuseAfloat(army, 'move', tx.state);
-    if (tx.state.status === 'ended') throw new UserError('campaign.ended', 'The campaign has ended: no more orders.');
+    requireNotEnded(tx.state);
     if (input.path && input.to) throw new UserError('move.pathAndTo', 'Give either `path` (hexes in order) or `to` (a destination), not both.');
     const path = input.path ? parsePath(tx.map, input.path) : undefined;
     const to = input.to ? parseOneHex(tx.map, input.to, 'to') : undefined;
     const period = parsePeriod(input.period) ?? defaultPeriod(army);
-    const weather = TICK_PLAN.effects(tx.state);
+    const weather = currentEffects(tx.state);
     // In fog of war the order is planned on what the army knows: a hex held by an army it does not
     // see is free to it, and the march meets that army at the tick (contact, or stopped).
     const plan = planMove(stateAsKnown(tx.state, [army.id]), tx.map, weather, army.id, {

@@ -6,7 +6,7 @@ import type { App } from '../app.js';
 import { findArmy } from '../armies.js';
 import type { Choice } from '../autocomplete.js';
 import { readCampaign } from '../unitOfWork.js';
-import { handCardText } from './terrainCommon.js';
+import { handCardText } from './terrainText.js';
 
 /**
  * Autocomplete for `/terrain place card:`: the caller's terrain cards in their contact (the one

@@ -3,12 +3,13 @@ import { event, REFEREE, toArmy, type EngineEvent } from '../../engine/events/in
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { must } from '../contact/contactCommon.js';
-import { UserError } from '../errors.js';
+import { UserError, orRefuse } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../unitOfWork.js';
 import { routeEvents } from '../deliveries/routeEvents.js';
-import { CARD_LABEL, cellText, handText, pickCard, sketchData, sketchFile, sketchFileName, terrainContact, VALID_CELLS } from './terrainCommon.js';
+import { CARD_LABEL, VALID_CELLS, cellText, handText } from './terrainText.js';
+import { pickCard, terrainContact } from './terrainCards.js';
+import { sketchData, sketchFile, sketchFileName } from './battlefieldSketch.js';
 
 export interface PlaceTerrainInput {
   readonly card?: string | undefined;
@@ -49,7 +50,7 @@ export async function placeTerrain(app: App, actor: Actor, input: PlaceTerrainIn
     const cell = cellOf(input);
     const turn = input.turn ?? picked.orientation ?? 0;
     if (!(ORIENTATIONS as readonly number[]).includes(turn)) throw new UserError('terrain.badTurn', `Turn a card by ${ORIENTATIONS.join(', ')} degrees (clockwise), not ${turn}.`);
-    const state = must(placeTerrainCardFromSide(tx.state, c.id, army.id, picked.n, cell, turn)).state;
+    const state = orRefuse(placeTerrainCardFromSide(tx.state, c.id, army.id, picked.n, cell, turn)).state;
     const after = state.contacts[c.id] ?? c;
     const placed = terrainHand(after, army.id, state).find((h) => h.n === picked.n) as HandCard;
     const who = asReferee ? ' (by the referee)' : '';

@@ -4,7 +4,9 @@ import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../unitOfWork.js';
-import { handText, sketchData, sketchFile, sketchFileName, terrainContact } from './terrainCommon.js';
+import { handText } from './terrainText.js';
+import { sketchData, sketchFile, sketchFileName } from './battlefieldSketch.js';
+import { terrainContact } from './terrainCards.js';
 
 /**
  * `/terrain show`: the battlefield sketch of the army's contact, seen from its own side, as a PNG,

@@ -2,10 +2,10 @@ import { embark, parseVessels, describeVessels } from '../../engine/water/index.
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { UserError } from '../errors.js';
+import { UserError, orRefuse } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../unitOfWork.js';
-import { requireNotEnded, unwrap } from './common.js';
+import { requireNotEnded } from '../campaign/requireNotEnded.js';
 
 export interface EmbarkArmyInput {
   readonly army: string | undefined;
@@ -18,8 +18,8 @@ export function embarkArmy(app: App, actor: Actor, input: EmbarkArmyInput): Repl
     requireNotEnded(tx.state);
     const { army, asReferee } = requireControl(tx, input.army);
     if (!input.vessels) throw new UserError('embark.noVessels', `Say which vessels, e.g. \`vessels:"troopTransport=9,galley=1"\`. ${army.name} owns ${describeVessels(army.vessels)}.`);
-    const vessels = unwrap(parseVessels(input.vessels));
-    const out = unwrap(embark(tx.state, tx.map, { armyId: army.id, vessels, givenBy: actor.userId, advanced: tx.state.settings.advancedEmbarkation }));
+    const vessels = orRefuse(parseVessels(input.vessels));
+    const out = orRefuse(embark(tx.state, tx.map, { armyId: army.id, vessels, givenBy: actor.userId, advanced: tx.state.settings.advancedEmbarkation }));
     const { load } = out;
     const lines = [
       `${army.name} embarks on ${describeVessels(vessels)} at ${tx.map.format(army.hex)}${asReferee ? ' (by the referee)' : ''}.`,

@@ -3,11 +3,13 @@ import { planSail } from '../../engine/water/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
-import { UserError } from '../errors.js';
+import { UserError, orRefuse } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../unitOfWork.js';
-import { currentEffects, parseHexText, parsePathText, requireNotEnded, unwrap } from './common.js';
 import { stopSailChange } from './stopSail.js';
+import { currentEffects } from '../weather/currentEffects.js';
+import { hexOrPlace, pathOfPlaces } from '../places.js';
+import { requireNotEnded } from '../campaign/requireNotEnded.js';
 
 export interface OrderSailInput {
   readonly army: string | undefined;
@@ -30,8 +32,8 @@ export function orderSail(app: App, actor: Actor, input: OrderSailInput): Reply[
       return stopSailChange(tx, army, asReferee);
     }
     if (!input.path && !input.to) throw new UserError('sail.noPath', 'Give `to:` (a destination hex, e.g. `to:0506`) or `path:` (hexes in order, e.g. `path:"2303 2202 2102"`).');
-    const req = input.path ? { path: parsePathText(tx.map, input.path, 'sail.badHex') } : { to: parseHexText(tx.map, input.to, 'sail.badHex', 'to') };
-    const plan = unwrap(planSail(tx.state, tx.map, army.id, { ...req, givenBy: actor.userId }, currentEffects(tx.state)));
+    const req = input.path ? { path: pathOfPlaces(tx.map, input.path, 'path', 'sail.badHex') } : { to: hexOrPlace(tx.map, input.to, 'to', 'sail.badHex') };
+    const plan = orRefuse(planSail(tx.state, tx.map, army.id, { ...req, givenBy: actor.userId }, currentEffects(tx.state)));
     const groups = new Map<string, string[]>();
     for (const p of plan.preview) {
       const key = `Day ${p.day}, ${p.half}`;

@@ -3,10 +3,11 @@ import { COURIER_MESSAGE_LIMIT, sendCourier } from '../../engine/water/index.js'
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy, requireControl } from '../armies.js';
-import { UserError } from '../errors.js';
+import { UserError, orRefuse } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../unitOfWork.js';
-import { currentEffects, requireNotEnded, unwrap } from './common.js';
+import { currentEffects } from '../weather/currentEffects.js';
+import { requireNotEnded } from '../campaign/requireNotEnded.js';
 
 export interface SendCourierMessageInput {
   readonly fromArmy: string | undefined;
@@ -24,7 +25,7 @@ export function sendCourierMessage(app: App, actor: Actor, input: SendCourierMes
     const { army: from, asReferee } = requireControl(tx, input.fromArmy);
     const to = requireArmy(tx.state, input.toArmy);
     if (!input.message) throw new UserError('courier.empty', `Write the message in \`message:\` (up to ${COURIER_MESSAGE_LIMIT} characters).`);
-    const out = unwrap(sendCourier(tx.state, tx.map, { fromArmy: from.id, toArmy: to.id, message: input.message }, currentEffects(tx.state)));
+    const out = orRefuse(sendCourier(tx.state, tx.map, { fromArmy: from.id, toArmy: to.id, message: input.message }, currentEffects(tx.state)));
     const c = out.courier;
     const who = to.commander || to.name;
     // In fog it rides first to where the sender knew the recipient to be, and no map draws it (docs/rulings.md, Couriers in fog).

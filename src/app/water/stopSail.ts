@@ -2,7 +2,7 @@ import type { Army } from '../../engine/forces/index.js';
 import { berthLanding, berthWhere, stopFleet } from '../../engine/water/index.js';
 import { ephemeral, type Reply } from '../messages.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
-import { unwrap } from './common.js';
+import { orRefuse } from '../errors.js';
 
 /**
  * Stops an embarked army's fleet where it lies, inside the caller's transaction: `/sail stop:true`
@@ -10,7 +10,7 @@ import { unwrap } from './common.js';
  * says where and how the fleet lies and how the army may land from there.
  */
 export function stopSailChange(tx: CampaignTx, army: Army, asReferee: boolean): Change<Reply[]> {
-  const out = unwrap(stopFleet(tx.state, tx.map, { armyId: army.id, givenBy: tx.actor?.userId ?? 'referee', byReferee: asReferee }));
+  const out = orRefuse(stopFleet(tx.state, tx.map, { armyId: army.id, givenBy: tx.actor?.userId ?? 'referee', byReferee: asReferee }));
   const { berth, cancelled } = out;
   const by = asReferee ? ' (by the referee)' : '';
   const lines = cancelled.length > 0

@@ -1,7 +1,7 @@
 import { HALF_PERIODS, nextHalf, type GameTime } from '../../engine/clock/index.js';
 import { planSail } from '../../engine/water/index.js';
 import type { CampaignTx } from '../campaignTx.js';
-import { currentEffects } from './common.js';
+import { currentEffects } from '../weather/currentEffects.js';
 
 /** A standing voyage as its preview gives it: when each hex is entered, and when the fleet arrives. */
 export interface VoyageSchedule {

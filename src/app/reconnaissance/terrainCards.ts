@@ -1,43 +1,11 @@
-import {
-  battlefieldSketchOf, describeStep, GRID_COLUMNS, GRID_ROWS, terrainHand,
-  type BattlefieldCell, type HandCard, type TerrainCard,
-} from '../../engine/contact/index.js';
+import { describeStep, terrainHand, type ContactRecord, type HandCard, type TerrainCard } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
-import type { ContactRecord } from '../../engine/contact/index.js';
-import type { BattlefieldSketch } from '../../engine/views/index.js';
-import { renderBattlefield } from '../../render/index.js';
-import type { App } from '../app.js';
-import { contactOfArmy } from '../contact/contactCommon.js';
+import { contactOfArmy } from '../contact/whichContact.js';
 import { UserError } from '../errors.js';
-import type { MessageFile } from '../messages.js';
-
-/** How a terrain card reads in a message. */
-export const CARD_LABEL: Readonly<Record<TerrainCard, string>> = {
-  hill: 'hill',
-  woods: 'woods',
-  marsh: 'marsh',
-  river: 'river',
-  stream: 'stream',
-  pond: 'pond',
-  gully: 'gully',
-  roughGround: 'rough ground',
-  blank: 'blank (open ground)',
-};
+import { CARD_LABEL, handText } from './terrainText.js';
 
 const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-export const cellText = (cell: BattlefieldCell | undefined): string => (cell ? `${cell.row} ${cell.column}` : 'not on the table');
-
-export function handCardText(c: HandCard): string {
-  return `${c.n}. ${CARD_LABEL[c.card]}: ${cellText(c.cell)}${c.cell ? `, turned ${c.orientation ?? 0}°` : ''}`;
-}
-
-export function handText(hand: readonly HandCard[]): string {
-  return hand.length > 0 ? hand.map(handCardText).join('; ') : 'no terrain cards';
-}
-
-export const VALID_CELLS = `rows ${GRID_ROWS.join(', ')} (near is your own baseline) and columns ${GRID_COLUMNS.join(', ')}`;
 
 /** The contact whose terrain an army looks at: the one named, or its only open contact. Refuses before the cards are dealt. */
 export function terrainContact(state: CampaignState, army: Army, contactText: string | undefined): ContactRecord {
@@ -73,21 +41,4 @@ export function pickCard(state: CampaignState, record: ContactRecord, army: Army
     throw new UserError('terrain.notYourCard', `That ${CARD_LABEL[(others[0] as { card: TerrainCard }).card]} card is ${owners}'s, not ${army.name}'s: each commander places only their own cards. ${yours}`, { contactId: record.id, hand });
   }
   throw new UserError('terrain.noSuchCard', `${army.name} holds no "${text}" card in contact ${record.id}. ${yours}`, { contactId: record.id, hand });
-}
-
-/** The sketch an army sees and its hand, as plain data for a reply. */
-export function sketchData(state: CampaignState, record: ContactRecord, armyId: string): { sketch: BattlefieldSketch; hand: HandCard[] } {
-  return { sketch: battlefieldSketchOf(state, record, armyId), hand: terrainHand(record, armyId, state) };
-}
-
-export const sketchFileName = (contactId: string, armyId: string): string => `battlefield-${contactId}-${armyId}.png`;
-
-/** Draws a sketch as a PNG file; a failed drawing is logged and yields nothing (the text still goes). */
-export async function sketchFile(app: App, sketch: BattlefieldSketch, name: string): Promise<MessageFile | undefined> {
-  try {
-    return { name, data: new Uint8Array(await renderBattlefield(sketch)) };
-  } catch (err) {
-    app.logger.warn({ err: (err as Error).message, file: name }, 'battlefield sketch failed');
-    return undefined;
-  }
 }

@@ -1,15 +1,14 @@
 import { byId } from '../../engine/state/index.js';
 import { isOpen } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/index.js';
-import type { Result } from '../../engine/result.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { ContactRecord } from '../../engine/contact/index.js';
 import { UserError } from '../errors.js';
-/** Unwraps an engine Result, turning a rule violation into the user's refusal. */
-export function must<T>(r: Result<T>): T {
-  if (!r.ok) throw new UserError(r.violation.code, r.violation.message, r.violation.details ? { ...r.violation.details } : undefined);
-  return r.value;
-}
+
+/**
+ * Which contact a command is about: a commander's (named, or their army's only open one) or any
+ * the referee names. Each refuses with what is open.
+ */
 
 /** The contact an army answers for: the one named, or its only open contact. */
 export function contactOfArmy(state: CampaignState, army: Army, contactText: string | undefined): ContactRecord {
@@ -24,6 +23,7 @@ export function contactOfArmy(state: CampaignState, army: Army, contactText: str
   return only;
 }
 
+/** The contact the referee names, or the only open one when none is named. */
 export function contactByIdForReferee(state: CampaignState, text: string | undefined): ContactRecord {
   const open = Object.values(state.contacts).filter(isOpen);
   if (!text) {
