@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { buttons, commands } from '../commands/index.js';
+import type { App } from './app/app.js';
 import { campaignCounts } from './app/campaignCounts.js';
 import { createApp } from './app/createApp.js';
 import type { Logger } from './app/ports.js';
@@ -25,6 +26,26 @@ function shardOfGuild(guildId: string, shardCount: number): number {
   return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
 }
 
+/** The app as the bot process opens it: closed on the way out. */
+type ClosableApp = App & { close(): void };
+
+/** What is running, filled in as it starts (a stop may come at any point). */
+interface Parts {
+  bot?: DiscordBot;
+  scheduler?: Scheduler;
+  guardTimer?: NodeJS.Timeout;
+  web?: WebServer;
+}
+
+/** The process's way out: a stop (exit code), a fatal state (the reason, exit 1), and the database check. */
+interface Stopper {
+  readonly stop: (exitCode: number) => Promise<void>;
+  readonly fatal: (error: Error) => void;
+  /** True while the database file is the one opened; otherwise stops the process. */
+  readonly databaseOk: () => boolean;
+  readonly stopping: () => boolean;
+}
+
 /**
  * Runs the real bot in this process: the database, the Discord client (one shard, or the shards
  * a ShardingManager gave this process), the scheduler for the campaigns of this process's guilds,
@@ -40,17 +61,44 @@ export async function runDiscord(config: Config): Promise<void> {
   const logger: Logger = pino({ level: config.LOG_LEVEL, redact: ['token', '*.token', 'DISCORD_TOKEN'], ...(shardIds !== undefined ? { base: { pid: process.pid, shards: shardIds } } : {}) });
   const token = config.DISCORD_TOKEN;
   if (!token) throw new Error('DISCORD_TOKEN is not set');
+  const { app, databasePath, guard } = openDatabase(config, logger);
+  const parts: Parts = {};
+  const stopper = makeStopper(app, logger, parts, guard);
+  if (!stopOnSignals(logger, stopper)) return;
+
+  const bot = await startDiscordBot({
+    app, token, commands, buttons, logger,
+    ...(config.DISCORD_API_BASE ? { restApi: config.DISCORD_API_BASE } : {}),
+    canDeliver: stopper.databaseOk,
+    onFatal: stopper.fatal,
+  });
+  parts.bot = bot;
+  if (stopper.stopping()) {
+    await bot.stop();
+    return;
+  }
+  const shards = ownedShards(bot);
+  parts.scheduler = startGuildScheduler(app, { config, logger, bot, stopper, ownsGuild: shards.ownsGuild });
+  parts.guardTimer = setInterval(stopper.databaseOk, GUARD_INTERVAL_MS);
+  parts.guardTimer.unref();
+  // One web page per bot: under the sharding manager, shard 0's process serves it.
+  if (!process.env.SHARDING_MANAGER || (shardIds ?? '').split(',').includes('0')) parts.web = await startWebFromConfig(app, config);
+  logger.info({ user: bot.client.user.tag, commands: commands.length, database: databasePath, shards: [...shards.owned], shardCount: shards.count }, 'bot ready');
+}
+
+/** Opens the database (a new one when none is at the path, said in the log), watches its file, logs its campaigns. */
+function openDatabase(config: Config, logger: Logger): { app: ClosableApp; databasePath: string; guard: DatabaseFileGuard | undefined } {
   const databasePath = config.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(config.DATABASE_PATH);
   if (databasePath !== ':memory:' && !existsSync(databasePath)) logger.warn({ database: databasePath }, 'no database at this path: a new, empty one is created');
   const app = openOrExplain(databasePath, () => createApp({ databasePath, logger }));
   const guard = DatabaseFileGuard.watch(databasePath);
   const counts = campaignCounts(app);
   logger.info({ database: databasePath, campaigns: counts.total, byStatus: counts.byStatus }, `database ${databasePath}: ${counts.total} campaign${counts.total === 1 ? '' : 's'}`);
+  return { app, databasePath, guard };
+}
 
+function makeStopper(app: ClosableApp, logger: Logger, parts: Parts, guard: DatabaseFileGuard | undefined): Stopper {
   let stopping = false;
-  /** What is running, filled in as it starts (a stop may come at any point). */
-  const parts: { bot?: DiscordBot; scheduler?: Scheduler; guardTimer?: NodeJS.Timeout; web?: WebServer } = {};
-
   const stop = async (exitCode: number): Promise<void> => {
     if (stopping) return;
     stopping = true;
@@ -69,7 +117,6 @@ export async function runDiscord(config: Config): Promise<void> {
     logger.info({ exitCode }, 'stopped');
     process.exit(exitCode);
   };
-
   const fatal = (error: Error): void => {
     if (stopping) return;
     // The same sentence as when the bot cannot start, so one alert rule catches both.
@@ -78,65 +125,56 @@ export async function runDiscord(config: Config): Promise<void> {
     process.stderr.write(`${line}\n`);
     void stop(FATAL_EXIT_CODE);
   };
-
-  /** True while the database file is the one opened; otherwise stops the process. */
   const databaseOk = (): boolean => {
     if (stopping) return false;
     const problem = guard?.problem();
     if (problem) fatal(new DatabaseGoneError(problem));
     return problem === undefined;
   };
+  return { stop, fatal, databaseOk, stopping: () => stopping };
+}
 
-  process.once('SIGINT', () => {
-    logger.info({ signal: 'SIGINT' }, 'shutting down');
-    void stop(0);
-  });
-  process.once('SIGTERM', () => {
-    logger.info({ signal: 'SIGTERM' }, 'shutting down');
-    void stop(0);
-  });
-  // A shard whose manager is gone (killed) stops too, rather than run on unsupervised.
-  if (process.send) {
-    process.once('disconnect', () => {
-      logger.warn({}, 'the shard manager is gone: stopping');
-      void stop(0);
+/**
+ * Stops on SIGINT, SIGTERM, and when the shard manager is gone. False when it is gone already
+ * (this process was still loading): nobody would ever stop it, so it does not start.
+ */
+function stopOnSignals(logger: Logger, stopper: Stopper): boolean {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      void stopper.stop(0);
     });
-    // Gone before this process got here (it was still loading): nobody would ever stop it.
-    if (!process.connected) {
-      logger.warn({}, 'the shard manager is gone: stopping');
-      void stop(0);
-      return;
-    }
   }
-
-  const bot = await startDiscordBot({
-    app, token, commands, buttons, logger,
-    ...(config.DISCORD_API_BASE ? { restApi: config.DISCORD_API_BASE } : {}),
-    canDeliver: databaseOk,
-    onFatal: fatal,
+  // A shard whose manager is gone (killed) stops too, rather than run on unsupervised.
+  if (!process.send) return true;
+  process.once('disconnect', () => {
+    logger.warn({}, 'the shard manager is gone: stopping');
+    void stopper.stop(0);
   });
-  parts.bot = bot;
-  if (stopping) {
-    await bot.stop();
-    return;
-  }
+  if (process.connected) return true;
+  logger.warn({}, 'the shard manager is gone: stopping');
+  void stopper.stop(0);
+  return false;
+}
+
+/** The shards this process runs, and (when there are several) whether a guild's events come to it. */
+function ownedShards(bot: DiscordBot): { owned: ReadonlySet<number>; count: number; ownsGuild: ((guildId: string) => boolean) | undefined } {
   const shards = bot.client.options.shards;
-  const shardCount = bot.client.options.shardCount ?? 1;
+  const count = bot.client.options.shardCount ?? 1;
   const owned = new Set(Array.isArray(shards) ? shards : [0]);
-  const ownsGuild = shardCount > 1 ? (guildId: string) => owned.has(shardOfGuild(guildId, shardCount)) : undefined;
-  parts.scheduler = startScheduler(app, {
-    ...(ownsGuild ? { ownsGuild } : {}),
-    trigger: cronTrigger(config.SCHEDULER_CRON),
-    canRun: databaseOk,
+  return { owned, count, ownsGuild: count > 1 ? (guildId: string) => owned.has(shardOfGuild(guildId, count)) : undefined };
+}
+
+/** The scheduler for this process's guilds: each run logged when it played ticks, then the outbox delivered. */
+function startGuildScheduler(app: App, how: { config: Config; logger: Logger; bot: DiscordBot; stopper: Stopper; ownsGuild: ((guildId: string) => boolean) | undefined }): Scheduler {
+  return startScheduler(app, {
+    ...(how.ownsGuild ? { ownsGuild: how.ownsGuild } : {}),
+    trigger: cronTrigger(how.config.SCHEDULER_CRON),
+    canRun: how.stopper.databaseOk,
     onRun: (run) => {
       const played = run.ticks.filter((t) => t.played > 0);
-      if (played.length > 0) logger.info({ ticks: played.map((t) => ({ campaignId: t.campaignId, played: t.played })) }, `scheduler: ${played.reduce((n, t) => n + t.played, 0)} ticks played`);
-      bot.deliverSoon();
+      if (played.length > 0) how.logger.info({ ticks: played.map((t) => ({ campaignId: t.campaignId, played: t.played })) }, `scheduler: ${played.reduce((n, t) => n + t.played, 0)} ticks played`);
+      how.bot.deliverSoon();
     },
   });
-  parts.guardTimer = setInterval(databaseOk, GUARD_INTERVAL_MS);
-  parts.guardTimer.unref();
-  // One web page per bot: under the sharding manager, shard 0's process serves it.
-  if (!process.env.SHARDING_MANAGER || (shardIds ?? '').split(',').includes('0')) parts.web = await startWebFromConfig(app, config);
-  logger.info({ user: bot.client.user.tag, commands: commands.length, database: databasePath, shards: [...owned], shardCount }, 'bot ready');
 }

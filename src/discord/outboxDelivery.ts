@@ -110,57 +110,92 @@ export function makeDeliver(client: Client, logger: Logger): (item: OutboxItem, 
   }
 
   return async (item, ctx) => {
-    const about = { outboxId: item.id, campaignId: item.campaignId, to: item.to, userId: item.userId, channelId: item.channelId, attempts: item.attempts };
-    let payloads: DiscordPayload[];
+    const about: About = { outboxId: item.id, campaignId: item.campaignId, to: item.to, userId: item.userId, channelId: item.channelId, attempts: item.attempts };
+    const built = buildPayloads(item, logger, about);
+    if (!Array.isArray(built)) return built;
+    const attempt: Attempt = { withFiles: false, withEmbeds: false };
     try {
-      payloads = toDiscordPayloads(item);
-    } catch (error) {
-      logger.error({ ...about, err: error }, 'outbox message cannot be sent as built');
-      return { result: 'permanent', reason: `the message cannot be sent as built: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300) };
-    }
-    let channelId: string | undefined;
-    let withFiles = false;
-    let withEmbeds = false;
-    try {
-      channelId = await channelOf(item, ctx.signal);
-      if (!channelId) {
+      attempt.channelId = await channelOf(item, ctx.signal);
+      if (!attempt.channelId) {
         logger.warn(about, 'outbox message has no recipient or channel');
         return { result: 'permanent', reason: 'no recipient or channel' };
       }
-      for (const [index, payload] of payloads.entries()) {
-        if (index < item.partsSent) continue;
-        const { body, files } = messageBody(payload, partNonce(item.nonce, index));
-        withFiles = files.length > 0;
-        withEmbeds = (payload.embeds ?? []).length > 0;
-        await client.rest.post(Routes.channelMessages(channelId), { body, files, signal: ctx.signal });
-        ctx.partSent(index);
-      }
-      logger.debug({ ...about, parts: payloads.length }, 'outbox message delivered');
+      await sendParts(client, { item, ctx, payloads: built, channelId: attempt.channelId, attempt });
+      logger.debug({ ...about, parts: built.length }, 'outbox message delivered');
       return 'sent';
     } catch (error) {
-      const err = loggableError(error);
-      if (ctx.signal.aborted) {
-        logger.info({ ...about, err }, 'outbox delivery abandoned: shutting down (the message stays queued)');
-        return { result: 'retry', reason: 'shutting down' };
-      }
-      if (error instanceof RateLimitError) {
-        const retryAfterMs = Math.max(error.retryAfter, error.timeToReset, 250);
-        logger.warn({ ...about, err, retryAfterMs }, 'outbox delivery rate limited: this message waits, the others go on');
-        return { result: 'retry', reason: `rate limited by Discord for ${Math.ceil(retryAfterMs / 1000)} s`, retryAfterMs };
-      }
-      const outcome = classifySendError(error);
-      const permissionCode = error instanceof DiscordAPIError && (error.code === DiscordCodes.missingPermissions || error.code === DiscordCodes.missingAccess);
-      let view = permissionCode && channelId ? postPermissions(client, channelId, withFiles, withEmbeds) : undefined;
-      if (permissionCode && channelId && !(view && 'missing' in view)) view = (await livePostPermissions(client, channelId, withFiles, withEmbeds, ctx.signal)) ?? view;
-      const permission = view && 'missing' in view ? view.missing : permissionCode && error.code === DiscordCodes.missingAccess ? 'View Channel' : undefined;
-      const held = permission === undefined && permissionCode && view && 'held' in view ? view.held : undefined;
-      const level = outcome === 'permanent' ? 'error' : outcome === 'retry' ? 'warn' : 'info';
-      logger[level]({ ...about, outcome, err, permission, permissionsHeld: held }, 'outbox delivery failed');
-      const message = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : String(err);
-      const reason = permission ? `missing permission ${permission} (${message})` : held ? `refused (${message}) though I hold ${held.join(', ')} there` : message;
-      return { result: outcome, reason: reason.slice(0, 300), ...(permission ? { missingPermission: permission } : {}), ...(held ? { permissionsHeld: held } : {}) };
+      return failedDelivery({ client, logger, about, ctx, attempt }, error);
     }
   };
+}
+
+type About = Record<string, unknown>;
+
+/** How far a delivery got: its channel, and whether the part being sent had files or embeds. */
+interface Attempt {
+  channelId?: string | undefined;
+  withFiles: boolean;
+  withEmbeds: boolean;
+}
+
+/** The item as Discord payloads, or a permanent failure when it cannot be sent as built. */
+function buildPayloads(item: OutboxItem, logger: Logger, about: About): DiscordPayload[] | DeliveryOutcome {
+  try {
+    return toDiscordPayloads(item);
+  } catch (error) {
+    logger.error({ ...about, err: error }, 'outbox message cannot be sent as built');
+    return { result: 'permanent', reason: `the message cannot be sent as built: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300) };
+  }
+}
+
+/** Posts the parts an earlier attempt did not, each with its nonce, recording each as sent. */
+async function sendParts(client: Client, send: { item: OutboxItem; ctx: DeliveryContext; payloads: readonly DiscordPayload[]; channelId: string; attempt: Attempt }): Promise<void> {
+  const { item, ctx, attempt } = send;
+  for (const [index, payload] of send.payloads.entries()) {
+    if (index < item.partsSent) continue;
+    const { body, files } = messageBody(payload, partNonce(item.nonce, index));
+    attempt.withFiles = files.length > 0;
+    attempt.withEmbeds = (payload.embeds ?? []).length > 0;
+    await client.rest.post(Routes.channelMessages(send.channelId), { body, files, signal: ctx.signal });
+    ctx.partSent(index);
+  }
+}
+
+/** What a failed send means for the item: abandoned on shutdown, retried after a rate limit, or classified (with the permission a refusal names). */
+async function failedDelivery(at: { client: Client; logger: Logger; about: About; ctx: DeliveryContext; attempt: Attempt }, error: unknown): Promise<DeliveryOutcome> {
+  const { logger, about } = at;
+  const err = loggableError(error);
+  if (at.ctx.signal.aborted) {
+    logger.info({ ...about, err }, 'outbox delivery abandoned: shutting down (the message stays queued)');
+    return { result: 'retry', reason: 'shutting down' };
+  }
+  if (error instanceof RateLimitError) {
+    const retryAfterMs = Math.max(error.retryAfter, error.timeToReset, 250);
+    logger.warn({ ...about, err, retryAfterMs }, 'outbox delivery rate limited: this message waits, the others go on');
+    return { result: 'retry', reason: `rate limited by Discord for ${Math.ceil(retryAfterMs / 1000)} s`, retryAfterMs };
+  }
+  const outcome = classifySendError(error);
+  const { permission, held } = await refusedPermission(at.client, error, at.attempt, at.ctx.signal);
+  const level = outcome === 'permanent' ? 'error' : outcome === 'retry' ? 'warn' : 'info';
+  logger[level]({ ...about, outcome, err, permission, permissionsHeld: held }, 'outbox delivery failed');
+  const message = typeof err === 'object' && err !== null && 'message' in err ? String((err as { message: unknown }).message) : String(err);
+  const reason = permission ? `missing permission ${permission} (${message})` : held ? `refused (${message}) though I hold ${held.join(', ')} there` : message;
+  return { result: outcome, reason: reason.slice(0, 300), ...(permission ? { missingPermission: permission } : {}), ...(held ? { permissionsHeld: held } : {}) };
+}
+
+/**
+ * For a refusal for permissions (50013, 50001): the permission missing, from the cache or else
+ * the live permissions; when neither names one, the needed permissions the bot holds there.
+ */
+async function refusedPermission(client: Client, error: unknown, attempt: Attempt, signal: AbortSignal): Promise<{ permission?: string | undefined; held?: readonly string[] | undefined }> {
+  const permissionCode = error instanceof DiscordAPIError && (error.code === DiscordCodes.missingPermissions || error.code === DiscordCodes.missingAccess);
+  const { channelId, withFiles, withEmbeds } = attempt;
+  if (!permissionCode) return {};
+  let view = channelId ? postPermissions(client, channelId, withFiles, withEmbeds) : undefined;
+  if (channelId && !(view && 'missing' in view)) view = (await livePostPermissions(client, channelId, withFiles, withEmbeds, signal)) ?? view;
+  if (view && 'missing' in view) return { permission: view.missing };
+  if (error.code === DiscordCodes.missingAccess) return { permission: 'View Channel' };
+  return { held: view && 'held' in view ? view.held : undefined };
 }
 
 /** Discord takes a nonce of at most 25 characters: the item's id (16 hex digits) and the part number. */

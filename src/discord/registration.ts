@@ -88,29 +88,39 @@ function checkOptions(options: readonly CommandOptionJson[], where: string, dept
     names.add(option.name);
     checkName(option.name, at, problems);
     checkDescription(option.description, at, problems);
-    if (option.type === GROUP) {
-      if (depth > 0) problems.push(`${at}: a subcommand group can only sit at the top level`);
-      if ((option.options ?? []).some((o) => o.type !== SUBCOMMAND)) problems.push(`${at}: a group holds only subcommands`);
-      checkOptions(option.options ?? [], at, depth + 1, problems);
-      continue;
-    }
-    if (option.type === SUBCOMMAND) {
-      if ((option.options ?? []).some((o) => o.type === SUBCOMMAND || o.type === GROUP)) problems.push(`${at}: a subcommand cannot hold subcommands`);
-      checkOptions(option.options ?? [], at, depth + 1, problems);
+    if (option.type === GROUP || option.type === SUBCOMMAND) {
+      checkNested(option, at, depth, problems);
       continue;
     }
     if (option.required && optionalSeen) problems.push(`${at}: required options must come before optional ones`);
     if (!option.required) optionalSeen = true;
-    const choices = option.choices ?? [];
-    if (choices.length > CommandLimits.choices) problems.push(`${at}: ${choices.length} choices (at most ${CommandLimits.choices})`);
-    if (choices.length > 0 && option.autocomplete) problems.push(`${at}: autocomplete and fixed choices exclude each other`);
-    for (const choice of choices) {
-      if (choice.name.length < 1 || choice.name.length > CommandLimits.choiceText) {
-        problems.push(`${at}: choice "${choice.name.slice(0, 40)}" has a name of ${choice.name.length} characters (1-${CommandLimits.choiceText})`);
-      }
-      if (typeof choice.value === 'string' && (choice.value.length < 1 || choice.value.length > CommandLimits.choiceText)) {
-        problems.push(`${at}: choice "${choice.name.slice(0, 40)}" has a value of ${choice.value.length} characters (1-${CommandLimits.choiceText})`);
-      }
+    checkChoices(option, at, problems);
+  }
+}
+
+/** A subcommand group (top level only, subcommands only) or a subcommand (no subcommands inside), and what it holds. */
+function checkNested(option: CommandOptionJson, at: string, depth: number, problems: string[]): void {
+  const inner = option.options ?? [];
+  if (option.type === GROUP) {
+    if (depth > 0) problems.push(`${at}: a subcommand group can only sit at the top level`);
+    if (inner.some((o) => o.type !== SUBCOMMAND)) problems.push(`${at}: a group holds only subcommands`);
+  } else if (inner.some((o) => o.type === SUBCOMMAND || o.type === GROUP)) {
+    problems.push(`${at}: a subcommand cannot hold subcommands`);
+  }
+  checkOptions(inner, at, depth + 1, problems);
+}
+
+/** A plain option's fixed choices: at most 25, not with autocomplete, names and string values of 1-100 characters. */
+function checkChoices(option: CommandOptionJson, at: string, problems: string[]): void {
+  const choices = option.choices ?? [];
+  if (choices.length > CommandLimits.choices) problems.push(`${at}: ${choices.length} choices (at most ${CommandLimits.choices})`);
+  if (choices.length > 0 && option.autocomplete) problems.push(`${at}: autocomplete and fixed choices exclude each other`);
+  for (const choice of choices) {
+    if (choice.name.length < 1 || choice.name.length > CommandLimits.choiceText) {
+      problems.push(`${at}: choice "${choice.name.slice(0, 40)}" has a name of ${choice.name.length} characters (1-${CommandLimits.choiceText})`);
+    }
+    if (typeof choice.value === 'string' && (choice.value.length < 1 || choice.value.length > CommandLimits.choiceText)) {
+      problems.push(`${at}: choice "${choice.name.slice(0, 40)}" has a value of ${choice.value.length} characters (1-${CommandLimits.choiceText})`);
     }
   }
 }

@@ -9,7 +9,8 @@ import { computeLayout } from './layout.js';
 import { drawOverlay, type TitleText } from './overlay.js';
 import { mapKey } from './mapKey.js';
 import { clearWorkerCaches, workerCacheStats, type CacheStats } from './renderPool.js';
-import { buildStaticLayer, legendEntryCount, type StaticLayer, type ViewKind } from './staticLayer.js';
+import { legendEntryCount, type ViewKind } from './legend.js';
+import { buildStaticLayer, type StaticLayer } from './staticLayer.js';
 
 export interface RenderMapOptions {
   /** Zoom on the hexes within `radius` (default 5) of this hex. */

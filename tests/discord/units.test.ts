@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DiscordAPIError, HTTPError, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { fitChoices } from '../../src/discord/bot.js';
+import { fitChoices } from '../../src/discord/interactionRouter.js';
 import { classifySendError, loggableError, redactUrl } from '../../src/discord/discordErrors.js';
 import { splitContent, toDiscordPayloads } from '../../src/discord/payloads.js';
 import { BOT_PERMISSION_BITS, inviteUrl } from '../../src/discord/registration.js';

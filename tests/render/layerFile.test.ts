@@ -13,7 +13,7 @@ import { setLayerCacheDir } from '../../src/render/layerCacheDir.js';
 import { layerFilePath, readLayerFile } from '../../src/render/layerFile.js';
 import { computeLayout } from '../../src/render/layout.js';
 import { clearRenderCache, renderMapHere } from '../../src/render/renderMap.js';
-import { legendEntryCount } from '../../src/render/staticLayer.js';
+import { legendEntryCount } from '../../src/render/legend.js';
 import { testMap, testState } from './fixtures.js';
 
 const title = { campaign: 'Test Campaign', time: 'Day 2, morning', weather: 'Clear, no wind' };
