@@ -43,11 +43,11 @@ export function openDatabase(path: string): Database {
   sqlite.pragma('foreign_keys = OFF');
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder: MIGRATIONS });
-  const broken = sqlite.pragma('foreign_key_check') as unknown[];
-  if (broken.length > 0) throw new Error(`database has ${broken.length} rows with broken foreign keys after migration`);
+  const broken: unknown = sqlite.pragma('foreign_key_check');
+  if (Array.isArray(broken) && broken.length > 0) throw new Error(`database has ${broken.length} rows with broken foreign keys after migration`);
   sqlite.pragma('foreign_keys = ON');
   reclaimFreeSpace(sqlite);
-  return db as Database;
+  return db;
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/index.js';
 import type { Audience, EngineEvent } from '../engine/events/index.js';
 import type { Database } from './client.js';
-import { prepared } from './prepared.js';
+import { bound, perConnection } from './prepared.js';
 import { events } from './schema.js';
 
 function audienceKey(a: Audience): string {
@@ -22,16 +22,24 @@ export interface StoredEvent {
   readonly undone: boolean;
 }
 
+const p = sql.placeholder;
+const insertEvent = perConnection((db) => db.insert(events).values({
+  campaignId: p('campaignId'), gameDay: p('gameDay'), gameHalf: p('gameHalf'), type: p('type'), actorUserId: p('actorUserId'), audience: p('audience'),
+  text: p('text'), data: bound(events.data, 'data'), createdAt: p('createdAt'),
+}).prepare());
+
+type NewEvent = Required<Pick<typeof events.$inferInsert, 'campaignId' | 'gameDay' | 'gameHalf' | 'type' | 'actorUserId' | 'audience' | 'text' | 'data' | 'createdAt'>>;
+
 export function appendEvents(db: Database, campaignId: string, time: GameTime, actorUserId: string | null, list: readonly EngineEvent[], now: string): void {
-  const insert = prepared(db, `insert into events (campaign_id, game_day, game_half, type, actor_user_id, audience, text, data, created_at)
-    values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = insertEvent(db);
   for (const e of list) {
-    insert.run(campaignId, time.day, time.half, e.type, actorUserId, audienceKey(e.audience), e.text, e.data === undefined ? null : JSON.stringify(e.data), now);
+    const row: NewEvent = { campaignId, gameDay: time.day, gameHalf: time.half, type: e.type, actorUserId, audience: audienceKey(e.audience), text: e.text, data: e.data ?? null, createdAt: now };
+    insert.run(row);
   }
 }
 
 function toStored(r: typeof events.$inferSelect): StoredEvent {
-  return { id: r.id, time: { day: r.gameDay, half: r.gameHalf as GameTime['half'] }, type: r.type, audience: r.audience, actorUserId: r.actorUserId, text: r.text, data: r.data, createdAt: r.createdAt, undone: r.undone };
+  return { id: r.id, time: { day: r.gameDay, half: r.gameHalf }, type: r.type, audience: r.audience, actorUserId: r.actorUserId, text: r.text, data: r.data, createdAt: r.createdAt, undone: r.undone };
 }
 
 /** Events for the given audiences, newest last; events an undo withdrew are left out unless asked for. */
@@ -44,7 +52,7 @@ export function eventsFor(db: Database, campaignId: string, audiences: readonly 
   return rows.reverse().map(toStored);
 }
 
-const DICE_TYPES = ['diceRolled', 'diceSeedRevealed', 'diceSeedCommitted'] as const;
+const DICE_TYPES: readonly string[] = ['diceRolled', 'diceSeedRevealed', 'diceSeedCommitted'];
 
 /** Every dice event of one dice period (its rolls, its commitment and its reveal), undone ones included, in log order. */
 export function diceEventsOf(db: Database, campaignId: string, period: number): StoredEvent[] {
@@ -85,9 +93,10 @@ export function markEventsUndone(db: Database, campaignId: string, afterId: numb
   db.update(events).set({ undone: true }).where(and(eq(events.campaignId, campaignId), gt(events.id, afterId))).run();
 }
 
+const maxEventId = perConnection((db) => db.select({ id: sql<number | null>`max(${events.id})` }).from(events).where(eq(events.campaignId, p('campaignId'))).prepare());
+
 export function lastEventId(db: Database, campaignId: string): number {
-  const r = prepared(db, 'select max(id) as id from events where campaign_id = ?').get(campaignId) as { id: number | null };
-  return r.id ?? 0;
+  return maxEventId(db).get({ campaignId })?.id ?? 0;
 }
 
 /**
@@ -96,10 +105,16 @@ export function lastEventId(db: Database, campaignId: string): number {
  * export of a season reads tens of thousands of events.
  */
 export function allEventsJson(db: Database, campaignId: string): { json: string; count: number } {
-  const row = prepared(db, `select json_group_array(json_object(
-      'id', id, 'time', json_object('day', game_day, 'half', game_half), 'type', type, 'audience', audience,
-      'actorUserId', actor_user_id, 'text', text, 'data', json(data), 'createdAt', created_at, 'undone', json(iif(undone, 'true', 'false'))
-    )) as json, count(*) as count
-    from (select * from events where campaign_id = ? order by id)`).get(campaignId) as { json: string; count: number };
-  return row;
+  return logJson(db).get({ campaignId }) ?? { json: '[]', count: 0 };
 }
+
+const logJson = perConnection((db) => {
+  const e = db.select().from(events).where(eq(events.campaignId, p('campaignId'))).orderBy(events.id).as('e');
+  return db.select({
+    json: sql<string>`json_group_array(json_object(
+      'id', ${e.id}, 'time', json_object('day', ${e.gameDay}, 'half', ${e.gameHalf}), 'type', ${e.type}, 'audience', ${e.audience},
+      'actorUserId', ${e.actorUserId}, 'text', ${e.text}, 'data', json(${e.data}), 'createdAt', ${e.createdAt}, 'undone', json(iif(${e.undone}, 'true', 'false'))
+    ))`,
+    count: sql<number>`count(*)`,
+  }).from(e).prepare();
+});

@@ -1,12 +1,18 @@
+import { lt, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { prepared } from './prepared.js';
+import { perConnection } from './prepared.js';
+import { interactionClaims } from './schema.js';
+
+const claim = perConnection((db) => db.insert(interactionClaims).values({ id: sql.placeholder('id'), claimedAt: sql.placeholder('claimedAt') }).onConflictDoNothing().prepare());
+const prune = perConnection((db) => db.delete(interactionClaims).where(lt(interactionClaims.claimedAt, sql.placeholder('before'))).prepare());
 
 /** Records that this process takes the interaction. Returns false if another process took it first. */
 export function claimInteraction(db: Database, id: string, now: string): boolean {
-  return prepared(db, 'insert into interaction_claims (id, claimed_at) values (?, ?) on conflict do nothing').run(id, now).changes > 0;
+  const row: typeof interactionClaims.$inferInsert = { id, claimedAt: now };
+  return claim(db).run(row).changes > 0;
 }
 
 /** Forgets interactions claimed before `before`. Returns how many. */
 export function pruneInteractionClaims(db: Database, before: string): number {
-  return prepared(db, 'delete from interaction_claims where claimed_at < ?').run(before).changes;
+  return prune(db).run({ before }).changes;
 }

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { prepared } from './prepared.js';
-import { members } from './schema.js';
+import { perConnection } from './prepared.js';
+import { campaigns, members } from './schema.js';
 
 export interface Member {
   readonly userId: string;
@@ -10,8 +10,11 @@ export interface Member {
   readonly displayName: string;
 }
 
+const membersOf = perConnection((db) => db.select({ userId: members.userId, armyId: members.armyId, role: members.role, displayName: members.displayName })
+  .from(members).where(eq(members.campaignId, sql.placeholder('campaignId'))).prepare());
+
 export function listMembers(db: Database, campaignId: string): Member[] {
-  return prepared(db, 'select user_id as userId, army_id as armyId, role, display_name as displayName from members where campaign_id = ?').all(campaignId) as Member[];
+  return membersOf(db).all({ campaignId });
 }
 
 /** Makes `userId` the commander of `armyId`, replacing whoever held it. */
@@ -24,8 +27,12 @@ export function unassignArmy(db: Database, campaignId: string, armyId: string): 
   db.delete(members).where(and(eq(members.campaignId, campaignId), eq(members.armyId, armyId), eq(members.role, 'commander'))).run();
 }
 
+const userCampaigns = perConnection((db) => db.select({ id: campaigns.id, name: campaigns.name }).from(campaigns)
+  .where(or(eq(campaigns.ownerUserId, sql.placeholder('userId')),
+    inArray(campaigns.id, db.select({ id: members.campaignId }).from(members).where(eq(members.userId, sql.placeholder('userId'))))))
+  .orderBy(asc(campaigns.createdAt), asc(campaigns.id)).prepare());
+
 /** Campaigns a user owns or has a place in (commander or co-referee), with their names, oldest first. */
 export function campaignsOfUser(db: Database, userId: string): { id: string; name: string }[] {
-  return prepared(db, `select id, name from campaigns where owner_user_id = ?
-    or id in (select campaign_id from members where user_id = ?) order by created_at, id`).all(userId, userId) as { id: string; name: string }[];
+  return userCampaigns(db).all({ userId });
 }

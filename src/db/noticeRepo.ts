@@ -1,5 +1,7 @@
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { prepared } from './prepared.js';
+import { excluded, perConnection } from './prepared.js';
+import { notices } from './schema.js';
 
 /** What a person chose with `/notify` in one campaign (src/app/notices.ts gives the defaults). */
 export interface NoticeRow {
@@ -10,16 +12,23 @@ export interface NoticeRow {
   readonly orderConfirm: boolean;
 }
 
+const p = sql.placeholder;
+const noticesOf = perConnection((db) => db.select({ userId: notices.userId, reminderMinutes: notices.reminderMinutes, tickReport: notices.tickReport, orderConfirm: notices.orderConfirm })
+  .from(notices).where(eq(notices.campaignId, p('campaignId'))).orderBy(notices.userId).prepare());
+
 /** Everyone's choices in a campaign (people who never used `/notify` have no row). */
 export function listNotices(db: Database, campaignId: string): NoticeRow[] {
-  const rows = prepared(db, 'select user_id as userId, reminder_minutes as reminderMinutes, tick_report as tickReport, order_confirm as orderConfirm from notices where campaign_id = ? order by user_id')
-    .all(campaignId) as (Omit<NoticeRow, 'orderConfirm'> & { orderConfirm: number })[];
-  return rows.map((r) => ({ ...r, orderConfirm: r.orderConfirm === 1 }));
+  return noticesOf(db).all({ campaignId });
 }
+
+const upsertNotice = perConnection((db) => db.insert(notices)
+  .values({ campaignId: p('campaignId'), userId: p('userId'), reminderMinutes: p('reminderMinutes'), tickReport: p('tickReport'), orderConfirm: p('orderConfirm') })
+  .onConflictDoUpdate({ target: [notices.campaignId, notices.userId], set: {
+    reminderMinutes: excluded(notices.reminderMinutes), tickReport: excluded(notices.tickReport), orderConfirm: excluded(notices.orderConfirm),
+  } }).prepare());
 
 /** Stores one person's choices, replacing what they chose before. */
 export function saveNotice(db: Database, campaignId: string, n: NoticeRow): void {
-  prepared(db, `insert into notices (campaign_id, user_id, reminder_minutes, tick_report, order_confirm) values (?, ?, ?, ?, ?)
-    on conflict (campaign_id, user_id) do update set reminder_minutes = excluded.reminder_minutes, tick_report = excluded.tick_report, order_confirm = excluded.order_confirm`)
-    .run(campaignId, n.userId, n.reminderMinutes, n.tickReport, n.orderConfirm ? 1 : 0);
+  const row: Required<typeof notices.$inferInsert> = { campaignId, userId: n.userId, reminderMinutes: n.reminderMinutes, tickReport: n.tickReport, orderConfirm: n.orderConfirm };
+  upsertNotice(db).run(row);
 }

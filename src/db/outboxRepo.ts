@@ -1,13 +1,8 @@
-import { and, asc, eq, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database } from './client.js';
-import { fromJson, prepared } from './prepared.js';
-import { outboxMessages } from './schema.js';
-
-/** A file as versions before pictures stored it (base64 inline). Read for old pending rows only. */
-export interface LegacyFile {
-  readonly name: string;
-  readonly base64: string;
-}
+import { bound, perConnection, queryPlan } from './prepared.js';
+import { type LegacyFile, type OutboxButton, outboxMessages } from './schema.js';
 
 export type OutboxStatus = 'pending' | 'sent' | 'dmClosed' | 'failed';
 
@@ -22,7 +17,7 @@ export interface OutboxRow {
   /** The pictures to draw at send time, as the app stored them (its own JSON). */
   readonly pictures: unknown;
   readonly legacyFiles: LegacyFile[] | null;
-  readonly buttons: { id: string; label: string; style?: string; command?: string }[] | null;
+  readonly buttons: OutboxButton[] | null;
   /** The cards to show, as the app stored them (its own JSON). */
   readonly cards: unknown;
   readonly mentions: string[] | null;
@@ -41,7 +36,7 @@ export interface NewOutboxMessage {
   readonly content: string;
   readonly data?: unknown;
   readonly pictures?: unknown;
-  readonly buttons?: { id: string; label: string; style?: string; command?: string }[];
+  readonly buttons?: OutboxButton[];
   readonly cards?: unknown;
   readonly mentions?: string[];
   readonly dedupeKey?: string;
@@ -49,32 +44,50 @@ export interface NewOutboxMessage {
   readonly nonce: string;
 }
 
+const o = outboxMessages;
+const p = sql.placeholder;
+/** A literal, not a bound value: SQLite uses a partial index (outbox_pending, outbox_lane) only when the query names its condition. */
+const PENDING = sql`'pending'`;
+
+const insertMessage = perConnection((db) => db.insert(o).values({
+  campaignId: p('campaignId'), to: p('to'), userId: p('userId'), channelId: p('channelId'), content: p('content'), data: bound(o.data, 'data'),
+  pictures: bound(o.pictures, 'pictures'), buttons: bound(o.buttons, 'buttons'), cards: bound(o.cards, 'cards'), mentions: bound(o.mentions, 'mentions'),
+  status: 'pending', attempts: 0, nextAttemptAt: p('nextAttemptAt'), dedupeKey: p('dedupeKey'), nonce: p('nonce'), createdAt: p('createdAt'),
+}).onConflictDoNothing().prepare());
+
+type QueuedRow = Required<Pick<typeof o.$inferInsert, 'campaignId' | 'to' | 'userId' | 'channelId' | 'content' | 'data' | 'pictures' | 'buttons' | 'cards'
+  | 'mentions' | 'nextAttemptAt' | 'dedupeKey' | 'nonce' | 'createdAt'>>;
+
 /** Queues a message; a message with a dedupe key already queued is ignored. Returns whether it was added. */
 export function enqueue(db: Database, m: NewOutboxMessage, now: string): boolean {
-  const json = (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v));
-  const r = prepared(db, `insert into outbox_messages (campaign_id, "to", user_id, channel_id, content, data, pictures, buttons, cards, mentions,
-    status, attempts, next_attempt_at, dedupe_key, nonce, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?) on conflict do nothing`)
-    .run(m.campaignId, m.to, m.userId ?? null, m.channelId ?? null, m.content, json(m.data), json(m.pictures), json(m.buttons), json(m.cards), json(m.mentions),
-      now, m.dedupeKey ?? null, m.nonce, now);
-  return r.changes > 0;
+  const row: QueuedRow = {
+    campaignId: m.campaignId, to: m.to, userId: m.userId ?? null, channelId: m.channelId ?? null, content: m.content, data: m.data ?? null,
+    pictures: m.pictures ?? null, buttons: m.buttons ?? null, cards: m.cards ?? null, mentions: m.mentions ?? null, nextAttemptAt: now,
+    dedupeKey: m.dedupeKey ?? null, nonce: m.nonce, createdAt: now,
+  };
+  return insertMessage(db).run(row).changes > 0;
 }
 
-function toRow(r: typeof outboxMessages.$inferSelect): OutboxRow {
+function toRow(r: typeof o.$inferSelect): OutboxRow {
   return {
     id: r.id, campaignId: r.campaignId, to: r.to, userId: r.userId, channelId: r.channelId, content: r.content, data: r.data,
-    pictures: r.pictures, legacyFiles: r.files as LegacyFile[] | null, buttons: r.buttons as OutboxRow['buttons'], cards: r.cards, mentions: r.mentions as string[] | null, status: r.status,
+    pictures: r.pictures, legacyFiles: r.files, buttons: r.buttons, cards: r.cards, mentions: r.mentions, status: r.status,
     attempts: r.attempts, partsSent: r.partsSent, nonce: r.nonce ?? `legacy${r.id}`, createdAt: r.createdAt,
   };
 }
 
-const CLAIM_DUE = `update outbox_messages set claimed_by = ?, lease_until = ?
-    where id in (
-      select o.id from outbox_messages o indexed by outbox_pending
-      where o.status = 'pending' and o.next_attempt_at <= ? and (o.lease_until is null or o.lease_until < ?)
-        and not exists (select 1 from outbox_messages prior where prior.status = 'pending' and prior."to" = o."to"
-          and coalesce(prior.user_id, '') = coalesce(o.user_id, '') and coalesce(prior.channel_id, '') = coalesce(o.channel_id, '') and prior.id < o.id)
-      order by o.id limit ?)
-    returning *`;
+const candidate = alias(o, 'o');
+const prior = alias(o, 'prior');
+const claimDueQuery = (db: Database) => db.update(o).set({ claimedBy: bound(o.claimedBy, 'owner'), leaseUntil: bound(o.leaseUntil, 'leaseUntil') })
+  .where(sql`${o.id} in (
+      select ${candidate.id} from ${o} ${candidate} indexed by outbox_pending
+      where ${candidate.status} = ${PENDING} and ${candidate.nextAttemptAt} <= ${p('now')} and (${candidate.leaseUntil} is null or ${candidate.leaseUntil} < ${p('now')})
+        and not exists (select 1 from ${o} ${prior} where ${prior.status} = ${PENDING} and ${prior.to} = ${candidate.to}
+          and coalesce(${prior.userId}, '') = coalesce(${candidate.userId}, '') and coalesce(${prior.channelId}, '') = coalesce(${candidate.channelId}, '')
+          and ${prior.id} < ${candidate.id})
+      order by ${candidate.id} limit ${p('limit')})`)
+  .returning();
+const claimDueStatement = perConnection((db) => claimDueQuery(db).prepare());
 
 /**
  * Claims up to `limit` messages due at `now` for the worker `owner`, until `leaseUntil`, in one
@@ -87,42 +100,29 @@ const CLAIM_DUE = `update outbox_messages set claimed_by = ?, lease_until = ?
  * costs O(log n) per message looked at.
  */
 export function claimDue(db: Database, owner: string, now: string, leaseUntil: string, limit: number): OutboxRow[] {
-  const rows = prepared(db, CLAIM_DUE).all(owner, leaseUntil, now, now, limit) as RawOutboxRow[];
-  return rows.map(fromRaw).sort((a, b) => a.id - b.id);
+  return claimDueStatement(db).all({ owner, leaseUntil, now, limit }).map(toRow).sort((a, b) => a.id - b.id);
 }
 
 /** How SQLite runs the claim (EXPLAIN QUERY PLAN, one line a step): which indexes it walks. */
 export function claimPlan(db: Database): string[] {
-  const rows = db.$client.prepare(`explain query plan ${CLAIM_DUE}`).all('w', '', '', '', 1) as { detail: string }[];
-  return rows.map((r) => r.detail);
+  return queryPlan(db, claimDueQuery(db));
 }
+
+const due = perConnection((db) => db.select({ one: sql<number>`1` }).from(o)
+  .where(and(eq(o.status, PENDING), lte(o.nextAttemptAt, p('now')), or(isNull(o.leaseUntil), lt(o.leaseUntil, p('now'))))).limit(1).prepare());
 
 /** Whether any message is due at `now` (a read, so an idle delivery poll takes no write lock). */
 export function anyDue(db: Database, now: string): boolean {
-  return prepared(db, `select 1 from outbox_messages where status = 'pending' and next_attempt_at <= ? and (lease_until is null or lease_until < ?) limit 1`).get(now, now) !== undefined;
-}
-
-/** An outbox row as the driver returns it (snake_case columns, JSON as text). */
-interface RawOutboxRow {
-  readonly id: number; readonly campaign_id: string; readonly to: 'dm' | 'channel'; readonly user_id: string | null; readonly channel_id: string | null;
-  readonly content: string; readonly data: string | null; readonly pictures: string | null; readonly files: string | null; readonly buttons: string | null; readonly cards: string | null;
-  readonly mentions: string | null; readonly status: OutboxStatus; readonly attempts: number; readonly parts_sent: number; readonly nonce: string | null; readonly created_at: string;
-}
-
-function fromRaw(r: RawOutboxRow): OutboxRow {
-  return {
-    id: r.id, campaignId: r.campaign_id, to: r.to, userId: r.user_id, channelId: r.channel_id, content: r.content, data: fromJson(r.data),
-    pictures: fromJson(r.pictures), legacyFiles: fromJson(r.files), buttons: fromJson(r.buttons), cards: fromJson(r.cards), mentions: fromJson(r.mentions), status: r.status,
-    attempts: r.attempts, partsSent: r.parts_sent, nonce: r.nonce ?? `legacy${r.id}`, createdAt: r.created_at,
-  };
+  return due(db).get({ now }) !== undefined;
 }
 
 /** The workers holding live claims at `now`. */
 export function claimants(db: Database, now: string): string[] {
-  const rows = prepared(db, `select distinct claimed_by as owner from outbox_messages indexed by outbox_pending
-    where status = 'pending' and lease_until >= ? and claimed_by is not null`).all(now) as { owner: string }[];
-  return rows.map((r) => r.owner);
+  return holders(db).all({ now }).map((r) => r.owner).filter((owner): owner is string => owner !== null);
 }
+
+const holders = perConnection((db) => db.selectDistinct({ owner: o.claimedBy }).from(o)
+  .where(and(eq(o.status, PENDING), sql`${o.leaseUntil} >= ${p('now')}`, isNotNull(o.claimedBy))).prepare());
 
 /** Ends the claims of a worker that is gone (its process died): its items may be taken over at once. */
 export function releaseClaims(db: Database, owner: string): number {
@@ -132,12 +132,16 @@ export function releaseClaims(db: Database, owner: string): number {
 
 /** Records that part `index` (0-based) of a claimed message went out: a retry starts after it. */
 export function markPartSent(db: Database, id: number, owner: string, index: number): void {
-  prepared(db, 'update outbox_messages set parts_sent = ? where id = ? and claimed_by = ? and parts_sent < ?').run(index + 1, id, owner, index + 1);
+  partSent(db).run({ parts: index + 1, id, owner });
 }
 
+const claimed = and(eq(o.id, p('id')), eq(o.claimedBy, p('owner')));
+const partSent = perConnection((db) => db.update(o).set({ partsSent: bound(o.partsSent, 'parts') }).where(and(claimed, lt(o.partsSent, p('parts')))).prepare());
+const sent = perConnection((db) => db.update(o).set({ status: 'sent', deliveredAt: bound(o.deliveredAt, 'now'), lastError: null, claimedBy: null, leaseUntil: null, files: null })
+  .where(claimed).prepare());
+
 export function markSent(db: Database, id: number, owner: string, now: string): void {
-  prepared(db, `update outbox_messages set status = 'sent', delivered_at = ?, last_error = null, claimed_by = null, lease_until = null, files = null
-    where id = ? and claimed_by = ?`).run(now, id, owner);
+  sent(db).run({ id, owner, now });
 }
 
 /** Gives a claimed message back for another try at `nextAttemptAt` (a failure, or a shutdown while it waited). */
@@ -187,7 +191,7 @@ export function undeliveredMessages(db: Database, campaignId: string): Undeliver
   return db.select().from(outboxMessages)
     .where(and(eq(outboxMessages.campaignId, campaignId), inArray(outboxMessages.status, ['dmClosed', 'failed']), isNull(outboxMessages.readAt)))
     .orderBy(asc(outboxMessages.id)).all()
-    .map((r) => ({ ...toRow(r), status: r.status as 'dmClosed' | 'failed', lastError: r.lastError }));
+    .flatMap((r) => (r.status === 'dmClosed' || r.status === 'failed' ? [{ ...toRow(r), status: r.status, lastError: r.lastError }] : []));
 }
 
 export function markRead(db: Database, ids: readonly number[], now: string): void {

@@ -1,5 +1,29 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { GameTime } from '../engine/clock/index.js';
+import type { ScenarioDoc } from '../engine/scenario/index.js';
+import type { ContactRecord } from '../engine/state/index.js';
+
+/**
+ * JSON columns carry the type of what is stored in them (`$type`), so every read and write is
+ * checked by the compiler against this file: no row is typed by hand and nothing is cast in
+ * src/db. An entity's `data` column holds its other fields as a plain object.
+ */
+type Fields = object;
+
+/** A file as versions before pictures stored it (base64 inline). Read for old pending rows only. */
+export interface LegacyFile {
+  readonly name: string;
+  readonly base64: string;
+}
+
+/** A button under a message, as the app queued it. */
+export interface OutboxButton {
+  id: string;
+  label: string;
+  style?: string;
+  command?: string;
+}
 
 /**
  * Persistence of campaigns. Identity, relations and the columns queries filter on are real
@@ -14,7 +38,7 @@ export const campaigns = sqliteTable('campaigns', {
   name: text('name').notNull(),
   scenarioId: text('scenario_id').notNull(),
   /** The scenario document the campaign was created from (map and armies), JSON. */
-  scenario: text('scenario', { mode: 'json' }).notNull(),
+  scenario: text('scenario', { mode: 'json' }).$type<ScenarioDoc>().notNull(),
   ownerUserId: text('owner_user_id').notNull(),
   status: text('status', { enum: ['setup', 'running', 'paused', 'ended'] }).notNull(),
   season: text('season').notNull().default(''),
@@ -53,7 +77,7 @@ export const campaigns = sqliteTable('campaigns', {
   /** Missed ticks the referee allowed to be played after a catch-up pause. */
   catchUpAllowance: integer('catch_up_allowance').notNull().default(0),
   /** Commanders (user ids, JSON array) who said `/ready` for the current half period; emptied by each tick. */
-  ready: text('ready').notNull().default('[]'),
+  ready: text('ready', { mode: 'json' }).$type<readonly string[]>().notNull().default(sql`'[]'`),
   /** An early tick is due (everyone ready): the scheduled due time it replaced, null when none. */
   earlyFrom: text('early_from'),
   /** A referee's pause ends by itself at this instant (null: until resumed). */
@@ -61,7 +85,7 @@ export const campaigns = sqliteTable('campaigns', {
   /** Why the referee paused the campaign (shown in /turn status), null when none was given. */
   pauseReason: text('pause_reason'),
   /** Commanders (user ids, JSON array) already reminded for the current half period; emptied by each tick. */
-  reminded: text('reminded').notNull().default('[]'),
+  reminded: text('reminded', { mode: 'json' }).$type<readonly string[]>().notNull().default(sql`'[]'`),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
 }, (t) => [
@@ -89,7 +113,7 @@ export const armies = sqliteTable('armies', {
   hex: text('hex').notNull(),
   formation: text('formation').notNull(),
   /** Army fields that are not rows of their own (movement class, sight, status, march state...). */
-  data: text('data', { mode: 'json' }).notNull(),
+  data: text('data', { mode: 'json' }).$type<Fields>().notNull(),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.id] })]);
 
 export const regiments = sqliteTable('regiments', {
@@ -102,9 +126,9 @@ export const regiments = sqliteTable('regiments', {
   originalFigures: integer('original_figures').notNull(),
   currentFigures: integer('current_figures').notNull(),
   /** Companies by troop type: [{troopType, basic, figures, ...}]. */
-  companies: text('companies', { mode: 'json' }).notNull(),
+  companies: text('companies', { mode: 'json' }).$type<readonly Fields[]>().notNull(),
   /** The regiment's other fields (its speed, ...): everything but the columns above, so no field is lost. */
-  data: text('data', { mode: 'json' }).notNull().default(sql`'{}'`),
+  data: text('data', { mode: 'json' }).$type<Fields>().notNull().default(sql`'{}'`),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.armyId, t.id] }), index('regiments_army').on(t.campaignId, t.armyId)]);
 
 export const individuals = sqliteTable('individuals', {
@@ -114,7 +138,7 @@ export const individuals = sqliteTable('individuals', {
   ord: integer('ord').notNull(),
   name: text('name').notNull(),
   kind: text('kind').notNull(),
-  data: text('data', { mode: 'json' }).notNull(),
+  data: text('data', { mode: 'json' }).$type<Fields>().notNull(),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.armyId, t.id] })]);
 
 /** Who plays what: a user commanding an army, or a named co-referee. */
@@ -153,15 +177,15 @@ export const weather = sqliteTable('weather', {
   fog: integer('fog', { mode: 'boolean' }).notNull(),
   wind: text('wind').notNull(),
   rainLevel: integer('rain_level').notNull(),
-  data: text('data', { mode: 'json' }).notNull(),
+  data: text('data', { mode: 'json' }).$type<Fields>().notNull(),
 });
 
 export const contacts = sqliteTable('contacts', {
   campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
   id: text('id').notNull(),
   step: text('step').notNull(),
-  armyIds: text('army_ids', { mode: 'json' }).notNull(),
-  data: text('data', { mode: 'json' }).notNull(),
+  armyIds: text('army_ids', { mode: 'json' }).$type<readonly string[]>().notNull(),
+  data: text('data', { mode: 'json' }).$type<ContactRecord>().notNull(),
   /** In the live state (1), or closed and kept only as a record for /intel, the chronicle and export (0). */
   live: integer('live', { mode: 'boolean' }).notNull().default(true),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.id] }), index('contacts_live').on(t.campaignId, t.live)]);
@@ -183,7 +207,7 @@ export const events = sqliteTable('events', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   campaignId: text('campaign_id').notNull(),
   gameDay: integer('game_day').notNull(),
-  gameHalf: integer('game_half').notNull(),
+  gameHalf: integer('game_half').$type<GameTime['half']>().notNull(),
   type: text('type').notNull(),
   actorUserId: text('actor_user_id'),
   /** 'public' | 'referee' | 'army:<id>' */
@@ -210,14 +234,14 @@ export const outboxMessages = sqliteTable('outbox_messages', {
   content: text('content').notNull(),
   data: text('data', { mode: 'json' }),
   /** Legacy: files as inline base64, written by versions before pictures; never written now. */
-  files: text('files', { mode: 'json' }),
+  files: text('files', { mode: 'json' }).$type<LegacyFile[]>(),
   /** Pictures to draw at send time: [{kind: 'map' | 'sketch', name, ...view}]. */
   pictures: text('pictures', { mode: 'json' }),
-  buttons: text('buttons', { mode: 'json' }),
+  buttons: text('buttons', { mode: 'json' }).$type<OutboxButton[]>(),
   /** Cards (titled, structured parts: Discord embeds, console text) as the app built them: [{title, colour, description, fields, footer}]. */
   cards: text('cards', { mode: 'json' }),
   /** User ids the message is meant to ping; nothing else in it ever pings (names are free text). */
-  mentions: text('mentions', { mode: 'json' }),
+  mentions: text('mentions', { mode: 'json' }).$type<string[]>(),
   status: text('status', { enum: ['pending', 'sent', 'dmClosed', 'failed'] }).notNull(),
   /** Parts of a split message already delivered (a retry sends only the rest). */
   partsSent: integer('parts_sent').notNull().default(0),
@@ -252,7 +276,7 @@ export const ticks = sqliteTable('ticks', {
   timeIndex: integer('time_index').notNull(),
   ranAt: text('ran_at').notNull(),
   /** The campaign state before the tick, for /turn undo; dropped once the tick leaves the undo window. */
-  snapshot: text('snapshot', { mode: 'json' }),
+  snapshot: text('snapshot', { mode: 'json' }).$type<object>(),
   /** The shape version of the snapshot. */
   stateVersion: integer('state_version').notNull().default(1),
   lastEventId: integer('last_event_id').notNull(),

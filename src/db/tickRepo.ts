@@ -1,13 +1,24 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
-import { prepared } from './prepared.js';
+import { bound, perConnection } from './prepared.js';
 import { ticks } from './schema.js';
 
 /** Whether a half period (by time index) was already played: makes a tick idempotent across triggers and processes. */
+const p = sql.placeholder;
+const tickAt = and(eq(ticks.campaignId, p('campaignId')), eq(ticks.timeIndex, p('timeIndex')));
+const played = perConnection((db) => db.select({ one: sql<number>`1` }).from(ticks).where(tickAt).prepare());
+
 export function tickPlayed(db: Database, campaignId: string, timeIndex: number): boolean {
-  return prepared(db, 'select 1 from ticks where campaign_id = ? and time_index = ?').get(campaignId, timeIndex) !== undefined;
+  return played(db).get({ campaignId, timeIndex }) !== undefined;
 }
+
+const insertTick = perConnection((db) => db.insert(ticks).values({
+  campaignId: p('campaignId'), timeIndex: p('timeIndex'), ranAt: p('ranAt'), snapshot: bound(ticks.snapshot, 'snapshot'), stateVersion: p('stateVersion'),
+  lastEventId: p('lastEventId'), frame: bound(ticks.frame, 'frame'),
+}).prepare());
+const dropSnapshots = perConnection((db) => db.update(ticks).set({ snapshot: null })
+  .where(and(eq(ticks.campaignId, p('campaignId')), lte(ticks.timeIndex, p('upTo')), isNotNull(ticks.snapshot))).prepare());
 
 /**
  * Records that a half period was played, with the state before it (in shape `version`) for undo,
@@ -15,9 +26,9 @@ export function tickPlayed(db: Database, campaignId: string, timeIndex: number):
  * theirs; the rows stay, so an old half period can never be played twice).
  */
 export function recordTick(db: Database, campaignId: string, timeIndex: number, before: StateJson, version: number, lastEventId: number, now: string, keep: number, frame?: unknown): void {
-  prepared(db, 'insert into ticks (campaign_id, time_index, ran_at, snapshot, state_version, last_event_id, frame) values (?, ?, ?, ?, ?, ?, ?)')
-    .run(campaignId, timeIndex, now, JSON.stringify(before), version, lastEventId, frame === undefined ? null : JSON.stringify(frame));
-  prepared(db, 'update ticks set snapshot = null where campaign_id = ? and time_index <= ? and snapshot is not null').run(campaignId, timeIndex - keep);
+  const row: Required<typeof ticks.$inferInsert> = { campaignId, timeIndex, ranAt: now, snapshot: before, stateVersion: version, lastEventId, frame: frame ?? null };
+  insertTick(db).run(row);
+  dropSnapshots(db).run({ campaignId, upTo: timeIndex - keep });
 }
 
 /** A played tick that can still be undone: the state before it, as stored. */
@@ -32,7 +43,7 @@ export interface UndoableTick {
 export function lastUndoableTick(db: Database, campaignId: string): UndoableTick | undefined {
   const r = db.select().from(ticks).where(eq(ticks.campaignId, campaignId)).orderBy(desc(ticks.timeIndex)).limit(1).get();
   if (!r || r.snapshot === null) return undefined;
-  return { timeIndex: r.timeIndex, snapshot: r.snapshot as StateJson, version: r.stateVersion, lastEventId: r.lastEventId };
+  return { timeIndex: r.timeIndex, snapshot: r.snapshot, version: r.stateVersion, lastEventId: r.lastEventId };
 }
 
 /** How many of the last ticks in a row can be undone (they still have their snapshots). */
@@ -59,10 +70,12 @@ export interface PlayedTick {
   readonly frame: unknown;
 }
 
+const playedList = perConnection((db) => db.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame })
+  .from(ticks).where(eq(ticks.campaignId, p('campaignId'))).orderBy(ticks.timeIndex).prepare());
+
 /** Every played half period, in order. */
 export function playedTicks(db: Database, campaignId: string): PlayedTick[] {
-  return (prepared(db, 'select time_index as timeIndex, last_event_id as lastEventId, frame from ticks where campaign_id = ? order by time_index').all(campaignId) as { timeIndex: number; lastEventId: number; frame: string | null }[])
-    .map((r) => ({ timeIndex: r.timeIndex, lastEventId: r.lastEventId, frame: r.frame === null ? null : JSON.parse(r.frame) as unknown }));
+  return playedList(db).all({ campaignId });
 }
 
 /** A played half period without its frame: the web page's day index (no frame is read or parsed). */

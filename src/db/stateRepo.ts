@@ -1,0 +1,308 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Army } from '../engine/forces/index.js';
+import { formatHex, type Hex, hexToOffset, parseHex } from '../engine/hex/index.js';
+import type { ScenarioDoc } from '../engine/scenario/index.js';
+import type { CampaignState } from '../engine/state/index.js';
+import type { Database } from './client.js';
+import { bound, excluded, perConnection } from './prepared.js';
+import * as t from './schema.js';
+
+/** A campaign's state as stored: plain JSON in the shape of `version`, to be upgraded by the engine before use. */
+export interface StoredState {
+  readonly version: number;
+  readonly json: object;
+}
+
+const hexOf = (id: string): Hex => {
+  const h = parseHex(id);
+  if (!h) throw new Error(`corrupt hex id in database: ${id}`);
+  return h;
+};
+
+/** CCRR, or CCCRRR when the hex is past column or row 99. */
+function storedHexId(h: Hex): string {
+  const { col, row } = hexToOffset(h);
+  return formatHex(h, Math.max(col, row) > 99 ? 3 : 2);
+}
+
+type ArmyData = Omit<Army, 'id' | 'name' | 'commander' | 'side' | 'hex' | 'formation' | 'regiments' | 'individuals'>;
+
+function armyData(a: Army): ArmyData {
+  const { id: _id, name: _n, commander: _c, side: _s, hex: _h, formation: _f, regiments: _r, individuals: _i, ...rest } = a;
+  return rest;
+}
+
+const p = sql.placeholder;
+
+const insertCampaignRow = perConnection((db) => db.insert(t.campaigns).values({
+  id: p('id'), guildId: p('guildId'), channelId: p('channelId'), name: p('name'), scenarioId: p('scenarioId'), scenario: bound(t.campaigns.scenario, 'scenario'),
+  ownerUserId: p('ownerUserId'), status: p('status'), season: p('season'), settings: bound(t.campaigns.settings, 'settings'), clockDay: p('clockDay'),
+  clockHalf: p('clockHalf'), rng: bound(t.campaigns.rng, 'rng'), manualDice: bound(t.campaigns.manualDice, 'manualDice'), nextId: p('nextId'),
+  nextCourierId: p('nextCourierId'), stateVersion: p('stateVersion'), createdAt: p('createdAt'), updatedAt: p('updatedAt'),
+}).prepare());
+
+type NewCampaignRow = Pick<typeof t.campaigns.$inferInsert, 'id' | 'guildId' | 'channelId' | 'name' | 'scenarioId' | 'scenario' | 'ownerUserId' | 'status'
+  | 'season' | 'settings' | 'clockDay' | 'clockHalf' | 'rng' | 'manualDice' | 'nextId' | 'nextCourierId' | 'stateVersion' | 'createdAt' | 'updatedAt'>;
+
+export function insertCampaign(conn: Database, meta: Pick<typeof t.campaigns.$inferSelect, 'guildId' | 'channelId' | 'ownerUserId' | 'createdAt'>, state: CampaignState, scenario: ScenarioDoc, version: number): void {
+  const row: Required<NewCampaignRow> = {
+    id: state.id, guildId: meta.guildId, channelId: meta.channelId, name: state.name, scenarioId: state.scenarioId, scenario, ownerUserId: meta.ownerUserId,
+    status: state.status, season: state.season, settings: state.settings, clockDay: state.clock.day, clockHalf: state.clock.half, rng: state.rng,
+    manualDice: state.manualDice, nextId: state.nextId, nextCourierId: state.nextCourierId, stateVersion: version, createdAt: meta.createdAt, updatedAt: meta.createdAt,
+  };
+  insertCampaignRow(conn).run(row);
+  writeEntities(conn, undefined, state);
+}
+
+const c = t.campaigns;
+const campaignRow = perConnection((db) => db.select({
+  id: c.id, name: c.name, scenarioId: c.scenarioId, season: c.season, status: c.status, settings: c.settings, clockDay: c.clockDay, clockHalf: c.clockHalf,
+  rng: c.rng, manualDice: c.manualDice, nextId: c.nextId, nextCourierId: c.nextCourierId, stateVersion: c.stateVersion,
+}).from(c).where(eq(c.id, p('id'))).prepare());
+const sideRows = perConnection((db) => db.select({ id: t.sides.id, name: t.sides.name, colour: t.sides.colour, hostileTo: t.sides.hostileTo })
+  .from(t.sides).where(eq(t.sides.campaignId, p('id'))).orderBy(t.sides.id).prepare());
+const r = t.regiments;
+const regimentRows = perConnection((db) => db.select({ armyId: r.armyId, id: r.id, name: r.name, role: r.role, originalFigures: r.originalFigures, companies: r.companies, data: r.data })
+  .from(r).where(eq(r.campaignId, p('id'))).orderBy(r.armyId, r.ord).prepare());
+const i = t.individuals;
+const individualRows = perConnection((db) => db.select({ armyId: i.armyId, id: i.id, name: i.name, kind: i.kind, data: i.data })
+  .from(i).where(eq(i.campaignId, p('id'))).orderBy(i.armyId, i.ord).prepare());
+const a = t.armies;
+const armyRows = perConnection((db) => db.select({ id: a.id, name: a.name, commander: a.commander, sideId: a.sideId, hex: a.hex, formation: a.formation, data: a.data })
+  .from(a).where(eq(a.campaignId, p('id'))).orderBy(a.id).prepare());
+const orderRows = perConnection((db) => db.select({ armyId: t.orders.armyId, data: t.orders.data }).from(t.orders).where(eq(t.orders.campaignId, p('id'))).orderBy(t.orders.armyId).prepare());
+const w = t.weather;
+const weatherRow = perConnection((db) => db.select({ sky: w.sky, fog: w.fog, wind: w.wind, rainLevel: w.rainLevel, data: w.data }).from(w).where(eq(w.campaignId, p('id'))).prepare());
+const liveContacts = perConnection((db) => db.select({ id: t.contacts.id, data: t.contacts.data }).from(t.contacts)
+  .where(and(eq(t.contacts.campaignId, p('id')), eq(t.contacts.live, true))).orderBy(t.contacts.id).prepare());
+const liveCouriers = perConnection((db) => db.select({ id: t.couriers.id, data: t.couriers.data }).from(t.couriers)
+  .where(and(eq(t.couriers.campaignId, p('id')), eq(t.couriers.live, true))).orderBy(t.couriers.id).prepare());
+const knowledgeRows = perConnection((db) => db.select({ key: t.knowledge.key, data: t.knowledge.data }).from(t.knowledge)
+  .where(eq(t.knowledge.campaignId, p('id'))).orderBy(asc(t.knowledge.key)).prepare());
+
+/** Rows grouped by army, in the order read. */
+function byArmy<R extends { armyId: string }, V>(rows: readonly R[], value: (row: R) => V): Map<string, V[]> {
+  const out = new Map<string, V[]>();
+  for (const row of rows) {
+    const list = out.get(row.armyId) ?? [];
+    list.push(value(row));
+    out.set(row.armyId, list);
+  }
+  return out;
+}
+
+/**
+ * Loads the live state of a campaign as stored (closed contacts and finished couriers stay in
+ * their tables, out of the state), each keyed collection in id order. Never reads the scenario
+ * document.
+ */
+export function loadState(conn: Database, id: string): StoredState | undefined {
+  const cr = campaignRow(conn).get({ id });
+  if (!cr) return undefined;
+  const sides = Object.fromEntries(sideRows(conn).all({ id }).map((s) => [s.id, s]));
+  const regs = byArmy(regimentRows(conn).all({ id }), ({ armyId: _a, data, ...cols }) => ({ ...data, ...cols }));
+  const inds = byArmy(individualRows(conn).all({ id }), ({ armyId: _a, id: iid, name, kind, data }) => ({ id: iid, name, kind, ...data }));
+  const armies = Object.fromEntries(armyRows(conn).all({ id }).map((ar) => [ar.id, {
+    ...ar.data, id: ar.id, name: ar.name, commander: ar.commander, side: ar.sideId, hex: hexOf(ar.hex), formation: ar.formation,
+    regiments: regs.get(ar.id) ?? [], individuals: inds.get(ar.id) ?? [],
+  }]));
+  const orders = Object.fromEntries(orderRows(conn).all({ id }).map((o) => [o.armyId, o.data]));
+  const wr = weatherRow(conn).get({ id });
+  const keyed = (rows: readonly { id: string; data: unknown }[]): Record<string, unknown> => Object.fromEntries(rows.map((row) => [row.id, row.data]));
+  const knowledge: { armies: Record<string, unknown>; reports: Record<string, unknown> } = { armies: {}, reports: {} };
+  // Plans share the keyed table (`plan:<army id>`): one small JSON row per army, like its memory.
+  const plans: Record<string, unknown> = {};
+  for (const k of knowledgeRows(conn).all({ id })) {
+    const [kind, ...rest] = k.key.split(':');
+    if (kind === 'army') knowledge.armies[rest.join(':')] = k.data;
+    else if (kind === 'report') knowledge.reports[rest.join(':')] = k.data;
+    else if (kind === 'plan') plans[rest.join(':')] = k.data;
+  }
+  return {
+    version: cr.stateVersion,
+    json: {
+      id: cr.id,
+      name: cr.name,
+      scenarioId: cr.scenarioId,
+      season: cr.season,
+      status: cr.status,
+      settings: cr.settings,
+      clock: { day: cr.clockDay, half: cr.clockHalf },
+      sides,
+      armies,
+      orders,
+      ...(wr ? { weather: { ...wr.data, sky: wr.sky, fog: wr.fog, wind: wr.wind, rainLevel: wr.rainLevel } } : {}),
+      contacts: keyed(liveContacts(conn).all({ id })),
+      couriers: keyed(liveCouriers(conn).all({ id })),
+      rng: cr.rng,
+      manualDice: cr.manualDice,
+      knowledge,
+      plans,
+      nextId: cr.nextId,
+      nextCourierId: cr.nextCourierId,
+    },
+  };
+}
+
+const saveCampaignRow = perConnection((db) => db.update(c).set({
+  name: bound(c.name, 'name'), status: bound(c.status, 'status'), season: bound(c.season, 'season'), settings: bound(c.settings, 'settings'),
+  clockDay: bound(c.clockDay, 'clockDay'), clockHalf: bound(c.clockHalf, 'clockHalf'), rng: bound(c.rng, 'rng'), manualDice: bound(c.manualDice, 'manualDice'),
+  nextId: bound(c.nextId, 'nextId'), nextCourierId: bound(c.nextCourierId, 'nextCourierId'), stateVersion: bound(c.stateVersion, 'stateVersion'),
+  updatedAt: bound(c.updatedAt, 'updatedAt'), revision: sql`${c.revision} + 1`,
+}).where(eq(c.id, p('id'))).returning({ revision: c.revision }).prepare());
+
+type SavedCampaignRow = Required<Pick<typeof t.campaigns.$inferInsert, 'id' | 'name' | 'status' | 'season' | 'settings' | 'clockDay' | 'clockHalf' | 'rng'
+  | 'manualDice' | 'nextId' | 'nextCourierId' | 'stateVersion' | 'updatedAt'>>;
+
+/**
+ * Writes what changed between two states of the same campaign, in the shape of `version`, and
+ * returns the state's new revision.
+ * Entities are compared by their JSON; unchanged rows are not touched, unless `rewriteAll` (the
+ * stored rows were in an older shape: every row is written in the new one). A contact or courier
+ * that left the live state keeps its row, marked not live. Call inside a transaction.
+ */
+export function saveState(conn: Database, prev: CampaignState, next: CampaignState, now: string, version: number, rewriteAll = false): number {
+  const values: SavedCampaignRow = {
+    id: next.id, name: next.name, status: next.status, season: next.season, settings: next.settings, clockDay: next.clock.day, clockHalf: next.clock.half,
+    rng: next.rng, manualDice: next.manualDice, nextId: next.nextId, nextCourierId: next.nextCourierId, stateVersion: version, updatedAt: now,
+  };
+  const row = saveCampaignRow(conn).get(values);
+  if (!row) throw new Error(`campaign ${next.id} has no row to save its state in`);
+  writeEntities(conn, prev, next, rewriteAll);
+  return row.revision;
+}
+
+const revisionOf = perConnection((db) => db.select({ revision: c.revision }).from(c).where(eq(c.id, p('id'))).prepare());
+
+/**
+ * The revision of a campaign's stored state (bumped by every `saveState`), read without loading
+ * the state: an in-memory copy read or written at this revision is the stored state. Undefined
+ * when there is no such campaign.
+ */
+export function stateRevision(conn: Database, id: string): number | undefined {
+  return revisionOf(conn).get({ id })?.revision;
+}
+
+const same = (x: unknown, y: unknown): boolean => x === y || JSON.stringify(x) === JSON.stringify(y);
+
+const cid = p('cid');
+const upsertArmy = perConnection((db) => db.insert(a).values({
+  campaignId: cid, id: p('id'), name: p('name'), commander: p('commander'), sideId: p('sideId'), hex: p('hex'), formation: p('formation'), data: bound(a.data, 'data'),
+}).onConflictDoUpdate({ target: [a.campaignId, a.id], set: {
+  name: excluded(a.name), commander: excluded(a.commander), sideId: excluded(a.sideId), hex: excluded(a.hex), formation: excluded(a.formation), data: excluded(a.data),
+} }).prepare());
+const deleteArmy = perConnection((db) => db.delete(a).where(and(eq(a.campaignId, cid), eq(a.id, p('id')))).prepare());
+const deleteRegiments = perConnection((db) => db.delete(r).where(and(eq(r.campaignId, cid), eq(r.armyId, p('armyId')))).prepare());
+const insertRegiment = perConnection((db) => db.insert(r).values({
+  campaignId: cid, armyId: p('armyId'), id: p('id'), ord: p('ord'), name: p('name'), role: p('role'), originalFigures: p('originalFigures'),
+  currentFigures: p('currentFigures'), companies: bound(r.companies, 'companies'), data: bound(r.data, 'data'),
+}).prepare());
+const deleteIndividuals = perConnection((db) => db.delete(i).where(and(eq(i.campaignId, cid), eq(i.armyId, p('armyId')))).prepare());
+const insertIndividual = perConnection((db) => db.insert(i).values({
+  campaignId: cid, armyId: p('armyId'), id: p('id'), ord: p('ord'), name: p('name'), kind: p('kind'), data: bound(i.data, 'data'),
+}).prepare());
+const sd = t.sides;
+const upsertSide = perConnection((db) => db.insert(sd).values({ campaignId: cid, id: p('id'), name: p('name'), colour: p('colour'), hostileTo: bound(sd.hostileTo, 'hostileTo') })
+  .onConflictDoUpdate({ target: [sd.campaignId, sd.id], set: { name: excluded(sd.name), colour: excluded(sd.colour), hostileTo: excluded(sd.hostileTo) } }).prepare());
+const deleteSide = perConnection((db) => db.delete(sd).where(and(eq(sd.campaignId, cid), eq(sd.id, p('id')))).prepare());
+const o = t.orders;
+const upsertOrder = perConnection((db) => db.insert(o).values({ campaignId: cid, armyId: p('armyId'), kind: p('kind'), givenBy: p('givenBy'), data: bound(o.data, 'data') })
+  .onConflictDoUpdate({ target: [o.campaignId, o.armyId], set: { kind: excluded(o.kind), givenBy: excluded(o.givenBy), data: excluded(o.data) } }).prepare());
+const deleteOrder = perConnection((db) => db.delete(o).where(and(eq(o.campaignId, cid), eq(o.armyId, p('armyId')))).prepare());
+const ct = t.contacts;
+const upsertContact = perConnection((db) => db.insert(ct).values({ campaignId: cid, id: p('id'), step: p('step'), armyIds: bound(ct.armyIds, 'armyIds'), data: bound(ct.data, 'data'), live: true })
+  .onConflictDoUpdate({ target: [ct.campaignId, ct.id], set: { step: excluded(ct.step), armyIds: excluded(ct.armyIds), data: excluded(ct.data), live: true } }).prepare());
+const closeContact = perConnection((db) => db.update(ct).set({ live: false }).where(and(eq(ct.campaignId, cid), eq(ct.id, p('id')))).prepare());
+const cu = t.couriers;
+const upsertCourier = perConnection((db) => db.insert(cu).values({ campaignId: cid, id: p('id'), status: p('status'), data: bound(cu.data, 'data'), live: true })
+  .onConflictDoUpdate({ target: [cu.campaignId, cu.id], set: { status: excluded(cu.status), data: excluded(cu.data), live: true } }).prepare());
+const closeCourier = perConnection((db) => db.update(cu).set({ live: false }).where(and(eq(cu.campaignId, cid), eq(cu.id, p('id')))).prepare());
+const k = t.knowledge;
+const upsertKnowledge = perConnection((db) => db.insert(k).values({ campaignId: cid, key: p('key'), data: bound(k.data, 'data') })
+  .onConflictDoUpdate({ target: [k.campaignId, k.key], set: { data: excluded(k.data) } }).prepare());
+const deleteKnowledge = perConnection((db) => db.delete(k).where(and(eq(k.campaignId, cid), eq(k.key, p('key')))).prepare());
+const upsertWeather = perConnection((db) => db.insert(w).values({ campaignId: cid, sky: p('sky'), fog: bound(w.fog, 'fog'), wind: p('wind'), rainLevel: p('rainLevel'), data: bound(w.data, 'data') })
+  .onConflictDoUpdate({ target: w.campaignId, set: { sky: excluded(w.sky), fog: excluded(w.fog), wind: excluded(w.wind), rainLevel: excluded(w.rainLevel), data: excluded(w.data) } }).prepare());
+
+/** A row's values for one of the statements above: the columns of `T` it sets, the campaign as `cid`. */
+type Values<T extends { $inferInsert: object }, K extends keyof T['$inferInsert']> = Required<Pick<T['$inferInsert'], K>> & { cid: string };
+
+function writeArmies(conn: Database, prev: CampaignState | undefined, next: CampaignState, changed: (x: unknown, y: unknown) => boolean): void {
+  const cidv = next.id;
+  for (const ar of Object.values(next.armies)) {
+    const old = prev?.armies[ar.id];
+    if (!changed(old, ar)) continue;
+    const army: Values<typeof a, 'id' | 'name' | 'commander' | 'sideId' | 'hex' | 'formation' | 'data'> = {
+      cid: cidv, id: ar.id, name: ar.name, commander: ar.commander, sideId: ar.side, hex: storedHexId(ar.hex), formation: ar.formation, data: armyData(ar),
+    };
+    upsertArmy(conn).run(army);
+    if (changed(old?.regiments, ar.regiments)) {
+      deleteRegiments(conn).run({ cid: cidv, armyId: ar.id });
+      ar.regiments.forEach((reg, ord) => {
+        const { id, name, role, originalFigures, companies, ...data } = reg;
+        const row: Values<typeof r, 'armyId' | 'id' | 'ord' | 'name' | 'role' | 'originalFigures' | 'currentFigures' | 'companies' | 'data'> = {
+          cid: cidv, armyId: ar.id, id, ord, name, role, originalFigures, currentFigures: companies.reduce((n, co) => n + co.figures, 0), companies, data,
+        };
+        insertRegiment(conn).run(row);
+      });
+    }
+    if (changed(old?.individuals, ar.individuals)) {
+      deleteIndividuals(conn).run({ cid: cidv, armyId: ar.id });
+      ar.individuals.forEach((ind, ord) => {
+        const { id, name, kind, ...data } = ind;
+        const row: Values<typeof i, 'armyId' | 'id' | 'ord' | 'name' | 'kind' | 'data'> = { cid: cidv, armyId: ar.id, id, ord, name, kind, data };
+        insertIndividual(conn).run(row);
+      });
+    }
+  }
+  if (!prev) return;
+  for (const id of Object.keys(prev.armies)) {
+    if (next.armies[id]) continue;
+    deleteArmy(conn).run({ cid: cidv, id });
+    deleteRegiments(conn).run({ cid: cidv, armyId: id });
+    deleteIndividuals(conn).run({ cid: cidv, armyId: id });
+  }
+}
+
+function writeEntities(conn: Database, prev: CampaignState | undefined, next: CampaignState, rewriteAll = false): void {
+  const cidv = next.id;
+  const changed = (x: unknown, y: unknown): boolean => rewriteAll || x === undefined || !same(x, y);
+  writeArmies(conn, prev, next, changed);
+  syncKeyed(prev?.sides, next.sides, rewriteAll, (id, side) => {
+    const row: Values<typeof sd, 'id' | 'name' | 'colour' | 'hostileTo'> = { cid: cidv, id, name: side.name, colour: side.colour, hostileTo: side.hostileTo };
+    upsertSide(conn).run(row);
+  }, (id) => deleteSide(conn).run({ cid: cidv, id }));
+  syncKeyed(prev?.orders, next.orders, rewriteAll, (armyId, ord) => {
+    const row: Values<typeof o, 'armyId' | 'kind' | 'givenBy' | 'data'> = { cid: cidv, armyId, kind: ord.kind, givenBy: ord.givenBy, data: ord };
+    upsertOrder(conn).run(row);
+  }, (armyId) => deleteOrder(conn).run({ cid: cidv, armyId }));
+  syncKeyed(prev?.contacts, next.contacts, rewriteAll, (id, con) => {
+    const row: Values<typeof ct, 'id' | 'step' | 'armyIds' | 'data'> = { cid: cidv, id, step: con.step, armyIds: con.armyIds, data: con };
+    upsertContact(conn).run(row);
+  // A closed contact leaves the live state; its row stays as the record of what happened.
+  }, (id) => closeContact(conn).run({ cid: cidv, id }));
+  syncKeyed(prev?.couriers, next.couriers, rewriteAll, (id, cour) => {
+    const row: Values<typeof cu, 'id' | 'status' | 'data'> = { cid: cidv, id, status: cour.status, data: cour };
+    upsertCourier(conn).run(row);
+  }, (id) => closeCourier(conn).run({ cid: cidv, id }));
+  const knowledgeRow = (key: string, data: object): void => {
+    const row: Values<typeof k, 'key' | 'data'> = { cid: cidv, key, data };
+    upsertKnowledge(conn).run(row);
+  };
+  const dropKnowledge = (key: string): void => {
+    deleteKnowledge(conn).run({ cid: cidv, key });
+  };
+  syncKeyed(prev?.knowledge.armies, next.knowledge.armies, rewriteAll, (id, v) => knowledgeRow(`army:${id}`, v), (id) => dropKnowledge(`army:${id}`));
+  syncKeyed(prev?.knowledge.reports, next.knowledge.reports, rewriteAll, (id, v) => knowledgeRow(`report:${id}`, v), (id) => dropKnowledge(`report:${id}`));
+  syncKeyed(prev?.plans, next.plans, rewriteAll, (id, v) => knowledgeRow(`plan:${id}`, v), (id) => dropKnowledge(`plan:${id}`));
+  if (changed(prev?.weather, next.weather)) {
+    const { sky, fog, wind, rainLevel, ...data } = next.weather;
+    const row: Values<typeof w, 'sky' | 'fog' | 'wind' | 'rainLevel' | 'data'> = { cid: cidv, sky, fog, wind, rainLevel, data };
+    upsertWeather(conn).run(row);
+  }
+}
+
+function syncKeyed<T>(prev: Readonly<Record<string, T>> | undefined, next: Readonly<Record<string, T>>, rewriteAll: boolean, upsert: (key: string, v: T) => void, remove: (key: string) => void): void {
+  for (const [key, v] of Object.entries(next)) if (rewriteAll || !prev || !same(prev[key], v)) upsert(key, v);
+  if (prev) for (const key of Object.keys(prev)) if (!(key in next)) remove(key);
+}
