@@ -1,21 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayText, reportText } from '../../src/console/replay.js';
 import { journalOf } from '../../src/db/journalRepo.js';
 import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';
+import { exported } from './exported.js';
 import { script } from '../secrecy/campaignScript.js';
 import { AUTOCOMPLETE } from '../secrecy/worlds.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
-
-/** The referee's export, as the file they would hand on. */
-async function exported(x: Harness): Promise<string> {
-  const out = await x.run('@referee /campaign export');
-  const file = out.find((o) => o.files?.length)?.files?.[0];
-  if (!file) throw new Error(`no export: ${JSON.stringify(out.at(-1))}`);
-  return readFileSync(file, 'utf8');
-}
 
 const PLAY = [
   '@referee /campaign create scenario:valormr name:"Autumn War"',

@@ -7,6 +7,7 @@ import { replayText, reportText } from '../../src/console/replay.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
 import { journalOf } from '../../src/db/journalRepo.js';
 import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';
+import { exported } from './exported.js';
 
 /*
  * Issue 29 item 8, what the first journal left untested: a campaign made from an uploaded scenario,
@@ -16,13 +17,6 @@ import { campaignState, consoleHarness, type Harness } from '../scenarios/harnes
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
-
-async function exported(x: Harness): Promise<string> {
-  const out = await x.run('@referee /campaign export');
-  const file = out.find((o) => o.files?.length)?.files?.[0];
-  if (!file) throw new Error(`no export: ${JSON.stringify(out.at(-1))}`);
-  return readFileSync(file, 'utf8');
-}
 
 const head = (text: string): { scenario: { name: string }; replay: { entries: unknown[] } } => JSON.parse(`${text.split('\n')[0] ?? ''}]}}`) as never;
 const WHERE = { guildId: 'console', channelId: 'console' };

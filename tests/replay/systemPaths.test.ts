@@ -8,6 +8,7 @@ import { replayText, reportText } from '../../src/console/replay.js';
 import { startScheduler } from '../../src/cron/startScheduler.js';
 import { journalOf } from '../../src/db/journalRepo.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
+import { exported } from './exported.js';
 
 /*
  * Issue 29 item 8: every path that changes a campaign's state is journalled, not only the
@@ -19,13 +20,6 @@ import { consoleHarness, type Harness } from '../scenarios/harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
-
-async function exported(x: Harness): Promise<string> {
-  const out = await x.run('@referee /campaign export');
-  const file = out.find((o) => o.files?.length)?.files?.[0];
-  if (!file) throw new Error(`no export: ${JSON.stringify(out.at(-1))}`);
-  return readFileSync(file, 'utf8');
-}
 
 /** One run of the production scheduler (every job of startScheduler: pauses, due ticks, reminders, pre-warm, pruning). */
 function schedulerRun(x: Harness): Promise<void> {
