@@ -53,7 +53,9 @@ describe('idempotent sends', () => {
     await h.bot.deliverNow();
     expect(row(content)?.status).toBe('sent');
     const posts = h.fake.calls.filter((c) => c.method === 'POST' && (c.body as { content?: string })?.content === content);
-    expect(posts.length).toBe(5);
+    // Four answered 500 and one created it; on a loaded machine the 250 ms REST timeout can abort one
+    // more attempt, which the nonce turns into the same message: so at least five, never a second post.
+    expect(posts.length).toBeGreaterThanOrEqual(5);
     expect(new Set(posts.map((c) => (c.body as { nonce: string }).nonce)).size).toBe(1);
     expect(posts.every((c) => (c.body as { enforce_nonce?: boolean }).enforce_nonce === true)).toBe(true);
     expect(h.fake.postsIn(h.fake.channelId).filter((p) => p.content === content)).toHaveLength(1);
