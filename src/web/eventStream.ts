@@ -12,11 +12,23 @@ export interface Watched {
 }
 
 /**
+ * How an open page's checks are run: `check` again and again until the returned function is
+ * called. By default every `pollMs`; a test may run the checks itself (one after each command),
+ * so that which changes an open page is told of does not depend on timing.
+ */
+export type PollSchedule = (check: () => void) => () => void;
+
+const every = (ms: number): PollSchedule => (check) => {
+  const timer = setInterval(check, ms);
+  return () => clearInterval(timer);
+};
+
+/**
  * An open page's server-sent events: `update` when what it shows changed, `gone` when it is no
  * longer the reader's to see. The stream is kept in `streams` until it ends, so a closing server
  * can end it.
  */
-export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: Watched, how: { readonly pollMs: number; readonly streams: Set<() => void>; readonly polled?: () => void }): void {
+export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: Watched, how: { readonly pollMs: number; readonly streams: Set<() => void>; readonly polled?: () => void; readonly schedule?: PollSchedule }): void {
   const { changed, shown } = watched;
   reply.hijack();
   const res = reply.raw;
@@ -44,12 +56,12 @@ export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: W
       res.write(`event: update\ndata: ${JSON.stringify(now)}\n\n`);
     }
   };
-  const timer = setInterval(() => {
+  const stop = (how.schedule ?? every(how.pollMs))(() => {
     check();
     how.polled?.();
-  }, how.pollMs);
+  });
   const end = (): void => {
-    clearInterval(timer);
+    stop();
     how.streams.delete(end);
     if (!res.writableEnded) res.end();
   };

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app/app.js';
 import type { WebSession } from '../app/web/webAccess.js';
+import type { PollSchedule } from './eventStream.js';
 import type { TileCache } from './tiles.js';
 
 /** What every route module of the web page works with (server.ts makes it). */
@@ -18,6 +19,8 @@ export interface RouteContext {
   readonly pollMs: number;
   /** Told after every check of an open page's campaign (tests wait for one). */
   readonly polled?: () => void;
+  /** How the open pages' checks are run (default: every `pollMs`). */
+  readonly schedule?: PollSchedule;
   /** The hash of a reader's view of the map, per raw campaign version (campaignRoutes.ts `mapVersion`). */
   readonly mapVersions: Map<string, string>;
 }

@@ -10,6 +10,7 @@ import type { App } from '../app/app.js';
 import { WEB_MAP_WIDTH } from '../app/web/webPage.js';
 import { campaignRoutes } from './campaignRoutes.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
+import type { PollSchedule } from './eventStream.js';
 import { cookieLogins, loginRoutes } from './logins.js';
 import { DEFAULT_RATE_LIMITS, routeLimit, tooMany, type RateLimits } from './rateLimits.js';
 import { ASSETS, notFound, type RouteContext } from './routeContext.js';
@@ -38,6 +39,8 @@ export interface WebOptions {
   readonly drawn?: Drawn;
   /** Told after every check of an open page's campaign for a change: for tests to wait for one. */
   readonly polled?: () => void;
+  /** Runs the open pages' checks instead of a timer every `pollMs` (a test runs them after each command). */
+  readonly schedule?: PollSchedule;
   /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
   readonly oauth?: OAuthProvider;
   /** The rate limits of the login, link and spectator routes (default DEFAULT_RATE_LIMITS: 20 and 600 a minute). */
@@ -74,6 +77,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     pollMs: opts.pollMs ?? 2000,
     mapVersions: new Map(),
     ...(opts.polled ? { polled: opts.polled } : {}),
+    ...(opts.schedule ? { schedule: opts.schedule } : {}),
   };
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
   const loginLimit = routeLimit(limits.login, limits.windowMs);

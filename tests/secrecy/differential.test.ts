@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { neighbours, parseHex, formatHex } from '../../src/engine/hex/index.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { FAR_HEXES, script } from './campaignScript.js';
+import { SPECTATOR_PAGE, webName, webPageOf, type WebPageReader } from './webReader.js';
 import { autocompletingOptions, CHANNEL_READER, firstDifference, playWorld, player, type Reader, type Script, TYPED, type Variation, type World } from './worlds.js';
 
 /*
@@ -16,6 +17,10 @@ import { autocompletingOptions, CHANNEL_READER, firstDifference, playWorld, play
  *   commander): there in one world, not in the other, or met in another place (the battle moved);
  * - the values of the secret dice (the campaign's secret master): what decides estimates, scouts
  *   and contact dice. Carol is in no contact and, in fog, the channel hears of none.
+ * The web pages are readers too (issue 28; webReader.ts): each commander's page and the
+ * spectators' (for the channel), under the Valormr profile. What their routes serve (status,
+ * headers, bodies; every past day's frame; requests for what is not theirs) and every event of
+ * their live streams, checked after each line, must be the same bytes in both worlds.
  */
 
 const HIDDEN = 'grunnthraesir';
@@ -144,21 +149,47 @@ function assertReached(world: World, variation: string): void {
   expect(files, `${variation}: alice's book was exported`).toMatch(/\.zip:[0-9a-f]{64}/);
 }
 
-async function compare<T>(s: Script, variation: Variation<T>, a: T, b: T): Promise<void> {
-  await compareWorlds(s, variation, a, b, true);
+/** The web pages read: each commander's, and the spectators' (the referee's page is no reader: it shows everything). */
+const WEB_PAGES: readonly WebPageReader[] = [webPageOf('alice'), webPageOf('bob'), webPageOf('carol'), SPECTATOR_PAGE];
+
+async function compare<T>(s: Script, variation: Variation<T>, a: T, b: T, web: readonly WebPageReader[] = []): Promise<void> {
+  await compareWorlds(s, variation, a, b, true, web);
 }
 
-/** The two worlds played; what the script reaches is checked in the first (`reach`). */
-async function compareWorlds<T>(s: Script, variation: Variation<T>, a: T, b: T, reach = true): Promise<World> {
-  const worldA = await playWorld(s, variation, a, READERS);
-  const worldB = await playWorld(s, variation, b, READERS);
+/**
+ * The two worlds played; what the script reaches is checked in the first (`reach`). `web`: the
+ * web pages read too; a page is compared when the reader it stands for is one the fact is hidden from.
+ */
+async function compareWorlds<T>(s: Script, variation: Variation<T>, a: T, b: T, reach = true, web: readonly WebPageReader[] = []): Promise<World> {
+  // The pages of the readers the fact is hidden from; with them, one more half period, so that the day the script played is a past day on the timeline.
+  const read = web.filter((p) => variation.hiddenFrom.includes(p.standsFor));
+  if (web.length > 0) expect(read.length, 'web pages compared').toBeGreaterThan(0);
+  const played = read.length > 0 ? { ...s, play: [...s.play, '!tick'] } : s;
+  const worldA = await playWorld(played, variation, a, READERS, read);
+  const worldB = await playWorld(played, variation, b, READERS, read);
   if (reach) assertReached(worldA, variation.name);
-  for (const reader of variation.hiddenFrom) {
+  const pages = read.map((p) => webName(p.standsFor));
+  for (const reader of [...variation.hiddenFrom, ...pages]) {
     const ta = worldA.transcripts.get(reader) ?? [];
     expect(ta.length, `${reader} received something`).toBeGreaterThan(5);
     expect(firstDifference(ta, worldB.transcripts.get(reader) ?? []), `${reader}, ${variation.name}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBeUndefined();
   }
+  for (const page of pages) assertPageRead(worldA, page);
   return worldA;
+}
+
+/** What a web page's transcript must hold, or the comparison would quietly cover less: its pages, pictures and tiles served, and a live stream that said something. */
+function assertPageRead(world: World, page: string): void {
+  const lines = world.transcripts.get(page) ?? [];
+  const served = (path: RegExp) => lines.filter((l) => path.test(l) && / 200 /.test(l)).length;
+  expect(served(/^GET \/page\.json /), `${page}: page.json`).toBe(1);
+  expect(served(/^GET \/map\.png /), `${page}: map.png`).toBe(1);
+  expect(served(/^GET \/tile\//), `${page}: tiles`).toBeGreaterThanOrEqual(4);
+  // A person's page: a past day on the timeline, its frame's tiles served.
+  if (!page.startsWith('channel')) expect(served(/^GET \/map\.json\?day=1 /), `${page}: day 1 on the timeline`).toBe(1);
+  const events = lines.at(-1) ?? '';
+  expect(events, `${page}: its live stream`).toMatch(/^events: retry: 3000\nevent: hello\ndata: "[A-Za-z0-9_-]{22}"/);
+  expect(events, `${page}: updates pushed`).toMatch(/event: update\ndata: "/);
 }
 
 const arbHidden = fc.record({ hex: fc.constantFrom(...FAR_HEXES), figures: fc.integer({ min: 1, max: 12 }), march: fc.option(fc.integer({ min: 0, max: 5 }), { nil: undefined }) });
@@ -234,18 +265,20 @@ describe('differential secrecy: the same campaign in two worlds that differ only
   for (const positions of ['public', 'fog'] as const) {
     for (const profile of ['valormr', 'acks'] as const) {
       const fog = positions === 'fog';
+      // The web pages are read under the Valormr profile (six tests, one run each: each reading costs drawing their maps).
+      const web = profile === 'valormr' ? WEB_PAGES : [];
       it(`GIVEN positions:${positions} and profile:${profile} and ${hiddenArmy(fog).name} WHEN played in both worlds THEN every reader receives the same bytes`, async () => {
-        await fc.assert(fc.asyncProperty(arbHiddenPair, async ([a, b]) => compare(script(positions, profile), hiddenArmy(fog), a, b)), { numRuns: 1, endOnFailure: true });
+        await fc.assert(fc.asyncProperty(arbHiddenPair, async ([a, b]) => compare(script(positions, profile), hiddenArmy(fog), a, b, web)), { numRuns: 1, endOnFailure: true });
       }, 600_000);
       it(`GIVEN positions:${positions} and profile:${profile} and ${secretDice(fog).name} WHEN played in both worlds THEN every reader they are hidden from receives the same bytes`, async () => {
-        await fc.assert(fc.asyncProperty(arbMasterPair, async ([a, b]) => compare(script(positions, profile), secretDice(fog), a, b)), { numRuns: 1, endOnFailure: true });
+        await fc.assert(fc.asyncProperty(arbMasterPair, async ([a, b]) => compare(script(positions, profile), secretDice(fog), a, b, fog ? web : [])), { numRuns: 1, endOnFailure: true });
       }, 600_000);
       if (fog) {
         it(`GIVEN positions:fog and profile:${profile} and ${theirBattle.name} WHEN played in both worlds THEN the channel receives the same bytes`, async () => {
-          await compareWorlds(script(positions, profile), theirBattle, true, false);
+          await compareWorlds(script(positions, profile), theirBattle, true, false, true, web);
         }, 600_000);
         it(`GIVEN positions:fog and profile:${profile} and ${unseenDestroyed.name} WHEN played in both worlds THEN every reader receives the same bytes`, async () => {
-          await compareWorlds(script(positions, profile), unseenDestroyed, true, false);
+          await compareWorlds(script(positions, profile), unseenDestroyed, true, false, true, web);
         }, 600_000);
         if (profile === 'valormr') {
           // The hidden contact's dice are the referee's to enter: asked for first, they must not move the ids of alice's and bob's.
@@ -258,7 +291,7 @@ describe('differential secrecy: the same campaign in two worlds that differ only
           }, 600_000);
         }
         it(`GIVEN positions:fog and profile:${profile} and ${hiddenContact.name} WHEN played in both worlds THEN every reader it is hidden from receives the same bytes`, async () => {
-          await fc.assert(fc.asyncProperty(arbContactPair, async ([a, b]) => compare(script(positions, profile), hiddenContact, a, b)), { numRuns: 1, endOnFailure: true });
+          await fc.assert(fc.asyncProperty(arbContactPair, async ([a, b]) => compare(script(positions, profile), hiddenContact, a, b, web)), { numRuns: 1, endOnFailure: true });
         }, 600_000);
       }
     }

@@ -7,14 +7,16 @@ import { inCampaign, readCampaign } from '../../src/app/unitOfWork.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
 import type { CampaignState } from '../../src/engine/state/campaign.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
+import { openWebPages, type WebPageReader, type WebPages } from './webReader.js';
 
 /*
  * The differential secrecy harness: one scripted campaign played twice, in two worlds that differ
  * only in a fact hidden from some readers. Every byte a reader receives (replies, ephemeral
  * answers, DMs, channel posts, files) must be the same in both worlds.
  *
- * To add a reader (the web page, a spectator): add a `Reader` whose `receives` picks its outputs
- * (or whose `extra` reads what it sees after each line). To add a world variation (secret dice
+ * To add a reader: add a `Reader` whose `receives` picks its outputs. The web pages (a person's,
+ * the spectators') are readers too (webReader.ts): what their routes serve at the end, and what
+ * their live streams said after each line, under the name `webName(standsFor)`. To add a world variation (secret dice
  * values): add a `Variation` that changes the state before the script and names the readers the
  * fact is hidden from; `normalize` lets a variation say which strings may differ (a commitment hash).
  */
@@ -113,18 +115,24 @@ function canonical(o: ConsoleOutput, campaignId: string, normalize: (t: string) 
   return normalize(text.split(campaignId).join('<campaign>'));
 }
 
-/** Plays the script in the world where the hidden fact is `value`; returns each reader's transcript and what it reached. */
-export async function playWorld<T>(script: Script, variation: Variation<T>, value: T, readers: readonly Reader[]): Promise<World> {
+/**
+ * Plays the script in the world where the hidden fact is `value`; returns each reader's transcript
+ * and what it reached. `web`: the web pages read too (their transcripts named by `webName`).
+ */
+export async function playWorld<T>(script: Script, variation: Variation<T>, value: T, readers: readonly Reader[], web: readonly WebPageReader[] = []): Promise<World> {
   const h: Harness = await consoleHarness({ seed: 5 });
+  let pages: WebPages | undefined;
   try {
     await h.run(script.setup.join('\n'));
     const campaignId = readCampaign(h.app, { actor: REFEREE }, (tx) => tx.meta.id);
     inCampaign(h.app, { campaignId }, (tx) => ({ state: variation.apply(tx.state, value), result: undefined }));
+    pages = web.length > 0 ? await openWebPages(h, web) : undefined;
     const start = h.outputs.length;
     const offered = new Map<string, string[]>();
     for (const line of script.play) {
       if (line !== AUTOCOMPLETE) {
         await h.run(line);
+        pages?.checkOpenPages();
         continue;
       }
       const byUser = new Map<string, string[]>();
@@ -132,14 +140,15 @@ export async function playWorld<T>(script: Script, variation: Variation<T>, valu
       for (const r of readers) if (r.user !== undefined) offered.set(r.name, [...(offered.get(r.name) ?? []), ...(byUser.get(r.user) ?? [])]);
     }
     await h.deliver();
+    pages?.checkOpenPages();
     const played = h.outputs.slice(start);
     const normalize = variation.normalize ?? ((t: string) => t);
     const events = readCampaign(h.app, { actor: REFEREE }, (tx) => JSON.parse(tx.read.allEventsJson().json) as { type: string }[]);
-    return {
-      transcripts: new Map(readers.map((r) => [r.name, [...played.filter((o) => r.receives(o)).map((o) => canonical(o, campaignId, normalize)), ...(offered.get(r.name) ?? []).map(normalize)]])),
-      reached: new Set(events.map((e) => e.type)),
-    };
+    const transcripts = new Map(readers.map((r) => [r.name, [...played.filter((o) => r.receives(o)).map((o) => canonical(o, campaignId, normalize)), ...(offered.get(r.name) ?? []).map(normalize)]]));
+    for (const [name, lines] of (await pages?.finish()) ?? []) transcripts.set(name, lines.map(normalize));
+    return { transcripts, reached: new Set(events.map((e) => e.type)) };
   } finally {
+    await pages?.close();
     h.close();
   }
 }
