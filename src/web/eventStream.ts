@@ -36,13 +36,15 @@ export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: W
   let lastChange = changed();
   let last = shown();
   res.write(`retry: 3000\nevent: hello\ndata: ${JSON.stringify(last ?? null)}\n\n`);
-  let beats = 0;
+  let checks = 0;
+  // Every tenth check, changed or not: a heartbeat counted only on unchanged checks came later
+  // after a hidden change, and told a reader that something they cannot see had happened.
+  const beat = (): void => {
+    if (++checks % 10 === 0 && !res.writableEnded) res.write(': still here\n\n');
+  };
   const check = (): void => {
     const c = changed();
-    if (c !== undefined && c === lastChange) {
-      if (++beats % 10 === 0) res.write(': still here\n\n');
-      return;
-    }
+    if (c !== undefined && c === lastChange) return;
     lastChange = c;
     // A change may have taken the page away (an army reassigned, the campaign deleted, the spectators turned off).
     const now = c === undefined ? undefined : shown();
@@ -58,6 +60,7 @@ export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: W
   };
   const stop = (how.schedule ?? every(how.pollMs))(() => {
     check();
+    beat();
     how.polled?.();
   });
   const end = (): void => {

@@ -13,7 +13,8 @@ export function spectatorRoutes(ctx: RouteContext, spectatorLimit: object): void
   });
 
   server.get<{ Params: { id: string } }>('/s/:id/page.json', spectatorLimit, async (req, reply) => {
-    const shown = spectatorShown(app, req.params.id);
+    // A campaign that is not there (never was, or deleted) is the plain 404, as on every route (it was a 500).
+    const shown = spectatorVersion(app, req.params.id) === undefined ? undefined : spectatorShown(app, req.params.id);
     if (!shown) return notFound(reply);
     return reply.header('cache-control', 'no-store').send({ ...shown.data, version: shown.version });
   });

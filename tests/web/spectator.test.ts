@@ -47,6 +47,8 @@ describe('the spectator page', () => {
     w = await webHarness({ setup: SETUP, ticks: 1 });
     const base = await spectatorBase(w);
     for (const path of ['', '/page.json', '/map.png', '/events']) expect((await get(`${base}${path}`)).status, path).toBe(404);
+    // A campaign that does not exist: the same plain 404.
+    for (const path of ['', '/page.json', '/map.png', '/map.json', '/events']) expect((await get(`${w.web.url}/s/no-such-campaign${path}`)).status, path).toBe(404);
     const out = await w.h.run('@carol /web');
     expect(out.at(-1)?.content).toMatch(/neither the referee nor a commander/);
   });
@@ -83,6 +85,35 @@ describe('the spectator page', () => {
     expect(await map(base)).toBe(at2128);
     expect(before).not.toBe(at2128); // a half period later: the title's time differs
     expect(JSON.stringify(await page(base))).not.toMatch(/2128|2230/);
+  });
+
+  it('GIVEN an open spectator page WHEN the campaign is switched to fog, then deleted THEN the switch is pushed as an update, and then the page shows fog and its map is the same wherever bob (unseen) stands; the deletion ends the stream with gone, and every route is 404', { timeout: 300_000 }, async () => {
+    w = await webHarness({ setup: `${SETUP}\n@referee /campaign settings spectators:0`, ticks: 1 });
+    const base = await spectatorBase(w);
+    const res = await get(`${base}/events`);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = async (kind: string): Promise<void> => {
+      while (!text.includes(`event: ${kind}`)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${kind}`);
+        text += decoder.decode(value);
+      }
+    };
+    await until('hello');
+    expect(JSON.stringify(await page(base))).toContain('placed Army of Grallune at 2027');
+    await w.h.run('@referee /campaign settings positions:fog!', '@referee /army edit army:grallune hex:2128', '!tick');
+    await until('update');
+    expect((await page(base)).campaign).toMatchObject({ fog: true });
+    const at2128 = await map(base);
+    // The same half period played again with bob elsewhere: nothing on the page tells where.
+    await w.h.run('@referee /turn undo', '@referee /army edit army:grallune hex:2230', '!tick');
+    expect(await map(base)).toBe(at2128);
+    expect(JSON.stringify(await page(base))).not.toMatch(/2128|2230/);
+    await w.h.run('@referee /campaign delete confirm:"Watched"');
+    await until('gone');
+    for (const path of ['', '/page.json', '/map.png', '/map.json', '/events']) expect((await get(`${base}${path}`)).status, path).toBe(404);
   });
 
   it('GIVEN spectators:bad WHEN the referee sets it THEN the refusal says what is accepted', async () => {

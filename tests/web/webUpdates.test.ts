@@ -71,20 +71,30 @@ describe('an open page follows the campaign: pause, undo, fog', () => {
     expect((await p.json()).campaign.status).toBe('running');
   });
 
-  it('GIVEN alice\'s open page WHEN a half period is played and then undone THEN the page goes back to the time and the map of before the tick', { timeout: 300_000 }, async () => {
+  it('GIVEN alice\'s open page WHEN a half period is played and then undone THEN the page goes back to the time, the map, the army and the chronicle of before the tick (with one line saying it was undone), and nothing the tick told her stays', { timeout: 300_000 }, async () => {
     w = await webHarness({ setup: PUBLIC_SETUP });
     const p = await openPage(w, 'alice');
     await p.next('hello');
-    const before = { time: (await p.json()).campaign.time, map: await p.map() };
+    const before = { data: await p.json(), map: await p.map() };
     await w.h.run('!tick');
     await p.next('update');
-    const played = { time: (await p.json()).campaign.time, map: await p.map() };
-    expect(played.time).not.toBe(before.time);
+    const played = { data: await p.json(), map: await p.map() };
+    expect(played.data.campaign.time).not.toBe(before.data.campaign.time);
     expect(played.map).not.toBe(before.map);
+    // What only the tick told her (its lines in her chronicle) is there before the undo...
+    const told = played.data.chronicle.filter((l) => !before.data.chronicle.some((b) => b.text === l.text));
+    expect(told.length).toBeGreaterThan(0);
     await w.h.run('@referee /turn undo');
     await p.next('update');
-    expect((await p.json()).campaign.time).toBe(before.time);
+    const undone = await p.json();
+    expect(undone.campaign.time).toBe(before.data.campaign.time);
     expect(await p.map()).toBe(before.map);
+    // ...and gone after it: her chronicle is the one of before, and the line saying the referee undid it.
+    expect(undone.chronicle.slice(0, -1)).toEqual(before.data.chronicle);
+    expect(undone.chronicle.at(-1)?.text).toMatch(/^The referee undid /);
+    const { chronicle: _c, version: _v, ...rest } = undone;
+    const { chronicle: _bc, version: _bv, ...restBefore } = before.data;
+    expect(rest).toEqual(restBefore);
   });
 
   it('GIVEN alice\'s open page with positions public WHEN the referee switches to fog THEN the update shows fog, and her map no longer depends on where Bob (unseen) stands, which it did before', { timeout: 300_000 }, async () => {
