@@ -5,6 +5,7 @@ export {
 } from './dice.js';
 export { classifyRoll, type DiceStream, enteredByArmy, isContactRoll, isManualRoll, MANUAL_DICE_GROUPS, type ManualDiceGroup } from './rollKinds.js';
 export { sha256Hex } from './sha256.js';
+export { neededWhateverTheyShow } from './trials.js';
 export { derivedId } from './derivedId.js';
 export { askForDice, clearDice, consumeDice, enterDie, enteredDice, holdForDice, type ManualDiceState, type ManualRollRequest, NO_MANUAL_DICE, releaseHold, type WhoRolls } from './manual.js';
 export { checkPeriod, checkStream, type PeriodCheck, type RollRecord, type StreamCheck } from './checkPeriod.js';
