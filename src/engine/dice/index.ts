@@ -1,7 +1,7 @@
 /** Dice: the injected Dice and the campaign's seeded dice, whose state travels with it. @see RULINGS 7; docs/dice.md */
 export {
   createRngState, type Dice, type DiceRoll, dieFromSeed, firstPeriod, halfDice, type JournalDie, type LoggedRoll, type RecordedDice, type NeededRoll,
-  type ProbeFill, type RngState, secretSeedOf, SEED_PATTERN, seedCommitment, SeededDice, seedFromNumber,
+  type RngState, secretSeedOf, SEED_PATTERN, seedCommitment, SeededDice, seedFromNumber,
 } from './dice.js';
 export { classifyRoll, type DiceStream, enteredByArmy, isContactRoll, isManualRoll, MANUAL_DICE_GROUPS, type ManualDiceGroup } from './rollKinds.js';
 export { sha256Hex } from './sha256.js';
