@@ -1,6 +1,5 @@
-import { and, eq, gt, isNull, lte, ne, or, type Placeholder, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { CampaignState, ContactRecord } from '../engine/state/index.js';
-import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { Database } from './client.js';
 import { bound, perConnection, queryPlan } from './prepared.js';
 import * as t from './schema.js';
@@ -151,22 +150,26 @@ export function setControl(conn: Database, id: string, patch: Partial<CampaignCo
   update.run({ ...patch, id });
 }
 
-const scenarioOf = perConnection((db) => db.select({ scenario: c.scenario }).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
+const scenarioTextOf = perConnection((db) => db.select({ text: sql<string>`${c.scenario}` }).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
 
-export function loadScenario(db: Database, id: string): ScenarioDoc | undefined {
-  return scenarioOf(db).get({ id })?.scenario;
+/** The campaign's scenario document as stored (its JSON text, not parsed): hashing it finds a copy already parsed. */
+export function scenarioText(db: Database, id: string): string | undefined {
+  return scenarioTextOf(db).get({ id })?.text;
 }
 
 /**
  * Contact records that have left the live state (closed), oldest first; with `armyId`, only those
  * the army took part in. The live ones are in the state.
  */
+const closedOf = (db: Database, mine?: SQL) => db.select({ data: t.contacts.data }).from(t.contacts)
+  .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false), mine)).prepare();
+const closedAll = perConnection((db) => closedOf(db));
+// The army filter runs in SQLite, so only that army's records are parsed (a season holds hundreds).
+const closedMine = perConnection((db) => closedOf(db, sql`exists (select 1 from json_each(${t.contacts.armyIds}) where value = ${sql.placeholder('armyId')})`));
+
 export function closedContacts(db: Database, campaignId: string, armyId?: string): ContactRecord[] {
-  // The army filter runs in SQLite, so only that army's records are parsed (a season holds hundreds).
-  const mine = armyId === undefined ? undefined : sql`exists (select 1 from json_each(${t.contacts.armyIds}) where value = ${armyId})`;
-  return db.select({ data: t.contacts.data }).from(t.contacts)
-    .where(and(eq(t.contacts.campaignId, campaignId), eq(t.contacts.live, false), mine))
-    .all().map((r) => r.data);
+  const rows = armyId === undefined ? closedAll(db).all({ campaignId }) : closedMine(db).all({ campaignId, armyId });
+  return rows.map((r) => r.data);
 }
 
 export function deleteCampaign(db: Database, id: string): void {
