@@ -2,7 +2,7 @@ import type { Database } from '../db/client.js';
 import { closedContacts } from '../db/campaignRepo.js';
 import { closedEstimates } from '../db/contactEstimateRepo.js';
 import { allEventsJson, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType } from '../db/eventRepo.js';
-import { journalOf } from '../db/journalRepo.js';
+import { journalTextOf } from '../db/journalRepo.js';
 import { listNotices } from '../db/noticeRepo.js';
 import { claimedMessage, keptMessages, undeliveredMessages } from '../db/outboxRepo.js';
 import { lastUndoableTick, playedTickAt, playedTicks, tickIndex, tickPlayed, undoableTicks } from '../db/tickRepo.js';
@@ -29,6 +29,6 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     playedTickAt: (timeIndex) => playedTickAt(db, campaignId, timeIndex),
     chronicle: (audiences, without, window) => chronicleEvents(db, campaignId, audiences, without, window),
     notices: () => listNotices(db, campaignId),
-    journal: () => journalOf(db, campaignId),
+    journal: () => journalTextOf(db, campaignId),
   };
 }

@@ -8,7 +8,7 @@ import type { CampaignState, ContactRecord } from '../engine/state/index.js';
 import type { CampaignControl, CampaignMeta } from '../db/campaignRepo.js';
 import type { ClosedEstimate } from '../db/contactEstimateRepo.js';
 import type { ChronicleWindow, StoredEvent } from '../db/eventRepo.js';
-import type { JournalRow } from '../db/journalRepo.js';
+import type { JournalText } from '../db/journalRepo.js';
 import type { Member } from '../db/memberRepo.js';
 import type { NoticeRow } from '../db/noticeRepo.js';
 import type { OutboxRow, UndeliveredRow } from '../db/outboxRepo.js';
@@ -58,7 +58,7 @@ export interface CampaignReads {
   /** Every event for these audiences not withdrawn by an undo, in order, leaving out some types (the book). */
   chronicle(audiences: readonly string[], without: readonly string[], window?: ChronicleWindow): StoredEvent[];
   /** The campaign's journal, in order (the export: what replays it, docs/replay.md). */
-  journal(): JournalRow[];
+  journal(): JournalText[];
   /** What people chose with `/notify` (no row: the defaults; read them through `noticesOf`, src/app/notices.ts). */
   notices(): NoticeRow[];
 }
