@@ -47,7 +47,8 @@ import { benchWebIdleRss } from './web.js';
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
  * - The scale section runs alone with `--scale` (`--campaigns N`, default 1,000; `--idle N`,
  *   default 10,000; `--distinct`: every campaign's map a picture of its own): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
- *   scaleRssMb, scaleTicksMs, idleRssMb, idleScanMs (see bench/scale.ts).
+ *   scaleRssMb, scaleTicksMs, idleRssMb, idleScanMs (see bench/scale.ts). It runs in a child
+ *   process with the allocator settings `npm start` uses, so its memory is the bot's as it runs.
  * - tickPlayedMs: a Valormr tick as played (`playTick`, then its map drawn and encoded, then the
  *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, as a scheduled
  *   tick finds the bot: its render thread stopped by the idle timer, then pre-warmed by the minute
@@ -58,6 +59,15 @@ const { values: args } = parseArgs({ options: { json: { type: 'boolean', default
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
+
+/** The allocator settings `npm start` runs the bot with (package.json, docs/deploy.md). */
+const START_ALLOCATOR = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } as const;
+
+if (args.scale && process.env.MALLOC_ARENA_MAX === undefined) {
+  // The scale section's memory figure is the bot's as it runs: the section runs again, with them.
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...START_ALLOCATOR } });
+  process.exit(await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1))));
+}
 
 if (args.scale) {
   // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
@@ -149,7 +159,7 @@ async function memoryInChild(): Promise<{ rssMb: number; rssIdleMb: number }> {
   const script = fileURLToPath(new URL('./memoryChild.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
     // With the allocator settings `npm start` uses (package.json, docs/deploy.md).
-    const env = { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+    const env = { ...process.env, ...START_ALLOCATOR };
     const child = spawn(process.execPath, ['--expose-gc', script], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
