@@ -196,8 +196,8 @@ const estimate = (observerId: string, targetId: string): fc.Arbitrary<unknown> =
 }, ['observerId', 'targetId', 'modifiedDie', 'awareness', 'sizeBand', 'compositionLevel']);
 
 /** estimates[observer][target], each keyed as it names itself. */
-const estimates = (armyIds: readonly string[]): fc.Arbitrary<unknown> => fc.subarray([...armyIds], { maxLength: 2 }).chain((observers) =>
-  each(observers, (o) => fc.subarray([...armyIds], { maxLength: 2 }).chain((targets) => each(targets, (t) => estimate(o, t)).map((l) => [o, Object.fromEntries(l.map((e, i) => [targets[i], e]))] as const)))
+const estimates = (armyIds: readonly string[]): fc.Arbitrary<unknown> => fc.subarray([...armyIds], { maxLength: Math.min(2, armyIds.length) }).chain((observers) =>
+  each(observers, (o) => fc.subarray([...armyIds], { maxLength: Math.min(2, armyIds.length) }).chain((targets) => each(targets, (t) => estimate(o, t)).map((l) => [o, Object.fromEntries(l.map((e, i) => [targets[i], e]))] as const)))
     .map((l) => Object.fromEntries(l)));
 
 const contact = (id: string, armyIds: readonly string[]): fc.Arbitrary<ContactRecord> => rec({
