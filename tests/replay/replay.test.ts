@@ -78,7 +78,9 @@ describe('replay refuses what does not fit', () => {
     await expect(replayText(lines.slice(0, -2).join('\n'))).rejects.toThrow(/truncated/);
     await expect(replayText(text.slice(0, text.length - 40))).rejects.toThrow(/^line \d+: /);
     // Another version: the export before replay.
-    await expect(replayText(text.replace('"version":3', '"version":2'))).rejects.toThrow(/^line 1: an export of version 2; replay reads version 3/);
+    await expect(replayText(text.replace('"version":4', '"version":3'))).rejects.toThrow(/^line 1: an export of version 3; replay reads version 4/);
+    // The head edited (its state, here): named as line 1, by the digest the last line keeps of it.
+    await expect(replayText(text.replace('"name":"Autumn War"', '"name":"Autumn Wars"'))).rejects.toThrow(/^line 1: the export's head is not the one exported/);
     // An entry left out.
     await expect(replayText([...lines.slice(0, 3), ...lines.slice(4)].join('\n'))).rejects.toThrow(/^line 4: /);
   });
@@ -93,7 +95,7 @@ describe('replay refuses what does not fit', () => {
     [swapped[3], swapped[4]] = [lines[4] ?? '', lines[3] ?? ''];
     await expect(replayText(swapped.join('\n'))).rejects.toThrow(/^line 4: this entry is not the one exported/);
     // A journal written in another state version (an older or newer bot).
-    await expect(replayText(text.replace(/"stateVersion":(\d+),"entries"/, (_m, v: string) => `"stateVersion":${Number(v) + 1},"entries"`))).rejects.toThrow(/^line 1: a journal of format 1 and state version \d+; this replay reads format 1, state version \d+/);
+    await expect(replayText(text.replace(/"stateVersion":(\d+),"journalEntries"/, (_m, v: string) => `"stateVersion":${Number(v) + 1},"journalEntries"`))).rejects.toThrow(/^line 1: a journal of format 1 and state version \d+; this replay reads format 1, state version \d+/);
     // Text after the end.
     await expect(replayText(`${text}\n{"seq":99}`)).rejects.toThrow(new RegExp(`^line ${lines.length + 1}: text after the end of the export`));
     // Not an export at all.

@@ -5,12 +5,16 @@ import type { JournalRow, JournalText } from '../../db/journalRepo.js';
 /**
  * The replay part of `/campaign export` (docs/replay.md): the export is one JSON document, laid out
  * one journal entry a line so that a reader can name the line that does not fit. Line 1 is the
- * export's head (state, members, scenario, log) up to the journal; each journal entry is a line
- * with `h`, the SHA-256 of the previous line's `h` (line 1: of line 1) and its own text; the last
- * line closes the document with the number of entries and the last `h`.
+ * export's head (state, members, scenario, log) up to the journal, with the number of journal
+ * entries that follow (`journalEntries`); each journal entry is a line with `h`, the SHA-256 of
+ * the previous line's `h` (line 1: of line 1) and its own text; the last line closes the document
+ * with the number of entries, the last `h` and the SHA-256 of line 1 (`head`). So a file cut short
+ * and closed again (as valid JSON, or with a last line made from the last entry kept) still does
+ * not read whole: its head names more entries than it holds.
  */
 export const EXPORT_FORMAT = 'valormr-campaign-export';
-const EXPORT_VERSION = 3;
+/** 4: the head names its number of journal entries, the last line the digest of the head. */
+const EXPORT_VERSION = 4;
 /** The journal's own format (a change to what an entry holds bumps it). */
 const JOURNAL_FORMAT = 1;
 
@@ -72,7 +76,8 @@ export function entryText(row: JournalText, ended: boolean): string {
 
 /** The export's text: `head` (every field of the export but the journal) and the journal, a line each. */
 export function exportText(head: Record<string, unknown>, eventsJson: string, rows: readonly JournalText[], ended: boolean): string {
-  const first = `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, ...head }).slice(0, -1)},"events":${eventsJson},"replay":{"journalFormat":${JOURNAL_FORMAT},"stateVersion":${STATE_VERSION},"entries":[`;
+  const replay = `"replay":{"journalFormat":${JOURNAL_FORMAT},"stateVersion":${STATE_VERSION},"journalEntries":${rows.length},"entries":[`;
+  const first = `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, ...head }).slice(0, -1)},"events":${eventsJson},${replay}`;
   const lines = [first];
   let h = sha(first);
   rows.forEach((row, i) => {
@@ -80,9 +85,12 @@ export function exportText(head: Record<string, unknown>, eventsJson: string, ro
     h = sha(`${h}${body}`);
     lines.push(`${body.slice(0, -1)},"h":"${h}"}${i < rows.length - 1 ? ',' : ''}`);
   });
-  lines.push(`],"count":${rows.length},"last":"${h}"}}`);
+  lines.push(closingLine(rows.length, h, sha(first)));
   return lines.join('\n');
 }
+
+/** The export's last line: the number of entries, the last entry's `h`, the digest of line 1. */
+const closingLine = (count: number, last: string, head: string): string => `],"count":${count},"last":"${last}","head":"${head}"}}`;
 
 /** What a replay reads from an export. */
 export interface ReplayFile {
@@ -123,39 +131,59 @@ function parseEntry(line: string, n: number, previous: string, seq: number): { e
   return { entry: entry as unknown as ExportedEntry, h: expected };
 }
 
-/**
- * Reads an export for replay, refusing (with the first line that does not fit) a file of another
- * format or version, a truncated one, or one whose lines were edited. Nothing is replayed from a
- * file that does not read whole.
- */
-export function readReplayFile(text: string): ReplayFile {
-  const lines = text.split('\n');
-  const first = lines[0] ?? '';
+/** The export's head (line 1), checked: its format, version, journal format and state version, and how many entries follow. */
+function readHead(first: string): { head: ReplayFile['head']; count: number } {
   const prefix = `{"format":"${EXPORT_FORMAT}",`;
   if (!first.startsWith(prefix)) throw new ReplayFileError(1, `not a campaign export (it should begin with ${prefix})`);
   let head: unknown;
   try {
     head = JSON.parse(`${first}]}}`);
   } catch {
-    throw new ReplayFileError(1, 'the export\'s head is not whole JSON, or it is an export from before replay (version 2 or older: export the campaign again)');
+    throw new ReplayFileError(1, 'the export\'s head is not whole JSON: the file was cut inside it (and perhaps closed again), or it is an export from before replay (version 2 or older: export the campaign again)');
   }
   if (!isRecord(head) || head['version'] !== EXPORT_VERSION) throw new ReplayFileError(1, `an export of version ${isRecord(head) ? String(head['version']) : '?'}; replay reads version ${EXPORT_VERSION} (export the campaign again with this bot)`);
   const replay = head['replay'];
   if (!isRecord(replay) || replay['journalFormat'] !== JOURNAL_FORMAT || replay['stateVersion'] !== STATE_VERSION) {
     throw new ReplayFileError(1, `a journal of format ${isRecord(replay) ? String(replay['journalFormat']) : '?'} and state version ${isRecord(replay) ? String(replay['stateVersion']) : '?'}; this replay reads format ${JOURNAL_FORMAT}, state version ${STATE_VERSION}`);
   }
+  const count = replay['journalEntries'];
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) throw new ReplayFileError(1, 'the export\'s head does not say how many journal entries follow (journalEntries)');
+  return { head: head as unknown as ReplayFile['head'], count };
+}
+
+/** Line 1 edited: the digest the last line keeps of it differs (checked first, so that the first line that does not fit is named). */
+function checkHeadDigest(lines: readonly string[], first: string): void {
+  const closing = lines.findLast((l) => l.startsWith('],'));
+  const kept = closing === undefined ? undefined : /"head":"([0-9a-f]{64})"\}\}$/.exec(closing)?.[1];
+  if (kept !== undefined && kept !== sha(first)) throw new ReplayFileError(1, 'the export\'s head is not the one exported (the digest its last line keeps of it does not match): the file was edited');
+}
+
+/**
+ * Reads an export for replay, refusing (with the first line that does not fit) a file of another
+ * format or version, a truncated one (closed again or not), or one whose lines were edited.
+ * Nothing is replayed from a file that does not read whole.
+ */
+export function readReplayFile(text: string): ReplayFile {
+  const lines = text.split('\n');
+  const first = lines[0] ?? '';
+  const { head, count } = readHead(first);
+  checkHeadDigest(lines, first);
   let h = sha(first);
   const entries: ExportedEntry[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (line.startsWith('],')) {
-      if (line !== `],"count":${entries.length},"last":"${h}"}}`) throw new ReplayFileError(i + 1, `the journal's last line does not match its ${entries.length} entries`);
-      if (i !== lines.length - 1 && lines.slice(i + 1).some((l) => l.trim() !== '')) throw new ReplayFileError(i + 2, 'text after the end of the export');
-      return { head: head as unknown as ReplayFile['head'], entries };
+      if (entries.length < count) throw new ReplayFileError(i + 1, `the journal ends after ${entries.length} of the ${count} entries the export's head names: the file was cut (and closed again)`);
+      if (line !== closingLine(entries.length, h, sha(first))) throw new ReplayFileError(i + 1, `the journal's last line does not match its ${entries.length} entries`);
+      if (lines.slice(i + 1).some((l) => l.trim() !== '')) throw new ReplayFileError(i + 2, 'text after the end of the export');
+      return { head, entries };
     }
+    // A file cut just after a line break ends in an empty line: truncated, as below.
+    if (line === '' && i === lines.length - 1) break;
+    if (entries.length === count) throw new ReplayFileError(i + 1, `the journal should end here: the export's head names ${count} entries`);
     const parsed = parseEntry(line, i + 1, h, entries.length);
     entries.push(parsed.entry);
     h = parsed.h;
   }
-  throw new ReplayFileError(lines.length, `the file ends after ${entries.length} journal entries without the export's last line: it is truncated`);
+  throw new ReplayFileError(lines.length, `the file ends after ${entries.length} of the ${count} journal entries the export's head names, without the export's last line: it is truncated`);
 }

@@ -126,7 +126,7 @@ export interface NeededRoll {
   readonly sides: number;
 }
 
-/** Values a probe gives the manual rolls nobody entered: the n-th such roll (from 0) of a die of `sides`. */
+/** Values a trial (a probe with a fill) gives every die nobody entered, manual or not: the n-th such die (from 0) of `sides`. */
 export type ProbeFill = (n: number, sides: number) => number;
 
 export const SEED_PATTERN = /^[0-9a-f]{32}$/;
@@ -231,6 +231,8 @@ export class SeededDice implements Dice {
   private readonly seen = new Map<string, number>();
   private readonly wanted: NeededRoll[] = [];
   private moved = false;
+  /** Dice a trial (a probe with a fill) gave its values to. */
+  private filled = 0;
   private readonly isManual: (purpose: string) => boolean;
   private readonly recorded: RecordedDice | undefined;
 
@@ -258,10 +260,9 @@ export class SeededDice implements Dice {
       return this.record({ ...base, value: entry.value, source: 'manual', enteredBy: entry.enteredBy });
     }
     const manual = this.isManual(purpose);
-    if (manual && this.probing) {
-      this.wanted.push({ key, purpose, sides });
-      if (this.fill) return this.record({ ...base, value: this.fill(this.wanted.length - 1, sides), source: 'scripted' });
-    }
+    if (manual && this.probing) this.wanted.push({ key, purpose, sides });
+    // A trial never reads the seed (an export withholds it, so a replay could not): every die nobody entered takes the trial's value.
+    if (this.probing && this.fill) return this.record({ ...base, value: this.fill(this.filled++, sides), source: 'scripted' });
     const late = manual && !this.probing ? { notEntered: true } : {};
     const replayed = this.recorded?.take(purpose, sides);
     if (replayed?.source === 'scripted') return this.record({ ...base, value: replayed.value, source: 'scripted', ...late });

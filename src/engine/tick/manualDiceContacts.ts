@@ -1,6 +1,6 @@
 import { timeIndex } from '../clock/index.js';
 import { contactStep, resolveDecision, resolveStep1, type ContactRecord } from '../contact/index.js';
-import { classifyRoll, enteredByArmy, holdForDice, releaseHold, SeededDice, type NeededRoll, type ProbeFill, type WhoRolls } from '../dice/index.js';
+import { classifyRoll, enteredByArmy, holdForDice, neededWhateverTheyShow, releaseHold, SeededDice, type NeededRoll, type WhoRolls } from '../dice/index.js';
 import type { MapModel } from '../map/index.js';
 import type { CampaignState } from '../state/index.js';
 import type { TickStep } from './step.js';
@@ -12,26 +12,12 @@ export function whoRollsIn(state: CampaignState): WhoRolls {
 }
 
 /**
- * Two outcomes of the dice asked for: every manual roll nobody entered takes a different face in
- * each (and different faces from the others in a trial), so no tie is made up by the trial itself.
- */
-const TRIALS: readonly ProbeFill[] = [(n, sides) => (n % sides) + 1, (n, sides) => sides - (n % sides)];
-
-/**
- * The manual dice a contact's resolution needs next that nobody has entered (a probe: the
- * campaign's dice are not touched). Only what the procedure needs whatever those dice show: the
- * resolution is tried with two outcomes of them, and a roll only one needs (a roll-off after a
- * tie of dice not entered yet) is not asked for; once the dice are in and do tie, it is asked
- * then. Empty when no roll of it is manual.
+ * The manual dice a contact's resolution needs next that nobody has entered, whatever those dice
+ * show (a roll-off after a tie of dice not entered yet is asked once the dice are in and do tie).
+ * Empty when no roll of it is manual.
  */
 export function diceNeededToResolve(state: CampaignState, map: MapModel, contact: ContactRecord, dice: SeededDice): readonly NeededRoll[] {
-  const trials = TRIALS.map((fill) => {
-    const probe = dice.probe(fill);
-    const r = contact.step === 'step1' ? resolveStep1(state, map, contact.id, probe) : resolveDecision(state, map, contact.id, probe);
-    return r.ok ? probe.needed() : [];
-  });
-  const [first = [], ...others] = trials;
-  return first.filter((n) => others.every((t) => t.some((o) => o.key === n.key)));
+  return neededWhateverTheyShow(dice, (probe) => (contact.step === 'step1' ? resolveStep1(state, map, contact.id, probe) : resolveDecision(state, map, contact.id, probe)).ok);
 }
 
 /** Whether the contact step would resolve this contact in this tick (its answers' deadline has come). */
