@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -47,7 +47,7 @@ import type { CampaignState } from '../src/engine/state/index.js';
  * webFirstPaintMs / webFirstPaintWarmMs: a commander's campaign page on the finished campaign in
  * headless Chromium, from their link to the first view's tiles drawn (bench/web.ts).
  */
-const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' }, replay: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' }, replay: { type: 'boolean', default: false }, 'paint-only': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false } } });
 
 /**
  * Channel text must never carry numbers about forces: the scenario tests' pattern, except that a
@@ -301,7 +301,28 @@ async function replayOf(app: Parameters<typeof exportCampaign>[0], actor: Parame
   return { report: reportText(report), exact: report.exact, ms: round(performance.now() - started) };
 }
 
-if (process.argv[1]?.endsWith('soak.ts')) {
+/**
+ * `--paint-only --db FILE`: only the web page's first paint (bench/web.ts), on a soak database
+ * built before by `--db FILE` (the campaign as the soak left it), so the page can be measured again
+ * and again without playing the season each time. The commander is the soak's watcher: p1, who
+ * commands the first army by id (`openSeason`). `--timeline` prints each visit's requests as the
+ * browser saw them (start, first byte, end, bytes, address).
+ */
+async function paintOnly(databasePath: string): Promise<void> {
+  if (!existsSync(databasePath)) throw new Error(`--paint-only needs a soak database built before with --db ${databasePath}: no such file`);
+  const app = createApp({ databasePath, dice: seededDice(1) });
+  try {
+    const result = await benchWebFirstPaint(app, { userId: 'p1', userName: 'p1', guildId: 'soak', channelId: 'soak', roleIds: [] }, 3, values.timeline ? (l) => process.stdout.write(`${l}\n`) : undefined);
+    if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    app.close();
+  }
+}
+
+if (process.argv[1]?.endsWith('soak.ts') && values['paint-only']) {
+  if (!values.db) throw new Error('--paint-only needs --db FILE (a soak database built before with --db FILE)');
+  await paintOnly(values.db);
+} else if (process.argv[1]?.endsWith('soak.ts')) {
   const halves = Number(values.halves);
   const started = performance.now();
   const result = await soak({ halves, seed: Number(values.seed), web: values.web, ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`), replay: values.replay });

@@ -11,6 +11,40 @@
   const state = { as: null, day: null, days: [], version: null, mapUrl: null, gone: false };
   let viewer = null;
 
+  // The first paint: a person's page carries its map's first view as an image (first.png, the whole
+  // map 800 px wide, fitted as the viewer's home view fits it), asked for while the page is read.
+  // The deep-zoom viewer (OpenSeadragon, 350 kB of script) is loaded only after that image is drawn,
+  // and takes its place once every tile of its first view is drawn. A page without the image (the
+  // spectators') loads the viewer at once, and its first paint is the viewer's first view.
+  let firstView = $('first-view');
+  function painted(at) { if (!document.body.dataset.painted) document.body.dataset.painted = String(at === undefined ? performance.now() : at); }
+  // When the image was put on the screen, as the browser's own timeline tells it (Element Timing),
+  // however late this script runs; where the browser cannot tell, when it is decoded.
+  const timed = typeof PerformanceObserver === 'function' && (PerformanceObserver.supportedEntryTypes || []).includes('element');
+  if (firstView && timed) {
+    new PerformanceObserver((list, obs) => {
+      for (const e of list.getEntries()) if (e.identifier === 'first-view') { painted(e.renderTime || e.loadTime); obs.disconnect(); }
+    }).observe({ type: 'element', buffered: true });
+  }
+  const firstDrawn = firstView
+    ? firstView.decode().then(() => { if (!timed) painted(); }, () => { if (firstView) { firstView.remove(); firstView = null; } })
+    : Promise.resolve();
+  function dropFirstView() { if (firstView) { firstView.remove(); firstView = null; } }
+  let osdLoaded = null;
+  function loadViewer() {
+    if (!osdLoaded) {
+      osdLoaded = new Promise((resolve, reject) => {
+        const s = document.createElement('script');
+        s.src = '/assets/osd/openseadragon.min.js';
+        s.onload = resolve;
+        s.onerror = reject;
+        document.head.append(s);
+      });
+    }
+    return osdLoaded;
+  }
+  firstDrawn.then(loadViewer);
+
   function query(extra) {
     const q = new URLSearchParams();
     if (state.as) q.set('as', state.as);
@@ -115,10 +149,14 @@
     if (url === state.mapUrl) return;
     state.mapUrl = url;
     document.body.dataset.map = 'loading';
+    // The first view shows now's own view: another day or army hides it at once.
+    if (state.day !== null || state.as) dropFirstView();
     const res = await pyramid;
     if (url !== state.mapUrl) return; // a newer view was asked for meanwhile
     if (!res.ok) { document.body.dataset.map = 'failed'; return; }
     const p = await res.json();
+    try { await firstDrawn.then(loadViewer); } catch { document.body.dataset.map = 'failed'; return; }
+    if (url !== state.mapUrl) return;
     if (!viewer) {
       viewer = OpenSeadragon({
         // The canvas drawer: OpenSeadragon's WebGL one, where WebGL is software-drawn (no GPU, as
@@ -131,12 +169,14 @@
         document.body.dataset.mapUrl = state.mapUrl;
         // First paint: every tile of the first view drawn.
         const item = viewer.world.getItemAt(0);
-        const painted = (e) => {
+        const loaded = (e) => {
           if (!e.fullyLoaded) return;
-          document.body.dataset.painted = String(performance.now());
-          item.removeHandler('fully-loaded-change', painted);
+          if (!firstView) painted();
+          document.body.dataset.deepZoom = String(performance.now());
+          dropFirstView();
+          item.removeHandler('fully-loaded-change', loaded);
         };
-        if (item) item.addHandler('fully-loaded-change', painted);
+        if (item) item.addHandler('fully-loaded-change', loaded);
       });
       // How many screen pixels one pixel of the map picture takes (1: its native size, where every hex id reads).
       const zoomed = () => {
@@ -188,8 +228,13 @@
   $('day-now').addEventListener('click', () => { state.day = null; load(); });
   $('view-as').addEventListener('change', (e) => { state.as = e.target.value || null; load(); });
 
-  const events = new EventSource(base + '/events');
-  events.addEventListener('update', () => load());
-  events.addEventListener('gone', () => { events.close(); showGone(); });
-  load();
+  // Live updates, asked for once the page has its data: the stream's hello names the version the
+  // server sees now, and a page that loaded an older one (a tick in between) loads again.
+  function listen() {
+    const events = new EventSource(base + '/events');
+    events.addEventListener('hello', (e) => { const v = JSON.parse(e.data); if (v !== null && v !== state.version && state.day === null && !state.as) load(); });
+    events.addEventListener('update', () => load());
+    events.addEventListener('gone', () => { events.close(); showGone(); });
+  }
+  load().then(listen, listen);
 })();

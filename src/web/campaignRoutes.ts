@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { stillInCampaign, webVersion, type WebSession } from '../app/web/webAccess.js';
 import { readerVersion } from '../app/web/readerVersion.js';
-import { NotForYou, webMap, webMapVersion, webPage, type PageRequest } from '../app/web/webPage.js';
+import { NotForYou, webMap, webMapVersion, webPage, type PageData, type PageRequest } from '../app/web/webPage.js';
 import { eventStream } from './eventStream.js';
 import { mapRoutes, type MapViewOf } from './mapRoutes.js';
 import type { DrawAt } from './tiles.js';
@@ -22,15 +24,31 @@ function pageRequest(q: unknown): PageRequest | undefined {
  * version; throws NotForYou when the view is not theirs.
  */
 function mapVersion(ctx: RouteContext, s: WebSession, q: PageRequest): string {
-  const at = `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${webVersion(ctx.app, s.campaignId) ?? ''}`;
-  let v = ctx.mapVersions.get(at);
-  if (v === undefined) {
-    v = webMapVersion(ctx.app, s, q);
-    ctx.mapVersions.set(at, v);
-    const oldest = ctx.mapVersions.keys().next();
-    if (ctx.mapVersions.size > 512 && !oldest.done) ctx.mapVersions.delete(oldest.value);
-  }
-  return v;
+  const at = viewAt(ctx, s, q);
+  return ctx.mapVersions.get(at) ?? remember(ctx.mapVersions, at, webMapVersion(ctx.app, s, q));
+}
+
+/**
+ * A session's page data and its reader version (page.json); the version is kept per raw version,
+ * so the page's event stream, opened right after, does not work the page out again.
+ */
+function pageOf(ctx: RouteContext, s: WebSession, q: PageRequest): PageData & { version: string } {
+  const data = webPage(ctx.app, s, q);
+  const version = remember(ctx.pageVersions, viewAt(ctx, s, q), readerVersion(data, mapVersion(ctx, s, q)));
+  return { ...data, version };
+}
+
+/** Remembers `value` under `at` in a small map that forgets its oldest entry past 512. */
+function remember(map: Map<string, string>, at: string, value: string): string {
+  map.set(at, value);
+  const oldest = map.keys().next();
+  if (map.size > 512 && !oldest.done) map.delete(oldest.value);
+  return value;
+}
+
+/** Where a session's view is kept: who, which view and day, and the campaign's raw version (server-side only). */
+function viewAt(ctx: RouteContext, s: WebSession, q: PageRequest): string {
+  return `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${webVersion(ctx.app, s.campaignId) ?? ''}`;
 }
 
 /** Runs `fn`, or undefined when what it reads is not the session's (NotForYou). */
@@ -46,12 +64,22 @@ function ifTheirs<T>(fn: () => T): T | undefined {
 /** What a session's page shows now, hashed (its data and its map): the version its live updates compare; undefined when it is no longer theirs. */
 function shownTo(ctx: RouteContext, s: WebSession): string | undefined {
   if (!stillInCampaign(ctx.app, s)) return undefined;
-  return ifTheirs(() => readerVersion(webPage(ctx.app, s, {}), mapVersion(ctx, s, {})));
+  return ctx.pageVersions.get(viewAt(ctx, s, {})) ?? ifTheirs(() => pageOf(ctx, s, {}).version);
 }
 
 /** A session's view of the map: its cache key (who, which view and day, and the hash of what is drawn) and how to draw it; undefined when not theirs. */
 export function sessionView(ctx: RouteContext, s: WebSession, q: PageRequest): { key: string; draw: DrawAt } | undefined {
   return ifTheirs(() => ({ key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${mapVersion(ctx, s, q)}`, draw: (width: number) => webMap(ctx.app, s, q, width) }));
+}
+
+const PAGE_HTML = readFileSync(join(ASSETS, 'page.html'), 'utf8');
+
+/**
+ * A person's page: page.html with the first view of their map in it (an image the browser asks for
+ * while it reads the page, beside the page's scripts: the first paint waits for no script).
+ */
+function personPage(campaignId: string): string {
+  return PAGE_HTML.replace('<!--first-view-->', `<img id="first-view" elementtiming="first-view" alt="" src="/c/${encodeURIComponent(campaignId)}/first.png">`);
 }
 
 /**
@@ -63,17 +91,14 @@ export function campaignRoutes(ctx: RouteContext): void {
   const { server, app, logins } = ctx;
   server.get<{ Params: { id: string } }>('/c/:id', async (req, reply) => {
     if (!logins.sessionFor(req, req.params.id)) return notFound(reply);
-    return reply.header('cache-control', 'no-store').sendFile('page.html', ASSETS);
+    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(personPage(req.params.id));
   });
 
   server.get<{ Params: { id: string } }>('/c/:id/page.json', async (req, reply) => {
     const s = logins.sessionFor(req, req.params.id);
     const q = pageRequest(req.query);
     if (!s || !q) return notFound(reply);
-    const page = ifTheirs(() => {
-      const data = webPage(app, s, q);
-      return { ...data, version: readerVersion(data, mapVersion(ctx, s, q)) };
-    });
+    const page = ifTheirs(() => pageOf(ctx, s, q));
     return page ? reply.header('cache-control', 'no-store').send(page) : notFound(reply);
   });
 

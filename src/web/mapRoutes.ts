@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotForYou, WEB_MAP_WIDTH } from '../app/web/webPage.js';
 import { notFound, type RouteContext } from './routeContext.js';
@@ -13,6 +14,26 @@ function tileParams(p: { level: string; x: string; y: string }): [number, number
   return n.every((v) => /^\d{1,3}$/.test(v)) ? (n.map(Number) as [number, number, number]) : undefined;
 }
 
+/** Each picture's entity tag: a hash of its bytes, worked out once per picture (so it tells only what the bytes already show). */
+const tags = new WeakMap<Buffer, string>();
+function tagOf(png: Buffer): string {
+  let tag = tags.get(png);
+  if (tag === undefined) {
+    tag = `"${createHash('sha256').update(png).digest('base64url').slice(0, 22)}"`;
+    tags.set(png, tag);
+  }
+  return tag;
+}
+
+/** A picture, with its entity tag: a browser that has these bytes already (If-None-Match) gets a 304 and no body. */
+function sendPng(req: FastifyRequest, reply: FastifyReply, png: Buffer, cacheControl: string): FastifyReply {
+  const tag = tagOf(png);
+  reply.header('cache-control', cacheControl).header('etag', tag);
+  const asked = req.headers['if-none-match'];
+  if (asked !== undefined && asked.split(',').some((t) => t.trim().replace(/^W\//, '') === tag)) return reply.code(304).send();
+  return reply.type('image/png').send(png);
+}
+
 /** What is not the reader's (NotForYou, thrown by the use-case) is a 404. */
 async function guarded<T>(reply: FastifyReply, f: () => Promise<T>): Promise<T | FastifyReply> {
   try {
@@ -25,7 +46,9 @@ async function guarded<T>(reply: FastifyReply, f: () => Promise<T>): Promise<T |
 
 /**
  * The map routes of a page (`/c/:id`: the person's, private; `/s/:id`: the spectators', public):
- * `map.png`, the whole 3,200 px picture; `map.json`, the tile pyramid's size; `tile/L/X/Y.png`.
+ * `map.png`, the whole 3,200 px picture; `first.png`, the first view (the whole map 800 px wide,
+ * shown before the deep-zoom viewer has loaded); `map.json`, the tile pyramid's size;
+ * `tile/L/X/Y.png`. Pictures carry an entity tag (a hash of their bytes) and are revalidated.
  */
 export function mapRoutes(ctx: RouteContext, prefix: '/c' | '/s', viewOf: MapViewOf, how: { readonly cacheControl: string; readonly extra: object }): void {
   const { server, maps } = ctx;
@@ -33,7 +56,12 @@ export function mapRoutes(ctx: RouteContext, prefix: '/c' | '/s', viewOf: MapVie
   server.get<{ Params: { id: string } }>(`${prefix}/:id/map.png`, extra, async (req, reply) => {
     const v = viewOf(req);
     if (!v) return notFound(reply);
-    return guarded(reply, async () => reply.type('image/png').header('cache-control', cacheControl).send(await maps.picture(v.key, WEB_MAP_WIDTH, v.draw)));
+    return guarded(reply, async () => sendPng(req, reply, await maps.picture(v.key, WEB_MAP_WIDTH, v.draw), cacheControl));
+  });
+  server.get<{ Params: { id: string } }>(`${prefix}/:id/first.png`, extra, async (req, reply) => {
+    const v = viewOf(req);
+    if (!v) return notFound(reply);
+    return guarded(reply, async () => sendPng(req, reply, await maps.first(v.key, v.draw), cacheControl));
   });
   server.get<{ Params: { id: string } }>(`${prefix}/:id/map.json`, extra, async (req, reply) => {
     const v = viewOf(req);
@@ -46,7 +74,7 @@ export function mapRoutes(ctx: RouteContext, prefix: '/c' | '/s', viewOf: MapVie
     if (!v || !t) return notFound(reply);
     return guarded(reply, async () => {
       const png = await maps.tile(v.key, v.draw, ...t);
-      return png ? reply.type('image/png').header('cache-control', cacheControl).send(png) : notFound(reply);
+      return png ? sendPng(req, reply, png, cacheControl) : notFound(reply);
     });
   });
 }

@@ -20,6 +20,8 @@ export interface RouteContext {
   readonly polled?: () => void;
   /** The hash of a reader's view of the map, per raw campaign version (campaignRoutes.ts `mapVersion`). */
   readonly mapVersions: Map<string, string>;
+  /** A reader's version of their page (page.json's), per raw campaign version (campaignRoutes.ts `pageOf`): the event stream reads it. */
+  readonly pageVersions: Map<string, string>;
 }
 
 /**

@@ -68,11 +68,12 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   const ctx: RouteContext = {
     server,
     app,
-    maps: new TileCache(WEB_MAP_WIDTH, { pictures: 24, tiles: 400, ...(opts.drawn ? { drawn: opts.drawn } : {}) }),
+    maps: new TileCache(WEB_MAP_WIDTH, { pictures: 48, tiles: 400, ...(opts.drawn ? { drawn: opts.drawn } : {}) }),
     logins: cookieLogins(app, secure),
     streams: new Set(),
     pollMs: opts.pollMs ?? 2000,
     mapVersions: new Map(),
+    pageVersions: new Map(),
     ...(opts.polled ? { polled: opts.polled } : {}),
   };
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;

@@ -5,9 +5,11 @@ import { MapCache } from './mapCache.js';
  * The page's map as deep-zoom tiles (OpenSeadragon's pyramid: level L is the picture scaled by
  * 2^(L - maxLevel), cut in 512 px squares). The first paint needs only the levels up to the
  * "first" picture (1,600 px wide, drawn at that width: cheap); the levels above it are cut from
- * the 3,200 px picture, drawn only when someone zooms in that far. Every picture and every tile
- * is kept after its first render (a least-recently-used cache), so each request after the first
- * costs no drawing and no cutting.
+ * the 3,200 px picture, drawn only when someone zooms in that far. Each level up to the first
+ * picture is scaled from it once (a level picture) and its tiles cut from that; the level 800 px
+ * wide is also the page's first view (`first.png`: the whole map fitted to a screen, shown before
+ * the deep-zoom viewer has loaded). Every picture, level and tile is kept after its first render
+ * (a least-recently-used cache), so each request after the first costs no drawing and no cutting.
  */
 
 const TILE_SIZE = 512;
@@ -30,8 +32,8 @@ export interface Pyramid {
 /** How a view's pictures are drawn: at the first width, or full (the 3,200 px picture). */
 export type DrawAt = (width: number) => Promise<Buffer>;
 
-/** A render or a cut that happened (a cache miss): for tests to count. */
-export type Drawn = (what: 'picture' | 'tile', key: string) => void;
+/** A render, a level scaled from the first picture, or a tile cut (a cache miss): for tests to count. */
+export type Drawn = (what: 'picture' | 'level' | 'tile', key: string) => void;
 
 export class TileCache {
   private readonly pictures: MapCache;
@@ -72,39 +74,59 @@ export class TileCache {
 
   /**
    * Draws a view's first picture and cuts the tiles of a first view ahead of the viewer's asks:
-   * every tile of the levels up to half the first picture's width (800 px: the map fitted to a
-   * desktop or phone screen), smallest level first, one after another. An ask for a tile being cut
-   * waits for that cut instead of starting another.
+   * the first view's picture, then every tile of the levels up to half the first picture's width
+   * (800 px: the map fitted to a desktop or phone screen), smallest level first, one after another.
+   * An ask for a tile being cut waits for that cut instead of starting another.
    */
   async warm(key: string, draw: DrawAt): Promise<void> {
     const p = await this.pyramid(key, draw);
+    await this.first(key, draw);
     for (let level = p.minLevel; level <= p.maxLevel - WARM_BELOW_TOP; level++) {
-      const scale = 2 ** (p.maxLevel - level);
-      const across = Math.ceil(Math.ceil(p.width / scale) / TILE_SIZE);
-      const down = Math.ceil(Math.ceil(p.height / scale) / TILE_SIZE);
+      const { across, down } = this.grid(p, level);
       for (let y = 0; y < down; y++) for (let x = 0; x < across; x++) await this.tile(key, draw, level, x, y);
     }
   }
 
-  /** One tile, cut once from the picture of its level's size; undefined when there is no such tile. */
-  async tile(key: string, draw: DrawAt, level: number, x: number, y: number): Promise<Buffer | undefined> {
+  /** The first view: the whole map at the level 800 px wide (the picture the viewer's home view shows on a desktop), as one PNG. */
+  async first(key: string, draw: DrawAt): Promise<Buffer> {
     const p = await this.pyramid(key, draw);
-    if (level < p.minLevel || level > p.maxLevel) return undefined;
+    return this.level(key, draw, p, p.maxLevel - WARM_BELOW_TOP);
+  }
+
+  private grid(p: Pyramid, level: number): { lw: number; lh: number; across: number; down: number } {
     const scale = 2 ** (p.maxLevel - level);
     const lw = Math.ceil(p.width / scale);
     const lh = Math.ceil(p.height / scale);
+    return { lw, lh, across: Math.ceil(lw / TILE_SIZE), down: Math.ceil(lh / TILE_SIZE) };
+  }
+
+  /** A level up to the first picture's width, whole: the first picture scaled once (the first picture itself at its own width). */
+  private level(key: string, draw: DrawAt, p: Pyramid, level: number): Promise<Buffer> {
+    const { lw, lh } = this.grid(p, level);
+    if (lw >= FIRST_WIDTH) return this.picture(key, FIRST_WIDTH, draw);
+    const levelKey = `${key}|L${level}`;
+    return this.pictures.get(levelKey, async () => {
+      this.drawn('level', levelKey);
+      return sharp(await this.picture(key, FIRST_WIDTH, draw)).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' }).png({ compressionLevel: 6 }).toBuffer();
+    });
+  }
+
+  /** One tile, cut once from its level's picture (the 3,200 px picture scaled, above the first picture); undefined when there is no such tile. */
+  async tile(key: string, draw: DrawAt, level: number, x: number, y: number): Promise<Buffer | undefined> {
+    const p = await this.pyramid(key, draw);
+    if (level < p.minLevel || level > p.maxLevel) return undefined;
+    const { lw, lh } = this.grid(p, level);
     const left = x * TILE_SIZE;
     const top = y * TILE_SIZE;
     if (left >= lw || top >= lh) return undefined;
     const tileKey = `${key}|t${level}/${x}/${y}`;
     return this.tiles.get(tileKey, async () => {
       this.drawn('tile', tileKey);
-      const source = await this.picture(key, lw <= FIRST_WIDTH ? FIRST_WIDTH : this.fullWidth, draw);
-      return sharp(source)
-        .resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' })
-        .extract({ left, top, width: Math.min(TILE_SIZE, lw - left), height: Math.min(TILE_SIZE, lh - top) })
-        .png({ compressionLevel: 6 })
-        .toBuffer();
+      const cut = { left, top, width: Math.min(TILE_SIZE, lw - left), height: Math.min(TILE_SIZE, lh - top) };
+      const source = lw <= FIRST_WIDTH
+        ? sharp(await this.level(key, draw, p, level))
+        : sharp(await this.picture(key, this.fullWidth, draw)).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' });
+      return source.extract(cut).png({ compressionLevel: 6 }).toBuffer();
     });
   }
 }

@@ -8,7 +8,7 @@ import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
  * picture; the 3,200 px one is drawn when someone zooms that far; every picture and tile is drawn
  * once, then served from cache (the server tells each draw, and the test counts them). A login
  * draws the person's first picture and cuts the first view's tiles (up to the 800 px level) while
- * the browser loads the page.
+ * the browser loads the page, and scales the first view (first.png: the level 800 px wide, whole).
  */
 
 let w: WebHarness | undefined;
@@ -51,6 +51,25 @@ describe('the map as tiles, each drawn once', () => {
       expect(await pyramidOf()).toEqual(p);
       expect((await get(`${page}/map.png?v=${v}`, cookie)).status).toBe(200);
     }
+    // The first view (first.png): the level 800 px wide, scaled at login; the same pixels as that level's tiles put together; kept, and revalidated by its tag.
+    const levels = () => drawn.filter((d) => d.startsWith('level'));
+    expect(levels().map((d) => d.replace(/^.*\|L/, '')).sort()).toEqual(['10', '8', '9']);
+    const first = await get(`${page}/first.png`, cookie);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const firstPng = Buffer.from(await first.arrayBuffer());
+    const fm = await sharp(firstPng).metadata();
+    expect([fm.width, fm.height]).toEqual([Math.ceil(p.width / 4), Math.ceil(p.height / 4)]);
+    const level10 = await Promise.all([[0, 0], [1, 0], [0, 1], [1, 1]].map(async ([x, y]) => ({ input: Buffer.from(await (await get(`${page}/tile/${p.maxLevel - 2}/${x}/${y}.png?v=${v}`, cookie)).arrayBuffer()), left: x! * 512, top: y! * 512 })));
+    const stitched = await sharp({ create: { width: fm.width, height: fm.height, channels: 4, background: '#000' } }).composite(level10).removeAlpha().raw().toBuffer();
+    expect(stitched.equals(await sharp(firstPng).removeAlpha().raw().toBuffer())).toBe(true);
+    const tag = first.headers.get('etag');
+    expect(tag).toMatch(/^"[\w-]{22}"$/);
+    const again = await get(`${page}/first.png`, `${cookie}`);
+    expect(Buffer.from(await again.arrayBuffer()).equals(firstPng)).toBe(true);
+    const revalidated = await fetch(`${page}/first.png`, { headers: { cookie, 'if-none-match': tag! } });
+    expect(revalidated.status).toBe(304);
+    expect(levels()).toHaveLength(3);
     // The first picture, the full one (for the top level and map.png), the six tiles cut at login and two more: nothing twice.
     expect(drawn.filter((d) => d.startsWith('picture'))).toHaveLength(2);
     expect(cut()).toHaveLength(8);
@@ -69,7 +88,7 @@ describe('the map as tiles, each drawn once', () => {
     const v2 = await version();
     expect(v2).not.toBe(v);
     expect((await get(`${page}/tile/${p.maxLevel - 2}/0/0.png?v=${v2}`, cookie)).status).toBe(200);
-    expect(drawn.slice(before).map((d) => d.split(' ')[0])).toEqual(['picture', 'tile']);
+    expect(drawn.slice(before).map((d) => d.split(' ')[0]).sort()).toEqual(['level', 'picture', 'tile']);
     // The spectators' tiles: the same pyramid, drawn once too.
     const id = readCampaign(w.h.app, { campaignId: page.split('/c/')[1]! }, (tx) => tx.meta.id);
     const sp = `${w.web.url}/s/${id}`;

@@ -35,6 +35,10 @@ async function pageBytes(w: WebHarness, user: string): Promise<Record<string, st
       out[`tile ${level}/${x}/${y}${q}`] = `${url} ${(await get(url)).toString('base64')}`;
     }
     out[`map.png${q}`] = (await get(`/map.png${q}`)).toString('base64');
+    // The first view the page's HTML shows before the viewer loads, and its entity tag.
+    const first = await fetch(`${page}/first.png${q}`, { headers: { cookie } });
+    expect(first.status).toBe(200);
+    out[`first.png${q}`] = `${first.headers.get('etag')} ${Buffer.from(await first.arrayBuffer()).toString('base64')}`;
     return data;
   };
   const now = await view('');
