@@ -1,7 +1,8 @@
 import type { Database } from '../db/client.js';
 import { closedContacts } from '../db/campaignRepo.js';
+import { closedEstimates } from '../db/contactEstimateRepo.js';
 import { allEventsJson, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType } from '../db/eventRepo.js';
-import { journalOf } from '../db/journalRepo.js';
+import { journalTextOf } from '../db/journalRepo.js';
 import { listNotices } from '../db/noticeRepo.js';
 import { claimedMessage, keptMessages, undeliveredMessages } from '../db/outboxRepo.js';
 import { lastUndoableTick, playedTickAt, playedTicks, tickIndex, tickPlayed, undoableTicks } from '../db/tickRepo.js';
@@ -18,6 +19,7 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     undoableTicks: () => undoableTicks(db, campaignId),
     keptMessages: (userId) => keptMessages(db, campaignId, userId),
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
+    closedEstimates: (armyId) => closedEstimates(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),
     undelivered: () => undeliveredMessages(db, campaignId),
     diceEvents: (period) => diceEventsOf(db, campaignId, period),
@@ -27,6 +29,6 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     playedTickAt: (timeIndex) => playedTickAt(db, campaignId, timeIndex),
     chronicle: (audiences, without, window) => chronicleEvents(db, campaignId, audiences, without, window),
     notices: () => listNotices(db, campaignId),
-    journal: () => journalOf(db, campaignId),
+    journal: () => journalTextOf(db, campaignId),
   };
 }

@@ -6,8 +6,9 @@ import type { SeededDice } from '../engine/dice/index.js';
 import type { DiceSource } from './dice/diceSource.js';
 import type { CampaignState, ContactRecord } from '../engine/state/index.js';
 import type { CampaignControl, CampaignMeta } from '../db/campaignRepo.js';
+import type { ClosedEstimate } from '../db/contactEstimateRepo.js';
 import type { ChronicleWindow, StoredEvent } from '../db/eventRepo.js';
-import type { JournalRow } from '../db/journalRepo.js';
+import type { JournalText } from '../db/journalRepo.js';
 import type { Member } from '../db/memberRepo.js';
 import type { NoticeRow } from '../db/noticeRepo.js';
 import type { OutboxRow, UndeliveredRow } from '../db/outboxRepo.js';
@@ -38,6 +39,8 @@ export interface CampaignReads {
   keptMessages(userId: string): OutboxRow[];
   /** Contacts that have left the live state (closed), with `armyId` those the army took part in. */
   closedContacts(armyId?: string): ContactRecord[];
+  /** The newest estimate of each force the army met in a closed contact, read by index (the map's knowledge). */
+  closedEstimates(armyId: string): ClosedEstimate[];
   /** The outbox message, if it is still pending and claimed by `owner`. */
   claimedMessage(id: number, owner: string): OutboxRow | undefined;
   /** Messages not delivered and not yet dealt with (closed DMs not read with /intel, deliveries given up), oldest first. */
@@ -55,7 +58,7 @@ export interface CampaignReads {
   /** Every event for these audiences not withdrawn by an undo, in order, leaving out some types (the book). */
   chronicle(audiences: readonly string[], without: readonly string[], window?: ChronicleWindow): StoredEvent[];
   /** The campaign's journal, in order (the export: what replays it, docs/replay.md). */
-  journal(): JournalRow[];
+  journal(): JournalText[];
   /** What people chose with `/notify` (no row: the defaults; read them through `noticesOf`, src/app/notices.ts). */
   notices(): NoticeRow[];
 }

@@ -190,6 +190,26 @@ export const contacts = sqliteTable('contacts', {
   live: integer('live', { mode: 'boolean' }).notNull().default(true),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.id] }), index('contacts_live').on(t.campaignId, t.live)]);
 
+/** One estimate a force made of another in a contact: `ContactRecord.data.estimates[observer][target]`. */
+type ContactEstimate = NonNullable<ContactRecord['data']['estimates']>[string][string];
+
+/**
+ * The estimates of the closed contacts, one row per observer, target and contact: what a
+ * commander's map shows of the enemies their armies met is the newest estimate per target, read by
+ * index whatever the campaign's age (src/db/contactEstimateRepo.ts), never by parsing every closed
+ * record. Written when a contact closes, deleted when it is reopened (undo): the rows always mirror
+ * the closed records of `contacts`, for the observers still taking part (`army_ids`).
+ */
+export const contactEstimates = sqliteTable('contact_estimates', {
+  campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
+  armyId: text('army_id').notNull(),
+  targetId: text('target_id').notNull(),
+  contactId: text('contact_id').notNull(),
+  /** The record's order (opened day, half, contact number) and the estimate's place in it, as one number. */
+  ord: integer('ord').notNull(),
+  estimate: text('estimate', { mode: 'json' }).$type<ContactEstimate>().notNull(),
+}, (t) => [primaryKey({ columns: [t.campaignId, t.armyId, t.targetId, t.contactId] }), index('contact_estimates_contact').on(t.campaignId, t.contactId)]);
+
 export const couriers = sqliteTable('couriers', {
   campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
   id: text('id').notNull(),

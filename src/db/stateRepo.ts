@@ -4,6 +4,7 @@ import { formatHex, type Hex, hexToOffset, parseHex } from '../engine/hex/index.
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { CampaignState } from '../engine/state/index.js';
 import type { Database } from './client.js';
+import { forgetClosedContact, recordClosedContact } from './contactEstimateRepo.js';
 import { bound, excluded, perConnection } from './prepared.js';
 import * as t from './schema.js';
 
@@ -279,8 +280,14 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
   syncKeyed(prev?.contacts, next.contacts, rewriteAll, (id, con) => {
     const row: Values<typeof ct, 'id' | 'step' | 'armyIds' | 'data'> = { cid: cidv, id, step: con.step, armyIds: con.armyIds, data: con };
     upsertContact(conn).run(row);
+    // Live (again, after an undo): its estimates are no longer a closed record's.
+    if (prev?.contacts[id] === undefined) forgetClosedContact(conn, cidv, id);
   // A closed contact leaves the live state; its row stays as the record of what happened.
-  }, (id) => closeContact(conn).run({ cid: cidv, id }));
+  }, (id) => {
+    closeContact(conn).run({ cid: cidv, id });
+    const closed = prev?.contacts[id];
+    if (closed) recordClosedContact(conn, cidv, closed);
+  });
   syncKeyed(prev?.couriers, next.couriers, rewriteAll, (id, cour) => {
     const row: Values<typeof cu, 'id' | 'status' | 'data'> = { cid: cidv, id, status: cour.status, data: cour };
     upsertCourier(conn).run(row);

@@ -180,6 +180,26 @@ const order = (armyId: string): fc.Arbitrary<Order> => fc.oneof(
   fc.record({ ...given(armyId), kind: fc.constant('debark' as const), assembly: fc.record({ port: fc.constantFrom('0101', '1207'), batches: fc.array(blob, { maxLength: 2 }) }) }),
 ) as fc.Arbitrary<Order>;
 
+/** What an observer estimated of a target in a contact (src/engine/contact/estimate.ts), the optional parts present or not. */
+const estimate = (observerId: string, targetId: string): fc.Arbitrary<unknown> => rec({
+  observerId: fc.constant(observerId),
+  targetId: fc.constant(targetId),
+  modifiedDie: fc.integer({ min: -3, max: 9 }),
+  awareness: fc.constantFrom('unaware', 'aware', 'estimate'),
+  sizeBand: fc.constantFrom('none', 'pm50', 'pm25', 'pm10', 'accurate'),
+  compositionLevel: fc.constantFrom('none', 'basic', 'types', 'proportions', 'exact'),
+  sizeRoll: fc.integer({ min: 2, max: 12 }),
+  sizeErrorPercent: fc.integer({ min: -50, max: 50 }),
+  estimatedFigures: small,
+  estimatedTroops: fc.integer({ min: 0, max: 4000 }),
+  composition: rec({ basic: fc.subarray(['infantry', 'cavalry']), troopTypes: fc.array(name, { maxLength: 2 }), otherRegiments: small }, ['basic']),
+}, ['observerId', 'targetId', 'modifiedDie', 'awareness', 'sizeBand', 'compositionLevel']);
+
+/** estimates[observer][target], each keyed as it names itself. */
+const estimates = (armyIds: readonly string[]): fc.Arbitrary<unknown> => fc.subarray([...armyIds], { maxLength: Math.min(2, armyIds.length) }).chain((observers) =>
+  each(observers, (o) => fc.subarray([...armyIds], { maxLength: Math.min(2, armyIds.length) }).chain((targets) => each(targets, (t) => estimate(o, t)).map((l) => [o, Object.fromEntries(l.map((e, i) => [targets[i], e]))] as const)))
+    .map((l) => Object.fromEntries(l)));
+
 const contact = (id: string, armyIds: readonly string[]): fc.Arbitrary<ContactRecord> => rec({
   id: fc.constant(id),
   armyIds: fc.subarray([...armyIds]),
@@ -193,6 +213,7 @@ const contact = (id: string, armyIds: readonly string[]): fc.Arbitrary<ContactRe
     decisions: fc.dictionary(fc.constantFrom(...armyIds), fc.constantFrom('engage' as const, 'evade' as const)),
     contactDice: fc.dictionary(fc.constantFrom(...armyIds), fc.record({ raw: fc.integer({ min: 1, max: 6 }), modifiers: fc.constant([]), modified: fc.integer({ min: -3, max: 9 }) })),
     contactHour: fc.integer({ min: 1, max: 24 }),
+    estimates: estimates(armyIds),
     terrain: fc.array(blob, { maxLength: 3 }),
     conditions: blob,
     deployment: blob,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { STATE_VERSION } from '../../engine/campaign/index.js';
-import type { JournalRow } from '../../db/journalRepo.js';
+import type { JournalRow, JournalText } from '../../db/journalRepo.js';
 
 /**
  * The replay part of `/campaign export` (docs/replay.md): the export is one JSON document, laid out
@@ -45,7 +45,7 @@ function withheld(value: unknown, path: readonly (string | number)[]): unknown {
  * not over, the secret master) are withheld, as everywhere else (docs/dice.md): replay takes each
  * die's value from the entry's dice instead.
  */
-function exportedEntry(row: JournalRow, ended: boolean): ExportedEntry {
+export function exportedEntry(row: JournalRow, ended: boolean): ExportedEntry {
   const { campaignId: _id, ...entry } = row;
   if (ended) return entry;
   if (row.kind === 'checkpoint') return { ...entry, change: withheld(row.change, []) };
@@ -55,14 +55,33 @@ function exportedEntry(row: JournalRow, ended: boolean): ExportedEntry {
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+/** An operation that sets a seed to a string (the whole operation, its value last): the value is withheld. */
+const SEED_OP = /(\{"p":\["rng",(?:"seed"|"next"|"secret","master")\],"v":)"(?:[^"\\]|\\.)*"\}/g;
+/** An operation that sets a whole object holding seeds (the state, the dice, their secret part): withheld the slow way. */
+const HOLDS_SEEDS = /\{"p":\[(?:"rng"(?:,"secret")?)?\],/;
+
+/**
+ * An entry's exported text, `JSON.stringify(exportedEntry(row, ended))` to the byte, spliced from
+ * the stored JSON text: only a checkpoint or an operation that sets an object holding seeds is
+ * parsed; a seed set alone has its value replaced in the text (tests/app/journalExportText.test.ts).
+ */
+export function entryText(row: JournalText, ended: boolean): string {
+  if (!ended && (row.kind === 'checkpoint' || HOLDS_SEEDS.test(row.change))) {
+    const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+    return JSON.stringify(exportedEntry({ campaignId: '', ...row, input: parse(row.input), dice: parse(row.dice), change: parse(row.change) }, ended));
+  }
+  const change = ended ? row.change : row.change.replace(SEED_OP, (_op, head: string) => `${head}${JSON.stringify(WITHHELD)}}`);
+  return `{"seq":${row.seq},"kind":${JSON.stringify(row.kind)},"invocation":${row.invocation},"at":${JSON.stringify(row.at)},"timeIndex":${row.timeIndex},"input":${row.input ?? 'null'},"dice":${row.dice ?? 'null'},"change":${change},"stateVersion":${row.stateVersion}}`;
+}
+
 /** The export's text: `head` (every field of the export but the journal) and the journal, a line each. */
-export function exportText(head: Record<string, unknown>, eventsJson: string, rows: readonly JournalRow[], ended: boolean): string {
+export function exportText(head: Record<string, unknown>, eventsJson: string, rows: readonly JournalText[], ended: boolean): string {
   const replay = `"replay":{"journalFormat":${JOURNAL_FORMAT},"stateVersion":${STATE_VERSION},"journalEntries":${rows.length},"entries":[`;
   const first = `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, ...head }).slice(0, -1)},"events":${eventsJson},${replay}`;
   const lines = [first];
   let h = sha(first);
   rows.forEach((row, i) => {
-    const body = JSON.stringify(exportedEntry(row, ended));
+    const body = entryText(row, ended);
     h = sha(`${h}${body}`);
     lines.push(`${body.slice(0, -1)},"h":"${h}"}${i < rows.length - 1 ? ',' : ''}`);
   });

@@ -1,9 +1,9 @@
 import { HALF_PERIODS, type GameTime } from '../../engine/clock/index.js';
-import { intelFor } from '../../engine/contact/index.js';
 import { planMove } from '../../engine/movement/index.js';
 import { stateAsKnown } from '../../engine/knowledge/index.js';
 import { estimateFromContact, type ArmyEstimate, type CommanderKnowledge } from '../../engine/views/index.js';
 import type { CampaignTx } from '../campaignTx.js';
+import { contactOrd } from '../../db/contactEstimateRepo.js';
 import { voyageSchedule } from '../water/voyage.js';
 import { currentEffects } from '../weather/currentEffects.js';
 
@@ -16,9 +16,7 @@ import { currentEffects } from '../weather/currentEffects.js';
 export function commanderKnowledge(tx: CampaignTx, armyIds: readonly string[]): CommanderKnowledge {
   const latest = new Map<string, ArmyEstimate>();
   for (const armyId of armyIds) {
-    for (const entry of intelFor([...tx.read.closedContacts(armyId), ...Object.values(tx.state.contacts)], armyId)) {
-      for (const e of entry.estimates) if (!armyIds.includes(e.targetId)) latest.set(e.targetId, estimateFromContact(e));
-    }
+    for (const e of newestEstimates(tx, armyId)) if (!armyIds.includes(e.targetId)) latest.set(e.targetId, estimateFromContact(e));
   }
   const stepTimes: Record<string, GameTime[]> = {};
   const weather = currentEffects(tx.state);
@@ -36,4 +34,25 @@ export function commanderKnowledge(tx: CampaignTx, armyIds: readonly string[]): 
     stepTimes[armyId] = plan.value.steps.map((s) => ({ day: tx.state.clock.day + s.dayOffset, half: HALF_PERIODS.indexOf(s.half) as GameTime['half'] }));
   }
   return { estimates: [...latest.values()], stepTimes };
+}
+
+type Estimate = ReturnType<CampaignTx['read']['closedEstimates']>[number]['estimate'];
+
+/**
+ * The newest estimate the army made of each force it met, closed contacts (by index) and live ones
+ * together, in the order the targets first appeared: what reading every contact record in order
+ * and keeping the last estimate of each target gives, without reading a long campaign's records.
+ */
+function newestEstimates(tx: CampaignTx, armyId: string): Estimate[] {
+  const seen = new Map<string, { first: number; last: number; estimate: Estimate }>();
+  const meet = (targetId: string, first: number, last: number, estimate: Estimate): void => {
+    const had = seen.get(targetId);
+    if (!had) seen.set(targetId, { first, last, estimate });
+    else seen.set(targetId, { first: Math.min(had.first, first), ...(last > had.last ? { last, estimate } : { last: had.last, estimate: had.estimate }) });
+  };
+  for (const c of tx.read.closedEstimates(armyId)) meet(c.targetId, c.first, c.last, c.estimate);
+  for (const c of Object.values(tx.state.contacts)) {
+    Object.values(c.data.estimates?.[armyId] ?? {}).forEach((e, place) => meet(e.targetId, contactOrd(c, place), contactOrd(c, place), e));
+  }
+  return [...seen.values()].sort((a, b) => a.first - b.first).map((s) => s.estimate);
 }
