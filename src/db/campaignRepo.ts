@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lte, ne, or, type Placeholder, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { CampaignState, ContactRecord } from '../engine/state/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { Database } from './client.js';
@@ -161,12 +161,15 @@ export function loadScenario(db: Database, id: string): ScenarioDoc | undefined 
  * Contact records that have left the live state (closed), oldest first; with `armyId`, only those
  * the army took part in. The live ones are in the state.
  */
+const closedOf = (db: Database, mine?: SQL) => db.select({ data: t.contacts.data }).from(t.contacts)
+  .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false), mine)).prepare();
+const closedAll = perConnection((db) => closedOf(db));
+// The army filter runs in SQLite, so only that army's records are parsed (a season holds hundreds).
+const closedMine = perConnection((db) => closedOf(db, sql`exists (select 1 from json_each(${t.contacts.armyIds}) where value = ${sql.placeholder('armyId')})`));
+
 export function closedContacts(db: Database, campaignId: string, armyId?: string): ContactRecord[] {
-  // The army filter runs in SQLite, so only that army's records are parsed (a season holds hundreds).
-  const mine = armyId === undefined ? undefined : sql`exists (select 1 from json_each(${t.contacts.armyIds}) where value = ${armyId})`;
-  return db.select({ data: t.contacts.data }).from(t.contacts)
-    .where(and(eq(t.contacts.campaignId, campaignId), eq(t.contacts.live, false), mine))
-    .all().map((r) => r.data);
+  const rows = armyId === undefined ? closedAll(db).all({ campaignId }) : closedMine(db).all({ campaignId, armyId });
+  return rows.map((r) => r.data);
 }
 
 export function deleteCampaign(db: Database, id: string): void {

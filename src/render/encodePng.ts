@@ -18,14 +18,16 @@ const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
  * an alpha channel: a quarter fewer bytes to compress, and a smaller file. A picture with
  * transparent or translucent pixels keeps straight (not premultiplied) alpha, exactly as the
  * canvas's own PNG encoder writes it. Either way the decoded pixels are identical to
- * `canvas.encode('png')`'s.
+ * `canvas.encode('png')`'s. `opaque: true` promises every pixel is opaque (the alpha is dropped
+ * unread): only for a canvas whose first drawing covered it with opaque paint.
  */
-export async function encodePng(canvas: Canvas): Promise<Buffer> {
+export async function encodePng(canvas: Canvas, opts: { readonly opaque?: boolean } = {}): Promise<Buffer> {
   const { width, height } = canvas;
   // The canvas keeps premultiplied pixels; where every pixel is opaque they equal the straight
-  // ones, and reading them skips getImageData's conversion and 10 MB copy.
+  // ones, and reading them skips getImageData's conversion and 10 MB copy. A caller that drew
+  // over an opaque background (`opaque`: a map, drawn over its static layer) skips the scan.
   const raw = canvas.data();
-  if (allOpaque(raw)) return sharp(raw, { raw: { width, height, channels: 4 } }).removeAlpha().png(PNG_OPTIONS).toBuffer();
+  if (opts.opaque === true || allOpaque(raw)) return sharp(raw, { raw: { width, height, channels: 4 } }).removeAlpha().png(PNG_OPTIONS).toBuffer();
   const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
   return sharp(pixels, { raw: { width, height, channels: 4 } }).png(PNG_OPTIONS).toBuffer();
 }

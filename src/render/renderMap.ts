@@ -122,7 +122,9 @@ export async function renderMapHere(map: MapModel, view: MapView, options: Rende
   const layer = staticLayerFor(map, options, view.kind);
   const canvas = scratchCanvas(layer.layout.width, layer.layout.height);
   drawSnapshot(canvas, layer, view, options);
-  return encodePng(canvas);
+  // Opaque: the static layer covers the whole picture with paper (buildStaticLayer), and
+  // everything drawn over it composites source-over, so no pixel scan is needed.
+  return encodePng(canvas, { opaque: true });
 }
 
 /** The snapshot before encoding, on a canvas of its own, drawn in this thread (tests and the benchmark read its pixels). */

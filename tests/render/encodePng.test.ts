@@ -8,7 +8,8 @@ import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { publicMapView } from '../../src/engine/views/mapView.js';
 import { renderBattlefieldCanvas } from '../../src/render/battlefield.js';
 import { encodePng } from '../../src/render/encodePng.js';
-import { renderMapCanvas } from '../../src/render/renderMap.js';
+import { renderMapCanvas, renderMapHere } from '../../src/render/renderMap.js';
+import { commanderMapView } from '../../src/engine/views/mapView.js';
 
 /** Decoded RGBA pixels of a PNG (one decoder for both encodings). */
 async function pixels(png: Buffer): Promise<{ width: number; height: number; data: Buffer }> {
@@ -31,11 +32,14 @@ async function expectSamePixels(canvas: Canvas): Promise<{ fast: Buffer; skia: B
   return out;
 }
 
-function valormr(): { canvas: Canvas } {
+function valormrCampaign(): { map: ReturnType<typeof buildMap>; state: ReturnType<typeof newCampaign> } {
   const check = validateScenario(JSON.parse(readFileSync(new URL('../../assets/scenarios/valormr.json', import.meta.url), 'utf8')));
   if (!check.ok) throw new Error('the shipped scenario does not validate');
-  const map = buildMap(check.scenario.map);
-  const state = newCampaign({ id: 'c', name: 'Valormr', scenario: check.scenario, seed: 1 });
+  return { map: buildMap(check.scenario.map), state: newCampaign({ id: 'c', name: 'Valormr', scenario: check.scenario, seed: 1 }) };
+}
+
+function valormr(): { canvas: Canvas } {
+  const { map, state } = valormrCampaign();
   const canvas = renderMapCanvas(map, publicMapView(state), { title: { campaign: 'Valormr', time: 'Day 1, morning', weather: 'Clear' }, hexIds: 'subset' });
   return { canvas };
 }
@@ -46,6 +50,28 @@ describe('encodePng (sharp fed the canvas pixels)', () => {
     expect(fast.length).toBeLessThan(skia.length);
     const meta = await sharp(fast).metadata();
     expect([meta.channels, meta.hasAlpha]).toEqual([3, false]);
+  });
+
+  it('GIVEN maps drawn as posted (public, a commander\'s with a route, a zoom) WHEN encoded as opaque without the pixel scan THEN the decoded pixels equal the canvas encoder\'s', async () => {
+    const { map, state } = valormrCampaign();
+    const me = Object.values(state.armies)[0];
+    if (!me) throw new Error('the scenario has no army');
+    const path = [1, 2, 3].map((k) => ({ q: me.hex.q + k, r: me.hex.r })).filter((h) => map.inBounds(h));
+    const ordered = { ...state, orders: { [me.id]: { armyId: me.id, kind: 'move' as const, period: 'day' as const, path, forced: false, unformed: false, save: false, givenBy: 't', givenAt: state.clock } } };
+    const title = { campaign: 'Valormr', time: 'Day 1, morning', weather: 'Clear' };
+    const cases = [
+      { view: publicMapView(state), options: { title, hexIds: 'subset' as const } },
+      { view: commanderMapView(ordered, [me.id]), options: { title, hexIds: 'subset' as const } },
+      { view: publicMapView(state), options: { title, hexIds: 'all' as const, around: me.hex, radius: 4 } },
+    ];
+    for (const { view, options } of cases) {
+      const fast = await renderMapHere(map, view, options);
+      const skia = await renderMapCanvas(map, view, options).encode('png');
+      const [a, b] = await Promise.all([pixels(fast), pixels(skia)]);
+      expect([a.width, a.height]).toEqual([b.width, b.height]);
+      expect(a.data.equals(b.data)).toBe(true);
+      expect((await sharp(fast).metadata()).hasAlpha).toBe(false);
+    }
   });
 
   it('GIVEN a battlefield sketch WHEN encoded THEN the decoded pixels equal the canvas encoder\'s', async () => {
