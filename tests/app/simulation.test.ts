@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { regimentFigures, type Army } from '../../src/engine/forces/army.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { classifyRoll } from '../../src/engine/dice/index.js';
 import { allEvents } from '../../src/db/eventRepo.js';
 import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';

@@ -1,17 +1,13 @@
 import fc from 'fast-check';
 import type { GameTime } from '../../src/engine/clock/index.js';
-import type { ContactRecord } from '../../src/engine/contact/contactRecord.js';
 import type { Army, Company, Individual, MarchState, Regiment } from '../../src/engine/forces/army.js';
 import type { Hex } from '../../src/engine/hex/hex.js';
 import { offsetToHex } from '../../src/engine/hex/hexId.js';
 import { MANUAL_DICE_GROUPS } from '../../src/engine/dice/index.js';
 import type { ManualDiceState } from '../../src/engine/dice/manual.js';
-import type { KnowledgeState, Sightings } from '../../src/engine/knowledge/knowledge.js';
-import type { ArmyPlan, PlanOrder } from '../../src/engine/plans/types.js';
 import { EXPEDITION_SPEEDS, LAND_TERRAINS, MOVEMENT_PROFILE_IDS, TACTICAL_PROFILE_IDS } from '../../src/engine/profiles/index.js';
-import type { CampaignState, CourierRecord, Order } from '../../src/engine/state/campaign.js';
+import type { ArmyPlan, CampaignState, ContactRecord, CourierRecord, KnowledgeState, Order, PlanOrder, Sightings, WeatherState } from '../../src/engine/state/index.js';
 import { TEMPERATURES, type CampaignSettings } from '../../src/engine/state/settings.js';
-import type { WeatherState } from '../../src/engine/weather/types.js';
 
 /**
  * Generated campaign states for the round-trip property (tests/db/stateRoundTrip.test.ts): every

@@ -8,7 +8,7 @@ import { StateCache } from '../../src/app/stateCache.js';
 import { insertCampaign, loadState, saveState, stateRevision } from '../../src/db/campaignRepo.js';
 import { closeDatabase, openDatabase, writeTransaction } from '../../src/db/client.js';
 import type { ScenarioDoc } from '../../src/engine/scenario/schema.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { STATE_VERSION, upgradeState } from '../../src/engine/campaign/upgrade.js';
 import { consoleHarness, VALORMR_SETUP } from '../scenarios/harness.js';
 import { campaignState } from './stateArbitrary.js';

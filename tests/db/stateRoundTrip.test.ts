@@ -6,7 +6,7 @@ import { insertCampaign, loadState, saveState } from '../../src/db/campaignRepo.
 import { closeDatabase, openDatabase, writeTransaction } from '../../src/db/client.js';
 import { lastUndoableTick, recordTick } from '../../src/db/tickRepo.js';
 import type { ScenarioDoc } from '../../src/engine/scenario/schema.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { STATE_VERSION, upgradeState } from '../../src/engine/campaign/upgrade.js';
 import { campaignState } from './stateArbitrary.js';
 

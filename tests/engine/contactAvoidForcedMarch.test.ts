@@ -6,7 +6,7 @@ import { formatHex } from '../../src/engine/hex/hexId.js';
 import { fatigueOnMoving } from '../../src/engine/movement/restAndFatigue.js';
 import { VALORMR_PROFILE } from '../../src/engine/profiles/index.js';
 import type { Result } from '../../src/engine/result.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { asciiMap, dice, hx, makeState, withContact } from './contactFixtures.js';
 
 // Infantry: 12 points a day, 18 on a forced march (extra 6); a clear hex costs 6.

@@ -3,7 +3,7 @@ import { resolveDecision } from '../../src/engine/contact/index.js';
 import { contactView } from '../../src/engine/contact/view.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import type { Result } from '../../src/engine/result.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { asciiMap, dice, hx, makeState } from './contactFixtures.js';
 
 function must<T>(r: Result<T>): T {

@@ -1,7 +1,7 @@
 import { createRngState, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dice/index.js';
 import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import { FRESH_MARCH, FRESH_STATUS, type Army, type Company } from '../../src/engine/forces/army.js';
-import type { CampaignState, ContactRecord } from '../../src/engine/state/campaign.js';
+import type { CampaignState, ContactRecord } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { FIRST_MORNING } from '../../src/engine/weather/types.js';
 import type { GameTime } from '../../src/engine/clock/gameTime.js';

@@ -6,7 +6,7 @@ import { formatHex } from '../../src/engine/hex/hexId.js';
 import type { MapModel } from '../../src/engine/map/mapModel.js';
 import { planMove } from '../../src/engine/movement/index.js';
 import type { Result } from '../../src/engine/result.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
 import { FIRST_MORNING } from '../../src/engine/weather/types.js';
 import { asciiMap, dice, hx, makeState, withContact } from './contactFixtures.js';

@@ -8,7 +8,7 @@ import { formatHex } from '../../src/engine/hex/hexId.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
 import { regimentFigures } from '../../src/engine/forces/army.js';
 import type { Result } from '../../src/engine/result.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { asciiMap, dice, hx, makeState, withContact } from './contactFixtures.js';
 

@@ -4,8 +4,7 @@ import { deploy, type DeploymentInput } from '../../src/engine/contact/deploymen
 import { meleeOnDay } from '../../src/engine/contact/queries.js';
 import { isAdjacent, neighbours } from '../../src/engine/hex/neighbours.js';
 import type { Result } from '../../src/engine/result.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
-import type { DealtCard } from '../../src/engine/contact/terrainDeck.js';
+import type { CampaignState, DealtCard } from '../../src/engine/state/index.js';
 import { asciiMap, dice, makeState, withContact } from './contactFixtures.js';
 
 const clear = asciiMap(['ccccccc', 'ccccccc', 'ccccccc', 'ccccccc', 'ccccccc', 'ccccccc']);

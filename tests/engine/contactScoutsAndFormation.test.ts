@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseStep1, resolveStep1, SCOUT_LIMIT } from '../../src/engine/contact/index.js';
 import { resolveDisengagement, type DisengageContext } from '../../src/engine/contact/disengage.js';
 import type { Result } from '../../src/engine/result.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { asciiMap, dice, makeState, withContact } from './contactFixtures.js';
 
 function must<T>(r: Result<T>): T {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { forceSecondContact, isOpen, maneuver, resolveStep1 } from '../../src/engine/contact/index.js';
 import type { Result } from '../../src/engine/result.js';
-import type { CampaignState, ContactRecord } from '../../src/engine/state/campaign.js';
+import type { CampaignState, ContactRecord } from '../../src/engine/state/index.js';
 import { asciiMap, dice, makeState, withContact } from './contactFixtures.js';
 
 const clear = asciiMap(['ccccccc', 'ccccccc', 'ccccccc', 'ccccccc', 'ccccccc', 'ccccccc']);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
 import type { Army } from '../../src/engine/forces/army.js';
-import type { CampaignState, CourierRecord } from '../../src/engine/state/campaign.js';
+import type { CampaignState, CourierRecord } from '../../src/engine/state/index.js';
 import { commanderMapView } from '../../src/engine/views/mapView.js';
 import { courierStep, sendCourier } from '../../src/engine/water/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';

@@ -3,10 +3,9 @@ import { baselines } from '../../src/engine/contact/baselines.js';
 import type { ContactFact } from '../../src/engine/contact/contactEvents.js';
 import { deploy } from '../../src/engine/contact/deployment.js';
 import { describeConditions, describeContact, describeEstimate, describeStep } from '../../src/engine/contact/describeContact.js';
-import type { DisengagementOutcome } from '../../src/engine/contact/disengage.js';
-import type { Estimate } from '../../src/engine/contact/estimate.js';
 import { namesOf, PUBLIC, REFEREE, toArmy } from '../../src/engine/events/events.js';
 import { dice, makeArmy } from './contactFixtures.js';
+import type { DisengagementOutcome, Estimate } from '../../src/engine/state/index.js';
 
 const names = namesOf(Object.fromEntries(['hadewych', 'ingegerd', 'aeskrvald', 'arn'].map((id) => [id, makeArmy(id, { side: 'law', hex: '0101' })])));
 const say = (f: ContactFact): string => describeContact(f, names);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { namesOf, PUBLIC, REFEREE, toArmy } from '../../src/engine/events/events.js';
 import { describeWeatherFact } from '../../src/engine/weather/describeWeather.js';
-import { FIRST_MORNING, type WeatherState } from '../../src/engine/weather/types.js';
+import { FIRST_MORNING } from '../../src/engine/weather/types.js';
 import type { WeatherFact } from '../../src/engine/weather/weatherEvents.js';
 import { army } from './movementFixtures.js';
+import type { WeatherState } from '../../src/engine/state/index.js';
 
 const names = namesOf({ a: { ...army('a', '0101'), name: 'Army a' }, b: { ...army('b', '0102'), name: 'Army b' } });
 const say = (f: WeatherFact): string => describeWeatherFact(f, names);

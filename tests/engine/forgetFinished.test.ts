@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { timeIndex, fromIndex } from '../../src/engine/clock/gameTime.js';
-import type { CampaignState, ContactRecord, CourierRecord } from '../../src/engine/state/campaign.js';
+import type { CampaignState, ContactRecord, CourierRecord } from '../../src/engine/state/index.js';
 import { forgetFinished } from '../../src/engine/tick/forgetFinished.js';
 import { makeState, withContact } from './contactFixtures.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fogFalls, knownPositions } from '../../src/engine/knowledge/index.js';
 import { learn } from '../../src/engine/knowledge/knowledgeStep.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import type { CourierRecord } from '../../src/engine/water/index.js';
 import { commanderMapView, publicMapView } from '../../src/engine/views/index.js';
 import { army, campaign, hx } from './movementFixtures.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyRoll, createRngState, isManualRoll, SeededDice } from '../../src/engine/dice/index.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { diceNeededToResolve } from '../../src/engine/tick/manualDiceContacts.js';
 import { asciiMap, makeState, withContact } from './contactFixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectContacts, openContacts } from '../../src/engine/movement/contacts.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { army, campaign } from './movementFixtures.js';
 
 const inContact = (s: CampaignState, id: string): string[] => Object.values(s.contacts).filter((c) => c.step !== 'closed' && c.armyIds.includes(id)).map((c) => c.id);

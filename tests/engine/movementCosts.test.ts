@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { crossingCost, dailyPoints, enterCost, marchFormation, type MoveOptions } from '../../src/engine/movement/index.js';
-import { NO_WEATHER_EFFECTS, type WeatherEffects } from '../../src/engine/weather/types.js';
+import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, hx, mapOf, valormr } from './movementFixtures.js';
+import type { WeatherEffects } from '../../src/engine/state/index.js';
 
 // Row 1: clear forest hill swamp mountain coast sea; row 2 all clear (the start hexes).
 const map = mapOf(['cfhsmwo', 'ccccccc', 'ccccccc'], {

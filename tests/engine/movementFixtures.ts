@@ -8,11 +8,11 @@ import { parseHex } from '../../src/engine/hex/hexId.js';
 import { buildMap, type MapData, type MapModel, type RiverData } from '../../src/engine/map/mapModel.js';
 import { beginHalfStep, movementStep, planMove, type MoveOrder } from '../../src/engine/movement/index.js';
 import { type MoveRequest } from '../../src/engine/movement/types.js';
-import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
+import type { CampaignState, Order, WeatherEffects } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { basePoints, movementProfile, type MovementProfile, VALORMR_PROFILE } from '../../src/engine/profiles/index.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';
-import { FIRST_MORNING, NO_WEATHER_EFFECTS, type WeatherEffects } from '../../src/engine/weather/types.js';
+import { FIRST_MORNING, NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 
 /** The Valormr movement profile, with the flying house setting on (default) or off. */
 export function valormr(flying = true): MovementProfile {

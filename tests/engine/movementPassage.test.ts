@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAdjacent } from '../../src/engine/hex/neighbours.js';
 import { planMove } from '../../src/engine/movement/index.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, at, campaign, hexes, hx, mapOf, MOVE, order, tick } from './movementFixtures.js';
 

@@ -4,7 +4,7 @@ import type { Army } from '../../src/engine/forces/army.js';
 import type { Hex } from '../../src/engine/hex/hex.js';
 import { hexKey } from '../../src/engine/hex/hexId.js';
 import { neighbours } from '../../src/engine/hex/neighbours.js';
-import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
+import type { CampaignState, Order } from '../../src/engine/state/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, campaign, dice, mapOf, rawOrder, tick } from './movementFixtures.js';
 

@@ -3,7 +3,7 @@ import type { Army } from '../../src/engine/forces/army.js';
 import { detectContacts, openContacts } from '../../src/engine/movement/contacts.js';
 import { movementStep } from '../../src/engine/movement/index.js';
 import { rankContenders } from '../../src/engine/movement/contest.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, at, campaign, dice, hexes, hx, mapOf, order, pathOf, rawOrder, tick } from './movementFixtures.js';
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Army } from '../../src/engine/forces/army.js';
-import { regimentFigures } from '../../src/engine/forces/army.js';
+import { type Army, regimentFigures } from '../../src/engine/forces/army.js';
 import { fatigueOnMoving, halvesSinceLongRest } from '../../src/engine/movement/restAndFatigue.js';
 import { restFactorFromDay } from '../../src/engine/movement/index.js';
 import { stragglerFigures } from '../../src/engine/movement/stragglers.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { army, at, campaign, valormr, dice, halves, hexes, hx, mapOf, MOVE, order, riverDownColumn2, tick, ticks } from './movementFixtures.js';
 import { planMove } from '../../src/engine/movement/planMove.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';

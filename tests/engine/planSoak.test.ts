@@ -11,7 +11,7 @@ import { buildMap, isWater } from '../../src/engine/map/index.js';
 import { defaultPeriod, planMove } from '../../src/engine/movement/index.js';
 import { checkPlan, PLAN_GIVER, type PlanOrder } from '../../src/engine/plans/index.js';
 import { validateScenario } from '../../src/engine/campaign/validateScenario.js';
-import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
+import type { CampaignState, Order } from '../../src/engine/state/index.js';
 import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { followingPlans, resolveTick, TICK_PLAN } from '../../src/engine/tick/index.js';
 

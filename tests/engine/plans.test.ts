@@ -7,7 +7,7 @@ import type { EngineEvent } from '../../src/engine/events/events.js';
 import { beginHalfStep, movementStep } from '../../src/engine/movement/index.js';
 import { knowledgeStep } from '../../src/engine/knowledge/index.js';
 import { checkPlan, followPlans, type ArmyPlan, type PlanOrder } from '../../src/engine/plans/index.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { validateScenario } from '../../src/engine/campaign/validateScenario.js';
 import { followingPlans, resolveTick } from '../../src/engine/tick/index.js';

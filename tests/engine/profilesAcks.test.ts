@@ -4,7 +4,7 @@ import { dailyPoints, enterCost, marchStatus, planMove } from '../../src/engine/
 import {
   ACKS_PROFILE, basePoints, EXPEDITION_SPEEDS, LARGE_ARMIES, movementProfile, pointsForSpeed, VALORMR_PROFILE,
 } from '../../src/engine/profiles/index.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS, TEMPERATURES, type CampaignSettings } from '../../src/engine/state/settings.js';
 import { describeWeather, weatherEffects } from '../../src/engine/weather/index.js';
 import { FIRST_MORNING, NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';

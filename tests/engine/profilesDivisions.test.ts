@@ -3,7 +3,7 @@ import type { Army } from '../../src/engine/forces/army.js';
 import { mergeArmies, splitArmy } from '../../src/engine/movement/index.js';
 import { recovers } from '../../src/engine/movement/restAndFatigue.js';
 import { movementProfile } from '../../src/engine/profiles/index.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { namesOf } from '../../src/engine/events/index.js';
 import { describeWeatherFact } from '../../src/engine/weather/describeWeather.js';

@@ -5,7 +5,7 @@ import { namesOf } from '../../src/engine/events/index.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import { CHAPTER_002, TACTICAL_PROFILES, VALORMR_TABLE, WARLORD_003 } from '../../src/engine/profiles/index.js';
 import type { Result } from '../../src/engine/result.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { asciiMap, dice, makeState } from './contactFixtures.js';
 

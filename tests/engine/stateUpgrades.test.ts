@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ContactRecord } from '../../src/engine/contact/contactRecord.js';
 import { BrokenData } from '../../src/engine/result.js';
-import type { Order } from '../../src/engine/state/campaign.js';
+import type { ContactRecord, FleetState, Order } from '../../src/engine/state/index.js';
 import { upgradeContacts } from '../../src/engine/campaign/upgrades/contacts.js';
 import type { LegacyArmy, LegacyContactRecord, LegacyOrder, LegacyState } from '../../src/engine/campaign/upgrades/legacyState.js';
 import { upgradeOrders } from '../../src/engine/campaign/upgrades/orders.js';
 import { fatigueReasonFromText, halvesFromLetters, upgradeMarches } from '../../src/engine/campaign/upgrades/marches.js';
 import { upgradeToTypedState } from '../../src/engine/campaign/upgrades/typedState.js';
-import type { FleetState } from '../../src/engine/water/fleet.js';
 import { army, campaign, halves, hexes, hx } from './movementFixtures.js';
 
 const fleet: FleetState = {

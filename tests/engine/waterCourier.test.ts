@@ -5,7 +5,7 @@ import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import type { MapModel } from '../../src/engine/map/mapModel.js';
-import type { CampaignState, CourierRecord } from '../../src/engine/state/campaign.js';
+import type { CampaignState, CourierRecord } from '../../src/engine/state/index.js';
 import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { courierStep, embark, sendCourier } from '../../src/engine/water/index.js';

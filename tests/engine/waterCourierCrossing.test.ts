@@ -4,7 +4,7 @@ import type { GameTime } from '../../src/engine/clock/gameTime.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
-import type { CampaignState, CourierRecord } from '../../src/engine/state/campaign.js';
+import type { CampaignState, CourierRecord } from '../../src/engine/state/index.js';
 import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { courierStep, sendCourier } from '../../src/engine/water/index.js';

@@ -3,7 +3,7 @@ import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { advanceFleet } from '../../src/engine/water/sail.js';

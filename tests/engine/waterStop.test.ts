@@ -3,7 +3,7 @@ import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState, VesselCounts } from '../../src/engine/state/index.js';
 import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { pathOf } from './movementFixtures.js';
@@ -11,7 +11,6 @@ import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
 import { embark, fleetStep, planSail, stopFleet, type FleetState } from '../../src/engine/water/index.js';
 import { fleetBerth } from '../../src/engine/water/stop.js';
 import { fleetOf, sailOrder } from '../../src/engine/water/fleet.js';
-import { type VesselCounts } from '../../src/engine/water/vessels.js';
 
 const scenario = loadShippedScenario('valormr');
 const map = mapOf(scenario);

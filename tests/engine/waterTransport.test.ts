@@ -6,15 +6,15 @@ import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
 import { buildMap, type MapModel } from '../../src/engine/map/mapModel.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState, VesselCounts, WeatherEffects, WeatherState } from '../../src/engine/state/index.js';
 import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
-import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from '../../src/engine/weather/types.js';
+import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { weatherEffects } from '../../src/engine/weather/weatherEffects.js';
 import { advanceFleet } from '../../src/engine/water/sail.js';
 import { awaitedRegiments, debark, embark, fleetStep, parseVessels, planSail, VESSELS, type FleetState } from '../../src/engine/water/index.js';
 import { boardingViolation, planLoad } from '../../src/engine/water/embark.js';
 import { checkStep, isCoastalWaters, isOpenSea } from '../../src/engine/water/navigation.js';
-import { fleetCapacity, fleetCost, type VesselCounts } from '../../src/engine/water/vessels.js';
+import { fleetCapacity, fleetCost } from '../../src/engine/water/vessels.js';
 import { fleetHalfPoints, fleetOf, halfPoints } from '../../src/engine/water/fleet.js';
 import { halves } from './movementFixtures.js';
 

@@ -6,7 +6,7 @@ import { FRESH_MARCH, FRESH_STATUS, regimentFigures, type Army, type Regiment } 
 import { buildMap } from '../../src/engine/map/mapModel.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';
 import { mapSchema } from '../../src/engine/scenario/schema.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { DROUGHT_LOSSES_DAY_KEY, droughtFigures } from '../../src/engine/weather/droughtCasualtyStep.js';
 import { droughtCasualtyStep, droughtTrack, FIRST_MORNING, weatherStep, weatherEffects, type WeatherState } from '../../src/engine/weather/index.js';

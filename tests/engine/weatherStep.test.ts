@@ -4,7 +4,7 @@ import { createRngState, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dic
 import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import { buildMap } from '../../src/engine/map/mapModel.js';
 import { mapSchema } from '../../src/engine/scenario/schema.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { createWeatherStep } from '../../src/engine/weather/weatherStep.js';
 import { DEFAULT_WEATHER_TABLE, droughtTrack, FIRST_MORNING, weatherEffects, weatherStep, type WeatherState } from '../../src/engine/weather/index.js';

@@ -4,7 +4,7 @@ import { buildMap, type MapData, type MapModel } from '../../src/engine/map/mapM
 import { createRngState, NO_MANUAL_DICE } from '../../src/engine/dice/index.js';
 import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
-import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
+import type { CampaignState, Order } from '../../src/engine/state/index.js';
 import { FIRST_MORNING } from '../../src/engine/weather/types.js';
 import type { Hex } from '../../src/engine/hex/hex.js';
 

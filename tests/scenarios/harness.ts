@@ -6,7 +6,7 @@ import { seededDice } from '../../src/console/seededDice.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
 import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { readCampaign } from '../../src/app/unitOfWork.js';
 
 export interface Harness {

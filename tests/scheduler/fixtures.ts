@@ -2,7 +2,7 @@ import type { App } from '../../src/app/app.js';
 import { inCampaign, readCampaign } from '../../src/app/unitOfWork.js';
 import { getCampaignMeta } from '../../src/db/campaignRepo.js';
 import { outboxByStatus } from '../../src/db/outboxRepo.js';
-import type { CampaignState, Order } from '../../src/engine/state/campaign.js';
+import type { CampaignState, Order } from '../../src/engine/state/index.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
 
 /** Campaign created at 10:00Z on 2026-11-22, cadence 08:00 and 20:00 UTC (the default): first tick due 20:00Z. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { neighbours, parseHex, formatHex } from '../../src/engine/hex/index.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { FAR_HEXES, script } from './campaignScript.js';
 import { SPECTATOR_PAGE, webName, webPageOf, type WebPageReader } from './webReader.js';
 import { autocompletingOptions, CHANNEL_READER, firstDifference, playWorld, player, type Reader, type Script, TYPED, type Variation, type World } from './worlds.js';

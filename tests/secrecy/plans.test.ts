@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHex, type Hex } from '../../src/engine/hex/index.js';
 import type { ArmyPlan, PlanOrder } from '../../src/engine/plans/index.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { CHANNEL_READER, firstDifference, playWorld, player, type Script, type Variation } from './worlds.js';
 
 /*

@@ -5,7 +5,7 @@ import type { App } from '../../src/app/app.js';
 import type { Command, CommandOptionJson } from '../../src/app/commandContext.js';
 import { inCampaign, readCampaign } from '../../src/app/unitOfWork.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
-import type { CampaignState } from '../../src/engine/state/campaign.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
 import { openWebPages, type WebPageReader, type WebPages } from './webReader.js';
 

@@ -5,10 +5,10 @@ import { FRESH_MARCH, FRESH_STATUS, type Army, type RegimentRole, type SideInfo 
 import { parseHex } from '../hex/index.js';
 import { buildMap, defaultBank } from '../map/index.js';
 import type { ScenarioDoc } from '../scenario/index.js';
-import { planOfSpec, type ArmyPlan } from '../plans/index.js';
+import { planOfSpec } from '../plans/index.js';
 import { basePoints, movementProfile, sizedPoints, tacticalProfile } from '../profiles/index.js';
 import { FIRST_MORNING } from '../weather/index.js';
-import { type CampaignSettings, type CampaignState, DEFAULT_SETTINGS } from '../state/index.js';
+import { type ArmyPlan, type CampaignSettings, type CampaignState, DEFAULT_SETTINGS } from '../state/index.js';
 
 const ROLE_BY_ORDER: readonly RegimentRole[] = ['assault', 'support'];
 

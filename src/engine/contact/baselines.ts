@@ -1,27 +1,6 @@
 import { fromInches, type LengthUnit, toInches } from '../profiles/index.js';
 import { BASELINE_COUNT, MIN_TABLE_WIDTH, NARROW_TABLE_EXCEPTION, PRECALCULATED_INTERVALS } from './tables.js';
-
-/** The six baselines of each side on the wargames table. All distances in the table's unit (inches unless said). */
-export interface BaselineLayout {
-  /** The tactical profile's unit of length; absent: inches (layouts stored before tactical profiles). */
-  readonly unit?: LengthUnit;
-  readonly tableWidth: number;
-  readonly shortBowRange: number;
-  /** Distance from each table edge to that side's forward baseline: Bf = (T - R) / 2. */
-  readonly forward: number;
-  /** Interval between baselines: Bf / 7 to the nearest half, or 1.75 on 32-35 inch tables. */
-  readonly interval: number;
-  /** True when the 32-35 inch exception set the interval. */
-  readonly narrowException: boolean;
-  /** Distance from the table edge of baseline 1 (forward) to 6 (rear). */
-  readonly distances: readonly number[];
-  /** Room behind the rear baseline. */
-  readonly behindRear: number;
-  /** The precalculated table's interval for this width (short bow 7.5 inches), when it has one. */
-  readonly precalculated?: number;
-  /** Notes for the referee (table too narrow, formula differs from the precalculated table). */
-  readonly notes: readonly string[];
-}
+import type { BaselineLayout } from '../state/index.js';
 
 /** Rounds to the nearest half, halves rounding up (2.25 -> 2.5, 1.75 -> 2). */
 export function roundToHalf(x: number): number {

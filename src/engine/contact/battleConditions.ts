@@ -1,68 +1,17 @@
 import type { Dice } from '../dice/index.js';
 import type { Army } from '../forces/index.js';
-import { directionTo, type Direction } from '../hex/index.js';
+import { directionTo } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { defenceShare } from '../movement/index.js';
 import { companiesInBattle, movementProfile, tacticalProfile } from '../profiles/index.js';
-import type { CampaignState } from '../state/index.js';
+import type { ArrangedForce, BattleConditions, CampaignState, ContactRecord, ForceCondition } from '../state/index.js';
 import { awaitedRegiments } from '../water/index.js';
-import { FOG_YARDS_PER_PIP, rollFogVisibility, type Sky, weatherEffects } from '../weather/index.js';
-import type { ContactRecord } from './contactRecord.js';
+import { FOG_YARDS_PER_PIP, rollFogVisibility, weatherEffects } from '../weather/index.js';
 import { hostile, liveArmies } from './queries.js';
-import { forceTableNotes, tableNotes, type ForceTableNote, type TableNote } from './tableReading.js';
+import { forceTableNotes, tableNotes } from './tableReading.js';
 
 /** The last hour of the day period: hours 13 to 24 are evening and night. @see 001 Contact Hour */
 const LAST_DAY_HOUR = 12;
-
-/** One force's own state at the table: what its commander and the referee are told. */
-export interface ForceCondition {
-  readonly armyId: string;
-  /** Fatigued by strategic movement: it fights fatigued. @see 000 Overland Travel: Fatigued */
-  readonly fatigued: boolean;
-  readonly unformed: boolean;
-  /** Unformed, and the campaign counts that as in retreat: its units begin the battle unrallied. */
-  readonly asIfInRetreat: boolean;
-  /** Collecting timber or building rafts: it defends with a third of its force. */
-  readonly raftsDefence?: { readonly phase: 'timber' | 'build'; readonly share: number };
-  /** Still waiting at its port for regiments: only those present fight. */
-  readonly debarking?: { readonly present: readonly string[]; readonly awaited: readonly string[] };
-  /** War machine companies disassembled (or still at work on them): not usable in this battle. @see 004 Movement of War Machines */
-  readonly machinesUnavailable?: readonly string[];
-  /** How its state reads on the campaign's tabletop (the tactical profile's readings). */
-  readonly table?: readonly ForceTableNote[];
-}
-
-/** A force's place among three or more: the forces of the battle next to it, and on which side. */
-export interface ArrangedForce {
-  readonly armyId: string;
-  readonly hex: string;
-  readonly next: readonly { readonly armyId: string; readonly direction: Direction; readonly enemy: boolean }[];
-}
-
-/** What the table needs of the conditions a battle is fought in. */
-export interface BattleConditions {
-  /** The contact hour (1-24, sunrise the 1st); absent when no contact dice were rolled. */
-  readonly hour?: number;
-  /** The hour falls in the night period: a night battle. */
-  readonly night: boolean;
-  readonly sky: Sky;
-  /** The cumulative rain level: the ground is soft from level 1. */
-  readonly rainLevel: number;
-  /** Fog: the visibility rolled when the battle was joined (one die x 30 yards). */
-  readonly fog?: { readonly die: number; readonly yards: number };
-  /** High winds (or a gale, on land): missile fire scores one hit fewer. */
-  readonly highWinds: boolean;
-  /** Missile hits lost in the wind when the movement profile says other than one (ACKS: none); absent: one. */
-  readonly windHits?: number;
-  /** The movement profile's penalty to missile attack throws in this weather (ACKS), absent when none. */
-  readonly missileAttack?: number;
-  /** How the table reads under the campaign's tactical profile (public notes). */
-  readonly table?: readonly TableNote[];
-  /** Three or more forces in one battle: how they stand on the map, for the deployment. */
-  readonly arrangement?: readonly ArrangedForce[];
-  /** Each force's own state, by army id: secret to its commander and the referee. */
-  readonly forces: Readonly<Record<string, ForceCondition>>;
-}
 
 /** The conditions as the channel may read them: without any force's own state. */
 export type PublicConditions = Omit<BattleConditions, 'forces'>;

@@ -4,26 +4,13 @@ import { regimentFigures, regimentStrength, type Army } from '../forces/index.js
 import type { MapModel } from '../map/index.js';
 import { spendAtOnce } from '../movement/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import { getArmy, type CampaignState } from '../state/index.js';
-import type { ContactFact } from './contactEvents.js';
-import { withData, type ContactRecord } from './contactRecord.js';
-import { applyRegimentLosses, resolveDisengagement, type DisengagementOutcome } from './disengage.js';
+import { type CampaignState, type ContactRecord, type DisengagementOutcome, getArmy } from '../state/index.js';
+import type { BattleResult, ContactFact, WithdrawalCondition } from './contactEvents.js';
+import { withData } from './contactRecord.js';
+import { applyRegimentLosses, resolveDisengagement } from './disengage.js';
 import { contactPointsLeft, ownHexCost } from './moveCost.js';
 import { maneuveringAt, meleeOnDay, opponentsIn } from './queries.js';
 import { closeContact, disengageContext, getContact, nowIndex, putContact, told, type ContactOutput } from './records.js';
-
-/** How a side left the field: formed in good order, in retreat or in rout. */
-export type WithdrawalCondition = 'formed' | 'retreat' | 'rout';
-
-/** What the referee records after a tabletop battle. */
-export interface BattleResult {
-  /** Figures lost per regiment id, per army. */
-  readonly losses: Readonly<Record<string, Readonly<Record<string, number>>>>;
-  /** Sides that withdrew and how: formed in good order, in retreat or in rout. */
-  readonly withdrawals?: readonly { readonly armyId: string; readonly condition: WithdrawalCondition }[];
-  /** Armies ordering an aggressive pursuit (a maneuver action). */
-  readonly pursuers?: readonly string[];
-}
 
 /**
  * Applies a tabletop battle's result:

@@ -1,13 +1,12 @@
-import { namesOf, PUBLIC, REFEREE, tell, toArmy, type ArmyAudience, type Fact, type PublicAudience, type RefereeAudience, type Told } from '../events/index.js';
+import { namesOf, PUBLIC, REFEREE, tell, toArmy } from '../events/index.js';
 import { assaultRegiment, regimentFigures, type Army, type Company } from '../forces/index.js';
-import { companiesInBattle, movementProfile, type LengthUnit, type MovementProfile } from '../profiles/index.js';
+import { companiesInBattle, movementProfile, type MovementProfile } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/index.js';
-import { withData, type ContactRecord } from './contactRecord.js';
-import type { DeploymentEntry } from './deployment.js';
+import type { CampaignState, ContactRecord, DeploymentEntry, DeployUnit, TurnCasualty } from '../state/index.js';
+import { withData } from './contactRecord.js';
 import { describeTabletop } from './describeTable.js';
 import { getContact, putContact } from './records.js';
-import type { DeployUnit } from './tables.js';
+import type { Arrival, TabletopEvent, TabletopFact } from './tabletopEvents.js';
 
 /**
  * The battle companion: the tabletop turn, the companies each side brings on from its
@@ -15,47 +14,6 @@ import type { DeployUnit } from './tables.js';
  * table; the bot keeps the count.
  * @see 001 Deployment: Initial Deployment; Subsequent Deployment
  */
-
-/** Figures one regiment lost in one tabletop turn. */
-export interface TurnCasualty {
-  readonly turn: number;
-  readonly armyId: string;
-  readonly regimentId: string;
-  readonly figures: number;
-}
-
-/** The tabletop's progress, kept on the battle's contact. */
-export interface TabletopRecord {
-  /** The turn being fought (0: deployed, before the first turn). */
-  readonly turn: number;
-  readonly casualties: readonly TurnCasualty[];
-}
-
-/** A company coming onto the table. */
-export interface Arrival {
-  readonly troopType: string;
-  readonly figures: number;
-}
-
-export type TabletopFact =
-  | Fact<'tabletopTurn', { readonly contactId: string; readonly turn: number; readonly arriving: readonly string[]; readonly order: readonly string[] }, PublicAudience>
-  | Fact<'companiesArrive', {
-    readonly contactId: string;
-    readonly turn: number;
-    readonly regiment: string;
-    readonly companies: readonly Arrival[];
-    /** This side's baseline, from its table edge, in the table's unit. */
-    readonly baseline: number;
-    readonly distance: number;
-    readonly unit: LengthUnit;
-    readonly initial: boolean;
-    /** Units still to come after these. */
-    readonly stillToCome: number;
-  }, ArmyAudience>
-  | Fact<'turnCasualties', { readonly contactId: string; readonly turn: number; readonly casualties: readonly TurnCasualty[] }, RefereeAudience>
-  | Fact<'turnCasualties', { readonly contactId: string; readonly turn: number; readonly casualties: readonly TurnCasualty[] }, ArmyAudience>;
-
-export type TabletopEvent = Told<TabletopFact>;
 
 /** The companies of a regiment that make up deployment units `from` to `to` (exclusive), in order. */
 function companiesOf(companies: readonly Company[], unit: DeployUnit, from: number, to: number): Company[] {

@@ -1,11 +1,10 @@
 import { halfPeriodEndHour, isPeriodStart, timeIndex } from '../clock/index.js';
 import { regimentCount, type Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
-import { contactHistory, type CampaignState } from '../state/index.js';
-import type { ContactDie, ContactRecord } from './contactRecord.js';
+import { type CampaignState, CONTACT_MODIFIERS, type ContactDie, contactHistory, type ContactModifierCode, type ContactRecord, type ScoutOutcome } from '../state/index.js';
 import { nowIndex } from './records.js';
 import { weatherEffects } from '../weather/index.js';
-import { CONTACT_MODIFIERS, type ContactModifierCode, type ScoutOutcome, WEATHER_CONTACT_LABEL } from './tables.js';
+import { WEATHER_CONTACT_LABEL } from './tables.js';
 
 /** Start of the previous period, as a time index (the previous-contact window). */
 function previousPeriodStart(state: CampaignState): number {

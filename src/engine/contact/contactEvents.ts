@@ -1,13 +1,20 @@
 import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/index.js';
 import type { Violation } from '../result.js';
-import type { ForceCondition, PublicConditions } from './battleConditions.js';
-import type { BattleResult } from './battleResult.js';
-import type { ContactDie } from './contactRecord.js';
-import type { DeploymentBriefing, AppliedModifier } from './deployment.js';
-import type { DisengagementOutcome } from './disengage.js';
-import type { Estimate, ForceTruth } from './estimate.js';
-import type { DisengageOperation, ScoutOutcome, TerrainCard } from './tables.js';
-import type { DealtCard } from './terrainDeck.js';
+import type { PublicConditions } from './battleConditions.js';
+import type { AppliedModifier, ContactDie, DealtCard, DeploymentBriefing, DisengagementOutcome, DisengageOperation, Estimate, ForceCondition, ForceTruth, ScoutOutcome, TerrainCard } from '../state/index.js';
+
+/** How a side left the field: formed in good order, in retreat or in rout. */
+export type WithdrawalCondition = 'formed' | 'retreat' | 'rout';
+
+/** What the referee records after a tabletop battle. */
+export interface BattleResult {
+  /** Figures lost per regiment id, per army. */
+  readonly losses: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Sides that withdrew and how: formed in good order, in retreat or in rout. */
+  readonly withdrawals?: readonly { readonly armyId: string; readonly condition: WithdrawalCondition }[];
+  /** Armies ordering an aggressive pursuit (a maneuver action). */
+  readonly pursuers?: readonly string[];
+}
 
 /**
  * What the contact rules report, as typed facts (hexes as map ids). Numbers (dice, strengths,

@@ -3,16 +3,16 @@ import type { Dice } from '../dice/index.js';
 import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
 import type { Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
-import type { CampaignState } from '../state/index.js';
+import type { CampaignState, ContactDie, ContactRecord, DealtCard, Decision, Estimate, ForceTruth, ScoutOutcome } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { contactHour, contactModifiers } from './contactDice.js';
-import { withData, type ContactDie, type ContactRecord, type Decision } from './contactRecord.js';
-import { estimateOpponent, forceTruth, type Estimate, type ForceTruth } from './estimate.js';
+import { withData } from './contactRecord.js';
+import { estimateOpponent, forceTruth } from './estimate.js';
 import { opponentsIn, liveArmies } from './queries.js';
 import { nowIndex, putContact, type ContactChange } from './records.js';
 import { withDefaultPlacement } from './sketch.js';
-import { SCOUT_LIMIT, SCOUT_TABLE, type ScoutOutcome } from './tables.js';
-import { dealTerrain, terrainDrawOrder, type DealtCard } from './terrainDeck.js';
+import { SCOUT_LIMIT, SCOUT_TABLE } from './tables.js';
+import { dealTerrain, terrainDrawOrder } from './terrainDeck.js';
 
 /**
  * Step 2, the contact phase:

@@ -1,5 +1,5 @@
-import type { TickStep } from '../tick/index.js';
-import type { ContactFact } from './contactEvents.js';
+import type { ContactEvent, ContactFact } from './contactEvents.js';
+import type { TickStep } from '../state/index.js';
 import { resolveStep1On } from './step1.js';
 import { resolveDecisionOn } from './engageOrEvade.js';
 import { putContact, told } from './records.js';
@@ -17,7 +17,7 @@ import { putContact, told } from './records.js';
  * contact it cannot read is broken data and throws.
  * @see RULINGS 5 (missing answers by the decision deadline)
  */
-export const contactStep: TickStep = ({ state, map, dice }) => {
+export const contactStep: TickStep<ContactEvent> = ({ state, map, dice }) => {
   let s = state;
   const facts: ContactFact[] = [];
   const deadline = Math.max(1, s.settings.decisionDeadlineTicks ?? 1);

@@ -1,7 +1,7 @@
 import type { Dice } from '../dice/index.js';
 import type { Terrain } from '../map/index.js';
-import type { BaselineLayout } from './baselines.js';
-import { BASELINE_COUNT, DEPLOYMENT_MODIFIERS, FORCED_MARCH_EARLY_LABEL, DEPLOYMENT_SCHEDULE, type DeployUnit, type DeploymentModifierCode, type MarchFormation } from './tables.js';
+import { BASELINE_COUNT, DEPLOYMENT_MODIFIERS, FORCED_MARCH_EARLY_LABEL, DEPLOYMENT_SCHEDULE, type DeploymentModifierCode } from './tables.js';
+import type { AppliedModifier, BaselineLayout, DeployUnit, DeploymentBriefing, DeploymentEntry, DeploymentUnits, MarchFormation } from '../state/index.js';
 
 /** What deployment needs to know about one commander in the battle. */
 export interface DeploymentInput {
@@ -18,55 +18,6 @@ export interface DeploymentInput {
   readonly companies: number;
   /** A forced march declared before the day's march (the movement profile's bonus; absent: none). @see 004 Forced Marching */
   readonly forcedMarchBonus?: number;
-}
-
-export interface AppliedModifier {
-  readonly code: string;
-  readonly label: string;
-  readonly value: number;
-}
-
-export interface DeploymentUnits {
-  readonly count: number;
-  readonly unit: DeployUnit;
-  /** True when the count reaches the whole engaging regiment. */
-  readonly wholeRegiment: boolean;
-}
-
-export interface DeploymentEntry {
-  readonly armyId: string;
-  readonly die: number;
-  readonly modifiers: readonly AppliedModifier[];
-  /** Modified deployment dice, clamped to 1-6. */
-  readonly score: number;
-  /** The highest scorer counts from the rear baseline; everyone else (and every tied top scorer) from the forward one. */
-  readonly countFrom: 'rear' | 'forward';
-  /** The baseline number as counted (equals the score). */
-  readonly baseline: number;
-  /** The same baseline numbered 1 (forward) to 6 (rear). */
-  readonly baselineFromForward: number;
-  /** Inches from this side's table edge. */
-  readonly distanceFromEdge: number;
-  readonly formation: MarchFormation;
-  readonly base: { readonly count: number; readonly unit: DeployUnit };
-  readonly turn: { readonly count: number; readonly unit: DeployUnit };
-  /** Own score minus the lowest score on the field. */
-  readonly multiplier: number;
-  /** Base + turn x multiplier, capped at the whole regiment. */
-  readonly initial: DeploymentUnits;
-  /** Deployment rounds after the first battle turn until the regiment is all on the table. */
-  readonly subsequentRounds: number;
-}
-
-export interface DeploymentBriefing {
-  readonly layout: BaselineLayout;
-  readonly entries: readonly DeploymentEntry[];
-  readonly initiative: string;
-  readonly initiativeBy: 'score' | 'unmodified' | 'rolloff';
-  /** First initial round: highest to lowest; second: lowest to highest. */
-  readonly initialRounds: readonly [readonly string[], readonly string[]];
-  /** Every later deployment round: lowest to highest. */
-  readonly subsequentOrder: readonly string[];
 }
 
 /**

@@ -1,11 +1,9 @@
 import { ordinal } from '../clock/index.js';
 import { listNames, type Names, signedModifier } from '../events/index.js';
-import type { ForceCondition, PublicConditions } from './battleConditions.js';
+import type { PublicConditions } from './battleConditions.js';
 import type { ContactFact } from './contactEvents.js';
-import type { ContactStep } from './contactRecord.js';
-import type { Estimate } from './estimate.js';
 import { type BriefingPart, describeForceTableNote, describeTableNotes } from './describeTable.js';
-import type { DisengageOperation } from './tables.js';
+import type { ContactStep, DisengageOperation, Estimate, ForceCondition } from '../state/index.js';
 
 /** How each step of a contact reads to a commander or the referee. */
 const STEP_TEXT: Readonly<Record<ContactStep, string>> = {

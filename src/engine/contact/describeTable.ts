@@ -1,9 +1,8 @@
 import { isFor, type Names } from '../events/index.js';
 import { type TableFormation, unitMark } from '../profiles/index.js';
-import type { Arrival, TabletopFact } from './battleTurn.js';
-import type { DeploymentBriefing } from './deployment.js';
+import type { Arrival, TabletopFact } from './tabletopEvents.js';
 import { DEPLOYMENT_SCHEDULE } from './tables.js';
-import type { ForceTableNote, TableNote } from './tableReading.js';
+import type { DeploymentBriefing, ForceTableNote, TableNote } from '../state/index.js';
 
 /**
  * The tabletop in words: the deployment briefing's baselines, dice and schedules in the table's

@@ -4,11 +4,10 @@ import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
 import { hexAdd, hexEquals, DIRECTION_VECTORS, type Hex, hexDistance, directionTo, neighbours } from '../hex/index.js';
 import type { MapModel, Terrain } from '../map/index.js';
 import { markDisengaged, type PricedMove } from '../movement/index.js';
-import { getArmy, type CampaignState } from '../state/index.js';
+import { type AppliedModifier, type CampaignState, type DisengagementOutcome, type DisengageOperation, getArmy, type LossCell, type OpponentResult } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
-import type { AppliedModifier } from './deployment.js';
 import { contactMoveCost, contactPointsLeft, makeContactMove } from './moveCost.js';
-import { DISENGAGE_MODIFIERS, LOSSES_TABLE, type DisengageOperation, type LossCell, type LossColumn } from './tables.js';
+import { DISENGAGE_MODIFIERS, LOSSES_TABLE, type LossColumn } from './tables.js';
 
 /** A force's state for the disengagement modifiers. */
 export type DisengageFormation = 'formed' | 'retreat' | 'rout' | 'unformed';
@@ -95,37 +94,6 @@ function lossCellAt(op: DisengageOperation, rowIndex: number): LossCell {
 /** Losses for a difference (own modified die minus the opponent's). @see 001 Disengagement Losses Table */
 export function disengagementLosses(op: DisengageOperation, difference: number): LossCell {
   return lossCellAt(op, lossRowIndex(difference));
-}
-
-export interface OpponentResult {
-  readonly opponentId: string;
-  readonly die: number;
-  readonly modifiers: readonly AppliedModifier[];
-  readonly modified: number;
-  readonly difference: number;
-  /** Row read, after any move down for a blocked displacement. */
-  readonly row: number;
-  readonly cell: LossCell;
-}
-
-/** The result of one disengagement operation. Secret: goes to its commander and the referee. */
-export interface DisengagementOutcome {
-  readonly operation: DisengageOperation;
-  readonly armyId: string;
-  readonly die: number;
-  readonly modifiers: readonly AppliedModifier[];
-  readonly modified: number;
-  readonly against: readonly OpponentResult[];
-  /** Sum of the percentages, at most 100. */
-  readonly percent: number;
-  readonly figuresLost: number;
-  readonly regimentId?: string;
-  readonly destroyed: boolean;
-  readonly displacedTo?: Hex;
-  readonly reinforcedBy?: string;
-  readonly supporterDisplaced?: { readonly armyId: string; readonly to: Hex };
-  /** Displacement was blocked and the next line down was read this many times. */
-  readonly linesDown: number;
 }
 
 /** What the contact knows about roles and actions around a disengagement. */

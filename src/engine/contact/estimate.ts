@@ -1,7 +1,8 @@
 import type { Dice } from '../dice/index.js';
 import { BrokenData } from '../result.js';
 import { assaultRegiment, regimentCount, regimentFigures, TROOPS_PER_FIGURE, type Army, type Regiment } from '../forces/index.js';
-import { CONTACT_TABLE, SIZE_ESTIMATION_TABLE, type CompositionLevel, type ContactTableRow, type SizeBand } from './tables.js';
+import { CONTACT_TABLE, SIZE_ESTIMATION_TABLE } from './tables.js';
+import type { CompositionLevel, ContactTableRow, Estimate, EstimatedComposition, ForceTruth } from '../state/index.js';
 
 /** The contact table row for a modified contact die (1 or less: unaware; 6 or more: exact). */
 export function contactTableRow(modified: number): ContactTableRow {
@@ -17,50 +18,6 @@ export function sizeError(band: 'pm50' | 'pm25' | 'pm10', twoDice: number): numb
   const error = SIZE_ESTIMATION_TABLE[band][i];
   if (error === undefined) throw new BrokenData(`no size estimation for ${twoDice} in ${band}`);
   return error;
-}
-
-/** What one commander learns about one opponent. Numbers here are secret (army audience only). */
-export interface Estimate {
-  readonly observerId: string;
-  readonly targetId: string;
-  readonly modifiedDie: number;
-  readonly awareness: ContactTableRow['awareness'];
-  readonly sizeBand: SizeBand;
-  readonly compositionLevel: CompositionLevel;
-  /** The 2d6 rolled on the size estimation table, when a size was estimated. */
-  readonly sizeRoll?: number;
-  /** Percentage error applied (0 = accurate). */
-  readonly sizeErrorPercent?: number;
-  /** Estimated figures of the engaging regiment (one figure = 40 troops). */
-  readonly estimatedFigures?: number;
-  readonly estimatedTroops?: number;
-  readonly composition?: EstimatedComposition;
-}
-
-export interface EstimatedComposition {
-  /** Basic types present in the engaging regiment (level basic and up). */
-  readonly basic: readonly ('infantry' | 'cavalry')[];
-  /** Troop types of the engaging regiment (level types and up). */
-  readonly troopTypes?: readonly string[];
-  /** Share of each troop type in whole percent (level proportions and up). */
-  readonly proportions?: Readonly<Record<string, number>>;
-  /** Regiments besides the engaging one (level proportions and up). */
-  readonly otherRegiments?: number;
-  /** Exact companies (level exact). */
-  readonly companies?: readonly { readonly troopType: string; readonly figures: number }[];
-  /** Leaders, heroes, creatures (level exact). */
-  readonly individuals?: readonly { readonly name: string; readonly kind: string }[];
-}
-
-/** The truth about a force, for the referee. */
-export interface ForceTruth {
-  readonly armyId: string;
-  readonly regiment?: string;
-  readonly figures: number;
-  readonly troops: number;
-  readonly regiments: number;
-  readonly companies: readonly { readonly troopType: string; readonly figures: number }[];
-  readonly individuals: readonly { readonly name: string; readonly kind: string }[];
 }
 
 function companiesOf(r: Regiment | undefined): { troopType: string; figures: number }[] {

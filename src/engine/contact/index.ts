@@ -1,12 +1,11 @@
+export { type BattlefieldCell, CONTACT_MODIFIERS, type ContactRecord, type Decision, type DeploymentBriefing, GRID_COLUMNS, GRID_ROWS, type LossCell, type Step1Choice, TERRAIN_DECK, type TerrainCard } from '../state/index.js';
 /** The contact, intelligence and battle rules. @see 001 Contact and Deployment; RULINGS 5 and 6 */
 export { canAvoidTo } from './avoid.js';
 export { baselines } from './baselines.js';
 export { applyBattleResult, declareWithdrawal } from './battleResult.js';
 export { advanceTabletopTurn, battleLosses } from './battleTurn.js';
 export { type ContactEvent } from './contactEvents.js';
-export { type ContactData, type ContactRecord, type ContactStep, type Decision, type Step1Choice } from './contactRecord.js';
 export { contactStep } from './contactStep.js';
-export { type DeploymentBriefing } from './deployment.js';
 export { describeConditions, describeEstimate, describeStep } from './describeContact.js';
 export { type BriefingPart, describeDeployment } from './describeTable.js';
 export { publicConditions } from './battleConditions.js';
@@ -18,7 +17,6 @@ export { battlefieldSketchOf } from './sketch.js';
 export { splitContact } from './splitContact.js';
 export { chooseStep1, resolveStep1 } from './step1.js';
 export { assumeRole, declareReinforce, exploit, forceSecondContact, maneuver, relief, supportOperation } from './supportReserve.js';
-export { CONTACT_MODIFIERS, CONTACT_TABLE, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, DISENGAGE_MODIFIERS, type LossCell, LOSSES_TABLE, PRECALCULATED_INTERVALS, SCOUT_LIMIT, SCOUT_TABLE, SIZE_ESTIMATION_TABLE, TERRAIN_CARDS_EACH, TERRAIN_DECK, type TerrainCard } from './tables.js';
-export { type BattlefieldCell, GRID_COLUMNS, GRID_ROWS } from './terrainDeck.js';
+export { CONTACT_TABLE, DEPLOYMENT_MODIFIERS, DEPLOYMENT_SCHEDULE, DISENGAGE_MODIFIERS, LOSSES_TABLE, PRECALCULATED_INTERVALS, SCOUT_LIMIT, SCOUT_TABLE, SIZE_ESTIMATION_TABLE, TERRAIN_CARDS_EACH } from './tables.js';
 export { type HandCard, ORIENTATIONS, placeTerrainCardFromSide, terrainHand, terrainSeenBy } from './terrainPlacement.js';
 export { intelFor } from './view.js';

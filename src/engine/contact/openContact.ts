@@ -1,8 +1,7 @@
 import { PUBLIC } from '../events/index.js';
 import type { MapModel } from '../map/index.js';
-import { newContactId, type CampaignState } from '../state/index.js';
+import { type CampaignState, type ContactData, type ContactRecord, newContactId } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
-import type { ContactData, ContactRecord } from './contactRecord.js';
 import { liveArmies } from './queries.js';
 import { nowIndex, putContact, setStatus, told, type ContactOutput } from './records.js';
 

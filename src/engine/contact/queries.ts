@@ -1,8 +1,7 @@
 import { fromIndex, timeIndex, type GameTime } from '../clock/index.js';
 import { isHostile, type Army } from '../forces/index.js';
 import { isAdjacent } from '../hex/index.js';
-import { contactHistory, isOpen, type CampaignState } from '../state/index.js';
-import type { ContactRecord } from './contactRecord.js';
+import { type CampaignState, contactHistory, type ContactRecord, isOpen } from '../state/index.js';
 
 export { isOpen };
 

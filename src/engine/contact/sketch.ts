@@ -1,9 +1,7 @@
 import type { BattlefieldSketch, PlacedCard } from '../views/index.js';
 import { formatGameTime } from '../clock/index.js';
-import type { CampaignState } from '../state/index.js';
-import type { ContactRecord } from './contactRecord.js';
+import type { BattlefieldCell, CampaignState, ContactRecord, DealtCard } from '../state/index.js';
 import { isHostile } from '../forces/index.js';
-import type { BattlefieldCell, DealtCard } from './terrainDeck.js';
 
 /**
  * Where a dealt card lies until its commander moves it: cards fill the grid from the centre

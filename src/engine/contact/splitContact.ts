@@ -1,9 +1,9 @@
 import { PUBLIC } from '../events/index.js';
 import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/index.js';
+import type { CampaignState, ContactData } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
-import { withData, type ContactData } from './contactRecord.js';
+import { withData } from './contactRecord.js';
 import { openingContact } from './openContact.js';
 import { hasHostilePair } from './queries.js';
 import { getContact, nowIndex, putContact, told, type ContactOutput } from './records.js';

@@ -5,15 +5,14 @@ import { hexEquals, type Hex, isAdjacent } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { fitsThisHalf, spendAtOnce, type PricedMove } from '../movement/index.js';
 import { fail, ok, type Result } from '../result.js';
-import { contactHistory, getArmy, type CampaignState } from '../state/index.js';
+import { type CampaignState, contactHistory, type ContactRecord, getArmy, type OperationLog } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
-import { withData, type ContactRecord, type OperationLog } from './contactRecord.js';
+import { withData } from './contactRecord.js';
 import { contactMoment, contactMoveCost, contactPointsLeft, makeContactMove, ownHexCost } from './moveCost.js';
 import { describeStep } from './describeContact.js';
 import { openingContact } from './openContact.js';
 import { adjacentEnemies, everyoneIn, hostile, isOpen, maneuveringAt, openContactOf } from './queries.js';
 import { nowIndex, putContact, told, type ContactOutput } from './records.js';
-
 
 function army(state: CampaignState, id: string): Result<Army> {
   const a = state.armies[id];

@@ -1,9 +1,8 @@
 import type { Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
 import { marchFormation } from '../movement/index.js';
-import type { CardReading, LengthUnit, TableFormation, TacticalProfile } from '../profiles/index.js';
-import type { CampaignState } from '../state/index.js';
-import type { DealtCard } from './terrainDeck.js';
+import type { TacticalProfile } from '../profiles/index.js';
+import type { CampaignState, DealtCard, ForceTableNote, TableNote } from '../state/index.js';
 
 /**
  * How the strategic state reads on the tabletop of the campaign's tactical profile, as typed
@@ -13,34 +12,6 @@ import type { DealtCard } from './terrainDeck.js';
  * @see 002 Movement: Formations; Forced march attrition; Forced march exhaustion; Terrain effects;
  *   003 Movement: Rout; Pursuit; Evade; Flying
  */
-
-/** What the whole table needs: public, in the briefing. */
-export type TableNote =
-  /** The chapter's rates are not in the text as stored: the referee's. */
-  | { readonly kind: 'table'; readonly name: string; readonly unit: LengthUnit }
-  /** 002: each force's starting formation from its march formation. */
-  | { readonly kind: 'startingFormations'; readonly armies: readonly { readonly armyId: string; readonly formation: TableFormation }[] }
-  /** 002: dirt roads, dry or wet after the campaign's rain. */
-  | { readonly kind: 'roads'; readonly wet: boolean; readonly rainLevel: number }
-  /** 002: the dealt terrain cards the chapter reads. */
-  | { readonly kind: 'terrainCards'; readonly cards: readonly { readonly card: 'woods' | 'river' | 'stream' | 'hill'; readonly reading: CardReading }[] }
-  /** 003: rout, pursuit and evade against 001's withdrawal, pursuit and evade. */
-  | { readonly kind: 'conventions' };
-
-/** What one force brings to the table: secret to its commander and the referee. */
-export type ForceTableNote =
-  /** 002: it force-marched today or is fatigued: the chapter's forced-march attrition and exhaustion check. */
-  | {
-    readonly kind: 'forcedMarchAttrition';
-    readonly because: readonly ('forcedMarch' | 'fatigued')[];
-    readonly attrition: readonly { readonly label: string; readonly endurance: number }[];
-    readonly exhaustionDie: number;
-    readonly exhaustion: readonly { readonly label: string; readonly from: number }[];
-  }
-  /** 002: companies that start out of the force's formation (skirmishers in open order, levies in mass). */
-  | { readonly kind: 'companyFormations'; readonly groups: readonly { readonly formation: TableFormation; readonly companies: readonly string[] }[] }
-  /** 003: the force flies (or has flyers): flight heights and costs. */
-  | { readonly kind: 'flying'; readonly unit: LengthUnit; readonly combatHeight: readonly [number, number]; readonly takeOff: string; readonly climb: string; readonly dive: string; readonly land: string };
 
 const CARD_KINDS = ['hill', 'woods', 'river', 'stream'] as const;
 

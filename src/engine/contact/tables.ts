@@ -1,11 +1,10 @@
+import type { ContactTableRow, DeployUnit, LossCell, MarchFormation, ScoutOutcome, TerrainCard } from '../state/index.js';
+
 /**
  * Contact and deployment tables, as data. Every number here comes from the rule texts; the
  * functions that read them live next door (estimate.ts, disengage.ts, deployment.ts, terrain.ts).
  * A referee who wants different tables replaces the data, not the code.
  */
-
-/** One result of the Scout table. @see 000 Scouts Out: Scout Table */
-export type ScoutOutcome = 'captured' | 'killed' | 'unsuccessful' | 'successful';
 
 /** Scout table by d6 (index 0 = a roll of 1). Captured helps the captor, success the owner. */
 export const SCOUT_TABLE: readonly ScoutOutcome[] = ['captured', 'killed', 'unsuccessful', 'unsuccessful', 'successful', 'successful'] as const;
@@ -17,35 +16,8 @@ export const SCOUT_TABLE: readonly ScoutOutcome[] = ['captured', 'killed', 'unsu
  * @see 000 Scouts Out
  */
 export const SCOUT_LIMIT = 6;
-
-/** Contact dice modifiers. @see 001 Contact Dice: Contact Modifiers */
-export const CONTACT_MODIFIERS = {
-  morePoints: { value: 1, label: 'more move points than all opponents' },
-  smallest: { value: 1, label: 'smallest force by at least one regiment' },
-  scouts: { value: 1, label: 'successful scout(s)' },
-  capturedScouts: { value: 1, label: 'captured scout(s)' },
-  previousContact: { value: 1, label: 'previous contact this or the last period' },
-  opponentsClear: { value: 1, label: 'all opponents in clear terrain' },
-  opponentsMountain: { value: -1, label: 'all opponents in mountain terrain' },
-} as const;
-/**
- * A contact dice modifier: one of the table's, or the weather's under a movement profile that
- * has one (ACKS: rain limits reconnaissance; its value comes from the profile).
- */
-export type ContactModifierCode = keyof typeof CONTACT_MODIFIERS | 'weather';
 /** The weather modifier's label; its value is the profile's. @see 004 Effects of Weather Conditions */
 export const WEATHER_CONTACT_LABEL = 'rain limits reconnaissance';
-
-/** Size bands of the contact table. */
-export type SizeBand = 'none' | 'pm50' | 'pm25' | 'pm10' | 'accurate';
-/** Composition levels of the contact table. */
-export type CompositionLevel = 'none' | 'basic' | 'types' | 'proportions' | 'exact';
-
-export interface ContactTableRow {
-  readonly awareness: 'unaware' | 'aware' | 'estimate';
-  readonly size: SizeBand;
-  readonly composition: CompositionLevel;
-}
 
 /**
  * Contact table by the modified contact die, clamped to 1-6 (index 0 = 1 or less).
@@ -69,40 +41,12 @@ export const SIZE_ESTIMATION_TABLE: Readonly<Record<'pm50' | 'pm25' | 'pm10', re
   pm25: [-25, -20, -15, -10, -5, 0, 5, 10, 15, 20, 25],
   pm10: [-10, 0, -10, -5, -5, 0, 5, 5, 10, 0, 10],
 } as const;
-
-/**
- * The terrain deck of Chainmail's terrain selection: 20 cards. @see RULINGS 5 Terrain
- * reconnaissance; 001 Terrain Reconnaissance
- */
-export const TERRAIN_DECK = {
-  hill: 4,
-  woods: 2,
-  marsh: 1,
-  river: 1,
-  stream: 1,
-  pond: 1,
-  gully: 1,
-  roughGround: 1,
-  blank: 8,
-} as const;
-export type TerrainCard = keyof typeof TERRAIN_DECK;
 /** The kinds of card, in table order. */
 export const TERRAIN_CARD_KINDS: readonly TerrainCard[] = ['hill', 'woods', 'marsh', 'river', 'stream', 'pond', 'gully', 'roughGround', 'blank'];
 
 /** Cards each commander draws in terrain reconnaissance (the winner may draw more in one turn). */
 export const TERRAIN_CARDS_EACH = 4;
-
-/** Disengagement operations; 'withdraw' reads the same column as 'delay'. */
-export type DisengageOperation = 'avoid' | 'evade' | 'delay' | 'withdraw';
 export type LossColumn = 'delay' | 'evade' | 'avoid';
-
-/** One cell of the losses table: a percentage of the assault regiment, displaced or destroyed. */
-export interface LossCell {
-  /** Percentage of the assault regiment's current figures lost (100 when destroyed). */
-  readonly percent: number;
-  readonly displaced: boolean;
-  readonly destroyed: boolean;
-}
 
 const L = (percent: number, displaced = false): LossCell => ({ percent, displaced, destroyed: false });
 const DESTROYED: LossCell = { percent: 100, displaced: false, destroyed: true };
@@ -161,10 +105,6 @@ export type DeploymentModifierCode = keyof typeof DEPLOYMENT_MODIFIERS;
  * the day's march (ACKS: +2 initiative); its value is the profile's. @see 004 Forced Marching
  */
 export const FORCED_MARCH_EARLY_LABEL = 'forced march declared before the day\'s march';
-
-/** Tactical march formations. @see 000 Orders of March: Tactical March Formations */
-export type MarchFormation = 'figures2x20' | 'figures4x10' | 'companies' | 'battalions';
-export type DeployUnit = 'company' | 'battalion' | 'regiment';
 
 export interface DeploymentScheduleRow {
   readonly label: string;

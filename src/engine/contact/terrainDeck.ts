@@ -1,5 +1,6 @@
 import type { Dice } from '../dice/index.js';
-import { TERRAIN_CARD_KINDS, TERRAIN_CARDS_EACH, TERRAIN_DECK, type TerrainCard } from './tables.js';
+import { TERRAIN_CARD_KINDS, TERRAIN_CARDS_EACH } from './tables.js';
+import { type DealtCard, TERRAIN_DECK, type TerrainCard } from '../state/index.js';
 
 /** The full deck as a list, in table order. */
 export function terrainDeck(deck: Readonly<Partial<Record<TerrainCard, number>>> = TERRAIN_DECK): TerrainCard[] {
@@ -34,22 +35,6 @@ export function terrainDrawOrder(ranked: readonly string[], difference: number):
     }
   }
   return order;
-}
-
-export interface DealtCard {
-  readonly armyId: string;
-  readonly card: TerrainCard;
-  /** Where the commander placed it on the 3 x 3 battlefield grid, once placed. */
-  readonly cell?: BattlefieldCell;
-  /** Orientation in degrees (0, 90, 180, 270). */
-  readonly orientation?: number;
-}
-
-export const GRID_ROWS = ['near', 'middle', 'far'] as const;
-export const GRID_COLUMNS = ['left', 'centre', 'right'] as const;
-export interface BattlefieldCell {
-  readonly row: (typeof GRID_ROWS)[number];
-  readonly column: (typeof GRID_COLUMNS)[number];
 }
 
 /** Deals the cards in draw order, each drawn at random from what is left of the deck. */

@@ -1,9 +1,8 @@
 import { isHostile } from '../forces/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/index.js';
-import { withData, type ContactRecord } from './contactRecord.js';
+import { type BattlefieldCell, type CampaignState, type ContactRecord, type DealtCard, GRID_COLUMNS, GRID_ROWS } from '../state/index.js';
+import { withData } from './contactRecord.js';
 import { getContact, putContact } from './records.js';
-import { GRID_COLUMNS, GRID_ROWS, type BattlefieldCell, type DealtCard } from './terrainDeck.js';
 
 /**
  * Terrain cards as their commander sees them. Cells are stored from the side of the first army

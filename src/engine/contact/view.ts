@@ -1,5 +1,4 @@
-import type { ContactData, ContactRecord } from './contactRecord.js';
-import type { Estimate } from './estimate.js';
+import type { ContactData, ContactRecord, Estimate } from '../state/index.js';
 
 /** Who looks at a contact: the referee, or one army's commander. */
 export type ContactViewer = { readonly kind: 'referee' } | { readonly kind: 'army'; readonly armyId: string };

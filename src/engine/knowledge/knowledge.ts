@@ -1,7 +1,7 @@
-import { timeIndex, type GameTime } from '../clock/index.js';
+import { timeIndex } from '../clock/index.js';
 import type { Army } from '../forces/index.js';
-import { hexDistance, type Hex } from '../hex/index.js';
-import { isOpen, type CampaignState } from '../state/index.js';
+import { hexDistance } from '../hex/index.js';
+import { type CampaignState, isOpen, type KnowledgeState, type Sighting, type Sightings } from '../state/index.js';
 
 /**
  * What each army knows of where the others are, for fog of war (the referee's `positions:fog`).
@@ -11,26 +11,6 @@ import { isOpen, type CampaignState } from '../state/index.js';
  * (the Valormr default: moves are overt) every army is known where it is.
  * @see RULINGS 6 Secrets; docs/rulings.md (Fog of war)
  */
-export type SightingHow = 'public' | 'contact' | 'courier';
-
-/** Where an army was seen, when, and how the viewer knows. */
-export interface Sighting {
-  readonly hex: Hex;
-  readonly at: GameTime;
-  readonly how: SightingHow;
-  /** A courier's report: the army that sent it. */
-  readonly from?: string;
-}
-
-/** Sightings by the id of the army seen. */
-export type Sightings = Readonly<Record<string, Sighting>>;
-
-export interface KnowledgeState {
-  /** What each army remembers, by the viewer army's id. */
-  readonly armies: Readonly<Record<string, Sightings>>;
-  /** Reports riding with couriers (what the sender knew when it sent them), by courier id. */
-  readonly reports: Readonly<Record<string, Sightings>>;
-}
 
 export const NO_KNOWLEDGE: KnowledgeState = { armies: {}, reports: {} };
 

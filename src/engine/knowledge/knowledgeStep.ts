@@ -1,6 +1,5 @@
-import type { CampaignState } from '../state/index.js';
-import type { TickStep } from '../tick/index.js';
-import { isFog, mergeSightings, sightedNow, type KnowledgeState, type Sighting, type Sightings } from './knowledge.js';
+import type { CampaignState, KnowledgeState, Sighting, Sightings, TickStep } from '../state/index.js';
+import { isFog, mergeSightings, sightedNow } from './knowledge.js';
 
 /** A report as its recipient keeps it: each sighting told by the courier's sender. */
 function told(report: Sightings, from: string, recipient: string): Sightings {
@@ -38,7 +37,7 @@ export function learn(state: CampaignState): KnowledgeState {
   return { armies, reports };
 }
 
-export const knowledgeStep: TickStep = ({ state }) => {
+export const knowledgeStep: TickStep<never> = ({ state }) => {
   const knowledge = learn(state);
   return { state: knowledge === state.knowledge ? state : { ...state, knowledge }, events: [] };
 };

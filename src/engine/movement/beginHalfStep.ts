@@ -1,16 +1,14 @@
+import type { MovementEvent, MovementFact } from './movementEvents.js';
 import type { Dice } from '../dice/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import type { Army, MarchState } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
 import { movementProfile, type MovementProfile } from '../profiles/index.js';
-import type { CampaignState, Order } from '../state/index.js';
-import type { TickStep } from '../tick/index.js';
-import type { WeatherEffects } from '../weather/index.js';
+import type { CampaignState, Order, TickStep, WeatherEffects } from '../state/index.js';
 import { detectContacts, openContacts } from './contacts.js';
 import { progressOperation } from './crossingOperations.js';
 import { todaysPoints } from './dailyPoints.js';
 import { describeMovement } from './describeMovement.js';
-import type { MovementFact } from './movementEvents.js';
 import { appendDay, recovers, restFactorFromDay } from './restAndFatigue.js';
 import { loseStragglers, recoverStragglers, stragglerCount } from './stragglers.js';
 
@@ -23,7 +21,7 @@ import { loseStragglers, recoverStragglers, stragglerCount } from './stragglers.
  * 4. opens contacts between forces that stand adjacent (stationary forces included).
  * @see RULINGS 2, 3, 4
  */
-export const beginHalfStep: TickStep = ({ state, map, dice, weather }) => {
+export const beginHalfStep: TickStep<MovementEvent> = ({ state, map, dice, weather }) => {
   const facts: MovementFact[] = [];
   const armies: Record<string, Army> = { ...state.armies };
   const orders: Record<string, Order> = { ...state.orders };

@@ -2,8 +2,7 @@ import { timeIndex } from '../clock/index.js';
 import { PUBLIC } from '../events/index.js';
 import { isHostile, type Army } from '../forces/index.js';
 import { type Hex, formatHex, hexKey, neighbours } from '../hex/index.js';
-import type { ContactRecord } from '../contact/index.js';
-import { contactHistory, getArmy, newContactId, type CampaignState } from '../state/index.js';
+import { type CampaignState, contactHistory, type ContactRecord, getArmy, newContactId } from '../state/index.js';
 import type { MovementFact } from './movementEvents.js';
 
 /** Armies that stand on the map: not destroyed, not aboard ship. */

@@ -3,9 +3,9 @@ import { hexEquals, type Hex } from '../hex/index.js';
 import type { Bank, MapModel } from '../map/index.js';
 import type { MovementProfile } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { WeatherEffects } from '../weather/index.js';
 import { halfDayPoints } from './dailyPoints.js';
 import type { CrossingCost } from './types.js';
+import type { WeatherEffects } from '../state/index.js';
 
 /** Half periods of work per day. */
 export const HALVES_PER_DAY = 4;

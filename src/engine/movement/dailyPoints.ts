@@ -1,7 +1,6 @@
 import type { Army } from '../forces/index.js';
 import { basePoints, sizedPoints, times, type MovementProfile } from '../profiles/index.js';
-import type { WeatherEffects } from '../weather/index.js';
-import type { MovePeriod } from './types.js';
+import type { MovePeriod, WeatherEffects } from '../state/index.js';
 
 /**
  * Daily move points before saved points, under the campaign's movement profile: the army's rate

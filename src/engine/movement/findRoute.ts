@@ -2,7 +2,6 @@ import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import { arrivalBank, crossingNeeded, hexGrid, hexIndex, type Bank, type HexGrid, type MapModel } from '../map/index.js';
 import { basePoints, type MovementProfile } from '../profiles/index.js';
-import type { WeatherEffects } from '../weather/index.js';
 import { crossingCost, HALVES_PER_DAY } from './crossing.js';
 import { connected } from './routeComponents.js';
 import { NodeHeap } from './routeHeap.js';
@@ -10,6 +9,7 @@ import { BANKS, bankCode, edgeClass, landmarksFor, profileFor, usesLandmarks, ty
 import { fliesOver } from './terrainCost.js';
 import type { MoveOptions } from './types.js';
 import { otherBank } from './walkPath.js';
+import type { WeatherEffects } from '../state/index.js';
 
 export interface RouteInput {
   readonly map: MapModel;

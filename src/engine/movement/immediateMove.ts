@@ -4,13 +4,13 @@ import { hexEquals, type Hex } from '../hex/index.js';
 import type { Bank, MapModel } from '../map/index.js';
 import type { MovementProfile } from '../profiles/index.js';
 import { ok, type Result, type Violation } from '../result.js';
-import type { WeatherEffects } from '../weather/index.js';
 import { periodPoints, todaysPoints } from './dailyPoints.js';
 import { enterCost } from './terrainCost.js';
 import { stragglerCount } from './stragglers.js';
 import { inFirstHalf, isFirstHalfOfPeriod, isNightHalf } from './timing.js';
 import type { MoveOptions, WalkStep } from './types.js';
 import { walkPath } from './walkPath.js';
+import type { WeatherEffects } from '../state/index.js';
 
 /**
  * Moves that other rules make at once (the contact rules' avoid, displacement, exploit, relief and

@@ -1,3 +1,4 @@
+export { type MoveOrder, type MovePeriod } from '../state/index.js';
 /**
  * Strategic movement: costs, crossings, daily points, rest and fatigue, stragglers, march
  * formations, routes, move previews and the simultaneous resolution of a half period.
@@ -20,5 +21,5 @@ export { planMove } from './planMove.js';
 export { fatigueRecovery, restFactorFromDay } from './restAndFatigue.js';
 export { stragglerPercent } from './stragglers.js';
 export { enterCost, TERRAIN_COST } from './terrainCost.js';
-export { type CrossingMethod, type MoveOptions, type MoveOrder, type MovePeriod, type MovePlan, type PlannedStep, type RestOrder } from './types.js';
+export { type MoveOptions, type MovePlan, type PlannedStep } from './types.js';
 export { walkPath } from './walkPath.js';

@@ -2,13 +2,13 @@ import type { Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
 import { neighbours } from '../hex/index.js';
 import { armySize, basePoints, columnMiles, isTireless, machinesAssembled, owesNoRest, type MovementProfile } from '../profiles/index.js';
-import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { todaysPoints } from './dailyPoints.js';
 import { describeFatigue } from './describeMovement.js';
 import { describeMarchFormation, marchFormation, type MarchFormationId } from './marchFormation.js';
 import { halvesSinceLongRest, marchingDaysIn } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
+import type { WeatherEffects } from '../state/index.js';
 
 /** What /army status shows about an army's march (for its own commander). */
 export interface MarchStatus {

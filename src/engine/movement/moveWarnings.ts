@@ -3,11 +3,11 @@ import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { owesNoRest, type MovementProfile } from '../profiles/index.js';
-import type { WeatherEffects } from '../weather/index.js';
 import { describeFatigue } from './describeMovement.js';
 import { fatigueOnMoving, halvesSinceLongRest, marchingDaysIn } from './restAndFatigue.js';
 import type { MoveOptions, MoveRequest, MoveWarning } from './types.js';
 import type { Walk } from './walkPath.js';
+import type { WeatherEffects } from '../state/index.js';
 
 /** What the warnings of a previewed move are drawn from. */
 export interface WarningInput {

@@ -3,7 +3,7 @@ import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '
 import type { FatigueReason } from '../forces/index.js';
 import type { Violation } from '../result.js';
 import type { TieBreak } from './contest.js';
-import type { CrossingMethod } from './types.js';
+import type { CrossingMethod } from '../state/index.js';
 
 /**
  * What the movement rules report, as typed facts (hexes as map ids). Their sentences are written

@@ -1,20 +1,18 @@
+import type { MarchNote, MovementEvent, MovementFact } from './movementEvents.js';
 import { halfPeriodName, timeIndex, type GameTime } from '../clock/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import type { Army, HalfActivity, MarchState } from '../forces/index.js';
 import { hexEquals, type Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { movementProfile, type MovementProfile } from '../profiles/index.js';
-import { getArmy, type CampaignState, type Order } from '../state/index.js';
-import type { TickStep } from '../tick/index.js';
+import { type CampaignState, getArmy, type MoveOrder, type Order, type TickStep } from '../state/index.js';
 import { detectContacts, halvesTaken, openContacts } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { describeMovement } from './describeMovement.js';
-import type { MarchNote, MovementFact } from './movementEvents.js';
 import { resolveHalf, type MoverOutcome } from './resolveHalf.js';
 import { appendHalf, fatigueOnMoving, fatigueRecovery } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
 import { isFirstHalfOfPeriod, periodActive } from './timing.js';
-import type { MoveOrder } from './types.js';
 
 /**
  * The movement step of a tick: resolves the current half period's moves simultaneously
@@ -23,7 +21,7 @@ import type { MoveOrder } from './types.js';
  * and opens contacts for forces that came into map contact.
  * @see RULINGS 2, 3, 4; 000 Strategic Movement; 000 Overland Travel
  */
-export const movementStep: TickStep = ({ state, map, dice, weather }) => {
+export const movementStep: TickStep<MovementEvent> = ({ state, map, dice, weather }) => {
   const res = resolveHalf(state, map, dice, weather);
   const facts: MovementFact[] = [...res.facts];
   const armies: Record<string, Army> = { ...state.armies };

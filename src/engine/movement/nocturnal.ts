@@ -1,6 +1,6 @@
 import type { Army } from '../forces/index.js';
 import type { Violation } from '../result.js';
-import type { MovePeriod } from './types.js';
+import type { MovePeriod } from '../state/index.js';
 
 /**
  * Nocturnal folk. Goblins, kobolds and orcs suffer in sunlight and "always choose nocturnal

@@ -4,11 +4,11 @@ import { hexEquals } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import type { MovementProfile } from '../profiles/index.js';
 import { BrokenData, type Violation } from '../result.js';
-import type { WeatherEffects } from '../weather/index.js';
 import { periodPoints, todaysPoints } from './dailyPoints.js';
 import { inFirstHalf, isFirstHalfOfPeriod, isNightHalf, periodActive } from './timing.js';
-import type { CrossingMethod, MoveOrder, WalkStep } from './types.js';
+import type { WalkStep } from './types.js';
 import { walkPath } from './walkPath.js';
+import type { CrossingMethod, MoveOrder, WeatherEffects } from '../state/index.js';
 
 /** One hex entry (or in-place river crossing) an army's order makes in this half period. */
 export interface HalfEntry {

@@ -3,14 +3,13 @@ import { hexEquals, type Hex, hexKey } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { movementProfile, type MovementProfile } from '../profiles/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import type { CampaignState } from '../state/index.js';
-import type { WeatherEffects } from '../weather/index.js';
+import type { CampaignState, MoveOrder, WeatherEffects } from '../state/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { findRoute } from './findRoute.js';
 import { moveWarnings } from './moveWarnings.js';
 import { nocturnalRefusal } from './nocturnal.js';
 import { scheduleMove } from './scheduleMove.js';
-import type { MoveOptions, MoveOrder, MovePlan, MoveRequest, MoveWarning, WalkStep } from './types.js';
+import type { MoveOptions, MovePlan, MoveRequest, MoveWarning, WalkStep } from './types.js';
 import { walkPath } from './walkPath.js';
 
 /** Hex keys of every other commander on the map (one commander per hex). */

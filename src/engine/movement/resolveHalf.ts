@@ -6,14 +6,12 @@ import { type Hex, hexKey, isAdjacent, neighbours } from '../hex/index.js';
 import type { Bank, MapModel } from '../map/index.js';
 import { movementProfile, type MovementProfile } from '../profiles/index.js';
 import { BrokenData } from '../result.js';
-import { getArmy, type CampaignState } from '../state/index.js';
-import type { WeatherEffects } from '../weather/index.js';
+import { type CampaignState, getArmy, type MoveOrder, type WeatherEffects } from '../state/index.js';
 import { rankContenders } from './contest.js';
 import { halvesTaken, hexHolders } from './contacts.js';
 import type { MovementFact } from './movementEvents.js';
 import { planHalf, type HalfEntry, type HalfPlan } from './planHalf.js';
 import { fatigueOnMoving } from './restAndFatigue.js';
-import type { MoveOrder } from './types.js';
 
 /** Why an army stopped moving in this half period. */
 export type HaltReason =

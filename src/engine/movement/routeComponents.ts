@@ -1,5 +1,4 @@
 import type { HexGrid } from '../map/index.js';
-import type { Profile } from './routeProfile.js';
 
 /**
  * Connectivity of a movement profile's legal-entry graph: strongly connected components (Tarjan,
@@ -66,6 +65,18 @@ export function stronglyConnected(g: HexGrid, legal: Int8Array): Int32Array {
   return comp;
 }
 
+/**
+ * The strongly connected components of a profile's legal-entry graph and their condensation
+ * (what `connected` reads; a route profile carries them).
+ */
+export interface RouteComponents {
+  /** Component of each hex; components are numbered in reverse topological order (Tarjan). */
+  readonly comp: Int32Array;
+  /** Condensation: component c's successors are compAdj[compStart[c] .. compStart[c + 1]). */
+  readonly compStart: Int32Array;
+  readonly compAdj: Int32Array;
+}
+
 /** The graph of components (edges between different components, without repeats). */
 export function condensation(g: HexGrid, legal: Int8Array, comp: Int32Array): { compStart: Int32Array; compAdj: Int32Array } {
   let count = 0;
@@ -95,7 +106,7 @@ export function condensation(g: HexGrid, legal: Int8Array, comp: Int32Array): { 
 }
 
 /** Whether any legal sequence of entries leads from hex `s` to hex `t` (blocked hexes and crossings aside). */
-export function connected(p: Profile, s: number, t: number): boolean {
+export function connected(p: RouteComponents, s: number, t: number): boolean {
   const cs = p.comp[s] as number;
   const ct = p.comp[t] as number;
   if (cs === ct) return true;

@@ -2,7 +2,7 @@ import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import { hexGrid, TERRAINS, type Bank, type HexGrid, type MapModel } from '../map/index.js';
 import type { MovementProfile } from '../profiles/index.js';
-import { condensation, stronglyConnected } from './routeComponents.js';
+import { condensation, stronglyConnected, type RouteComponents } from './routeComponents.js';
 import { NodeHeap } from './routeHeap.js';
 import { enterCost, fliesOver, isHomeTerrain } from './terrainCost.js';
 import type { MoveOptions } from './types.js';
@@ -37,16 +37,11 @@ export const edgeClass = (g: HexGrid, i: number, d: number, j: number, home: num
  * without a search). Blocked hexes and river crossings are left out (crossings only add cost,
  * and blocking only removes routes), so "not connected here" means no route at all.
  */
-export interface Profile {
+export interface Profile extends RouteComponents {
   readonly classCost: Float64Array;
   /** 1 where the army counts the hex as its home terrain; undefined without home terrain. */
   readonly home: Uint8Array | undefined;
   readonly minStep: number;
-  /** Component of each hex; components are numbered in reverse topological order (Tarjan). */
-  readonly comp: Int32Array;
-  /** Condensation: component c's successors are compAdj[compStart[c] .. compStart[c + 1]). */
-  readonly compStart: Int32Array;
-  readonly compAdj: Int32Array;
   /**
    * On big maps, built by the first long search that needs them (`landmarksFor`): distances from
    * and to a few landmark hexes, for a sharper heuristic.

@@ -3,11 +3,11 @@ import type { Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
 import type { MovementProfile } from '../profiles/index.js';
 import { fail, ok, type Result, BrokenData } from '../result.js';
-import type { WeatherEffects } from '../weather/index.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { dailyPoints, periodPoints, todaysPoints } from './dailyPoints.js';
 import { halfName, inFirstHalf } from './timing.js';
-import type { MovePeriod, MoveRequest, PlannedStep, WalkStep } from './types.js';
+import type { MoveRequest, PlannedStep, WalkStep } from './types.js';
+import type { MovePeriod, WeatherEffects } from '../state/index.js';
 
 /** Longest preview the bot computes, in days. */
 const MAX_PLAN_DAYS = 60;

@@ -1,5 +1,6 @@
 import type { GameTime } from '../clock/index.js';
-import type { HalfName, MovePeriod } from './types.js';
+import type { HalfName } from './types.js';
+import type { MovePeriod } from '../state/index.js';
 
 /**
  * When a hex is entered: in the first half of the period if the points spent so far in the

@@ -1,14 +1,11 @@
 import type { Hex } from '../hex/index.js';
 import type { Bank, CrossingSite, RiverSize, Terrain } from '../map/index.js';
-import type { OrderGiven } from '../state/index.js';
+import type { CrossingMethod, MoveOrder, MovePeriod } from '../state/index.js';
 
 /**
  * Shared shapes of the movement rules.
  * @see 000 Strategic Movement; 000 Terrain Effects; RULINGS 1-4
  */
-
-/** A move order's period: light-sighted forces move by day (or by night under limits); dark-seeing ones may split. */
-export type MovePeriod = 'day' | 'night' | 'split';
 
 /** How an army links one hex to the next. */
 export type Link = 'road' | 'track' | 'none';
@@ -23,9 +20,6 @@ export interface MoveOptions {
   readonly night: boolean;
   readonly unformed: boolean;
 }
-
-/** How a river gets crossed in one hex. */
-export type CrossingMethod = 'bridge' | 'ferry' | 'ford' | 'swim' | 'rafts';
 
 /** A river crossing made in one hex, and what it costs. */
 export interface CrossingCost {
@@ -104,29 +98,6 @@ export type MoveWarningCode =
 export interface MoveWarning {
   readonly code: MoveWarningCode;
   readonly message: string;
-}
-
-/** A march order: the path to follow over as many half periods as it takes. */
-export interface MoveOrder extends OrderGiven {
-  readonly kind: 'move';
-  readonly period: MovePeriod;
-  /** Hexes to enter, in order (not including the start). */
-  readonly path: readonly Hex[];
-  readonly forced: boolean;
-  readonly unformed: boolean;
-  readonly save: boolean;
-  /** Cross the river in the last hex (end on the far bank). */
-  readonly crossAtEnd?: boolean;
-  /**
-   * Multi-day river crossings (ferry, rafts) the commander accepted when giving the order. The
-   * army will not commit to a multi-day crossing it was not shown (a ford closed by rain since).
-   */
-  readonly crossings?: readonly { readonly hex: Hex; readonly method: CrossingMethod }[];
-}
-
-/** A rest order: the army stays put and rests. @see 000 Overland Travel: Daily Rest */
-export interface RestOrder extends OrderGiven {
-  readonly kind: 'rest';
 }
 
 /** A move request as commands give it. */

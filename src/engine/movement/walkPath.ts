@@ -3,10 +3,10 @@ import { type Hex, directionTo } from '../hex/index.js';
 import { arrivalBank, bankOfEdge, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
 import type { MovementProfile } from '../profiles/index.js';
 import type { Violation } from '../result.js';
-import type { WeatherEffects } from '../weather/index.js';
 import { crossingCost } from './crossing.js';
 import { enterCost, fliesOver } from './terrainCost.js';
 import type { MoveOptions, WalkStep } from './types.js';
+import type { WeatherEffects } from '../state/index.js';
 
 export interface WalkInput {
   readonly map: MapModel;

@@ -5,10 +5,9 @@ import { defaultBank, type MapModel } from '../map/index.js';
 import { defaultPeriod, findRoute } from '../movement/index.js';
 import { movementProfile } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState } from '../state/index.js';
+import type { ArmyPlan, CampaignState, ContactPolicy, PlanOrder } from '../state/index.js';
 import { NO_WEATHER_EFFECTS } from '../weather/index.js';
 import { placeName } from './summary.js';
-import type { ArmyPlan, ContactPolicy, PlanOrder } from './types.js';
 
 /** Most points a patrol takes: enough for any circuit a referee would draw. */
 const MAX_PATROL_POINTS = 8;

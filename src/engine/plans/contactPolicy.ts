@@ -1,10 +1,9 @@
-import { canEvade, chooseDecision, chooseStep1, isOpen, type ContactRecord, type Decision, type Step1Choice } from '../contact/index.js';
+import { canEvade, chooseDecision, chooseStep1, isOpen } from '../contact/index.js';
 import { REFEREE } from '../events/index.js';
 import { assaultRegiment, isHostile, regimentFigures, type Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
-import type { CampaignState } from '../state/index.js';
+import type { ArmyPlan, CampaignState, ContactRecord, Decision, Step1Choice } from '../state/index.js';
 import type { PlanDecidedFact, PlanReason } from './planEvents.js';
-import type { ArmyPlan } from './types.js';
 
 /** Figures of the army's engaging (assault) regiment: what an estimate of an enemy is compared with. */
 export function ownFigures(army: Army): number {

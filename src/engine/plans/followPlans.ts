@@ -4,14 +4,12 @@ import { isHostile, type Army } from '../forces/index.js';
 import { hexDistance, hexEquals, hexKey, hexSpiral, type Hex } from '../hex/index.js';
 import { knownPositions, stateAsKnown } from '../knowledge/index.js';
 import type { MapModel } from '../map/index.js';
-import { defaultPeriod, planMove, type MoveOrder, type RestOrder } from '../movement/index.js';
-import type { CampaignState } from '../state/index.js';
-import type { WeatherEffects } from '../weather/index.js';
+import { defaultPeriod, planMove } from '../movement/index.js';
+import type { ArmyPlan, CampaignState, MoveOrder, PlanEstimate, RestOrder, WeatherEffects } from '../state/index.js';
 import { answerByPolicy, contactOf, owesAnswer, ownFigures } from './contactPolicy.js';
 import { describePlan } from './describePlan.js';
 import type { PlanDecidedFact, PlanEvent, PlanReason } from './planEvents.js';
 import { describePlanOrder, placeName } from './summary.js';
-import type { ArmyPlan, PlanEstimate } from './types.js';
 
 /** Who gives a plan's orders (the `givenBy` of its move and rest orders). */
 export const PLAN_GIVER = 'plan';

@@ -1,7 +1,8 @@
 import { START_TIME } from '../clock/index.js';
 import { parseHex, type Hex } from '../hex/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { ArmyPlan, ContactPolicy, PlanKind, PlanOrder } from './types.js';
+import type { PlanKind } from './types.js';
+import type { ArmyPlan, ContactPolicy, PlanOrder } from '../state/index.js';
 
 /** A plan as a scenario file writes it: its kind, hex ids, the army it shadows, its contact policy. */
 export interface PlanSpec {

@@ -1,7 +1,7 @@
 import type { Names } from '../events/index.js';
 import type { Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
-import type { ArmyPlan, ContactPolicy, PlanOrder } from './types.js';
+import type { ArmyPlan, ContactPolicy, PlanOrder } from '../state/index.js';
 
 /** A place as a plan names it: the town's name with its hex id, or the hex id. */
 export function placeName(map: MapModel, h: Hex): string {

@@ -1,4 +1,4 @@
-import type { ContactData, ContactRecord } from '../contact/index.js';
+import type { ContactData, ContactRecord } from './contactRecords.js';
 
 /**
  * What the rules still read of a contact once it has closed, and nothing more: who took part

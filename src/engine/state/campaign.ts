@@ -1,16 +1,14 @@
 import { BrokenData } from '../result.js';
 import type { GameTime } from '../clock/index.js';
 import type { ManualDiceState, RngState } from '../dice/index.js';
-import type { KnowledgeState } from '../knowledge/index.js';
-import type { ContactRecord } from '../contact/index.js';
-import type { CourierRecord, DebarkOrder, SailOrder } from '../water/index.js';
-import type { MoveOrder, RestOrder } from '../movement/index.js';
-import type { ArmyPlan } from '../plans/index.js';
 import type { Army, SideInfo } from '../forces/index.js';
-import type { WeatherState } from '../weather/index.js';
 import type { CampaignSettings } from './settings.js';
-
-export type { ContactRecord, CourierRecord };
+import type { KnowledgeState } from './knowledgeRecords.js';
+import type { ContactRecord } from './contactRecords.js';
+import type { CourierRecord } from './waterRecords.js';
+import type { Order } from './orders.js';
+import type { ArmyPlan } from './planRecords.js';
+import type { WeatherState } from './weatherRecords.js';
 
 /**
  * The whole mutable state of one campaign: plain JSON-serialisable data. The map is static and
@@ -50,20 +48,6 @@ export interface CampaignState {
   /** Counter for courier ids, their own sequence (k1, k2, ...). */
   readonly nextCourierId: number;
 }
-
-/** Who gave an order (user id) and when (game time): common to every kind of order. */
-export interface OrderGiven {
-  readonly armyId: string;
-  readonly givenBy: string;
-  readonly givenAt: GameTime;
-}
-
-/**
- * A standing order, at most one per army: a march (movement), a rest, a fleet's voyage or
- * anchorage (with the fleet), or the wait at a port of debarkation (with the regiments awaited).
- * An army with no order holds.
- */
-export type Order = MoveOrder | RestOrder | SailOrder | DebarkOrder;
 
 /**
  * The army with this id. Rules call it for ids the state itself holds (orders, contacts,

@@ -1,8 +1,7 @@
 import { isForgettable } from '../contact/index.js';
 import { timeIndex } from '../clock/index.js';
-import type { CampaignState } from '../state/index.js';
+import type { CampaignState, TickStep } from '../state/index.js';
 import { courierFinished } from '../water/index.js';
-import type { TickStep } from './step.js';
 
 /**
  * The live state holds what the rules need now: contacts no rule can need any more and couriers
@@ -22,4 +21,4 @@ export function forgetFinished(state: CampaignState): CampaignState {
   };
 }
 
-export const forgetFinishedStep: TickStep = ({ state }) => ({ state: forgetFinished(state), events: [] });
+export const forgetFinishedStep: TickStep<never> = ({ state }) => ({ state: forgetFinished(state), events: [] });

@@ -1,9 +1,8 @@
+import { type ContactEvent, contactStep, resolveDecision, resolveStep1 } from '../contact/index.js';
 import { timeIndex } from '../clock/index.js';
-import { contactStep, resolveDecision, resolveStep1, type ContactRecord } from '../contact/index.js';
 import { classifyRoll, enteredByArmy, holdForDice, neededWhateverTheyShow, releaseHold, SeededDice, type NeededRoll, type WhoRolls } from '../dice/index.js';
 import type { MapModel } from '../map/index.js';
-import type { CampaignState } from '../state/index.js';
-import type { TickStep } from './step.js';
+import type { CampaignState, ContactRecord, TickStep } from '../state/index.js';
 
 /** Who enters each manual roll of this campaign. */
 export function whoRollsIn(state: CampaignState): WhoRolls {
@@ -39,7 +38,7 @@ function dueNow(state: CampaignState, c: ContactRecord): boolean {
  * With dice that cannot be probed (scripted test dice) or no manual rolls, this is the contact step.
  * @see docs/rulings.md (Manual dice)
  */
-export const manualDiceContactStep: TickStep = (input) => {
+export const manualDiceContactStep: TickStep<ContactEvent> = (input) => {
   const { state, map, dice } = input;
   if (state.settings.manualDice === 'none' || !(dice instanceof SeededDice)) return contactStep(input);
   const now = timeIndex(state.clock);

@@ -2,9 +2,8 @@ import { nextHalf } from '../clock/index.js';
 import type { Dice } from '../dice/index.js';
 import { PUBLIC } from '../events/index.js';
 import type { MapModel } from '../map/index.js';
-import type { CampaignState } from '../state/index.js';
-import type { WeatherEffects } from '../weather/index.js';
-import type { RuleEvent, StepOutput, TickStep } from './step.js';
+import type { CampaignState, WeatherEffects } from '../state/index.js';
+import type { AnyStep, RuleEvent, TickOutput } from './step.js';
 import { describeTick, type TickFact } from './tickEvents.js';
 
 /**
@@ -16,14 +15,14 @@ import { describeTick, type TickFact } from './tickEvents.js';
  *    stationary forces).
  */
 export interface TickPlan {
-  readonly closeHalf: readonly TickStep[];
-  readonly openHalf: readonly TickStep[];
+  readonly closeHalf: readonly AnyStep[];
+  readonly openHalf: readonly AnyStep[];
   /** How the current weather affects the rules. */
   readonly effects: (state: CampaignState) => WeatherEffects;
 }
 
 /** Plays one half period. Pure: the same state, map and dice give the same result. */
-export function resolveTick(state: CampaignState, map: MapModel, dice: Dice, plan: TickPlan): StepOutput {
+export function resolveTick(state: CampaignState, map: MapModel, dice: Dice, plan: TickPlan): TickOutput {
   const events: RuleEvent[] = [];
   let s = state;
   for (const step of plan.closeHalf) {

@@ -1,30 +1,19 @@
-import type { Dice } from '../dice/index.js';
 import type { ContactEvent } from '../contact/index.js';
-import type { MapModel } from '../map/index.js';
 import type { MovementEvent } from '../movement/index.js';
 import type { PlanEvent } from '../plans/index.js';
-import type { CampaignState } from '../state/index.js';
+import type { StepOutput, TickStep } from '../state/index.js';
 import type { WaterEvent } from '../water/index.js';
-import type { WeatherEffects, WeatherEvent } from '../weather/index.js';
+import type { WeatherEvent } from '../weather/index.js';
 import type { TickEvent } from './tickEvents.js';
 
 /**
- * One step of a tick (weather, movement, contacts, couriers, ships). Every step is a pure
- * function from the state to a new state and the events it produced.
+ * What the rules report, module by module: typed facts with their sentences. Joined here, above
+ * every rule module; each module's steps name only their own events (TickStep<E>, in state/).
  */
-export interface StepInput {
-  readonly state: CampaignState;
-  readonly map: MapModel;
-  readonly dice: Dice;
-  readonly weather: WeatherEffects;
-}
-
-/** What the rules report, module by module: typed facts with their sentences. */
 export type RuleEvent = ContactEvent | MovementEvent | PlanEvent | WaterEvent | WeatherEvent | TickEvent;
 
-export interface StepOutput {
-  readonly state: CampaignState;
-  readonly events: readonly RuleEvent[];
-}
+/** A step of the tick's plan: any module's step. */
+export type AnyStep = TickStep<RuleEvent>;
 
-export type TickStep = (input: StepInput) => StepOutput;
+/** What a whole tick produced. */
+export type TickOutput = StepOutput<RuleEvent>;

@@ -1,6 +1,6 @@
 import { formatGameTime, timeIndex } from '../clock/index.js';
-import { knownPositions, type SightingHow } from '../knowledge/index.js';
-import type { CampaignState } from '../state/index.js';
+import { knownPositions } from '../knowledge/index.js';
+import type { CampaignState, SightingHow } from '../state/index.js';
 
 /**
  * How a commander knows where an army they do not command is, on their own map in fog of war:

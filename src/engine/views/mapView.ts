@@ -1,10 +1,8 @@
 import { nextHalf, type GameTime } from '../clock/index.js';
 import { type Army, regimentFigures } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
-import type { MovePeriod } from '../movement/index.js';
 import { isFog } from '../knowledge/index.js';
-import type { CampaignState } from '../state/index.js';
-import type { WeatherState } from '../weather/index.js';
+import type { CampaignState, MovePeriod, WeatherState } from '../state/index.js';
 import { fogPlacements, type TokenSeen } from './knowledgeView.js';
 
 /**

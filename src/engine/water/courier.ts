@@ -1,16 +1,14 @@
-import { fromIndex, isPeriodStart, timeIndex, type GameTime } from '../clock/index.js';
+import { fromIndex, isPeriodStart, timeIndex } from '../clock/index.js';
 import type { Dice } from '../dice/index.js';
 import { namesOf, REFEREE, tell, toArmy } from '../events/index.js';
 import { isHostile, loneForce, MOVE_POINTS, type Army } from '../forces/index.js';
 import { hexEquals, type Hex, hexKey, isAdjacent } from '../hex/index.js';
-import { isWater, type Bank, type MapModel } from '../map/index.js';
+import { isWater, type MapModel } from '../map/index.js';
 import { findRoute, walkPath } from '../movement/index.js';
 import { movementProfile } from '../profiles/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { isFog, knownDestroyed, stateAsKnown } from '../knowledge/index.js';
-import { getArmy, newCourierId, type CampaignState } from '../state/index.js';
-import type { TickStep } from '../tick/index.js';
-import type { WeatherEffects } from '../weather/index.js';
+import { type CampaignState, type CourierData, type CourierRecord, getArmy, newCourierId, type TickStep, type WeatherEffects } from '../state/index.js';
 import { describeWater } from './describeWater.js';
 import { fleetOf } from './fleet.js';
 import type { CourierFact, WaterEvent } from './waterEvents.js';
@@ -27,46 +25,6 @@ export const COURIER_MESSAGE_LIMIT = 1500;
 const PASS_ESCAPE = 4;
 const STOP_ESCAPE = 6;
 const ON_FOOT = MOVE_POINTS.infantry;
-
-/** What this module keeps in CourierRecord.data. */
-export interface CourierData {
-  readonly horse: boolean;
-  /** Rides in the night period (the sender's folk are nocturnal), else by day. */
-  readonly night: boolean;
-  /** Points carried over within the riding period. */
-  readonly carry: number;
-  readonly bank?: Bank;
-  /** Army whose fleet carries the courier. */
-  readonly aboard?: string;
-  /** timeIndex by which the courier should have arrived (for the sender's "not arrived" notice). */
-  readonly expectedBy: number;
-  readonly senderTold?: boolean;
-  /** The captor; absent on a captured courier that was lost (in fog, its recipient was destroyed unbeknown to the sender). */
-  readonly capturedBy?: string;
-  readonly receivedAt?: GameTime;
-  /** Hex key where the courier already survived a stop among enemies. */
-  readonly safeAt?: string;
-  /** Hexes ridden through, for the sender's own view. */
-  readonly trail: readonly string[];
-  /** Fog of war: where the sender knew the recipient to be; the courier rides there first, then on its trail. */
-  readonly seek?: Hex;
-  readonly waiting?: boolean;
-  /** A ferry or raft crossing under way: the half period (timeIndex) it is done, and the far bank. */
-  readonly crossing?: { readonly hex: string; readonly until: number; readonly bank?: Bank };
-}
-
-/** A courier on the map (or delivered, or captured), with its message. Only its sender sees it. */
-export interface CourierRecord {
-  readonly id: string;
-  readonly fromArmy: string;
-  readonly toArmy: string;
-  readonly side: string;
-  readonly hex: Hex;
-  readonly message: string;
-  readonly sentAt: GameTime;
-  readonly status: 'travelling' | 'delivered' | 'captured';
-  readonly data: CourierData;
-}
 
 const withData = (c: CourierRecord, data: CourierData): CourierRecord => ({ ...c, data });
 
@@ -205,7 +163,7 @@ function captured(c: CourierRecord, d: CourierData, hex: Hex, captor: string, ma
  * Couriers never appear in public events.
  * @see 000 Overland Travel: Courier
  */
-export const courierStep: TickStep = ({ state, map, dice, weather }) => {
+export const courierStep: TickStep<WaterEvent> = ({ state, map, dice, weather }) => {
   const facts: CourierFact[] = [];
   const couriers: Record<string, CourierRecord> = { ...state.couriers };
   const now = timeIndex(state.clock);

@@ -5,33 +5,13 @@ import { hexEquals, type Hex, directionTo, isAdjacent } from '../hex/index.js';
 import { bankOfEdge, isWater, type Bank, type MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { basePoints, movementProfile } from '../profiles/index.js';
-import type { CampaignState, Order, OrderGiven } from '../state/index.js';
+import type { Assembly, AwaitedBatch, CampaignState, FleetState, Order, WeatherEffects } from '../state/index.js';
 import { spendAtOnce } from '../movement/index.js';
-import type { WeatherEffects } from '../weather/index.js';
 import { describeWater } from './describeWater.js';
-import { fleetOf, type FleetState } from './fleet.js';
+import { fleetOf } from './fleet.js';
 import { riverNavigable } from './navigation.js';
 import { fleetCapacity, kindsOf, VESSELS } from './vessels.js';
 import type { FleetFact, LandingNote, WaterEvent } from './waterEvents.js';
-
-/** Regiments still on their way to the port of debarkation, by batch. */
-export interface AwaitedBatch {
-  readonly regiments: readonly string[];
-  /** timeIndex of the half period they land. */
-  readonly arrivesAt: number;
-}
-
-/** What a 'debark' order keeps while the army waits for the rest of its regiments. */
-export interface Assembly {
-  readonly port: string;
-  readonly batches: readonly AwaitedBatch[];
-}
-
-/** The standing order of an army that landed and waits at its port for regiments still to come by shuttle. */
-export interface DebarkOrder extends OrderGiven {
-  readonly kind: 'debark';
-  readonly assembly: Assembly;
-}
 
 /** The regiments an army still awaits at its port of debarkation (it may not march until they are all there). */
 export function awaitedRegiments(state: CampaignState, armyId: string): Assembly | undefined {
@@ -178,5 +158,4 @@ function shuttle(state: CampaignState, army: Army, fleet: FleetState): Assembly 
   if (current.length > 0) batches.push({ regiments: current, arrivesAt: now + 2 * voyage * (batches.length + 1) });
   return { port: '', batches };
 }
-
 

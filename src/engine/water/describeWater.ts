@@ -1,7 +1,8 @@
 import { formatGameTime } from '../clock/index.js';
 import { isFor, type Names, capital } from '../events/index.js';
-import { describeVessels, kindsOf, VESSELS, type VesselCounts } from './vessels.js';
+import { describeVessels, kindsOf, VESSELS } from './vessels.js';
 import type { CourierFact, FleetBerth, FleetFact, FleetNote, LandingNote, WaterFact } from './waterEvents.js';
+import type { VesselCounts } from '../state/index.js';
 
 /** Where a fleet lies, in words: "hove to at sea at 1802, in coastal waters". */
 export function berthWhere(b: FleetBerth): string {

@@ -6,12 +6,12 @@ import { isWater, type MapModel } from '../map/index.js';
 import { spendAtOnce } from '../movement/index.js';
 import { basePoints, movementProfile } from '../profiles/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import type { CampaignState } from '../state/index.js';
+import type { CampaignState, FleetState, VesselCounts, VesselKind } from '../state/index.js';
 import { awaitedRegiments } from './debark.js';
-import { sailOrder, type FleetState } from './fleet.js';
+import { sailOrder } from './fleet.js';
 import { riverNavigable } from './navigation.js';
 import { describeWater } from './describeWater.js';
-import { describeVessels, fleetCapacity, kindsOf, VESSELS, type VesselCounts, type VesselKind } from './vessels.js';
+import { describeVessels, fleetCapacity, kindsOf, VESSELS } from './vessels.js';
 import type { FleetFact, LandingNote, WaterEvent } from './waterEvents.js';
 
 /** What a set of vessels can take aboard. */

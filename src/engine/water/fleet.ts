@@ -1,43 +1,8 @@
 import type { GameTime } from '../clock/index.js';
 import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
-import type { CampaignState, OrderGiven } from '../state/index.js';
-import type { WeatherEffects } from '../weather/index.js';
-import { kindsOf, VESSELS, type VesselCounts, type VesselKind } from './vessels.js';
-
-/**
- * The fleet an embarked army rides, kept in its standing sail order (an embarked army always has
- * one; its path is empty while the fleet lies at anchor).
- */
-export interface FleetState {
-  readonly vessels: VesselCounts;
-  /** Regiments aboard (ids). */
-  readonly regiments: readonly string[];
-  /** Regiments left at the embarkation hex (too few vessels); they follow by shuttle. */
-  readonly ashore: readonly string[];
-  /** Hex id where the army embarked. */
-  readonly embarkedFrom: string;
-  /** timeIndex of the half period of embarkation. */
-  readonly embarkedAt: number;
-  /** Escort galleys lost to the open sea for this voyage. */
-  readonly escortLost: boolean;
-  /** Points carried over within the current day (fractions of a hex). */
-  readonly carry: number;
-  /** Day the carry belongs to. */
-  readonly carryDay: number;
-  /** Half periods still to wait before sailing (advanced embarkation: the tide). */
-  readonly waitHalves: number;
-  /** Hostile armies in sight, as of the last half period (contacts at sea are reported once). */
-  readonly sighted: readonly string[];
-}
-
-/** The standing order of an embarked army: its fleet, and the voyage (empty at anchor). */
-export interface SailOrder extends OrderGiven {
-  readonly kind: 'sail';
-  /** Water hexes still to sail, in order. */
-  readonly path: readonly Hex[];
-  readonly fleet: FleetState;
-}
+import type { CampaignState, FleetState, SailOrder, VesselCounts, VesselKind, WeatherEffects } from '../state/index.js';
+import { kindsOf, VESSELS } from './vessels.js';
 
 /** The fleet of an embarked army, or undefined when it is ashore. */
 export function fleetOf(state: CampaignState, armyId: string): FleetState | undefined {

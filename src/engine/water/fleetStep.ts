@@ -1,17 +1,14 @@
+import type { FleetFact, FleetNote, WaterEvent } from './waterEvents.js';
 import { fromIndex, halfPeriodName, timeIndex } from '../clock/index.js';
 import { namesOf, PUBLIC, REFEREE, tell, toArmy } from '../events/index.js';
 import { isHostile, type Army } from '../forces/index.js';
 import { hexKey, neighbours } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
-import { getArmy, type CampaignState, type Order } from '../state/index.js';
-import type { TickStep } from '../tick/index.js';
-import type { WeatherEffects } from '../weather/index.js';
-import type { DebarkOrder } from './debark.js';
+import { type CampaignState, type DebarkOrder, getArmy, type Order, type SailOrder, type TickStep, type WeatherEffects } from '../state/index.js';
 import { describeWater } from './describeWater.js';
-import { crewedFleet, fleetOf, sailOrder, type SailOrder } from './fleet.js';
+import { crewedFleet, fleetOf, sailOrder } from './fleet.js';
 import { isOpenSea } from './navigation.js';
 import { advanceFleet, occupancy, type FleetStop } from './sail.js';
-import type { FleetFact, FleetNote } from './waterEvents.js';
 
 /** Why a fleet waits, for its commander; nothing when it simply ran out of points or arrived. */
 function stopNote(stop: FleetStop, map: MapModel): FleetNote | undefined {
@@ -47,7 +44,7 @@ function stopNote(stop: FleetStop, map: MapModel): FleetNote | undefined {
  * Must run after the movement step, whose rest log it corrects for crews.
  * @see 000 Waterborne Transport; 000 Open Sea; RULINGS 3 (one commander per hex), 4 (rest)
  */
-export const fleetStep: TickStep = ({ state, map, weather }) => {
+export const fleetStep: TickStep<WaterEvent> = ({ state, map, weather }) => {
   const facts: FleetFact[] = [];
   const armies: Record<string, Army> = { ...state.armies };
   const orders: Record<string, Order> = { ...state.orders };

@@ -1,8 +1,8 @@
 import { type Hex, hexKey, directionTo, neighbours, hexSpiral } from '../hex/index.js';
 import { isWater, type MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import type { WeatherEffects } from '../weather/index.js';
-import { VESSELS, type VesselKind } from './vessels.js';
+import { VESSELS } from './vessels.js';
+import type { VesselKind, WeatherEffects } from '../state/index.js';
 
 /**
  * Where vessels may go.

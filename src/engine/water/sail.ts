@@ -3,11 +3,10 @@ import type { Army } from '../forces/index.js';
 import { hexEquals, type Hex, hexKey, neighbours } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
-import type { CampaignState, Order } from '../state/index.js';
-import type { WeatherEffects } from '../weather/index.js';
-import { fleetHalfPoints, fleetOf, sailOrder, seagoing, type FleetState, type WaterMode } from './fleet.js';
+import type { CampaignState, FleetState, Order, VesselKind, WeatherEffects } from '../state/index.js';
+import { fleetHalfPoints, fleetOf, sailOrder, seagoing, type WaterMode } from './fleet.js';
 import { checkStep, type StepCheck } from './navigation.js';
-import { kindsOf, VESSELS, WATER_HEX_COST, type VesselKind } from './vessels.js';
+import { kindsOf, VESSELS, WATER_HEX_COST } from './vessels.js';
 
 /** Why a fleet stopped in a half period. */
 export type FleetStop =

@@ -2,12 +2,12 @@ import { namesOf, tell, toArmy } from '../events/index.js';
 import type { Army } from '../forces/index.js';
 import { isWater, type MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState, Order } from '../state/index.js';
+import type { CampaignState, FleetState, Order, VesselKind } from '../state/index.js';
 import { describeWater } from './describeWater.js';
 import { boardingViolation } from './embark.js';
-import { fleetOf, sailOrder, type FleetState } from './fleet.js';
+import { fleetOf, sailOrder } from './fleet.js';
 import { isOpenSea, riverNavigable } from './navigation.js';
-import { kindsOf, VESSELS, type VesselKind } from './vessels.js';
+import { kindsOf, VESSELS } from './vessels.js';
 import type { FleetBerth, FleetFact, WaterEvent } from './waterEvents.js';
 
 const plural = (ks: readonly VesselKind[]): string => ks.map((k) => `${VESSELS[k].name}s`).join(' and ');

@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from '../result.js';
+import { VESSEL_KINDS, type VesselCounts, type VesselKind } from '../state/index.js';
 
 /**
  * The vessels of the waterborne rules, as data.
@@ -10,8 +11,6 @@ import { fail, ok, type Result } from '../result.js';
  * - `waters`: where it may go (sea = coastal waters and open sea as `openSea` allows).
  * @see 000 Waterborne Transport: Move Rates, Waterborne Vessels
  */
-export const VESSEL_KINDS = ['galley', 'longship', 'riverBoat', 'sailingShip', 'troopTransport'] as const;
-export type VesselKind = (typeof VESSEL_KINDS)[number];
 
 export interface VesselRules {
   readonly name: string;
@@ -47,8 +46,6 @@ export const VESSELS: Readonly<Record<VesselKind, VesselRules>> = {
 
 /** Move points per sea, coast or river hex for every vessel. @see RULINGS 4 */
 export const WATER_HEX_COST = 6;
-
-export type VesselCounts = Readonly<Partial<Record<VesselKind, number>>>;
 
 /** Vessel kinds present (count > 0) in a fleet, in table order. */
 export function kindsOf(v: VesselCounts): VesselKind[] {

@@ -1,7 +1,7 @@
 import type { GameTime, HalfPeriod } from '../clock/index.js';
 import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/index.js';
 import type { Violation } from '../result.js';
-import type { VesselCounts } from './vessels.js';
+import type { VesselCounts } from '../state/index.js';
 
 /**
  * What the waterborne rules and the couriers report, as typed facts (hexes as map ids). Their

@@ -1,10 +1,9 @@
 import { formatGameTime } from '../clock/index.js';
 import type { Names } from '../events/index.js';
 import { MOVEMENT_PROFILES } from '../profiles/index.js';
-import type { CampaignSettings } from '../state/index.js';
+import type { CampaignSettings, Sky, WeatherEffects, WeatherState, Wind } from '../state/index.js';
 import { droughtTrack } from './drought.js';
 import type { Phenomenon } from './rollHalfPersistence.js';
-import type { Sky, Wind, WeatherEffects, WeatherState } from './types.js';
 import type { WeatherFact } from './weatherEvents.js';
 import { weatherEffects } from './weatherEffects.js';
 

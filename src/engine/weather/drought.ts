@@ -1,6 +1,5 @@
 import { halfDice, type Dice } from '../dice/index.js';
-import type { CampaignSettings } from '../state/index.js';
-import type { Sky, WeatherEffects, WeatherState } from './types.js';
+import type { CampaignSettings, Sky, WeatherEffects, WeatherState } from '../state/index.js';
 
 /**
  * Drought bookkeeping kept in WeatherState.track (only while the optional rule is on).

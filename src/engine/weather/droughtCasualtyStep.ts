@@ -1,12 +1,11 @@
+import type { DroughtLoss, RegimentLoss, WeatherEvent, WeatherFact } from './weatherEvents.js';
 import { percentOfFigures, takeFigures, regimentFigures, troopFigures, type Army } from '../forces/index.js';
 import { dayOfWeek, type GameTime } from '../clock/index.js';
 import type { Dice } from '../dice/index.js';
 import { namesOf, PUBLIC, REFEREE, tell, toArmy } from '../events/index.js';
-import type { TickStep } from '../tick/index.js';
+import type { TickStep, WeatherEffects, WeatherState } from '../state/index.js';
 import { rollDroughtCasualties } from './drought.js';
 import { describeWeatherFact } from './describeWeather.js';
-import type { WeatherEffects, WeatherState } from './types.js';
-import type { DroughtLoss, RegimentLoss, WeatherFact } from './weatherEvents.js';
 
 /** Key in WeatherState.track: the campaign day whose drought losses were last taken (once a week). */
 export const DROUGHT_LOSSES_DAY_KEY = 'drought.lossesDay';
@@ -54,7 +53,7 @@ function lossesTaken(weather: WeatherState, day: number): boolean {
  * drought first). It records the day in WeatherState.track so a week's losses are taken once.
  * @see 000 Advanced: Drought
  */
-export const droughtCasualtyStep: TickStep = ({ state, dice, weather }) => {
+export const droughtCasualtyStep: TickStep<WeatherEvent> = ({ state, dice, weather }) => {
   if (!state.settings.drought || !weather.droughtCasualties || !isNewWeekMorning(state.clock)) return { state, events: [] };
   if (lossesTaken(state.weather, state.clock.day)) return { state, events: [] };
   const time = state.clock;

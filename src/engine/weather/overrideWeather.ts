@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from '../result.js';
 import { RAIN_TRACK_KEYS } from './rainLevel.js';
-import type { Sky, WeatherState, Wind } from './types.js';
+import type { Sky, WeatherState, Wind } from '../state/index.js';
 
 const SKIES: readonly Sky[] = ['clear', 'cloudy', 'lightRain', 'hardRain'];
 const WINDS: readonly Wind[] = ['none', 'calm', 'highWinds', 'gale'];

@@ -1,4 +1,4 @@
-import type { Sky, WeatherState } from './types.js';
+import type { Sky, WeatherState } from '../state/index.js';
 
 /**
  * Rain bookkeeping kept in WeatherState.track.

@@ -1,6 +1,6 @@
 import type { Dice } from '../dice/index.js';
-import type { WeatherState } from './types.js';
 import { DEFAULT_WEATHER_TABLE, type WeatherTable } from './weatherTable.js';
+import type { WeatherState } from '../state/index.js';
 
 /** What a persistence roll was for: fog, a wind phenomenon, or nothing to roll for. */
 export type Phenomenon = 'fog' | 'calm' | 'highWinds' | 'gale';

@@ -1,7 +1,7 @@
 import type { Dice } from '../dice/index.js';
 import { currentPhenomenon, rollHalfPersistence, type Phenomenon, type PersistenceRoll } from './rollHalfPersistence.js';
-import type { Sky, WeatherState } from './types.js';
 import { DEFAULT_WEATHER_TABLE, weatherColumn, type WeatherColumn, type WeatherResult, type WeatherTable } from './weatherTable.js';
+import type { Sky, WeatherState } from '../state/index.js';
 
 /** One roll on a column of the weather table. */
 export interface TableRoll {

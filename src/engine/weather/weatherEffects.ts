@@ -1,7 +1,7 @@
 import { MOVEMENT_PROFILES, VALORMR_PROFILE, type MovementProfile } from '../profiles/index.js';
-import type { CampaignSettings, Temperature } from '../state/index.js';
+import type { CampaignSettings, Temperature, WeatherEffects, WeatherState } from '../state/index.js';
 import { droughtStage } from './drought.js';
-import { NO_WEATHER_EFFECTS, type WeatherEffects, type WeatherState } from './types.js';
+import { NO_WEATHER_EFFECTS } from './types.js';
 
 /** Overland move point factors of the Valormr rain levels (the default profile's). @see 000 Hard Rain */
 export const RAIN_LEVEL_FACTORS = VALORMR_PROFILE.weather.rainLevels;

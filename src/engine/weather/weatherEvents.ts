@@ -3,9 +3,8 @@ import type { DiceRoll } from '../dice/index.js';
 import type { ArmyAudience, Fact, PublicAudience, RefereeAudience, Told } from '../events/index.js';
 import type { Phenomenon } from './rollHalfPersistence.js';
 import type { TableRoll } from './rollPeriodWeather.js';
-import type { WeatherState } from './types.js';
 import type { MovementProfileId } from '../profiles/index.js';
-import type { Temperature } from '../state/index.js';
+import type { Temperature, WeatherState } from '../state/index.js';
 
 /** The weather a half period opens with, and whether the optional drought rule is on (it shows the drought's week). */
 type WeatherShown = {

@@ -1,15 +1,13 @@
+import type { WeatherDice, WeatherEvent, WeatherFact } from './weatherEvents.js';
 import { dayOfWeek, isPeriodStart, type GameTime } from '../clock/index.js';
 import type { Dice, DiceRoll } from '../dice/index.js';
 import { namesOf, PUBLIC, tell } from '../events/index.js';
-import type { CampaignSettings } from '../state/index.js';
-import type { TickStep } from '../tick/index.js';
+import type { CampaignSettings, TickStep, WeatherState } from '../state/index.js';
 import { describeWeatherFact } from './describeWeather.js';
 import { closeDroughtPeriod, closeDroughtWeek } from './drought.js';
 import { closeRainPeriod } from './rainLevel.js';
 import { rollHalfPersistence } from './rollHalfPersistence.js';
 import { rollPeriodWeather, type PeriodWeatherRoll } from './rollPeriodWeather.js';
-import type { WeatherState } from './types.js';
-import type { WeatherDice, WeatherFact } from './weatherEvents.js';
 import { DEFAULT_WEATHER_TABLE, type WeatherTable } from './weatherTable.js';
 
 /** The weather for the half period starting, and the public facts of the step. */
@@ -92,7 +90,7 @@ function advanceWeather(
  * A weather step for a tick, rolling on the given table (a scenario may bring its own).
  * The tick should compute WeatherEffects from the returned state for the steps after it.
  */
-export function createWeatherStep(table: WeatherTable = DEFAULT_WEATHER_TABLE): TickStep {
+export function createWeatherStep(table: WeatherTable = DEFAULT_WEATHER_TABLE): TickStep<WeatherEvent> {
   return ({ state, dice }) => {
     const { weather, facts } = advanceWeather(state.weather, state.clock, state.settings, dice, table);
     return { state: weather === state.weather ? state : { ...state, weather }, events: tell(facts, describeWeatherFact, namesOf(state.armies)) };
@@ -100,4 +98,4 @@ export function createWeatherStep(table: WeatherTable = DEFAULT_WEATHER_TABLE): 
 }
 
 /** The weather step of a tick, on the default table. @see RULINGS 2a */
-export const weatherStep: TickStep = createWeatherStep();
+export const weatherStep: TickStep<WeatherEvent> = createWeatherStep();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import table from '../../../assets/rules/weather-table.json' with { type: 'json' };
 import { fail, ok, type Result } from '../result.js';
-import type { Sky } from './types.js';
+import type { Sky } from '../state/index.js';
 
 /** The columns of the weather table: rain of either kind reads the rainy column. @see RULINGS 2a */
 export const WEATHER_COLUMNS = ['clear', 'cloudy', 'rainy'] as const;

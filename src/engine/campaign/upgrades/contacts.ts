@@ -1,6 +1,6 @@
-import type { ContactRecord, ContactStep } from '../../contact/index.js';
 import { BrokenData } from '../../result.js';
 import type { LegacyContactRecord } from './legacyState.js';
+import type { ContactRecord, ContactStep } from '../../state/index.js';
 
 const STEPS: readonly string[] = ['step1', 'decision', 'battle', 'closed'] satisfies readonly ContactStep[];
 

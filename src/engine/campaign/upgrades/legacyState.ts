@@ -1,8 +1,6 @@
-import type { ContactData, ContactRecord } from '../../contact/index.js';
 import type { Army, MarchState } from '../../forces/index.js';
 import type { Hex } from '../../hex/index.js';
-import type { Assembly, FleetState } from '../../water/index.js';
-import type { CampaignState, OrderGiven } from '../../state/index.js';
+import type { Assembly, CampaignState, ContactData, ContactRecord, FleetState, OrderGiven } from '../../state/index.js';
 
 /**
  * The campaign state as it was stored before its parts had exact types (issue 18): the shapes

@@ -1,9 +1,8 @@
 import type { GameTime } from '../../clock/index.js';
 import type { Army } from '../../forces/index.js';
-import type { CrossingMethod, MoveOrder } from '../../movement/index.js';
 import { BrokenData } from '../../result.js';
 import { fleetAtAnchor } from '../../water/index.js';
-import type { Order } from '../../state/index.js';
+import type { CrossingMethod, MoveOrder, Order } from '../../state/index.js';
 import type { LegacyOrder } from './legacyState.js';
 
 const METHODS: readonly string[] = ['bridge', 'ferry', 'ford', 'swim', 'rafts'] satisfies readonly CrossingMethod[];
