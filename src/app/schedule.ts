@@ -3,6 +3,7 @@ import { quietMinutes, type CampaignSettings } from '../engine/state/index.js';
 import type { RefusalCode } from '../engine/refusalCodes.js';
 import { UserError } from './errors.js';
 import { discordTime } from './format.js';
+import { boundedMemo } from './scheduleMemo.js';
 
 /** Checks a timezone name against the runtime's IANA database. */
 function validTimezone(tz: string): boolean {
@@ -30,29 +31,46 @@ export function checkCadence(cadence: string, timezone: string): void {
   }
 }
 
+/** Cron walks already made (pure: a busy minute asks the same of every campaign on one cadence). */
+const walked = boundedMemo<number>(512);
+
 /** The first scheduled instant strictly after `after`, from the cadence in its timezone. */
 function nextDue(cadence: string, timezone: string, after: Date): Date {
-  return CronExpressionParser.parse(cadence, { tz: timezone, currentDate: after }).next().toDate();
+  return new Date(walked(`next|${cadence}|${timezone}|${after.getTime()}`, () => CronExpressionParser.parse(cadence, { tz: timezone, currentDate: after }).next().toDate().getTime()));
 }
 
 /** What the schedule reads: the cadence, its timezone, the reminder lead and the quiet hours. */
 export type ScheduleSettings = Pick<CampaignSettings, 'cadence' | 'timezone' | 'reminderLeadMinutes' | 'quietHours'>;
 
+/** One formatter per timezone (building one costs more than using it). */
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+function clockFormat(timezone: string): Intl.DateTimeFormat {
+  let f = clockFormats.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    if (clockFormats.size >= 64) clockFormats.clear();
+    clockFormats.set(timezone, f);
+  }
+  return f;
+}
+
 /** Minutes after local midnight of an instant in a timezone. */
 function localMinutes(d: Date, timezone: string): number {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(d);
+  const parts = clockFormat(timezone).formatToParts(d);
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return get('hour') * 60 + get('minute');
 }
 
 /** The first instant at or after `from` whose local time (in the timezone) is `minutes` after midnight. */
 function nextLocalTime(minutes: number, timezone: string, from: Date): Date {
-  return CronExpressionParser.parse(`${minutes % 60} ${Math.floor(minutes / 60)} * * *`, { tz: timezone, currentDate: new Date(from.getTime() - 1) }).next().toDate();
+  return new Date(walked(`local|${minutes}|${timezone}|${from.getTime()}`,
+    () => CronExpressionParser.parse(`${minutes % 60} ${Math.floor(minutes / 60)} * * *`, { tz: timezone, currentDate: new Date(from.getTime() - 1) }).next().toDate().getTime()));
 }
 
 /** The last instant before `before` whose local time is `minutes` after midnight. */
 function lastLocalTime(minutes: number, timezone: string, before: Date): Date {
-  return CronExpressionParser.parse(`${minutes % 60} ${Math.floor(minutes / 60)} * * *`, { tz: timezone, currentDate: before }).prev().toDate();
+  return new Date(walked(`last|${minutes}|${timezone}|${before.getTime()}`,
+    () => CronExpressionParser.parse(`${minutes % 60} ${Math.floor(minutes / 60)} * * *`, { tz: timezone, currentDate: before }).prev().toDate().getTime()));
 }
 
 /** Whether an instant falls inside the quiet hours (start included, end not), read in the campaign's timezone. */

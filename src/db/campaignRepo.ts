@@ -1,6 +1,5 @@
 import { and, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { CampaignState, ContactRecord } from '../engine/state/index.js';
-import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { Database } from './client.js';
 import { bound, perConnection, queryPlan } from './prepared.js';
 import * as t from './schema.js';
@@ -151,10 +150,11 @@ export function setControl(conn: Database, id: string, patch: Partial<CampaignCo
   update.run({ ...patch, id });
 }
 
-const scenarioOf = perConnection((db) => db.select({ scenario: c.scenario }).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
+const scenarioTextOf = perConnection((db) => db.select({ text: sql<string>`${c.scenario}` }).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
 
-export function loadScenario(db: Database, id: string): ScenarioDoc | undefined {
-  return scenarioOf(db).get({ id })?.scenario;
+/** The campaign's scenario document as stored (its JSON text, not parsed): hashing it finds a copy already parsed. */
+export function scenarioText(db: Database, id: string): string | undefined {
+  return scenarioTextOf(db).get({ id })?.text;
 }
 
 /**

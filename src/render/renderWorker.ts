@@ -6,6 +6,7 @@ import { renderBattlefieldHere } from './battlefield.js';
 import { setLayerCacheDir } from './layerCacheDir.js';
 import { clearRenderCache, renderCacheStatsHere, renderMapHere } from './renderMap.js';
 import type { RenderReply, RenderRequest } from './renderProtocol.js';
+import { lowerThisThreadPriority } from './threadPriority.js';
 
 /**
  * A render thread: draws and encodes the pictures the pool sends (see renderPool.ts). It keeps the
@@ -16,6 +17,8 @@ const port = parentPort;
 if (!port) throw new Error('renderWorker.ts runs as a worker thread (see renderPool.ts)');
 
 setLayerCacheDir((workerData as { layerCacheDir?: string } | null)?.layerCacheDir);
+// Pictures give way to the event loop (interactions, heartbeats, ticks) when cores are short.
+lowerThisThreadPriority();
 
 const MAX_MODELS = 16;
 const models = new Map<string, MapModel>();

@@ -19,6 +19,7 @@ import { inCampaign, readCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
 import type { Outgoing } from '../deliveries/outgoing.js';
+import type { UndeliveredRow } from '../../db/outboxRepo.js';
 
 /**
  * The referee's inbox: everything that waits on the referee, in one private answer, each with a
@@ -42,7 +43,8 @@ interface Waiting {
   readonly catchUp: string | undefined;
 }
 
-function waitingOf(tx: CampaignTx): Waiting {
+/** What waits on the referee; `undelivered` is the campaign's undelivered messages when the caller has read them already. */
+function waitingOf(tx: CampaignTx, undelivered: readonly UndeliveredRow[] = tx.read.undelivered()): Waiting {
   const s = tx.state;
   const name = (id: string): string => s.armies[id]?.name ?? id;
   const who = (userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || userId;
@@ -61,7 +63,6 @@ function waitingOf(tx: CampaignTx): Waiting {
     id: c.id,
     text: `${c.id}: ${c.armyIds.map(name).join(' vs ')} at ${c.hexes.map((h) => tx.map.format(h)).join('/')}, joined ${formatGameTime(c.openedAt)}.`,
   }));
-  const undelivered = tx.read.undelivered();
   const byUser = new Map<string, { count: number; latest: string }>();
   for (const m of undelivered) {
     if (m.status !== 'dmClosed' || !m.userId) continue;
@@ -93,8 +94,10 @@ function waitingOf(tx: CampaignTx): Waiting {
  * a standoff's next round, is no news), a DM bounced or a delivery given up since the last tick.
  */
 export function waitingLine(tx: CampaignTx, before?: CampaignTx): string | undefined {
-  const w = waitingOf(tx);
-  const was = before ? waitingOf(before) : undefined;
+  // Both read the same messages (the tick does not touch the outbox until it is stored): read once.
+  const undelivered = tx.read.undelivered();
+  const w = waitingOf(tx, undelivered);
+  const was = before ? waitingOf(before, undelivered) : undefined;
   const since = before?.meta.lastTickAt ?? '';
   const notIn = <T,>(old: readonly T[] | undefined, key: (x: T) => string) => {
     const seen = new Set((old ?? []).map(key));

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { boundedMemo } from '../scheduleMemo.js';
 
 /** How many scheduled instants have come since a due time, and the first one still to come. */
 export interface DueCount {
@@ -14,7 +15,15 @@ export interface DueCount {
  * instant after `now`. Counting stops at `countCap` (a very long downtime on a fast cadence).
  */
 export function countDue(cadence: string, timezone: string, first: Date, now: Date, countCap = 100_000): DueCount {
-  if (first.getTime() > now.getTime()) return { count: 0, next: first };
+  if (first.getTime() > now.getTime()) return { count: 0, next: new Date(first.getTime()) };
+  // A busy minute asks this of every campaign due on it, with the same arguments: walked once.
+  const { count, next } = counted(`${cadence}|${timezone}|${first.getTime()}|${now.getTime()}|${countCap}`, () => walk(cadence, timezone, first, now, countCap));
+  return { count, next: new Date(next) };
+}
+
+const counted = boundedMemo<{ count: number; next: number }>(256);
+
+function walk(cadence: string, timezone: string, first: Date, now: Date, countCap: number): { count: number; next: number } {
   const it = CronExpressionParser.parse(cadence, { tz: timezone, currentDate: first });
   let count = 1;
   let next = it.next().toDate();
@@ -23,5 +32,5 @@ export function countDue(cadence: string, timezone: string, first: Date, now: Da
     next = it.next().toDate();
   }
   if (next.getTime() <= now.getTime()) next = CronExpressionParser.parse(cadence, { tz: timezone, currentDate: now }).next().toDate();
-  return { count, next };
+  return { count, next: next.getTime() };
 }
