@@ -163,7 +163,10 @@ async function readPage(h: Harness, page: OpenPage, campaignId: string): Promise
     for (const [level, x, y] of [[p.minLevel, 0, 0], [p.maxLevel - 1, 1, 0], ...full, [p.maxLevel - 1, 99, 0], [p.maxLevel + 1, 0, 0]] as const) {
       await get(`/tile/${level}/${x}/${y}.png${tq}`);
     }
-    if (data.day === null) await get(`/map.png${q}`);
+    if (data.day === null) {
+      await get(`/map.png${q}`);
+      await get('/first.png'); // the first view the page's HTML carries
+    }
     return data;
   };
   await get('');
