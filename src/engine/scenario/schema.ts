@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TERRAIN_LETTERS } from '../map/index.js';
 import { MOVEMENT_PROFILE_IDS, TACTICAL_PROFILE_IDS } from '../profiles/index.js';
+import { VESSEL_KINDS } from '../state/index.js';
 
 /**
  * The scenario file format (JSON). Structure is checked here; cross-references (hexes on the map,
@@ -103,8 +104,6 @@ const individual = z.object({
   movePoints: z.number().int().positive().max(1_000).optional(),
   flying: z.boolean().optional(),
 }).strict();
-
-const VESSEL_KINDS = ['galley', 'longship', 'riverBoat', 'sailingShip', 'troopTransport'] as const;
 
 const armySchema = z.object({
   id,
