@@ -18,7 +18,7 @@ const jsonValue = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.strin
 const event = fc.record({
   type: fc.string({ unit: 'binary', maxLength: 12 }),
   text: fc.string({ unit: 'binary', maxLength: 40 }),
-  audience: fc.constantFrom<EngineEvent['audience']>({ kind: 'referee' }, { kind: 'all' }, { kind: 'army', armyId: 'a"1\\' }),
+  audience: fc.constantFrom<EngineEvent['audience']>({ kind: 'referee' }, { kind: 'public' }, { kind: 'army', armyId: 'a"1\\' }),
   data: fc.option(jsonValue, { nil: undefined }),
 });
 
