@@ -64,6 +64,16 @@ export function writeTransaction<T>(db: Database, fn: () => T, lockKey?: string)
   return db.sqlite.transaction(fn).immediate();
 }
 
+/**
+ * Inside a write transaction: holds the campaign until it ends, so two processes never interleave
+ * one campaign's writes (PostgreSQL's advisory lock on the campaign id, the key `lockKey` takes).
+ * Statements after it see what the campaign's last writer committed. On SQLite the transaction's
+ * write lock already covers the whole database.
+ */
+export function holdCampaign(db: Database, campaignId: string): void {
+  if (db.dialect === 'postgres') db.bridge.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [campaignId]);
+}
+
 /** Runs `fn` in one read transaction: a consistent snapshot that, in WAL mode, never blocks a writer. */
 export function readTransaction<T>(db: Database, fn: () => T): T {
   if (db.dialect === 'postgres') return pgTransaction(db.bridge, 'read', fn);
