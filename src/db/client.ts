@@ -44,7 +44,7 @@ export interface PostgresStore extends StoreBase {
 export type Database = SqliteStore | PostgresStore;
 
 /** Whether a database target names a PostgreSQL server (`postgres://` or `postgresql://`) rather than a SQLite file. */
-export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
+const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
 
 /** The better-sqlite3 connection under a SQLite store: for tools and tests that read SQLite itself. */
 export function rawSqlite(db: Database): BetterSqlite3.Database {
