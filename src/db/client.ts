@@ -84,7 +84,8 @@ const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '../../migra
 const MIGRATIONS_PG = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations-pg');
 
 /**
- * Opens (creating if needed) the campaign database and brings its schema up to date.
+ * Opens (creating if needed) the campaign database and brings its schema up to date; refuses one
+ * a newer version of the bot upgraded (NewerSchemaError, src/db/schemaVersion.ts).
  * Pragmas live here and only here. Foreign keys are switched off while migrating, because
  * drizzle-kit's table rebuilds would otherwise cascade-delete child rows, then checked and
  * switched back on.
@@ -101,18 +102,23 @@ export function openDatabase(path: string): Database {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = OFF');
   const orm = drizzle(sqlite, { schema });
-  try {
-    assertKnownSchema(appliedSqliteMigrations(sqlite), MIGRATIONS);
-  } catch (error) {
-    sqlite.close();
-    throw error;
-  }
+  refuseNewerSchema(sqlite);
   migrate(orm, { migrationsFolder: MIGRATIONS });
   const broken: unknown = sqlite.pragma('foreign_key_check');
   if (Array.isArray(broken) && broken.length > 0) throw new Error(`database has ${broken.length} rows with broken foreign keys after migration`);
   sqlite.pragma('foreign_keys = ON');
   reclaimFreeSpace(sqlite);
   return { dialect: 'sqlite', orm, tables: schema, sqlite };
+}
+
+/** A database a newer version of the bot upgraded is closed untouched and refused (schemaVersion.ts). */
+function refuseNewerSchema(sqlite: BetterSqlite3.Database): void {
+  try {
+    assertKnownSchema(appliedSqliteMigrations(sqlite), MIGRATIONS);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
 }
 
 /**
