@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
+import { appliedSqliteMigrations, assertKnownSchema } from './schemaVersion.js';
 
 /** The Drizzle instance statements are built on (typed as SQLite's on both stores: see prepared.ts). */
 export type Orm = BetterSQLite3Database<typeof schema>;
@@ -54,7 +55,8 @@ export function readTransaction<T>(db: Database, fn: () => T): T {
 const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
 /**
- * Opens (creating if needed) the campaign database and brings its schema up to date.
+ * Opens (creating if needed) the campaign database and brings its schema up to date; refuses one
+ * a newer version of the bot upgraded (NewerSchemaError, src/db/schemaVersion.ts).
  * Pragmas live here and only here. Foreign keys are switched off while migrating, because
  * drizzle-kit's table rebuilds would otherwise cascade-delete child rows, then checked and
  * switched back on.
@@ -70,12 +72,23 @@ export function openDatabase(path: string): Database {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = OFF');
   const orm = drizzle(sqlite, { schema });
+  refuseNewerSchema(sqlite);
   migrate(orm, { migrationsFolder: MIGRATIONS });
   const broken: unknown = sqlite.pragma('foreign_key_check');
   if (Array.isArray(broken) && broken.length > 0) throw new Error(`database has ${broken.length} rows with broken foreign keys after migration`);
   sqlite.pragma('foreign_keys = ON');
   reclaimFreeSpace(sqlite);
   return { dialect: 'sqlite', orm, tables: schema, sqlite };
+}
+
+/** A database a newer version of the bot upgraded is closed untouched and refused (schemaVersion.ts). */
+function refuseNewerSchema(sqlite: BetterSqlite3.Database): void {
+  try {
+    assertKnownSchema(appliedSqliteMigrations(sqlite), MIGRATIONS);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
 }
 
 /**
