@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
 import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
 import { crashRounds } from '../tests/support/crashRounds.js';
+import { freshPostgresDatabase } from '../tests/support/postgres.js';
 import { benchHeldDm, benchLanesBurst } from './heldDm.js';
 import { benchMovement } from './movement.js';
 import { benchRender } from './render.js';
@@ -55,7 +56,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, store: { type: 'string', default: 'sqlite' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -87,6 +88,32 @@ if (args.crash) {
   figure('crashPlayed / crashDeliveries / crashOwed', `${found.played} / ${found.deliveries} / ${found.owed}`, 'owed <= 2');
   finish();
   process.exit(found.problems.length === 0 ? 0 : 1);
+}
+
+if (args.store === 'postgres') {
+  // `npm run bench -- --store postgres`: the app layer on PostgreSQL beside SQLite, in turn (a busy
+  // machine slows both alike). DATABASE_URL names an empty database to use; without it, a
+  // throwaway local cluster (tests/support/postgres.ts) gives a fresh one per measure.
+  line(`Valormr bench, PostgreSQL beside SQLite — node ${process.version}`);
+  const url = (): string => process.env.DATABASE_URL ?? freshPostgresDatabase();
+  const sqliteCommands = await benchCommands(dir);
+  const pgCommands = await benchCommands(dir, url());
+  const sqliteTick = await benchTickPlayed(dir, 9);
+  const pgTick = await benchTickPlayed(dir, 9, url());
+  Object.assign(figures, {
+    commandMedianMs: sqliteCommands.median, commandMedianPgMs: pgCommands.median, commandPgRatio: pgCommands.median / sqliteCommands.median,
+    commandP99Ms: sqliteCommands.p99, commandP99PgMs: pgCommands.p99,
+    tickPlayedMs: sqliteTick.scheduled.median, tickPlayedPgMs: pgTick.scheduled.median, tickPgRatio: pgTick.scheduled.median / sqliteTick.scheduled.median,
+    tickPlayedWarmMs: sqliteTick.warm.median, tickPlayedWarmPgMs: pgTick.warm.median,
+  });
+  figure('commandPgRatio: command median, PostgreSQL / SQLite', `${figures.commandPgRatio?.toFixed(2)}x`, '<= 3x');
+  figure('tickPgRatio: tick as played (scheduled), PostgreSQL / SQLite', `${figures.tickPgRatio?.toFixed(2)}x`, '<= 1.5x');
+  await closeRenderPool();
+  finish();
+  process.exit(0);
+} else if (args.store !== 'sqlite') {
+  process.stderr.write(`--store takes sqlite or postgres, not "${args.store}"\n`);
+  process.exit(2);
 }
 
 if (args.delivery) {
