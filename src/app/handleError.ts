@@ -4,8 +4,11 @@ import { UserError } from './errors.js';
 import { ephemeral, type Reply } from './messages.js';
 import type { Logger } from './ports.js';
 
-/** What a person is told while the campaign store (PostgreSQL) cannot be reached: nothing was changed, and it is worth trying again. */
-export const STORE_UNAVAILABLE_TEXT = 'The campaign store is unavailable right now, so nothing was done. Try again in a minute.';
+/**
+ * What a person is told while the campaign store (PostgreSQL) cannot be reached. Not "nothing was
+ * done": a connection lost during COMMIT leaves the outcome unknown to the bot (then /status says).
+ */
+export const STORE_UNAVAILABLE_TEXT = 'The campaign store is unavailable right now; try again in a minute.';
 
 /** Whether a failure is the store being out of reach (on the error or a cause it wraps). */
 export function isStoreUnavailable(err: unknown): boolean {

@@ -86,7 +86,7 @@ describe('the store out of reach', () => {
       expect(isStoreUnavailable(err)).toBe(true);
       expect(errorMessages(err, logger)).toEqual([expect.objectContaining({ to: 'ephemeral', content: STORE_UNAVAILABLE_TEXT, data: { error: 'storeUnavailable' } })]);
     }
-    expect(STORE_UNAVAILABLE_TEXT).toBe('The campaign store is unavailable right now, so nothing was done. Try again in a minute.');
+    expect(STORE_UNAVAILABLE_TEXT).toBe('The campaign store is unavailable right now; try again in a minute.');
     expect(logged).toEqual(['warn the campaign store is unavailable', 'warn the campaign store is unavailable']);
     // Any other failure keeps the reference path.
     expect(errorMessages(new Error('boom'), logger)[0]!.content).toMatch(/^Something went wrong \(ref [0-9a-f]{6}\)/);
