@@ -108,7 +108,7 @@ export default tseslint.config(
       // typed by hand or cast; SQL the builder cannot say is Drizzle's `sql` template over typed columns.
       '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }],
       'no-restricted-syntax': ['error',
-        { selector: "MemberExpression[property.name='prepare'][object.type='MemberExpression'][object.property.name='$client']", message: 'src/db prepares Drizzle queries (perConnection in prepared.ts), never hand-written SQL on the driver; EXPLAIN of a Drizzle query (toSQL) is the one exception.' },
+        { selector: "MemberExpression[property.name='prepare'][object.type='CallExpression'][object.callee.name='rawSqlite']", message: 'src/db prepares Drizzle queries (perConnection in prepared.ts), never hand-written SQL on the driver; EXPLAIN of a Drizzle query (toSQL) is the one exception.' },
       ],
     },
   },

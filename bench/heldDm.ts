@@ -6,6 +6,7 @@ import { enqueue } from '../src/db/outboxRepo.js';
 import { PEOPLE, startHarness } from '../tests/discord/harness.js';
 import { testCommands } from '../tests/discord/testCommands.js';
 import { figure, line } from './stats.js';
+import { rawSqlite } from '../src/db/client.js';
 
 /**
  * heldDmOthersMaxMs (issue 26's target "a DM held 20 s: every other destination's messages leave
@@ -37,7 +38,7 @@ export async function benchHeldDm(): Promise<{ maxMs: number; medianMs: number; 
     const aliceDm = h.fake.dmChannelOf(PEOPLE.alice.id);
     h.fake.delayRequests('POST', `/channels/${aliceDm}/messages`, 20_000, 10);
     queue({ to: 'dm', userId: PEOPLE.alice.id, content: 'Alice: held by Discord.' });
-    await until(() => h.app.db.$client.prepare("select claimed_by from outbox_messages where content = 'Alice: held by Discord.'").pluck().get() !== null);
+    await until(() => rawSqlite(h.app.db).prepare("select claimed_by from outbox_messages where content = 'Alice: held by Discord.'").pluck().get() !== null);
 
     const destinations = [
       { to: 'dm' as const, userId: PEOPLE.bob.id },

@@ -13,6 +13,7 @@ import { parseLine } from '../src/console/parseLine.js';
 import { ConsoleSession } from '../src/console/session.js';
 import { closeRenderPool } from '../src/render/index.js';
 import { figure, line, stats } from './stats.js';
+import { rawSqlite } from '../src/db/client.js';
 
 /**
  * The scale section (`npm run bench -- --scale`), one process, one WAL database file:
@@ -68,7 +69,7 @@ const SKIP = new Set(['events', 'outbox_messages', 'ticks', 'interaction_claims'
  * which the render pool draws once.
  */
 function copyCampaign(app: App, from: string, count: number, distinct = false): string[] {
-  const db = app.db.$client;
+  const db = rawSqlite(app.db);
   const tables = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[]).map((t) => t.name);
   const columns = (table: string): string[] => (db.prepare(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => c.name);
   const userish = (c: string): boolean => c === 'user_id' || c === 'owner_user_id';
@@ -162,7 +163,7 @@ async function busyMinute(dir: string, campaigns: number, distinct: boolean): Pr
   const copies = copyCampaign(app, t.id, campaigns - 1, distinct);
   const ids = [t.id, ...copies];
   clock.set(new Date(t.due));
-  const pending = (): number => (app.db.$client.prepare("select count(*) as n from outbox_messages where status = 'pending'").get() as { n: number }).n;
+  const pending = (): number => (rawSqlite(app.db).prepare("select count(*) as n from outbox_messages where status = 'pending'").get() as { n: number }).n;
 
   const discord = fakeDiscord();
   const lanes = new DeliveryLanes(app, discord.deliver, { lanes: 16, perSecond: 50, drawAhead: DRAW_AHEAD });
@@ -225,7 +226,7 @@ async function busyMinute(dir: string, campaigns: number, distinct: boolean): Pr
   await lanes.close();
   const playedCount = played.reduce((n, r) => n + r.played, 0);
   if (playedCount < campaigns) throw new Error(`bench: only ${playedCount} of ${campaigns} due ticks were played`);
-  const pictures = (app.db.$client.prepare("select count(*) as n from outbox_messages where pictures is not null and pictures != '[]'").get() as { n: number }).n;
+  const pictures = (rawSqlite(app.db).prepare("select count(*) as n from outbox_messages where pictures is not null and pictures != '[]'").get() as { n: number }).n;
   app.close();
   await closeRenderPool();
   const messages = discord.accepted();

@@ -20,6 +20,7 @@ import { hexKey } from '../src/engine/hex/index.js';
 import { isWater, type MapModel } from '../src/engine/map/index.js';
 import { benchWebFirstPaint } from './web.js';
 import type { CampaignState } from '../src/engine/state/index.js';
+import { rawSqlite } from '../src/db/client.js';
 
 /**
  * `npm run soak`: a season of the Valormr campaign as users play it, on a WAL database file,
@@ -154,7 +155,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
   const exportMs = await timed(() => run('@referee /campaign export'));
   const replayed = opts.replay ? await replayOf(app, actor) : undefined;
   const undoMs = await timed(() => run('@referee /turn undo'));
-  app.db.$client.pragma('wal_checkpoint(TRUNCATE)');
+  rawSqlite(app.db).pragma('wal_checkpoint(TRUNCATE)');
   const dbBytes = statSync(season.databasePath).size;
   const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
   // The web page's first paint on this long campaign, for one of its commanders (bench/web.ts).

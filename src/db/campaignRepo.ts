@@ -1,8 +1,9 @@
-import { and, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { CampaignState, ContactRecord } from '../engine/state/index.js';
-import type { Database } from './client.js';
-import { bound, perConnection, queryPlan } from './prepared.js';
-import * as t from './schema.js';
+import type { Database, Orm, Tables } from './client.js';
+import { jsonArrayHas } from './dialectSql.js';
+import { bound, oneOff, perConnection, queryPlan } from './prepared.js';
+import type * as schema from './schema.js';
 
 export { insertCampaign, loadState, saveState, stateRevision } from './stateRepo.js';
 
@@ -45,24 +46,24 @@ export interface CampaignMeta extends CampaignControl {
   readonly createdAt: string;
 }
 
-const c = t.campaigns;
+type Campaigns = typeof schema.campaigns;
 
 /** The columns of `campaigns` that make a CampaignMeta (never the scenario document). */
-const META = {
+const metaOf = (c: Campaigns) => ({
   id: c.id, guildId: c.guildId, channelId: c.channelId, ownerUserId: c.ownerUserId, status: c.status, createdAt: c.createdAt,
   nextTickAt: c.nextTickAt, reminderSentFor: c.reminderSentFor, remindAt: c.remindAt, heldDue: c.heldDue,
   deadlineExtensions: c.deadlineExtensions, deadlineExtensionMinutes: c.deadlineExtensionMinutes, lastTickAt: c.lastTickAt,
   catchUpAllowance: c.catchUpAllowance, ready: c.ready, earlyFrom: c.earlyFrom, resumeAt: c.resumeAt, pauseReason: c.pauseReason, reminded: c.reminded,
-};
+});
 
-const inChannel = perConnection((db) => db.select(META).from(c)
+const inChannel = perConnection((q, { campaigns: c }) => q.select(metaOf(c)).from(c)
   .where(and(eq(c.guildId, sql.placeholder('guildId')), eq(c.channelId, sql.placeholder('channelId')), ne(c.status, 'ended'))).prepare());
 
 export function findCampaignInChannel(conn: Database, guildId: string, channelId: string): CampaignMeta | undefined {
   return inChannel(conn).get({ guildId, channelId });
 }
 
-const metaById = perConnection((db) => db.select(META).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
+const metaById = perConnection((q, { campaigns: c }) => q.select(metaOf(c)).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
 
 export function getCampaignMeta(conn: Database, id: string): CampaignMeta | undefined {
   return metaById(conn).get({ id });
@@ -70,7 +71,7 @@ export function getCampaignMeta(conn: Database, id: string): CampaignMeta | unde
 
 /** How many campaigns the database holds, by status (logged at start). */
 export function countCampaigns(db: Database): Record<string, number> {
-  const rows = db.select({ status: c.status, n: sql<number>`count(*)` }).from(c).groupBy(c.status).all();
+  const rows = oneOff(db, (q, { campaigns: c }) => q.select({ status: c.status, n: count() }).from(c).groupBy(c.status)).all();
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
@@ -81,14 +82,14 @@ export interface ScheduledCampaign {
   readonly nextTickAt: string | null;
 }
 
-const SCHEDULED = { id: c.id, guildId: c.guildId, nextTickAt: c.nextTickAt };
+const scheduledOf = (c: Campaigns) => ({ id: c.id, guildId: c.guildId, nextTickAt: c.nextTickAt });
 
 // Two index searches (campaigns_due), not one `or`, which SQLite answers by walking every running
 // campaign: 41 ms a minute at 10,000 idle campaigns, against 0.08 ms this way.
-const dueScan = (db: Database, now: string | Placeholder) => db.select(SCHEDULED).from(c).where(and(eq(c.status, 'running'), isNull(c.nextTickAt)))
-  .unionAll(db.select(SCHEDULED).from(c).where(and(eq(c.status, 'running'), lte(c.nextTickAt, now))))
+const dueScan = (q: Orm, c: Campaigns, now: string | Placeholder) => q.select(scheduledOf(c)).from(c).where(and(eq(c.status, 'running'), isNull(c.nextTickAt)))
+  .unionAll(q.select(scheduledOf(c)).from(c).where(and(eq(c.status, 'running'), lte(c.nextTickAt, now))))
   .orderBy(c.nextTickAt);
-const due = perConnection((db) => dueScan(db, sql.placeholder('now')).prepare());
+const due = perConnection((q, t) => dueScan(q, t.campaigns, sql.placeholder('now')).prepare());
 
 /** Running campaigns whose next tick is due at `nowIso` (or was never scheduled), never scheduled first, then oldest due first. */
 export function dueCampaigns(conn: Database, nowIso: string): ScheduledCampaign[] {
@@ -97,10 +98,10 @@ export function dueCampaigns(conn: Database, nowIso: string): ScheduledCampaign[
 
 /** How SQLite runs the due scan (EXPLAIN QUERY PLAN, one line a step): which indexes it walks. */
 export function dueCampaignsPlan(conn: Database): string[] {
-  return queryPlan(conn, dueScan(conn, ''));
+  return queryPlan(conn, dueScan(conn.orm, conn.tables.campaigns, ''));
 }
 
-const dueBetween = perConnection((db) => db.select(SCHEDULED).from(c)
+const dueBetween = perConnection((q, { campaigns: c }) => q.select(scheduledOf(c)).from(c)
   .where(and(eq(c.status, 'running'), gt(c.nextTickAt, sql.placeholder('from')), lte(c.nextTickAt, sql.placeholder('to')))).orderBy(c.nextTickAt).prepare());
 
 /** Running campaigns whose next tick is due after `fromIso` and at or before `toIso`, soonest first. */
@@ -108,7 +109,7 @@ export function campaignsDueBetween(conn: Database, fromIso: string, toIso: stri
   return dueBetween(conn).all({ from: fromIso, to: toIso });
 }
 
-const remindable = perConnection((db) => db.select(SCHEDULED).from(c)
+const remindable = perConnection((q, { campaigns: c }) => q.select(scheduledOf(c)).from(c)
   .where(and(eq(c.status, 'running'), lte(c.remindAt, sql.placeholder('now')), or(isNull(c.reminderSentFor), ne(c.reminderSentFor, c.nextTickAt)))).prepare());
 
 /** Running campaigns whose reminders are due at `nowIso` and not yet sent for the current deadline. */
@@ -116,7 +117,7 @@ export function remindableCampaigns(conn: Database, nowIso: string): ScheduledCa
   return remindable(conn).all({ now: nowIso });
 }
 
-const resumable = perConnection((db) => db.select(SCHEDULED).from(c)
+const resumable = perConnection((q, { campaigns: c }) => q.select(scheduledOf(c)).from(c)
   .where(and(eq(c.status, 'paused'), lte(c.resumeAt, sql.placeholder('now')))).orderBy(c.resumeAt).prepare());
 
 /** Campaigns paused by the referee until a time that has come (`nowIso`): they resume by themselves. */
@@ -133,8 +134,10 @@ const CONTROL_KEYS: readonly (keyof CampaignControl)[] = [
 const controlUpdates = perConnection(() => new Map<string, ReturnType<typeof buildControlUpdate>>());
 
 function buildControlUpdate(db: Database, keys: readonly (keyof CampaignControl)[]) {
-  const set = Object.fromEntries(keys.map((k) => [k, bound(c[k], k)]));
-  return db.update(c).set(set).where(eq(c.id, sql.placeholder('id'))).prepare();
+  return oneOff(db, (q, { campaigns: c }) => {
+    const set = Object.fromEntries(keys.map((k) => [k, bound(c[k], k)]));
+    return q.update(c).set(set).where(eq(c.id, sql.placeholder('id'))).prepare();
+  });
 }
 
 export function setControl(conn: Database, id: string, patch: Partial<CampaignControl>): void {
@@ -150,7 +153,7 @@ export function setControl(conn: Database, id: string, patch: Partial<CampaignCo
   update.run({ ...patch, id });
 }
 
-const scenarioTextOf = perConnection((db) => db.select({ text: sql<string>`${c.scenario}` }).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
+const scenarioTextOf = perConnection((q, { campaigns: c }) => q.select({ text: sql<string>`${c.scenario}` }).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());
 
 /** The campaign's scenario document as stored (its JSON text, not parsed): hashing it finds a copy already parsed. */
 export function scenarioText(db: Database, id: string): string | undefined {
@@ -161,20 +164,20 @@ export function scenarioText(db: Database, id: string): string | undefined {
  * Contact records that have left the live state (closed), oldest first; with `armyId`, only those
  * the army took part in. The live ones are in the state.
  */
-const closedOf = (db: Database, mine?: SQL) => db.select({ data: t.contacts.data }).from(t.contacts)
+const closedOf = (q: Orm, t: Tables, mine?: SQL) => q.select({ data: t.contacts.data }).from(t.contacts)
   .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false), mine)).prepare();
-const closedAll = perConnection((db) => closedOf(db));
-// The army filter runs in SQLite, so only that army's records are parsed (a season holds hundreds).
-const closedMine = perConnection((db) => closedOf(db, sql`exists (select 1 from json_each(${t.contacts.armyIds}) where value = ${sql.placeholder('armyId')})`));
+const closedAll = perConnection((q, t) => closedOf(q, t));
+// The army filter runs in the database, so only that army's records are parsed (a season holds hundreds).
+const closedMine = perConnection((q, t, db) => closedOf(q, t, jsonArrayHas(db, t.contacts.armyIds, sql.placeholder('armyId'))));
 
 export function closedContacts(db: Database, campaignId: string, armyId?: string): ContactRecord[] {
   const rows = armyId === undefined ? closedAll(db).all({ campaignId }) : closedMine(db).all({ campaignId, armyId });
   return rows.map((r) => r.data);
 }
 
+const deleteRows = perConnection((q, t) => [t.regiments, t.individuals, t.events, t.outboxMessages, t.campaigns]
+  .map((table) => q.delete(table).where(eq('campaignId' in table ? table.campaignId : table.id, sql.placeholder('id'))).prepare()));
+
 export function deleteCampaign(db: Database, id: string): void {
-  for (const table of [t.regiments, t.individuals, t.events, t.outboxMessages]) {
-    db.delete(table).where(eq(table.campaignId, id)).run();
-  }
-  db.delete(t.campaigns).where(eq(t.campaigns.id, id)).run();
+  for (const statement of deleteRows(db)) statement.run({ id });
 }

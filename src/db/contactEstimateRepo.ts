@@ -1,8 +1,9 @@
-import { and, eq, max, min, sql } from 'drizzle-orm';
+import { and, eq, min, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/sqlite-core';
 import type { ContactRecord } from '../engine/state/index.js';
 import type { Database } from './client.js';
 import { bound, perConnection } from './prepared.js';
-import { contactEstimates as ce } from './schema.js';
+import type { contactEstimates as ce } from './schema.js';
 
 /**
  * The estimates of closed contacts, by observer and target (the `contact_estimates` table): a
@@ -24,10 +25,10 @@ export function contactOrd(c: Pick<ContactRecord, 'id' | 'openedAt'>, place: num
 }
 
 const p = sql.placeholder;
-const insertEstimate = perConnection((db) => db.insert(ce).values({
+const insertEstimate = perConnection((q, { contactEstimates: ce }) => q.insert(ce).values({
   campaignId: p('cid'), armyId: p('armyId'), targetId: p('targetId'), contactId: p('contactId'), ord: p('ord'), estimate: bound(ce.estimate, 'estimate'),
 }).prepare());
-const deleteEstimates = perConnection((db) => db.delete(ce).where(and(eq(ce.campaignId, p('cid')), eq(ce.contactId, p('contactId')))).prepare());
+const deleteEstimates = perConnection((q, { contactEstimates: ce }) => q.delete(ce).where(and(eq(ce.campaignId, p('cid')), eq(ce.contactId, p('contactId')))).prepare());
 
 /** A contact has closed: its observers' estimates (those still taking part) become rows. */
 export function recordClosedContact(db: Database, campaignId: string, c: ContactRecord): void {
@@ -54,10 +55,15 @@ export interface ClosedEstimate {
   readonly estimate: Estimate;
 }
 
-const byArmy = and(eq(ce.campaignId, p('cid')), eq(ce.armyId, p('armyId')));
-// SQLite takes a bare column of a max() aggregate from the row holding the maximum.
-const newest = perConnection((db) => db.select({ targetId: ce.targetId, last: max(ce.ord).mapWith(Number), estimate: ce.estimate }).from(ce).where(byArmy).groupBy(ce.targetId).prepare());
-const firsts = perConnection((db) => db.select({ targetId: ce.targetId, first: min(ce.ord).mapWith(Number) }).from(ce).where(byArmy).groupBy(ce.targetId).prepare());
+const byArmy = (e: typeof ce) => and(eq(e.campaignId, p('cid')), eq(e.armyId, p('armyId')));
+// The row of each target with the largest order number (each is unique: it holds the contact's number).
+const newest = perConnection((q, { contactEstimates: ce }) => {
+  const later = alias(ce, 'later');
+  return q.select({ targetId: ce.targetId, last: sql<number>`${ce.ord}`.mapWith(Number), estimate: ce.estimate }).from(ce)
+    .where(and(byArmy(ce), sql`not exists (select 1 from ${ce} ${later} where ${later.campaignId} = ${ce.campaignId} and ${later.armyId} = ${ce.armyId}
+      and ${later.targetId} = ${ce.targetId} and ${later.ord} > ${ce.ord})`)).orderBy(ce.targetId).prepare();
+});
+const firsts = perConnection((q, { contactEstimates: ce }) => q.select({ targetId: ce.targetId, first: min(ce.ord).mapWith(Number) }).from(ce).where(byArmy(ce)).groupBy(ce.targetId).prepare());
 
 /** The army's closed estimates, one per target it met: the newest, with where the target first appeared. */
 export function closedEstimates(db: Database, campaignId: string, armyId: string): ClosedEstimate[] {

@@ -1,9 +1,10 @@
-import { and, desc, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, max, notInArray, sql } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/index.js';
 import type { Audience, EngineEvent } from '../engine/events/index.js';
 import type { Database } from './client.js';
-import { bound, perConnection } from './prepared.js';
-import { events } from './schema.js';
+import { jsonNumber } from './dialectSql.js';
+import { bound, oneOff, perConnection } from './prepared.js';
+import type { events } from './schema.js';
 
 function audienceKey(a: Audience): string {
   return a.kind === 'army' ? `army:${a.armyId}` : a.kind;
@@ -23,7 +24,7 @@ export interface StoredEvent {
 }
 
 const p = sql.placeholder;
-const insertEvent = perConnection((db) => db.insert(events).values({
+const insertEvent = perConnection((q, { events }) => q.insert(events).values({
   campaignId: p('campaignId'), gameDay: p('gameDay'), gameHalf: p('gameHalf'), type: p('type'), actorUserId: p('actorUserId'), audience: p('audience'),
   text: p('text'), data: bound(events.data, 'data'), createdAt: p('createdAt'),
 }).prepare());
@@ -44,37 +45,44 @@ function toStored(r: typeof events.$inferSelect): StoredEvent {
 
 /** Events for the given audiences, newest last; events an undo withdrew are left out unless asked for. */
 export function eventsFor(db: Database, campaignId: string, audiences: readonly string[], opts: { afterId?: number; types?: readonly string[]; limit?: number; withUndone?: boolean } = {}): StoredEvent[] {
-  const conds = [eq(events.campaignId, campaignId), inArray(events.audience, [...audiences])];
-  if (!opts.withUndone) conds.push(eq(events.undone, false));
-  if (opts.afterId !== undefined) conds.push(gt(events.id, opts.afterId));
-  if (opts.types) conds.push(inArray(events.type, [...opts.types]));
-  const rows = db.select().from(events).where(and(...conds)).orderBy(desc(events.id)).limit(opts.limit ?? 200).all();
+  const rows = oneOff(db, (q, { events }) => {
+    const conds = [eq(events.campaignId, campaignId), inArray(events.audience, [...audiences])];
+    if (!opts.withUndone) conds.push(eq(events.undone, false));
+    if (opts.afterId !== undefined) conds.push(gt(events.id, opts.afterId));
+    if (opts.types) conds.push(inArray(events.type, [...opts.types]));
+    return q.select().from(events).where(and(...conds)).orderBy(desc(events.id)).limit(opts.limit ?? 200).prepare();
+  }).all();
   return rows.reverse().map(toStored);
 }
 
 const DICE_TYPES: readonly string[] = ['diceRolled', 'diceSeedRevealed', 'diceSeedCommitted'];
 
+const diceOfPeriod = perConnection((q, { events }, db) => q.select().from(events)
+  .where(and(eq(events.campaignId, p('campaignId')), inArray(events.type, [...DICE_TYPES]), sql`${jsonNumber(db, events.data, 'period')} = ${p('period')}`))
+  .orderBy(events.id).prepare());
+
 /** Every dice event of one dice period (its rolls, its commitment and its reveal), undone ones included, in log order. */
 export function diceEventsOf(db: Database, campaignId: string, period: number): StoredEvent[] {
-  return db.select().from(events)
-    .where(and(eq(events.campaignId, campaignId), inArray(events.type, [...DICE_TYPES]), sql`json_extract(${events.data}, '$.period') = ${period}`))
-    .orderBy(events.id).all().map(toStored);
+  return diceOfPeriod(db).all({ campaignId, period }).map(toStored);
 }
 
 /** The last `limit` events of one type, newest last (undone ones included, marked). */
 export function lastEventsOfType(db: Database, campaignId: string, type: string, limit: number): StoredEvent[] {
-  return db.select().from(events).where(and(eq(events.campaignId, campaignId), eq(events.type, type))).orderBy(desc(events.id)).limit(limit).all().reverse().map(toStored);
+  return oneOff(db, (q, { events }) => q.select().from(events).where(and(eq(events.campaignId, campaignId), eq(events.type, type))).orderBy(desc(events.id)).limit(limit).prepare())
+    .all().reverse().map(toStored);
 }
 
 /** Every event for these audiences not withdrawn by an undo, in log order, without the types named (the campaign book). */
 export function chronicleEvents(db: Database, campaignId: string, audiences: readonly string[], without: readonly string[], opts: ChronicleWindow = {}): StoredEvent[] {
-  const conds = [eq(events.campaignId, campaignId), inArray(events.audience, [...audiences]), eq(events.undone, false)];
-  if (without.length > 0) conds.push(notInArray(events.type, [...without]));
-  if (opts.upToDay !== undefined) conds.push(lte(events.gameDay, opts.upToDay));
-  if (opts.upToId !== undefined) conds.push(lte(events.id, opts.upToId));
-  if (opts.last === undefined) return db.select().from(events).where(and(...conds)).orderBy(events.id).all().map(toStored);
-  // Only the newest lines are read (the web page's: a long campaign's whole log is never parsed).
-  return db.select().from(events).where(and(...conds)).orderBy(desc(events.id)).limit(opts.last).all().reverse().map(toStored);
+  return oneOff(db, (q, { events }) => {
+    const conds = [eq(events.campaignId, campaignId), inArray(events.audience, [...audiences]), eq(events.undone, false)];
+    if (without.length > 0) conds.push(notInArray(events.type, [...without]));
+    if (opts.upToDay !== undefined) conds.push(lte(events.gameDay, opts.upToDay));
+    if (opts.upToId !== undefined) conds.push(lte(events.id, opts.upToId));
+    if (opts.last === undefined) return q.select().from(events).where(and(...conds)).orderBy(events.id).prepare().all();
+    // Only the newest lines are read (the web page's: a long campaign's whole log is never parsed).
+    return q.select().from(events).where(and(...conds)).orderBy(desc(events.id)).limit(opts.last).prepare().all().reverse();
+  }).map(toStored);
 }
 
 /** Which part of the chronicle: up to a game day or an event id, and only the newest `last` lines. */
@@ -84,16 +92,20 @@ export interface ChronicleWindow {
   readonly last?: number;
 }
 
+const everyEvent = perConnection((q, { events }) => q.select().from(events).where(eq(events.campaignId, p('campaignId'))).orderBy(events.id).prepare());
+
 export function allEvents(db: Database, campaignId: string): StoredEvent[] {
-  return db.select().from(events).where(eq(events.campaignId, campaignId)).orderBy(events.id).all().map(toStored);
+  return everyEvent(db).all({ campaignId }).map(toStored);
 }
+
+const withdraw = perConnection((q, { events }) => q.update(events).set({ undone: true }).where(and(eq(events.campaignId, p('campaignId')), gt(events.id, p('afterId')))).prepare());
 
 /** Marks the events after `afterId` as withdrawn by an undo; they stay in the log. */
 export function markEventsUndone(db: Database, campaignId: string, afterId: number): void {
-  db.update(events).set({ undone: true }).where(and(eq(events.campaignId, campaignId), gt(events.id, afterId))).run();
+  withdraw(db).run({ campaignId, afterId });
 }
 
-const maxEventId = perConnection((db) => db.select({ id: sql<number | null>`max(${events.id})` }).from(events).where(eq(events.campaignId, p('campaignId'))).prepare());
+const maxEventId = perConnection((q, { events }) => q.select({ id: max(events.id) }).from(events).where(eq(events.campaignId, p('campaignId'))).prepare());
 
 export function lastEventId(db: Database, campaignId: string): number {
   return maxEventId(db).get({ campaignId })?.id ?? 0;
@@ -108,9 +120,9 @@ export function allEventsJson(db: Database, campaignId: string): { json: string;
   return logJson(db).get({ campaignId }) ?? { json: '[]', count: 0 };
 }
 
-const logJson = perConnection((db) => {
-  const e = db.select().from(events).where(eq(events.campaignId, p('campaignId'))).orderBy(events.id).as('e');
-  return db.select({
+const logJson = perConnection((q, { events }) => {
+  const e = q.select().from(events).where(eq(events.campaignId, p('campaignId'))).orderBy(events.id).as('e');
+  return q.select({
     json: sql<string>`json_group_array(json_object(
       'id', ${e.id}, 'time', json_object('day', ${e.gameDay}, 'half', ${e.gameHalf}), 'type', ${e.type}, 'audience', ${e.audience},
       'actorUserId', ${e.actorUserId}, 'text', ${e.text}, 'data', json(${e.data}), 'createdAt', ${e.createdAt}, 'undone', json(iif(${e.undone}, 'true', 'false'))

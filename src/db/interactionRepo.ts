@@ -1,10 +1,10 @@
 import { lt, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
 import { perConnection } from './prepared.js';
-import { interactionClaims } from './schema.js';
+import type { interactionClaims } from './schema.js';
 
-const claim = perConnection((db) => db.insert(interactionClaims).values({ id: sql.placeholder('id'), claimedAt: sql.placeholder('claimedAt') }).onConflictDoNothing().prepare());
-const prune = perConnection((db) => db.delete(interactionClaims).where(lt(interactionClaims.claimedAt, sql.placeholder('before'))).prepare());
+const claim = perConnection((q, { interactionClaims }) => q.insert(interactionClaims).values({ id: sql.placeholder('id'), claimedAt: sql.placeholder('claimedAt') }).onConflictDoNothing().prepare());
+const prune = perConnection((q, { interactionClaims }) => q.delete(interactionClaims).where(lt(interactionClaims.claimedAt, sql.placeholder('before'))).prepare());
 
 /** Records that this process takes the interaction. Returns false if another process took it first. */
 export function claimInteraction(db: Database, id: string, now: string): boolean {

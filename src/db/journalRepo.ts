@@ -1,18 +1,17 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, max, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
 import { bound, perConnection } from './prepared.js';
-import { journal } from './schema.js';
+import type { journal } from './schema.js';
 
 /** One row of a campaign's journal, as stored (docs/replay.md). */
 export type JournalRow = typeof journal.$inferSelect;
 
-const j = journal;
 const p = sql.placeholder;
 
 // Every write transaction reads and appends here (src/app/journal/record.ts): both prepared once per
 // connection. The last number is `max(seq)` on the primary key's index (one lookup).
-const lastSeq = perConnection((db) => db.select({ seq: sql<number | null>`max(${j.seq})` }).from(j).where(eq(j.campaignId, p('campaignId'))).prepare());
-const insertRow = perConnection((db) => db.insert(j).values({
+const lastSeq = perConnection((q, { journal: j }) => q.select({ seq: max(j.seq) }).from(j).where(eq(j.campaignId, p('campaignId'))).prepare());
+const insertRow = perConnection((q, { journal: j }) => q.insert(j).values({
   campaignId: p('campaignId'), seq: p('seq'), kind: p('kind'), invocation: p('invocation'), at: p('at'), timeIndex: p('timeIndex'),
   input: bound(j.input, 'input'), dice: bound(j.dice, 'dice'), change: bound(j.change, 'change'), stateVersion: p('stateVersion'),
 }).prepare());
@@ -26,7 +25,7 @@ export function lastJournalSeq(db: Database, campaignId: string): number {
 export function appendJournal(db: Database, rows: readonly JournalRow[]): void {
   const insert = insertRow(db);
   for (const row of rows) {
-    const values: Required<typeof j.$inferInsert> = row;
+    const values: Required<typeof journal.$inferInsert> = row;
     insert.run(values);
   }
 }
@@ -39,15 +38,17 @@ export interface JournalText extends Omit<JournalRow, 'campaignId' | 'input' | '
 }
 
 // The JSON columns read as text (a `sql` field has no JSON decoder): a long campaign's journal is tens of megabytes, never parsed to be written out again.
-const journalText = perConnection((db) => db.select({
+const journalText = perConnection((q, { journal }) => q.select({
   seq: journal.seq, kind: journal.kind, invocation: journal.invocation, at: journal.at, timeIndex: journal.timeIndex,
   input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string>`${journal.change}`, stateVersion: journal.stateVersion,
 }).from(journal).where(eq(journal.campaignId, sql.placeholder('campaignId'))).orderBy(asc(journal.seq)).prepare());
 
 /** The whole journal of a campaign, in order. */
 export function journalOf(db: Database, campaignId: string): JournalRow[] {
-  return db.select().from(journal).where(eq(journal.campaignId, campaignId)).orderBy(asc(journal.seq)).all();
+  return journalRows(db).all({ campaignId });
 }
+
+const journalRows = perConnection((q, { journal }) => q.select().from(journal).where(eq(journal.campaignId, p('campaignId'))).orderBy(asc(journal.seq)).prepare());
 
 /** The whole journal of a campaign, in order, as stored text (the export). */
 export function journalTextOf(db: Database, campaignId: string): JournalText[] {

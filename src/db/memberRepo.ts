@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
 import { perConnection } from './prepared.js';
-import { campaigns, members } from './schema.js';
+import type * as schema from './schema.js';
 
 export interface Member {
   readonly userId: string;
@@ -10,26 +10,33 @@ export interface Member {
   readonly displayName: string;
 }
 
-const membersOf = perConnection((db) => db.select({ userId: members.userId, armyId: members.armyId, role: members.role, displayName: members.displayName })
+const membersOf = perConnection((q, { members }) => q.select({ userId: members.userId, armyId: members.armyId, role: members.role, displayName: members.displayName })
   .from(members).where(eq(members.campaignId, sql.placeholder('campaignId'))).prepare());
 
 export function listMembers(db: Database, campaignId: string): Member[] {
   return membersOf(db).all({ campaignId });
 }
 
+const unassign = perConnection((q, { members }) => q.delete(members)
+  .where(and(eq(members.campaignId, sql.placeholder('campaignId')), eq(members.armyId, sql.placeholder('armyId')), eq(members.role, 'commander'))).prepare());
+const insertCommander = perConnection((q, { members }) => q.insert(members).values({
+  campaignId: sql.placeholder('campaignId'), userId: sql.placeholder('userId'), armyId: sql.placeholder('armyId'), role: 'commander', displayName: sql.placeholder('displayName'),
+}).prepare());
+
 /** Makes `userId` the commander of `armyId`, replacing whoever held it. */
 export function assignCommander(db: Database, campaignId: string, armyId: string, userId: string, displayName: string): void {
-  db.delete(members).where(and(eq(members.campaignId, campaignId), eq(members.armyId, armyId), eq(members.role, 'commander'))).run();
-  db.insert(members).values({ campaignId, userId, armyId, role: 'commander', displayName }).run();
+  unassign(db).run({ campaignId, armyId });
+  const row: typeof schema.members.$inferInsert = { campaignId, userId, armyId, role: 'commander', displayName };
+  insertCommander(db).run(row);
 }
 
 export function unassignArmy(db: Database, campaignId: string, armyId: string): void {
-  db.delete(members).where(and(eq(members.campaignId, campaignId), eq(members.armyId, armyId), eq(members.role, 'commander'))).run();
+  unassign(db).run({ campaignId, armyId });
 }
 
-const userCampaigns = perConnection((db) => db.select({ id: campaigns.id, name: campaigns.name }).from(campaigns)
+const userCampaigns = perConnection((q, { campaigns, members }) => q.select({ id: campaigns.id, name: campaigns.name }).from(campaigns)
   .where(or(eq(campaigns.ownerUserId, sql.placeholder('userId')),
-    inArray(campaigns.id, db.select({ id: members.campaignId }).from(members).where(eq(members.userId, sql.placeholder('userId'))))))
+    inArray(campaigns.id, q.select({ id: members.campaignId }).from(members).where(eq(members.userId, sql.placeholder('userId'))))))
   .orderBy(asc(campaigns.createdAt), asc(campaigns.id)).prepare());
 
 /** Campaigns a user owns or has a place in (commander or co-referee), with their names, oldest first. */

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
 import { excluded, perConnection } from './prepared.js';
-import { notices } from './schema.js';
+import type { notices } from './schema.js';
 
 /** What a person chose with `/notify` in one campaign (src/app/notices.ts gives the defaults). */
 export interface NoticeRow {
@@ -13,7 +13,7 @@ export interface NoticeRow {
 }
 
 const p = sql.placeholder;
-const noticesOf = perConnection((db) => db.select({ userId: notices.userId, reminderMinutes: notices.reminderMinutes, tickReport: notices.tickReport, orderConfirm: notices.orderConfirm })
+const noticesOf = perConnection((q, { notices }) => q.select({ userId: notices.userId, reminderMinutes: notices.reminderMinutes, tickReport: notices.tickReport, orderConfirm: notices.orderConfirm })
   .from(notices).where(eq(notices.campaignId, p('campaignId'))).orderBy(notices.userId).prepare());
 
 /** Everyone's choices in a campaign (people who never used `/notify` have no row). */
@@ -21,7 +21,7 @@ export function listNotices(db: Database, campaignId: string): NoticeRow[] {
   return noticesOf(db).all({ campaignId });
 }
 
-const upsertNotice = perConnection((db) => db.insert(notices)
+const upsertNotice = perConnection((q, { notices }) => q.insert(notices)
   .values({ campaignId: p('campaignId'), userId: p('userId'), reminderMinutes: p('reminderMinutes'), tickReport: p('tickReport'), orderConfirm: p('orderConfirm') })
   .onConflictDoUpdate({ target: [notices.campaignId, notices.userId], set: {
     reminderMinutes: excluded(notices.reminderMinutes), tickReport: excluded(notices.tickReport), orderConfirm: excluded(notices.orderConfirm),

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import type { Database } from './client.js';
-import { bound, perConnection, queryPlan } from './prepared.js';
-import { type LegacyFile, type OutboxButton, outboxMessages } from './schema.js';
+import type { Database, Orm, Tables } from './client.js';
+import { bound, oneOff, perConnection, queryPlan } from './prepared.js';
+import type { LegacyFile, OutboxButton, outboxMessages } from './schema.js';
 
 export type OutboxStatus = 'pending' | 'sent' | 'dmClosed' | 'failed';
 
@@ -44,18 +44,18 @@ export interface NewOutboxMessage {
   readonly nonce: string;
 }
 
-const o = outboxMessages;
+type Outbox = typeof outboxMessages;
 const p = sql.placeholder;
 /** A literal, not a bound value: SQLite uses a partial index (outbox_pending, outbox_lane) only when the query names its condition. */
 const PENDING = sql`'pending'`;
 
-const insertMessage = perConnection((db) => db.insert(o).values({
+const insertMessage = perConnection((q, { outboxMessages: o }) => q.insert(o).values({
   campaignId: p('campaignId'), to: p('to'), userId: p('userId'), channelId: p('channelId'), content: p('content'), data: bound(o.data, 'data'),
   pictures: bound(o.pictures, 'pictures'), buttons: bound(o.buttons, 'buttons'), cards: bound(o.cards, 'cards'), mentions: bound(o.mentions, 'mentions'),
   status: 'pending', attempts: 0, nextAttemptAt: p('nextAttemptAt'), dedupeKey: p('dedupeKey'), nonce: p('nonce'), createdAt: p('createdAt'),
 }).onConflictDoNothing().prepare());
 
-type QueuedRow = Required<Pick<typeof o.$inferInsert, 'campaignId' | 'to' | 'userId' | 'channelId' | 'content' | 'data' | 'pictures' | 'buttons' | 'cards'
+type QueuedRow = Required<Pick<Outbox['$inferInsert'], 'campaignId' | 'to' | 'userId' | 'channelId' | 'content' | 'data' | 'pictures' | 'buttons' | 'cards'
   | 'mentions' | 'nextAttemptAt' | 'dedupeKey' | 'nonce' | 'createdAt'>>;
 
 /** Queues a message; a message with a dedupe key already queued is ignored. Returns whether it was added. */
@@ -68,7 +68,7 @@ export function enqueue(db: Database, m: NewOutboxMessage, now: string): boolean
   return insertMessage(db).run(row).changes > 0;
 }
 
-function toRow(r: typeof o.$inferSelect): OutboxRow {
+function toRow(r: Outbox['$inferSelect']): OutboxRow {
   return {
     id: r.id, campaignId: r.campaignId, to: r.to, userId: r.userId, channelId: r.channelId, content: r.content, data: r.data,
     pictures: r.pictures, legacyFiles: r.files, buttons: r.buttons, cards: r.cards, mentions: r.mentions, status: r.status,
@@ -76,18 +76,22 @@ function toRow(r: typeof o.$inferSelect): OutboxRow {
   };
 }
 
-const candidate = alias(o, 'o');
-const prior = alias(o, 'prior');
-const claimDueQuery = (db: Database) => db.update(o).set({ claimedBy: bound(o.claimedBy, 'owner'), leaseUntil: bound(o.leaseUntil, 'leaseUntil') })
+const claimDueQuery = (q: Orm, { outboxMessages: o }: Tables, db: Database) => {
+  const candidate = alias(o, 'o');
+  const prior = alias(o, 'prior');
+  // SQLite is told which index to walk; PostgreSQL's planner picks the partial index by itself.
+  const pendingIndex = db.dialect === 'sqlite' ? sql`indexed by outbox_pending` : sql``;
+  return q.update(o).set({ claimedBy: bound(o.claimedBy, 'owner'), leaseUntil: bound(o.leaseUntil, 'leaseUntil') })
   .where(sql`${o.id} in (
-      select ${candidate.id} from ${o} ${candidate} indexed by outbox_pending
+      select ${candidate.id} from ${o} ${candidate} ${pendingIndex}
       where ${candidate.status} = ${PENDING} and ${candidate.nextAttemptAt} <= ${p('now')} and (${candidate.leaseUntil} is null or ${candidate.leaseUntil} < ${p('now')})
         and not exists (select 1 from ${o} ${prior} where ${prior.status} = ${PENDING} and ${prior.to} = ${candidate.to}
           and coalesce(${prior.userId}, '') = coalesce(${candidate.userId}, '') and coalesce(${prior.channelId}, '') = coalesce(${candidate.channelId}, '')
           and ${prior.id} < ${candidate.id})
       order by ${candidate.id} limit ${p('limit')})`)
-  .returning();
-const claimDueStatement = perConnection((db) => claimDueQuery(db).prepare());
+    .returning();
+};
+const claimDueStatement = perConnection((q, t, db) => claimDueQuery(q, t, db).prepare());
 
 /**
  * Claims up to `limit` messages due at `now` for the worker `owner`, until `leaseUntil`, in one
@@ -105,12 +109,12 @@ export function claimDue(db: Database, owner: string, now: string, leaseUntil: s
 
 /** How SQLite runs the claim (EXPLAIN QUERY PLAN, one line a step): which indexes it walks. */
 export function claimPlan(db: Database): string[] {
-  return queryPlan(db, claimDueQuery(db));
+  return queryPlan(db, claimDueQuery(db.orm, db.tables, db));
 }
 
 // No `limit`: `.get()` stops at the first row, and a bound `limit ?` makes SQLite prepare the
 // statement again on every run (about 10 us, three times a cheap poll's own cost).
-const due = perConnection((db) => db.select({ one: sql<number>`1` }).from(o)
+const due = perConnection((q, { outboxMessages: o }) => q.select({ one: sql<number>`1` }).from(o)
   .where(and(eq(o.status, PENDING), lte(o.nextAttemptAt, p('now')), or(isNull(o.leaseUntil), lt(o.leaseUntil, p('now'))))).prepare());
 
 /** Whether any message is due at `now` (a read, so an idle delivery poll takes no write lock). */
@@ -123,13 +127,15 @@ export function claimants(db: Database, now: string): string[] {
   return holders(db).all({ now }).map((r) => r.owner).filter((owner): owner is string => owner !== null);
 }
 
-const holders = perConnection((db) => db.selectDistinct({ owner: o.claimedBy }).from(o)
+const holders = perConnection((q, { outboxMessages: o }) => q.selectDistinct({ owner: o.claimedBy }).from(o)
   .where(and(eq(o.status, PENDING), sql`${o.leaseUntil} >= ${p('now')}`, isNotNull(o.claimedBy))).prepare());
+
+const release = perConnection((q, { outboxMessages: o }) => q.update(o).set({ claimedBy: null, leaseUntil: null })
+  .where(and(eq(o.claimedBy, p('owner')), eq(o.status, 'pending'))).prepare());
 
 /** Ends the claims of a worker that is gone (its process died): its items may be taken over at once. */
 export function releaseClaims(db: Database, owner: string): number {
-  return db.update(outboxMessages).set({ claimedBy: null, leaseUntil: null })
-    .where(and(eq(outboxMessages.claimedBy, owner), eq(outboxMessages.status, 'pending'))).run().changes;
+  return release(db).run({ owner }).changes;
 }
 
 /** Records that part `index` (0-based) of a claimed message went out: a retry starts after it. */
@@ -137,10 +143,10 @@ export function markPartSent(db: Database, id: number, owner: string, index: num
   partSent(db).run({ parts: index + 1, id, owner });
 }
 
-const claimed = and(eq(o.id, p('id')), eq(o.claimedBy, p('owner')));
-const partSent = perConnection((db) => db.update(o).set({ partsSent: bound(o.partsSent, 'parts') }).where(and(claimed, lt(o.partsSent, p('parts')))).prepare());
-const sent = perConnection((db) => db.update(o).set({ status: 'sent', deliveredAt: bound(o.deliveredAt, 'now'), lastError: null, claimedBy: null, leaseUntil: null, files: null })
-  .where(claimed).prepare());
+const claimed = (o: Outbox) => and(eq(o.id, p('id')), eq(o.claimedBy, p('owner')));
+const partSent = perConnection((q, { outboxMessages: o }) => q.update(o).set({ partsSent: bound(o.partsSent, 'parts') }).where(and(claimed(o), lt(o.partsSent, p('parts')))).prepare());
+const sent = perConnection((q, { outboxMessages: o }) => q.update(o).set({ status: 'sent', deliveredAt: bound(o.deliveredAt, 'now'), lastError: null, claimedBy: null, leaseUntil: null, files: null })
+  .where(claimed(o)).prepare());
 
 export function markSent(db: Database, id: number, owner: string, now: string): void {
   sent(db).run({ id, owner, now });
@@ -151,12 +157,12 @@ export function releaseForRetry(db: Database, id: number, owner: string, set: { 
   retry(db).run({ ...set, id, owner });
 }
 
-const retry = perConnection((db) => db.update(o).set({
+const retry = perConnection((q, { outboxMessages: o }) => q.update(o).set({
   attempts: bound(o.attempts, 'attempts'), nextAttemptAt: bound(o.nextAttemptAt, 'nextAttemptAt'), lastError: bound(o.lastError, 'lastError'), claimedBy: null, leaseUntil: null,
-}).where(claimed).prepare());
-const undeliverable = perConnection((db) => db.update(o).set({
+}).where(claimed(o)).prepare());
+const undeliverable = perConnection((q, { outboxMessages: o }) => q.update(o).set({
   status: bound(o.status, 'status'), attempts: bound(o.attempts, 'attempts'), lastError: bound(o.lastError, 'lastError'), claimedBy: null, leaseUntil: null, files: null,
-}).where(and(claimed, eq(o.status, PENDING))).prepare());
+}).where(and(claimed(o), eq(o.status, PENDING))).prepare());
 
 /** Ends a claimed message's delivery without sending it: kept for /intel (dmClosed) or for the referee (failed). */
 export function markUndeliverable(db: Database, id: number, owner: string, status: 'dmClosed' | 'failed', attempts: number, lastError: string): void {
@@ -169,18 +175,18 @@ export function claimedMessage(db: Database, id: number, owner: string): OutboxR
   return r ? toRow(r) : undefined;
 }
 
-const claimedRow = perConnection((db) => db.select().from(o).where(and(claimed, eq(o.status, PENDING))).prepare());
-const NOT_DELIVERED = sql`${o.status} in ('dmClosed', 'failed')`;
-const kept = perConnection((db) => db.select().from(o)
-  .where(and(eq(o.campaignId, p('campaignId')), eq(o.to, 'dm'), eq(o.userId, p('userId')), NOT_DELIVERED, isNull(o.readAt))).orderBy(asc(o.id)).prepare());
-const undelivered = perConnection((db) => db.select().from(o)
-  .where(and(eq(o.campaignId, p('campaignId')), NOT_DELIVERED, isNull(o.readAt))).orderBy(asc(o.id)).prepare());
+const claimedRow = perConnection((q, { outboxMessages: o }) => q.select().from(o).where(and(claimed(o), eq(o.status, PENDING))).prepare());
+const notDelivered = (o: Outbox) => sql`${o.status} in ('dmClosed', 'failed')`;
+const kept = perConnection((q, { outboxMessages: o }) => q.select().from(o)
+  .where(and(eq(o.campaignId, p('campaignId')), eq(o.to, 'dm'), eq(o.userId, p('userId')), notDelivered(o), isNull(o.readAt))).orderBy(asc(o.id)).prepare());
+const undelivered = perConnection((q, { outboxMessages: o }) => q.select().from(o)
+  .where(and(eq(o.campaignId, p('campaignId')), notDelivered(o), isNull(o.readAt))).orderBy(asc(o.id)).prepare());
 
 
 export function outboxByStatus(db: Database, campaignId: string, statuses: readonly OutboxStatus[]): OutboxRow[] {
-  return db.select().from(outboxMessages)
-    .where(and(eq(outboxMessages.campaignId, campaignId), inArray(outboxMessages.status, [...statuses])))
-    .orderBy(asc(outboxMessages.id)).all().map(toRow);
+  return oneOff(db, (q, { outboxMessages: o }) => q.select().from(o)
+    .where(and(eq(o.campaignId, campaignId), inArray(o.status, [...statuses])))
+    .orderBy(asc(o.id)).prepare()).all().map(toRow);
 }
 
 /** Direct messages to a user that could not be delivered and have not been read with /intel yet. */
@@ -205,19 +211,19 @@ export function undeliveredMessages(db: Database, campaignId: string): Undeliver
 
 export function markRead(db: Database, ids: readonly number[], now: string): void {
   if (ids.length === 0) return;
-  db.update(outboxMessages).set({ readAt: now }).where(inArray(outboxMessages.id, [...ids])).run();
+  oneOff(db, (q, { outboxMessages: o }) => q.update(o).set({ readAt: now }).where(inArray(o.id, [...ids])).prepare()).run();
 }
+
+const prune = perConnection((q, { outboxMessages: o }) => q.delete(o).where(or(
+  and(eq(o.status, 'sent'), lt(o.deliveredAt, p('before'))),
+  and(inArray(o.status, ['dmClosed', 'failed']), lt(o.readAt, p('before'))),
+  and(eq(o.status, 'failed'), ne(o.to, 'dm'), lt(o.createdAt, p('before'))),
+)).prepare());
 
 /**
  * Deletes delivered messages older than `before`, kept DMs read with /intel before it, and channel
  * posts given up before it. Undeliverable DMs not yet read stay. Returns how many went.
  */
 export function pruneOutbox(db: Database, before: string): number {
-  const o = outboxMessages;
-  const r = db.delete(o).where(or(
-    and(eq(o.status, 'sent'), lt(o.deliveredAt, before)),
-    and(inArray(o.status, ['dmClosed', 'failed']), lt(o.readAt, before)),
-    and(eq(o.status, 'failed'), ne(o.to, 'dm'), lt(o.createdAt, before)),
-  )).run();
-  return r.changes;
+  return prune(db).run({ before }).changes;
 }

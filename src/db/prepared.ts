@@ -1,6 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { type Column, Param, sql, type SQL } from 'drizzle-orm';
-import type { Database } from './client.js';
+import { type Database, type Orm, rawSqlite, type Tables } from './client.js';
 
 /**
  * The one way src/db talks to the database: Drizzle queries built from schema.ts (so every column
@@ -10,19 +9,30 @@ import type { Database } from './client.js';
  * SQL each time cost more than running it. Statements are prepared on the connection itself, so
  * they run inside whatever transaction is open on it.
  *
- * `perConnection(build)` gives a function that returns `build(db)`'s prepared query, built on the
- * first call for each connection.
+ * `perConnection(build)` gives a function that returns `build(q, t)`'s prepared query, built on the
+ * first call for each connection. `q` is the store's Drizzle instance and `t` its tables: the same
+ * builder calls run on SQLite (better-sqlite3) and on PostgreSQL (schemaPg.ts's tables through the
+ * synchronous bridge, src/db/pg/). Both are typed as SQLite's: schemaPg.ts declares the same
+ * tables, column keys and JS value types, which tests/db/schemaParity.test.ts holds it to.
  */
-export function perConnection<Q>(build: (db: Database) => Q): (db: Database) => Q {
-  const cache = new WeakMap<BetterSqlite3.Database, Q>();
+export function perConnection<Q>(build: (q: Orm, t: Tables, db: Database) => Q): (db: Database) => Q {
+  const cache = new WeakMap<Database, Q>();
   return (db) => {
-    let query = cache.get(db.$client);
+    let query = cache.get(db);
     if (query === undefined) {
-      query = build(db);
-      cache.set(db.$client, query);
+      query = build(db.orm, db.tables, db);
+      cache.set(db, query);
     }
     return query;
   };
+}
+
+/**
+ * A statement whose shape depends on the call (a list of values of any length): built and prepared
+ * for this one call. Everything run per command or per tick is `perConnection` instead.
+ */
+export function oneOff<Q>(db: Database, build: (q: Orm, t: Tables) => Q): Q {
+  return build(db.orm, db.tables);
 }
 
 /**
@@ -46,6 +56,9 @@ export function queryPlan(db: Database, query: { toSQL(): { sql: string; params:
   const q = query.toSQL();
   const params = q.params.map((v) => (typeof v === 'string' || typeof v === 'number' ? v : ''));
   // eslint-disable-next-line no-restricted-syntax -- the plan of a query built by Drizzle above, not SQL of its own
-  const rows: unknown[] = db.$client.prepare(`explain query plan ${q.sql}`).all(...params);
+  const rows: unknown[] = rawSqlite(db).prepare(`explain query plan ${q.sql}`).all(...params);
   return rows.map((r) => (typeof r === 'object' && r !== null && 'detail' in r ? String(r.detail) : ''));
 }
+
+/** A truth value as either store returns it (SQLite 0 or 1, PostgreSQL a boolean): for `sql` fields' `mapWith`. */
+export const isTrue = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 't';

@@ -318,8 +318,6 @@ export const knowledge = sqliteTable('knowledge', {
   data: text('data', { mode: 'json' }).notNull(),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.key] })]);
 
-export const nowSql = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
-
 /**
  * Interactions taken by a process: Discord gives an event to every session on a shard (two
  * instances on one token during a deploy overlap), and the first process to record the id runs

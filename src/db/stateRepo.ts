@@ -6,7 +6,7 @@ import type { CampaignState } from '../engine/state/index.js';
 import type { Database } from './client.js';
 import { forgetClosedContact, recordClosedContact } from './contactEstimateRepo.js';
 import { bound, excluded, perConnection } from './prepared.js';
-import * as t from './schema.js';
+import type * as t from './schema.js';
 
 /** A campaign's state as stored: plain JSON in the shape of `version`, to be upgraded by the engine before use. */
 export interface StoredState {
@@ -35,7 +35,7 @@ function armyData(a: Army): ArmyData {
 
 const p = sql.placeholder;
 
-const insertCampaignRow = perConnection((db) => db.insert(t.campaigns).values({
+const insertCampaignRow = perConnection((q, t) => q.insert(t.campaigns).values({
   id: p('id'), guildId: p('guildId'), channelId: p('channelId'), name: p('name'), scenarioId: p('scenarioId'), scenario: bound(t.campaigns.scenario, 'scenario'),
   ownerUserId: p('ownerUserId'), status: p('status'), season: p('season'), settings: bound(t.campaigns.settings, 'settings'), clockDay: p('clockDay'),
   clockHalf: p('clockHalf'), rng: bound(t.campaigns.rng, 'rng'), manualDice: bound(t.campaigns.manualDice, 'manualDice'), nextId: p('nextId'),
@@ -55,30 +55,25 @@ export function insertCampaign(conn: Database, meta: Pick<typeof t.campaigns.$in
   writeEntities(conn, undefined, state);
 }
 
-const c = t.campaigns;
-const campaignRow = perConnection((db) => db.select({
+const campaignRow = perConnection((q, { campaigns: c }) => q.select({
   id: c.id, name: c.name, scenarioId: c.scenarioId, season: c.season, status: c.status, settings: c.settings, clockDay: c.clockDay, clockHalf: c.clockHalf,
   rng: c.rng, manualDice: c.manualDice, nextId: c.nextId, nextCourierId: c.nextCourierId, stateVersion: c.stateVersion,
 }).from(c).where(eq(c.id, p('id'))).prepare());
-const sideRows = perConnection((db) => db.select({ id: t.sides.id, name: t.sides.name, colour: t.sides.colour, hostileTo: t.sides.hostileTo })
+const sideRows = perConnection((q, t) => q.select({ id: t.sides.id, name: t.sides.name, colour: t.sides.colour, hostileTo: t.sides.hostileTo })
   .from(t.sides).where(eq(t.sides.campaignId, p('id'))).orderBy(t.sides.id).prepare());
-const r = t.regiments;
-const regimentRows = perConnection((db) => db.select({ armyId: r.armyId, id: r.id, name: r.name, role: r.role, originalFigures: r.originalFigures, companies: r.companies, data: r.data })
+const regimentRows = perConnection((q, { regiments: r }) => q.select({ armyId: r.armyId, id: r.id, name: r.name, role: r.role, originalFigures: r.originalFigures, companies: r.companies, data: r.data })
   .from(r).where(eq(r.campaignId, p('id'))).orderBy(r.armyId, r.ord).prepare());
-const i = t.individuals;
-const individualRows = perConnection((db) => db.select({ armyId: i.armyId, id: i.id, name: i.name, kind: i.kind, data: i.data })
+const individualRows = perConnection((q, { individuals: i }) => q.select({ armyId: i.armyId, id: i.id, name: i.name, kind: i.kind, data: i.data })
   .from(i).where(eq(i.campaignId, p('id'))).orderBy(i.armyId, i.ord).prepare());
-const a = t.armies;
-const armyRows = perConnection((db) => db.select({ id: a.id, name: a.name, commander: a.commander, sideId: a.sideId, hex: a.hex, formation: a.formation, data: a.data })
+const armyRows = perConnection((q, { armies: a }) => q.select({ id: a.id, name: a.name, commander: a.commander, sideId: a.sideId, hex: a.hex, formation: a.formation, data: a.data })
   .from(a).where(eq(a.campaignId, p('id'))).orderBy(a.id).prepare());
-const orderRows = perConnection((db) => db.select({ armyId: t.orders.armyId, data: t.orders.data }).from(t.orders).where(eq(t.orders.campaignId, p('id'))).orderBy(t.orders.armyId).prepare());
-const w = t.weather;
-const weatherRow = perConnection((db) => db.select({ sky: w.sky, fog: w.fog, wind: w.wind, rainLevel: w.rainLevel, data: w.data }).from(w).where(eq(w.campaignId, p('id'))).prepare());
-const liveContacts = perConnection((db) => db.select({ id: t.contacts.id, data: t.contacts.data }).from(t.contacts)
+const orderRows = perConnection((q, t) => q.select({ armyId: t.orders.armyId, data: t.orders.data }).from(t.orders).where(eq(t.orders.campaignId, p('id'))).orderBy(t.orders.armyId).prepare());
+const weatherRow = perConnection((q, { weather: w }) => q.select({ sky: w.sky, fog: w.fog, wind: w.wind, rainLevel: w.rainLevel, data: w.data }).from(w).where(eq(w.campaignId, p('id'))).prepare());
+const liveContacts = perConnection((q, t) => q.select({ id: t.contacts.id, data: t.contacts.data }).from(t.contacts)
   .where(and(eq(t.contacts.campaignId, p('id')), eq(t.contacts.live, true))).orderBy(t.contacts.id).prepare());
-const liveCouriers = perConnection((db) => db.select({ id: t.couriers.id, data: t.couriers.data }).from(t.couriers)
+const liveCouriers = perConnection((q, t) => q.select({ id: t.couriers.id, data: t.couriers.data }).from(t.couriers)
   .where(and(eq(t.couriers.campaignId, p('id')), eq(t.couriers.live, true))).orderBy(t.couriers.id).prepare());
-const knowledgeRows = perConnection((db) => db.select({ key: t.knowledge.key, data: t.knowledge.data }).from(t.knowledge)
+const knowledgeRows = perConnection((q, t) => q.select({ key: t.knowledge.key, data: t.knowledge.data }).from(t.knowledge)
   .where(eq(t.knowledge.campaignId, p('id'))).orderBy(asc(t.knowledge.key)).prepare());
 
 /** Rows grouped by army, in the order read. */
@@ -145,7 +140,7 @@ export function loadState(conn: Database, id: string): StoredState | undefined {
   };
 }
 
-const saveCampaignRow = perConnection((db) => db.update(c).set({
+const saveCampaignRow = perConnection((q, { campaigns: c }) => q.update(c).set({
   name: bound(c.name, 'name'), status: bound(c.status, 'status'), season: bound(c.season, 'season'), settings: bound(c.settings, 'settings'),
   clockDay: bound(c.clockDay, 'clockDay'), clockHalf: bound(c.clockHalf, 'clockHalf'), rng: bound(c.rng, 'rng'), manualDice: bound(c.manualDice, 'manualDice'),
   nextId: bound(c.nextId, 'nextId'), nextCourierId: bound(c.nextCourierId, 'nextCourierId'), stateVersion: bound(c.stateVersion, 'stateVersion'),
@@ -173,7 +168,7 @@ export function saveState(conn: Database, prev: CampaignState, next: CampaignSta
   return row.revision;
 }
 
-const revisionOf = perConnection((db) => db.select({ revision: c.revision }).from(c).where(eq(c.id, p('id'))).prepare());
+const revisionOf = perConnection((q, { campaigns: c }) => q.select({ revision: c.revision }).from(c).where(eq(c.id, p('id'))).prepare());
 
 /**
  * The revision of a campaign's stored state (bumped by every `saveState`), read without loading
@@ -187,42 +182,37 @@ export function stateRevision(conn: Database, id: string): number | undefined {
 const same = (x: unknown, y: unknown): boolean => x === y || JSON.stringify(x) === JSON.stringify(y);
 
 const cid = p('cid');
-const upsertArmy = perConnection((db) => db.insert(a).values({
+const upsertArmy = perConnection((q, { armies: a }) => q.insert(a).values({
   campaignId: cid, id: p('id'), name: p('name'), commander: p('commander'), sideId: p('sideId'), hex: p('hex'), formation: p('formation'), data: bound(a.data, 'data'),
 }).onConflictDoUpdate({ target: [a.campaignId, a.id], set: {
   name: excluded(a.name), commander: excluded(a.commander), sideId: excluded(a.sideId), hex: excluded(a.hex), formation: excluded(a.formation), data: excluded(a.data),
 } }).prepare());
-const deleteArmy = perConnection((db) => db.delete(a).where(and(eq(a.campaignId, cid), eq(a.id, p('id')))).prepare());
-const deleteRegiments = perConnection((db) => db.delete(r).where(and(eq(r.campaignId, cid), eq(r.armyId, p('armyId')))).prepare());
-const insertRegiment = perConnection((db) => db.insert(r).values({
+const deleteArmy = perConnection((q, { armies: a }) => q.delete(a).where(and(eq(a.campaignId, cid), eq(a.id, p('id')))).prepare());
+const deleteRegiments = perConnection((q, { regiments: r }) => q.delete(r).where(and(eq(r.campaignId, cid), eq(r.armyId, p('armyId')))).prepare());
+const insertRegiment = perConnection((q, { regiments: r }) => q.insert(r).values({
   campaignId: cid, armyId: p('armyId'), id: p('id'), ord: p('ord'), name: p('name'), role: p('role'), originalFigures: p('originalFigures'),
   currentFigures: p('currentFigures'), companies: bound(r.companies, 'companies'), data: bound(r.data, 'data'),
 }).prepare());
-const deleteIndividuals = perConnection((db) => db.delete(i).where(and(eq(i.campaignId, cid), eq(i.armyId, p('armyId')))).prepare());
-const insertIndividual = perConnection((db) => db.insert(i).values({
+const deleteIndividuals = perConnection((q, { individuals: i }) => q.delete(i).where(and(eq(i.campaignId, cid), eq(i.armyId, p('armyId')))).prepare());
+const insertIndividual = perConnection((q, { individuals: i }) => q.insert(i).values({
   campaignId: cid, armyId: p('armyId'), id: p('id'), ord: p('ord'), name: p('name'), kind: p('kind'), data: bound(i.data, 'data'),
 }).prepare());
-const sd = t.sides;
-const upsertSide = perConnection((db) => db.insert(sd).values({ campaignId: cid, id: p('id'), name: p('name'), colour: p('colour'), hostileTo: bound(sd.hostileTo, 'hostileTo') })
+const upsertSide = perConnection((q, { sides: sd }) => q.insert(sd).values({ campaignId: cid, id: p('id'), name: p('name'), colour: p('colour'), hostileTo: bound(sd.hostileTo, 'hostileTo') })
   .onConflictDoUpdate({ target: [sd.campaignId, sd.id], set: { name: excluded(sd.name), colour: excluded(sd.colour), hostileTo: excluded(sd.hostileTo) } }).prepare());
-const deleteSide = perConnection((db) => db.delete(sd).where(and(eq(sd.campaignId, cid), eq(sd.id, p('id')))).prepare());
-const o = t.orders;
-const upsertOrder = perConnection((db) => db.insert(o).values({ campaignId: cid, armyId: p('armyId'), kind: p('kind'), givenBy: p('givenBy'), data: bound(o.data, 'data') })
+const deleteSide = perConnection((q, { sides: sd }) => q.delete(sd).where(and(eq(sd.campaignId, cid), eq(sd.id, p('id')))).prepare());
+const upsertOrder = perConnection((q, { orders: o }) => q.insert(o).values({ campaignId: cid, armyId: p('armyId'), kind: p('kind'), givenBy: p('givenBy'), data: bound(o.data, 'data') })
   .onConflictDoUpdate({ target: [o.campaignId, o.armyId], set: { kind: excluded(o.kind), givenBy: excluded(o.givenBy), data: excluded(o.data) } }).prepare());
-const deleteOrder = perConnection((db) => db.delete(o).where(and(eq(o.campaignId, cid), eq(o.armyId, p('armyId')))).prepare());
-const ct = t.contacts;
-const upsertContact = perConnection((db) => db.insert(ct).values({ campaignId: cid, id: p('id'), step: p('step'), armyIds: bound(ct.armyIds, 'armyIds'), data: bound(ct.data, 'data'), live: true })
+const deleteOrder = perConnection((q, { orders: o }) => q.delete(o).where(and(eq(o.campaignId, cid), eq(o.armyId, p('armyId')))).prepare());
+const upsertContact = perConnection((q, { contacts: ct }) => q.insert(ct).values({ campaignId: cid, id: p('id'), step: p('step'), armyIds: bound(ct.armyIds, 'armyIds'), data: bound(ct.data, 'data'), live: true })
   .onConflictDoUpdate({ target: [ct.campaignId, ct.id], set: { step: excluded(ct.step), armyIds: excluded(ct.armyIds), data: excluded(ct.data), live: true } }).prepare());
-const closeContact = perConnection((db) => db.update(ct).set({ live: false }).where(and(eq(ct.campaignId, cid), eq(ct.id, p('id')))).prepare());
-const cu = t.couriers;
-const upsertCourier = perConnection((db) => db.insert(cu).values({ campaignId: cid, id: p('id'), status: p('status'), data: bound(cu.data, 'data'), live: true })
+const closeContact = perConnection((q, { contacts: ct }) => q.update(ct).set({ live: false }).where(and(eq(ct.campaignId, cid), eq(ct.id, p('id')))).prepare());
+const upsertCourier = perConnection((q, { couriers: cu }) => q.insert(cu).values({ campaignId: cid, id: p('id'), status: p('status'), data: bound(cu.data, 'data'), live: true })
   .onConflictDoUpdate({ target: [cu.campaignId, cu.id], set: { status: excluded(cu.status), data: excluded(cu.data), live: true } }).prepare());
-const closeCourier = perConnection((db) => db.update(cu).set({ live: false }).where(and(eq(cu.campaignId, cid), eq(cu.id, p('id')))).prepare());
-const k = t.knowledge;
-const upsertKnowledge = perConnection((db) => db.insert(k).values({ campaignId: cid, key: p('key'), data: bound(k.data, 'data') })
+const closeCourier = perConnection((q, { couriers: cu }) => q.update(cu).set({ live: false }).where(and(eq(cu.campaignId, cid), eq(cu.id, p('id')))).prepare());
+const upsertKnowledge = perConnection((q, { knowledge: k }) => q.insert(k).values({ campaignId: cid, key: p('key'), data: bound(k.data, 'data') })
   .onConflictDoUpdate({ target: [k.campaignId, k.key], set: { data: excluded(k.data) } }).prepare());
-const deleteKnowledge = perConnection((db) => db.delete(k).where(and(eq(k.campaignId, cid), eq(k.key, p('key')))).prepare());
-const upsertWeather = perConnection((db) => db.insert(w).values({ campaignId: cid, sky: p('sky'), fog: bound(w.fog, 'fog'), wind: p('wind'), rainLevel: p('rainLevel'), data: bound(w.data, 'data') })
+const deleteKnowledge = perConnection((q, { knowledge: k }) => q.delete(k).where(and(eq(k.campaignId, cid), eq(k.key, p('key')))).prepare());
+const upsertWeather = perConnection((q, { weather: w }) => q.insert(w).values({ campaignId: cid, sky: p('sky'), fog: bound(w.fog, 'fog'), wind: p('wind'), rainLevel: p('rainLevel'), data: bound(w.data, 'data') })
   .onConflictDoUpdate({ target: w.campaignId, set: { sky: excluded(w.sky), fog: excluded(w.fog), wind: excluded(w.wind), rainLevel: excluded(w.rainLevel), data: excluded(w.data) } }).prepare());
 
 /** A row's values for one of the statements above: the columns of `T` it sets, the campaign as `cid`. */
@@ -233,7 +223,7 @@ function writeArmies(conn: Database, prev: CampaignState | undefined, next: Camp
   for (const ar of Object.values(next.armies)) {
     const old = prev?.armies[ar.id];
     if (!changed(old, ar)) continue;
-    const army: Values<typeof a, 'id' | 'name' | 'commander' | 'sideId' | 'hex' | 'formation' | 'data'> = {
+    const army: Values<typeof t.armies, 'id' | 'name' | 'commander' | 'sideId' | 'hex' | 'formation' | 'data'> = {
       cid: cidv, id: ar.id, name: ar.name, commander: ar.commander, sideId: ar.side, hex: storedHexId(ar.hex), formation: ar.formation, data: armyData(ar),
     };
     upsertArmy(conn).run(army);
@@ -241,7 +231,7 @@ function writeArmies(conn: Database, prev: CampaignState | undefined, next: Camp
       deleteRegiments(conn).run({ cid: cidv, armyId: ar.id });
       ar.regiments.forEach((reg, ord) => {
         const { id, name, role, originalFigures, companies, ...data } = reg;
-        const row: Values<typeof r, 'armyId' | 'id' | 'ord' | 'name' | 'role' | 'originalFigures' | 'currentFigures' | 'companies' | 'data'> = {
+        const row: Values<typeof t.regiments, 'armyId' | 'id' | 'ord' | 'name' | 'role' | 'originalFigures' | 'currentFigures' | 'companies' | 'data'> = {
           cid: cidv, armyId: ar.id, id, ord, name, role, originalFigures, currentFigures: companies.reduce((n, co) => n + co.figures, 0), companies, data,
         };
         insertRegiment(conn).run(row);
@@ -251,7 +241,7 @@ function writeArmies(conn: Database, prev: CampaignState | undefined, next: Camp
       deleteIndividuals(conn).run({ cid: cidv, armyId: ar.id });
       ar.individuals.forEach((ind, ord) => {
         const { id, name, kind, ...data } = ind;
-        const row: Values<typeof i, 'armyId' | 'id' | 'ord' | 'name' | 'kind' | 'data'> = { cid: cidv, armyId: ar.id, id, ord, name, kind, data };
+        const row: Values<typeof t.individuals, 'armyId' | 'id' | 'ord' | 'name' | 'kind' | 'data'> = { cid: cidv, armyId: ar.id, id, ord, name, kind, data };
         insertIndividual(conn).run(row);
       });
     }
@@ -270,15 +260,15 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
   const changed = (x: unknown, y: unknown): boolean => rewriteAll || x === undefined || !same(x, y);
   writeArmies(conn, prev, next, changed);
   syncKeyed(prev?.sides, next.sides, rewriteAll, (id, side) => {
-    const row: Values<typeof sd, 'id' | 'name' | 'colour' | 'hostileTo'> = { cid: cidv, id, name: side.name, colour: side.colour, hostileTo: side.hostileTo };
+    const row: Values<typeof t.sides, 'id' | 'name' | 'colour' | 'hostileTo'> = { cid: cidv, id, name: side.name, colour: side.colour, hostileTo: side.hostileTo };
     upsertSide(conn).run(row);
   }, (id) => deleteSide(conn).run({ cid: cidv, id }));
   syncKeyed(prev?.orders, next.orders, rewriteAll, (armyId, ord) => {
-    const row: Values<typeof o, 'armyId' | 'kind' | 'givenBy' | 'data'> = { cid: cidv, armyId, kind: ord.kind, givenBy: ord.givenBy, data: ord };
+    const row: Values<typeof t.orders, 'armyId' | 'kind' | 'givenBy' | 'data'> = { cid: cidv, armyId, kind: ord.kind, givenBy: ord.givenBy, data: ord };
     upsertOrder(conn).run(row);
   }, (armyId) => deleteOrder(conn).run({ cid: cidv, armyId }));
   syncKeyed(prev?.contacts, next.contacts, rewriteAll, (id, con) => {
-    const row: Values<typeof ct, 'id' | 'step' | 'armyIds' | 'data'> = { cid: cidv, id, step: con.step, armyIds: con.armyIds, data: con };
+    const row: Values<typeof t.contacts, 'id' | 'step' | 'armyIds' | 'data'> = { cid: cidv, id, step: con.step, armyIds: con.armyIds, data: con };
     upsertContact(conn).run(row);
     // Live (again, after an undo): its estimates are no longer a closed record's.
     if (prev?.contacts[id] === undefined) forgetClosedContact(conn, cidv, id);
@@ -289,11 +279,11 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
     if (closed) recordClosedContact(conn, cidv, closed);
   });
   syncKeyed(prev?.couriers, next.couriers, rewriteAll, (id, cour) => {
-    const row: Values<typeof cu, 'id' | 'status' | 'data'> = { cid: cidv, id, status: cour.status, data: cour };
+    const row: Values<typeof t.couriers, 'id' | 'status' | 'data'> = { cid: cidv, id, status: cour.status, data: cour };
     upsertCourier(conn).run(row);
   }, (id) => closeCourier(conn).run({ cid: cidv, id }));
   const knowledgeRow = (key: string, data: object): void => {
-    const row: Values<typeof k, 'key' | 'data'> = { cid: cidv, key, data };
+    const row: Values<typeof t.knowledge, 'key' | 'data'> = { cid: cidv, key, data };
     upsertKnowledge(conn).run(row);
   };
   const dropKnowledge = (key: string): void => {
@@ -304,7 +294,7 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
   syncKeyed(prev?.plans, next.plans, rewriteAll, (id, v) => knowledgeRow(`plan:${id}`, v), (id) => dropKnowledge(`plan:${id}`));
   if (changed(prev?.weather, next.weather)) {
     const { sky, fog, wind, rainLevel, ...data } = next.weather;
-    const row: Values<typeof w, 'sky' | 'fog' | 'wind' | 'rainLevel' | 'data'> = { cid: cidv, sky, fog, wind, rainLevel, data };
+    const row: Values<typeof t.weather, 'sky' | 'fog' | 'wind' | 'rainLevel' | 'data'> = { cid: cidv, sky, fog, wind, rainLevel, data };
     upsertWeather(conn).run(row);
   }
 }

@@ -1,23 +1,23 @@
 import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
-import { bound, perConnection } from './prepared.js';
-import { ticks } from './schema.js';
+import { bound, isTrue, perConnection } from './prepared.js';
+import type { ticks } from './schema.js';
 
 /** Whether a half period (by time index) was already played: makes a tick idempotent across triggers and processes. */
 const p = sql.placeholder;
-const tickAt = and(eq(ticks.campaignId, p('campaignId')), eq(ticks.timeIndex, p('timeIndex')));
-const played = perConnection((db) => db.select({ one: sql<number>`1` }).from(ticks).where(tickAt).prepare());
+const played = perConnection((q, { ticks }) => q.select({ one: sql<number>`1` }).from(ticks)
+  .where(and(eq(ticks.campaignId, p('campaignId')), eq(ticks.timeIndex, p('timeIndex')))).prepare());
 
 export function tickPlayed(db: Database, campaignId: string, timeIndex: number): boolean {
   return played(db).get({ campaignId, timeIndex }) !== undefined;
 }
 
-const insertTick = perConnection((db) => db.insert(ticks).values({
+const insertTick = perConnection((q, { ticks }) => q.insert(ticks).values({
   campaignId: p('campaignId'), timeIndex: p('timeIndex'), ranAt: p('ranAt'), snapshot: bound(ticks.snapshot, 'snapshot'), stateVersion: p('stateVersion'),
   lastEventId: p('lastEventId'), frame: bound(ticks.frame, 'frame'),
 }).prepare());
-const dropSnapshots = perConnection((db) => db.update(ticks).set({ snapshot: null })
+const dropSnapshots = perConnection((q, { ticks }) => q.update(ticks).set({ snapshot: null })
   .where(and(eq(ticks.campaignId, p('campaignId')), lte(ticks.timeIndex, p('upTo')), isNotNull(ticks.snapshot))).prepare());
 
 /**
@@ -39,26 +39,32 @@ export interface UndoableTick {
   readonly lastEventId: number;
 }
 
+const lastTick = perConnection((q, { ticks }) => q.select().from(ticks).where(eq(ticks.campaignId, p('campaignId'))).orderBy(desc(ticks.timeIndex)).limit(1).prepare());
+const snapshotsKept = perConnection((q, { ticks }) => q.select({ has: sql<boolean>`${ticks.snapshot} is not null`.mapWith(isTrue) }).from(ticks)
+  .where(eq(ticks.campaignId, p('campaignId'))).orderBy(desc(ticks.timeIndex)).limit(64).prepare());
+
 /** The last played tick, if it can still be undone (it has its snapshot). */
 export function lastUndoableTick(db: Database, campaignId: string): UndoableTick | undefined {
-  const r = db.select().from(ticks).where(eq(ticks.campaignId, campaignId)).orderBy(desc(ticks.timeIndex)).limit(1).get();
+  const r = lastTick(db).get({ campaignId });
   if (!r || r.snapshot === null) return undefined;
   return { timeIndex: r.timeIndex, snapshot: r.snapshot, version: r.stateVersion, lastEventId: r.lastEventId };
 }
 
 /** How many of the last ticks in a row can be undone (they still have their snapshots). */
 export function undoableTicks(db: Database, campaignId: string): number {
-  const rows = db.select({ has: sql<number>`${ticks.snapshot} is not null` }).from(ticks).where(eq(ticks.campaignId, campaignId)).orderBy(desc(ticks.timeIndex)).limit(64).all();
+  const rows = snapshotsKept(db).all({ campaignId });
   let n = 0;
   for (const r of rows) {
-    if (r.has !== 1) break;
+    if (!r.has) break;
     n++;
   }
   return n;
 }
 
+const removeTick = perConnection((q, { ticks }) => q.delete(ticks).where(and(eq(ticks.campaignId, p('campaignId')), eq(ticks.timeIndex, p('timeIndex')))).prepare());
+
 export function deleteTick(db: Database, campaignId: string, timeIndex: number): void {
-  db.delete(ticks).where(and(eq(ticks.campaignId, campaignId), eq(ticks.timeIndex, timeIndex))).run();
+  removeTick(db).run({ campaignId, timeIndex });
 }
 
 /** A played half period as the campaign book and the time-lapse read it. */
@@ -70,7 +76,7 @@ export interface PlayedTick {
   readonly frame: unknown;
 }
 
-const playedList = perConnection((db) => db.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame })
+const playedList = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame })
   .from(ticks).where(eq(ticks.campaignId, p('campaignId'))).orderBy(ticks.timeIndex).prepare());
 
 /** Every played half period, in order. */
@@ -86,16 +92,18 @@ export interface TickIndexRow {
   readonly framed: boolean;
 }
 
+const tickRows = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, framed: sql<boolean>`${ticks.frame} is not null`.mapWith(isTrue) })
+  .from(ticks).where(eq(ticks.campaignId, p('campaignId'))).orderBy(ticks.timeIndex).prepare());
+const tickFrame = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame })
+  .from(ticks).where(and(eq(ticks.campaignId, p('campaignId')), eq(ticks.timeIndex, p('timeIndex')))).prepare());
+
 /** Every played half period, in order, without reading the frames (cheap on a long campaign). */
 export function tickIndex(db: Database, campaignId: string): TickIndexRow[] {
-  return db.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, framed: sql<number>`${ticks.frame} is not null` })
-    .from(ticks).where(eq(ticks.campaignId, campaignId)).orderBy(ticks.timeIndex).all()
-    .map((r) => ({ timeIndex: r.timeIndex, lastEventId: r.lastEventId, framed: r.framed === 1 }));
+  return tickRows(db).all({ campaignId });
 }
 
 /** One played half period with its frame (parsed), if played. */
 export function playedTickAt(db: Database, campaignId: string, timeIndex: number): PlayedTick | undefined {
-  const r = db.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame })
-    .from(ticks).where(and(eq(ticks.campaignId, campaignId), eq(ticks.timeIndex, timeIndex))).get();
+  const r = tickFrame(db).get({ campaignId, timeIndex });
   return r ? { timeIndex: r.timeIndex, lastEventId: r.lastEventId, frame: r.frame } : undefined;
 }

@@ -6,7 +6,7 @@ import { crc32 } from 'node:zlib';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import { layerCacheDir } from './layerCacheDir.js';
 import type { MapLayout } from './layout.js';
-import type { StaticLayer } from './staticLayer.js';
+import { pixelSize, type StaticLayer } from './staticLayer.js';
 
 /**
  * Static layers kept on disk, beside the database, so that a new render thread or a restarted
@@ -61,8 +61,8 @@ export function layerFilePath(key: string): string | undefined {
   return join(dir, `${createHash('sha1').update(`${drawingVersion()}|${key}`).digest('hex')}.layer`);
 }
 
-/** The layer stored under `key` for this layout, or undefined when there is none or the file fails a check. */
-export function readLayerFile(key: string, layout: MapLayout): StaticLayer | undefined {
+/** The layer stored under `key` for this layout at this scale, or undefined when there is none or the file fails a check. */
+export function readLayerFile(key: string, layout: MapLayout, scale = 1): StaticLayer | undefined {
   const path = layerFilePath(key);
   if (path === undefined) return undefined;
   let bytes: Buffer;
@@ -75,11 +75,12 @@ export function readLayerFile(key: string, layout: MapLayout): StaticLayer | und
   if (!header) return undefined;
   const { header: h, pixels } = header;
   if (h.format !== FORMAT || h.version !== drawingVersion() || h.key !== key) return undefined;
-  if (h.width !== layout.width || h.height !== layout.height || pixels.length !== h.width * h.height * 4) return undefined;
+  const size = pixelSize(layout, scale);
+  if (h.width !== size.width || h.height !== size.height || pixels.length !== h.width * h.height * 4) return undefined;
   if (crc32(pixels) !== h.crc) return undefined;
   const canvas = createCanvas(h.width, h.height);
   canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.length), h.width, h.height), 0, 0);
-  return { canvas, layout, labels: h.labels, obstacles: h.obstacles, hexIds: h.hexIds };
+  return { canvas, layout, scale, labels: h.labels, obstacles: h.obstacles, hexIds: h.hexIds };
 }
 
 function parseHeader(bytes: Buffer): { header: Header; pixels: Buffer } | undefined {

@@ -23,12 +23,15 @@ export type { RenderMapOptions };
 const CACHE_BUDGET_BYTES = 64 * 1024 * 1024;
 const cache = new Map<string, { layer: StaticLayer; bytes: number }>();
 let cachedBytes = 0;
-function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key: string; hexIds: 'all' | 'subset' | 'none'; kept: boolean; layout: () => StaticLayer['layout'] } {
+function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key: string; hexIds: 'all' | 'subset' | 'none'; scale: number; kept: boolean; layout: () => StaticLayer['layout'] } {
   const hexIds = opts.hexIds ?? 'all';
   const zoom = opts.around ? `${opts.around.q},${opts.around.r},${opts.radius ?? 5}` : 'full';
+  const scale = opts.scale ?? 1;
+  if (!(scale > 0 && scale <= 8)) throw new Error(`a map picture's scale must be above 0 and at most 8, not ${scale}`);
   return {
-    key: `${mapKey(map, opts.cacheKey)}|${opts.width ?? 1600}|${zoom}|${hexIds}|${kind}`,
+    key: `${mapKey(map, opts.cacheKey)}|${opts.width ?? 1600}${scale === 1 ? '' : `x${scale}`}|${zoom}|${hexIds}|${kind}`,
     hexIds,
+    scale,
     // Whole-map layers of a content-addressed map (the campaign's key) are kept on disk too;
     // zooms are small and many, and a MapModel object's key means nothing to another thread.
     kept: opts.cacheKey !== undefined && !opts.around,
@@ -42,7 +45,7 @@ function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key
 
 function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): StaticLayer {
   ensureFonts();
-  const { key, hexIds, kept, layout: layoutOf } = layerSpec(map, opts, kind);
+  const { key, hexIds, scale, kept, layout: layoutOf } = layerSpec(map, opts, kind);
   const hit = cache.get(key);
   if (hit) {
     // refresh its place in the LRU order
@@ -51,12 +54,12 @@ function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): 
     return hit.layer;
   }
   const layout = layoutOf();
-  let layer = kept ? readLayerFile(key, layout) : undefined;
+  let layer = kept ? readLayerFile(key, layout, scale) : undefined;
   if (!layer) {
-    layer = buildStaticLayer(map, layout, { hexIds, kind });
+    layer = buildStaticLayer(map, layout, { hexIds, kind, scale });
     if (kept) writeLayerFile(key, layer);
   }
-  const bytes = layout.width * layout.height * 4;
+  const bytes = layer.canvas.width * layer.canvas.height * 4;
   cache.set(key, { layer, bytes });
   cachedBytes += bytes;
   for (const [k, v] of cache) {
@@ -120,7 +123,7 @@ function scratchCanvas(width: number, height: number): Canvas {
 /** `renderMap` in this thread: draws with the cached static layer and encodes. */
 export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
   const layer = staticLayerFor(map, options, view.kind);
-  const canvas = scratchCanvas(layer.layout.width, layer.layout.height);
+  const canvas = scratchCanvas(layer.canvas.width, layer.canvas.height);
   drawSnapshot(canvas, layer, view, options);
   // Opaque: the static layer covers the whole picture with paper (buildStaticLayer), and
   // everything drawn over it composites source-over, so no pixel scan is needed.
@@ -130,16 +133,17 @@ export async function renderMapHere(map: MapModel, view: MapView, options: Rende
 /** The snapshot before encoding, on a canvas of its own, drawn in this thread (tests and the benchmark read its pixels). */
 export function renderMapCanvas(map: MapModel, view: MapView, options: RenderMapOptions): Canvas {
   const layer = staticLayerFor(map, options, view.kind);
-  const canvas = createCanvas(layer.layout.width, layer.layout.height);
+  const canvas = createCanvas(layer.canvas.width, layer.canvas.height);
   drawSnapshot(canvas, layer, view, options);
   return canvas;
 }
 
-/** Copies the static layer (opaque, the whole picture) and draws the view on top. */
+/** Copies the static layer (opaque, the whole picture, already at its scale) and draws the view on top, at the layer's scale. */
 function drawSnapshot(canvas: Canvas, layer: StaticLayer, view: MapView, options: RenderMapOptions): void {
   const ctx = canvas.getContext('2d');
   ctx.save();
   ctx.drawImage(layer.canvas, 0, 0);
+  ctx.scale(layer.scale, layer.scale);
   drawOverlay(ctx, layer, view, { labels: options.labels ?? true, title: options.title });
   ctx.restore();
 }

@@ -11,8 +11,14 @@ export interface RenderMapOptions {
   /** Hex ids on every hex, on every other column and row, or none (default: all). */
   readonly hexIds?: 'all' | 'subset' | 'none';
   readonly title: TitleText;
-  /** Width of the whole-map picture (default 1,600 px). */
+  /** Width of the whole-map picture's layout (default 1,600 px). */
   readonly width?: number;
+  /**
+   * Pixels per layout pixel (default 1): the picture is the layout of `width` drawn `scale` times
+   * larger (or smaller), every line and letter with it, so pictures of one layout at two scales
+   * have the same aspect and show the same thing (the web page's zoom levels).
+   */
+  readonly scale?: number;
   /**
    * Shares the cached static layer between MapModel objects built from the same scenario (e.g.
    * the scenario id). Without it the cache is keyed by the MapModel object.

@@ -24,8 +24,11 @@ export interface StaticLabel {
 }
 
 export interface StaticLayer {
+  /** The layer's pixels: the layout drawn `scale` times larger (pixelSize). */
   readonly canvas: Canvas;
   readonly layout: MapLayout;
+  /** Pixels per layout pixel. */
+  readonly scale: number;
   readonly labels: readonly StaticLabel[];
   /** Symbols labels must not cover. */
   readonly obstacles: readonly Rect[];
@@ -204,12 +207,20 @@ function drawEdgeNumbers(ctx: Ctx, layout: MapLayout): void {
   for (const n of edgeNumbers(layout)) ctx.fillText(n.text, n.at.x, n.at.y);
 }
 
-/** Draws everything that does not change from tick to tick. */
-export function buildStaticLayer(map: MapModel, layout: MapLayout, opts: { hexIds: 'all' | 'subset' | 'none'; kind: ViewKind }): StaticLayer {
-  const canvas = createCanvas(layout.width, layout.height);
+/** A picture's size in pixels: its layout's size times its scale, rounded up. */
+export function pixelSize(layout: Pick<MapLayout, 'width' | 'height'>, scale: number): { width: number; height: number } {
+  return { width: Math.ceil(layout.width * scale), height: Math.ceil(layout.height * scale) };
+}
+
+/** Draws everything that does not change from tick to tick (at `scale` pixels per layout pixel). */
+export function buildStaticLayer(map: MapModel, layout: MapLayout, opts: { hexIds: 'all' | 'subset' | 'none'; kind: ViewKind; scale?: number }): StaticLayer {
+  const scale = opts.scale ?? 1;
+  const px = pixelSize(layout, scale);
+  const canvas = createCanvas(px.width, px.height);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = INK.paper;
-  ctx.fillRect(0, 0, layout.width, layout.height);
+  ctx.fillRect(0, 0, px.width, px.height);
+  ctx.scale(scale, scale);
   // One extra ring of hexes (clipped) fills the jagged edges of a zoomed block.
   const hexes = layoutHexes({ colMin: layout.colMin - 1, colMax: layout.colMax + 1, rowMin: layout.rowMin - 1, rowMax: layout.rowMax + 1 })
     .filter((h) => map.inBounds(h));
@@ -230,5 +241,5 @@ export function buildStaticLayer(map: MapModel, layout: MapLayout, opts: { hexId
   ctx.restore();
   drawEdgeNumbers(ctx, layout);
   drawLegend(ctx, layout, opts.kind);
-  return { canvas, layout, labels: symbols.labels, obstacles: symbols.obstacles, hexIds: opts.hexIds };
+  return { canvas, layout, scale, labels: symbols.labels, obstacles: symbols.obstacles, hexIds: opts.hexIds };
 }

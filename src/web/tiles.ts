@@ -56,7 +56,12 @@ export class TileCache {
     });
   }
 
-  /** The pyramid of a view: the full picture's size taken as twice the first picture's (which it is, to a pixel). */
+  /**
+   * The pyramid of a view: the full picture's real size, read from the first picture without
+   * drawing the full one. Both are one layout drawn at two scales (webMapScale), so the full
+   * picture is exactly `fullWidth / FIRST_WIDTH` times the first in both directions, and every
+   * level below has the full picture's aspect.
+   */
   async pyramid(key: string, draw: DrawAt): Promise<Pyramid> {
     let size = this.sizes.get(key);
     if (!size) {

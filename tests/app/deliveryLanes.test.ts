@@ -8,6 +8,7 @@ import { createApp } from '../../src/app/createApp.js';
 import { DeliveryLanes, type DeliveryOutcome, type OutboxItem } from '../../src/app/outbox.js';
 import { ManualClock, type Logger } from '../../src/app/ports.js';
 import { claimPlan, enqueue } from '../../src/db/outboxRepo.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 type TestApp = ReturnType<typeof createApp>;
 let app: TestApp | undefined;
@@ -38,7 +39,7 @@ function gate(): { promise: Promise<void>; open: () => void } {
 }
 
 const status = (a: TestApp, content: string): string =>
-  (a.db.$client.prepare('select status from outbox_messages where content = ?').get(content) as { status: string }).status;
+  (rawSqlite(a.db).prepare('select status from outbox_messages where content = ?').get(content) as { status: string }).status;
 
 describe('delivery lanes', () => {
   it('GIVEN one DM held by the server WHEN other destinations have messages queued meanwhile THEN they are all sent while the held one is still in flight', async () => {
@@ -129,11 +130,11 @@ describe('delivery lanes', () => {
       warn: (_obj, msg) => {
         warnings.push(msg ?? '');
         // The lock goes away after the first refusal.
-        app?.db.$client.exec('drop trigger if exists refuse_sent');
+        if (app) rawSqlite(app.db).exec('drop trigger if exists refuse_sent');
       },
     };
     const a = newApp(logger);
-    a.db.$client.exec(`create temp trigger refuse_sent before update of status on outbox_messages when new.status = 'sent'
+    rawSqlite(a.db).exec(`create temp trigger refuse_sent before update of status on outbox_messages when new.status = 'sent'
       begin select raise(abort, 'database is locked'); end`);
     let sends = 0;
     const deliver = async (): Promise<DeliveryOutcome> => { sends++; return 'sent'; };

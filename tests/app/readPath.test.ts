@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { armyChoices, placeChoices } from '../../src/app/autocomplete.js';
 import { STATE_VERSION } from '../../src/engine/campaign/index.js';
 import { autumnWar, consoleHarness, type Harness } from '../scenarios/harness.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 /**
  * The read path (docs/architecture.md, "Reads and writes"): every command that changes nothing
@@ -89,7 +90,7 @@ describe('read-only commands are on the read path', () => {
     h = made.h;
     other = new BetterSqlite3(made.path);
     other.exec('BEGIN IMMEDIATE');
-    h.app.db.$client.pragma('busy_timeout = 50');
+    rawSqlite(h.app.db).pragma('busy_timeout = 50');
     const [out] = await h.run('@alice /hold army:hadewych');
     expect(out?.content).toMatch(/Something went wrong/);
   });
@@ -98,7 +99,7 @@ describe('read-only commands are on the read path', () => {
     const made = await campaignOnFile();
     h = made.h;
     // An older shape version on the rows (the upgrade steps from it are no-ops for this state), read by a new process.
-    h.app.db.$client.prepare('update campaigns set state_version = ?, revision = revision + 1').run(STATE_VERSION - 1);
+    rawSqlite(h.app.db).prepare('update campaigns set state_version = ?, revision = revision + 1').run(STATE_VERSION - 1);
     h.close();
     h = (await consoleHarness({ databasePath: made.path }));
     other = new BetterSqlite3(made.path, { readonly: true });

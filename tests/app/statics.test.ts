@@ -7,6 +7,7 @@ import { staticsOf } from '../../src/app/statics.js';
 import { ConsoleSession } from '../../src/console/session.js';
 import type { Harness } from '../scenarios/harness.js';
 import { campaignIds, scheduled, SETUP } from '../scheduler/fixtures.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 let h: (Harness & { id: string }) | undefined;
 afterEach(() => {
@@ -27,7 +28,7 @@ describe('a campaign\'s statics (scenario, map model, map key)', () => {
     // The key is what it always was (the layer files beside a database are found again).
     expect(first.mapKey).toBe(createHash('sha1').update(JSON.stringify(first.scenario)).digest('hex'));
     // A third campaign whose stored document differs (a copy with another map name) is its own.
-    const db = h.app.db.$client;
+    const db = rawSqlite(h.app.db);
     const cols = (db.prepare('select name from pragma_table_info(?)').all('campaigns') as { name: string }[]).map((c) => c.name);
     const pick = cols.map((c) => (c === 'id' ? "'changed'" : c === 'channel_id' ? "'c'" : c === 'scenario' ? "json_set(scenario, '$.name', 'Other')" : c));
     db.prepare(`insert into campaigns (${cols.join(', ')}) select ${pick.join(', ')} from campaigns where id = ?`).run(a);

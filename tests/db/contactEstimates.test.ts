@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closedContacts, insertCampaign, saveState } from '../../src/db/campaignRepo.js';
-import { closeDatabase, openDatabase, writeTransaction } from '../../src/db/client.js';
+import { closeDatabase, openDatabase, rawSqlite, writeTransaction } from '../../src/db/client.js';
 import { closedEstimates } from '../../src/db/contactEstimateRepo.js';
 import { intelFor } from '../../src/engine/contact/index.js';
 import type { ScenarioDoc } from '../../src/engine/scenario/schema.js';
@@ -37,7 +37,7 @@ function fromRecords(campaignId: string, armyId: string): unknown[] {
 }
 const fromIndex = (campaignId: string, armyId: string): unknown[] => [...closedEstimates(db, campaignId, armyId)].sort((a, b) => a.first - b.first).map((r) => r.estimate);
 
-const rows = (campaignId: string): unknown[] => db.$client.prepare('select * from contact_estimates where campaign_id = ? order by army_id, target_id, contact_id').all(campaignId);
+const rows = (campaignId: string): unknown[] => rawSqlite(db).prepare('select * from contact_estimates where campaign_id = ? order by army_id, target_id, contact_id').all(campaignId);
 
 let n = 0;
 describe('closed contacts\' estimates by index', () => {
@@ -52,8 +52,8 @@ describe('closed contacts\' estimates by index', () => {
         for (const armyId of armies) expect(fromIndex(id, armyId)).toStrictEqual(fromRecords(id, armyId));
       }
       const written = rows(id);
-      db.$client.prepare('delete from contact_estimates where campaign_id = ?').run(id);
-      db.$client.exec(fill.replace('WHERE c.`live` = 0', `WHERE c.\`live\` = 0 AND c.\`campaign_id\` = '${id}'`));
+      rawSqlite(db).prepare('delete from contact_estimates where campaign_id = ?').run(id);
+      rawSqlite(db).exec(fill.replace('WHERE c.`live` = 0', `WHERE c.\`live\` = 0 AND c.\`campaign_id\` = '${id}'`));
       expect(rows(id)).toStrictEqual(written);
     }), { numRuns: 150 });
   }, 180_000);

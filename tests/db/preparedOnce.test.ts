@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 /**
  * Every statement on the command and tick path is prepared once per connection (src/db/prepared.ts,
@@ -30,7 +31,7 @@ beforeAll(async () => {
     '@referee /campaign assign army:hadewych user:alice',
     '@referee /campaign start',
   ].join('\n') });
-  const client = h.app.db.$client;
+  const client = rawSqlite(h.app.db);
   const prepare = client.prepare.bind(client);
   client.prepare = (source: string) => {
     prepared.push(source);

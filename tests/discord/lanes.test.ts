@@ -8,6 +8,7 @@ import { createCampaign } from '../../src/app/campaign/createCampaign.js';
 import { enqueue, outboxByStatus } from '../../src/db/outboxRepo.js';
 import { PEOPLE, startHarness, type Harness } from './harness.js';
 import { testCommands } from './testCommands.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 let h: Harness;
 let campaignId: string;
@@ -40,7 +41,7 @@ describe('a slow destination delays only itself', () => {
     h.fake.delayRequests('POST', `/channels/${aliceDm}/messages`, 20_000, 10);
     queue({ to: 'dm', userId: PEOPLE.alice.id, content: 'Alice: your estimate (held by Discord).' });
     // Claimed and on its way (the fake records a call only once it has answered).
-    await waitUntil(() => h.app.db.$client.prepare("select claimed_by from outbox_messages where content like 'Alice: your estimate%'").pluck().get() !== null);
+    await waitUntil(() => rawSqlite(h.app.db).prepare("select claimed_by from outbox_messages where content like 'Alice: your estimate%'").pluck().get() !== null);
 
     const others = [
       { to: 'dm' as const, userId: PEOPLE.bob.id, content: 'Bob: your scouts report dust on the road.' },

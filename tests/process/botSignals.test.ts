@@ -17,6 +17,7 @@ import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { killAll, ROOT, sleep, startBot, type BotProcess } from './botProcess.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-bot-'));
 let fake: FakeDiscord;
@@ -53,7 +54,7 @@ async function bot(env: Record<string, string>): Promise<BotProcess> {
   return p;
 }
 
-const ticks = (app: App, id: string): number => (app.db.$client.prepare('select count(*) as n from ticks where campaign_id = ?').get(id) as { n: number }).n;
+const ticks = (app: App, id: string): number => (rawSqlite(app.db).prepare('select count(*) as n from ticks where campaign_id = ?').get(id) as { n: number }).n;
 
 describe('the bot process', () => {
   it('GIVEN a rate limit on one DM (10 minutes) WHEN other messages fall due THEN each is delivered while that DM is still limited; SIGINT then exits 0 and the limited DM stays queued', async () => {
@@ -102,7 +103,7 @@ describe('the bot process', () => {
     fake.delayRequests('POST', `/channels/${fake.otherChannelId}/messages`, 20_000);
     enqueue(app.db, { campaignId, to: 'channel', channelId: fake.otherChannelId, content: 'Held up by a slow Discord.', nonce: `slow${n}` }, new Date().toISOString());
     // Claimed and sent: the bot now waits on Discord's answer (the fake records a call once answered).
-    await fake.waitFor(() => app.db.$client.prepare('select claimed_by from outbox_messages where nonce = ?').pluck().get(`slow${n}`) != null, 60_000, 'the slow send claimed');
+    await fake.waitFor(() => rawSqlite(app.db).prepare('select claimed_by from outbox_messages where nonce = ?').pluck().get(`slow${n}`) != null, 60_000, 'the slow send claimed');
     expect(fake.calls.length).toBe(calls);
     const exit = await p.signal('SIGTERM');
     console.info(`SIGTERM with a send waiting: exit ${exit.code} after ${exit.tookMs} ms`);
@@ -113,7 +114,7 @@ describe('the bot process', () => {
 
   it('GIVEN the token is reset while running (gateway close 4004, REST 401) THEN the process says why, exits non-zero, and plays no tick after it', async () => {
     const { path, app, campaignId } = database();
-    const due = app.db.$client.prepare('update campaigns set next_tick_at = ? where id = ?');
+    const due = rawSqlite(app.db).prepare('update campaigns set next_tick_at = ? where id = ?');
     const p = await bot({ DATABASE_PATH: path, SCHEDULER_CRON: '* * * * * *' });
     // The scheduler plays a due tick within a second while all is well...
     due.run(new Date(Date.now() - 60_000).toISOString(), campaignId);

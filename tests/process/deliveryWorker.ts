@@ -9,12 +9,13 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createApp } from '../../src/app/createApp.js';
 import { runDelivery } from '../../src/app/outbox.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 const [dbPath, logPath, name] = process.argv.slice(2);
 if (!dbPath || !logPath || !name) throw new Error('usage: deliveryWorker.ts DB LOG NAME');
 const app = createApp({ databasePath: dbPath });
 const fd = openSync(logPath, 'a');
-const pending = app.db.$client.prepare("select count(*) as n from outbox_messages where status = 'pending'");
+const pending = rawSqlite(app.db).prepare("select count(*) as n from outbox_messages where status = 'pending'");
 
 const rl = createInterface({ input: process.stdin });
 await new Promise<void>((resolve) => rl.once('line', () => resolve()));

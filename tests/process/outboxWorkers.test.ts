@@ -14,6 +14,7 @@ import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { parseScenarioText } from '../../src/app/scenarios.js';
 import { killAll, startProcess, botEnv } from './botProcess.js';
 import { tinyScenario } from './tinyScenario.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-workers-'));
 
@@ -31,10 +32,10 @@ describe('two delivery processes on one database', () => {
     const state = newCampaign({ id: 'c1', name: 'Load', scenario, seed: 1 });
     const now = new Date().toISOString();
     insertNewCampaign(app, { meta: { guildId: 'g1', channelId: 'ch1', ownerUserId: 'u0', createdAt: now }, state, scenario, actorUserId: 'u0', events: [], outbox: [] });
-    const clear = app.db.$client.prepare('delete from outbox_messages');
+    const clear = rawSqlite(app.db).prepare('delete from outbox_messages');
     clear.run();
     for (let i = 0; i < 500; i++) enqueue(app.db, { campaignId: 'c1', to: 'dm', userId: `u${i % 100}`, content: `message ${i}`, nonce: `m${i}` }, now);
-    const ids = (app.db.$client.prepare("select id, user_id as userId from outbox_messages where status = 'pending' order by id").all() as { id: number; userId: string }[]);
+    const ids = (rawSqlite(app.db).prepare("select id, user_id as userId from outbox_messages where status = 'pending' order by id").all() as { id: number; userId: string }[]);
     expect(ids).toHaveLength(500);
 
     const workers = ['A', 'B'].map((name) => startProcess(['--import', 'tsx', 'tests/process/deliveryWorker.ts', db, log, name], botEnv({})));
@@ -64,7 +65,7 @@ describe('two delivery processes on one database', () => {
     const perUser = new Map<string, number[]>();
     for (const [id, user] of lines) perUser.set(user!, [...(perUser.get(user!) ?? []), Number(id)]);
     for (const list of perUser.values()) expect(list).toEqual([...list].sort((a, b) => a - b));
-    const statuses = app.db.$client.prepare('select status, count(*) as n from outbox_messages group by status').all();
+    const statuses = rawSqlite(app.db).prepare('select status, count(*) as n from outbox_messages group by status').all();
     expect(statuses).toEqual([{ status: 'sent', n: 500 }]);
     app.close();
   }, 300_000);

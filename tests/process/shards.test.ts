@@ -17,6 +17,7 @@ import { FakeDiscord, shardOf } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { isAlive, killAll, sleep, startBot } from './botProcess.js';
 import { tinyScenario } from './tinyScenario.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-shards-'));
 let fake: FakeDiscord | undefined;
@@ -49,7 +50,7 @@ describe('two shards on one database', () => {
       campaignSettings(app, actor, { cadence: `0 ${hour} * * *`, timezone: 'UTC', catchUpCap: 12 });
       startCampaign(app, actor);
     }
-    const count = (sql: string): number => (app.db.$client.prepare(sql).get() as { n: number }).n;
+    const count = (sql: string): number => (rawSqlite(app.db).prepare(sql).get() as { n: number }).n;
 
     const started = Date.now();
     const manager = startBot({ DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, DATABASE_PATH: path, SHARDS: 'auto', SHARD_SPAWN_DELAY_MS: '200' });
@@ -66,7 +67,7 @@ describe('two shards on one database', () => {
     }
 
     // 200 ticks, 10 per campaign, each half period once.
-    const perCampaign = app.db.$client.prepare('select campaign_id as id, count(*) as n, count(distinct time_index) as d from ticks group by campaign_id').all() as { id: string; n: number; d: number }[];
+    const perCampaign = rawSqlite(app.db).prepare('select campaign_id as id, count(*) as n, count(distinct time_index) as d from ticks group by campaign_id').all() as { id: string; n: number; d: number }[];
     expect(perCampaign).toHaveLength(20);
     expect(perCampaign.every((c) => c.n === 10 && c.d === 10)).toBe(true);
 
@@ -79,7 +80,7 @@ describe('two shards on one database', () => {
     for (const [id, shards] of playedBy) expect([...shards]).toEqual([String(shardOf(campaigns.get(id)!, 2))]);
 
     // Every message once: each outbox row's parts reached Discord exactly once (by nonce).
-    const rows = app.db.$client.prepare("select nonce, status from outbox_messages").all() as { nonce: string; status: string }[];
+    const rows = rawSqlite(app.db).prepare("select nonce, status from outbox_messages").all() as { nonce: string; status: string }[];
     expect(rows.every((r) => r.status === 'sent')).toBe(true);
     const posted = fake.messages.filter((m) => m.nonce !== undefined);
     const byNonce = new Map<string, number>();

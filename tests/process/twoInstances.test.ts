@@ -15,6 +15,7 @@ import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { killAll, sleep, startBot } from './botProcess.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-twice-'));
 let fake: FakeDiscord | undefined;
@@ -52,7 +53,7 @@ describe('two instances on one token', () => {
     const orders: string[] = [];
     for (const [i, army] of ARMIES.entries()) orders.push(fake.pushCommand({ command: 'rest', options: { army }, userId: players[i % 2]! }));
     await Promise.all(orders.map((id) => fake!.waitForAnswer(id, 1, 30_000)));
-    const count = (sql: string): number => app.db.$client.prepare(sql).pluck().get() as number;
+    const count = (sql: string): number => rawSqlite(app.db).prepare(sql).pluck().get() as number;
     await fake.waitFor(() => count("select count(*) from outbox_messages where status = 'pending'") === 0, 30_000, 'an empty outbox');
     await sleep(1000); // anything run or sent twice would show by now
 

@@ -53,6 +53,18 @@ describe('static layers on disk', () => {
     expect((await pixels(second)).equals(await pixels(first))).toBe(true);
   });
 
+  it('GIVEN a picture drawn at scale 2 (the web page\'s zoom levels) THEN it is its layout at twice the size in both directions, kept under a key of its own, and read back from its file', async () => {
+    const view = publicMapView(testState());
+    const one = await sharp(await renderMapHere(testMap(), view, options)).metadata();
+    const two = await sharp(await renderMapHere(testMap(), view, { ...options, scale: 2 })).metadata();
+    expect([two.width, two.height]).toEqual([2 * one.width, 2 * one.height]);
+    const KEY2 = KEY.replace('|1600|', '|1600x2|');
+    expect(readLayerFile(KEY2, layout(), 2)?.canvas.width).toBe(two.width);
+    // The file holds the scaled pixels: read as the unscaled layout's, its size does not match.
+    expect(readLayerFile(KEY2, layout(), 1)).toBeUndefined();
+    expect(readLayerFile(KEY, layout(), 1)?.canvas.width).toBe(one.width);
+  });
+
   it('GIVEN a truncated file WHEN read THEN it is ignored; WHEN rendered THEN the layer is drawn again and a whole file written', async () => {
     const view = publicMapView(testState());
     const first = await renderMapHere(testMap(), view, options);

@@ -5,6 +5,7 @@ import { campaignState, consoleHarness, type Harness } from '../scenarios/harnes
 import { exported } from './exported.js';
 import { script } from '../secrecy/campaignScript.js';
 import { AUTOCOMPLETE } from '../secrecy/worlds.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -51,9 +52,9 @@ describe('replay refuses what does not fit', () => {
   it('GIVEN one stored field altered by hand WHEN replayed THEN it fails loudly naming the field', async () => {
     h = await consoleHarness({ seed: 7 });
     await h.run(...PLAY);
-    const changed = h.app.db.$client.prepare("update regiments set companies = json_set(companies, '$[0].figures', json_extract(companies, '$[0].figures') - 1) where army_id = 'hadewych' and ord = 0").run();
+    const changed = rawSqlite(h.app.db).prepare("update regiments set companies = json_set(companies, '$[0].figures', json_extract(companies, '$[0].figures') - 1) where army_id = 'hadewych' and ord = 0").run();
     // As another process's write would, the revision moves, so the app reads the rows again.
-    h.app.db.$client.prepare('update campaigns set revision = revision + 1').run();
+    rawSqlite(h.app.db).prepare('update campaigns set revision = revision + 1').run();
     expect(changed.changes).toBe(1);
     const report = await replayText(await exported(h));
     expect(report.exact).toBe(false);

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readCampaign } from '../../src/app/unitOfWork.js';
 import { STATE_VERSION } from '../../src/engine/campaign/upgrade.js';
 import { consoleHarness, type Harness } from './harness.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 /**
  * tests/fixtures/v1-campaign.db was written by the release before state versions (see
@@ -23,7 +24,7 @@ function oldDatabase(): string {
   return path;
 }
 
-const sql = <T>(x: Harness, query: string, ...args: unknown[]): T => x.app.db.$client.prepare(query).get(...args) as T;
+const sql = <T>(x: Harness, query: string, ...args: unknown[]): T => rawSqlite(x.app.db).prepare(query).get(...args) as T;
 
 describe('an old database opens and upgrades without loss', () => {
   it('GIVEN the previous release\'s database WHEN opened THEN the campaign plays on: state, contact, courier, kept DM, extensions, undo snapshots, no image bytes', async () => {
@@ -58,7 +59,7 @@ describe('an old database opens and upgrades without loss', () => {
   it('GIVEN a campaign saved by a newer version THEN commands refuse with a sentence and nothing is written or half-read', async () => {
     const path = oldDatabase();
     h = await consoleHarness({ databasePath: path, where: WHERE, now: '2026-11-22T20:10:00Z' });
-    h.app.db.$client.prepare('update campaigns set state_version = ?').run(STATE_VERSION + 1);
+    rawSqlite(h.app.db).prepare('update campaigns set state_version = ?').run(STATE_VERSION + 1);
     const before = sql<{ n: number }>(h, 'select count(*) as n from events').n;
     for (const line of ['@alice /army status army:hadewych', '@referee /turn advance', '!tick']) {
       const [out] = await h.run(line);
@@ -98,8 +99,8 @@ describe('regiment speeds lost by earlier saves come back from the stored scenar
     await h.run(`@referee /campaign create name:"Old" file:"${ACKS_GROUND}"`, '@referee /campaign assign army:reg150 user:alice', '@referee /campaign start');
     expect((await h.run('@alice /army status army:reg150'))[0]?.content).toContain('infantry, 30 points a day');
     // The row as the release before version 9 wrote it: companies, no speed (the regiments.data column came later, '{}' for old rows).
-    h.app.db.$client.prepare("update regiments set data = '{}' where army_id = 'reg150'").run();
-    h.app.db.$client.prepare('update campaigns set state_version = 8').run();
+    rawSqlite(h.app.db).prepare("update regiments set data = '{}' where army_id = 'reg150'").run();
+    rawSqlite(h.app.db).prepare('update campaigns set state_version = 8').run();
     // Opened by a new process (no state kept in memory from before).
     h.close();
     h = await consoleHarness({ databasePath: path });

@@ -6,6 +6,7 @@ import { ConsoleSession } from '../../src/console/session.js';
 import { dueCampaigns, dueCampaignsPlan } from '../../src/db/campaignRepo.js';
 import type { Harness } from '../scenarios/harness.js';
 import { campaignIds, scheduled, SETUP } from './fixtures.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 let h: (Harness & { id: string }) | undefined;
 afterEach(() => {
@@ -21,7 +22,7 @@ describe('the scheduler\'s due scan', () => {
       for (const line of [...SETUP.split('\n'), '@referee /campaign start']) await s.handle(line);
     }
     const [a, b, c, d, e] = campaignIds(h.app);
-    const set = h.app.db.$client.prepare('update campaigns set next_tick_at = ?, status = ? where id = ?');
+    const set = rawSqlite(h.app.db).prepare('update campaigns set next_tick_at = ?, status = ? where id = ?');
     set.run('2026-11-23T08:00:00.000Z', 'running', a);
     set.run(null, 'running', b);
     set.run('2026-11-22T20:00:00.000Z', 'running', c);

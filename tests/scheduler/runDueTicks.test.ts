@@ -11,6 +11,7 @@ import { runDueTicks } from '../../src/app/scheduler/index.js';
 import { timeIndex } from '../../src/engine/clock/gameTime.js';
 import type { Harness } from '../scenarios/harness.js';
 import { campaignIds, capturingLogger, edit, FIRST_DUE, meta, pendingDms, scheduled, state, ticksPlayed, withBattle, withoutBattles } from './fixtures.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 let h: (Harness & { id: string }) | undefined;
 const extra: { close(): void }[] = [];
@@ -130,7 +131,7 @@ describe('runDueTicks: catch-up after downtime', () => {
     at('2026-11-21T09:00:00Z'); // a day and a half back
     await h.run('@referee /campaign pause', '@referee /campaign resume');
     expect(Date.parse(meta(h.app, h.id)?.nextTickAt ?? '')).toBeGreaterThan(Date.parse('2026-11-22T20:00:30Z'));
-    h.app.db.$client.prepare('update campaigns set next_tick_at = ? where id = ?').run('2026-11-21T08:00:00.000Z', h.id);
+    rawSqlite(h.app.db).prepare('update campaigns set next_tick_at = ? where id = ?').run('2026-11-21T08:00:00.000Z', h.id);
     expect(await runDueTicks({ ...h.app, logger })).toEqual([{ campaignId: h.id, played: 0, skipped: 'clockBehind' }]);
     expect(ticksPlayed(h.app, h.id)).toBe(1);
     expect(lines.some((l) => l.level === 'warn' && String(l.msg).includes('clock is behind'))).toBe(true);
@@ -220,16 +221,16 @@ describe('runDueTicks: a crash in the middle of a tick', () => {
     const app = { ...h.app, logger };
     const before = state(h.app, h.id);
     // Writing the tick's events (after the state, the ticks row and the chronicle are written) fails.
-    h.app.db.$client.exec(`CREATE TRIGGER crash BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'injected crash'); END;`);
+    rawSqlite(h.app.db).exec(`CREATE TRIGGER crash BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'injected crash'); END;`);
     at('2026-11-22T20:00:30Z');
     expect(await runDueTicks(app)).toEqual([{ campaignId: h.id, played: 0, skipped: 'error' }]);
     expect(lines.find((l) => l.level === 'error')?.obj).toMatchObject({ campaignId: h.id, err: { message: expect.stringContaining('injected crash') } });
     expect(state(h.app, h.id)).toEqual(before);
     expect(ticksPlayed(h.app, h.id)).toBe(0);
     expect(meta(h.app, h.id)?.nextTickAt).toBe(FIRST_DUE);
-    expect(h.app.db.$client.prepare('select count(*) as n from outbox_messages where status = ?').get('pending')).toEqual({ n: 0 });
+    expect(rawSqlite(h.app.db).prepare('select count(*) as n from outbox_messages where status = ?').get('pending')).toEqual({ n: 0 });
 
-    h.app.db.$client.exec('DROP TRIGGER crash');
+    rawSqlite(h.app.db).exec('DROP TRIGGER crash');
     expect(await runDueTicks(app)).toEqual([{ campaignId: h.id, played: 1 }]);
     expect(state(h.app, h.id).clock).toEqual({ day: 1, half: 1 });
     expect(ticksPlayed(h.app, h.id)).toBe(1);
@@ -244,8 +245,8 @@ describe('runDueTicks: a crash in the middle of a tick', () => {
     const { lines, logger } = capturingLogger();
     // The first campaign's stored state is broken (an army on no hex): its tick fails, the second's is played.
     // Edited behind the app, as another process would: the revision moves, so no cached copy is trusted.
-    h.app.db.$client.prepare("update armies set hex = 'nowhere' where campaign_id = ? and id = 'hadewych'").run(h.id);
-    h.app.db.$client.prepare('update campaigns set revision = revision + 1 where id = ?').run(h.id);
+    rawSqlite(h.app.db).prepare("update armies set hex = 'nowhere' where campaign_id = ? and id = 'hadewych'").run(h.id);
+    rawSqlite(h.app.db).prepare('update campaigns set revision = revision + 1 where id = ?').run(h.id);
     at('2026-11-22T20:00:30Z');
     const reports = await runDueTicks({ ...h.app, logger });
     expect(reports).toEqual(expect.arrayContaining([{ campaignId: h.id, played: 0, skipped: 'error' }, { campaignId: second, played: 1 }]));

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runDueTicks, sendReminders } from '../../src/app/scheduler/index.js';
 import type { Harness } from '../scenarios/harness.js';
 import { edit, FIRST_DUE, meta, pendingDms, restOrder, scheduled } from './fixtures.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 let h: (Harness & { id: string }) | undefined;
 afterEach(() => {
@@ -49,7 +50,7 @@ describe('sendReminders: once, privately, to commanders without orders', () => {
     at('2026-11-22T19:30:00Z');
     expect(await sendReminders(h.app)).toEqual([]);
     // Even if the campaign's marker is cleared, the dedupe key keeps it to one DM.
-    h.app.db.$client.prepare('update campaigns set reminder_sent_for = null where id = ?').run(h.id);
+    rawSqlite(h.app.db).prepare('update campaigns set reminder_sent_for = null where id = ?').run(h.id);
     await sendReminders(h.app);
     expect(pendingDms(h.app, h.id, 'alice')).toHaveLength(1);
     expect(meta(h.app, h.id)?.reminderSentFor).toBe(FIRST_DUE);

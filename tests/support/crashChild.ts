@@ -4,6 +4,7 @@ import { createApp } from '../../src/app/createApp.js';
 import { seededDice } from '../../src/console/seededDice.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { ConsoleSession } from '../../src/console/session.js';
+import { rawSqlite } from '../../src/db/client.js';
 
 /**
  * A console bot playing a campaign as fast as it can, to be killed (SIGKILL) at random moments by
@@ -23,7 +24,7 @@ const session = new ConsoleSession(app, {
     if (o.id !== undefined) appendFileSync(logPath, `${JSON.stringify({ id: o.id, to: o.to, user: o.user, map: (o.data as { map?: string } | undefined)?.map ?? null })}\n`);
   },
 });
-const exists = app.db.$client.prepare('select count(*) as n from campaigns').get() as { n: number };
+const exists = rawSqlite(app.db).prepare('select count(*) as n from campaigns').get() as { n: number };
 if (exists.n === 0) {
   for (const line of [
     '@referee /campaign create scenario:valormr name:"Crash"',
@@ -40,6 +41,6 @@ for (let k = 0; ; k++) {
   await session.handle(`@alice /move army:hadewych to:${targets[k % targets.length]}`);
   await session.handle(`@carol /move army:aeskrvald to:${targets[(k + 2) % targets.length]} unformed:true`);
   await session.handle('!tick');
-  const list = app.db.$client.prepare("select id from contacts where step = 'battle' and live = 1").all() as { id: string }[];
+  const list = rawSqlite(app.db).prepare("select id from contacts where step = 'battle' and live = 1").all() as { id: string }[];
   for (const { id } of list) await session.handle(`@referee /battle result contact:${id}`);
 }

@@ -7,7 +7,7 @@ import type { App } from '../app.js';
 import { readCampaign } from '../unitOfWork.js';
 import type { CampaignTx, TickFrame } from '../campaignTx.js';
 import { readerVersion } from './readerVersion.js';
-import { CHRONICLE_LINES, WEB_MAP_WIDTH, type PageData } from './webPage.js';
+import { CHRONICLE_LINES, WEB_MAP_WIDTH, webMapScale, type PageData } from './webPage.js';
 
 /*
  * The spectator page (issue 28, item 5): when the referee turns it on (`/campaign settings
@@ -108,5 +108,5 @@ export function spectatorMap(app: App, campaignId: string): { key: string; versi
     return { key: `spectator|${campaignId}|${t.timeIndex}|${t.lastEventId}`, map: tx.map, mapKey: tx.mapKey, view, title: { campaign: tx.state.name, time: formatGameTime(view.time), weather: describeSky(view.weather) } };
   });
   if (!job) return undefined;
-  return { key: job.key, version: readerVersion(job.mapKey, job.view, job.title), render: (width = WEB_MAP_WIDTH) => renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width, hexIds: 'all' }) };
+  return { key: job.key, version: readerVersion(job.mapKey, job.view, job.title), render: (width = WEB_MAP_WIDTH) => renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, ...webMapScale(width), hexIds: 'all' }) };
 }

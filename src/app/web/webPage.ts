@@ -151,6 +151,18 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
 /** Width of the page's map: twice Discord's, so a phone or a desktop can zoom until every hex id reads. */
 export const WEB_MAP_WIDTH = 3200;
 
+/** The layout of every picture of the page's map (1,600 px wide): each width is this one layout scaled. */
+const WEB_LAYOUT_WIDTH = 1600;
+
+/**
+ * How the page's map is drawn `width` px wide: always the same layout, scaled (never a layout of
+ * its own per width, whose title and legend would keep their pixel size and change the picture's
+ * aspect), so every zoom level is the one picture at another size.
+ */
+export function webMapScale(width: number): { readonly width: number; readonly scale: number } {
+  return { width: WEB_LAYOUT_WIDTH, scale: width / WEB_LAYOUT_WIDTH };
+}
+
 /**
  * The page's map as a PNG: now, the reader's own view (the same per-commander view and renderer
  * as `/map view:mine` and the DMs; every army for the referee); a past day, the book's frame of
@@ -159,7 +171,7 @@ export const WEB_MAP_WIDTH = 3200;
  */
 export async function webMap(app: App, session: WebSession, req: PageRequest, width = WEB_MAP_WIDTH): Promise<Buffer> {
   const job = webMapJob(app, session, req);
-  return renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, width, hexIds: 'all' });
+  return renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, ...webMapScale(width), hexIds: 'all' });
 }
 
 /**
