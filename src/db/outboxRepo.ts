@@ -81,6 +81,9 @@ const claimDueQuery = (q: Orm, { outboxMessages: o }: Tables, db: Database) => {
   const prior = alias(o, 'prior');
   // SQLite is told which index to walk; PostgreSQL's planner picks the partial index by itself.
   const pendingIndex = db.dialect === 'sqlite' ? sql`indexed by outbox_pending` : sql``;
+  // SQLite runs one writer at a time. PostgreSQL runs two workers' claims at once (READ COMMITTED),
+  // both choosing from the same snapshot: each locks what it takes, and skips what another is taking.
+  const skipTaken = db.dialect === 'sqlite' ? sql`` : sql`for update of ${sql.identifier('o')} skip locked`;
   return q.update(o).set({ claimedBy: bound(o.claimedBy, 'owner'), leaseUntil: bound(o.leaseUntil, 'leaseUntil') })
   .where(sql`${o.id} in (
       select ${candidate.id} from ${o} ${candidate} ${pendingIndex}
@@ -88,14 +91,16 @@ const claimDueQuery = (q: Orm, { outboxMessages: o }: Tables, db: Database) => {
         and not exists (select 1 from ${o} ${prior} where ${prior.status} = ${PENDING} and ${prior.to} = ${candidate.to}
           and coalesce(${prior.userId}, '') = coalesce(${candidate.userId}, '') and coalesce(${prior.channelId}, '') = coalesce(${candidate.channelId}, '')
           and ${prior.id} < ${candidate.id})
-      order by ${candidate.id} limit ${p('limit')})`)
+      order by ${candidate.id} limit ${p('limit')} ${skipTaken})`)
     .returning();
 };
 const claimDueStatement = perConnection((q, t, db) => claimDueQuery(q, t, db).prepare());
 
 /**
  * Claims up to `limit` messages due at `now` for the worker `owner`, until `leaseUntil`, in one
- * statement (atomic: two workers, in one process or two, never claim the same message). A message
+ * statement (atomic: two workers, in one process or two, never claim the same message; on
+ * PostgreSQL the messages another worker is claiming at that moment are skipped, FOR UPDATE SKIP
+ * LOCKED, so neither waits for the other nor takes what it took). A message
  * is due when it is pending, its retry time has come, and no other worker holds a live claim on
  * it (an expired claim, from a worker that died, is taken over). Messages to one destination go
  * out in order: a message waits while an older one to the same user or channel is still pending.

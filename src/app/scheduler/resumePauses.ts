@@ -1,11 +1,13 @@
 import { resumableCampaigns } from '../../db/campaignRepo.js';
 import type { App } from '../app.js';
 import { resumeWhenPauseEnds } from '../campaign/lifecycle.js';
+import { UserError } from '../errors.js';
 
 /**
  * Ends every referee's pause whose `until:` has come (of this process's guilds): the campaign
  * runs again and the channel is told (one indexed query; paused campaigns without an end cost
- * nothing). Returns the campaigns resumed. Never throws: a failure is logged with the campaign id
+ * nothing). A pause that ended meanwhile (resumed by hand, or by another process on the same
+ * PostgreSQL) is passed over. Returns the campaigns resumed. Never throws: a failure is logged with the campaign id
  * and tried again on the next run.
  */
 export function resumeEndedPauses(app: App, opts: { ownsGuild?: (guildId: string) => boolean } = {}): string[] {
@@ -17,6 +19,8 @@ export function resumeEndedPauses(app: App, opts: { ownsGuild?: (guildId: string
         resumeWhenPauseEnds(app, id);
         resumed.push(id);
       } catch (err) {
+        // Resumed meanwhile: by the referee, or by another process on the same PostgreSQL.
+        if (err instanceof UserError && (err.code === 'campaign.badStatus' || err.code === 'campaign.pauseNotOver')) continue;
         app.logger.error({ campaignId: id, err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: ending a pause failed; tried again on the next run');
       }
     }

@@ -1,4 +1,5 @@
 import { dueCampaigns, getCampaignMeta } from '../../db/campaignRepo.js';
+import { ifCampaignFree } from '../../db/campaignHold.js';
 import type { App } from '../app.js';
 import { isStoreUnavailable } from '../handleError.js';
 import { playDueTick, scheduleMissing } from './playDueTick.js';
@@ -14,8 +15,10 @@ export interface DueTickReport {
    * 'catchUp:one' / 'catchUp:none' (missed ticks passed over by the policy), 'catchUp:paused'
    * (more missed than the cap: paused for the referee), 'clockBehind' (the clock went backwards),
    * 'error' (logged; the tick stays due), 'storeUnavailable' (the store could not be reached: the
-   * run ends there and the tick stays due, played by the catch-up policy once it is back), 'alreadyPlayed' (the half period was in the ticks
-   * table), 'limit' (the per-run cap was reached; the rest follow on the next run).
+   * run ends there and the tick stays due, played by the catch-up policy once it is back),
+   * 'alreadyPlayed' (the half period was in the ticks table), 'limit' (the per-run cap was reached;
+   * the rest follow on the next run), 'busy' (another process on the same PostgreSQL holds the
+   * campaign: it is playing the tick).
    */
   readonly skipped?: string;
   /** Scheduled ticks passed over by the catch-up policy. */
@@ -59,7 +62,12 @@ async function runCampaign(app: App, campaignId: string, maxTicks: number, stopp
         break;
       }
       if (stopped()) break;
-      const r = playDueTick(app, campaignId, meta.nextTickAt);
+      const due = meta.nextTickAt;
+      const r = ifCampaignFree(app.db, campaignId, () => playDueTick(app, campaignId, due));
+      if (r === undefined) {
+        skipped = 'busy';
+        break;
+      }
       if (r.kind === 'played') {
         played++;
         // Between ticks of a long catch-up the process answers its users.
@@ -111,6 +119,9 @@ async function runCampaign(app: App, campaignId: string, maxTicks: number, stopp
  *   last tick's run;
  * - idempotent: a doubled trigger or a second process finds the due time already moved on (or
  *   the half period in the ticks table) and plays nothing;
+ * - shared: on PostgreSQL every process finds the same campaigns due and skips, without waiting,
+ *   each one another process is playing (ifCampaignFree), so any number of processes share the
+ *   minute's ticks;
  * - never throws: a failure is logged with the campaign id and the tick stays due.
  * The map after each tick is in the outbox with the chronicle: delivery draws it.
  * Many due campaigns are worked through one campaign (one tick) a slice: the event loop runs

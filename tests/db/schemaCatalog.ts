@@ -1,0 +1,53 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { byJson, byName, normSql, splitTopLevel, type TableShape } from './schemaShape.js';
+
+/**
+ * The tables a migrated database really has, read from its own catalog (SQLite's pragmas,
+ * PostgreSQL's information_schema and pg_catalog), in the shape schemaShape.ts writes a schema
+ * file's tables in. Drizzle's own bookkeeping table is left out.
+ */
+
+/** An index's column list and predicate from its CREATE INDEX text (`... ON t (a, f(b)) WHERE p`, or PostgreSQL's `USING btree (...)`). */
+function parseIndexSql(createSql: string): { columns: string[]; where: string | null } {
+  const on = createSql.search(/\s(ON|USING\s+\w+)\s/i);
+  const open = createSql.indexOf('(', on);
+  let depth = 0;
+  let close = open;
+  for (let i = open; i < createSql.length; i++) {
+    depth += createSql[i] === '(' ? 1 : createSql[i] === ')' ? -1 : 0;
+    if (depth === 0) {
+      close = i;
+      break;
+    }
+  }
+  const rest = createSql.slice(close + 1);
+  const where = /\bWHERE\b(.*)$/is.exec(rest);
+  return { columns: splitTopLevel(createSql.slice(open + 1, close)).map(normSql), where: where?.[1] === undefined ? null : normSql(where[1]) };
+}
+
+interface SqliteColumn { name: string; type: string; notnull: number; dflt_value: string | null; pk: number }
+interface SqliteForeignKey { id: number; table: string; from: string; to: string; on_delete: string }
+interface SqliteIndex { name: string; unique: number; origin: string }
+
+export function sqliteCatalog(db: BetterSqlite3.Database): TableShape[] {
+  const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name").pluck().all() as string[];
+  return tables.map((name) => {
+    const columns = db.prepare('select * from pragma_table_info(?) order by cid').all(name) as SqliteColumn[];
+    const fks = db.prepare('select * from pragma_foreign_key_list(?) order by id, seq').all(name) as SqliteForeignKey[];
+    const ids = [...new Set(fks.map((f) => f.id))];
+    const indexes = (db.prepare('select * from pragma_index_list(?)').all(name) as SqliteIndex[]).filter((i) => i.origin === 'c');
+    return {
+      name,
+      columns: columns.map((c) => ({ name: c.name, type: c.type.toLowerCase(), notNull: c.notnull === 1, default: c.dflt_value === null ? null : normSql(c.dflt_value) })),
+      primaryKey: columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name),
+      foreignKeys: ids.map((id) => {
+        const parts = fks.filter((f) => f.id === id);
+        return { columns: parts.map((f) => f.from), foreignTable: parts[0]?.table ?? '', foreignColumns: parts.map((f) => f.to), onDelete: (parts[0]?.on_delete ?? '').toLowerCase() };
+      }).sort(byJson),
+      indexes: indexes.map((i) => {
+        const createSql = db.prepare("select sql from sqlite_master where type = 'index' and name = ?").pluck().get(i.name) as string;
+        return { name: i.name, unique: i.unique === 1, ...parseIndexSql(createSql) };
+      }).sort(byName),
+    };
+  });
+}
