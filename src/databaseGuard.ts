@@ -2,6 +2,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { isPostgresTarget } from './app/storeTarget.js';
+import { NewerSchemaError } from './db/schemaVersion.js';
 import { hidePassword, StoreUnavailableError } from './db/storeErrors.js';
 
 /**
@@ -70,6 +71,8 @@ export function openOrExplain<T>(path: string, open: () => T): T {
 
 function explainOpenFailure(path: string, err: unknown): Error {
   if (path === ':memory:' || path === '') return err instanceof Error ? err : new Error(String(err));
+  // Its message says what to do (run the newer version, or restore a backup).
+  if (err instanceof NewerSchemaError) return new DatabaseUnusableError(`The database ${isPostgresTarget(path) ? hidePassword(path) : resolve(path)} cannot be used: ${err.message}`, '');
   if (isPostgresTarget(path)) return explainPostgresFailure(path, err);
   const full = resolve(path);
   const folder = dirname(full);

@@ -11,6 +11,7 @@ import { silentLogger, type Logger } from '../../src/app/ports.js';
 import { defaultLayerDir, describeTarget, isPostgresTarget } from '../../src/app/storeTarget.js';
 import { databaseTarget, loadConfig, shardList } from '../../src/config.js';
 import { openOrExplain } from '../../src/databaseGuard.js';
+import { NewerSchemaError } from '../../src/db/schemaVersion.js';
 import { StoreUnavailableError } from '../../src/db/storeErrors.js';
 import { failureLine } from '../../src/failure.js';
 
@@ -109,8 +110,8 @@ describe('the store out of reach', () => {
     expect(line).toBe('The campaign store is unavailable: cannot connect to postgres://bot:***@db.internal:5432/valormr: ECONNREFUSED. Start PostgreSQL or make it reachable from this machine (pg_isready -h HOST -p PORT says whether it answers), or correct DATABASE_URL; then start the bot again.');
     expect(fail(Object.assign(new Error('password authentication failed for user "bot"'), { code: '28P01' }))).toBe('PostgreSQL at postgres://bot:***@db.internal:5432/valormr refused the login (password authentication failed for user "bot"). Check the user and password in DATABASE_URL (a password with @, : or / percent-encoded) and the server\'s pg_hba.conf.');
     expect(fail(Object.assign(new Error('database "valormr" does not exist'), { code: '3D000' }))).toContain('has no such database (database "valormr" does not exist). Create it (createdb');
-    const newer = Object.assign(new Error('The database is at schema 12, newer than this version of the bot knows (10)'), { hint: 'Run the newer version, or restore a backup taken before the upgrade.' });
-    expect(fail(newer)).toBe('The database is at schema 12, newer than this version of the bot knows (10). Run the newer version, or restore a backup taken before the upgrade.');
+    const newer = new NewerSchemaError('this database was upgraded by a newer version of the bot (...): run that version or a later one, or restore a backup taken before the upgrade');
+    expect(fail(newer)).toBe('The database postgres://bot:***@db.internal:5432/valormr cannot be used: this database was upgraded by a newer version of the bot (...): run that version or a later one, or restore a backup taken before the upgrade.');
     expect(fail(new StoreUnavailableError('timed out'))).toMatch(/^The campaign store is unavailable: timed out \(PostgreSQL at postgres:\/\/bot:\*\*\*@db\.internal:5432\/valormr\)\. Start PostgreSQL/);
     expect(line).not.toContain('s3cret');
   });
