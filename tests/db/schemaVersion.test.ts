@@ -1,9 +1,12 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { describe, expect, it } from 'vitest';
+import { closeDatabase, openDatabase, rawSqlite } from '../../src/db/client.js';
 import { appliedSqliteMigrations, assertKnownSchema, NewerSchemaError } from '../../src/db/schemaVersion.js';
 
 /**
@@ -59,5 +62,26 @@ describe('the newer-schema refusal (SQLite)', () => {
     const db = migrated();
     db.prepare('update __drizzle_migrations set hash = ? where created_at = ?').run('edited', newestKnown);
     expect(() => assertKnownSchema(appliedSqliteMigrations(db), FOLDER)).not.toThrow();
+  });
+});
+
+describe('openDatabase refuses a database a newer version upgraded', () => {
+  it('GIVEN a database file with a newer migration WHEN opened THEN NewerSchemaError, and the file is left as it was; without it, it opens', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'valormr-newer-'));
+    try {
+      const file = join(dir, 'bot.db');
+      const db = openDatabase(file);
+      rawSqlite(db).prepare('insert into __drizzle_migrations (hash, created_at) values (?, ?)').run('5ca1ab1e'.repeat(8), newestKnown + 1);
+      closeDatabase(db);
+      expect(() => openDatabase(file)).toThrow(NewerSchemaError);
+      expect(() => openDatabase(file)).toThrow(/^this database was upgraded by a newer version of the bot \(migration of .*sha256 5ca1ab1e5ca1/);
+      const raw = new BetterSqlite3(file);
+      expect(appliedSqliteMigrations(raw)).toHaveLength(known.length + 1);
+      raw.prepare('delete from __drizzle_migrations where created_at > ?').run(newestKnown);
+      raw.close();
+      closeDatabase(openDatabase(file));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
