@@ -8,6 +8,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../app/app.js';
 import { WEB_MAP_WIDTH } from '../app/web/webPage.js';
+import { WEB_LINK_TTL_MS } from '../app/web/webKeys.js';
+import { isStoreUnavailable } from '../app/handleError.js';
 import { campaignRoutes } from './campaignRoutes.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
 import type { PollSchedule } from './eventStream.js';
@@ -53,7 +55,6 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-const LINK_TTL_MS = 10 * 60_000;
 const OSD = join(dirname(createRequire(import.meta.url).resolve('openseadragon/package.json')), 'build', 'openseadragon');
 
 /**
@@ -95,7 +96,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   const address = await server.listen({ host, port: opts.port });
   const url = new URL(address);
   const publicUrl = (opts.publicUrl ?? `http://${host}:${url.port}`).replace(/\/$/, '');
-  app.web = { publicUrl, secret, linkTtlMs: LINK_TTL_MS };
+  app.web = { publicUrl, secret, linkTtlMs: WEB_LINK_TTL_MS };
   return {
     url: `http://${host}:${url.port}`,
     async close() {
@@ -131,6 +132,10 @@ function handleErrors(server: FastifyInstance, app: App): void {
   server.setNotFoundHandler((_req, reply) => notFound(reply));
   server.setErrorHandler((err, req, reply) => {
     if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send(tooMany(req.url));
+    if (isStoreUnavailable(err)) {
+      app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web page: the campaign store is unavailable');
+      return reply.code(503).header('retry-after', '30').type('text/plain; charset=utf-8').send('The campaign store is unavailable right now; try again in a minute.');
+    }
     app.logger.error({ err: err instanceof Error ? err.message : String(err), url: req.url.replace(/\/login\/[^/?]+/, '/login/…') }, 'web page failed');
     return reply.code(500).type('text/plain; charset=utf-8').send('Something went wrong on this page; try again in a moment.');
   });
