@@ -12,7 +12,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
 import { runDueTicks } from '../../src/app/scheduler/runDueTicks.js';
-import { ifCampaignFree } from '../../src/db/campaignHold.js';
 import { writeTransaction, type Database } from '../../src/db/client.js';
 import { claimInteraction } from '../../src/db/interactionRepo.js';
 import { claimDue, enqueue } from '../../src/db/outboxRepo.js';
