@@ -15,7 +15,7 @@ import { discordLogin, type OAuthProvider } from './discordLogin.js';
 import type { PollSchedule } from './eventStream.js';
 import { cookieLogins, loginRoutes } from './logins.js';
 import { DEFAULT_RATE_LIMITS, routeLimit, tooMany, type RateLimits } from './rateLimits.js';
-import { ASSETS, notFound, type RouteContext } from './routeContext.js';
+import { ASSETS, notFound, type Recomputed, type RouteContext } from './routeContext.js';
 import { spectatorRoutes } from './spectatorRoutes.js';
 import { StoredViews } from './storedViews.js';
 import { TileCache, type Drawn } from './tiles.js';
@@ -40,6 +40,8 @@ export interface WebOptions {
   readonly trustProxy?: string | false;
   /** Told of every picture drawn and tile cut (a cache miss): for tests to count. */
   readonly drawn?: Drawn;
+  /** Told each time a reader's page or map version is worked out anew: for tests to count (a hidden change must cause none). */
+  readonly recomputed?: Recomputed;
   /** Told after every check of an open page's campaign for a change: for tests to wait for one. */
   readonly polled?: () => void;
   /** Runs the open pages' checks instead of a timer every `pollMs` (a test runs them after each command). */
@@ -80,6 +82,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     mapVersions: new Map(),
     pageVersions: new Map(),
     ...(opts.polled ? { polled: opts.polled } : {}),
+    ...(opts.recomputed ? { recomputed: opts.recomputed } : {}),
     ...(opts.schedule ? { schedule: opts.schedule } : {}),
   };
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
