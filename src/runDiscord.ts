@@ -78,7 +78,10 @@ export async function runDiscord(config: Config): Promise<void> {
     return;
   }
   const shards = ownedShards(bot);
-  parts.scheduler = startGuildScheduler(app, { config, logger, bot, stopper, ownsGuild: shards.ownsGuild });
+  // On one SQLite file each shard plays its own guilds' campaigns. On PostgreSQL every process plays
+  // every due campaign, skipping those another is playing (runDueTicks): they share the work, and
+  // a machine that is down leaves nothing waiting for it.
+  parts.scheduler = startGuildScheduler(app, { config, logger, bot, stopper, ownsGuild: app.db.dialect === 'sqlite' ? shards.ownsGuild : undefined });
   parts.guardTimer = setInterval(stopper.databaseOk, GUARD_INTERVAL_MS);
   parts.guardTimer.unref();
   // One web page per bot: under the sharding manager, shard 0's process serves it; the others give `/web` links to it.

@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+import type { Sharp } from 'sharp';
+import type sharpModule from 'sharp';
 import { MapCache } from './mapCache.js';
 import type { StoredViews } from './storedViews.js';
 
@@ -15,6 +16,16 @@ import type { StoredViews } from './storedViews.js';
  * first view's picture. With `stored` (storedViews.ts), a first view is kept on disk when made and
  * read from there by a later process: its first view and pyramid then cost no drawing at all.
  */
+
+/**
+ * sharp (libvips), loaded on the first level scaled or tile cut, not with the web page: about
+ * 25 MB of resident memory an idle bot does not hold (a stored first view needs none of it).
+ */
+let libvips: Promise<typeof sharpModule> | undefined;
+async function sharp(input: Buffer): Promise<Sharp> {
+  libvips ??= import('sharp').then((m) => m.default);
+  return (await libvips)(input);
+}
 
 const TILE_SIZE = 512;
 /** Width of the first picture: the pyramid's level below the top. */
@@ -85,7 +96,7 @@ export class TileCache {
         // The stored first view is the first view's level picture, as drawn and scaled before.
         this.pictures.get(`${key}|L${levelsOf(size).maxLevel - WARM_BELOW_TOP}`, () => Promise.resolve(kept.png));
       } else {
-        const meta = await sharp(await this.picture(key, FIRST_WIDTH, draw)).metadata();
+        const meta = await (await sharp(await this.picture(key, FIRST_WIDTH, draw))).metadata();
         const scale = this.fullWidth / FIRST_WIDTH;
         size = { width: Math.round(meta.width * scale), height: Math.round(meta.height * scale) };
       }
@@ -142,7 +153,7 @@ export class TileCache {
     return this.pictures.get(levelKey, async () => {
       this.drawn('level', levelKey);
       const from = level < firstView ? await this.level(key, draw, p, firstView) : await this.picture(key, FIRST_WIDTH, draw);
-      return sharp(from).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' }).png({ compressionLevel: 6 }).toBuffer();
+      return (await sharp(from)).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' }).png({ compressionLevel: 6 }).toBuffer();
     });
   }
 
@@ -159,8 +170,8 @@ export class TileCache {
       this.drawn('tile', tileKey);
       const cut = { left, top, width: Math.min(TILE_SIZE, lw - left), height: Math.min(TILE_SIZE, lh - top) };
       const source = lw <= FIRST_WIDTH
-        ? sharp(await this.level(key, draw, p, level))
-        : sharp(await this.picture(key, this.fullWidth, draw)).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' });
+        ? await sharp(await this.level(key, draw, p, level))
+        : (await sharp(await this.picture(key, this.fullWidth, draw))).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' });
       return source.extract(cut).png({ compressionLevel: 6 }).toBuffer();
     });
   }
