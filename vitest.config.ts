@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     setupFiles: ['tests/setup/closeRenderPool.ts'],
+    // One PostgreSQL cluster for the run, started when a test first asks (tests/support/postgres.ts).
+    globalSetup: ['tests/setup/postgresCluster.ts'],
     testTimeout: 120_000,
     // Generous: a test must pass on a loaded machine (speed is the bench's); a hang still ends.
     hookTimeout: 300_000,

@@ -48,7 +48,7 @@ import { rawSqlite } from '../src/db/client.js';
  * webFirstPaintMs / webFirstPaintWarmMs: a commander's campaign page on the finished campaign in
  * headless Chromium, from their link to the first view's tiles drawn (bench/web.ts).
  */
-const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' }, replay: { type: 'boolean', default: false }, 'paint-only': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' }, replay: { type: 'boolean', default: false }, 'paint-only': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false }, source: { type: 'boolean', default: false } } });
 
 /**
  * Channel text must never carry numbers about forces: the scenario tests' pattern, except that a
@@ -159,7 +159,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
   const dbBytes = statSync(season.databasePath).size;
   const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
   // The web page's first paint on this long campaign, for one of its commanders (bench/web.ts).
-  const web = opts.web ? await benchWebFirstPaint(app, { userId: season.watcher, userName: season.watcher, guildId: 'soak', channelId: 'soak', roleIds: [] }) : {};
+  const web = opts.web ? await benchWebFirstPaint(season.databasePath, { userId: season.watcher, guildId: 'soak', channelId: 'soak' }) : {};
   app.close();
   if (!opts.databasePath) rmSync(season.dir, { recursive: true, force: true });
   const { commandMs, tickMs } = tally;
@@ -307,17 +307,18 @@ async function replayOf(app: Parameters<typeof exportCampaign>[0], actor: Parame
  * built before by `--db FILE` (the campaign as the soak left it), so the page can be measured again
  * and again without playing the season each time. The commander is the soak's watcher: p1, who
  * commands the first army by id (`openSeason`). `--timeline` prints each visit's requests as the
- * browser saw them (start, first byte, end, bytes, address).
+ * browser saw them (start, first byte, end, bytes, address). Each cold figure is a freshly started
+ * process's first page: the compiled bot, and with `--source` the TypeScript under tsx as well.
  */
 async function paintOnly(databasePath: string): Promise<void> {
   if (!existsSync(databasePath)) throw new Error(`--paint-only needs a soak database built before with --db ${databasePath}: no such file`);
-  const app = createApp({ databasePath, dice: seededDice(1) });
-  try {
-    const result = await benchWebFirstPaint(app, { userId: 'p1', userName: 'p1', guildId: 'soak', channelId: 'soak', roleIds: [] }, 3, values.timeline ? (l) => process.stdout.write(`${l}\n`) : undefined);
-    if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-  } finally {
-    app.close();
-  }
+  const reader = { userId: 'p1', guildId: 'soak', channelId: 'soak' };
+  const timeline = values.timeline ? (l: string) => process.stdout.write(`${l}\n`) : undefined;
+  const result = {
+    compiled: await benchWebFirstPaint(databasePath, reader, { ...(timeline ? { timeline } : {}) }),
+    ...(values.source ? { source: await benchWebFirstPaint(databasePath, reader, { source: true, ...(timeline ? { timeline } : {}) }) } : {}),
+  };
+  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
 if (process.argv[1]?.endsWith('soak.ts') && values['paint-only']) {

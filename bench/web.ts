@@ -1,11 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { App } from '../src/app/app.js';
-import type { Actor } from '../src/app/actor.js';
-import { webLink } from '../src/app/web/webAccess.js';
-import { startWebServer } from '../src/web/server.js';
 import { openHarness } from './app.js';
 import { ensureBuilt } from './startup.js';
 import { figure, median } from './stats.js';
@@ -99,47 +95,103 @@ async function resourceTimeline(page: { evaluate<T>(f: () => T): Promise<T> }): 
 
 type Body = { document: { body: { dataset: Record<string, string | undefined> } } };
 
+/** The person whose page is measured: their id and the campaign's guild and channel (where their `/web` runs). */
+export interface PageReader {
+  readonly userId: string;
+  readonly guildId: string;
+  readonly channelId: string;
+}
+
+/**
+ * A freshly started process serving the page (bench/webPaintChild.mjs): the compiled bot, or the
+ * TypeScript under tsx (`source`). `link()` asks it for a fresh `/web` link of the reader.
+ */
+function pageProcess(databasePath: string, reader: PageReader, source: boolean): { link(): Promise<string>; close(): Promise<void> } {
+  const script = join(ROOT, 'bench', 'webPaintChild.mjs');
+  const args = [...(source ? ['--import', 'tsx'] : []), script, databasePath, reader.userId, reader.guildId, reader.channelId, ...(source ? ['--source'] : [])];
+  const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env });
+  let out = '';
+  let err = '';
+  const waiting: ((url: string) => void)[] = [];
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    let nl: number;
+    while ((nl = out.indexOf('\n')) >= 0) {
+      const line = out.slice(0, nl);
+      out = out.slice(nl + 1);
+      const url = (JSON.parse(line) as { url?: string }).url;
+      waiting.shift()?.(url ?? '');
+    }
+  });
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    link: () => new Promise<string>((resolve, reject) => {
+      waiting.push((url) => (url ? resolve(url) : reject(new Error(`bench: no /web link from the page process: ${err.slice(0, 500)}`))));
+      child.stdin.write('link\n');
+      void exited.then(() => reject(new Error(`bench: the page process stopped: ${err.slice(0, 500)}`)));
+    }),
+    async close() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
 /**
  * webFirstPaintMs: a commander's page on a long campaign (the soak's), in Debian's headless
  * Chromium at a desktop viewport (1366 x 900): from the navigation to their `/web` link until the
  * whole map is drawn on the screen at the screen's resolution (`performance.now()` when the page's
  * first-view image is decoded: the map 800 px wide, fitted as the viewer's home view fits it).
  * webDeepZoomMs: until the deep-zoom viewer has drawn every tile of the same first view (its
- * fully-loaded), the map then pannable and zoomable. Cold: a fresh server (nothing cached, render
- * thread as found); warm: a second browser on the same view (the pictures from the server's cache).
- * Medians of `runs` each. `timeline` is told each visit's requests as the browser saw them.
+ * fully-loaded), the map then pannable and zoomable. Cold: the first page of a freshly started
+ * process (bench/webPaintChild.mjs: the compiled bot as `npm start` runs it, or with `source` the
+ * TypeScript under tsx), asked for as soon as that process has answered `/web`: nothing cached,
+ * no render thread running. The first process finds no first view stored beside the database
+ * (src/web/storedViews.ts: the directory is emptied before it): webFirstPaintUnstoredMs, its
+ * first page drawn from scratch; each later process finds the view the one before stored, as a
+ * restarted bot does for a reader whose view has not changed since: webFirstPaintMs, the median of
+ * the other `runs - 1`. Warm: a second browser on the same view, from the same process (the
+ * pictures from its cache). `timeline` is told each visit's requests as the browser saw them.
  */
-export async function benchWebFirstPaint(app: App, actor: Actor, runs = 3, timeline?: (line: string) => void): Promise<{ webFirstPaintMs: number; webFirstPaintWarmMs: number; webDeepZoomMs: number; webDeepZoomWarmMs: number }> {
+export async function benchWebFirstPaint(databasePath: string, reader: PageReader, opts: { readonly runs?: number; readonly source?: boolean; readonly timeline?: (line: string) => void } = {}): Promise<{ webFirstPaintMs: number; webFirstPaintWarmMs: number; webDeepZoomMs: number; webDeepZoomWarmMs: number; webFirstPaintUnstoredMs: number; webDeepZoomUnstoredMs: number }> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
   const cold: number[][] = [];
   const warm: number[][] = [];
+  const runs = Math.max(2, opts.runs ?? 4);
+  if (!opts.source) ensureBuilt();
+  rmSync(join(`${databasePath}-layers`, 'web'), { recursive: true, force: true });
   try {
     for (let i = 0; i < runs; i++) {
-      const web = await startWebServer(app, { port: 0 });
+      const server = pageProcess(databasePath, reader, opts.source ?? false);
       try {
         for (const into of [cold, warm]) {
-          const url = (webLink(app, actor)[0]?.data as { url?: string } | undefined)?.url;
-          if (!url) throw new Error('bench: no /web link');
+          const url = await server.link();
           const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
           const page = await ctx.newPage();
           await page.goto(url);
           await page.waitForFunction(() => (globalThis as unknown as Body).document.body.dataset.deepZoom !== undefined, undefined, { timeout: 300_000 });
           const at = await page.evaluate(() => [Number((globalThis as unknown as Body).document.body.dataset.painted), Number((globalThis as unknown as Body).document.body.dataset.deepZoom)]);
           into.push(at);
-          if (timeline) timeline(`${into === cold ? 'cold' : 'warm'}: first paint ${at[0]?.toFixed(0)} ms, deep zoom ${at[1]?.toFixed(0)} ms:\n${await resourceTimeline(page)}`);
+          if (opts.timeline) opts.timeline(`${into === cold ? 'cold' : 'warm'}: first paint ${at[0]?.toFixed(0)} ms, deep zoom ${at[1]?.toFixed(0)} ms:\n${await resourceTimeline(page)}`);
           await ctx.close();
         }
       } finally {
-        await web.close();
+        await server.close();
       }
     }
   } finally {
     await browser.close();
   }
   const at = (xs: number[][], k: number): number => median(xs.map((x) => x[k] as number));
+  const unstored = cold.shift() as number[];
   const [webFirstPaintMs, webFirstPaintWarmMs, webDeepZoomMs, webDeepZoomWarmMs] = [at(cold, 0), at(warm, 0), at(cold, 1), at(warm, 1)];
-  figure('webFirstPaintMs: a commander\'s page, link to the whole map drawn (cold / warm)', `${webFirstPaintMs.toFixed(0)} / ${webFirstPaintWarmMs.toFixed(0)} ms`, '< 1000 ms');
-  figure('webDeepZoomMs: the same, until the zoomable viewer has drawn its first view (cold / warm)', `${webDeepZoomMs.toFixed(0)} / ${webDeepZoomWarmMs.toFixed(0)} ms`);
-  return { webFirstPaintMs, webFirstPaintWarmMs, webDeepZoomMs, webDeepZoomWarmMs };
+  const [webFirstPaintUnstoredMs, webDeepZoomUnstoredMs] = unstored as [number, number];
+  const how = opts.source ? 'TypeScript under tsx' : 'compiled';
+  figure(`webFirstPaintMs: a commander's page, link to the whole map drawn, a fresh process (${how}) (cold, view stored / warm)`, `${webFirstPaintMs.toFixed(0)} / ${webFirstPaintWarmMs.toFixed(0)} ms`, '< 1000 ms');
+  figure(`webDeepZoomMs: the same, until the zoomable viewer has drawn its first view (${how}) (cold, view stored / warm)`, `${webDeepZoomMs.toFixed(0)} / ${webDeepZoomWarmMs.toFixed(0)} ms`);
+  figure(`webFirstPaintUnstoredMs / webDeepZoomUnstoredMs: a fresh process, no view stored (${how})`, `${webFirstPaintUnstoredMs.toFixed(0)} / ${webDeepZoomUnstoredMs.toFixed(0)} ms`);
+  return { webFirstPaintMs, webFirstPaintWarmMs, webDeepZoomMs, webDeepZoomWarmMs, webFirstPaintUnstoredMs, webDeepZoomUnstoredMs };
 }

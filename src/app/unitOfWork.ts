@@ -1,5 +1,5 @@
 import { SPEEDS_RESTORED_VERSION, STATE_VERSION } from '../engine/campaign/index.js';
-import { readTransaction, writeTransaction } from '../db/client.js';
+import { holdCampaign, readTransaction, writeTransaction } from '../db/client.js';
 import { deleteCampaign, getCampaignMeta } from '../db/campaignRepo.js';
 import { listMembers } from '../db/memberRepo.js';
 import { campaignInChannel } from './access.js';
@@ -43,7 +43,8 @@ function withUpgradeNotice<R>(app: App, tx: CampaignTx, storedVersion: number, c
 }
 
 /**
- * Runs one use-case in ONE synchronous write transaction (BEGIN IMMEDIATE): load the campaign
+ * Runs one use-case in ONE synchronous write transaction (BEGIN IMMEDIATE on SQLite; on PostgreSQL
+ * holding the campaign, src/db/client.ts holdCampaign): load the campaign
  * (upgrading an older stored shape), let `fn` decide, then write everything it returned
  * (src/app/storeChange.ts). Nothing is written when `fn` throws. The process's copy of the state
  * (src/app/stateCache.ts) is updated only after the commit.
@@ -53,6 +54,8 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
   let stored: (StoredState & { id: string }) | undefined;
   let deletedId: string | undefined;
   const result = writeTransaction(app.db, () => {
+    // The campaign is held before anything of it is read (open reads it again, after the hold).
+    holdCampaign(app.db, 'campaignId' in target ? target.campaignId : campaignInChannel(app, target.actor).id);
     const { tx, storedVersion } = open(app, target);
     const change = withUpgradeNotice(app, tx, storedVersion, fn(tx));
     if (change.deleted) {

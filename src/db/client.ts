@@ -4,7 +4,12 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { openPgBridge, type PgBridge } from './pg/bridge.js';
+import { migratePostgres } from './pg/migrate.js';
+import { syncPgDrizzle } from './pg/session.js';
+import { pgTransaction } from './pg/transaction.js';
 import * as schema from './schema.js';
+import * as schemaPg from './schemaPg.js';
 import { appliedSqliteMigrations, assertKnownSchema } from './schemaVersion.js';
 
 /** The Drizzle instance statements are built on (typed as SQLite's on both stores: see prepared.ts). */
@@ -24,10 +29,22 @@ export interface SqliteStore extends StoreBase {
 }
 
 /**
+ * A PostgreSQL database, one connection held by a worker thread and used synchronously through it
+ * (src/db/pg/bridge.ts), so the unit of work is the same synchronous transaction as on SQLite.
+ */
+export interface PostgresStore extends StoreBase {
+  readonly dialect: 'postgres';
+  readonly bridge: PgBridge;
+}
+
+/**
  * The open database: what the app holds for its life. The app layer never asks which store it is;
  * src/db does, where a statement must differ.
  */
-export type Database = SqliteStore;
+export type Database = SqliteStore | PostgresStore;
+
+/** Whether a database target names a PostgreSQL server (`postgres://` or `postgresql://`) rather than a SQLite file. */
+const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
 
 /** The better-sqlite3 connection under a SQLite store: for tools and tests that read SQLite itself. */
 export function rawSqlite(db: Database): BetterSqlite3.Database {
@@ -43,16 +60,28 @@ export function rawSqlite(db: Database): BetterSqlite3.Database {
  * whole database.
  */
 export function writeTransaction<T>(db: Database, fn: () => T, lockKey?: string): T {
-  void lockKey;
+  if (db.dialect === 'postgres') return pgTransaction(db.bridge, 'write', fn, lockKey);
   return db.sqlite.transaction(fn).immediate();
+}
+
+/**
+ * Inside a write transaction: holds the campaign until it ends, so two processes never interleave
+ * one campaign's writes (PostgreSQL's advisory lock on the campaign id, the key `lockKey` takes).
+ * Statements after it see what the campaign's last writer committed. On SQLite the transaction's
+ * write lock already covers the whole database.
+ */
+export function holdCampaign(db: Database, campaignId: string): void {
+  if (db.dialect === 'postgres') db.bridge.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [campaignId]);
 }
 
 /** Runs `fn` in one read transaction: a consistent snapshot that, in WAL mode, never blocks a writer. */
 export function readTransaction<T>(db: Database, fn: () => T): T {
+  if (db.dialect === 'postgres') return pgTransaction(db.bridge, 'read', fn);
   return db.sqlite.transaction(fn).deferred();
 }
 
 const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations');
+const MIGRATIONS_PG = resolve(dirname(fileURLToPath(import.meta.url)), '../../migrations-pg');
 
 /**
  * Opens (creating if needed) the campaign database and brings its schema up to date; refuses one
@@ -62,6 +91,7 @@ const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '../../migra
  * switched back on.
  */
 export function openDatabase(path: string): Database {
+  if (isPostgresUrl(path)) return openPostgres(path);
   if (path !== ':memory:') {
     const dir = dirname(resolve(path));
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
@@ -103,6 +133,28 @@ function reclaimFreeSpace(sqlite: BetterSqlite3.Database): void {
   if (free * pageSize > 64 * 1024 * 1024 && free > pages / 4) sqlite.exec('VACUUM');
 }
 
+/**
+ * Connects to PostgreSQL (refusing, with the URL and its password hidden, when it cannot) and
+ * brings its schema up to date from migrations-pg/ (refusing a database a newer bot upgraded).
+ * Statements are built on schemaPg.ts's tables, which tests/db/schemaParity.test.ts holds to
+ * schema.ts's names and value types: that is what lets the one set of statements, typed as
+ * SQLite's, run here.
+ */
+function openPostgres(url: string): PostgresStore {
+  const bridge = openPgBridge(url);
+  try {
+    migratePostgres(bridge, MIGRATIONS_PG);
+  } catch (error) {
+    bridge.close();
+    throw error;
+  }
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the same builder calls over pg-core; see above
+  const orm = syncPgDrizzle(bridge, schemaPg) as unknown as Orm;
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the same names and value types; see above
+  return { dialect: 'postgres', orm, tables: schemaPg as unknown as Tables, bridge };
+}
+
 export function closeDatabase(db: Database): void {
-  db.sqlite.close();
+  if (db.dialect === 'postgres') db.bridge.close();
+  else db.sqlite.close();
 }

@@ -9,6 +9,11 @@ export class MapCache {
 
   constructor(private readonly capacity: number) {}
 
+  /** Whether `key` is kept (or being rendered). */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   get(key: string, render: () => Promise<Buffer>): Promise<Buffer> {
     const hit = this.entries.get(key);
     if (hit) {

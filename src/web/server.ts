@@ -15,6 +15,7 @@ import { cookieLogins, loginRoutes } from './logins.js';
 import { DEFAULT_RATE_LIMITS, routeLimit, tooMany, type RateLimits } from './rateLimits.js';
 import { ASSETS, notFound, type RouteContext } from './routeContext.js';
 import { spectatorRoutes } from './spectatorRoutes.js';
+import { StoredViews } from './storedViews.js';
 import { TileCache, type Drawn } from './tiles.js';
 
 /** How the web page is served. */
@@ -71,7 +72,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   const ctx: RouteContext = {
     server,
     app,
-    maps: new TileCache(WEB_MAP_WIDTH, { pictures: 48, tiles: 400, ...(opts.drawn ? { drawn: opts.drawn } : {}) }),
+    maps: new TileCache(WEB_MAP_WIDTH, { pictures: 48, tiles: 400, stored: new StoredViews(), ...(opts.drawn ? { drawn: opts.drawn } : {}) }),
     logins: cookieLogins(app, secure),
     streams: new Set(),
     pollMs: opts.pollMs ?? 2000,

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { MapCache } from './mapCache.js';
+import type { StoredViews } from './storedViews.js';
 
 /**
  * The page's map as deep-zoom tiles (OpenSeadragon's pyramid: level L is the picture scaled by
@@ -10,6 +11,9 @@ import { MapCache } from './mapCache.js';
  * wide is also the page's first view (`first.png`: the whole map fitted to a screen, shown before
  * the deep-zoom viewer has loaded). Every picture, level and tile is kept after its first render
  * (a least-recently-used cache), so each request after the first costs no drawing and no cutting.
+ * The levels below the first view are scaled from it, so the viewer's first view needs only the
+ * first view's picture. With `stored` (storedViews.ts), a first view is kept on disk when made and
+ * read from there by a later process: its first view and pyramid then cost no drawing at all.
  */
 
 const TILE_SIZE = 512;
@@ -35,18 +39,28 @@ export type DrawAt = (width: number) => Promise<Buffer>;
 /** A render, a level scaled from the first picture, or a tile cut (a cache miss): for tests to count. */
 export type Drawn = (what: 'picture' | 'level' | 'tile', key: string) => void;
 
+/** The pyramid's levels for a full picture's size: the top is the picture, each level below half the one above, down to MIN_LEVEL_WIDTH. */
+function levelsOf(size: { readonly width: number; readonly height: number }): { minLevel: number; maxLevel: number } {
+  const maxLevel = Math.ceil(Math.log2(Math.max(size.width, size.height)));
+  let minLevel = maxLevel;
+  while (minLevel > 0 && size.width / 2 ** (maxLevel - minLevel + 1) >= MIN_LEVEL_WIDTH) minLevel--;
+  return { minLevel, maxLevel };
+}
+
 export class TileCache {
   private readonly pictures: MapCache;
   private readonly tiles: MapCache;
   private readonly sizes = new Map<string, { width: number; height: number }>();
 
-  constructor(private readonly fullWidth: number, opts: { pictures: number; tiles: number; drawn?: Drawn }) {
+  constructor(private readonly fullWidth: number, opts: { pictures: number; tiles: number; drawn?: Drawn; stored?: StoredViews }) {
     this.pictures = new MapCache(opts.pictures);
     this.tiles = new MapCache(opts.tiles);
     this.drawn = opts.drawn ?? (() => undefined);
+    this.stored = opts.stored;
   }
 
   private readonly drawn: Drawn;
+  private readonly stored: StoredViews | undefined;
 
   /** The view's picture at a width (the first, or the full one), drawn once. */
   picture(key: string, width: number, draw: DrawAt): Promise<Buffer> {
@@ -65,16 +79,20 @@ export class TileCache {
   async pyramid(key: string, draw: DrawAt): Promise<Pyramid> {
     let size = this.sizes.get(key);
     if (!size) {
-      const meta = await sharp(await this.picture(key, FIRST_WIDTH, draw)).metadata();
-      const scale = this.fullWidth / FIRST_WIDTH;
-      size = { width: Math.round(meta.width * scale), height: Math.round(meta.height * scale) };
+      const kept = this.stored?.read(key);
+      if (kept) {
+        size = { width: kept.width, height: kept.height };
+        // The stored first view is the first view's level picture, as drawn and scaled before.
+        this.pictures.get(`${key}|L${levelsOf(size).maxLevel - WARM_BELOW_TOP}`, () => Promise.resolve(kept.png));
+      } else {
+        const meta = await sharp(await this.picture(key, FIRST_WIDTH, draw)).metadata();
+        const scale = this.fullWidth / FIRST_WIDTH;
+        size = { width: Math.round(meta.width * scale), height: Math.round(meta.height * scale) };
+      }
       this.sizes.set(key, size);
       if (this.sizes.size > 256) this.sizes.delete(this.sizes.keys().next().value as string);
     }
-    const maxLevel = Math.ceil(Math.log2(Math.max(size.width, size.height)));
-    let minLevel = maxLevel;
-    while (minLevel > 0 && size.width / 2 ** (maxLevel - minLevel + 1) >= MIN_LEVEL_WIDTH) minLevel--;
-    return { width: size.width, height: size.height, tileSize: TILE_SIZE, minLevel, maxLevel };
+    return { width: size.width, height: size.height, tileSize: TILE_SIZE, ...levelsOf(size) };
   }
 
   /**
@@ -95,7 +113,13 @@ export class TileCache {
   /** The first view: the whole map at the level 800 px wide (the picture the viewer's home view shows on a desktop), as one PNG. */
   async first(key: string, draw: DrawAt): Promise<Buffer> {
     const p = await this.pyramid(key, draw);
-    return this.level(key, draw, p, p.maxLevel - WARM_BELOW_TOP);
+    const level = p.maxLevel - WARM_BELOW_TOP;
+    const levelKey = `${key}|L${level}`;
+    const known = this.pictures.has(levelKey);
+    const png = await this.level(key, draw, p, level);
+    // Made here (not read from the store): kept for a later process.
+    if (!known) this.stored?.write(key, { png, width: p.width, height: p.height });
+    return png;
   }
 
   private grid(p: Pyramid, level: number): { lw: number; lh: number; across: number; down: number } {
@@ -105,14 +129,20 @@ export class TileCache {
     return { lw, lh, across: Math.ceil(lw / TILE_SIZE), down: Math.ceil(lh / TILE_SIZE) };
   }
 
-  /** A level up to the first picture's width, whole: the first picture scaled once (the first picture itself at its own width). */
+  /**
+   * A level up to the first picture's width, whole: the first view's level scaled once from the
+   * first picture, and each level below it scaled once from the first view's (the first picture
+   * itself at its own width).
+   */
   private level(key: string, draw: DrawAt, p: Pyramid, level: number): Promise<Buffer> {
     const { lw, lh } = this.grid(p, level);
     if (lw >= FIRST_WIDTH) return this.picture(key, FIRST_WIDTH, draw);
     const levelKey = `${key}|L${level}`;
+    const firstView = p.maxLevel - WARM_BELOW_TOP;
     return this.pictures.get(levelKey, async () => {
       this.drawn('level', levelKey);
-      return sharp(await this.picture(key, FIRST_WIDTH, draw)).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' }).png({ compressionLevel: 6 }).toBuffer();
+      const from = level < firstView ? await this.level(key, draw, p, firstView) : await this.picture(key, FIRST_WIDTH, draw);
+      return sharp(from).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' }).png({ compressionLevel: 6 }).toBuffer();
     });
   }
 

@@ -1,0 +1,160 @@
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPgBridge, type PgBridge } from '../../../src/db/pg/bridge.js';
+import { StoreUnavailableError } from '../../../src/db/storeErrors.js';
+import { freshPostgresDatabase, testPostgresUrl } from '../../support/postgres.js';
+
+/**
+ * The synchronous PostgreSQL bridge against a real server: parameters and array rows, pg's errors
+ * with their fields, a lost connection answered StoreUnavailableError and reopened by the next
+ * query, a transaction cut by a lost connection refused until its ROLLBACK, the server's statement
+ * timeout, an unreachable or silent server, and an open bridge that does not keep a process alive.
+ */
+
+let url: string;
+let bridge: PgBridge;
+let admin: PgBridge;
+
+beforeAll(() => {
+  url = freshPostgresDatabase();
+  bridge = openPgBridge(url);
+  admin = openPgBridge(testPostgresUrl());
+  bridge.query('CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL, on_hand boolean, note text)', []);
+});
+afterAll(() => {
+  bridge.close();
+  admin.close();
+});
+
+/** Ends the bridge's server process from outside, as an administrator's shutdown (57P01) would. */
+function killConnection(of: PgBridge): void {
+  admin.query('SELECT pg_terminate_backend($1)', [backendPid(of)]);
+}
+
+function backendPid(of: PgBridge): number {
+  const pid = of.query('SELECT pg_backend_pid()', []).rows[0]?.[0];
+  if (typeof pid !== 'number') throw new Error('no backend pid');
+  return pid;
+}
+
+describe('GIVEN a bridge to a running server', () => {
+  it('WHEN it runs statements with strings, numbers, booleans and null THEN rows come back as arrays in select order', () => {
+    expect(bridge.query('INSERT INTO items VALUES ($1, $2, $3, $4), ($5, $6, $7, $8)', [1, 'rope', true, null, 2, 'lamp «oil»', false, '{"a":1}']).rowCount).toBe(2);
+    const read = bridge.query('SELECT name, id, on_hand, note FROM items ORDER BY id', []);
+    expect(read).toEqual({ rows: [['rope', 1, true, null], ['lamp «oil»', 2, false, '{"a":1}']], rowCount: 2 });
+    // int8 and numeric come back as node-pg gives them: strings.
+    expect(bridge.query('SELECT count(*), 1.5::numeric FROM items', []).rows).toEqual([['2', '1.5']]);
+  });
+
+  it('WHEN the server refuses a statement THEN its error keeps code, message and detail', () => {
+    let caught: unknown;
+    try {
+      bridge.query('INSERT INTO items VALUES ($1, $2, NULL, NULL)', [1, 'again']);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(Error);
+    expect(caught).not.toBeInstanceOf(StoreUnavailableError);
+    expect(caught).toMatchObject({ code: '23505', message: expect.stringContaining('items_pkey'), detail: 'Key (id)=(1) already exists.', constraint: 'items_pkey' });
+    expect(bridge.query('SELECT 1', []).rows).toEqual([[1]]);
+  });
+
+  it('WHEN its connection is ended by the server THEN a query says the store is unavailable or runs on a new connection', () => {
+    const before = backendPid(bridge);
+    killConnection(bridge);
+    // The worker may learn of the loss from the socket before the next query (and reconnect at
+    // once) or from the query's failure: either way nothing runs on the dead connection.
+    let first: unknown;
+    try {
+      first = bridge.query('SELECT pg_backend_pid()', []).rows[0]?.[0];
+    } catch (error) {
+      first = error;
+    }
+    if (typeof first === 'number') expect(first).not.toBe(before);
+    else expect(first).toBeInstanceOf(StoreUnavailableError);
+    expect(backendPid(bridge)).not.toBe(before);
+    expect(bridge.query('SELECT count(*) FROM items', []).rows).toEqual([['2']]);
+  });
+
+  it('WHEN the connection is lost inside a transaction THEN every statement is refused until its ROLLBACK, and nothing of it was written', () => {
+    bridge.query('BEGIN', []);
+    bridge.query('INSERT INTO items VALUES (10, $1, NULL, NULL)', ['half']);
+    killConnection(bridge);
+    expect(() => bridge.query('INSERT INTO items VALUES (11, $1, NULL, NULL)', ['other half'])).toThrow(StoreUnavailableError);
+    expect(() => bridge.query('INSERT INTO items VALUES (12, $1, NULL, NULL)', ['outside'])).toThrow(/lost in the middle of a transaction/);
+    expect(() => bridge.query('COMMIT', [])).toThrow(StoreUnavailableError);
+    bridge.query('ROLLBACK', []);
+    expect(bridge.query('SELECT id FROM items WHERE id >= 10', []).rows).toEqual([]);
+  });
+
+  it('WHEN a statement runs past the timeout THEN the server cancels it, the store is unavailable, and the connection serves the next query', () => {
+    const quick = openPgBridge(url, { timeoutMs: 1_500 });
+    try {
+      let caught: unknown;
+      try {
+        quick.query('SELECT pg_sleep(20)', []);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(StoreUnavailableError);
+      expect((caught as StoreUnavailableError).cause).toMatchObject({ code: '57014' });
+      expect(quick.query('SELECT 2', []).rows).toEqual([[2]]);
+    } finally {
+      quick.close();
+    }
+  });
+
+  it('WHEN it is closed THEN it refuses further queries', () => {
+    const short = openPgBridge(url);
+    short.close();
+    expect(() => short.query('SELECT 1', [])).toThrow(/closed/);
+    short.close();
+  });
+});
+
+describe('GIVEN no server to reach', () => {
+  let silent: Server;
+  let silentPort = 0;
+  beforeAll(async () => {
+    // Accepts connections and never answers: a server that hangs.
+    silent = createServer(() => undefined);
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const address = silent.address();
+    silentPort = typeof address === 'object' && address ? address.port : 0;
+  });
+  afterAll(() => new Promise<void>((done) => silent.close(() => done())));
+
+  it('WHEN nothing listens on the port THEN opening throws StoreUnavailableError naming the URL without its password', () => {
+    const closedPort = silentPort === 1 ? 2 : 1;
+    expect(() => openPgBridge(`postgres://bot:s3cret@127.0.0.1:${closedPort}/valormr`)).toThrow(
+      new RegExp(`^the campaign store is unavailable: postgres://bot:\\*\\*\\*@127\\.0\\.0\\.1:${closedPort}/valormr: ECONNREFUSED`),
+    );
+  });
+
+  it('WHEN the server never answers THEN opening gives up after the timeout with StoreUnavailableError', () => {
+    let caught: unknown;
+    try {
+      openPgBridge(`postgres://bot:s3cret@127.0.0.1:${silentPort}/valormr`, { timeoutMs: 1_000 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(StoreUnavailableError);
+    expect(String((caught as Error).message)).not.toContain('s3cret');
+  });
+});
+
+describe('GIVEN a process with an open bridge', () => {
+  it('WHEN its work is done THEN it exits by itself (the bridge keeps nothing alive)', () => {
+    const bridgeModule = fileURLToPath(new URL('../../../src/db/pg/bridge.ts', import.meta.url));
+    const script = `import { openPgBridge } from ${JSON.stringify(bridgeModule)};
+const b = openPgBridge(${JSON.stringify(url)});
+console.log(JSON.stringify(b.query('SELECT 40 + 2', []).rows));`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000 });
+    expect(child.signal).toBeNull();
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('[[42]]');
+    expect(child.status).toBe(0);
+  });
+});
