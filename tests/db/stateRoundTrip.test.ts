@@ -1,13 +1,14 @@
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportedState } from '../../src/app/campaign/exportCampaign.js';
 import { snapshotState } from '../../src/app/undoSnapshots.js';
 import { insertCampaign, loadState, saveState } from '../../src/db/campaignRepo.js';
-import { closeDatabase, openDatabase, writeTransaction } from '../../src/db/client.js';
+import { closeDatabase, type Database, openDatabase, writeTransaction } from '../../src/db/client.js';
 import { lastUndoableTick, recordTick } from '../../src/db/tickRepo.js';
 import type { ScenarioDoc } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/index.js';
 import { STATE_VERSION, upgradeState } from '../../src/engine/campaign/upgrade.js';
+import { freshPostgresDatabase } from '../support/postgres.js';
 import { campaignState } from './stateArbitrary.js';
 
 /**
@@ -15,10 +16,9 @@ import { campaignState } from './stateArbitrary.js';
  * loading it back through the real repositories gives back an equal state; so does the undo
  * snapshot, and the export carries every field. States come from tests/db/stateArbitrary.ts, which
  * fills every field of every entity (each optional one present or absent) across the profiles.
+ * The save and the snapshot are proved on both stores: SQLite, and PostgreSQL (fewer runs: each
+ * statement there is a round trip to the server).
  */
-
-const db = openDatabase(':memory:');
-afterAll(() => closeDatabase(db));
 const meta = { guildId: 'g', channelId: 'ch', ownerUserId: 'ref', createdAt: '2026-11-27T06:00:00.000Z' };
 const scenario = { id: 'round-trip' } as unknown as ScenarioDoc;
 const NOW = '2026-11-27T07:00:00.000Z';
@@ -32,7 +32,7 @@ const fresh = ([a, b]: [CampaignState, CampaignState]): [CampaignState, Campaign
   return [{ ...a, id }, { ...b, id, scenarioId: a.scenarioId }];
 };
 
-const load = (id: string): CampaignState => {
+const load = (db: Database, id: string): CampaignState => {
   const stored = loadState(db, id);
   if (!stored) throw new Error(`campaign ${id} not found`);
   return upgradeState(stored.json, stored.version);
@@ -43,18 +43,26 @@ const RUNS = 500;
 /** Generating and storing a thousand states takes seconds on a loaded machine: a timeout, not a measure. */
 const LONG = 180_000;
 
-describe('state round trip through the repositories', () => {
+const stores: [string, () => Database, number][] = [['SQLite', () => openDatabase(':memory:'), RUNS], ['PostgreSQL', () => openDatabase(freshPostgresDatabase()), RUNS / 5]];
+
+describe.each(stores)('state round trip through the repositories (%s)', (_store, open, runs) => {
+  let db: Database;
+  beforeAll(() => {
+    db = open();
+  });
+  afterAll(() => closeDatabase(db));
+
   it('a created campaign loads back equal, and so does every later save of it (the diff writer)', () => {
     fc.assert(fc.property(pair, (p) => {
       const [created, changed] = fresh(p);
       writeTransaction(db, () => insertCampaign(db, meta, created, scenario, STATE_VERSION));
-      expect(load(created.id)).toStrictEqual(created);
+      expect(load(db, created.id)).toStrictEqual(created);
       writeTransaction(db, () => saveState(db, created, changed, NOW, STATE_VERSION));
-      expect(load(created.id)).toStrictEqual(changed);
+      expect(load(db, created.id)).toStrictEqual(changed);
       // Rewriting every row (the upgrade of an older shape) gives back the same state again.
       writeTransaction(db, () => saveState(db, changed, changed, NOW, STATE_VERSION, true));
-      expect(load(created.id)).toStrictEqual(changed);
-    }), { numRuns: RUNS });
+      expect(load(db, created.id)).toStrictEqual(changed);
+    }), { numRuns: runs });
   }, LONG);
 
   it('the undo snapshot of a tick gives back the state before it', () => {
@@ -67,9 +75,11 @@ describe('state round trip through the repositories', () => {
       const tick = lastUndoableTick(db, before.id);
       expect(tick).toBeDefined();
       if (tick) expect(snapshotState(tick)).toStrictEqual(before);
-    }), { numRuns: RUNS / 2 });
+    }), { numRuns: runs / 2 });
   }, LONG);
+});
 
+describe('the export', () => {
   it('the export carries every field of the state (only the unrevealed seeds are withheld)', () => {
     fc.assert(fc.property(campaignState(), (state) => {
       const doc: unknown = JSON.parse(JSON.stringify({ state: exportedState(state) }));

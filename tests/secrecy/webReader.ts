@@ -19,9 +19,11 @@ export interface WebPageReader {
   readonly standsFor: string;
   /** The person logged in; undefined: the spectator page. */
   readonly user?: string;
+  /** The line of the script after which they log in (one given a seat during play); before the first line when absent. */
+  readonly after?: string;
 }
 
-export const webPageOf = (user: string): WebPageReader => ({ standsFor: user, user });
+export const webPageOf = (user: string, after?: string): WebPageReader => ({ standsFor: user, user, ...(after !== undefined ? { after } : {}) });
 export const SPECTATOR_PAGE: WebPageReader = { standsFor: 'channel' };
 /** The name of a web page's transcript in a world's transcripts. */
 export const webName = (standsFor: string): string => `${standsFor} (web)`;
@@ -43,6 +45,8 @@ interface OpenPage {
 
 /** The web pages of one world, opened before its script plays. */
 export interface WebPages {
+  /** Logs in the pages whose person logs in after this line of the script (`WebPageReader.after`). */
+  openAfter(line: string): Promise<void>;
   /** Runs every open page's check for a change (what a timer does in production): after each line. */
   checkOpenPages(): void;
   /** Reads everything each page serves, ends the streams and the server; each page's transcript. */
@@ -76,13 +80,16 @@ export async function openWebPages(h: Harness, readers: readonly WebPageReader[]
     closed = true;
   };
   try {
-    for (const reader of readers) pages.push(await openPage(h, web, campaignId, reader));
+    for (const reader of readers) if (reader.after === undefined) pages.push(await openPage(h, web, campaignId, reader));
   } catch (err) {
     await close();
     throw err;
   }
   return {
     close,
+    async openAfter(line) {
+      for (const reader of readers) if (reader.after === line) pages.push(await openPage(h, web, campaignId, reader));
+    },
     checkOpenPages: () => {
       for (const check of [...checks]) check();
     },
@@ -103,6 +110,9 @@ async function openPage(h: Harness, web: WebServer, campaignId: string, reader: 
   if (reader.user !== undefined) {
     const answer = (await h.run(`@${reader.user} /web`)).at(-1)?.data as { url?: string } | undefined;
     if (!answer?.url) throw new Error(`no /web link for ${reader.user}`);
+    // The answer carries a fresh link (a random token): nobody's transcript, also when it comes during the script.
+    const link = h.outputs.findLastIndex((o) => (o.data as { url?: string } | undefined)?.url === answer.url);
+    if (link >= 0) h.outputs.splice(link, 1);
     const r = await fetch(answer.url, { redirect: 'manual' });
     const set = r.headers.get('set-cookie');
     if (r.status !== 303 || !set) throw new Error(`${reader.user}'s link refused: ${r.status}`);

@@ -132,6 +132,7 @@ export async function playWorld<T>(script: Script, variation: Variation<T>, valu
     for (const line of script.play) {
       if (line !== AUTOCOMPLETE) {
         await h.run(line);
+        await pages?.openAfter(line);
         pages?.checkOpenPages();
         continue;
       }
