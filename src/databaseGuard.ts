@@ -1,6 +1,9 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { isPostgresTarget } from './app/storeTarget.js';
+import { NewerSchemaError } from './db/schemaVersion.js';
+import { hidePassword, StoreUnavailableError } from './db/storeErrors.js';
 
 /**
  * Watches that the database file at its path is still the file the process opened. SQLite keeps
@@ -14,7 +17,8 @@ export class DatabaseFileGuard {
 
   /** Starts watching the file just opened at `path` by `who` (nothing to watch for ':memory:'). */
   static watch(path: string, who = 'the bot'): DatabaseFileGuard | undefined {
-    if (path === ':memory:' || path === '') return undefined;
+    // PostgreSQL (a URL) has no file to watch: a lost server is the store-unavailable path instead.
+    if (path === ':memory:' || path === '' || isPostgresTarget(path)) return undefined;
     const full = resolve(path);
     const s = statSync(full);
     return new DatabaseFileGuard(full, s.dev, s.ino, who);
@@ -67,6 +71,9 @@ export function openOrExplain<T>(path: string, open: () => T): T {
 
 function explainOpenFailure(path: string, err: unknown): Error {
   if (path === ':memory:' || path === '') return err instanceof Error ? err : new Error(String(err));
+  // Its message says what to do (run the newer version, or restore a backup).
+  if (err instanceof NewerSchemaError) return new DatabaseUnusableError(`The database ${isPostgresTarget(path) ? hidePassword(path) : resolve(path)} cannot be used: ${err.message}`, '');
+  if (isPostgresTarget(path)) return explainPostgresFailure(path, err);
   const full = resolve(path);
   const folder = dirname(full);
   const e = err as { code?: string; message?: string };
@@ -81,6 +88,35 @@ function explainOpenFailure(path: string, err: unknown): Error {
   return new DatabaseUnusableError(`The database file ${full} could not be opened (${why})`, 'Check DATABASE_PATH and the file; the log has the details.');
 }
 
+/** pg's error code (SQLSTATE) of a failure, on the error or its cause. */
+function sqlState(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * A PostgreSQL store that cannot be used at start: which server (the URL with its password
+ * hidden) and what to do. A failure that already says what to do (a database at a newer schema)
+ * is passed on as it is.
+ */
+function explainPostgresFailure(url: string, err: unknown): Error {
+  const e: Error & { hint?: string } = err instanceof Error ? err : new Error(String(err));
+  if (e.hint) return e;
+  const shown = hidePassword(url);
+  const why = e.message.replace(/\.$/, '');
+  if (e instanceof StoreUnavailableError) {
+    const said = why.includes(shown) ? why : `${why} (PostgreSQL at ${shown})`;
+    return new DatabaseUnusableError(`${said.charAt(0).toUpperCase()}${said.slice(1)}`, 'Start PostgreSQL or make it reachable from this machine (pg_isready -h HOST -p PORT says whether it answers), or correct DATABASE_URL; then start the bot again.');
+  }
+  const state = sqlState(err);
+  if (state === '28P01' || state === '28000') return new DatabaseUnusableError(`PostgreSQL at ${shown} refused the login (${why})`, 'Check the user and password in DATABASE_URL (a password with @, : or / percent-encoded) and the server\'s pg_hba.conf.');
+  if (state === '3D000') return new DatabaseUnusableError(`PostgreSQL at ${shown} has no such database (${why})`, 'Create it (createdb -h HOST -U USER NAME, owned by the bot\'s user) or correct the database name at the end of DATABASE_URL.');
+  if (state === '42501') return new DatabaseUnusableError(`PostgreSQL at ${shown} does not let the bot's user create or change its tables (${why})`, 'Give that user the database (ALTER DATABASE NAME OWNER TO USER) or CREATE on its public schema.');
+  return new DatabaseUnusableError(`The campaign store at ${shown} could not be opened (${why})`, 'Check DATABASE_URL and the PostgreSQL server\'s log; the bot\'s log has the details.');
+}
+
 /**
  * One console per database file. Two consoles on one campaign database would each play ticks on
  * their own manual clock; the second is refused, naming the first. The lock is a file beside the
@@ -91,7 +127,7 @@ export class ConsoleLock {
   private constructor(private readonly file: string, private readonly mine: string) {}
 
   static take(path: string): ConsoleLock | undefined {
-    if (path === ':memory:' || path === '') return undefined;
+    if (path === ':memory:' || path === '' || isPostgresTarget(path)) return undefined;
     const file = `${resolve(path)}.console-lock`;
     const mine = JSON.stringify({ host: hostname(), pid: process.pid, since: new Date().toISOString() });
     for (let attempt = 0; attempt < 2; attempt++) {

@@ -1,7 +1,7 @@
 import module from 'node:module';
 import 'dotenv/config';
 import { parseArgs } from 'node:util';
-import { loadConfig, shardRequest } from './config.js';
+import { databaseTarget, loadConfig, shardList, shardRequest } from './config.js';
 import { failureLine } from './failure.js';
 
 /**
@@ -22,6 +22,8 @@ try {
   const config = loadConfig(process.env);
   if (config.DISCORD_TOKEN) {
     const shards = process.env.SHARDING_MANAGER ? undefined : shardRequest(typeof values.shards === 'string' ? values.shards : config.SHARDS);
+    // SHARD_LIST without a sharded start would be ignored: refused instead (a shard process has it from its manager).
+    if (shards === undefined && !process.env.SHARDING_MANAGER) shardList(config.SHARD_LIST, undefined);
     if (shards !== undefined) {
       const { runShards } = await import('./runShards.js');
       await runShards(config, shards, { file: process.argv[1]!, execArgv: process.execArgv });
@@ -32,7 +34,7 @@ try {
   } else {
     const { runConsole } = await import('./console/main.js');
     const { startWebFromConfig } = await import('./web/startWeb.js');
-    await runConsole({}, { databasePath: config.DATABASE_PATH, persistent: true, withApp: (app) => startWebFromConfig(app, config) });
+    await runConsole({}, { databasePath: databaseTarget(config), persistent: true, ...(config.RENDER_CACHE_DIR ? { renderCacheDir: config.RENDER_CACHE_DIR } : {}), withApp: (app) => startWebFromConfig(app, config) });
   }
 } catch (err) {
   process.stderr.write(`The bot could not start: ${failureLine(err)}\n`);

@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { buttons, commands } from '../commands/index.js';
 import type { App } from './app/app.js';
 import { campaignCounts } from './app/campaignCounts.js';
 import { createApp } from './app/createApp.js';
+import { describeTarget, isPostgresTarget } from './app/storeTarget.js';
 import type { Logger } from './app/ports.js';
-import type { Config } from './config.js';
+import { databaseTarget, type Config } from './config.js';
 import { cronTrigger, startScheduler, type Scheduler } from './cron/startScheduler.js';
 import { DatabaseFileGuard, DatabaseGoneError, openOrExplain } from './databaseGuard.js';
 import { startDiscordBot, type DiscordBot } from './discord/bot.js';
 import { failureLine } from './failure.js';
-import { startWebFromConfig } from './web/startWeb.js';
+import { linkToWebElsewhere, startWebFromConfig } from './web/startWeb.js';
 import type { WebServer } from './web/server.js';
 
 /** Exit code when Discord or the database will not let the bot go on (a supervisor restarts or alerts). */
@@ -81,17 +81,23 @@ export async function runDiscord(config: Config): Promise<void> {
   parts.scheduler = startGuildScheduler(app, { config, logger, bot, stopper, ownsGuild: shards.ownsGuild });
   parts.guardTimer = setInterval(stopper.databaseOk, GUARD_INTERVAL_MS);
   parts.guardTimer.unref();
-  // One web page per bot: under the sharding manager, shard 0's process serves it.
+  // One web page per bot: under the sharding manager, shard 0's process serves it; the others give `/web` links to it.
   if (!process.env.SHARDING_MANAGER || (shardIds ?? '').split(',').includes('0')) parts.web = await startWebFromConfig(app, config);
+  else linkToWebElsewhere(app, config);
   logger.info({ user: bot.client.user.tag, commands: commands.length, database: databasePath, shards: [...shards.owned], shardCount: shards.count }, 'bot ready');
 }
 
-/** Opens the database (a new one when none is at the path, said in the log), watches its file, logs its campaigns. */
+/**
+ * Opens the database: DATABASE_URL's PostgreSQL, or the SQLite file DATABASE_PATH (a new one when
+ * none is at the path, said in the log, and watched). Logs where it is (a password hidden) and its campaigns.
+ */
 function openDatabase(config: Config, logger: Logger): { app: ClosableApp; databasePath: string; guard: DatabaseFileGuard | undefined } {
-  const databasePath = config.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(config.DATABASE_PATH);
-  if (databasePath !== ':memory:' && !existsSync(databasePath)) logger.warn({ database: databasePath }, 'no database at this path: a new, empty one is created');
-  const app = openOrExplain(databasePath, () => createApp({ databasePath, logger }));
-  const guard = DatabaseFileGuard.watch(databasePath);
+  const target = databaseTarget(config);
+  const sqlite = !isPostgresTarget(target);
+  const databasePath = describeTarget(target);
+  if (sqlite && databasePath !== ':memory:' && !existsSync(databasePath)) logger.warn({ database: databasePath }, 'no database at this path: a new, empty one is created');
+  const app = openOrExplain(target, () => createApp({ databasePath: sqlite ? databasePath : target, logger, ...(config.RENDER_CACHE_DIR ? { renderCacheDir: config.RENDER_CACHE_DIR } : {}) }));
+  const guard = sqlite ? DatabaseFileGuard.watch(databasePath) : undefined;
   const counts = campaignCounts(app);
   logger.info({ database: databasePath, campaigns: counts.total, byStatus: counts.byStatus }, `database ${databasePath}: ${counts.total} campaign${counts.total === 1 ? '' : 's'}`);
   return { app, databasePath, guard };

@@ -1,5 +1,5 @@
 import { ShardingManager, type Shard } from 'discord.js';
-import type { Config } from './config.js';
+import { shardList, type Config } from './config.js';
 import { IdentifyGate } from './discord/identifyGate.js';
 
 /** How long the manager waits for its shards to stop after passing a signal on, before killing them. */
@@ -30,11 +30,14 @@ async function gatewayBot(token: string, apiBase: string | undefined): Promise<{
 export async function runShards(config: Config, requested: 'auto' | number, entry: { file: string; execArgv: readonly string[] }): Promise<void> {
   const token = config.DISCORD_TOKEN;
   if (!token) throw new Error('DISCORD_TOKEN is not set');
+  // This machine's part of a bot spread over several (SHARD_LIST), checked before Discord is asked.
+  const list = shardList(config.SHARD_LIST, requested);
   const gateway = await gatewayBot(token, config.DISCORD_API_BASE);
   const totalShards = requested === 'auto' ? gateway.shards : requested;
+  const mine = list ?? Array.from({ length: totalShards }, (_, i) => i);
   // Every shard process asks this gate before it identifies: max_concurrency at once, 5 s apart.
   const gate = new IdentifyGate(gateway.maxConcurrency);
-  const manager = new ShardingManager(entry.file, { token, totalShards, mode: 'process', respawn: false, execArgv: [...entry.execArgv], shardArgs: [] });
+  const manager = new ShardingManager(entry.file, { token, totalShards, ...(list ? { shardList: list } : {}), mode: 'process', respawn: false, execArgv: [...entry.execArgv], shardArgs: [] });
   const say = (line: string): void => void process.stderr.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, manager: true, msg: line })}\n`);
 
   let stopping = false;
@@ -69,7 +72,8 @@ export async function runShards(config: Config, requested: 'auto' | number, entr
   process.once('SIGINT', () => void stopAll(0, 'SIGTERM'));
   process.once('SIGTERM', () => void stopAll(0, 'SIGTERM'));
 
-  say(`starting ${totalShards} shard${totalShards === 1 ? '' : 's'} (up to ${gateway.maxConcurrency} identifying at once, 5 s apart)`);
+  const which = list ? ` (${list.join(',')} of ${totalShards})` : '';
+  say(`starting ${mine.length} shard${mine.length === 1 ? '' : 's'}${which} (up to ${gateway.maxConcurrency} identifying at once, 5 s apart)`);
   try {
     await manager.spawn({ amount: totalShards, delay: config.SHARD_SPAWN_DELAY_MS, timeout: 60_000 });
   } catch (error) {
@@ -77,5 +81,5 @@ export async function runShards(config: Config, requested: 'auto' | number, entr
     await stopAll(1);
     throw error;
   }
-  say(`${totalShards} shard${totalShards === 1 ? '' : 's'} ready`);
+  say(`${mine.length} shard${mine.length === 1 ? '' : 's'}${which} ready`);
 }

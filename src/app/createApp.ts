@@ -1,11 +1,15 @@
 import { closeDatabase, openDatabase } from '../db/client.js';
-import { keepLayersBeside } from '../render/index.js';
+import { keepLayersIn } from '../render/index.js';
 import type { App } from './app.js';
+import { defaultLayerDir } from './storeTarget.js';
 import { randomDice, type DiceSource } from './dice/diceSource.js';
 import { silentLogger, systemClock, type Clock, type Logger } from './ports.js';
 
 export interface AppOptions {
+  /** Where the campaigns are: a SQLite file, ':memory:', or a PostgreSQL URL (postgres://, postgresql://). */
   readonly databasePath: string;
+  /** Where the map pictures' static layers are kept (RENDER_CACHE_DIR); default: storeTarget.ts's defaultLayerDir. */
+  readonly renderCacheDir?: string;
   readonly clock?: Clock;
   readonly logger?: Logger;
   /** Where new dice come from; random seeds when absent (the console's --seed and tests pass `seededDice`). */
@@ -14,12 +18,13 @@ export interface AppOptions {
 
 /**
  * Opens the database (migrating it) and assembles the app. The map pictures' static layers are
- * kept beside a database file (`<database>-layers/`), so a new render thread or a restarted
- * process does not draw them again.
+ * kept on disk (RENDER_CACHE_DIR, or {@link defaultLayerDir}), so a new render thread or a
+ * restarted process does not draw them again.
  */
 export function createApp(opts: AppOptions): App & { close(): void } {
   const db = openDatabase(opts.databasePath);
-  if (opts.databasePath !== ':memory:' && opts.databasePath !== '') keepLayersBeside(opts.databasePath);
+  const layers = opts.renderCacheDir ?? defaultLayerDir(opts.databasePath);
+  if (layers !== undefined) keepLayersIn(layers);
   return {
     db,
     clock: opts.clock ?? systemClock,

@@ -9,6 +9,8 @@ import { createApp } from '../app/createApp.js';
 import { seededDice } from './seededDice.js';
 import { ManualClock, type Logger } from '../app/ports.js';
 import type { App } from '../app/app.js';
+import { describeTarget, isPostgresTarget } from '../app/storeTarget.js';
+import { databaseTarget, loadConfig } from '../config.js';
 import { ConsoleLock, DatabaseFileGuard, DatabaseGoneError, openOrExplain } from '../databaseGuard.js';
 import { failureLine } from '../failure.js';
 import { ConsoleSession, type ConsoleOutput } from './session.js';
@@ -74,9 +76,10 @@ export function consoleLogger(write: (line: string) => void = (line) => void pro
  * The app and console session a script plays through (`--script`, and the adjudication cases of
  * docs/cases, which must play exactly as a script does). The clock is the manual one: `!now` sets it.
  */
-export function openConsole(flags: ConsoleFlags, opts: { databasePath: string; outDir: string; write: (o: ConsoleOutput) => void; saveFiles?: boolean; timeZone?: string; logger?: Logger }): { app: ReturnType<typeof createApp>; session: ConsoleSession } {
+export function openConsole(flags: ConsoleFlags, opts: { databasePath: string; renderCacheDir?: string; outDir: string; write: (o: ConsoleOutput) => void; saveFiles?: boolean; timeZone?: string; logger?: Logger }): { app: ReturnType<typeof createApp>; session: ConsoleSession } {
   const app = createApp({
     databasePath: opts.databasePath,
+    ...(opts.renderCacheDir ? { renderCacheDir: opts.renderCacheDir } : {}),
     clock: new ManualClock(flags.now ? new Date(flags.now) : new Date()),
     logger: opts.logger ?? consoleLogger(),
     ...(flags.seed !== undefined || flags.dice ? { dice: seededDice(flags.seed, flags.dice ?? []) } : {}),
@@ -92,19 +95,30 @@ export function openConsole(flags: ConsoleFlags, opts: { databasePath: string; o
 }
 
 /**
+ * The console's database and picture folder. Scripts get a fresh database unless told otherwise
+ * (--db, or a PostgreSQL DATABASE_URL, which is a store chosen on purpose); `npm start` always
+ * uses the real one. Pictures go beside a script's database file; a URL has no folder, so a fresh one.
+ */
+function consoleStore(flags: ConsoleFlags, defaults: { databasePath: string; persistent?: boolean }, scripted: boolean): { databasePath: string; outDir: string } {
+  const fresh = scripted && !defaults.persistent && !isPostgresTarget(defaults.databasePath);
+  const scratch = (): string => mkdtempSync(join(tmpdir(), 'valormr-'));
+  const databasePath = flags.db ?? (fresh ? join(scratch(), 'campaign.db') : defaults.databasePath);
+  const outDir = resolve(flags.out ?? (!scripted ? './out' : isPostgresTarget(databasePath) ? scratch() : dirname(databasePath)));
+  return { databasePath, outDir };
+}
+
+/**
  * Runs the console transport: interactively (a prompt) or over a script file or piped input.
  * Output is one JSON object per line.
  */
-export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: string; persistent?: boolean; withApp?: (app: App) => Promise<{ close(): Promise<void> } | undefined> }): Promise<void> {
+export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: string; persistent?: boolean; renderCacheDir?: string; withApp?: (app: App) => Promise<{ close(): Promise<void> } | undefined> }): Promise<void> {
   const scripted = flags.script !== undefined || !process.stdin.isTTY;
-  // Scripts get a fresh database unless told otherwise; `npm start` always uses the real one.
-  const fresh = scripted && !defaults.persistent;
-  const databasePath = flags.db ?? (fresh ? join(mkdtempSync(join(tmpdir(), 'valormr-')), 'campaign.db') : defaults.databasePath);
-  const outDir = resolve(flags.out ?? (scripted ? dirname(databasePath) : './out'));
+  const { databasePath, outDir } = consoleStore(flags, defaults, scripted);
   // One console per database file, and like the bot it stops if that file is deleted or replaced.
   const { app, session } = openOrExplain(databasePath, () => openConsole(flags, {
     databasePath,
     outDir,
+    ...(defaults.renderCacheDir ? { renderCacheDir: defaults.renderCacheDir } : {}),
     // A person at a terminal reads text; scripts and pipes get the JSON-lines protocol.
     write: (o) => process.stdout.write(process.stdout.isTTY && !flags.script && !flags.json ? `${pretty(o, !process.env.NO_COLOR)}\n` : `${JSON.stringify(o)}\n`),
   }));
@@ -139,7 +153,7 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
     }
     if (!scripted || defaults.persistent) {
       const { total } = campaignCounts(app);
-      process.stderr.write(`${HINT}\nDatabase: ${resolve(databasePath)} (${total} campaign${total === 1 ? '' : 's'})\n`);
+      process.stderr.write(`${HINT}\nDatabase: ${describeTarget(databasePath)} (${total} campaign${total === 1 ? '' : 's'})\n`);
       if (app.web) process.stderr.write(`Campaign web page: ${app.web.publicUrl} (\`@you /web\` gives your private link)\n`);
     }
     const rl = createInterface({ input: process.stdin, ...(scripted ? {} : { output: process.stderr, prompt: '> ' }) });
@@ -160,7 +174,9 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]).replace(/\.ts$/, '') === resolve(new URL(import.meta.url).pathname).replace(/\.ts$/, '');
 if (isMain) {
   try {
-    await runConsole(parseConsoleFlags(process.argv.slice(2)), { databasePath: process.env.DATABASE_PATH ?? './data/valormr.db' });
+    // DATABASE_URL (PostgreSQL) or DATABASE_PATH, checked as the bot checks them.
+    const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_PATH: process.env.DATABASE_PATH, RENDER_CACHE_DIR: process.env.RENDER_CACHE_DIR });
+    await runConsole(parseConsoleFlags(process.argv.slice(2)), { databasePath: databaseTarget(config), ...(config.RENDER_CACHE_DIR ? { renderCacheDir: config.RENDER_CACHE_DIR } : {}) });
   } catch (e) {
     process.stderr.write(`The console could not start: ${failureLine(e)}\n`);
     process.exitCode = 2;

@@ -1,6 +1,7 @@
 import cron from 'node-cron';
 import type { App } from '../app/app.js';
 import { pruneInteractions } from '../app/interactionClaim.js';
+import { isStoreUnavailable } from '../app/handleError.js';
 import { pruneDelivered } from '../app/outbox.js';
 import { prewarmDue, resumeEndedPauses, runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
 
@@ -80,7 +81,8 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
       opts.onRun?.(run);
       return run;
     } catch (err) {
-      app.logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'scheduler run failed');
+      if (isStoreUnavailable(err)) app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'scheduler run stopped: the campaign store is unavailable; the next run tries again');
+      else app.logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'scheduler run failed');
       try {
         opts.onError?.(err);
       } catch {

@@ -3,6 +3,7 @@ import type { App } from '../app/app.js';
 import type { ButtonHandler, Command } from '../app/commandContext.js';
 import { DeliveryLanes, DRAW_AHEAD } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
+import { isStoreUnavailable } from '../app/handleError.js';
 import { loggableError } from './discordErrors.js';
 import { discordClient, logIn, watchGateway, type DiscordFatalError } from './gateway.js';
 import { interactionRouter } from './interactionRouter.js';
@@ -118,7 +119,16 @@ interface OutboxPump {
 /** The outbox's delivery: each destination a lane, so a slow send holds only its own; lanes are refilled as they free up. */
 function outboxPump(client: Client, opts: DiscordBotOptions, life: LifeState): OutboxPump {
   const shutdown = new AbortController();
-  const onError = (error: unknown): void => opts.logger.error({ err: loggableError(error) }, 'outbox delivery run failed');
+  let storeAway = false;
+  const onError = (error: unknown): void => {
+    // The store out of reach: said once, not at every poll; the messages wait in the outbox.
+    if (isStoreUnavailable(error)) {
+      if (!storeAway) opts.logger.warn({ err: loggableError(error) }, 'outbox delivery waits: the campaign store is unavailable');
+      storeAway = true;
+      return;
+    }
+    opts.logger.error({ err: loggableError(error) }, 'outbox delivery run failed');
+  };
   const lanes = new DeliveryLanes(opts.app, makeDeliver(client, opts.logger), {
     ...(opts.deliveryLanes ? { lanes: opts.deliveryLanes } : {}),
     ...(opts.deliveryPerSecond ? { perSecond: opts.deliveryPerSecond } : {}),
@@ -132,6 +142,7 @@ function outboxPump(client: Client, opts: DiscordBotOptions, life: LifeState): O
     if (opts.canDeliver && !opts.canDeliver()) return;
     try {
       lanes.fill();
+      storeAway = false;
     } catch (error) {
       onError(error);
     }

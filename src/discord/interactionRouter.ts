@@ -91,9 +91,11 @@ async function onButton(router: Router, interaction: ButtonInteraction): Promise
   const prefix = interaction.customId.split(':')[0] ?? '';
   const about = { interaction: 'button', prefix, userId: interaction.user.id, channelId: interaction.channelId };
   const responder = new Responder(interaction);
-  if (!taken(router, interaction.id, about)) return;
-  const safety = safetyDefer(router, responder, about);
+  let safety: NodeJS.Timeout | undefined;
   try {
+    // Inside the one error path: a store that cannot be reached is answered, not dropped.
+    if (!taken(router, interaction.id, about)) return;
+    safety = safetyDefer(router, responder, about);
     const handler = router.buttonsByPrefix.get(prefix);
     if (!handler) throw new UserError('button.unknown', 'This button is no longer in use.');
     const messages = await runButton(handler, { app: router.app, userId: interaction.user.id, userName: displayName(interaction), customId: interaction.customId, roleIds: memberRoleIds(interaction) });

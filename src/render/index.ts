@@ -21,9 +21,9 @@ export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buff
 
 export { closeRenderPool, holdRenderThreads, RenderThreadDied } from './renderPool.js';
 
-/** Keeps the static layers of map pictures on disk beside this database file (layerFile.ts). */
-export function keepLayersBeside(databasePath: string): void {
-  configureRenderPool({ layerCacheDir: `${databasePath}-layers` });
+/** Keeps the static layers of map pictures on disk in this folder (layerFile.ts; created when first written). */
+export function keepLayersIn(dir: string): void {
+  configureRenderPool({ layerCacheDir: dir });
 }
 /**
  * The time-lapse and the campaign book's maps (animate.ts): libvips is loaded only when one is

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stillInCampaign, webVersion, type WebSession } from '../app/web/webAccess.js';
+import { stillInCampaign, type WebSession } from '../app/web/webAccess.js';
+import { readerInputs } from '../app/web/readerInputs.js';
 import { readerVersion } from '../app/web/readerVersion.js';
 import { NotForYou, webMap, webMapVersion, webPage, type PageData, type PageRequest } from '../app/web/webPage.js';
 import { eventStream } from './eventStream.js';
@@ -20,17 +21,21 @@ function pageRequest(q: unknown): PageRequest | undefined {
 
 /**
  * The hash of a session's view of the map (what it draws, not the campaign's raw version: a hidden
- * change makes no new picture, and nothing keyed or sent carries it), worked out once per raw
- * version; throws NotForYou when the view is not theirs.
+ * change makes no new picture, and nothing keyed or sent carries it), worked out once per
+ * `readerInputs` (what the reader may see of what it is made from); throws NotForYou when the view is not theirs.
  */
 function mapVersion(ctx: RouteContext, s: WebSession, q: PageRequest): string {
   const at = viewAt(ctx, s, q);
-  return ctx.mapVersions.get(at) ?? remember(ctx.mapVersions, at, webMapVersion(ctx.app, s, q));
+  const known = ctx.mapVersions.get(at);
+  if (known !== undefined) return known;
+  const version = webMapVersion(ctx.app, s, q);
+  ctx.recomputed?.(s.userId, 'map');
+  return remember(ctx.mapVersions, at, version);
 }
 
 /**
- * A session's page data and its reader version (page.json); the version is kept per raw version,
- * so the page's event stream, opened right after, does not work the page out again.
+ * A session's page data and its reader version (page.json); the version is kept per
+ * `readerInputs`, so the page's event stream, opened right after, does not work the page out again.
  */
 function pageOf(ctx: RouteContext, s: WebSession, q: PageRequest): PageData & { version: string } {
   const data = webPage(ctx.app, s, q);
@@ -46,9 +51,13 @@ function remember(map: Map<string, string>, at: string, value: string): string {
   return value;
 }
 
-/** Where a session's view is kept: who, which view and day, and the campaign's raw version (server-side only). */
+/**
+ * Where a session's view is kept: who, which view and day, and what it is made from as far as the
+ * reader may see (`readerInputs`; server-side only), never the campaign's raw version: a change
+ * hidden from the reader finds their view where it was, and nothing is worked out again for them.
+ */
 function viewAt(ctx: RouteContext, s: WebSession, q: PageRequest): string {
-  return `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${webVersion(ctx.app, s.campaignId) ?? ''}`;
+  return `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${readerInputs(ctx.app, s, q) ?? ''}`;
 }
 
 /** Runs `fn`, or undefined when what it reads is not the session's (NotForYou). */
@@ -64,7 +73,10 @@ function ifTheirs<T>(fn: () => T): T | undefined {
 /** What a session's page shows now, hashed (its data and its map): the version its live updates compare; undefined when it is no longer theirs. */
 function shownTo(ctx: RouteContext, s: WebSession): string | undefined {
   if (!stillInCampaign(ctx.app, s)) return undefined;
-  return ctx.pageVersions.get(viewAt(ctx, s, {})) ?? ifTheirs(() => pageOf(ctx, s, {}).version);
+  const known = ctx.pageVersions.get(viewAt(ctx, s, {}));
+  if (known !== undefined) return known;
+  ctx.recomputed?.(s.userId, 'page');
+  return ifTheirs(() => pageOf(ctx, s, {}).version);
 }
 
 /** A session's view of the map: its cache key (who, which view and day, and the hash of what is drawn) and how to draw it; undefined when not theirs. */
@@ -113,7 +125,8 @@ export function campaignRoutes(ctx: RouteContext): void {
     const s = logins.sessionFor(req, req.params.id);
     if (!s) return notFound(reply);
     eventStream(req, reply, {
-      changed: () => webVersion(app, s.campaignId),
+      // What the reader may see of what their page is made from, checked every time: a hidden change moves nothing here.
+      changed: () => readerInputs(app, s, {}),
       shown: () => shownTo(ctx, s),
     }, ctx);
     return reply;

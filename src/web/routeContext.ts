@@ -21,11 +21,16 @@ export interface RouteContext {
   readonly polled?: () => void;
   /** How the open pages' checks are run (default: every `pollMs`). */
   readonly schedule?: PollSchedule;
-  /** The hash of a reader's view of the map, per raw campaign version (campaignRoutes.ts `mapVersion`). */
+  /** The hash of a reader's view of the map, per what the reader may see of its inputs (campaignRoutes.ts `mapVersion`). */
   readonly mapVersions: Map<string, string>;
-  /** A reader's version of their page (page.json's), per raw campaign version (campaignRoutes.ts `pageOf`): the event stream reads it. */
+  /** A reader's version of their page (page.json's), per what the reader may see of its inputs (campaignRoutes.ts `pageOf`): the event stream reads it. */
   readonly pageVersions: Map<string, string>;
+  /** Told each time a reader's page or map version is worked out anew (a person's by user id, the spectators' as `spectator`): for tests to count. */
+  readonly recomputed?: Recomputed;
 }
+
+/** Told of a reader's page or map version worked out anew (not from what the server kept). */
+export type Recomputed = (reader: string, what: 'page' | 'map') => void;
 
 /**
  * Who is reading: a signed cookie holds a person and the campaigns they logged into (by a /web

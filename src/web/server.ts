@@ -8,12 +8,14 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../app/app.js';
 import { WEB_MAP_WIDTH } from '../app/web/webPage.js';
+import { WEB_LINK_TTL_MS } from '../app/web/webKeys.js';
+import { isStoreUnavailable } from '../app/handleError.js';
 import { campaignRoutes } from './campaignRoutes.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
 import type { PollSchedule } from './eventStream.js';
 import { cookieLogins, loginRoutes } from './logins.js';
 import { DEFAULT_RATE_LIMITS, routeLimit, tooMany, type RateLimits } from './rateLimits.js';
-import { ASSETS, notFound, type RouteContext } from './routeContext.js';
+import { ASSETS, notFound, type Recomputed, type RouteContext } from './routeContext.js';
 import { spectatorRoutes } from './spectatorRoutes.js';
 import { StoredViews } from './storedViews.js';
 import { TileCache, type Drawn } from './tiles.js';
@@ -38,6 +40,8 @@ export interface WebOptions {
   readonly trustProxy?: string | false;
   /** Told of every picture drawn and tile cut (a cache miss): for tests to count. */
   readonly drawn?: Drawn;
+  /** Told each time a reader's page or map version is worked out anew: for tests to count (a hidden change must cause none). */
+  readonly recomputed?: Recomputed;
   /** Told after every check of an open page's campaign for a change: for tests to wait for one. */
   readonly polled?: () => void;
   /** Runs the open pages' checks instead of a timer every `pollMs` (a test runs them after each command). */
@@ -53,7 +57,6 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-const LINK_TTL_MS = 10 * 60_000;
 const OSD = join(dirname(createRequire(import.meta.url).resolve('openseadragon/package.json')), 'build', 'openseadragon');
 
 /**
@@ -79,6 +82,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     mapVersions: new Map(),
     pageVersions: new Map(),
     ...(opts.polled ? { polled: opts.polled } : {}),
+    ...(opts.recomputed ? { recomputed: opts.recomputed } : {}),
     ...(opts.schedule ? { schedule: opts.schedule } : {}),
   };
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
@@ -95,7 +99,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   const address = await server.listen({ host, port: opts.port });
   const url = new URL(address);
   const publicUrl = (opts.publicUrl ?? `http://${host}:${url.port}`).replace(/\/$/, '');
-  app.web = { publicUrl, secret, linkTtlMs: LINK_TTL_MS };
+  app.web = { publicUrl, secret, linkTtlMs: WEB_LINK_TTL_MS };
   return {
     url: `http://${host}:${url.port}`,
     async close() {
@@ -131,6 +135,10 @@ function handleErrors(server: FastifyInstance, app: App): void {
   server.setNotFoundHandler((_req, reply) => notFound(reply));
   server.setErrorHandler((err, req, reply) => {
     if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send(tooMany(req.url));
+    if (isStoreUnavailable(err)) {
+      app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web page: the campaign store is unavailable');
+      return reply.code(503).header('retry-after', '30').type('text/plain; charset=utf-8').send('The campaign store is unavailable right now; try again in a minute.');
+    }
     app.logger.error({ err: err instanceof Error ? err.message : String(err), url: req.url.replace(/\/login\/[^/?]+/, '/login/…') }, 'web page failed');
     return reply.code(500).type('text/plain; charset=utf-8').send('Something went wrong on this page; try again in a moment.');
   });

@@ -1,4 +1,3 @@
-import { webVersion } from '../app/web/webAccess.js';
 import { spectatorMap, spectatorShown, spectatorVersion } from '../app/web/spectatorPage.js';
 import { eventStream } from './eventStream.js';
 import { mapRoutes, type MapViewOf } from './mapRoutes.js';
@@ -28,7 +27,12 @@ export function spectatorRoutes(ctx: RouteContext, spectatorLimit: object): void
   server.get<{ Params: { id: string } }>('/s/:id/events', spectatorLimit, async (req, reply) => {
     const id = req.params.id;
     if (spectatorVersion(app, id) === undefined) return notFound(reply);
-    eventStream(req, reply, { changed: () => webVersion(app, id), shown: () => spectatorShown(app, id)?.version }, ctx);
+    // What the spectators are shown (the half period, and the delay), checked every time: a change after it, or hidden from the channel, moves nothing here.
+    const shown = (): string | undefined => {
+      ctx.recomputed?.('spectator', 'page');
+      return spectatorShown(app, id)?.version;
+    };
+    eventStream(req, reply, { changed: () => spectatorVersion(app, id), shown }, ctx);
     return reply;
   });
 }

@@ -2,6 +2,10 @@ import { createHash } from 'node:crypto';
 import type { App } from '../app/app.js';
 import type { Config } from '../config.js';
 import type { WebServer } from './server.js';
+import { WEB_LINK_TTL_MS } from '../app/web/webKeys.js';
+
+/** The key links and cookies are signed with, from WEB_SECRET: the same in every process given the same setting. */
+const webSecret = (setting: string): Buffer => createHash('sha256').update(setting).digest();
 
 /**
  * Starts the campaign web page as configured (on loopback and port 8787 unless told otherwise),
@@ -18,7 +22,7 @@ export async function startWebFromConfig(app: App, config: Config): Promise<WebS
       port: config.WEB_PORT,
       ...(config.WEB_PUBLIC_URL ? { publicUrl: config.WEB_PUBLIC_URL } : {}),
       ...(config.WEB_TRUST_PROXY ? { trustProxy: config.WEB_TRUST_PROXY === 'off' ? false : config.WEB_TRUST_PROXY } : {}),
-      ...(config.WEB_SECRET ? { secret: createHash('sha256').update(config.WEB_SECRET).digest() } : {}),
+      ...(config.WEB_SECRET ? { secret: webSecret(config.WEB_SECRET) } : {}),
       ...(config.DISCORD_CLIENT_ID && config.DISCORD_CLIENT_SECRET
         ? { oauth: discordProvider(config.DISCORD_CLIENT_ID, config.DISCORD_CLIENT_SECRET, config.DISCORD_API_BASE) }
         : {}),
@@ -29,4 +33,22 @@ export async function startWebFromConfig(app: App, config: Config): Promise<WebS
     app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, `the campaign web page could not start on ${config.WEB_HOST}:${config.WEB_PORT}; the bot runs without it`);
     return undefined;
   }
+}
+
+/**
+ * `/web` in a process that does not serve the page (under the sharding manager, every shard
+ * process but shard 0's; with several machines, every machine but the one running shard 0): its
+ * links point at the page the serving process has (WEB_PUBLIC_URL, else WEB_HOST:WEB_PORT), are
+ * signed with the shared WEB_SECRET, and are spent in the shared database, so any process's link
+ * logs in once on the page. Without WEB_SECRET the serving process signs with a random key no
+ * other process knows: `/web` here then says the page is not running on this bot, and the log
+ * says to set WEB_SECRET.
+ */
+export function linkToWebElsewhere(app: App, config: Config): void {
+  if (config.WEB === 'off') return;
+  if (!config.WEB_SECRET) {
+    app.logger.warn({}, 'this process does not serve the web page (another shard\'s does) and WEB_SECRET is not set: its /web cannot give links the page accepts. Set WEB_SECRET (the same on every machine) and WEB_PUBLIC_URL.');
+    return;
+  }
+  app.web = { publicUrl: (config.WEB_PUBLIC_URL ?? `http://${config.WEB_HOST}:${config.WEB_PORT}`).replace(/\/$/, ''), secret: webSecret(config.WEB_SECRET), linkTtlMs: WEB_LINK_TTL_MS };
 }

@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { ROOT } from './botProcess.js';
+import { loadConfig, shardList } from '../../src/config.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'deploy.md'), 'utf8');
 const base = mkdtempSync(join(tmpdir(), 'valormr-deploydoc-'));
@@ -131,6 +132,30 @@ async function help(fake: FakeDiscord): Promise<string> {
 
 /** Splits a doc line into its steps (`a && b`), without the trailing comment. */
 const stepsOf = (line: string): string[][] => line.replace(/\s+#.*$/, '').split('&&').map((s) => s.trim().split(/\s+/)).filter((s) => s.length > 0 && s[0] !== '');
+
+describe('docs/deploy.md\'s settings for N machines on one PostgreSQL', () => {
+  it('GIVEN the "every machine" lines and each machine\'s own WHEN each machine\'s settings are read as the bot reads them THEN each is accepted, runs PostgreSQL, and the machines\' shard lists cover every shard of the total once', () => {
+    const at = DOC.indexOf('<!-- machines -->');
+    expect(at, 'docs/deploy.md has no <!-- machines --> block').toBeGreaterThanOrEqual(0);
+    const block = /```\n([\s\S]*?)```/.exec(DOC.slice(at))![1]!;
+    const sections = block.split(/^# /m).filter((x) => x.trim() !== '').map((x) => ({ name: x.slice(0, x.indexOf('\n')).trim(), env: envFile(x.slice(x.indexOf('\n') + 1)) }));
+    const common = sections.find((x) => x.name === 'every machine')!;
+    const machines = sections.filter((x) => x !== common);
+    expect(common, 'an "every machine" section').toBeDefined();
+    expect(machines.length).toBeGreaterThanOrEqual(2);
+    const covered: number[] = [];
+    for (const m of machines) {
+      // The doc's placeholders stand for real values.
+      const env = Object.fromEntries(Object.entries({ ...common.env, ...m.env }).map(([k, v]) => [k, v.startsWith('<') ? 'x'.repeat(40) : v]));
+      const config = loadConfig(env);
+      expect(config.DATABASE_URL, m.name).toMatch(/^postgres:\/\//);
+      expect(config.WEB_SECRET, `${m.name}: the web links need one secret on every machine`).toBeDefined();
+      covered.push(...shardList(config.SHARD_LIST, Number(config.SHARDS))!);
+    }
+    const total = Number(common.env.SHARDS);
+    expect(covered.sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i));
+  });
+});
 
 describe('docs/deploy.md, followed step by step on a fresh clone', () => {
   it('GIVEN the systemd recipe WHEN each line is followed THEN the commands are registered from the unit\'s environment file and the unit\'s ExecStart answers /help', async () => {

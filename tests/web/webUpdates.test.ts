@@ -156,4 +156,34 @@ describe('an open page is told only of changes it can see', () => {
     // Only the pause's update (its data her new version), none for the hidden move before it.
     expect(text.split('event: update').length - 1).toBe(1);
   });
+
+  it('GIVEN alice\'s open page in fog WHEN Bob\'s army moves out of her sight THEN the server works out nothing again for her (no page or map version recomputed, by her checks or her requests); WHEN the referee pauses THEN it does', { timeout: 300_000 }, async () => {
+    // Counted, not timed: what the server works out for a reader must be a function of what that reader can see.
+    const counts = { page: 0, map: 0 };
+    const waiting: (() => void)[] = [];
+    const polled = (): void => { for (const f of waiting.splice(0)) f(); };
+    const aPoll = (): Promise<void> => new Promise((resolve) => waiting.push(resolve));
+    w = await webHarness({ setup: `${PUBLIC_SETUP}\n@referee /campaign settings positions:fog!`, web: { polled, recomputed: (reader, what) => { if (reader === 'alice') counts[what] += 1; } } });
+    const { cookie, page } = await w.login(await w.link('alice'));
+    const res = await fetch(`${page}/events`, { headers: { cookie } });
+    const read = async (path: string): Promise<void> => void (await (await fetch(`${page}${path}`, { headers: { cookie } })).arrayBuffer());
+    await read('/page.json');
+    await read('/map.json');
+    await aPoll();
+    await aPoll();
+    const before = { ...counts };
+    expect(before.map, 'her map version was worked out').toBeGreaterThan(0);
+    await w.h.run('@referee /army edit army:grallune hex:2128');
+    await aPoll();
+    await aPoll();
+    await read('/page.json');
+    await read('/map.json');
+    expect(counts, 'nothing worked out again after a change hidden from her').toEqual(before);
+    await w.h.run('@referee /campaign pause');
+    await aPoll();
+    await aPoll();
+    expect(counts.page, 'her page worked out again after a change she sees').toBeGreaterThan(before.page);
+    await res.body?.cancel();
+  });
 });
+

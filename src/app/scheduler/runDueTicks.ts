@@ -1,6 +1,7 @@
 import { dueCampaigns, getCampaignMeta } from '../../db/campaignRepo.js';
 import { ifCampaignFree } from '../../db/campaignHold.js';
 import type { App } from '../app.js';
+import { isStoreUnavailable } from '../handleError.js';
 import { playDueTick, scheduleMissing } from './playDueTick.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
 
@@ -13,9 +14,11 @@ export interface DueTickReport {
    * Why due ticks were not (all) played: 'battlePending' (waits for a battle result),
    * 'catchUp:one' / 'catchUp:none' (missed ticks passed over by the policy), 'catchUp:paused'
    * (more missed than the cap: paused for the referee), 'clockBehind' (the clock went backwards),
-   * 'error' (logged; the tick stays due), 'alreadyPlayed' (the half period was in the ticks
-   * table), 'limit' (the per-run cap was reached; the rest follow on the next run), 'busy' (another
-   * process on the same PostgreSQL holds the campaign: it is playing the tick).
+   * 'error' (logged; the tick stays due), 'storeUnavailable' (the store could not be reached: the
+   * run ends there and the tick stays due, played by the catch-up policy once it is back),
+   * 'alreadyPlayed' (the half period was in the ticks table), 'limit' (the per-run cap was reached;
+   * the rest follow on the next run), 'busy' (another process on the same PostgreSQL holds the
+   * campaign: it is playing the tick).
    */
   readonly skipped?: string;
   /** Scheduled ticks passed over by the catch-up policy. */
@@ -32,6 +35,8 @@ export interface RunDueTicksOptions {
 }
 
 const DEFAULT_MAX_TICKS = 100;
+
+const STORE_WAIT = 'scheduler: the campaign store is unavailable; due ticks wait for it and are played (by the catch-up policy) once it is back';
 
 function describe(err: unknown): { message: string; stack?: string } {
   return err instanceof Error ? { message: err.message, ...(err.stack ? { stack: err.stack } : {}) } : { message: String(err) };
@@ -92,8 +97,11 @@ async function runCampaign(app: App, campaignId: string, maxTicks: number, stopp
       break;
     }
   } catch (err) {
-    app.logger.error({ campaignId, err: describe(err) }, 'scheduler: tick failed; it stays due and is tried again on the next run');
-    skipped = 'error';
+    if (isStoreUnavailable(err)) skipped = 'storeUnavailable';
+    else {
+      app.logger.error({ campaignId, err: describe(err) }, 'scheduler: tick failed; it stays due and is tried again on the next run');
+      skipped = 'error';
+    }
     wasDue = true;
   }
   if (!wasDue) return undefined;
@@ -125,7 +133,8 @@ export async function runDueTicks(app: App, opts: RunDueTicksOptions = {}): Prom
   try {
     due = dueCampaigns(app.db, app.clock.now().toISOString());
   } catch (err) {
-    app.logger.error({ err: describe(err) }, 'scheduler: could not list due campaigns');
+    if (isStoreUnavailable(err)) app.logger.warn({ err: describe(err).message }, STORE_WAIT);
+    else app.logger.error({ err: describe(err) }, 'scheduler: could not list due campaigns');
     return reports;
   }
   const stopped = opts.stopped ?? (() => false);
@@ -134,6 +143,11 @@ export async function runDueTicks(app: App, opts: RunDueTicksOptions = {}): Prom
     if (opts.ownsGuild && !opts.ownsGuild(c.guildId)) continue;
     const r = await runCampaign(app, c.id, opts.maxTicksPerCampaign ?? DEFAULT_MAX_TICKS, stopped);
     if (r) reports.push(r);
+    if (r?.skipped === 'storeUnavailable') {
+      // No other campaign can be played either: one line, and the next run tries again.
+      app.logger.warn({ campaignId: c.id }, STORE_WAIT);
+      break;
+    }
     // One campaign a slice: what waits (an interaction, a delivery ending) runs before the next.
     await yieldToEventLoop();
   }

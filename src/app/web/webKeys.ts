@@ -9,3 +9,6 @@ export interface WebAccess {
   readonly secret: Buffer;
   readonly linkTtlMs: number;
 }
+
+/** How long a `/web` link lasts: the same in every process that gives them. */
+export const WEB_LINK_TTL_MS = 10 * 60_000;
