@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../app/app.js';
-import { errorMessages } from '../app/handleError.js';
+import { errorMessages, isStoreUnavailable } from '../app/handleError.js';
 import type { MessageFile, Reply } from '../app/messages.js';
 import { DeliveryLanes, type DeliveryResult, type OutboxItem } from '../app/outbox.js';
 import { runCommand, withInvocation } from '../app/journal/invocation.js';
@@ -111,7 +111,13 @@ export class ConsoleSession {
     } catch (err) {
       for (const m of errorMessages(err, app.logger, { line: raw })) this.opts.write(this.toOutput(m, undefined));
     }
-    await this.flush();
+    try {
+      await this.flush();
+    } catch (err) {
+      // The store out of reach: the messages wait in the outbox and go out after a later line.
+      if (!isStoreUnavailable(err)) throw err;
+      app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'console: the outbox waits: the campaign store is unavailable');
+    }
   }
 
   /** Delivers everything in the outbox that is due. */
