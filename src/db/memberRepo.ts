@@ -11,8 +11,11 @@ export interface Member {
 }
 
 const membersOf = perConnection((q, { members }) => q.select({ userId: members.userId, armyId: members.armyId, role: members.role, displayName: members.displayName })
-  .from(members).where(eq(members.campaignId, sql.placeholder('campaignId'))).prepare());
+  .from(members).where(eq(members.campaignId, sql.placeholder('campaignId')))
+  // SQLite's own order (it walks members_army), written out so PostgreSQL gives the same.
+  .orderBy(asc(members.armyId), asc(members.userId), asc(members.role)).prepare());
 
+/** The campaign's members, by army id (referees, with no army, first), then user id. */
 export function listMembers(db: Database, campaignId: string): Member[] {
   return membersOf(db).all({ campaignId });
 }

@@ -51,3 +51,43 @@ export function sqliteCatalog(db: BetterSqlite3.Database): TableShape[] {
     };
   });
 }
+
+/** Runs one query and gives its rows as arrays (PgBridge's `query` is this). */
+export type PgQuery = (text: string, params: readonly unknown[]) => { rows: unknown[][] };
+
+const ON_DELETE: Record<string, string> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' };
+
+const PG_COLUMNS = `select table_name, column_name, data_type, collation_name, is_nullable, column_default
+  from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`;
+const PG_PRIMARY_KEYS = `select t.relname, a.attname from pg_index x
+  join pg_class t on t.oid = x.indrelid join pg_namespace n on n.oid = t.relnamespace
+  cross join lateral unnest(x.indkey) with ordinality k(attnum, n) join pg_attribute a on a.attrelid = t.oid and a.attnum = k.attnum
+  where n.nspname = 'public' and x.indisprimary order by t.relname, k.n`;
+const PG_FOREIGN_KEYS = `select c.conrelid::regclass::text, c.confrelid::regclass::text, c.confdeltype::text,
+  (select string_agg(a.attname, ',' order by k.n) from unnest(c.conkey) with ordinality k(attnum, n) join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.attnum),
+  (select string_agg(a.attname, ',' order by k.n) from unnest(c.confkey) with ordinality k(attnum, n) join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.attnum)
+  from pg_constraint c where c.contype = 'f' and c.connamespace = 'public'::regnamespace`;
+const PG_INDEXES = `select t.relname, i.relname, x.indisunique, pg_get_indexdef(x.indexrelid) from pg_index x
+  join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid join pg_namespace n on n.oid = t.relnamespace
+  where n.nspname = 'public' and not x.indisprimary`;
+
+const str = (v: unknown): string => String(v);
+
+export function postgresCatalog(query: PgQuery): TableShape[] {
+  const shapes = new Map<string, TableShape>();
+  const shape = (name: string): TableShape => {
+    let s = shapes.get(name);
+    if (s === undefined) shapes.set(name, (s = { name, columns: [], primaryKey: [], foreignKeys: [], indexes: [] }));
+    return s;
+  };
+  for (const [table, name, type, collation, nullable, dflt] of query(PG_COLUMNS, []).rows) {
+    const collated = collation === null ? '' : ` COLLATE "${str(collation)}"`;
+    shape(str(table)).columns.push({ name: str(name), type: `${str(type)}${collated}`, notNull: nullable === 'NO', default: dflt === null ? null : normSql(str(dflt)) });
+  }
+  for (const [table, column] of query(PG_PRIMARY_KEYS, []).rows) shape(str(table)).primaryKey.push(str(column));
+  for (const [table, foreignTable, onDelete, columns, foreignColumns] of query(PG_FOREIGN_KEYS, []).rows) {
+    shape(str(table)).foreignKeys.push({ columns: str(columns).split(','), foreignTable: str(foreignTable), foreignColumns: str(foreignColumns).split(','), onDelete: ON_DELETE[str(onDelete)] ?? str(onDelete) });
+  }
+  for (const [table, name, unique, def] of query(PG_INDEXES, []).rows) shape(str(table)).indexes.push({ name: str(name), unique: unique === true, ...parseIndexSql(str(def)) });
+  return [...shapes.values()].map((s) => ({ ...s, foreignKeys: s.foreignKeys.sort(byJson), indexes: s.indexes.sort(byName) })).sort(byName);
+}

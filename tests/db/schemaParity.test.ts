@@ -8,7 +8,10 @@ import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as lite from '../../src/db/schema.js';
 import * as pg from '../../src/db/schemaPg.js';
-import { sqliteCatalog } from './schemaCatalog.js';
+import { openPgBridge } from '../../src/db/pg/bridge.js';
+import { migratePostgres } from '../../src/db/pg/migrate.js';
+import { freshPostgresDatabase } from '../support/postgres.js';
+import { postgresCatalog, sqliteCatalog } from './schemaCatalog.js';
 import { byName, columnFacts, shapeOfSchema, tablesOf, type TableShape } from './schemaShape.js';
 
 /**
@@ -83,6 +86,17 @@ describe("each dialect's migrations, applied to an empty database, give its sche
       expect(columnsByName(sqliteCatalog(sqlite))).toEqual(columnsByName(expected));
     } finally {
       sqlite.close();
+    }
+  });
+
+  it('PostgreSQL: migrations-pg/ gives schemaPg.ts', () => {
+    const bridge = openPgBridge(freshPostgresDatabase());
+    try {
+      migratePostgres(bridge, resolve(ROOT, 'migrations-pg'));
+      const expected = [...pgTables.values()].map((t) => shapeOfSchema(t, 'postgres'));
+      expect(columnsByName(postgresCatalog((text, params) => bridge.query(text, params)))).toEqual(columnsByName(expected));
+    } finally {
+      bridge.close();
     }
   });
 });
