@@ -56,17 +56,17 @@ export function rawSqlite(db: Database): BetterSqlite3.Database {
  * Runs `fn` in one write transaction on the connection, taking the write lock at once (BEGIN
  * IMMEDIATE): a second process waits for it (busy_timeout) instead of failing halfway. Every
  * repository call inside `fn`, on this connection, is part of it. Synchronous: no await inside.
- * `lockKey` names the campaign the transaction writes: on SQLite the write lock already covers the
- * whole database.
+ * On PostgreSQL a transaction that writes a campaign holds it first (`holdCampaign`).
  */
-export function writeTransaction<T>(db: Database, fn: () => T, lockKey?: string): T {
-  if (db.dialect === 'postgres') return pgTransaction(db.bridge, 'write', fn, lockKey);
+export function writeTransaction<T>(db: Database, fn: () => T): T {
+  if (db.dialect === 'postgres') return pgTransaction(db.bridge, 'write', fn);
   return db.sqlite.transaction(fn).immediate();
 }
 
 /**
  * Inside a write transaction: holds the campaign until it ends, so two processes never interleave
- * one campaign's writes (PostgreSQL's advisory lock on the campaign id, the key `lockKey` takes).
+ * one campaign's writes (PostgreSQL's advisory lock on the campaign id, the key pgTransaction's
+ * `lockKey` and src/db/campaignHold.ts take).
  * Statements after it see what the campaign's last writer committed. On SQLite the transaction's
  * write lock already covers the whole database.
  */
