@@ -71,7 +71,7 @@ export function getCampaignMeta(conn: Database, id: string): CampaignMeta | unde
 
 /** How many campaigns the database holds, by status (logged at start). */
 export function countCampaigns(db: Database): Record<string, number> {
-  const rows = oneOff(db, (q, { campaigns: c }) => q.select({ status: c.status, n: count() }).from(c).groupBy(c.status)).all();
+  const rows = oneOff(db, (q, { campaigns: c }) => q.select({ status: c.status, n: count() }).from(c).groupBy(c.status).prepare()).all();
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
