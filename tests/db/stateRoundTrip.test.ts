@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportedState } from '../../src/app/campaign/exportCampaign.js';
 import { snapshotState } from '../../src/app/undoSnapshots.js';
-import { insertCampaign, loadState, saveState } from '../../src/db/campaignRepo.js';
+import { countCampaigns, insertCampaign, loadState, saveState } from '../../src/db/campaignRepo.js';
 import { closeDatabase, type Database, openDatabase, writeTransaction } from '../../src/db/client.js';
 import { lastUndoableTick, recordTick } from '../../src/db/tickRepo.js';
 import type { ScenarioDoc } from '../../src/engine/scenario/schema.js';
@@ -47,6 +47,7 @@ const stores: [string, () => Database, number][] = [['SQLite', () => openDatabas
 
 describe.each(stores)('state round trip through the repositories (%s)', (_store, open, runs) => {
   let db: Database;
+  const statuses = new Map<string, string>();
   beforeAll(() => {
     db = open();
   });
@@ -62,8 +63,15 @@ describe.each(stores)('state round trip through the repositories (%s)', (_store,
       // Rewriting every row (the upgrade of an older shape) gives back the same state again.
       writeTransaction(db, () => saveState(db, changed, changed, NOW, STATE_VERSION, true));
       expect(load(db, created.id)).toStrictEqual(changed);
+      statuses.set(created.id, changed.status);
     }), { numRuns: runs });
   }, LONG);
+
+  it('the campaigns saved above are counted by their status (what the bot logs at start)', () => {
+    const expected: Record<string, number> = {};
+    for (const status of statuses.values()) expected[status] = (expected[status] ?? 0) + 1;
+    expect(countCampaigns(db)).toEqual(expected);
+  });
 
   it('the undo snapshot of a tick gives back the state before it', () => {
     fc.assert(fc.property(campaignState(), (generated) => {
