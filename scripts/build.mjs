@@ -2,7 +2,7 @@
 /**
  * Compiles the bot to plain JavaScript in dist/ (tsc with tsconfig.build.json) and copies what
  * the compiled code reads at run time next to it: assets/ (scenarios, rules tables) and
- * migrations/ (the SQL the database is brought up to date with). `npm start` then runs
+ * migrations/ and migrations-pg/ (the SQL a SQLite or PostgreSQL database is brought up to date with). `npm start` then runs
  * `node dist/src/main.js` directly: no npm -> tsx -> node chain between a supervisor's signal and
  * the bot.
  *
@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const stamp = join(dist, '.build-stamp');
-const inputs = ['src', 'commands', 'assets', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const inputs = ['src', 'commands', 'assets', 'migrations', 'migrations-pg', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -46,7 +46,7 @@ if (result.status !== 0) {
   process.stderr.write('The build failed: the TypeScript errors are above.\n');
   process.exit(result.status ?? 1);
 }
-for (const dir of ['assets', 'migrations']) {
+for (const dir of ['assets', 'migrations', 'migrations-pg']) {
   rmSync(join(dist, dir), { recursive: true, force: true });
   cpSync(join(root, dir), join(dist, dir), { recursive: true });
 }
