@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database, Orm, Tables } from './client.js';
+import { SESSION_PREFIX } from './processTag.js';
 import { bound, oneOff, perConnection, queryPlan } from './prepared.js';
 import type { LegacyFile, OutboxButton, outboxMessages } from './schema.js';
 
@@ -134,6 +135,19 @@ export function claimants(db: Database, now: string): string[] {
 
 const holders = perConnection((q, { outboxMessages: o }) => q.selectDistinct({ owner: o.claimedBy }).from(o)
   .where(and(eq(o.status, PENDING), sql`${o.leaseUntil} >= ${p('now')}`, isNotNull(o.claimedBy))).prepare());
+
+// Every role may read every session's application_name (pg_stat_activity hides other roles' queries, not their names).
+const sessionNames = perConnection((q) => q.select({ name: sql<string>`application_name` }).from(sql`pg_stat_activity`)
+  .where(sql`datname = current_database() and starts_with(application_name, ${SESSION_PREFIX})`).prepare());
+
+/**
+ * The tags (src/db/processTag.ts) of the bot processes connected to this database now, from any
+ * machine (PostgreSQL); undefined on SQLite, whose processes all share one host (pids tell there).
+ */
+export function connectedProcessTags(db: Database): ReadonlySet<string> | undefined {
+  if (db.dialect === 'sqlite') return undefined;
+  return new Set(sessionNames(db).all().map((r) => r.name.slice(SESSION_PREFIX.length)));
+}
 
 const release = perConnection((q, { outboxMessages: o }) => q.update(o).set({ claimedBy: null, leaseUntil: null })
   .where(and(eq(o.claimedBy, p('owner')), eq(o.status, 'pending'))).prepare());

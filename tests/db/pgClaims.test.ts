@@ -5,17 +5,22 @@
  * - the outbox: a message claimed (and not yet committed) by one worker is skipped by the other,
  *   which takes the next lanes at once (FOR UPDATE SKIP LOCKED);
  * - due ticks: a campaign one process is playing is skipped by the others' schedulers at once;
- * - interactions: the first connection to record an id runs it, the other is told no.
+ * - interactions: the first connection to record an id runs it, the other is told no;
+ * - a delivery worker's claims, when its process is gone (kill -9) on another machine: released by
+ *   any other process, which sees the holder's session gone from the server (not by its pid).
  * A claim that waited on the other connection would fail the test instead of hanging it: the bridge
  * gives up a lock wait after its lock_timeout (src/db/pg/bridge.ts).
  */
+import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
+import { releaseDeadClaims } from '../../src/app/deliveryClaims.js';
 import { runDueTicks } from '../../src/app/scheduler/runDueTicks.js';
 import { writeTransaction, type Database } from '../../src/db/client.js';
 import { claimInteraction } from '../../src/db/interactionRepo.js';
-import { claimDue, enqueue } from '../../src/db/outboxRepo.js';
+import { claimDue, claimants, connectedProcessTags, enqueue } from '../../src/db/outboxRepo.js';
 import type { PgBridge } from '../../src/db/pg/bridge.js';
+import { ROOT } from '../process/botProcess.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 
@@ -101,5 +106,41 @@ describe('claims on PostgreSQL, two connections', () => {
     expect(take(b.db, 'i1')).toBe(false);
     expect(take(b.db, 'i2')).toBe(true);
     expect(take(a.db, 'i2')).toBe(false);
+  });
+
+  it('GIVEN delivery claims held by a process on another machine WHEN it is connected THEN no other process releases them; WHEN it is killed -9 THEN another releases them at once (its session is gone) and claims them', async () => {
+    const url = freshPostgresDatabase();
+    const h = await campaignIn(url, 'c1');
+    const [a] = twoConnections(url);
+    const now = new Date();
+    const iso = now.toISOString();
+    const lease = new Date(now.getTime() + 3_600_000).toISOString();
+    writeTransaction(a.db, () => {
+      for (let i = 0; i < 3; i++) enqueue(a.db, { campaignId: idOf(h), to: 'dm', userId: `u${i}`, content: `m${i}`, nonce: `x${i}` }, iso);
+    });
+    // The other machine: a real process connected as the bot names its sessions, on a host this one
+    // cannot see (its pid means nothing here). A claim of the old form (no tag) is left to its lease.
+    const tag = '0123456789ab';
+    const other = spawn(process.execPath, ['-e', `const pg=require('pg');const c=new pg.Client({connectionString:process.argv[1],application_name:'valormr:${tag}'});c.connect().then(()=>console.log('connected'));setInterval(()=>{},1e6)`, url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    open.push({ close: () => other.kill('SIGKILL') });
+    await new Promise<void>((res, rej) => {
+      other.stdout.on('data', (d: Buffer) => d.toString().includes('connected') && res());
+      other.once('exit', (code) => rej(new Error(`the other machine's process exited (${code})`)));
+    });
+    const owner = `elsewhere.example:${process.pid}:${tag}:00000001`;
+    const legacy = 'elsewhere.example:1:00000002';
+    expect(writeTransaction(a.db, () => claimDue(a.db, owner, iso, lease, 2))).toHaveLength(2);
+    expect(writeTransaction(a.db, () => claimDue(a.db, legacy, iso, lease, 1))).toHaveLength(1);
+    expect(releaseDeadClaims(a)).toBe(0);
+    expect(writeTransaction(a.db, () => claimDue(a.db, 'mine', iso, lease, 10))).toEqual([]);
+
+    other.kill('SIGKILL');
+    await new Promise((res) => other.once('exit', res));
+    // The server ends the session once the socket closes (waited for on the server's own list,
+    // bounded by the test's timeout); then the claims go at once, no lease waited for.
+    while (connectedProcessTags(a.db)?.has(tag)) await new Promise((res) => setTimeout(res, 20));
+    expect(releaseDeadClaims(a)).toBe(2);
+    expect(claimants(a.db, new Date().toISOString()).sort()).toEqual([legacy]);
+    expect(writeTransaction(a.db, () => claimDue(a.db, 'mine', new Date().toISOString(), lease, 10))).toHaveLength(2);
   });
 });

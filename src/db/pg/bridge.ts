@@ -1,4 +1,5 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { SESSION_NAME } from '../processTag.js';
 import { hidePassword, StoreUnavailableError } from '../storeErrors.js';
 import type { BridgeAnswer, BridgeCall, BridgeFailure, BridgeRequest, BridgeWorkerData } from './bridgeProtocol.js';
 
@@ -82,6 +83,8 @@ const ROLLBACK = /^\s*(rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
 export function openPgBridge(url: string, opts?: { timeoutMs?: number }): PgBridge {
   const timeoutMs = opts?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const settings = [
+    // Who this session is (src/db/processTag.ts): how other processes tell its claims are alive.
+    `SET application_name = '${SESSION_NAME}'`,
     `SET lock_timeout = '${LOCK_TIMEOUT}'`,
     `SET statement_timeout = ${Math.max(1, timeoutMs - 1_000)}`,
     `SET idle_in_transaction_session_timeout = ${timeoutMs * 2}`,
