@@ -14,6 +14,7 @@
  */
 import process from 'node:process';
 import { createInterface } from 'node:readline';
+import { setTimeout } from 'node:timers/promises';
 import { URL } from 'node:url';
 
 const [databasePath, userId, guildId, channelId] = process.argv.slice(2);
@@ -43,7 +44,7 @@ for await (const line of lines) {
     const campaignId = readCampaign(app, { actor }, (tx) => tx.meta.id);
     const cpu = process.cpuUsage();
     const { played } = playTick(app, { campaignId });
-    await new Promise((resolve) => setTimeout(resolve, DRAW_AHEAD_WAIT_MS));
+    await setTimeout(DRAW_AHEAD_WAIT_MS);
     await web.drawnAhead();
     // The process's CPU time (every thread: the render threads' too) from the tick until what is drawn ahead is drawn.
     const used = process.cpuUsage(cpu);
