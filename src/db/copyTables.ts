@@ -1,11 +1,11 @@
-import { count } from 'drizzle-orm';
+import { asc, type Column, count, getTableColumns } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import type { Database, Orm, Tables } from './client.js';
 import { oneOff } from './prepared.js';
 import * as schema from './schema.js';
 
 /**
- * Whole-database copying for `npm run db:copy` (src/dbCopy.ts): every table of the schema, read
+ * Whole-database copying for `npm run db:copy` (src/app/storeCopy.ts): every table of the schema, read
  * and written through Drizzle so each value is mapped by its column on both stores (a JSON column
  * written back as the same text, a boolean as the store keeps it), ids kept.
  */
@@ -44,6 +44,23 @@ export function tableName(key: TableKey): string {
 /** How many rows the table holds. */
 export function rowCount(db: Database, key: TableKey): number {
   return oneOff(db, (q, t) => q.select({ n: count() }).from(t[key]).prepare()).get()?.n ?? 0;
+}
+
+/**
+ * Every row of a table, in the order of its primary key (the same order on both stores): for
+ * comparing two databases table by table.
+ */
+export function orderedRows(db: Database, key: TableKey): unknown[] {
+  const config = getTableConfig(schema[key]);
+  const keyNames = config.primaryKeys[0]?.columns.map((c) => c.name) ?? config.columns.filter((c) => c.primary).map((c) => c.name);
+  const columns: Column[] = Object.values(getTableColumns(db.tables[key]));
+  const order = keyNames.map((n) => columns.find((c) => c.name === n)).filter((c) => c !== undefined).map((c) => asc(c));
+  return oneOff(db, (q, t) => q.select().from(t[key]).orderBy(...order).prepare()).all();
+}
+
+/** The campaigns a database holds (id and name), by id. */
+export function campaignList(db: Database): { id: string; name: string }[] {
+  return oneOff(db, (q, { campaigns: c }) => q.select({ id: c.id, name: c.name }).from(c).orderBy(asc(c.id)).prepare()).all();
 }
 
 /** Every row a select gives (as its columns map them). */
