@@ -1,4 +1,3 @@
-import { afterAll } from 'vitest';
 import { closeDatabase, openDatabase } from '../../src/db/client.js';
 import { openPgBridge, type PgBridge } from '../../src/db/pg/bridge.js';
 import { freshPostgresDatabase, testPostgresUrl } from './postgres.js';
@@ -22,7 +21,7 @@ const nameOf = (url: string): string => decodeURIComponent(new URL(url).pathname
  * (CREATE DATABASE ... TEMPLATE), far cheaper than migrating each. Dropped after the file's tests
  * (the cluster holds thousands of harnesses' databases otherwise).
  */
-export function migratedPostgresDatabase(): string {
+function migratedPostgresDatabase(): string {
   if (template === undefined) {
     const url = freshPostgresDatabase();
     closeDatabase(openDatabase(url));
@@ -38,12 +37,15 @@ export function migratedPostgresDatabase(): string {
   return url.toString();
 }
 
-if (onPostgres()) {
-  afterAll(() => {
-    // WITH (FORCE): a test that left its app open does not keep its database.
-    for (const name of made.splice(0).reverse()) admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, []);
-    template = undefined;
-  });
+/**
+ * Drops the databases this file's tests made (their template with them): called after each test
+ * file by the postgres project's setup file (tests/setup/dropTestDatabases.ts), which runs for every
+ * file even when files share their modules.
+ */
+export function dropTestDatabases(): void {
+  // WITH (FORCE): a test that left its app open does not keep its database.
+  for (const name of made.splice(0).reverse()) admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, []);
+  template = undefined;
 }
 
 /** A new, empty store for a test's app: an in-memory SQLite database, or on the PostgreSQL leg a new PostgreSQL database. */
@@ -54,4 +56,9 @@ export function testStore(): string {
 /** The store for a test that shares one database between processes: the SQLite file `path`, or on the PostgreSQL leg a new PostgreSQL database. */
 export function sharedTestStore(path: string): string {
   return onPostgres() ? migratedPostgresDatabase() : path;
+}
+
+/** The environment that points a bot process at `target` (a testStore()/sharedTestStore() answer): DATABASE_URL for PostgreSQL, DATABASE_PATH for a SQLite file. */
+export function storeEnv(target: string): { DATABASE_URL: string } | { DATABASE_PATH: string } {
+  return /^postgres(ql)?:\/\//.test(target) ? { DATABASE_URL: target } : { DATABASE_PATH: target };
 }
