@@ -42,7 +42,7 @@ describe('two instances on one token', () => {
 
     const env = { DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, ...storeEnv(path), LOG_LEVEL: 'debug' };
     const bots = [startBot(env), startBot(env)];
-    await Promise.all(bots.map((b) => b.waitForLine((l) => l.includes('"discord ready"'), 60_000, 'the bot ready')));
+    await Promise.all(bots.map((b) => b.waitForLine((l) => l.includes('"discord ready"'), 120_000, 'the bot ready')));
     expect(fake.sessions.filter((s) => s.socket)).toHaveLength(2);
 
     const players = [PEOPLE.alice.id, PEOPLE.bob.id];

@@ -118,7 +118,7 @@ describe('the time-lapse (/campaign timelapse)', () => {
     const data = r!.files![0]!.data;
     expect((await sharp(data, { animated: true }).metadata()).pages).toBe(100);
     expect(data.length).toBeLessThan(8 * 1024 * 1024);
-  }, 120_000);
+  }, 300_000); // a hang guard: 20 s at rest, over 120 s at load 20
 
   it('GIVEN a commander asking for every army THEN it is refused: that is the referee\'s', async () => {
     h = await playedCampaign();
