@@ -7,10 +7,10 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { openPgBridge, type PgBridge } from './pg/bridge.js';
 import { migratePostgres } from './pg/migrate.js';
 import { syncPgDrizzle } from './pg/session.js';
-import { pgTransaction } from './pg/transaction.js';
+import { CAMPAIGN_LOCK, pgTransaction } from './pg/transaction.js';
 import * as schema from './schema.js';
 import * as schemaPg from './schemaPg.js';
-import { appliedSqliteMigrations, assertKnownSchema } from './schemaVersion.js';
+import { type AppliedMigration, appliedSqliteMigrations, assertCurrentSchema, assertKnownSchema } from './schemaVersion.js';
 
 /** The Drizzle instance statements are built on (typed as SQLite's on both stores: see prepared.ts). */
 export type Orm = BetterSQLite3Database<typeof schema>;
@@ -71,7 +71,8 @@ export function writeTransaction<T>(db: Database, fn: () => T): T {
  * write lock already covers the whole database.
  */
 export function holdCampaign(db: Database, campaignId: string): void {
-  if (db.dialect === 'postgres') db.bridge.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [campaignId]);
+  // Sent with the next statement (a lock that fails or times out fails that statement).
+  if (db.dialect === 'postgres') db.bridge.defer(CAMPAIGN_LOCK, [campaignId]);
 }
 
 /** Runs `fn` in one read transaction: a consistent snapshot that, in WAL mode, never blocks a writer. */
@@ -167,6 +168,38 @@ function openPostgres(url: string): PostgresStore {
   const orm = syncPgDrizzle(bridge, schemaPg) as unknown as Orm;
   // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the same names and value types; see above
   return { dialect: 'postgres', orm, tables: schemaPg as unknown as Tables, bridge };
+}
+
+/**
+ * Opens a database as it is, for tools that read one without changing it (`npm run db:copy`'s
+ * source, `npm run replay -- --store`): nothing is migrated or created (a SQLite file must exist
+ * and is opened read-only), and a database not at this build's schema is refused, closed
+ * (NewerSchemaError, OlderSchemaError: src/db/schemaVersion.ts).
+ */
+export function openExisting(path: string): Database {
+  if (isPostgresUrl(path)) {
+    const bridge = openPgBridge(path);
+    try {
+      const known = bridge.query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL", []).rows[0]?.[0] === true;
+      const applied: AppliedMigration[] = !known ? [] : bridge.query('SELECT hash, created_at FROM drizzle.__drizzle_migrations', []).rows
+        .map((row) => ({ hash: String(row[0]), createdAt: Number(row[1]) }));
+      assertCurrentSchema(applied, MIGRATIONS_PG);
+    } catch (error) {
+      bridge.close();
+      throw error;
+    }
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- as in openPostgres
+    return { dialect: 'postgres', orm: syncPgDrizzle(bridge, schemaPg) as unknown as Orm, tables: schemaPg as unknown as Tables, bridge };
+  }
+  const sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+  try {
+    sqlite.pragma('busy_timeout = 5000');
+    assertCurrentSchema(appliedSqliteMigrations(sqlite), MIGRATIONS);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  return { dialect: 'sqlite', orm: drizzle(sqlite, { schema }), tables: schema, sqlite };
 }
 
 export function closeDatabase(db: Database): void {
