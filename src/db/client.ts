@@ -93,6 +93,7 @@ const MIGRATIONS_PG = resolve(dirname(fileURLToPath(import.meta.url)), '../../mi
  */
 export function openDatabase(path: string): Database {
   if (isPostgresUrl(path)) return openPostgres(path);
+  if (path === ':memory:' && emptyImage) return openImage(emptyImage);
   if (path !== ':memory:') {
     const dir = dirname(resolve(path));
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
@@ -109,7 +110,21 @@ export function openDatabase(path: string): Database {
   if (Array.isArray(broken) && broken.length > 0) throw new Error(`database has ${broken.length} rows with broken foreign keys after migration`);
   sqlite.pragma('foreign_keys = ON');
   reclaimFreeSpace(sqlite);
+  if (path === ':memory:') emptyImage = sqlite.serialize();
   return { dialect: 'sqlite', orm, tables: schema, sqlite };
+}
+
+/**
+ * The first new in-memory database of the process, just migrated: the next ones are opened from
+ * this copy instead of running every migration again (the tests open one for each app).
+ */
+let emptyImage: Buffer | undefined;
+
+function openImage(image: Buffer): SqliteStore {
+  const sqlite = new BetterSqlite3(image);
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  return { dialect: 'sqlite', orm: drizzle(sqlite, { schema }), tables: schema, sqlite };
 }
 
 /** A database a newer version of the bot upgraded is closed untouched and refused (schemaVersion.ts). */
