@@ -14,6 +14,7 @@ COPY src ./src
 COPY commands ./commands
 COPY assets ./assets
 COPY migrations ./migrations
+COPY migrations-pg ./migrations-pg
 RUN npm run build && npm prune --omit=dev
 
 # Run: slim image, compiled JavaScript, production dependencies only, not root.
