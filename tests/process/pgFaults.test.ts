@@ -153,6 +153,11 @@ describe('PostgreSQL lost and restored under a running bot (a real process on it
     expect(after.clock).not.toBe(before.clock);
     expect(Date.parse(after.dueAt!)).toBeGreaterThan(Date.now());
     expect(isAlive(bot.pid)).toBe(true);
+    // The operator's log: the scheduler said once that the store went and once that it is back
+    // (not a line every second), and nothing of the outage was logged as an error.
+    await bot.waitForLine((l) => l.includes('scheduler: the campaign store is back'), 60_000, 'the scheduler saying the store is back');
+    expect(bot.stdout.filter((l) => l.includes('scheduler: the campaign store is unavailable'))).toHaveLength(1);
+    expect(bot.logs().filter((l) => Number(l.level) >= 50)).toEqual([]);
   }, 600_000);
 
   it('GIVEN a command\'s transaction that has written the campaign WHEN PostgreSQL is killed (immediate) inside it THEN it is answered "unavailable", nothing of it is kept, the same command works once PostgreSQL is back, and the journal replays', async () => {
