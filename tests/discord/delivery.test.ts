@@ -114,17 +114,6 @@ describe('rate limits off the queue', () => {
     expect(row('Reminder: orders are due at 18:00.')?.status).toBe('sent');
     expect(h.fake.dmsTo(PEOPLE.alice.id).filter((d) => d.content.startsWith('Reminder'))).toHaveLength(1);
   });
-
-  it('GIVEN a slow DM WHEN a channel post is due too THEN the post does not wait behind it (several destinations at once)', async () => {
-    const bobDm = h.fake.dmChannelOf(PEOPLE.bob.id);
-    h.fake.delayRequests('POST', `/channels/${bobDm}/messages`, 150);
-    queue({ to: 'dm', userId: PEOPLE.bob.id, content: 'Bob: a slow courier arrives.' });
-    queue({ to: 'channel', channelId: h.fake.channelId, content: 'Chronicle: the courier was seen on the road.' });
-    await h.bot.deliverNow();
-    const dm = h.fake.messages.find((m) => m.content === 'Bob: a slow courier arrives.')!;
-    const post = h.fake.messages.find((m) => m.content === 'Chronicle: the courier was seen on the road.')!;
-    expect(post.at).toBeLessThan(dm.at);
-  });
 });
 
 describe('mentions only where meant, checked on the wire', () => {
