@@ -41,14 +41,14 @@ function recipe(name: string): string[] {
 /**
  * `npm run build` in `dir`, done once per distinct input: both recipes build the same sources
  * (the clone, and the Docker build stage's copies of it), and the build is a pure function of
- * them (tsc from the same node_modules, then assets/ and migrations/ copied). So the second
+ * them (tsc from the same node_modules, then assets/, migrations/ and migrations-pg/ copied). So the second
  * recipe's build is the first one's dist/ when every file the build reads is byte-identical in
  * both places, and a real build otherwise (a Dockerfile that forgot a COPY changes the inputs
  * and builds for real, and fails as the image would). A build that compiled a file from outside
  * src/ and commands/ (which the Docker stage might not copy) is caught: dist/ may hold nothing else.
  */
 const builds = new Map<string, string>();
-const BUILD_INPUTS = ['src', 'commands', 'assets', 'migrations', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const BUILD_INPUTS = ['src', 'commands', 'assets', 'migrations', 'migrations-pg', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 function buildOnce(dir: string): void {
   const hash = createHash('sha256');
   const walk = (rel: string): void => {
@@ -65,7 +65,7 @@ function buildOnce(dir: string): void {
     run('npm', ['run', 'build', '--silent'], dir);
     builds.set(key, dir);
   }
-  expect(readdirSync(join(dir, 'dist')).filter((f) => !f.startsWith('.')).sort(), 'dist/ holds only what src/ and commands/ compile to, and the copied assets').toEqual(['assets', 'commands', 'migrations', 'src']);
+  expect(readdirSync(join(dir, 'dist')).filter((f) => !f.startsWith('.')).sort(), 'dist/ holds only what src/ and commands/ compile to, and the copied assets').toEqual(['assets', 'commands', 'migrations', 'migrations-pg', 'src']);
 }
 
 /** KEY=value lines (comments and blanks skipped), as systemd's EnvironmentFile= and docker's --env-file read them. */
