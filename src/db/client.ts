@@ -7,7 +7,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { openPgBridge, type PgBridge } from './pg/bridge.js';
 import { migratePostgres } from './pg/migrate.js';
 import { syncPgDrizzle } from './pg/session.js';
-import { pgTransaction } from './pg/transaction.js';
+import { CAMPAIGN_LOCK, pgTransaction } from './pg/transaction.js';
 import * as schema from './schema.js';
 import * as schemaPg from './schemaPg.js';
 import { appliedSqliteMigrations, assertKnownSchema } from './schemaVersion.js';
@@ -71,7 +71,8 @@ export function writeTransaction<T>(db: Database, fn: () => T): T {
  * write lock already covers the whole database.
  */
 export function holdCampaign(db: Database, campaignId: string): void {
-  if (db.dialect === 'postgres') db.bridge.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [campaignId]);
+  // Sent with the next statement (a lock that fails or times out fails that statement).
+  if (db.dialect === 'postgres') db.bridge.defer(CAMPAIGN_LOCK, [campaignId]);
 }
 
 /** Runs `fn` in one read transaction: a consistent snapshot that, in WAL mode, never blocks a writer. */

@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { hidePassword, StoreBusyError, StoreUnavailableError } from '../storeErrors.js';
-import type { BridgeAnswer, BridgeCall, BridgeFailure, BridgeRequest, BridgeWorkerData } from './bridgeProtocol.js';
+import type { BridgeAnswer, BridgeCall, BridgeFailure, BridgeRequest, BridgeWorkerData, PgStatement, StatementResult } from './bridgeProtocol.js';
 
 /**
  * A synchronous PostgreSQL connection for the synchronous unit of work. A worker thread owns the
@@ -11,21 +11,35 @@ import type { BridgeAnswer, BridgeCall, BridgeFailure, BridgeRequest, BridgeWork
  */
 
 /** A query's answer: rows in array mode (columns in select order), and the rows it touched. */
-export interface PgResult {
-  rows: unknown[][];
-  rowCount: number;
-}
+export type PgResult = StatementResult;
 
 export interface PgBridge {
   /** The URL as given (show it with hidePassword). */
   readonly url: string;
   /**
-   * Runs one statement and waits for it. Parameters are strings, numbers, booleans or null. Throws
-   * PostgreSQL's error (with its `code`, `detail`, ...), a StoreUnavailableError when the
-   * connection is lost or the query timed out (the next query connects again), or a StoreBusyError
-   * when a lock wait (another process holding the campaign) passed lock_timeout.
+   * Runs one statement and waits for it, sending the deferred statements before it in the same
+   * round trip. `name`: keep it prepared on the connection under that name (one name, one text).
+   * Throws PostgreSQL's error (with its `code`, `detail`, ...) of the first statement that failed,
+   * deferred or not, a StoreUnavailableError when the connection is lost or the query timed out
+   * (the next query connects again), or a StoreBusyError when a lock wait (another process holding
+   * the campaign) passed lock_timeout.
    */
-  query(text: string, params: readonly unknown[]): PgResult;
+  query(text: string, params: readonly unknown[], name?: string): PgResult;
+  /**
+   * Keeps a statement whose answer nobody reads (BEGIN, a lock, a write) to go with the next
+   * query, in one round trip; its error is thrown by that query (at the latest the transaction's
+   * COMMIT). Returns its mark (see unsentFrom, dropUnsent).
+   */
+  defer(text: string, params: readonly unknown[], name?: string): number;
+  /**
+   * Sends the deferred statements and this one now, without waiting for the answer, which is
+   * dropped, error or not: for a read-only transaction's COMMIT.
+   */
+  post(text: string): void;
+  /** How many deferred statements from `mark` on are still unsent; undefined when `mark` was sent. */
+  unsentFrom(mark: number): number | undefined;
+  /** Drops the unsent statements from `mark` on; whether `mark` itself was among them (never reached the server). */
+  dropUnsent(mark: number): boolean;
   /** Ends the connection and the worker thread. */
   close(): void;
 }
@@ -75,6 +89,9 @@ const BEGINS = /^\s*(begin|start\s+transaction)\b/i;
 const ENDS = /^\s*(commit|end|rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
 
+/** Whether a transaction is open after `statement`, given whether one was before it. */
+const openAfter = (statement: PgStatement, open: boolean): boolean => (BEGINS.test(statement.text) ? true : ENDS.test(statement.text) ? false : open);
+
 /**
  * Opens the bridge and connects. Throws StoreUnavailableError naming the server (password hidden)
  * when it cannot connect. `timeoutMs` bounds each query (default 30 s); the server cancels a
@@ -82,83 +99,176 @@ const ROLLBACK = /^\s*(rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
  * process is ended by the server after twice the timeout, releasing its locks.
  */
 export function openPgBridge(url: string, opts?: { timeoutMs?: number }): PgBridge {
-  const timeoutMs = opts?.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const settings = [
-    `SET lock_timeout = '${LOCK_TIMEOUT}'`,
-    `SET statement_timeout = ${Math.max(1, timeoutMs - 1_000)}`,
-    `SET idle_in_transaction_session_timeout = ${timeoutMs * 2}`,
-  ];
-  const connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, timeoutMs);
-  let link: Link | undefined;
-  let closed = false;
+  const bridge = new SyncBridge(url, opts?.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  bridge.connect();
+  return bridge;
+}
+
+class SyncBridge implements PgBridge {
+  private readonly settings: string[];
+  private readonly connectTimeoutMs: number;
+  private link: Link | undefined;
+  private closed = false;
+  /** Statements deferred and not sent yet, with their marks (increasing). */
+  private unsent: { mark: number; statement: PgStatement }[] = [];
+  private nextMark = 0;
+  /** Whether the statements sent so far left a transaction open. */
+  private inTransaction = false;
   // The connection was lost inside a transaction: everything until its ROLLBACK is refused, so no
   // statement of it runs outside it on a new connection.
-  let inTransaction = false;
-  let lostTransaction = false;
+  private lostTransaction = false;
 
-  const ask = (request: BridgeCall, waitMs: number): PgResult => {
-    if (closed) throw new Error('the PostgreSQL bridge is closed');
-    const fresh = link === undefined;
-    link ??= startLink(url, { url, settings, connectTimeoutMs });
-    const current = link;
-    const id = ++current.lastId;
+  constructor(readonly url: string, private readonly timeoutMs: number) {
+    this.settings = [
+      `SET lock_timeout = '${LOCK_TIMEOUT}'`,
+      `SET statement_timeout = ${Math.max(1, timeoutMs - 1_000)}`,
+      `SET idle_in_transaction_session_timeout = ${timeoutMs * 2}`,
+    ];
+    this.connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, timeoutMs);
+  }
+
+  /** pg's own connect timeout bounds a server that never answers. */
+  connect(): void {
+    this.call({ kind: 'connect' }, this.connectTimeoutMs + 2_000);
+  }
+
+  query(text: string, params: readonly unknown[], name?: string): PgResult {
+    const results = this.send([...this.takeUnsent(), statement(text, params, name)], true);
+    const last = results?.at(-1);
+    if (!last) throw new Error('the PostgreSQL bridge answered no result');
+    return last;
+  }
+
+  defer(text: string, params: readonly unknown[], name?: string): number {
+    this.refuseInLostTransaction(text);
+    const mark = this.nextMark++;
+    this.unsent.push({ mark, statement: statement(text, params, name) });
+    return mark;
+  }
+
+  post(text: string): void {
+    this.send([...this.takeUnsent(), statement(text, [], undefined)], false);
+  }
+
+  unsentFrom(mark: number): number | undefined {
+    const at = this.unsent.findIndex((u) => u.mark === mark);
+    return at < 0 ? undefined : this.unsent.length - at;
+  }
+
+  dropUnsent(mark: number): boolean {
+    const had = this.unsent.some((u) => u.mark === mark);
+    this.unsent = this.unsent.filter((u) => u.mark < mark);
+    return had;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    const current = this.link;
+    if (current) {
+      try {
+        this.call({ kind: 'close' }, 2_000);
+      } catch {
+        // Closing a bridge whose server is gone: the worker's end below closes the socket.
+      }
+      void current.worker.terminate();
+    }
+    this.closed = true;
+    this.link = undefined;
+  }
+
+  private takeUnsent(): PgStatement[] {
+    const taken = this.unsent.map((u) => u.statement);
+    this.unsent = [];
+    return taken;
+  }
+
+  private refuseInLostTransaction(text: string): void {
+    if (this.lostTransaction && !ROLLBACK.test(text)) throw new StoreUnavailableError('the connection was lost in the middle of a transaction, which was rolled back');
+  }
+
+  /**
+   * Sends `statements` in one request; waits for their answers when `wait`. Keeps track of the
+   * transaction they open or end, and of one a lost connection cut.
+   */
+  private send(statements: readonly PgStatement[], wait: boolean): PgResult[] | undefined {
+    const last = statements.at(-1);
+    if (last === undefined) return [];
+    if (this.lostTransaction) {
+      this.refuseInLostTransaction(last.text);
+      // The ROLLBACK of the lost transaction: the server rolled it back with the connection.
+      this.lostTransaction = false;
+      this.inTransaction = false;
+      return [{ rows: [], rowCount: 0 }];
+    }
+    const before = this.inTransaction;
+    const after = statements.reduce((open, s) => openAfter(s, open), before);
+    if (!wait) {
+      this.postRequest({ kind: 'batch', statements, inTransaction: before });
+      this.inTransaction = after;
+      return undefined;
+    }
+    let answer: Answered;
+    try {
+      answer = this.ask({ kind: 'batch', statements, inTransaction: before }, this.timeoutMs + 2_000);
+    } catch (error) {
+      // No answer in time: whatever ran, a transaction open before or opened here is lost.
+      this.afterFailure(statements, before, 0, error);
+      throw error;
+    }
+    if ('error' in answer) {
+      this.afterFailure(statements, before, answer.index, answer.error);
+      throw answer.error;
+    }
+    this.inTransaction = after;
+    return answer.results;
+  }
+
+  /** The transaction's state after statement `failed` of a batch failed with `error`. */
+  private afterFailure(statements: readonly PgStatement[], before: boolean, failed: number, error: unknown): void {
+    const ranBefore = statements.slice(0, failed).reduce((open, s) => openAfter(s, open), before);
+    const failedStatement = statements[failed];
+    this.inTransaction = failedStatement !== undefined && ENDS.test(failedStatement.text) ? false : ranBefore;
+    if (this.inTransaction && error instanceof StoreUnavailableError && !NOT_NOW_STATES.has(codeOf(error.cause))) this.lostTransaction = true;
+  }
+
+  /** Posts a request to the worker (starting it first if needed) and returns its id. */
+  private postRequest(request: BridgeCall): { link: Link; id: number; fresh: boolean } {
+    if (this.closed) throw new Error('the PostgreSQL bridge is closed');
+    const fresh = this.link === undefined;
+    this.link ??= startLink(this.url, { url: this.url, settings: this.settings, connectTimeoutMs: this.connectTimeoutMs });
+    const link = this.link;
+    const id = ++link.lastId;
     const message: BridgeRequest = { ...request, id };
-    current.port.postMessage(message);
+    link.port.postMessage(message);
+    return { link, id, fresh };
+  }
+
+  /** A request and its answer: the results, or the first failure as the error to throw. Throws when no answer came in time. */
+  private ask(request: BridgeCall, waitMs: number): Answered {
+    const { link, id, fresh } = this.postRequest(request);
     // A new worker first loads (from source, through tsx: seconds on a busy machine).
-    const answer = awaitAnswer(current, id, waitMs + (fresh ? WORKER_START_MS : 0));
+    const answer = awaitAnswer(link, id, waitMs + (fresh ? WORKER_START_MS : 0));
     if (answer === undefined) {
       // The worker did not answer in time: stop it (its connection closes with it); the next query
       // starts a new one.
-      link = undefined;
-      void current.worker.terminate();
-      throw new StoreUnavailableError(`${hidePassword(url)} did not answer within ${waitMs} ms`);
+      this.link = undefined;
+      void link.worker.terminate();
+      throw new StoreUnavailableError(`${hidePassword(this.url)} did not answer within ${waitMs} ms`);
     }
-    if ('failure' in answer) throw failureError(url, answer.failure);
-    return { rows: answer.rows, rowCount: answer.rowCount };
-  };
+    if ('failure' in answer) return { index: answer.index, error: failureError(this.url, answer.failure) };
+    return { results: [...answer.results] };
+  }
 
-  const query = (text: string, params: readonly unknown[]): PgResult => {
-    const ends = ENDS.test(text);
-    if (lostTransaction) {
-      if (!ROLLBACK.test(text)) throw new StoreUnavailableError('the connection was lost in the middle of a transaction, which was rolled back');
-      lostTransaction = false;
-      inTransaction = false;
-      return { rows: [], rowCount: 0 };
-    }
-    try {
-      const result = ask({ kind: 'query', text, params, inTransaction }, timeoutMs + 2_000);
-      if (BEGINS.test(text)) inTransaction = true;
-      else if (ends) inTransaction = false;
-      return result;
-    } catch (error) {
-      if (ends) inTransaction = false;
-      else if (inTransaction && error instanceof StoreUnavailableError && !NOT_NOW_STATES.has(codeOf(error.cause))) lostTransaction = true;
-      throw error;
-    }
-  };
-
-  // pg's own connect timeout bounds a server that never answers.
-  ask({ kind: 'connect' }, connectTimeoutMs + 2_000);
-
-  return {
-    url,
-    query,
-    close(): void {
-      if (closed) return;
-      const current = link;
-      if (current) {
-        try {
-          ask({ kind: 'close' }, 2_000);
-        } catch {
-          // Closing a bridge whose server is gone: the worker's end below closes the socket.
-        }
-        void current.worker.terminate();
-      }
-      closed = true;
-      link = undefined;
-    },
-  };
+  /** A request whose failure is thrown. */
+  private call(request: BridgeCall, waitMs: number): void {
+    const answer = this.ask(request, waitMs);
+    if ('error' in answer) throw answer.error;
+  }
 }
+
+type Answered = { readonly results: PgResult[] } | { readonly index: number; readonly error: Error };
+
+const statement = (text: string, params: readonly unknown[], name: string | undefined): PgStatement => (name === undefined ? { text, params } : { text, params, name });
 
 /**
  * From source (TypeScript run by tsx or vitest) the worker is loaded through a small boot file

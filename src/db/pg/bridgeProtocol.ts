@@ -14,10 +14,25 @@ export interface BridgeWorkerData {
   readonly connectTimeoutMs: number;
 }
 
-/** A request: run a query; connect (the bridge's open); or end the connection (its close). */
+/**
+ * One statement: its text, its parameters (strings, numbers, booleans or null) and, for a
+ * statement run again and again, the name the server keeps it prepared under on the connection
+ * (parsed and planned once per connection instead of on every run).
+ */
+export interface PgStatement {
+  readonly text: string;
+  readonly params: readonly unknown[];
+  readonly name?: string;
+}
+
+/** A request: run statements; connect (the bridge's open); or end the connection (its close). */
 export type BridgeCall =
-  /** `inTransaction`: the statement belongs to an open transaction, so it must not run on a new connection. */
-  | { readonly kind: 'query'; readonly text: string; readonly params: readonly unknown[]; readonly inTransaction: boolean }
+  /**
+   * Statements sent to the server together (pipelined: one round trip between the threads and
+   * one to the server) and run in order; each has its own answer. `inTransaction`: the first
+   * belongs to an open transaction, so none may run on a new connection.
+   */
+  | { readonly kind: 'batch'; readonly statements: readonly PgStatement[]; readonly inTransaction: boolean }
   | { readonly kind: 'connect' }
   | { readonly kind: 'close' };
 
@@ -37,6 +52,14 @@ export interface BridgeFailure {
   readonly unavailable: boolean;
 }
 
+/** One statement's answer: rows in array mode (columns in select order), and the rows it touched. */
+export interface StatementResult {
+  readonly rows: unknown[][];
+  readonly rowCount: number;
+}
+
 export type BridgeAnswer =
-  | { readonly id: number; readonly rows: unknown[][]; readonly rowCount: number }
-  | { readonly id: number; readonly failure: BridgeFailure };
+  /** Every statement's answer, in order. */
+  | { readonly id: number; readonly results: readonly StatementResult[] }
+  /** The first statement that failed (`index` in the batch); the ones before it ran. */
+  | { readonly id: number; readonly failure: BridgeFailure; readonly index: number };

@@ -1,11 +1,11 @@
 import { workerData } from 'node:worker_threads';
 import pg from 'pg';
-import type { BridgeAnswer, BridgeFailure, BridgeRequest, BridgeWorkerData } from './bridgeProtocol.js';
+import type { BridgeAnswer, BridgeFailure, BridgeRequest, BridgeWorkerData, PgStatement, StatementResult } from './bridgeProtocol.js';
 
 /**
  * The PostgreSQL bridge's worker thread: owns the process's one `pg.Client`, runs each request the
  * main thread posts, posts the answer and wakes the main thread (which waits on `signal`).
- * Requests run one at a time in arrival order. A lost connection is dropped and the next request
+ * Requests run one at a time in arrival order; a request's statements are pipelined. A lost connection is dropped and the next request
  * connects again, so the bot carries on by itself once the server is back.
  */
 
@@ -24,32 +24,52 @@ async function answer(request: BridgeRequest): Promise<void> {
     if (request.kind === 'close') {
       await client?.end();
       client = undefined;
-      reply = { id: request.id, rows: [], rowCount: 0 };
+      reply = { id: request.id, results: [] };
     } else if (request.kind === 'connect') {
       await connected();
-      reply = { id: request.id, rows: [], rowCount: 0 };
+      reply = { id: request.id, results: [] };
     } else if (request.inTransaction && !client) {
       // The connection (and with it the transaction) was lost while idle: never run the rest of a
       // transaction on a new connection, outside it.
-      reply = { id: request.id, failure: { message: 'the connection was lost in the middle of a transaction', unavailable: true } };
+      reply = { id: request.id, index: 0, failure: { message: 'the connection was lost in the middle of a transaction', unavailable: true } };
     } else {
-      const connection = await connected();
-      const result = await connection.query<unknown[]>({ text: request.text, values: [...request.params], rowMode: 'array' });
-      reply = { id: request.id, rows: result.rows, rowCount: result.rowCount ?? 0 };
+      reply = await runBatch(request.id, await connected(), request.statements);
     }
   } catch (error) {
     const failure = describe(error);
     if (failure.unavailable) drop();
-    reply = { id: request.id, failure };
+    reply = { id: request.id, index: 0, failure };
   }
   data.port.postMessage(reply);
   Atomics.store(signal, 0, request.id);
   Atomics.notify(signal, 0);
 }
 
+/**
+ * Sends every statement at once (the client pipelines: the server runs them in order while the
+ * next are on the way) and collects their answers. After a failure inside a transaction the
+ * server refuses the rest (25P02); the first failure is the one answered.
+ */
+async function runBatch(id: number, connection: pg.Client, statements: readonly PgStatement[]): Promise<BridgeAnswer> {
+  const settled = await Promise.allSettled(statements.map((s) => connection.query<unknown[]>({
+    text: s.text, values: [...s.params], rowMode: 'array', ...(s.name === undefined ? {} : { name: s.name }),
+  })));
+  const results: StatementResult[] = [];
+  for (const [index, outcome] of settled.entries()) {
+    if (outcome.status === 'rejected') {
+      const failure = describe(outcome.reason);
+      if (failure.unavailable) drop();
+      return { id, index, failure };
+    }
+    results.push({ rows: outcome.value.rows, rowCount: outcome.value.rowCount ?? 0 });
+  }
+  return { id, results };
+}
+
 async function connected(): Promise<pg.Client> {
   if (client) return client;
-  const fresh = new pg.Client({ connectionString: data.url, connectionTimeoutMillis: data.connectTimeoutMs });
+  // Pipelined: a batch's statements go out together instead of each waiting for the one before.
+  const fresh = new pg.Client({ connectionString: data.url, connectionTimeoutMillis: data.connectTimeoutMs, pipeline: true });
   // An idle connection's loss arrives as an event; forget the client, the next request reconnects.
   fresh.on('error', () => {
     if (client === fresh) drop();

@@ -90,7 +90,7 @@ export class SyncPgPreparedQuery<T extends PreparedQueryConfig> extends PgPrepar
 
   private result(placeholderValues: Record<string, unknown> | undefined): PgResult {
     const { sql, params } = this.query;
-    return this.bridge.query(sql, fillPlaceholders(params, placeholderValues ?? {}));
+    return this.bridge.query(sql, fillPlaceholders(params, placeholderValues ?? {}), statementName(sql));
   }
 
   /** @internal Drizzle's relational queries ask for array rows. */
@@ -139,6 +139,28 @@ function relationalConfig<S extends Record<string, unknown>>(schema: S): { schem
 function relationalConfig(schema: Record<string, unknown>): { schema: TablesRelationalConfig; tableNamesMap: Record<string, string> } {
   const config = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
   return { schema: config.tables, tableNamesMap: config.tableNamesMap };
+}
+
+/** The names statements are kept prepared under on each connection, by their text. */
+const names = new Map<string, string>();
+/**
+ * Bounds the texts named: statements built for one call (an `in` list of any length) may each
+ * have their own text; past this many, new texts run unnamed (parsed each time, as before).
+ */
+const MAX_NAMED = 1_000;
+
+/**
+ * The name the server keeps `text` prepared under (`v<n>`, one per distinct text in this process,
+ * so two texts never share a name), parsed and planned once per connection instead of on every
+ * run; undefined once MAX_NAMED texts are named.
+ */
+function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) {
+    name = `v${names.size}`;
+    names.set(text, name);
+  }
+  return name;
 }
 
 /**

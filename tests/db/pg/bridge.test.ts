@@ -106,6 +106,24 @@ describe('GIVEN a bridge to a running server', () => {
     }
   });
 
+  it('WHEN statements are deferred THEN they run with the next query, in order, each on its own outside a transaction, and the first failure is thrown', () => {
+    bridge.defer('INSERT INTO items VALUES (50, $1, NULL, NULL)', ['first']);
+    bridge.defer('INSERT INTO items VALUES (1, $1, NULL, NULL)', ['taken']);
+    bridge.defer('INSERT INTO items VALUES (51, $1, NULL, NULL)', ['after']);
+    expect(() => bridge.query('SELECT 1', [])).toThrow(expect.objectContaining({ code: '23505', detail: 'Key (id)=(1) already exists.' }));
+    expect(bridge.query('SELECT id FROM items WHERE id >= 50 ORDER BY id', []).rows).toEqual([[50], [51]]);
+    bridge.query('DELETE FROM items WHERE id >= 50', []);
+  });
+
+  it('WHEN deferred statements are dropped THEN they are never sent', () => {
+    const mark = bridge.defer('INSERT INTO items VALUES (60, $1, NULL, NULL)', ['dropped']);
+    bridge.defer('INSERT INTO items VALUES (61, $1, NULL, NULL)', ['dropped too']);
+    expect(bridge.unsentFrom(mark)).toBe(2);
+    expect(bridge.dropUnsent(mark)).toBe(true);
+    expect(bridge.unsentFrom(mark)).toBeUndefined();
+    expect(bridge.query('SELECT count(*) FROM items WHERE id >= 60', []).rows).toEqual([['0']]);
+  });
+
   it('WHEN it is closed THEN it refuses further queries', () => {
     const short = openPgBridge(url);
     short.close();

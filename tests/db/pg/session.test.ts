@@ -45,6 +45,16 @@ beforeAll(() => {
 afterAll(() => bridge.close());
 
 describe('GIVEN syncPgDrizzle over a bridge', () => {
+  it('WHEN a prepared query runs again THEN the server kept it prepared once, under one name, on the connection', () => {
+    const byName = syncPrepared(q.select({ id: armies.id }).from(armies).where(eq(armies.name, sql.placeholder('name'))).prepare('q'));
+    expect(byName.all({ name: 'nobody' })).toEqual([]);
+    expect(byName.all({ name: 'still nobody' })).toEqual([]);
+    const text = q.select({ id: armies.id }).from(armies).where(eq(armies.name, sql.placeholder('name'))).toSQL().sql;
+    const kept = bridge.query('SELECT name FROM pg_prepared_statements WHERE statement = $1', [text]).rows;
+    expect(kept).toHaveLength(1);
+    expect(kept[0]?.[0]).toMatch(/^v\d+$/);
+  });
+
   it('WHEN rows are inserted with and without returning THEN run counts them and returning maps them', () => {
     const plain = syncPrepared(q.insert(armies).values({ id: 'hadewych', name: 'Hadewych', strength: 12, orders: { march: ['0913', '1013'] } }).prepare('q'));
     expect(plain.run()).toEqual({ changes: 1, lastInsertRowid: 0 });

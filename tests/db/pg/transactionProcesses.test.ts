@@ -62,6 +62,8 @@ describe('GIVEN two processes on one PostgreSQL database', () => {
 
   it('WHEN one holds a campaign THEN another process writes a different campaign at once, and waits for the same one', () => {
     pgTransaction(bridge, 'write', () => {
+      // The lock goes to the server with the transaction's first statement.
+      seqs('camp-b');
       const other = runChild('try', 'camp-c', '20000');
       expect(other.stdout.trim()).toBe('done');
       expect(other.status).toBe(0);
