@@ -1,9 +1,84 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files that stay on SQLite in the `postgres` project, each with why. Everything else under
+ * tests/app, tests/scenarios and tests/process runs on both stores, but for single tests marked
+ * `it.skipIf(onPostgres())` in their file with the reason beside it (tests/support/store.ts).
+ */
+const SQLITE_ONLY: Readonly<Record<string, string>> = {
+  // Not about the store: a second run would repeat the same assertions.
+  'tests/app/architectureDoc.test.ts': 'reads docs/architecture.md and the source tree, no store',
+  'tests/app/importCycles.test.ts': 'reads the import graph, no store',
+  'tests/app/noConflictMarkers.test.ts': 'reads tracked files, no store',
+  'tests/app/refusalCodes.test.ts': 'reads the refusal codes and docs, no store',
+  'tests/app/storeConfig.test.ts': 'unit tests of the DATABASE_URL/DATABASE_PATH choice; they name both stores themselves',
+  'tests/app/audience.test.ts': 'the delivery audience rules, pure functions, no store',
+  'tests/scenarios/parseLine.test.ts': 'the console line parser, no store',
+  'tests/app/journalExportText.test.ts': 'the journal export text, pure functions, no store',
+  'tests/app/manualDiceAfterTick.test.ts': 'the manual dice after a tick, engine state only, no store',
+  'tests/process/deployDoc.test.ts': 'plays docs/deploy.md and the systemd unit on SQLite (DATABASE_PATH is what the unit sets)',
+  // SQLite itself: files, WAL, the file-level errors.
+  'tests/scenarios/crash.test.ts': 'kill -9 on a SQLite file (WAL recovery, integrity_check); PostgreSQL crashes are tests/db/pg/transactionProcesses and pgMachines',
+  'tests/process/startupErrors.test.ts': 'SQLite file errors (not a database, unwritable, deleted); the PostgreSQL refusals are pgFaults',
+  'tests/app/soak.test.ts': "bench/soak.ts plays on a SQLite file it measures (statSync); the two-store differential test covers PostgreSQL's answers",
+  'tests/process/start.test.ts': 'npm start with DATABASE_PATH files (the default SQLite path and its folder)',
+  'tests/app/readPath.test.ts': "holds SQLite's write lock from a second connection (BEGIN IMMEDIATE, data_version)",
+  'tests/app/deliveryLanes.test.ts': 'a SQLite temp trigger refuses the sent mark (the retry of a refused record)',
+  'tests/app/statics.test.ts': "copies a campaign row through SQLite's pragma_table_info and json_set",
+  'tests/scenarios/upgrade.test.ts': "opens the previous release's SQLite file (tests/fixtures/v1-campaign.db)",
+  'tests/process/shards.test.ts': 'asserts each shard plays its own guilds, the SQLite rule; on PostgreSQL any process plays any campaign (tests/process/pgMachines)',
+  'tests/process/identify.test.ts': "the gateway's identify pacing across shards; the store plays no part",
+};
+
+/**
+ * Scenario files left off the PostgreSQL leg for CI's time (15 min on 2 cores, at the limit before
+ * the leg), with what each took on PostgreSQL at load ~20 (/tmp/pg-run1, 28 Nov 00:21). The
+ * ones that run are those whose paths through the store differ most: persistence and restart,
+ * undo, contact estimates, the schedule (table, away, absence, inbox), DMs and the outbox, buttons.
+ * What these exercise on PostgreSQL is otherwise covered by tests/stores/twoStores.test.ts (a
+ * scripted campaign with movement, contacts, a battle, undo and ticks, byte-compared on both).
+ */
+const POSTGRES_LEFT_OUT_FOR_TIME: Readonly<Record<string, string>> = {
+  'tests/scenarios/campaignBook.test.ts': '329 s: book and time-lapse export (renders, little store)',
+  'tests/scenarios/contactReview.test.ts': '165 s: contact review flows (contactFlows runs)',
+  'tests/scenarios/hostileInput.test.ts': '89 s: hostile command text, refused before the store',
+  'tests/scenarios/previews.test.ts': '80 s: order previews (read path)',
+  'tests/scenarios/waterVoyages.test.ts': '70 s: voyages (engine rules)',
+  'tests/scenarios/plainWords.test.ts': '69 s: message wording',
+  'tests/scenarios/manualDice.test.ts': '69 s: dice entered by hand',
+  'tests/scenarios/tickReport.test.ts': '64 s: tick report wording',
+  'tests/scenarios/fairDice.test.ts': '~180 s: dice verification (the dice log is in twoStores)',
+  'tests/scenarios/positionsSwitch.test.ts': '62 s: fog/public switch (views)',
+  'tests/scenarios/contactSecrecy.test.ts': '62 s: secrecy of contacts (tests/secrecy, engine)',
+  'tests/scenarios/profiles.test.ts': '58 s: rules profiles (engine)',
+  'tests/scenarios/diceSecrecy.test.ts': '58 s: secrecy of dice (engine)',
+  'tests/scenarios/terrain.test.ts': '57 s: terrain rules (engine)',
+  'tests/scenarios/places.test.ts': '51 s: place names (read path)',
+  'tests/scenarios/movement.test.ts': '50 s: movement orders (engine; twoStores moves armies)',
+  'tests/scenarios/armyStatus.test.ts': '40 s: army status answers (read path)',
+  'tests/scenarios/plans.test.ts': '38 s: plans (engine)',
+  'tests/scenarios/twelveDays.test.ts': '30 s: a long campaign (twoStores plays 10+ ticks)',
+  'tests/scenarios/waterStop.test.ts': '30 s: water stops (engine)',
+  'tests/scenarios/contactForcedMarch.test.ts': '24 s: forced march contact rules (engine)',
+  'tests/app/simulation.test.ts': '105 s: random orders for a season (SQLite; invariants are the engine\'s)',
+  'tests/app/mapKnowledge.test.ts': '100 s: map knowledge pictures (render)',
+};
+
+const POSTGRES_SUITES = ['tests/app/**/*.test.ts', 'tests/scenarios/**/*.test.ts', 'tests/process/**/*.test.ts'];
+
+/**
+ * Test files that share their modules within a worker (vitest `isolate: false`): each file
+ * otherwise imports the whole app again (on this 2-core machine tests/engine took 406 s isolated
+ * and 92 s shared, load 16-20). Only folders whose tests keep no state in modules: the engine's
+ * pure functions, and the scenarios, whose harness opens a new app and database for each test
+ * (caches are per database or content-addressed). Files that mock modules or count draws stay
+ * isolated.
+ */
+const SHARED_MODULES = ['tests/engine/**/*.test.ts', 'tests/scenarios/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     setupFiles: ['tests/setup/closeRenderPool.ts'],
     // One PostgreSQL cluster for the run, started when a test first asks (tests/support/postgres.ts).
     globalSetup: ['tests/setup/postgresCluster.ts'],
@@ -14,5 +89,35 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where most
     // of the slow files wait on child processes (real bots, kills, builds, Chromium). Two at least.
     maxWorkers: Math.max(2, availableParallelism()),
+    projects: [
+      // Every test on SQLite (the default store): `sqlite` and `sqlite-shared` (SHARED_MODULES).
+      { extends: true, test: { name: 'sqlite', include: ['tests/**/*.test.ts'], exclude: SHARED_MODULES } },
+      { extends: true, test: { name: 'sqlite-shared', include: SHARED_MODULES, isolate: false } },
+      // The app, scenario and real-process suites again on PostgreSQL: their harnesses ask
+      // tests/support/store.ts's testStore()/sharedTestStore(), which give a new PostgreSQL database here.
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_SUITES,
+          // tests/process/pg*.test.ts are PostgreSQL's own (several bots on one server, the server
+          // stopped under a bot): they ask for PostgreSQL themselves and run once, in `sqlite`.
+          exclude: [...Object.keys(SQLITE_ONLY), ...Object.keys(POSTGRES_LEFT_OUT_FOR_TIME), 'tests/process/pg*.test.ts', 'tests/scenarios/**'],
+          setupFiles: ['tests/setup/dropTestDatabases.ts'],
+          env: { VALORMR_TEST_STORE: 'postgres' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres-shared',
+          include: ['tests/scenarios/**/*.test.ts'],
+          exclude: [...Object.keys(SQLITE_ONLY), ...Object.keys(POSTGRES_LEFT_OUT_FOR_TIME)],
+          isolate: false,
+          setupFiles: ['tests/setup/dropTestDatabases.ts'],
+          env: { VALORMR_TEST_STORE: 'postgres' },
+        },
+      },
+    ],
   },
 });

@@ -18,7 +18,7 @@ import { createRngState, SeededDice } from '../src/engine/dice/index.js';
 import { regimentFigures } from '../src/engine/forces/index.js';
 import { hexKey } from '../src/engine/hex/index.js';
 import { isWater, type MapModel } from '../src/engine/map/index.js';
-import { benchWebFirstPaint } from './web.js';
+import { benchWebAfterTick, benchWebFirstPaint } from './web.js';
 import type { CampaignState } from '../src/engine/state/index.js';
 import { rawSqlite } from '../src/db/client.js';
 
@@ -48,7 +48,7 @@ import { rawSqlite } from '../src/db/client.js';
  * webFirstPaintMs / webFirstPaintWarmMs: a commander's campaign page on the finished campaign in
  * headless Chromium, from their link to the first view's tiles drawn (bench/web.ts).
  */
-const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' }, replay: { type: 'boolean', default: false }, 'paint-only': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false }, source: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' }, replay: { type: 'boolean', default: false }, 'paint-only': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false }, 'after-tick': { type: 'boolean', default: false }, source: { type: 'boolean', default: false } } });
 
 /**
  * Channel text must never carry numbers about forces: the scenario tests' pattern, except that a
@@ -309,11 +309,18 @@ async function replayOf(app: Parameters<typeof exportCampaign>[0], actor: Parame
  * commands the first army by id (`openSeason`). `--timeline` prints each visit's requests as the
  * browser saw them (start, first byte, end, bytes, address). Each cold figure is a freshly started
  * process's first page: the compiled bot, and with `--source` the TypeScript under tsx as well.
+ * `--after-tick`: instead, the first visit after a tick, with the page drawing views ahead and
+ * without, in turn (bench/web.ts `benchWebAfterTick`; it plays the database on: use a copy).
  */
 async function paintOnly(databasePath: string): Promise<void> {
   if (!existsSync(databasePath)) throw new Error(`--paint-only needs a soak database built before with --db ${databasePath}: no such file`);
   const reader = { userId: 'p1', guildId: 'soak', channelId: 'soak' };
   const timeline = values.timeline ? (l: string) => process.stdout.write(`${l}\n`) : undefined;
+  if (values['after-tick']) {
+    const result = await benchWebAfterTick(databasePath, reader, { ...(timeline ? { timeline } : {}) });
+    if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
   const result = {
     compiled: await benchWebFirstPaint(databasePath, reader, { ...(timeline ? { timeline } : {}) }),
     ...(values.source ? { source: await benchWebFirstPaint(databasePath, reader, { source: true, ...(timeline ? { timeline } : {}) }) } : {}),

@@ -104,39 +104,106 @@ export interface PageReader {
 
 /**
  * A freshly started process serving the page (bench/webPaintChild.mjs): the compiled bot, or the
- * TypeScript under tsx (`source`). `link()` asks it for a fresh `/web` link of the reader.
+ * TypeScript under tsx (`source`). `link()` asks it for a fresh `/web` link of the reader; `tick()`
+ * has it play a tick and wait until the page has drawn ahead what it draws ahead (`drawAhead`: on,
+ * off, or as `npm start` has it when undefined).
  */
-function pageProcess(databasePath: string, reader: PageReader, source: boolean): { link(): Promise<string>; close(): Promise<void> } {
+function pageProcess(databasePath: string, reader: PageReader, source: boolean, drawAhead?: 'on' | 'off'): { link(): Promise<string>; tick(): Promise<{ played?: boolean; cpuMs?: number }>; close(): Promise<void> } {
   const script = join(ROOT, 'bench', 'webPaintChild.mjs');
-  const args = [...(source ? ['--import', 'tsx'] : []), script, databasePath, reader.userId, reader.guildId, reader.channelId, ...(source ? ['--source'] : [])];
+  const args = [...(source ? ['--import', 'tsx'] : []), script, databasePath, reader.userId, reader.guildId, reader.channelId, ...(source ? ['--source'] : []), ...(drawAhead ? [`--draw-ahead=${drawAhead}`] : [])];
   const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env });
   let out = '';
   let err = '';
-  const waiting: ((url: string) => void)[] = [];
+  type Answer = { url?: string; played?: boolean; cpuMs?: number };
+  const waiting: ((answer: Answer | undefined) => void)[] = [];
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString();
     let nl: number;
     while ((nl = out.indexOf('\n')) >= 0) {
       const line = out.slice(0, nl);
       out = out.slice(nl + 1);
-      const url = (JSON.parse(line) as { url?: string }).url;
-      waiting.shift()?.(url ?? '');
+      waiting.shift()?.(JSON.parse(line) as Answer);
     }
   });
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const ask = (what: 'link' | 'tick') => new Promise<Answer>((resolve, reject) => {
+    const fail = () => reject(new Error(`bench: no answer to ${what} from the page process: ${err.slice(0, 500)}`));
+    waiting.push((answer) => (answer ? resolve(answer) : fail()));
+    child.stdin.write(`${what}\n`);
+    void exited.then(fail);
+  });
   return {
-    link: () => new Promise<string>((resolve, reject) => {
-      waiting.push((url) => (url ? resolve(url) : reject(new Error(`bench: no /web link from the page process: ${err.slice(0, 500)}`))));
-      child.stdin.write('link\n');
-      void exited.then(() => reject(new Error(`bench: the page process stopped: ${err.slice(0, 500)}`)));
-    }),
+    link: async () => {
+      const { url } = await ask('link');
+      if (!url) throw new Error(`bench: no /web link from the page process: ${err.slice(0, 500)}`);
+      return url;
+    },
+    tick: () => ask('tick'),
     async close() {
       child.stdin.end();
       await exited;
     },
   };
+}
+
+/** One visit of the reader's page in a new browser context: [first paint, deep zoom] (ms after the navigation). */
+async function visit(browser: { newContext(o: object): Promise<{ newPage(): Promise<{ goto(u: string): Promise<unknown>; waitForFunction(f: () => boolean, a: undefined, o: object): Promise<unknown>; evaluate<T>(f: () => T): Promise<T> }>; close(): Promise<void> }> }, url: string, timeline?: (rows: string) => void): Promise<number[]> {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => (globalThis as unknown as Body).document.body.dataset.deepZoom !== undefined, undefined, { timeout: 300_000 });
+  const at = await page.evaluate(() => [Number((globalThis as unknown as Body).document.body.dataset.painted), Number((globalThis as unknown as Body).document.body.dataset.deepZoom)]);
+  if (timeline) timeline(await resourceTimeline(page));
+  await ctx.close();
+  return at;
+}
+
+/**
+ * webAfterTickMs / webAfterTickNoAheadMs: the first visit after a tick, as a reader meets it: a
+ * freshly started process (compiled) serves the page; the reader opens it once (so they count as
+ * a recent reader), a tick is played (their view changes), 6 s pass (the page's check runs), and
+ * a new browser opens their page: link to the whole map drawn (first paint). With drawing ahead
+ * (src/web/drawAhead.ts) and without, in turn, `runs` each (medians); the database is played one
+ * half period further each time (use a copy). webAfterTickCpuMs / webAfterTickNoAheadCpuMs: the
+ * page process's CPU time (render threads included) from the tick until what it draws ahead is
+ * drawn (6 s and more): the difference is what drawing ahead costs per tick for one reader.
+ */
+export async function benchWebAfterTick(databasePath: string, reader: PageReader, opts: { readonly runs?: number; readonly timeline?: (line: string) => void } = {}): Promise<Record<string, number>> {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  ensureBuilt();
+  const legs = { on: [] as number[][], off: [] as number[][] };
+  const cpu = { on: [] as number[], off: [] as number[] };
+  try {
+    for (let i = 0; i < (opts.runs ?? 3); i++) {
+      for (const leg of ['on', 'off'] as const) {
+        const server = pageProcess(databasePath, reader, false, leg);
+        try {
+          await visit(browser, await server.link());
+          const ticked = await server.tick();
+          if (!ticked.played) throw new Error('bench: the tick was not played (is the campaign running?)');
+          cpu[leg].push(ticked.cpuMs ?? Number.NaN);
+          const at = await visit(browser, await server.link(), opts.timeline ? (rows) => opts.timeline?.(`after a tick, drawing ahead ${leg}:\n${rows}`) : undefined);
+          legs[leg].push(at);
+        } finally {
+          await server.close();
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  const at = (xs: number[][], k: number): number => median(xs.map((x) => x[k] as number));
+  const result = {
+    webAfterTickMs: at(legs.on, 0), webAfterTickNoAheadMs: at(legs.off, 0), webAfterTickDeepZoomMs: at(legs.on, 1), webAfterTickNoAheadDeepZoomMs: at(legs.off, 1),
+    webAfterTickCpuMs: median(cpu.on), webAfterTickNoAheadCpuMs: median(cpu.off),
+  };
+  figure('webAfterTickMs: the first visit after a tick, link to the whole map drawn (drawn ahead / not)', `${result.webAfterTickMs.toFixed(0)} / ${result.webAfterTickNoAheadMs.toFixed(0)} ms (each: ${legs.on.map((x) => x[0]?.toFixed(0)).join(', ')} / ${legs.off.map((x) => x[0]?.toFixed(0)).join(', ')})`, '< 1000 ms');
+  figure('webAfterTickDeepZoomMs: the same, until the zoomable viewer has drawn its first view (drawn ahead / not)', `${result.webAfterTickDeepZoomMs.toFixed(0)} / ${result.webAfterTickNoAheadDeepZoomMs.toFixed(0)} ms`);
+  figure('webAfterTickCpuMs: the page process\'s CPU from the tick until drawn ahead (drawn ahead / not)', `${result.webAfterTickCpuMs.toFixed(0)} / ${result.webAfterTickNoAheadCpuMs.toFixed(0)} ms (each: ${cpu.on.map((x) => x.toFixed(0)).join(', ')} / ${cpu.off.map((x) => x.toFixed(0)).join(', ')})`);
+  return result;
 }
 
 /**

@@ -1,12 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { ReplayFileError } from '../app/journal/replayFile.js';
 import { replayText, reportText } from './replay.js';
+import { replayStore } from './replayStore.js';
+import { explainFailure } from './storeFailure.js';
 
-/** `npm run replay -- FILE`: replays a campaign export (docs/replay.md). Exit code 0 only when it replays exactly. */
+const USAGE = 'Usage: npm run replay -- FILE (a campaign export from /campaign export)\n'
+  + '       npm run replay -- --store [TARGET] [--campaign ID] (every campaign of a store, or one; TARGET a SQLite file or a postgres:// URL, by default DATABASE_URL)\n';
+
+/** `npm run replay -- FILE` or `-- --store TARGET`: replays a campaign export, or a store's campaigns (docs/replay.md). Exit code 0 only when all replay exactly. */
 async function main(): Promise<void> {
-  const path = process.argv[2];
-  if (!path) {
-    process.stderr.write('Usage: npm run replay -- FILE (a campaign export from /campaign export)\n');
+  const args = process.argv.slice(2);
+  if (args[0] === '--store') return replayFromStore(args.slice(1));
+  const path = args[0];
+  if (!path || args.length > 1) {
+    process.stderr.write(USAGE);
     process.exitCode = 2;
     return;
   }
@@ -17,6 +24,26 @@ async function main(): Promise<void> {
   } catch (err) {
     if (!(err instanceof ReplayFileError)) throw err;
     process.stdout.write(`REFUSED: ${path} is not a replayable export: ${err.message}. Nothing was replayed.\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** `--store [TARGET] [--campaign ID]`. */
+async function replayFromStore(args: string[]): Promise<void> {
+  const at = args.indexOf('--campaign');
+  const campaignId = at >= 0 ? args[at + 1] : undefined;
+  const rest = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
+  const target = rest[0] ?? process.env['DATABASE_URL'];
+  if ((at >= 0 && campaignId === undefined) || rest.length > 1 || target === undefined || target === '') {
+    process.stderr.write(USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    const exact = await replayStore(target, (line) => process.stdout.write(`${line}\n`), campaignId);
+    process.exitCode = exact ? 0 : 1;
+  } catch (err) {
+    process.stderr.write(`${explainFailure(err)}\n`);
     process.exitCode = 1;
   }
 }

@@ -10,7 +10,7 @@ import { syncPgDrizzle } from './pg/session.js';
 import { CAMPAIGN_LOCK, pgTransaction } from './pg/transaction.js';
 import * as schema from './schema.js';
 import * as schemaPg from './schemaPg.js';
-import { appliedSqliteMigrations, assertKnownSchema } from './schemaVersion.js';
+import { type AppliedMigration, appliedSqliteMigrations, assertCurrentSchema, assertKnownSchema } from './schemaVersion.js';
 
 /** The Drizzle instance statements are built on (typed as SQLite's on both stores: see prepared.ts). */
 export type Orm = BetterSQLite3Database<typeof schema>;
@@ -93,6 +93,7 @@ const MIGRATIONS_PG = resolve(dirname(fileURLToPath(import.meta.url)), '../../mi
  */
 export function openDatabase(path: string): Database {
   if (isPostgresUrl(path)) return openPostgres(path);
+  if (path === ':memory:' && emptyImage) return openImage(emptyImage);
   if (path !== ':memory:') {
     const dir = dirname(resolve(path));
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
@@ -109,7 +110,21 @@ export function openDatabase(path: string): Database {
   if (Array.isArray(broken) && broken.length > 0) throw new Error(`database has ${broken.length} rows with broken foreign keys after migration`);
   sqlite.pragma('foreign_keys = ON');
   reclaimFreeSpace(sqlite);
+  if (path === ':memory:') emptyImage = sqlite.serialize();
   return { dialect: 'sqlite', orm, tables: schema, sqlite };
+}
+
+/**
+ * The first new in-memory database of the process, just migrated: the next ones are opened from
+ * this copy instead of running every migration again (the tests open one for each app).
+ */
+let emptyImage: Buffer | undefined;
+
+function openImage(image: Buffer): SqliteStore {
+  const sqlite = new BetterSqlite3(image);
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  return { dialect: 'sqlite', orm: drizzle(sqlite, { schema }), tables: schema, sqlite };
 }
 
 /** A database a newer version of the bot upgraded is closed untouched and refused (schemaVersion.ts). */
@@ -153,6 +168,38 @@ function openPostgres(url: string): PostgresStore {
   const orm = syncPgDrizzle(bridge, schemaPg) as unknown as Orm;
   // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the same names and value types; see above
   return { dialect: 'postgres', orm, tables: schemaPg as unknown as Tables, bridge };
+}
+
+/**
+ * Opens a database as it is, for tools that read one without changing it (`npm run db:copy`'s
+ * source, `npm run replay -- --store`): nothing is migrated or created (a SQLite file must exist
+ * and is opened read-only), and a database not at this build's schema is refused, closed
+ * (NewerSchemaError, OlderSchemaError: src/db/schemaVersion.ts).
+ */
+export function openExisting(path: string): Database {
+  if (isPostgresUrl(path)) {
+    const bridge = openPgBridge(path);
+    try {
+      const known = bridge.query("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL", []).rows[0]?.[0] === true;
+      const applied: AppliedMigration[] = !known ? [] : bridge.query('SELECT hash, created_at FROM drizzle.__drizzle_migrations', []).rows
+        .map((row) => ({ hash: String(row[0]), createdAt: Number(row[1]) }));
+      assertCurrentSchema(applied, MIGRATIONS_PG);
+    } catch (error) {
+      bridge.close();
+      throw error;
+    }
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- as in openPostgres
+    return { dialect: 'postgres', orm: syncPgDrizzle(bridge, schemaPg) as unknown as Orm, tables: schemaPg as unknown as Tables, bridge };
+  }
+  const sqlite = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+  try {
+    sqlite.pragma('busy_timeout = 5000');
+    assertCurrentSchema(appliedSqliteMigrations(sqlite), MIGRATIONS);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  return { dialect: 'sqlite', orm: drizzle(sqlite, { schema }), tables: schema, sqlite };
 }
 
 export function closeDatabase(db: Database): void {

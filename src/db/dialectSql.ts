@@ -19,3 +19,22 @@ export function jsonNumber(db: Database, column: Column, key: string): SQL {
     ? sql`json_extract(${column}, ${`$.${key}`})`
     : sql`(${column}::json ->> ${key})::numeric`;
 }
+
+/**
+ * After rows were inserted with their ids (`npm run db:copy`): each PostgreSQL identity column's
+ * sequence is set past the largest id, so the next insert does not collide. SQLite needs nothing
+ * (an AUTOINCREMENT key continues from the largest id inserted). The identity columns are read
+ * from the catalog, so a new one is covered without a change here.
+ */
+export function resetIdentitySequences(db: Database): { table: string; column: string; next: number }[] {
+  if (db.dialect === 'sqlite') return [];
+  const identities = db.bridge.query(
+    "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES' ORDER BY table_name, column_name", [],
+  ).rows.map((r) => ({ table: String(r[0]), column: String(r[1]) }));
+  return identities.map(({ table, column }) => {
+    const t = `"${table.replaceAll('"', '""')}"`;
+    const c = `"${column.replaceAll('"', '""')}"`;
+    const row = db.bridge.query(`SELECT setval(pg_get_serial_sequence($1, $2), coalesce(max(${c}), 0) + 1, false) FROM ${t}`, [t, column]).rows[0];
+    return { table, column, next: Number(row?.[0]) };
+  });
+}

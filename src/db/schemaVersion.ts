@@ -45,6 +45,26 @@ export function assertKnownSchema(applied: readonly AppliedMigration[], folder: 
   );
 }
 
+/** The database is at an older schema than this build's (or at none): it has not been migrated to it. */
+export class OlderSchemaError extends Error {
+  override readonly name = 'OlderSchemaError';
+}
+
+/**
+ * For a database opened as it is (openExisting): throws NewerSchemaError for one a newer bot
+ * upgraded, OlderSchemaError for one missing any of this build's migrations (or holding none).
+ */
+export function assertCurrentSchema(applied: readonly AppliedMigration[], folder: string): void {
+  assertKnownSchema(applied, folder);
+  const known = readMigrationFiles({ migrationsFolder: folder });
+  if (applied.length === 0) throw new OlderSchemaError('it holds no campaign tables (no migration of the bot was ever applied to it)');
+  const last = Math.max(...applied.map((m) => m.createdAt));
+  const missing = known.filter((m) => m.folderMillis > last);
+  if (missing.length > 0) {
+    throw new OlderSchemaError(`it is at an older schema than this version of the bot (its newest migration is of ${when(last)}; ${missing.length} of this version's ${known.length} migrations are not applied)`);
+  }
+}
+
 /** The migrations an SQLite database has applied (none when drizzle never migrated it). */
 export function appliedSqliteMigrations(sqlite: BetterSqlite3.Database): AppliedMigration[] {
   const table = sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get();

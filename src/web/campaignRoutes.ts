@@ -102,7 +102,9 @@ function personPage(campaignId: string): string {
 export function campaignRoutes(ctx: RouteContext): void {
   const { server, app, logins } = ctx;
   server.get<{ Params: { id: string } }>('/c/:id', async (req, reply) => {
-    if (!logins.sessionFor(req, req.params.id)) return notFound(reply);
+    const s = logins.sessionFor(req, req.params.id);
+    if (!s) return notFound(reply);
+    ctx.readers?.seen(s);
     return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(personPage(req.params.id));
   });
 

@@ -27,6 +27,8 @@ export interface RouteContext {
   readonly pageVersions: Map<string, string>;
   /** Told each time a reader's page or map version is worked out anew (a person's by user id, the spectators' as `spectator`): for tests to count. */
   readonly recomputed?: Recomputed;
+  /** Told of each person opening their page, when their first views are drawn ahead (drawAhead.ts). */
+  readonly readers?: { seen(s: WebSession): void };
 }
 
 /** Told of a reader's page or map version worked out anew (not from what the server kept). */

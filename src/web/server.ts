@@ -10,7 +10,8 @@ import type { App } from '../app/app.js';
 import { WEB_MAP_WIDTH } from '../app/web/webPage.js';
 import { WEB_LINK_TTL_MS } from '../app/web/webKeys.js';
 import { isStoreUnavailable } from '../app/handleError.js';
-import { campaignRoutes } from './campaignRoutes.js';
+import { campaignRoutes, sessionView } from './campaignRoutes.js';
+import { DrawAhead, type DrawAheadOptions } from './drawAhead.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
 import type { PollSchedule } from './eventStream.js';
 import { cookieLogins, loginRoutes } from './logins.js';
@@ -50,10 +51,14 @@ export interface WebOptions {
   readonly oauth?: OAuthProvider;
   /** The rate limits of the login, link and spectator routes (default DEFAULT_RATE_LIMITS: 20 and 600 a minute). */
   readonly rateLimits?: RateLimits;
+  /** Draws recent readers' first views ahead when their campaign moves (drawAhead.ts); off unless given (startWebFromConfig turns it on). */
+  readonly drawAhead?: DrawAheadOptions;
 }
 
 export interface WebServer {
   readonly url: string;
+  /** Resolves once the first views being drawn ahead are drawn (at once when drawing ahead is off). */
+  drawnAhead(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,10 +77,16 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   const server: FastifyInstance = Fastify({ logger: false, routerOptions: { maxParamLength: 400 }, trustProxy: opts.trustProxy ?? (opts.publicUrl !== undefined ? 'loopback' : false) });
   const secure = opts.publicUrl?.startsWith('https://') ?? false;
   await registerPlugins(server, secret, secure);
+  const stored = new StoredViews();
+  const maps = new TileCache(WEB_MAP_WIDTH, { pictures: 48, tiles: 400, stored, ...(opts.drawn ? { drawn: opts.drawn } : {}) });
+  const ahead = opts.drawAhead
+    ? new DrawAhead({ app, dir: stored.dir, viewOf: (s) => sessionView(ctx, s, {}), first: (key, draw) => maps.first(key, draw) }, opts.drawAhead)
+    : undefined;
   const ctx: RouteContext = {
     server,
     app,
-    maps: new TileCache(WEB_MAP_WIDTH, { pictures: 48, tiles: 400, stored: new StoredViews(), ...(opts.drawn ? { drawn: opts.drawn } : {}) }),
+    maps,
+    ...(ahead ? { readers: ahead } : {}),
     logins: cookieLogins(app, secure),
     streams: new Set(),
     pollMs: opts.pollMs ?? 2000,
@@ -102,7 +113,9 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   app.web = { publicUrl, secret, linkTtlMs: WEB_LINK_TTL_MS };
   return {
     url: `http://${host}:${url.port}`,
+    drawnAhead: async () => ahead?.drawn(),
     async close() {
+      ahead?.close();
       delete app.web;
       for (const end of [...ctx.streams]) end();
       await server.close();

@@ -47,7 +47,7 @@ export class StoredViews {
   private writes = 0;
 
   /** `dir`: where the files go (default: `web/` in the static layers' directory beside the database; none for an in-memory one). */
-  constructor(private readonly dir: string | undefined = storedViewsDir()) {}
+  constructor(readonly dir: string | undefined = storedViewsDir()) {}
 
   private path(key: string): string | undefined {
     return this.dir === undefined ? undefined : join(this.dir, `${createHash('sha256').update(`${drawingVersion()}|${key}`).digest('hex').slice(0, 40)}.view`);

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MessageFile } from '../../src/app/messages.js';
+import { testStore } from '../support/store.js';
 
 const draws = vi.hoisted(() => ({ opened: new Map<string, () => void>(), started: [] as string[] }));
 vi.mock('../../src/app/pictures.js', () => ({
@@ -51,7 +52,7 @@ function lanesFor(a: TestApp, drawAhead: number, lanes: number, sent: string[]):
 
 describe('drawing pictures ahead of their lane', () => {
   it('GIVEN more maps being drawn than lanes WHEN DMs to other people are due THEN the DMs go out while the maps are drawn; each map post goes out once drawn, and the channel\'s next post after it', async () => {
-    app = createApp({ databasePath: ':memory:', clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
+    app = createApp({ databasePath: testStore(), clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
     const a = app;
     // Oldest first: three channel posts with a map each, then DMs, then the first channel's next post.
     for (const c of ['ch1', 'ch2', 'ch3']) queue(a, c, `tick ${c}`, `map-${c}`);
@@ -77,7 +78,7 @@ describe('drawing pictures ahead of their lane', () => {
   });
 
   it('GIVEN no drawing ahead (the console) WHEN a map is being drawn in the only lane THEN nothing else goes out before it: the output keeps its order', async () => {
-    app = createApp({ databasePath: ':memory:', clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
+    app = createApp({ databasePath: testStore(), clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
     const a = app;
     queue(a, 'ch1', 'tick', 'map-ch1');
     queue(a, 'user1', 'report');
@@ -93,7 +94,7 @@ describe('drawing pictures ahead of their lane', () => {
   });
 
   it('GIVEN drawing ahead WHEN maps are due faster than they are drawn THEN at most drawAhead are drawn at once', async () => {
-    app = createApp({ databasePath: ':memory:', clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
+    app = createApp({ databasePath: testStore(), clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
     const a = app;
     for (let k = 0; k < 10; k++) queue(a, `ch${k}`, `tick ${k}`, `map-${k}`);
     const sent: string[] = [];

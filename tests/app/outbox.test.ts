@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app/app.js';
 import { runDelivery, type OutboxItem } from '../../src/app/outbox.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
-import { rawSqlite } from '../../src/db/client.js';
+import { sqlRows } from '../support/sql.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -11,7 +11,7 @@ const CREATE = '@referee /campaign create scenario:valormr name:"Autumn War"';
 
 /** What a delivery run would find due now (read only: nothing is claimed). */
 const dueNow = (app: App): string[] =>
-  (rawSqlite(app.db).prepare("select content from outbox_messages where status = 'pending' and next_attempt_at <= ? order by id").all(app.clock.now().toISOString()) as { content: string }[]).map((r) => r.content);
+  sqlRows(app.db, "select content from outbox_messages where status = 'pending' and next_attempt_at <= ? order by id", app.clock.now().toISOString()).map((r) => r[0] as string);
 
 describe('outbox: delivery after commit, with retry', () => {
   it('GIVEN a closed DM WHEN delivering THEN the message is kept, the channel is told without content and the referee is told', async () => {

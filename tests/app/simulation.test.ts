@@ -5,7 +5,7 @@ import type { CampaignState } from '../../src/engine/state/index.js';
 import { classifyRoll } from '../../src/engine/dice/index.js';
 import { allEvents } from '../../src/db/eventRepo.js';
 import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';
-import { rawSqlite } from '../../src/db/client.js';
+import { sqlNumber } from '../support/sql.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -62,7 +62,7 @@ describe('simulation: the Valormr scenario under many seeded orders', () => {
     });
     expect(moved.length).toBeGreaterThan(5);
     // Contacts were made (closed ones have left the live state; their records stay in their table).
-    expect((rawSqlite(h.app.db).prepare('select count(*) as n from contacts').get() as { n: number }).n).toBeGreaterThan(0); // so the secrecy check below means something
+    expect(sqlNumber(h.app.db, 'select count(*) from contacts')).toBeGreaterThan(0); // so the secrecy check below means something
     // Secrecy: nothing public carries a figure count, a strength or an estimate.
     const publicText = h.outputs.filter((o) => o.to === 'channel' || o.to === 'reply').map((o) => o.content).join('\n');
     expect(publicText).not.toMatch(/\d+\s*(figures?|troops)\b/i);

@@ -10,6 +10,7 @@ import { startDiscordBot, type DiscordBot, type DiscordBotOptions } from '../../
 import { commandPayloads } from '../../src/discord/registration.js';
 import type { ButtonHandler, Command } from '../../src/app/commandContext.js';
 import { FakeDiscord } from './fakeDiscord.js';
+import { testStore } from '../support/store.js';
 
 export interface LogEntry {
   readonly level: 'debug' | 'info' | 'warn' | 'error';
@@ -77,7 +78,7 @@ export async function startHarness(opts: {
   fake.setCommands(commandPayloads(opts.commands));
   const logs = new RecordingLogger();
   const clock = new TestClock();
-  const app = createApp({ databasePath: ':memory:', clock, logger: logs, dice: seededDice(opts.seed ?? 42, opts.dice ?? []) });
+  const app = createApp({ databasePath: testStore(), clock, logger: logs, dice: seededDice(opts.seed ?? 42, opts.dice ?? []) });
   const bot = await startDiscordBot({
     app,
     token: fake.token,

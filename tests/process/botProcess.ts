@@ -45,6 +45,8 @@ export function botEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     DOTENV_CONFIG_QUIET: 'true',
     LOG_LEVEL: 'info',
     WEB_PORT: '0',
+    // On PostgreSQL, the bridge's worker compiled once for the run (tests/setup/compileBridgeWorker.ts).
+    ...(process.env.VALORMR_BRIDGE_WORKER_JS ? { VALORMR_BRIDGE_WORKER_JS: process.env.VALORMR_BRIDGE_WORKER_JS } : {}),
     ...extra,
   };
 }

@@ -14,7 +14,8 @@ import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { parseScenarioText } from '../../src/app/scenarios.js';
 import { killAll, startProcess, botEnv } from './botProcess.js';
 import { tinyScenario } from './tinyScenario.js';
-import { rawSqlite } from '../../src/db/client.js';
+import { sqlRows } from '../support/sql.js';
+import { sharedTestStore } from '../support/store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-workers-'));
 
@@ -25,22 +26,21 @@ afterAll(async () => {
 
 describe('two delivery processes on one database', () => {
   it('GIVEN 500 queued messages to 100 destinations WHEN two processes deliver at once THEN each is sent exactly once, in order per destination', async () => {
-    const db = join(dir, 'outbox.db');
+    const db = sharedTestStore(join(dir, 'outbox.db'));
     const log = join(dir, 'sent.log');
     const app = createApp({ databasePath: db });
     const scenario = parseScenarioText(tinyScenario(), 'tiny');
     const state = newCampaign({ id: 'c1', name: 'Load', scenario, seed: 1 });
     const now = new Date().toISOString();
     insertNewCampaign(app, { meta: { guildId: 'g1', channelId: 'ch1', ownerUserId: 'u0', createdAt: now }, state, scenario, actorUserId: 'u0', events: [], outbox: [] });
-    const clear = rawSqlite(app.db).prepare('delete from outbox_messages');
-    clear.run();
+    sqlRows(app.db, 'delete from outbox_messages');
     for (let i = 0; i < 500; i++) enqueue(app.db, { campaignId: 'c1', to: 'dm', userId: `u${i % 100}`, content: `message ${i}`, nonce: `m${i}` }, now);
-    const ids = (rawSqlite(app.db).prepare("select id, user_id as userId from outbox_messages where status = 'pending' order by id").all() as { id: number; userId: string }[]);
+    const ids = sqlRows(app.db, "select id, user_id from outbox_messages where status = 'pending' order by id").map(([id, userId]) => ({ id: Number(id), userId: userId as string }));
     expect(ids).toHaveLength(500);
 
     const workers = ['A', 'B'].map((name) => startProcess(['--import', 'tsx', 'tests/process/deliveryWorker.ts', db, log, name], botEnv({})));
-    // Both load their code first; then go at the same moment.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Both load their code and connect first; then go at the same moment.
+    await Promise.all(workers.map((w) => w.waitForLine((l) => l === 'ready', 120_000, `worker ready`)));
     for (const w of workers) w.child.stdin.write('go\n');
     const exits = await Promise.all(workers.map((w) => w.exited));
     expect(exits.map((e) => e.code), workers.map((w) => w.stderr.join('\n')).join('\n')).toEqual([0, 0]);
@@ -65,7 +65,7 @@ describe('two delivery processes on one database', () => {
     const perUser = new Map<string, number[]>();
     for (const [id, user] of lines) perUser.set(user!, [...(perUser.get(user!) ?? []), Number(id)]);
     for (const list of perUser.values()) expect(list).toEqual([...list].sort((a, b) => a - b));
-    const statuses = rawSqlite(app.db).prepare('select status, count(*) as n from outbox_messages group by status').all();
+    const statuses = sqlRows(app.db, 'select status, count(*) from outbox_messages group by status').map(([status, n]) => ({ status, n: Number(n) }));
     expect(statuses).toEqual([{ status: 'sent', n: 500 }]);
     app.close();
   }, 300_000);

@@ -15,7 +15,8 @@ import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { killAll, sleep, startBot } from './botProcess.js';
-import { rawSqlite } from '../../src/db/client.js';
+import { sqlNumber } from '../support/sql.js';
+import { sharedTestStore, storeEnv } from '../support/store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-twice-'));
 let fake: FakeDiscord | undefined;
@@ -33,15 +34,15 @@ describe('two instances on one token', () => {
   it('GIVEN two bot processes on one database, each given every interaction WHEN 20 undeferred (/campaign assign) and 20 deferred (/rest) commands run THEN every effect happens once, every answer and DM is sent once, and no error is logged', async () => {
     fake = await FakeDiscord.start({ users: Object.values(PEOPLE), everySession: true });
     fake.setCommands(commandPayloads(commands));
-    const path = join(dir, 'twice.db');
+    const path = sharedTestStore(join(dir, 'twice.db'));
     const app = createApp({ databasePath: path });
     const actor = { userId: PEOPLE.referee.id, userName: 'Ref', guildId: fake.guildId, channelId: fake.channelId, roleIds: [] };
     createCampaign(app, actor, { name: 'Twice', scenario: 'valormr' });
     startCampaign(app, actor);
 
-    const env = { DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, DATABASE_PATH: path, LOG_LEVEL: 'debug' };
+    const env = { DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, ...storeEnv(path), LOG_LEVEL: 'debug' };
     const bots = [startBot(env), startBot(env)];
-    await Promise.all(bots.map((b) => b.waitForLine((l) => l.includes('"discord ready"'), 60_000, 'the bot ready')));
+    await Promise.all(bots.map((b) => b.waitForLine((l) => l.includes('"discord ready"'), 120_000, 'the bot ready')));
     expect(fake.sessions.filter((s) => s.socket)).toHaveLength(2);
 
     const players = [PEOPLE.alice.id, PEOPLE.bob.id];
@@ -53,7 +54,7 @@ describe('two instances on one token', () => {
     const orders: string[] = [];
     for (const [i, army] of ARMIES.entries()) orders.push(fake.pushCommand({ command: 'rest', options: { army }, userId: players[i % 2]! }));
     await Promise.all(orders.map((id) => fake!.waitForAnswer(id, 1, 30_000)));
-    const count = (sql: string): number => rawSqlite(app.db).prepare(sql).pluck().get() as number;
+    const count = (sql: string): number => sqlNumber(app.db, sql);
     await fake.waitFor(() => count("select count(*) from outbox_messages where status = 'pending'") === 0, 30_000, 'an empty outbox');
     await sleep(1000); // anything run or sent twice would show by now
 

@@ -8,7 +8,7 @@ import type { Actor } from '../../src/app/actor.js';
 import type { Harness } from './harness.js';
 import { campaignState, consoleHarness } from './harness.js';
 import { contactHarness, open } from './contactSetup.js';
-import { rawSqlite } from '../../src/db/client.js';
+import { sqlNumber } from '../support/sql.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -93,7 +93,7 @@ describe('the campaign book (/campaign export format:markdown)', () => {
 describe('the time-lapse (/campaign timelapse)', () => {
   it('GIVEN ten ticks played THEN the animated WebP decodes to ten frames of the map', async () => {
     h = await playedCampaign();
-    const ticks = (rawSqlite(h.app.db).prepare('select count(*) as n from ticks').get() as { n: number }).n;
+    const ticks = sqlNumber(h.app.db, 'select count(*) from ticks');
     const [r] = await campaignTimelapse(h.app, actor('carol'), { secret: false });
     const data = r!.files![0]!.data;
     const meta = await sharp(data, { animated: true }).metadata();
@@ -118,7 +118,7 @@ describe('the time-lapse (/campaign timelapse)', () => {
     const data = r!.files![0]!.data;
     expect((await sharp(data, { animated: true }).metadata()).pages).toBe(100);
     expect(data.length).toBeLessThan(8 * 1024 * 1024);
-  }, 120_000);
+  }, 300_000); // a hang guard: 20 s at rest, over 120 s at load 20
 
   it('GIVEN a commander asking for every army THEN it is refused: that is the referee\'s', async () => {
     h = await playedCampaign();

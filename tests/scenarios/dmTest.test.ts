@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { consoleHarness, type Harness } from './harness.js';
-import { rawSqlite } from '../../src/db/client.js';
+import { sqlRows } from '../support/sql.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -8,7 +8,10 @@ afterEach(() => h?.close());
 const CREATE = ['!now 2026-11-22T10:00Z', '@referee /campaign create scenario:valormr name:"Autumn War"'].join('\n');
 
 /** The outbox rows of the DM-test notices: what the channel got and whom it pings. */
-const testNotices = (x: Harness) => (rawSqlite(x.app.db).prepare("select content, mentions from outbox_messages where \"to\" = 'channel' and json_extract(data, '$.type') = 'dmTestRefused' order by id").all() as { content: string; mentions: string | null }[]);
+const testNotices = (x: Harness): { content: string; mentions: string | null }[] =>
+  sqlRows(x.app.db, 'select content, mentions, data from outbox_messages where "to" = \'channel\' order by id')
+    .filter((r) => r[2] !== null && (JSON.parse(r[2] as string) as { type?: string }).type === 'dmTestRefused')
+    .map((r) => ({ content: r[0] as string, mentions: r[1] as string | null }));
 
 describe('GIVEN DMs tested before they matter', () => {
   it('WHEN a player with open DMs is given an army and the campaign starts THEN each time they get a short DM saying their secrets come there', async () => {

@@ -5,7 +5,7 @@ import type { ConsoleOutput } from '../../src/console/session.js';
 import type { Harness } from './harness.js';
 import { campaignState } from './harness.js';
 import { contactHarness, open } from './contactSetup.js';
-import { rawSqlite } from '../../src/db/client.js';
+import { sqlRows } from '../support/sql.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -92,7 +92,7 @@ describe('RULINGS 7: provably fair dice, and secret (docs/dice.md)', () => {
 
   it('GIVEN a die changed in the log after the fact THEN /dice verify finds it, naming the die: a public one for anyone, a secret one for the referee', async () => {
     h = await playedCampaign();
-    const bump = (id: number, r: Roll): void => { rawSqlite(h!.app.db).prepare("update events set data = json_set(data, '$.value', ?) where id = ?").run(r.value === r.sides ? 1 : r.value + 1, id); };
+    const bump = (id: number, r: Roll): void => { sqlRows(h!.app.db, 'update events set data = ? where id = ?', JSON.stringify({ ...r, value: r.value === r.sides ? 1 : r.value + 1 }), id); };
     const rolls = diceEvents(h).filter((e) => e.type === 'diceRolled' && (e.data as Roll).period === 0);
     const secret = rolls.find((e) => (e.data as Roll).stream === 'secret' && (e.data as Roll).source === 'seeded')!;
     bump(secret.id, secret.data as Roll);
@@ -109,13 +109,13 @@ describe('RULINGS 7: provably fair dice, and secret (docs/dice.md)', () => {
     h = await playedCampaign();
     const id = campaignState(h).id;
     const secret = diceEvents(h).filter((e) => e.type === 'diceRolled' && (e.data as Roll).stream === 'secret' && (e.data as Roll).period === 0);
-    rawSqlite(h.app.db).prepare('delete from events where id = ?').run(secret.at(-1)!.id);
+    sqlRows(h.app.db, 'delete from events where id = ?', secret.at(-1)!.id);
     expect((await h.run('@referee /dice verify tick:0'))[0]?.content).toMatch(/^❌ .*(missing from the log|the log holds \d+ secret dice, but the period rolled)/);
     const weather = diceEvents(h).find((e) => e.type === 'diceRolled' && (e.data as Roll).stream === 'public' && (e.data as Roll).period === 2)!;
-    rawSqlite(h.app.db).prepare('delete from events where id = ?').run(weather.id);
+    sqlRows(h.app.db, 'delete from events where id = ?', weather.id);
     expect((await h.run('@carol /dice verify tick:2'))[0]?.content).toMatch(/^❌ .*(missing from the log|public dice, but the period rolled)/);
     const reveal = allEvents(h.app.db, id).find((e) => e.type === 'diceSeedRevealed' && (e.data as { period: number }).period === 1)!;
-    rawSqlite(h.app.db).prepare("update events set data = json_set(data, '$.seed', ?) where id = ?").run('0'.repeat(32), reveal.id);
+    sqlRows(h.app.db, 'update events set data = ? where id = ?', JSON.stringify({ ...(reveal.data as object), seed: '0'.repeat(32) }), reveal.id);
     expect((await h.run('@carol /dice verify tick:1'))[0]?.content).toMatch(/^❌ .*SHA-256 is not the one published/);
   });
 

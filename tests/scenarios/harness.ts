@@ -8,6 +8,7 @@ import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
 import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
 import type { CampaignState } from '../../src/engine/state/index.js';
 import { readCampaign } from '../../src/app/unitOfWork.js';
+import { testStore } from '../support/store.js';
 
 export interface Harness {
   readonly app: ReturnType<typeof createApp>;
@@ -25,12 +26,12 @@ export interface Harness {
   close(): void;
 }
 
-/** A console session on a fresh database, for scenario tests. */
+/** A console session on a fresh database (testStore(): SQLite in memory, or PostgreSQL on that leg), for scenario tests. */
 export async function consoleHarness(opts: { seed?: number; dice?: number[]; databasePath?: string; now?: string; closedDms?: string[]; setup?: string; where?: { guildId: string; channelId: string } } = {}): Promise<Harness> {
   const clock = new ManualClock(new Date(opts.now ?? '2026-11-22T10:00:00Z'));
   const outDir = mkdtempSync(join(tmpdir(), 'valormr-test-'));
   const dice = seededDice(opts.seed ?? 1, opts.dice ?? []);
-  const app = createApp({ databasePath: opts.databasePath ?? ':memory:', clock, dice });
+  const app = createApp({ databasePath: opts.databasePath ?? testStore(), clock, dice });
   const outputs: ConsoleOutput[] = [];
   const session = new ConsoleSession(app, {
     where: { guildId: opts.where?.guildId ?? 'console', channelId: opts.where?.channelId ?? 'console', baseDir: process.cwd() },

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consoleHarness, type Harness } from './harness.js';
+import { sharedTestStore } from '../support/store.js';
 
 const CREATE = '@referee /campaign create scenario:valormr name:"Autumn War"';
 let h: Harness | undefined;
@@ -72,9 +73,8 @@ describe('campaign lifecycle through the console', () => {
     expect(out?.files?.[0]).toMatch(/autumn-war-export\.json$/);
   });
 
-  it('survives a restart of the program: same database file, same campaign', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'valormr-restart-'));
-    const databasePath = join(dir, 'campaign.db');
+  it('survives a restart of the program: same database, same campaign', async () => {
+    const databasePath = sharedTestStore(join(mkdtempSync(join(tmpdir(), 'valormr-restart-')), 'campaign.db'));
     h = await consoleHarness({ databasePath, setup: CREATE });
     await h.run('@referee /campaign assign army:hadewych user:alice', '@referee /army edit army:hadewych hex:0817', '@referee /campaign start', '!tick');
     h.close();

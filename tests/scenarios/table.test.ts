@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getCampaignMeta } from '../../src/db/campaignRepo.js';
 import { autumnWar, consoleHarness, type Harness } from './harness.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
-import { rawSqlite } from '../../src/db/client.js';
+import { sqlValue } from '../support/sql.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -12,7 +12,7 @@ const SETUP = autumnWar({ hadewych: 'alice', aeskrvald: 'bob' });
 const errorOf = (o: ConsoleOutput | undefined): unknown => (o?.data as { error?: string } | undefined)?.error;
 const checkOf = (outs: ConsoleOutput[]) => outs.find((o) => (o.data as { played?: number } | undefined)?.played !== undefined)?.data as { played: number; reminded: number; resumed: number };
 const meta = (x: Harness) => {
-  const id = (rawSqlite(x.app.db).prepare('select id from campaigns').get() as { id: string }).id;
+  const id = sqlValue(x.app.db, 'select id from campaigns') as string;
   const m = getCampaignMeta(x.app.db, id);
   if (!m) throw new Error('no campaign');
   return m;

@@ -4,7 +4,7 @@ import { getCampaignMeta } from '../../src/db/campaignRepo.js';
 import { outboxByStatus } from '../../src/db/outboxRepo.js';
 import type { CampaignState, Order } from '../../src/engine/state/index.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
-import { rawSqlite } from '../../src/db/client.js';
+import { sqlNumber, sqlRows } from '../support/sql.js';
 
 /** Campaign created at 10:00Z on 2026-11-22, cadence 08:00 and 20:00 UTC (the default): first tick due 20:00Z. */
 export const START = '2026-11-22T10:00:00Z';
@@ -28,11 +28,10 @@ export async function scheduled(opts: { databasePath?: string; start?: boolean; 
 
 export const meta = (app: App, id: string) => getCampaignMeta(app.db, id);
 export const state = (app: App, id: string): CampaignState => readCampaign(app, { campaignId: id }, (tx) => tx.state);
-/** Every campaign id, oldest first (test set-up). */
+/** Every campaign id, oldest first (test set-up; on SQLite those made at one instant in the order made). */
 export const campaignIds = (app: App): string[] =>
-  (rawSqlite(app.db).prepare('select id from campaigns order by created_at, rowid').all() as { id: string }[]).map((r) => r.id);
-export const ticksPlayed = (app: App, id: string): number =>
-  (rawSqlite(app.db).prepare('select count(*) as n from ticks where campaign_id = ?').get(id) as { n: number }).n;
+  sqlRows(app.db, `select id from campaigns order by created_at, ${app.db.dialect === 'sqlite' ? 'rowid' : 'id'}`).map((r) => r[0] as string);
+export const ticksPlayed = (app: App, id: string): number => sqlNumber(app.db, 'select count(*) from ticks where campaign_id = ?', id);
 
 /** Messages queued (not yet delivered) for a user. */
 export const pendingDms = (app: App, id: string, userId: string) =>

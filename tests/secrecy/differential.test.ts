@@ -22,7 +22,8 @@ import { autocompletingOptions, CHANNEL_READER, firstDifference, playWorld, play
  * The web pages are readers too (issue 28; webReader.ts), in every test: each commander's page
  * and the spectators' (for the channel), dave's once he holds the seat. What their routes serve
  * (status, headers, bodies; every past day's frame; requests for what is not theirs) and every
- * event of their live streams, checked after each line, must be the same bytes in both worlds.
+ * event of their live streams, checked after each line, must be the same bytes in both worlds; so
+ * must how often the server worked each page out anew, and its answers to revalidations (304s).
  * Each distinct picture is drawn, scaled and cut once in the file (drawnOnce.ts).
  */
 
@@ -201,6 +202,9 @@ function assertPageRead(world: World, page: string, pastDay = true): void {
   expect(served(/^GET \/tile\//), `${page}: tiles`).toBeGreaterThanOrEqual(4);
   // A person's page: a past day on the timeline, its frame's tiles served.
   if (pastDay && !page.startsWith('channel')) expect(served(/^GET \/map\.json\?day=1 /), `${page}: day 1 on the timeline`).toBe(1);
+  // Revalidations answered 304 (the ETag just served), and the recomputations counted while the script played.
+  expect(lines.filter((l) => / if-none-match 304 /.test(l)).length, `${page}: 304s`).toBeGreaterThanOrEqual(3);
+  expect(lines.find((l) => l.startsWith('recomputed while played')), `${page}: recomputations counted`).toMatch(/: \|*[pm][pm|]*$/);
   const events = lines.at(-1) ?? '';
   expect(events, `${page}: its live stream`).toMatch(/^events: retry: 3000\nevent: hello\ndata: "[A-Za-z0-9_-]{22}"/);
   expect(events, `${page}: updates pushed`).toMatch(/event: update\ndata: "/);

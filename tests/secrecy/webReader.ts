@@ -11,6 +11,12 @@ import type { Harness } from '../scenarios/harness.js';
  * is, pictures as their SHA-256). Its live event stream is open from before the first line: the
  * open pages are checked once after every line of the script (not on a timer, so that which
  * changes a page is told of does not depend on timing), and the stream's bytes are compared too.
+ * Two more things a reader could time or see are written down and so compared across the worlds:
+ * - how often the server worked out the reader's page and map versions anew (`recomputed`), line
+ *   by line: a hidden fact must not change how much work a reader's page costs;
+ * - revalidations: each picture asked again with the ETag just served, and the first view with
+ *   the ETag the page was served when it opened (before the script): the status (304, or 200 and
+ *   the new bytes) must be the same in both worlds.
  */
 
 /** A web page read in the differential test: a person's (by console user), or the spectators'. */
@@ -41,7 +47,12 @@ interface OpenPage {
   stream: Promise<string> | undefined;
   /** What logging in answered (a person's), and the stream's own answer. */
   readonly opened: string[];
+  /** The ETag of the first view as served when the page opened (what a browser holds). */
+  readonly held: ReadonlyMap<string, string>;
 }
+
+/** Who the server counts a page's recomputations for (src/web/routeContext.ts `Recomputed`): a person by user id, the spectators' page as `spectator`. */
+const countedAs = (r: WebPageReader): string => r.user ?? 'spectator';
 
 /** The web pages of one world, opened before its script plays. */
 export interface WebPages {
@@ -64,8 +75,11 @@ const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', ch
  */
 export async function openWebPages(h: Harness, readers: readonly WebPageReader[]): Promise<WebPages> {
   const checks = new Set<() => void>();
+  // Each recomputation, by reader, and `|` after each line's checks.
+  const recomputed: string[] = [];
   const web: WebServer = await startWebServer(h.app, {
     port: 0,
+    recomputed: (reader, what) => recomputed.push(`${reader}:${what}`),
     schedule: (check) => {
       checks.add(check);
       return () => checks.delete(check);
@@ -92,10 +106,16 @@ export async function openWebPages(h: Harness, readers: readonly WebPageReader[]
     },
     checkOpenPages: () => {
       for (const check of [...checks]) check();
+      recomputed.push('|');
     },
     async finish() {
       const out = new Map<string, string[]>();
-      for (const page of pages) out.set(webName(page.reader.standsFor), await readPage(h, page, campaignId));
+      const during = [...recomputed];
+      for (const page of pages) {
+        const who = countedAs(page.reader);
+        const mine = during.filter((e) => e === '|' || e.startsWith(`${who}:`)).map((e) => (e === '|' ? '|' : e.slice(who.length + 1, who.length + 2))).join('');
+        out.set(webName(page.reader.standsFor), [...await readPage(h, page, campaignId), `recomputed while played (p: page, m: map; | after each line): ${mine}`]);
+      }
       await close();
       for (const page of pages) out.get(webName(page.reader.standsFor))?.push(`events: ${await page.stream}`);
       return out;
@@ -120,7 +140,14 @@ async function openPage(h: Harness, web: WebServer, campaignId: string, reader: 
     base = `${web.url}${r.headers.get('location') ?? ''}`;
     opened.push(`login: ${r.status} to ${(r.headers.get('location') ?? '').split(campaignId).join('<campaign>')}`);
   }
-  const page: OpenPage = { reader, base, cookie, stream: undefined, opened };
+  const held = new Map<string, string>();
+  for (const path of ['/first.png']) {
+    const r = await fetch(`${base}${path}`, { headers: cookie ? { cookie } : {} });
+    await r.arrayBuffer();
+    const tag = r.headers.get('etag');
+    if (tag) held.set(path, tag);
+  }
+  const page: OpenPage = { reader, base, cookie, stream: undefined, opened, held };
   const res = await fetch(`${base}/events`, { headers: cookie ? { cookie } : {} });
   opened.push(`GET /events ${res.status} ${headersOf(res)}`);
   page.stream = drain(res);
@@ -148,12 +175,19 @@ async function drain(res: Response): Promise<string> {
 /** Everything one page serves, as its script asks for it, and what a curious reader might ask besides; one line per request. */
 async function readPage(h: Harness, page: OpenPage, campaignId: string): Promise<string[]> {
   const lines = [...page.opened];
-  const get = async (path: string): Promise<{ status: number; body: Buffer }> => {
-    const r = await fetch(`${page.base}${path}`, { headers: page.cookie ? { cookie: page.cookie } : {}, redirect: 'manual' });
+  const fetched = async (path: string, tag?: string): Promise<{ status: number; body: Buffer; etag: string | null }> => {
+    const headers: Record<string, string> = { ...(page.cookie ? { cookie: page.cookie } : {}), ...(tag ? { 'if-none-match': tag } : {}) };
+    const r = await fetch(`${page.base}${path}`, { headers, redirect: 'manual' });
     const body = Buffer.from(await r.arrayBuffer());
     const text = /json|text/.test(r.headers.get('content-type') ?? '') ? body.toString() : `sha256:${createHash('sha256').update(body).digest('hex')}`;
-    lines.push(`GET ${path} ${r.status} ${headersOf(r)} ${text}`.split(campaignId).join('<campaign>'));
-    return { status: r.status, body };
+    lines.push(`GET ${path}${tag ? ' if-none-match' : ''} ${r.status} ${headersOf(r)} ${text}`.split(campaignId).join('<campaign>'));
+    return { status: r.status, body, etag: r.headers.get('etag') };
+  };
+  /** A GET, and for a picture, the same asked again with the ETag just served (a browser revalidating: a 304). */
+  const get = async (path: string): Promise<{ status: number; body: Buffer }> => {
+    const r = await fetched(path);
+    if (r.etag !== null && r.status === 200) await fetched(path, r.etag);
+    return r;
   };
   /**
    * One view (now, or a past day) as page.js loads it: its data, the pyramid, tiles by the URLs it
@@ -180,6 +214,8 @@ async function readPage(h: Harness, page: OpenPage, campaignId: string): Promise
     return data;
   };
   await get('');
+  // Revalidated with the ETags held since the page opened (before the script): 304 if unchanged, else the new picture.
+  for (const [path, tag] of page.held) await fetched(path, tag);
   const now = await view('');
   for (const day of now.days) await view(`?day=${day}`);
   // Asking for what is not theirs: every army's view, days not played, a view that is no page.

@@ -1,4 +1,5 @@
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
+import { keepLayersIn } from '../../src/render/index.js';
 import { startWebServer, type WebOptions, type WebServer } from '../../src/web/server.js';
 
 /** A campaign on the console with its web page served on a free loopback port. */
@@ -31,8 +32,13 @@ export function fogSetup(opts: { bobAt?: string; name?: string } = {}): string {
   ].join('\n');
 }
 
-export async function webHarness(opts: { setup?: string; ticks?: number; web?: Partial<WebOptions>; databasePath?: string }): Promise<WebHarness> {
+/**
+ * `renderCacheDir`: where the static layers and stored views go (RENDER_CACHE_DIR: set as createApp
+ * sets it); default beside a SQLite file, in the OS temporary folder on PostgreSQL.
+ */
+export async function webHarness(opts: { setup?: string; ticks?: number; web?: Partial<WebOptions>; databasePath?: string; renderCacheDir?: string | undefined }): Promise<WebHarness> {
   const h = await consoleHarness({ ...(opts.setup ? { setup: opts.setup } : {}), ...(opts.databasePath ? { databasePath: opts.databasePath } : {}) });
+  if (opts.renderCacheDir !== undefined) keepLayersIn(opts.renderCacheDir);
   if (opts.ticks) await h.run(`!tick ${opts.ticks}`);
   const web = await startWebServer(h.app, { port: 0, pollMs: 200, ...opts.web });
   return {

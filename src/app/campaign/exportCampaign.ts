@@ -4,6 +4,7 @@ import type { App } from '../app.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { EXPORT_FORMAT, exportText } from '../journal/replayFile.js';
 import { readCampaign } from '../unitOfWork.js';
+import type { CampaignTx } from '../campaignTx.js';
 import { requireReferee } from '../access.js';
 
 /**
@@ -32,20 +33,30 @@ export function exportedState(state: CampaignState): CampaignState {
 export function exportCampaign(app: App, actor: Actor): Reply[] {
   return readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
-    const head = {
-      exportedAt: tx.now.toISOString(),
-      meta: tx.meta,
-      state: exportedState(tx.state),
-      members: tx.members,
-      scenario: tx.scenario,
-      closedContacts: tx.read.closedContacts(),
-    };
-    const { json: events, count } = tx.read.allEventsJson();
-    // The journal travels with the export, one entry a line, so that anyone can replay it (docs/replay.md).
-    const json = exportText(head, events, tx.read.journal(), tx.state.status === 'ended');
+    const { json, count } = exportJson(tx);
     const file = { name: `${tx.state.name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, data: new TextEncoder().encode(json) };
     // The document is the file; the reply's data only says what it holds.
     return [ephemeral(`Export of **${tx.state.name}**: ${Object.keys(tx.state.armies).length} armies, ${count} events.`,
       { format: EXPORT_FORMAT, campaignId: tx.meta.id, armies: Object.keys(tx.state.armies).length, events: count, file: file.name }, [file])];
   });
+}
+
+/** The export of a campaign by its id, as `/campaign export` gives its referee (`npm run db:copy` checks a copy with it). */
+export function campaignExportText(app: App, campaignId: string): string {
+  return readCampaign(app, { campaignId }, (tx) => exportJson(tx).json);
+}
+
+/** The export document (one read transaction; the log written out from its stored text, so a season's export stays fast). */
+function exportJson(tx: CampaignTx): { json: string; count: number } {
+  const head = {
+    exportedAt: tx.now.toISOString(),
+    meta: tx.meta,
+    state: exportedState(tx.state),
+    members: tx.members,
+    scenario: tx.scenario,
+    closedContacts: tx.read.closedContacts(),
+  };
+  const { json: events, count } = tx.read.allEventsJson();
+  // The journal travels with the export, one entry a line, so that anyone can replay it (docs/replay.md).
+  return { json: exportText(head, events, tx.read.journal(), tx.state.status === 'ended'), count };
 }

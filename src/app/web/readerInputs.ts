@@ -24,13 +24,18 @@ import type { PageRequest } from './webPage.js';
  * anything hidden from them): the campaign's public fields; the reader's armies whole, with their
  * orders, plans, memories of others, contacts (their own estimates only) and couriers; their
  * side's armies and every army they see or last saw, by the fields a map token shows; and the
- * newest chronicle line they may read. tests/web/readerInputs.test.ts checks that the page and its
- * map are a function of it (never a new version under the same key) along a whole campaign.
+ * newest chronicle line they may read. tests/web/readerInputs.test.ts checks that it covers them:
+ * any one value of the state changed, the page or its map moves only if the key does.
  */
 
-/** What an army shows on a map besides where it stands: its name, side, flags, and whether it is gone. */
+/** Who an army is on a map: its name, its commander (the token's label) and its side; shown on every token of it, a past sighting's too. */
+function identityOf(a: Army | undefined): unknown {
+  return a ? [a.name, a.commander, a.side] : null;
+}
+
+/** What an army shows on a map besides where it stands: who it is, its flags, and whether it is gone. */
 function flagsOf(a: Army | undefined): unknown {
-  return a ? [a.name, a.side, a.formation, a.status] : null;
+  return a ? [identityOf(a), a.formation, a.status] : null;
 }
 
 /** The contacts an army takes part in, as its commander knows them (their own estimates, not the other side's). */
@@ -48,11 +53,11 @@ function commanderInputs(tx: CampaignTx, who: WebReader, armyIds: readonly strin
   const newest = tx.read.chronicle(audiences, NOT_IN_BOOK, { last: 1 })[0]?.id ?? 0;
   const known = knownPositions(s, armyIds);
   return readerVersion(
-    [req.day ?? null, s.name, s.clock, s.status, s.settings, s.weather, s.sides],
+    [req.day ?? null, s.name, s.season, s.clock, s.status, s.settings, s.weather, s.sides],
     armyIds.map((id) => [s.armies[id] ?? null, s.orders[id] ?? null, s.plans[id] ?? null, s.knowledge.armies[id] ?? null, webMayReadSecretsOf(tx, who, id)]),
     Object.values(s.armies).filter((a) => sides.has(a.side)).map((a) => [a.hex, flagsOf(a)]),
-    // Another side's army where it was seen (its sighting), with its flags when seen now (never where it stands now).
-    Object.entries(known).map(([id, seen]) => [id, seen, timeIndex(seen.at) === timeIndex(s.clock) ? flagsOf(s.armies[id]) : null]),
+    // Another side's army where it was seen (its sighting) and who it is, with its flags when seen now (never where it stands now).
+    Object.entries(known).map(([id, seen]) => [id, seen, identityOf(s.armies[id]), timeIndex(seen.at) === timeIndex(s.clock) ? flagsOf(s.armies[id]) : null]),
     contactsOf(s, armyIds),
     Object.values(s.couriers).filter((c) => armyIds.includes(c.fromArmy)),
     audiences,

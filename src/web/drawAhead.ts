@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { App } from '../app/app.js';
+import { webVersion, type WebSession } from '../app/web/webAccess.js';
+import type { PollSchedule } from './eventStream.js';
+import type { DrawAt } from './tiles.js';
+
+/**
+ * Readers' first views drawn ahead (issue 28: the first visit after a tick serves a stored view).
+ * Whose: the readers who opened their page (`/c/:id`) in the last RECENT_MS, remembered in
+ * `readers-<store>.json` beside the stored views (so a restarted process keeps drawing for them;
+ * one file per database, as the folder may be shared: RENDER_CACHE_DIR), at most
+ * MAX_READERS (the longest unseen go). When: each check (every `everyMs`, 5 s by default) reads
+ * the raw version of each of their campaigns (two index lookups); for a campaign that moved (a
+ * tick, mostly), each of its readers' first view is asked for as their page would ask
+ * (`first`): a view whose reader-visible key is unchanged (a change out of their sight) is
+ * already kept and costs nothing; a new one is drawn, scaled and stored (storedViews.ts), one
+ * reader after another, so a tick's drawing never takes every render thread at once.
+ *
+ * This is the web transport drawing its own pictures after the commit, as the Discord transport
+ * draws a message's pictures when it sends it: the tick's transaction and what it stores are
+ * untouched, and a tick played by another process (another shard, another machine) is seen the
+ * same way, in the database.
+ */
+const RECENT_MS = 7 * 24 * 3600_000;
+const MAX_READERS = 500;
+/** A reader's last visit is written down again only when the one kept is older than this. */
+const SEEN_AGAIN_MS = 3600_000;
+
+export interface DrawAheadOptions {
+  /** How often the readers' campaigns are checked for a change (default 5 s). */
+  readonly everyMs?: number;
+  /** Runs the checks instead of a timer (a test runs them when it wants). */
+  readonly schedule?: PollSchedule;
+}
+
+interface Deps {
+  readonly app: App;
+  /** Where the readers file goes (the stored views' folder); none: readers are remembered in memory only. */
+  readonly dir: string | undefined;
+  /** A reader's first view: its key and how to draw it, or undefined when the page is no longer theirs. */
+  readonly viewOf: (s: WebSession) => { key: string; draw: DrawAt } | undefined;
+  /** Makes (or finds kept) a first view, storing it when made (TileCache.first). */
+  readonly first: (key: string, draw: DrawAt) => Promise<unknown>;
+}
+
+/** A short name of the database (a hash of its file's path, or of its URL without the password). */
+function storeName(app: App): string {
+  const db = app.db;
+  let where: string;
+  if (db.dialect === 'postgres') {
+    const url = new URL(db.bridge.url);
+    url.password = '';
+    where = url.toString();
+  } else {
+    where = resolve(db.sqlite.name);
+  }
+  return createHash('sha256').update(where).digest('hex').slice(0, 16);
+}
+
+const readerKey = (s: WebSession): string => `${s.campaignId}\n${s.userId}`;
+
+export class DrawAhead {
+  /** Reader (campaign, user) to the time of their last visit (ms). */
+  private readonly readers = new Map<string, number>();
+  /** The raw version each readers' campaign had at the last check. */
+  private readonly versions = new Map<string, string | undefined>();
+  private queue: Promise<void> = Promise.resolve();
+  private readonly stop: () => void;
+
+  constructor(private readonly deps: Deps, opts: DrawAheadOptions = {}) {
+    this.load();
+    const schedule: PollSchedule = opts.schedule ?? ((check) => {
+      const timer = setInterval(check, opts.everyMs ?? 5000);
+      timer.unref();
+      return () => clearInterval(timer);
+    });
+    this.stop = schedule(() => {
+      try {
+        this.check();
+      } catch (err) {
+        // The store unavailable, mostly: the next check tries again.
+        deps.app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web page: checking readers\' campaigns for views to draw ahead failed');
+      }
+    });
+  }
+
+  private get file(): string | undefined {
+    return this.deps.dir === undefined ? undefined : join(this.deps.dir, `readers-${storeName(this.deps.app)}.json`);
+  }
+
+  /** A reader opened their page: their first view is drawn ahead from now on, while they keep coming back. */
+  seen(s: WebSession): void {
+    const now = this.deps.app.clock.now().getTime();
+    const key = readerKey(s);
+    const last = this.readers.get(key);
+    this.readers.delete(key);
+    this.readers.set(key, now);
+    while (this.readers.size > MAX_READERS) this.readers.delete(this.readers.keys().next().value as string);
+    if (last === undefined || now - last > SEEN_AGAIN_MS) this.save();
+  }
+
+  /** Draws ahead for the readers whose campaign moved since the last check (queued: one view after another). */
+  check(): void {
+    const now = this.deps.app.clock.now().getTime();
+    const byCampaign = new Map<string, string[]>();
+    for (const [key, at] of this.readers) {
+      if (now - at > RECENT_MS) {
+        this.readers.delete(key);
+        continue;
+      }
+      const [campaignId, userId] = key.split('\n') as [string, string];
+      byCampaign.set(campaignId, [...(byCampaign.get(campaignId) ?? []), userId]);
+    }
+    for (const [campaignId, users] of byCampaign) {
+      const version = webVersion(this.deps.app, campaignId);
+      if (this.versions.has(campaignId) && this.versions.get(campaignId) === version) continue;
+      this.versions.set(campaignId, version);
+      if (version === undefined) continue;
+      for (const userId of users) this.queue = this.queue.then(() => this.drawFor({ campaignId, userId }));
+    }
+    if (this.versions.size > 4 * MAX_READERS) this.versions.clear();
+  }
+
+  /** Resolves once every view asked for so far is drawn (or failed). */
+  drawn(): Promise<void> {
+    return this.queue;
+  }
+
+  close(): void {
+    this.stop();
+  }
+
+  private async drawFor(s: WebSession): Promise<void> {
+    try {
+      const view = this.deps.viewOf(s);
+      if (!view) {
+        this.readers.delete(readerKey(s));
+        return;
+      }
+      await this.deps.first(view.key, view.draw);
+    } catch (err) {
+      this.deps.app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web page: drawing a reader\'s first view ahead failed; their next visit draws it');
+    }
+  }
+
+  private load(): void {
+    const file = this.file;
+    if (file === undefined) return;
+    try {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+      if (!kept || typeof kept !== 'object') return;
+      for (const [key, at] of Object.entries(kept)) if (typeof at === 'number' && key.includes('\n')) this.readers.set(key, at);
+    } catch {
+      // None yet, or unreadable: readers are learned again as they come.
+    }
+  }
+
+  /** Written to a temporary file, then renamed. A failure only costs a reader their views drawn ahead until they come again. */
+  private save(): void {
+    const file = this.file;
+    if (file === undefined || this.deps.dir === undefined) return;
+    try {
+      mkdirSync(this.deps.dir, { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.readers)));
+      renameSync(tmp, file);
+    } catch {
+      // Only a hint.
+    }
+  }
+}
