@@ -49,6 +49,19 @@ describe('fog of war: what each army knows of the others (docs/rulings.md)', () 
     expect(publicMapView(s).tokens).toEqual([]);
   });
 
+  it('GIVEN fog and an unseen army whose commander shortens to the same label as a shown one THEN the viewer\'s map is the same as without it (labels are worked out over what is shown)', () => {
+    const named = (s: CampaignState, id: string, commander: string): CampaignState => ({ ...s, armies: { ...s.armies, [id]: { ...s.armies[id]!, commander } } });
+    const base = named(fog(world()), 'mordred', 'Lord Mordred of the Marches');
+    // Vex is never seen by Arn; in one world its commander shortens to "Mordred" too.
+    const clash = named(base, 'vex', 'Sir Mordred the Black');
+    const apart = named(base, 'vex', 'Sir Vex the Black');
+    expect(commanderMapView(clash, ['arn'])).toEqual(commanderMapView(apart, ['arn']));
+    expect(commanderMapView(clash, ['arn']).tokens.find((t) => t.armyId === 'mordred')?.label).toBe('Mordred');
+    // Where both are shown, the clash is written out in full, as before.
+    const both = commanderMapView(clash, ['vex', 'mordred']).tokens;
+    expect(both.find((t) => t.armyId === 'mordred')?.label).toBe('Lord Mordred of the Marches');
+  });
+
   it('GIVEN a sighting remembered at the end of a tick THEN its age grows and the label names when it was seen', () => {
     let s = fog(at(world(), 'grim', '0506'));
     s = { ...s, clock: { day: 3, half: 2 } };

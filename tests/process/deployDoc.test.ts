@@ -8,14 +8,14 @@
  * is the bot answering `/help`, a command that only the recipe's deploy step registered.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { ROOT } from './botProcess.js';
+import { sharedBuild } from '../support/sharedBuild.js';
 import { loadConfig, shardList } from '../../src/config.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'deploy.md'), 'utf8');
@@ -39,32 +39,16 @@ function recipe(name: string): string[] {
 }
 
 /**
- * `npm run build` in `dir`, done once per distinct input: both recipes build the same sources
- * (the clone, and the Docker build stage's copies of it), and the build is a pure function of
- * them (tsc from the same node_modules, then assets/, migrations/ and migrations-pg/ copied). So the second
- * recipe's build is the first one's dist/ when every file the build reads is byte-identical in
- * both places, and a real build otherwise (a Dockerfile that forgot a COPY changes the inputs
- * and builds for real, and fails as the image would). A build that compiled a file from outside
- * src/ and commands/ (which the Docker stage might not copy) is caught: dist/ may hold nothing else.
+ * `npm run build` in `dir`, done once per distinct input in the run (tests/support/sharedBuild.ts):
+ * both recipes build the same sources (the clone, and the Docker build stage's copies of it), and
+ * so does the checkout's own prestart build (tests/process/start.test.ts), so a build whose every
+ * input is byte-identical to one done already is that build's dist/, and a real build otherwise (a
+ * Dockerfile that forgot a COPY changes the inputs and builds for real, and fails as the image
+ * would). A build that compiled a file from outside src/ and commands/ (which the Docker stage
+ * might not copy) is caught: dist/ may hold nothing else.
  */
-const builds = new Map<string, string>();
-const BUILD_INPUTS = ['src', 'commands', 'assets', 'migrations', 'migrations-pg', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 function buildOnce(dir: string): void {
-  const hash = createHash('sha256');
-  const walk = (rel: string): void => {
-    const path = join(dir, rel);
-    if (!existsSync(path)) return void hash.update(`absent ${rel}\n`);
-    if (statSync(path).isDirectory()) for (const entry of readdirSync(path).sort()) walk(join(rel, entry));
-    else hash.update(`${rel}\n`).update(readFileSync(path));
-  };
-  for (const input of BUILD_INPUTS) walk(input);
-  const key = hash.digest('hex');
-  const built = builds.get(key);
-  if (built) cpSync(join(built, 'dist'), join(dir, 'dist'), { recursive: true });
-  else {
-    run('npm', ['run', 'build', '--silent'], dir);
-    builds.set(key, dir);
-  }
+  sharedBuild(dir, () => run('npm', ['run', 'build', '--silent'], dir));
   expect(readdirSync(join(dir, 'dist')).filter((f) => !f.startsWith('.')).sort(), 'dist/ holds only what src/ and commands/ compile to, and the copied assets').toEqual(['assets', 'commands', 'migrations', 'migrations-pg', 'src']);
 }
 

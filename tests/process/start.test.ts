@@ -14,14 +14,18 @@ import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { botEnv, isAlive, killAll, ROOT, sleep, startProcess } from './botProcess.js';
+import { sharedBuild } from '../support/sharedBuild.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-start-'));
 let fake: FakeDiscord;
 
 beforeAll(async () => {
-  // The prestart step: builds dist/ when the sources are newer than the last build.
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
-  expect(build.status, build.stderr).toBe(0);
+  // The prestart step: builds dist/ when the sources are newer than the last build (or takes the
+  // run's build of the same sources: tests/support/sharedBuild.ts).
+  sharedBuild(ROOT, () => {
+    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+  });
   expect(existsSync(join(ROOT, 'dist', 'src', 'main.js'))).toBe(true);
   fake = await FakeDiscord.start({ users: Object.values(PEOPLE) });
   fake.setCommands(commandPayloads(commands));

@@ -311,7 +311,10 @@ export function commanderMapView(state: CampaignState, armyIds: readonly string[
   const fog = isFog(state) ? fogPlacements(state, armyIds) : undefined;
   // In fog an army destroyed out of the viewer's sight still stands where they last knew it.
   const sides = new Set(armyIds.flatMap((id) => { const a = state.armies[id]; return a ? [a.side] : []; }));
-  const armies = fog ? sortedArmies(state).filter((a) => !a.status.destroyed || (!mine.has(a.id) && !sides.has(a.side))) : liveArmies(state);
+  const kept = fog ? sortedArmies(state).filter((a) => !a.status.destroyed || (!mine.has(a.id) && !sides.has(a.side))) : liveArmies(state);
+  // Only the armies the viewer is shown: an unseen army must not change a shown one's label (two
+  // short labels that collide are written out in full, which would betray the unseen one).
+  const armies = fog ? kept.filter((a) => mine.has(a.id) || fog.get(a.id) !== undefined) : kept;
   const labels = labelsFor(armies);
   const tokens = armies.flatMap((a): MapToken[] => {
     const base = publicToken(state, a, labels.get(a.id) ?? a.commander);
