@@ -1,4 +1,4 @@
-import { writeTransaction } from '../db/client.js';
+import { oneStatement } from '../db/client.js';
 import { markPartSent, markSent, markUndeliverable, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
 import { RenderThreadDied } from '../render/index.js';
 import type { App } from './app.js';
@@ -24,7 +24,7 @@ const MARK_SENT_WAITS_MS = [100, 200, 400, 800, 1_600, 3_200, 6_400, 12_800, 25_
 async function settleSent(app: App, row: OutboxRow, owner: string, now: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      writeTransaction(app.db, () => markSent(app.db, row.id, owner, now));
+      oneStatement(app.db, () => markSent(app.db, row.id, owner, now));
       if (attempt > 0) app.logger.info({ outboxId: row.id, attempts: attempt + 1 }, 'sent message recorded after a retry');
       return;
     } catch (err) {
@@ -56,7 +56,7 @@ export async function deliverOne(app: App, row: OutboxRow, owner: string, delive
   try {
     const item = await toItem(app, row);
     if (beforeSend) await beforeSend();
-    const ctx: DeliveryContext = { signal: own.signal, partSent: (index) => writeTransaction(app.db, () => markPartSent(app.db, row.id, owner, index)) };
+    const ctx: DeliveryContext = { signal: own.signal, partSent: (index) => oneStatement(app.db, () => markPartSent(app.db, row.id, owner, index)) };
     const outcome = await deliver(item, ctx);
     result = typeof outcome === 'string' ? outcome : outcome.result;
     if (typeof outcome !== 'string') {
@@ -80,13 +80,13 @@ export async function deliverOne(app: App, row: OutboxRow, owner: string, delive
   }
   if (signal.aborted && result === 'retry') {
     // Shutting down mid-wait: the item goes back as it was, for the next start.
-    writeTransaction(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts: row.attempts, nextAttemptAt: now.toISOString(), lastError: row.attempts > 0 ? reason : null }));
+    oneStatement(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts: row.attempts, nextAttemptAt: now.toISOString(), lastError: row.attempts > 0 ? reason : null }));
     return false;
   }
   const attempts = row.attempts + 1;
   if (result === 'retry' && attempts < MAX_ATTEMPTS) {
     const wait = retryAfterMs ?? backoffMs(attempts);
-    writeTransaction(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts, nextAttemptAt: new Date(now.getTime() + wait).toISOString(), lastError: reason || result }));
+    oneStatement(app.db, () => releaseForRetry(app.db, row.id, owner, { attempts, nextAttemptAt: new Date(now.getTime() + wait).toISOString(), lastError: reason || result }));
     return false;
   }
   const lostChannel = result === 'permanent' && row.to === 'channel' && !undrawable;
@@ -94,7 +94,7 @@ export async function deliverOne(app: App, row: OutboxRow, owner: string, delive
     giveUp(app, row, owner, result === 'dmClosed' ? 'dmClosed' : 'failed', reason || result, lostChannel, { permission, held });
   } catch (err) {
     // The campaign could not be loaded: only the row is left to settle.
-    writeTransaction(app.db, () => markUndeliverable(app.db, row.id, owner, 'failed', attempts, reason || result));
+    oneStatement(app.db, () => markUndeliverable(app.db, row.id, owner, 'failed', attempts, reason || result));
     app.logger.warn({ outboxId: row.id, err: err instanceof Error ? err.message : String(err) }, 'delivery given up for a campaign that could not be loaded');
   }
   return false;

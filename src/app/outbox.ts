@@ -1,5 +1,5 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import { writeTransaction } from '../db/client.js';
+import { oneStatement, writeTransaction } from '../db/client.js';
 import { anyDue, claimDue, pruneOutbox, type OutboxRow } from '../db/outboxRepo.js';
 import type { App } from './app.js';
 import { deliverOne } from './deliverOne.js';
@@ -125,7 +125,7 @@ export class DeliveryLanes {
       const now = this.app.clock.now();
       // An idle poll (several times a second under Discord) reads; only work to claim takes the write lock.
       if (!anyDue(this.app.db, now.toISOString())) return;
-      const rows = writeTransaction(this.app.db, () => claimDue(this.app.db, this.owner, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), free));
+      const rows = oneStatement(this.app.db, () => claimDue(this.app.db, this.owner, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), free));
       let ahead = false;
       for (const row of rows) ahead = this.start(row, at) || ahead;
       // Messages gone to draw their pictures left their lanes free: claim again for those.

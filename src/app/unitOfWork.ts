@@ -1,6 +1,6 @@
 import { SPEEDS_RESTORED_VERSION, STATE_VERSION } from '../engine/campaign/index.js';
 import { holdCampaign, readTransaction, writeTransaction } from '../db/client.js';
-import { deleteCampaign, getCampaignMeta } from '../db/campaignRepo.js';
+import { deleteCampaign, getCampaignMeta, openingReadsSoon } from '../db/campaignRepo.js';
 import { listMembers } from '../db/memberRepo.js';
 import { campaignInChannel } from './access.js';
 import type { Actor } from './actor.js';
@@ -25,6 +25,8 @@ function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number
   const actor = 'actor' in target ? target.actor : undefined;
   const meta = 'actor' in target ? campaignInChannel(app, target.actor) : getCampaignMeta(db, target.campaignId);
   if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
+  // On PostgreSQL the revision and the members go to the server together (one round trip).
+  openingReadsSoon(db, meta.id);
   const { scenario, map, mapKey } = staticsOf(app, meta.id);
   const { state, storedVersion } = storedStateOf(app, meta.id, scenario);
   const members = listMembers(db, meta.id);
@@ -54,8 +56,11 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
   let stored: (StoredState & { id: string }) | undefined;
   let deletedId: string | undefined;
   const result = writeTransaction(app.db, () => {
-    // The campaign is held before anything of it is read (open reads it again, after the hold).
-    holdCampaign(app.db, 'campaignId' in target ? target.campaignId : campaignInChannel(app, target.actor).id);
+    // The campaign is held before anything of it is read (open reads it again, after the hold; on
+    // PostgreSQL the lock and those reads go to the server together).
+    const campaignId = 'campaignId' in target ? target.campaignId : campaignInChannel(app, target.actor).id;
+    holdCampaign(app.db, campaignId);
+    openingReadsSoon(app.db, campaignId);
     const { tx, storedVersion } = open(app, target);
     const change = withUpgradeNotice(app, tx, storedVersion, fn(tx));
     if (change.deleted) {

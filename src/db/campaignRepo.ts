@@ -2,10 +2,24 @@ import { and, count, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sq
 import type { CampaignState, ContactRecord } from '../engine/state/index.js';
 import type { Database, Orm, Tables } from './client.js';
 import { jsonArrayHas } from './dialectSql.js';
-import { bound, oneOff, perConnection, queryPlan } from './prepared.js';
+import { bound, oneOff, perConnection, queryPlan, runUnanswered } from './prepared.js';
 import type * as schema from './schema.js';
 
+import { listMembersSoon } from './memberRepo.js';
+import { stateRevisionSoon } from './stateRepo.js';
+
 export { insertCampaign, loadState, saveState, stateRevision } from './stateRepo.js';
+
+/**
+ * The reads that open a campaign for a use-case (src/app/unitOfWork.ts: its state's revision and
+ * its members) will come soon: on PostgreSQL they go with the next statement, in one round trip
+ * (prepared.ts `readSoon`); on SQLite nothing happens. Called under the campaign's hold, before
+ * the transaction writes.
+ */
+export function openingReadsSoon(db: Database, id: string): void {
+  stateRevisionSoon(db, id);
+  listMembersSoon(db, id);
+}
 
 /**
  * What the scheduler and the delivery decide from, kept in columns (never read back from the event
@@ -150,7 +164,7 @@ export function setControl(conn: Database, id: string, patch: Partial<CampaignCo
     update = buildControlUpdate(conn, keys);
     cache.set(name, update);
   }
-  update.run({ ...patch, id });
+  runUnanswered(update, { ...patch, id });
 }
 
 const scenarioTextOf = perConnection((q, { campaigns: c }) => q.select({ text: sql<string>`${c.scenario}` }).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());

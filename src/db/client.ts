@@ -64,6 +64,17 @@ export function writeTransaction<T>(db: Database, fn: () => T): T {
 }
 
 /**
+ * Runs `fn`, which runs ONE write statement (atomic by itself), as a transaction of its own: on
+ * SQLite a write transaction as `writeTransaction`; on PostgreSQL the statement alone, which
+ * commits itself (one round trip instead of BEGIN, the statement and COMMIT). For the delivery's
+ * claim and marks, run for every message sent.
+ */
+export function oneStatement<T>(db: Database, fn: () => T): T {
+  if (db.dialect === 'postgres') return fn();
+  return db.sqlite.transaction(fn).immediate();
+}
+
+/**
  * Inside a write transaction: holds the campaign until it ends, so two processes never interleave
  * one campaign's writes (PostgreSQL's advisory lock on the campaign id, the key pgTransaction's
  * `lockKey` and src/db/campaignHold.ts take).

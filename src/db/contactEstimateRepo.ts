@@ -2,7 +2,7 @@ import { and, eq, min, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { ContactRecord } from '../engine/state/index.js';
 import type { Database } from './client.js';
-import { bound, perConnection } from './prepared.js';
+import { bound, perConnection, runUnanswered } from './prepared.js';
 import type { contactEstimates as ce } from './schema.js';
 
 /**
@@ -37,14 +37,14 @@ export function recordClosedContact(db: Database, campaignId: string, c: Contact
     if (!c.armyIds.includes(armyId)) continue;
     Object.entries(byTarget).forEach(([targetId, estimate], place) => {
       const row: Required<Omit<typeof ce.$inferInsert, 'campaignId'>> & { cid: string } = { cid: campaignId, armyId, targetId, contactId: c.id, ord: contactOrd(c, place), estimate };
-      insert.run(row);
+      runUnanswered(insert, row);
     });
   }
 }
 
 /** A contact is live (again): it has no closed estimates. */
 export function forgetClosedContact(db: Database, campaignId: string, contactId: string): void {
-  deleteEstimates(db).run({ cid: campaignId, contactId });
+  runUnanswered(deleteEstimates(db), { cid: campaignId, contactId });
 }
 
 /** For one target: the order number of its first and of its newest closed estimate, and that newest estimate. */

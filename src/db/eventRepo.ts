@@ -3,7 +3,7 @@ import type { GameTime } from '../engine/clock/index.js';
 import type { Audience, EngineEvent } from '../engine/events/index.js';
 import type { Database } from './client.js';
 import { jsonNumber } from './dialectSql.js';
-import { bound, oneOff, perConnection } from './prepared.js';
+import { bound, oneOff, perConnection, runUnanswered } from './prepared.js';
 import type { events } from './schema.js';
 
 function audienceKey(a: Audience): string {
@@ -35,7 +35,7 @@ export function appendEvents(db: Database, campaignId: string, time: GameTime, a
   const insert = insertEvent(db);
   for (const e of list) {
     const row: NewEvent = { campaignId, gameDay: time.day, gameHalf: time.half, type: e.type, actorUserId, audience: audienceKey(e.audience), text: e.text, data: e.data ?? null, createdAt: now };
-    insert.run(row);
+    runUnanswered(insert, row);
   }
 }
 
@@ -102,7 +102,7 @@ const withdraw = perConnection((q, { events }) => q.update(events).set({ undone:
 
 /** Marks the events after `afterId` as withdrawn by an undo; they stay in the log. */
 export function markEventsUndone(db: Database, campaignId: string, afterId: number): void {
-  withdraw(db).run({ campaignId, afterId });
+  runUnanswered(withdraw(db), { campaignId, afterId });
 }
 
 const maxEventId = perConnection((q, { events }) => q.select({ id: max(events.id) }).from(events).where(eq(events.campaignId, p('campaignId'))).prepare());

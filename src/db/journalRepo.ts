@@ -1,6 +1,6 @@
 import { asc, eq, max, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { bound, perConnection } from './prepared.js';
+import { bound, perConnection, runUnanswered } from './prepared.js';
 import type { journal } from './schema.js';
 
 /** One row of a campaign's journal, as stored (docs/replay.md). */
@@ -26,7 +26,7 @@ export function appendJournal(db: Database, rows: readonly JournalRow[]): void {
   const insert = insertRow(db);
   for (const row of rows) {
     const values: Required<typeof journal.$inferInsert> = row;
-    insert.run(values);
+    runUnanswered(insert, values);
   }
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { perConnection } from './prepared.js';
+import { perConnection, readSoon, runUnanswered } from './prepared.js';
 import type * as schema from './schema.js';
 
 export interface Member {
@@ -20,6 +20,11 @@ export function listMembers(db: Database, campaignId: string): Member[] {
   return membersOf(db).all({ campaignId });
 }
 
+/** `listMembers` will be read soon (prepared.ts `readSoon`). */
+export function listMembersSoon(db: Database, campaignId: string): void {
+  readSoon(membersOf(db), { campaignId });
+}
+
 const unassign = perConnection((q, { members }) => q.delete(members)
   .where(and(eq(members.campaignId, sql.placeholder('campaignId')), eq(members.armyId, sql.placeholder('armyId')), eq(members.role, 'commander'))).prepare());
 const insertCommander = perConnection((q, { members }) => q.insert(members).values({
@@ -28,13 +33,13 @@ const insertCommander = perConnection((q, { members }) => q.insert(members).valu
 
 /** Makes `userId` the commander of `armyId`, replacing whoever held it. */
 export function assignCommander(db: Database, campaignId: string, armyId: string, userId: string, displayName: string): void {
-  unassign(db).run({ campaignId, armyId });
+  runUnanswered(unassign(db), { campaignId, armyId });
   const row: typeof schema.members.$inferInsert = { campaignId, userId, armyId, role: 'commander', displayName };
-  insertCommander(db).run(row);
+  runUnanswered(insertCommander(db), row);
 }
 
 export function unassignArmy(db: Database, campaignId: string, armyId: string): void {
-  unassign(db).run({ campaignId, armyId });
+  runUnanswered(unassign(db), { campaignId, armyId });
 }
 
 const userCampaigns = perConnection((q, { campaigns, members }) => q.select({ id: campaigns.id, name: campaigns.name }).from(campaigns)

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { excluded, perConnection } from './prepared.js';
+import { excluded, perConnection, runUnanswered } from './prepared.js';
 import type { notices } from './schema.js';
 
 /** What a person chose with `/notify` in one campaign (src/app/notices.ts gives the defaults). */
@@ -30,5 +30,5 @@ const upsertNotice = perConnection((q, { notices }) => q.insert(notices)
 /** Stores one person's choices, replacing what they chose before. */
 export function saveNotice(db: Database, campaignId: string, n: NoticeRow): void {
   const row: Required<typeof notices.$inferInsert> = { campaignId, userId: n.userId, reminderMinutes: n.reminderMinutes, tickReport: n.tickReport, orderConfirm: n.orderConfirm };
-  upsertNotice(db).run(row);
+  runUnanswered(upsertNotice(db), row);
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import type { Database, Orm, Tables } from './client.js';
-import { bound, oneOff, perConnection, queryPlan } from './prepared.js';
+import { bound, oneOff, perConnection, queryPlan, runUnanswered } from './prepared.js';
 import type { LegacyFile, OutboxButton, outboxMessages } from './schema.js';
 
 export type OutboxStatus = 'pending' | 'sent' | 'dmClosed' | 'failed';
@@ -60,12 +60,20 @@ type QueuedRow = Required<Pick<Outbox['$inferInsert'], 'campaignId' | 'to' | 'us
 
 /** Queues a message; a message with a dedupe key already queued is ignored. Returns whether it was added. */
 export function enqueue(db: Database, m: NewOutboxMessage, now: string): boolean {
-  const row: QueuedRow = {
+  return insertMessage(db).run(queuedRow(m, now)).changes > 0;
+}
+
+/** Queues a message in the open transaction, as `enqueue` does, without waiting to learn whether it was added (prepared.ts `runUnanswered`). */
+export function queueMessage(db: Database, m: NewOutboxMessage, now: string): void {
+  runUnanswered(insertMessage(db), queuedRow(m, now));
+}
+
+function queuedRow(m: NewOutboxMessage, now: string): QueuedRow {
+  return {
     campaignId: m.campaignId, to: m.to, userId: m.userId ?? null, channelId: m.channelId ?? null, content: m.content, data: m.data ?? null,
     pictures: m.pictures ?? null, buttons: m.buttons ?? null, cards: m.cards ?? null, mentions: m.mentions ?? null, nextAttemptAt: now,
     dedupeKey: m.dedupeKey ?? null, nonce: m.nonce, createdAt: now,
   };
-  return insertMessage(db).run(row).changes > 0;
 }
 
 function toRow(r: Outbox['$inferSelect']): OutboxRow {
@@ -216,7 +224,7 @@ export function undeliveredMessages(db: Database, campaignId: string): Undeliver
 
 export function markRead(db: Database, ids: readonly number[], now: string): void {
   if (ids.length === 0) return;
-  oneOff(db, (q, { outboxMessages: o }) => q.update(o).set({ readAt: now }).where(inArray(o.id, [...ids])).prepare()).run();
+  runUnanswered(oneOff(db, (q, { outboxMessages: o }) => q.update(o).set({ readAt: now }).where(inArray(o.id, [...ids])).prepare()));
 }
 
 const prune = perConnection((q, { outboxMessages: o }) => q.delete(o).where(or(

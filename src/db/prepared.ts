@@ -1,5 +1,6 @@
 import { type Column, Param, sql, type SQL } from 'drizzle-orm';
 import { type Database, type Orm, rawSqlite, type Tables } from './client.js';
+import { SyncPgPreparedQuery } from './pg/session.js';
 
 /**
  * The one way src/db talks to the database: Drizzle queries built from schema.ts (so every column
@@ -25,6 +26,27 @@ export function perConnection<Q>(build: (q: Orm, t: Tables, db: Database) => Q):
     }
     return query;
   };
+}
+
+/**
+ * Runs a write whose answer nobody reads, in the open transaction: on PostgreSQL it goes to the
+ * server with the transaction's next statement (one round trip for both), and its error is thrown
+ * by that statement, at the latest by the COMMIT, so nothing of a failed transaction is kept; on
+ * SQLite it runs at once. Statements after it in the transaction see what it wrote.
+ */
+export function runUnanswered(statement: { run(values?: Record<string, unknown>): unknown }, values?: Record<string, unknown>): void {
+  if (statement instanceof SyncPgPreparedQuery) statement.defer(values);
+  else statement.run(values);
+}
+
+/**
+ * Says that `statement` will be read with `values` shortly, in this transaction, before it writes:
+ * on PostgreSQL the read goes with the next statement and the read itself is then answered without
+ * a round trip (src/db/pg/bridge.ts `prefetch`); on SQLite nothing happens (a read costs
+ * microseconds).
+ */
+export function readSoon(statement: object, values?: Record<string, unknown>): void {
+  if (statement instanceof SyncPgPreparedQuery) statement.prefetch(values);
 }
 
 /**

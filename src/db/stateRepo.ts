@@ -5,7 +5,7 @@ import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { CampaignState } from '../engine/state/index.js';
 import type { Database } from './client.js';
 import { forgetClosedContact, recordClosedContact } from './contactEstimateRepo.js';
-import { bound, excluded, perConnection } from './prepared.js';
+import { bound, excluded, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type * as t from './schema.js';
 
 /** A campaign's state as stored: plain JSON in the shape of `version`, to be upgraded by the engine before use. */
@@ -179,6 +179,11 @@ export function stateRevision(conn: Database, id: string): number | undefined {
   return revisionOf(conn).get({ id })?.revision;
 }
 
+/** `stateRevision` will be read soon (prepared.ts `readSoon`). */
+export function stateRevisionSoon(conn: Database, id: string): void {
+  readSoon(revisionOf(conn), { id });
+}
+
 const same = (x: unknown, y: unknown): boolean => x === y || JSON.stringify(x) === JSON.stringify(y);
 
 const cid = p('cid');
@@ -226,32 +231,32 @@ function writeArmies(conn: Database, prev: CampaignState | undefined, next: Camp
     const army: Values<typeof t.armies, 'id' | 'name' | 'commander' | 'sideId' | 'hex' | 'formation' | 'data'> = {
       cid: cidv, id: ar.id, name: ar.name, commander: ar.commander, sideId: ar.side, hex: storedHexId(ar.hex), formation: ar.formation, data: armyData(ar),
     };
-    upsertArmy(conn).run(army);
+    runUnanswered(upsertArmy(conn), army);
     if (changed(old?.regiments, ar.regiments)) {
-      deleteRegiments(conn).run({ cid: cidv, armyId: ar.id });
+      runUnanswered(deleteRegiments(conn), { cid: cidv, armyId: ar.id });
       ar.regiments.forEach((reg, ord) => {
         const { id, name, role, originalFigures, companies, ...data } = reg;
         const row: Values<typeof t.regiments, 'armyId' | 'id' | 'ord' | 'name' | 'role' | 'originalFigures' | 'currentFigures' | 'companies' | 'data'> = {
           cid: cidv, armyId: ar.id, id, ord, name, role, originalFigures, currentFigures: companies.reduce((n, co) => n + co.figures, 0), companies, data,
         };
-        insertRegiment(conn).run(row);
+        runUnanswered(insertRegiment(conn), row);
       });
     }
     if (changed(old?.individuals, ar.individuals)) {
-      deleteIndividuals(conn).run({ cid: cidv, armyId: ar.id });
+      runUnanswered(deleteIndividuals(conn), { cid: cidv, armyId: ar.id });
       ar.individuals.forEach((ind, ord) => {
         const { id, name, kind, ...data } = ind;
         const row: Values<typeof t.individuals, 'armyId' | 'id' | 'ord' | 'name' | 'kind' | 'data'> = { cid: cidv, armyId: ar.id, id, ord, name, kind, data };
-        insertIndividual(conn).run(row);
+        runUnanswered(insertIndividual(conn), row);
       });
     }
   }
   if (!prev) return;
   for (const id of Object.keys(prev.armies)) {
     if (next.armies[id]) continue;
-    deleteArmy(conn).run({ cid: cidv, id });
-    deleteRegiments(conn).run({ cid: cidv, armyId: id });
-    deleteIndividuals(conn).run({ cid: cidv, armyId: id });
+    runUnanswered(deleteArmy(conn), { cid: cidv, id });
+    runUnanswered(deleteRegiments(conn), { cid: cidv, armyId: id });
+    runUnanswered(deleteIndividuals(conn), { cid: cidv, armyId: id });
   }
 }
 
@@ -261,33 +266,33 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
   writeArmies(conn, prev, next, changed);
   syncKeyed(prev?.sides, next.sides, rewriteAll, (id, side) => {
     const row: Values<typeof t.sides, 'id' | 'name' | 'colour' | 'hostileTo'> = { cid: cidv, id, name: side.name, colour: side.colour, hostileTo: side.hostileTo };
-    upsertSide(conn).run(row);
-  }, (id) => deleteSide(conn).run({ cid: cidv, id }));
+    runUnanswered(upsertSide(conn), row);
+  }, (id) => runUnanswered(deleteSide(conn), { cid: cidv, id }));
   syncKeyed(prev?.orders, next.orders, rewriteAll, (armyId, ord) => {
     const row: Values<typeof t.orders, 'armyId' | 'kind' | 'givenBy' | 'data'> = { cid: cidv, armyId, kind: ord.kind, givenBy: ord.givenBy, data: ord };
-    upsertOrder(conn).run(row);
-  }, (armyId) => deleteOrder(conn).run({ cid: cidv, armyId }));
+    runUnanswered(upsertOrder(conn), row);
+  }, (armyId) => runUnanswered(deleteOrder(conn), { cid: cidv, armyId }));
   syncKeyed(prev?.contacts, next.contacts, rewriteAll, (id, con) => {
     const row: Values<typeof t.contacts, 'id' | 'step' | 'armyIds' | 'data'> = { cid: cidv, id, step: con.step, armyIds: con.armyIds, data: con };
-    upsertContact(conn).run(row);
+    runUnanswered(upsertContact(conn), row);
     // Live (again, after an undo): its estimates are no longer a closed record's.
     if (prev?.contacts[id] === undefined) forgetClosedContact(conn, cidv, id);
   // A closed contact leaves the live state; its row stays as the record of what happened.
   }, (id) => {
-    closeContact(conn).run({ cid: cidv, id });
+    runUnanswered(closeContact(conn), { cid: cidv, id });
     const closed = prev?.contacts[id];
     if (closed) recordClosedContact(conn, cidv, closed);
   });
   syncKeyed(prev?.couriers, next.couriers, rewriteAll, (id, cour) => {
     const row: Values<typeof t.couriers, 'id' | 'status' | 'data'> = { cid: cidv, id, status: cour.status, data: cour };
-    upsertCourier(conn).run(row);
-  }, (id) => closeCourier(conn).run({ cid: cidv, id }));
+    runUnanswered(upsertCourier(conn), row);
+  }, (id) => runUnanswered(closeCourier(conn), { cid: cidv, id }));
   const knowledgeRow = (key: string, data: object): void => {
     const row: Values<typeof t.knowledge, 'key' | 'data'> = { cid: cidv, key, data };
-    upsertKnowledge(conn).run(row);
+    runUnanswered(upsertKnowledge(conn), row);
   };
   const dropKnowledge = (key: string): void => {
-    deleteKnowledge(conn).run({ cid: cidv, key });
+    runUnanswered(deleteKnowledge(conn), { cid: cidv, key });
   };
   syncKeyed(prev?.knowledge.armies, next.knowledge.armies, rewriteAll, (id, v) => knowledgeRow(`army:${id}`, v), (id) => dropKnowledge(`army:${id}`));
   syncKeyed(prev?.knowledge.reports, next.knowledge.reports, rewriteAll, (id, v) => knowledgeRow(`report:${id}`, v), (id) => dropKnowledge(`report:${id}`));
@@ -295,7 +300,7 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
   if (changed(prev?.weather, next.weather)) {
     const { sky, fog, wind, rainLevel, ...data } = next.weather;
     const row: Values<typeof t.weather, 'sky' | 'fog' | 'wind' | 'rainLevel' | 'data'> = { cid: cidv, sky, fog, wind, rainLevel, data };
-    upsertWeather(conn).run(row);
+    runUnanswered(upsertWeather(conn), row);
   }
 }
 

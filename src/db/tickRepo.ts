@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
-import { bound, isTrue, perConnection } from './prepared.js';
+import { bound, isTrue, perConnection, runUnanswered } from './prepared.js';
 import type { ticks } from './schema.js';
 
 /** Whether a half period (by time index) was already played: makes a tick idempotent across triggers and processes. */
@@ -27,8 +27,8 @@ const dropSnapshots = perConnection((q, { ticks }) => q.update(ticks).set({ snap
  */
 export function recordTick(db: Database, campaignId: string, timeIndex: number, before: StateJson, version: number, lastEventId: number, now: string, keep: number, frame?: unknown): void {
   const row: Required<typeof ticks.$inferInsert> = { campaignId, timeIndex, ranAt: now, snapshot: before, stateVersion: version, lastEventId, frame: frame ?? null };
-  insertTick(db).run(row);
-  dropSnapshots(db).run({ campaignId, upTo: timeIndex - keep });
+  runUnanswered(insertTick(db), row);
+  runUnanswered(dropSnapshots(db), { campaignId, upTo: timeIndex - keep });
 }
 
 /** A played tick that can still be undone: the state before it, as stored. */
@@ -64,7 +64,7 @@ export function undoableTicks(db: Database, campaignId: string): number {
 const removeTick = perConnection((q, { ticks }) => q.delete(ticks).where(and(eq(ticks.campaignId, p('campaignId')), eq(ticks.timeIndex, p('timeIndex')))).prepare());
 
 export function deleteTick(db: Database, campaignId: string, timeIndex: number): void {
-  removeTick(db).run({ campaignId, timeIndex });
+  runUnanswered(removeTick(db), { campaignId, timeIndex });
 }
 
 /** A played half period as the campaign book and the time-lapse read it. */

@@ -32,6 +32,13 @@ export interface PgBridge {
    */
   defer(text: string, params: readonly unknown[], name?: string): number;
   /**
+   * A read that will come: deferred like `defer`, and its answer kept, so that the same query
+   * (text, name and parameters) asked next is answered from it without a round trip. A kept answer
+   * is dropped once anything but a plain read is deferred or sent after it (a write, a lock, the
+   * transaction's end), so it is only ever the answer the query would have had.
+   */
+  prefetch(text: string, params: readonly unknown[], name?: string): void;
+  /**
    * Sends the deferred statements and this one now, without waiting for the answer, which is
    * dropped, error or not: for a read-only transaction's COMMIT.
    */
@@ -85,6 +92,9 @@ const LOCK_TIMEOUT = '10s';
 const LOCK_NOT_AVAILABLE = '55P03';
 const NOT_NOW_STATES = new Set(['57014', LOCK_NOT_AVAILABLE]);
 
+/** A plain read: it changes nothing, so answers kept before it still hold after it. */
+const READS = /^\s*select\b(?![\s\S]*pg_advisory)/i;
+
 const BEGINS = /^\s*(begin|start\s+transaction)\b/i;
 const ENDS = /^\s*(commit|end|rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
@@ -109,8 +119,10 @@ class SyncBridge implements PgBridge {
   private readonly connectTimeoutMs: number;
   private link: Link | undefined;
   private closed = false;
-  /** Statements deferred and not sent yet, with their marks (increasing). */
-  private unsent: { mark: number; statement: PgStatement }[] = [];
+  /** Statements deferred and not sent yet, with their marks (increasing); `keep`: a prefetch. */
+  private unsent: Unsent[] = [];
+  /** Answers of prefetched reads, by query (keyOf). */
+  private kept = new Map<string, PgResult>();
   private nextMark = 0;
   /** Whether the statements sent so far left a transaction open. */
   private inTransaction = false;
@@ -133,20 +145,52 @@ class SyncBridge implements PgBridge {
   }
 
   query(text: string, params: readonly unknown[], name?: string): PgResult {
-    const results = this.send([...this.takeUnsent(), statement(text, params, name)], true);
-    const last = results?.at(-1);
-    if (!last) throw new Error('the PostgreSQL bridge answered no result');
-    return last;
+    const asked: Unsent = { mark: -1, statement: statement(text, params, name) };
+    const key = keyOf(asked.statement);
+    // Prefetched and not sent yet: what is unsent goes now, and the prefetch's answer is this one's.
+    const prefetched = this.unsent.findIndex((u) => u.keep === true && keyOf(u.statement) === key);
+    const ready = this.kept.get(key);
+    if (prefetched < 0 && ready) {
+      this.kept.delete(key);
+      return ready;
+    }
+    const sent = prefetched < 0 ? [...this.unsent, asked] : this.unsent;
+    this.unsent = [];
+    const results = this.send(sent.map((u) => u.statement), true) ?? [];
+    this.keepAnswers(sent, results);
+    const answer = prefetched < 0 ? results.at(-1) : results[prefetched];
+    if (!answer) throw new Error('the PostgreSQL bridge answered no result');
+    this.kept.delete(key);
+    return answer;
+  }
+
+  prefetch(text: string, params: readonly unknown[], name?: string): void {
+    const read = statement(text, params, name);
+    const key = keyOf(read);
+    if (this.kept.has(key) || this.unsent.some((u) => u.keep === true && keyOf(u.statement) === key)) return;
+    this.refuseInLostTransaction(text);
+    this.unsent.push({ mark: this.nextMark++, statement: read, keep: true });
+  }
+
+  /** Keeps the answers of the prefetches among `sent`; a statement that may change what they read drops every answer kept before it. */
+  private keepAnswers(sent: readonly Unsent[], results: readonly PgResult[]): void {
+    for (const [i, u] of sent.entries()) {
+      const result = results[i];
+      if (u.keep === true && result) this.kept.set(keyOf(u.statement), result);
+      else if (!READS.test(u.statement.text)) this.kept.clear();
+    }
   }
 
   defer(text: string, params: readonly unknown[], name?: string): number {
     this.refuseInLostTransaction(text);
+    if (!READS.test(text)) this.kept.clear();
     const mark = this.nextMark++;
     this.unsent.push({ mark, statement: statement(text, params, name) });
     return mark;
   }
 
   post(text: string): void {
+    this.kept.clear();
     this.send([...this.takeUnsent(), statement(text, [], undefined)], false);
   }
 
@@ -191,6 +235,9 @@ class SyncBridge implements PgBridge {
    * transaction they open or end, and of one a lost connection cut.
    */
   private send(statements: readonly PgStatement[], wait: boolean): PgResult[] | undefined {
+    // Answers are kept again only from a request whose answers are all in.
+    const kept = this.kept;
+    this.kept = new Map();
     const last = statements.at(-1);
     if (last === undefined) return [];
     if (this.lostTransaction) {
@@ -220,6 +267,7 @@ class SyncBridge implements PgBridge {
       throw answer.error;
     }
     this.inTransaction = after;
+    this.kept = kept;
     return answer.results;
   }
 
@@ -267,6 +315,16 @@ class SyncBridge implements PgBridge {
 }
 
 type Answered = { readonly results: PgResult[] } | { readonly index: number; readonly error: Error };
+
+/** A statement not sent yet; `keep`: a prefetch, whose answer is kept. */
+interface Unsent {
+  readonly mark: number;
+  readonly statement: PgStatement;
+  readonly keep?: boolean;
+}
+
+/** Which query an answer is the answer of. */
+const keyOf = (s: PgStatement): string => `${s.name ?? s.text}\u0000${JSON.stringify(s.params)}`;
 
 const statement = (text: string, params: readonly unknown[], name: string | undefined): PgStatement => (name === undefined ? { text, params } : { text, params, name });
 

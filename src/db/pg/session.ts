@@ -88,6 +88,18 @@ export class SyncPgPreparedQuery<T extends PreparedQueryConfig> extends PgPrepar
     return this.all(placeholderValues);
   }
 
+  /** Runs the statement with the transaction's next one, its answer unread (an error is thrown by that one, at the latest by COMMIT). */
+  defer(placeholderValues?: Record<string, unknown>): void {
+    const { sql, params } = this.query;
+    this.bridge.defer(sql, fillPlaceholders(params, placeholderValues ?? {}), statementName(sql));
+  }
+
+  /** Sends this read with the next statement and keeps its answer for the same call to come (PgBridge.prefetch). */
+  prefetch(placeholderValues?: Record<string, unknown>): void {
+    const { sql, params } = this.query;
+    this.bridge.prefetch(sql, fillPlaceholders(params, placeholderValues ?? {}), statementName(sql));
+  }
+
   private result(placeholderValues: Record<string, unknown> | undefined): PgResult {
     const { sql, params } = this.query;
     return this.bridge.query(sql, fillPlaceholders(params, placeholderValues ?? {}), statementName(sql));

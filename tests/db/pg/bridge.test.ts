@@ -115,6 +115,24 @@ describe('GIVEN a bridge to a running server', () => {
     bridge.query('DELETE FROM items WHERE id >= 50', []);
   });
 
+  it('WHEN a read is prefetched THEN it goes with the next query and is answered from there, until a write drops the answer', () => {
+    const read = 'SELECT name FROM items WHERE id = $1';
+    bridge.prefetch(read, [2]);
+    expect(bridge.query('SELECT 1', []).rows).toEqual([[1]]);
+    // Changed by another connection meanwhile: the answer given is the one read with the query above.
+    const second = openPgBridge(url);
+    second.query('UPDATE items SET name = $1 WHERE id = 2', ['changed']);
+    second.close();
+    expect(bridge.query(read, [2]).rows).toEqual([['lamp «oil»']]);
+    // Used once: asked again, it is read again.
+    expect(bridge.query(read, [2]).rows).toEqual([['changed']]);
+    // A write after the prefetch drops its answer: the read sees the write.
+    bridge.prefetch(read, [2]);
+    expect(bridge.query('SELECT 1', []).rows).toEqual([[1]]);
+    bridge.defer('UPDATE items SET name = $1 WHERE id = 2', ['lamp «oil»']);
+    expect(bridge.query(read, [2]).rows).toEqual([['lamp «oil»']]);
+  });
+
   it('WHEN deferred statements are dropped THEN they are never sent', () => {
     const mark = bridge.defer('INSERT INTO items VALUES (60, $1, NULL, NULL)', ['dropped']);
     bridge.defer('INSERT INTO items VALUES (61, $1, NULL, NULL)', ['dropped too']);
