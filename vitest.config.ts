@@ -13,6 +13,7 @@ const SQLITE_ONLY: Readonly<Record<string, string>> = {
   'tests/app/noConflictMarkers.test.ts': 'reads tracked files, no store',
   'tests/app/refusalCodes.test.ts': 'reads the refusal codes and docs, no store',
   'tests/app/storeConfig.test.ts': 'unit tests of the DATABASE_URL/DATABASE_PATH choice; they name both stores themselves',
+  'tests/app/storeBusy.test.ts': 'asks for PostgreSQL itself (a campaign held by a second connection past lock_timeout)',
   'tests/app/audience.test.ts': 'the delivery audience rules, pure functions, no store',
   'tests/scenarios/parseLine.test.ts': 'the console line parser, no store',
   'tests/app/journalExportText.test.ts': 'the journal export text, pure functions, no store',
@@ -20,7 +21,7 @@ const SQLITE_ONLY: Readonly<Record<string, string>> = {
   'tests/process/deployDoc.test.ts': 'plays docs/deploy.md and the systemd unit on SQLite (DATABASE_PATH is what the unit sets)',
   // SQLite itself: files, WAL, the file-level errors.
   'tests/scenarios/crash.test.ts': 'kill -9 on a SQLite file (WAL recovery, integrity_check); PostgreSQL crashes are tests/db/pg/transactionProcesses and pgMachines',
-  'tests/process/startupErrors.test.ts': 'SQLite file errors (not a database, unwritable, deleted); the PostgreSQL refusals are pgFaults',
+  'tests/process/startupErrors.test.ts': 'SQLite file errors (not a database, unwritable, deleted) and DATABASE_URL refusals that need no server; the server stopped under a bot and a newer schema are pgFaults',
   'tests/app/soak.test.ts': "bench/soak.ts plays on a SQLite file it measures (statSync); the two-store differential test covers PostgreSQL's answers",
   'tests/process/start.test.ts': 'npm start with DATABASE_PATH files (the default SQLite path and its folder)',
   'tests/app/readPath.test.ts': "holds SQLite's write lock from a second connection (BEGIN IMMEDIATE, data_version)",

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Compiles the bot to plain JavaScript in dist/ (tsc with tsconfig.build.json) and copies what
- * the compiled code reads at run time next to it: assets/ (scenarios, rules tables) and
+ * the compiled code reads at run time next to it: assets/ (scenarios, rules tables),
  * migrations/ and migrations-pg/ (the SQL a SQLite or PostgreSQL database is brought up to date with). `npm start` then runs
  * `node dist/src/main.js` directly: no npm -> tsx -> node chain between a supervisor's signal and
  * the bot.
@@ -12,7 +12,7 @@
  */
 import process from 'node:process';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,10 +30,35 @@ function newest(path) {
   return t;
 }
 
-if (process.argv.includes('--if-stale') && existsSync(stamp)) {
-  const built = statSync(stamp).mtimeMs;
-  if (Math.max(...inputs.map((p) => newest(join(root, p)))) <= built) process.exit(0);
+const upToDate = () => existsSync(stamp) && Math.max(...inputs.map((p) => newest(join(root, p)))) <= statSync(stamp).mtimeMs;
+
+if (process.argv.includes('--if-stale') && upToDate()) process.exit(0);
+
+// Two builds at once (test files that each run the prestart step, two `npm start`s) would write the
+// same files together: the second waits for the first (a lock folder holding its pid; a lock whose
+// process is gone is taken over), then finds the build up to date.
+const lock = join(root, '.build-lock');
+const nap = new Int32Array(new SharedArrayBuffer(4));
+for (;;) {
+  try {
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    break;
+  } catch (error) {
+    if (error.code !== 'EEXIST') throw error;
+    const holder = Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : 0);
+    let alive = true;
+    try {
+      if (holder > 0) process.kill(holder, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) rmSync(lock, { recursive: true, force: true });
+    else Atomics.wait(nap, 0, 0, 200);
+  }
 }
+process.on('exit', () => rmSync(lock, { recursive: true, force: true }));
+if (process.argv.includes('--if-stale') && upToDate()) process.exit(0);
 
 process.stderr.write('Building the bot (TypeScript to dist/)...\n');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');

@@ -48,17 +48,23 @@ export function cronTrigger(expression = '* * * * *'): Trigger {
   };
 }
 
+const STORE_AWAY = 'scheduler: the campaign store is unavailable; due ticks wait and are played (by the catch-up policy) once it is back; every run tries again';
+
 const everyMinute: Trigger = (fn) => cronTrigger()(fn);
 
 /**
  * Starts the campaign clock. The database says when each campaign's next tick is due; cron only
  * triggers a check every minute: end referee's pauses whose time has come (resumeEndedPauses), play every due tick (runDueTicks), then send reminders
  * (sendReminders), then pre-warm the render thread for ticks due in the next two minutes (prewarmDue), then delete delivered messages past their retention (pruneDelivered). It runs once at start (catching up after downtime), never overlaps itself (a
- * trigger while a run is going on is skipped), and never lets an exception escape.
+ * trigger while a run is going on is skipped), and never lets an exception escape. While the
+ * campaign store is out of reach each run stops at its first statement: one warning when it goes,
+ * one line when it is back.
  */
 export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler {
   let running: Promise<SchedulerRun | undefined> | undefined;
   let stopped = false;
+  // The campaign store out of reach: said once when it goes and once when it is back, not every run.
+  let storeAway = false;
 
   const runOnce = async (): Promise<SchedulerRun | undefined> => {
     try {
@@ -75,14 +81,19 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
         pruneDelivered(app, opts.retentionDays);
         pruneInteractions(app);
       } catch (err) {
+        if (isStoreUnavailable(err)) throw err;
         app.logger.error({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: pruning delivered messages failed');
       }
+      if (storeAway) app.logger.info({}, 'scheduler: the campaign store is back; due ticks are played');
+      storeAway = false;
       const run = { ticks, reminders };
       opts.onRun?.(run);
       return run;
     } catch (err) {
-      if (isStoreUnavailable(err)) app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'scheduler run stopped: the campaign store is unavailable; the next run tries again');
-      else app.logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'scheduler run failed');
+      if (isStoreUnavailable(err)) {
+        if (!storeAway) app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, STORE_AWAY);
+        storeAway = true;
+      } else app.logger.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'scheduler run failed');
       try {
         opts.onError?.(err);
       } catch {

@@ -18,6 +18,20 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
+ * The campaign is held by another process (its command or its tick) for longer than a transaction
+ * waits for it (PostgreSQL's lock_timeout, 10 s): nothing of this transaction was done, and the
+ * store itself is fine. Not StoreUnavailableError: the person is told the campaign is busy, not that
+ * the store is down, and the connection is not dropped.
+ */
+export class StoreBusyError extends Error {
+  override readonly name = 'StoreBusyError';
+
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super(`the campaign is busy in another process: ${detail}`, options);
+  }
+}
+
+/**
  * The URL with its password replaced by `***`, for messages and logs:
  * `postgres://bot:secret@db:5432/valormr` -> `postgres://bot:***@db:5432/valormr`. A text that is not a
  * URL still loses whatever sits between `user:` and `@`.

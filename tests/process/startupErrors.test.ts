@@ -2,15 +2,18 @@
  * Start-up errors and the console's guard on its database, with real processes: each failure
  * names the file and the next step on stderr and exits non-zero; a second console on one database
  * is refused naming the first; a console whose database file is deleted stops at its next line
- * instead of playing on into a file nobody will read.
+ * instead of playing on into a file nobody will read. A PostgreSQL store that cannot be reached,
+ * or a DATABASE_URL the bot does not run on, is refused by the compiled bot (as `npm start` runs it)
+ * the same way, the URL's password hidden. (A database at a newer schema: tests/process/pgFaults.test.ts.)
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openOrExplain } from '../../src/databaseGuard.js';
 import { failureLine } from '../../src/failure.js';
-import { botEnv, killAll, ROOT, startBot, startProcess } from './botProcess.js';
+import { botEnv, killAll, ROOT, startBot, startProcess, type BotProcess } from './botProcess.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-startup-'));
 
@@ -99,5 +102,42 @@ describe('the console guards its database like the bot', () => {
     expect(exit.code).toBe(1);
     expect(p.stdout.some((l) => l.includes('The campaign has started'))).toBe(false);
     expect(p.stderr.join('\n')).toContain(`The console stopped: The database file ${path} was deleted while the console was running. Nothing more was written. Put the database back at that path (or set DATABASE_PATH to where it is) and start again.`);
+  }, 120_000);
+});
+
+describe('a PostgreSQL store that cannot be used is refused at start, saying what to do', () => {
+  /** `npm start`'s process: the compiled bot, with a token (Discord) or without (the console). */
+  const startCompiled = (env: Record<string, string>): BotProcess => {
+    const p = startProcess(['dist/src/main.js'], botEnv({ WEB: 'off', ...env }));
+    p.child.stdin.end();
+    return p;
+  };
+  const paths: Record<string, string>[] = [{ DISCORD_TOKEN: 'x.y.z', DISCORD_API_BASE: 'http://127.0.0.1:9/api' }, {}];
+
+  it('GIVEN DATABASE_URL at a server nothing answers on WHEN the bot starts (with a token, and the console without) THEN it exits 1 naming the URL with its password hidden and saying what to do, without a stack trace', async () => {
+    // The prestart step: builds dist/ when the sources are newer than the last build.
+    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+    const runs = paths.map((env) => startCompiled({ ...env, DATABASE_URL: 'postgres://valormr:s3cret@127.0.0.1:1/valormr' }));
+    for (const p of runs) {
+      const exit = await p.exited;
+      const err = p.stderr.join('\n');
+      expect(exit.code, err).toBe(1);
+      expect(err).toBe('The bot could not start: The campaign store is unavailable: postgres://valormr:***@127.0.0.1:1/valormr: connect ECONNREFUSED 127.0.0.1:1. Start PostgreSQL or make it reachable from this machine (pg_isready -h HOST -p PORT says whether it answers), or correct DATABASE_URL; then start the bot again.');
+      expect(p.stdout.join('\n')).not.toContain('s3cret');
+    }
+  }, 300_000);
+
+  it.each([
+    ['mysql://valormr:s3cret@db/valormr', 'mysql:// is not a store the bot runs on'],
+    ['sqlite:///var/lib/valormr/valormr.db', 'sqlite:// is not a store the bot runs on'],
+    ['valormr', 'not a URL (no scheme such as postgres://)'],
+  ])('GIVEN DATABASE_URL=%s WHEN the bot starts THEN it exits 1 saying what is wrong and what is accepted', async (given, why) => {
+    const p = startCompiled({ DATABASE_URL: given });
+    const exit = await p.exited;
+    const err = p.stderr.join('\n');
+    expect(exit.code, err).toBe(1);
+    expect(err).toBe(`The bot could not start: Bad configuration:\nDATABASE_URL: ${why}; accepted: postgres://USER:PASSWORD@HOST:5432/DATABASE (or postgresql://...); for SQLite leave DATABASE_URL empty and set DATABASE_PATH to a file. Fix it in ${join(ROOT, 'tests', 'process', 'no-such.env')} (not found) or the service's environment file; .env.example lists every setting with an example.`);
+    expect(err).not.toContain('s3cret');
   }, 120_000);
 });

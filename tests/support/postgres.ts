@@ -138,20 +138,57 @@ function run(command: string, args: readonly string[]): SpawnSyncReturns<string>
 
 /** initdb (locale C, trust on loopback) and pg_ctl start on a free port, the socket in `dir`; returns the admin URL. */
 function startCluster(dir: string): string {
+  const tools = requireTools();
+  const init = run(tools.initdb, ['-D', join(dir, 'data'), '--locale=C', '-E', 'UTF8', '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']);
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
+  const port = freePort();
+  startServer(dir, port);
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+
+function requireTools(): Tools {
   const tools = findTools();
   if (!tools) throw new Error(INSTALL_HINT);
-  const data = join(dir, 'data');
-  const init = run(tools.initdb, ['-D', data, '--locale=C', '-E', 'UTF8', '-A', 'trust', '-U', 'postgres', '--no-sync', '--no-instructions']);
-  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout || init.error?.message}`);
+  return tools;
+}
+
+/** pg_ctl start of the cluster in `dir` on `port` (waits until it accepts connections). */
+function startServer(dir: string, port: number): void {
   // The server is thrown away after the run: no fsync (speed on a shared machine).
-  const port = freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
-  const start = run(tools.pgCtl, ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '300', '-o', options, 'start']);
+  const start = run(requireTools().pgCtl, ['-D', join(dir, 'data'), '-l', join(dir, 'server.log'), '-w', '-t', '300', '-o', options, 'start']);
   if (start.status !== 0) {
     const log = existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8') : '';
     throw new Error(`pg_ctl start failed: ${start.stderr || start.stdout}\n${log}`);
   }
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+
+/** A cluster of one test file's own, which it may stop and start again (the fault tests): not the run's shared one. */
+export interface OwnPostgresCluster {
+  /** The admin URL (database `postgres`); the port stays the same across stops and starts. */
+  readonly url: string;
+  /** pg_ctl stop: `fast` rolls back open transactions and closes connections; `immediate` kills the server (crash recovery at the next start). */
+  stop(mode: 'fast' | 'immediate'): void;
+  /** pg_ctl start on the same port (waits until it accepts connections). */
+  start(): void;
+  /** Stops it if running and removes its folder. */
+  remove(): void;
+}
+
+/** initdb and start of a cluster of the caller's own, in a new temporary folder on a free loopback port. */
+export function ownPostgresCluster(): OwnPostgresCluster {
+  const dir = newClusterDir();
+  const url = startCluster(dir);
+  const port = Number(new URL(url).port);
+  return {
+    url,
+    stop(mode) {
+      const stop = run(requireTools().pgCtl, ['-D', join(dir, 'data'), '-m', mode, '-w', '-t', '300', 'stop']);
+      if (stop.status !== 0) throw new Error(`pg_ctl stop -m ${mode} failed: ${stop.stderr || stop.stdout}`);
+    },
+    start: () => startServer(dir, port),
+    remove: () => stopTestCluster(dir),
+  };
 }
 
 /** A loopback port nothing listens on now (asked of the kernel by a short child process). */

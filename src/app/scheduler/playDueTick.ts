@@ -24,6 +24,9 @@ export type DueTick =
   | { readonly kind: 'alreadyPlayed' }
   | { readonly kind: 'notRunning' };
 
+/** Why ticks were missed, as the referee is told: the bot down, or up without its campaign store (PostgreSQL). */
+const NO_TICKS = 'No tick could be played for a while (the bot was down, or could not reach its campaign store)';
+
 /** A referee message, once per key (its dedupe key), with its log line. */
 function toReferees(tx: CampaignTx, type: string, text: string, key: string, data: Record<string, unknown>): { events: EngineEvent[]; outbox: Outgoing[] } {
   return {
@@ -83,7 +86,7 @@ function countLimit(tx: CampaignTx): number | undefined {
 function passOver(tx: CampaignTx, s: DueSituation): Change<DueTick> | undefined {
   const { meta, state } = tx;
   if (!s.downtime || meta.catchUpAllowance !== 0 || state.settings.catchUp !== 'none') return undefined;
-  const note = toReferees(tx, 'ticksMissed', `The bot was not running: ${s.count} scheduled tick(s) since ${s.since} were missed. Catch-up policy \`none\`: none was played; the game stays at ${formatGameTime(state.clock)}. Next tick ${s.laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
+  const note = toReferees(tx, 'ticksMissed', `${NO_TICKS}: ${s.count} scheduled tick(s) since ${s.since} were missed. Catch-up policy \`none\`: none was played; the game stays at ${formatGameTime(state.clock)}. Next tick ${s.laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
     `catchUp:${meta.id}:${s.dueIso}`, { due: s.dueIso, missed: s.count, policy: 'none', next: s.later });
   return { ...note, control: { ...deadlineControl(s.later, reminderSettings(tx, state.settings)), ready: [], reminded: [] }, result: { kind: 'passedOver', missed: s.count } };
 }
@@ -93,7 +96,7 @@ function pauseForCatchUp(tx: CampaignTx, s: DueSituation): Change<DueTick> | und
   const { meta, state } = tx;
   const { catchUp, catchUpCap } = state.settings;
   if (!s.downtime || meta.catchUpAllowance !== 0 || catchUp !== 'all' || s.count <= catchUpCap) return undefined;
-  const note = toReferees(tx, 'catchUpPaused', `The bot was not running: more than ${catchUpCap} scheduled ticks since ${s.since} were missed (the catch-up cap), so none was played and the campaign is paused at ${formatGameTime(state.clock)}. Choose with \`/campaign resume missed:\`: \`none\` (skip them; the clock goes on from the next scheduled time), \`one\` (play one now), or \`all\` (play every missed half period in order, each with the orders given). Players can give orders meanwhile.`,
+  const note = toReferees(tx, 'catchUpPaused', `${NO_TICKS}: more than ${catchUpCap} scheduled ticks since ${s.since} were missed (the catch-up cap), so none was played and the campaign is paused at ${formatGameTime(state.clock)}. Choose with \`/campaign resume missed:\`: \`none\` (skip them; the clock goes on from the next scheduled time), \`one\` (play one now), or \`all\` (play every missed half period in order, each with the orders given). Players can give orders meanwhile.`,
     `catchUpPaused:${meta.id}:${s.dueIso}`, { due: s.dueIso, missedAtLeast: s.count, cap: catchUpCap });
   // The due time stays: it says where catching up would start.
   return { state: { ...state, status: 'paused' }, ...note, control: { remindAt: null }, result: { kind: 'pausedForCatchUp', missed: s.count } };
@@ -113,7 +116,7 @@ function holdForBattle(tx: CampaignTx, s: DueSituation): Change<DueTick> | undef
 function skippedTicks(tx: CampaignTx, s: DueSituation, policy: CatchUpPolicy): { skipped: number; notes: { events: EngineEvent[]; outbox: Outgoing[] } } {
   const skipped = s.downtime && policy === 'one' ? s.count - 1 : 0;
   if (skipped === 0) return { skipped, notes: { events: [], outbox: [] } };
-  const notes = toReferees(tx, 'ticksMissed', `The bot was not running: ${s.count} scheduled tick(s) since ${s.since} were missed. Catch-up policy \`one\`: played one (${formatGameTime(tx.state.clock)}) and skipped ${skipped}. Next tick ${s.laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
+  const notes = toReferees(tx, 'ticksMissed', `${NO_TICKS}: ${s.count} scheduled tick(s) since ${s.since} were missed. Catch-up policy \`one\`: played one (${formatGameTime(tx.state.clock)}) and skipped ${skipped}. Next tick ${s.laterText}. (Change it with \`/campaign settings catch-up:\`.)`,
     `catchUp:${tx.meta.id}:${s.dueIso}`, { due: s.dueIso, missed: skipped, policy: 'one', next: s.later });
   return { skipped, notes };
 }

@@ -4,6 +4,7 @@ import { holdRenderThreads, renderMap } from '../../render/index.js';
 import type { App } from '../app.js';
 import { readCampaign } from '../unitOfWork.js';
 import { staticsOf } from '../statics.js';
+import { isStoreUnavailable } from '../handleError.js';
 
 /** Ticks due within this window are pre-warmed for (the minute check runs twice before each). */
 const WINDOW_MS = 2 * 60_000;
@@ -30,8 +31,8 @@ export async function warmMapPicture(app: App, campaignId: string): Promise<void
  * check after the due ticks and reminders): one warm picture per distinct map (at most four, the
  * soonest due first), and the threads held until a minute after the last of those ticks is due,
  * so the idle stop does not take them away in between. Then the tick finds the render thread as
- * warm as the bench's back-to-back ticks. Never throws: a failure is logged and only costs the
- * tick its warm start. Returns the campaigns warmed for.
+ * warm as the bench's back-to-back ticks. Throws only when the campaign store is out of reach (the
+ * scheduler's run ends); any other failure is logged and only costs the tick its warm start. Returns the campaigns warmed for.
  */
 export async function prewarmDue(app: App, opts: { ownsGuild?: (guildId: string) => boolean } = {}): Promise<string[]> {
   const now = app.clock.now();
@@ -52,6 +53,8 @@ export async function prewarmDue(app: App, opts: { ownsGuild?: (guildId: string)
       warmed.push(c.id);
     }
   } catch (err) {
+    // The store out of reach ends the scheduler's run (it says so once).
+    if (isStoreUnavailable(err)) throw err;
     app.logger.warn({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: pre-warming the render thread failed; the next tick draws its map cold');
   }
   return warmed;

@@ -1,7 +1,7 @@
 import { dueCampaigns, getCampaignMeta } from '../../db/campaignRepo.js';
 import { ifCampaignFree } from '../../db/campaignHold.js';
 import type { App } from '../app.js';
-import { isStoreUnavailable } from '../handleError.js';
+import { isStoreBusy, isStoreUnavailable } from '../handleError.js';
 import { playDueTick, scheduleMissing } from './playDueTick.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
 
@@ -14,9 +14,7 @@ export interface DueTickReport {
    * Why due ticks were not (all) played: 'battlePending' (waits for a battle result),
    * 'catchUp:one' / 'catchUp:none' (missed ticks passed over by the policy), 'catchUp:paused'
    * (more missed than the cap: paused for the referee), 'clockBehind' (the clock went backwards),
-   * 'error' (logged; the tick stays due), 'storeUnavailable' (the store could not be reached: the
-   * run ends there and the tick stays due, played by the catch-up policy once it is back),
-   * 'alreadyPlayed' (the half period was in the ticks table), 'limit' (the per-run cap was reached;
+   * 'error' (logged; the tick stays due), 'alreadyPlayed' (the half period was in the ticks table), 'limit' (the per-run cap was reached;
    * the rest follow on the next run), 'busy' (another process on the same PostgreSQL holds the
    * campaign: it is playing the tick).
    */
@@ -35,8 +33,6 @@ export interface RunDueTicksOptions {
 }
 
 const DEFAULT_MAX_TICKS = 100;
-
-const STORE_WAIT = 'scheduler: the campaign store is unavailable; due ticks wait for it and are played (by the catch-up policy) once it is back';
 
 function describe(err: unknown): { message: string; stack?: string } {
   return err instanceof Error ? { message: err.message, ...(err.stack ? { stack: err.stack } : {}) } : { message: String(err) };
@@ -97,7 +93,9 @@ async function runCampaign(app: App, campaignId: string, maxTicks: number, stopp
       break;
     }
   } catch (err) {
-    if (isStoreUnavailable(err)) skipped = 'storeUnavailable';
+    // The store out of reach: no other campaign can be played either; the run ends (startScheduler says so once).
+    if (isStoreUnavailable(err)) throw err;
+    if (isStoreBusy(err)) skipped = 'busy';
     else {
       app.logger.error({ campaignId, err: describe(err) }, 'scheduler: tick failed; it stays due and is tried again on the next run');
       skipped = 'error';
@@ -122,7 +120,9 @@ async function runCampaign(app: App, campaignId: string, maxTicks: number, stopp
  * - shared: on PostgreSQL every process finds the same campaigns due and skips, without waiting,
  *   each one another process is playing (ifCampaignFree), so any number of processes share the
  *   minute's ticks;
- * - never throws: a failure is logged with the campaign id and the tick stays due.
+ * - never throws but for the store being out of reach (StoreUnavailableError: the run ends there,
+ *   every tick stays due and is played by the catch-up policy once it is back); any other failure
+ *   is logged with the campaign id and the tick stays due.
  * The map after each tick is in the outbox with the chronicle: delivery draws it.
  * Many due campaigns are worked through one campaign (one tick) a slice: the event loop runs
  * between two, so interactions are answered and deliveries go on while a busy minute plays.
@@ -133,8 +133,8 @@ export async function runDueTicks(app: App, opts: RunDueTicksOptions = {}): Prom
   try {
     due = dueCampaigns(app.db, app.clock.now().toISOString());
   } catch (err) {
-    if (isStoreUnavailable(err)) app.logger.warn({ err: describe(err).message }, STORE_WAIT);
-    else app.logger.error({ err: describe(err) }, 'scheduler: could not list due campaigns');
+    if (isStoreUnavailable(err)) throw err;
+    app.logger.error({ err: describe(err) }, 'scheduler: could not list due campaigns');
     return reports;
   }
   const stopped = opts.stopped ?? (() => false);
@@ -143,11 +143,6 @@ export async function runDueTicks(app: App, opts: RunDueTicksOptions = {}): Prom
     if (opts.ownsGuild && !opts.ownsGuild(c.guildId)) continue;
     const r = await runCampaign(app, c.id, opts.maxTicksPerCampaign ?? DEFAULT_MAX_TICKS, stopped);
     if (r) reports.push(r);
-    if (r?.skipped === 'storeUnavailable') {
-      // No other campaign can be played either: one line, and the next run tries again.
-      app.logger.warn({ campaignId: c.id }, STORE_WAIT);
-      break;
-    }
     // One campaign a slice: what waits (an interaction, a delivery ending) runs before the next.
     await yieldToEventLoop();
   }

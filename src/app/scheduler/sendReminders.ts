@@ -10,6 +10,7 @@ import type { Outgoing } from '../deliveries/outgoing.js';
 import { readyButtonId } from '../turn/markReady.js';
 import { noticeBook, reminderSettings } from '../notices.js';
 import { yieldToEventLoop } from './yieldToEventLoop.js';
+import { isStoreUnavailable } from '../handleError.js';
 
 /** What the reminder run did for one campaign. */
 export interface ReminderReport {
@@ -35,7 +36,8 @@ const DEFAULT_ORDER_TEXT: Readonly<Record<'hold' | 'rest', string>> = {
  * An army counts as having orders when it has a standing order (as `/turn status` says).
  * Each campaign is its own transaction, and the event loop runs between two campaigns
  * (yieldToEventLoop), so a thousand campaigns' reminders never block the bot's answers.
- * Never throws: failures are logged with the campaign id.
+ * Throws only when the campaign store is out of reach (the scheduler's run ends); other failures
+ * are logged with the campaign id.
  */
 export async function sendReminders(app: App, opts: { ownsGuild?: (guildId: string) => boolean } = {}): Promise<ReminderReport[]> {
   const reports: ReminderReport[] = [];
@@ -43,6 +45,8 @@ export async function sendReminders(app: App, opts: { ownsGuild?: (guildId: stri
   try {
     due = remindableCampaigns(app.db, app.clock.now().toISOString());
   } catch (err) {
+    // The store out of reach ends the scheduler's run (it says so once).
+    if (isStoreUnavailable(err)) throw err;
     app.logger.error({ err: describe(err) }, 'reminders: could not list campaigns');
     return reports;
   }
@@ -52,6 +56,7 @@ export async function sendReminders(app: App, opts: { ownsGuild?: (guildId: stri
       const r = remindCampaign(app, campaignId);
       if (r) reports.push(r);
     } catch (err) {
+      if (isStoreUnavailable(err)) throw err;
       app.logger.error({ campaignId, err: describe(err) }, 'reminders: failed for this campaign');
     }
     await yieldToEventLoop();

@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { SESSION_NAME } from '../processTag.js';
-import { hidePassword, StoreUnavailableError } from '../storeErrors.js';
+import { hidePassword, StoreBusyError, StoreUnavailableError } from '../storeErrors.js';
 import type { BridgeAnswer, BridgeCall, BridgeFailure, BridgeRequest, BridgeWorkerData, PgStatement, StatementResult } from './bridgeProtocol.js';
 
 /**
@@ -21,8 +21,9 @@ export interface PgBridge {
    * Runs one statement and waits for it, sending the deferred statements before it in the same
    * round trip. `name`: keep it prepared on the connection under that name (one name, one text).
    * Throws PostgreSQL's error (with its `code`, `detail`, ...) of the first statement that failed,
-   * deferred or not, or a StoreUnavailableError when the connection is lost or the query timed
-   * out; the next query connects again.
+   * deferred or not, a StoreUnavailableError when the connection is lost or the query timed out
+   * (the next query connects again), or a StoreBusyError when a lock wait (another process holding
+   * the campaign) passed lock_timeout.
    */
   query(text: string, params: readonly unknown[], name?: string): PgResult;
   /**
@@ -83,13 +84,14 @@ interface Link {
 const DEFAULT_TIMEOUT_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 const WORKER_START_MS = 60_000;
-/** Bounds a wait for another process's campaign lock; the command is answered "try again". */
+/** Bounds a wait for another process's campaign lock; the command is answered "busy, try again" (StoreBusyError). */
 const LOCK_TIMEOUT = '10s';
 /**
  * SQLSTATEs that end a statement without losing the connection, but mean "not now": the server's
  * statement timeout (57014) and a lock wait past lock_timeout (55P03).
  */
-const NOT_NOW_STATES = new Set(['57014', '55P03']);
+const LOCK_NOT_AVAILABLE = '55P03';
+const NOT_NOW_STATES = new Set(['57014', LOCK_NOT_AVAILABLE]);
 
 /** A plain read: it changes nothing, so answers kept before it still hold after it. */
 const READS = /^\s*select\b(?![\s\S]*pg_advisory)/i;
@@ -367,9 +369,12 @@ function awaitAnswer(link: Link, id: number, waitMs: number): BridgeAnswer | und
 function failureError(url: string, failure: BridgeFailure): Error {
   const error = new PgError(failure);
   if (failure.unavailable) {
-    const reason = failure.code === undefined ? failure.message : `${failure.code} ${failure.message}`;
+    // A socket's error says its code itself ("connect ECONNREFUSED 10.0.0.5:5432").
+    const reason = failure.code === undefined || failure.message.includes(failure.code) ? failure.message : `${failure.code} ${failure.message}`;
     return new StoreUnavailableError(`${hidePassword(url)}: ${reason}`, { cause: error });
   }
+  // A lock wait past lock_timeout: another process holds the campaign (the store is fine).
+  if (failure.code === LOCK_NOT_AVAILABLE) return new StoreBusyError(failure.message, { cause: error });
   if (failure.code !== undefined && NOT_NOW_STATES.has(failure.code)) return new StoreUnavailableError(failure.message, { cause: error });
   return error;
 }

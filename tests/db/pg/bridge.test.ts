@@ -165,7 +165,7 @@ describe('GIVEN no server to reach', () => {
   it('WHEN nothing listens on the port THEN opening throws StoreUnavailableError naming the URL without its password', () => {
     const closedPort = silentPort === 1 ? 2 : 1;
     expect(() => openPgBridge(`postgres://bot:s3cret@127.0.0.1:${closedPort}/valormr`)).toThrow(
-      new RegExp(`^the campaign store is unavailable: postgres://bot:\\*\\*\\*@127\\.0\\.0\\.1:${closedPort}/valormr: ECONNREFUSED`),
+      new RegExp(`^the campaign store is unavailable: postgres://bot:\\*\\*\\*@127\\.0\\.0\\.1:${closedPort}/valormr: connect ECONNREFUSED 127\\.0\\.0\\.1:${closedPort}$`),
     );
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openPgBridge, type PgBridge } from '../../../src/db/pg/bridge.js';
 import { CAMPAIGN_LOCK, pgTransaction } from '../../../src/db/pg/transaction.js';
-import { StoreUnavailableError } from '../../../src/db/storeErrors.js';
+import { StoreBusyError } from '../../../src/db/storeErrors.js';
 import { freshPostgresDatabase } from '../../support/postgres.js';
 
 /**
@@ -73,7 +73,7 @@ describe('GIVEN pgTransaction', () => {
 describe('GIVEN a transaction whose BEGIN, lock and writes go with its next statement', () => {
   const addOn = (to: PgBridge, n: number): void => void to.query('INSERT INTO log VALUES ($1)', [n]);
 
-  it('WHEN the batched lock waits past lock_timeout THEN that statement throws "unavailable" (55P03), nothing of it is written, and the next transaction runs', () => {
+  it('WHEN the batched lock waits past lock_timeout THEN that statement throws "busy" (StoreBusyError, 55P03: another process holds the campaign, the store is fine), nothing of it is written, and the next transaction runs', () => {
     const impatient = openPgBridge(url);
     impatient.query("SET lock_timeout = '300ms'", []);
     other.query('BEGIN', []);
@@ -85,7 +85,7 @@ describe('GIVEN a transaction whose BEGIN, lock and writes go with its next stat
       } catch (error) {
         caught = error;
       }
-      expect(caught).toBeInstanceOf(StoreUnavailableError);
+      expect(caught).toBeInstanceOf(StoreBusyError);
       expect((caught as Error).cause).toMatchObject({ code: '55P03' });
     } finally {
       other.query('ROLLBACK', []);
