@@ -128,7 +128,7 @@ describe('db:copy', () => {
     closeDatabase(after);
   }, 180_000);
 
-  it('GIVEN each wrong FROM or TO WHEN copied THEN refused with what to do, nothing written, a password never shown', async () => {
+  it('GIVEN each wrong FROM or TO WHEN copied THEN refused with what to do, nothing written, a password never shown (and SQLite -> SQLite, PostgreSQL -> PostgreSQL copy)', async () => {
     const back = join(dir, 'target.db');
     copyStore(source, back, () => undefined);
     const held = allRows(back);
@@ -143,6 +143,12 @@ describe('db:copy', () => {
     expect(pgRefusal).toContain(':***@');
     expect(pgRefusal).not.toContain('hunter2');
     expect(allRows(pg)).toEqual(pgHeld);
+    // PostgreSQL -> PostgreSQL (the password given is used, and hidden in what is printed).
+    const pg2 = freshPostgresDatabase();
+    const said: string[] = [];
+    copyStore(pg, pg2, (l) => said.push(l));
+    expect(said[0]).toMatch(/^copying postgres:\/\/[^:]+:\*\*\*@.* -> postgres:\/\//);
+    expect(exports(pg2)).toEqual(exports(source));
 
     expect(refusal(source, `${dir}/./source.db`)).toMatch(/^FROM and TO are the same database \(.*source\.db\) \| Copy into another database/);
     const missing = join(dir, 'nothing-here.db');
