@@ -52,7 +52,7 @@ let client: pg.Client | undefined;
 
 /**
  * Off in `npm test` for now: about 3 minutes on 2 cores beside a suite already past its budget, and its
- * last run (the lead's, 02:15 UTC) failed: one nonce POSTed twice, 2.5 s apart, with no kill between. `npm run test:machines`
+ * last run (the lead's, 02:13 UTC) failed: one nonce POSTed twice, 2.5 s apart, with no kill between. `npm run test:machines`
  * runs it (VALORMR_MACHINES=1).
  */
 const RUN = process.env.VALORMR_MACHINES === '1';
