@@ -31,7 +31,6 @@ export interface StoredState {
 export function storeChange(db: Database, tx: CampaignTx, opened: OpenedAt, change: Change<unknown>): StoredState {
   const nowIso = tx.now.toISOString();
   const after = stateAfter(tx, change);
-  const { storedVersion } = opened;
   const revision = saveStateAndTick(db, tx, opened, change, after, nowIso);
   storeLog(db, tx, change, after, nowIso);
   storeMembersAndNotices(db, tx.meta.id, change);

@@ -1,5 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { SESSION_NAME } from '../processTag.js';
+import { mayChange } from './keptAnswers.js';
 import { hidePassword, StoreBusyError, StoreUnavailableError } from '../storeErrors.js';
 import type { BridgeAnswer, BridgeCall, BridgeFailure, BridgeRequest, BridgeWorkerData, PgStatement, StatementResult } from './bridgeProtocol.js';
 
@@ -94,17 +95,6 @@ const LOCK_TIMEOUT = '10s';
 const LOCK_NOT_AVAILABLE = '55P03';
 const NOT_NOW_STATES = new Set(['57014', LOCK_NOT_AVAILABLE]);
 
-/** A plain read: it changes nothing, so answers kept before it still hold after it. */
-const READS = /^\s*select\b(?![\s\S]*pg_advisory)/i;
-/**
- * A write to one table named as Drizzle names it (quoted, no schema): an insert (an upsert too) or
- * an update. The schema has no triggers and no ON UPDATE cascade, so it changes that table alone,
- * and answers kept of reads that never name it still hold after it. Anything else that is not a
- * plain read (a delete, whose cascades reach other tables; a lock, after which other sessions'
- * commits show; a savepoint's rollback; the transaction's end) drops every kept answer.
- */
-const ONE_TABLE_WRITE = /^\s*(?:insert\s+into|update)\s+"([a-z_][a-z0-9_]*)"[\s(]/i;
-
 const BEGINS = /^\s*(begin|start\s+transaction)\b/i;
 const ENDS = /^\s*(commit|end|rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
@@ -193,16 +183,9 @@ class SyncBridge implements PgBridge {
     }
   }
 
-  /** Drops the kept answers `text` may change: none for a plain read, those naming the table of a one-table write, else all. */
+  /** Drops the kept answers `text` may change (keptAnswers.ts). */
   private dropChangedBy(text: string): void {
-    if (READS.test(text)) return;
-    const table = ONE_TABLE_WRITE.exec(text)?.[1];
-    if (table === undefined) {
-      this.kept.clear();
-      return;
-    }
-    const names = new RegExp(`\\b${table}\\b`, 'i');
-    for (const [key, kept] of this.kept) if (names.test(kept.text)) this.kept.delete(key);
+    for (const [key, kept] of this.kept) if (mayChange(text, kept.text)) this.kept.delete(key);
   }
 
   defer(text: string, params: readonly unknown[], name?: string): number {
