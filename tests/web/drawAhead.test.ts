@@ -28,10 +28,17 @@ const stores = [
 
 let w: WebHarness | undefined;
 const others: WebServer[] = [];
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'valormr-ahead-'));
+  dirs.push(dir);
+  return dir;
+};
 afterEach(async () => {
   for (const s of others.splice(0)) await s.close();
   await w?.close();
   w = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 const get = (url: string, cookie: string) => fetch(url, { headers: { cookie } });
@@ -39,7 +46,7 @@ const bytes = async (r: Response) => Buffer.from(await r.arrayBuffer());
 
 describe.each(stores)('first views drawn ahead ($store)', ({ store, open }) => {
   it('GIVEN alice opened her page WHEN a tick moves her view THEN her new first view is drawn and stored ahead: her next visit (and a fresh process\'s) draws nothing and gets the bytes a visit draws; a hidden move draws nothing; bob (no visit) is not drawn for; a restarted server still draws for her', { timeout: 300_000 }, async () => {
-    const { databasePath, layers } = open(mkdtempSync(join(tmpdir(), 'valormr-ahead-')));
+    const { databasePath, layers } = open(tempDir());
     const webDir = join(layers, 'web');
     const drawn: string[] = [];
     const pictures = () => drawn.filter((d) => d.startsWith('picture'));
@@ -116,7 +123,7 @@ describe.each(stores)('first views drawn ahead ($store)', ({ store, open }) => {
   });
 
   it('GIVEN readers of four campaigns WHEN nothing moves THEN each check costs ONE statement for all of them; a write committed here is drawn at once, with no check; a tick by another process is found by the next check, for its readers only', { timeout: 120_000 }, async () => {
-    const { databasePath } = open(mkdtempSync(join(tmpdir(), 'valormr-ahead-')));
+    const { databasePath } = open(tempDir());
     w = await webHarness({ setup: fogSetup({ bobAt: '0510' }), databasePath });
     const app = w.h.app;
     const ids = ['two', 'three', 'four'].map((ch) => {
