@@ -5,7 +5,7 @@ import { allEventsJson, chronicleEvents, diceEventsOf, eventsFor, lastEventId, l
 import { journalTextOf } from '../db/journalRepo.js';
 import { listNotices } from '../db/noticeRepo.js';
 import { claimedMessage, keptMessages, undeliveredMessages } from '../db/outboxRepo.js';
-import { lastUndoableTick, playedTickAt, playedTicks, tickIndex, tickPlayed, undoableTicks } from '../db/tickRepo.js';
+import { lastUndoableTick, playedTickAt, playedTicks, tickIndex, tickPlayed, tickSpan, undoableTicks } from '../db/tickRepo.js';
 import type { CampaignReads } from './campaignTx.js';
 
 /** The read-only queries a use-case may make of its campaign (`tx.read`), inside its transaction. */
@@ -26,6 +26,7 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     lastOfType: (type, limit) => lastEventsOfType(db, campaignId, type, limit),
     playedTicks: () => playedTicks(db, campaignId),
     tickIndex: () => tickIndex(db, campaignId),
+    tickSpan: () => tickSpan(db, campaignId),
     playedTickAt: (timeIndex) => playedTickAt(db, campaignId, timeIndex),
     chronicle: (audiences, without, window) => chronicleEvents(db, campaignId, audiences, without, window),
     notices: () => listNotices(db, campaignId),

@@ -53,6 +53,8 @@ export interface CampaignReads {
   playedTicks(): PlayedTick[];
   /** Every played half period, in order, without its frame (the web page's day index: no frame parsed). */
   tickIndex(): TickIndexRow[];
+  /** How many half periods were played and the last one's index, from the ticks' key alone. */
+  tickSpan(): { count: number; last: number | null };
   /** One played half period with its frame, if played. */
   playedTickAt(timeIndex: number): PlayedTick | undefined;
   /** Every event for these audiences not withdrawn by an undo, in order, leaving out some types (the book). */

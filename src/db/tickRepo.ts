@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, lte, max, sql } from 'drizzle-orm';
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
 import { bound, isTrue, perConnection, runUnanswered } from './prepared.js';
@@ -100,6 +100,17 @@ const tickFrame = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.ti
 /** Every played half period, in order, without reading the frames (cheap on a long campaign). */
 export function tickIndex(db: Database, campaignId: string): TickIndexRow[] {
   return tickRows(db).all({ campaignId });
+}
+
+const tickCount = perConnection((q, { ticks }) => q.select({ n: count(), last: max(ticks.timeIndex) }).from(ticks).where(eq(ticks.campaignId, p('campaignId'))).prepare());
+
+/**
+ * How many half periods a campaign has played, and the last one's index, from the ticks' key
+ * alone (no row read): what moves when a tick is played or undone (the web page's keys).
+ */
+export function tickSpan(db: Database, campaignId: string): { count: number; last: number | null } {
+  const r = tickCount(db).get({ campaignId });
+  return { count: Number(r?.n ?? 0), last: r?.last ?? null };
 }
 
 /** One played half period with its frame (parsed), if played. */

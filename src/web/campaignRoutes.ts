@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { stillInCampaign, type WebSession } from '../app/web/webAccess.js';
 import { readerInputs } from '../app/web/readerInputs.js';
 import { readerVersion } from '../app/web/readerVersion.js';
@@ -7,7 +5,7 @@ import { NotForYou, webMap, webMapVersion, webPage, type PageData, type PageRequ
 import { eventStream } from './eventStream.js';
 import { mapRoutes, type MapViewOf } from './mapRoutes.js';
 import type { DrawAt } from './tiles.js';
-import { ASSETS, notFound, type RouteContext } from './routeContext.js';
+import { notFound, PAGE_HTML, type RouteContext } from './routeContext.js';
 
 /** The query a page request carries: `as` (an army id) and `day` (a whole number); anything else is not a page. */
 function pageRequest(q: unknown): PageRequest | undefined {
@@ -84,14 +82,13 @@ export function sessionView(ctx: RouteContext, s: WebSession, q: PageRequest): {
   return ifTheirs(() => ({ key: `${s.campaignId}|${s.userId}|${q.as ?? ''}|${q.day ?? ''}|${mapVersion(ctx, s, q)}`, draw: (width: number) => webMap(ctx.app, s, q, width) }));
 }
 
-const PAGE_HTML = readFileSync(join(ASSETS, 'page.html'), 'utf8');
-
 /**
  * A person's page: page.html with the first view of their map in it (an image the browser asks for
- * while it reads the page, beside the page's scripts: the first paint waits for no script).
+ * while it reads the page, first of all it asks for: the first paint waits for no script and no
+ * style sheet).
  */
 function personPage(campaignId: string): string {
-  return PAGE_HTML.replace('<!--first-view-->', `<img id="first-view" elementtiming="first-view" alt="" src="/c/${encodeURIComponent(campaignId)}/first.png">`);
+  return PAGE_HTML.replace('<!--first-view-->', `<img id="first-view" elementtiming="first-view" fetchpriority="high" alt="" src="/c/${encodeURIComponent(campaignId)}/first.png">`);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app/app.js';
@@ -48,6 +49,19 @@ export interface Logins {
 
 /** The page's own files (page.html, its script and style). */
 export const ASSETS = resolve(dirname(fileURLToPath(import.meta.url)), '../../assets/web');
+
+const STYLESHEET = '<link rel="stylesheet" href="/assets/page.css">';
+
+/**
+ * page.html as served: its style sheet written into it (2.7 KB), so that nothing holds the first
+ * paint back but the page itself (a linked style sheet blocks drawing the page, the first view's
+ * picture included, until it has come).
+ */
+export const PAGE_HTML = ((): string => {
+  const html = readFileSync(join(ASSETS, 'page.html'), 'utf8');
+  if (!html.includes(STYLESHEET)) throw new Error(`assets/web/page.html no longer links ${STYLESHEET}: update src/web/routeContext.ts`);
+  return html.replace(STYLESHEET, () => `<style>${readFileSync(join(ASSETS, 'page.css'), 'utf8')}</style>`);
+})();
 
 const NOT_FOUND_HTML = '<!doctype html><meta charset="utf-8"><title>Not found</title><p>Nothing here. A <code>/web</code> link from the bot logs you in; it works once, for a few minutes.</p>';
 

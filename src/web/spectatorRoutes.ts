@@ -1,14 +1,14 @@
 import { spectatorMap, spectatorShown, spectatorVersion } from '../app/web/spectatorPage.js';
 import { eventStream } from './eventStream.js';
 import { mapRoutes, type MapViewOf } from './mapRoutes.js';
-import { ASSETS, notFound, type RouteContext } from './routeContext.js';
+import { notFound, PAGE_HTML, type RouteContext } from './routeContext.js';
 
 /** The spectator page (`/s/:id`): public, when the referee has turned it on; a plain 404 otherwise. Rate-limited per address. */
 export function spectatorRoutes(ctx: RouteContext, spectatorLimit: object): void {
   const { server, app } = ctx;
   server.get<{ Params: { id: string } }>('/s/:id', spectatorLimit, async (req, reply) => {
     if (spectatorVersion(app, req.params.id) === undefined) return notFound(reply);
-    return reply.header('cache-control', 'no-store').sendFile('page.html', ASSETS);
+    return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(PAGE_HTML);
   });
 
   server.get<{ Params: { id: string } }>('/s/:id/page.json', spectatorLimit, async (req, reply) => {

@@ -59,8 +59,8 @@ function commanderInputs(tx: CampaignTx, who: WebReader, armyIds: readonly strin
     // Another side's army where it was seen (its sighting) and who it is, with its flags when seen now (never where it stands now).
     Object.entries(known).map(([id, seen]) => [id, seen, identityOf(s.armies[id]), timeIndex(seen.at) === timeIndex(s.clock) ? flagsOf(s.armies[id]) : null]),
     contactsOf(s, armyIds),
-    // The played half periods with a frame (the timeline's days, and which frame a past day shows).
-    tx.read.tickIndex().flatMap((t) => (t.framed ? [t.timeIndex] : [])),
+    // The half periods played (the timeline's days, and which frame a past day shows), from the ticks' key: played or undone, never changed.
+    tx.read.tickSpan(),
     // Closed contacts (their intel) and the estimates the map draws from them, read from their rows.
     armyIds.map((id) => [tx.read.closedContacts(id).map((c) => c.id), tx.read.closedEstimates(id)]),
     Object.values(s.couriers).filter((c) => armyIds.includes(c.fromArmy)),
