@@ -8,7 +8,7 @@ import { buildMap, isWater, type MapModel } from '../src/engine/map/index.js';
 import { beginHalfStep, findRoute, movementStep } from '../src/engine/movement/index.js';
 import { newCampaign, validateScenario } from '../src/engine/campaign/index.js';
 import { type CampaignState, type Order, DEFAULT_SETTINGS } from '../src/engine/state/index.js';
-import { resolveTick, type TickPlan } from '../src/engine/tick/index.js';
+import { resolveTick, TICK_PLAN, type TickPlan } from '../src/engine/tick/index.js';
 import { movementProfile } from '../src/engine/profiles/index.js';
 import { FIRST_MORNING, NO_WEATHER_EFFECTS } from '../src/engine/weather/index.js';
 
@@ -25,8 +25,8 @@ export interface BenchFigures {
   readonly moved: number;
 }
 
-/** A 100 x 100 map of mixed terrain with roads every tenth row, and 200 armies with orders. */
-function synthetic(): { state: CampaignState; map: MapModel } {
+/** A 100 x 100 map of mixed terrain with roads every tenth row, and `count` armies (200 unless said) with orders. */
+function synthetic(count = 200): { state: CampaignState; map: MapModel } {
   const W = 100;
   const H = 100;
   let seed = 12345;
@@ -42,7 +42,7 @@ function synthetic(): { state: CampaignState; map: MapModel } {
   const armies: Record<string, Army> = {};
   const used = new Set<string>();
   const all = map.allHexes().filter((h) => !isWater(map.terrainAt(h)));
-  for (let i = 0; armies[`a${199}`] === undefined; i++) {
+  for (let i = 0; armies[`a${count - 1}`] === undefined; i++) {
     const h = all[Math.floor(rnd() * all.length)] as Hex;
     if (used.has(hexKey(h))) continue;
     used.add(hexKey(h));
@@ -83,13 +83,13 @@ function withOrders(state: CampaignState, map: MapModel, rnd: () => number): Cam
   return { ...state, orders };
 }
 
-function time(name: string, state: CampaignState, map: MapModel, runs: number): BenchFigures {
+function time(name: string, state: CampaignState, map: MapModel, runs: number, plan: TickPlan = PLAN): BenchFigures {
   const samples: number[] = [];
   let moved = 0;
   for (let i = 0; i < runs; i++) {
     const dice = new SeededDice(createRngState(i + 1));
     const t0 = performance.now();
-    const out = resolveTick(state, map, dice, PLAN);
+    const out = resolveTick(state, map, dice, plan);
     samples.push(performance.now() - t0);
     if (i === 0) moved = out.events.filter((e) => e.type === 'armyMoved').length;
   }
@@ -129,6 +129,47 @@ export function benchMovement(runs = 50): BenchFigures[] {
   if (v) out.push(time('movement tick, Valormr scenario', v.state, v.map, runs));
   for (const f of out) console.log(`${f.name}: ${f.armies} armies (${f.ordered} with orders, ${f.moved} moved), median ${f.medianMs} ms, p99 ${f.p99Ms} ms (${f.runs} runs)`);
   return out;
+}
+
+/**
+ * The state after `ticks` whole ticks, each army given a fresh random-walk order before each, so
+ * the timed tick also meets the contacts, halts and books earlier ticks left (as a campaign does).
+ */
+function afterTicks(state: CampaignState, map: MapModel, ticks: number): CampaignState {
+  let s = state;
+  let seed = 777;
+  const rnd = (): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 0x100000000;
+  };
+  for (let i = 0; i < ticks; i++) s = withOrders(resolveTick(s, map, new SeededDice(createRngState(100 + i)), TICK_PLAN).state, map, rnd);
+  return s;
+}
+
+/** The sizes the growth order is measured at. */
+export const GROWTH_SIZES = [100, 200, 400, 800, 1600] as const;
+
+/**
+ * The growth order of a whole engine tick (every rule of TICK_PLAN: movement, contacts, the daily
+ * books, what each army saw) in the number of armies: the synthetic 100 x 100 map with 100 to
+ * 1,600 armies, each with an order, and the exponent k of a least-squares fit time ~ N^k over the
+ * medians (1 is linear).
+ */
+export function benchGrowth(runs = 7, sizes: readonly number[] = GROWTH_SIZES): { medians: Record<number, number>; exponent: number } {
+  const medians: Record<number, number> = {};
+  for (const n of sizes) {
+    const syn = synthetic(n);
+    medians[n] = time(`engine tick, ${n} armies`, afterTicks(syn.state, syn.map, 3), syn.map, runs, TICK_PLAN).medianMs;
+  }
+  const xs = sizes.map((n) => Math.log(n));
+  const ys = sizes.map((n) => Math.log(Math.max(0.01, medians[n] ?? 0)));
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  const num = xs.reduce((a, x, i) => a + (x - mx) * ((ys[i] ?? 0) - my), 0);
+  const den = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+  const exponent = round(num / den);
+  console.log(`engine tick (TICK_PLAN) on 100x100 by armies: ${sizes.map((n) => `${n}: ${medians[n]} ms`).join(', ')}; growth ~ N^${exponent}`);
+  return { medians, exponent };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) benchMovement();

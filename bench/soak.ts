@@ -1,23 +1,14 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buttons } from '../commands/index.js';
-import type { ButtonHandler } from '../src/app/commandContext.js';
 import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
-import { createApp } from '../src/app/createApp.js';
-import { seededDice } from '../src/console/seededDice.js';
-import { runButton } from '../src/app/journal/invocation.js';
 import { pruneInteractions } from '../src/app/interactionClaim.js';
 import { pruneDelivered } from '../src/app/outbox.js';
-import { ManualClock } from '../src/app/ports.js';
-import { readCampaign } from '../src/app/unitOfWork.js';
 import { replayText, reportText } from '../src/console/replay.js';
-import { ConsoleSession, type ConsoleOutput } from '../src/console/session.js';
-import { createRngState, SeededDice } from '../src/engine/dice/index.js';
+import type { ConsoleOutput } from '../src/console/session.js';
 import { regimentFigures } from '../src/engine/forces/index.js';
 import { hexKey } from '../src/engine/hex/index.js';
-import { isWater, type MapModel } from '../src/engine/map/index.js';
+import { sideBySide, type SideBySide } from './soakSideBySide.js';
+import { answerPrompts, commandLines, openSeason, orderLines, recordBattles, type Season } from './soakSeason.js';
 import { benchWebAfterTick, benchWebFirstPaint } from './web.js';
 import type { CampaignState } from '../src/engine/state/index.js';
 import { rawSqlite } from '../src/db/client.js';
@@ -46,9 +37,14 @@ import { rawSqlite } from '../src/db/client.js';
  * armies on the map, one commander per hex, whole non-negative points and figures, contacts
  * naming real armies) and secretLeaks (channel posts matching the secrecy pattern); and
  * webFirstPaintMs / webFirstPaintWarmMs: a commander's campaign page on the finished campaign in
- * headless Chromium, from their link to the first view's tiles drawn (bench/web.ts).
+ * headless Chromium, from their link to the first view's tiles drawn (bench/web.ts; `--skip-web`
+ * leaves it out); and sideBySide: after the season, `--side N` (default 25; 0 leaves it out) more
+ * half periods played by the long campaign and, in the same minutes, by a fresh campaign in the
+ * same position (its database copied with the history taken out), each given the same orders and
+ * timed commands: tickMs and commandMs { fresh, long, ratio } (bench/soakSideBySide.ts). Issue 25's
+ * target "command and tick last50 <= 1.3x first50, side by side" is that ratio.
  */
-const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' }, replay: { type: 'boolean', default: false }, 'paint-only': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false }, 'after-tick': { type: 'boolean', default: false }, source: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { web: { type: 'boolean', default: true }, halves: { type: 'string', default: '400' }, seed: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, db: { type: 'string' }, replay: { type: 'boolean', default: false }, 'paint-only': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false }, 'after-tick': { type: 'boolean', default: false }, source: { type: 'boolean', default: false }, side: { type: 'string', default: '25' }, 'skip-web': { type: 'boolean', default: false } } });
 
 /**
  * Channel text must never carry numbers about forces: the scenario tests' pattern, except that a
@@ -70,6 +66,13 @@ export interface SoakResult {
   readonly webFirstPaintWarmMs?: number;
   readonly invariantViolations: number;
   readonly secretLeaks: number;
+  /**
+   * With `sideRounds`: the long campaign's tick and commands against a fresh campaign in the same
+   * position, side by side in the same minutes (bench/soakSideBySide.ts). Issue 25's "last50 <=
+   * 1.3x first50" is this ratio; first50/last50 above compare the season's start with its end,
+   * minutes apart (positions and load differ).
+   */
+  readonly sideBySide?: SideBySide;
   /** With `replay`: the export replayed from its journal (docs/replay.md), and how long that took. */
   readonly replay?: { readonly report: string; readonly exact: boolean; readonly ms: number };
 }
@@ -110,32 +113,6 @@ export function invariants(state: CampaignState, inBounds: (h: CampaignState['ar
   return broken;
 }
 
-/** A season being played: the app and its console, the players and their armies, the dice that choose for them. */
-interface Season {
-  readonly app: ReturnType<typeof createApp>;
-  readonly clock: ManualClock;
-  readonly session: ConsoleSession;
-  /** Everything the console wrote (kept for the secrecy check at the end). */
-  readonly outputs: ConsoleOutput[];
-  readonly dir: string;
-  readonly databasePath: string;
-  readonly run: (line: string) => Promise<ConsoleOutput[]>;
-  /** The dice that choose for the players. */
-  readonly pick: SeededDice;
-  readonly one: <T>(xs: readonly T[], purpose: string) => T;
-  readonly read: <T>(fn: (s: CampaignState) => T) => T;
-  readonly actor: { userId: string; userName: string; guildId: string; channelId: string; roleIds: string[] };
-  readonly map: MapModel;
-  readonly armies: readonly string[];
-  readonly owner: ReadonlyMap<string, string>;
-  /** Land hexes, the targets of marches. */
-  readonly land: readonly string[];
-  /** The army whose commander sends the timed commands. */
-  readonly watched: string;
-  readonly watcher: string;
-  readonly contactButtons: ButtonHandler;
-}
-
 /** What the half periods measured and counted. */
 interface Tally {
   readonly commandMs: number[][];
@@ -144,16 +121,17 @@ interface Tally {
   answered: number;
 }
 
-type SoakOptions = { halves: number; seed: number; databasePath?: string; web?: boolean; log?: (line: string) => void; replay?: boolean };
+type SoakOptions = { halves: number; seed: number; databasePath?: string; web?: boolean; log?: (line: string) => void; replay?: boolean; sideRounds?: number };
 
 export async function soak(opts: SoakOptions): Promise<SoakResult> {
-  const season = await openSeason(opts);
+  const season = await openSeason({ seed: opts.seed, ...(opts.databasePath ? { databasePath: opts.databasePath } : {}) });
   const tally: Tally = { commandMs: [], tickMs: [], violations: 0, answered: 0 };
   for (let k = 0; k < opts.halves; k++) await playHalfPeriod(season, tally, k, opts.log);
   const leaks = countLeaks(season.outputs, opts.log);
   const { run, app, actor } = season;
   const exportMs = await timed(() => run('@referee /campaign export'));
   const replayed = opts.replay ? await replayOf(app, actor) : undefined;
+  const side = opts.sideRounds ? await sideBySide(season, opts.sideRounds, opts.seed) : undefined;
   const undoMs = await timed(() => run('@referee /turn undo'));
   rawSqlite(app.db).pragma('wal_checkpoint(TRUNCATE)');
   const dbBytes = statSync(season.databasePath).size;
@@ -176,53 +154,23 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
     invariantViolations: tally.violations,
     secretLeaks: leaks,
     ...(replayed ? { replay: replayed } : {}),
+    ...(side ? { sideBySide: side } : {}),
   };
-}
-
-/** The app on a fresh database, the Valormr campaign created, its 24 armies given to 12 players, and started. */
-async function openSeason(opts: SoakOptions): Promise<Season> {
-  const dir = mkdtempSync(join(tmpdir(), 'valormr-soak-'));
-  const databasePath = opts.databasePath ?? join(dir, 'soak.db');
-  const clock = new ManualClock(new Date('2026-11-22T07:00:00Z'));
-  const app = createApp({ databasePath, clock, dice: seededDice(opts.seed) });
-  const outputs: ConsoleOutput[] = [];
-  const session = new ConsoleSession(app, { where: { guildId: 'soak', channelId: 'soak', baseDir: process.cwd() }, outDir: dir, write: (o) => outputs.push(o), saveFiles: false });
-  const run = async (line: string): Promise<ConsoleOutput[]> => {
-    const from = outputs.length;
-    await session.handle(line);
-    return outputs.slice(from);
-  };
-  const pick = new SeededDice(createRngState(opts.seed * 7919));
-  const one = <T>(xs: readonly T[], purpose: string): T => xs[pick.roll(xs.length, purpose) - 1] as T;
-  const contactButtons = buttons.find((b) => b.prefix === 'contact');
-  if (!contactButtons) throw new Error('no contact button handler');
-
-  await run('@referee /campaign create scenario:valormr name:"Season"');
-  const actor = { userId: 'referee', userName: 'referee', guildId: 'soak', channelId: 'soak', roleIds: [] };
-  const read = <T>(fn: (s: CampaignState) => T): T => readCampaign(app, { actor }, (tx) => fn(tx.state));
-  const map = readCampaign(app, { actor }, (tx) => tx.map);
-  const armies = read((s) => Object.keys(s.armies).sort());
-  const owner = new Map(armies.map((id, i) => [id, `p${(i % 12) + 1}`]));
-  for (const [id, user] of owner) await run(`@referee /campaign assign army:${id} user:${user}`);
-  await run('@referee /campaign start');
-  const land = map.allHexes().filter((h) => !isWater(map.terrainAt(h))).map((h) => map.format(h));
-  const watched = armies[0] as string;
-  return { app, clock, session, outputs, dir, databasePath, run, pick, one, read, actor, map, armies, owner, land, watched, watcher: owner.get(watched) as string, contactButtons };
 }
 
 /** One half period: orders, the timed commands, the tick, the prompts answered, battles recorded, pruning, invariants. */
 async function playHalfPeriod(season: Season, tally: Tally, k: number, log: SoakOptions['log']): Promise<void> {
   const { app, run, outputs } = season;
-  await giveOrders(season, k);
-  tally.commandMs.push(await timeCommands(season));
+  for (const line of orderLines(season, k)) await run(line);
+  const samples: number[] = [];
+  for (const line of commandLines(season)) samples.push(await timed(() => run(line)));
+  tally.commandMs.push(samples);
   // The tick as played: its transaction and the delivery of what it queued (maps drawn).
   season.clock.advance(12 * 3600_000);
   const from = outputs.length;
   tally.tickMs.push(await timed(() => run('!tick')));
   tally.answered += await answerPrompts(season, outputs.slice(from));
-  // Every battle is recorded.
-  const list = await run('@referee /battle list');
-  for (const m of (list[0]?.content ?? '').matchAll(/\b(c\d+)\b/g)) await run(`@referee /battle result contact:${m[1]}`);
+  await recordBattles(season);
   // The bot's own pruning, as its scheduler runs it every minute: delivered messages past their
   // 14 days (28 half periods here) and old interaction claims are deleted.
   pruneDelivered(app);
@@ -231,53 +179,6 @@ async function playHalfPeriod(season: Season, tally: Tally, k: number, log: Soak
   tally.violations += broken.length;
   for (const b of broken) log?.(`half ${k}: ${b}`);
   if (k % 50 === 49) log?.(`${k + 1} half periods: tick ${round(median(tally.tickMs.slice(-50)))} ms, command ${round(median(tally.commandMs.slice(-50).flat()))} ms, ${tally.answered} answers`);
-}
-
-/** Each army an order at random: marches (some forced or unformed), rests, couriers, holds. */
-async function giveOrders(season: Season, k: number): Promise<void> {
-  const { run, one, armies, land } = season;
-  const pick = (purpose: string): number => season.pick.d6(purpose);
-  for (const id of armies) {
-    const user = season.owner.get(id) as string;
-    const r = pick('order');
-    if (r <= 3) {
-      const extra = pick('forced') === 6 ? ' forced:true' : pick('unformed') >= 5 ? ' unformed:true' : '';
-      await run(`@${user} /move army:${id} to:${one(land, 'target')}${extra}`);
-    } else if (r === 4) {
-      await run(`@${user} /rest army:${id}`);
-    } else if (r === 5 && pick('courier') === 6) {
-      await run(`@${user} /courier send from-army:${id} to-army:${one(armies, 'recipient')} message:"Report at dusk, ${k}"`);
-    } else {
-      await run(`@${user} /hold army:${id}`);
-    }
-  }
-}
-
-/** The fixed mix of commands users send most, timed. */
-async function timeCommands(season: Season): Promise<number[]> {
-  const { run, one, watched, watcher } = season;
-  const samples: number[] = [];
-  for (const line of [`@${watcher} /army status army:${watched}`, `@${watcher} /move army:${watched} to:${one(season.land, 'watched target')}`, `@${watcher} /turn status`, `@${watcher} /intel army:${watched}`]) {
-    samples.push(await timed(() => run(line)));
-  }
-  return samples;
-}
-
-/** Every contact prompt is answered by one of its buttons, at random. Returns how many answers were taken. */
-async function answerPrompts(season: Season, fromTick: readonly ConsoleOutput[]): Promise<number> {
-  let answered = 0;
-  for (const o of fromTick) {
-    const choices = ((o.data as { buttons?: { id: string }[] } | undefined)?.buttons ?? []).map((b) => b.id);
-    if (o.to !== 'dm' || choices.length === 0 || !o.user) continue;
-    try {
-      await runButton(season.contactButtons, { app: season.app, userId: o.user, customId: season.one(choices, 'answer') });
-      answered++;
-    } catch {
-      // A prompt already settled by the other side's answer: as a player would see it.
-    }
-    await season.session.flush();
-  }
-  return answered;
 }
 
 /** Channel posts and public replies that match the secrecy pattern, each logged with its context. */
@@ -334,8 +235,10 @@ if (process.argv[1]?.endsWith('soak.ts') && values['paint-only']) {
 } else if (process.argv[1]?.endsWith('soak.ts')) {
   const halves = Number(values.halves);
   const started = performance.now();
-  const result = await soak({ halves, seed: Number(values.seed), web: values.web, ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`), replay: values.replay });
+  const result = await soak({ halves, seed: Number(values.seed), web: values.web && !values['skip-web'], sideRounds: Number(values.side), ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`), replay: values.replay });
   process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB; tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms; undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
+  const side = result.sideBySide;
+  if (side) process.stdout.write(`side by side with a fresh campaign in the same position (${side.rounds} half periods): tick ${side.tickMs.fresh} -> ${side.tickMs.long} ms (${side.tickMs.ratio}x), command ${side.commandMs.fresh} -> ${side.commandMs.long} ms (${side.commandMs.ratio}x)\n`);
   if (result.replay) process.stdout.write(`replay (${result.replay.ms} ms): ${result.replay.report}\n`);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -67,13 +67,11 @@ function identity(target: string): string {
 }
 
 /**
- * A store opened as it is (openExisting: never created, never migrated), refused when it is at an
- * older schema with `upgrade` (what to do), or as openOrExplain explains (a URL's password hidden).
+ * A store opened as it is (openExisting: never created, never migrated), or the OlderSchemaError
+ * saying it is not at this build's schema; any other failure as openOrExplain explains it (a URL's
+ * password hidden).
  */
-function openAsItIs(target: string, label: string, upgrade: string): Database {
-  if (!isPostgresTarget(target) && !existsSync(resolve(target))) {
-    throw new CopyRefused(`${label}${resolve(target)}: there is no such file`, 'Give the path of the bot\'s database file (DATABASE_PATH; by default data/valormr.db), or a PostgreSQL URL. It is never created.');
-  }
+function openIfCurrent(target: string): Database | OlderSchemaError {
   let older: OlderSchemaError | undefined;
   try {
     return openOrExplain(target, () => {
@@ -85,9 +83,36 @@ function openAsItIs(target: string, label: string, upgrade: string): Database {
       }
     });
   } catch (err) {
-    if (older) throw new CopyRefused(`${label}${hideAny(target)}: ${older.message}`, upgrade);
+    if (older) return older;
     throw err;
   }
+}
+
+/** A store opened as it is, refused when it is missing or at an older schema with `upgrade` (what to do). */
+function openAsItIs(target: string, label: string, upgrade: string): Database {
+  if (!isPostgresTarget(target) && !existsSync(resolve(target))) {
+    throw new CopyRefused(`${label}${resolve(target)}: there is no such file`, 'Give the path of the bot\'s database file (DATABASE_PATH; by default data/valormr.db), or a PostgreSQL URL. It is never created.');
+  }
+  const opened = openIfCurrent(target);
+  if (opened instanceof OlderSchemaError) throw new CopyRefused(`${label}${hideAny(target)}: ${opened.message}`, upgrade);
+  return opened;
+}
+
+/**
+ * The target as it is, before anything is written to it: one the bot migrated to an older schema
+ * is refused as it stands (migrating it first would change a database the copy then refuses, if
+ * it holds rows). A new file, a database that was never migrated, or one at this build's schema
+ * goes on (to be migrated, then refused unless empty).
+ */
+function refuseOlderTarget(to: string): void {
+  if (!isPostgresTarget(to) && !existsSync(resolve(to))) return;
+  const opened = openIfCurrent(to);
+  if (!(opened instanceof OlderSchemaError)) return closeDatabase(opened);
+  if (opened.neverMigrated) return;
+  throw new CopyRefused(
+    `TO ${hideAny(to)}: ${opened.message}; nothing was changed`,
+    'Copy into a new, empty database. To use this one, start this version of the bot (or its console, `npm run console -- --db FILE_OR_URL`) on it once, which migrates it, stop it, make sure it holds no campaign, and copy again.',
+  );
 }
 
 const UPGRADE = 'Upgrade it first: start this version of the bot (or its console, `npm run console -- --db FILE_OR_URL`) on it once, which migrates it, stop it, and';
@@ -137,33 +162,49 @@ function verify(source: Database, target: Database, campaigns: CopyResult['campa
   say(`checked: the same number of rows in every table on both sides; ${campaigns.length} campaign export(s) byte-equal`);
 }
 
+/** How a copy runs. */
+export interface CopyOptions {
+  /** Rows read from the source at a time (a table is never held whole in memory); 1,000 by default. */
+  readonly pageRows?: number;
+}
+
+/**
+ * Copies every table of the open `source` into the open, empty `target` in one transaction on the
+ * target (a snapshot read of the source), verified before it commits; a CopyMismatch rolls it back.
+ */
+export function copyBetween(source: Database, target: Database, say: (line: string) => void, options: CopyOptions = {}): CopyResult {
+  return writeTransaction(target, () => readTransaction(source, () => {
+    const tables = tablesInKeyOrder().map((k) => {
+      const rows = copyTable(source, target, k, options.pageRows);
+      say(`  ${tableName(k).padEnd(20)} ${rows.toLocaleString('en-US')} row(s)`);
+      return { name: tableName(k), rows };
+    });
+    for (const s of resetIdentitySequences(target)) say(`  sequence of ${s.table}.${s.column} set to continue at ${s.next}`);
+    const campaigns = campaignList(source);
+    verify(source, target, campaigns, say);
+    return { tables, campaigns };
+  }));
+}
+
 /**
  * Copies every table of `from` into `to` (migrated to this build's schema first, and refused unless
- * empty) in one transaction, verified before it commits (see above). `say` gets the progress, a
- * line a table. Throws CopyRefused (nothing written), CopyMismatch (rolled back), or the store's
- * error (an unreachable server: openOrExplain's message, password hidden).
+ * empty; refused as it stands if the bot migrated it to an older schema) in one transaction,
+ * verified before it commits (see above). `say` gets the progress, a line a table. Throws
+ * CopyRefused (nothing written), CopyMismatch (rolled back), or the store's error (an unreachable
+ * server: openOrExplain's message, password hidden).
  */
-export function copyStore(from: string, to: string, say: (line: string) => void): CopyResult {
+export function copyStore(from: string, to: string, say: (line: string) => void, options: CopyOptions = {}): CopyResult {
   checkTarget(from, 'FROM');
   checkTarget(to, 'TO');
   if (identity(from) === identity(to)) throw new CopyRefused(`FROM and TO are the same database (${hideAny(from)})`, 'Copy into another database: a new SQLite file, or an empty PostgreSQL database.');
   const source = openAsItIs(from, 'FROM ', `${UPGRADE} copy again.`);
   try {
+    refuseOlderTarget(to);
     const target = openOrExplain(to, () => openDatabase(to));
     try {
       refuseNonEmpty(to, target);
       say(`copying ${hideAny(from)} -> ${hideAny(to)}`);
-      return writeTransaction(target, () => readTransaction(source, () => {
-        const tables = tablesInKeyOrder().map((k) => {
-          const rows = copyTable(source, target, k);
-          say(`  ${tableName(k).padEnd(20)} ${rows.toLocaleString('en-US')} row(s)`);
-          return { name: tableName(k), rows };
-        });
-        for (const s of resetIdentitySequences(target)) say(`  sequence of ${s.table}.${s.column} set to continue at ${s.next}`);
-        const campaigns = campaignList(source);
-        verify(source, target, campaigns, say);
-        return { tables, campaigns };
-      }));
+      return copyBetween(source, target, say, options);
     } finally {
       closeDatabase(target);
     }

@@ -5,6 +5,7 @@ import { listMembers } from '../db/memberRepo.js';
 import { campaignInChannel } from './access.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
+import { campaignCommitted } from './campaignCommits.js';
 import { campaignDice } from './campaignDice.js';
 import { campaignReads } from './campaignReads.js';
 import type { CampaignTx, Change } from './campaignTx.js';
@@ -76,6 +77,8 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
   if (stored?.revision !== undefined) cache.set(stored.id, stored.revision, STATE_VERSION, stored.state);
   if (deletedId !== undefined) cache.delete(deletedId);
   app.dice.useScripted(used);
+  if (stored?.revision !== undefined) campaignCommitted(app, stored.id, stored.revision);
+  if (deletedId !== undefined) campaignCommitted(app, deletedId, undefined);
   return result;
 }
 

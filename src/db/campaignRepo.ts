@@ -8,7 +8,7 @@ import type * as schema from './schema.js';
 import { listMembersSoon } from './memberRepo.js';
 import { stateRevisionSoon } from './stateRepo.js';
 
-export { insertCampaign, loadState, saveState, stateRevision } from './stateRepo.js';
+export { insertCampaign, loadState, saveState, stateRevision, stateRevisions } from './stateRepo.js';
 
 /**
  * The reads that open a campaign for a use-case (src/app/unitOfWork.ts: its state's revision and

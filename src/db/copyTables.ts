@@ -1,4 +1,4 @@
-import { asc, type Column, count, getTableColumns } from 'drizzle-orm';
+import { asc, type Column, count, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import type { Database, Orm, Tables } from './client.js';
 import { oneOff } from './prepared.js';
@@ -51,10 +51,7 @@ export function rowCount(db: Database, key: TableKey): number {
  * comparing two databases table by table.
  */
 export function orderedRows(db: Database, key: TableKey): unknown[] {
-  const config = getTableConfig(schema[key]);
-  const keyNames = config.primaryKeys[0]?.columns.map((c) => c.name) ?? config.columns.filter((c) => c.primary).map((c) => c.name);
-  const columns: Column[] = Object.values(getTableColumns(db.tables[key]));
-  const order = keyNames.map((n) => columns.find((c) => c.name === n)).filter((c) => c !== undefined).map((c) => asc(c));
+  const order = primaryKey(db, key).map((k) => asc(k.column));
   return oneOff(db, (q, t) => q.select().from(t[key]).orderBy(...order).prepare()).all();
 }
 
@@ -63,21 +60,59 @@ export function campaignList(db: Database): { id: string; name: string }[] {
   return oneOff(db, (q, { campaigns: c }) => q.select({ id: c.id, name: c.name }).from(c).orderBy(asc(c.id)).prepare()).all();
 }
 
-/** Every row a select gives (as its columns map them). */
-function take<R>(db: Database, select: (q: Orm) => { prepare(): { all(): R[] } }): R[] {
-  return oneOff(db, (q) => select(q).prepare()).all();
+/** Rows read per page by default: a table is copied a page at a time, never held whole in memory. */
+const PAGE_ROWS = 1000;
+
+/** A select of a whole table, as Drizzle builds it: what paging adds to it. */
+interface PagedSelect<R> {
+  where(after: SQL | undefined): { orderBy(...order: SQL[]): { limit(rows: number): { prepare(): { all(): R[] } } } };
+}
+
+/** A table's primary key: its columns in key order, and each one's name in the rows Drizzle gives. */
+function primaryKey(db: Database, key: TableKey): { column: Column; field: string }[] {
+  const config = getTableConfig(schema[key]);
+  const names = config.primaryKeys[0]?.columns.map((c) => c.name) ?? config.columns.filter((c) => c.primary).map((c) => c.name);
+  const fields = Object.entries(getTableColumns(db.tables[key]));
+  return names.map((name) => {
+    const found = fields.find(([, c]) => c.name === name);
+    if (!found) throw new Error(`table ${config.name}: no column ${name} of its primary key`);
+    return { column: found[1], field: found[0] };
+  });
+}
+
+/**
+ * Every row a select of table `key` gives (as its columns map them), a page at a time in the order
+ * of its primary key (each page starts after the last key of the one before, so a page costs
+ * O(log n) to find), each page handed to `each`; how many rows in all.
+ */
+function pages<R extends Record<string, unknown>>(db: Database, key: TableKey, pageRows: number, select: (q: Orm) => PagedSelect<R>, each: (rows: R[]) => void): number {
+  const pk = primaryKey(db, key);
+  const order = pk.map((k) => asc(k.column));
+  const columns = sql.join(pk.map((k) => k.column), sql`, `);
+  let last: R | undefined;
+  let total = 0;
+  for (;;) {
+    const from = last;
+    const after = from === undefined ? undefined : sql`(${columns}) > (${sql.join(pk.map((k) => sql`${from[k.field]}`), sql`, `)})`;
+    const page = oneOff(db, (q) => select(q).where(after).orderBy(...order).limit(pageRows).prepare()).all();
+    if (page.length > 0) each(page);
+    total += page.length;
+    if (page.length < pageRows) return total;
+    last = page[page.length - 1];
+  }
 }
 
 /** Bound values per insert: well under either store's limit for one statement. */
 const BATCH_ROWS = 200;
 
-/** Inserts `rows` in batches with `insert`; how many. */
-function put<R>(db: Database, insert: (q: Orm, batch: R[]) => { prepare(): { run(): unknown } }, rows: R[]): number {
-  for (let i = 0; i < rows.length; i += BATCH_ROWS) {
-    const batch = rows.slice(i, i + BATCH_ROWS);
-    oneOff(db, (q) => insert(q, batch).prepare()).run();
-  }
-  return rows.length;
+/** Copies table `key` a page at a time: read with `select` from one store, written with `insert` in batches to the other; how many rows. */
+function copyRows<R extends Record<string, unknown>>(from: Database, to: Database, key: TableKey, pageRows: number, select: (q: Orm) => PagedSelect<R>, insert: (q: Orm, batch: R[]) => { prepare(): { run(): unknown } }): number {
+  return pages(from, key, pageRows, select, (rows) => {
+    for (let i = 0; i < rows.length; i += BATCH_ROWS) {
+      const batch = rows.slice(i, i + BATCH_ROWS);
+      oneOff(to, (q) => insert(q, batch).prepare()).run();
+    }
+  });
 }
 
 /**
@@ -85,28 +120,29 @@ function put<R>(db: Database, insert: (q: Orm, batch: R[]) => { prepare(): { run
  * it, ids included. One line a table, so the compiler checks each insert against its select, and
  * the type requires every table of the schema to be here.
  */
-const COPY: { readonly [K in TableKey]: (from: Database, to: Database) => number } = {
-  campaigns: (f, t) => put(t, (q, b) => q.insert(t.tables.campaigns).values(b), take(f, (q) => q.select().from(f.tables.campaigns))),
-  sides: (f, t) => put(t, (q, b) => q.insert(t.tables.sides).values(b), take(f, (q) => q.select().from(f.tables.sides))),
-  armies: (f, t) => put(t, (q, b) => q.insert(t.tables.armies).values(b), take(f, (q) => q.select().from(f.tables.armies))),
-  regiments: (f, t) => put(t, (q, b) => q.insert(t.tables.regiments).values(b), take(f, (q) => q.select().from(f.tables.regiments))),
-  individuals: (f, t) => put(t, (q, b) => q.insert(t.tables.individuals).values(b), take(f, (q) => q.select().from(f.tables.individuals))),
-  members: (f, t) => put(t, (q, b) => q.insert(t.tables.members).values(b), take(f, (q) => q.select().from(f.tables.members))),
-  notices: (f, t) => put(t, (q, b) => q.insert(t.tables.notices).values(b), take(f, (q) => q.select().from(f.tables.notices))),
-  orders: (f, t) => put(t, (q, b) => q.insert(t.tables.orders).values(b), take(f, (q) => q.select().from(f.tables.orders))),
-  weather: (f, t) => put(t, (q, b) => q.insert(t.tables.weather).values(b), take(f, (q) => q.select().from(f.tables.weather))),
-  contacts: (f, t) => put(t, (q, b) => q.insert(t.tables.contacts).values(b), take(f, (q) => q.select().from(f.tables.contacts))),
-  contactEstimates: (f, t) => put(t, (q, b) => q.insert(t.tables.contactEstimates).values(b), take(f, (q) => q.select().from(f.tables.contactEstimates))),
-  couriers: (f, t) => put(t, (q, b) => q.insert(t.tables.couriers).values(b), take(f, (q) => q.select().from(f.tables.couriers))),
-  events: (f, t) => put(t, (q, b) => q.insert(t.tables.events).values(b), take(f, (q) => q.select().from(f.tables.events))),
-  outboxMessages: (f, t) => put(t, (q, b) => q.insert(t.tables.outboxMessages).values(b), take(f, (q) => q.select().from(f.tables.outboxMessages))),
-  ticks: (f, t) => put(t, (q, b) => q.insert(t.tables.ticks).values(b), take(f, (q) => q.select().from(f.tables.ticks))),
-  knowledge: (f, t) => put(t, (q, b) => q.insert(t.tables.knowledge).values(b), take(f, (q) => q.select().from(f.tables.knowledge))),
-  interactionClaims: (f, t) => put(t, (q, b) => q.insert(t.tables.interactionClaims).values(b), take(f, (q) => q.select().from(f.tables.interactionClaims))),
-  journal: (f, t) => put(t, (q, b) => q.insert(t.tables.journal).values(b), take(f, (q) => q.select().from(f.tables.journal))),
+const COPY: { readonly [K in TableKey]: (from: Database, to: Database, pageRows: number) => number } = {
+  campaigns: (f, t, n) => copyRows(f, t, 'campaigns', n, (q) => q.select().from(f.tables.campaigns), (q, b) => q.insert(t.tables.campaigns).values(b)),
+  sides: (f, t, n) => copyRows(f, t, 'sides', n, (q) => q.select().from(f.tables.sides), (q, b) => q.insert(t.tables.sides).values(b)),
+  armies: (f, t, n) => copyRows(f, t, 'armies', n, (q) => q.select().from(f.tables.armies), (q, b) => q.insert(t.tables.armies).values(b)),
+  regiments: (f, t, n) => copyRows(f, t, 'regiments', n, (q) => q.select().from(f.tables.regiments), (q, b) => q.insert(t.tables.regiments).values(b)),
+  individuals: (f, t, n) => copyRows(f, t, 'individuals', n, (q) => q.select().from(f.tables.individuals), (q, b) => q.insert(t.tables.individuals).values(b)),
+  members: (f, t, n) => copyRows(f, t, 'members', n, (q) => q.select().from(f.tables.members), (q, b) => q.insert(t.tables.members).values(b)),
+  notices: (f, t, n) => copyRows(f, t, 'notices', n, (q) => q.select().from(f.tables.notices), (q, b) => q.insert(t.tables.notices).values(b)),
+  orders: (f, t, n) => copyRows(f, t, 'orders', n, (q) => q.select().from(f.tables.orders), (q, b) => q.insert(t.tables.orders).values(b)),
+  weather: (f, t, n) => copyRows(f, t, 'weather', n, (q) => q.select().from(f.tables.weather), (q, b) => q.insert(t.tables.weather).values(b)),
+  contacts: (f, t, n) => copyRows(f, t, 'contacts', n, (q) => q.select().from(f.tables.contacts), (q, b) => q.insert(t.tables.contacts).values(b)),
+  contactEstimates: (f, t, n) => copyRows(f, t, 'contactEstimates', n, (q) => q.select().from(f.tables.contactEstimates), (q, b) => q.insert(t.tables.contactEstimates).values(b)),
+  couriers: (f, t, n) => copyRows(f, t, 'couriers', n, (q) => q.select().from(f.tables.couriers), (q, b) => q.insert(t.tables.couriers).values(b)),
+  events: (f, t, n) => copyRows(f, t, 'events', n, (q) => q.select().from(f.tables.events), (q, b) => q.insert(t.tables.events).values(b)),
+  outboxMessages: (f, t, n) => copyRows(f, t, 'outboxMessages', n, (q) => q.select().from(f.tables.outboxMessages), (q, b) => q.insert(t.tables.outboxMessages).values(b)),
+  ticks: (f, t, n) => copyRows(f, t, 'ticks', n, (q) => q.select().from(f.tables.ticks), (q, b) => q.insert(t.tables.ticks).values(b)),
+  knowledge: (f, t, n) => copyRows(f, t, 'knowledge', n, (q) => q.select().from(f.tables.knowledge), (q, b) => q.insert(t.tables.knowledge).values(b)),
+  interactionClaims: (f, t, n) => copyRows(f, t, 'interactionClaims', n, (q) => q.select().from(f.tables.interactionClaims), (q, b) => q.insert(t.tables.interactionClaims).values(b)),
+  journal: (f, t, n) => copyRows(f, t, 'journal', n, (q) => q.select().from(f.tables.journal), (q, b) => q.insert(t.tables.journal).values(b)),
 };
 
-/** Copies every row of a table from one store to the other (ids kept); how many. */
-export function copyTable(from: Database, to: Database, key: TableKey): number {
-  return COPY[key](from, to);
+/** Copies every row of a table from one store to the other (ids kept), `pageRows` rows read at a time; how many. */
+export function copyTable(from: Database, to: Database, key: TableKey, pageRows = PAGE_ROWS): number {
+  if (!Number.isInteger(pageRows) || pageRows < 1) throw new Error(`pageRows must be a whole number of at least 1, not ${pageRows}`);
+  return COPY[key](from, to, pageRows);
 }

@@ -48,6 +48,10 @@ export function assertKnownSchema(applied: readonly AppliedMigration[], folder: 
 /** The database is at an older schema than this build's (or at none): it has not been migrated to it. */
 export class OlderSchemaError extends Error {
   override readonly name = 'OlderSchemaError';
+  /** `neverMigrated`: no migration of the bot was ever applied (an empty database, or not the bot's). */
+  constructor(message: string, readonly neverMigrated = false) {
+    super(message);
+  }
 }
 
 /**
@@ -57,7 +61,7 @@ export class OlderSchemaError extends Error {
 export function assertCurrentSchema(applied: readonly AppliedMigration[], folder: string): void {
   assertKnownSchema(applied, folder);
   const known = readMigrationFiles({ migrationsFolder: folder });
-  if (applied.length === 0) throw new OlderSchemaError('it holds no campaign tables (no migration of the bot was ever applied to it)');
+  if (applied.length === 0) throw new OlderSchemaError('it holds no campaign tables (no migration of the bot was ever applied to it)', true);
   const last = Math.max(...applied.map((m) => m.createdAt));
   const missing = known.filter((m) => m.folderMillis > last);
   if (missing.length > 0) {

@@ -1,11 +1,11 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Army } from '../engine/forces/index.js';
 import { formatHex, type Hex, hexToOffset, parseHex } from '../engine/hex/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { CampaignState } from '../engine/state/index.js';
 import type { Database } from './client.js';
 import { forgetClosedContact, recordClosedContact } from './contactEstimateRepo.js';
-import { bound, excluded, perConnection, readSoon, runUnanswered } from './prepared.js';
+import { bound, excluded, oneOff, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type * as t from './schema.js';
 
 /** A campaign's state as stored: plain JSON in the shape of `version`, to be upgraded by the engine before use. */
@@ -177,6 +177,17 @@ const revisionOf = perConnection((q, { campaigns: c }) => q.select({ revision: c
  */
 export function stateRevision(conn: Database, id: string): number | undefined {
   return revisionOf(conn).get({ id })?.revision;
+}
+
+/**
+ * The revisions of several campaigns' stored states, in ONE statement whatever their number (the
+ * web page's check for ticks another process played, src/web/drawAhead.ts); a campaign that is
+ * gone has no entry. No statement at all for no campaign.
+ */
+export function stateRevisions(conn: Database, ids: readonly string[]): Map<string, number> {
+  if (ids.length === 0) return new Map();
+  const rows = oneOff(conn, (q, { campaigns: c }) => q.select({ id: c.id, revision: c.revision }).from(c).where(inArray(c.id, [...ids])).prepare()).all();
+  return new Map(rows.map((r) => [r.id, r.revision]));
 }
 
 /** `stateRevision` will be read soon (prepared.ts `readSoon`). */

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { App } from '../app/app.js';
-import { webVersion, type WebSession } from '../app/web/webAccess.js';
+import { onCampaignCommit } from '../app/campaignCommits.js';
+import { campaignRevisions, type WebSession } from '../app/web/webAccess.js';
 import type { PollSchedule } from './eventStream.js';
 import type { DrawAt } from './tiles.js';
 
@@ -11,17 +12,19 @@ import type { DrawAt } from './tiles.js';
  * Whose: the readers who opened their page (`/c/:id`) in the last RECENT_MS, remembered in
  * `readers-<store>.json` beside the stored views (so a restarted process keeps drawing for them;
  * one file per database, as the folder may be shared: RENDER_CACHE_DIR), at most
- * MAX_READERS (the longest unseen go). When: each check (every `everyMs`, 5 s by default) reads
- * the raw version of each of their campaigns (two index lookups); for a campaign that moved (a
- * tick, mostly), each of its readers' first view is asked for as their page would ask
- * (`first`): a view whose reader-visible key is unchanged (a change out of their sight) is
- * already kept and costs nothing; a new one is drawn, scaled and stored (storedViews.ts), one
- * reader after another, so a tick's drawing never takes every render thread at once.
+ * MAX_READERS (the longest unseen go). When: at once when this process commits a write that saves
+ * one of their campaigns (a tick, mostly: src/app/campaignCommits.ts tells it, with the campaign's
+ * new revision); and, for ticks played by another process (another shard, another machine), at
+ * each check (every `everyMs`, 5 s by default), which reads the stored revisions of all their
+ * campaigns in ONE statement, however many (none when there is no reader). For a campaign whose
+ * revision moved, each of its readers' first view is asked for as their page would ask (`first`):
+ * a view whose reader-visible key is unchanged (a change out of their sight) is already kept and
+ * costs nothing; a new one is drawn, scaled and stored (storedViews.ts), one reader after
+ * another, so a tick's drawing never takes every render thread at once.
  *
  * This is the web transport drawing its own pictures after the commit, as the Discord transport
  * draws a message's pictures when it sends it: the tick's transaction and what it stores are
- * untouched, and a tick played by another process (another shard, another machine) is seen the
- * same way, in the database.
+ * untouched.
  */
 const RECENT_MS = 7 * 24 * 3600_000;
 const MAX_READERS = 500;
@@ -29,7 +32,7 @@ const MAX_READERS = 500;
 const SEEN_AGAIN_MS = 3600_000;
 
 export interface DrawAheadOptions {
-  /** How often the readers' campaigns are checked for a change (default 5 s). */
+  /** How often the readers' campaigns are checked for a change another process committed (default 5 s). */
   readonly everyMs?: number;
   /** Runs the checks instead of a timer (a test runs them when it wants). */
   readonly schedule?: PollSchedule;
@@ -64,13 +67,15 @@ const readerKey = (s: WebSession): string => `${s.campaignId}\n${s.userId}`;
 export class DrawAhead {
   /** Reader (campaign, user) to the time of their last visit (ms). */
   private readonly readers = new Map<string, number>();
-  /** The raw version each readers' campaign had at the last check. */
-  private readonly versions = new Map<string, string | undefined>();
+  /** The stored revision each readers' campaign had when last drawn for (undefined: gone). */
+  private readonly revisions = new Map<string, number | undefined>();
   private queue: Promise<void> = Promise.resolve();
   private readonly stop: () => void;
+  private readonly stopListening: () => void;
 
   constructor(private readonly deps: Deps, opts: DrawAheadOptions = {}) {
     this.load();
+    this.stopListening = onCampaignCommit(deps.app, (campaignId, revision) => this.moved(campaignId, revision, this.readersOf(campaignId)));
     const schedule: PollSchedule = opts.schedule ?? ((check) => {
       const timer = setInterval(check, opts.everyMs ?? 5000);
       timer.unref();
@@ -101,7 +106,7 @@ export class DrawAhead {
     if (last === undefined || now - last > SEEN_AGAIN_MS) this.save();
   }
 
-  /** Draws ahead for the readers whose campaign moved since the last check (queued: one view after another). */
+  /** Draws ahead for the readers whose campaign another process moved since the last check (one statement for all their campaigns). */
   check(): void {
     const now = this.deps.app.clock.now().getTime();
     const byCampaign = new Map<string, string[]>();
@@ -113,14 +118,26 @@ export class DrawAhead {
       const [campaignId, userId] = key.split('\n') as [string, string];
       byCampaign.set(campaignId, [...(byCampaign.get(campaignId) ?? []), userId]);
     }
-    for (const [campaignId, users] of byCampaign) {
-      const version = webVersion(this.deps.app, campaignId);
-      if (this.versions.has(campaignId) && this.versions.get(campaignId) === version) continue;
-      this.versions.set(campaignId, version);
-      if (version === undefined) continue;
-      for (const userId of users) this.queue = this.queue.then(() => this.drawFor({ campaignId, userId }));
-    }
-    if (this.versions.size > 4 * MAX_READERS) this.versions.clear();
+    const revisions = campaignRevisions(this.deps.app, [...byCampaign.keys()]);
+    for (const [campaignId, users] of byCampaign) this.moved(campaignId, revisions.get(campaignId), users);
+    if (this.revisions.size > 4 * MAX_READERS) this.revisions.clear();
+  }
+
+  /** The users reading a campaign's page lately. */
+  private readersOf(campaignId: string): string[] {
+    return [...this.readers.keys()].flatMap((key) => {
+      const [c, userId] = key.split('\n') as [string, string];
+      return c === campaignId ? [userId] : [];
+    });
+  }
+
+  /** A campaign is at `revision` now: its readers' first views are queued to be drawn when it moved. */
+  private moved(campaignId: string, revision: number | undefined, users: readonly string[]): void {
+    if (users.length === 0) return;
+    if (this.revisions.has(campaignId) && this.revisions.get(campaignId) === revision) return;
+    this.revisions.set(campaignId, revision);
+    if (revision === undefined) return;
+    for (const userId of users) this.queue = this.queue.then(() => this.drawFor({ campaignId, userId }));
   }
 
   /** Resolves once every view asked for so far is drawn (or failed). */
@@ -129,6 +146,7 @@ export class DrawAhead {
   }
 
   close(): void {
+    this.stopListening();
     this.stop();
   }
 

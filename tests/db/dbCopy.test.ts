@@ -5,9 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
-import { copyStore, CopyRefused, openStoreReader } from '../../src/app/storeCopy.js';
+import fc from 'fast-check';
+import { copyBetween, copyStore, CopyMismatch, CopyRefused, openStoreReader } from '../../src/app/storeCopy.js';
+import { insertCampaign, loadState } from '../../src/db/campaignRepo.js';
+import { recordTick } from '../../src/db/tickRepo.js';
+import { STATE_VERSION, upgradeState } from '../../src/engine/campaign/upgrade.js';
+import { loadShippedScenario } from '../../src/app/scenarios.js';
+import { campaignState } from './stateArbitrary.js';
 import { takeInteraction } from '../../src/app/interactionClaim.js';
-import { closeDatabase, type Database, openDatabase, rawSqlite } from '../../src/db/client.js';
+import { closeDatabase, type Database, openDatabase, rawSqlite, writeTransaction } from '../../src/db/client.js';
 import { orderedRows, rowCount, tableName, tablesInKeyOrder } from '../../src/db/copyTables.js';
 import * as schema from '../../src/db/schema.js';
 import { dbCopy } from '../../src/console/dbCopy.js';
@@ -91,13 +97,16 @@ describe('db:copy', () => {
 
     const pg = freshPostgresDatabase();
     const lines: string[] = [];
-    const there = copyStore(source, pg, (l) => lines.push(l));
+    // Read 3 rows at a time from SQLite and 2 at a time back from PostgreSQL: every table with more
+    // rows than that is paged on both stores, by single and composite primary keys.
+    expect(Object.values(before).filter((rows) => rows.length > 3).length).toBeGreaterThan(5);
+    const there = copyStore(source, pg, (l) => lines.push(l), { pageRows: 3 });
     expect(there.campaigns).toHaveLength(1);
     expect(lines.join('\n')).toMatch(/outbox_messages +\d+ row\(s\)/);
     expect(lines.join('\n')).toMatch(/sequence of events\.id set to continue at \d+/);
     expect(lines.at(-1)).toBe('checked: the same number of rows in every table on both sides; 1 campaign export(s) byte-equal');
     const back = join(dir, 'back.db');
-    copyStore(pg, back, () => undefined);
+    copyStore(pg, back, () => undefined, { pageRows: 2 });
 
     const [onPg, onBack] = [allRows(pg), allRows(back)];
     for (const t of schemaTables) {
@@ -189,6 +198,58 @@ describe('db:copy', () => {
     }
   });
 
+  it('GIVEN a target that changes what is written to it WHEN copied THEN the check before commit finds it, names it, and the target is left empty (both stores)', () => {
+    const expectEmpty = (target: string): void => {
+      const db = openDatabase(target);
+      try {
+        expect(tablesInKeyOrder().filter((k) => rowCount(db, k) > 0).map(tableName)).toEqual([]);
+      } finally {
+        closeDatabase(db);
+      }
+    };
+    // SQLite: a trigger drops every event as it is inserted, so the row counts differ.
+    const lossy = join(dir, 'lossy.db');
+    const db = openDatabase(lossy);
+    rawSqlite(db).exec('create trigger lose_events after insert on events begin delete from events where id = new.id; end');
+    closeDatabase(db);
+    const events = allRows(source).events?.length ?? 0;
+    expect(() => copyStore(source, lossy, () => undefined)).toThrow(new CopyMismatch(`table events: ${events} row(s) in the source, 0 in the copy`));
+    expectEmpty(lossy);
+    // PostgreSQL: a trigger renames each campaign as it is inserted, so the export differs.
+    const pg = freshPostgresDatabase();
+    const pgDb = openDatabase(pg);
+    if (pgDb.dialect !== 'postgres') throw new Error('a PostgreSQL URL opened as SQLite');
+    pgDb.bridge.query("create function rename_campaign() returns trigger language plpgsql as $$ begin new.name := new.name || ' (altered)'; return new; end $$", []);
+    pgDb.bridge.query('create trigger rename_campaign before insert on campaigns for each row execute function rename_campaign()', []);
+    closeDatabase(pgDb);
+    expect(() => copyStore(source, pg, () => undefined)).toThrow(/^campaign [0-9a-f]+ \(Autumn War\): its export from the copy differs from the source's at character \d+: source ….*"Autumn War".*…, copy ….*"Autumn War \(altered\)".*…$/s);
+    expectEmpty(pg);
+  }, 120_000);
+
+  it('GIVEN a target the bot migrated to an older schema WHEN copied into THEN refused as it stands, nothing migrated or written; a never-migrated empty file is taken', () => {
+    const older = join(dir, 'older-target.db');
+    copyStore(source, older, () => undefined);
+    const db = openDatabase(older);
+    rawSqlite(db).exec('delete from __drizzle_migrations where created_at = (select max(created_at) from __drizzle_migrations)');
+    closeDatabase(db);
+    const look = (): unknown[] => {
+      const check = new BetterSqlite3(older, { readonly: true });
+      try {
+        return [check.prepare('select count(*) from __drizzle_migrations').pluck().get(), check.prepare('select count(*) from campaigns').pluck().get()];
+      } finally {
+        check.close();
+      }
+    };
+    const was = look();
+    expect(refusal(source, older)).toMatch(/^TO .*older-target\.db: it is at an older schema than this version of the bot .*; nothing was changed \| Copy into a new, empty database\. To use this one, start this version of the bot/);
+    expect(look()).toEqual(was);
+
+    const blank = join(dir, 'blank.db');
+    new BetterSqlite3(blank).close();
+    expect(copyStore(source, blank, () => undefined).campaigns).toHaveLength(1);
+    expect(exports(blank)).toEqual(exports(source));
+  });
+
   it('GIVEN a SQLite database WHEN `npm run db:copy` copies it into PostgreSQL as a real process THEN it prints each table, the checks and each campaign\'s replay, and exits 0', () => {
     const pg = freshPostgresDatabase();
     const run = spawnSync('npm', ['run', '--silent', 'db:copy', '--', source, pg], { encoding: 'utf8', timeout: 170_000 });
@@ -199,5 +260,38 @@ describe('db:copy', () => {
     const db = openDatabase(pg);
     expect(tablesInKeyOrder().map((k) => rowCount(db, k)).every((n) => n > 0)).toBe(true);
     closeDatabase(db);
+  }, 180_000);
+});
+
+describe('db:copy of generated campaigns', () => {
+  it('GIVEN campaigns with every field filled (tests/db/stateArbitrary.ts, every profile) WHEN copied SQLite -> PostgreSQL -> SQLite a few rows at a time THEN every table holds the same rows and every campaign loads back equal', () => {
+    const meta = { guildId: 'g', channelId: 'ch', ownerUserId: 'ref', createdAt: '2026-11-27T06:00:00.000Z' };
+    // The export (checked before commit) draws on the scenario's map; the shipped one serves every profile's state.
+    const map = loadShippedScenario('valormr');
+    let n = 0;
+    const world = fc.record({ states: fc.array(campaignState(), { minLength: 1, maxLength: 3 }), pageRows: fc.integer({ min: 1, max: 4 }), backRows: fc.integer({ min: 1, max: 4 }) });
+    fc.assert(fc.property(world, ({ states, pageRows, backRows }) => {
+      const stored = states.map((s) => ({ ...s, id: `cp${++n}` }));
+      const [first, pg, back] = [openDatabase(':memory:'), openDatabase(freshPostgresDatabase()), openDatabase(':memory:')];
+      try {
+        writeTransaction(first, () => stored.forEach((s, i) => {
+          insertCampaign(first, meta, s, map, STATE_VERSION);
+          recordTick(first, s.id, i + 1, s, STATE_VERSION, 0, '2026-11-27T07:00:00.000Z', 10);
+        }));
+        copyBetween(first, pg, () => undefined, { pageRows });
+        copyBetween(pg, back, () => undefined, { pageRows: backRows });
+        for (const k of tablesInKeyOrder()) {
+          const rows = orderedRows(first, k);
+          expect(orderedRows(pg, k), `${tableName(k)} on PostgreSQL`).toEqual(rows);
+          expect(orderedRows(back, k), `${tableName(k)} back on SQLite`).toEqual(rows);
+        }
+        for (const s of stored) {
+          const loaded = loadState(back, s.id);
+          expect(loaded && upgradeState(loaded.json, loaded.version)).toStrictEqual(s);
+        }
+      } finally {
+        [first, pg, back].forEach(closeDatabase);
+      }
+    }), { numRuns: 8 });
   }, 180_000);
 });

@@ -59,6 +59,10 @@ function commanderInputs(tx: CampaignTx, who: WebReader, armyIds: readonly strin
     // Another side's army where it was seen (its sighting) and who it is, with its flags when seen now (never where it stands now).
     Object.entries(known).map(([id, seen]) => [id, seen, identityOf(s.armies[id]), timeIndex(seen.at) === timeIndex(s.clock) ? flagsOf(s.armies[id]) : null]),
     contactsOf(s, armyIds),
+    // The played half periods with a frame (the timeline's days, and which frame a past day shows).
+    tx.read.tickIndex().flatMap((t) => (t.framed ? [t.timeIndex] : [])),
+    // Closed contacts (their intel) and the estimates the map draws from them, read from their rows.
+    armyIds.map((id) => [tx.read.closedContacts(id).map((c) => c.id), tx.read.closedEstimates(id)]),
     Object.values(s.couriers).filter((c) => armyIds.includes(c.fromArmy)),
     audiences,
     newest,
@@ -66,9 +70,25 @@ function commanderInputs(tx: CampaignTx, who: WebReader, armyIds: readonly strin
 }
 
 /**
+ * The inputs of the referee's own page (everything, and the inbox): the campaign's raw version
+ * (the state's revision and the log's last event), and what moves without either: the newest
+ * chronicle line not withdrawn by an undo, the messages the inbox lists (undelivered, not yet
+ * read or dealt with) and the members' names it shows.
+ */
+function refereeInputs(tx: CampaignTx, userId: string, req: PageRequest, raw: string): string {
+  const audiences = ['public', 'referee', ...Object.keys(tx.state.armies).map((id) => `army:${id}`)].filter((a) => webMayReadLogged(tx, { kind: 'person', userId }, a));
+  return readerVersion(
+    ['referee', req.day ?? null, raw],
+    tx.read.chronicle(audiences, NOT_IN_BOOK, { last: 1 })[0]?.id ?? 0,
+    tx.read.undelivered(),
+    tx.members,
+  );
+}
+
+/**
  * The key of what a session's view (page and map; `req`: which view and day) is made from, as
  * far as its reader may see it; undefined when the campaign is gone or the view is not theirs. The
- * referee sees everything: theirs is the campaign's raw version.
+ * referee sees everything: theirs is the campaign's raw version, with what their page reads besides (`refereeInputs`).
  */
 export function readerInputs(app: App, session: WebSession, req: PageRequest): string | undefined {
   const raw = webVersion(app, session.campaignId);
@@ -80,7 +100,7 @@ export function readerInputs(app: App, session: WebSession, req: PageRequest): s
       const allowed = role.referee ? tx.state.armies[req.as] !== undefined : role.armyIds.includes(req.as);
       return allowed ? commanderInputs(tx, { kind: 'viewAs', armyId: req.as }, [req.as], req) : undefined;
     }
-    if (role.referee) return `referee|${req.day ?? ''}|${raw}`;
+    if (role.referee) return refereeInputs(tx, session.userId, req, raw);
     return commanderInputs(tx, { kind: 'person', userId: session.userId }, role.armyIds, req);
   });
 }

@@ -44,7 +44,8 @@ function shownTick(tx: CampaignTx, delay: number): Shown | undefined {
 
 /**
  * The server's fingerprint of what the spectator page shows (the delay and the half period shown,
- * with its last event id: it may count hidden events, so it is never sent); undefined when the
+ * with its last event id: it may count hidden events, so it is never sent; the newest public line
+ * up to it not withdrawn; the campaign's name); undefined when the
  * campaign is gone or has no spectator page. The page's updates poll it, then compare
  * `spectatorShown`'s version.
  */
@@ -54,7 +55,10 @@ export function spectatorVersion(app: App, campaignId: string): string | undefin
       const delay = delayOf(tx);
       if (delay === undefined) return undefined;
       const t = shownTick(tx, delay);
-      return `${delay}|${t ? `${t.timeIndex}|${t.lastEventId}` : 'none'}`;
+      // Besides the half period shown: its newest line not withdrawn by an undo, and what the page shows of the campaign itself.
+      const audiences = ['public'].filter((a) => webMayReadLogged(tx, SPECTATOR, a));
+      const newest = t ? tx.read.chronicle(audiences, NOT_IN_BOOK, { upToId: t.lastEventId, last: 1 })[0]?.id ?? 0 : 0;
+      return `${delay}|${t ? `${t.timeIndex}|${t.lastEventId}` : 'none'}|${newest}|${readerVersion(tx.state.name, t ? null : tx.state.settings.positions, audiences)}`;
     });
   } catch (err) {
     // No such campaign is no page (a 404); a store that cannot be reached is the route's 503, not "no page".
@@ -108,8 +112,10 @@ export function spectatorMap(app: App, campaignId: string): { key: string; versi
     const t = delay === undefined ? undefined : shownTick(tx, delay);
     if (!t) return undefined;
     const view = channelFrameView(t.frame);
-    return { key: `spectator|${campaignId}|${t.timeIndex}|${t.lastEventId}`, map: tx.map, mapKey: tx.mapKey, view, title: { campaign: tx.state.name, time: formatGameTime(view.time), weather: describeSky(view.weather) } };
+    return { map: tx.map, mapKey: tx.mapKey, view, title: { campaign: tx.state.name, time: formatGameTime(view.time), weather: describeSky(view.weather) } };
   });
   if (!job) return undefined;
-  return { key: job.key, version: readerVersion(job.mapKey, job.view, job.title), render: (width = WEB_MAP_WIDTH) => renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, ...webMapScale(width), hexIds: 'all' }) };
+  // Kept under the hash of what it draws (the frame as the channel may see it, its title): a picture changes only with its key.
+  const version = readerVersion(job.mapKey, job.view, job.title);
+  return { key: `spectator|${campaignId}|${version}`, version, render: (width = WEB_MAP_WIDTH) => renderMap(job.map, job.view, { title: job.title, cacheKey: job.mapKey, ...webMapScale(width), hexIds: 'all' }) };
 }

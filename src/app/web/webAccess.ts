@@ -1,4 +1,4 @@
-import { stateRevision } from '../../db/campaignRepo.js';
+import { stateRevision, stateRevisions } from '../../db/campaignRepo.js';
 import { writeTransaction } from '../../db/client.js';
 import { lastEventId } from '../../db/eventRepo.js';
 import { claimInteraction } from '../../db/interactionRepo.js';
@@ -98,6 +98,14 @@ export function stillInCampaign(app: App, session: WebSession): boolean {
 export function webVersion(app: App, campaignId: string): string | undefined {
   const revision = stateRevision(app.db, campaignId);
   return revision === undefined ? undefined : `${revision}|${lastEventId(app.db, campaignId)}`;
+}
+
+/**
+ * The stored revisions of several campaigns (gone ones left out), in one statement whatever their
+ * number: how the web server learns of changes committed by other processes (src/web/drawAhead.ts).
+ */
+export function campaignRevisions(app: App, campaignIds: readonly string[]): Map<string, number> {
+  return stateRevisions(app.db, campaignIds);
 }
 
 /** The campaigns in which a person (e.g. logged in with Discord) has a page: they referee it or command in it. */

@@ -2,7 +2,7 @@ import type { ContactEvent, ContactFact } from './contactEvents.js';
 import type { TickStep } from '../state/index.js';
 import { resolveStep1On } from './step1.js';
 import { resolveDecisionOn } from './engageOrEvade.js';
-import { putContact, told } from './records.js';
+import { inDraft, putContact, told } from './records.js';
 
 /**
  * The tick step of the contact rules, run first among the steps that close a half period: every
@@ -14,11 +14,12 @@ import { putContact, told } from './records.js';
  *    or evade choice then waits for the next tick; a battle waits for the referee.
  * Contacts opened later in the same tick (movement, stationary forces) wait for their commanders.
  * The step resolves each contact at the step it is at, so nothing it does can be refused; a
- * contact it cannot read is broken data and throws.
+ * contact it cannot read is broken data and throws. It works on drafts of the armies and contacts
+ * (records.ts `inDraft`), so resolving a contact does not copy every army and contact.
  * @see RULINGS 5 (missing answers by the decision deadline)
  */
-export const contactStep: TickStep<ContactEvent> = ({ state, map, dice }) => {
-  let s = state;
+export const contactStep: TickStep<ContactEvent> = ({ state, map, dice }) => inDraft(state, (draft) => {
+  let s = draft;
   const facts: ContactFact[] = [];
   const deadline = Math.max(1, s.settings.decisionDeadlineTicks ?? 1);
   for (const id of Object.keys(state.contacts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))) {
@@ -36,4 +37,4 @@ export const contactStep: TickStep<ContactEvent> = ({ state, map, dice }) => {
     facts.push(...out.facts);
   }
   return told({ state: s, facts });
-};
+});

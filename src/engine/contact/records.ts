@@ -40,12 +40,43 @@ export function getContact(state: CampaignState, contactId: string, step?: Conta
   return ok(c);
 }
 
+/**
+ * The armies and contacts records a tick's contact step owns while it runs (`inDraft`): the
+ * writers below put a contact or an army's flags into such a record in place instead of copying
+ * it. Copying every army and every contact for each contact resolved made the step quadratic
+ * (about 1 us a key, issue 25). Nothing outside the step ever sees a draft while it is written:
+ * the step copies both records once on entry, works only on its latest state, and lets go of the
+ * drafts on return, after which they are ordinary records that nobody changes again.
+ */
+const drafts = new WeakSet<object>();
+
+/** Runs `step` on a state whose armies and contacts records are its own drafts (see `drafts`). */
+export function inDraft<T>(state: CampaignState, step: (draft: CampaignState) => T): T {
+  const armies = { ...state.armies };
+  const contacts = { ...state.contacts };
+  drafts.add(armies);
+  drafts.add(contacts);
+  try {
+    return step({ ...state, armies, contacts });
+  } finally {
+    drafts.delete(armies);
+    drafts.delete(contacts);
+  }
+}
+
+/** The armies record to write into: the draft itself, or a copy of an ordinary record. */
+function writableArmies(state: CampaignState): Record<string, Army> {
+  return drafts.has(state.armies) ? (state.armies as Record<string, Army>) : { ...state.armies };
+}
+
 export function putContact(state: CampaignState, record: ContactRecord): CampaignState {
-  return { ...state, contacts: { ...state.contacts, [record.id]: record } };
+  if (!drafts.has(state.contacts)) return { ...state, contacts: { ...state.contacts, [record.id]: record } };
+  (state.contacts as Record<string, ContactRecord>)[record.id] = record;
+  return { ...state };
 }
 
 export function setStatus(state: CampaignState, ids: readonly string[], patch: Partial<Army['status']>): CampaignState {
-  const armies = { ...state.armies };
+  const armies = writableArmies(state);
   for (const id of ids) {
     const a = armies[id];
     if (a) armies[id] = { ...a, status: { ...a.status, ...patch } };
@@ -53,16 +84,37 @@ export function setStatus(state: CampaignState, ids: readonly string[], patch: P
   return { ...state, armies };
 }
 
-/** Clears the in-contact flag of armies that no longer take part in an open contact. */
+/**
+ * Clears the in-contact flag of armies that no longer take part in an open contact (and sets the
+ * in-battle flag from the contacts at battle). Only the named armies are looked up, in one pass
+ * over the contacts, and the armies record is copied only when a flag changes: the contact step
+ * calls this for every contact it resolves, so a copy of every army each time made a tick
+ * quadratic in armies (issue 25).
+ */
 export function refreshContactFlags(state: CampaignState, ids: readonly string[]): CampaignState {
-  const stillIn = new Set(Object.values(state.contacts).filter(isOpen).flatMap((c) => c.armyIds));
-  const inBattle = new Set(Object.values(state.contacts).filter((c) => c.step === 'battle').flatMap((c) => c.armyIds));
-  const armies = { ...state.armies };
-  for (const id of ids) {
-    const a = armies[id];
-    if (a) armies[id] = { ...a, status: { ...a.status, inContact: stillIn.has(id), inBattle: inBattle.has(id) } };
+  if (ids.length === 0) return state;
+  const wanted = new Set(ids);
+  const stillIn = new Set<string>();
+  const inBattle = new Set<string>();
+  for (const c of Object.values(state.contacts)) {
+    if (!isOpen(c)) continue;
+    for (const id of c.armyIds) {
+      if (!wanted.has(id)) continue;
+      stillIn.add(id);
+      if (c.step === 'battle') inBattle.add(id);
+    }
   }
-  return { ...state, armies };
+  let armies: Record<string, Army> | undefined;
+  for (const id of ids) {
+    const a = (armies ?? state.armies)[id];
+    if (!a) continue;
+    const inContact = stillIn.has(id);
+    const battle = inBattle.has(id);
+    if (a.status.inContact === inContact && a.status.inBattle === battle) continue;
+    armies ??= writableArmies(state);
+    armies[id] = { ...a, status: { ...a.status, inContact, inBattle: battle } };
+  }
+  return armies ? { ...state, armies } : state;
 }
 
 /** What a disengagement needs to know about the roles and actions around it. */

@@ -20,6 +20,17 @@ function plain(x: unknown): Json {
   return JSON.parse(JSON.stringify(x)) as Json;
 }
 
+const isScalar = (x: unknown): boolean => x === null || typeof x !== 'object';
+
+/**
+ * Whether setting a list of scalars whole is shorter, as JSON, than its elements' operations: a
+ * sliding window (an army's last halves, shifted by each tick) changes most of its elements at once.
+ */
+function wholeIsShorter(ops: readonly PathOp[], path: readonly (string | number)[], b: readonly unknown[]): boolean {
+  const apart = ops.reduce((n, op) => n + JSON.stringify(op).length + 1, 0);
+  return JSON.stringify({ p: path, v: b }).length < apart;
+}
+
 function walk(a: unknown, b: unknown, path: (string | number)[], out: PathOp[]): void {
   if (a === b) return;
   if (isObject(a) && isObject(b)) {
@@ -34,7 +45,10 @@ function walk(a: unknown, b: unknown, path: (string | number)[], out: PathOp[]):
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    a.forEach((x, i) => walk(x, b[i], [...path, i], out));
+    const ops: PathOp[] = [];
+    a.forEach((x, i) => walk(x, b[i], [...path, i], ops));
+    if (ops.length > 1 && b.every(isScalar) && wholeIsShorter(ops, path, b)) out.push({ p: path, v: plain(b) });
+    else out.push(...ops);
     return;
   }
   if (typeof a === 'number' && typeof b === 'number' && Object.is(a, b)) return;
@@ -44,7 +58,8 @@ function walk(a: unknown, b: unknown, path: (string | number)[], out: PathOp[]):
 /**
  * The operations that turn `a` into `b`. Parts shared by reference (a use-case returns its new
  * state with the untouched parts shared) cost nothing, so a command's diff is as small as its change.
- * An array whose length changed is set whole.
+ * An array whose length changed is set whole, and so is a list of scalars when that is shorter
+ * than its elements' operations (a window shifted by one: most of its elements change).
  */
 export function diffJson(a: unknown, b: unknown): PathOp[] {
   const out: PathOp[] = [];

@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { pruneInteractions } from '../src/app/interactionClaim.js';
+import { pruneDelivered } from '../src/app/outbox.js';
+import { rawSqlite } from '../src/db/client.js';
+import { answerPrompts, commandLines, orderLines, recordBattles, seasonConsole, type Season } from './soakSeason.js';
+
+/** The long campaign and a fresh one in its position, timed side by side (medians, ms; ratio = long / fresh). */
+export interface SideBySide {
+  readonly rounds: number;
+  readonly tickMs: { readonly fresh: number; readonly long: number; readonly ratio: number };
+  readonly commandMs: { readonly fresh: number; readonly long: number; readonly ratio: number };
+}
+
+/** Untimed rounds first: the fresh copy's first write checkpoints its journal, and its render thread starts cold. */
+const WARM_UP = 2;
+
+/**
+ * The history a campaign piles up as it ages, which a fresh campaign in the same position has not:
+ * its journal, its event log, its played ticks (undo snapshots, book frames), delivered messages and
+ * interaction claims. Everything else (the state, orders, contacts open and closed, what each army
+ * knows) is the position, and stays.
+ */
+const HISTORY = ['DELETE FROM journal', 'DELETE FROM events', 'DELETE FROM ticks', 'DELETE FROM outbox_messages WHERE status <> \'pending\'', 'DELETE FROM interaction_claims'];
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : (s[Math.floor(s.length / 2)] as number);
+};
+const round = (x: number): number => Math.round(x * 100) / 100;
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+/** A fresh campaign in the long one's position: a copy of its database with the history taken out, vacuumed, opened by a second app. */
+function freshCopy(long: Season, seed: number): Season {
+  const databasePath = join(long.dir, 'fresh.db');
+  rawSqlite(long.app.db).prepare('VACUUM INTO ?').run(databasePath);
+  const raw = new Sqlite(databasePath);
+  for (const statement of HISTORY) raw.prepare(statement).run();
+  raw.exec('VACUUM');
+  raw.close();
+  const con = seasonConsole({ databasePath, dir: long.dir, seed, now: long.clock.now(), pickSeed: seed * 7919 + 1 });
+  const { actor, map, armies, owner, land, watched, watcher } = long;
+  return { ...con, actor, map, armies, owner, land, watched, watcher };
+}
+
+/** One half period on both: the same orders and timed commands, then each one's tick (the first of each pair alternates). */
+async function playBoth(pair: readonly [Season, Season], k: number, samples?: { command: number[][]; tick: number[][] }): Promise<void> {
+  const [long] = pair;
+  const orders = orderLines(long, k);
+  const commands = commandLines(long);
+  const order = k % 2 === 0 ? [0, 1] as const : [1, 0] as const;
+  for (const s of pair) for (const line of orders) await s.run(line);
+  for (const line of commands) {
+    for (const i of order) {
+      const ms = await timed(() => (pair[i] as Season).run(line));
+      samples?.command[i]?.push(ms);
+    }
+  }
+  for (const i of order) {
+    const s = pair[i] as Season;
+    s.clock.advance(12 * 3600_000);
+    const from = s.outputs.length;
+    const ms = await timed(() => s.run('!tick'));
+    samples?.tick[i]?.push(ms);
+    await answerPrompts(s, s.outputs.slice(from));
+    await recordBattles(s);
+    pruneDelivered(s.app);
+    pruneInteractions(s.app);
+  }
+}
+
+/**
+ * The long campaign's ticks and commands against the same on a fresh campaign in the same position,
+ * in the same minutes (issue 25's "last50 <= 1.3x first50, side by side"): the fresh campaign is
+ * the long one's database with its history taken out (HISTORY); both then play the same `rounds`
+ * half periods, each given the same orders and the same timed commands, one after the other in
+ * alternating order, and each plays its own tick. The long season goes on by these rounds.
+ */
+export async function sideBySide(long: Season, rounds: number, seed: number): Promise<SideBySide> {
+  const fresh = freshCopy(long, seed);
+  const pair = [long, fresh] as const;
+  const samples = { command: [[], []] as number[][], tick: [[], []] as number[][] };
+  try {
+    for (let k = 0; k < WARM_UP; k++) await playBoth(pair, k);
+    for (let k = 0; k < rounds; k++) await playBoth(pair, k, samples);
+  } finally {
+    fresh.app.close();
+  }
+  const figure = (xs: number[][]): SideBySide['tickMs'] => {
+    const [l, f] = [median(xs[0] ?? []), median(xs[1] ?? [])];
+    return { fresh: round(f), long: round(l), ratio: f === 0 ? 0 : round(l / f) };
+  };
+  return { rounds, tickMs: figure(samples.tick), commandMs: figure(samples.command) };
+}

@@ -1,0 +1,225 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as dice from '../../src/engine/dice/index.js';
+import * as hex from '../../src/engine/hex/index.js';
+import * as mapModule from '../../src/engine/map/index.js';
+import * as tick from '../../src/engine/tick/index.js';
+import type { Army } from '../../src/engine/forces/army.js';
+import type { Hex } from '../../src/engine/hex/hex.js';
+import { DEFAULT_SETTINGS, type CampaignSettings } from '../../src/engine/state/settings.js';
+import type { CampaignState, ContactRecord, Order } from '../../src/engine/state/index.js';
+import { army, campaign } from './movementFixtures.js';
+
+/**
+ * The engine at scale (issue 25) must not change a single result: random worlds are played tick
+ * after tick by today's engine and by the engine as it stood at REFERENCE (before the contact
+ * step worked on drafts, records.ts `inDraft`), and the whole resulting state, the events and the
+ * dice rolled must be the same, byte for byte. The reference is that commit's src/engine (and the rule tables it reads), taken
+ * out of git into a temporary folder once.
+ *
+ * When a RULE is changed on purpose, this test fails: move REFERENCE to the commit that made the
+ * rule change (after checking that the difference is the rule change and nothing else).
+ */
+const REFERENCE = '4df467b025299bd80f29dd82504469a6532e1537';
+
+/** What the test uses of an engine: its tick, map, dice and hexes. */
+interface Engine {
+  readonly tick: typeof tick;
+  readonly map: typeof mapModule;
+  readonly dice: typeof dice;
+  readonly hex: typeof hex;
+}
+
+const current: Engine = { tick, map: mapModule, dice, hex };
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** The reference commit's src/engine, extracted once per machine (its own node_modules link for zod). */
+function referenceEngineDir(): string {
+  const dir = join(tmpdir(), `valormr-engine-reference-${REFERENCE.slice(0, 12)}`);
+  if (existsSync(join(dir, 'src/engine/tick/index.ts'))) return dir;
+  const part = `${dir}.${process.pid}.part`;
+  rmSync(part, { recursive: true, force: true });
+  mkdirSync(part, { recursive: true });
+  let tar: Buffer;
+  try {
+    tar = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', REFERENCE, 'src/engine', 'assets/rules'], { maxBuffer: 256 * 1024 * 1024 });
+  } catch (e) {
+    throw new Error(`engineReference: cannot read commit ${REFERENCE} from git (a clone with its history is needed): ${String(e)}`);
+  }
+  execFileSync('tar', ['-x', '-C', part], { input: tar });
+  symlinkSync(join(ROOT, 'node_modules'), join(part, 'node_modules'));
+  try {
+    renameSync(part, dir);
+  } catch {
+    rmSync(part, { recursive: true, force: true }); // another worker extracted it meanwhile
+  }
+  return dir;
+}
+
+let reference: Engine;
+
+beforeAll(async () => {
+  const at = (module: string): Promise<unknown> => import(join(referenceEngineDir(), 'src/engine', module, 'index.ts'));
+  reference = { tick: await at('tick'), map: await at('map'), dice: await at('dice'), hex: await at('hex') } as Engine;
+}, 120_000);
+
+const LAND = 'cccccffhhsm';
+const SIDES = ['law', 'chaos', 'elves'] as const;
+
+/** The campaign modes a world is played under: every movement and tactical profile, and the settings that change the rules. */
+const arbSettings: fc.Arbitrary<CampaignSettings> = fc.record({
+  profile: fc.constantFrom('valormr', 'acks'),
+  tactical: fc.constantFrom('valormr', 'chapter002', 'warlord'),
+  passageOfLines: fc.boolean(),
+  manualDice: fc.constantFrom('none', 'none', 'contact', 'battle', 'all'),
+  decisionDeadlineTicks: fc.integer({ min: 1, max: 3 }),
+  positions: fc.constantFrom('public', 'fog'),
+  flyingIgnoresTerrain: fc.boolean(),
+  unformedAsRetreat: fc.boolean(),
+  nocturnalDayMarch: fc.boolean(),
+  marchAttrition: fc.boolean(),
+  commanderDivisions: fc.boolean(),
+  drought: fc.boolean(),
+  temperature: fc.constantFrom('frigid', 'cold', 'moderate', 'sweltering'),
+}).map((s) => ({ ...DEFAULT_SETTINGS, ...s }) as CampaignSettings);
+
+const arbWorld = fc.record({
+  seed: fc.integer({ min: 1, max: 2 ** 30 }),
+  size: fc.integer({ min: 5, max: 9 }),
+  density: fc.integer({ min: 15, max: 60 }),
+  ticks: fc.integer({ min: 2, max: 9 }),
+  settings: arbSettings,
+});
+
+/** A small deterministic random source for the world's choices (the engine's dice are its own). */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return s / 0x100000000;
+  };
+}
+
+type WorldSpec = typeof arbWorld extends fc.Arbitrary<infer T> ? T : never;
+
+interface World {
+  readonly rows: string[];
+  readonly state: CampaignState;
+  readonly rnd: () => number;
+}
+
+function buildWorld(w: WorldSpec): World {
+  const rnd = lcg(w.seed);
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const rows = Array.from({ length: w.size }, () => Array.from({ length: w.size }, () => pick([...LAND])).join(''));
+  const armies: Army[] = [];
+  for (let c = 1; c <= w.size; c++) {
+    for (let r = 1; r <= w.size; r++) {
+      if (rnd() * 100 >= w.density) continue;
+      const id = `a${armies.length}`;
+      const cls = pick(['infantry', 'infantry', 'cavalry', 'courier'] as const);
+      const base = army(id, `${String(c).padStart(2, '0')}${String(r).padStart(2, '0')}`, {
+        side: pick(SIDES), movementClass: cls, figures: Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => 4 + Math.floor(rnd() * 20)),
+        sight: rnd() < 0.2 ? 'dark' : 'light', formation: rnd() < 0.3 ? 'unformed' : 'formed', fatigued: rnd() < 0.1,
+      });
+      armies.push(base);
+    }
+  }
+  return { rows, state: { ...campaign(armies), settings: w.settings }, rnd };
+}
+
+/** Random-walk orders for armies without one, as commanders give them between ticks. */
+function withOrders(s: CampaignState, map: mapModule.MapModel, rnd: () => number): CampaignState {
+  const orders: Record<string, Order> = { ...s.orders };
+  for (const a of Object.values(s.armies)) {
+    if (orders[a.id] || a.status.destroyed || rnd() < 0.2) continue;
+    const path: Hex[] = [];
+    let at = a.hex;
+    for (let k = 0, n = 1 + Math.floor(rnd() * 4); k < n; k++) {
+      const next = hex.neighbours(at)[Math.floor(rnd() * 6)] as Hex;
+      if (!map.inBounds(next)) break;
+      path.push(next);
+      at = next;
+    }
+    if (path.length === 0) continue;
+    const period = rnd() < 0.15 ? 'night' : 'day';
+    orders[a.id] = { armyId: a.id, kind: 'move', period, path, forced: rnd() < 0.2, unformed: rnd() < 0.4, save: rnd() < 0.1, givenBy: 'test', givenAt: s.clock };
+  }
+  return { ...s, orders };
+}
+
+/** Commanders' answers to the open contacts (some stay silent), so every way through the contact rules is taken. */
+function withAnswers(s: CampaignState, rnd: () => number): CampaignState {
+  const contacts: Record<string, ContactRecord> = {};
+  for (const [id, c] of Object.entries(s.contacts)) {
+    if (c.step === 'step1') {
+      const step1 = { ...c.data.step1 };
+      for (const a of c.armyIds) {
+        const r = rnd();
+        const from = s.armies[a]?.hex;
+        const to = from ? (hex.neighbours(from)[Math.floor(rnd() * 6)] as Hex) : undefined;
+        if (r < 0.3) step1[a] = { kind: 'proceed' };
+        else if (r < 0.45) step1[a] = { kind: 'delay' };
+        else if (r < 0.65 && to) step1[a] = { kind: 'avoid', to };
+      }
+      contacts[id] = { ...c, data: { ...c.data, step1 } };
+    } else if (c.step === 'decision') {
+      const decisions = { ...c.data.decisions };
+      for (const a of c.armyIds) if (decisions[a] === undefined && rnd() < 0.5) decisions[a] = rnd() < 0.5 ? 'evade' : 'engage';
+      contacts[id] = { ...c, data: { ...c.data, decisions } };
+    } else {
+      contacts[id] = c;
+    }
+  }
+  return { ...s, contacts };
+}
+
+/** One tick by one engine: everything it produced, as text (or the error it threw). */
+function play(engine: Engine, s: CampaignState, rows: readonly string[], seed: number): string {
+  const map = engine.map.buildMap({ width: rows[0]?.length ?? 0, height: rows.length, terrain: rows, roads: [], tracks: [], rivers: [], ports: [], channels: [], mudflats: [], towns: [], fortifications: [], regions: [], labels: [] });
+  const rolled = new engine.dice.SeededDice(engine.dice.createRngState(seed));
+  try {
+    const out = engine.tick.resolveTick(s, map, rolled, engine.tick.TICK_PLAN);
+    return JSON.stringify({ state: out.state, events: out.events, rolls: rolled.rolls });
+  } catch (e) {
+    return `threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
+  }
+}
+
+describe('the engine at scale gives the results of the reference engine', () => {
+  it('random worlds, every movement profile and mode, played tick after tick: the same state, events and dice', () => {
+    let ticksPlayed = 0;
+    const steps = new Map<string, number>();
+    let moved = 0;
+    fc.assert(
+      fc.property(arbWorld, (w) => {
+        const world = buildWorld(w);
+        const map = mapModule.buildMap({ width: w.size, height: w.size, terrain: world.rows, roads: [], tracks: [], rivers: [], ports: [], channels: [], mudflats: [], towns: [], fortifications: [], regions: [], labels: [] });
+        let s = world.state;
+        for (let k = 0; k < w.ticks; k++) {
+          s = withAnswers(withOrders(s, map, world.rnd), world.rnd);
+          const mine = play(current, s, world.rows, w.seed + k);
+          const theirs = play(reference, s, world.rows, w.seed + k);
+          if (mine !== theirs) {
+            expect(mine, `tick ${k + 1} of world ${JSON.stringify(w)}`).toBe(theirs);
+          }
+          if (mine.startsWith('threw')) return;
+          const next = JSON.parse(mine) as { state: CampaignState; events: { type: string }[] };
+          ticksPlayed++;
+          for (const c of Object.values(next.state.contacts)) steps.set(c.step, (steps.get(c.step) ?? 0) + 1);
+          moved += next.events.filter((e) => e.type === 'armyMoved').length;
+          s = next.state;
+        }
+      }),
+      { numRuns: 40 },
+    );
+    // The worlds did exercise the rules the change touches.
+    expect(ticksPlayed).toBeGreaterThan(100);
+    for (const step of ['step1', 'decision', 'battle', 'closed']) expect(steps.get(step) ?? 0, step).toBeGreaterThan(10);
+    expect(moved).toBeGreaterThan(100);
+  });
+});
