@@ -12,53 +12,22 @@
  */
 import process from 'node:process';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { distUpToDate, takeBuildLock } from './buildState.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const stamp = join(dist, '.build-stamp');
-const inputs = ['src', 'commands', 'assets', 'migrations', 'migrations-pg', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
-function newest(path) {
-  if (!existsSync(path)) return 0;
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  let t = s.mtimeMs;
-  for (const entry of readdirSync(path)) t = Math.max(t, newest(join(path, entry)));
-  return t;
-}
-
-const upToDate = () => existsSync(stamp) && Math.max(...inputs.map((p) => newest(join(root, p)))) <= statSync(stamp).mtimeMs;
-
-if (process.argv.includes('--if-stale') && upToDate()) process.exit(0);
+if (process.argv.includes('--if-stale') && distUpToDate(root)) process.exit(0);
 
 // Two builds at once (test files that each run the prestart step, two `npm start`s) would write the
-// same files together: the second waits for the first (a lock folder holding its pid; a lock whose
-// process is gone is taken over), then finds the build up to date.
-const lock = join(root, '.build-lock');
-const nap = new Int32Array(new SharedArrayBuffer(4));
-for (;;) {
-  try {
-    mkdirSync(lock);
-    writeFileSync(join(lock, 'pid'), String(process.pid));
-    break;
-  } catch (error) {
-    if (error.code !== 'EEXIST') throw error;
-    const holder = Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : 0);
-    let alive = true;
-    try {
-      if (holder > 0) process.kill(holder, 0);
-    } catch {
-      alive = false;
-    }
-    if (!alive) rmSync(lock, { recursive: true, force: true });
-    else Atomics.wait(nap, 0, 0, 200);
-  }
-}
-process.on('exit', () => rmSync(lock, { recursive: true, force: true }));
-if (process.argv.includes('--if-stale') && upToDate()) process.exit(0);
+// same files together: the second waits for the first (scripts/buildState.mjs's lock folder), then
+// finds the build up to date.
+process.on('exit', takeBuildLock(root));
+if (process.argv.includes('--if-stale') && distUpToDate(root)) process.exit(0);
 
 process.stderr.write('Building the bot (TypeScript to dist/)...\n');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');

@@ -28,15 +28,21 @@ export interface StoredState {
  * the state diff, the tick record, the journal, the events (and every die rolled), members,
  * notices, the outbox, control columns and message marks. Nothing here decides; it stores.
  */
-export function storeChange(db: Database, tx: CampaignTx, storedVersion: number, change: Change<unknown>): StoredState {
+export function storeChange(db: Database, tx: CampaignTx, opened: OpenedAt, change: Change<unknown>): StoredState {
   const nowIso = tx.now.toISOString();
   const after = stateAfter(tx, change);
-  const revision = saveStateAndTick(db, tx, storedVersion, change, after, nowIso);
+  const revision = saveStateAndTick(db, tx, opened, change, after, nowIso);
   storeLog(db, tx, change, after, nowIso);
   storeMembersAndNotices(db, tx.meta.id, change);
   storeOutbox(db, tx, change, after, nowIso);
   storeMarks(db, tx.meta.id, change, nowIso);
   return { state: after, revision };
+}
+
+/** The shape and the revision the transaction found the state at (read under the campaign's hold). */
+export interface OpenedAt {
+  readonly storedVersion: number;
+  readonly revision: number;
 }
 
 /** The state the change leaves, with the dice's progress; a commander's command that changed their army's orders or contacts counts as present (absence, src/app/table/absence.ts). */
@@ -46,10 +52,11 @@ function stateAfter(tx: CampaignTx, change: Change<unknown>): CampaignState {
 }
 
 /** Saves a changed state (a state stored in an older shape is rewritten whole in the current one), records a played half period, and journals the change. */
-function saveStateAndTick(db: Database, tx: CampaignTx, storedVersion: number, change: Change<unknown>, after: CampaignState, nowIso: string): number | undefined {
+function saveStateAndTick(db: Database, tx: CampaignTx, opened: OpenedAt, change: Change<unknown>, after: CampaignState, nowIso: string): number | undefined {
   const id = tx.meta.id;
+  const { storedVersion } = opened;
   const revision = after !== tx.state || storedVersion !== STATE_VERSION
-    ? saveState(db, tx.state, after, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION)
+    ? saveState(db, tx.state, after, nowIso, STATE_VERSION, storedVersion !== STATE_VERSION, opened.revision)
     : undefined;
   if (change.tick) {
     recordTick(db, id, change.tick.timeIndex, change.tick.before, STATE_VERSION, lastEventId(db, id), nowIso, after.settings.undoDepth, change.tick.frame);

@@ -20,20 +20,20 @@ export function upgraded(json: object, version: number, what: string, scenario?:
 /**
  * The campaign's state as stored now: this process's copy when its revision is the stored one
  * (src/app/stateCache.ts), else loaded from the rows (upgraded to the current shape, in memory
- * only: the next write saves it) and kept. Inside the caller's transaction, so the revision and
- * the rows are read from one snapshot.
+ * only: the next write saves it) and kept, with the revision it is at. Inside the caller's
+ * transaction, so the revision and the rows are read from one snapshot.
  */
-export function storedStateOf(app: App, campaignId: string, scenario: ScenarioDoc): { state: CampaignState; storedVersion: number } {
+export function storedStateOf(app: App, campaignId: string, scenario: ScenarioDoc): { state: CampaignState; storedVersion: number; revision: number } {
   const revision = stateRevision(app.db, campaignId);
   if (revision === undefined) throw new Error(`campaign ${campaignId} has no state`);
   const cache = stateCacheOf(app);
   const cached = cache.get(campaignId, revision);
-  if (cached) return { state: cached.state, storedVersion: cached.storedVersion };
+  if (cached) return { state: cached.state, storedVersion: cached.storedVersion, revision };
   const stored = loadState(app.db, campaignId);
   if (!stored) throw new Error(`campaign ${campaignId} has no state`);
   const state = upgraded(stored.json, stored.version, 'this campaign', scenario);
   cache.set(campaignId, revision, stored.version, state);
-  return { state, storedVersion: stored.version };
+  return { state, storedVersion: stored.version, revision };
 }
 
 /** What the upgrade to version 9 gave back to a state stored before it (read only when that state is first saved). */

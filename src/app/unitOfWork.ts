@@ -1,6 +1,6 @@
 import { SPEEDS_RESTORED_VERSION, STATE_VERSION } from '../engine/campaign/index.js';
 import { holdCampaign, readTransaction, writeTransaction } from '../db/client.js';
-import { deleteCampaign, getCampaignMeta, openingReadsSoon } from '../db/campaignRepo.js';
+import { type CampaignMeta, deleteCampaign, getCampaignMeta, openingReadsSoon, writeReadsSoon } from '../db/campaignRepo.js';
 import { listMembers } from '../db/memberRepo.js';
 import { campaignInChannel } from './access.js';
 import type { Actor } from './actor.js';
@@ -20,22 +20,91 @@ import { storeChange, type StoredState } from './storeChange.js';
 /** Whose campaign a use-case works on: the actor's channel's, or one named by id (the scheduler, buttons, the web page). */
 type Target = { actor: Actor } | { campaignId: string };
 
-/** Loads what a use-case reads, inside the caller's transaction. */
-function open(app: App, target: Target): { tx: CampaignTx; storedVersion: number } {
+/**
+ * The campaign each channel held when a use-case last opened it, in this process: a guess only,
+ * so that on PostgreSQL the campaign's opening reads (and a write's hold) go to the server with
+ * the channel's lookup, in one round trip. The lookup still decides: a wrong guess costs the round
+ * trip it would have saved (its reads were of another campaign and are not used).
+ */
+const channelGuesses = new WeakMap<App, Map<string, string>>();
+/** Bounds the guesses kept (a process serving more channels forgets them all and starts again). */
+const MAX_GUESSES = 10_000;
+
+const channelKey = (actor: Actor): string => `${actor.guildId}\u0000${actor.channelId}`;
+
+function guessOf(app: App, actor: Actor): string | undefined {
+  return channelGuesses.get(app)?.get(channelKey(actor));
+}
+
+function remember(app: App, actor: Actor, campaignId: string): void {
+  let guesses = channelGuesses.get(app);
+  if (!guesses || guesses.size >= MAX_GUESSES) {
+    guesses = new Map();
+    channelGuesses.set(app, guesses);
+  }
+  guesses.set(channelKey(actor), campaignId);
+}
+
+/** The campaign of a read-only use-case, its opening reads sent with the lookup when the channel's campaign is guessed. */
+function metaToRead(app: App, target: Target): CampaignMeta {
+  if (!('actor' in target)) {
+    openingReadsSoon(app.db, target.campaignId);
+    return getCampaignMeta(app.db, target.campaignId) ?? noCampaign();
+  }
+  const guess = guessOf(app, target.actor);
+  if (guess !== undefined) openingReadsSoon(app.db, guess);
+  const meta = campaignInChannel(app, target.actor);
+  remember(app, target.actor, meta.id);
+  return meta;
+}
+
+/**
+ * The campaign of a write use-case, held (src/db/client.ts holdCampaign) and then read, so the
+ * meta returned is the one its last writer committed. A channel's campaign is looked up, held,
+ * and looked up again under the hold (another may have taken the channel meanwhile); when it was
+ * guessed, the hold, the lookup and the transaction's reads go to the server together.
+ */
+function heldMeta(app: App, target: Target): CampaignMeta {
   const db = app.db;
-  const actor = 'actor' in target ? target.actor : undefined;
-  const meta = 'actor' in target ? campaignInChannel(app, target.actor) : getCampaignMeta(db, target.campaignId);
-  if (!meta) throw new UserError('campaign.none', 'That campaign no longer exists.');
-  // On PostgreSQL the revision and the members go to the server together (one round trip).
+  if (!('actor' in target)) {
+    holdCampaign(db, target.campaignId);
+    writeReadsSoon(db, target.campaignId);
+    return getCampaignMeta(db, target.campaignId) ?? noCampaign();
+  }
+  const guess = guessOf(app, target.actor);
+  let held: string | undefined;
+  if (guess !== undefined) {
+    holdCampaign(db, guess);
+    writeReadsSoon(db, guess);
+    held = guess;
+  }
+  for (let tries = 0; ; tries++) {
+    const meta = campaignInChannel(app, target.actor);
+    remember(app, target.actor, meta.id);
+    if (meta.id === held || tries >= 3) return meta;
+    holdCampaign(db, meta.id);
+    writeReadsSoon(db, meta.id);
+    held = meta.id;
+  }
+}
+
+const noCampaign = (): never => {
+  throw new UserError('campaign.none', 'That campaign no longer exists.');
+};
+
+/** Loads what a use-case reads of the campaign `meta`, inside the caller's transaction. */
+function open(app: App, meta: CampaignMeta, actor: Actor | undefined): { tx: CampaignTx; storedVersion: number; revision: number } {
+  const db = app.db;
+  // On PostgreSQL the revision and the members go to the server together (one round trip), unless they went already.
   openingReadsSoon(db, meta.id);
   const { scenario, map, mapKey } = staticsOf(app, meta.id);
-  const { state, storedVersion } = storedStateOf(app, meta.id, scenario);
+  const { state, storedVersion, revision } = storedStateOf(app, meta.id, scenario);
   const members = listMembers(db, meta.id);
   const tx: CampaignTx = {
     meta, state, scenario, map, mapKey, members, actor, dice: campaignDice(state, app.dice.scripted()), seeds: app.dice, now: app.clock.now(),
     isReferee: isReferee(meta, members, state.settings, actor), read: campaignReads(db, meta.id),
   };
-  return { tx, storedVersion };
+  return { tx, storedVersion, revision };
 }
 
 /** The first save of a state upgraded past version 9 tells the referee what speeds it restored. */
@@ -57,19 +126,16 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
   let stored: (StoredState & { id: string }) | undefined;
   let deletedId: string | undefined;
   const result = writeTransaction(app.db, () => {
-    // The campaign is held before anything of it is read (open reads it again, after the hold; on
-    // PostgreSQL the lock and those reads go to the server together).
-    const campaignId = 'campaignId' in target ? target.campaignId : campaignInChannel(app, target.actor).id;
-    holdCampaign(app.db, campaignId);
-    openingReadsSoon(app.db, campaignId);
-    const { tx, storedVersion } = open(app, target);
+    // The campaign is held before anything of it is read (on PostgreSQL the lock and those reads
+    // go to the server together).
+    const { tx, storedVersion, revision } = open(app, heldMeta(app, target), 'actor' in target ? target.actor : undefined);
     const change = withUpgradeNotice(app, tx, storedVersion, fn(tx));
     if (change.deleted) {
       deleteCampaign(app.db, tx.meta.id);
       deletedId = tx.meta.id;
       return change.result;
     }
-    stored = { id: tx.meta.id, ...storeChange(app.db, tx, storedVersion, change) };
+    stored = { id: tx.meta.id, ...storeChange(app.db, tx, { storedVersion, revision }, change) };
     used = app.dice.scripted().length - tx.dice.remainingScript().length;
     return change.result;
   });
@@ -88,5 +154,5 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
  * saves it. `fn` returns only its answer.
  */
 export function readCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => R): R {
-  return readTransaction(app.db, () => fn(open(app, target).tx));
+  return readTransaction(app.db, () => fn(open(app, metaToRead(app, target), 'actor' in target ? target.actor : undefined).tx));
 }

@@ -5,7 +5,9 @@ import { jsonArrayHas } from './dialectSql.js';
 import { bound, oneOff, perConnection, queryPlan, runUnanswered } from './prepared.js';
 import type * as schema from './schema.js';
 
+import { lastJournalSeqSoon } from './journalRepo.js';
 import { listMembersSoon } from './memberRepo.js';
+import { listNoticesSoon } from './noticeRepo.js';
 import { stateRevisionSoon } from './stateRepo.js';
 
 export { insertCampaign, loadState, saveState, stateRevision, stateRevisions } from './stateRepo.js';
@@ -19,6 +21,18 @@ export { insertCampaign, loadState, saveState, stateRevision, stateRevisions } f
 export function openingReadsSoon(db: Database, id: string): void {
   stateRevisionSoon(db, id);
   listMembersSoon(db, id);
+}
+
+/**
+ * What a write transaction on the campaign reads later, after its first writes (the journal's
+ * last number, everyone's `/notify` choices): on PostgreSQL they go with the opening reads, and
+ * their answers hold until the transaction writes the table they read (src/db/pg/bridge.ts).
+ * Called under the campaign's hold.
+ */
+export function writeReadsSoon(db: Database, id: string): void {
+  openingReadsSoon(db, id);
+  lastJournalSeqSoon(db, id);
+  listNoticesSoon(db, id);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { asc, eq, max, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { bound, perConnection, runUnanswered } from './prepared.js';
+import { bound, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { journal } from './schema.js';
 
 /** One row of a campaign's journal, as stored (docs/replay.md). */
@@ -19,6 +19,11 @@ const insertRow = perConnection((q, { journal: j }) => q.insert(j).values({
 /** The number of the campaign's last journal row; -1 when it has none (a campaign from before the journal). */
 export function lastJournalSeq(db: Database, campaignId: string): number {
   return lastSeq(db).get({ campaignId })?.seq ?? -1;
+}
+
+/** `lastJournalSeq` will be read soon, in this write transaction (prepared.ts `readSoon`). */
+export function lastJournalSeqSoon(db: Database, campaignId: string): void {
+  readSoon(lastSeq(db), { campaignId });
 }
 
 /** Appends rows to the journal (inside the transaction they record). */

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { excluded, perConnection, runUnanswered } from './prepared.js';
+import { excluded, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { notices } from './schema.js';
 
 /** What a person chose with `/notify` in one campaign (src/app/notices.ts gives the defaults). */
@@ -19,6 +19,11 @@ const noticesOf = perConnection((q, { notices }) => q.select({ userId: notices.u
 /** Everyone's choices in a campaign (people who never used `/notify` have no row). */
 export function listNotices(db: Database, campaignId: string): NoticeRow[] {
   return noticesOf(db).all({ campaignId });
+}
+
+/** `listNotices` will be read soon, in this transaction (prepared.ts `readSoon`). */
+export function listNoticesSoon(db: Database, campaignId: string): void {
+  readSoon(noticesOf(db), { campaignId });
 }
 
 const upsertNotice = perConnection((q, { notices }) => q.insert(notices)

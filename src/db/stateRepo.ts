@@ -156,16 +156,27 @@ type SavedCampaignRow = Required<Pick<typeof t.campaigns.$inferInsert, 'id' | 'n
  * Entities are compared by their JSON; unchanged rows are not touched, unless `rewriteAll` (the
  * stored rows were in an older shape: every row is written in the new one). A contact or courier
  * that left the live state keeps its row, marked not live. Call inside a transaction.
+ * `revision`: the revision this transaction read under the campaign's hold (nobody else can change
+ * it before the commit), so the new one is the next and the row's update is not waited for (on
+ * PostgreSQL it goes with the next statement, prepared.ts `runUnanswered`); without it, the update
+ * answers the new revision.
  */
-export function saveState(conn: Database, prev: CampaignState, next: CampaignState, now: string, version: number, rewriteAll = false): number {
+export function saveState(conn: Database, prev: CampaignState, next: CampaignState, now: string, version: number, rewriteAll = false, revision?: number): number {
   const values: SavedCampaignRow = {
     id: next.id, name: next.name, status: next.status, season: next.season, settings: next.settings, clockDay: next.clock.day, clockHalf: next.clock.half,
     rng: next.rng, manualDice: next.manualDice, nextId: next.nextId, nextCourierId: next.nextCourierId, stateVersion: version, updatedAt: now,
   };
-  const row = saveCampaignRow(conn).get(values);
-  if (!row) throw new Error(`campaign ${next.id} has no row to save its state in`);
+  let saved: number;
+  if (revision === undefined) {
+    const row = saveCampaignRow(conn).get(values);
+    if (!row) throw new Error(`campaign ${next.id} has no row to save its state in`);
+    saved = row.revision;
+  } else {
+    runUnanswered(saveCampaignRow(conn), values);
+    saved = revision + 1;
+  }
   writeEntities(conn, prev, next, rewriteAll);
-  return row.revision;
+  return saved;
 }
 
 const revisionOf = perConnection((q, { campaigns: c }) => q.select({ revision: c.revision }).from(c).where(eq(c.id, p('id'))).prepare());

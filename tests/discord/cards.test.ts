@@ -119,10 +119,11 @@ describe('an answered question after a slow answer (the safety deferral came fir
     await slow.bot.deliverNow();
     const dm = slow.fake.dmsTo(PEOPLE.alice.id).at(-1)!;
     const press = slow.fake.pushButton({ customId: 'settle:evade', userId: PEOPLE.alice.id });
-    const rec = await slow.fake.waitForAnswer(press, 1, 5000);
+    const rec = await slow.fake.waitForAnswer(press);
     expect(rec.callbacks[0]?.type).toBe(5);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const after = slow.fake.dmsTo(PEOPLE.alice.id).find((m) => m.id === dm.id)!;
+    // The slow button's answer edits the DM later: waited for, not slept on (a loaded machine is slower).
+    const edited = (): typeof dm | undefined => slow.fake.dmsTo(PEOPLE.alice.id).find((m) => m.id === dm.id && m.content.includes('Answered'));
+    const after = await slow.fake.waitFor(() => rec.messages.some((m) => m.content === 'Recorded.') && edited(), 60_000, 'the DM edited and the choice recorded');
     expect(after.content).toBe('Contact c9: engage or evade?\n✅ **Answered**: evade.');
     const buttons = (after.components as { components: { custom_id: string; disabled?: boolean; style: number }[] }[]).flatMap((r) => r.components);
     expect(buttons.map((b) => [b.custom_id, b.disabled, b.style])).toEqual([['settle:engage', true, 1], ['settle:evade', true, 3]]);

@@ -89,7 +89,7 @@ describe('gateway faults Discord really sends', () => {
 
   async function answered(): Promise<void> {
     const id = g.fake.pushCommand({ command: 'echo', subcommand: 'public', userId: PEOPLE.alice.id });
-    const rec = await g.fake.waitForAnswer(id, 1, 8000);
+    const rec = await g.fake.waitForAnswer(id, 1);
     expect(rec.messages[0]?.content).toBe('Hello everyone, from Alice.');
   }
 

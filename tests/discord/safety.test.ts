@@ -21,7 +21,7 @@ afterAll(async () => {
 
 async function run(args: Parameters<Harness['fake']['pushCommand']>[0], count = 1): Promise<{ content: string; ephemeral: boolean }[]> {
   const id = h.fake.pushCommand(args);
-  return (await h.fake.waitForAnswer(id, count, 8000)).messages;
+  return (await h.fake.waitForAnswer(id, count)).messages;
 }
 
 describe('mentions only where meant', () => {

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
+import { BUILD_INPUTS, distUpToDate, takeBuildLock } from '../../scripts/buildState.mjs';
 import { DIR_ENV } from './postgres.js';
-
-/** Every file `npm run build` reads (scripts/build.mjs: tsc over src/ and commands/, then assets/, migrations/ and migrations-pg/ copied). */
-const BUILD_INPUTS = ['src', 'commands', 'assets', 'migrations', 'migrations-pg', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 const WAIT_MS = 600_000;
 
 /** A hash of the build's inputs in `dir`: two folders with the same hash build the same dist/. */
@@ -18,7 +16,8 @@ function inputsHash(dir: string): string {
     if (statSync(path).isDirectory()) for (const entry of readdirSync(path).sort()) walk(join(rel, entry));
     else hash.update(`${rel}\n`).update(readFileSync(path));
   };
-  for (const input of BUILD_INPUTS) walk(input);
+  // scripts/ too: the build script is part of what makes dist/.
+  for (const input of [...BUILD_INPUTS, 'scripts']) walk(input);
   return hash.digest('hex');
 }
 
@@ -52,11 +51,15 @@ export function sharedBuild(dir: string, build: () => void): void {
   try {
     if (existsSync(kept)) {
       // Under build.mjs's own lock, so a prestart build of the same folder does not write beside the copy.
-      withBuildLock(dir, () => {
-        if (distUpToDate(dir)) return;
-        rmSync(join(dir, 'dist'), { recursive: true, force: true });
-        cpSync(kept, join(dir, 'dist'), { recursive: true });
-      });
+      const release = takeBuildLock(dir, WAIT_MS);
+      try {
+        if (!distUpToDate(dir)) {
+          rmSync(join(dir, 'dist'), { recursive: true, force: true });
+          cpSync(kept, join(dir, 'dist'), { recursive: true });
+        }
+      } finally {
+        release();
+      }
     } else {
       build();
       cpSync(join(dir, 'dist'), `${kept}.partial`, { recursive: true });
@@ -64,58 +67,5 @@ export function sharedBuild(dir: string, build: () => void): void {
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-/** Newest modification time under `path` (0 when absent). */
-function newest(path: string): number {
-  if (!existsSync(path)) return 0;
-  const s = statSync(path);
-  if (!s.isDirectory()) return s.mtimeMs;
-  let t = s.mtimeMs;
-  for (const entry of readdirSync(path)) t = Math.max(t, newest(join(path, entry)));
-  return t;
-}
-
-/** What `build.mjs --if-stale` checks: dist/'s stamp is newer than every input of the build. */
-function distUpToDate(dir: string): boolean {
-  const stamp = join(dir, 'dist', '.build-stamp');
-  if (!existsSync(stamp)) return false;
-  const inputs = BUILD_INPUTS.filter((p) => p !== 'scripts');
-  return Math.max(...inputs.map((p) => newest(join(dir, p)))) <= statSync(stamp).mtimeMs;
-}
-
-/** Runs `fn` holding scripts/build.mjs's lock folder on `dir` (its pid file names this process; a lock whose process is gone is taken over). */
-function withBuildLock(dir: string, fn: () => void): void {
-  const lock = join(dir, '.build-lock');
-  const nap = new Int32Array(new SharedArrayBuffer(4));
-  const until = Date.now() + WAIT_MS;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, 'pid'), String(process.pid));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (Date.now() > until) throw new Error(`${lock} has been held for ${WAIT_MS / 1000} s`);
-      const pidFile = join(lock, 'pid');
-      const holder = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
-      if (holder > 0 && !isRunning(holder)) rmSync(lock, { recursive: true, force: true });
-      else Atomics.wait(nap, 0, 0, 200);
-    }
-  }
-  try {
-    fn();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

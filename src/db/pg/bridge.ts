@@ -1,5 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { SESSION_NAME } from '../processTag.js';
+import { mayChange } from './keptAnswers.js';
 import { hidePassword, StoreBusyError, StoreUnavailableError } from '../storeErrors.js';
 import type { BridgeAnswer, BridgeCall, BridgeFailure, BridgeRequest, BridgeWorkerData, PgStatement, StatementResult } from './bridgeProtocol.js';
 
@@ -35,8 +36,9 @@ export interface PgBridge {
   /**
    * A read that will come: deferred like `defer`, and its answer kept, so that the same query
    * (text, name and parameters) asked next is answered from it without a round trip. A kept answer
-   * is dropped once anything but a plain read is deferred or sent after it (a write, a lock, the
-   * transaction's end), so it is only ever the answer the query would have had.
+   * is dropped once a statement that may change it is deferred or sent after it (an insert or
+   * update of a table the read names; any other write, a lock, the transaction's end), so it is
+   * only ever the answer the query would have had.
    */
   prefetch(text: string, params: readonly unknown[], name?: string): void;
   /**
@@ -93,9 +95,6 @@ const LOCK_TIMEOUT = '10s';
 const LOCK_NOT_AVAILABLE = '55P03';
 const NOT_NOW_STATES = new Set(['57014', LOCK_NOT_AVAILABLE]);
 
-/** A plain read: it changes nothing, so answers kept before it still hold after it. */
-const READS = /^\s*select\b(?![\s\S]*pg_advisory)/i;
-
 const BEGINS = /^\s*(begin|start\s+transaction)\b/i;
 const ENDS = /^\s*(commit|end|rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(rollback|abort)\s*(transaction|work)?\s*;?\s*$/i;
@@ -123,7 +122,7 @@ class SyncBridge implements PgBridge {
   /** Statements deferred and not sent yet, with their marks (increasing); `keep`: a prefetch. */
   private unsent: Unsent[] = [];
   /** Answers of prefetched reads, by query (keyOf). */
-  private kept = new Map<string, PgResult>();
+  private kept = new Map<string, Kept>();
   private nextMark = 0;
   /** Whether the statements sent so far left a transaction open. */
   private inTransaction = false;
@@ -155,7 +154,7 @@ class SyncBridge implements PgBridge {
     const ready = this.kept.get(key);
     if (prefetched < 0 && ready) {
       this.kept.delete(key);
-      return ready;
+      return ready.result;
     }
     const sent = prefetched < 0 ? [...this.unsent, asked] : this.unsent;
     this.unsent = [];
@@ -175,18 +174,23 @@ class SyncBridge implements PgBridge {
     this.unsent.push({ mark: this.nextMark++, statement: read, keep: true });
   }
 
-  /** Keeps the answers of the prefetches among `sent`; a statement that may change what they read drops every answer kept before it. */
+  /** Keeps the answers of the prefetches among `sent`; a statement that may change what they read drops the answers kept before it. */
   private keepAnswers(sent: readonly Unsent[], results: readonly PgResult[]): void {
     for (const [i, u] of sent.entries()) {
       const result = results[i];
-      if (u.keep === true && result) this.kept.set(keyOf(u.statement), result);
-      else if (!READS.test(u.statement.text)) this.kept.clear();
+      if (u.keep === true && result) this.kept.set(keyOf(u.statement), { text: u.statement.text, result });
+      else this.dropChangedBy(u.statement.text);
     }
+  }
+
+  /** Drops the kept answers `text` may change (keptAnswers.ts). */
+  private dropChangedBy(text: string): void {
+    for (const [key, kept] of this.kept) if (mayChange(text, kept.text)) this.kept.delete(key);
   }
 
   defer(text: string, params: readonly unknown[], name?: string): number {
     this.refuseInLostTransaction(text);
-    if (!READS.test(text)) this.kept.clear();
+    this.dropChangedBy(text);
     const mark = this.nextMark++;
     this.unsent.push({ mark, statement: statement(text, params, name) });
     return mark;
@@ -318,6 +322,12 @@ class SyncBridge implements PgBridge {
 }
 
 type Answered = { readonly results: PgResult[] } | { readonly index: number; readonly error: Error };
+
+/** A prefetched read's answer, kept until asked for, with the read's text (what it names). */
+interface Kept {
+  readonly text: string;
+  readonly result: PgResult;
+}
 
 /** A statement not sent yet; `keep`: a prefetch, whose answer is kept. */
 interface Unsent {

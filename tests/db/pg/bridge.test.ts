@@ -133,6 +133,37 @@ describe('GIVEN a bridge to a running server', () => {
     expect(bridge.query(read, [2]).rows).toEqual([['lamp «oil»']]);
   });
 
+  it('WHEN a prefetched read\'s table is not written THEN its answer outlives writes to other tables; a write to its table, a delete or a lock drops it', () => {
+    bridge.query('CREATE TABLE IF NOT EXISTS tallies (id integer PRIMARY KEY, n integer NOT NULL)', []);
+    bridge.query('INSERT INTO tallies VALUES (1, 10) ON CONFLICT (id) DO UPDATE SET n = 10', []);
+    const read = 'select "n" from "tallies" where "tallies"."id" = $1';
+    const other = openPgBridge(url);
+    try {
+      /** Prefetches `read`, lets `between` run after its answer came, has another connection change the row, and asks again: the kept answer (10) or a new read (the other's value). */
+      const askAfter = (between: () => void, value: number): unknown => {
+        bridge.prefetch(read, [1]);
+        expect(bridge.query('SELECT 1', []).rows).toEqual([[1]]);
+        between();
+        other.query('UPDATE tallies SET n = $1 WHERE id = 1', [value]);
+        const answer = bridge.query(read, [1]).rows[0]?.[0];
+        other.query('UPDATE tallies SET n = 10 WHERE id = 1', []);
+        return answer;
+      };
+      // Writes to another table (deferred, and sent and answered): the kept answer holds.
+      expect(askAfter(() => bridge.defer('insert into "items" ("id", "name") values ($1, $2)', [70, 'kept']), 11)).toBe(10);
+      expect(askAfter(() => bridge.query('update "items" set "note" = $1 where "items"."id" = $2', ['x', 70]), 12)).toBe(10);
+      // Its own table written, quoted or not: read again.
+      expect(askAfter(() => bridge.defer('update "tallies" set "n" = "n" where "tallies"."id" = $1', [2]), 13)).toBe(13);
+      expect(askAfter(() => bridge.defer('INSERT INTO tallies VALUES (2, 0) ON CONFLICT (id) DO NOTHING', []), 14)).toBe(14);
+      // A delete (its cascades reach other tables) and a lock (other sessions' commits show after it): read again.
+      expect(askAfter(() => bridge.defer('delete from "items" where "items"."id" = $1', [70]), 15)).toBe(15);
+      expect(askAfter(() => bridge.defer('SELECT pg_advisory_lock(1)', []), 16)).toBe(16);
+      bridge.query('SELECT pg_advisory_unlock(1)', []);
+    } finally {
+      other.close();
+    }
+  });
+
   it('WHEN deferred statements are dropped THEN they are never sent', () => {
     const mark = bridge.defer('INSERT INTO items VALUES (60, $1, NULL, NULL)', ['dropped']);
     bridge.defer('INSERT INTO items VALUES (61, $1, NULL, NULL)', ['dropped too']);
