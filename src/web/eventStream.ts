@@ -1,3 +1,4 @@
+import { isStoreUnavailable } from '../app/handleError.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -28,13 +29,14 @@ const every = (ms: number): PollSchedule => (check) => {
  * longer the reader's to see. The stream is kept in `streams` until it ends, so a closing server
  * can end it.
  */
-export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: Watched, how: { readonly pollMs: number; readonly streams: Set<() => void>; readonly polled?: () => void; readonly schedule?: PollSchedule }): void {
+export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: Watched, how: { readonly pollMs: number; readonly streams: Set<() => void>; readonly polled?: () => void; readonly schedule?: PollSchedule}): void {
   const { changed, shown } = watched;
+  // Read before the stream opens: a store that cannot be read now is the route's error (a 503), not a silent stream.
+  let lastChange = changed();
+  let last = shown();
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-  let lastChange = changed();
-  let last = shown();
   res.write(`retry: 3000\nevent: hello\ndata: ${JSON.stringify(last ?? null)}\n\n`);
   let checks = 0;
   // Every tenth check, changed or not: a heartbeat counted only on unchanged checks came later
@@ -59,7 +61,17 @@ export function eventStream(req: FastifyRequest, reply: FastifyReply, watched: W
     }
   };
   const stop = (how.schedule ?? every(how.pollMs))(() => {
-    check();
+    try {
+      check();
+    } catch (err) {
+      // The store cannot be read now (PostgreSQL unreachable): the page stays open and the next check
+      // tries again. Anything else ends the stream: the browser opens it again (retry), and that
+      // request's error goes through the server's error handler (logged, a 500), not a crash here.
+      if (!isStoreUnavailable(err)) {
+        end();
+        return;
+      }
+    }
     beat();
     how.polled?.();
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -9,7 +9,7 @@ import fastifyStatic from '@fastify/static';
 import type { App } from '../app/app.js';
 import { WEB_MAP_WIDTH } from '../app/web/webPage.js';
 import { WEB_LINK_TTL_MS } from '../app/web/webKeys.js';
-import { isStoreUnavailable } from '../app/handleError.js';
+import { isStoreUnavailable, STORE_UNAVAILABLE_TEXT } from '../app/handleError.js';
 import { campaignRoutes, sessionView } from './campaignRoutes.js';
 import { DrawAhead, type DrawAheadOptions } from './drawAhead.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
@@ -150,9 +150,24 @@ function handleErrors(server: FastifyInstance, app: App): void {
     if ((err as { statusCode?: number }).statusCode === 429) return reply.code(429).type('text/plain; charset=utf-8').send(tooMany(req.url));
     if (isStoreUnavailable(err)) {
       app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web page: the campaign store is unavailable');
-      return reply.code(503).header('retry-after', '30').type('text/plain; charset=utf-8').send('The campaign store is unavailable right now; try again in a minute.');
+      return storeUnavailable(req.url, reply);
     }
     app.logger.error({ err: err instanceof Error ? err.message : String(err), url: req.url.replace(/\/login\/[^/?]+/, '/login/…') }, 'web page failed');
     return reply.code(500).type('text/plain; charset=utf-8').send('Something went wrong on this page; try again in a moment.');
   });
+}
+
+/**
+ * The store (PostgreSQL) cannot be reached: 503, try again in 30 s, said as the asker reads it: a
+ * page to a browser opening a page (or a /web link), JSON to the page's data requests, plain text
+ * for the rest (pictures, tiles, live updates).
+ */
+function storeUnavailable(url: string, reply: FastifyReply): FastifyReply {
+  const path = url.split('?')[0] ?? '';
+  reply.code(503).header('retry-after', '30').header('cache-control', 'no-store');
+  if (path.endsWith('.json')) return reply.type('application/json; charset=utf-8').send({ error: 'storeUnavailable', message: STORE_UNAVAILABLE_TEXT });
+  if (/^\/([cs]\/[^/]+|login\/[^/]+)\/?$/.test(path)) {
+    return reply.type('text/html; charset=utf-8').send(`<!doctype html><meta charset="utf-8"><title>Valormr: try again in a minute</title><p>${STORE_UNAVAILABLE_TEXT}</p>`);
+  }
+  return reply.type('text/plain; charset=utf-8').send(STORE_UNAVAILABLE_TEXT);
 }

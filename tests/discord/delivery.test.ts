@@ -71,6 +71,16 @@ describe('idempotent sends', () => {
     await h.bot.deliverNow();
     expect(row(content)?.status).toBe('sent');
     expect(h.fake.postsIn(h.fake.channelId).filter((p) => p.content === content)).toHaveLength(1);
+    // The signature the three-machine test met (pgMachines.test.ts): one nonce POSTed more than once,
+    // every POST answered 200, one Discord message, no process killed. Each repeat follows a POST
+    // whose answer came after its sender had given it up (the REST timeout): the fake records
+    // those as `abandoned`, and the last, answered in time, as not.
+    const posts = h.fake.calls.filter((c) => c.method === 'POST' && (c.body as { content?: string })?.content === content);
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(posts.map((c) => (c.body as { nonce: string }).nonce)).size).toBe(1);
+    expect(posts.every((c) => c.status === 200)).toBe(true);
+    expect(posts.slice(0, -1).every((c) => c.abandoned)).toBe(true);
+    expect(posts.at(-1)?.abandoned).toBe(false);
   });
 
   it('GIVEN a split message whose second part fails WHEN retried THEN only the rest is sent: each part once, in order', async () => {

@@ -96,6 +96,14 @@ export interface RecordedCall {
   readonly files: readonly RecordedFile[];
   readonly status: number;
   readonly at: number;
+  /**
+   * The sender had gone before the answer was written (its connection closed): it never learned the
+   * answer. A REST timeout (discord.js then sends the same request again, with the same nonce), or
+   * a sender killed with its request in flight.
+   */
+  readonly abandoned: boolean;
+  /** Who sent it, when the sender's REST base named itself (`viaApi`): e.g. one process of several. */
+  readonly via: string | undefined;
 }
 
 /** A request the fake refused as malformed (what Discord would answer 400 to). */
@@ -399,6 +407,11 @@ export class FakeDiscord {
   /** Base URL for the client's `rest.api` option (and DISCORD_API_BASE). */
   get restApi(): string {
     return `http://127.0.0.1:${this.port}/api`;
+  }
+
+  /** A REST base for one sender among several: its requests are recorded with `via: name`. */
+  viaApi(name: string): string {
+    return `http://127.0.0.1:${this.port}/via/${encodeURIComponent(name)}/api`;
   }
 
   get gatewayUrl(): string {
@@ -1105,17 +1118,21 @@ export class FakeDiscord {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
     const method = (req.method ?? 'GET').toUpperCase();
 
-    if (url.pathname.startsWith('/attachments/')) {
-      const id = url.pathname.split('/')[2] ?? '';
+    // A sender that named itself (viaApi): /via/<name>/api/v10/...
+    const named = /^\/via\/([^/]+)(\/.*)$/.exec(url.pathname);
+    const via = named?.[1];
+    const pathname = named?.[2] ?? url.pathname;
+    if (pathname.startsWith('/attachments/')) {
+      const id = pathname.split('/')[2] ?? '';
       const file = this.attachments.get(id);
       if (!file) return this.send(res, 404, { message: 'Not Found' });
       res.writeHead(200, { 'content-type': file.contentType });
       res.end(Buffer.from(file.data));
       return;
     }
-    if (!url.pathname.startsWith(API_PREFIX)) return this.send(res, 404, { message: '404: Not Found', code: 0 });
+    if (!pathname.startsWith(API_PREFIX)) return this.send(res, 404, { message: '404: Not Found', code: 0 });
 
-    const path = decodeURIComponent(url.pathname.slice(API_PREFIX.length));
+    const path = decodeURIComponent(pathname.slice(API_PREFIX.length));
     const query = Object.fromEntries(url.searchParams.entries());
     let body: unknown = undefined;
     let files: RecordedFile[] = [];
@@ -1176,7 +1193,7 @@ export class FakeDiscord {
       }
     }
     if (status === 400) this.refusals.push({ method, path, status, answer });
-    this.calls.push({ method, path, query, auth, body, files, status, at: Date.now() });
+    this.calls.push({ method, path, query, auth, body, files, status, at: Date.now(), abandoned: res.destroyed || req.socket.destroyed, via });
     if (!res.destroyed) this.send(res, status, answer, headers);
     this.notify();
   }

@@ -5,6 +5,7 @@ import { NOT_IN_BOOK } from '../book/campaignBook.js';
 import { channelFrameView, webMayReadLogged, type WebReader } from '../deliveries/webReads.js';
 import type { App } from '../app.js';
 import { readCampaign } from '../unitOfWork.js';
+import { isStoreUnavailable } from '../handleError.js';
 import type { CampaignTx, TickFrame } from '../campaignTx.js';
 import { readerVersion } from './readerVersion.js';
 import { CHRONICLE_LINES, WEB_MAP_WIDTH, webMapScale, type PageData } from './webPage.js';
@@ -59,7 +60,9 @@ export function spectatorVersion(app: App, campaignId: string): string | undefin
       const newest = t ? tx.read.chronicle(audiences, NOT_IN_BOOK, { upToId: t.lastEventId, last: 1 })[0]?.id ?? 0 : 0;
       return `${delay}|${t ? `${t.timeIndex}|${t.lastEventId}` : 'none'}|${newest}|${readerVersion(tx.state.name, t ? null : tx.state.settings.positions, audiences)}`;
     });
-  } catch {
+  } catch (err) {
+    // No such campaign is no page (a 404); a store that cannot be reached is the route's 503, not "no page".
+    if (isStoreUnavailable(err)) throw err;
     return undefined;
   }
 }
