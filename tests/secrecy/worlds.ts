@@ -116,6 +116,17 @@ function canonical(o: ConsoleOutput, campaignId: string, normalize: (t: string) 
 }
 
 /**
+ * Where an output lands: the answers to a reader's commands (shown or only to them), their DMs, the
+ * campaign channel. A reader sees each place on its own. The order ACROSS places is the delivery
+ * lanes' timing (each destination is delivered on its own lane, in parallel), not content, and it
+ * varies with the machine's load; the order within a place is the outbox's, and is compared.
+ */
+const place = (o: ConsoleOutput): string => `${o.to === 'ephemeral' ? 'reply' : o.to}:${o.user ?? ''}`;
+
+/** Outputs grouped by place (a stable sort: each place keeps its own order). */
+const byPlace = (outputs: readonly ConsoleOutput[]): ConsoleOutput[] => [...outputs].sort((a, b) => (place(a) < place(b) ? -1 : place(a) > place(b) ? 1 : 0));
+
+/**
  * Plays the script in the world where the hidden fact is `value`; returns each reader's transcript
  * and what it reached. `web`: the web pages read too (their transcripts named by `webName`).
  */
@@ -145,7 +156,7 @@ export async function playWorld<T>(script: Script, variation: Variation<T>, valu
     const played = h.outputs.slice(start);
     const normalize = variation.normalize ?? ((t: string) => t);
     const events = readCampaign(h.app, { actor: REFEREE }, (tx) => JSON.parse(tx.read.allEventsJson().json) as { type: string }[]);
-    const transcripts = new Map(readers.map((r) => [r.name, [...played.filter((o) => r.receives(o)).map((o) => canonical(o, campaignId, normalize)), ...(offered.get(r.name) ?? []).map(normalize)]]));
+    const transcripts = new Map(readers.map((r) => [r.name, [...byPlace(played.filter((o) => r.receives(o))).map((o) => canonical(o, campaignId, normalize)), ...(offered.get(r.name) ?? []).map(normalize)]]));
     for (const [name, lines] of (await pages?.finish()) ?? []) transcripts.set(name, lines.map(normalize));
     return { transcripts, reached: new Set(events.map((e) => e.type)) };
   } finally {
