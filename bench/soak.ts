@@ -12,6 +12,7 @@ import { answerPrompts, commandLines, openSeason, orderLines, recordBattles, typ
 import { benchWebAfterTick, benchWebFirstPaint } from './web.js';
 import type { CampaignState } from '../src/engine/state/index.js';
 import { rawSqlite } from '../src/db/client.js';
+import { median, round2 as round, time as timed } from './stats.js';
 
 /**
  * `npm run soak`: a season of the Valormr campaign as users play it, on a WAL database file,
@@ -75,18 +76,6 @@ export interface SoakResult {
   readonly sideBySide?: SideBySide;
   /** With `replay`: the export replayed from its journal (docs/replay.md), and how long that took. */
   readonly replay?: { readonly report: string; readonly exact: boolean; readonly ms: number };
-}
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? 0 : (s[Math.floor(s.length / 2)] as number);
-};
-const round = (x: number): number => Math.round(x * 100) / 100;
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
 }
 
 /** What must hold after every tick. Returns the broken ones, in words. */

@@ -4,6 +4,7 @@ import { pruneInteractions } from '../src/app/interactionClaim.js';
 import { pruneDelivered } from '../src/app/outbox.js';
 import { rawSqlite } from '../src/db/client.js';
 import { answerPrompts, commandLines, orderLines, recordBattles, seasonConsole, type Season } from './soakSeason.js';
+import { median, round2 as round, time as timed } from './stats.js';
 
 /** The long campaign and a fresh one in its position, timed side by side (medians, ms; ratio = long / fresh). */
 export interface SideBySide {
@@ -22,18 +23,6 @@ const WARM_UP = 2;
  * knows) is the position, and stays.
  */
 const HISTORY = ['DELETE FROM journal', 'DELETE FROM events', 'DELETE FROM ticks', 'DELETE FROM outbox_messages WHERE status <> \'pending\'', 'DELETE FROM interaction_claims'];
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? 0 : (s[Math.floor(s.length / 2)] as number);
-};
-const round = (x: number): number => Math.round(x * 100) / 100;
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
-}
 
 /** A fresh campaign in the long one's position: a copy of its database with the history taken out, vacuumed, opened by a second app. */
 function freshCopy(long: Season, seed: number): Season {
