@@ -1,5 +1,6 @@
 import { SPEEDS_RESTORED_VERSION, STATE_VERSION } from '../engine/campaign/index.js';
 import { holdCampaign, readTransaction, writeTransaction } from '../db/client.js';
+import { StoreBusyError } from '../db/storeErrors.js';
 import { type CampaignMeta, deleteCampaign, getCampaignMeta, openingReadsSoon, writeReadsSoon } from '../db/campaignRepo.js';
 import { listMembers } from '../db/memberRepo.js';
 import { campaignInChannel } from './access.js';
@@ -81,7 +82,9 @@ function heldMeta(app: App, target: Target): CampaignMeta {
   for (let tries = 0; ; tries++) {
     const meta = campaignInChannel(app, target.actor);
     remember(app, target.actor, meta.id);
-    if (meta.id === held || tries >= 3) return meta;
+    if (meta.id === held) return meta;
+    // Never write a campaign not held: a channel whose campaign changes under every lookup is busy.
+    if (tries >= 3) throw new StoreBusyError(`the campaign of channel ${target.actor.channelId} changed while it was being held`);
     holdCampaign(db, meta.id);
     writeReadsSoon(db, meta.id);
     held = meta.id;
