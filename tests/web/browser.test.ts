@@ -18,7 +18,7 @@ declare const window: unknown;
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT = 120_000;
-/** Screenshots of each run, to look at (docs/web.md holds the chosen ones). */
+/** Screenshots of each run, to look at (docs/web.md holds the chosen ones): kept in WEB_SHOTS if set, else in a temporary folder removed after the file. */
 const SHOTS = process.env.WEB_SHOTS ?? testTempDir('valormr-web-');
 
 let w: WebHarness;
