@@ -203,6 +203,18 @@ export function closedContacts(db: Database, campaignId: string, armyId?: string
   return rows.map((r) => r.data);
 }
 
+// Only the ids: a closed record never changes (it is added or taken away), so its id stands for it.
+const closedIdsMine = perConnection((q, t, db) => q.select({ id: t.contacts.id }).from(t.contacts)
+  .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false), jsonArrayHas(db, t.contacts.armyIds, sql.placeholder('armyId')))).prepare());
+
+/**
+ * The ids of the closed contacts an army took part in, sorted, without parsing a record (the web
+ * page's reader key, worked out on every request: parsing the records was 60 % of it on a long campaign).
+ */
+export function closedContactIds(db: Database, campaignId: string, armyId: string): string[] {
+  return closedIdsMine(db).all({ campaignId, armyId }).map((r) => r.id).sort();
+}
+
 const deleteRows = perConnection((q, t) => [t.regiments, t.individuals, t.events, t.outboxMessages, t.campaigns]
   .map((table) => q.delete(table).where(eq('campaignId' in table ? table.campaignId : table.id, sql.placeholder('id'))).prepare()));
 
