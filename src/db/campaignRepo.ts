@@ -10,7 +10,7 @@ import { listMembersSoon } from './memberRepo.js';
 import { listNoticesSoon } from './noticeRepo.js';
 import { stateRevisionSoon } from './stateRepo.js';
 
-export { insertCampaign, loadState, saveState, stateRevision, stateRevisions } from './stateRepo.js';
+export { campaignPulses, insertCampaign, loadState, saveState, stateRevision, type CampaignPulse } from './stateRepo.js';
 
 /**
  * The reads that open a campaign for a use-case (src/app/unitOfWork.ts: its state's revision and

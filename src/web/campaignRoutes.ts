@@ -124,7 +124,7 @@ export function campaignRoutes(ctx: RouteContext): void {
   server.get<{ Params: { id: string } }>('/c/:id/events', async (req, reply) => {
     const s = logins.sessionFor(req, req.params.id);
     if (!s) return notFound(reply);
-    eventStream(req, reply, {
+    eventStream(req, reply, s.campaignId, {
       // What the reader may see of what their page is made from, checked every time: a hidden change moves nothing here.
       changed: () => readerInputs(app, s, {}),
       shown: () => shownTo(ctx, s),
