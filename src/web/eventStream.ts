@@ -58,11 +58,6 @@ export class LiveStreams {
       this.beats.delete(beat);
     };
   }
-
-  /** How many pages are open (all campaigns). */
-  get size(): number {
-    return this.beats.size;
-  }
 }
 
 /**
