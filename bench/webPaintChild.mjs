@@ -35,7 +35,7 @@ const config = loadConfig({ DATABASE_PATH: databasePath, WEB: 'on', WEB_PORT: '0
 const app = createApp({ databasePath });
 const web = ahead === undefined
   ? await startWebFromConfig(app, config)
-  : await (await load('web/server')).startWebServer(app, { port: 0, ...(ahead === 'on' ? { drawAhead: {} } : {}) });
+  : await (await load('web/server')).startWebServer(app, { port: 0, ...(ahead === 'on' ? { drawAhead: true } : {}) });
 if (!web) throw new Error('the web page did not start');
 const actor = { userId, userName: userId, guildId, channelId, roleIds: [] };
 const lines = createInterface({ input: process.stdin });
