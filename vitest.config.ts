@@ -1,4 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -71,12 +73,24 @@ const POSTGRES_SUITES = ['tests/app/**/*.test.ts', 'tests/scenarios/**/*.test.ts
 /**
  * Test files that share their modules within a worker (vitest `isolate: false`): each file
  * otherwise imports the whole app again (on this 2-core machine tests/engine took 406 s isolated
- * and 92 s shared, load 16-20). Only folders whose tests keep no state in modules: the engine's
- * pure functions, and the scenarios, whose harness opens a new app and database for each test
- * (caches are per database or content-addressed). Files that mock modules or count draws stay
- * isolated.
+ * and 92 s shared, load 16-20; the whole suite spent 168-448 s importing). Only folders whose tests
+ * keep no state in modules: the engine's pure functions, and the app's harnesses (scenarios,
+ * Discord, scheduler, replay, store, cases, console), which open a new app and database for each test (caches
+ * are per database or content-addressed). Files that mock modules or fake timers stay isolated
+ * (SHARED_LEFT_ISOLATED). tests/web, tests/render and tests/process stay isolated: their tests set
+ * module-level render caches and layer folders, or count draws.
  */
-const SHARED_MODULES = ['tests/engine/**/*.test.ts', 'tests/scenarios/**/*.test.ts'];
+const SHARED_FOLDERS = ['tests/engine', 'tests/scenarios', 'tests/discord', 'tests/scheduler', 'tests/replay', 'tests/db', 'tests/app', 'tests/cases', 'tests/console'];
+const SHARED_LEFT_ISOLATED: Readonly<Record<string, string>> = {
+  'tests/app/drawAhead.test.ts': 'mocks src/app/pictures.js',
+  'tests/app/deliveryLanes.test.ts': 'fakes setTimeout and performance',
+};
+const SHARED_MODULES = SHARED_FOLDERS.flatMap((dir) => readdirSync(fileURLToPath(new URL(dir, import.meta.url)), { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => `${dir}/${file}`))
+  .filter((file) => !(file in SHARED_LEFT_ISOLATED))
+  .sort();
+const onPostgresLeg = (file: string): boolean => /^tests\/(app|scenarios)\//.test(file);
 
 /**
  * Every test file, on every project (a project's own setupFiles replace these, so the PostgreSQL
@@ -110,7 +124,7 @@ export default defineConfig({
           include: POSTGRES_SUITES,
           // tests/process/pg*.test.ts are PostgreSQL's own (several bots on one server, the server
           // stopped under a bot): they ask for PostgreSQL themselves and run once, in `sqlite`.
-          exclude: [...Object.keys(SQLITE_ONLY), ...Object.keys(POSTGRES_LEFT_OUT_FOR_TIME), 'tests/process/pg*.test.ts', 'tests/scenarios/**'],
+          exclude: [...Object.keys(SQLITE_ONLY), ...Object.keys(POSTGRES_LEFT_OUT_FOR_TIME), 'tests/process/pg*.test.ts', ...SHARED_MODULES],
           setupFiles: [...SETUP_FILES, 'tests/setup/dropTestDatabases.ts'],
           env: { VALORMR_TEST_STORE: 'postgres' },
         },
@@ -119,7 +133,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres-shared',
-          include: ['tests/scenarios/**/*.test.ts'],
+          include: SHARED_MODULES.filter(onPostgresLeg),
           exclude: [...Object.keys(SQLITE_ONLY), ...Object.keys(POSTGRES_LEFT_OUT_FOR_TIME)],
           isolate: false,
           setupFiles: [...SETUP_FILES, 'tests/setup/dropTestDatabases.ts'],
