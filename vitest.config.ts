@@ -34,40 +34,6 @@ const SQLITE_ONLY: Readonly<Record<string, string>> = {
   'tests/process/identify.test.ts': "the gateway's identify pacing across shards; the store plays no part",
 };
 
-/**
- * Scenario files left off the PostgreSQL leg for CI's time (15 min on 2 cores, at the limit before
- * the leg), with what each took on PostgreSQL at load ~20 (/tmp/pg-run1, 28 Nov 00:21). The
- * ones that run are those whose paths through the store differ most: persistence and restart,
- * undo, contact estimates, the schedule (table, away, absence, inbox), DMs and the outbox, buttons.
- * What these exercise on PostgreSQL is otherwise covered by tests/stores/twoStores.test.ts (a
- * scripted campaign with movement, contacts, a battle, undo and ticks, byte-compared on both).
- */
-const POSTGRES_LEFT_OUT_FOR_TIME: Readonly<Record<string, string>> = {
-  'tests/scenarios/campaignBook.test.ts': '329 s: book and time-lapse export (renders, little store)',
-  'tests/scenarios/contactReview.test.ts': '165 s: contact review flows (contactFlows runs)',
-  'tests/scenarios/hostileInput.test.ts': '89 s: hostile command text, refused before the store',
-  'tests/scenarios/previews.test.ts': '80 s: order previews (read path)',
-  'tests/scenarios/waterVoyages.test.ts': '70 s: voyages (engine rules)',
-  'tests/scenarios/plainWords.test.ts': '69 s: message wording',
-  'tests/scenarios/manualDice.test.ts': '69 s: dice entered by hand',
-  'tests/scenarios/tickReport.test.ts': '64 s: tick report wording',
-  'tests/scenarios/fairDice.test.ts': '~180 s: dice verification (the dice log is in twoStores)',
-  'tests/scenarios/positionsSwitch.test.ts': '62 s: fog/public switch (views)',
-  'tests/scenarios/contactSecrecy.test.ts': '62 s: secrecy of contacts (tests/secrecy, engine)',
-  'tests/scenarios/profiles.test.ts': '58 s: rules profiles (engine)',
-  'tests/scenarios/diceSecrecy.test.ts': '58 s: secrecy of dice (engine)',
-  'tests/scenarios/terrain.test.ts': '57 s: terrain rules (engine)',
-  'tests/scenarios/places.test.ts': '51 s: place names (read path)',
-  'tests/scenarios/movement.test.ts': '50 s: movement orders (engine; twoStores moves armies)',
-  'tests/scenarios/armyStatus.test.ts': '40 s: army status answers (read path)',
-  'tests/scenarios/plans.test.ts': '38 s: plans (engine)',
-  'tests/scenarios/twelveDays.test.ts': '30 s: a long campaign (twoStores plays 10+ ticks)',
-  'tests/scenarios/waterStop.test.ts': '30 s: water stops (engine)',
-  'tests/scenarios/contactForcedMarch.test.ts': '24 s: forced march contact rules (engine)',
-  'tests/app/simulation.test.ts': '105 s: random orders for a season (SQLite; invariants are the engine\'s)',
-  'tests/app/mapKnowledge.test.ts': '100 s: map knowledge pictures (render)',
-};
-
 const POSTGRES_SUITES = ['tests/app/**/*.test.ts', 'tests/scenarios/**/*.test.ts', 'tests/process/**/*.test.ts'];
 
 /**
@@ -124,7 +90,7 @@ export default defineConfig({
           include: POSTGRES_SUITES,
           // tests/process/pg*.test.ts are PostgreSQL's own (several bots on one server, the server
           // stopped under a bot): they ask for PostgreSQL themselves and run once, in `sqlite`.
-          exclude: [...Object.keys(SQLITE_ONLY), ...Object.keys(POSTGRES_LEFT_OUT_FOR_TIME), 'tests/process/pg*.test.ts', ...SHARED_MODULES],
+          exclude: [...Object.keys(SQLITE_ONLY), 'tests/process/pg*.test.ts', ...SHARED_MODULES],
           setupFiles: [...SETUP_FILES, 'tests/setup/dropTestDatabases.ts'],
           env: { VALORMR_TEST_STORE: 'postgres' },
         },
@@ -134,7 +100,7 @@ export default defineConfig({
         test: {
           name: 'postgres-shared',
           include: SHARED_MODULES.filter(onPostgresLeg),
-          exclude: [...Object.keys(SQLITE_ONLY), ...Object.keys(POSTGRES_LEFT_OUT_FOR_TIME)],
+          exclude: Object.keys(SQLITE_ONLY),
           isolate: false,
           setupFiles: [...SETUP_FILES, 'tests/setup/dropTestDatabases.ts'],
           env: { VALORMR_TEST_STORE: 'postgres' },

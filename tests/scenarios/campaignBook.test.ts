@@ -9,6 +9,7 @@ import type { Harness } from './harness.js';
 import { campaignState, consoleHarness } from './harness.js';
 import { contactHarness, open } from './contactSetup.js';
 import { sqlNumber } from '../support/sql.js';
+import { onPostgres } from '../support/store.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -103,7 +104,10 @@ describe('the time-lapse (/campaign timelapse)', () => {
     expect(meta.delay?.at(-1)).toBe(3000);
   });
 
-  it('GIVEN a hundred ticks of armies on the march THEN the time-lapse has a hundred frames and stays under 8 MB', async () => {
+  // SQLite only, for CI's time: on PostgreSQL its 100 ticks took over 300 s at load 15 (28 Nov 07:05).
+  // The time-lapse's frames come from the journal, read the same way as the ten-tick test's above,
+  // which runs on both stores; tests/stores/twoStores.test.ts byte-compares ticks on both.
+  it.skipIf(onPostgres())('GIVEN a hundred ticks of armies on the march THEN the time-lapse has a hundred frames and stays under 8 MB', async () => {
     h = await consoleHarness({ seed: 3 });
     await h.run('@referee /campaign create scenario:valormr name:Long', '@referee /campaign start');
     const armies = Object.keys(campaignState(h).armies);
