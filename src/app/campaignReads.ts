@@ -1,7 +1,7 @@
 import type { Database } from '../db/client.js';
 import { closedContactIds, closedContacts } from '../db/campaignRepo.js';
 import { closedEstimates } from '../db/contactEstimateRepo.js';
-import { allEventsJson, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType } from '../db/eventRepo.js';
+import { allEventsJson, chronicleEvents, diceEventsOf, eventsFor, lastEventsOfType } from '../db/eventRepo.js';
 import { journalTextOf } from '../db/journalRepo.js';
 import { listNotices } from '../db/noticeRepo.js';
 import { claimedMessage, keptMessages, undeliveredMessages } from '../db/outboxRepo.js';
@@ -13,7 +13,6 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
   return {
     events: (audiences, opts = {}) => eventsFor(db, campaignId, audiences, opts),
     allEventsJson: () => allEventsJson(db, campaignId),
-    lastEventId: () => lastEventId(db, campaignId),
     tickPlayed: (timeIndex) => tickPlayed(db, campaignId, timeIndex),
     lastUndoableTick: () => lastUndoableTick(db, campaignId),
     undoableTicks: () => undoableTicks(db, campaignId),

@@ -29,7 +29,6 @@ export interface CampaignReads {
   events(audiences: readonly string[], opts?: { types?: readonly string[]; limit?: number; afterId?: number }): StoredEvent[];
   /** The whole log as one JSON array, undone events included, and how many (export). */
   allEventsJson(): { json: string; count: number };
-  lastEventId(): number;
   /** Whether the half period with this time index was already played. */
   tickPlayed(timeIndex: number): boolean;
   /** The last played tick if it can still be undone, and how many in a row can. */

@@ -23,6 +23,8 @@ export interface CommandContext extends Actor {
   /** A user option: how to call that user (display name), when the transport knows it. */
   userLabel(name: string): string | undefined;
   attachment(name: string): UploadedFile | undefined;
+  /** The largest file the person's client takes in an answer, in bytes (Discord: the server's upload limit); undefined: any size (the console). */
+  readonly uploadLimit?: number;
 }
 
 export interface AutocompleteContext {

@@ -10,7 +10,14 @@ import { playDueTick, scheduleMissing } from '../app/scheduler/playDueTick.js';
 import { resumeWhenPauseEnds } from '../app/campaign/lifecycle.js';
 import { replayChannelFault } from '../app/campaign/channelFault.js';
 import { tickChannel } from '../app/turn/tickChannel.js';
+
 import { buttons, findCommand } from '../../commands/index.js';
+import { gunzipSync } from 'node:zlib';
+
+/** An export file's text: as it is, or unpacked when /campaign export gzipped it to fit Discord (its first bytes 1f 8b). */
+export function exportFileText(bytes: Buffer): string {
+  return (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
+}
 
 /**
  * Replay (docs/replay.md): from the journal's first checkpoint, run every recorded invocation again

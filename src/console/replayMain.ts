@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ReplayFileError } from '../app/journal/replayFile.js';
-import { replayText, reportText } from './replay.js';
+import { exportFileText, replayText, reportText } from './replay.js';
 import { replayStore } from './replayStore.js';
 import { explainFailure } from './storeFailure.js';
 
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const report = await replayText(readFileSync(path, 'utf8'));
+    const report = await replayText(exportFileText(readFileSync(path)));
     process.stdout.write(`${reportText(report)}\n`);
     process.exitCode = report.exact ? 0 : 1;
   } catch (err) {

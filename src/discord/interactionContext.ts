@@ -6,6 +6,8 @@ import type { AutocompleteContext, CommandContext, UploadedFile } from '../../sr
 /** Uploads larger than this are refused before download (scenario files are a few hundred kB). */
 const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 15_000;
+/** Discord's upload limit for a server without boosts, when an interaction does not say its own. */
+const DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024;
 
 /** Role ids of the member who used the interaction, without @everyone; none outside a guild. */
 export function memberRoleIds(interaction: BaseInteraction): string[] {
@@ -97,6 +99,7 @@ export function commandContext(app: App, interaction: ChatInputCommandInteractio
       const a = o.getAttachment(name);
       return a ? uploadedFile(a) : undefined;
     },
+    uploadLimit: (interaction.attachmentSizeLimit as number | undefined) ?? DEFAULT_ATTACHMENT_LIMIT,
   };
 }
 

@@ -358,6 +358,8 @@ export class FakeDiscord {
   /** Close codes the fake sent. */
   readonly closes: number[] = [];
   recommendedShards: number;
+  /** The upload limit interactions carry (attachment_size_limit) and every message is held to: a larger file is answered 413 (code 40005), as Discord does. */
+  attachmentLimit = 10 * 1024 * 1024;
 
   private readonly server: Server;
   private readonly wss: WebSocketServer;
@@ -761,7 +763,7 @@ export class FakeDiscord {
       app_permissions: this.botPermissionsIn(channelId).toString(),
       locale: 'en-US',
       entitlements: [],
-      attachment_size_limit: 10 * 1024 * 1024,
+      attachment_size_limit: this.attachmentLimit,
     };
     if (dmUser !== undefined) {
       return {
@@ -1192,7 +1194,7 @@ export class FakeDiscord {
         Object.assign(headers, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': (Date.now() / 1000 + 1).toFixed(3), 'x-ratelimit-reset-after': '1.000', 'x-ratelimit-bucket': `b-${method}-${path.split('/')[1] ?? ''}` });
       }
     }
-    if (status === 400) this.refusals.push({ method, path, status, answer });
+    if (status === 400 || status === 413) this.refusals.push({ method, path, status, answer });
     this.calls.push({ method, path, query, auth, body, files, status, at: Date.now(), abandoned: res.destroyed || req.socket.destroyed, via });
     if (!res.destroyed) this.send(res, status, answer, headers);
     this.notify();
@@ -1310,6 +1312,7 @@ export class FakeDiscord {
 
   /** What Discord refuses in a message body (create or edit). */
   private validateMessage(data: Record<string, unknown>, files: RecordedFile[], opts: { nonce?: boolean; edit?: boolean } = {}): [number, unknown] | undefined {
+    if (files.some((f) => f.data.byteLength > this.attachmentLimit)) return [413, { message: 'Request entity too large', code: 40005 }];
     const content = data.content;
     if (content !== undefined && content !== null && typeof content !== 'string') return formError('content', 'BASE_TYPE_STRING', 'Must be a string.');
     if (typeof content === 'string' && content.length > 2000) return formError('content', 'BASE_TYPE_MAX_LENGTH', 'Must be 2000 or fewer in length.');

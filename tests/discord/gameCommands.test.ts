@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buttons, commands } from '../../commands/index.js';
 import type { FakeMessage } from './fakeDiscord.js';
 import { PEOPLE, PNG_SIGNATURE, seenText, startHarness, type Harness } from './harness.js';
+import { exportFileText, replayText, reportText } from '../../src/console/replay.js';
 
 let h: Harness;
 
@@ -214,6 +215,38 @@ describe('the game commands over Discord', () => {
     const updated = h.fake.messages.filter((m) => JSON.stringify(m.components).includes(JSON.stringify(claim.custom_id))).at(-1)!;
     expect(updated.content).toContain('Claimed: Alice takes the seat of **Army of Minke Meine** as substitute.');
     expect((updated.components as { components: { disabled?: boolean }[] }[]).flatMap((r) => r.components).every((b) => b.disabled === true)).toBe(true);
+  });
+
+  it('GIVEN an export larger than the server lets the bot upload WHEN /campaign export THEN it comes gzipped and replays exactly; larger even compressed THEN the referee is told the sizes and the host command, with no file', async () => {
+    const ask = async (): Promise<Awaited<ReturnType<typeof answer>>[number]> => {
+      const id = h.fake.pushCommand({ command: 'campaign', subcommand: 'export', userId: PEOPLE.referee.id });
+      const [m] = await answer(id);
+      return m!;
+    };
+    const whole = await ask();
+    const plain = whole.files[0]!;
+    expect(plain.name).toMatch(/-export\.json$/);
+    try {
+      // The fake answers 413 (as Discord does) to any file over its limit, and counts it as a refusal.
+      h.fake.attachmentLimit = Math.floor(plain.data.byteLength / 2);
+      const packed = await ask();
+      expect(packed.ephemeral).toBe(true);
+      expect(packed.content).toMatch(/compressed \(gzip\) from \d+ kB/);
+      const gz = packed.files[0]!;
+      expect(gz.name).toBe(`${plain.name}.gz`);
+      expect(gz.data.byteLength).toBeLessThanOrEqual(h.fake.attachmentLimit);
+      expect([gz.data[0], gz.data[1]]).toEqual([0x1f, 0x8b]);
+      const report = await replayText(exportFileText(Buffer.from(gz.data)));
+      expect(reportText(report)).toMatch(/^replays exactly/);
+
+      h.fake.attachmentLimit = 1024;
+      const refused = await ask();
+      expect(refused.files).toEqual([]);
+      expect(refused.content).toMatch(/\d+ kB, \d+ kB compressed, more than the 1 kB Discord lets the bot upload here/);
+      expect(refused.content).toMatch(/`npm run export -- [0-9a-f-]+`/);
+    } finally {
+      h.fake.attachmentLimit = 10 * 1024 * 1024;
+    }
   });
 
   it('GIVEN /help THEN it answers privately and lists the registered commands', async () => {

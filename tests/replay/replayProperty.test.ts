@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayText, reportText } from '../../src/console/replay.js';
-import type { ConsoleOutput } from '../../src/console/session.js';
+import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
 
 /*
- * The property of docs/replay.md: whatever was played (orders, ticks, contacts, undo, positions
- * public or fog, the Valormr or the ACKS profile, every die entered by hand), the export replays exactly.
+ * The property of docs/replay.md: whatever was played (orders, ticks, contacts, undo, seats offered
+ * and claimed, positions public or fog, the Valormr or the ACKS profile, every die entered by hand),
+ * the export replays exactly, while another campaign of the same database plays between its lines
+ * (a replay has the campaign alone in its database: nothing may depend on what others wrote, such
+ * as the ids every campaign shares; a seat offer's number once did).
  */
 
 let h: Harness | undefined;
@@ -18,6 +21,23 @@ async function replayed(x: Harness): Promise<string> {
   const file = out.find((o) => o.files?.length)?.files?.[0];
   if (!file) throw new Error(`no export: ${JSON.stringify(out.at(-1))}`);
   return reportText(await replayText(readFileSync(file, 'utf8')));
+}
+
+/** A campaign next door (another channel of the same database): `play` runs one of its half periods. */
+async function nextDoor(x: Harness): Promise<{ play(): Promise<void> }> {
+  const session = new ConsoleSession(x.app, { where: { guildId: 'console', channelId: 'next-door', baseDir: process.cwd() }, outDir: '.', saveFiles: false, write: () => undefined, timeZone: 'UTC' });
+  await session.handle('@neighbour /campaign create scenario:valormr name:"Next Door"');
+  await session.handle('@neighbour /campaign start');
+  return { play: () => session.handle('!tick') };
+}
+
+/** The lines played, with a half period of the campaign next door after each. */
+async function playBeside(x: Harness, lines: readonly string[]): Promise<void> {
+  const door = await nextDoor(x);
+  for (const line of lines) {
+    await x.run(line);
+    await door.play();
+  }
 }
 
 const setup = (positions: 'public' | 'fog', profile: 'valormr' | 'acks'): string[] => [
@@ -40,6 +60,7 @@ const LINES = [
   '@alice /engage', '@bob /engage', '@alice /evade', '@bob /avoid',
   '@referee /contact open armies:"hadewych,grallune"',
   '!tick', '!tick', '!tick', '@referee /turn undo', '@referee /turn undo reroll:true',
+  '@referee /seat offer army:lanze', '@referee /seat offer army:lanze', '@referee /seat withdraw army:lanze', '@dave /seat claim army:lanze',
 ] as const;
 
 describe('replay: random campaigns replay exactly', () => {
@@ -49,7 +70,7 @@ describe('replay: random campaigns replay exactly', () => {
         await fc.assert(fc.asyncProperty(fc.array(fc.constantFrom(...LINES), { minLength: 4, maxLength: 14 }), fc.integer({ min: 1, max: 1000 }), async (lines, seed) => {
           h?.close();
           h = await consoleHarness({ seed });
-          await h.run(...setup(positions, profile), ...lines, '!tick');
+          await playBeside(h, [...setup(positions, profile), ...lines, '!tick']);
           expect(await replayed(h)).toMatch(/^replays exactly/);
         }), { numRuns: 2, endOnFailure: true });
       });

@@ -6,6 +6,7 @@ import { EXPORT_FORMAT, exportText } from '../journal/replayFile.js';
 import { readCampaign } from '../unitOfWork.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { requireReferee } from '../access.js';
+import { fitUpload, sizeText } from '../uploads.js';
 
 /**
  * The dice state as exported: the public seeds of the periods not over yet stay secret, even from
@@ -30,14 +31,22 @@ export function exportedState(state: CampaignState): CampaignState {
  * periods still in play left out, so nobody can know a die before it is rolled). One read
  * transaction; the log is written out from its stored text, so a season's export stays fast.
  */
-export function exportCampaign(app: App, actor: Actor): Reply[] {
+export function exportCampaign(app: App, actor: Actor, uploadLimit?: number): Reply[] {
   return readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
     const { json, count } = exportJson(tx);
-    const file = { name: `${tx.state.name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, data: new TextEncoder().encode(json) };
+    const armies = Object.keys(tx.state.armies).length;
+    const fitted = fitUpload({ name: `${tx.state.name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, data: new TextEncoder().encode(json) }, uploadLimit);
+    const what = `Export of **${tx.state.name}**: ${armies} armies, ${count} events`;
+    if (fitted.kind === 'tooLarge') {
+      // A long campaign's export outgrows what Discord takes: said plainly, with the way round it.
+      return [ephemeral(`${what}: ${sizeText(fitted.bytes)}, ${sizeText(fitted.compressedBytes)} compressed, more than the ${sizeText(uploadLimit ?? 0)} Discord lets the bot upload here. `
+        + `The bot's host can write it to a file: \`npm run export -- ${tx.meta.id}\` (docs/replay.md).`,
+      { format: EXPORT_FORMAT, campaignId: tx.meta.id, armies, events: count, tooLarge: { bytes: fitted.bytes, compressedBytes: fitted.compressedBytes, limit: uploadLimit } })];
+    }
+    const note = fitted.kind === 'compressed' ? `; compressed (gzip) from ${sizeText(fitted.bytes)} to fit Discord's ${sizeText(uploadLimit ?? 0)} (\`npm run replay\` reads it as it is)` : '';
     // The document is the file; the reply's data only says what it holds.
-    return [ephemeral(`Export of **${tx.state.name}**: ${Object.keys(tx.state.armies).length} armies, ${count} events.`,
-      { format: EXPORT_FORMAT, campaignId: tx.meta.id, armies: Object.keys(tx.state.armies).length, events: count, file: file.name }, [file])];
+    return [ephemeral(`${what}${note}.`, { format: EXPORT_FORMAT, campaignId: tx.meta.id, armies, events: count, file: fitted.file.name }, [fitted.file])];
   });
 }
 

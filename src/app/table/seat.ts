@@ -127,7 +127,11 @@ export function campaignSeat(app: App, actor: Actor, input: { army: string | und
       return { ...change, result: [reply(`${name} now holds the seat of **${army.name}** (\`${army.id}\`) as substitute. They read only what this army knows (\`/intel army:${army.id}\`).`, { armyId: army.id, substitute: input.userId })] };
     }
     if (army.seat?.offer !== undefined) throw new UserError('seat.offered', `The seat of ${army.name} is already offered; \`/seat withdraw army:${army.id}\` takes the offer back.`);
-    const offer = tx.read.lastEventId() + 1;
+    // The offer's number: one past the campaign's last offer (undone ones count too), so a stale
+    // button never claims a new offer, and a replay (one campaign alone in its database) numbers
+    // it the same. (It was the next event id: ids are shared by every campaign of the database.)
+    const last = tx.read.lastOfType('seatOffered', 1)[0]?.data as { offer?: unknown } | undefined;
+    const offer = (typeof last?.offer === 'number' ? last.offer : 0) + 1;
     const absent = commandersOf(tx, army.id);
     const why = absent.length > 0 ? `${names(tx, absent)} ${army.seat?.awayUntil !== undefined ? 'is away' : 'is absent'}` : 'nobody commands it';
     const text = `The seat of **${army.name}** is offered (${why}): a player who commands no enemy of its side may claim it with the button, or \`/seat claim army:${army.id}\`.`;

@@ -1,0 +1,27 @@
+import { gzipSync } from 'node:zlib';
+import type { MessageFile } from './messages.js';
+
+/** What a file became to fit the reader's upload limit. */
+export type Fitted =
+  | { readonly kind: 'asIs'; readonly file: MessageFile }
+  | { readonly kind: 'compressed'; readonly file: MessageFile; readonly bytes: number }
+  | { readonly kind: 'tooLarge'; readonly bytes: number; readonly compressedBytes: number };
+
+/** A size as a person reads it: "840 kB", "12.4 MB" (MB of 1,048,576 bytes, as Discord counts its limits). */
+export function sizeText(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * A text file (an export) as it can be handed to the reader: as it is when it fits `limit` (the
+ * largest file the reader's client takes; undefined, as on the console: any size), else gzipped
+ * (`.gz` added to its name; a season's JSON export shrinks about 8 times, and `npm run replay`
+ * reads it as it is), else too large even so. The gzip stream carries no time or name, so the same
+ * export gives the same bytes.
+ */
+export function fitUpload(file: MessageFile, limit: number | undefined): Fitted {
+  if (limit === undefined || file.data.byteLength <= limit) return { kind: 'asIs', file };
+  const packed = gzipSync(file.data, { level: 6 });
+  if (packed.byteLength <= limit) return { kind: 'compressed', file: { ...file, name: `${file.name}.gz`, data: new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength) }, bytes: file.data.byteLength };
+  return { kind: 'tooLarge', bytes: file.data.byteLength, compressedBytes: packed.byteLength };
+}
