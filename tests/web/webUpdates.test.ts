@@ -243,3 +243,22 @@ describe('live updates are pushed on commit, not polled per page', () => {
     expect(bodies.filter((b) => b.includes('event: update'))).toEqual([]);
   });
 });
+
+describe('what moves with no save is found by the watch\'s round', () => {
+  it('GIVEN the referee\'s open page WHEN a DM is refused by its delivery (the outbox row changed, as another process would: no save, no event, no commit here) THEN the next round of the watch finds it and pushes the referee an update (the inbox)', { timeout: 120_000 }, async () => {
+    const rounds: (() => void)[] = [];
+    w = await webHarness({ setup: PUBLIC_SETUP, web: { schedule: (c) => (rounds.push(c), () => undefined) } });
+    const round = (): void => { for (const r of rounds) r(); };
+    const p = await openPage(w, 'referee');
+    await p.next('hello');
+    round();
+    const inbox = async (): Promise<unknown> => ((await p.json()) as unknown as { inbox: unknown }).inbox;
+    const before = await inbox();
+    const dm = sqlRows(w.h.app.db, "select id from outbox_messages where \"to\" = 'dm' order by id desc limit 1")[0]?.[0];
+    expect(dm, 'a DM in the outbox').toBeDefined();
+    sqlRows(w.h.app.db, "update outbox_messages set status = 'dmClosed', read_at = null where id = ?", dm);
+    round();
+    await p.next('update');
+    expect(await inbox()).not.toEqual(before);
+  });
+});
