@@ -76,7 +76,7 @@ async function onCommand(router: Router, interaction: ChatInputCommandInteractio
   try {
     if (!taken(router, interaction.id, about)) return;
     if (!command) throw new UserError('command.unknown', `/${interaction.commandName} is not available on this bot.`);
-    if (command.defer) await responder.defer(command.defer === 'ephemeral');
+    if (command.defer) await responder.defer(command.defer === 'ephemeral').catch((error: unknown) => deferralFailed(router, error, about));
     else safety = safetyDefer(router, responder, about);
     messages = await runCommand(command, commandContext(router.app, interaction));
   } catch (error) {
@@ -151,6 +151,16 @@ function taken(router: Router, interactionId: string, about: About): boolean {
   if (takeInteraction(router.app, interactionId)) return true;
   router.logger.debug({ ...about, interactionId }, 'interaction taken by another process');
   return false;
+}
+
+/**
+ * A declared deferral that failed: when Discord refused it (the interaction expired...), the
+ * command is not run and the one error path answers; when it was lost on the way twice (a network
+ * failure), the command still runs: its answer replies, or edits the deferral if Discord had it.
+ */
+function deferralFailed(router: Router, error: unknown, about: About): void {
+  if (error instanceof DiscordAPIError) throw error;
+  router.logger.warn({ ...about, err: loggableError(error) }, 'deferral failed; the command runs and answers anyway');
 }
 
 function safetyDefer(router: Router, responder: Responder, about: About): NodeJS.Timeout {

@@ -1,4 +1,4 @@
-import { DiscordAPIError, MessageFlags, Routes, type ButtonInteraction, type ChatInputCommandInteraction, type InteractionReplyOptions } from 'discord.js';
+import { DiscordAPIError, HTTPError, MessageFlags, Routes, type ButtonInteraction, type ChatInputCommandInteraction, type InteractionReplyOptions } from 'discord.js';
 import { DiscordCodes } from './discordErrors.js';
 import type { DiscordPayload } from './payloads.js';
 
@@ -32,7 +32,8 @@ type State = 'new' | 'deferredEphemeral' | 'deferredPublic' | 'answered';
  * already been acknowledged" (40060) because the first one got through. Only this process
  * answers the interaction (the interaction claim), so a 40060 means one of OUR acknowledgements
  * was taken: the deferral counts as made, and a reply or an update is written again by editing
- * what it acknowledged (idempotent), so the user still gets the answer. `late` is told each time.
+ * what it acknowledged (idempotent), so the user still gets the answer. An acknowledgement whose
+ * connection closed before any answer is tried once more (see acknowledge). `late` is told each time.
  */
 export class Responder {
   private state: State = 'new';
@@ -48,7 +49,7 @@ export class Responder {
   defer(ephemeral: boolean): Promise<void> {
     return this.serial(async () => {
       if (this.state !== 'new') return;
-      await this.interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}).catch((error: unknown) => this.acknowledgedBefore(error, 'deferral'));
+      await this.acknowledge(() => this.interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {}), 'deferral');
       this.state = ephemeral ? 'deferredEphemeral' : 'deferredPublic';
     });
   }
@@ -62,14 +63,14 @@ export class Responder {
       if (update && interaction.isButton()) {
         // The update is the interaction's answer; the others follow up. Already acknowledged (the
         // safety deferral, or an update whose answer came late): edit the pressed message itself.
-        const updated = this.state === 'new' && await interaction.update(update.payload).then(() => true, (error: unknown) => this.acknowledgedBefore(error, 'update'));
+        const updated = this.state === 'new' && await this.acknowledge(() => interaction.update(update.payload), 'update');
         if (!updated) await editPressed(interaction, update.payload);
         if (this.state === 'new') this.state = 'answered';
       }
       if (this.state === 'new') {
         const [first, ...others] = rest;
         if (!first) return;
-        const replied = await this.interaction.reply(withFlags(first)).then(() => true, (error: unknown) => this.acknowledgedBefore(error, 'reply'));
+        const replied = await this.acknowledge(() => this.interaction.reply(withFlags(first)), 'reply');
         // Its first try (or a deferral whose answer was lost) acknowledged it: make @original say it.
         if (!replied) await this.interaction.editReply(first.payload);
         this.state = 'answered';
@@ -96,15 +97,27 @@ export class Responder {
   }
 
   /**
-   * A failed acknowledgement that Discord refused as already made (40060): an earlier try of ours
-   * got through. Marked as acknowledged (so discord.js lets the answer edit or follow up) and
-   * told; false. Any other error is thrown on.
+   * Sends one acknowledgement: true when Discord took it now. False when Discord refused it as
+   * already made (40060): an earlier try of ours got through; it is then marked as acknowledged
+   * (so discord.js lets the answer edit or follow up) and told. A request lost on the way (the
+   * connection closed before any answer: Discord may or may not have it; discord.js does not retry
+   * a POST for that) is tried once more, which either is taken or meets the 40060. Any other
+   * error is thrown on.
    */
-  private acknowledgedBefore(error: unknown, what: string): false {
-    if (!(error instanceof DiscordAPIError && error.code === DiscordCodes.alreadyAcknowledged)) throw error;
-    this.interaction.deferred = true;
-    this.late(`${what} already acknowledged (its answer came after discord.js's REST timeout and the same request was sent again): the answer goes on`);
-    return false;
+  private async acknowledge(op: () => Promise<unknown>, what: string, again = true): Promise<boolean> {
+    try {
+      await op();
+      return true;
+    } catch (error) {
+      if (error instanceof DiscordAPIError && error.code === DiscordCodes.alreadyAcknowledged) {
+        this.interaction.deferred = true;
+        this.late(`${what} already acknowledged (an earlier try got through: its answer came late or was lost): the answer goes on`);
+        return false;
+      }
+      if (!again || error instanceof DiscordAPIError || error instanceof HTTPError) throw error;
+      this.late(`${what} lost on the way (${error instanceof Error ? error.message : String(error)}): tried once more`);
+      return this.acknowledge(op, what, false);
+    }
   }
 
   private serial(op: () => Promise<void>): Promise<void> {

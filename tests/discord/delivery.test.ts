@@ -141,6 +141,24 @@ describe('an interaction acknowledged late (its answer after the REST timeout)',
   });
 });
 
+describe('an interaction acknowledgement lost on the way (the connection closed with no answer)', () => {
+  // Discord took it, but the connection closed before its answer ("other side closed"): discord.js
+  // does not retry a POST for that, so the bot cannot know whether it was taken.
+  const dropped = (id: string): void => h.fake.failWhen({ method: 'POST', pathPrefix: `/interactions/${id}/`, times: 1, afterCreate: true, drop: true });
+
+  it('GIVEN a declared deferral lost on the way WHEN the command is used THEN it is tried again, meets "already acknowledged", the command runs and its answer fills the deferral; nobody is told "Something went wrong"', async () => {
+    const errors = h.logs.at('error').length;
+    const id = h.fake.pushCommand({ command: 'picture', userId: PEOPLE.cora.id });
+    dropped(id);
+    const rec = await h.fake.waitForAnswer(id);
+    expect(rec.callbacks.map((c) => c.type)).toEqual([5]);
+    expect(rec.messages.map((m) => `${m.ephemeral ? 'private' : 'public'}: ${m.content}`)).toEqual(['public: The map, day 1 morning.']);
+    expect(rec.messages[0]!.files).toHaveLength(1);
+    expect(h.logs.entries.filter((e) => e.obj.userId === PEOPLE.cora.id && e.level === 'info').map((e) => e.msg?.split(' (')[0])).toEqual(['deferral lost on the way', 'deferral already acknowledged']);
+    expect(h.logs.at('error').slice(errors)).toEqual([]);
+  });
+});
+
 describe('rate limits off the queue', () => {
   it('GIVEN a DM channel rate-limited (429, retry-after) WHEN messages are due THEN that one waits for retry_after and the others go out in the same run', async () => {
     const aliceDm = h.fake.dmChannelOf(PEOPLE.alice.id);
