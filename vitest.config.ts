@@ -78,9 +78,16 @@ const POSTGRES_SUITES = ['tests/app/**/*.test.ts', 'tests/scenarios/**/*.test.ts
  */
 const SHARED_MODULES = ['tests/engine/**/*.test.ts', 'tests/scenarios/**/*.test.ts'];
 
+/**
+ * Every test file, on every project (a project's own setupFiles replace these, so the PostgreSQL
+ * projects list them again): stops the render threads it started, removes the temporary folders it
+ * made (tests/support/tempDirs.ts).
+ */
+const SETUP_FILES = ['tests/setup/closeRenderPool.ts', 'tests/setup/removeTempDirs.ts'];
+
 export default defineConfig({
   test: {
-    setupFiles: ['tests/setup/closeRenderPool.ts'],
+    setupFiles: SETUP_FILES,
     // One PostgreSQL cluster for the run, started when a test first asks (tests/support/postgres.ts).
     globalSetup: ['tests/setup/postgresCluster.ts'],
     testTimeout: 120_000,
@@ -104,7 +111,7 @@ export default defineConfig({
           // tests/process/pg*.test.ts are PostgreSQL's own (several bots on one server, the server
           // stopped under a bot): they ask for PostgreSQL themselves and run once, in `sqlite`.
           exclude: [...Object.keys(SQLITE_ONLY), ...Object.keys(POSTGRES_LEFT_OUT_FOR_TIME), 'tests/process/pg*.test.ts', 'tests/scenarios/**'],
-          setupFiles: ['tests/setup/dropTestDatabases.ts'],
+          setupFiles: [...SETUP_FILES, 'tests/setup/dropTestDatabases.ts'],
           env: { VALORMR_TEST_STORE: 'postgres' },
         },
       },
@@ -115,7 +122,7 @@ export default defineConfig({
           include: ['tests/scenarios/**/*.test.ts'],
           exclude: [...Object.keys(SQLITE_ONLY), ...Object.keys(POSTGRES_LEFT_OUT_FOR_TIME)],
           isolate: false,
-          setupFiles: ['tests/setup/dropTestDatabases.ts'],
+          setupFiles: [...SETUP_FILES, 'tests/setup/dropTestDatabases.ts'],
           env: { VALORMR_TEST_STORE: 'postgres' },
         },
       },

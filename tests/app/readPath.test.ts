@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +5,7 @@ import { armyChoices, placeChoices } from '../../src/app/autocomplete.js';
 import { STATE_VERSION } from '../../src/engine/campaign/index.js';
 import { autumnWar, consoleHarness, type Harness } from '../scenarios/harness.js';
 import { rawSqlite } from '../../src/db/client.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 /**
  * The read path (docs/architecture.md, "Reads and writes"): every command that changes nothing
@@ -51,7 +50,7 @@ afterEach(() => {
 });
 
 async function campaignOnFile(): Promise<{ h: Harness; path: string }> {
-  const path = join(mkdtempSync(join(tmpdir(), 'valormr-readpath-')), 'campaign.db');
+  const path = join(testTempDir('valormr-readpath-'), 'campaign.db');
   return { h: await consoleHarness({ databasePath: path, setup: SETUP }), path };
 }
 

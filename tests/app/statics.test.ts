@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { staticsOf } from '../../src/app/statics.js';
 import { ConsoleSession } from '../../src/console/session.js';
 import type { Harness } from '../scenarios/harness.js';
 import { campaignIds, scheduled, SETUP } from '../scheduler/fixtures.js';
 import { rawSqlite } from '../../src/db/client.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 let h: (Harness & { id: string }) | undefined;
 afterEach(() => {
@@ -18,7 +16,7 @@ afterEach(() => {
 describe('a campaign\'s statics (scenario, map model, map key)', () => {
   it('GIVEN campaigns of one scenario THEN they share one parsed document and map model, under the key of the document\'s JSON; a changed document gets its own', async () => {
     h = await scheduled();
-    const s = new ConsoleSession(h.app, { where: { guildId: 'console', channelId: 'b', baseDir: process.cwd() }, outDir: mkdtempSync(join(tmpdir(), 'valormr-statics-')), write: () => {} });
+    const s = new ConsoleSession(h.app, { where: { guildId: 'console', channelId: 'b', baseDir: process.cwd() }, outDir: testTempDir('valormr-statics-'), write: () => {} });
     for (const line of SETUP.split('\n')) await s.handle(line);
     const [a, b] = campaignIds(h.app) as [string, string];
     const first = staticsOf(h.app, a);

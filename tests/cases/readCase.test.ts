@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { CaseFileError, parseCheck, readCase } from '../../src/console/cases/readCase.js';
 import { playCase } from '../../src/console/cases/playCase.js';
 import { judgeCase } from '../../src/console/cases/runCases.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { testTempDir } from '../support/tempDirs.js';
 
 const GOOD = [
   '# Case 7. The referee creates a campaign',
@@ -72,7 +72,7 @@ describe('playing a case', () => {
   });
 
   it('GIVEN a known defect THEN a failing case is KNOWN and a passing one is FIXED (to be taken off the list)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cases-'));
+    const dir = testTempDir('cases-');
     const file = join(dir, '007-setup.md');
     writeFileSync(file, GOOD);
     expect((await judgeCase(file, { '007': 'a defect' })).verdict).toBe('FIXED');

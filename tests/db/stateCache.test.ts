@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +10,7 @@ import type { CampaignState } from '../../src/engine/state/index.js';
 import { STATE_VERSION, upgradeState } from '../../src/engine/campaign/upgrade.js';
 import { consoleHarness, VALORMR_SETUP } from '../scenarios/harness.js';
 import { campaignState } from './stateArbitrary.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 /**
  * The in-memory copy of a campaign's state (src/app/stateCache.ts, issue 25 item 6): a state served
@@ -63,7 +62,7 @@ describe('the in-memory copy of a campaign state', () => {
   }, 180_000);
 
   it('GIVEN two bots on one database WHEN one changes a campaign the other holds a copy of THEN the other reads the change, and its copy equals a fresh load', async () => {
-    const databasePath = join(mkdtempSync(join(tmpdir(), 'valormr-cache-')), 'two.db');
+    const databasePath = join(testTempDir('valormr-cache-'), 'two.db');
     const first = await consoleHarness({ databasePath, setup: VALORMR_SETUP });
     const second = await consoleHarness({ databasePath });
     try {

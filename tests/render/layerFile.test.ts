@@ -3,14 +3,13 @@
  * a restarted process reads the layer instead of drawing it, and a file that is stale, truncated,
  * from another version or damaged is never trusted: it is ignored and rebuilt.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { publicMapView } from '../../src/engine/views/mapView.js';
 import { setLayerCacheDir } from '../../src/render/layerCacheDir.js';
 import { layerFilePath, readLayerFile } from '../../src/render/layerFile.js';
+import { testTempDir } from '../support/tempDirs.js';
 import { computeLayout } from '../../src/render/layout.js';
 import { clearRenderCache, renderMapHere } from '../../src/render/renderMap.js';
 import { legendEntryCount } from '../../src/render/legend.js';
@@ -29,7 +28,7 @@ async function pixels(png: Buffer): Promise<Buffer> {
 const layout = () => computeLayout(testMap().width, testMap().height, { legendEntries: legendEntryCount('public') });
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'valormr-layers-'));
+  dir = testTempDir('valormr-layers-');
   setLayerCacheDir(dir);
   clearRenderCache();
 });

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -11,6 +10,7 @@ import { renderBattlefield, renderMap } from '../../src/render/index.js';
 import { clearRenderCache, renderCacheStatsHere, renderMapHere } from '../../src/render/renderMap.js';
 import { closeRenderPool, configureRenderPool, crashRenderThreads, RenderThreadDied, renderPoolState } from '../../src/render/renderPool.js';
 import { testMap, testState } from './fixtures.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 const title = { campaign: 'Test Campaign', time: 'Day 2, morning', weather: 'Clear, no wind' };
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -95,7 +95,7 @@ describe('render threads', () => {
   });
 
   it('GIVEN a process that drew a map and never closed the pool WHEN its work is done THEN it exits by itself (idle workers do not keep it alive)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'valormr-pool-'));
+    const dir = testTempDir('valormr-pool-');
     const script = join(dir, 'draw.mts');
     const src = (p: string): string => JSON.stringify(new URL(p, `file://${ROOT}/`).href);
     writeFileSync(script, [

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createApp } from '../../src/app/createApp.js';
 import { seededDice } from '../../src/console/seededDice.js';
 import { ManualClock } from '../../src/app/ports.js';
@@ -9,6 +6,7 @@ import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js
 import type { CampaignState } from '../../src/engine/state/index.js';
 import { readCampaign } from '../../src/app/unitOfWork.js';
 import { testStore } from '../support/store.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 export interface Harness {
   readonly app: ReturnType<typeof createApp>;
@@ -29,7 +27,7 @@ export interface Harness {
 /** A console session on a fresh database (testStore(): SQLite in memory, or PostgreSQL on that leg), for scenario tests. */
 export async function consoleHarness(opts: { seed?: number; dice?: number[]; databasePath?: string; now?: string; closedDms?: string[]; setup?: string; where?: { guildId: string; channelId: string } } = {}): Promise<Harness> {
   const clock = new ManualClock(new Date(opts.now ?? '2026-11-22T10:00:00Z'));
-  const outDir = mkdtempSync(join(tmpdir(), 'valormr-test-'));
+  const outDir = testTempDir('valormr-test-');
   const dice = seededDice(opts.seed ?? 1, opts.dice ?? []);
   const app = createApp({ databasePath: opts.databasePath ?? testStore(), clock, dice });
   const outputs: ConsoleOutput[] = [];

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consoleHarness, type Harness } from './harness.js';
 import { sharedTestStore } from '../support/store.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 const CREATE = '@referee /campaign create scenario:valormr name:"Autumn War"';
 let h: Harness | undefined;
@@ -74,7 +74,7 @@ describe('campaign lifecycle through the console', () => {
   });
 
   it('survives a restart of the program: same database, same campaign', async () => {
-    const databasePath = sharedTestStore(join(mkdtempSync(join(tmpdir(), 'valormr-restart-')), 'campaign.db'));
+    const databasePath = sharedTestStore(join(testTempDir('valormr-restart-'), 'campaign.db'));
     h = await consoleHarness({ databasePath, setup: CREATE });
     await h.run('@referee /campaign assign army:hadewych user:alice', '@referee /army edit army:hadewych hex:0817', '@referee /campaign start', '!tick');
     h.close();
@@ -86,7 +86,7 @@ describe('campaign lifecycle through the console', () => {
   });
 
   it('refuses a broken uploaded scenario with every problem and its JSON path', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'valormr-scn-'));
+    const dir = testTempDir('valormr-scn-');
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ id: 'bad', name: 'Bad', map: { width: 3, height: 2, terrain: ['ccc', 'cxc'] }, sides: [{ id: 'a', name: 'A', colour: '#ff0000' }], armies: [] }));
     h = await consoleHarness();
@@ -98,7 +98,7 @@ describe('campaign lifecycle through the console', () => {
   });
 
   it('GIVEN a scenario file over 5 MB THEN it is refused unread, with the size accepted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'valormr-scn-'));
+    const dir = testTempDir('valormr-scn-');
     const file = join(dir, 'huge.json');
     writeFileSync(file, `{"id":"huge","name":"${'x'.repeat(6 * 1024 * 1024)}"}`);
     h = await consoleHarness();
@@ -108,7 +108,7 @@ describe('campaign lifecycle through the console', () => {
   });
 
   it('GIVEN a 999 x 999 scenario map THEN it is refused with a short answer, and no campaign is made', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'valormr-scn-'));
+    const dir = testTempDir('valormr-scn-');
     const file = join(dir, 'wide.json');
     const row = 'c'.repeat(999);
     writeFileSync(file, JSON.stringify({ id: 'wide', name: 'Wide', map: { width: 999, height: 999, terrain: Array.from({ length: 999 }, () => row) },

@@ -1,5 +1,4 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { readCampaign } from '../../src/app/unitOfWork.js';
 import { STATE_VERSION } from '../../src/engine/campaign/upgrade.js';
 import { consoleHarness, type Harness } from './harness.js';
 import { rawSqlite } from '../../src/db/client.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 /**
  * tests/fixtures/v1-campaign.db was written by the release before state versions (see
@@ -19,7 +19,7 @@ let h: Harness | undefined;
 afterEach(() => h?.close());
 
 function oldDatabase(): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'valormr-upgrade-')), 'old.db');
+  const path = join(testTempDir('valormr-upgrade-'), 'old.db');
   copyFileSync(new URL('../fixtures/v1-campaign.db', import.meta.url), path);
   return path;
 }
@@ -71,7 +71,7 @@ describe('an old database opens and upgrades without loss', () => {
 
 describe('a campaign of dice in one stream (state version 6) upgrades to secret dice', () => {
   it('GIVEN the version-6 database WHEN opened and played on THEN its past periods check out as before, the period in play too, and the next period has a secret stream, committed as it begins', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'valormr-upgrade-')), 'v6.db');
+    const path = join(testTempDir('valormr-upgrade-'), 'v6.db');
     copyFileSync(new URL('../fixtures/v6-campaign.db', import.meta.url), path);
     h = await consoleHarness({ databasePath: path, now: '2026-11-27T07:00:00Z' });
     const before = sql<{ v: number }>(h, 'select state_version as v from campaigns').v;
@@ -94,7 +94,7 @@ describe('regiment speeds lost by earlier saves come back from the stored scenar
   const ACKS_GROUND = fileURLToPath(new URL('../../docs/cases/scenarios/ackslands.json', import.meta.url));
 
   it('GIVEN an ACKS campaign whose regiment row lost its speed (saved before version 9) WHEN opened THEN the speed is back, the referee is told once which, and it is saved', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'valormr-upgrade-')), 'v8.db');
+    const path = join(testTempDir('valormr-upgrade-'), 'v8.db');
     h = await consoleHarness({ setup: '', databasePath: path });
     await h.run(`@referee /campaign create name:"Old" file:"${ACKS_GROUND}"`, '@referee /campaign assign army:reg150 user:alice', '@referee /campaign start');
     expect((await h.run('@alice /army status army:reg150'))[0]?.content).toContain('infantry, 30 points a day');

@@ -1,12 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConsoleSession } from '../../src/console/session.js';
 import { dueCampaigns, dueCampaignsPlan } from '../../src/db/campaignRepo.js';
 import type { Harness } from '../scenarios/harness.js';
 import { campaignIds, scheduled, SETUP } from './fixtures.js';
 import { rawSqlite } from '../../src/db/client.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 let h: (Harness & { id: string }) | undefined;
 afterEach(() => {
@@ -18,7 +16,7 @@ describe('the scheduler\'s due scan', () => {
   it('GIVEN running campaigns never scheduled, due, not yet due, and a paused one THEN it finds the never-scheduled first, then the due ones oldest first, and nothing else', async () => {
     h = await scheduled();
     for (const channelId of ['b', 'c', 'd', 'e']) {
-      const s = new ConsoleSession(h.app, { where: { guildId: 'console', channelId, baseDir: process.cwd() }, outDir: mkdtempSync(join(tmpdir(), 'valormr-due-')), write: () => {} });
+      const s = new ConsoleSession(h.app, { where: { guildId: 'console', channelId, baseDir: process.cwd() }, outDir: testTempDir('valormr-due-'), write: () => {} });
       for (const line of [...SETUP.split('\n'), '@referee /campaign start']) await s.handle(line);
     }
     const [a, b, c, d, e] = campaignIds(h.app);

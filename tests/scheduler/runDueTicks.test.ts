@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
@@ -12,6 +10,7 @@ import { timeIndex } from '../../src/engine/clock/gameTime.js';
 import type { Harness } from '../scenarios/harness.js';
 import { campaignIds, capturingLogger, edit, FIRST_DUE, meta, pendingDms, scheduled, state, ticksPlayed, withBattle, withoutBattles } from './fixtures.js';
 import { rawSqlite } from '../../src/db/client.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 let h: (Harness & { id: string }) | undefined;
 const extra: { close(): void }[] = [];
@@ -191,7 +190,7 @@ describe('runDueTicks: idempotent', () => {
   });
 
   it('GIVEN two processes on one database file WHEN both trigger at once THEN every due tick is played exactly once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'valormr-sched-'));
+    const dir = testTempDir('valormr-sched-');
     const databasePath = join(dir, 'campaign.db');
     h = await scheduled({ databasePath });
     const other = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-23T21:30:00Z')), dice: seededDice(1) });

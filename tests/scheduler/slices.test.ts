@@ -1,11 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDueTicks, sendReminders } from '../../src/app/scheduler/index.js';
 import { ConsoleSession } from '../../src/console/session.js';
 import type { Harness } from '../scenarios/harness.js';
 import { campaignIds, FIRST_DUE, scheduled, SETUP } from './fixtures.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 let h: (Harness & { id: string }) | undefined;
 afterEach(() => {
@@ -17,7 +15,7 @@ afterEach(() => {
 async function threeCampaigns(): Promise<Harness & { id: string }> {
   const x = await scheduled();
   for (const channelId of ['second', 'third']) {
-    const s = new ConsoleSession(x.app, { where: { guildId: 'console', channelId, baseDir: process.cwd() }, outDir: mkdtempSync(join(tmpdir(), 'valormr-slices-')), write: () => {} });
+    const s = new ConsoleSession(x.app, { where: { guildId: 'console', channelId, baseDir: process.cwd() }, outDir: testTempDir('valormr-slices-'), write: () => {} });
     for (const line of [...SETUP.split('\n'), '@referee /campaign start']) await s.handle(line);
   }
   expect(campaignIds(x.app)).toHaveLength(3);

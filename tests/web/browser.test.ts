@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { formatGameTime, fromIndex } from '../../src/engine/clock/index.js';
@@ -7,6 +6,7 @@ import { readCampaign } from '../../src/app/unitOfWork.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 /**
  * The campaign page in a real headless Chromium (Debian's `chromium`; .ci/run installs it). No
@@ -18,8 +18,8 @@ declare const window: unknown;
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WAIT = 120_000;
-/** Screenshots of each run, to look at (docs/web.md holds the chosen ones). */
-const SHOTS = process.env.WEB_SHOTS ?? mkdtempSync(join(tmpdir(), 'valormr-web-'));
+/** Screenshots of each run, to look at (docs/web.md holds the chosen ones): kept in WEB_SHOTS if set, else in a temporary folder removed after the file. */
+const SHOTS = process.env.WEB_SHOTS ?? testTempDir('valormr-web-');
 
 let w: WebHarness;
 let browser: Browser;

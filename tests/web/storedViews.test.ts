@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWebServer, type WebServer } from '../../src/web/server.js';
 import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
+import { testTempDir } from '../support/tempDirs.js';
 
 /*
  * Issue 28: a freshly started process serves a reader's first view without drawing. The first
@@ -26,7 +26,7 @@ const bytes = async (r: Response) => Buffer.from(await r.arrayBuffer());
 
 describe('first views kept beside the database', () => {
   it('GIVEN alice\'s first view made by one server WHEN a fresh server serves her page THEN first.png and map.json come without drawing, the same bytes; a tick draws anew; a damaged file is drawn again', { timeout: 300_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'valormr-stored-'));
+    const dir = testTempDir('valormr-stored-');
     const databasePath = join(dir, 'campaign.db');
     w = await webHarness({ setup: fogSetup(), ticks: 1, databasePath });
     const { cookie, page } = await w.login(await w.link('alice'));
