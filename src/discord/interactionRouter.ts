@@ -68,42 +68,65 @@ export function interactionRouter(opts: RouterOptions): (interaction: Interactio
 
 async function onCommand(router: Router, interaction: ChatInputCommandInteraction): Promise<void> {
   const about = { interaction: 'command', command: interaction.commandName, userId: interaction.user.id, guildId: interaction.guildId, channelId: interaction.channelId };
-  const responder = new Responder(interaction);
+  const responder = newResponder(router, interaction, about);
   const command = router.commandsByName.get(interaction.commandName);
   const started = Date.now();
   let safety: NodeJS.Timeout | undefined;
+  let messages: readonly Reply[];
   try {
     if (!taken(router, interaction.id, about)) return;
     if (!command) throw new UserError('command.unknown', `/${interaction.commandName} is not available on this bot.`);
-    if (command.defer) await responder.defer(command.defer === 'ephemeral');
+    if (command.defer) await responder.defer(command.defer === 'ephemeral').catch((error: unknown) => deferralFailed(router, error, about));
     else safety = safetyDefer(router, responder, about);
-    const messages = await runCommand(command, commandContext(router.app, interaction));
-    clearTimeout(safety);
-    await responder.send(answerParts(messages, false));
-    router.logger.debug({ ...about, ms: Date.now() - started }, 'command answered');
+    messages = await runCommand(command, commandContext(router.app, interaction));
   } catch (error) {
-    clearTimeout(safety);
     await answerError(router, responder, error, { ...about, ms: Date.now() - started });
+    return;
+  } finally {
+    clearTimeout(safety);
   }
+  await deliverAnswer(router, responder, answerParts(messages, false), about);
+  router.logger.debug({ ...about, ms: Date.now() - started }, 'command answered');
 }
 
 async function onButton(router: Router, interaction: ButtonInteraction): Promise<void> {
   const prefix = interaction.customId.split(':')[0] ?? '';
   const about = { interaction: 'button', prefix, userId: interaction.user.id, channelId: interaction.channelId };
-  const responder = new Responder(interaction);
+  const responder = newResponder(router, interaction, about);
   let safety: NodeJS.Timeout | undefined;
+  let messages: readonly Reply[];
   try {
     // Inside the one error path: a store that cannot be reached is answered, not dropped.
     if (!taken(router, interaction.id, about)) return;
     safety = safetyDefer(router, responder, about);
     const handler = router.buttonsByPrefix.get(prefix);
     if (!handler) throw new UserError('button.unknown', 'This button is no longer in use.');
-    const messages = await runButton(handler, { app: router.app, userId: interaction.user.id, userName: displayName(interaction), customId: interaction.customId, roleIds: memberRoleIds(interaction) });
-    clearTimeout(safety);
-    await responder.send(answerParts(messages, true, interaction));
+    messages = await runButton(handler, { app: router.app, userId: interaction.user.id, userName: displayName(interaction), customId: interaction.customId, roleIds: memberRoleIds(interaction) });
   } catch (error) {
-    clearTimeout(safety);
     await answerError(router, responder, error, about);
+    return;
+  } finally {
+    clearTimeout(safety);
+  }
+  await deliverAnswer(router, responder, answerParts(messages, true, interaction), about);
+}
+
+/** A responder for one interaction; a late acknowledgement (an expected case on a loaded machine) is logged at info. */
+function newResponder(router: Router, interaction: ChatInputCommandInteraction | ButtonInteraction, about: About): Responder {
+  return new Responder(interaction, (what) => router.logger.info(about, what));
+}
+
+/**
+ * Sends the answer of a command or button that ran. Its work is done and stands, so a failure to
+ * deliver the answer is never turned into "Something went wrong" (which would tell the user it
+ * failed): it is logged as a warning, or as expired when Discord no longer takes an answer.
+ */
+async function deliverAnswer(router: Router, responder: Responder, parts: AnswerPart[], about: About): Promise<void> {
+  try {
+    await responder.send(parts);
+  } catch (error) {
+    if (error instanceof DiscordAPIError && error.code === DiscordCodes.unknownInteraction) router.logger.warn(about, 'interaction expired before it was answered');
+    else router.logger.warn({ ...about, err: loggableError(error) }, 'the answer of a command that ran could not be delivered');
   }
 }
 
@@ -128,6 +151,16 @@ function taken(router: Router, interactionId: string, about: About): boolean {
   if (takeInteraction(router.app, interactionId)) return true;
   router.logger.debug({ ...about, interactionId }, 'interaction taken by another process');
   return false;
+}
+
+/**
+ * A declared deferral that failed: when Discord refused it (the interaction expired...), the
+ * command is not run and the one error path answers; when it was lost on the way twice (a network
+ * failure), the command still runs: its answer replies, or edits the deferral if Discord had it.
+ */
+function deferralFailed(router: Router, error: unknown, about: About): void {
+  if (error instanceof DiscordAPIError) throw error;
+  router.logger.warn({ ...about, err: loggableError(error) }, 'deferral failed; the command runs and answers anyway');
 }
 
 function safetyDefer(router: Router, responder: Responder, about: About): NodeJS.Timeout {

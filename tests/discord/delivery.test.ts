@@ -1,7 +1,8 @@
 /**
  * Outbox delivery against the stricter fake Discord: idempotent sends (nonce with enforce_nonce),
  * parts of a split message, rate limits off the queue, concurrency, shutdown, mentions on the wire
- * and missing permissions.
+ * and missing permissions; and an interaction acknowledged late (the same REST timeout, on the
+ * interaction callback: discord.js sends it again and Discord answers "already acknowledged").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCampaign } from '../../src/app/campaign/createCampaign.js';
@@ -98,6 +99,63 @@ describe('idempotent sends', () => {
     expect(parts.map((p) => p.nonce?.split('.')[1])).toEqual(parts.map((_, i) => String(i)));
     const firstPartPosts = h.fake.calls.filter((c) => c.method === 'POST' && String((c.body as { nonce?: string })?.nonce).endsWith('.0') && String((c.body as { content?: string }).content).includes('the armies rested'));
     expect(firstPartPosts).toHaveLength(1);
+  });
+});
+
+describe('an interaction acknowledged late (its answer after the REST timeout)', () => {
+  // Discord takes the callback at once but answers 600 ms later, past the bot's 250 ms REST timeout:
+  // discord.js gives the request up and sends it again, and Discord refuses the repeat with 40060
+  // "Interaction has already been acknowledged" (the fake, like Discord, takes one callback).
+  const lateCallback = (id: string): void => h.fake.failWhen({ method: 'POST', pathPrefix: `/interactions/${id}/`, times: 1, delayMs: 600, afterCreate: true });
+  const callbackPosts = (id: string) => h.fake.calls.filter((c) => c.method === 'POST' && c.path.startsWith(`/interactions/${id}/`));
+  const said = (id: string): string[] => h.fake.interaction(id).messages.map((m) => `${m.ephemeral ? 'private' : 'public'}: ${m.content}`);
+
+  it('GIVEN a reply whose acknowledgement comes late WHEN discord.js sends it again and Discord refuses the repeat THEN the answer stands once, nothing is logged as an error and nobody is told "Something went wrong"', async () => {
+    const errors = h.logs.at('error').length;
+    const id = h.fake.pushCommand({ command: 'echo', subcommand: 'public', userId: PEOPLE.alice.id });
+    lateCallback(id);
+    await h.fake.waitFor(() => h.logs.entries.find((e) => e.obj.userId === PEOPLE.alice.id && e.msg?.startsWith('reply already acknowledged')), undefined, 'the late reply noted');
+    // The repeat happened and was refused; the reply of the first try is what the user sees, written
+    // again into @original (idempotent) before the router moved on.
+    // The first POST is recorded once its late answer has gone.
+    await h.fake.waitFor(() => callbackPosts(id).length >= 2 || undefined, undefined, 'both callback POSTs recorded');
+    expect(callbackPosts(id).map((c) => c.status).sort()).toEqual([204, 400]);
+    await h.fake.waitFor(() => h.fake.calls.find((c) => c.method === 'PATCH' && c.path.includes(h.fake.interaction(id).token) && c.path.endsWith('/messages/@original')), undefined, 'the edit of @original');
+    expect(said(id)).toEqual(['public: Hello everyone, from Alice.']);
+    expect(h.logs.at('error').slice(errors)).toEqual([]);
+    expect(h.logs.entries.filter((e) => e.level === 'warn' && e.obj.userId === PEOPLE.alice.id && e.obj.command === 'echo')).toEqual([]);
+  });
+
+  it('GIVEN a safety deferral whose acknowledgement comes late WHEN the slow command ends THEN its public answer follows the deferral, as when the deferral is answered in time', async () => {
+    const errors = h.logs.at('error').length;
+    const id = h.fake.pushCommand({ command: 'sluggish', userId: PEOPLE.bob.id });
+    lateCallback(id);
+    await h.fake.waitFor(() => (h.fake.interaction(id).messages.some((m) => !m.ephemeral) ? true : undefined), undefined, 'the public answer');
+    // The first POST is recorded once its late answer has gone.
+    await h.fake.waitFor(() => callbackPosts(id).length >= 2 || undefined, undefined, 'both callback POSTs recorded');
+    expect(callbackPosts(id).map((c) => c.status).sort()).toEqual([204, 400]);
+    expect(h.fake.interaction(id).callbacks.map((c) => c.type)).toEqual([5]);
+    expect(said(id).sort()).toEqual(['private: Done: posted in the channel.', 'public: Finally, in public.']);
+    expect(h.logs.entries.find((e) => e.obj.userId === PEOPLE.bob.id && e.level === 'info')?.msg).toMatch(/^deferral already acknowledged/);
+    expect(h.logs.at('error').slice(errors)).toEqual([]);
+  });
+});
+
+describe('an interaction acknowledgement lost on the way (the connection closed with no answer)', () => {
+  // Discord took it, but the connection closed before its answer ("other side closed"): discord.js
+  // does not retry a POST for that, so the bot cannot know whether it was taken.
+  const dropped = (id: string): void => h.fake.failWhen({ method: 'POST', pathPrefix: `/interactions/${id}/`, times: 1, afterCreate: true, drop: true });
+
+  it('GIVEN a declared deferral lost on the way WHEN the command is used THEN it is tried again, meets "already acknowledged", the command runs and its answer fills the deferral; nobody is told "Something went wrong"', async () => {
+    const errors = h.logs.at('error').length;
+    const id = h.fake.pushCommand({ command: 'picture', userId: PEOPLE.cora.id });
+    dropped(id);
+    const rec = await h.fake.waitForAnswer(id);
+    expect(rec.callbacks.map((c) => c.type)).toEqual([5]);
+    expect(rec.messages.map((m) => `${m.ephemeral ? 'private' : 'public'}: ${m.content}`)).toEqual(['public: The map, day 1 morning.']);
+    expect(rec.messages[0]!.files).toHaveLength(1);
+    expect(h.logs.entries.filter((e) => e.obj.userId === PEOPLE.cora.id && e.level === 'info').map((e) => e.msg?.split(' (')[0])).toEqual(['deferral lost on the way', 'deferral already acknowledged']);
+    expect(h.logs.at('error').slice(errors)).toEqual([]);
   });
 });
 

@@ -293,6 +293,8 @@ interface FailureRule {
   readonly delayMs: number;
   /** Do the work (create the message) first, then answer with the failure or the delay. */
   readonly afterCreate: boolean;
+  /** Close the connection instead of answering (after the work, with afterCreate): "other side closed". */
+  readonly drop?: boolean;
 }
 
 let counter = 0n;
@@ -573,7 +575,7 @@ export class FakeDiscord {
    * message is created first and only the answer fails (a 500 after the create, as Discord
    * sometimes does), or with `delayMs` the answer comes that late (a REST timeout).
    */
-  failWhen(rule: { method: string; pathPrefix: string; body?: (body: Record<string, unknown>) => boolean; status?: number; times: number; delayMs?: number; afterCreate?: boolean; answer?: unknown }): void {
+  failWhen(rule: { method: string; pathPrefix: string; body?: (body: Record<string, unknown>) => boolean; status?: number; times: number; delayMs?: number; afterCreate?: boolean; drop?: boolean; answer?: unknown }): void {
     this.failures.push({
       match: (m, p, b) => m === rule.method && p.startsWith(rule.pathPrefix) && (!rule.body || rule.body((b ?? {}) as Record<string, unknown>)),
       status: rule.status ?? 0,
@@ -581,6 +583,7 @@ export class FakeDiscord {
       remaining: rule.times,
       delayMs: rule.delayMs ?? 0,
       afterCreate: rule.afterCreate ?? false,
+      drop: rule.drop ?? false,
     });
   }
 
@@ -1193,6 +1196,13 @@ export class FakeDiscord {
       if (status >= 200 && status < 300 && this.rateLimitHeaders) {
         Object.assign(headers, { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': (Date.now() / 1000 + 1).toFixed(3), 'x-ratelimit-reset-after': '1.000', 'x-ratelimit-bucket': `b-${method}-${path.split('/')[1] ?? ''}` });
       }
+    }
+    if (failure?.drop) {
+      // The connection closes with no answer: the sender cannot know whether the work was done.
+      this.calls.push({ method, path, query, auth, body, files, status: 0, at: Date.now(), abandoned: true, via });
+      req.socket.destroy();
+      this.notify();
+      return;
     }
     if (status === 400 || status === 413) this.refusals.push({ method, path, status, answer });
     this.calls.push({ method, path, query, auth, body, files, status, at: Date.now(), abandoned: res.destroyed || req.socket.destroyed, via });
