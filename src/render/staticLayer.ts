@@ -174,10 +174,24 @@ export function hexIdSpot(layout: Pick<MapLayout, 'size' | 'originX' | 'originY'
   return { at: { x: c.x, y: c.y - 0.64 * layout.size }, px: Math.max(8.5, Math.min(13, 0.34 * layout.size)) };
 }
 
+/**
+ * Whether ids fit between their neighbours: ids of one row stand two columns (3 sizes) apart in
+ * either mode, and need a gap of half their height between them to read as separate numbers. On a
+ * big map drawn small (100 columns in 1,600 px) six-digit ids would run into one line of digits:
+ * noise that also costs encode time; the edge numbers still give every column and row.
+ */
+export function hexIdsFit(layout: Pick<MapLayout, 'size'>, px: number, widestId: number): boolean {
+  return widestId + 0.5 * px <= 3 * layout.size;
+}
+
 function drawHexIds(ctx: Ctx, map: MapModel, layout: MapLayout, hexes: readonly Hex[], mode: 'all' | 'subset' | 'none'): void {
   if (mode === 'none') return;
   const s = layout.size;
-  ctx.font = font(hexIdSpot(layout, { q: 0, r: 0 }).px, 'sans', { weight: 600 });
+  const px = hexIdSpot(layout, { q: 0, r: 0 }).px;
+  ctx.font = font(px, 'sans', { weight: 600 });
+  // Ids of one map have one length and the font's digits one width: the first and last tell.
+  const widest = [hexes[0], hexes[hexes.length - 1]].reduce((w, h) => (h ? Math.max(w, ctx.measureText(map.format(h)).width) : w), 0);
+  if (!hexIdsFit(layout, px, widest)) return;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   for (const h of hexes) {
