@@ -5,7 +5,7 @@ import type { App } from '../src/app/app.js';
 import { createApp } from '../src/app/createApp.js';
 import { seededDice } from '../src/console/seededDice.js';
 import { DeliveryLanes, DRAW_AHEAD, type DeliveryOutcome, type OutboxItem } from '../src/app/outbox.js';
-import { ManualClock } from '../src/app/ports.js';
+import { ManualClock, type Clock } from '../src/app/ports.js';
 import { resumeEndedPauses, runDueTicks, sendReminders } from '../src/app/scheduler/index.js';
 import { readCampaign } from '../src/app/unitOfWork.js';
 import { consoleContext } from '../src/console/consoleContext.js';
@@ -153,16 +153,33 @@ function fakeDiscord(): { deliver: (item: OutboxItem) => Promise<DeliveryOutcome
   };
 }
 
+/**
+ * The busy minute's clock: still while the campaigns are set up, then running with real time from
+ * the due minute on, as a running bot's clock does. (Held still, a message answered 429 would be
+ * due again "in 15 ms" for ever, and the messages behind it in its channel never sent.)
+ */
+function clockFrom(start: Date): Clock & { runFrom(at: Date): void } {
+  let base = start.getTime();
+  let since: number | undefined;
+  return {
+    now: () => new Date(base + (since === undefined ? 0 : Math.floor(performance.now() - since))),
+    runFrom(at) {
+      base = at.getTime();
+      since = performance.now();
+    },
+  };
+}
+
 /** Resident memory now, in MB. */
 const rssMb = (): number => process.memoryUsage().rss / 1024 / 1024;
 
 async function busyMinute(dir: string, campaigns: number, distinct: boolean): Promise<Omit<ScaleFigures, 'idleCampaigns' | 'idleRssMb' | 'idleScanMs'>> {
-  const clock = new ManualClock(START);
+  const clock = clockFrom(START);
   const app = createApp({ databasePath: join(dir, 'scale.db'), clock, dice: seededDice(1) });
   const t = await template(app, true);
   const copies = copyCampaign(app, t.id, campaigns - 1, distinct);
   const ids = [t.id, ...copies];
-  clock.set(new Date(t.due));
+  clock.runFrom(new Date(t.due));
   const pending = (): number => (rawSqlite(app.db).prepare("select count(*) as n from outbox_messages where status = 'pending'").get() as { n: number }).n;
 
   const discord = fakeDiscord();

@@ -5,7 +5,7 @@
  * as `npm start` does (startWebFromConfig), and then answers each line on stdin with one JSON line
  * on stdout: `link`: `{ url }`, a fresh `/web` link of the person given (as the `/web` command
  * answers it); `tick`: plays the campaign's current half period (as the scheduler would), waits
- * DRAW_AHEAD_WAIT_MS (past the page's check for readers' campaigns that moved, every 5 s) and
+ * DRAW_AHEAD_WAIT_MS (past the watch's round for campaigns that moved, every 2 s) and
  * until the views being drawn ahead are drawn, then `{ played, cpuMs }` (the process's CPU time,
  * render threads included, from the tick to then). Stdin closed: it stops.
  * Args: <database> <userId> <guildId> <channelId> [--source] [--draw-ahead=on|off]: with
@@ -35,7 +35,7 @@ const config = loadConfig({ DATABASE_PATH: databasePath, WEB: 'on', WEB_PORT: '0
 const app = createApp({ databasePath });
 const web = ahead === undefined
   ? await startWebFromConfig(app, config)
-  : await (await load('web/server')).startWebServer(app, { port: 0, ...(ahead === 'on' ? { drawAhead: {} } : {}) });
+  : await (await load('web/server')).startWebServer(app, { port: 0, ...(ahead === 'on' ? { drawAhead: true } : {}) });
 if (!web) throw new Error('the web page did not start');
 const actor = { userId, userName: userId, guildId, channelId, roleIds: [] };
 const lines = createInterface({ input: process.stdin });

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.js';
-import { closedContacts } from '../db/campaignRepo.js';
+import { closedContactIds, closedContacts } from '../db/campaignRepo.js';
 import { closedEstimates } from '../db/contactEstimateRepo.js';
 import { allEventsJson, chronicleEvents, diceEventsOf, eventsFor, lastEventId, lastEventsOfType } from '../db/eventRepo.js';
 import { journalTextOf } from '../db/journalRepo.js';
@@ -19,6 +19,7 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     undoableTicks: () => undoableTicks(db, campaignId),
     keptMessages: (userId) => keptMessages(db, campaignId, userId),
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
+    closedContactIds: (armyId) => closedContactIds(db, campaignId, armyId),
     closedEstimates: (armyId) => closedEstimates(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),
     undelivered: () => undeliveredMessages(db, campaignId),

@@ -39,6 +39,8 @@ export interface CampaignReads {
   keptMessages(userId: string): OutboxRow[];
   /** Contacts that have left the live state (closed), with `armyId` those the army took part in. */
   closedContacts(armyId?: string): ContactRecord[];
+  /** The ids of the closed contacts the army took part in (no record parsed). */
+  closedContactIds(armyId: string): string[];
   /** The newest estimate of each force the army met in a closed contact, read by index (the map's knowledge). */
   closedEstimates(armyId: string): ClosedEstimate[];
   /** The outbox message, if it is still pending and claimed by `owner`. */

@@ -190,15 +190,29 @@ export function stateRevision(conn: Database, id: string): number | undefined {
   return revisionOf(conn).get({ id })?.revision;
 }
 
+// Written out whole: Drizzle names a column without its table in a one-table select, and inside a
+// subquery `"campaign_id" = "id"` would be the inner table's own id (never equal: no pulse at all).
+const LAST_EVENT = sql<number | string | null>`(select max(e.id) from events e where e.campaign_id = campaigns.id)`;
+const INBOX = sql<string>`(select count(*) || ':' || coalesce(sum(o.id), 0) from outbox_messages o where o.campaign_id = campaigns.id and o.read_at is null and o.status in ('dmClosed', 'failed'))`;
+
+/** What `campaignPulses` reads of a campaign: its state's revision, and a fingerprint of the rest. */
+export interface CampaignPulse {
+  readonly revision: number;
+  /** The revision, the log's last event id, and the undelivered messages not yet read (how many, and their ids summed): moves when any moves. */
+  readonly pulse: string;
+}
+
 /**
- * The revisions of several campaigns' stored states, in ONE statement whatever their number (the
- * web page's check for ticks another process played, src/web/drawAhead.ts); a campaign that is
- * gone has no entry. No statement at all for no campaign.
+ * The pulse of several campaigns, in ONE statement whatever their number (the web page's watch
+ * for changes other processes commit, src/web/campaignWatch.ts): the stored state's revision
+ * (every save, undo included), the log's last event id (a line logged without a save), and the
+ * referee's inbox (a DM refused or given up by a delivery, or read with /intel: no save, no
+ * event). A campaign that is gone has no entry. No statement at all for no campaign.
  */
-export function stateRevisions(conn: Database, ids: readonly string[]): Map<string, number> {
+export function campaignPulses(conn: Database, ids: readonly string[]): Map<string, CampaignPulse> {
   if (ids.length === 0) return new Map();
-  const rows = oneOff(conn, (q, { campaigns: c }) => q.select({ id: c.id, revision: c.revision }).from(c).where(inArray(c.id, [...ids])).prepare()).all();
-  return new Map(rows.map((r) => [r.id, r.revision]));
+  const rows = oneOff(conn, (q, { campaigns: c }) => q.select({ id: c.id, revision: c.revision, lastEvent: LAST_EVENT, inbox: INBOX }).from(c).where(inArray(c.id, [...ids])).prepare()).all();
+  return new Map(rows.map((r) => [r.id, { revision: r.revision, pulse: `${r.revision}|${r.lastEvent ?? 0}|${r.inbox}` }]));
 }
 
 /** `stateRevision` will be read soon (prepared.ts `readSoon`). */

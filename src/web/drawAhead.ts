@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { App } from '../app/app.js';
-import { onCampaignCommit } from '../app/campaignCommits.js';
-import { campaignRevisions, type WebSession } from '../app/web/webAccess.js';
-import type { PollSchedule } from './eventStream.js';
+import type { WebSession } from '../app/web/webAccess.js';
+import type { CampaignWatch } from './campaignWatch.js';
 import type { DrawAt } from './tiles.js';
 
 /**
@@ -12,11 +11,11 @@ import type { DrawAt } from './tiles.js';
  * Whose: the readers who opened their page (`/c/:id`) in the last RECENT_MS, remembered in
  * `readers-<store>.json` beside the stored views (so a restarted process keeps drawing for them;
  * one file per database, as the folder may be shared: RENDER_CACHE_DIR), at most
- * MAX_READERS (the longest unseen go). When: at once when this process commits a write that saves
- * one of their campaigns (a tick, mostly: src/app/campaignCommits.ts tells it, with the campaign's
- * new revision); and, for ticks played by another process (another shard, another machine), at
- * each check (every `everyMs`, 5 s by default), which reads the stored revisions of all their
- * campaigns in ONE statement, however many (none when there is no reader). For a campaign whose
+ * MAX_READERS (the longest unseen go). When: as the server's CampaignWatch (campaignWatch.ts)
+ * tells that one of their campaigns moved: at once when this process commits a write that saves
+ * it (a tick, mostly), and, for ticks played by another process (another shard, another machine),
+ * at the watch's next round (every 2 s), which reads all the watched campaigns in ONE statement
+ * with the open pages' (none when there is no reader and no open page). For a campaign whose
  * revision moved, each of its readers' first view is asked for as their page would ask (`first`):
  * a view whose reader-visible key is unchanged (a change out of their sight) is already kept and
  * costs nothing; a new one is drawn, scaled and stored (storedViews.ts), one reader after
@@ -30,13 +29,6 @@ const RECENT_MS = 7 * 24 * 3600_000;
 const MAX_READERS = 500;
 /** A reader's last visit is written down again only when the one kept is older than this. */
 const SEEN_AGAIN_MS = 3600_000;
-
-export interface DrawAheadOptions {
-  /** How often the readers' campaigns are checked for a change another process committed (default 5 s). */
-  readonly everyMs?: number;
-  /** Runs the checks instead of a timer (a test runs them when it wants). */
-  readonly schedule?: PollSchedule;
-}
 
 interface Deps {
   readonly app: App;
@@ -70,25 +62,13 @@ export class DrawAhead {
   /** The stored revision each readers' campaign had when last drawn for (undefined: gone). */
   private readonly revisions = new Map<string, number | undefined>();
   private queue: Promise<void> = Promise.resolve();
-  private readonly stop: () => void;
+  private readonly unwatch: () => void;
   private readonly stopListening: () => void;
 
-  constructor(private readonly deps: Deps, opts: DrawAheadOptions = {}) {
+  constructor(private readonly deps: Deps, watch: CampaignWatch) {
     this.load();
-    this.stopListening = onCampaignCommit(deps.app, (campaignId, revision) => this.moved(campaignId, revision, this.readersOf(campaignId)));
-    const schedule: PollSchedule = opts.schedule ?? ((check) => {
-      const timer = setInterval(check, opts.everyMs ?? 5000);
-      timer.unref();
-      return () => clearInterval(timer);
-    });
-    this.stop = schedule(() => {
-      try {
-        this.check();
-      } catch (err) {
-        // The store unavailable, mostly: the next check tries again.
-        deps.app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web page: checking readers\' campaigns for views to draw ahead failed');
-      }
-    });
+    this.unwatch = watch.watch(() => this.campaigns());
+    this.stopListening = watch.onMoved((campaignId, revision) => this.moved(campaignId, revision, this.readersOf(campaignId)));
   }
 
   private get file(): string | undefined {
@@ -106,21 +86,16 @@ export class DrawAhead {
     if (last === undefined || now - last > SEEN_AGAIN_MS) this.save();
   }
 
-  /** Draws ahead for the readers whose campaign another process moved since the last check (one statement for all their campaigns). */
-  check(): void {
+  /** The campaigns of the recent readers (those unseen for RECENT_MS are forgotten): the watch reads them at each round. */
+  private campaigns(): Set<string> {
     const now = this.deps.app.clock.now().getTime();
-    const byCampaign = new Map<string, string[]>();
+    const ids = new Set<string>();
     for (const [key, at] of this.readers) {
-      if (now - at > RECENT_MS) {
-        this.readers.delete(key);
-        continue;
-      }
-      const [campaignId, userId] = key.split('\n') as [string, string];
-      byCampaign.set(campaignId, [...(byCampaign.get(campaignId) ?? []), userId]);
+      if (now - at > RECENT_MS) this.readers.delete(key);
+      else ids.add(key.split('\n')[0] as string);
     }
-    const revisions = campaignRevisions(this.deps.app, [...byCampaign.keys()]);
-    for (const [campaignId, users] of byCampaign) this.moved(campaignId, revisions.get(campaignId), users);
     if (this.revisions.size > 4 * MAX_READERS) this.revisions.clear();
+    return ids;
   }
 
   /** The users reading a campaign's page lately. */
@@ -147,7 +122,7 @@ export class DrawAhead {
 
   close(): void {
     this.stopListening();
-    this.stop();
+    this.unwatch();
   }
 
   private async drawFor(s: WebSession): Promise<void> {

@@ -41,9 +41,11 @@ export function loginRoutes(ctx: RouteContext, limit: object): void {
     // A second campaign's link for the same person adds to their login; another person's replaces it.
     const before = logins.loginOf(req);
     logins.setLogin(reply, s.userId, before?.userId === s.userId ? [...before.campaignIds, s.campaignId] : [s.campaignId]);
-    // The person's map is drawn and cut while their browser loads the page (its first paint waits for no drawing).
+    // The person's first view is drawn (unless kept already) while their browser loads the page, so
+    // its first paint waits for no drawing. Its tiles are cut once first.png has gone (mapRoutes.ts):
+    // cut here, they took the CPU the browser needed for that first paint.
     const view = sessionView(ctx, s, {});
-    if (view) maps.warm(view.key, view.draw).catch((err: unknown) => app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map not drawn ahead'));
+    if (view) maps.first(view.key, view.draw).catch((err: unknown) => app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map not drawn ahead'));
     // The link is spent; the page's own address carries no secret.
     return reply.header('cache-control', 'no-store').redirect(`/c/${encodeURIComponent(s.campaignId)}`, 303);
   });

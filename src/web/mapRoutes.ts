@@ -61,7 +61,10 @@ export function mapRoutes(ctx: RouteContext, prefix: '/c' | '/s', viewOf: MapVie
   server.get<{ Params: { id: string } }>(`${prefix}/:id/first.png`, extra, async (req, reply) => {
     const v = viewOf(req);
     if (!v) return notFound(reply);
-    return guarded(reply, async () => sendPng(req, reply, await maps.first(v.key, v.draw), cacheControl));
+    const sent = await guarded(reply, async () => sendPng(req, reply, await maps.first(v.key, v.draw), cacheControl));
+    // The first view is on its way: now the viewer's first tiles are cut, ready when it asks (after the first paint).
+    reply.raw.once('finish', () => maps.warm(v.key, v.draw).catch((err: unknown) => ctx.app.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'web map tiles not cut ahead')));
+    return sent;
   });
   server.get<{ Params: { id: string } }>(`${prefix}/:id/map.json`, extra, async (req, reply) => {
     const v = viewOf(req);

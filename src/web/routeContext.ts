@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app/app.js';
 import type { WebSession } from '../app/web/webAccess.js';
-import type { PollSchedule } from './eventStream.js';
+import type { LiveStreams } from './eventStream.js';
 import type { TileCache } from './tiles.js';
 
 /** What every route module of the web page works with (server.ts makes it). */
@@ -16,12 +16,8 @@ export interface RouteContext {
   readonly logins: Logins;
   /** The open pages' event streams, each ended when the server closes. */
   readonly streams: Set<() => void>;
-  /** How often an open page's campaign is checked for a change. */
-  readonly pollMs: number;
-  /** Told after every check of an open page's campaign (tests wait for one). */
-  readonly polled?: () => void;
-  /** How the open pages' checks are run (default: every `pollMs`). */
-  readonly schedule?: PollSchedule;
+  /** The open pages by campaign, checked when their campaign moves (the server's CampaignWatch tells). */
+  readonly live: LiveStreams;
   /** The hash of a reader's view of the map, per what the reader may see of its inputs (campaignRoutes.ts `mapVersion`). */
   readonly mapVersions: Map<string, string>;
   /** A reader's version of their page (page.json's), per what the reader may see of its inputs (campaignRoutes.ts `pageOf`): the event stream reads it. */

@@ -11,9 +11,10 @@ import { WEB_MAP_WIDTH } from '../app/web/webPage.js';
 import { WEB_LINK_TTL_MS } from '../app/web/webKeys.js';
 import { isStoreUnavailable, STORE_UNAVAILABLE_TEXT } from '../app/handleError.js';
 import { campaignRoutes, sessionView } from './campaignRoutes.js';
-import { DrawAhead, type DrawAheadOptions } from './drawAhead.js';
+import { CampaignWatch, type PollSchedule } from './campaignWatch.js';
+import { DrawAhead } from './drawAhead.js';
 import { discordLogin, type OAuthProvider } from './discordLogin.js';
-import type { PollSchedule } from './eventStream.js';
+import { LiveStreams } from './eventStream.js';
 import { cookieLogins, loginRoutes } from './logins.js';
 import { DEFAULT_RATE_LIMITS, routeLimit, tooMany, type RateLimits } from './rateLimits.js';
 import { ASSETS, notFound, type Recomputed, type RouteContext } from './routeContext.js';
@@ -31,7 +32,11 @@ export interface WebOptions {
   readonly publicUrl?: string;
   /** Signs links and cookies; a random one per start when absent (sessions then end with the process). */
   readonly secret?: Buffer;
-  /** How often an open page's campaign is checked for a change (server-sent events). */
+  /**
+   * How often the campaigns of open pages and recent readers are checked for a change another
+   * process committed (one statement for all of them; default 2 s). A commit in this process is
+   * pushed at once.
+   */
   readonly pollMs?: number;
   /**
    * Whose X-Forwarded-For to believe (fastify's `trustProxy`: `loopback`, addresses or networks
@@ -43,16 +48,16 @@ export interface WebOptions {
   readonly drawn?: Drawn;
   /** Told each time a reader's page or map version is worked out anew: for tests to count (a hidden change must cause none). */
   readonly recomputed?: Recomputed;
-  /** Told after every check of an open page's campaign for a change: for tests to wait for one. */
+  /** Told after every round of the watch and every push to a campaign's open pages: for tests to wait for one. */
   readonly polled?: () => void;
-  /** Runs the open pages' checks instead of a timer every `pollMs` (a test runs them after each command). */
+  /** Runs the watch's rounds instead of a timer every `pollMs` (a test runs them after each command); a commit is then told at the next round. */
   readonly schedule?: PollSchedule;
   /** "Log in with Discord" (OAuth2 code flow, identify scope), when configured. */
   readonly oauth?: OAuthProvider;
   /** The rate limits of the login, link and spectator routes (default DEFAULT_RATE_LIMITS: 20 and 600 a minute). */
   readonly rateLimits?: RateLimits;
-  /** Draws recent readers' first views ahead when their campaign moves (drawAhead.ts); off unless given (startWebFromConfig turns it on). */
-  readonly drawAhead?: DrawAheadOptions;
+  /** Draws recent readers' first views ahead when their campaign moves (drawAhead.ts); off unless true (startWebFromConfig turns it on). */
+  readonly drawAhead?: boolean;
 }
 
 export interface WebServer {
@@ -79,8 +84,9 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
   await registerPlugins(server, secret, secure);
   const stored = new StoredViews();
   const maps = new TileCache(WEB_MAP_WIDTH, { pictures: 48, tiles: 400, stored, ...(opts.drawn ? { drawn: opts.drawn } : {}) });
+  const watch = new CampaignWatch(app, { everyMs: opts.pollMs ?? 2000, schedule: opts.schedule });
   const ahead = opts.drawAhead
-    ? new DrawAhead({ app, dir: stored.dir, viewOf: (s) => sessionView(ctx, s, {}), first: (key, draw) => maps.first(key, draw) }, opts.drawAhead)
+    ? new DrawAhead({ app, dir: stored.dir, viewOf: (s) => sessionView(ctx, s, {}), first: (key, draw) => maps.first(key, draw) }, watch)
     : undefined;
   const ctx: RouteContext = {
     server,
@@ -89,12 +95,10 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     ...(ahead ? { readers: ahead } : {}),
     logins: cookieLogins(app, secure),
     streams: new Set(),
-    pollMs: opts.pollMs ?? 2000,
+    live: new LiveStreams(watch, opts.polled),
     mapVersions: new Map(),
     pageVersions: new Map(),
-    ...(opts.polled ? { polled: opts.polled } : {}),
     ...(opts.recomputed ? { recomputed: opts.recomputed } : {}),
-    ...(opts.schedule ? { schedule: opts.schedule } : {}),
   };
   const limits = opts.rateLimits ?? DEFAULT_RATE_LIMITS;
   const loginLimit = routeLimit(limits.login, limits.windowMs);
@@ -116,6 +120,7 @@ export async function startWebServer(app: App, opts: WebOptions): Promise<WebSer
     drawnAhead: async () => ahead?.drawn(),
     async close() {
       ahead?.close();
+      watch.close();
       delete app.web;
       for (const end of [...ctx.streams]) end();
       await server.close();

@@ -32,7 +32,7 @@ export function spectatorRoutes(ctx: RouteContext, spectatorLimit: object): void
       ctx.recomputed?.('spectator', 'page');
       return spectatorShown(app, id)?.version;
     };
-    eventStream(req, reply, { changed: () => spectatorVersion(app, id), shown }, ctx);
+    eventStream(req, reply, id, { changed: () => spectatorVersion(app, id), shown }, ctx);
     return reply;
   });
 }

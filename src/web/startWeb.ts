@@ -20,7 +20,7 @@ export async function startWebFromConfig(app: App, config: Config): Promise<WebS
     const web = await startWebServer(app, {
       host: config.WEB_HOST,
       port: config.WEB_PORT,
-      drawAhead: {},
+      drawAhead: true,
       ...(config.WEB_PUBLIC_URL ? { publicUrl: config.WEB_PUBLIC_URL } : {}),
       ...(config.WEB_TRUST_PROXY ? { trustProxy: config.WEB_TRUST_PROXY === 'off' ? false : config.WEB_TRUST_PROXY } : {}),
       ...(config.WEB_SECRET ? { secret: webSecret(config.WEB_SECRET) } : {}),

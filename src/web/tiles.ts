@@ -35,6 +35,17 @@ const WARM_BELOW_TOP = 2;
 /** Levels below this many pixels wide are not offered (tiny tiles nobody needs). */
 const MIN_LEVEL_WIDTH = 150;
 
+/**
+ * How the first view is encoded: a palette PNG (256 colours, no dithering), about 240 KB where the
+ * full-colour PNG was 770 KB (the soak's map at 800 px), so the page's first paint waits for a
+ * third of the bytes and a faster decode. Side by side at twice its size the two read the same
+ * (hex ids, labels, tokens; the mean difference is about 1 of 255 a channel). Its level's tiles
+ * are cut from these pixels and the levels below scaled from them, so the viewer that replaces
+ * the first view shows exactly its pixels (tests/web/tiles.test.ts). Effort 3 of 10: about a
+ * fifth of a second, once per view (drawn ahead after a tick).
+ */
+const FIRST_VIEW_PNG = { palette: true, colors: 256, quality: 100, dither: 0, effort: 3, compressionLevel: 9 } as const;
+
 /** What the viewer needs to ask for tiles. */
 export interface Pyramid {
   readonly width: number;
@@ -153,7 +164,8 @@ export class TileCache {
     return this.pictures.get(levelKey, async () => {
       this.drawn('level', levelKey);
       const from = level < firstView ? await this.level(key, draw, p, firstView) : await this.picture(key, FIRST_WIDTH, draw);
-      return (await sharp(from)).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' }).png({ compressionLevel: 6 }).toBuffer();
+      const scaled = (await sharp(from)).resize(lw, lh, { fit: 'fill', kernel: 'lanczos3' });
+      return (level === firstView ? scaled.png(FIRST_VIEW_PNG) : scaled.png({ compressionLevel: 6 })).toBuffer();
     });
   }
 

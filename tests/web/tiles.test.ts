@@ -7,8 +7,9 @@ import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
  * Issue 28: the page's map as deep-zoom tiles. The first paint needs only the first (1,600 px)
  * picture; the 3,200 px one is drawn when someone zooms that far; every picture and tile is drawn
  * once, then served from cache (the server tells each draw, and the test counts them). A login
- * draws the person's first picture and cuts the first view's tiles (up to the 800 px level) while
- * the browser loads the page, and scales the first view (first.png: the level 800 px wide, whole).
+ * draws the person's first picture and scales the first view (first.png: the level 800 px wide,
+ * whole) while the browser loads the page; the first view's tiles (up to the 800 px level) are cut
+ * once first.png has gone, not during the first paint.
  */
 
 let w: WebHarness | undefined;
@@ -24,8 +25,12 @@ describe('the map as tiles, each drawn once', () => {
     const drawn: string[] = [];
     w = await webHarness({ setup: `${fogSetup()}\n@referee /campaign settings spectators:0`, ticks: 1, web: { drawn: (what, key) => drawn.push(`${what} ${key}`) } });
     const { cookie, page } = await w.login(await w.link('alice'));
-    // The login set the first view going: the first picture, and every tile of the levels up to 800 px wide (1 + 1 + 2 x 2).
+    // The login set the first view going (the first picture, scaled to 800 px); nothing is cut before the page has its first view.
     const cut = () => drawn.filter((d) => d.startsWith('tile'));
+    await vi.waitFor(() => expect(drawn.filter((d) => d.startsWith('level'))).toHaveLength(1), { timeout: 120_000, interval: 50 });
+    expect(cut()).toEqual([]);
+    // Once first.png has gone, every tile of the levels up to 800 px wide is cut (1 + 1 + 2 x 2).
+    expect((await get(`${page}/first.png`, cookie)).status).toBe(200);
     await vi.waitFor(() => expect(cut()).toHaveLength(6), { timeout: 120_000, interval: 50 });
     expect(cut().map((d) => d.replace(/^.*\|t/, '')).sort()).toEqual(['10/0/0', '10/0/1', '10/1/0', '10/1/1', '8/0/0', '9/0/0']);
     const version = async () => ((await (await get(`${page}/page.json`, cookie)).json()) as { version: string }).version;
@@ -80,7 +85,8 @@ describe('the map as tiles, each drawn once', () => {
     expect((await get(`${page}/tile/${p.maxLevel}/0/0.png?v=${v}`)).status).toBe(404);
     const bob = await w.login(await w.link('bob'));
     expect((await get(`${bob.page}/tile/${p.maxLevel}/0/0.png?as=hadewych`, bob.cookie)).status).toBe(404);
-    // Bob's own first view, cut at his login.
+    // Bob's own first view, its tiles cut once his first.png has gone.
+    expect((await get(`${bob.page}/first.png`, bob.cookie)).status).toBe(200);
     await vi.waitFor(() => expect(cut().filter((d) => d.includes('|bob|'))).toHaveLength(6), { timeout: 120_000, interval: 50 });
     // A tick: a new version, new pictures.
     const before = drawn.length;

@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sqlRows } from '../support/sql.js';
+import { statementsRun } from './statementCount.js';
 import { webHarness, type WebHarness } from './webHarness.js';
 
 /*
@@ -187,3 +189,57 @@ describe('an open page is told only of changes it can see', () => {
   });
 });
 
+
+describe('live updates are pushed on commit, not polled per page', () => {
+  it('GIVEN alice\'s open page and a server whose watch would run its first round in an hour WHEN a half period is played THEN the update is pushed at once (by the commit, no round)', { timeout: 300_000 }, async () => {
+    w = await webHarness({ setup: PUBLIC_SETUP, web: { pollMs: 3_600_000 } });
+    const p = await openPage(w, 'alice');
+    await p.next('hello');
+    const before = (await p.json()).campaign.time;
+    await w.h.run('!tick');
+    await p.next('update');
+    expect((await p.json()).campaign.time).not.toBe(before);
+  });
+
+  it('GIVEN one open page, then five (alice twice, bob, the referee, the spectators) WHEN nothing moves THEN each round of the watch costs ONE statement for all of them, whatever their number, and pushes nothing', { timeout: 300_000 }, async () => {
+    const rounds: (() => void)[] = [];
+    w = await webHarness({ setup: `${PUBLIC_SETUP}\n@referee /campaign settings spectators:0`, web: { schedule: (c) => (rounds.push(c), () => undefined) } });
+    const round = (): void => { for (const r of rounds) r(); };
+    const bodies: string[] = [];
+    const open = async (events: string, cookie?: string): Promise<void> => {
+      const res = await fetch(events, cookie ? { headers: { cookie } } : {});
+      expect(res.status).toBe(200);
+      const i = bodies.push('') - 1;
+      const reader = res.body!.getReader();
+      void (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          bodies[i] += new TextDecoder().decode(value);
+        }
+      })();
+    };
+    const person = async (user: string): Promise<void> => {
+      const { cookie, page } = await w!.login(await w!.link(user));
+      await open(`${page}/events`, cookie);
+    };
+    const idle = async (): Promise<string[]> => {
+      round(); // the campaign first seen by the watch (or a stream just opened): its pages checked once
+      return statementsRun(w!.h.app.db, () => {
+        for (let i = 0; i < 5; i++) round();
+      });
+    };
+    await person('alice');
+    const one = await idle();
+    for (const user of ['alice', 'bob', 'referee']) await person(user);
+    const campaignId = String(sqlRows(w.h.app.db, 'select id from campaigns')[0]?.[0]);
+    await open(`${w.web.url}/s/${campaignId}/events`);
+    const five = await idle();
+    expect(one, one.join('\n')).toHaveLength(5);
+    expect(five, five.join('\n')).toHaveLength(5);
+    expect(new Set([...one, ...five]).size).toBe(1);
+    expect(one[0]).toMatch(/campaigns/);
+    await vi.waitFor(() => expect(bodies.filter((b) => b.includes('event: hello'))).toHaveLength(5));
+    expect(bodies.filter((b) => b.includes('event: update'))).toEqual([]);
+  });
+});

@@ -62,7 +62,7 @@ function commanderInputs(tx: CampaignTx, who: WebReader, armyIds: readonly strin
     // The half periods played (the timeline's days, and which frame a past day shows), from the ticks' key: played or undone, never changed.
     tx.read.tickSpan(),
     // Closed contacts (their intel) and the estimates the map draws from them, read from their rows.
-    armyIds.map((id) => [tx.read.closedContacts(id).map((c) => c.id), tx.read.closedEstimates(id)]),
+    armyIds.map((id) => [tx.read.closedContactIds(id), tx.read.closedEstimates(id)]),
     Object.values(s.couriers).filter((c) => armyIds.includes(c.fromArmy)),
     audiences,
     newest,

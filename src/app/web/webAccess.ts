@@ -1,4 +1,4 @@
-import { stateRevision, stateRevisions } from '../../db/campaignRepo.js';
+import { campaignPulses, stateRevision, type CampaignPulse } from '../../db/campaignRepo.js';
 import { writeTransaction } from '../../db/client.js';
 import { lastEventId } from '../../db/eventRepo.js';
 import { claimInteraction } from '../../db/interactionRepo.js';
@@ -101,11 +101,12 @@ export function webVersion(app: App, campaignId: string): string | undefined {
 }
 
 /**
- * The stored revisions of several campaigns (gone ones left out), in one statement whatever their
- * number: how the web server learns of changes committed by other processes (src/web/drawAhead.ts).
+ * The pulse of several campaigns (their stored revision, and a fingerprint that moves with the
+ * revision, the log and the referee's inbox), gone ones left out, in one statement whatever their
+ * number: how the web server learns of changes committed by other processes (src/web/campaignWatch.ts).
  */
-export function campaignRevisions(app: App, campaignIds: readonly string[]): Map<string, number> {
-  return stateRevisions(app.db, campaignIds);
+export function campaignsPulse(app: App, campaignIds: readonly string[]): Map<string, CampaignPulse> {
+  return campaignPulses(app.db, campaignIds);
 }
 
 /** The campaigns in which a person (e.g. logged in with Discord) has a page: they referee it or command in it. */
