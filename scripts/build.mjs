@@ -16,6 +16,7 @@ import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distUpToDate, takeBuildLock } from './buildState.mjs';
+import { bundleMain } from './bundle.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -40,6 +41,7 @@ if (result.status !== 0) {
   process.stderr.write('The build failed: the TypeScript errors are above.\n');
   process.exit(result.status ?? 1);
 }
+if (!(await bundleMain(dist))) process.stderr.write('esbuild is not installed: dist/src/main.js stays unbundled (a slower start).\n');
 for (const dir of ['assets', 'migrations', 'migrations-pg']) {
   rmSync(join(dist, dir), { recursive: true, force: true });
   cpSync(join(root, dir), join(dist, dir), { recursive: true });

@@ -1,0 +1,67 @@
+/**
+ * The bundle step of scripts/build.mjs: after tsc wrote dist/src/, `dist/src/main.js` is replaced by
+ * the same program bundled with esbuild (the app's ~400 modules, drizzle-orm's and zod's ~240, in a
+ * few files: the console's start loaded some 650 ES modules, one resolve and read each). The code
+ * `main.js` loads only on demand (the console, Discord, the shard manager) stays in its own chunk
+ * (`dist/src/chunk-*.js`), so the console never loads discord.js. Every other package stays external
+ * (native addons, CommonJS, and what runs in worker threads), and the worker threads still run the
+ * tsc output beside it. Each module's `import.meta.url` is rewritten to its tsc output's URL, so the
+ * paths it finds from there (assets/, migrations/, the worker files, its own source hash) are the
+ * same as unbundled.
+ */
+import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+
+/** Pure ES-module packages bundled in; every other bare import stays an `import` of node_modules. */
+const BUNDLED = new Set(['drizzle-orm', 'zod']);
+
+const BANNER = '// Bundled by scripts/bundle.mjs from main.tsc.js (tsc\'s output).';
+
+function packageName(spec) {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Bundles `dist/src/main.js` in place. Returns false (the tsc output stays as it is) when esbuild is not installed. */
+export async function bundleMain(dist) {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    return false;
+  }
+  const out = join(dist, 'src');
+  // tsc builds incrementally and rewrites main.js only when main.ts changed: its own output is kept
+  // as main.tsc.js (the bundle's input), recognised by not starting with the bundle's banner.
+  const entry = join(out, 'main.js');
+  const input = join(out, 'main.tsc.js');
+  if (!readFileSync(entry, 'utf8').startsWith(BANNER)) copyFileSync(entry, input);
+  for (const f of readdirSync(out)) if (/^chunk-.*\.js$/.test(f)) rmSync(join(out, f));
+  const keepUrls = {
+    name: 'valormr-paths',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED.has(packageName(args.path)) || args.path.startsWith('node:') ? undefined : { path: args.path, external: true }));
+      build.onLoad({ filter: /\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!args.path.startsWith(out + '/') || !text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+        const own = `new URL(${JSON.stringify('./' + relative(out, args.path))}, import.meta.url).href`;
+        return { contents: text.replaceAll('import.meta.url', own), loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+  await esbuild.build({
+    entryPoints: { main: input },
+    banner: { js: BANNER },
+    outdir: out,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    plugins: [keepUrls],
+  });
+  return true;
+}
