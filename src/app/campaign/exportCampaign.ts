@@ -32,22 +32,22 @@ export function exportedState(state: CampaignState): CampaignState {
  * transaction; the log is written out from its stored text, so a season's export stays fast.
  */
 export function exportCampaign(app: App, actor: Actor, uploadLimit?: number): Reply[] {
-  return readCampaign(app, { actor }, (tx) => {
+  // The document is read in one read transaction; compressing it (seconds for a season) is done after, holding nothing.
+  const { json, count, armies, name, id } = readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
-    const { json, count } = exportJson(tx);
-    const armies = Object.keys(tx.state.armies).length;
-    const fitted = fitUpload({ name: `${tx.state.name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, data: new TextEncoder().encode(json) }, uploadLimit);
-    const what = `Export of **${tx.state.name}**: ${armies} armies, ${count} events`;
-    if (fitted.kind === 'tooLarge') {
-      // A long campaign's export outgrows what Discord takes: said plainly, with the way round it.
-      return [ephemeral(`${what}: ${sizeText(fitted.bytes)}, ${sizeText(fitted.compressedBytes)} compressed, more than the ${sizeText(uploadLimit ?? 0)} Discord lets the bot upload here. `
-        + `The bot's host can write it to a file: \`npm run export -- ${tx.meta.id}\` (docs/replay.md).`,
-      { format: EXPORT_FORMAT, campaignId: tx.meta.id, armies, events: count, tooLarge: { bytes: fitted.bytes, compressedBytes: fitted.compressedBytes, limit: uploadLimit } })];
-    }
-    const note = fitted.kind === 'compressed' ? `; compressed (gzip) from ${sizeText(fitted.bytes)} to fit Discord's ${sizeText(uploadLimit ?? 0)} (\`npm run replay\` reads it as it is)` : '';
-    // The document is the file; the reply's data only says what it holds.
-    return [ephemeral(`${what}${note}.`, { format: EXPORT_FORMAT, campaignId: tx.meta.id, armies, events: count, file: fitted.file.name }, [fitted.file])];
+    return { ...exportJson(tx), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
   });
+  const fitted = fitUpload({ name: `${name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, data: new TextEncoder().encode(json) }, uploadLimit);
+  const what = `Export of **${name}**: ${armies} armies, ${count} events`;
+  if (fitted.kind === 'tooLarge') {
+    // A long campaign's export outgrows what Discord takes: said plainly, with the way round it.
+    return [ephemeral(`${what}: ${sizeText(fitted.bytes)}, ${sizeText(fitted.compressedBytes)} compressed, more than the ${sizeText(uploadLimit ?? 0)} Discord lets the bot upload here. `
+      + `The bot's host can write it to a file: \`npm run export -- ${id}\` (docs/replay.md).`,
+    { format: EXPORT_FORMAT, campaignId: id, armies, events: count, tooLarge: { bytes: fitted.bytes, compressedBytes: fitted.compressedBytes, limit: uploadLimit } })];
+  }
+  const note = fitted.kind === 'compressed' ? `; compressed (gzip) from ${sizeText(fitted.bytes)} to fit Discord's ${sizeText(uploadLimit ?? 0)} (\`npm run replay\` reads it as it is)` : '';
+  // The document is the file; the reply's data only says what it holds.
+  return [ephemeral(`${what}${note}.`, { format: EXPORT_FORMAT, campaignId: id, armies, events: count, file: fitted.file.name }, [fitted.file])];
 }
 
 /** The export of a campaign by its id, as `/campaign export` gives its referee (`npm run db:copy` checks a copy with it). */
