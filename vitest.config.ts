@@ -2,8 +2,6 @@ import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import DurationReporter from './tests/setup/durationReporter.js';
-import { DurationSequencer } from './tests/setup/durationSequencer.js';
 
 /**
  * Test files that stay on SQLite in the `postgres` project, each with why. Everything else under
@@ -76,10 +74,6 @@ export default defineConfig({
     // Generous: a test must pass on a loaded machine (speed is the bench's); a hang still ends.
     hookTimeout: 300_000,
     pool: 'forks',
-    // Longest files first, by tests/durations.json, so the workers finish together (a fresh clone
-    // has no results cache to order by); `npm run test:durations` records it again.
-    sequence: { sequencer: DurationSequencer },
-    ...(process.env.VALORMR_RECORD_DURATIONS ? { reporters: ['default', new DurationReporter()] } : {}),
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, where most
     // of the slow files wait on child processes (real bots, kills, builds, Chromium). Two at least.
     maxWorkers: Math.max(2, availableParallelism()),
