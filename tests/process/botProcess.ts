@@ -1,11 +1,12 @@
 /**
- * Real OS processes for the tests: the bot's entry point started with `node` (through tsx's
- * loader in the same process, or the compiled dist/), its output collected line by line, its exit
+ * Real OS processes for the tests: the bot's entry point started with `node` (the compiled dist/,
+ * or a TypeScript file through tsx's loader in the same process), its output collected line by line, its exit
  * timed. Every process started here is killed by `killAll` (call it in afterEach/afterAll).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedBuild } from '../support/sharedBuild.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -124,9 +125,26 @@ export function startProcess(args: readonly string[], env: NodeJS.ProcessEnv): B
   };
 }
 
-/** The bot from its TypeScript sources, in one node process (tsx's loader, no extra process). */
+/**
+ * Builds dist/ if a source changed since its last build (scripts/build.mjs --if-stale), once per
+ * distinct input in a test run (tests/support/sharedBuild.ts). Call it in a file's beforeAll before
+ * `startBot`: a build takes a minute or more on a loaded machine (the hook's timeout is generous).
+ */
+export function buildBot(): void {
+  sharedBuild(ROOT, () => {
+    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr || build.stdout}`);
+  });
+}
+
+/**
+ * The compiled bot (`node dist/src/main.js`, as `npm start` runs it; `buildBot()` first): the
+ * program that ships, and a start without tsx's loader (seconds a start on a loaded machine, and
+ * these files start dozens). The TypeScript entry through tsx is `npm run dev`'s, started by
+ * tests/process/startupErrors.test.ts's console and tests/process/outboxWorkers.test.ts's workers.
+ */
 export function startBot(env: Record<string, string>, args: readonly string[] = []): BotProcess {
-  return startProcess(['--import', 'tsx', 'src/main.ts', ...args], botEnv(env));
+  return startProcess(['dist/src/main.js', ...args], botEnv(env));
 }
 
 /** Kills every process these helpers started that is still running (and waits for them). */

@@ -10,10 +10,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOrExplain } from '../../src/databaseGuard.js';
 import { failureLine } from '../../src/failure.js';
-import { botEnv, killAll, ROOT, startBot, startProcess, type BotProcess } from './botProcess.js';
+import { buildBot, botEnv, killAll, ROOT, startBot, startProcess, type BotProcess } from './botProcess.js';
+
+// The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
+beforeAll(buildBot);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-startup-'));
 
