@@ -140,8 +140,7 @@ export function buildBot(): void {
 /**
  * The compiled bot (`node dist/src/main.js`, as `npm start` runs it; `buildBot()` first): the
  * program that ships, and a start without tsx's loader (seconds a start on a loaded machine, and
- * these files start dozens). The TypeScript entry through tsx is `npm run dev`'s, started by
- * tests/process/startupErrors.test.ts's console and tests/process/outboxWorkers.test.ts's workers.
+ * these files start dozens). The TypeScript entry through tsx is `npm run dev`'s.
  */
 export function startBot(env: Record<string, string>, args: readonly string[] = []): BotProcess {
   return startProcess(['dist/src/main.js', ...args], botEnv(env));

@@ -25,8 +25,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The console from its sources on this database, its input a pipe (JSON lines out). */
-const startConsole = (db: string) => startProcess(['--import', 'tsx', 'src/console/main.ts', '--db', db], botEnv({ WEB: 'off' }));
+/** The compiled console (dist/, built in beforeAll) on this database, its input a pipe (JSON lines out). */
+const startConsole = (db: string) => startProcess(['dist/src/console/main.js', '--db', db], botEnv({ WEB: 'off' }));
 
 describe('start-up errors name the file and the next step', () => {
   it('GIVEN DATABASE_PATH at a file that is not a database WHEN the bot starts THEN it exits 1 naming the file and saying to restore or move it', async () => {
