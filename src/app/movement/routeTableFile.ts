@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import type { MapModel } from '../../engine/map/index.js';
-import { keepRouteTables, type RouteTables, type RouteTableStore } from '../../engine/movement/routeProfile.js';
+import { keepRouteTables, type RouteTables, type RouteTableStore } from '../../engine/movement/index.js';
 import type { App } from '../app.js';
 
 /**
