@@ -1,6 +1,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { SESSION_NAME } from '../processTag.js';
 import { mayChange } from './keptAnswers.js';
+import { TrafficCounter } from './traffic.js';
 import { hidePassword, StoreBusyError, StoreUnavailableError } from '../storeErrors.js';
 import type { BridgeAnswer, BridgeCall, BridgeFailure, BridgeRequest, BridgeWorkerData, PgStatement, StatementResult } from './bridgeProtocol.js';
 
@@ -50,6 +51,8 @@ export interface PgBridge {
   unsentFrom(mark: number): number | undefined;
   /** Drops the unsent statements from `mark` on; whether `mark` itself was among them (never reached the server). */
   dropUnsent(mark: number): boolean;
+  /** What this bridge has sent: round trips, posts and statements (traffic.ts). */
+  readonly traffic: TrafficCounter;
   /** Ends the connection and the worker thread. */
   close(): void;
 }
@@ -129,6 +132,7 @@ class SyncBridge implements PgBridge {
   // The connection was lost inside a transaction: everything until its ROLLBACK is refused, so no
   // statement of it runs outside it on a new connection.
   private lostTransaction = false;
+  readonly traffic = new TrafficCounter();
 
   constructor(readonly url: string, private readonly timeoutMs: number) {
     this.settings = [
@@ -256,6 +260,7 @@ class SyncBridge implements PgBridge {
     }
     const before = this.inTransaction;
     const after = statements.reduce((open, s) => openAfter(s, open), before);
+    this.traffic.count(statements, wait);
     if (!wait) {
       this.postRequest({ kind: 'batch', statements, inTransaction: before });
       this.inTransaction = after;
