@@ -12,6 +12,7 @@ import { benchRender } from './render.js';
 import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
+import { startSettings } from './startSettings.js';
 import { figure, line, median, round2 } from './stats.js';
 import { benchWebIdleRss } from './web.js';
 
@@ -65,12 +66,13 @@ const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
 
-/** The allocator settings `npm start` runs the bot with (package.json, docs/deploy.md). */
-const START_ALLOCATOR = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } as const;
+/** The allocator settings and node flags `npm start` runs the bot with (read from package.json; docs/deploy.md). */
+const START = startSettings();
+const START_ALLOCATOR = START.env;
 
 if (args.scale && process.env.MALLOC_ARENA_MAX === undefined) {
   // The scale section's memory figure is the bot's as it runs: the section runs again, with them.
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...START_ALLOCATOR } });
+  const child = spawn(process.execPath, [...START.nodeFlags, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...START_ALLOCATOR } });
   process.exit(await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1))));
 }
 
@@ -206,9 +208,9 @@ async function memoryInChild(): Promise<{ rssMb: number; rssIdleMb: number }> {
   ensureBuilt();
   const script = fileURLToPath(new URL('./memoryChild.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
-    // With the allocator settings `npm start` uses (package.json, docs/deploy.md).
+    // With the allocator settings and node flags `npm start` uses (package.json, docs/deploy.md).
     const env = { ...process.env, ...START_ALLOCATOR };
-    const child = spawn(process.execPath, ['--expose-gc', script], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    const child = spawn(process.execPath, [...START.nodeFlags, '--expose-gc', script], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
