@@ -10,6 +10,17 @@ import { sharedBuild } from '../support/sharedBuild.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * `npm start`'s prestart step for a test that runs the compiled bot: dist/ built from these sources
+ * when it is stale, once per test run across the test files that ask (tests/support/sharedBuild.ts).
+ */
+export function buildDist(): void {
+  sharedBuild(ROOT, () => {
+    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`scripts/build.mjs --if-stale failed (${build.status}): ${build.stderr}`);
+  });
+}
+
 export interface Exit {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
