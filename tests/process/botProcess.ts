@@ -137,19 +137,7 @@ export function startProcess(args: readonly string[], env: NodeJS.ProcessEnv): B
 }
 
 /**
- * Builds dist/ if a source changed since its last build (scripts/build.mjs --if-stale), once per
- * distinct input in a test run (tests/support/sharedBuild.ts). Call it in a file's beforeAll before
- * `startBot`: a build takes a minute or more on a loaded machine (the hook's timeout is generous).
- */
-export function buildBot(): void {
-  sharedBuild(ROOT, () => {
-    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr || build.stdout}`);
-  });
-}
-
-/**
- * The compiled bot (`node dist/src/main.js`, as `npm start` runs it; `buildBot()` first): the
+ * The compiled bot (`node dist/src/main.js`, as `npm start` runs it; `buildDist()` first, in the file's beforeAll): the
  * program that ships, and a start without tsx's loader (seconds a start on a loaded machine, and
  * these files start dozens). The TypeScript entry through tsx is `npm run dev`'s.
  */

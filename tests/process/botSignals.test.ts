@@ -16,13 +16,13 @@ import { enqueue, outboxByStatus } from '../../src/db/outboxRepo.js';
 import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { buildBot, killAll, ROOT, sleep, startBot, type BotProcess } from './botProcess.js';
+import { buildDist, killAll, ROOT, sleep, startBot, type BotProcess } from './botProcess.js';
 import { describeTarget } from '../../src/app/storeTarget.js';
 import { sqlNumber, sqlRows, sqlValue } from '../support/sql.js';
 import { onPostgres, sharedTestStore, storeEnv } from '../support/store.js';
 
 // The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
-beforeAll(buildBot);
+beforeAll(buildDist);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-bot-'));
 let fake: FakeDiscord;

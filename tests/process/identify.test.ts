@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { buildBot, killAll, startBot } from './botProcess.js';
+import { buildDist, killAll, startBot } from './botProcess.js';
 
 // The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
-beforeAll(buildBot);
+beforeAll(buildDist);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-identify-'));
 let fake: FakeDiscord | undefined;

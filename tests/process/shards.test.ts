@@ -15,12 +15,12 @@ import { createApp } from '../../src/app/createApp.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { FakeDiscord, shardOf } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { buildBot, isAlive, killAll, sleep, startBot } from './botProcess.js';
+import { buildDist, isAlive, killAll, sleep, startBot } from './botProcess.js';
 import { tinyScenario } from './tinyScenario.js';
 import { rawSqlite } from '../../src/db/client.js';
 
 // The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
-beforeAll(buildBot);
+beforeAll(buildDist);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-shards-'));
 let fake: FakeDiscord | undefined;

@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOrExplain } from '../../src/databaseGuard.js';
 import { failureLine } from '../../src/failure.js';
-import { buildBot, botEnv, killAll, ROOT, startBot, startProcess, type BotProcess } from './botProcess.js';
+import { botEnv, buildDist, killAll, ROOT, startBot, startProcess, type BotProcess } from './botProcess.js';
 
 // The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
-beforeAll(buildBot);
+beforeAll(buildDist);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-startup-'));
 

@@ -14,12 +14,12 @@ import { createApp } from '../../src/app/createApp.js';
 import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { buildBot, killAll, sleep, startBot } from './botProcess.js';
+import { buildDist, killAll, sleep, startBot } from './botProcess.js';
 import { sqlNumber } from '../support/sql.js';
 import { sharedTestStore, storeEnv } from '../support/store.js';
 
 // The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
-beforeAll(buildBot);
+beforeAll(buildDist);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-twice-'));
 let fake: FakeDiscord | undefined;
