@@ -29,8 +29,7 @@ import { FakeDiscord, type RecordedCall } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { cloneCampaign, type CloneTarget } from '../support/pgClone.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
-import { sharedBuild } from '../support/sharedBuild.js';
-import { isAlive, killAll, ROOT, sleep } from './botProcess.js';
+import { buildDist, isAlive, killAll, sleep } from './botProcess.js';
 import { allReady, crash, startMachine, type Machine } from './machines.js';
 import { tinyScenario } from './tinyScenario.js';
 
@@ -61,10 +60,7 @@ const RUN = process.env.VALORMR_MACHINES === '1';
 // The machines run the compiled bot (dist/, as `npm start` does): the run's one build of these sources.
 beforeAll(() => {
   if (!RUN) return;
-  sharedBuild(ROOT, () => {
-    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
-    expect(build.status, build.stderr).toBe(0);
-  });
+  buildDist();
 }, 600_000);
 
 let allMachines: Machine[] = [];
