@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -294,9 +294,13 @@ export async function benchScan(dir: string, campaigns = 1000): Promise<Stats> {
  * firstMoveMs: the first `/move` a freshly started bot handles on a 200 x 200 map. A campaign on
  * the synthetic 200 x 200 map (40 armies) is created and started here, the database closed, then
  * each run is a fresh process of the compiled bot (bench/firstMoveChild.mjs) timing its first
- * `/move` (an infantry army sent 30 hexes across the map). Median of `runs` processes.
+ * `/move` (an infantry army sent 30 hexes across the map), alternated: a restart that finds the
+ * route tables the last process kept beside the database (`<database>-layers/routes/`: firstMoveMs,
+ * what a restarted bot does) and one with that folder removed first, that builds them
+ * (firstMoveColdMs: the first `/move` after a campaign is created or after the bot's code changed).
+ * Both move the same army to the same hex. Medians of `runs` processes each.
  */
-export async function benchFirstMove(dir: string, runs = 3): Promise<Stats> {
+export async function benchFirstMove(dir: string, runs = 3): Promise<{ warm: Stats; cold: Stats }> {
   const file = join(dir, 'first-move.json');
   writeFileSync(file, JSON.stringify(syntheticScenario({ width: 200, height: 200, armies: 40 })));
   const databasePath = join(dir, 'first-move.db');
@@ -306,9 +310,8 @@ export async function benchFirstMove(dir: string, runs = 3): Promise<Stats> {
   h.close();
   ensureBuilt();
   const script = fileURLToPath(new URL('./firstMoveChild.mjs', import.meta.url));
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, [script, databasePath, 'first-move', `@referee /move army:a${i * 2} to:${i % 2 === 0 ? '032033' : '033032'}`], { encoding: 'utf8' });
+  const once = (line: string): number => {
+    const r = spawnSync(process.execPath, [script, databasePath, 'first-move', line], { encoding: 'utf8' });
     const last = (r.stdout ?? '').trim().split('\n').at(-1) ?? '';
     let parsed: { ms: number; refused: boolean; answer?: string };
     try {
@@ -317,9 +320,19 @@ export async function benchFirstMove(dir: string, runs = 3): Promise<Stats> {
       throw new Error(`bench/firstMoveChild.mjs failed (exit ${r.status}): ${r.stdout}${r.stderr}`);
     }
     if (parsed.refused) throw new Error(`bench: the first /move was refused: ${parsed.answer}`);
-    samples.push(parsed.ms);
+    return parsed.ms;
+  };
+  const warm: number[] = [];
+  const cold: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const line = `@referee /move army:a${i * 2} to:${i % 2 === 0 ? '032033' : '033032'}`;
+    rmSync(join(`${databasePath}-layers`, 'routes'), { recursive: true, force: true });
+    cold.push(once(line));
+    warm.push(once(line));
   }
-  const st = stats(samples);
-  report('first /move after a start, 200 x 200 (fresh process each)', st, '< 100 ms');
-  return st;
+  const st = stats(warm);
+  const coldSt = stats(cold);
+  report('first /move after a restart, 200 x 200 (route tables kept)', st, '< 100 ms');
+  report('  the same with no route tables on disk (built, then kept)', coldSt);
+  return { warm: st, cold: coldSt };
 }

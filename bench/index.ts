@@ -30,7 +30,9 @@ import { benchWebIdleRss } from './web.js';
  *   search, walk, schedule; corner to corner for infantry, cavalry and a courier, and a target
  *   that cannot be reached); no database.
  * - firstMoveMs: the first `/move` a freshly started (compiled) bot handles on a 200 x 200 map
- *   (fresh process each run: route tables for the army's profile built on the way).
+ *   (fresh process each run), the route tables the last process kept beside the database found.
+ * - firstMoveColdMs: the same with no route tables on disk (built on the way, then kept): the
+ *   first `/move` after a campaign's creation or a new version of the engine.
  * - tick200Ms, tick800Ms: a whole tick of 200 / 800 armies on 100 x 100 hexes as played:
  *   `playTick`, the tick's one transaction (load, engine, save, log, outbox with its map as a
  *   picture to draw), then its delivery (the 100 x 100 map drawn off the main thread); the
@@ -165,7 +167,11 @@ Object.assign(figures, { snapshotMs: render.snapshotMs, snapshotBytes: render.sn
 
 line('\n## Route search');
 figures.moveWorstMs = benchRoute().worstMs;
-figures.firstMoveMs = (await benchFirstMove(dir)).median;
+{
+  const firstMove = await benchFirstMove(dir);
+  figures.firstMoveMs = firstMove.warm.median;
+  figures.firstMoveColdMs = firstMove.cold.median;
+}
 
 line('\n## App layer (console transport, WAL database files)');
 const commands = await benchCommands(dir);
