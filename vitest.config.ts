@@ -31,6 +31,7 @@ const SQLITE_ONLY: Readonly<Record<string, string>> = {
   'tests/app/statics.test.ts': "copies a campaign row through SQLite's pragma_table_info and json_set",
   'tests/scenarios/upgrade.test.ts': "opens the previous release's SQLite file (tests/fixtures/v1-campaign.db)",
   'tests/process/shards.test.ts': 'asserts each shard plays its own guilds, the SQLite rule; on PostgreSQL any process plays any campaign (tests/process/pgMachines)',
+  'tests/process/pgMachines.test.ts': 'asks for PostgreSQL itself (three machines on one server); a second run would play the same 1,000 campaigns again',
   'tests/process/identify.test.ts': "the gateway's identify pacing across shards; the store plays no part",
 };
 
