@@ -59,13 +59,29 @@ const insertMessage = perConnection((q, { outboxMessages: o }) => q.insert(o).va
 type QueuedRow = Required<Pick<Outbox['$inferInsert'], 'campaignId' | 'to' | 'userId' | 'channelId' | 'content' | 'data' | 'pictures' | 'buttons' | 'cards'
   | 'mentions' | 'nextAttemptAt' | 'dedupeKey' | 'nonce' | 'createdAt'>>;
 
+/** Per database handle: how many times this process queued a message or gave claims back (queuedHere). */
+const queuedCounts = new WeakMap<Database, number>();
+const noteQueued = (db: Database): void => void queuedCounts.set(db, (queuedCounts.get(db) ?? 0) + 1);
+
+/**
+ * How many times this process has queued a message, or given claimed ones back, on `db`: what may
+ * make a message due now. It only grows (a queue rolled back with its transaction counts too).
+ * Delivery compares it with its value at the last look that found nothing due
+ * (DeliveryLanes.fillIfQueued), so a command that queued nothing costs no look.
+ */
+export function queuedHere(db: Database): number {
+  return queuedCounts.get(db) ?? 0;
+}
+
 /** Queues a message; a message with a dedupe key already queued is ignored. Returns whether it was added. */
 export function enqueue(db: Database, m: NewOutboxMessage, now: string): boolean {
+  noteQueued(db);
   return insertMessage(db).run(queuedRow(m, now)).changes > 0;
 }
 
 /** Queues a message in the open transaction, as `enqueue` does, without waiting to learn whether it was added (prepared.ts `runUnanswered`). */
 export function queueMessage(db: Database, m: NewOutboxMessage, now: string): void {
+  noteQueued(db);
   runUnanswered(insertMessage(db), queuedRow(m, now));
 }
 
@@ -162,6 +178,7 @@ const release = perConnection((q, { outboxMessages: o }) => q.update(o).set({ cl
 
 /** Ends the claims of a worker that is gone (its process died): its items may be taken over at once. */
 export function releaseClaims(db: Database, owner: string): number {
+  noteQueued(db);
   return release(db).run({ owner }).changes;
 }
 
