@@ -1,6 +1,6 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import { oneStatement, writeTransaction } from '../db/client.js';
-import { anyDue, claimDue, pruneOutbox, queuedHere, type OutboxRow } from '../db/outboxRepo.js';
+import { writeTransaction } from '../db/client.js';
+import { claimIfDue, pruneOutbox, queuedHere, type OutboxRow } from '../db/outboxRepo.js';
 import type { App } from './app.js';
 import { deliverOne } from './deliverOne.js';
 import { newDeliveryOwner, releaseDeadClaims } from './deliveryClaims.js';
@@ -125,14 +125,15 @@ export class DeliveryLanes {
         return;
       }
       const now = this.app.clock.now();
-      // An idle poll (several times a second under Discord) reads; only work to claim takes the write lock.
+      // An idle poll (several times a second under Discord) takes no write lock on SQLite (outboxRepo claimIfDue).
       const queued = queuedHere(this.app.db);
-      if (!anyDue(this.app.db, now.toISOString())) {
+      const rows = claimIfDue(this.app.db, this.owner, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), free);
+      if (rows.length === 0) {
+        // Nothing to claim now: what comes of this process's own queue makes the next fillIfQueued look.
         this.quietAt = queued;
         return;
       }
       this.quietAt = undefined;
-      const rows = oneStatement(this.app.db, () => claimDue(this.app.db, this.owner, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), free));
       let ahead = false;
       for (const row of rows) ahead = this.start(row, at) || ahead;
       // Messages gone to draw their pictures left their lanes free: claim again for those.
