@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -205,7 +205,7 @@ export async function benchTickPlayed(dir: string, ticks = 12, store?: string): 
  * the main thread). The transaction alone is reported beside it.
  * Before every timed tick each army gets a fresh `/move` (untimed).
  */
-export async function benchSyntheticTick(dir: string, armies: number, ticks: number): Promise<{ stats: Stats; minOrdered: number }> {
+export async function benchSyntheticTick(dir: string, armies: number, ticks: number): Promise<{ stats: Stats; minOrdered: number; transactionCpu: Stats }> {
   const file = join(dir, `synthetic-${armies}.json`);
   const scenario = syntheticScenario({ width: 100, height: 100, armies }) as { armies: unknown[] } & Record<string, unknown>;
   // A scenario file holds at most 500 armies (schema), so a bigger campaign gets the rest added
@@ -229,26 +229,36 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
   const rnd = lcg(armies);
   const samples: number[] = [];
   const transaction: number[] = [];
+  // The transaction's CPU time (the process's, while nothing else in it runs: the last tick's map
+  // was drawn before): on a loaded machine wall time says more about the neighbours than the tick.
+  const transactionCpu: number[] = [];
   let minOrdered = Infinity;
   for (let i = 0; i < ticks; i++) {
     const o = await orderEveryArmy(h, map, rnd);
     minOrdered = Math.min(minOrdered, o.ordered);
     const campaignId = h.campaignId();
     let tx = 0;
+    let cpu = 0;
     samples.push(await time(async () => {
+      const c0 = process.cpuUsage();
       tx = await time(() => {
         const outcome = playTick(h.app, { campaignId }, { force: true });
         if (!outcome.played) throw new Error(`bench: the tick was not played (${outcome.reason})`);
       });
+      const c = process.cpuUsage(c0);
+      cpu = (c.user + c.system) / 1000;
       await h.session.flush();
     }));
     transaction.push(tx);
+    transactionCpu.push(cpu);
   }
   h.close();
   const st = stats(samples);
   report(`tick, ${armies} armies on 100 x 100, with its delivery (map drawn off-thread), ordered >= ${minOrdered}`, st, armies <= 200 ? '< 40 ms' : '< 250 ms');
   report(`  of which the tick's transaction (engine + app)`, stats(transaction));
-  return { stats: st, minOrdered };
+  const cpuStats = stats(transactionCpu);
+  report(`  the transaction's CPU time`, cpuStats);
+  return { stats: st, minOrdered, transactionCpu: cpuStats };
 }
 
 /**
@@ -284,9 +294,13 @@ export async function benchScan(dir: string, campaigns = 1000): Promise<Stats> {
  * firstMoveMs: the first `/move` a freshly started bot handles on a 200 x 200 map. A campaign on
  * the synthetic 200 x 200 map (40 armies) is created and started here, the database closed, then
  * each run is a fresh process of the compiled bot (bench/firstMoveChild.mjs) timing its first
- * `/move` (an infantry army sent 30 hexes across the map). Median of `runs` processes.
+ * `/move` (an infantry army sent 30 hexes across the map), alternated: a restart that finds the
+ * route tables the last process kept beside the database (`<database>-layers/routes/`: firstMoveMs,
+ * what a restarted bot does) and one with that folder removed first, that builds them
+ * (firstMoveColdMs: the first `/move` after a campaign is created or after the bot's code changed).
+ * Both move the same army to the same hex. Medians of `runs` processes each.
  */
-export async function benchFirstMove(dir: string, runs = 3): Promise<Stats> {
+export async function benchFirstMove(dir: string, runs = 3): Promise<{ warm: Stats; cold: Stats }> {
   const file = join(dir, 'first-move.json');
   writeFileSync(file, JSON.stringify(syntheticScenario({ width: 200, height: 200, armies: 40 })));
   const databasePath = join(dir, 'first-move.db');
@@ -296,9 +310,8 @@ export async function benchFirstMove(dir: string, runs = 3): Promise<Stats> {
   h.close();
   ensureBuilt();
   const script = fileURLToPath(new URL('./firstMoveChild.mjs', import.meta.url));
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, [script, databasePath, 'first-move', `@referee /move army:a${i * 2} to:${i % 2 === 0 ? '032033' : '033032'}`], { encoding: 'utf8' });
+  const once = (line: string): number => {
+    const r = spawnSync(process.execPath, [script, databasePath, 'first-move', line], { encoding: 'utf8' });
     const last = (r.stdout ?? '').trim().split('\n').at(-1) ?? '';
     let parsed: { ms: number; refused: boolean; answer?: string };
     try {
@@ -307,9 +320,19 @@ export async function benchFirstMove(dir: string, runs = 3): Promise<Stats> {
       throw new Error(`bench/firstMoveChild.mjs failed (exit ${r.status}): ${r.stdout}${r.stderr}`);
     }
     if (parsed.refused) throw new Error(`bench: the first /move was refused: ${parsed.answer}`);
-    samples.push(parsed.ms);
+    return parsed.ms;
+  };
+  const warm: number[] = [];
+  const cold: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const line = `@referee /move army:a${i * 2} to:${i % 2 === 0 ? '032033' : '033032'}`;
+    rmSync(join(`${databasePath}-layers`, 'routes'), { recursive: true, force: true });
+    cold.push(once(line));
+    warm.push(once(line));
   }
-  const st = stats(samples);
-  report('first /move after a start, 200 x 200 (fresh process each)', st, '< 100 ms');
-  return st;
+  const st = stats(warm);
+  const coldSt = stats(cold);
+  report('first /move after a restart, 200 x 200 (route tables kept)', st, '< 100 ms');
+  report('  the same with no route tables on disk (built, then kept)', coldSt);
+  return { warm: st, cold: coldSt };
 }

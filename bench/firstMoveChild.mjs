@@ -3,7 +3,8 @@
  * the database given (a started campaign on a 200 x 200 map, made by bench/app.ts
  * `benchFirstMove`), then times the first `/move` this process handles (parse, route search with
  * whatever tables the map needs built for the army's profile, the saved order and its reply).
- * Args: <database> <channel> <console line>. Prints one JSON line: { ms, refused }.
+ * Args: <database> <channel> <console line>. Prints one JSON line: { ms, cpuMs, refused, answer }
+ * (cpuMs: the process's CPU time over the same span, steadier than ms on a loaded machine).
  */
 import { mkdtempSync } from 'node:fs';
 import process from 'node:process';
@@ -23,7 +24,9 @@ const app = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-2
 const outs = [];
 const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId, baseDir: process.cwd() }, outDir: mkdtempSync(join(tmpdir(), 'valormr-bench-')), write: (o) => outs.push(o) });
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 await session.handle(text);
 const ms = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
 app.close();
-process.stdout.write(`${JSON.stringify({ ms, refused: outs.some((o) => o.data?.error !== undefined), answer: outs[0]?.content?.slice(0, 120) })}\n`);
+process.stdout.write(`${JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, refused: outs.some((o) => o.data?.error !== undefined), answer: outs[0]?.content?.slice(0, 120) })}\n`);

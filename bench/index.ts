@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
+import { configureRenderPool } from '../src/render/renderPool.js';
 import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
 import { crashRounds } from '../tests/support/crashRounds.js';
 import { freshPostgresDatabase } from '../tests/support/postgres.js';
@@ -11,6 +12,7 @@ import { benchRender } from './render.js';
 import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
+import { startSettings } from './startSettings.js';
 import { figure, line, median, round2 } from './stats.js';
 import { benchWebIdleRss } from './web.js';
 
@@ -28,12 +30,15 @@ import { benchWebIdleRss } from './web.js';
  *   search, walk, schedule; corner to corner for infantry, cavalry and a courier, and a target
  *   that cannot be reached); no database.
  * - firstMoveMs: the first `/move` a freshly started (compiled) bot handles on a 200 x 200 map
- *   (fresh process each run: route tables for the army's profile built on the way).
+ *   (fresh process each run), the route tables the last process kept beside the database found.
+ * - firstMoveColdMs: the same with no route tables on disk (built on the way, then kept): the
+ *   first `/move` after a campaign's creation or a new version of the engine.
  * - tick200Ms, tick800Ms: a whole tick of 200 / 800 armies on 100 x 100 hexes as played:
  *   `playTick`, the tick's one transaction (load, engine, save, log, outbox with its map as a
  *   picture to draw), then its delivery (the 100 x 100 map drawn off the main thread); the
  *   transaction alone is on the human line. Every army is given a fresh `/move` before each tick
- *   (untimed; the line says how many took it).
+ *   (untimed; the line says how many took it). tick800TxCpuMs: the 800-army tick's transaction in
+ *   CPU time (steadier than wall time on a loaded machine).
  * - commandMedianMs, commandP99Ms: console commands in the app layer on a WAL database file, a
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
@@ -47,32 +52,37 @@ import { benchWebIdleRss } from './web.js';
  *   memory with the page on minus with WEB=off (idleRssWebOnMb, idleRssWebOffMb; bench/web.ts).
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
  * - The scale section runs alone with `--scale` (`--campaigns N`, default 1,000; `--idle N`,
- *   default 10,000; `--distinct`: every campaign's map a picture of its own): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
+ *   default 10,000; `--distinct`: every campaign's map a picture of its own; `--render-threads N`:
+ *   N render threads instead of the pool's default, to compare pool sizes): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
  *   scaleRssMb, scaleTicksMs, idleRssMb, idleScanMs (see bench/scale.ts). It runs in a child
  *   process with the allocator settings `npm start` uses, so its memory is the bot's as it runs.
+ * - `--ticks` runs tick200Ms and tick800Ms alone.
  * - tickPlayedMs: a Valormr tick as played (`playTick`, then its map drawn and encoded, then the
  *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, as a scheduled
  *   tick finds the bot: its render thread stopped by the idle timer, then pre-warmed by the minute
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, store: { type: 'string', default: 'sqlite' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
 
-/** The allocator settings `npm start` runs the bot with (package.json, docs/deploy.md). */
-const START_ALLOCATOR = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } as const;
+/** The allocator settings and node flags `npm start` runs the bot with (read from package.json; docs/deploy.md). */
+const START = startSettings();
+const START_ALLOCATOR = START.env;
 
 if (args.scale && process.env.MALLOC_ARENA_MAX === undefined) {
   // The scale section's memory figure is the bot's as it runs: the section runs again, with them.
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...START_ALLOCATOR } });
+  const child = spawn(process.execPath, [...START.nodeFlags, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...START_ALLOCATOR } });
   process.exit(await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1))));
 }
 
 if (args.scale) {
   // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
   line(`Valormr bench, scale section — node ${process.version}`);
+  // `--render-threads N`: the busy minute with N render threads instead of the pool's default (an A/B of the pool's size).
+  if (args['render-threads'] !== undefined) configureRenderPool({ threads: Number(args['render-threads']) });
   Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle), distinct: args.distinct }));
   finish();
   process.exit(0);
@@ -116,6 +126,19 @@ if (args.store === 'postgres') {
   process.exit(2);
 }
 
+if (args.ticks) {
+  // `npm run bench -- --ticks`: tick200Ms and tick800Ms alone (a profile of the big tick:
+  // `node --cpu-prof --import tsx bench/index.ts --ticks`).
+  line(`Valormr bench, synthetic ticks — node ${process.version}`);
+  figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
+  const tick800 = await benchSyntheticTick(dir, 800, 4);
+  figures.tick800Ms = tick800.stats.median;
+  figures.tick800TxCpuMs = tick800.transactionCpu.median;
+  await closeRenderPool();
+  finish();
+  process.exit(0);
+}
+
 if (args.delivery) {
   line(`Valormr bench, delivery section — node ${process.version}`);
   await benchDelivery();
@@ -144,7 +167,11 @@ Object.assign(figures, { snapshotMs: render.snapshotMs, snapshotBytes: render.sn
 
 line('\n## Route search');
 figures.moveWorstMs = benchRoute().worstMs;
-figures.firstMoveMs = (await benchFirstMove(dir)).median;
+{
+  const firstMove = await benchFirstMove(dir);
+  figures.firstMoveMs = firstMove.warm.median;
+  figures.firstMoveColdMs = firstMove.cold.median;
+}
 
 line('\n## App layer (console transport, WAL database files)');
 const commands = await benchCommands(dir);
@@ -155,7 +182,9 @@ figures.tickPlayedMs = played.scheduled.median;
 figures.tickPlayedWarmMs = played.warm.median;
 figures.tickPlayedColdestMs = played.coldest.median;
 figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
-figures.tick800Ms = (await benchSyntheticTick(dir, 800, 4)).stats.median;
+const tick800 = await benchSyntheticTick(dir, 800, 4);
+figures.tick800Ms = tick800.stats.median;
+figures.tick800TxCpuMs = tick800.transactionCpu.median;
 figures.scan1000Ms = (await benchScan(dir)).median;
 
 await benchDelivery();
@@ -185,9 +214,9 @@ async function memoryInChild(): Promise<{ rssMb: number; rssIdleMb: number }> {
   ensureBuilt();
   const script = fileURLToPath(new URL('./memoryChild.mjs', import.meta.url));
   return new Promise((resolve, reject) => {
-    // With the allocator settings `npm start` uses (package.json, docs/deploy.md).
+    // With the allocator settings and node flags `npm start` uses (package.json, docs/deploy.md).
     const env = { ...process.env, ...START_ALLOCATOR };
-    const child = spawn(process.execPath, ['--expose-gc', script], { stdio: ['ignore', 'pipe', 'inherit'], env });
+    const child = spawn(process.execPath, [...START.nodeFlags, '--expose-gc', script], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();

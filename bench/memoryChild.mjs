@@ -1,6 +1,6 @@
 /**
- * rss100Mb, in a fresh process running the COMPILED bot (dist/, as `npm start` runs it; the bench
- * builds it first): 100 Valormr campaigns on one WAL database file, each created, started and
+ * rss100Mb, in a fresh process running the COMPILED bot (dist/, as `npm start` runs it, with its
+ * allocator settings and node flags, bench/startSettings.ts; the bench builds it first): 100 Valormr campaigns on one WAL database file, each created, started and
  * played one tick with the console's `!tick` (the tick, then its public map drawn on a render
  * thread, encoded and delivered as a file). Resident memory of the whole process (every thread)
  * after a garbage collection, right after the last picture (rssMb) and once the idle render

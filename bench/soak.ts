@@ -12,6 +12,7 @@ import { answerPrompts, commandLines, openSeason, orderLines, recordBattles, typ
 import { benchWebAfterTick, benchWebFirstPaint } from './web.js';
 import type { CampaignState } from '../src/engine/state/index.js';
 import { rawSqlite } from '../src/db/client.js';
+import { DEFAULT_ATTACHMENT_LIMIT } from '../src/discord/interactionContext.js';
 import { median, round2 as round, time as timed } from './stats.js';
 
 /**
@@ -61,6 +62,12 @@ export interface SoakResult {
   readonly commandMedianMs: { readonly first50: number; readonly last50: number };
   readonly tickMs: { readonly first50: number; readonly last50: number };
   readonly exportMs: number;
+  /**
+   * `/campaign export` as a Discord referee meets it: the file ready to upload under Discord's
+   * default 10 MB limit (gzipped when larger), its bytes, and the longest the event loop was held
+   * meanwhile (a 1 ms timer's longest gap: other campaigns' commands wait that long).
+   */
+  readonly exportDiscord: { readonly ms: number; readonly bytes: number; readonly longestBlockMs: number; readonly kind: string };
   readonly undoMs: number;
   readonly rssMb: number;
   readonly webFirstPaintMs?: number;
@@ -119,6 +126,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
   const leaks = countLeaks(season.outputs, opts.log);
   const { run, app, actor } = season;
   const exportMs = await timed(() => run('@referee /campaign export'));
+  const exportDiscord = await exportAsOnDiscord(app, actor);
   const replayed = opts.replay ? await replayOf(app, actor) : undefined;
   const side = opts.sideRounds ? await sideBySide(season, opts.sideRounds, opts.seed) : undefined;
   const undoMs = await timed(() => run('@referee /turn undo'));
@@ -137,6 +145,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
     commandMedianMs: { first50: window(commandMs, 'first'), last50: window(commandMs, 'last') },
     tickMs: { first50: round(median(tickMs.slice(0, 50))), last50: round(median(tickMs.slice(-50))) },
     exportMs: round(exportMs),
+    exportDiscord,
     undoMs: round(undoMs),
     rssMb,
     ...web,
@@ -183,9 +192,23 @@ function countLeaks(outputs: readonly ConsoleOutput[], log: SoakOptions['log']):
   return leaks;
 }
 
+/** `/campaign export` under Discord's default upload limit, with the longest event-loop gap meanwhile (SoakResult.exportDiscord). */
+async function exportAsOnDiscord(app: Parameters<typeof exportCampaign>[0], actor: Parameters<typeof exportCampaign>[1]): Promise<SoakResult['exportDiscord']> {
+  let last = performance.now();
+  let longest = 0;
+  const ticker = setInterval(() => { const now = performance.now(); longest = Math.max(longest, now - last); last = now; }, 1);
+  const started = performance.now();
+  const [r] = await exportCampaign(app, actor, DEFAULT_ATTACHMENT_LIMIT);
+  const ms = performance.now() - started;
+  longest = Math.max(longest, performance.now() - last);
+  clearInterval(ticker);
+  const data = r?.data as { file?: string; tooLarge?: unknown } | undefined;
+  return { ms: round(ms), bytes: r?.files?.[0]?.data.byteLength ?? 0, longestBlockMs: round(longest), kind: data?.tooLarge ? 'tooLarge' : data?.file?.endsWith('.gz') ? 'compressed' : 'asIs' };
+}
+
 /** The campaign's export replayed from its journal: the report, and how long the replay took. */
 async function replayOf(app: Parameters<typeof exportCampaign>[0], actor: Parameters<typeof exportCampaign>[1]): Promise<NonNullable<SoakResult['replay']>> {
-  const file = exportCampaign(app, actor)[0]?.files?.[0];
+  const file = (await exportCampaign(app, actor))[0]?.files?.[0];
   if (!file) throw new Error('the export gave no file');
   const started = performance.now();
   const report = await replayText(new TextDecoder().decode(file.data));
@@ -225,7 +248,7 @@ if (process.argv[1]?.endsWith('soak.ts') && values['paint-only']) {
   const halves = Number(values.halves);
   const started = performance.now();
   const result = await soak({ halves, seed: Number(values.seed), web: values.web && !values['skip-web'], sideRounds: Number(values.side), ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`), replay: values.replay });
-  process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB; tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms; undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
+  process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB; tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms (on Discord ${result.exportDiscord.ms} ms, ${result.exportDiscord.kind} ${(result.exportDiscord.bytes / 1024 / 1024).toFixed(1)} MB, event loop held ${result.exportDiscord.longestBlockMs} ms); undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
   const side = result.sideBySide;
   if (side) process.stdout.write(`side by side with a fresh campaign in the same position (${side.rounds} half periods): tick ${side.tickMs.fresh} -> ${side.tickMs.long} ms (${side.tickMs.ratio}x), command ${side.commandMs.fresh} -> ${side.commandMs.long} ms (${side.commandMs.ratio}x)\n`);
   if (result.replay) process.stdout.write(`replay (${result.replay.ms} ms): ${result.replay.report}\n`);

@@ -3,6 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openHarness } from './app.js';
+import { startSettings } from './startSettings.js';
 import { ensureBuilt } from './startup.js';
 import { figure, median } from './stats.js';
 
@@ -37,9 +38,9 @@ function rssOf(pid: number): number {
  */
 function idleBot(db: string, web: boolean, idleMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_PATH: db, WEB: web ? 'on' : 'off', WEB_PORT: '0', MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_PATH: db, WEB: web ? 'on' : 'off', WEB_PORT: '0', ...startSettings().env, LOG_LEVEL: 'warn' };
     delete env.DISCORD_TOKEN;
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, [...startSettings().nodeFlags, join(ROOT, 'dist', 'src', 'main.js')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env });
     let out = '';
     let answered = false;
     let rss = 0;
@@ -110,8 +111,8 @@ export interface PageReader {
  */
 function pageProcess(databasePath: string, reader: PageReader, source: boolean, drawAhead?: 'on' | 'off'): { link(): Promise<string>; tick(): Promise<{ played?: boolean; cpuMs?: number }>; close(): Promise<void> } {
   const script = join(ROOT, 'bench', 'webPaintChild.mjs');
-  const args = [...(source ? ['--import', 'tsx'] : []), script, databasePath, reader.userId, reader.guildId, reader.channelId, ...(source ? ['--source'] : []), ...(drawAhead ? [`--draw-ahead=${drawAhead}`] : [])];
-  const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+  const args = [...startSettings().nodeFlags, ...(source ? ['--import', 'tsx'] : []), script, databasePath, reader.userId, reader.guildId, reader.channelId, ...(source ? ['--source'] : []), ...(drawAhead ? [`--draw-ahead=${drawAhead}`] : [])];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...startSettings().env };
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env });
   let out = '';
   let err = '';

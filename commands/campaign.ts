@@ -106,8 +106,8 @@ export default {
       case 'start': return startCampaign(ctx.app, actor);
       case 'pause': return pauseCampaign(ctx.app, actor, { until: ctx.string('until'), reason: ctx.string('reason') });
       case 'resume': return resumeCampaign(ctx.app, actor, ctx.string('missed'));
-      case 'export': return ctx.string('format') === 'markdown' ? exportCampaignBook(ctx.app, actor, { publicOnly: ctx.boolean('public') ?? false }) : exportCampaign(ctx.app, actor, ctx.uploadLimit);
-      case 'timelapse': return campaignTimelapse(ctx.app, actor, { secret: ctx.boolean('secret') ?? false });
+      case 'export': return ctx.string('format') === 'markdown' ? exportCampaignBook(ctx.app, actor, { publicOnly: ctx.boolean('public') ?? false, uploadLimit: ctx.uploadLimit }) : exportCampaign(ctx.app, actor, ctx.uploadLimit);
+      case 'timelapse': return campaignTimelapse(ctx.app, actor, { secret: ctx.boolean('secret') ?? false, uploadLimit: ctx.uploadLimit });
       case 'end': return endCampaign(ctx.app, actor, ctx.string('confirm'));
       case 'delete': return deleteCampaign(ctx.app, actor, ctx.string('confirm'));
       default: return campaignStatus(ctx.app, actor);

@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { closeDatabase, openDatabase } from '../db/client.js';
 import { keepLayersIn } from '../render/index.js';
 import type { App } from './app.js';
+import { keepRouteTablesIn } from './movement/routeTableFile.js';
 import { defaultLayerDir } from './storeTarget.js';
 import { randomDice, type DiceSource } from './dice/diceSource.js';
 import { silentLogger, systemClock, type Clock, type Logger } from './ports.js';
@@ -19,13 +21,14 @@ export interface AppOptions {
 /**
  * Opens the database (migrating it) and assembles the app. The map pictures' static layers are
  * kept on disk (RENDER_CACHE_DIR, or {@link defaultLayerDir}), so a new render thread or a
- * restarted process does not draw them again.
+ * restarted process does not draw them again; the route tables of the maps' movement profiles
+ * too (its `routes/` folder), so a restarted process does not build them again.
  */
 export function createApp(opts: AppOptions): App & { close(): void } {
   const db = openDatabase(opts.databasePath);
   const layers = opts.renderCacheDir ?? defaultLayerDir(opts.databasePath);
   if (layers !== undefined) keepLayersIn(layers);
-  return {
+  const app = {
     db,
     clock: opts.clock ?? systemClock,
     logger: opts.logger ?? silentLogger,
@@ -33,4 +36,7 @@ export function createApp(opts: AppOptions): App & { close(): void } {
     statics: new Map(),
     close: () => closeDatabase(db),
   };
+  // The route tables of the maps' movement profiles, in the same folder (routeTableFile.ts).
+  if (layers !== undefined) keepRouteTablesIn(app, join(layers, 'routes'));
+  return app;
 }

@@ -34,9 +34,29 @@ export function checkCadence(cadence: string, timezone: string): void {
 /** Cron walks already made (pure: a busy minute asks the same of every campaign on one cadence). */
 const walked = boundedMemo<number>(512);
 
+/**
+ * Per cadence and timezone, the last stretch [from, to) found between two scheduled instants: no
+ * instant lies inside it after `from`, so every `after` in it has `to` next. A running bot asks
+ * with its own clock's now, a different millisecond for every campaign of a busy minute: the
+ * stretch answers them all with one cron walk (and two for the stretch's start).
+ */
+const spans = new Map<string, { readonly from: number; readonly to: number }>();
+const MAX_SPANS = 256;
+
 /** The first scheduled instant strictly after `after`, from the cadence in its timezone. */
-function nextDue(cadence: string, timezone: string, after: Date): Date {
-  return new Date(walked(`next|${cadence}|${timezone}|${after.getTime()}`, () => CronExpressionParser.parse(cadence, { tz: timezone, currentDate: after }).next().toDate().getTime()));
+export function nextDue(cadence: string, timezone: string, after: Date): Date {
+  const key = `${cadence}|${timezone}`;
+  const t = after.getTime();
+  const span = spans.get(key);
+  if (span && span.from <= t && t < span.to) return new Date(span.to);
+  const to = walked(`next|${key}|${t}`, () => CronExpressionParser.parse(cadence, { tz: timezone, currentDate: after }).next().toDate().getTime());
+  // The instant before `to` is at or before `after` (none lies between them): the stretch's start.
+  const from = walked(`prev|${key}|${to}`, () => CronExpressionParser.parse(cadence, { tz: timezone, currentDate: new Date(to) }).prev().toDate().getTime());
+  if (from <= t && t < to) {
+    if (spans.size >= MAX_SPANS) spans.clear();
+    spans.set(key, { from, to });
+  }
+  return new Date(to);
 }
 
 /** What the schedule reads: the cadence, its timezone, the reminder lead and the quiet hours. */

@@ -3,6 +3,7 @@ import type { MapModel } from '../engine/map/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import { scenarioText } from '../db/campaignRepo.js';
 import type { App } from './app.js';
+import { attachRouteTables } from './movement/routeTableFile.js';
 import { mapOf } from './scenarios.js';
 import { stateCacheOf } from './stateCache.js';
 
@@ -19,8 +20,12 @@ export function staticsOf(app: App, id: string): { scenario: ScenarioDoc; map: M
     // parsed document: a thousand campaigns of one scenario parse it once). The key is the hash of
     // the document's JSON as stored, which is JSON.stringify of the document.
     const mapKey = createHash('sha1').update(text).digest('hex');
-    s = sharedStatics(app).get(mapKey) ?? parsed(text, mapKey);
-    sharedStatics(app).set(mapKey, s);
+    s = sharedStatics(app).get(mapKey);
+    if (!s) {
+      s = parsed(text, mapKey);
+      attachRouteTables(app, s.map, mapKey);
+      sharedStatics(app).set(mapKey, s);
+    }
     app.statics.set(id, s);
   }
   return s;

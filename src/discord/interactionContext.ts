@@ -7,7 +7,7 @@ import type { AutocompleteContext, CommandContext, UploadedFile } from '../../sr
 const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 15_000;
 /** Discord's upload limit for a server without boosts, when an interaction does not say its own. */
-const DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024;
+export const DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024;
 
 /** Role ids of the member who used the interaction, without @everyone; none outside a guild. */
 export function memberRoleIds(interaction: BaseInteraction): string[] {

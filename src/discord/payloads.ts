@@ -178,7 +178,8 @@ function buttonRows(buttons: readonly MessageButton[]): ActionRowBuilder<ButtonB
  * buttons on the last part. Throws (a bug, not a Discord failure) when a button is invalid.
  */
 export function toDiscordPayloads(message: MessageParts): DiscordPayload[] {
-  const files = (message.files ?? []).map((f) => new AttachmentBuilder(Buffer.from(f.data), { name: f.name }));
+  // A view on the picture's bytes, not a copy (src/app/pictures.ts).
+  const files = (message.files ?? []).map((f) => new AttachmentBuilder(Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength), { name: f.name }));
   // More buttons than one message holds (an army prompted in several contacts at once): the
   // rest follow in extra messages rather than the whole DM being refused and lost.
   const perMessage = BUTTONS_PER_ROW * MAX_ROWS;

@@ -104,6 +104,45 @@ describe('docs/dice.md: the dice anyone can check', () => {
     }));
   });
 
+  it('GIVEN rolls with states taken, probes and new periods between them THEN every state taken stays as it was taken, and each equals the state of the same rolls made one service per step (counts in the same key order)', () => {
+    const purposes = ['weather (dry column)', 'contact dice: a1', 'stragglers of X', 'scout 1 of a1', '7'];
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('roll' as const), purpose: fc.constantFrom(...purposes) }),
+      fc.record({ kind: fc.constantFrom('state' as const, 'probe' as const, 'period' as const) }),
+    );
+    fc.assert(fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+      const d = new SeededDice(createRngState(6, true));
+      // The reference: a fresh service for each roll, resumed from the last state (nothing kept between steps).
+      let reference = createRngState(6, true);
+      const taken: { state: ReturnType<SeededDice['state']>; json: string }[] = [];
+      // The counts as a spread per roll makes them (an integer-like purpose sorts first either way).
+      let counts: Record<string, number> = {};
+      steps.forEach((s, i) => {
+        if (s.kind === 'roll') {
+          const r = new SeededDice(reference);
+          expect(d.d6(s.purpose)).toBe(r.d6(s.purpose));
+          reference = r.state();
+          counts = { ...counts, [s.purpose]: (Object.hasOwn(counts, s.purpose) ? (counts[s.purpose] as number) : 0) + 1 };
+          expect(JSON.stringify(reference.counts)).toBe(JSON.stringify(counts));
+        } else if (s.kind === 'state') {
+          const state = d.state();
+          expect(JSON.stringify(state)).toBe(JSON.stringify(reference));
+          taken.push({ state, json: JSON.stringify(state) });
+        } else if (s.kind === 'probe') {
+          d.probe().d6('probed');
+        } else {
+          d.startPeriod(seedFromNumber(6, i + 2));
+          const r = new SeededDice(reference);
+          r.startPeriod(seedFromNumber(6, i + 2));
+          reference = r.state();
+          counts = {};
+        }
+      });
+      expect(JSON.stringify(d.state())).toBe(JSON.stringify(reference));
+      for (const t of taken) expect(JSON.stringify(t.state)).toBe(t.json);
+    }));
+  });
+
   it('GIVEN a new period THEN its secret draws reset, the period\'s count is kept for the referee\'s check, and the labels start again', () => {
     const d = new SeededDice(createRngState(4, true));
     d.d6('contact dice: a1');

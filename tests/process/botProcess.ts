@@ -3,11 +3,23 @@
  * loader in the same process, or the compiled dist/), its output collected line by line, its exit
  * timed. Every process started here is killed by `killAll` (call it in afterEach/afterAll).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sharedBuild } from '../support/sharedBuild.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * `npm start`'s prestart step for a test that runs the compiled bot: dist/ built from these sources
+ * when it is stale, once per test run across the test files that ask (tests/support/sharedBuild.ts).
+ */
+export function buildDist(): void {
+  sharedBuild(ROOT, () => {
+    const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`scripts/build.mjs --if-stale failed (${build.status}): ${build.stderr}`);
+  });
+}
 
 export interface Exit {
   readonly code: number | null;

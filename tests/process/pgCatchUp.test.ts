@@ -15,7 +15,6 @@
  * played twice, no message sent twice; every campaign of the store then replays exactly from its
  * journal (`npm run replay -- --store URL`'s own function).
  */
-import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
@@ -25,8 +24,9 @@ import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { pgProxy, type PgProxy } from '../support/pgProxy.js';
+import { rowsWrittenBy, sqlOn, waitingOn } from '../support/pgWatch.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
-import { botEnv, isAlive, killAll, ROOT, sleep, startProcess, type BotProcess } from './botProcess.js';
+import { botEnv, buildDist, isAlive, killAll, sleep, startProcess, type BotProcess } from './botProcess.js';
 import { tinyScenario } from './tinyScenario.js';
 
 const MINUTE = 60_000;
@@ -41,9 +41,7 @@ let proxy: PgProxy;
 let bot: BotProcess | undefined;
 
 beforeAll(async () => {
-  // The prestart step: builds dist/ when the sources are newer than the last build.
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
-  expect(build.status, build.stderr).toBe(0);
+  buildDist();
   url = freshPostgresDatabase();
   proxy = await pgProxy(url);
   fake = await FakeDiscord.start({ users: Object.values(PEOPLE) });
@@ -56,16 +54,8 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-/** One statement on its own direct connection (the test's view of the store, past the relay). */
-async function sql<T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+/** One statement on the test's own direct connection (past the relay). */
+const sql = <T extends Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => sqlOn<T>(url, text, params);
 
 /** Resolves once `check` is true, or fails naming `what` with the bot's last lines. */
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -105,22 +95,6 @@ async function stored(campaignId: string): Promise<Stored> {
       (SELECT array_agg(input::json->>'dueIso' ORDER BY seq) FROM journal WHERE campaign_id = $1 AND kind = 'entry' AND input::text LIKE '{"kind":"dueTick"%') AS due_ticks
     FROM campaigns WHERE id = $1`, [campaignId]);
   return { clock: `${c!.clock_day}/${c!.clock_half}`, status: c!.status, dueAt: c!.next_tick_at, ticks: c!.ticks ?? [], journal: Number(c!.journal), events: Number(c!.events), outbox: Number(c!.outbox), dueTicks: c!.due_ticks ?? [] };
-}
-
-/** The bot's connection once it waits for a lock on `table` (the test holds it): its server pid. */
-async function waitingOn(table: string): Promise<number> {
-  let waiting: { pid: number }[] = [];
-  await until(async () => {
-    waiting = await sql<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE $1 AND pid <> pg_backend_pid()", [`%"${table}"%`]);
-    return waiting.length === 1;
-  }, `the bot waiting on ${table}`);
-  return waiting[0]!.pid;
-}
-
-/** The tables a connection has written in its open transaction (it holds their row-exclusive lock). */
-async function rowsWrittenBy(pid: number): Promise<string[]> {
-  const rows = await sql<{ relname: string }>("SELECT c.relname FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = $1 AND l.mode = 'RowExclusiveLock' AND l.granted", [pid]);
-  return rows.map((r) => r.relname);
 }
 
 const POLICIES = [
@@ -165,8 +139,8 @@ describe('PostgreSQL lost across several due ticks under a running bot, then res
     expect(before.map((s) => s.ticks)).toEqual(ids.map(() => []));
 
     // The first due tick is in its transaction: the store is cut there.
-    const tick = await waitingOn('ticks');
-    expect(await rowsWrittenBy(tick)).toContain('campaigns');
+    const tick = await waitingOn(url, 'ticks', until);
+    expect(await rowsWrittenBy(url, tick)).toContain('campaigns');
     await proxy.down();
     await locker.query('ROLLBACK');
     await locker.end();

@@ -9,7 +9,6 @@
  * oldest first), each once, nothing of the interrupted transaction is kept, and the campaign's
  * journal replays exactly. Last, a database at a newer schema than the bot knows is refused at start.
  */
-import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
@@ -19,7 +18,8 @@ import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
 import { ownPostgresCluster, type OwnPostgresCluster } from '../support/postgres.js';
-import { botEnv, isAlive, killAll, ROOT, startProcess, type BotProcess } from './botProcess.js';
+import { rowsWrittenBy, sqlOn as sql, waitingOn } from '../support/pgWatch.js';
+import { botEnv, buildDist, isAlive, killAll, startProcess, type BotProcess } from './botProcess.js';
 
 let cluster: OwnPostgresCluster;
 let fake: FakeDiscord;
@@ -28,9 +28,7 @@ let bot: BotProcess;
 let campaignId: string;
 
 beforeAll(async () => {
-  // The prestart step: builds dist/ when the sources are newer than the last build.
-  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
-  expect(build.status, build.stderr).toBe(0);
+  buildDist();
   cluster = ownPostgresCluster();
   await sql(cluster.url, 'CREATE DATABASE valormr');
   url = cluster.url.replace(/\/postgres$/, '/valormr');
@@ -43,17 +41,6 @@ afterAll(async () => {
   await fake?.close();
   cluster?.remove();
 });
-
-/** One statement on its own connection (the test's view of the store). */
-async function sql<T extends Record<string, unknown>>(on: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: on });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** A connection the test keeps open (a lock holder); its loss when the server stops is expected. */
 async function connection(): Promise<pg.Client> {
@@ -79,22 +66,6 @@ async function stored(): Promise<{ ticks: number[]; journal: number; events: num
   const [e] = await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM events WHERE campaign_id = $1', [campaignId]);
   const settings = JSON.parse(c!.settings) as { reminderLeadMinutes: number };
   return { ticks: ticks.map((t) => t.time_index), journal: Number(j!.n), events: Number(e!.n), reminderLead: settings.reminderLeadMinutes, clock: `${c!.clock_day}/${c!.clock_half}`, dueAt: c!.next_tick_at };
-}
-
-/** The bot's connection once it waits for a lock on `table` (the test holds it): its server pid. */
-async function waitingOn(table: string): Promise<number> {
-  let waiting: { pid: number }[] = [];
-  await until(async () => {
-    waiting = await sql<{ pid: number }>(url, "SELECT pid FROM pg_stat_activity WHERE datname = 'valormr' AND wait_event_type = 'Lock' AND query ILIKE $1 AND pid <> pg_backend_pid()", [`%"${table}"%`]);
-    return waiting.length === 1;
-  }, `the bot waiting on ${table}`);
-  return waiting[0]!.pid;
-}
-
-/** The tables a connection has written in its open transaction (it holds their row-exclusive lock). */
-async function rowsWrittenBy(pid: number): Promise<string[]> {
-  const rows = await sql<{ relname: string }>(url, "SELECT c.relname FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = $1 AND l.mode = 'RowExclusiveLock' AND l.granted", [pid]);
-  return rows.map((r) => r.relname);
 }
 
 /** Resolves once `check` (a query of the store) is true, or fails naming `what`. */
@@ -127,8 +98,8 @@ describe('PostgreSQL lost and restored under a running bot (a real process on it
     await locker.query('LOCK TABLE ticks IN EXCLUSIVE MODE');
     const ready = fake.pushCommand({ command: 'ready', userId: PEOPLE.alice.id });
     await fake.waitForAnswer(ready, 1, 120_000);
-    const tick = await waitingOn('ticks');
-    expect(await rowsWrittenBy(tick)).toContain('campaigns');
+    const tick = await waitingOn(url, 'ticks', until);
+    expect(await rowsWrittenBy(url, tick)).toContain('campaigns');
     const atStop = await stored();
     expect(Date.parse(atStop.dueAt!)).toBeLessThanOrEqual(Date.now());
 
@@ -175,7 +146,7 @@ describe('PostgreSQL lost and restored under a running bot (a real process on it
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE journal IN EXCLUSIVE MODE');
     const id = fake.pushCommand({ command: 'campaign', subcommand: 'settings', options: { 'reminder-lead': 45 }, userId: PEOPLE.referee.id });
-    expect(await rowsWrittenBy(await waitingOn('journal'))).toContain('campaigns');
+    expect(await rowsWrittenBy(url, await waitingOn(url, 'journal', until))).toContain('campaigns');
 
     cluster.stop('immediate');
     await locker.end().catch(() => undefined);

@@ -84,7 +84,7 @@ describe('npm start and the compiled entry point', () => {
     await fake.waitFor(() => npm.output().includes('Database:'), 120_000, 'the console started by npm');
     const children = childrenOf(npm.pid);
     expect(children).toHaveLength(1);
-    expect(children[0]!.cmd).toMatch(/node dist\/src\/main\.js$/);
+    expect(children[0]!.cmd).toMatch(/node (--\S+ )*dist\/src\/main\.js$/);
     process.kill(npm.pid, 'SIGTERM');
     await npm.exited;
     await sleep(500);
@@ -95,7 +95,7 @@ describe('npm start and the compiled entry point', () => {
     const npm = spawnNpmStart({ DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, DATABASE_PATH: join(dir, 'npm-bot.db') });
     await fake.waitFor(() => npm.output().includes('"bot ready"'), 120_000, 'the bot ready under npm');
     const [node] = childrenOf(npm.pid);
-    expect(node?.cmd).toMatch(/node dist\/src\/main\.js$/);
+    expect(node?.cmd).toMatch(/node (--\S+ )*dist\/src\/main\.js$/);
     process.kill(npm.pid, 'SIGTERM');
     await fake.waitFor(() => !isAlive(node!.pid), 120_000, 'the bot process gone');
     await npm.exited;

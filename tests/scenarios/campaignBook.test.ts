@@ -91,6 +91,28 @@ describe('the campaign book (/campaign export format:markdown)', () => {
   });
 });
 
+describe('the campaign book against the upload limit', () => {
+  it('GIVEN a limit the book with its maps exceeds THEN book.md comes alone, saying the maps were left out and why; a limit below even that is told with both sizes and no file', async () => {
+    h = await playedCampaign();
+    const [whole] = await exportCampaignBook(h.app, actor('referee'), { publicOnly: false });
+    const wholeBytes = whole!.files![0]!.data.length;
+    const { md, files } = unzip(whole!.files![0]!.data);
+    expect(files.some((f) => f.startsWith('maps/'))).toBe(true);
+    const [thin] = await exportCampaignBook(h.app, actor('referee'), { publicOnly: false, uploadLimit: wholeBytes - 1 });
+    expect(thin!.files).toHaveLength(1);
+    const alone = unzip(thin!.files![0]!.data);
+    expect(alone.files).toEqual(['book.md']);
+    expect(alone.md).toBe(md);
+    expect(thin!.files![0]!.data.length).toBeLessThan(wholeBytes);
+    expect(thin!.content).toMatch(/without its \d+ map\(s\)/);
+    expect(thin!.data).toMatchObject({ maps: 0, tooLarge: { bytes: wholeBytes, limit: wholeBytes - 1 } });
+    const [none] = await exportCampaignBook(h.app, actor('referee'), { publicOnly: false, uploadLimit: 100 });
+    expect(none!.files).toBeUndefined();
+    expect(none!.content).toMatch(/more than the 1 kB Discord lets the bot upload here/);
+    expect(none!.data).toMatchObject({ tooLarge: { bytes: wholeBytes, limit: 100 } });
+  });
+});
+
 describe('the time-lapse (/campaign timelapse)', () => {
   it('GIVEN ten ticks played THEN the animated WebP decodes to ten frames of the map', async () => {
     h = await playedCampaign();
@@ -123,6 +145,25 @@ describe('the time-lapse (/campaign timelapse)', () => {
     expect((await sharp(data, { animated: true }).metadata()).pages).toBe(100);
     expect(data.length).toBeLessThan(8 * 1024 * 1024);
   }, 300_000); // a hang guard: 20 s at rest, over 120 s at load 20
+
+  it('GIVEN a limit the whole time-lapse exceeds THEN it keeps one frame in every few, the last one kept, under the limit, and says so; a limit below one frame is told with no file', async () => {
+    h = await playedCampaign();
+    const ticks = sqlNumber(h.app.db, 'select count(*) from ticks');
+    const [whole] = await campaignTimelapse(h.app, actor('carol'), { secret: false });
+    const wholeBytes = whole!.files![0]!.data.length;
+    // Frames after the first are stored as changes, so a time-lapse's bytes do not halve with its frames: a byte too many is the test.
+    const limit = wholeBytes - 1;
+    const [thin] = await campaignTimelapse(h.app, actor('carol'), { secret: false, uploadLimit: limit });
+    const data = thin!.files![0]!.data;
+    expect(data.length).toBeLessThanOrEqual(limit);
+    const pages = (await sharp(data, { animated: true }).metadata()).pages ?? 1;
+    expect(pages).toBeLessThan(ticks);
+    expect(thin!.data).toMatchObject({ frames: pages, halfPeriods: ticks });
+    expect(thin!.content).toMatch(/one frame in every \d+/);
+    const [none] = await campaignTimelapse(h.app, actor('carol'), { secret: false, uploadLimit: 100 });
+    expect(none!.files).toBeUndefined();
+    expect(none!.content).toMatch(/more than the 1 kB Discord lets the bot upload here/);
+  });
 
   it('GIVEN a commander asking for every army THEN it is refused: that is the referee\'s', async () => {
     h = await playedCampaign();

@@ -2,7 +2,7 @@ import { CronExpressionParser } from 'cron-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countDue } from '../../src/app/scheduler/countDue.js';
-import { inQuietHours, reminderTime, scheduleAfter } from '../../src/app/schedule.js';
+import { inQuietHours, nextDue, reminderTime, scheduleAfter } from '../../src/app/schedule.js';
 import { boundedMemo } from '../../src/app/scheduleMemo.js';
 
 /** The schedule's walks written out plainly, with no memo: what the memoised ones must equal. */
@@ -54,6 +54,18 @@ describe('the schedule\'s memo (a busy minute asks every campaign\'s schedule th
         once.next.setTime(0); // a caller's Date is its own
         const again = countDue(cadence, tz, first, now, c);
         expect({ count: again.count, next: again.next.getTime() }).toEqual(want);
+      }
+    }), { numRuns: 300 });
+  });
+
+  it('GIVEN any cadence and timezone, and instants at any millisecond asked in any order THEN nextDue is the plain next instant (the stretch between two instants answers every instant inside it, and no other)', () => {
+    // Around the instants of a few shared minutes: on one, a millisecond before and after, within the minute, hours away.
+    const near = fc.tuple(instant, fc.constantFrom(0, -1, 1, 59_999, -60_000, 3_600_000, -7_200_000), fc.integer({ min: 0, max: 999 }))
+      .map(([at, off, ms]) => new Date(at.getTime() + off + (off === 0 ? 0 : ms)));
+    fc.assert(fc.property(cadences, zones, fc.array(near, { minLength: 1, maxLength: 12 }), (cadence, tz, afters) => {
+      for (const after of afters) {
+        const want = CronExpressionParser.parse(cadence, { tz, currentDate: after }).next().toDate().getTime();
+        expect(nextDue(cadence, tz, after).getTime()).toBe(want);
       }
     }), { numRuns: 300 });
   });

@@ -12,6 +12,7 @@ import { readCampaign } from '../unitOfWork.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { audiencesOf, campaignBook, NOT_IN_BOOK, type BookReader } from './campaignBook.js';
 import { saidBefore } from '../deliveries/cards.js';
+import { fits, sizeText } from '../uploads.js';
 
 /** Width of the book's maps: readable on a page, small enough that a season's book can be posted. */
 const BOOK_MAP_WIDTH = 800;
@@ -43,9 +44,11 @@ export function mapTitle(campaign: string, view: MapView): { campaign: string; t
  * of each day (WebP). The referee's book holds every secret; a commander's (after the campaign
  * ends, or when the referee allows) holds what that commander was told; `public:true` what the
  * channel saw. The text is read in one read transaction; the maps are drawn from the views kept
- * with each tick, on the render threads, after it.
+ * with each tick, on the render threads, after it. Larger than the reader may upload (`uploadLimit`,
+ * Discord's limit for the server; undefined on the console: any size), the book comes without its
+ * maps (book.md alone, said so); too large even so, the referee is told both sizes.
  */
-export async function exportCampaignBook(app: App, actor: Actor, opts: { publicOnly: boolean }): Promise<Reply[]> {
+export async function exportCampaignBook(app: App, actor: Actor, opts: { publicOnly: boolean; uploadLimit?: number }): Promise<Reply[]> {
   const job = readCampaign(app, { actor }, (tx) => {
     const reader = readerOf(tx, actor.userId, opts.publicOnly);
     // The book tells a standoff as the channel did: when it starts and when it changes.
@@ -63,7 +66,19 @@ export async function exportCampaignBook(app: App, actor: Actor, opts: { publicO
   // Dated by the campaign's clock (not the machine's): the same book is the same bytes.
   const zip = zipSync(files, { level: 6, mtime: job.now });
   const which = job.reader.kind === 'public' ? 'public' : job.reader.kind === 'referee' ? 'referee' : 'commander';
-  const file = { name: `${fileStem(job.name)}-book-${which}.zip`, data: zip };
-  return [ephemeral(`The campaign book of **${job.name}** (${which === 'referee' ? 'the referee\'s, with every secret' : which === 'public' ? 'what everyone saw' : 'yours: what you were told'}): book.md and ${pictures.length} map(s), one per day.`,
-    { format: 'markdown', reader: which, maps: pictures.length, file: file.name, bytes: zip.length }, [file])];
+  const whose = which === 'referee' ? 'the referee\'s, with every secret' : which === 'public' ? 'what everyone saw' : 'yours: what you were told';
+  const name = `${fileStem(job.name)}-book-${which}.zip`;
+  if (fits(zip.length, opts.uploadLimit)) {
+    return [ephemeral(`The campaign book of **${job.name}** (${whose}): book.md and ${pictures.length} map(s), one per day.`,
+      { format: 'markdown', reader: which, maps: pictures.length, file: name, bytes: zip.length }, [{ name, data: zip }])];
+  }
+  // The maps are most of the bytes (a WebP a day); the text alone is a few hundred kB for a season.
+  const textOnly = zipSync({ 'book.md': files['book.md'] as Uint8Array }, { level: 6, mtime: job.now });
+  const limit = sizeText(opts.uploadLimit ?? 0);
+  if (fits(textOnly.length, opts.uploadLimit)) {
+    return [ephemeral(`The campaign book of **${job.name}** (${whose}): book.md without its ${pictures.length} map(s): with them it is ${sizeText(zip.length)}, more than the ${limit} Discord lets the bot upload here (the maps of each day are in \`/campaign timelapse\`).`,
+      { format: 'markdown', reader: which, maps: 0, mapsLeftOut: pictures.length, file: name, bytes: textOnly.length, tooLarge: { bytes: zip.length, limit: opts.uploadLimit } }, [{ name, data: textOnly }])];
+  }
+  return [ephemeral(`The campaign book of **${job.name}** is ${sizeText(zip.length)} (${sizeText(textOnly.length)} without its maps), more than the ${limit} Discord lets the bot upload here.`,
+    { format: 'markdown', reader: which, tooLarge: { bytes: zip.length, textBytes: textOnly.length, limit: opts.uploadLimit } })];
 }

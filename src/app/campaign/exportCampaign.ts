@@ -31,13 +31,13 @@ export function exportedState(state: CampaignState): CampaignState {
  * periods still in play left out, so nobody can know a die before it is rolled). One read
  * transaction; the log is written out from its stored text, so a season's export stays fast.
  */
-export function exportCampaign(app: App, actor: Actor, uploadLimit?: number): Reply[] {
-  // The document is read in one read transaction; compressing it (seconds for a season) is done after, holding nothing.
+export async function exportCampaign(app: App, actor: Actor, uploadLimit?: number): Promise<Reply[]> {
+  // The document is read in one read transaction; compressing it (seconds for a season) is done after, holding nothing, off the event loop.
   const { json, count, armies, name, id } = readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
     return { ...exportJson(tx), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
   });
-  const fitted = fitUpload({ name: `${name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, data: new TextEncoder().encode(json) }, uploadLimit);
+  const fitted = await fitUpload({ name: `${name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, data: new TextEncoder().encode(json) }, uploadLimit);
   const what = `Export of **${name}**: ${armies} armies, ${count} events`;
   if (fitted.kind === 'tooLarge') {
     // A long campaign's export outgrows what Discord takes: said plainly, with the way round it.

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { nextDue } from '../schedule.js';
 import { boundedMemo } from '../scheduleMemo.js';
 
 /** How many scheduled instants have come since a due time, and the first one still to come. */
@@ -16,6 +17,10 @@ export interface DueCount {
  */
 export function countDue(cadence: string, timezone: string, first: Date, now: Date, countCap = 100_000): DueCount {
   if (first.getTime() > now.getTime()) return { count: 0, next: new Date(first.getTime()) };
+  // The usual answer (the due time has come, the next is still ahead): one look at the instant
+  // after `first`, which every campaign due at `first` shares, whatever its own now.
+  const second = nextDue(cadence, timezone, first);
+  if (second.getTime() > now.getTime()) return { count: 1, next: second };
   // A busy minute asks this of every campaign due on it, with the same arguments: walked once.
   const { count, next } = counted(`${cadence}|${timezone}|${first.getTime()}|${now.getTime()}|${countCap}`, () => walk(cadence, timezone, first, now, countCap));
   return { count, next: new Date(next) };

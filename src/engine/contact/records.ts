@@ -50,17 +50,39 @@ export function getContact(state: CampaignState, contactId: string, step?: Conta
  */
 const drafts = new WeakSet<object>();
 
+/**
+ * For a draft contacts record: the contacts each army is named in (its `armyIds`), kept by
+ * `putContact`, so `refreshContactFlags` looks at an army's own contacts instead of every contact
+ * of the tick for each one it closes (quadratic in contacts: 10 % of an 800-army tick).
+ */
+const draftIndexes = new WeakMap<object, Map<string, Set<string>>>();
+
+function indexContact(index: Map<string, Set<string>>, record: ContactRecord): void {
+  for (const armyId of record.armyIds) {
+    let ids = index.get(armyId);
+    if (!ids) {
+      ids = new Set();
+      index.set(armyId, ids);
+    }
+    ids.add(record.id);
+  }
+}
+
 /** Runs `step` on a state whose armies and contacts records are its own drafts (see `drafts`). */
 export function inDraft<T>(state: CampaignState, step: (draft: CampaignState) => T): T {
   const armies = { ...state.armies };
   const contacts = { ...state.contacts };
+  const index = new Map<string, Set<string>>();
+  for (const c of Object.values(contacts)) indexContact(index, c);
   drafts.add(armies);
   drafts.add(contacts);
+  draftIndexes.set(contacts, index);
   try {
     return step({ ...state, armies, contacts });
   } finally {
     drafts.delete(armies);
     drafts.delete(contacts);
+    draftIndexes.delete(contacts);
   }
 }
 
@@ -71,7 +93,12 @@ function writableArmies(state: CampaignState): Record<string, Army> {
 
 export function putContact(state: CampaignState, record: ContactRecord): CampaignState {
   if (!drafts.has(state.contacts)) return { ...state, contacts: { ...state.contacts, [record.id]: record } };
-  (state.contacts as Record<string, ContactRecord>)[record.id] = record;
+  const contacts = state.contacts as Record<string, ContactRecord>;
+  const index = draftIndexes.get(contacts);
+  const before = contacts[record.id];
+  if (index && before) for (const armyId of before.armyIds) index.get(armyId)?.delete(record.id);
+  contacts[record.id] = record;
+  if (index) indexContact(index, record);
   return { ...state };
 }
 
@@ -96,7 +123,10 @@ export function refreshContactFlags(state: CampaignState, ids: readonly string[]
   const wanted = new Set(ids);
   const stillIn = new Set<string>();
   const inBattle = new Set<string>();
-  for (const c of Object.values(state.contacts)) {
+  const index = draftIndexes.get(state.contacts);
+  // In a draft, each named army's own contacts; else one pass over them all.
+  const named = index ? [...new Set(ids.flatMap((id) => [...(index.get(id) ?? [])]))].map((cid) => state.contacts[cid] as ContactRecord) : Object.values(state.contacts);
+  for (const c of named) {
     if (!isOpen(c)) continue;
     for (const id of c.armyIds) {
       if (!wanted.has(id)) continue;

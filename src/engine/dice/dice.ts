@@ -235,6 +235,14 @@ export class SeededDice implements Dice {
   private filled = 0;
   private readonly isManual: (purpose: string) => boolean;
   private readonly recorded: RecordedDice | undefined;
+  /**
+   * The counts of `this.rng` when this service made them and nobody else has seen them yet: a roll
+   * counts into them in place instead of copying every count (a tick of 800 armies labels thousands
+   * of purposes; a copy per roll was quadratic). Dropped once `state()` or a probe hands them out.
+   */
+  private ownCounts: Record<string, number> | undefined;
+  /** The secret seed of the period in use, made once per period (a SHA-256 per die otherwise). */
+  private secretSeed: { readonly master: string; readonly period: number; readonly seed: string } | undefined;
 
   constructor(rng: RngState, scriptOrOptions: readonly number[] | DiceOptions = [], private readonly probing = false, private readonly fill?: ProbeFill) {
     const opts: DiceOptions = isScript(scriptOrOptions) ? { script: scriptOrOptions } : scriptOrOptions;
@@ -287,11 +295,24 @@ export class SeededDice implements Dice {
     }
     const stream = rollStream(purpose);
     const nth = (this.rng.counts?.[purpose] ?? 0) + 1;
-    const seed = stream === 'public' ? this.rng.seed : secretSeedOf(secret.master, this.rng.period);
+    const seed = stream === 'public' ? this.rng.seed : this.secretSeedOf(secret.master, this.rng.period);
     const value = replayed ? replayed.value : labelledDie(seed, rollLabel(purpose, nth), sides);
-    const counts = { ...this.rng.counts, [purpose]: nth };
+    // The same object as `{ ...counts, [purpose]: nth }` (same keys, same order), made once per hand-out.
+    let counts = this.ownCounts ?? { ...this.rng.counts };
+    // An assignment to `__proto__` would set the prototype: that one purpose gets a spread's own property.
+    if (purpose === '__proto__') counts = { ...counts, [purpose]: nth };
+    else counts[purpose] = nth;
+    this.ownCounts = counts;
     this.rng = stream === 'public' ? { ...this.rng, draws: this.rng.draws + 1, counts } : { ...this.rng, secret: { ...secret, draws: secret.draws + 1 }, counts };
     return { value, source: 'seeded', stream, nth };
+  }
+
+  private secretSeedOf(master: string, period: number): string {
+    const s = this.secretSeed;
+    if (s?.master === master && s.period === period) return s.seed;
+    const seed = secretSeedOf(master, period);
+    this.secretSeed = { master, period, seed };
+    return seed;
   }
 
   private record(roll: LoggedRoll): number {
@@ -311,6 +332,7 @@ export class SeededDice implements Dice {
    */
   startPeriod(fresh: string, master?: string): void {
     this.rng = nextPeriod(this.rng, fresh, master);
+    this.ownCounts = undefined;
     this.moved = true;
   }
 
@@ -320,6 +342,7 @@ export class SeededDice implements Dice {
    * roll, its sides) instead of the seeded die: a trial of one possible outcome of the dice asked for.
    */
   probe(fill?: ProbeFill): SeededDice {
+    this.ownCounts = undefined;
     return new SeededDice(this.rng, { script: this.script, entered: [...this.entered.values()].filter((e) => !this.used.has(e.key)), isManual: this.isManual }, true, fill);
   }
 
@@ -344,6 +367,8 @@ export class SeededDice implements Dice {
   }
 
   state(): RngState {
+    // Handed out: the next roll counts into a copy, never into what the caller holds.
+    this.ownCounts = undefined;
     return this.rng;
   }
 }

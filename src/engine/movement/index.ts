@@ -18,6 +18,7 @@ export { type MovementEvent } from './movementEvents.js';
 export { movementStep } from './movementStep.js';
 export { defaultPeriod } from './nocturnal.js';
 export { planMove } from './planMove.js';
+export { keepRouteTables, type RouteTables, type RouteTableStore } from './routeProfile.js';
 export { fatigueRecovery, restFactorFromDay } from './restAndFatigue.js';
 export { stragglerPercent } from './stragglers.js';
 export { enterCost, TERRAIN_COST } from './terrainCost.js';

@@ -81,11 +81,76 @@ export function usesLandmarks(g: HexGrid, s: number, t: number): boolean {
 
 /** The profile's landmarks, built on first use. */
 export function landmarksFor(map: MapModel, profile: Profile): Landmarks {
-  if (!profile.landmarks) profile.landmarks = buildLandmarks(map, hexGrid(map), profile.comp, profile.edgeCost);
+  if (!profile.landmarks) {
+    profile.landmarks = buildLandmarks(map, hexGrid(map), profile.comp, profile.edgeCost);
+    const key = profileKeys.get(profile);
+    if (key !== undefined) stores.get(map)?.save(key, tablesOf(profile));
+  }
   return profile.landmarks;
 }
 
 const profiles = new WeakMap<MapModel, Map<string, Profile>>();
+
+/**
+ * A profile's tables as plain arrays, what a {@link RouteTableStore} keeps: everything of a
+ * {@link Profile} but its edge-cost function (rebuilt from them).
+ */
+export interface RouteTables {
+  readonly classCost: Float64Array;
+  readonly home: Uint8Array | undefined;
+  readonly minStep: number;
+  readonly comp: Int32Array;
+  readonly compStart: Int32Array;
+  readonly compAdj: Int32Array;
+  readonly landmarks: Landmarks | undefined;
+}
+
+/**
+ * Where a map's route tables are kept between processes (the app's cache file beside the database,
+ * src/app/movement/routeTableFile.ts). `key` names the tables of one movement profile
+ * ({@link profileKey}); the store adds the map's content and the code's version to it. What it
+ * loads is checked against the map here too (sizes, component numbering) before it is used; a
+ * store's tables are the tables this code builds, so a route never depends on whether they were
+ * built or loaded (tests/engine/routeTables.test.ts).
+ */
+export interface RouteTableStore {
+  load(key: string): RouteTables | undefined;
+  save(key: string, tables: RouteTables): void;
+}
+
+const stores = new WeakMap<MapModel, RouteTableStore>();
+/** The key each cached profile was made under (for saving its landmarks once built). */
+const profileKeys = new WeakMap<Profile, string>();
+
+/** Keeps this map's route tables in `store` (loaded before building, saved once built). */
+export function keepRouteTables(map: MapModel, store: RouteTableStore): void {
+  stores.set(map, store);
+}
+
+/** The tables of a profile, as a store keeps them. */
+function tablesOf(p: Profile): RouteTables {
+  return { classCost: p.classCost, home: p.home, minStep: p.minStep, comp: p.comp, compStart: p.compStart, compAdj: p.compAdj, landmarks: p.landmarks };
+}
+
+/** Whether tables loaded from a store fit this map (a store checks its file; this checks the shapes). */
+function fits(g: HexGrid, t: RouteTables): boolean {
+  const n = g.size;
+  if (t.classCost.length !== CLASSES || t.comp.length !== n || (t.home !== undefined && t.home.length !== n)) return false;
+  if (!Number.isFinite(t.minStep) || t.minStep < 0) return false;
+  const comps = t.compStart.length - 1;
+  if (comps < 0 || t.compStart[0] !== 0 || t.compStart[comps] !== t.compAdj.length) return false;
+  for (let c = 0; c < comps; c++) if ((t.compStart[c] as number) > (t.compStart[c + 1] as number)) return false;
+  for (const c of t.comp) if (c < 0 || c >= comps) return false;
+  for (const c of t.compAdj) if (c < 0 || c >= comps) return false;
+  const lm = t.landmarks;
+  return lm === undefined || (lm.count >= 0 && lm.from.length === lm.count * n && lm.to.length === lm.count * n);
+}
+
+/** A profile from stored tables, its edge-cost function rebuilt from its prices. */
+function fromTables(g: HexGrid, t: RouteTables): Profile {
+  const { classCost, home } = t;
+  return { classCost, home, minStep: t.minStep, comp: t.comp, compStart: t.compStart, compAdj: t.compAdj, landmarks: t.landmarks, edgeCost: edgeCostOf(g, classCost, home) };
+}
 
 /**
  * Everything `enterCost` reads of the army, the options and the campaign's movement profile (its
@@ -105,10 +170,21 @@ export function profileFor(map: MapModel, army: Army, opts: MoveOptions, movemen
   const key = profileKey(army, opts, movement);
   const hit = byKey.get(key);
   if (hit) return hit;
-  const profile = buildProfile(map, hexGrid(map), army, opts, movement);
+  const g = hexGrid(map);
+  const store = stores.get(map);
+  const stored = store?.load(key);
+  let profile: Profile;
+  if (stored && fits(g, stored)) {
+    profile = fromTables(g, stored);
+  } else {
+    profile = buildProfile(map, g, army, opts, movement);
+    store?.save(key, tablesOf(profile));
+  }
+  profileKeys.set(profile, key);
   byKey.set(key, profile);
   return profile;
 }
+
 
 function buildProfile(map: MapModel, g: HexGrid, army: Army, opts: MoveOptions, movement: MovementProfile): Profile {
   const n = g.size;
@@ -142,11 +218,18 @@ function buildProfile(map: MapModel, g: HexGrid, army: Army, opts: MoveOptions, 
   }
   const comp = stronglyConnected(g, legal);
   const { compStart, compAdj } = condensation(g, legal, comp);
-  const costOf = (i: number, d: number): number => {
+  return { classCost, home, minStep: Number.isFinite(minStep) ? minStep : 0, comp, compStart, compAdj, landmarks: undefined, edgeCost: edgeCostOf(g, classCost, home) };
+}
+
+/** The entry cost of edge (i, d) from the profile's prices (-1: no neighbour there, or may not enter). */
+function edgeCostOf(g: HexGrid, classCost: Float64Array, home: Uint8Array | undefined): (i: number, d: number) => number {
+  return (i, d) => {
     const j = g.neighbour[i * 6 + d] as number;
-    return legal[i * 6 + d] ? (classCost[edgeClass(g, i, d, j, home ? (home[j] as number) : 0)] as number) : -1;
+    if (j < 0) return -1;
+    const c = classCost[edgeClass(g, i, d, j, home ? (home[j] as number) : 0)] as number;
+    // Classes no edge of this map has stay unpriced (NaN): none is ever asked for here.
+    return c >= 0 ? c : -1;
   };
-  return { classCost, home, minStep: Number.isFinite(minStep) ? minStep : 0, comp, compStart, compAdj, landmarks: undefined, edgeCost: costOf };
 }
 
 /**

@@ -31,6 +31,10 @@ function wholeIsShorter(ops: readonly PathOp[], path: readonly (string | number)
   return JSON.stringify({ p: path, v: b }).length < apart;
 }
 
+/**
+ * Walks `a` and `b` together. `path` is one stack pushed and popped on the way down (a copy is taken
+ * only for an operation): a tick of 800 armies walks tens of thousands of fields, most unchanged.
+ */
 function walk(a: unknown, b: unknown, path: (string | number)[], out: PathOp[]): void {
   if (a === b) return;
   if (isObject(a) && isObject(b)) {
@@ -39,20 +43,30 @@ function walk(a: unknown, b: unknown, path: (string | number)[], out: PathOp[]):
     }
     for (const k of Object.keys(b)) {
       if (b[k] === undefined) continue;
-      if (!Object.hasOwn(a, k) || a[k] === undefined) out.push({ p: [...path, k], v: plain(b[k]) });
-      else walk(a[k], b[k], [...path, k], out);
+      if (!Object.hasOwn(a, k) || a[k] === undefined) {
+        out.push({ p: [...path, k], v: plain(b[k]) });
+      } else if (a[k] !== b[k]) {
+        path.push(k);
+        walk(a[k], b[k], path, out);
+        path.pop();
+      }
     }
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
     const ops: PathOp[] = [];
-    a.forEach((x, i) => walk(x, b[i], [...path, i], ops));
-    if (ops.length > 1 && b.every(isScalar) && wholeIsShorter(ops, path, b)) out.push({ p: path, v: plain(b) });
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] === b[i]) continue;
+      path.push(i);
+      walk(a[i], b[i], path, ops);
+      path.pop();
+    }
+    if (ops.length > 1 && b.every(isScalar) && wholeIsShorter(ops, path, b)) out.push({ p: [...path], v: plain(b) });
     else out.push(...ops);
     return;
   }
   if (typeof a === 'number' && typeof b === 'number' && Object.is(a, b)) return;
-  out.push({ p: path, v: plain(b) });
+  out.push({ p: [...path], v: plain(b) });
 }
 
 /**

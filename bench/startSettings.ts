@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * What `npm start` runs the bot with, read from package.json's `start` script itself
+ * (`exec env KEY=VALUE ... node FLAGS dist/src/main.js`), so that a bench child measures the
+ * process `npm start` runs: the allocator settings (env) and node's flags (e.g. the young
+ * generation's size). Changing the script changes every figure taken with them.
+ */
+export function startSettings(): { readonly env: Readonly<Record<string, string>>; readonly nodeFlags: readonly string[] } {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+  const words = pkg.scripts.start!.split(/\s+/);
+  const node = words.indexOf('node');
+  const main = words.indexOf('dist/src/main.js');
+  if (node < 0 || main < node) throw new Error(`bench: package.json's start script is not "... node FLAGS dist/src/main.js": ${pkg.scripts.start}`);
+  const env = Object.fromEntries(words.slice(0, node).filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+  return { env, nodeFlags: words.slice(node + 1, main) };
+}
