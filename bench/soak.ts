@@ -29,7 +29,8 @@ import { median, round2 as round, time as timed } from './stats.js';
  * than the retention, 14 days, and old interaction claims deleted).
  *
  * With `--json` the last line is one JSON object: halfPeriods, dbBytes (database file after a
- * checkpoint), commandMedianMs and tickMs ({ first50, last50 }: medians over the first and last 50
+ * checkpoint), dbTablesMb (that file table by table, indexes included), exportDiscord (the export
+ * under Discord's default upload limit: ms, bytes, kind, the event loop's longest gap meanwhile), commandMedianMs and tickMs ({ first50, last50 }: medians over the first and last 50
  * half periods; a tick is `!tick` as played: the tick's transaction and the delivery of
  * everything it queued, maps drawn and encoded), exportMs (`/campaign export`), undoMs
  * (`/turn undo` of the last half period), rssMb (the whole process at the end, under the
@@ -67,6 +68,11 @@ export interface SoakResult {
    * default 10 MB limit (gzipped when larger), its bytes, and the longest the event loop was held
    * meanwhile (a 1 ms timer's longest gap: other campaigns' commands wait that long).
    */
+  /**
+   * What the database holds, table by table (its indexes counted with it), in MB after the
+   * checkpoint (SQLite's dbstat): where a long campaign's bytes go (journal, events, ticks...).
+   */
+  readonly dbTablesMb: Readonly<Record<string, number>>;
   readonly exportDiscord: { readonly ms: number; readonly bytes: number; readonly longestBlockMs: number; readonly kind: string };
   readonly undoMs: number;
   readonly rssMb: number;
@@ -132,6 +138,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
   const undoMs = await timed(() => run('@referee /turn undo'));
   rawSqlite(app.db).pragma('wal_checkpoint(TRUNCATE)');
   const dbBytes = statSync(season.databasePath).size;
+  const dbTablesMb = tablesMb(app.db);
   const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
   // The web page's first paint on this long campaign, for one of its commanders (bench/web.ts).
   const web = opts.web ? await benchWebFirstPaint(season.databasePath, { userId: season.watcher, guildId: 'soak', channelId: 'soak' }) : {};
@@ -142,6 +149,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
   return {
     halfPeriods: opts.halves,
     dbBytes,
+    dbTablesMb,
     commandMedianMs: { first50: window(commandMs, 'first'), last50: window(commandMs, 'last') },
     tickMs: { first50: round(median(tickMs.slice(0, 50))), last50: round(median(tickMs.slice(-50))) },
     exportMs: round(exportMs),
@@ -190,6 +198,13 @@ function countLeaks(outputs: readonly ConsoleOutput[], log: SoakOptions['log']):
     log?.(`secret in a ${o.to === 'channel' ? 'channel post' : 'public reply'} ("${hit?.[0]}"): …${o.content.slice(Math.max(0, at - 80), at + 80)}…`);
   }
   return leaks;
+}
+
+/** Bytes per table, its indexes included, in MB (SoakResult.dbTablesMb); tables under 0.01 MB left out. */
+function tablesMb(db: Parameters<typeof rawSqlite>[0]): Record<string, number> {
+  const rows = rawSqlite(db).prepare(`select coalesce(m.tbl_name, d.name) as tbl, sum(d.pgsize) as bytes from dbstat d left join sqlite_master m on m.name = d.name
+    group by tbl order by bytes desc`).all() as { tbl: string; bytes: number }[];
+  return Object.fromEntries(rows.filter((r) => r.bytes >= 10_486).map((r) => [r.tbl, round(r.bytes / 1024 / 1024)]));
 }
 
 /** `/campaign export` under Discord's default upload limit, with the longest event-loop gap meanwhile (SoakResult.exportDiscord). */
@@ -248,7 +263,7 @@ if (process.argv[1]?.endsWith('soak.ts') && values['paint-only']) {
   const halves = Number(values.halves);
   const started = performance.now();
   const result = await soak({ halves, seed: Number(values.seed), web: values.web && !values['skip-web'], sideRounds: Number(values.side), ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`), replay: values.replay });
-  process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB; tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms (on Discord ${result.exportDiscord.ms} ms, ${result.exportDiscord.kind} ${(result.exportDiscord.bytes / 1024 / 1024).toFixed(1)} MB, event loop held ${result.exportDiscord.longestBlockMs} ms); undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
+  process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB (${Object.entries(result.dbTablesMb).slice(0, 4).map(([t, mb]) => `${t} ${mb}`).join(', ')}); tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms (on Discord ${result.exportDiscord.ms} ms, ${result.exportDiscord.kind} ${(result.exportDiscord.bytes / 1024 / 1024).toFixed(1)} MB, event loop held ${result.exportDiscord.longestBlockMs} ms); undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
   const side = result.sideBySide;
   if (side) process.stdout.write(`side by side with a fresh campaign in the same position (${side.rounds} half periods): tick ${side.tickMs.fresh} -> ${side.tickMs.long} ms (${side.tickMs.ratio}x), command ${side.commandMs.fresh} -> ${side.commandMs.long} ms (${side.commandMs.ratio}x)\n`);
   if (result.replay) process.stdout.write(`replay (${result.replay.ms} ms): ${result.replay.report}\n`);

@@ -4,8 +4,10 @@
  * few files: the console's start loaded some 650 ES modules, one resolve and read each). The code
  * `main.js` loads only on demand (the console, Discord, the shard manager) stays in its own chunk
  * (`dist/src/chunk-*.js`), so the console never loads discord.js. Every other package stays external
- * (native addons, CommonJS, and what runs in worker threads), and the worker threads still run the
- * tsc output beside it. Each module's `import.meta.url` is rewritten to its tsc output's URL, so the
+ * (native addons, CommonJS). The render thread's entry, `dist/src/render/renderWorker.js`, is
+ * bundled the same way (from renderWorker.tsc.js; it shares chunks with main.js only for modules
+ * both load, and its banner is main's, the mark of a bundled file); the PostgreSQL bridge's worker
+ * still runs the tsc output beside it. Each module's `import.meta.url` is rewritten to its tsc output's URL, so the
  * paths it finds from there (assets/, migrations/, the worker files, its own source hash) are the
  * same as unbundled.
  */
@@ -33,9 +35,15 @@ export async function bundleMain(dist) {
   const out = join(dist, 'src');
   // tsc builds incrementally and rewrites main.js only when main.ts changed: its own output is kept
   // as main.tsc.js (the bundle's input), recognised by not starting with the bundle's banner.
-  const entry = join(out, 'main.js');
-  const input = join(out, 'main.tsc.js');
-  if (!readFileSync(entry, 'utf8').startsWith(BANNER)) copyFileSync(entry, input);
+  // The render thread's entry is bundled the same way (a cold render thread loaded some 150 ES
+  // modules of the tsc output, one resolve, read and compile each, before its first picture).
+  const entries = {};
+  for (const name of ['main', 'render/renderWorker']) {
+    const entry = join(out, `${name}.js`);
+    const input = join(out, `${name}.tsc.js`);
+    if (!readFileSync(entry, 'utf8').startsWith(BANNER)) copyFileSync(entry, input);
+    entries[name] = input;
+  }
   for (const f of readdirSync(out)) if (/^chunk-.*\.js$/.test(f)) rmSync(join(out, f));
   const keepUrls = {
     name: 'valormr-paths',
@@ -50,7 +58,7 @@ export async function bundleMain(dist) {
     },
   };
   await esbuild.build({
-    entryPoints: { main: input },
+    entryPoints: entries,
     banner: { js: BANNER },
     outdir: out,
     allowOverwrite: true,

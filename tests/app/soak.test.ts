@@ -9,5 +9,12 @@ describe('a short season (the soak, 30 half periods): invariants and secrets', (
     expect(r.invariantViolations).toBe(0);
     expect(r.secretLeaks).toBe(0);
     expect(r.halfPeriods).toBe(30);
+    // Where the bytes are, table by table: the journal and the event log are there, and the parts add up to no more than the file.
+    expect(r.dbTablesMb.journal).toBeGreaterThan(0);
+    expect(r.dbTablesMb.events).toBeGreaterThan(0);
+    expect(Object.values(r.dbTablesMb).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(r.dbBytes / 1024 / 1024 + 0.01 * Object.keys(r.dbTablesMb).length);
+    // The export as a Discord referee meets it: a file under the default limit, as it is at this length.
+    expect(r.exportDiscord).toMatchObject({ kind: 'asIs' });
+    expect(r.exportDiscord.bytes).toBeGreaterThan(0);
   }, 120_000);
 });

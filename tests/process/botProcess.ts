@@ -1,6 +1,6 @@
 /**
- * Real OS processes for the tests: the bot's entry point started with `node` (through tsx's
- * loader in the same process, or the compiled dist/), its output collected line by line, its exit
+ * Real OS processes for the tests: the bot's entry point started with `node` (the compiled dist/,
+ * or a TypeScript file through tsx's loader in the same process), its output collected line by line, its exit
  * timed. Every process started here is killed by `killAll` (call it in afterEach/afterAll).
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -136,9 +136,13 @@ export function startProcess(args: readonly string[], env: NodeJS.ProcessEnv): B
   };
 }
 
-/** The bot from its TypeScript sources, in one node process (tsx's loader, no extra process). */
+/**
+ * The compiled bot (`node dist/src/main.js`, as `npm start` runs it; `buildDist()` first, in the file's beforeAll): the
+ * program that ships, and a start without tsx's loader (seconds a start on a loaded machine, and
+ * these files start dozens). The TypeScript entry through tsx is `npm run dev`'s.
+ */
 export function startBot(env: Record<string, string>, args: readonly string[] = []): BotProcess {
-  return startProcess(['--import', 'tsx', 'src/main.ts', ...args], botEnv(env));
+  return startProcess(['dist/src/main.js', ...args], botEnv(env));
 }
 
 /** Kills every process these helpers started that is still running (and waits for them). */

@@ -1,5 +1,5 @@
 /**
- * The real bot as an OS process (`node --import tsx src/main.ts`) against the fake Discord
+ * The real bot as an OS process (`node dist/src/main.js`, as `npm start` runs it) against the fake Discord
  * (DISCORD_API_BASE): rate limits off the queue, SIGINT and SIGTERM, a gateway close 4004 while
  * running, and a database file deleted under it.
  */
@@ -16,10 +16,13 @@ import { enqueue, outboxByStatus } from '../../src/db/outboxRepo.js';
 import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { killAll, ROOT, sleep, startBot, type BotProcess } from './botProcess.js';
+import { buildDist, killAll, ROOT, sleep, startBot, type BotProcess } from './botProcess.js';
 import { describeTarget } from '../../src/app/storeTarget.js';
 import { sqlNumber, sqlRows, sqlValue } from '../support/sql.js';
 import { onPostgres, sharedTestStore, storeEnv } from '../support/store.js';
+
+// The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
+beforeAll(buildDist);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-bot-'));
 let fake: FakeDiscord;

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignSettings } from '../../src/app/campaign/campaignSettings.js';
 import { createCampaign } from '../../src/app/campaign/createCampaign.js';
 import { startCampaign } from '../../src/app/campaign/lifecycle.js';
@@ -15,9 +15,12 @@ import { createApp } from '../../src/app/createApp.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { FakeDiscord, shardOf } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { isAlive, killAll, sleep, startBot } from './botProcess.js';
+import { buildDist, isAlive, killAll, sleep, startBot } from './botProcess.js';
 import { tinyScenario } from './tinyScenario.js';
 import { rawSqlite } from '../../src/db/client.js';
+
+// The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
+beforeAll(buildDist);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-shards-'));
 let fake: FakeDiscord | undefined;

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { commandPayloads } from '../../src/discord/registration.js';
@@ -66,6 +67,29 @@ describe('npm start and the compiled entry point', () => {
     expect((await fetch(`${url![1]}/`)).status).toBe(200);
     p.child.stdin.end();
     expect((await p.exited).code).toBe(0);
+  }, 300_000);
+
+  it('GIVEN the compiled console WHEN a tick moves an army THEN its map is drawn on the compiled (bundled) render thread and written as a PNG', async () => {
+    const p = startProcess(['dist/src/main.js'], botEnv({ DATABASE_PATH: join(dir, 'picture.db') }));
+    for (const l of ['@referee /campaign create scenario:valormr name:Pictured', '@referee /campaign start', '@referee /move army:hadewych to:1114 unformed:true', '!tick']) p.child.stdin.write(`${l}\n`);
+    const line = await p.waitForLine((l) => l.startsWith('{') && l.includes('"files":['), 240_000, 'the map of the tick');
+    const file = (JSON.parse(line) as { files: string[] }).files.find((f) => f.endsWith('.png'));
+    expect(file, line).toBeDefined();
+    expect(readFileSync(file!).subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+    p.child.stdin.end();
+    expect((await p.exited).code).toBe(0);
+    // The pool draws in its own thread when no render thread starts: the compiled thread itself answers.
+    const thread = new Worker(join(ROOT, 'dist', 'src', 'render', 'renderWorker.js'), { workerData: {} });
+    try {
+      const reply = await new Promise<{ id: number; stats?: { entries: number } }>((res, rej) => {
+        thread.once('message', res);
+        thread.once('error', rej);
+        thread.postMessage({ id: 1, kind: 'stats' });
+      });
+      expect(reply).toEqual({ id: 1, stats: { entries: 0, bytes: 0 } });
+    } finally {
+      await thread.terminate();
+    }
   }, 300_000);
 
   it('GIVEN the systemd unit\'s ExecStart (node dist/src/main.js) with a token WHEN SIGTERM THEN the bot logs the database, connects, and exits 0', async () => {

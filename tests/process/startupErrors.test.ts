@@ -10,10 +10,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openOrExplain } from '../../src/databaseGuard.js';
 import { failureLine } from '../../src/failure.js';
-import { botEnv, killAll, ROOT, startBot, startProcess, type BotProcess } from './botProcess.js';
+import { botEnv, buildDist, killAll, ROOT, startBot, startProcess, type BotProcess } from './botProcess.js';
+
+// The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
+beforeAll(buildDist);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-startup-'));
 
@@ -22,8 +25,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The console from its sources on this database, its input a pipe (JSON lines out). */
-const startConsole = (db: string) => startProcess(['--import', 'tsx', 'src/console/main.ts', '--db', db], botEnv({ WEB: 'off' }));
+/** The compiled console (dist/, built in beforeAll) on this database, its input a pipe (JSON lines out). */
+const startConsole = (db: string) => startProcess(['dist/src/console/main.js', '--db', db], botEnv({ WEB: 'off' }));
 
 describe('start-up errors name the file and the next step', () => {
   it('GIVEN DATABASE_PATH at a file that is not a database WHEN the bot starts THEN it exits 1 naming the file and saying to restore or move it', async () => {

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { createCampaign } from '../../src/app/campaign/createCampaign.js';
 import { startCampaign } from '../../src/app/campaign/lifecycle.js';
@@ -14,9 +14,12 @@ import { createApp } from '../../src/app/createApp.js';
 import { commandPayloads } from '../../src/discord/registration.js';
 import { FakeDiscord } from '../discord/fakeDiscord.js';
 import { PEOPLE } from '../discord/harness.js';
-import { killAll, sleep, startBot } from './botProcess.js';
+import { buildDist, killAll, sleep, startBot } from './botProcess.js';
 import { sqlNumber } from '../support/sql.js';
 import { sharedTestStore, storeEnv } from '../support/store.js';
+
+// The compiled bot (startBot runs dist/src/main.js): built once for the run if a source changed.
+beforeAll(buildDist);
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-twice-'));
 let fake: FakeDiscord | undefined;
