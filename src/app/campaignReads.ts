@@ -10,6 +10,8 @@ import type { CampaignReads } from './campaignTx.js';
 
 /** The read-only queries a use-case may make of its campaign (`tx.read`), inside its transaction. */
 export function campaignReads(db: Database, campaignId: string): CampaignReads {
+  // Read once a transaction: a use-case's notices change only with its own change, written after it decides.
+  let notices: ReturnType<typeof listNotices> | undefined;
   return {
     events: (audiences, opts = {}) => eventsFor(db, campaignId, audiences, opts),
     allEventsJson: () => allEventsJson(db, campaignId),
@@ -29,7 +31,7 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     tickSpan: () => tickSpan(db, campaignId),
     playedTickAt: (timeIndex) => playedTickAt(db, campaignId, timeIndex),
     chronicle: (audiences, without, window) => chronicleEvents(db, campaignId, audiences, without, window),
-    notices: () => listNotices(db, campaignId),
+    notices: () => [...(notices ??= listNotices(db, campaignId))],
     journal: () => journalTextOf(db, campaignId),
   };
 }

@@ -1,6 +1,6 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import { oneStatement, writeTransaction } from '../db/client.js';
-import { anyDue, claimDue, pruneOutbox, type OutboxRow } from '../db/outboxRepo.js';
+import { writeTransaction } from '../db/client.js';
+import { claimIfDue, pruneOutbox, queuedHere, type OutboxRow } from '../db/outboxRepo.js';
 import type { App } from './app.js';
 import { deliverOne } from './deliverOne.js';
 import { newDeliveryOwner, releaseDeadClaims } from './deliveryClaims.js';
@@ -80,6 +80,8 @@ export class DeliveryLanes {
   /** Set while due work waits for the rate window: the fill it will run. */
   private paced: Promise<void> | undefined;
   private reapedAt = -Infinity;
+  /** queuedHere when the last look found nothing due; undefined once a look found work, or before the first. */
+  private quietAt: number | undefined;
   private sentCount = 0;
   private closed = false;
 
@@ -123,9 +125,15 @@ export class DeliveryLanes {
         return;
       }
       const now = this.app.clock.now();
-      // An idle poll (several times a second under Discord) reads; only work to claim takes the write lock.
-      if (!anyDue(this.app.db, now.toISOString())) return;
-      const rows = oneStatement(this.app.db, () => claimDue(this.app.db, this.owner, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), free));
+      // An idle poll (several times a second under Discord) takes no write lock on SQLite (outboxRepo claimIfDue).
+      const queued = queuedHere(this.app.db);
+      const rows = claimIfDue(this.app.db, this.owner, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), free);
+      if (rows.length === 0) {
+        // Nothing to claim now: what comes of this process's own queue makes the next fillIfQueued look.
+        this.quietAt = queued;
+        return;
+      }
+      this.quietAt = undefined;
       let ahead = false;
       for (const row of rows) ahead = this.start(row, at) || ahead;
       // Messages gone to draw their pictures left their lanes free: claim again for those.
@@ -133,9 +141,24 @@ export class DeliveryLanes {
     }
   }
 
-  /** Resolves once nothing is in flight and nothing is due (what is queued meanwhile goes out too). */
-  async drain(): Promise<void> {
+  /**
+   * `fill`, unless the last look found nothing due and this process has queued nothing (nor given
+   * claims back) since: for after a command, so a command that queued nothing costs no look (a
+   * round trip on PostgreSQL). What comes due otherwise (a retry's time, another process's message)
+   * is found by the next `fill` (the transport's timer, a delivery's end, `drain`).
+   */
+  fillIfQueued(): void {
+    if (this.quietAt !== undefined && this.quietAt === queuedHere(this.app.db)) return;
     this.fill();
+  }
+
+  /**
+   * Resolves once nothing is in flight and nothing is due (what is queued meanwhile goes out too).
+   * `ifQueued`: start with `fillIfQueued` instead of `fill` (what is in flight is still waited for).
+   */
+  async drain(opts?: { ifQueued?: boolean }): Promise<void> {
+    if (opts?.ifQueued === true) this.fillIfQueued();
+    else this.fill();
     while (this.inFlight.size > 0 || this.paced) await Promise.race([...this.inFlight, ...(this.paced ? [this.paced] : [])]);
   }
 

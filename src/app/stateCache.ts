@@ -51,6 +51,11 @@ export class StateCache {
     }
   }
 
+  /** The latest copy of the campaign's state this process holds, whatever its revision (a guess: `get` is the state at a revision). */
+  latest(campaignId: string): CachedState | undefined {
+    return this.entries.get(campaignId);
+  }
+
   delete(campaignId: string): void {
     this.entries.delete(campaignId);
   }

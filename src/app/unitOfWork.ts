@@ -1,7 +1,8 @@
 import { SPEEDS_RESTORED_VERSION, STATE_VERSION } from '../engine/campaign/index.js';
 import { holdCampaign, readTransaction, writeTransaction } from '../db/client.js';
 import { StoreBusyError } from '../db/storeErrors.js';
-import { type CampaignMeta, deleteCampaign, getCampaignMeta, openingReadsSoon, writeReadsSoon } from '../db/campaignRepo.js';
+import { type CampaignMeta, deleteCampaign, getCampaignMeta, openingReadsSoon, tickReadsSoon, writeReadsSoon } from '../db/campaignRepo.js';
+import { timeIndex } from '../engine/clock/index.js';
 import { listMembers } from '../db/memberRepo.js';
 import { campaignInChannel } from './access.js';
 import type { Actor } from './actor.js';
@@ -65,18 +66,22 @@ function metaToRead(app: App, target: Target): CampaignMeta {
  * and looked up again under the hold (another may have taken the channel meanwhile); when it was
  * guessed, the hold, the lookup and the transaction's reads go to the server together.
  */
-function heldMeta(app: App, target: Target): CampaignMeta {
+function heldMeta(app: App, target: Target, opts: WriteOptions): CampaignMeta {
   const db = app.db;
+  const readsSoon = (id: string): void => {
+    writeReadsSoon(db, id);
+    if (opts.mayTick === true) tickReadsSoon(db, id, playedIndexGuess(app, id));
+  };
   if (!('actor' in target)) {
     holdCampaign(db, target.campaignId);
-    writeReadsSoon(db, target.campaignId);
+    readsSoon(target.campaignId);
     return getCampaignMeta(db, target.campaignId) ?? noCampaign();
   }
   const guess = guessOf(app, target.actor);
   let held: string | undefined;
   if (guess !== undefined) {
     holdCampaign(db, guess);
-    writeReadsSoon(db, guess);
+    readsSoon(guess);
     held = guess;
   }
   for (let tries = 0; ; tries++) {
@@ -86,9 +91,25 @@ function heldMeta(app: App, target: Target): CampaignMeta {
     // Never write a campaign not held: a channel whose campaign changes under every lookup is busy.
     if (tries >= 3) throw new StoreBusyError(`the campaign of channel ${target.actor.channelId} changed while it was being held`);
     holdCampaign(db, meta.id);
-    writeReadsSoon(db, meta.id);
+    readsSoon(meta.id);
     held = meta.id;
   }
+}
+
+/**
+ * The half period a tick of the campaign would play, as this process last saw it (its state copy,
+ * src/app/stateCache.ts): a guess only, for the read sent ahead; the tick reads whether its own
+ * half period was played, answered from there when the guess was right.
+ */
+function playedIndexGuess(app: App, campaignId: string): number | undefined {
+  const latest = stateCacheOf(app).latest(campaignId);
+  return latest ? timeIndex(latest.state.clock) : undefined;
+}
+
+/** What a write use-case says of itself before it opens. */
+export interface WriteOptions {
+  /** It may play a tick (tickChange): the tick's reads go to the server with the opening ones (src/db/campaignRepo.ts tickReadsSoon). */
+  readonly mayTick?: boolean;
 }
 
 const noCampaign = (): never => {
@@ -124,14 +145,14 @@ function withUpgradeNotice<R>(app: App, tx: CampaignTx, storedVersion: number, c
  * (src/app/storeChange.ts). Nothing is written when `fn` throws. The process's copy of the state
  * (src/app/stateCache.ts) is updated only after the commit.
  */
-export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => Change<R>): R {
+export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => Change<R>, opts: WriteOptions = {}): R {
   let used = 0;
   let stored: (StoredState & { id: string }) | undefined;
   let deletedId: string | undefined;
   const result = writeTransaction(app.db, () => {
     // The campaign is held before anything of it is read (on PostgreSQL the lock and those reads
     // go to the server together).
-    const { tx, storedVersion, revision } = open(app, heldMeta(app, target), 'actor' in target ? target.actor : undefined);
+    const { tx, storedVersion, revision } = open(app, heldMeta(app, target, opts), 'actor' in target ? target.actor : undefined);
     const change = withUpgradeNotice(app, tx, storedVersion, fn(tx));
     if (change.deleted) {
       deleteCampaign(app.db, tx.meta.id);

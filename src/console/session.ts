@@ -112,7 +112,9 @@ export class ConsoleSession {
       for (const m of errorMessages(err, app.logger, { line: raw })) this.opts.write(this.toOutput(m, undefined));
     }
     try {
-      await this.flush();
+      // After a command, only what this process queued is looked for (a read command costs no
+      // look); other lines (a clock set, a tick) look for everything due.
+      await this.lanes.drain({ ifQueued: line.kind === 'command' });
     } catch (err) {
       // The store out of reach: the messages wait in the outbox and go out after a later line.
       if (!isStoreUnavailable(err)) throw err;

@@ -8,6 +8,9 @@ import type * as schema from './schema.js';
 import { lastJournalSeqSoon } from './journalRepo.js';
 import { listMembersSoon } from './memberRepo.js';
 import { listNoticesSoon } from './noticeRepo.js';
+import { undeliveredSoon } from './outboxRepo.js';
+import { tickPlayedSoon } from './tickRepo.js';
+import { lastEventIdSoon } from './eventRepo.js';
 import { stateRevisionSoon } from './stateRepo.js';
 
 export { campaignPulses, insertCampaign, loadState, saveState, stateRevision, type CampaignPulse } from './stateRepo.js';
@@ -33,6 +36,18 @@ export function writeReadsSoon(db: Database, id: string): void {
   openingReadsSoon(db, id);
   lastJournalSeqSoon(db, id);
   listNoticesSoon(db, id);
+}
+
+/**
+ * What a transaction that may play a tick reads after it opens (whether the half period was
+ * played, `playedIndex`, when the caller can tell which; the undelivered messages the referee's
+ * waiting line counts; the last event id the tick's record keeps): on PostgreSQL they go with the
+ * hold and the opening reads, so a tick's transaction is two round trips. Called under the hold.
+ */
+export function tickReadsSoon(db: Database, id: string, playedIndex: number | undefined): void {
+  if (playedIndex !== undefined) tickPlayedSoon(db, id, playedIndex);
+  undeliveredSoon(db, id);
+  lastEventIdSoon(db, id);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { GameTime } from '../engine/clock/index.js';
 import type { Audience, EngineEvent } from '../engine/events/index.js';
 import type { Database } from './client.js';
 import { jsonNumber } from './dialectSql.js';
-import { bound, oneOff, perConnection, runUnanswered } from './prepared.js';
+import { bound, oneOff, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { events } from './schema.js';
 
 function audienceKey(a: Audience): string {
@@ -109,6 +109,11 @@ const maxEventId = perConnection((q, { events }) => q.select({ id: max(events.id
 
 export function lastEventId(db: Database, campaignId: string): number {
   return maxEventId(db).get({ campaignId })?.id ?? 0;
+}
+
+/** `lastEventId` will be read soon, in this transaction, before it appends events (prepared.ts `readSoon`). */
+export function lastEventIdSoon(db: Database, campaignId: string): void {
+  readSoon(maxEventId(db), { campaignId });
 }
 
 /**

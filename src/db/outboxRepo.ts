@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
-import type { Database, Orm, Tables } from './client.js';
+import { type Database, oneStatement, type Orm, type Tables } from './client.js';
 import { SESSION_PREFIX } from './processTag.js';
-import { bound, oneOff, perConnection, queryPlan, runUnanswered } from './prepared.js';
+import { bound, oneOff, perConnection, queryPlan, readSoon, runUnanswered } from './prepared.js';
 import type { LegacyFile, OutboxButton, outboxMessages } from './schema.js';
 
 export type OutboxStatus = 'pending' | 'sent' | 'dmClosed' | 'failed';
@@ -59,13 +59,29 @@ const insertMessage = perConnection((q, { outboxMessages: o }) => q.insert(o).va
 type QueuedRow = Required<Pick<Outbox['$inferInsert'], 'campaignId' | 'to' | 'userId' | 'channelId' | 'content' | 'data' | 'pictures' | 'buttons' | 'cards'
   | 'mentions' | 'nextAttemptAt' | 'dedupeKey' | 'nonce' | 'createdAt'>>;
 
+/** Per database handle: how many times this process queued a message or gave claims back (queuedHere). */
+const queuedCounts = new WeakMap<Database, number>();
+const noteQueued = (db: Database): void => void queuedCounts.set(db, (queuedCounts.get(db) ?? 0) + 1);
+
+/**
+ * How many times this process has queued a message, or given claimed ones back, on `db`: what may
+ * make a message due now. It only grows (a queue rolled back with its transaction counts too).
+ * Delivery compares it with its value at the last look that found nothing due
+ * (DeliveryLanes.fillIfQueued), so a command that queued nothing costs no look.
+ */
+export function queuedHere(db: Database): number {
+  return queuedCounts.get(db) ?? 0;
+}
+
 /** Queues a message; a message with a dedupe key already queued is ignored. Returns whether it was added. */
 export function enqueue(db: Database, m: NewOutboxMessage, now: string): boolean {
+  noteQueued(db);
   return insertMessage(db).run(queuedRow(m, now)).changes > 0;
 }
 
 /** Queues a message in the open transaction, as `enqueue` does, without waiting to learn whether it was added (prepared.ts `runUnanswered`). */
 export function queueMessage(db: Database, m: NewOutboxMessage, now: string): void {
+  noteQueued(db);
   runUnanswered(insertMessage(db), queuedRow(m, now));
 }
 
@@ -132,8 +148,19 @@ const due = perConnection((q, { outboxMessages: o }) => q.select({ one: sql<numb
   .where(and(eq(o.status, PENDING), lte(o.nextAttemptAt, p('now')), or(isNull(o.leaseUntil), lt(o.leaseUntil, p('now'))))).prepare());
 
 /** Whether any message is due at `now` (a read, so an idle delivery poll takes no write lock). */
-export function anyDue(db: Database, now: string): boolean {
+function anyDue(db: Database, now: string): boolean {
   return due(db).get({ now }) !== undefined;
+}
+
+/**
+ * The delivery's poll: claims what is due (`claimDue`, as a statement of its own), or nothing. On
+ * SQLite a read looks first, so an idle poll takes no write lock; on PostgreSQL the claim is the
+ * look (it locks only the rows it takes, skipping those another worker is taking): one round trip
+ * instead of two.
+ */
+export function claimIfDue(db: Database, owner: string, now: string, leaseUntil: string, limit: number): OutboxRow[] {
+  if (db.dialect === 'sqlite' && !anyDue(db, now)) return [];
+  return oneStatement(db, () => claimDue(db, owner, now, leaseUntil, limit));
 }
 
 /** The workers holding live claims at `now`. */
@@ -162,6 +189,7 @@ const release = perConnection((q, { outboxMessages: o }) => q.update(o).set({ cl
 
 /** Ends the claims of a worker that is gone (its process died): its items may be taken over at once. */
 export function releaseClaims(db: Database, owner: string): number {
+  noteQueued(db);
   return release(db).run({ owner }).changes;
 }
 
@@ -234,6 +262,11 @@ export interface UndeliveredRow extends OutboxRow {
 export function undeliveredMessages(db: Database, campaignId: string): UndeliveredRow[] {
   return undelivered(db).all({ campaignId })
     .flatMap((r) => (r.status === 'dmClosed' || r.status === 'failed' ? [{ ...toRow(r), status: r.status, lastError: r.lastError }] : []));
+}
+
+/** `undeliveredMessages` will be read soon, in this transaction (prepared.ts `readSoon`). */
+export function undeliveredSoon(db: Database, campaignId: string): void {
+  readSoon(undelivered(db), { campaignId });
 }
 
 export function markRead(db: Database, ids: readonly number[], now: string): void {

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNotNull, lte, max, sql } from 'drizzle-orm';
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
-import { bound, isTrue, perConnection, runUnanswered } from './prepared.js';
+import { bound, isTrue, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { ticks } from './schema.js';
 
 /** Whether a half period (by time index) was already played: makes a tick idempotent across triggers and processes. */
@@ -11,6 +11,11 @@ const played = perConnection((q, { ticks }) => q.select({ one: sql<number>`1` })
 
 export function tickPlayed(db: Database, campaignId: string, timeIndex: number): boolean {
   return played(db).get({ campaignId, timeIndex }) !== undefined;
+}
+
+/** `tickPlayed` of `timeIndex` will be read soon, in this transaction (prepared.ts `readSoon`). */
+export function tickPlayedSoon(db: Database, campaignId: string, timeIndex: number): void {
+  readSoon(played(db), { campaignId, timeIndex });
 }
 
 const insertTick = perConnection((q, { ticks }) => q.insert(ticks).values({

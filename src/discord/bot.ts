@@ -72,7 +72,7 @@ export async function startDiscordBot(opts: DiscordBotOptions): Promise<DiscordB
   const client = discordClient(opts);
   const delivery = outboxPump(client, opts, life);
   const route = interactionRouter({ app, logger, commands: opts.commands, buttons: opts.buttons, safetyDeferMs: opts.safetyDeferMs ?? 2000 });
-  const inFlight = takeInteractions(client, { route, logger, life, afterEach: delivery.poll });
+  const inFlight = takeInteractions(client, { route, logger, life, afterEach: delivery.pollIfQueued });
   watchGateway(client, logger, (error) => reportFatal(opts, life, error));
 
   const readyClient = await logIn(client, opts.token);
@@ -112,6 +112,8 @@ interface OutboxPump {
   readonly lanes: DeliveryLanes;
   /** Claims what is due into the free lanes (synchronous; a cheap read when nothing is). */
   readonly poll: () => void;
+  /** `poll` if this process queued a message since a poll found nothing due (after an interaction: a read costs no poll; the timer's poll finds the rest). */
+  readonly pollIfQueued: () => void;
   /** Aborts the sends waiting in the lanes. */
   readonly abort: () => void;
 }
@@ -137,17 +139,21 @@ function outboxPump(client: Client, opts: DiscordBotOptions, life: LifeState): O
     signal: shutdown.signal,
     onError,
   });
-  const poll = (): void => {
+  const poll = (onlyIfQueued = false): void => {
     if (life.stopping) return;
     if (opts.canDeliver && !opts.canDeliver()) return;
     try {
-      lanes.fill();
-      storeAway = false;
+      // A poll skipped (nothing queued) says nothing of the store: only a full one clears the warning.
+      if (onlyIfQueued) lanes.fillIfQueued();
+      else {
+        lanes.fill();
+        storeAway = false;
+      }
     } catch (error) {
       onError(error);
     }
   };
-  return { lanes, poll, abort: () => shutdown.abort() };
+  return { lanes, poll: () => poll(), pollIfQueued: () => poll(true), abort: () => shutdown.abort() };
 }
 
 /**

@@ -9,6 +9,8 @@ import { DeliveryLanes, type DeliveryOutcome, type OutboxItem } from '../../src/
 import { ManualClock, type Logger } from '../../src/app/ports.js';
 import { claimPlan, enqueue } from '../../src/db/outboxRepo.js';
 import { rawSqlite } from '../../src/db/client.js';
+import { join } from 'node:path';
+import { testTempDir } from '../support/tempDirs.js';
 
 type TestApp = ReturnType<typeof createApp>;
 let app: TestApp | undefined;
@@ -155,5 +157,34 @@ describe('delivery lanes', () => {
     expect(plan).toContain('USING INDEX outbox_pending');
     expect(plan).toContain('USING INDEX outbox_lane');
     expect(plan).not.toContain('TEMP B-TREE');
+  });
+
+  it('GIVEN a look that found nothing due WHEN fillIfQueued runs THEN it looks again only once this process queued something; a full fill finds the rest', async () => {
+    const file = join(testTempDir('lanes-queued'), 'bot.db');
+    const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
+    const a = createApp({ databasePath: file, clock });
+    // Another process on the same database: its queued messages are not this one's to notice.
+    const other = createApp({ databasePath: file, clock });
+    try {
+      const sent: string[] = [];
+      const lanes = new DeliveryLanes(a, async (item) => (sent.push(item.content), 'sent'), { lanes: 2 });
+      await lanes.drain();
+      queue(other, 'user-1', 'from the other process');
+      await lanes.drain({ ifQueued: true });
+      expect(sent).toEqual([]);
+      queue(a, 'channel-1', 'queued here');
+      await lanes.drain({ ifQueued: true });
+      // The look claims everything due, the other process's message with this one's.
+      expect(sent.sort()).toEqual(['from the other process', 'queued here']);
+      queue(other, 'user-2', 'later, from the other process');
+      lanes.fillIfQueued();
+      await lanes.drain({ ifQueued: true });
+      expect(sent).toHaveLength(2);
+      await lanes.drain();
+      expect(sent).toContain('later, from the other process');
+    } finally {
+      other.close();
+      a.close();
+    }
   });
 });

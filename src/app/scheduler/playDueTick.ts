@@ -158,7 +158,7 @@ function decide(tx: CampaignTx, dueIso: string): Change<DueTick> {
  * @see RULINGS 8 The clock after an outage
  */
 export function playDueTick(app: App, campaignId: string, dueIso: string): DueTick {
-  return withInvocation({ kind: 'dueTick', campaignId, dueIso }, () => inCampaign<DueTick>(app, { campaignId }, (tx) => decide(tx, dueIso)));
+  return withInvocation({ kind: 'dueTick', campaignId, dueIso }, () => inCampaign<DueTick>(app, { campaignId }, (tx) => decide(tx, dueIso), { mayTick: true }));
 }
 
 /** A running campaign without a due time (e.g. from before the scheduler): scheduled from now. */

@@ -170,5 +170,5 @@ export function playTick(app: App, target: { actor: Actor } | { campaignId: stri
   return inCampaign<TickOutcome>(app, target, (tx) => {
     if (tx.actor) requireReferee(tx, 'advance the turn');
     return tickChange(tx, opts);
-  });
+  }, { mayTick: true });
 }
