@@ -185,7 +185,6 @@ export function profileFor(map: MapModel, army: Army, opts: MoveOptions, movemen
   return profile;
 }
 
-
 function buildProfile(map: MapModel, g: HexGrid, army: Army, opts: MoveOptions, movement: MovementProfile): Profile {
   const n = g.size;
   let home: Uint8Array | undefined;
