@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
+import { readCacheFile, sourcesVersion, writeCacheFile } from '../cacheFile.js';
 import { layerCacheDir } from './layerCacheDir.js';
 import type { MapLayout } from './layout.js';
 import { pixelSize, type StaticLayer } from './staticLayer.js';
@@ -29,16 +28,8 @@ const FORMAT = 1;
 let codeVersion: string | undefined;
 function drawingVersion(): string {
   if (codeVersion !== undefined) return codeVersion;
-  const hash = createHash('sha1').update(String(FORMAT));
   const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  for (const f of ['staticLayer', 'layout', 'palette', 'glyphs', 'fonts', 'layerFile']) {
-    try {
-      hash.update(readFileSync(new URL(`./${f}.${ext}`, import.meta.url)));
-    } catch {
-      hash.update(`missing ${f}`);
-    }
-  }
-  codeVersion = hash.digest('hex').slice(0, 16);
+  codeVersion = sourcesVersion(String(FORMAT), ['staticLayer', 'layout', 'palette', 'glyphs', 'fonts', 'layerFile'].map((f) => new URL(`./${f}.${ext}`, import.meta.url)));
   return codeVersion;
 }
 
@@ -65,15 +56,10 @@ export function layerFilePath(key: string): string | undefined {
 export function readLayerFile(key: string, layout: MapLayout, scale = 1): StaticLayer | undefined {
   const path = layerFilePath(key);
   if (path === undefined) return undefined;
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch {
-    return undefined;
-  }
-  const header = parseHeader(bytes);
-  if (!header) return undefined;
-  const { header: h, pixels } = header;
+  const file = readCacheFile(path, MAGIC);
+  if (!file) return undefined;
+  const h = file.header as unknown as Header;
+  const pixels = file.body;
   if (h.format !== FORMAT || h.version !== drawingVersion() || h.key !== key) return undefined;
   const size = pixelSize(layout, scale);
   if (h.width !== size.width || h.height !== size.height || pixels.length !== h.width * h.height * 4) return undefined;
@@ -81,20 +67,6 @@ export function readLayerFile(key: string, layout: MapLayout, scale = 1): Static
   const canvas = createCanvas(h.width, h.height);
   canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.length), h.width, h.height), 0, 0);
   return { canvas, layout, scale, labels: h.labels, obstacles: h.obstacles, hexIds: h.hexIds };
-}
-
-function parseHeader(bytes: Buffer): { header: Header; pixels: Buffer } | undefined {
-  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const length = bytes.readUInt32BE(MAGIC.length);
-  const start = MAGIC.length + 4;
-  if (start + length > bytes.length) return undefined;
-  try {
-    const header = JSON.parse(bytes.subarray(start, start + length).toString('utf8')) as Header;
-    if (typeof header !== 'object' || header === null) return undefined;
-    return { header, pixels: bytes.subarray(start + length) };
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -105,18 +77,9 @@ function parseHeader(bytes: Buffer): { header: Header; pixels: Buffer } | undefi
 export function writeLayerFile(key: string, layer: StaticLayer): void {
   const path = layerFilePath(key);
   if (path === undefined) return;
-  try {
-    const pixels = layer.canvas.data();
-    for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return;
-    const header: Header = { format: FORMAT, version: drawingVersion(), key, width: layer.canvas.width, height: layer.canvas.height, crc: crc32(pixels), labels: layer.labels, obstacles: layer.obstacles, hexIds: layer.hexIds };
-    const json = Buffer.from(JSON.stringify(header), 'utf8');
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(json.length);
-    mkdirSync(layerCacheDir() as string, { recursive: true });
-    const tmp = `${path}.${process.pid}-${threadId}.tmp`;
-    writeFileSync(tmp, Buffer.concat([MAGIC, length, json, pixels]));
-    renameSync(tmp, path);
-  } catch {
-    // Only a cache: the layer is drawn again next time.
-  }
+  const pixels = layer.canvas.data();
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 255) return;
+  const header: Header = { format: FORMAT, version: drawingVersion(), key, width: layer.canvas.width, height: layer.canvas.height, crc: crc32(pixels), labels: layer.labels, obstacles: layer.obstacles, hexIds: layer.hexIds };
+  // Only a cache: a failed write costs the next render thread a redraw (src/cacheFile.ts).
+  writeCacheFile(path, MAGIC, header, pixels);
 }

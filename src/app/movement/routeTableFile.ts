@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
+import { readCacheFile, sourcesVersion, writeCacheFile } from '../../cacheFile.js';
 import type { MapModel } from '../../engine/map/index.js';
 import { keepRouteTables, type RouteTables, type RouteTableStore } from '../../engine/movement/index.js';
 import type { App } from '../app.js';
@@ -35,30 +35,22 @@ let version: string | undefined;
 /** A hash of the engine sources the tables come from: a new version of them never reads old tables. */
 function codeVersion(): string {
   if (version !== undefined) return version;
-  const hash = createHash('sha1').update(String(FORMAT));
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  hash.update(readSelf(new URL(import.meta.url)));
+  const files = [new URL(import.meta.url)];
+  const names: string[] = [];
   for (const folder of SOURCES) {
     const dir = new URL(`../../engine/${folder}/`, import.meta.url);
-    let names: string[];
+    let found: string[];
     try {
-      names = readdirSync(dir).filter((f) => f.endsWith(ext)).sort();
+      found = readdirSync(dir).filter((f) => f.endsWith(ext)).sort();
     } catch {
-      names = [];
+      found = [];
     }
-    hash.update(`${folder}:${names.length}`);
-    for (const f of names) hash.update(f).update(readSelf(new URL(f, dir)));
+    names.push(`${folder}:${found.join(',')}`);
+    files.push(...found.map((f) => new URL(f, dir)));
   }
-  version = hash.digest('hex').slice(0, 16);
+  version = sourcesVersion(`${FORMAT}|${names.join('|')}`, files);
   return version;
-}
-
-function readSelf(url: URL): Buffer | string {
-  try {
-    return readFileSync(url);
-  } catch {
-    return `missing ${url.pathname}`;
-  }
 }
 
 interface Header {
@@ -107,26 +99,13 @@ export function routeTablePath(dir: string, key: string): string {
 }
 
 function readTables(dir: string, key: string): RouteTables | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(routeTablePath(dir, key));
-  } catch {
-    return undefined;
-  }
-  if (bytes.length < MAGIC.length + 4 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const length = bytes.readUInt32BE(MAGIC.length);
-  const start = MAGIC.length + 4;
-  if (start + length > bytes.length) return undefined;
-  let h: Header;
-  try {
-    h = JSON.parse(bytes.subarray(start, start + length).toString('utf8')) as Header;
-  } catch {
-    return undefined;
-  }
-  if (typeof h !== 'object' || h === null || h.format !== FORMAT || h.endian !== endianness() || h.version !== codeVersion() || h.key !== key) return undefined;
+  const file = readCacheFile(routeTablePath(dir, key), MAGIC);
+  if (!file) return undefined;
+  const h = file.header as unknown as Header;
+  if (h.format !== FORMAT || h.endian !== endianness() || h.version !== codeVersion() || h.key !== key) return undefined;
   const counts = [h.classCost, h.home, h.comp, h.compStart, h.compAdj, h.landmarkLength, h.landmarkLength];
   if (!counts.every((c) => Number.isInteger(c) && c >= 0) || !Number.isInteger(h.landmarks) || typeof h.minStep !== 'number') return undefined;
-  const body = bytes.subarray(start + length);
+  const body = file.body;
   const size = 8 * h.classCost + h.home + 4 * (h.comp + h.compStart + h.compAdj) + 8 * h.landmarkLength;
   if (body.length !== size || crc32(body) !== h.crc) return undefined;
   let at = 0;
@@ -152,38 +131,23 @@ function readTables(dir: string, key: string): RouteTables | undefined {
  * folder, full disk) only costs the next process a rebuild.
  */
 function writeTables(dir: string, key: string, t: RouteTables): void {
-  const path = routeTablePath(dir, key);
-  const tmp = `${path}.${process.pid}-${threadId}.tmp`;
-  try {
-    const parts = [t.classCost, t.home ?? new Uint8Array(0), t.comp, t.compStart, t.compAdj, t.landmarks?.from ?? new Float32Array(0), t.landmarks?.to ?? new Float32Array(0)].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
-    const body = Buffer.concat(parts);
-    const header: Header = {
-      format: FORMAT,
-      endian: endianness(),
-      version: codeVersion(),
-      key,
-      minStep: t.minStep,
-      classCost: t.classCost.length,
-      home: t.home?.length ?? 0,
-      comp: t.comp.length,
-      compStart: t.compStart.length,
-      compAdj: t.compAdj.length,
-      landmarks: t.landmarks?.count ?? -1,
-      landmarkLength: t.landmarks?.from.length ?? 0,
-      crc: crc32(body),
-    };
-    const json = Buffer.from(JSON.stringify(header), 'utf8');
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(json.length);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, Buffer.concat([MAGIC, length, json, body]));
-    renameSync(tmp, path);
-  } catch {
-    // Only a cache: the tables are built again next time.
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // No folder to leave a temporary file in.
-    }
-  }
+  const parts = [t.classCost, t.home ?? new Uint8Array(0), t.comp, t.compStart, t.compAdj, t.landmarks?.from ?? new Float32Array(0), t.landmarks?.to ?? new Float32Array(0)].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  const body = Buffer.concat(parts);
+  const header: Header = {
+    format: FORMAT,
+    endian: endianness(),
+    version: codeVersion(),
+    key,
+    minStep: t.minStep,
+    classCost: t.classCost.length,
+    home: t.home?.length ?? 0,
+    comp: t.comp.length,
+    compStart: t.compStart.length,
+    compAdj: t.compAdj.length,
+    landmarks: t.landmarks?.count ?? -1,
+    landmarkLength: t.landmarks?.from.length ?? 0,
+    crc: crc32(body),
+  };
+  // Only a cache: a failed write costs the next process a rebuild (src/cacheFile.ts).
+  writeCacheFile(routeTablePath(dir, key), MAGIC, header, body);
 }

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { threadId } from 'node:worker_threads';
+
+/**
+ * The container of the caches kept beside the database (the map's static layers,
+ * src/render/layerFile.ts; the route tables, src/app/movement/routeTableFile.ts): `magic`, a
+ * 4-byte big-endian header length, a JSON header, then the body. Each cache checks the header
+ * (format, code version, key, sizes, CRC) before it trusts the body.
+ */
+
+/** The JSON header and the body of the cache file at `path`, or undefined when it is missing, of another kind, or cut short. */
+export function readCacheFile(path: string, magic: Buffer): { header: Record<string, unknown>; body: Buffer } | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length < magic.length + 4 || !bytes.subarray(0, magic.length).equals(magic)) return undefined;
+  const length = bytes.readUInt32BE(magic.length);
+  const start = magic.length + 4;
+  if (start + length > bytes.length) return undefined;
+  try {
+    const header: unknown = JSON.parse(bytes.subarray(start, start + length).toString('utf8'));
+    if (typeof header !== 'object' || header === null) return undefined;
+    return { header: header as Record<string, unknown>, body: bytes.subarray(start + length) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes a cache file (its folder made if needed) to a temporary name, then renames it: a reader
+ * (another process, another thread) never sees half a file. A failure to write (read-only folder,
+ * full disk) is swallowed: it only costs the next reader a rebuild.
+ */
+export function writeCacheFile(path: string, magic: Buffer, header: object, body: Buffer): void {
+  const tmp = `${path}.${process.pid}-${threadId}.tmp`;
+  try {
+    const json = Buffer.from(JSON.stringify(header), 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(json.length);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(tmp, Buffer.concat([magic, length, json, body]));
+    renameSync(tmp, path);
+  } catch {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // No folder to leave a temporary file in.
+    }
+  }
+}
+
+/** A short hash of source files (a missing one hashed as missing): a cache's code version, so new code never reads an old cache. */
+export function sourcesVersion(seed: string, files: readonly URL[]): string {
+  const hash = createHash('sha1').update(seed);
+  for (const f of files) {
+    try {
+      hash.update(readFileSync(f));
+    } catch {
+      hash.update(`missing ${f.pathname}`);
+    }
+  }
+  return hash.digest('hex').slice(0, 16);
+}
