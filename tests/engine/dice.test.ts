@@ -105,7 +105,8 @@ describe('docs/dice.md: the dice anyone can check', () => {
   });
 
   it('GIVEN rolls with states taken, probes and new periods between them THEN every state taken stays as it was taken, and each equals the state of the same rolls made one service per step (counts in the same key order)', () => {
-    const purposes = ['weather (dry column)', 'contact dice: a1', 'stragglers of X', 'scout 1 of a1', '7'];
+    // Object's own names among them: each counts from 1 like any other purpose.
+    const purposes = ['weather (dry column)', 'contact dice: a1', 'stragglers of X', 'scout 1 of a1', '7', '__proto__', 'constructor', 'toString'];
     const step = fc.oneof(
       fc.record({ kind: fc.constant('roll' as const), purpose: fc.constantFrom(...purposes) }),
       fc.record({ kind: fc.constantFrom('state' as const, 'probe' as const, 'period' as const) }),

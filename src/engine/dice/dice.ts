@@ -294,7 +294,9 @@ export class SeededDice implements Dice {
       return { value: die.value, source: 'seeded', draw: die.draw };
     }
     const stream = rollStream(purpose);
-    const nth = (this.rng.counts?.[purpose] ?? 0) + 1;
+    // Own counts only: `constructor` or `__proto__` read through a plain object would find Object's.
+    const counted = this.rng.counts !== undefined && Object.hasOwn(this.rng.counts, purpose) ? this.rng.counts[purpose]! : 0;
+    const nth = counted + 1;
     const seed = stream === 'public' ? this.rng.seed : this.secretSeedOf(secret.master, this.rng.period);
     const value = replayed ? replayed.value : labelledDie(seed, rollLabel(purpose, nth), sides);
     // The same object as `{ ...counts, [purpose]: nth }` (same keys, same order), made once per hand-out.
