@@ -8,6 +8,9 @@ import { claimedMessage, keptMessages, undeliveredMessages } from '../db/outboxR
 import { finalEventsUpTo, lastUndoableTick, playedTickAt, playedTicks, tickIndex, tickPlayed, tickSpan, undoableTicks } from '../db/tickRepo.js';
 import type { CampaignReads } from './campaignTx.js';
 
+/** More rows than any campaign has (a PostgreSQL integer's largest value). */
+const ALL = 2_147_483_647;
+
 /** The read-only queries a use-case may make of its campaign (`tx.read`), inside its transaction. */
 export function campaignReads(db: Database, campaignId: string): CampaignReads {
   // Read once a transaction: a use-case's notices change only with its own change, written after it decides.
@@ -36,7 +39,7 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     journalBetween: (from, to) => journalTextBetween(db, campaignId, from, to),
     journalLength: () => lastJournalSeq(db, campaignId) + 1,
     eventsAfter: (afterId, limit) => eventsJsonAfter(db, campaignId, afterId, limit),
-    eventCount: (upToId) => eventCountUpTo(db, campaignId, upToId ?? Number.MAX_SAFE_INTEGER),
+    eventCount: (upToId) => eventCountUpTo(db, campaignId, upToId ?? ALL),
     eventIdAt: (index) => eventIdAt(db, campaignId, index),
     finalEventsUpTo: () => finalEventsUpTo(db, campaignId),
   };

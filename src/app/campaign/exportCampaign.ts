@@ -26,6 +26,9 @@ export function exportedState(state: CampaignState): CampaignState {
   return { ...state, rng: exportedDice(state) as CampaignState['rng'] };
 }
 
+/** More rows than any campaign has (a PostgreSQL integer's largest value). */
+const ALL = 2_147_483_647;
+
 /**
  * Referee: the whole campaign as a JSON file: state, members, scenario, the closed contacts kept
  * out of the live state, the journal that replays it (`npm run replay -- FILE`), and the event log (every die, undone events marked; the seeds of the dice
@@ -37,7 +40,7 @@ export function exportedState(state: CampaignState): CampaignState {
 export async function exportCampaign(app: App, actor: Actor, uploadLimit?: number): Promise<Reply[]> {
   const { plan, armies, name, id } = readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
-    return { plan: exportPlan(tx, exportHead(tx)), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
+    return { plan: exportPlan(app, tx, exportHead(tx)), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
   });
   const built = await buildExport(app, plan);
   const fitted = await fitExport({ name: `${name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, members: built.members, bytes: built.bytes }, uploadLimit);
@@ -56,7 +59,7 @@ export async function exportCampaign(app: App, actor: Actor, uploadLimit?: numbe
 
 /** The export of a campaign by its id, as `/campaign export` gives its referee, in one piece (`npm run db:copy` checks a copy with it). */
 export function campaignExportText(app: App, campaignId: string): string {
-  return readCampaign(app, { campaignId }, (tx) => exportText(exportHead(tx), tx.read.eventsAfter(0, Number.MAX_SAFE_INTEGER).map((e) => e.json), tx.read.journal(), tx.state.status === 'ended'));
+  return readCampaign(app, { campaignId }, (tx) => exportText(exportHead(tx), tx.read.eventsAfter(0, ALL).map((e) => e.json), tx.read.journal(), tx.state.status === 'ended'));
 }
 
 /** The export's head: every field but the journal and the log. */

@@ -15,8 +15,8 @@ import { entryLines, eventLines, eventsGenesis, exportEnd, headLine, journalEnd,
  * under 100 ms, never one long synchronous block). The journal and the log only grow: journal
  * entries are never changed once written, and an event is final once no `/turn undo` can withdraw
  * it. The export's hash chains start from the campaign, not from the head (replayFile.ts, version
- * 5), so a closed part of the journal (JOURNAL_PART entries with at least one after them) or of
- * the log (EVENTS_PART final events with one after them) has the same bytes in every export. Each
+ * 5), so a closed part of the journal (PART_SIZES.journal entries with at least one after them) or of
+ * the log (PART_SIZES.events final events with one after them) has the same bytes in every export. Each
  * closed part is compressed once, as a gzip member, and kept in a file beside the database
  * (`<layers>/exports/`); gzip members concatenated are one gzip stream, so an export is its head,
  * the closed parts as kept, and the open tail compressed now.
@@ -31,10 +31,14 @@ import { entryLines, eventLines, eventsGenesis, exportEnd, headLine, journalEnd,
  * version) is built again from the database, and kept for the next export.
  */
 
-/** Journal entries in a closed part. */
-export const JOURNAL_PART = 512;
-/** Events in a closed part. */
-export const EVENTS_PART = 2048;
+/** How many journal entries and events make a closed part (a change of either is another part: named in the header). */
+export interface PartSizes {
+  readonly journal: number;
+  readonly events: number;
+}
+
+/** A season of 1,200 half periods is ~33,000 entries and ~84,000 events: ~65 parts, an open tail under ~1 MB. */
+const PART_SIZES: PartSizes = { journal: 512, events: 2048 };
 
 const gzipAsync = promisify(gzip);
 const MAGIC = Buffer.from('VLMREXP1');
@@ -43,17 +47,23 @@ const VERSION = sourcesVersion('export parts 1', [
   new URL('../../db/eventRepo.ts', import.meta.url), new URL('../../db/journalRepo.ts', import.meta.url),
 ]);
 
-const folders = new WeakMap<App, string>();
+const folders = new WeakMap<App, { readonly dir: string; readonly sizes: PartSizes }>();
 
-/** Keeps the app's closed export parts in `dir` (createApp: `<layers>/exports`); without it every export is built whole. */
-export function keepExportPartsIn(app: App, dir: string): void {
-  folders.set(app, dir);
+/** Keeps the app's closed export parts in `dir` (createApp: `<layers>/exports`); without it every part is built at each export. */
+export function keepExportPartsIn(app: App, dir: string, sizes: PartSizes = PART_SIZES): void {
+  folders.set(app, { dir, sizes });
 }
+
+const sizesOf = (app: App): PartSizes => folders.get(app)?.sizes ?? PART_SIZES;
+
+/** More rows than any campaign has (a PostgreSQL integer's largest value). */
+const ALL = 2_147_483_647;
 
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
 /** What the export's one read transaction gives: the head, the open tail, and how many closed parts come before it. */
 export interface ExportPlan {
+  readonly sizes: PartSizes;
   readonly campaignId: string;
   readonly ended: boolean;
   readonly head: Record<string, unknown> & { readonly meta: { readonly id: string } };
@@ -70,24 +80,26 @@ export interface ExportPlan {
  * of events, and the rows of the open tail (the entries after the closed parts, the events after
  * the closed parts: read here, so that they are of the same moment as the state).
  */
-export function exportPlan(tx: CampaignTx, head: ExportPlan['head']): ExportPlan {
+export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head']): ExportPlan {
+  const sizes = sizesOf(app);
   const entries = tx.read.journalLength();
-  const journalParts = entries === 0 ? 0 : Math.floor((entries - 1) / JOURNAL_PART);
+  const journalParts = entries === 0 ? 0 : Math.floor((entries - 1) / sizes.journal);
   const events = tx.read.eventCount();
   const final = tx.read.finalEventsUpTo();
   const finalCount = final === undefined ? events : tx.read.eventCount(final);
-  const eventParts = Math.floor(Math.min(finalCount, events - 1) / EVENTS_PART);
-  const tailAfter = eventParts === 0 ? 0 : tx.read.eventIdAt(eventParts * EVENTS_PART - 1) ?? 0;
+  const eventParts = Math.max(0, Math.floor(Math.min(finalCount, events - 1) / sizes.events));
+  const tailAfter = eventParts === 0 ? 0 : tx.read.eventIdAt(eventParts * sizes.events - 1) ?? 0;
   return {
+    sizes,
     campaignId: tx.meta.id,
     ended: tx.state.status === 'ended',
     head,
     entries,
     journalParts,
-    journalTail: tx.read.journalBetween(journalParts * JOURNAL_PART, entries - 1),
+    journalTail: tx.read.journalBetween(journalParts * sizes.journal, entries - 1),
     events,
-    eventParts: Math.max(0, eventParts),
-    eventsTail: tx.read.eventsAfter(tailAfter, Number.MAX_SAFE_INTEGER).map((e) => e.json),
+    eventParts,
+    eventsTail: tx.read.eventsAfter(tailAfter, ALL).map((e) => e.json),
   };
 }
 
@@ -133,13 +145,14 @@ export async function buildExport(app: App, plan: ExportPlan): Promise<BuiltExpo
   await add(first);
   let h = journalGenesis(plan.campaignId);
   for (let k = 0; k < plan.journalParts; k++) {
-    const from = k * JOURNAL_PART;
-    const found = keptPart(app, plan, 'journal', k, h, () => journalTextBetween(app.db, plan.campaignId, from + JOURNAL_PART - 1, from + JOURNAL_PART - 1)[0]);
+    const from = k * plan.sizes.journal;
+    const to = from + plan.sizes.journal - 1;
+    const found = keptPart(app, plan, 'journal', k, h, () => journalTextBetween(app.db, plan.campaignId, to, to)[0]);
     const part = found ?? await buildPart(app, plan, 'journal', k, h, () => {
-      const rows = journalTextBetween(app.db, plan.campaignId, from, from + JOURNAL_PART - 1);
-      if (rows.length !== JOURNAL_PART) throw new Error(`broken data: the journal of ${plan.campaignId} lost entries ${from}-${from + JOURNAL_PART - 1} while it was exported`);
+      const rows = journalTextBetween(app.db, plan.campaignId, from, to);
+      if (rows.length !== plan.sizes.journal) throw new Error(`broken data: the journal of ${plan.campaignId} lost entries ${from}-${to} while it was exported`);
       const last = rows.at(-1);
-      return { lines: entryLines(rows, plan.ended, h, false), last: last === undefined ? '' : rowText(last), lastId: from + JOURNAL_PART - 1 };
+      return { lines: entryLines(rows, plan.ended, h, false), last: last === undefined ? '' : rowText(last), lastId: to };
     });
     take(part, found !== undefined);
     h = part.h;
@@ -153,8 +166,8 @@ export async function buildExport(app: App, plan: ExportPlan): Promise<BuiltExpo
     const from = afterId;
     const found = keptPart(app, plan, 'events', k, e, (lastId) => eventsJsonAfter(app.db, plan.campaignId, lastId - 1, 1).find((x) => x.id === lastId)?.json);
     const part = found ?? await buildPart(app, plan, 'events', k, e, () => {
-      const rows = eventsJsonAfter(app.db, plan.campaignId, from, EVENTS_PART);
-      if (rows.length !== EVENTS_PART) throw new Error(`broken data: the log of ${plan.campaignId} lost events after ${from} while it was exported`);
+      const rows = eventsJsonAfter(app.db, plan.campaignId, from, plan.sizes.events);
+      if (rows.length !== plan.sizes.events) throw new Error(`broken data: the log of ${plan.campaignId} lost events after ${from} while it was exported`);
       const last = rows.at(-1);
       return { lines: eventLines(rows.map((r) => r.json), e, false), last: last?.json ?? '', lastId: last?.id ?? from };
     });
@@ -172,6 +185,7 @@ type PartKind = 'journal' | 'events';
 /** What a kept part's header says. */
 interface PartHeader {
   readonly version: string;
+  readonly size: number;
   readonly campaignId: string;
   readonly kind: PartKind;
   readonly index: number;
@@ -194,12 +208,12 @@ const rowText = (row: JournalText): string => JSON.stringify(row);
  * starts from, and its last row as the database holds it now: `lastRow(lastId)`), else undefined.
  */
 function keptPart(app: App, plan: ExportPlan, kind: PartKind, index: number, from: string, lastRow: (lastId: number) => JournalText | string | undefined): Part | undefined {
-  const dir = folders.get(app);
+  const dir = folders.get(app)?.dir;
   if (dir === undefined) return undefined;
   const file = readCacheFile(partPath(dir, plan.campaignId, kind, index, plan.ended), MAGIC);
   if (file === undefined) return undefined;
   const header = file.header as Partial<PartHeader>;
-  if (header.version !== VERSION || header.campaignId !== plan.campaignId || header.kind !== kind || header.index !== index || header.ended !== plan.ended || header.from !== from) return undefined;
+  if (header.version !== VERSION || header.size !== plan.sizes[kind] || header.campaignId !== plan.campaignId || header.kind !== kind || header.index !== index || header.ended !== plan.ended || header.from !== from) return undefined;
   if (typeof header.h !== 'string' || typeof header.bytes !== 'number' || typeof header.lastId !== 'number' || typeof header.last !== 'string' || header.body !== sha(file.body)) return undefined;
   const row = readTransaction(app.db, () => lastRow(header.lastId ?? 0));
   if (row === undefined || sha(typeof row === 'string' ? row : rowText(row)) !== header.last) return undefined;
@@ -211,9 +225,9 @@ async function buildPart(app: App, plan: ExportPlan, kind: PartKind, index: numb
   const { lines, last, lastId } = readTransaction(app.db, read);
   const member = await gzipAsync(lines.text, { level: 9 });
   const bytes = Buffer.byteLength(lines.text);
-  const dir = folders.get(app);
+  const dir = folders.get(app)?.dir;
   if (dir !== undefined) {
-    const header: PartHeader = { version: VERSION, campaignId: plan.campaignId, kind, index, ended: plan.ended, from, h: lines.h, bytes, lastId, last: sha(last), body: sha(member) };
+    const header: PartHeader = { version: VERSION, size: plan.sizes[kind], campaignId: plan.campaignId, kind, index, ended: plan.ended, from, h: lines.h, bytes, lastId, last: sha(last), body: sha(member) };
     writeCacheFile(partPath(dir, plan.campaignId, kind, index, plan.ended), MAGIC, header, member);
   }
   return { member, bytes, h: lines.h, lastId };
