@@ -14,8 +14,9 @@
  * default of the bench): every copy's name is its own too, and the map's title names the campaign,
  * so every campaign's map is a picture of its own, as different campaigns' maps are; `same`: every
  * copy of a template posts that template's map, which the render pool draws once. Then the clock
- * is set to the due minute and the scheduler's run is called as the cron trigger calls it (ended
- * pauses, due ticks, reminders), while a delivery pool like the Discord transport's (16 lanes, 50
+ * is set to a minute before the due minute and the render threads pre-warmed as the scheduler's
+ * minute check does then (prewarmDue), then to the due minute, and the scheduler's run is called as
+ * the cron trigger calls it (ended pauses, due ticks, reminders), while a delivery pool like the Discord transport's (16 lanes, 50
  * starts a second, maps drawn ahead without holding a lane, polled every 500 ms) hands every
  * message to a fake Discord that enforces the global limit of 50 requests a second itself (a
  * request over it is answered 429 with its retry-after) and answers each accepted one after 20 ms.
@@ -47,7 +48,7 @@ const { createApp } = await load('src/app/createApp.js');
 const { seededDice } = await load('src/console/seededDice.js');
 const { DeliveryLanes, DRAW_AHEAD } = await load('src/app/outbox.js');
 const { ManualClock } = await load('src/app/ports.js');
-const { resumeEndedPauses, runDueTicks, sendReminders } = await load('src/app/scheduler/index.js');
+const { prewarmDue, resumeEndedPauses, runDueTicks, sendReminders } = await load('src/app/scheduler/index.js');
 const { readCampaign } = await load('src/app/unitOfWork.js');
 const { consoleContext } = await load('src/console/consoleContext.js');
 const { parseLine } = await load('src/console/parseLine.js');
@@ -188,7 +189,8 @@ async function busy() {
     ids.push(...copyCampaign(app, templates[k].id, next, share, kind === 'distinct'));
     next += share;
   }
-  clock.runFrom(new Date(due));
+  // A minute before the due minute, as the scheduler's minute check does then: render threads pre-warmed.
+  clock.runFrom(new Date(Date.parse(due) - 60_000));
   const db = rawSqlite(app.db);
   const pendingQuery = db.prepare("select count(*) as n from outbox_messages where status = 'pending'");
   const pending = () => pendingQuery.get().n;
@@ -199,7 +201,7 @@ async function busy() {
   const poll = setInterval(() => lanes.fill(), 500);
 
   // The event loop: every gap between the ticks of a 5 ms timer.
-  const t0 = performance.now();
+  let t0 = performance.now();
   let last = t0;
   let worstGap = 0;
   const gaps = [];
@@ -207,7 +209,8 @@ async function busy() {
     const now = performance.now();
     const gap = now - last;
     if (gap > worstGap) worstGap = gap;
-    if (gap > 100) gaps.push({ atMs: Math.round(last - t0), gapMs: Math.round(gap) });
+    // clockUs: the monotonic clock in µs, as a CPU profile (--profile) stamps its samples.
+    if (gap > 100) gaps.push({ atMs: Math.round(last - t0), gapMs: Math.round(gap), clockUs: Math.round(Number(process.hrtime.bigint() / 1000n) - gap * 1000) });
     last = now;
   }, 5);
 
@@ -237,11 +240,21 @@ async function busy() {
 
   let peak = rssMb();
   let threadsSeen = 0;
+  // At the peak: this thread's JavaScript heap and the memory outside it (buffers), in MB.
+  let atPeak = {};
   const memory = setInterval(() => {
-    peak = Math.max(peak, rssMb());
+    const m = process.memoryUsage();
+    if (m.rss / 1024 / 1024 > peak) {
+      peak = m.rss / 1024 / 1024;
+      atPeak = { heapMb: Math.round(m.heapUsed / 1048576), externalMb: Math.round(m.external / 1048576), atMs: Math.round(performance.now() - t0), workers: renderPoolState().workers };
+    }
     threadsSeen = Math.max(threadsSeen, renderPoolState().workers);
   }, 250);
 
+  // The pre-warm's gaps count too (listed before the due minute, at negative times).
+  await prewarmDue(app);
+  clock.runFrom(new Date(due));
+  t0 = performance.now();
   resumeEndedPauses(app);
   const played = await runDueTicks(app);
   const ticksMs = performance.now() - t0;
@@ -262,7 +275,7 @@ async function busy() {
   await closeRenderPool();
   return {
     campaigns: ids.length, played: playedCount, messages: discord.counts.accepted, limited: discord.counts.limited, pictures, totalMs, ticksMs, worstGap, gaps,
-    answers, peakRssMb: peak, renderThreads: threadsSeen, ordered: templates.map((t) => `${t.ordered}/${t.armies}`),
+    answers, peakRssMb: peak, atPeak, renderThreads: threadsSeen, ordered: templates.map((t) => `${t.ordered}/${t.armies}`),
   };
 }
 
