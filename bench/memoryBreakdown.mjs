@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
+import { URL } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
 
 const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
