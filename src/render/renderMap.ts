@@ -77,18 +77,15 @@ export function clearRenderCache(): void {
   clearWorkerCaches();
 }
 
-/** The static layers cached in this thread, and the picture canvases it keeps for reuse. */
+/** The static layers cached in this thread. */
 export function renderCacheStatsHere(): CacheStats {
-  let scratchBytes = 0;
-  for (const c of scratch.values()) scratchBytes += c.width * c.height * 4;
-  return { entries: cache.size, bytes: cachedBytes, scratchBytes };
+  return { entries: cache.size, bytes: cachedBytes };
 }
 
 /** The static layers cached in this thread and in the render threads. */
 export async function renderCacheStats(): Promise<CacheStats> {
   const workers = await workerCacheStats();
-  const here = renderCacheStatsHere();
-  return { entries: here.entries + workers.entries, bytes: here.bytes + workers.bytes, scratchBytes: here.scratchBytes + workers.scratchBytes };
+  return { entries: cache.size + workers.entries, bytes: cachedBytes + workers.bytes };
 }
 
 /**
@@ -100,19 +97,12 @@ export async function renderCacheStats(): Promise<CacheStats> {
  */
 
 /**
- * One canvas per picture size, reused by every snapshot encoded in this thread while pictures
- * follow one another: the encoder copies the pixels before it yields, so the canvas is free again
- * at once. (A fresh 10 MB canvas per picture is native memory the garbage collector does not see,
- * and piles up between collections.) A render thread lets them go once it has nothing left to draw
- * (`releaseScratchCanvases`): an idle thread holds no picture's pixels, only its static layers.
+ * One canvas per picture size, reused by every snapshot encoded in this thread: the encoder copies
+ * the pixels before it yields, so the canvas is free again at once. (A fresh 10 MB canvas per
+ * picture is native memory the garbage collector does not see, and piles up between collections.)
  */
 const scratch = new Map<string, Canvas>();
 const SCRATCH_SIZES = 4;
-
-/** Lets the reused picture canvases go (their pixels are freed when the canvases are collected). */
-export function releaseScratchCanvases(): void {
-  scratch.clear();
-}
 
 function scratchCanvas(width: number, height: number): Canvas {
   const key = `${width}x${height}`;

@@ -201,7 +201,7 @@ export async function workerCacheStats(): Promise<CacheStats> {
     });
     s.worker.postMessage({ id, kind: 'stats' } satisfies RenderRequest);
   })));
-  return all.reduce((sum, r) => ({ entries: sum.entries + (r.stats?.entries ?? 0), bytes: sum.bytes + (r.stats?.bytes ?? 0), scratchBytes: sum.scratchBytes + (r.stats?.scratchBytes ?? 0) }), { entries: 0, bytes: 0, scratchBytes: 0 });
+  return all.reduce((sum, r) => ({ entries: sum.entries + (r.stats?.entries ?? 0), bytes: sum.bytes + (r.stats?.bytes ?? 0) }), { entries: 0, bytes: 0 });
 }
 
 /**

@@ -6,11 +6,8 @@ import type { RenderMapOptions } from './renderMapOptions.js';
 /** What the render pool (renderPool.ts) and its threads (renderWorker.ts) say to each other. */
 
 export interface CacheStats {
-  /** Static layers kept, and their pixels' bytes. */
   readonly entries: number;
   readonly bytes: number;
-  /** Pixels' bytes of the picture canvases kept for reuse while pictures follow one another (none once the thread is idle). */
-  readonly scratchBytes: number;
 }
 
 /** A job as a worker receives it. `id` 0 asks for no answer. */

@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildMap, type MapModel } from '../engine/map/index.js';
 import { renderBattlefieldHere } from './battlefield.js';
 import { setLayerCacheDir } from './layerCacheDir.js';
-import { clearRenderCache, releaseScratchCanvases, renderCacheStatsHere, renderMapHere } from './renderMap.js';
+import { clearRenderCache, renderCacheStatsHere, renderMapHere } from './renderMap.js';
 import type { RenderReply, RenderRequest } from './renderProtocol.js';
 import { lowerThisThreadPriority } from './threadPriority.js';
 
@@ -60,17 +60,12 @@ const collect = ((): (() => void) | undefined => {
 let inHand = 0;
 let collectTimer: NodeJS.Timeout | undefined;
 
-/**
- * Once no picture has been asked for a moment (a burst of pictures is handled once, after it): lets
- * the reused picture canvases go (10 MB of pixels a size) and collects, which frees them.
- */
+/** Collects once no picture has been asked for a moment (a burst of pictures is collected once, after it). */
 function collectWhenIdle(): void {
-  if (inHand > 0) return;
+  if (!collect || inHand > 0) return;
   clearTimeout(collectTimer);
   collectTimer = setTimeout(() => {
-    if (inHand > 0) return;
-    releaseScratchCanvases();
-    collect?.();
+    if (inHand === 0) collect();
   }, 25);
   collectTimer.unref();
 }
