@@ -8,7 +8,7 @@ import { crashRounds } from '../tests/support/crashRounds.js';
 import { freshPostgresDatabase } from '../tests/support/postgres.js';
 import { benchHeldDm, benchLanesBurst } from './heldDm.js';
 import { benchMovement } from './movement.js';
-import { benchRender } from './render.js';
+import { benchRender, renderFigures } from './render.js';
 import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
@@ -25,7 +25,10 @@ import { benchWebIdleRss } from './web.js';
  *   job to a render thread and the PNG back where rendering runs off the main thread.
  * - snapshotBytes: that PNG's size.
  * - blankEncodeMs: the fastest opaque encode of a blank of the same size (`encodePng` on an
- *   opaque canvas, or sharp fed RGB directly, whichever is faster).
+ *   opaque canvas, or sharp fed RGB directly, whichever is faster: every PNG encoder the bot has).
+ * - snapshotEncodeCpuMs, blankEncodeCpuMs: CPU time of `encodePng` on that snapshot (drawn in
+ *   this thread) and of the blank's fastest encode (bench/render.ts).
+ * - `--render` runs the render section alone (snapshotMs … loopMaxGapMs).
  * - moveWorstMs: the slowest of five `/move` requests on a 200 x 200 map through `planMove` (route
  *   search, walk, schedule; corner to corner for infantry, cavalry and a courier, and a target
  *   that cannot be reached); no database.
@@ -63,7 +66,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -140,6 +143,16 @@ if (args.ticks) {
   process.exit(0);
 }
 
+if (args.render) {
+  // `npm run bench -- --render`: the render section alone (a profile of the snapshot:
+  // `node --cpu-prof --import tsx bench/index.ts --render`).
+  line(`Valormr bench, render section — node ${process.version}`);
+  Object.assign(figures, renderFigures(await benchRender()));
+  await closeRenderPool();
+  finish();
+  process.exit(0);
+}
+
 if (args.delivery) {
   line(`Valormr bench, delivery section — node ${process.version}`);
   await benchDelivery();
@@ -163,8 +176,7 @@ figure('rss100IdleMb: the same once the idle render thread stopped', `${figures.
 Object.assign(figures, await benchWebIdleRss(dir));
 
 line('\n## Render');
-const render = await benchRender();
-Object.assign(figures, { snapshotMs: render.snapshotMs, snapshotBytes: render.snapshotBytes, blankEncodeMs: render.blankEncodeMs, loopMaxGapMs: render.loopMaxGapMs });
+Object.assign(figures, renderFigures(await benchRender()));
 
 line('\n## Route search');
 figures.moveWorstMs = benchRoute().worstMs;
