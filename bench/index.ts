@@ -46,7 +46,11 @@ import { benchWebIdleRss } from './web.js';
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
  * - startupMs: `npm start` (npm, the prestart staleness check, then the compiled bot, console
- *   mode) to its first answered command; startupNodeMs: the compiled console spawned directly.
+ *   mode) to its first answered command; startupNodeMs: package.json's start script alone (`sh -c`,
+ *   as npm runs it: the bundled entry dist/src/main.js with the script's node flags; no npm, no
+ *   prestart). `--startup` runs them alone (`--runs N` starts of each, default 9); `--startup --vs
+ *   DIR` alternates them with another checkout's (built there first), start by start:
+ *   startupVsMs and startupNodeVsMs are that checkout's medians (a before beside an after).
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
  *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
@@ -66,7 +70,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -101,6 +105,14 @@ if (args.crash) {
   figure('crashPlayed / crashDeliveries / crashOwed', `${found.played} / ${found.deliveries} / ${found.owed}`, 'owed <= 2');
   finish();
   process.exit(found.problems.length === 0 ? 0 : 1);
+}
+
+if (args.startup) {
+  // `npm run bench -- --startup [--runs N] [--vs DIR]`: the start-up figures alone.
+  line(`Valormr bench, start-up section — node ${process.version}`);
+  startFigures(await benchStartup(dir, Number(args.runs), args.vs));
+  finish();
+  process.exit(0);
 }
 
 if (args.store === 'postgres') {
@@ -163,11 +175,7 @@ if (args.delivery) {
 line(`Valormr bench — node ${process.version}${json ? ' (--json: one JSON object on the last line)' : ''}`);
 
 line('\n## Start-up and memory (fresh processes)');
-const starts = await benchStartup(dir);
-figures.startupMs = median(starts.npm);
-figures.startupNodeMs = median(starts.node);
-figure('startupMs: `npm start` to the first answered command', `${figures.startupMs.toFixed(0)} ms`, '< 600 ms');
-figure('startupNodeMs: the compiled console alone (no npm, no prestart)', `${figures.startupNodeMs.toFixed(0)} ms`);
+startFigures(await benchStartup(dir));
 const memory = await memoryInChild();
 figures.rss100Mb = memory.rssMb;
 figures.rss100IdleMb = memory.rssIdleMb;
@@ -207,6 +215,18 @@ benchMovement(30);
 await closeRenderPool();
 
 finish();
+
+function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {
+  figures.startupMs = median(starts.here.npm);
+  figures.startupNodeMs = median(starts.here.node);
+  figure('startupMs: `npm start` to the first answered command', `${figures.startupMs.toFixed(0)} ms`, '< 600 ms');
+  figure('startupNodeMs: the start script alone (no npm, no prestart)', `${figures.startupNodeMs.toFixed(0)} ms`);
+  if (starts.vs === undefined) return;
+  figures.startupVsMs = median(starts.vs.npm);
+  figures.startupNodeVsMs = median(starts.vs.node);
+  figure(`startupVsMs: the same, ${args.vs}`, `${figures.startupVsMs.toFixed(0)} ms (this one ${(figures.startupMs / figures.startupVsMs).toFixed(2)}x)`);
+  figure(`startupNodeVsMs: the same, ${args.vs}`, `${figures.startupNodeVsMs.toFixed(0)} ms (this one ${(figures.startupNodeMs / figures.startupNodeVsMs).toFixed(2)}x)`);
+}
 
 function finish(): void {
   if (!json) return;
