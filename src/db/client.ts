@@ -112,6 +112,11 @@ export function openDatabase(path: string): Database {
   const sqlite = new BetterSqlite3(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
+  // SQLite's own page cache: 2 MB (SQLite's default; better-sqlite3 raises it to 16 MB). The file's
+  // pages stay in the kernel's cache, a miss reads them from there; and the in-memory campaign copies
+  // (src/app/stateCache.ts) spare a command most reads. 16 MB of pages, filled by a hundred campaigns'
+  // ticks, left the process's heap about 14 MB larger for good (issue 25, rss100Mb).
+  if (path !== ':memory:') sqlite.pragma('cache_size = -2000');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = OFF');
   const orm = drizzle(sqlite, { schema });
