@@ -60,14 +60,26 @@ const collect = ((): (() => void) | undefined => {
 let inHand = 0;
 let collectTimer: NodeJS.Timeout | undefined;
 
-/** Collects once no picture has been asked for a moment (a burst of pictures is collected once, after it). */
+/**
+ * Collects once no picture has been asked for a moment (a burst of pictures is collected once,
+ * after it), and once more a moment later: the first collection leaves the last picture's pixel copy
+ * (about 10 MB) alive, still held by the encoder's references that are let go after it; the second
+ * frees it (issue 25: the worker's outside-the-heap memory after a picture, 14 MB with one
+ * collection, 3 MB with two; rss100Mb about 10 MB lower).
+ */
 function collectWhenIdle(): void {
   if (!collect || inHand > 0) return;
-  clearTimeout(collectTimer);
-  collectTimer = setTimeout(() => {
-    if (inHand === 0) collect();
-  }, 25);
-  collectTimer.unref();
+  const later = (then: () => void): void => {
+    clearTimeout(collectTimer);
+    collectTimer = setTimeout(() => {
+      if (inHand === 0) then();
+    }, 25);
+    collectTimer.unref();
+  };
+  later(() => {
+    collect();
+    later(collect);
+  });
 }
 
 /** Answers with the PNG moved (not copied) to the main thread. */
