@@ -6,7 +6,7 @@ import { renderBattlefieldHere } from './battlefield.js';
 import { setLayerCacheDir } from './layerCacheDir.js';
 import { clearRenderCache, renderCacheStatsHere, renderMapHere } from './renderMap.js';
 import type { RenderReply, RenderRequest } from './renderProtocol.js';
-import { lowerThisThreadPriority } from './threadPriority.js';
+import { lowerEncoderThreads, lowerThisThreadPriority } from './threadPriority.js';
 
 /**
  * A render thread: draws and encodes the pictures the pool sends (see renderPool.ts). It keeps the
@@ -18,7 +18,7 @@ if (!port) throw new Error('renderWorker.ts runs as a worker thread (see renderP
 
 setLayerCacheDir((workerData as { layerCacheDir?: string } | null)?.layerCacheDir);
 // Pictures give way to the event loop (interactions, heartbeats, ticks) when cores are short.
-lowerThisThreadPriority();
+const niceness = lowerThisThreadPriority();
 
 const MAX_MODELS = 16;
 const models = new Map<string, MapModel>();
@@ -82,8 +82,13 @@ function collectWhenIdle(): void {
   });
 }
 
-/** Answers with the PNG moved (not copied) to the main thread. */
+/**
+ * Answers with the PNG moved (not copied) to the main thread, after giving the encoder's threads
+ * (libvips's, which do not inherit this thread's niceness) this thread's priority (well under a
+ * millisecond: a few small reads of /proc).
+ */
 function answerPicture(id: number, png: Buffer): void {
+  if (niceness !== undefined) lowerEncoderThreads(niceness);
   const bytes = new Uint8Array(png);
   port?.postMessage({ id, png: bytes } satisfies RenderReply, [bytes.buffer]);
 }
