@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
-import { configureRenderPool } from '../src/render/renderPool.js';
 import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
 import { crashRounds } from '../tests/support/crashRounds.js';
 import { freshPostgresDatabase } from '../tests/support/postgres.js';
@@ -46,7 +45,11 @@ import { benchWebIdleRss } from './web.js';
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
  * - startupMs: `npm start` (npm, the prestart staleness check, then the compiled bot, console
- *   mode) to its first answered command; startupNodeMs: the compiled console spawned directly.
+ *   mode) to its first answered command; startupNodeMs: package.json's start script alone (`sh -c`,
+ *   as npm runs it: the bundled entry dist/src/main.js with the script's node flags; no npm, no
+ *   prestart). `--startup` runs them alone (`--runs N` starts of each, default 9); `--startup --vs
+ *   DIR` alternates them with another checkout's (built there first), start by start:
+ *   startupVsMs and startupNodeVsMs are that checkout's medians (a before beside an after).
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
  *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
@@ -55,10 +58,14 @@ import { benchWebIdleRss } from './web.js';
  *   memory with the page on minus with WEB=off (idleRssWebOnMb, idleRssWebOffMb; bench/web.ts).
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
  * - The scale section runs alone with `--scale` (`--campaigns N`, default 1,000; `--idle N`,
- *   default 10,000; `--distinct`: every campaign's map a picture of its own; `--render-threads N`:
- *   N render threads instead of the pool's default, to compare pool sizes): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
- *   scaleRssMb, scaleTicksMs, idleRssMb, idleScanMs (see bench/scale.ts). It runs in a child
- *   process with the allocator settings `npm start` uses, so its memory is the bot's as it runs.
+ *   default 10,000; every campaign's map a picture of its own, or with `--same` copies posting
+ *   identical maps, drawn once (`--distinct`, the default now, is still accepted); `--render-threads
+ *   N`: N render threads instead of the pool's default, to compare pool sizes; `--profile DIR`: the
+ *   busy minute's process writes a CPU profile there): scaleTotalMs, scaleFloorMs, scaleVsFloor,
+ *   scaleLoopGapMs, scaleGapsOver100, scaleAnswerP99Ms, scaleRssMb, scaleTicksMs, scaleLimited,
+ *   scaleRenderThreads, idleRssMb, idleScanMs (see bench/scale.ts). Each measure runs in a fresh
+ *   process on the compiled bot with the allocator settings and node flags `npm start` uses, so its
+ *   memory is the bot's as it runs.
  * - `--ticks` runs tick200Ms and tick800Ms alone.
  * - tickPlayedMs: a Valormr tick as played (`playTick`, then its map drawn and encoded, then the
  *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, as a scheduled
@@ -66,7 +73,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -75,18 +82,13 @@ const figures: Record<string, number> = {};
 const START = startSettings();
 const START_ALLOCATOR = START.env;
 
-if (args.scale && process.env.MALLOC_ARENA_MAX === undefined) {
-  // The scale section's memory figure is the bot's as it runs: the section runs again, with them.
-  const child = spawn(process.execPath, [...START.nodeFlags, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...START_ALLOCATOR } });
-  process.exit(await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1))));
-}
-
 if (args.scale) {
   // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
   line(`Valormr bench, scale section — node ${process.version}`);
-  // `--render-threads N`: the busy minute with N render threads instead of the pool's default (an A/B of the pool's size).
-  if (args['render-threads'] !== undefined) configureRenderPool({ threads: Number(args['render-threads']) });
-  Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle), distinct: args.distinct }));
+  if (args.same && args.distinct) throw new Error('bench: --same and --distinct ask for opposite busy minutes');
+  const renderThreads = args['render-threads'] === undefined ? undefined : Number(args['render-threads']);
+  const nodeFlags = args.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${args.profile}`];
+  Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle), same: args.same, renderThreads, nodeFlags }));
   finish();
   process.exit(0);
 }
@@ -101,6 +103,14 @@ if (args.crash) {
   figure('crashPlayed / crashDeliveries / crashOwed', `${found.played} / ${found.deliveries} / ${found.owed}`, 'owed <= 2');
   finish();
   process.exit(found.problems.length === 0 ? 0 : 1);
+}
+
+if (args.startup) {
+  // `npm run bench -- --startup [--runs N] [--vs DIR]`: the start-up figures alone.
+  line(`Valormr bench, start-up section — node ${process.version}`);
+  startFigures(await benchStartup(dir, Number(args.runs), args.vs));
+  finish();
+  process.exit(0);
 }
 
 if (args.store === 'postgres') {
@@ -163,11 +173,7 @@ if (args.delivery) {
 line(`Valormr bench — node ${process.version}${json ? ' (--json: one JSON object on the last line)' : ''}`);
 
 line('\n## Start-up and memory (fresh processes)');
-const starts = await benchStartup(dir);
-figures.startupMs = median(starts.npm);
-figures.startupNodeMs = median(starts.node);
-figure('startupMs: `npm start` to the first answered command', `${figures.startupMs.toFixed(0)} ms`, '< 600 ms');
-figure('startupNodeMs: the compiled console alone (no npm, no prestart)', `${figures.startupNodeMs.toFixed(0)} ms`);
+startFigures(await benchStartup(dir));
 const memory = await memoryInChild();
 figures.rss100Mb = memory.rssMb;
 figures.rss100IdleMb = memory.rssIdleMb;
@@ -207,6 +213,18 @@ benchMovement(30);
 await closeRenderPool();
 
 finish();
+
+function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {
+  figures.startupMs = median(starts.here.npm);
+  figures.startupNodeMs = median(starts.here.node);
+  figure('startupMs: `npm start` to the first answered command', `${figures.startupMs.toFixed(0)} ms`, '< 600 ms');
+  figure('startupNodeMs: the start script alone (no npm, no prestart)', `${figures.startupNodeMs.toFixed(0)} ms`);
+  if (starts.vs === undefined) return;
+  figures.startupVsMs = median(starts.vs.npm);
+  figures.startupNodeVsMs = median(starts.vs.node);
+  figure(`startupVsMs: the same, ${args.vs}`, `${figures.startupVsMs.toFixed(0)} ms (this one ${(figures.startupMs / figures.startupVsMs).toFixed(2)}x)`);
+  figure(`startupNodeVsMs: the same, ${args.vs}`, `${figures.startupNodeVsMs.toFixed(0)} ms (this one ${(figures.startupNodeMs / figures.startupNodeVsMs).toFixed(2)}x)`);
+}
 
 function finish(): void {
   if (!json) return;

@@ -62,6 +62,17 @@ export interface CampaignReads {
   chronicle(audiences: readonly string[], without: readonly string[], window?: ChronicleWindow): StoredEvent[];
   /** The campaign's journal, in order (the export: what replays it, docs/replay.md). */
   journal(): JournalText[];
+  /** The journal's rows `from` to `to` (inclusive), in order, and how many it has (the export reads it by parts). */
+  journalBetween(from: number, to: number): JournalText[];
+  journalLength(): number;
+  /** The events after event `afterId` (0: from the first), at most `limit`, each as its JSON text (the export). */
+  eventsAfter(afterId: number, limit: number): { id: number; json: string }[];
+  /** How many events the log holds up to event `upToId` (every one when absent). */
+  eventCount(upToId?: number): number;
+  /** The id of the log's event at place `index` (from 0), if it holds that many. */
+  eventIdAt(index: number): number | undefined;
+  /** The last event no undo can withdraw any more (undefined: none can be undone now). */
+  finalEventsUpTo(): number | undefined;
   /** What people chose with `/notify` (no row: the defaults; read them through `noticesOf`, src/app/notices.ts). */
   notices(): NoticeRow[];
 }

@@ -1,8 +1,6 @@
-import { gzip } from 'node:zlib';
+import { gunzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { MessageFile } from './messages.js';
-
-const gzipAsync = promisify(gzip);
 
 /** What a file became to fit the reader's upload limit. */
 export type Fitted =
@@ -20,18 +18,19 @@ export function fits(bytes: number, limit: number | undefined): boolean {
   return limit === undefined || bytes <= limit;
 }
 
+const gunzipAsync = promisify(gunzip);
+
 /**
- * A text file (an export) as it can be handed to the reader: as it is when it fits `limit` (the
- * largest file the reader's client takes; undefined, as on the console: any size), else gzipped
- * (`.gz` added to its name; a season's JSON export shrinks about 8 times, and `npm run replay`
- * reads it as it is), else too large even so. The gzip stream carries no time or name, so the same
- * export gives the same bytes. It is compressed on libuv's thread pool (zlib's async gzip), not on
- * the event loop: a season's export takes seconds to compress, and other campaigns' commands are
- * answered meanwhile.
+ * The export as it can be handed to the reader, from its gzip members (exportChunks.ts; one gzip
+ * stream concatenated) and its text's length: the text itself when it fits `limit` (undefined:
+ * any size; unpacked on zlib's threads), else the gzip stream as it is when that fits, else too large.
  */
-export async function fitUpload(file: MessageFile, limit: number | undefined): Promise<Fitted> {
-  if (fits(file.data.byteLength, limit)) return { kind: 'asIs', file };
-  const packed = await gzipAsync(file.data, { level: 6 });
-  if (fits(packed.byteLength, limit)) return { kind: 'compressed', file: { ...file, name: `${file.name}.gz`, data: new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength) }, bytes: file.data.byteLength };
-  return { kind: 'tooLarge', bytes: file.data.byteLength, compressedBytes: packed.byteLength };
+export async function fitExport(file: { readonly name: string; readonly members: readonly Buffer[]; readonly bytes: number }, limit: number | undefined): Promise<Fitted> {
+  const packed = Buffer.concat(file.members);
+  if (fits(file.bytes, limit)) {
+    const text = await gunzipAsync(packed);
+    return { kind: 'asIs', file: { name: file.name, data: new Uint8Array(text.buffer, text.byteOffset, text.byteLength) } };
+  }
+  if (fits(packed.byteLength, limit)) return { kind: 'compressed', file: { name: `${file.name}.gz`, data: new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength) }, bytes: file.bytes };
+  return { kind: 'tooLarge', bytes: file.bytes, compressedBytes: packed.byteLength };
 }

@@ -1,4 +1,4 @@
-import { asc, eq, max, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, max, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
 import { bound, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { journal } from './schema.js';
@@ -58,4 +58,14 @@ const journalRows = perConnection((q, { journal }) => q.select().from(journal).w
 /** The whole journal of a campaign, in order, as stored text (the export). */
 export function journalTextOf(db: Database, campaignId: string): JournalText[] {
   return journalText(db).all({ campaignId });
+}
+
+const journalTextRange = perConnection((q, { journal }) => q.select({
+  seq: journal.seq, kind: journal.kind, invocation: journal.invocation, at: journal.at, timeIndex: journal.timeIndex,
+  input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string>`${journal.change}`, stateVersion: journal.stateVersion,
+}).from(journal).where(and(eq(journal.campaignId, p('campaignId')), gte(journal.seq, p('from')), lte(journal.seq, p('to')))).orderBy(asc(journal.seq)).prepare());
+
+/** The campaign's journal rows `from` to `to` (inclusive), in order, as stored text: the export reads the journal by parts. */
+export function journalTextBetween(db: Database, campaignId: string, from: number, to: number): JournalText[] {
+  return journalTextRange(db).all({ campaignId, from, to });
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, lte, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, lte, max, min, sql } from 'drizzle-orm';
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
 import { bound, isTrue, perConnection, readSoon, runUnanswered } from './prepared.js';
@@ -122,4 +122,16 @@ export function tickSpan(db: Database, campaignId: string): { count: number; las
 export function playedTickAt(db: Database, campaignId: string, timeIndex: number): PlayedTick | undefined {
   const r = tickFrame(db).get({ campaignId, timeIndex });
   return r ? { timeIndex: r.timeIndex, lastEventId: r.lastEventId, frame: r.frame } : undefined;
+}
+
+const undoFloor = perConnection((q, { ticks }) => q.select({ id: min(ticks.lastEventId) }).from(ticks)
+  .where(and(eq(ticks.campaignId, p('campaignId')), isNotNull(ticks.snapshot))).prepare());
+
+/**
+ * The last event no `/turn undo` can withdraw any more: an undo withdraws the events after its
+ * tick's `lastEventId`, and only a tick that keeps its snapshot can be undone (ticks to come log
+ * after every event there is). Undefined when no tick can be undone now (every event is final).
+ */
+export function finalEventsUpTo(db: Database, campaignId: string): number | undefined {
+  return undoFloor(db).get({ campaignId })?.id ?? undefined;
 }
