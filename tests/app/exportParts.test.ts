@@ -38,7 +38,7 @@ afterEach(() => h?.close());
 /** The export as parts would give it (plan in one transaction, parts kept or built), as text. */
 async function partsExport(x: Harness, campaignId = campaignState(x).id): Promise<{ text: string; built: BuiltExport }> {
   const head = headOf(x, campaignId);
-  const plan = readCampaign(x.app, { campaignId }, (tx) => exportPlan(x.app, tx, head));
+  const plan = readCampaign(x.app, { campaignId }, (tx) => exportPlan(x.app, tx, head, tx.read.closedContactsJson()));
   const built = await buildExport(x.app, plan);
   return { text: gunzipSync(Buffer.concat(built.members)).toString('utf8'), built };
 }
@@ -46,7 +46,7 @@ async function partsExport(x: Harness, campaignId = campaignState(x).id): Promis
 /** The head the use-case writes, taken from the whole export so that both are of the same moment. */
 function headOf(x: Harness, campaignId: string): Record<string, unknown> & { meta: { id: string } } {
   const whole = campaignExportText(x.app, campaignId);
-  const { format: _f, version: _v, eventCount: _e, replay: _r, ...head } = JSON.parse(`${whole.split('\n')[0] ?? ''}]}}`) as Record<string, unknown> & { meta: { id: string } };
+  const { format: _f, version: _v, eventCount: _e, replay: _r, closedContacts: _c, ...head } = JSON.parse(`${whole.split('\n')[0] ?? ''}]}}`) as Record<string, unknown> & { meta: { id: string } };
   return head;
 }
 
