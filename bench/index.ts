@@ -8,7 +8,7 @@ import { crashRounds } from '../tests/support/crashRounds.js';
 import { freshPostgresDatabase } from '../tests/support/postgres.js';
 import { benchHeldDm, benchLanesBurst } from './heldDm.js';
 import { benchMovement } from './movement.js';
-import { benchRender } from './render.js';
+import { benchRender, renderFigures } from './render.js';
 import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
@@ -25,7 +25,10 @@ import { benchWebIdleRss } from './web.js';
  *   job to a render thread and the PNG back where rendering runs off the main thread.
  * - snapshotBytes: that PNG's size.
  * - blankEncodeMs: the fastest opaque encode of a blank of the same size (`encodePng` on an
- *   opaque canvas, or sharp fed RGB directly, whichever is faster).
+ *   opaque canvas, or sharp fed RGB directly, whichever is faster: every PNG encoder the bot has).
+ * - snapshotEncodeCpuMs, blankEncodeCpuMs: CPU time of `encodePng` on that snapshot (drawn in
+ *   this thread) and of the blank's fastest encode (bench/render.ts).
+ * - `--render` runs the render section alone (snapshotMs … loopMaxGapMs).
  * - moveWorstMs: the slowest of five `/move` requests on a 200 x 200 map through `planMove` (route
  *   search, walk, schedule; corner to corner for infantry, cavalry and a courier, and a target
  *   that cannot be reached); no database.
@@ -43,7 +46,11 @@ import { benchWebIdleRss } from './web.js';
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
  * - startupMs: `npm start` (npm, the prestart staleness check, then the compiled bot, console
- *   mode) to its first answered command; startupNodeMs: the compiled console spawned directly.
+ *   mode) to its first answered command; startupNodeMs: package.json's start script alone (`sh -c`,
+ *   as npm runs it: the bundled entry dist/src/main.js with the script's node flags; no npm, no
+ *   prestart). `--startup` runs them alone (`--runs N` starts of each, default 9); `--startup --vs
+ *   DIR` alternates them with another checkout's (built there first), start by start:
+ *   startupVsMs and startupNodeVsMs are that checkout's medians (a before beside an after).
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
  *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
@@ -63,7 +70,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -98,6 +105,14 @@ if (args.crash) {
   figure('crashPlayed / crashDeliveries / crashOwed', `${found.played} / ${found.deliveries} / ${found.owed}`, 'owed <= 2');
   finish();
   process.exit(found.problems.length === 0 ? 0 : 1);
+}
+
+if (args.startup) {
+  // `npm run bench -- --startup [--runs N] [--vs DIR]`: the start-up figures alone.
+  line(`Valormr bench, start-up section — node ${process.version}`);
+  startFigures(await benchStartup(dir, Number(args.runs), args.vs));
+  finish();
+  process.exit(0);
 }
 
 if (args.store === 'postgres') {
@@ -140,6 +155,16 @@ if (args.ticks) {
   process.exit(0);
 }
 
+if (args.render) {
+  // `npm run bench -- --render`: the render section alone (a profile of the snapshot:
+  // `node --cpu-prof --import tsx bench/index.ts --render`).
+  line(`Valormr bench, render section — node ${process.version}`);
+  Object.assign(figures, renderFigures(await benchRender()));
+  await closeRenderPool();
+  finish();
+  process.exit(0);
+}
+
 if (args.delivery) {
   line(`Valormr bench, delivery section — node ${process.version}`);
   await benchDelivery();
@@ -150,11 +175,7 @@ if (args.delivery) {
 line(`Valormr bench — node ${process.version}${json ? ' (--json: one JSON object on the last line)' : ''}`);
 
 line('\n## Start-up and memory (fresh processes)');
-const starts = await benchStartup(dir);
-figures.startupMs = median(starts.npm);
-figures.startupNodeMs = median(starts.node);
-figure('startupMs: `npm start` to the first answered command', `${figures.startupMs.toFixed(0)} ms`, '< 600 ms');
-figure('startupNodeMs: the compiled console alone (no npm, no prestart)', `${figures.startupNodeMs.toFixed(0)} ms`);
+startFigures(await benchStartup(dir));
 const memory = await memoryInChild();
 figures.rss100Mb = memory.rssMb;
 figures.rss100IdleMb = memory.rssIdleMb;
@@ -163,8 +184,7 @@ figure('rss100IdleMb: the same once the idle render thread stopped', `${figures.
 Object.assign(figures, await benchWebIdleRss(dir));
 
 line('\n## Render');
-const render = await benchRender();
-Object.assign(figures, { snapshotMs: render.snapshotMs, snapshotBytes: render.snapshotBytes, blankEncodeMs: render.blankEncodeMs, loopMaxGapMs: render.loopMaxGapMs });
+Object.assign(figures, renderFigures(await benchRender()));
 
 line('\n## Route search');
 figures.moveWorstMs = benchRoute().worstMs;
@@ -195,6 +215,18 @@ benchMovement(30);
 await closeRenderPool();
 
 finish();
+
+function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {
+  figures.startupMs = median(starts.here.npm);
+  figures.startupNodeMs = median(starts.here.node);
+  figure('startupMs: `npm start` to the first answered command', `${figures.startupMs.toFixed(0)} ms`, '< 600 ms');
+  figure('startupNodeMs: the start script alone (no npm, no prestart)', `${figures.startupNodeMs.toFixed(0)} ms`);
+  if (starts.vs === undefined) return;
+  figures.startupVsMs = median(starts.vs.npm);
+  figures.startupNodeVsMs = median(starts.vs.node);
+  figure(`startupVsMs: the same, ${args.vs}`, `${figures.startupVsMs.toFixed(0)} ms (this one ${(figures.startupMs / figures.startupVsMs).toFixed(2)}x)`);
+  figure(`startupNodeVsMs: the same, ${args.vs}`, `${figures.startupNodeVsMs.toFixed(0)} ms (this one ${(figures.startupNodeMs / figures.startupNodeVsMs).toFixed(2)}x)`);
+}
 
 function finish(): void {
   if (!json) return;

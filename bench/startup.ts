@@ -1,51 +1,34 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Builds the compiled bot (dist/) if a source changed since the last build, as `npm start` does. */
-export function ensureBuilt(): void {
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('bench: the build failed');
+/** Builds the compiled bot (dist/) in `root` if a source changed since the last build, as `npm start` does. */
+export function ensureBuilt(root = ROOT): void {
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`bench: the build in ${root} failed`);
 }
 
 /**
- * startupNodeMs: from spawning the compiled console (`node dist/src/console/main.js`, without npm
- * and its prestart step) with a one-line script (`@alice /help`), to the first answer line on its
- * stdout. Fresh temporary database each run (the console's default for scripts).
+ * One start of the bot in `root`, console mode, from the spawn to the first answered command:
+ * `@alice /help` written on its stdin, answered as one JSON line on its stdout (npm's own banner
+ * lines are not JSON). Fresh database each run; the web page is off (WEB=off) so runs never fight
+ * over its port.
+ * - `npm`: `npm start`, the real entry a user types (npm, its prestart staleness check, then the
+ *   start script) — startupMs.
+ * - `script`: package.json's start script run by `sh -c` as npm runs it (`exec env ... node FLAGS
+ *   dist/src/main.js`, the bundled entry), without npm and the prestart step — startupNodeMs.
  */
-export async function startupOnce(scriptFile: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'src', 'console', 'main.js'), '--script', scriptFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let done = false;
-    child.stdout.on('data', () => {
-      if (done) return;
-      done = true;
-      resolve(performance.now() - t0);
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (!done) reject(new Error(`console exited with ${code} before answering`));
-    });
-  });
-}
-
-/**
- * startupMs: `npm start`, the real entry a user types (npm, its prestart staleness check, then
- * `node dist/src/main.js`, which without DISCORD_TOKEN runs the console on DATABASE_PATH), from
- * the spawn to the first answered command: `@alice /help` written on its stdin, answered as one
- * JSON line on its stdout (npm's own banner lines are not JSON). Fresh database each run; the web
- * page is off (WEB=off) so runs never fight over its port.
- */
-export async function npmStartOnce(databasePath: string): Promise<number> {
+export async function startOnce(root: string, databasePath: string, via: 'npm' | 'script'): Promise<number> {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const [command, args] = via === 'npm' ? ['npm', ['start']] : ['sh', ['-c', pkg.scripts.start!]];
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_PATH: databasePath, WEB: 'off' };
     delete env.DISCORD_TOKEN;
-    const child = spawn('npm', ['start'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env });
+    const child = spawn(command, args, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], env });
     let done = false;
     let out = '';
     child.stdin.write('@alice /help\n');
@@ -59,21 +42,31 @@ export async function npmStartOnce(databasePath: string): Promise<number> {
     });
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (!done) reject(new Error(`npm start exited with ${code} before answering: ${out}`));
+      if (!done) reject(new Error(`${via === 'npm' ? 'npm start' : 'the start script'} in ${root} exited with ${code} before answering: ${out}`));
     });
   });
 }
 
-export async function benchStartup(dir: string, runs = 5): Promise<{ npm: number[]; node: number[] }> {
-  ensureBuilt();
-  const file = join(dir, 'startup.txt');
-  writeFileSync(file, '@alice /help\n');
-  const npm: number[] = [];
-  const node: number[] = [];
-  // In turn, so a busy machine slows both alike.
+/** The start-up figures of one checkout: each entry's times, in ms. */
+export interface StartTimes {
+  readonly npm: number[];
+  readonly node: number[];
+}
+
+/**
+ * `runs` starts of each kind, in turn (so a busy machine slows both alike); with `vsRoot`, the same
+ * starts of another checkout (built there first) alternate with these, start by start: a before and
+ * after taken side by side.
+ */
+export async function benchStartup(dir: string, runs = 5, vsRoot?: string): Promise<{ here: StartTimes; vs?: StartTimes }> {
+  const roots = vsRoot === undefined ? [ROOT] : [ROOT, vsRoot];
+  for (const root of roots) ensureBuilt(root);
+  const times = roots.map((): StartTimes => ({ npm: [], node: [] }));
   for (let i = 0; i < runs; i++) {
-    npm.push(await npmStartOnce(join(dir, `start-${i}.db`)));
-    node.push(await startupOnce(file));
+    for (const [k, root] of roots.entries()) {
+      times[k]!.npm.push(await startOnce(root, join(dir, `start-${k}-${i}.db`), 'npm'));
+      times[k]!.node.push(await startOnce(root, join(dir, `start-node-${k}-${i}.db`), 'script'));
+    }
   }
-  return { npm, node };
+  return times[1] === undefined ? { here: times[0]! } : { here: times[0]!, vs: times[1] };
 }

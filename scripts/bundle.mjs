@@ -11,7 +11,7 @@
  * paths it finds from there (assets/, migrations/, the worker files, its own source hash) are the
  * same as unbundled.
  */
-import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /** Pure ES-module packages bundled in; every other bare import stays an `import` of node_modules. */
@@ -41,10 +41,16 @@ export async function bundleMain(dist) {
   for (const name of ['main', 'render/renderWorker']) {
     const entry = join(out, `${name}.js`);
     const input = join(out, `${name}.tsc.js`);
-    if (!readFileSync(entry, 'utf8').startsWith(BANNER)) copyFileSync(entry, input);
+    const text = readFileSync(entry, 'utf8');
+    if (!text.startsWith(BANNER)) {
+      // With its source map under its own name: the bundle's map replaces `${name}.js.map`.
+      const base = name.split('/').pop();
+      writeFileSync(input, text.replace(`//# sourceMappingURL=${base}.js.map`, `//# sourceMappingURL=${base}.tsc.js.map`));
+      if (existsSync(`${entry}.map`)) copyFileSync(`${entry}.map`, `${input}.map`);
+    }
     entries[name] = input;
   }
-  for (const f of readdirSync(out)) if (/^chunk-.*\.js$/.test(f)) rmSync(join(out, f));
+  for (const f of readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(f)) rmSync(join(out, f));
   const keepUrls = {
     name: 'valormr-paths',
     setup(build) {
@@ -55,6 +61,14 @@ export async function bundleMain(dist) {
         const own = `new URL(${JSON.stringify('./' + relative(out, args.path))}, import.meta.url).href`;
         return { contents: text.replaceAll('import.meta.url', own), loader: 'js', resolveDir: dirname(args.path) };
       });
+    },
+  };
+  // zod's `locales` namespace (its messages in some 60 languages, half of zod's bytes) is never
+  // read: the bot keeps zod's default, English, which zod imports from locales/en.js itself.
+  const englishOnly = {
+    name: 'zod-english-only',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
     },
   };
   await esbuild.build({
@@ -69,7 +83,13 @@ export async function bundleMain(dist) {
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',
-    plugins: [keepUrls],
+    // Compiling the start's modules is a quarter of its CPU and grows with their bytes: blanks and
+    // comments go (names stay, so stack traces read the same; the source maps lead to the lines).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: true,
+    // Before keepUrls, which would otherwise load that file as it is.
+    plugins: [englishOnly, keepUrls],
   });
   return true;
 }

@@ -1,5 +1,5 @@
+import { existsSync } from 'node:fs';
 import module from 'node:module';
-import 'dotenv/config';
 import { parseArgs } from 'node:util';
 import { databaseTarget, loadConfig, shardList, shardRequest } from './config.js';
 import { failureLine } from './failure.js';
@@ -12,6 +12,10 @@ import { failureLine } from './failure.js';
  */
 // Node 22.1+ keeps compiled code between starts (the bot loads some 400 modules); Node 20 has no such cache.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
+// Settings from .env (dotenv, or the file DOTENV_CONFIG_PATH names): dotenv and node:crypto under it
+// are loaded only when there is such a file to read.
+if (process.env.DOTENV_CONFIG_PATH || existsSync('.env') || process.argv.some((a) => a.startsWith('dotenv_config_'))) await import('dotenv/config');
 
 // An empty SHARDS= or SHARD_COUNT= (a copied .env.example under docker's --env-file or systemd's
 // EnvironmentFile=) means unset; discord.js would parse it as JSON and fail to start.

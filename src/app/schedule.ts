@@ -1,6 +1,6 @@
-import { CronExpressionParser } from 'cron-parser';
 import { quietMinutes, type CampaignSettings } from '../engine/state/index.js';
 import type { RefusalCode } from '../engine/refusalCodes.js';
+import { cronParser } from './cronParser.js';
 import { UserError } from './errors.js';
 import { discordTime } from './format.js';
 import { boundedMemo } from './scheduleMemo.js';
@@ -25,7 +25,7 @@ export function checkCadence(cadence: string, timezone: string): void {
     throw new UserError('settings.badCadence', `"${cadence}" is not a 5-field cron expression (minute hour day month weekday). Examples: \`cadence:"0 8,20 * * *"\` (08:00 and 20:00), \`cadence:"0 */3 * * *"\` (every 3 hours).`);
   }
   try {
-    CronExpressionParser.parse(cadence, { tz: timezone }).next();
+    cronParser().parse(cadence, { tz: timezone }).next();
   } catch (e) {
     throw new UserError('settings.badCadence', `"${cadence}" is not a valid cron expression (${(e as Error).message}). Examples: \`cadence:"0 8,20 * * *"\`, \`cadence:"0 */3 * * *"\`.`);
   }
@@ -49,9 +49,9 @@ export function nextDue(cadence: string, timezone: string, after: Date): Date {
   const t = after.getTime();
   const span = spans.get(key);
   if (span && span.from <= t && t < span.to) return new Date(span.to);
-  const to = walked(`next|${key}|${t}`, () => CronExpressionParser.parse(cadence, { tz: timezone, currentDate: after }).next().toDate().getTime());
+  const to = walked(`next|${key}|${t}`, () => cronParser().parse(cadence, { tz: timezone, currentDate: after }).next().toDate().getTime());
   // The instant before `to` is at or before `after` (none lies between them): the stretch's start.
-  const from = walked(`prev|${key}|${to}`, () => CronExpressionParser.parse(cadence, { tz: timezone, currentDate: new Date(to) }).prev().toDate().getTime());
+  const from = walked(`prev|${key}|${to}`, () => cronParser().parse(cadence, { tz: timezone, currentDate: new Date(to) }).prev().toDate().getTime());
   if (from <= t && t < to) {
     if (spans.size >= MAX_SPANS) spans.clear();
     spans.set(key, { from, to });
@@ -84,13 +84,13 @@ function localMinutes(d: Date, timezone: string): number {
 /** The first instant at or after `from` whose local time (in the timezone) is `minutes` after midnight. */
 function nextLocalTime(minutes: number, timezone: string, from: Date): Date {
   return new Date(walked(`local|${minutes}|${timezone}|${from.getTime()}`,
-    () => CronExpressionParser.parse(`${minutes % 60} ${Math.floor(minutes / 60)} * * *`, { tz: timezone, currentDate: new Date(from.getTime() - 1) }).next().toDate().getTime()));
+    () => cronParser().parse(`${minutes % 60} ${Math.floor(minutes / 60)} * * *`, { tz: timezone, currentDate: new Date(from.getTime() - 1) }).next().toDate().getTime()));
 }
 
 /** The last instant before `before` whose local time is `minutes` after midnight. */
 function lastLocalTime(minutes: number, timezone: string, before: Date): Date {
   return new Date(walked(`last|${minutes}|${timezone}|${before.getTime()}`,
-    () => CronExpressionParser.parse(`${minutes % 60} ${Math.floor(minutes / 60)} * * *`, { tz: timezone, currentDate: before }).prev().toDate().getTime()));
+    () => cronParser().parse(`${minutes % 60} ${Math.floor(minutes / 60)} * * *`, { tz: timezone, currentDate: before }).prev().toDate().getTime()));
 }
 
 /** Whether an instant falls inside the quiet hours (start included, end not), read in the campaign's timezone. */

@@ -9,6 +9,17 @@ sharp.cache(false);
  * Valormr map (CPU time, sharp fed the raw pixels): about half of level 2's time for a file about
  * 3 % larger; the canvas's own encoder (fixed level, adaptive filters) takes 4-5 times as long, and
  * palette PNG or WebP 5-20 times (a lossy WebP also blurs the hex ids).
+ *
+ * What else was tried for issue 25 (1600 x 1604 map, CPU medians and minimums side by side at
+ * load 8-25, so ratios only): sharp's libvips carries zlib-ng, whose level 1 is 1.8 times as
+ * fast as node's own zlib (Chromium's) at level 1 on the same filtered rows (21 against 38 ms),
+ * and no strategy (RLE, filtered, Huffman only) or filter (None, Sub, Up) closes the gap; a PNG writer in JavaScript that codes runs
+ * of the left pixel and the pixel above as deflate matches (branch s12-encode-runpng: exact, 1 %
+ * smaller) costs as much CPU as this; an indexed-colour PNG cannot be exact (the drawn map has
+ * 31,507 colours: antialiasing); WebP lossless at effort 0 is about 10 times slower; keeping the
+ * alpha channel saves 5-10 % CPU for a file 10 % larger. The deflate itself is most of the
+ * encode (level 0 costs a quarter to 40 % of level 1), and a blank compresses in a fraction of a map's
+ * time, so the snapshot stays several times a blank's encode with any lossless encoder here.
  */
 const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
 

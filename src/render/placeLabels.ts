@@ -1,4 +1,5 @@
 import type { Point, Rect } from './layout.js';
+import { RectIndex } from './rectIndex.js';
 
 /**
  * Where labels go: around their anchors, clear of tokens, symbols and each other, highest
@@ -7,12 +8,6 @@ import type { Point, Rect } from './layout.js';
 
 export function rectsOverlap(a: Rect, b: Rect): boolean {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-}
-
-function overlapArea(a: Rect, b: Rect): number {
-  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? w * h : 0;
 }
 
 function inside(r: Rect, bounds: Rect): boolean {
@@ -80,7 +75,8 @@ export function placeLabels(requests: readonly LabelRequest[], obstacles: readon
   const grow = (r: Rect, px: number): Rect => ({ x: r.x - px, y: r.y - pad, w: r.w + 2 * px, h: r.h + 2 * pad });
   const order = [...requests].sort((a, b) => b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const placed: PlacedLabel[] = [];
-  const taken: Rect[] = [...obstacles];
+  const taken = new RectIndex(CELL_PX);
+  for (const o of obstacles) taken.add(o);
   for (const req of order) {
     // A spot over a hard obstacle (a hex id the label belongs next to) is never taken; further
     // spots are tried before giving up on one.
@@ -92,8 +88,7 @@ export function placeLabels(requests: readonly LabelRequest[], obstacles: readon
     for (const c of cands) {
       if (!inside(c, bounds)) continue;
       if (hard.some((h) => rectsOverlap(c, h))) continue;
-      const g = grow(c, Math.max(pad, req.padX ?? 0));
-      const cost = taken.reduce((n, t) => n + overlapArea(g, t), 0);
+      const cost = taken.overlap(grow(c, Math.max(pad, req.padX ?? 0)));
       if (cost === 0) {
         chosen = c;
         break;
@@ -102,14 +97,17 @@ export function placeLabels(requests: readonly LabelRequest[], obstacles: readon
     }
     if (chosen) {
       placed.push({ id: req.id, rect: chosen, overlaps: false });
-      taken.push(chosen);
+      taken.add(chosen);
     } else if (req.required) {
       const rect = best?.rect ?? cands[0];
       if (rect) {
         placed.push({ id: req.id, rect, overlaps: true });
-        taken.push(rect);
+        taken.add(rect);
       }
     }
   }
   return placed;
 }
+
+/** The grid's cell: about a token label's width on a whole-map picture. */
+const CELL_PX = 48;

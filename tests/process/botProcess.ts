@@ -63,9 +63,9 @@ export function botEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-/** Starts `node <args>` in the repository root. */
-export function startProcess(args: readonly string[], env: NodeJS.ProcessEnv): BotProcess {
-  const child = spawn(process.execPath, [...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+/** Starts `node <args>` in the repository root (or in `cwd`). */
+export function startProcess(args: readonly string[], env: NodeJS.ProcessEnv, cwd = ROOT): BotProcess {
+  const child = spawn(process.execPath, [...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   started.add(child);
   const startedAt = Date.now();
   const stdout: string[] = [];

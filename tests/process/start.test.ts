@@ -69,6 +69,24 @@ describe('npm start and the compiled entry point', () => {
     expect((await p.exited).code).toBe(0);
   }, 300_000);
 
+  it('GIVEN no DISCORD_TOKEN, no .env and WEB=off WHEN the compiled console answers its first line THEN it loaded none of the packages that line does not need', async () => {
+    // What a start loads is most of its time: Discord, pictures, the web page, cron walks and .env
+    // files wait for the first use. NODE_DEBUG=module names every CommonJS file loaded (all of these
+    // packages are CommonJS, or load some).
+    const cwd = mkdtempSync(join(dir, 'no-env-'));
+    const env = botEnv({ DATABASE_PATH: join(cwd, 'lean.db'), WEB: 'off', NODE_DEBUG: 'module' });
+    delete env.DOTENV_CONFIG_PATH;
+    const p = startProcess([join(ROOT, 'dist', 'src', 'main.js')], env, cwd);
+    p.child.stdin.write('@referee /help\n');
+    await p.waitForLine((l) => l.startsWith('{"to":"ephemeral"'), 120_000, 'the first answer');
+    const loaded = p.stderr.filter((l) => / load "/.test(l)).map((l) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(l)?.[1]).filter((name) => name !== undefined);
+    // The database it opened is among them: the list is the one node gives.
+    expect(loaded).toContain('better-sqlite3');
+    expect(loaded.filter((name) => ['discord.js', '@discordjs/ws', 'sharp', '@napi-rs/canvas', 'fastify', 'cron-parser', 'luxon', 'dotenv', 'pino'].includes(name))).toEqual([]);
+    p.child.stdin.end();
+    expect((await p.exited).code).toBe(0);
+  }, 300_000);
+
   it('GIVEN the compiled console WHEN a tick moves an army THEN its map is drawn on the compiled (bundled) render thread and written as a PNG', async () => {
     const p = startProcess(['dist/src/main.js'], botEnv({ DATABASE_PATH: join(dir, 'picture.db') }));
     for (const l of ['@referee /campaign create scenario:valormr name:Pictured', '@referee /campaign start', '@referee /move army:hadewych to:1114 unformed:true', '!tick']) p.child.stdin.write(`${l}\n`);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildMap } from '../../src/engine/map/mapModel.js';
 import { validateScenario } from '../../src/engine/campaign/validateScenario.js';
@@ -96,5 +97,40 @@ describe('encodePng (sharp fed the canvas pixels)', () => {
     ctx.fill();
     const { fast } = await expectSamePixels(canvas);
     expect((await sharp(fast).metadata()).hasAlpha).toBe(true);
+  });
+
+  it('PROPERTY: for any size and any drawing, opaque or translucent, the PNG decodes to exactly the canvas\'s pixels (straight alpha), RGB where every pixel is opaque', async () => {
+    const colour = fc.record({ r: fc.integer({ min: 0, max: 255 }), g: fc.integer({ min: 0, max: 255 }), b: fc.integer({ min: 0, max: 255 }), a: fc.integer({ min: 0, max: 255 }) });
+    const rect = fc.record({ x: fc.integer({ min: -8, max: 48 }), y: fc.integer({ min: -8, max: 48 }), w: fc.integer({ min: 0, max: 56 }), h: fc.integer({ min: 0, max: 56 }), colour, round: fc.boolean() });
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 48 }), fc.integer({ min: 1, max: 48 }), fc.boolean(), fc.array(rect, { maxLength: 12 }),
+      async (width, height, background, rects) => {
+        const canvas = createCanvas(width, height);
+        const ctx = canvas.getContext('2d');
+        if (background) {
+          ctx.fillStyle = '#f4ecd8';
+          ctx.fillRect(0, 0, width, height);
+        }
+        for (const { x, y, w, h, colour: c, round } of rects) {
+          ctx.fillStyle = `rgba(${c.r}, ${c.g}, ${c.b}, ${(c.a / 255).toFixed(3)})`;
+          ctx.beginPath();
+          if (round) ctx.ellipse(x, y, w / 2 + 0.5, h / 2 + 0.5, 0, 0, Math.PI * 2);
+          else ctx.rect(x, y, w, h);
+          ctx.fill();
+        }
+        const expected = Buffer.from(ctx.getImageData(0, 0, width, height).data);
+        const opaque = expected.every((v, i) => i % 4 !== 3 || v === 255);
+        const png = await encodePng(canvas);
+        const decoded = await pixels(png);
+        expect([decoded.width, decoded.height]).toEqual([width, height]);
+        expect(decoded.data.equals(expected)).toBe(true);
+        expect((await sharp(png).metadata()).hasAlpha).toBe(!opaque);
+        if (background) {
+          // the map's path: told it is opaque, the scan skipped
+          const promised = await pixels(await encodePng(canvas, { opaque: true }));
+          expect(promised.data.equals(expected)).toBe(true);
+        }
+      },
+    ), { numRuns: 60 });
   });
 });

@@ -1,4 +1,4 @@
-import { strToU8, zipSync, type Zippable } from 'fflate';
+import type { Zippable } from 'fflate';
 import { formatGameTime } from '../../engine/clock/index.js';
 import type { MapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
@@ -56,6 +56,8 @@ export async function exportCampaignBook(app: App, actor: Actor, opts: { publicO
     const book = campaignBook({ state: tx.state, scenarioName: tx.scenario.name, reader, events, ticks: tx.read.playedTicks() });
     return { book, reader, map: tx.map, mapKey: tx.mapKey, name: tx.state.name, days: tx.state.clock.day, now: tx.now };
   });
+  // fflate is loaded by the first export, not at start.
+  const { strToU8, zipSync } = await import('fflate');
   const files: Zippable = { 'book.md': strToU8(job.book.markdown) };
   const pictures = await Promise.all(job.book.maps.map(async (m) => {
     const png = await renderMap(job.map, m.view, { title: mapTitle(job.name, m.view), cacheKey: job.mapKey, width: BOOK_MAP_WIDTH, hexIds: 'none' });

@@ -1,4 +1,4 @@
-import { CronExpressionParser } from 'cron-parser';
+import { cronParser } from '../cronParser.js';
 import { nextDue } from '../schedule.js';
 import { boundedMemo } from '../scheduleMemo.js';
 
@@ -29,13 +29,13 @@ export function countDue(cadence: string, timezone: string, first: Date, now: Da
 const counted = boundedMemo<{ count: number; next: number }>(256);
 
 function walk(cadence: string, timezone: string, first: Date, now: Date, countCap: number): { count: number; next: number } {
-  const it = CronExpressionParser.parse(cadence, { tz: timezone, currentDate: first });
+  const it = cronParser().parse(cadence, { tz: timezone, currentDate: first });
   let count = 1;
   let next = it.next().toDate();
   while (next.getTime() <= now.getTime() && count < countCap) {
     count++;
     next = it.next().toDate();
   }
-  if (next.getTime() <= now.getTime()) next = CronExpressionParser.parse(cadence, { tz: timezone, currentDate: now }).next().toDate();
+  if (next.getTime() <= now.getTime()) next = cronParser().parse(cadence, { tz: timezone, currentDate: now }).next().toDate();
   return { count, next: next.getTime() };
 }

@@ -1,0 +1,87 @@
+/**
+ * Where a process's memory is (bench/memoryChild.mjs --breakdown): process.memoryUsage(), V8's
+ * heap, and resident memory from /proc/self/smaps grouped by what is mapped (the node binary,
+ * each native library, anonymous memory: the heaps of V8, glibc and the native libraries), in MB.
+ * `dropEach` then drops the caches one at a time and reports what resident memory each gave back.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import process from 'node:process';
+import { setTimeout } from 'node:timers';
+import { URL } from 'node:url';
+import { getHeapStatistics } from 'node:v8';
+
+const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/** Resident kB by mapping: each file by its name, anonymous memory as `anon`, the others by their tag ([heap], [stack]...). */
+function smapsByMapping() {
+  let text;
+  try {
+    text = readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const out = {};
+  let name = 'anon';
+  for (const line of text.split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const path = head[1] ?? '';
+      name = path === '' ? 'anon' : path.startsWith('[') ? path : basename(path);
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) out[name] = (out[name] ?? 0) + Number(rss[1]);
+  }
+  const top = Object.entries(out).sort((a, b) => b[1] - a[1]);
+  const big = Object.fromEntries(top.filter(([, kb]) => kb >= 1024).map(([k, kb]) => [k, Math.round(kb / 102.4) / 10]));
+  const rest = top.filter(([, kb]) => kb < 1024).reduce((sum, [, kb]) => sum + kb, 0);
+  return { ...big, otherMappings: Math.round(rest / 102.4) / 10 };
+}
+
+function rollup() {
+  try {
+    const text = readFileSync('/proc/self/smaps_rollup', 'utf8');
+    const pick = (k) => Math.round(Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) / 102.4) / 10;
+    return { rss: pick('Rss'), anonymous: pick('Anonymous'), fileBacked: Math.round((pick('Rss') - pick('Anonymous')) * 10) / 10 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Collects twice, waits a moment (native memory freed by finalizers), then reads. */
+export async function memoryReport() {
+  globalThis.gc?.();
+  await new Promise((r) => setTimeout(r, 100));
+  globalThis.gc?.();
+  const u = process.memoryUsage();
+  const h = getHeapStatistics();
+  return {
+    rssMb: mb(u.rss), heapTotalMb: mb(u.heapTotal), heapUsedMb: mb(u.heapUsed), externalMb: mb(u.external), arrayBuffersMb: mb(u.arrayBuffers),
+    v8MallocedMb: mb(h.malloced_memory), v8PeakMallocedMb: mb(h.peak_malloced_memory), rollup: rollup(), smaps: smapsByMapping(),
+  };
+}
+
+/**
+ * Drops, in turn: the pictures drawn lately and the render threads' static layers; the in-memory
+ * campaign state copies and statics; SQLite's page cache; the render threads. Reports after each.
+ */
+export async function dropEach(app, dist, report) {
+  const pool = await import(new URL('render/renderPool.js', dist).href);
+  const { stateCacheOf } = await import(new URL('app/stateCache.js', dist).href);
+  const layers = await pool.workerCacheStats();
+  pool.clearWorkerCaches();
+  await report('dropped pictures and static layers', { workerStaticLayers: { entries: layers.entries, mb: mb(layers.bytes) } });
+  const cache = stateCacheOf(app);
+  const copies = cache.size;
+  for (const id of app.statics.keys()) cache.delete(id);
+  await report('dropped state copies', { stateCopies: copies });
+  if (app.db.dialect === 'sqlite') {
+    const cacheSize = app.db.sqlite.pragma('cache_size', { simple: true });
+    app.db.sqlite.pragma('shrink_memory');
+    await report('dropped SQLite page cache', { sqliteCacheSize: cacheSize });
+  }
+  await pool.closeRenderPool();
+  await new Promise((r) => setTimeout(r, 1500));
+  await report('render thread stopped');
+}

@@ -1,0 +1,97 @@
+import type { Rect } from './layout.js';
+
+/** The area two rectangles share (0 when they only touch or lie apart). */
+export function overlapArea(a: Rect, b: Rect): number {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+/**
+ * Rectangles bucketed by a grid of square cells, so a label's candidate spot is compared with
+ * what lies near it instead of with every token and label of the picture (an 800-army map has
+ * ~2,000 of them; placeLabels.ts). Each rectangle keeps the index it was added with, and a query
+ * sums the overlaps in that order: the same sum, bit for bit, as a walk over the whole list (a
+ * rectangle that does not overlap adds 0, which leaves a sum unchanged).
+ */
+export class RectIndex {
+  private readonly rects: Rect[] = [];
+  private readonly cells = new Map<number, number[]>();
+  /** Rectangles too large (or not finite) to bucket: checked by every query. */
+  private readonly wide: number[] = [];
+  /** The last query that met each rectangle (no rectangle counted twice). */
+  private seen = new Int32Array(64);
+  private query = 0;
+
+  constructor(private readonly cell: number) {}
+
+  add(r: Rect): void {
+    const i = this.rects.length;
+    this.rects.push(r);
+    if (this.seen.length <= i) {
+      const grown = new Int32Array(this.seen.length * 2);
+      grown.set(this.seen);
+      this.seen = grown;
+    }
+    const span = this.span(r);
+    if (!span) {
+      this.wide.push(i);
+      return;
+    }
+    for (let cy = span.y0; cy <= span.y1; cy++) {
+      for (let cx = span.x0; cx <= span.x1; cx++) {
+        const key = cellKey(cx, cy);
+        const list = this.cells.get(key);
+        if (list) list.push(i);
+        else this.cells.set(key, [i]);
+      }
+    }
+  }
+
+  /** The summed overlap area of `g` with every rectangle taken, in the order they were taken. */
+  overlap(g: Rect): number {
+    const span = this.span(g);
+    if (!span) {
+      let n = 0;
+      for (const t of this.rects) n += overlapArea(g, t);
+      return n;
+    }
+    this.query++;
+    const hits: number[] = [];
+    for (const i of this.wide) this.meet(i, hits);
+    for (let cy = span.y0; cy <= span.y1; cy++) {
+      for (let cx = span.x0; cx <= span.x1; cx++) {
+        const list = this.cells.get(cellKey(cx, cy));
+        if (list) for (const i of list) this.meet(i, hits);
+      }
+    }
+    hits.sort((a, b) => a - b);
+    let n = 0;
+    for (const i of hits) n += overlapArea(g, this.rects[i] as Rect);
+    return n;
+  }
+
+  private meet(i: number, hits: number[]): void {
+    if (this.seen[i] === this.query) return;
+    this.seen[i] = this.query;
+    hits.push(i);
+  }
+
+  /** The cells a rectangle touches (edges included), or undefined when it is too large or not finite to bucket. */
+  private span(r: Rect): { x0: number; y0: number; x1: number; y1: number } | undefined {
+    const x0 = Math.floor(r.x / this.cell);
+    const y0 = Math.floor(r.y / this.cell);
+    const x1 = Math.floor((r.x + r.w) / this.cell);
+    const y1 = Math.floor((r.y + r.h) / this.cell);
+    if (!(Number.isFinite(x0) && Number.isFinite(y0) && Number.isFinite(x1) && Number.isFinite(y1))) return undefined;
+    if (x1 < x0 || y1 < y0 || (x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CELLS || Math.abs(x0) > CELL_LIMIT || Math.abs(y0) > CELL_LIMIT
+      || Math.abs(x1) > CELL_LIMIT || Math.abs(y1) > CELL_LIMIT) return undefined;
+    return { x0, y0, x1, y1 };
+  }
+}
+
+/** Grid cells a rectangle may cover before it is kept aside as wide. */
+const MAX_CELLS = 64;
+/** Cell coordinates beyond this (a picture millions of pixels across) are kept aside as wide. */
+const CELL_LIMIT = 1 << 20;
+const cellKey = (cx: number, cy: number): number => (cx + CELL_LIMIT) * (2 * CELL_LIMIT + 1) + (cy + CELL_LIMIT);
