@@ -21,7 +21,7 @@ PRAGMA foreign_keys=ON;--> statement-breakpoint
 CREATE INDEX `events_campaign` ON `events` (`campaign_id`,`id`);--> statement-breakpoint
 CREATE INDEX `events_audience` ON `events` (`campaign_id`,`audience`);--> statement-breakpoint
 CREATE INDEX `events_type` ON `events` (`campaign_id`,`type`);--> statement-breakpoint
-CREATE INDEX `events_plain` ON `events` (`created_at`) WHERE "events"."packed" is null and "events"."type" not in ('diceRolled', 'diceSeedRevealed', 'diceSeedCommitted');--> statement-breakpoint
+CREATE INDEX `events_plain` ON `events` (`created_at`) WHERE ("events"."packed" is null) and ("events"."type" <> 'diceRolled') and ("events"."type" <> 'diceSeedRevealed') and ("events"."type" <> 'diceSeedCommitted');--> statement-breakpoint
 CREATE TABLE `__new_journal` (
 	`campaign_id` text NOT NULL,
 	`seq` integer NOT NULL,

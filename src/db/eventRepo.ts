@@ -74,7 +74,7 @@ export function eventsFor(db: Database, campaignId: string, audiences: readonly 
 const DICE_TYPES: readonly string[] = ['diceRolled', 'diceSeedRevealed', 'diceSeedCommitted'];
 
 /** A plain event that may be packed: the `events_plain` index's condition, word for word (so the planner takes the index). */
-const PLAIN = (e: typeof events): SQL => sql`${e.packed} is null and ${e.type} not in ('diceRolled', 'diceSeedRevealed', 'diceSeedCommitted')`;
+const PLAIN = (e: typeof events): SQL => sql`(${e.packed} is null) and (${e.type} <> 'diceRolled') and (${e.type} <> 'diceSeedRevealed') and (${e.type} <> 'diceSeedCommitted')`;
 
 const diceOfPeriod = perConnection((q, { events }, db) => q.select().from(events)
   .where(and(eq(events.campaignId, p('campaignId')), inArray(events.type, [...DICE_TYPES]), sql`${jsonNumber(db, events.data, 'period')} = ${p('period')}`))

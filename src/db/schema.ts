@@ -243,7 +243,7 @@ export const events = sqliteTable('events', {
 }, (t) => [
   index('events_campaign').on(t.campaignId, t.id), index('events_audience').on(t.campaignId, t.audience), index('events_type').on(t.campaignId, t.type),
   // The events still plain that may be packed, oldest first (src/app/packCold.ts): the dice events stay plain (their data is filtered on).
-  index('events_plain').on(t.createdAt).where(sql`${t.packed} is null and ${t.type} not in ('diceRolled', 'diceSeedRevealed', 'diceSeedCommitted')`),
+  index('events_plain').on(t.createdAt).where(sql`(${t.packed} is null) and (${t.type} <> 'diceRolled') and (${t.type} <> 'diceSeedRevealed') and (${t.type} <> 'diceSeedCommitted')`),
 ]);
 
 /**

@@ -197,7 +197,7 @@ export const events = pgTable('events', {
   packed: bytes('packed'),
 }, (t) => [
   index('events_campaign').on(t.campaignId, t.id), index('events_audience').on(t.campaignId, t.audience), index('events_type').on(t.campaignId, t.type),
-  index('events_plain').on(t.createdAt).where(sql`${t.packed} is null and ${t.type} not in ('diceRolled', 'diceSeedRevealed', 'diceSeedCommitted')`),
+  index('events_plain').on(t.createdAt).where(sql`(${t.packed} is null) and (${t.type} <> 'diceRolled') and (${t.type} <> 'diceSeedRevealed') and (${t.type} <> 'diceSeedCommitted')`),
 ]);
 
 export const outboxMessages = pgTable('outbox_messages', {
