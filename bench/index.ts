@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
-import { configureRenderPool } from '../src/render/renderPool.js';
 import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
 import { crashRounds } from '../tests/support/crashRounds.js';
 import { freshPostgresDatabase } from '../tests/support/postgres.js';
@@ -12,7 +9,7 @@ import { benchRender, renderFigures } from './render.js';
 import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
-import { startSettings } from './startSettings.js';
+import { runStartedChild } from './startSettings.js';
 import { figure, line, median, round2 } from './stats.js';
 import { benchWebIdleRss } from './web.js';
 
@@ -59,10 +56,14 @@ import { benchWebIdleRss } from './web.js';
  *   memory with the page on minus with WEB=off (idleRssWebOnMb, idleRssWebOffMb; bench/web.ts).
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
  * - The scale section runs alone with `--scale` (`--campaigns N`, default 1,000; `--idle N`,
- *   default 10,000; `--distinct`: every campaign's map a picture of its own; `--render-threads N`:
- *   N render threads instead of the pool's default, to compare pool sizes): scaleTotalMs, scaleFloorMs, scaleVsFloor, scaleLoopGapMs, scaleAnswerP99Ms,
- *   scaleRssMb, scaleTicksMs, idleRssMb, idleScanMs (see bench/scale.ts). It runs in a child
- *   process with the allocator settings `npm start` uses, so its memory is the bot's as it runs.
+ *   default 10,000; every campaign's map a picture of its own, or with `--same` copies posting
+ *   identical maps, drawn once (`--distinct`, the default now, is still accepted); `--render-threads
+ *   N`: N render threads instead of the pool's default, to compare pool sizes; `--profile DIR`: the
+ *   busy minute's process writes a CPU profile there): scaleTotalMs, scaleFloorMs, scaleVsFloor,
+ *   scaleLoopGapMs, scaleGapsOver100, scaleAnswerP99Ms, scaleRssMb, scaleTicksMs, scaleLimited,
+ *   scaleRenderThreads, idleRssMb, idleScanMs (see bench/scale.ts). Each measure runs in a fresh
+ *   process on the compiled bot with the allocator settings and node flags `npm start` uses, so its
+ *   memory is the bot's as it runs.
  * - `--ticks` runs tick200Ms and tick800Ms alone.
  * - tickPlayedMs: a Valormr tick as played (`playTick`, then its map drawn and encoded, then the
  *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, as a scheduled
@@ -70,27 +71,18 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
 
-/** The allocator settings and node flags `npm start` runs the bot with (read from package.json; docs/deploy.md). */
-const START = startSettings();
-const START_ALLOCATOR = START.env;
-
-if (args.scale && process.env.MALLOC_ARENA_MAX === undefined) {
-  // The scale section's memory figure is the bot's as it runs: the section runs again, with them.
-  const child = spawn(process.execPath, [...START.nodeFlags, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, ...START_ALLOCATOR } });
-  process.exit(await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1))));
-}
-
 if (args.scale) {
   // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
   line(`Valormr bench, scale section — node ${process.version}`);
-  // `--render-threads N`: the busy minute with N render threads instead of the pool's default (an A/B of the pool's size).
-  if (args['render-threads'] !== undefined) configureRenderPool({ threads: Number(args['render-threads']) });
-  Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle), distinct: args.distinct }));
+  if (args.same && args.distinct) throw new Error('bench: --same and --distinct ask for opposite busy minutes');
+  const renderThreads = args['render-threads'] === undefined ? undefined : Number(args['render-threads']);
+  const nodeFlags = args.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${args.profile}`];
+  Object.assign(figures, await benchScale(dir, { campaigns: Number(args.campaigns), idle: Number(args.idle), same: args.same, renderThreads, nodeFlags }));
   finish();
   process.exit(0);
 }
@@ -242,26 +234,8 @@ async function benchDelivery(): Promise<void> {
   figures.lanesBurst120Ms = await benchLanesBurst();
 }
 
-/** rss100Mb in a fresh process, so nothing measured before inflates it. */
+/** rss100Mb in a fresh process, so nothing measured before inflates it (with `npm start`'s allocator settings and node flags; docs/deploy.md). */
 async function memoryInChild(): Promise<{ rssMb: number; rssIdleMb: number }> {
   ensureBuilt();
-  const script = fileURLToPath(new URL('./memoryChild.mjs', import.meta.url));
-  return new Promise((resolve, reject) => {
-    // With the allocator settings and node flags `npm start` uses (package.json, docs/deploy.md).
-    const env = { ...process.env, ...START_ALLOCATOR };
-    const child = spawn(process.execPath, [...START.nodeFlags, '--expose-gc', script], { stdio: ['ignore', 'pipe', 'inherit'], env });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      try {
-        resolve(JSON.parse(last) as { rssMb: number; rssIdleMb: number });
-      } catch {
-        reject(new Error(`bench/memoryChild.mjs failed (exit ${code}): ${out}`));
-      }
-    });
-  });
+  return runStartedChild<{ rssMb: number; rssIdleMb: number }>('memoryChild.mjs');
 }

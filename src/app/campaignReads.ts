@@ -1,12 +1,15 @@
 import type { Database } from '../db/client.js';
-import { closedContactIds, closedContacts } from '../db/campaignRepo.js';
+import { closedContactIds, closedContacts, closedContactsJson } from '../db/campaignRepo.js';
 import { closedEstimates } from '../db/contactEstimateRepo.js';
-import { allEventsJson, chronicleEvents, diceEventsOf, eventsFor, lastEventsOfType } from '../db/eventRepo.js';
-import { journalTextOf } from '../db/journalRepo.js';
+import { allEventsJson, chronicleEvents, diceEventsOf, eventCountUpTo, eventIdAt, eventsFor, eventsJsonAfter, lastEventsOfType } from '../db/eventRepo.js';
+import { journalTextBetween, journalTextOf, lastJournalSeq } from '../db/journalRepo.js';
 import { listNotices } from '../db/noticeRepo.js';
 import { claimedMessage, keptMessages, undeliveredMessages } from '../db/outboxRepo.js';
-import { lastUndoableTick, playedTickAt, playedTicks, tickIndex, tickPlayed, tickSpan, undoableTicks } from '../db/tickRepo.js';
+import { finalEventsUpTo, lastUndoableTick, playedTickAt, playedTicks, tickIndex, tickPlayed, tickSpan, undoableTicks } from '../db/tickRepo.js';
 import type { CampaignReads } from './campaignTx.js';
+
+/** More rows than any campaign has (a PostgreSQL integer's largest value). */
+const ALL = 2_147_483_647;
 
 /** The read-only queries a use-case may make of its campaign (`tx.read`), inside its transaction. */
 export function campaignReads(db: Database, campaignId: string): CampaignReads {
@@ -20,6 +23,7 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     undoableTicks: () => undoableTicks(db, campaignId),
     keptMessages: (userId) => keptMessages(db, campaignId, userId),
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
+    closedContactsJson: () => closedContactsJson(db, campaignId),
     closedContactIds: (armyId) => closedContactIds(db, campaignId, armyId),
     closedEstimates: (armyId) => closedEstimates(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),
@@ -33,5 +37,11 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     chronicle: (audiences, without, window) => chronicleEvents(db, campaignId, audiences, without, window),
     notices: () => [...(notices ??= listNotices(db, campaignId))],
     journal: () => journalTextOf(db, campaignId),
+    journalBetween: (from, to) => journalTextBetween(db, campaignId, from, to),
+    journalLength: () => lastJournalSeq(db, campaignId) + 1,
+    eventsAfter: (afterId, limit) => eventsJsonAfter(db, campaignId, afterId, limit),
+    eventCount: (upToId) => eventCountUpTo(db, campaignId, upToId ?? ALL),
+    eventIdAt: (index) => eventIdAt(db, campaignId, index),
+    finalEventsUpTo: () => finalEventsUpTo(db, campaignId),
   };
 }

@@ -38,6 +38,8 @@ export interface CampaignReads {
   keptMessages(userId: string): OutboxRow[];
   /** Contacts that have left the live state (closed), with `armyId` those the army took part in. */
   closedContacts(armyId?: string): ContactRecord[];
+  /** Every closed contact as one JSON array, from the stored text (the export). */
+  closedContactsJson(): string;
   /** The ids of the closed contacts the army took part in (no record parsed). */
   closedContactIds(armyId: string): string[];
   /** The newest estimate of each force the army met in a closed contact, read by index (the map's knowledge). */
@@ -62,6 +64,17 @@ export interface CampaignReads {
   chronicle(audiences: readonly string[], without: readonly string[], window?: ChronicleWindow): StoredEvent[];
   /** The campaign's journal, in order (the export: what replays it, docs/replay.md). */
   journal(): JournalText[];
+  /** The journal's rows `from` to `to` (inclusive), in order, and how many it has (the export reads it by parts). */
+  journalBetween(from: number, to: number): JournalText[];
+  journalLength(): number;
+  /** The events after event `afterId` (0: from the first), at most `limit`, each as its JSON text (the export). */
+  eventsAfter(afterId: number, limit: number): { id: number; json: string }[];
+  /** How many events the log holds up to event `upToId` (every one when absent). */
+  eventCount(upToId?: number): number;
+  /** The id of the log's event at place `index` (from 0), if it holds that many. */
+  eventIdAt(index: number): number | undefined;
+  /** The last event no undo can withdraw any more (undefined: none can be undone now). */
+  finalEventsUpTo(): number | undefined;
   /** What people chose with `/notify` (no row: the defaults; read them through `noticesOf`, src/app/notices.ts). */
   notices(): NoticeRow[];
 }

@@ -3,6 +3,7 @@ import { closeDatabase, openDatabase } from '../db/client.js';
 import { keepLayersIn } from '../render/index.js';
 import type { App } from './app.js';
 import { keepRouteTablesIn } from './movement/routeTableFile.js';
+import { keepExportPartsIn } from './campaign/exportChunks.js';
 import { defaultLayerDir } from './storeTarget.js';
 import { randomDice, type DiceSource } from './dice/diceSource.js';
 import { silentLogger, systemClock, type Clock, type Logger } from './ports.js';
@@ -38,5 +39,7 @@ export function createApp(opts: AppOptions): App & { close(): void } {
   };
   // The route tables of the maps' movement profiles, in the same folder (routeTableFile.ts).
   if (layers !== undefined) keepRouteTablesIn(app, join(layers, 'routes'));
+  // The closed parts of long campaigns' exports, compressed once (exportChunks.ts).
+  if (layers !== undefined) keepExportPartsIn(app, join(layers, 'exports'));
   return app;
 }

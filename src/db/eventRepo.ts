@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, lte, max, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, lte, max, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/index.js';
 import type { Audience, EngineEvent } from '../engine/events/index.js';
 import type { Database } from './client.js';
@@ -174,14 +174,17 @@ export interface LogRow {
 
 /** A campaign's events after `afterId` and up to `upToId` (both optional), in order, as LogRows. */
 export function logRowsOf(db: Database, campaignId: string, range: { readonly afterId?: number; readonly upToId?: number } = {}): LogRow[] {
-  return logRows(db).all({ campaignId, afterId: range.afterId ?? 0, upToId: range.upToId ?? LAST_INTEGER }).map(({ packed, ...r }) => (packed === null ? { ...r, text: r.text ?? '' } : { ...r, ...unpackEvent(packed) }));
+  return logRows(db).all({ campaignId, afterId: range.afterId ?? 0, upToId: range.upToId ?? LAST_INTEGER }).map(plainLogRow);
+}
+
+/** A log row as stored, plain or packed, as the export reads it. */
+function plainLogRow({ packed, ...r }: Omit<LogRow, 'text'> & { text: string | null; packed: Buffer | null }): LogRow {
+  return packed === null ? { ...r, text: r.text ?? '' } : { ...r, ...unpackEvent(packed) };
 }
 
 /** Log rows as the export's JSON array of events (the same bytes SQLite's `logJson` builds). */
 export function logJsonOf(rows: readonly LogRow[]): string {
-  const q = JSON.stringify;
-  return `[${rows.map((r) => `{"id":${r.id},"time":{"day":${r.gameDay},"half":${r.gameHalf}},"type":${q(r.type)},`
-    + `"audience":${q(r.audience)},"actorUserId":${q(r.actorUserId)},"text":${q(r.text)},"data":${r.data ?? 'null'},"createdAt":${q(r.createdAt)},"undone":${q(r.undone)}}`).join(',')}]`;
+  return `[${rows.map(eventJson).join(',')}]`;
 }
 
 export function logJsonWritten(db: Database, campaignId: string): { json: string; count: number } {
@@ -203,6 +206,40 @@ export function packEvents(db: Database, before: string, limit: number): number 
   const pack = packEvent(db);
   for (const r of rows) runUnanswered(pack, { id: r.id, packed: packText('event', joinParts([r.data], r.text ?? '')) });
   return rows.length;
+}
+
+/** One event as the log's JSON text (SQLite's compact form), its data as its stored text. */
+function eventJson(r: LogRow): string {
+  const q = JSON.stringify;
+  return `{"id":${r.id},"time":{"day":${r.gameDay},"half":${r.gameHalf}},"type":${q(r.type)},`
+    + `"audience":${q(r.audience)},"actorUserId":${q(r.actorUserId)},"text":${q(r.text)},"data":${r.data ?? 'null'},"createdAt":${q(r.createdAt)},"undone":${q(r.undone)}}`;
+}
+
+const logRowsAfter = perConnection((q, { events: e }) => q.select({
+  id: e.id, gameDay: e.gameDay, gameHalf: e.gameHalf, type: e.type, audience: e.audience, actorUserId: e.actorUserId, text: e.text,
+  data: sql<string | null>`${e.data}`, createdAt: e.createdAt, undone: e.undone, packed: e.packed,
+}).from(e).where(and(eq(e.campaignId, p('campaignId')), gt(e.id, p('afterId')))).orderBy(e.id).limit(p('limit')).prepare());
+
+/**
+ * The campaign's events after event `afterId`, at most `limit`, in log order, each as its JSON
+ * text (the bytes `allEventsJson` gives it, on both stores, plain or packed alike): the export reads the log by parts.
+ */
+export function eventsJsonAfter(db: Database, campaignId: string, afterId: number, limit: number): { id: number; json: string }[] {
+  return logRowsAfter(db).all({ campaignId, afterId, limit }).map((r) => ({ id: r.id, json: eventJson(plainLogRow(r)) }));
+}
+
+const countUpTo = perConnection((q, { events: e }) => q.select({ n: count() }).from(e).where(and(eq(e.campaignId, p('campaignId')), lte(e.id, p('upToId')))).prepare());
+
+const idAt = perConnection((q, { events: e }) => q.select({ id: e.id }).from(e).where(eq(e.campaignId, p('campaignId'))).orderBy(e.id).limit(1).offset(p('index')).prepare());
+
+/** The id of the campaign's event at place `index` in its log (from 0; on the index), if it has that many. */
+export function eventIdAt(db: Database, campaignId: string, index: number): number | undefined {
+  return idAt(db).get({ campaignId, index })?.id;
+}
+
+/** How many of the campaign's events have an id up to `upToId` (on the index). */
+export function eventCountUpTo(db: Database, campaignId: string, upToId: number): number {
+  return countUpTo(db).get({ campaignId, upToId })?.n ?? 0;
 }
 
 const logJson = perConnection((q, { events }) => {

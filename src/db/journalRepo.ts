@@ -105,3 +105,8 @@ export function packJournal(db: Database, before: string, limit: number): number
   }
   return rows.length;
 }
+
+/** The campaign's journal rows `from` to `to` (inclusive), in order, as stored text (plain or packed alike): the export reads the journal by parts. */
+export function journalTextBetween(db: Database, campaignId: string, from: number, to: number): JournalText[] {
+  return journalTextOf(db, campaignId, { afterSeq: from - 1, upToSeq: to });
+}

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, lte, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, lte, max, min, sql } from 'drizzle-orm';
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
 import { packText, unpackText } from './packedText.js';
@@ -145,4 +145,16 @@ export function packFrames(db: Database, before: string, limit: number): number 
   const pack = packFrame(db);
   for (const r of rows) runUnanswered(pack, { campaignId: r.campaignId, timeIndex: r.timeIndex, packed: packText('frame', r.frame) });
   return rows.length;
+}
+
+const undoFloor = perConnection((q, { ticks }) => q.select({ id: min(ticks.lastEventId) }).from(ticks)
+  .where(and(eq(ticks.campaignId, p('campaignId')), isNotNull(ticks.snapshot))).prepare());
+
+/**
+ * The last event no `/turn undo` can withdraw any more: an undo withdraws the events after its
+ * tick's `lastEventId`, and only a tick that keeps its snapshot can be undone (ticks to come log
+ * after every event there is). Undefined when no tick can be undone now (every event is final).
+ */
+export function finalEventsUpTo(db: Database, campaignId: string): number | undefined {
+  return undoFloor(db).get({ campaignId })?.id ?? undefined;
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { availableParallelism, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { MapData } from '../engine/map/index.js';
 import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
+import { keepLibvipsLoaded } from './keepLibvipsLoaded.js';
 import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 import type { CacheStats, RenderReply, RenderRequest } from './renderProtocol.js';
@@ -269,9 +269,7 @@ function send(slot: Slot, task: Task): void {
 function start(): Slot | undefined {
   let worker: Worker;
   try {
-    // libvips stays loaded in this thread for the life of the process: on glibc a worker that
-    // loaded it alone would unload it when it stops (sharp's note on worker threads).
-    createRequire(import.meta.url)('sharp');
+    keepLibvipsLoaded();
     worker = newWorker();
   } catch {
     fallBackToThisThread();

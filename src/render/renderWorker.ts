@@ -6,7 +6,7 @@ import { renderBattlefieldHere } from './battlefield.js';
 import { setLayerCacheDir } from './layerCacheDir.js';
 import { clearRenderCache, renderCacheStatsHere, renderMapHere } from './renderMap.js';
 import type { RenderReply, RenderRequest } from './renderProtocol.js';
-import { lowerThisThreadPriority } from './threadPriority.js';
+import { lowerEncoderThreads, lowerThisThreadPriority } from './threadPriority.js';
 
 /**
  * A render thread: draws and encodes the pictures the pool sends (see renderPool.ts). It keeps the
@@ -18,7 +18,7 @@ if (!port) throw new Error('renderWorker.ts runs as a worker thread (see renderP
 
 setLayerCacheDir((workerData as { layerCacheDir?: string } | null)?.layerCacheDir);
 // Pictures give way to the event loop (interactions, heartbeats, ticks) when cores are short.
-lowerThisThreadPriority();
+const niceness = lowerThisThreadPriority();
 
 const MAX_MODELS = 16;
 const models = new Map<string, MapModel>();
@@ -59,19 +59,44 @@ const collect = ((): (() => void) | undefined => {
 })();
 let inHand = 0;
 let collectTimer: NodeJS.Timeout | undefined;
+/** Pictures finished since the last collection. */
+let sinceCollect = 0;
+/**
+ * In a long burst (a busy minute: the thread is never idle for minutes) the thread collects after
+ * this many pictures anyway, so their left-behind pixels (about 10 MB each) do not pile up to what
+ * V8 waits for (measured: a render thread's share of the busy minute's resident memory). A
+ * collection of this thread's small heap costs a few ms against about 50 ms a picture.
+ */
+const COLLECT_EVERY = 3;
 
-/** Collects once no picture has been asked for a moment (a burst of pictures is collected once, after it). */
+/**
+ * Collects once no picture has been asked for a moment (a burst of pictures is collected once,
+ * after it), or at once when COLLECT_EVERY pictures were finished since the last collection.
+ */
 function collectWhenIdle(): void {
-  if (!collect || inHand > 0) return;
+  if (!collect) return;
+  if (++sinceCollect >= COLLECT_EVERY) {
+    sinceCollect = 0;
+    collect();
+    return;
+  }
+  if (inHand > 0) return;
   clearTimeout(collectTimer);
   collectTimer = setTimeout(() => {
-    if (inHand === 0) collect();
+    if (inHand > 0) return;
+    sinceCollect = 0;
+    collect();
   }, 25);
   collectTimer.unref();
 }
 
-/** Answers with the PNG moved (not copied) to the main thread. */
+/**
+ * Answers with the PNG moved (not copied) to the main thread, after giving the encoder's threads
+ * (libvips's, which do not inherit this thread's niceness) this thread's priority (well under a
+ * millisecond: a few small reads of /proc).
+ */
 function answerPicture(id: number, png: Buffer): void {
+  if (niceness !== undefined) lowerEncoderThreads(niceness);
   const bytes = new Uint8Array(png);
   port?.postMessage({ id, png: bytes } satisfies RenderReply, [bytes.buffer]);
 }

@@ -1,4 +1,4 @@
-import { readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /**
@@ -26,4 +26,37 @@ export function lowerThisThreadPriority(steps = RENDER_THREAD_NICENESS): number 
   } catch {
     return undefined;
   }
+}
+
+/** The name libvips gives the threads it encodes on (glib's thread name, /proc/self/task/TID/comm). */
+const ENCODER_THREAD = 'libvips worker';
+
+/**
+ * Lowers to `niceness` every libvips thread of the process that runs at a higher priority, and
+ * returns how many it changed. A PNG is encoded (sharp) on libvips's own threads, which are started
+ * from libuv's thread pool, not from the render thread: they do not inherit the render thread's
+ * niceness and ran at the bot's priority (measured: about half a picture's CPU), so on two cores the
+ * encode competed with the event loop as an equal. libvips keeps its threads for later work; threads
+ * it starts later are caught on the next call (the render thread calls this after every picture).
+ * Linux only (where the thread ids can be read); elsewhere nothing changes and 0 is returned.
+ */
+export function lowerEncoderThreads(niceness: number): number {
+  let changed = 0;
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return 0;
+  }
+  for (const tid of tids) {
+    try {
+      if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== ENCODER_THREAD) continue;
+      if (getPriority(Number(tid)) >= niceness) continue;
+      setPriority(Number(tid), niceness);
+      changed++;
+    } catch {
+      // the thread ended meanwhile, or the change was refused: it runs as before
+    }
+  }
+  return changed;
 }

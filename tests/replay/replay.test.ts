@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayText, reportText } from '../../src/console/replay.js';
 import { journalOf } from '../../src/db/journalRepo.js';
@@ -79,11 +81,31 @@ describe('replay refuses what does not fit', () => {
     await expect(replayText(lines.slice(0, -2).join('\n'))).rejects.toThrow(/truncated/);
     await expect(replayText(text.slice(0, text.length - 40))).rejects.toThrow(/^line \d+: /);
     // Another version: the export before replay.
-    await expect(replayText(text.replace('"version":4', '"version":3'))).rejects.toThrow(/^line 1: an export of version 3; replay reads version 4/);
+    await expect(replayText(text.replace('"version":5', '"version":3'))).rejects.toThrow(/^line 1: an export of version 3; replay reads versions 4 and 5/);
     // The head edited (its state, here): named as line 1, by the digest the last line keeps of it.
     await expect(replayText(text.replace('"name":"Autumn War"', '"name":"Autumn Wars"'))).rejects.toThrow(/^line 1: the export's head is not the one exported/);
     // An entry left out.
     await expect(replayText([...lines.slice(0, 3), ...lines.slice(4)].join('\n'))).rejects.toThrow(/^line 4: /);
+    // An event edited (the log follows the journal, an event a line): the chain the last line keeps does not follow.
+    const event = lines.findIndex((l) => l.startsWith('{"id":') && l.includes('"text":"'));
+    expect(event).toBeGreaterThan(lines.findIndex((l) => l.startsWith('],"count":')));
+    const withEvent = [...lines];
+    withEvent[event] = (lines[event] ?? '').replace('"text":"', '"text":"(edited) ');
+    await expect(replayText(withEvent.join('\n'))).rejects.toThrow(new RegExp(`^line ${lines.length}: the export's last line does not match its \\d+ events: an event was edited`));
+    // An event left out.
+    await expect(replayText([...lines.slice(0, event), ...lines.slice(event + 1)].join('\n'))).rejects.toThrow(new RegExp(`^line ${lines.length - 1}: the events end after \\d+ of the \\d+ the export's head names`));
+  });
+
+  it('GIVEN an export written before the log was kept in closed parts (version 4, a file of that bot) WHEN replayed THEN it replays exactly; edited, it is refused', async () => {
+    const text = gunzipSync(readFileSync(new URL('../fixtures/v4-export.json.gz', import.meta.url))).toString('utf8');
+    expect(text.startsWith('{"format":"valormr-campaign-export","version":4,')).toBe(true);
+    expect(reportText(await replayText(text))).toMatch(/^replays exactly: \d+ invocation/);
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('{"seq"') && /"value":\d/.test(l));
+    const edited = [...lines];
+    edited[at] = (lines[at] ?? '').replace(/"value":(\d)/, (_m, d: string) => `"value":${d === '1' ? 2 : 1}`);
+    await expect(replayText(edited.join('\n'))).rejects.toThrow(new RegExp(`^line ${at + 1}: this entry is not the one exported`));
+    await expect(replayText(text.replace('"name":"Autumn War"', '"name":"Autumn Wars"'))).rejects.toThrow(/^line 1: the export's head is not the one exported/);
   });
 
   it('GIVEN an export WHEN entries are moved, its journal is of another state version, text follows its end, it is no export THEN each is refused naming the first line that does not fit', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReplayFileError, readReplayFile } from '../../src/app/journal/replayFile.js';
+import { ReplayFileError, journalGenesis, readReplayFile } from '../../src/app/journal/replayFile.js';
 import { replayText, reportText } from '../../src/console/replay.js';
 import { applyOps, firstDifference, type Json, type PathOp } from '../../src/engine/replay/index.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
@@ -125,11 +125,11 @@ describe('replay refuses an export cut short', () => {
   });
 
   it('GIVEN the journal cut after any entry and given a last line made from the last entry kept WHEN replayed THEN it is refused where the head\'s entries go missing', async () => {
-    const entries = lines.length - 2;
+    const entries = journalClosing() - 1;
     for (let k = 0; k < entries; k++) {
       const kept = lines.slice(0, k + 1).map((l, i) => (i === k ? l.replace(/,$/, '') : l));
-      const last = k === 0 ? sha(lines[0] ?? '') : (JSON.parse(kept[k] ?? '{}') as { h: string }).h;
-      const file = [...kept, `],"count":${k},"last":"${last}","head":"${sha(lines[0] ?? '')}"}}`].join('\n');
+      const last = k === 0 ? journalGenesis(campaignId()) : (JSON.parse(kept[k] ?? '{}') as { h: string }).h;
+      const file = [...kept, `],"count":${k},"last":"${last}","head":"${sha(lines[0] ?? '')}"},"events":[`, ...lines.slice(journalClosing() + 1)].join('\n');
       expect(() => JSON.parse(file) as unknown).not.toThrow();
       const v = await verdict(file);
       expect(v).toEqual({ refused: k + 2, why: `line ${k + 2}: the journal ends after ${k} of the ${entries} entries the export's head names: the file was cut (and closed again)` });
@@ -137,10 +137,14 @@ describe('replay refuses an export cut short', () => {
   });
 });
 
-/** The journal's first `k` entries as a whole export of its own: head and hash chain made again (what a careful forger would do). */
+/** The index of the line closing the journal (the events follow it). */
+const journalClosing = (): number => lines.findIndex((l) => l.startsWith('],"count":'));
+const campaignId = (): string => (JSON.parse(`${lines[0] ?? ''}]}}`) as { meta: { id: string } }).meta.id;
+
+/** The journal's first `k` entries as a whole export of its own: head and hash chain made again (what a careful forger would do); the events as they were. */
 function forged(k: number): string {
   const first = (lines[0] ?? '').replace(/"journalEntries":\d+/, `"journalEntries":${k}`);
-  let hash = sha(first);
+  let hash = journalGenesis(campaignId());
   const out = [first];
   for (let i = 1; i <= k; i++) {
     const { h: _old, ...entry } = JSON.parse((lines[i] ?? '').replace(/,$/, '')) as Record<string, unknown>;
@@ -148,7 +152,7 @@ function forged(k: number): string {
     hash = sha(`${hash}${body}`);
     out.push(`${body.slice(0, -1)},"h":"${hash}"}${i < k ? ',' : ''}`);
   }
-  return [...out, `],"count":${k},"last":"${hash}","head":"${sha(first)}"}}`].join('\n');
+  return [...out, `],"count":${k},"last":"${hash}","head":"${sha(first)}"},"events":[`, ...lines.slice(journalClosing() + 1)].join('\n');
 }
 
 /** Whether the journal's first `k` entries reach the state the export claims (the dice seeds aside, as replay compares). */
@@ -161,7 +165,7 @@ function reachesClaimedState(k: number): boolean {
 
 describe('replay of a journal made again for fewer entries', () => {
   it('GIVEN the first k entries with a head and hash chain made again WHEN replayed THEN it replays exactly only if they reach the state the file claims, else it says the stored state is not what they replay to', async () => {
-    const entries = lines.length - 2;
+    const entries = journalClosing() - 1;
     expect(reachesClaimedState(entries)).toBe(true);
     await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: entries - 1 }), async (k) => {
       const v = await verdict(forged(k));

@@ -4,17 +4,24 @@ import type { JournalRow, JournalText } from '../../db/journalRepo.js';
 
 /**
  * The replay part of `/campaign export` (docs/replay.md): the export is one JSON document, laid out
- * one journal entry a line so that a reader can name the line that does not fit. Line 1 is the
- * export's head (state, members, scenario, log) up to the journal, with the number of journal
- * entries that follow (`journalEntries`); each journal entry is a line with `h`, the SHA-256 of
- * the previous line's `h` (line 1: of line 1) and its own text; the last line closes the document
- * with the number of entries, the last `h` and the SHA-256 of line 1 (`head`). So a file cut short
- * and closed again (as valid JSON, or with a last line made from the last entry kept) still does
- * not read whole: its head names more entries than it holds.
+ * one journal entry and one event a line so that a reader can name the line that does not fit.
+ * Version 5: line 1 is the export's head (state, members, scenario, how many journal entries and
+ * events follow); then the journal entries, each a line with `h`, the SHA-256 of the previous
+ * entry's `h` (the first: of the campaign's journal genesis, {@link journalGenesis}) and its own
+ * text; a line closing the journal (the number of entries, the last `h`, the SHA-256 of line 1);
+ * then the events, one a line, chained the same way from {@link eventsGenesis} (each line's hash is
+ * not written: the last one is, in the last line with their number). Neither chain depends on the
+ * head, so the entries and events of a closed part of the log have the same bytes in every export
+ * (src/app/campaign/exportChunks.ts keeps them compressed). A file cut short and closed again (as
+ * valid JSON, or with a last line made from the last entry kept) still does not read whole: its
+ * head names more entries and events than it holds. Version 4 (the journal's chain from line 1, the
+ * events inside line 1) is still read.
  */
 export const EXPORT_FORMAT = 'valormr-campaign-export';
-/** 4: the head names its number of journal entries, the last line the digest of the head. */
-const EXPORT_VERSION = 4;
+/** 5: the chains start from the campaign (not from line 1), the events follow the journal a line each. */
+const EXPORT_VERSION = 5;
+/** The versions replay reads: 4 (before the log was kept in closed parts) and this one. */
+const READ_VERSIONS: readonly number[] = [4, EXPORT_VERSION];
 /** The journal's own format (a change to what an entry holds bumps it). */
 const JOURNAL_FORMAT = 1;
 
@@ -74,23 +81,68 @@ export function entryText(row: JournalText, ended: boolean): string {
   return `{"seq":${row.seq},"kind":${JSON.stringify(row.kind)},"invocation":${row.invocation},"at":${JSON.stringify(row.at)},"timeIndex":${row.timeIndex},"input":${row.input ?? 'null'},"dice":${row.dice ?? 'null'},"change":${change},"stateVersion":${row.stateVersion}}`;
 }
 
-/** The export's text: `head` (every field of the export but the journal) and the journal, a line each. */
-export function exportText(head: Record<string, unknown>, eventsJson: string, rows: readonly JournalText[], ended: boolean): string {
-  const replay = `"replay":{"journalFormat":${JOURNAL_FORMAT},"stateVersion":${STATE_VERSION},"journalEntries":${rows.length},"entries":[`;
-  const first = `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, ...head }).slice(0, -1)},"events":${eventsJson},${replay}`;
-  const lines = [first];
-  let h = sha(first);
-  rows.forEach((row, i) => {
-    const body = entryText(row, ended);
-    h = sha(`${h}${body}`);
-    lines.push(`${body.slice(0, -1)},"h":"${h}"}${i < rows.length - 1 ? ',' : ''}`);
-  });
-  lines.push(closingLine(rows.length, h, sha(first)));
-  return lines.join('\n');
+/** Where a campaign's journal chain starts in an export (version 5): the campaign alone, so closed entries keep their bytes. */
+export const journalGenesis = (campaignId: string): string => sha(`${EXPORT_FORMAT} journal ${campaignId}`);
+/** Where a campaign's events chain starts in an export (version 5). */
+export const eventsGenesis = (campaignId: string): string => sha(`${EXPORT_FORMAT} events ${campaignId}`);
+
+/**
+ * Line 1 of an export: every field of `head`, the closed contacts (their JSON text, as stored: a
+ * season holds megabytes of them, never parsed to be written again), and the numbers of journal
+ * entries and of events that follow.
+ */
+export function headLine(head: Record<string, unknown>, closedContacts: string, journalEntries: number, events: number): string {
+  return `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, ...head }).slice(0, -1)},"closedContacts":${closedContacts},"eventCount":${events},"replay":{"journalFormat":${JOURNAL_FORMAT},"stateVersion":${STATE_VERSION},"journalEntries":${journalEntries},"entries":[`;
 }
 
-/** The export's last line: the number of entries, the last entry's `h`, the digest of line 1. */
-const closingLine = (count: number, last: string, head: string): string => `],"count":${count},"last":"${last}","head":"${head}"}}`;
+/** A run of lines of the export and the chain's value after them. */
+export interface Lines {
+  readonly text: string;
+  readonly h: string;
+}
+
+/**
+ * Journal entries as the export's lines, the chain continued from `h`: each line starts with its
+ * line break, and ends with a comma unless it is the journal's last (`closesJournal`).
+ */
+export function entryLines(rows: readonly JournalText[], ended: boolean, h: string, closesJournal: boolean): Lines {
+  let text = '';
+  let at = h;
+  rows.forEach((row, i) => {
+    const body = entryText(row, ended);
+    at = sha(`${at}${body}`);
+    text += `\n${body.slice(0, -1)},"h":"${at}"}${closesJournal && i === rows.length - 1 ? '' : ','}`;
+  });
+  return { text, h: at };
+}
+
+/** Events (each its JSON text) as the export's lines, the chain continued from `h` (the hashes are not written: the last one is, in the last line). */
+export function eventLines(events: readonly string[], h: string, closesLog: boolean): Lines {
+  let text = '';
+  let at = h;
+  events.forEach((event, i) => {
+    at = sha(`${at}${event}`);
+    text += `\n${event}${closesLog && i === events.length - 1 ? '' : ','}`;
+  });
+  return { text, h: at };
+}
+
+/** The line closing the journal (its number of entries, the last `h`, the digest of line 1) and opening the events. */
+export const journalEnd = (count: number, last: string, head: string): string => `\n],"count":${count},"last":"${last}","head":"${sha(head)}"},"events":[`;
+
+/** The export's last line: the number of events and the last value of their chain. */
+export const exportEnd = (count: number, last: string): string => `\n],"eventCount":${count},"eventsLast":"${last}"}`;
+
+/** The whole export's text from its parts read at once (`events`: each event's JSON text): what the chunked export (exportChunks.ts) gives, in one piece. */
+export function exportText(head: Record<string, unknown> & { meta: { id: string } }, closedContacts: string, events: readonly string[], rows: readonly JournalText[], ended: boolean): string {
+  const first = headLine(head, closedContacts, rows.length, events.length);
+  const journal = entryLines(rows, ended, journalGenesis(head.meta.id), true);
+  const log = eventLines(events, eventsGenesis(head.meta.id), true);
+  return `${first}${journal.text}${journalEnd(rows.length, journal.h, first)}${log.text}${exportEnd(events.length, log.h)}`;
+}
+
+/** Version 4's line closing the journal and the export. */
+const closingLineV4 = (count: number, last: string, head: string): string => `],"count":${count},"last":"${last}","head":"${head}"}}`;
 
 /** What a replay reads from an export. */
 export interface ReplayFile {
@@ -131,8 +183,18 @@ function parseEntry(line: string, n: number, previous: string, seq: number): { e
   return { entry: entry as unknown as ExportedEntry, h: expected };
 }
 
+/** What line 1 says: the head, the export's version, and how many journal entries (and, from version 5, events) follow. */
+interface Head {
+  readonly head: ReplayFile['head'];
+  readonly version: number;
+  readonly count: number;
+  readonly events: number;
+}
+
+const wholeCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+
 /** The export's head (line 1), checked: its format, version, journal format and state version, and how many entries follow. */
-function readHead(first: string): { head: ReplayFile['head']; count: number } {
+function readHead(first: string): Head {
   const prefix = `{"format":"${EXPORT_FORMAT}",`;
   if (!first.startsWith(prefix)) throw new ReplayFileError(1, `not a campaign export (it should begin with ${prefix})`);
   let head: unknown;
@@ -141,42 +203,42 @@ function readHead(first: string): { head: ReplayFile['head']; count: number } {
   } catch {
     throw new ReplayFileError(1, 'the export\'s head is not whole JSON: the file was cut inside it (and perhaps closed again), or it is an export from before replay (version 2 or older: export the campaign again)');
   }
-  if (!isRecord(head) || head['version'] !== EXPORT_VERSION) throw new ReplayFileError(1, `an export of version ${isRecord(head) ? String(head['version']) : '?'}; replay reads version ${EXPORT_VERSION} (export the campaign again with this bot)`);
+  const version = isRecord(head) ? head['version'] : undefined;
+  if (!isRecord(head) || typeof version !== 'number' || !READ_VERSIONS.includes(version)) {
+    throw new ReplayFileError(1, `an export of version ${String(version ?? '?')}; replay reads versions ${READ_VERSIONS.join(' and ')} (export the campaign again with this bot)`);
+  }
   const replay = head['replay'];
   if (!isRecord(replay) || replay['journalFormat'] !== JOURNAL_FORMAT || replay['stateVersion'] !== STATE_VERSION) {
     throw new ReplayFileError(1, `a journal of format ${isRecord(replay) ? String(replay['journalFormat']) : '?'} and state version ${isRecord(replay) ? String(replay['stateVersion']) : '?'}; this replay reads format ${JOURNAL_FORMAT}, state version ${STATE_VERSION}`);
   }
   const count = replay['journalEntries'];
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) throw new ReplayFileError(1, 'the export\'s head does not say how many journal entries follow (journalEntries)');
-  return { head: head as unknown as ReplayFile['head'], count };
+  if (!wholeCount(count)) throw new ReplayFileError(1, 'the export\'s head does not say how many journal entries follow (journalEntries)');
+  const events = version === 4 ? 0 : head['eventCount'];
+  if (!wholeCount(events)) throw new ReplayFileError(1, 'the export\'s head does not say how many events follow (eventCount)');
+  const meta = head['meta'];
+  if (!isRecord(meta) || typeof meta['id'] !== 'string') throw new ReplayFileError(1, 'the export\'s head does not name its campaign (meta.id)');
+  return { head: head as unknown as ReplayFile['head'], version, count, events };
 }
 
-/** Line 1 edited: the digest the last line keeps of it differs (checked first, so that the first line that does not fit is named). */
+/** Line 1 edited: the digest the journal's last line keeps of it differs (checked first, so that the first line that does not fit is named). */
 function checkHeadDigest(lines: readonly string[], first: string): void {
-  const closing = lines.findLast((l) => l.startsWith('],'));
-  const kept = closing === undefined ? undefined : /"head":"([0-9a-f]{64})"\}\}$/.exec(closing)?.[1];
+  const closing = lines.findLast((l) => l.startsWith('],"count":'));
+  const kept = closing === undefined ? undefined : /"head":"([0-9a-f]{64})"\}/.exec(closing)?.[1];
   if (kept !== undefined && kept !== sha(first)) throw new ReplayFileError(1, 'the export\'s head is not the one exported (the digest its last line keeps of it does not match): the file was edited');
 }
 
-/**
- * Reads an export for replay, refusing (with the first line that does not fit) a file of another
- * format or version, a truncated one (closed again or not), or one whose lines were edited.
- * Nothing is replayed from a file that does not read whole.
- */
-export function readReplayFile(text: string): ReplayFile {
-  const lines = text.split('\n');
+/** The journal's entries from line 2 on, and the index of the line closing it (checked against them). */
+function readJournal(lines: readonly string[], { count, version, head }: Head): { entries: ExportedEntry[]; closing: number } {
   const first = lines[0] ?? '';
-  const { head, count } = readHead(first);
-  checkHeadDigest(lines, first);
-  let h = sha(first);
+  let h = version === 4 ? sha(first) : journalGenesis(head.meta.id);
   const entries: ExportedEntry[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (line.startsWith('],')) {
       if (entries.length < count) throw new ReplayFileError(i + 1, `the journal ends after ${entries.length} of the ${count} entries the export's head names: the file was cut (and closed again)`);
-      if (line !== closingLine(entries.length, h, sha(first))) throw new ReplayFileError(i + 1, `the journal's last line does not match its ${entries.length} entries`);
-      if (lines.slice(i + 1).some((l) => l.trim() !== '')) throw new ReplayFileError(i + 2, 'text after the end of the export');
-      return { head, entries };
+      const expected = version === 4 ? closingLineV4(entries.length, h, sha(first)) : journalEnd(entries.length, h, first).slice(1);
+      if (line !== expected) throw new ReplayFileError(i + 1, `the journal's last line does not match its ${entries.length} entries`);
+      return { entries, closing: i };
     }
     // A file cut just after a line break ends in an empty line: truncated, as below.
     if (line === '' && i === lines.length - 1) break;
@@ -185,5 +247,40 @@ export function readReplayFile(text: string): ReplayFile {
     entries.push(parsed.entry);
     h = parsed.h;
   }
-  throw new ReplayFileError(lines.length, `the file ends after ${entries.length} of the ${count} journal entries the export's head names, without the export's last line: it is truncated`);
+  throw new ReplayFileError(lines.length, `the file ends after ${entries.length} of the ${count} journal entries the export's head names, without the journal's last line: it is truncated`);
+}
+
+/** Version 5's events, from line `from` on: as many as the head names, their chain the one the last line keeps; the index of the last line. */
+function checkEvents(lines: readonly string[], from: number, { events: count, head }: Head): number {
+  let h = eventsGenesis(head.meta.id);
+  let n = 0;
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line.startsWith('],')) {
+      if (n < count) throw new ReplayFileError(i + 1, `the events end after ${n} of the ${count} the export's head names: the file was cut (and closed again)`);
+      if (line !== exportEnd(n, h).slice(1)) throw new ReplayFileError(i + 1, `the export's last line does not match its ${n} events: an event was edited, moved or left out`);
+      return i;
+    }
+    if (line === '' && i === lines.length - 1) break;
+    if (n === count) throw new ReplayFileError(i + 1, `the events should end here: the export's head names ${count} events`);
+    h = sha(`${h}${line.endsWith(',') ? line.slice(0, -1) : line}`);
+    n++;
+  }
+  throw new ReplayFileError(lines.length, `the file ends after ${n} of the ${count} events the export's head names, without the export's last line: it is truncated`);
+}
+
+/**
+ * Reads an export for replay, refusing (with the first line that does not fit) a file of another
+ * format or version, a truncated one (closed again or not), or one whose lines were edited.
+ * Nothing is replayed from a file that does not read whole. Versions 4 and 5 are read.
+ */
+export function readReplayFile(text: string): ReplayFile {
+  const lines = text.split('\n');
+  const first = lines[0] ?? '';
+  const head = readHead(first);
+  checkHeadDigest(lines, first);
+  const { entries, closing } = readJournal(lines, head);
+  const last = head.version === 4 ? closing : checkEvents(lines, closing + 1, head);
+  if (lines.slice(last + 1).some((l) => l.trim() !== '')) throw new ReplayFileError(last + 2, 'text after the end of the export');
+  return { head: head.head, entries };
 }

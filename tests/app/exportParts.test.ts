@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { campaignExportText, exportCampaign } from '../../src/app/campaign/exportCampaign.js';
+import { buildExport, exportPlan, keepExportPartsIn, type BuiltExport, type PartSizes } from '../../src/app/campaign/exportChunks.js';
+import { readCampaign } from '../../src/app/unitOfWork.js';
+import { readReplayFile } from '../../src/app/journal/replayFile.js';
+import { and, eq } from 'drizzle-orm';
+import { writeTransaction } from '../../src/db/client.js';
+import { oneOff } from '../../src/db/prepared.js';
+import { replayText, reportText } from '../../src/console/replay.js';
+import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';
+import { testTempDir } from '../support/tempDirs.js';
+
+/*
+ * Issue 25: a season's `/campaign export` is built from closed parts of the journal and the log,
+ * compressed once and kept beside the database (src/app/campaign/exportChunks.ts). Whatever was
+ * kept, the export is the very text the campaign's whole export is (campaignExportText, read in
+ * one transaction), and it replays; a kept part that is not the one needed (damaged, cut short,
+ * of another database's rows, of the campaign before it ended) is built again.
+ */
+
+const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
+const SETUP = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  '@referee /campaign assign army:hadewych user:alice',
+  '@referee /campaign assign army:aeskrvald user:bob',
+  '@referee /campaign start',
+];
+/** Commands that each write the journal and the log: any order of them is a campaign. */
+const MOVES = ['@alice /move army:hadewych to:0817', '@bob /rest army:aeskrvald', '!tick', '@alice /hold army:hadewych', '@referee /turn undo', '@bob /move army:aeskrvald to:1418'];
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+/** The export as parts would give it (plan in one transaction, parts kept or built), as text. */
+async function partsExport(x: Harness, campaignId = campaignState(x).id): Promise<{ text: string; built: BuiltExport }> {
+  const head = headOf(x, campaignId);
+  const plan = readCampaign(x.app, { campaignId }, (tx) => exportPlan(x.app, tx, head, tx.read.closedContactsJson()));
+  const built = await buildExport(x.app, plan);
+  return { text: gunzipSync(Buffer.concat(built.members)).toString('utf8'), built };
+}
+
+/** The head the use-case writes, taken from the whole export so that both are of the same moment. */
+function headOf(x: Harness, campaignId: string): Record<string, unknown> & { meta: { id: string } } {
+  const whole = campaignExportText(x.app, campaignId);
+  const { format: _f, version: _v, eventCount: _e, replay: _r, closedContacts: _c, ...head } = JSON.parse(`${whole.split('\n')[0] ?? ''}]}}`) as Record<string, unknown> & { meta: { id: string } };
+  return head;
+}
+
+async function played(sizes: PartSizes, lines: readonly string[]): Promise<{ x: Harness; dir: string }> {
+  const x = await consoleHarness({ seed: 7 });
+  h = x;
+  const dir = testTempDir('valormr-export-parts-');
+  keepExportPartsIn(x.app, dir, sizes);
+  await x.run(...SETUP, ...lines);
+  return { x, dir };
+}
+
+describe('the export from closed parts (exportChunks.ts)', () => {
+  it('PROPERTY: whatever was played and whatever parts were kept before, the export is byte for byte the whole export, and the parts kept are taken, not built again', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.constantFrom(...MOVES), { minLength: 4, maxLength: 14 }),
+      fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 12 }),
+      fc.array(fc.constantFrom(...MOVES), { maxLength: 6 }),
+      async (first, journal, events, more) => {
+        h?.close();
+        const { x } = await played({ journal, events }, first);
+        const one = await partsExport(x);
+        expect(one.text).toBe(campaignExportText(x.app, campaignState(x).id));
+        const again = await partsExport(x);
+        expect(again.text).toBe(one.text);
+        expect(again.built.built).toBe(0);
+        expect(again.built.kept).toBe(one.built.kept + one.built.built);
+        await x.run(...more);
+        const later = await partsExport(x);
+        expect(later.text).toBe(campaignExportText(x.app, campaignState(x).id));
+        expect(later.built.kept).toBeGreaterThanOrEqual(again.built.kept === 0 ? 0 : 1);
+      },
+    ), { numRuns: 6 });
+  }, 600_000);
+
+  it('GIVEN parts kept WHEN the referee exports THEN the file replays exactly, as the use-case gives it (plain, or gzip under a limit)', async () => {
+    const { x } = await played({ journal: 2, events: 4 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick', '!tick', '@referee /turn undo', '!tick']);
+    await partsExport(x);
+    const [plain] = await exportCampaign(x.app, REFEREE);
+    const text = new TextDecoder().decode(plain?.files?.[0]?.data);
+    expect(text).toBe(campaignExportText(x.app, campaignState(x).id));
+    expect(reportText(await replayText(text))).toMatch(/^replays exactly/);
+    const [packed] = await exportCampaign(x.app, REFEREE, 30_000);
+    const file = packed?.files?.[0];
+    expect(file?.name).toMatch(/\.json\.gz$/);
+    expect(gunzipSync(file?.data ?? new Uint8Array()).toString('utf8')).toBe(text);
+  }, 120_000);
+
+  it('GIVEN kept parts damaged, cut short, emptied, or of another database\'s rows WHEN exported THEN each is built again and the export is still the whole one', async () => {
+    const { x, dir } = await played({ journal: 2, events: 3 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick', '!tick']);
+    const first = await partsExport(x);
+    const files = readdirSync(join(dir, campaignState(x).id)).map((f) => join(dir, campaignState(x).id, f)).sort();
+    expect(files.length).toBeGreaterThanOrEqual(4);
+    const [a, b, c, d] = files as [string, string, string, string];
+    const bytes = readFileSync(a);
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 5) ^ 0xff, bytes.length - 5);
+    writeFileSync(a, bytes);
+    writeFileSync(b, readFileSync(b).subarray(0, 30));
+    writeFileSync(c, '');
+    rmSync(d);
+    const second = await partsExport(x);
+    expect(second.text).toBe(first.text);
+    expect(second.built.built).toBeGreaterThanOrEqual(4);
+    // Another database's rows: the last entry of the first closed journal part rewritten by hand.
+    const id = campaignState(x).id;
+    writeTransaction(x.app.db, () => oneOff(x.app.db, (q, { journal }) => q.update(journal).set({ at: '2020-01-01T00:00:00.000Z' }).where(and(eq(journal.campaignId, id), eq(journal.seq, 1))).prepare()).run());
+    const third = await partsExport(x);
+    expect(third.text).toBe(campaignExportText(x.app, id));
+    expect(third.text).not.toBe(first.text);
+    expect(() => readReplayFile(third.text)).not.toThrow();
+  }, 120_000);
+
+  it('GIVEN parts kept while the campaign ran WHEN it ends THEN its export shows the seeds: parts of the ended campaign are other parts', async () => {
+    const { x } = await played({ journal: 2, events: 3 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick']);
+    const id = campaignState(x).id;
+    const running = await partsExport(x);
+    expect(running.text).toContain('(withheld until the campaign ends)');
+    await x.run('@referee /campaign end confirm:"Autumn War"');
+    const ended = await partsExport(x, id);
+    expect(ended.text).toBe(campaignExportText(x.app, id));
+    expect(ended.text).not.toContain('(withheld until the campaign ends)');
+  }, 120_000);
+});
