@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
 import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
@@ -11,7 +9,7 @@ import { benchRender, renderFigures } from './render.js';
 import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
-import { startSettings } from './startSettings.js';
+import { runStartedChild } from './startSettings.js';
 import { figure, line, median, round2 } from './stats.js';
 import { benchWebIdleRss } from './web.js';
 
@@ -77,10 +75,6 @@ const { values: args } = parseArgs({ options: { json: { type: 'boolean', default
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
-
-/** The allocator settings and node flags `npm start` runs the bot with (read from package.json; docs/deploy.md). */
-const START = startSettings();
-const START_ALLOCATOR = START.env;
 
 if (args.scale) {
   // `npm run bench -- --scale`: the scale section alone (minutes long; see bench/scale.ts).
@@ -240,26 +234,8 @@ async function benchDelivery(): Promise<void> {
   figures.lanesBurst120Ms = await benchLanesBurst();
 }
 
-/** rss100Mb in a fresh process, so nothing measured before inflates it. */
+/** rss100Mb in a fresh process, so nothing measured before inflates it (with `npm start`'s allocator settings and node flags; docs/deploy.md). */
 async function memoryInChild(): Promise<{ rssMb: number; rssIdleMb: number }> {
   ensureBuilt();
-  const script = fileURLToPath(new URL('./memoryChild.mjs', import.meta.url));
-  return new Promise((resolve, reject) => {
-    // With the allocator settings and node flags `npm start` uses (package.json, docs/deploy.md).
-    const env = { ...process.env, ...START_ALLOCATOR };
-    const child = spawn(process.execPath, [...START.nodeFlags, '--expose-gc', script], { stdio: ['ignore', 'pipe', 'inherit'], env });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      try {
-        resolve(JSON.parse(last) as { rssMb: number; rssIdleMb: number });
-      } catch {
-        reject(new Error(`bench/memoryChild.mjs failed (exit ${code}): ${out}`));
-      }
-    });
-  });
+  return runStartedChild<{ rssMb: number; rssIdleMb: number }>('memoryChild.mjs');
 }

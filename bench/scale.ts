@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './startup.js';
-import { startSettings } from './startSettings.js';
+import { runStartedChild } from './startSettings.js';
 import { figure, line, stats } from './stats.js';
 
 /**
@@ -67,26 +65,9 @@ interface IdleRaw {
   readonly scanSamples: readonly number[];
 }
 
-/** Runs bench/scaleChild.mjs with `args` on the compiled bot, as `npm start` runs it; its last stdout line, parsed. */
+/** Runs bench/scaleChild.mjs with `args` on the compiled bot, as `npm start` runs it; its JSON line. */
 function child<T>(args: readonly string[], nodeFlags: readonly string[] = []): Promise<T> {
-  const start = startSettings();
-  const script = fileURLToPath(new URL('./scaleChild.mjs', import.meta.url));
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...start.nodeFlags, '--expose-gc', ...nodeFlags, script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } });
-    let out = '';
-    proc.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    proc.on('error', reject);
-    proc.on('exit', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      try {
-        resolve(JSON.parse(last) as T);
-      } catch {
-        reject(new Error(`bench/scaleChild.mjs ${args.join(' ')} failed (exit ${code}): ${out}`));
-      }
-    });
-  });
+  return runStartedChild<T>('scaleChild.mjs', args, nodeFlags);
 }
 
 export interface BusyOptions {

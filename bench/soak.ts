@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
 import { pruneInteractions } from '../src/app/interactionClaim.js';
 import { pruneDelivered } from '../src/app/outbox.js';
+import { packCold } from '../src/app/packCold.js';
 import { replayText, reportText } from '../src/console/replay.js';
 import type { ConsoleOutput } from '../src/console/session.js';
 import { regimentFigures } from '../src/engine/forces/index.js';
@@ -178,9 +179,11 @@ async function playHalfPeriod(season: Season, tally: Tally, k: number, log: Soak
   tally.answered += await answerPrompts(season, outputs.slice(from));
   await recordBattles(season);
   // The bot's own pruning, as its scheduler runs it every minute: delivered messages past their
-  // 14 days (28 half periods here) and old interaction claims are deleted.
+  // 14 days (28 half periods here) and old interaction claims are deleted, and the rows older than
+  // a week (14 half periods) packed.
   pruneDelivered(app);
   pruneInteractions(app);
+  await packCold(app);
   const broken = invariants(season.read((s) => s), (h) => season.map.inBounds(h));
   tally.violations += broken.length;
   for (const b of broken) log?.(`half ${k}: ${b}`);

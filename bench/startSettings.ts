@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /**
@@ -14,4 +15,30 @@ export function startSettings(): { readonly env: Readonly<Record<string, string>
   if (node < 0 || main < node) throw new Error(`bench: package.json's start script is not "... node FLAGS dist/src/main.js": ${pkg.scripts.start}`);
   const env = Object.fromEntries(words.slice(0, node).filter((w) => /^[A-Z_]+=/.test(w)).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
   return { env, nodeFlags: words.slice(node + 1, main) };
+}
+
+/**
+ * Runs a bench child script (`bench/<script>`, which loads the compiled bot from dist/) with the
+ * allocator settings and node flags `npm start` uses, plus `--expose-gc` and `nodeFlags`; resolves
+ * to its last stdout line parsed as JSON.
+ */
+export function runStartedChild<T>(script: string, args: readonly string[] = [], nodeFlags: readonly string[] = []): Promise<T> {
+  const start = startSettings();
+  const file = new URL(`./${script}`, import.meta.url).pathname;
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [...start.nodeFlags, '--expose-gc', ...nodeFlags, file, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } });
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    proc.on('error', reject);
+    proc.on('exit', (code) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      try {
+        resolve(JSON.parse(last) as T);
+      } catch {
+        reject(new Error(`bench/${script} ${args.join(' ')} failed (exit ${code}): ${out}`));
+      }
+    });
+  });
 }

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.js';
-import { closedContactIds, closedContacts } from '../db/campaignRepo.js';
+import { closedContactIds, closedContacts, closedContactsJson } from '../db/campaignRepo.js';
 import { closedEstimates } from '../db/contactEstimateRepo.js';
 import { allEventsJson, chronicleEvents, diceEventsOf, eventCountUpTo, eventIdAt, eventsFor, eventsJsonAfter, lastEventsOfType } from '../db/eventRepo.js';
 import { journalTextBetween, journalTextOf, lastJournalSeq } from '../db/journalRepo.js';
@@ -23,6 +23,7 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     undoableTicks: () => undoableTicks(db, campaignId),
     keptMessages: (userId) => keptMessages(db, campaignId, userId),
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
+    closedContactsJson: () => closedContactsJson(db, campaignId),
     closedContactIds: (armyId) => closedContactIds(db, campaignId, armyId),
     closedEstimates: (armyId) => closedEstimates(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),

@@ -38,6 +38,8 @@ export interface CampaignReads {
   keptMessages(userId: string): OutboxRow[];
   /** Contacts that have left the live state (closed), with `armyId` those the army took part in. */
   closedContacts(armyId?: string): ContactRecord[];
+  /** Every closed contact as one JSON array, from the stored text (the export). */
+  closedContactsJson(): string;
   /** The ids of the closed contacts the army took part in (no record parsed). */
   closedContactIds(armyId: string): string[];
   /** The newest estimate of each force the army met in a closed contact, read by index (the map's knowledge). */

@@ -3,6 +3,7 @@ import type { App } from '../app/app.js';
 import { pruneInteractions } from '../app/interactionClaim.js';
 import { isStoreUnavailable } from '../app/handleError.js';
 import { pruneDelivered } from '../app/outbox.js';
+import { packCold } from '../app/packCold.js';
 import { prewarmDue, resumeEndedPauses, runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
 
 /** What one scheduler run did. */
@@ -55,7 +56,7 @@ const everyMinute: Trigger = (fn) => cronTrigger()(fn);
 /**
  * Starts the campaign clock. The database says when each campaign's next tick is due; cron only
  * triggers a check every minute: end referee's pauses whose time has come (resumeEndedPauses), play every due tick (runDueTicks), then send reminders
- * (sendReminders), then pre-warm the render thread for ticks due in the next two minutes (prewarmDue), then delete delivered messages past their retention (pruneDelivered). It runs once at start (catching up after downtime), never overlaps itself (a
+ * (sendReminders), then pre-warm the render thread for ticks due in the next two minutes (prewarmDue), then delete delivered messages past their retention (pruneDelivered) and pack the rows gone cold (packCold). It runs once at start (catching up after downtime), never overlaps itself (a
  * trigger while a run is going on is skipped), and never lets an exception escape. While the
  * campaign store is out of reach each run stops at its first statement: one warning when it goes,
  * one line when it is back.
@@ -80,9 +81,10 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
       try {
         pruneDelivered(app, opts.retentionDays);
         pruneInteractions(app);
+        await packCold(app);
       } catch (err) {
         if (isStoreUnavailable(err)) throw err;
-        app.logger.error({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: pruning delivered messages failed');
+        app.logger.error({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: pruning delivered messages or packing cold rows failed');
       }
       if (storeAway) app.logger.info({}, 'scheduler: the campaign store is back; due ticks are played');
       storeAway = false;

@@ -218,6 +218,14 @@ export function closedContacts(db: Database, campaignId: string, armyId?: string
   return rows.map((r) => r.data);
 }
 
+const closedText = perConnection((q, t) => q.select({ data: sql<string>`${t.contacts.data}` }).from(t.contacts)
+  .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false))).prepare());
+
+/** `closedContacts` as one JSON array written from the stored text, no record parsed (the export: a season holds megabytes of them). */
+export function closedContactsJson(db: Database, campaignId: string): string {
+  return `[${closedText(db).all({ campaignId }).map((r) => r.data).join(',')}]`;
+}
+
 // Only the ids: a closed record never changes (it is added or taken away), so its id stands for it.
 const closedIdsMine = perConnection((q, t, db) => q.select({ id: t.contacts.id }).from(t.contacts)
   .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false), jsonArrayHas(db, t.contacts.armyIds, sql.placeholder('armyId')))).prepare());

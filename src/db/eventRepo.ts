@@ -1,9 +1,10 @@
-import { and, count, desc, eq, gt, inArray, lte, max, notInArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, lte, max, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/index.js';
 import type { Audience, EngineEvent } from '../engine/events/index.js';
 import type { Database } from './client.js';
 import { jsonNumber } from './dialectSql.js';
-import { bound, oneOff, perConnection, readSoon, runUnanswered } from './prepared.js';
+import { joinParts, packText, splitParts, unpackText } from './packedText.js';
+import { bound, LAST_INTEGER, oneOff, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { events } from './schema.js';
 
 function audienceKey(a: Audience): string {
@@ -39,8 +40,23 @@ export function appendEvents(db: Database, campaignId: string, time: GameTime, a
   }
 }
 
+/** A packed event's data (its stored JSON text, or null) and text (src/db/packedText.ts). */
+function unpackEvent(packed: Buffer): { data: string | null; text: string } {
+  const { first: [data = null], rest } = splitParts(unpackText('event', packed), 1);
+  return { data, text: rest };
+}
+
+/** A stored event's text and data (parsed), plain or packed. */
+function textAndData(r: typeof events.$inferSelect): { text: string; data: unknown } {
+  if (r.packed === null) return { text: r.text ?? '', data: r.data };
+  const { text, data } = unpackEvent(r.packed);
+  const parsed: unknown = data === null ? null : JSON.parse(data);
+  return { text, data: parsed };
+}
+
 function toStored(r: typeof events.$inferSelect): StoredEvent {
-  return { id: r.id, time: { day: r.gameDay, half: r.gameHalf }, type: r.type, audience: r.audience, actorUserId: r.actorUserId, text: r.text, data: r.data, createdAt: r.createdAt, undone: r.undone };
+  const { text, data } = textAndData(r);
+  return { id: r.id, time: { day: r.gameDay, half: r.gameHalf }, type: r.type, audience: r.audience, actorUserId: r.actorUserId, text, data, createdAt: r.createdAt, undone: r.undone };
 }
 
 /** Events for the given audiences, newest last; events an undo withdrew are left out unless asked for. */
@@ -56,6 +72,9 @@ export function eventsFor(db: Database, campaignId: string, audiences: readonly 
 }
 
 const DICE_TYPES: readonly string[] = ['diceRolled', 'diceSeedRevealed', 'diceSeedCommitted'];
+
+/** A plain event that may be packed: the `events_plain` index's condition, word for word (so the planner takes the index). */
+const PLAIN = (e: typeof events): SQL => sql`(${e.packed} is null) and (${e.type} <> 'diceRolled') and (${e.type} <> 'diceSeedRevealed') and (${e.type} <> 'diceSeedCommitted')`;
 
 const diceOfPeriod = perConnection((q, { events }, db) => q.select().from(events)
   .where(and(eq(events.campaignId, p('campaignId')), inArray(events.type, [...DICE_TYPES]), sql`${jsonNumber(db, events.data, 'period')} = ${p('period')}`))
@@ -122,25 +141,75 @@ export function lastEventIdSoon(db: Database, campaignId: string): void {
  * export of a season reads tens of thousands of events.
  */
 export function allEventsJson(db: Database, campaignId: string): { json: string; count: number } {
-  if (db.dialect !== 'sqlite') return logJsonWritten(db, campaignId);
+  // SQLite builds the array from plain rows; a packed row (src/db/packedText.ts) is unpacked here.
+  if (db.dialect !== 'sqlite' || anyPacked(db).get({ campaignId }) !== undefined) return logJsonWritten(db, campaignId);
   return logJson(db).get({ campaignId }) ?? { json: '[]', count: 0 };
 }
+
+// Packed events are the oldest: found at once walking the campaign's events in order.
+const anyPacked = perConnection((q, { events: e }) => q.select({ one: sql<number>`1` }).from(e)
+  .where(and(eq(e.campaignId, p('campaignId')), sql`${e.packed} is not null`)).orderBy(e.id).limit(1).prepare());
 
 // PostgreSQL's own JSON output spaces its keys (`{"id" : 1}`), so there the array is written here in
 // SQLite's compact form from the rows, each event's data as its stored text: the export's bytes are
 // the same on both stores (tests/db/eventsJson.test.ts holds the two forms equal on SQLite).
 const logRows = perConnection((q, { events: e }) => q.select({
   id: e.id, gameDay: e.gameDay, gameHalf: e.gameHalf, type: e.type, audience: e.audience, actorUserId: e.actorUserId, text: e.text,
-  data: sql<string | null>`${e.data}`, createdAt: e.createdAt, undone: e.undone,
-}).from(e).where(eq(e.campaignId, p('campaignId'))).orderBy(e.id).prepare());
+  data: sql<string | null>`${e.data}`, createdAt: e.createdAt, undone: e.undone, packed: e.packed,
+}).from(e).where(and(eq(e.campaignId, p('campaignId')), gt(e.id, p('afterId')), lte(e.id, p('upToId')))).orderBy(e.id).prepare());
+
+/** An event of the log as the export writes it: `data` as its stored JSON text, plain or packed alike. */
+export interface LogRow {
+  readonly id: number;
+  readonly gameDay: number;
+  readonly gameHalf: GameTime['half'];
+  readonly type: string;
+  readonly audience: string;
+  readonly actorUserId: string | null;
+  readonly text: string;
+  readonly data: string | null;
+  readonly createdAt: string;
+  readonly undone: boolean;
+}
+
+/** A campaign's events after `afterId` and up to `upToId` (both optional), in order, as LogRows. */
+export function logRowsOf(db: Database, campaignId: string, range: { readonly afterId?: number; readonly upToId?: number } = {}): LogRow[] {
+  return logRows(db).all({ campaignId, afterId: range.afterId ?? 0, upToId: range.upToId ?? LAST_INTEGER }).map(plainLogRow);
+}
+
+/** A log row as stored, plain or packed, as the export reads it. */
+function plainLogRow({ packed, ...r }: Omit<LogRow, 'text'> & { text: string | null; packed: Buffer | null }): LogRow {
+  return packed === null ? { ...r, text: r.text ?? '' } : { ...r, ...unpackEvent(packed) };
+}
+
+/** Log rows as the export's JSON array of events (the same bytes SQLite's `logJson` builds). */
+export function logJsonOf(rows: readonly LogRow[]): string {
+  return `[${rows.map(eventJson).join(',')}]`;
+}
 
 export function logJsonWritten(db: Database, campaignId: string): { json: string; count: number } {
-  const rows = logRows(db).all({ campaignId }).map(eventJson);
-  return { json: `[${rows.join(',')}]`, count: rows.length };
+  const rows = logRowsOf(db, campaignId);
+  return { json: logJsonOf(rows), count: rows.length };
+}
+
+const plainEvents = perConnection((q, { events: e }) => q.select({ id: e.id, text: e.text, data: sql<string | null>`${e.data}` }).from(e)
+  .where(and(PLAIN(e), sql`${e.createdAt} < ${p('before')}`)).orderBy(e.createdAt).limit(p('limit')).prepare());
+const packEvent = perConnection((q, { events: e }) => q.update(e).set({ text: null, data: null, packed: sql`${p('packed')}` }).where(eq(e.id, p('id'))).prepare());
+
+/**
+ * Packs up to `limit` plain events logged before `before` (an ISO instant), oldest first (the
+ * `events_plain` index; the dice events stay plain): data and text become one packed value.
+ * Answers how many it packed.
+ */
+export function packEvents(db: Database, before: string, limit: number): number {
+  const rows = plainEvents(db).all({ before, limit });
+  const pack = packEvent(db);
+  for (const r of rows) runUnanswered(pack, { id: r.id, packed: packText('event', joinParts([r.data], r.text ?? '')) });
+  return rows.length;
 }
 
 /** One event as the log's JSON text (SQLite's compact form), its data as its stored text. */
-function eventJson(r: { id: number; gameDay: number; gameHalf: number; type: string; audience: string; actorUserId: string | null; text: string; data: string | null; createdAt: string; undone: boolean }): string {
+function eventJson(r: LogRow): string {
   const q = JSON.stringify;
   return `{"id":${r.id},"time":{"day":${r.gameDay},"half":${r.gameHalf}},"type":${q(r.type)},`
     + `"audience":${q(r.audience)},"actorUserId":${q(r.actorUserId)},"text":${q(r.text)},"data":${r.data ?? 'null'},"createdAt":${q(r.createdAt)},"undone":${q(r.undone)}}`;
@@ -148,15 +217,15 @@ function eventJson(r: { id: number; gameDay: number; gameHalf: number; type: str
 
 const logRowsAfter = perConnection((q, { events: e }) => q.select({
   id: e.id, gameDay: e.gameDay, gameHalf: e.gameHalf, type: e.type, audience: e.audience, actorUserId: e.actorUserId, text: e.text,
-  data: sql<string | null>`${e.data}`, createdAt: e.createdAt, undone: e.undone,
+  data: sql<string | null>`${e.data}`, createdAt: e.createdAt, undone: e.undone, packed: e.packed,
 }).from(e).where(and(eq(e.campaignId, p('campaignId')), gt(e.id, p('afterId')))).orderBy(e.id).limit(p('limit')).prepare());
 
 /**
  * The campaign's events after event `afterId`, at most `limit`, in log order, each as its JSON
- * text (the bytes `allEventsJson` gives it, on both stores): the export reads the log by parts.
+ * text (the bytes `allEventsJson` gives it, on both stores, plain or packed alike): the export reads the log by parts.
  */
 export function eventsJsonAfter(db: Database, campaignId: string, afterId: number, limit: number): { id: number; json: string }[] {
-  return logRowsAfter(db).all({ campaignId, afterId, limit }).map((r) => ({ id: r.id, json: eventJson(r) }));
+  return logRowsAfter(db).all({ campaignId, afterId, limit }).map((r) => ({ id: r.id, json: eventJson(plainLogRow(r)) }));
 }
 
 const countUpTo = perConnection((q, { events: e }) => q.select({ n: count() }).from(e).where(and(eq(e.campaignId, p('campaignId')), lte(e.id, p('upToId')))).prepare());

@@ -1,10 +1,11 @@
-import { and, asc, eq, gte, lte, max, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, max, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
-import { bound, perConnection, readSoon, runUnanswered } from './prepared.js';
+import { joinParts, packText, splitParts, unpackText } from './packedText.js';
+import { bound, LAST_INTEGER, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { journal } from './schema.js';
 
-/** One row of a campaign's journal, as stored (docs/replay.md). */
-export type JournalRow = typeof journal.$inferSelect;
+/** One row of a campaign's journal, as written (docs/replay.md); its storage (`packed`) is the repository's. */
+export type JournalRow = Omit<typeof journal.$inferSelect, 'packed'>;
 
 const p = sql.placeholder;
 
@@ -30,7 +31,7 @@ export function lastJournalSeqSoon(db: Database, campaignId: string): void {
 export function appendJournal(db: Database, rows: readonly JournalRow[]): void {
   const insert = insertRow(db);
   for (const row of rows) {
-    const values: Required<typeof journal.$inferInsert> = row;
+    const values: Required<Omit<typeof journal.$inferInsert, 'packed'>> = row;
     runUnanswered(insert, values);
   }
 }
@@ -42,30 +43,70 @@ export interface JournalText extends Omit<JournalRow, 'campaignId' | 'input' | '
   readonly change: string;
 }
 
+/** Which rows of a journal: those after `afterSeq` and up to `upToSeq` (both optional). */
+export interface JournalRange {
+  readonly afterSeq?: number;
+  readonly upToSeq?: number;
+}
+
 // The JSON columns read as text (a `sql` field has no JSON decoder): a long campaign's journal is tens of megabytes, never parsed to be written out again.
 const journalText = perConnection((q, { journal }) => q.select({
   seq: journal.seq, kind: journal.kind, invocation: journal.invocation, at: journal.at, timeIndex: journal.timeIndex,
-  input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string>`${journal.change}`, stateVersion: journal.stateVersion,
-}).from(journal).where(eq(journal.campaignId, sql.placeholder('campaignId'))).orderBy(asc(journal.seq)).prepare());
+  input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string | null>`${journal.change}`, stateVersion: journal.stateVersion,
+  packed: journal.packed,
+}).from(journal).where(and(eq(journal.campaignId, p('campaignId')), gt(journal.seq, p('afterSeq')), lte(journal.seq, p('upToSeq')))).orderBy(asc(journal.seq)).prepare());
 
-/** The whole journal of a campaign, in order. */
+type StoredJournalText = Omit<JournalText, 'change'> & { readonly change: string | null; readonly packed: Buffer | null };
+
+/** A row as stored, plain or packed, as its text (the same text either way). */
+function plainText(r: StoredJournalText): JournalText {
+  const { packed, ...row } = r;
+  if (packed !== null) {
+    const { first: [input = null, dice = null], rest } = splitParts(unpackText('journal', packed), 2);
+    return { ...row, input, dice, change: rest };
+  }
+  if (row.change === null) throw new Error(`broken data: journal entry ${row.seq} has neither its change nor a packed row`);
+  return { ...row, change: row.change };
+}
+
+/** The whole journal of a campaign, in order, its JSON parsed. */
 export function journalOf(db: Database, campaignId: string): JournalRow[] {
-  return journalRows(db).all({ campaignId });
+  return journalTextOf(db, campaignId).map((r) => ({
+    ...r, campaignId, input: r.input === null ? null : JSON.parse(r.input), dice: r.dice === null ? null : JSON.parse(r.dice), change: JSON.parse(r.change),
+  }));
 }
 
-const journalRows = perConnection((q, { journal }) => q.select().from(journal).where(eq(journal.campaignId, p('campaignId'))).orderBy(asc(journal.seq)).prepare());
-
-/** The whole journal of a campaign, in order, as stored text (the export). */
-export function journalTextOf(db: Database, campaignId: string): JournalText[] {
-  return journalText(db).all({ campaignId });
+/**
+ * A campaign's journal (or the part `range` names), in order, as stored text (the export): the same
+ * text whether a row is plain or packed (src/db/packedText.ts).
+ */
+export function journalTextOf(db: Database, campaignId: string, range: JournalRange = {}): JournalText[] {
+  return journalText(db).all({ campaignId, afterSeq: range.afterSeq ?? -1, upToSeq: range.upToSeq ?? LAST_INTEGER }).map(plainText);
 }
 
-const journalTextRange = perConnection((q, { journal }) => q.select({
-  seq: journal.seq, kind: journal.kind, invocation: journal.invocation, at: journal.at, timeIndex: journal.timeIndex,
-  input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string>`${journal.change}`, stateVersion: journal.stateVersion,
-}).from(journal).where(and(eq(journal.campaignId, p('campaignId')), gte(journal.seq, p('from')), lte(journal.seq, p('to')))).orderBy(asc(journal.seq)).prepare());
+const plainRows = perConnection((q, { journal }) => q.select({
+  campaignId: journal.campaignId, seq: journal.seq,
+  input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string | null>`${journal.change}`,
+}).from(journal).where(and(sql`${journal.packed} is null`, sql`${journal.at} < ${p('before')}`)).orderBy(asc(journal.at)).limit(p('limit')).prepare());
 
-/** The campaign's journal rows `from` to `to` (inclusive), in order, as stored text: the export reads the journal by parts. */
+const packRow = perConnection((q, { journal }) => q.update(journal).set({ input: null, dice: null, change: null, packed: sql`${p('packed')}` })
+  .where(and(eq(journal.campaignId, p('campaignId')), eq(journal.seq, p('seq')))).prepare());
+
+/**
+ * Packs up to `limit` plain journal rows written before `before` (an ISO instant), oldest first
+ * (the `journal_plain` index): their input, dice and change become one packed value. Answers how
+ * many rows it packed.
+ */
+export function packJournal(db: Database, before: string, limit: number): number {
+  const rows = plainRows(db).all({ before, limit });
+  const pack = packRow(db);
+  for (const r of rows) {
+    if (r.change !== null) runUnanswered(pack, { campaignId: r.campaignId, seq: r.seq, packed: packText('journal', joinParts([r.input, r.dice], r.change)) });
+  }
+  return rows.length;
+}
+
+/** The campaign's journal rows `from` to `to` (inclusive), in order, as stored text (plain or packed alike): the export reads the journal by parts. */
 export function journalTextBetween(db: Database, campaignId: string, from: number, to: number): JournalText[] {
-  return journalTextRange(db).all({ campaignId, from, to });
+  return journalTextOf(db, campaignId, { afterSeq: from - 1, upToSeq: to });
 }

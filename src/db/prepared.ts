@@ -82,5 +82,8 @@ export function queryPlan(db: Database, query: { toSQL(): { sql: string; params:
   return rows.map((r) => (typeof r === 'object' && r !== null && 'detail' in r ? String(r.detail) : ''));
 }
 
+/** The largest value of an `integer` column on both stores (PostgreSQL's is 32-bit): an open upper bound for a range of ids. */
+export const LAST_INTEGER = 2_147_483_647;
+
 /** A truth value as either store returns it (SQLite 0 or 1, PostgreSQL a boolean): for `sql` fields' `mapWith`. */
 export const isTrue = (v: unknown): boolean => v === true || v === 1 || v === '1' || v === 't';

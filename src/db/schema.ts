@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { GameTime } from '../engine/clock/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
 import type { ContactRecord } from '../engine/state/index.js';
@@ -232,12 +232,19 @@ export const events = sqliteTable('events', {
   actorUserId: text('actor_user_id'),
   /** 'public' | 'referee' | 'army:<id>' */
   audience: text('audience').notNull(),
-  text: text('text').notNull(),
+  /** The sentence; NULL once packed (then in `packed`). */
+  text: text('text'),
   data: text('data', { mode: 'json' }),
   createdAt: text('created_at').notNull(),
   /** Set when `/turn undo` withdrew the tick this event belongs to; the event stays for the audit. */
   undone: integer('undone', { mode: 'boolean' }).notNull().default(false),
-}, (t) => [index('events_campaign').on(t.campaignId, t.id), index('events_audience').on(t.campaignId, t.audience), index('events_type').on(t.campaignId, t.type)]);
+  /** A cold event's data and text, packed (src/db/packedText.ts); NULL while the row is plain. */
+  packed: blob('packed', { mode: 'buffer' }),
+}, (t) => [
+  index('events_campaign').on(t.campaignId, t.id), index('events_audience').on(t.campaignId, t.audience), index('events_type').on(t.campaignId, t.type),
+  // The events still plain that may be packed, oldest first (src/app/packCold.ts): the dice events stay plain (their data is filtered on).
+  index('events_plain').on(t.createdAt).where(sql`(${t.packed} is null) and (${t.type} <> 'diceRolled') and (${t.type} <> 'diceSeedRevealed') and (${t.type} <> 'diceSeedCommitted')`),
+]);
 
 /**
  * Messages to deliver after commit (DMs and channel posts), with delivery status and retry. A
@@ -305,7 +312,13 @@ export const ticks = sqliteTable('ticks', {
    * were public then): the campaign book's maps and the time-lapse's frames. Kept for the campaign's life.
    */
   frame: text('frame', { mode: 'json' }),
-}, (t) => [primaryKey({ columns: [t.campaignId, t.timeIndex] })]);
+  /** The frame once packed (src/db/packedText.ts; `frame` is then NULL). */
+  framePacked: blob('frame_packed', { mode: 'buffer' }),
+}, (t) => [
+  primaryKey({ columns: [t.campaignId, t.timeIndex] }),
+  // The frames still plain, oldest first (src/app/packCold.ts packs those out of the undo window).
+  index('ticks_plain_frame').on(t.ranAt).where(sql`${t.frame} is not null`),
+]);
 
 /**
  * What armies know of the others' positions (fog of war): one row per army's memory
@@ -350,7 +363,13 @@ export const journal = sqliteTable('journal', {
   input: text('input', { mode: 'json' }),
   /** The dice drawn, in order (JSON). */
   dice: text('dice', { mode: 'json' }),
-  /** A checkpoint: the whole state; an entry: its path operations (JSON). */
-  change: text('change', { mode: 'json' }).notNull(),
+  /** A checkpoint: the whole state; an entry: its path operations (JSON). NULL once packed. */
+  change: text('change', { mode: 'json' }),
   stateVersion: integer('state_version').notNull(),
-}, (t) => [primaryKey({ columns: [t.campaignId, t.seq] })]);
+  /** A cold row's input, dice and change, packed (src/db/packedText.ts); NULL while the row is plain. */
+  packed: blob('packed', { mode: 'buffer' }),
+}, (t) => [
+  primaryKey({ columns: [t.campaignId, t.seq] }),
+  // The rows still plain, oldest first (src/app/packCold.ts).
+  index('journal_plain').on(t.at).where(sql`${t.packed} is null`),
+]);

@@ -30,6 +30,12 @@ const json = customType<{ data: unknown; driverData: string }>({
   fromDriver: (value): unknown => JSON.parse(value),
 });
 
+/** A packed row's bytes (src/db/packedText.ts): SQLite's `blob({ mode: 'buffer' })`, a Buffer on both stores. */
+const bytes = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value): Buffer => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
 type Fields = object;
 
 export const campaigns = pgTable('campaigns', {
@@ -184,11 +190,15 @@ export const events = pgTable('events', {
   type: text('type').notNull(),
   actorUserId: text('actor_user_id'),
   audience: text('audience').notNull(),
-  text: text('text').notNull(),
+  text: text('text'),
   data: json('data'),
   createdAt: text('created_at').notNull(),
   undone: boolean('undone').notNull().default(false),
-}, (t) => [index('events_campaign').on(t.campaignId, t.id), index('events_audience').on(t.campaignId, t.audience), index('events_type').on(t.campaignId, t.type)]);
+  packed: bytes('packed'),
+}, (t) => [
+  index('events_campaign').on(t.campaignId, t.id), index('events_audience').on(t.campaignId, t.audience), index('events_type').on(t.campaignId, t.type),
+  index('events_plain').on(t.createdAt).where(sql`(${t.packed} is null) and (${t.type} <> 'diceRolled') and (${t.type} <> 'diceSeedRevealed') and (${t.type} <> 'diceSeedCommitted')`),
+]);
 
 export const outboxMessages = pgTable('outbox_messages', {
   id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
@@ -231,7 +241,8 @@ export const ticks = pgTable('ticks', {
   stateVersion: integer('state_version').notNull().default(1),
   lastEventId: integer('last_event_id').notNull(),
   frame: json('frame'),
-}, (t) => [primaryKey({ columns: [t.campaignId, t.timeIndex] })]);
+  framePacked: bytes('frame_packed'),
+}, (t) => [primaryKey({ columns: [t.campaignId, t.timeIndex] }), index('ticks_plain_frame').on(t.ranAt).where(sql`${t.frame} is not null`)]);
 
 export const knowledge = pgTable('knowledge', {
   campaignId: text('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
@@ -253,6 +264,7 @@ export const journal = pgTable('journal', {
   timeIndex: integer('time_index').notNull(),
   input: json('input'),
   dice: json('dice'),
-  change: json('change').notNull(),
+  change: json('change'),
   stateVersion: integer('state_version').notNull(),
-}, (t) => [primaryKey({ columns: [t.campaignId, t.seq] })]);
+  packed: bytes('packed'),
+}, (t) => [primaryKey({ columns: [t.campaignId, t.seq] }), index('journal_plain').on(t.at).where(sql`${t.packed} is null`)]);

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Army } from '../engine/forces/index.js';
 import { formatHex, type Hex, hexToOffset, parseHex } from '../engine/hex/index.js';
 import type { ScenarioDoc } from '../engine/scenario/index.js';
+import { sameJson } from '../engine/replay/index.js';
 import type { CampaignState } from '../engine/state/index.js';
 import type { Database } from './client.js';
 import { forgetClosedContact, recordClosedContact } from './contactEstimateRepo.js';
@@ -220,8 +221,6 @@ export function stateRevisionSoon(conn: Database, id: string): void {
   readSoon(revisionOf(conn), { id });
 }
 
-const same = (x: unknown, y: unknown): boolean => x === y || JSON.stringify(x) === JSON.stringify(y);
-
 const cid = p('cid');
 const upsertArmy = perConnection((q, { armies: a }) => q.insert(a).values({
   campaignId: cid, id: p('id'), name: p('name'), commander: p('commander'), sideId: p('sideId'), hex: p('hex'), formation: p('formation'), data: bound(a.data, 'data'),
@@ -298,7 +297,7 @@ function writeArmies(conn: Database, prev: CampaignState | undefined, next: Camp
 
 function writeEntities(conn: Database, prev: CampaignState | undefined, next: CampaignState, rewriteAll = false): void {
   const cidv = next.id;
-  const changed = (x: unknown, y: unknown): boolean => rewriteAll || x === undefined || !same(x, y);
+  const changed = (x: unknown, y: unknown): boolean => rewriteAll || x === undefined || !sameJson(x, y);
   writeArmies(conn, prev, next, changed);
   syncKeyed(prev?.sides, next.sides, rewriteAll, (id, side) => {
     const row: Values<typeof t.sides, 'id' | 'name' | 'colour' | 'hostileTo'> = { cid: cidv, id, name: side.name, colour: side.colour, hostileTo: side.hostileTo };
@@ -341,6 +340,6 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
 }
 
 function syncKeyed<T>(prev: Readonly<Record<string, T>> | undefined, next: Readonly<Record<string, T>>, rewriteAll: boolean, upsert: (key: string, v: T) => void, remove: (key: string) => void): void {
-  for (const [key, v] of Object.entries(next)) if (rewriteAll || !prev || !same(prev[key], v)) upsert(key, v);
+  for (const [key, v] of Object.entries(next)) if (rewriteAll || !prev || !sameJson(prev[key], v)) upsert(key, v);
   if (prev) for (const key of Object.keys(prev)) if (!(key in next)) remove(key);
 }

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNotNull, lte, max, min, sql } from 'drizzle-orm';
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
+import { packText, unpackText } from './packedText.js';
 import { bound, isTrue, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { ticks } from './schema.js';
 
@@ -31,7 +32,7 @@ const dropSnapshots = perConnection((q, { ticks }) => q.update(ticks).set({ snap
  * theirs; the rows stay, so an old half period can never be played twice).
  */
 export function recordTick(db: Database, campaignId: string, timeIndex: number, before: StateJson, version: number, lastEventId: number, now: string, keep: number, frame?: unknown): void {
-  const row: Required<typeof ticks.$inferInsert> = { campaignId, timeIndex, ranAt: now, snapshot: before, stateVersion: version, lastEventId, frame: frame ?? null };
+  const row: Required<Omit<typeof ticks.$inferInsert, 'framePacked'>> = { campaignId, timeIndex, ranAt: now, snapshot: before, stateVersion: version, lastEventId, frame: frame ?? null };
   runUnanswered(insertTick(db), row);
   runUnanswered(dropSnapshots(db), { campaignId, upTo: timeIndex - keep });
 }
@@ -81,12 +82,18 @@ export interface PlayedTick {
   readonly frame: unknown;
 }
 
-const playedList = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame })
+const playedList = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame, framePacked: ticks.framePacked })
   .from(ticks).where(eq(ticks.campaignId, p('campaignId'))).orderBy(ticks.timeIndex).prepare());
+
+/** A tick's frame, plain or packed (src/db/packedText.ts). */
+function withFrame(r: { timeIndex: number; lastEventId: number; frame: unknown; framePacked: Buffer | null }): PlayedTick {
+  const frame: unknown = r.framePacked === null ? r.frame : JSON.parse(unpackText('frame', r.framePacked));
+  return { timeIndex: r.timeIndex, lastEventId: r.lastEventId, frame };
+}
 
 /** Every played half period, in order. */
 export function playedTicks(db: Database, campaignId: string): PlayedTick[] {
-  return playedList(db).all({ campaignId });
+  return playedList(db).all({ campaignId }).map(withFrame);
 }
 
 /** A played half period without its frame: the web page's day index (no frame is read or parsed). */
@@ -97,9 +104,9 @@ export interface TickIndexRow {
   readonly framed: boolean;
 }
 
-const tickRows = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, framed: sql<boolean>`${ticks.frame} is not null`.mapWith(isTrue) })
+const tickRows = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, framed: sql<boolean>`(${ticks.frame} is not null or ${ticks.framePacked} is not null)`.mapWith(isTrue) })
   .from(ticks).where(eq(ticks.campaignId, p('campaignId'))).orderBy(ticks.timeIndex).prepare());
-const tickFrame = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame })
+const tickFrame = perConnection((q, { ticks }) => q.select({ timeIndex: ticks.timeIndex, lastEventId: ticks.lastEventId, frame: ticks.frame, framePacked: ticks.framePacked })
   .from(ticks).where(and(eq(ticks.campaignId, p('campaignId')), eq(ticks.timeIndex, p('timeIndex')))).prepare());
 
 /** Every played half period, in order, without reading the frames (cheap on a long campaign). */
@@ -121,7 +128,23 @@ export function tickSpan(db: Database, campaignId: string): { count: number; las
 /** One played half period with its frame (parsed), if played. */
 export function playedTickAt(db: Database, campaignId: string, timeIndex: number): PlayedTick | undefined {
   const r = tickFrame(db).get({ campaignId, timeIndex });
-  return r ? { timeIndex: r.timeIndex, lastEventId: r.lastEventId, frame: r.frame } : undefined;
+  return r ? withFrame(r) : undefined;
+}
+
+const plainFrames = perConnection((q, { ticks }) => q.select({ campaignId: ticks.campaignId, timeIndex: ticks.timeIndex, frame: sql<string>`${ticks.frame}` }).from(ticks)
+  .where(and(isNotNull(ticks.frame), sql`${ticks.ranAt} < ${p('before')}`)).orderBy(ticks.ranAt).limit(p('limit')).prepare());
+const packFrame = perConnection((q, { ticks }) => q.update(ticks).set({ frame: null, framePacked: sql`${p('packed')}` })
+  .where(and(eq(ticks.campaignId, p('campaignId')), eq(ticks.timeIndex, p('timeIndex')))).prepare());
+
+/**
+ * Packs up to `limit` plain frames of ticks played before `before` (an ISO instant), oldest first
+ * (the `ticks_plain_frame` index). Answers how many it packed.
+ */
+export function packFrames(db: Database, before: string, limit: number): number {
+  const rows = plainFrames(db).all({ before, limit });
+  const pack = packFrame(db);
+  for (const r of rows) runUnanswered(pack, { campaignId: r.campaignId, timeIndex: r.timeIndex, packed: packText('frame', r.frame) });
+  return rows.length;
 }
 
 const undoFloor = perConnection((q, { ticks }) => q.select({ id: min(ticks.lastEventId) }).from(ticks)

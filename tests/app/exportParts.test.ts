@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -13,6 +13,7 @@ import { oneOff } from '../../src/db/prepared.js';
 import { replayText, reportText } from '../../src/console/replay.js';
 import { campaignState, consoleHarness, type Harness } from '../scenarios/harness.js';
 import { testTempDir } from '../support/tempDirs.js';
+import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
 
 /*
  * Issue 25: a season's `/campaign export` is built from closed parts of the journal and the log,
@@ -38,7 +39,7 @@ afterEach(() => h?.close());
 /** The export as parts would give it (plan in one transaction, parts kept or built), as text. */
 async function partsExport(x: Harness, campaignId = campaignState(x).id): Promise<{ text: string; built: BuiltExport }> {
   const head = headOf(x, campaignId);
-  const plan = readCampaign(x.app, { campaignId }, (tx) => exportPlan(x.app, tx, head));
+  const plan = readCampaign(x.app, { campaignId }, (tx) => exportPlan(x.app, tx, head, tx.read.closedContactsJson()));
   const built = await buildExport(x.app, plan);
   return { text: gunzipSync(Buffer.concat(built.members)).toString('utf8'), built };
 }
@@ -46,7 +47,7 @@ async function partsExport(x: Harness, campaignId = campaignState(x).id): Promis
 /** The head the use-case writes, taken from the whole export so that both are of the same moment. */
 function headOf(x: Harness, campaignId: string): Record<string, unknown> & { meta: { id: string } } {
   const whole = campaignExportText(x.app, campaignId);
-  const { format: _f, version: _v, eventCount: _e, replay: _r, ...head } = JSON.parse(`${whole.split('\n')[0] ?? ''}]}}`) as Record<string, unknown> & { meta: { id: string } };
+  const { format: _f, version: _v, eventCount: _e, replay: _r, closedContacts: _c, ...head } = JSON.parse(`${whole.split('\n')[0] ?? ''}]}}`) as Record<string, unknown> & { meta: { id: string } };
   return head;
 }
 
@@ -128,5 +129,28 @@ describe('the export from closed parts (exportChunks.ts)', () => {
     const ended = await partsExport(x, id);
     expect(ended.text).toBe(campaignExportText(x.app, id));
     expect(ended.text).not.toContain('(withheld until the campaign ends)');
+  }, 120_000);
+
+  it('GIVEN a long export being built WHEN another campaign\'s referee runs a command THEN it is answered before the export is finished, while the export\'s closed parts are still being built', async () => {
+    const { x, dir } = await played({ journal: 1, events: 2 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick', '!tick', '@alice /hold army:hadewych', '!tick']);
+    const id = campaignState(x).id;
+    const outputs: ConsoleOutput[] = [];
+    const other = new ConsoleSession(x.app, { where: { guildId: 'console', channelId: 'other', baseDir: process.cwd() }, outDir: testTempDir('valormr-export-other-'), write: (o) => outputs.push(o), timeZone: 'UTC' });
+    await other.handle('@carol /campaign create scenario:valormr name:"Winter War"');
+    const plan = readCampaign(x.app, { campaignId: id }, (tx) => exportPlan(x.app, tx, headOf(x, id), tx.read.closedContactsJson()));
+    const parts = plan.journalParts + plan.eventParts;
+    expect(parts).toBeGreaterThan(10);
+    let finished = false;
+    const building = buildExport(x.app, plan).then((b) => { finished = true; return b; });
+    const before = outputs.length;
+    await other.handle('@carol /campaign status');
+    // The other campaign's answer came while the export was being built: it was not finished, and fewer of its parts were kept than it has.
+    expect(outputs.slice(before).map((o) => o.content).join('\n')).toContain('Winter War');
+    expect(finished).toBe(false);
+    const keptSoFar = existsSync(join(dir, id)) ? readdirSync(join(dir, id)).length : 0;
+    expect(keptSoFar).toBeLessThan(parts);
+    const built = await building;
+    expect(built.built).toBe(parts);
+    expect(readdirSync(join(dir, id)).length).toBe(parts);
   }, 120_000);
 });

@@ -99,6 +99,8 @@ function config(table: Table, dialect: Dialect) {
 
 /** What the JS side of a column carries, read from how the column encodes values. */
 function kindOf(column: Column): string {
+  // A packed row's bytes (src/db/packedText.ts): a Buffer on both stores.
+  if (column.columnType === 'SQLiteBlobBuffer' || (column.columnType === 'PgCustomColumn' && column.getSQLType() === 'bytea')) return 'bytes';
   if (column.columnType === 'SQLiteTextJson') return 'json';
   if (column.columnType === 'SQLiteText' || column.columnType === 'PgText') return 'string';
   if (column.columnType === 'PgCustomColumn') return column.mapToDriverValue([1]) === '[1]' ? 'json' : 'string';

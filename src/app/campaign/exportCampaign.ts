@@ -40,7 +40,7 @@ const ALL = 2_147_483_647;
 export async function exportCampaign(app: App, actor: Actor, uploadLimit?: number): Promise<Reply[]> {
   const { plan, armies, name, id } = readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
-    return { plan: exportPlan(app, tx, exportHead(tx)), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
+    return { plan: exportPlan(app, tx, exportHead(tx), tx.read.closedContactsJson()), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
   });
   const built = await buildExport(app, plan);
   const fitted = await fitExport({ name: `${name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, members: built.members, bytes: built.bytes }, uploadLimit);
@@ -52,6 +52,13 @@ export async function exportCampaign(app: App, actor: Actor, uploadLimit?: numbe
       + `The bot's host can write it to a file: \`npm run export -- ${id}\` (docs/replay.md).`,
     { format: EXPORT_FORMAT, campaignId: id, armies, events: count, tooLarge: { bytes: fitted.bytes, compressedBytes: fitted.compressedBytes, limit: uploadLimit } })];
   }
+  if (fitted.kind === 'parts') {
+    // Over the limit even compressed: the gzip stream in files each under it (each a gzip file; replay reads them in order).
+    const n = fitted.files.length;
+    return fitted.files.map((file, i) => ephemeral(i > 0 ? `Part ${i + 1} of ${n}.` : `${what}: ${sizeText(fitted.bytes)}, ${sizeText(fitted.compressedBytes)} compressed (gzip), more than the ${sizeText(uploadLimit ?? 0)} Discord lets the bot upload here, so it comes in ${n} parts. `
+      + `Keep them all: \`npm run replay -- ${fitted.files.map((f) => f.name).join(' ')}\` reads them in order (or join them: \`cat\` them into one \`.json.gz\`).`,
+    { format: EXPORT_FORMAT, campaignId: id, armies, events: count, file: file.name, part: i + 1, parts: n }, [file]));
+  }
   const note = fitted.kind === 'compressed' ? `; compressed (gzip) from ${sizeText(fitted.bytes)} to fit Discord's ${sizeText(uploadLimit ?? 0)} (\`npm run replay\` reads it as it is)` : '';
   // The document is the file; the reply's data only says what it holds.
   return [ephemeral(`${what}${note}.`, { format: EXPORT_FORMAT, campaignId: id, armies, events: count, file: fitted.file.name }, [fitted.file])];
@@ -59,10 +66,10 @@ export async function exportCampaign(app: App, actor: Actor, uploadLimit?: numbe
 
 /** The export of a campaign by its id, as `/campaign export` gives its referee, in one piece (`npm run db:copy` checks a copy with it). */
 export function campaignExportText(app: App, campaignId: string): string {
-  return readCampaign(app, { campaignId }, (tx) => exportText(exportHead(tx), tx.read.eventsAfter(0, ALL).map((e) => e.json), tx.read.journal(), tx.state.status === 'ended'));
+  return readCampaign(app, { campaignId }, (tx) => exportText(exportHead(tx), tx.read.closedContactsJson(), tx.read.eventsAfter(0, ALL).map((e) => e.json), tx.read.journal(), tx.state.status === 'ended'));
 }
 
-/** The export's head: every field but the journal and the log. */
+/** The export's head: every field but the closed contacts (written from their stored text: headLine), the journal and the log. */
 function exportHead(tx: CampaignTx): ExportPlan['head'] {
   return {
     exportedAt: tx.now.toISOString(),
@@ -70,6 +77,5 @@ function exportHead(tx: CampaignTx): ExportPlan['head'] {
     state: exportedState(tx.state),
     members: tx.members,
     scenario: tx.scenario,
-    closedContacts: tx.read.closedContacts(),
   };
 }

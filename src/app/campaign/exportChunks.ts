@@ -67,6 +67,8 @@ export interface ExportPlan {
   readonly campaignId: string;
   readonly ended: boolean;
   readonly head: Record<string, unknown> & { readonly meta: { readonly id: string } };
+  /** The closed contacts' JSON array, as stored (headLine). */
+  readonly closedContacts: string;
   readonly entries: number;
   readonly journalParts: number;
   readonly journalTail: readonly JournalText[];
@@ -80,7 +82,7 @@ export interface ExportPlan {
  * of events, and the rows of the open tail (the entries after the closed parts, the events after
  * the closed parts: read here, so that they are of the same moment as the state).
  */
-export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head']): ExportPlan {
+export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head'], closedContacts: string): ExportPlan {
   const sizes = sizesOf(app);
   const entries = tx.read.journalLength();
   const journalParts = entries === 0 ? 0 : Math.floor((entries - 1) / sizes.journal);
@@ -94,6 +96,7 @@ export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head']): 
     campaignId: tx.meta.id,
     ended: tx.state.status === 'ended',
     head,
+    closedContacts,
     entries,
     journalParts,
     journalTail: tx.read.journalBetween(journalParts * sizes.journal, entries - 1),
@@ -141,7 +144,7 @@ export async function buildExport(app: App, plan: ExportPlan): Promise<BuiltExpo
     if (wasKept) kept++;
     else built++;
   };
-  const first = headLine(plan.head, plan.entries, plan.events);
+  const first = headLine(plan.head, plan.closedContacts, plan.entries, plan.events);
   await add(first);
   let h = journalGenesis(plan.campaignId);
   for (let k = 0; k < plan.journalParts; k++) {

@@ -35,6 +35,10 @@ function armiesNamed(data: unknown, state: CampaignState, found: Set<string> = n
  * either. @see docs/rulings.md (Fog of war)
  */
 export function fogged(state: CampaignState, events: readonly EngineEvent[]): EngineEvent[] {
+  // The channel reads an event that places armies when it may read one placing none (positions
+  // public: mayRead lets every such event through), so no event's armies need looking up (a tick
+  // of 800 armies logs thousands of events, and this runs for the log and for the deliveries).
+  if (channelMayRead(state.settings, places([]))) return [...events];
   return events.flatMap((e) => {
     if (e.audience.kind !== 'public' || channelMayRead(state.settings, publicSubject(state, e))) return [e];
     const named = [...armiesNamed(e.data, state)];

@@ -86,9 +86,13 @@ export const journalGenesis = (campaignId: string): string => sha(`${EXPORT_FORM
 /** Where a campaign's events chain starts in an export (version 5). */
 export const eventsGenesis = (campaignId: string): string => sha(`${EXPORT_FORMAT} events ${campaignId}`);
 
-/** Line 1 of an export: every field of `head`, with the numbers of journal entries and of events that follow. */
-export function headLine(head: Record<string, unknown>, journalEntries: number, events: number): string {
-  return `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, ...head, eventCount: events }).slice(0, -1)},"replay":{"journalFormat":${JOURNAL_FORMAT},"stateVersion":${STATE_VERSION},"journalEntries":${journalEntries},"entries":[`;
+/**
+ * Line 1 of an export: every field of `head`, the closed contacts (their JSON text, as stored: a
+ * season holds megabytes of them, never parsed to be written again), and the numbers of journal
+ * entries and of events that follow.
+ */
+export function headLine(head: Record<string, unknown>, closedContacts: string, journalEntries: number, events: number): string {
+  return `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, ...head }).slice(0, -1)},"closedContacts":${closedContacts},"eventCount":${events},"replay":{"journalFormat":${JOURNAL_FORMAT},"stateVersion":${STATE_VERSION},"journalEntries":${journalEntries},"entries":[`;
 }
 
 /** A run of lines of the export and the chain's value after them. */
@@ -130,8 +134,8 @@ export const journalEnd = (count: number, last: string, head: string): string =>
 export const exportEnd = (count: number, last: string): string => `\n],"eventCount":${count},"eventsLast":"${last}"}`;
 
 /** The whole export's text from its parts read at once (`events`: each event's JSON text): what the chunked export (exportChunks.ts) gives, in one piece. */
-export function exportText(head: Record<string, unknown> & { meta: { id: string } }, events: readonly string[], rows: readonly JournalText[], ended: boolean): string {
-  const first = headLine(head, rows.length, events.length);
+export function exportText(head: Record<string, unknown> & { meta: { id: string } }, closedContacts: string, events: readonly string[], rows: readonly JournalText[], ended: boolean): string {
+  const first = headLine(head, closedContacts, rows.length, events.length);
   const journal = entryLines(rows, ended, journalGenesis(head.meta.id), true);
   const log = eventLines(events, eventsGenesis(head.meta.id), true);
   return `${first}${journal.text}${journalEnd(rows.length, journal.h, first)}${log.text}${exportEnd(events.length, log.h)}`;

@@ -2,6 +2,7 @@ import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
 import { REFEREE } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { RefusalCode } from '../../engine/refusalCodes.js';
+import { sameJson } from '../../engine/replay/index.js';
 import { followingPlans, resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
 import { planFollowers } from '../army/planFollowers.js';
 import { isFog } from '../../engine/knowledge/index.js';
@@ -43,9 +44,6 @@ export function battleNames(state: CampaignState): string {
     .map((c) => c.armyIds.map((id) => state.armies[id]?.name ?? id).join(' vs ')).join('; ');
 }
 
-/** What the public map shows of the armies (where, and the public markers). */
-const publicTokens = (state: CampaignState): string => JSON.stringify(publicMapView(state).tokens);
-
 /**
  * The public map after a tick, as a channel post carrying the view to draw; when nothing on the
  * public map changed (nobody moved, no marker came or went), a line saying so instead of the
@@ -58,7 +56,10 @@ function mapPost(tx: AudienceTx, before: CampaignState, playedLabel: string): Ou
   if (isFog(state)) {
     return deliver(tx, 'channel', OPEN, { content: `Fog of war: the public map shows no army. \`/map view:mine\` shows what your armies know after ${playedLabel}.`, data: { map: name, drawn: false } });
   }
-  if (publicTokens(before) === publicTokens(state)) {
+  // What the public map shows of the armies (where, and the public markers), before and after:
+  // compared as their JSON, walked until the first difference; the view after is the one drawn.
+  const view = publicMapView(state);
+  if (sameJson(publicMapView(before).tokens, view.tokens)) {
     return deliver(tx, 'channel', OPEN, { content: `Nothing moved on the map in ${playedLabel}: the last map still stands (\`/map\` draws it again).`, data: { map: name, drawn: false } });
   }
   // The public map places every army.
@@ -68,7 +69,7 @@ function mapPost(tx: AudienceTx, before: CampaignState, playedLabel: string): Ou
     pictures: [{
       kind: 'map',
       name,
-      view: publicMapView(state),
+      view,
       options: { title: { campaign: state.name, time: gameTimeLabel(state), weather: describeSky(state.weather) }, hexIds: 'subset' },
     }],
   });

@@ -1,0 +1,38 @@
+import { copyFileSync, rmSync } from 'node:fs';
+import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
+import { createApp } from '../src/app/createApp.js';
+import { rawSqlite } from '../src/db/client.js';
+import { DEFAULT_ATTACHMENT_LIMIT } from '../src/discord/interactionContext.js';
+
+/**
+ * `node --import tsx bench/exportSeason.ts DB [RUNS]`: `/campaign export` of the (first) campaign of
+ * a soak's database (`npm run soak -- --halves 1200 --db FILE`), on a copy, as a Discord referee
+ * meets it (the file ready to upload under Discord's default limit), RUNS times in a row: the first
+ * finds no kept parts (`<db>-layers/exports/` removed), the others find them. One JSON line: ms,
+ * longest event-loop gap, kind and bytes of each.
+ */
+const [source, runsArg] = process.argv.slice(2);
+if (!source) throw new Error('usage: bench/exportSeason.ts DB [RUNS]');
+const path = `${source}.export-bench.db`;
+copyFileSync(source, path);
+rmSync(`${path}-layers`, { recursive: true, force: true });
+const app = createApp({ databasePath: path });
+const { id, owner, guild, channel } = rawSqlite(app.db).prepare('select id, owner_user_id as owner, guild_id as guild, channel_id as channel from campaigns limit 1').get() as { id: string; owner: string; guild: string; channel: string };
+const actor = { userId: owner, userName: owner, guildId: guild, channelId: channel, roleIds: [] as string[] };
+const runs: { ms: number; gapMs: number; kind: string; bytes: number }[] = [];
+for (let i = 0; i < Number(runsArg ?? 3); i++) {
+  let last = performance.now();
+  let gap = 0;
+  const ticker = setInterval(() => { const now = performance.now(); gap = Math.max(gap, now - last); last = now; }, 1);
+  const started = performance.now();
+  const [r] = await exportCampaign(app, actor, DEFAULT_ATTACHMENT_LIMIT);
+  const ms = performance.now() - started;
+  gap = Math.max(gap, performance.now() - last);
+  clearInterval(ticker);
+  const data = r?.data as { file?: string; tooLarge?: unknown } | undefined;
+  runs.push({ ms: Math.round(ms), gapMs: Math.round(gap), kind: data?.tooLarge ? 'tooLarge' : data?.file?.endsWith('.gz') ? 'compressed' : 'asIs', bytes: r?.files?.[0]?.data.byteLength ?? 0 });
+}
+app.close();
+rmSync(path, { force: true });
+rmSync(`${path}-layers`, { recursive: true, force: true });
+process.stdout.write(`${JSON.stringify({ campaign: id, runs })}\n`);
