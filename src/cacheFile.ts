@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -51,6 +51,34 @@ export function writeCacheFile(path: string, magic: Buffer, header: object, body
     } catch {
       // No folder to leave a temporary file in.
     }
+  }
+}
+
+/**
+ * Makes `dir` (and the folders above it) and says whether it is this user's own: `dir` is a real
+ * folder (not a link) owned by the user, in a parent of the user's or root's that not everyone can
+ * write to unless it is sticky (like /tmp); `dir` is left readable by no one else (mode 700). A
+ * cache whose files hold secrets (the export parts: the whole log, hidden facts included) is kept
+ * only in such a folder: on PostgreSQL the caches live in the machine's shared temporary folder,
+ * under a name anyone can guess and make first. Where the OS has no user ids (Windows), a folder
+ * that could be made is taken.
+ */
+export function privateFolder(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const uid = process.getuid?.();
+    if (uid === undefined) return true;
+    const parent = lstatSync(dirname(dir));
+    const own = lstatSync(dir);
+    // Who else could rename `dir` away and put another in its place: the parent's owner (if not
+    // this user or root), and everyone if it is writable by all and not sticky.
+    const sticky = (parent.mode & 0o1000) !== 0;
+    const parentSafe = parent.isDirectory() && (parent.uid === uid || parent.uid === 0) && (sticky || (parent.mode & 0o002) === 0);
+    if (!parentSafe || !own.isDirectory() || own.uid !== uid) return false;
+    if ((own.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -94,6 +94,40 @@ describe('the export from closed parts (exportChunks.ts)', () => {
     const file = packed?.files?.[0];
     expect(file?.name).toMatch(/\.json\.gz$/);
     expect(gunzipSync(file?.data ?? new Uint8Array()).toString('utf8')).toBe(text);
+  }, 120_000);
+
+  it('GIVEN an exports folder others could read or swap (a link, a folder writable by all, one open to others) WHEN exported THEN parts are kept only in a folder of this user\'s own, mode 700, and the export is whole either way', async () => {
+    const { x } = await played({ journal: 2, events: 3 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick', '!tick']);
+    const id = campaignState(x).id;
+    const whole = campaignExportText(x.app, id);
+    const base = testTempDir('valormr-export-folders-');
+    // A folder writable by everyone, not sticky: anyone could put another `exports` in its place.
+    const open = join(base, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    keepExportPartsIn(x.app, join(open, 'exports'), { journal: 2, events: 3 });
+    const fromOpen = await partsExport(x);
+    expect(fromOpen.text).toBe(whole);
+    expect(fromOpen.built.built).toBeGreaterThan(0);
+    expect(existsSync(join(open, 'exports', id))).toBe(false);
+    // A link to a folder elsewhere.
+    mkdirSync(join(base, 'elsewhere'));
+    symlinkSync(join(base, 'elsewhere'), join(base, 'link'));
+    keepExportPartsIn(x.app, join(base, 'link'), { journal: 2, events: 3 });
+    expect((await partsExport(x)).text).toBe(whole);
+    expect(readdirSync(join(base, 'elsewhere'))).toEqual([]);
+    // The user's own folder, made readable by others: closed again, and the parts kept there.
+    const own = join(base, 'own');
+    mkdirSync(own, { mode: 0o755 });
+    chmodSync(own, 0o755);
+    keepExportPartsIn(x.app, own, { journal: 2, events: 3 });
+    expect(statSync(own).mode & 0o777).toBe(0o700);
+    const first = await partsExport(x);
+    expect(first.text).toBe(whole);
+    expect(readdirSync(join(own, id)).length).toBeGreaterThan(0);
+    const again = await partsExport(x);
+    expect(again.built.built).toBe(0);
+    expect(again.text).toBe(whole);
   }, 120_000);
 
   it('GIVEN kept parts damaged, cut short, emptied, or of another database\'s rows WHEN exported THEN each is built again and the export is still the whole one', async () => {

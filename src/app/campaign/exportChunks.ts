@@ -5,7 +5,7 @@ import { gzip } from 'node:zlib';
 import { readTransaction } from '../../db/client.js';
 import { eventsJsonAfter } from '../../db/eventRepo.js';
 import { journalTextBetween, type JournalText } from '../../db/journalRepo.js';
-import { readCacheFile, sourcesVersion, writeCacheFile } from '../../cacheFile.js';
+import { privateFolder, readCacheFile, sourcesVersion, writeCacheFile } from '../../cacheFile.js';
 import type { App } from '../app.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { entryLines, eventLines, eventsGenesis, exportEnd, headLine, journalEnd, journalGenesis, type Lines } from '../journal/replayFile.js';
@@ -47,11 +47,15 @@ const VERSION = sourcesVersion('export parts 1', [
   new URL('../../db/eventRepo.ts', import.meta.url), new URL('../../db/journalRepo.ts', import.meta.url),
 ]);
 
-const folders = new WeakMap<App, { readonly dir: string; readonly sizes: PartSizes }>();
+const folders = new WeakMap<App, { readonly dir: string | undefined; readonly sizes: PartSizes }>();
 
-/** Keeps the app's closed export parts in `dir` (createApp: `<layers>/exports`); without it every part is built at each export. */
+/**
+ * Keeps the app's closed export parts in `dir` (createApp: `<layers>/exports`); without it every
+ * part is built at each export. The parts hold the whole log, secrets included: they are kept only
+ * in a folder of this user's own, readable by no one else (`privateFolder`); otherwise none is kept.
+ */
 export function keepExportPartsIn(app: App, dir: string, sizes: PartSizes = PART_SIZES): void {
-  folders.set(app, { dir, sizes });
+  folders.set(app, { dir: privateFolder(dir) ? dir : undefined, sizes });
 }
 
 const sizesOf = (app: App): PartSizes => folders.get(app)?.sizes ?? PART_SIZES;
@@ -201,6 +205,9 @@ interface PartHeader {
   readonly body: string;
 }
 
+/** A campaign id the bot made (createCampaign: hex); any other (an imported file's) gets no kept parts, so no id can name a path. */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 const partPath = (dir: string, campaignId: string, kind: PartKind, index: number, ended: boolean): string => join(dir, campaignId, `${kind}-${index}${ended ? '-ended' : ''}.gz`);
 
 /** A journal row's text as stored (what the kept part's last row is checked against). */
@@ -212,7 +219,7 @@ const rowText = (row: JournalText): string => JSON.stringify(row);
  */
 function keptPart(app: App, plan: ExportPlan, kind: PartKind, index: number, from: string, lastRow: (lastId: number) => JournalText | string | undefined): Part | undefined {
   const dir = folders.get(app)?.dir;
-  if (dir === undefined) return undefined;
+  if (dir === undefined || !SAFE_ID.test(plan.campaignId)) return undefined;
   const file = readCacheFile(partPath(dir, plan.campaignId, kind, index, plan.ended), MAGIC);
   if (file === undefined) return undefined;
   const header = file.header as Partial<PartHeader>;
@@ -229,7 +236,7 @@ async function buildPart(app: App, plan: ExportPlan, kind: PartKind, index: numb
   const member = await gzipAsync(lines.text, { level: 9 });
   const bytes = Buffer.byteLength(lines.text);
   const dir = folders.get(app)?.dir;
-  if (dir !== undefined) {
+  if (dir !== undefined && SAFE_ID.test(plan.campaignId)) {
     const header: PartHeader = { version: VERSION, size: plan.sizes[kind], campaignId: plan.campaignId, kind, index, ended: plan.ended, from, h: lines.h, bytes, lastId, last: sha(last), body: sha(member) };
     writeCacheFile(partPath(dir, plan.campaignId, kind, index, plan.ended), MAGIC, header, member);
   }
