@@ -23,7 +23,8 @@ export class RectIndex {
   private seen = new Int32Array(64);
   private query = 0;
 
-  constructor(private readonly cell: number) {}
+  /** `linearMax`: up to this many rectangles taken, a query walks the list (LINEAR_MAX). */
+  constructor(private readonly cell: number, private readonly linearMax = LINEAR_MAX) {}
 
   add(r: Rect): void {
     const i = this.rects.length;
@@ -50,7 +51,7 @@ export class RectIndex {
 
   /** The summed overlap area of `g` with every rectangle taken, in the order they were taken. */
   overlap(g: Rect): number {
-    const span = this.span(g);
+    const span = this.rects.length <= this.linearMax ? undefined : this.span(g);
     if (!span) {
       let n = 0;
       for (const t of this.rects) n += overlapArea(g, t);
@@ -89,6 +90,13 @@ export class RectIndex {
     return { x0, y0, x1, y1 };
   }
 }
+
+/**
+ * Up to this many rectangles taken, a query walks the whole list (the same sum, in the same order):
+ * for a map of a few dozen armies (Valormr: ~400 hex-id obstacles) the grid's lookups and per-query
+ * sort cost more than the walk (its snapshot was 5-10 ms slower with the grid, alternated).
+ */
+const LINEAR_MAX = 600;
 
 /** Grid cells a rectangle may cover before it is kept aside as wide. */
 const MAX_CELLS = 64;

@@ -23,9 +23,9 @@ const size = fc.oneof(
 const rect = fc.oneof({ weight: 3, arbitrary: crowded }, { weight: 1, arbitrary: fc.record({ x: coord, y: coord, w: size, h: size }) });
 
 describe('the grid of taken rectangles (label placement)', () => {
-  it('GIVEN any rectangles added in any order WHEN a spot is asked THEN its summed overlap equals, bit for bit, a walk over every rectangle in order', () => {
-    fc.assert(fc.property(fc.array(rect, { minLength: 1, maxLength: 120 }), fc.array(rect, { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 200 }), (rects, queries, cell) => {
-      const index = new RectIndex(cell);
+  it('GIVEN any rectangles added in any order WHEN a spot is asked THEN its summed overlap equals, bit for bit, a walk over every rectangle in order (the grid, the walk of a short list, and the switch between them)', () => {
+    fc.assert(fc.property(fc.array(rect, { minLength: 1, maxLength: 120 }), fc.array(rect, { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 0, max: 60 }), (rects, queries, cell, linearMax) => {
+      const index = new RectIndex(cell, linearMax);
       const added: Rect[] = [];
       // Queries between additions too: the index is asked while labels are still being placed.
       rects.forEach((r, i) => {
@@ -39,7 +39,7 @@ describe('the grid of taken rectangles (label placement)', () => {
   });
 
   it('GIVEN two overlapping rectangles in different cells WHEN asked THEN the overlap across the cell edge is counted once', () => {
-    const index = new RectIndex(10);
+    const index = new RectIndex(10, 0);
     index.add({ x: 5, y: 5, w: 30, h: 30 });
     expect(index.overlap({ x: 0, y: 0, w: 40, h: 40 })).toBe(900);
     expect(index.overlap({ x: 34, y: 34, w: 10, h: 10 })).toBe(1);
