@@ -114,11 +114,10 @@ export function renderPoolState(): { readonly workers: number; readonly busy: nu
 /** Pictures being drawn, by what they show: a second caller waits for the same bytes. */
 const drawing = new Map<string, Promise<Buffer>>();
 /**
- * Pictures drawn lately, by what they show (most recent last), for a short while: the newest
- * always, older ones while all fit in a budget (2 MB, `configureRenderPool`'s `recentBytes`). The
- * asks they serve come in a row (a busy minute where campaigns of one scenario post the same map;
- * a delivery retried), so the last picture is the one asked again. A bound in bytes keeps one full
- * map (1.3 MB for Valormr) or a few zooms; the four pictures kept before held 5 MB of this thread.
+ * Pictures drawn lately, by what they show (most recent last), for a short while: the newest, and
+ * older ones while all fit in 2 MB (`recentBytes`). Their asks come in a row (campaigns of one
+ * scenario posting the same map; a retried send), so the last picture is the one asked again: one
+ * full map (1.3 MB for Valormr) or a few zooms, where four full maps held 5 MB of this thread.
  */
 const recent = new Map<string, { readonly png: Buffer; readonly until: number }>();
 let recentBudget = 2 * 1024 * 1024;
