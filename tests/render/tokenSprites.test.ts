@@ -1,4 +1,4 @@
-import { createCanvas } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapToken } from '../../src/engine/views/mapView.js';
@@ -18,7 +18,7 @@ import { drawToken } from '../../src/render/tokens.js';
 const W = 160;
 const H = 160;
 
-function ground(): ReturnType<typeof createCanvas> {
+function ground(): Canvas {
   const c = createCanvas(W, H);
   const ctx = c.getContext('2d');
   for (let y = 0; y < H; y += 8) for (let x = 0; x < W; x += 8) {
@@ -40,7 +40,7 @@ const token = fc.record({
   ...(age !== undefined ? { seen: { how: 'contact' as const, ageHalves: age } } : {}),
 }));
 
-function pixels(draw: (ctx: ReturnType<ReturnType<typeof createCanvas>['getContext']>) => void): Uint8ClampedArray {
+function pixels(draw: (ctx: SKRSContext2D) => void): Uint8ClampedArray {
   const c = ground();
   const ctx = c.getContext('2d');
   draw(ctx);
