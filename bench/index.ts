@@ -5,6 +5,7 @@ import { crashRounds } from '../tests/support/crashRounds.js';
 import { freshPostgresDatabase } from '../tests/support/postgres.js';
 import { benchHeldDm, benchLanesBurst } from './heldDm.js';
 import { benchMovement } from './movement.js';
+import { benchBands } from './bands.js';
 import { benchRender, renderFigures } from './render.js';
 import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
@@ -26,6 +27,10 @@ import { benchWebIdleRss } from './web.js';
  * - snapshotEncodeCpuMs, blankEncodeCpuMs: CPU time of `encodePng` on that snapshot (drawn in
  *   this thread) and of the blank's fastest encode (bench/render.ts).
  * - `--render` runs the render section alone (snapshotMs … loopMaxGapMs).
+ * - `--bands` (`--band-rows N`) runs the banded PNG writer (bench/bandedPng.ts, kept as a measured
+ *   alternative) against the bot's encoder on the posted snapshot, alternated: bandsEncodeMs,
+ *   bandsEncodeCpuMs, bandsColdCpuMs, sharpEncodeMs, sharpEncodeCpuMs, bandsChangedPct, bandsBytes,
+ *   sharpBytes (bench/bands.ts).
  * - moveWorstMs: the slowest of five `/move` requests on a 200 x 200 map through `planMove` (route
  *   search, walk, schedule; corner to corner for infantry, cavalry and a courier, and a target
  *   that cannot be reached); no database.
@@ -38,7 +43,9 @@ import { benchWebIdleRss } from './web.js';
  *   picture to draw), then its delivery (the 100 x 100 map drawn off the main thread); the
  *   transaction alone is on the human line. Every army is given a fresh `/move` before each tick
  *   (untimed; the line says how many took it). tick800TxCpuMs: the 800-army tick's transaction in
- *   CPU time (steadier than wall time on a loaded machine).
+ *   CPU time (steadier than wall time on a loaded machine). tick800Ms is the median of 4 ticks of
+ *   which some post a new map and some "Nothing moved"; tick800MapMs and tick800NoMapMs are the
+ *   medians of each kind apart (the upper of two).
  * - commandMedianMs, commandP99Ms: console commands in the app layer on a WAL database file, a
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
@@ -71,7 +78,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, bands: { type: 'boolean', default: false }, 'band-rows': { type: 'string' }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -138,10 +145,7 @@ if (args.ticks) {
   // `npm run bench -- --ticks`: tick200Ms and tick800Ms alone (a profile of the big tick:
   // `node --cpu-prof --import tsx bench/index.ts --ticks`).
   line(`Valormr bench, synthetic ticks — node ${process.version}`);
-  figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
-  const tick800 = await benchSyntheticTick(dir, 800, 4);
-  figures.tick800Ms = tick800.stats.median;
-  figures.tick800TxCpuMs = tick800.transactionCpu.median;
+  await syntheticTicks();
   await closeRenderPool();
   finish();
   process.exit(0);
@@ -153,6 +157,14 @@ if (args.render) {
   line(`Valormr bench, render section — node ${process.version}`);
   Object.assign(figures, renderFigures(await benchRender()));
   await closeRenderPool();
+  finish();
+  process.exit(0);
+}
+
+if (args.bands) {
+  // `npm run bench -- --bands`: the banded PNG writer (bench/bandedPng.ts) against the bot's encoder.
+  line(`Valormr bench, banded PNG encode — node ${process.version}`);
+  Object.assign(figures, await benchBands(args['band-rows'] === undefined ? undefined : Number(args['band-rows'])));
   finish();
   process.exit(0);
 }
@@ -194,10 +206,7 @@ const played = await benchTickPlayed(dir);
 figures.tickPlayedMs = played.scheduled.median;
 figures.tickPlayedWarmMs = played.warm.median;
 figures.tickPlayedColdestMs = played.coldest.median;
-figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
-const tick800 = await benchSyntheticTick(dir, 800, 4);
-figures.tick800Ms = tick800.stats.median;
-figures.tick800TxCpuMs = tick800.transactionCpu.median;
+await syntheticTicks();
 figures.scan1000Ms = (await benchScan(dir)).median;
 
 await benchDelivery();
@@ -207,6 +216,16 @@ benchMovement(30);
 await closeRenderPool();
 
 finish();
+
+/** tick200Ms, tick800Ms and the 800-army tick's parts (see the list above). */
+async function syntheticTicks(): Promise<void> {
+  figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
+  const tick800 = await benchSyntheticTick(dir, 800, 4);
+  figures.tick800Ms = tick800.stats.median;
+  figures.tick800TxCpuMs = tick800.transactionCpu.median;
+  figures.tick800MapMs = tick800.withMap.median;
+  figures.tick800NoMapMs = tick800.withoutMap.median;
+}
 
 function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {
   figures.startupMs = median(starts.here.npm);
