@@ -43,7 +43,9 @@ import { benchWebIdleRss } from './web.js';
  *   picture to draw), then its delivery (the 100 x 100 map drawn off the main thread); the
  *   transaction alone is on the human line. Every army is given a fresh `/move` before each tick
  *   (untimed; the line says how many took it). tick800TxCpuMs: the 800-army tick's transaction in
- *   CPU time (steadier than wall time on a loaded machine).
+ *   CPU time (steadier than wall time on a loaded machine). tick800Ms is the median of 4 ticks of
+ *   which some post a new map and some "Nothing moved"; tick800MapMs and tick800NoMapMs are the
+ *   medians of each kind apart (the upper of two).
  * - commandMedianMs, commandP99Ms: console commands in the app layer on a WAL database file, a
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
@@ -155,10 +157,7 @@ if (args.ticks) {
   // `npm run bench -- --ticks`: tick200Ms and tick800Ms alone (a profile of the big tick:
   // `node --cpu-prof --import tsx bench/index.ts --ticks`).
   line(`Valormr bench, synthetic ticks — node ${process.version}`);
-  figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
-  const tick800 = await benchSyntheticTick(dir, 800, 4);
-  figures.tick800Ms = tick800.stats.median;
-  figures.tick800TxCpuMs = tick800.transactionCpu.median;
+  await syntheticTicks();
   await closeRenderPool();
   finish();
   process.exit(0);
@@ -216,10 +215,7 @@ const played = await benchTickPlayed(dir);
 figures.tickPlayedMs = played.scheduled.median;
 figures.tickPlayedWarmMs = played.warm.median;
 figures.tickPlayedColdestMs = played.coldest.median;
-figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
-const tick800 = await benchSyntheticTick(dir, 800, 4);
-figures.tick800Ms = tick800.stats.median;
-figures.tick800TxCpuMs = tick800.transactionCpu.median;
+await syntheticTicks();
 figures.scan1000Ms = (await benchScan(dir)).median;
 
 await benchDelivery();
@@ -229,6 +225,16 @@ benchMovement(30);
 await closeRenderPool();
 
 finish();
+
+/** tick200Ms, tick800Ms and the 800-army tick's parts (see the list above). */
+async function syntheticTicks(): Promise<void> {
+  figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
+  const tick800 = await benchSyntheticTick(dir, 800, 4);
+  figures.tick800Ms = tick800.stats.median;
+  figures.tick800TxCpuMs = tick800.transactionCpu.median;
+  figures.tick800MapMs = tick800.withMap.median;
+  figures.tick800NoMapMs = tick800.withoutMap.median;
+}
 
 function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {
   figures.startupMs = median(starts.here.npm);
