@@ -5,6 +5,7 @@ import type { MapData } from '../engine/map/index.js';
 import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 import { keepLibvipsLoaded } from './keepLibvipsLoaded.js';
 import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
+import { holdPicture, releasePicture } from './pictureBytes.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 import type { CacheStats, RenderReply, RenderRequest } from './renderProtocol.js';
 
@@ -36,7 +37,7 @@ export class RenderThreadDied extends Error {
   }
 }
 
-type PictureJob =
+export type PictureJob =
   | { readonly kind: 'map'; readonly key: string; readonly data: () => MapData; readonly view: MapView; readonly options: RenderMapOptions }
   | { readonly kind: 'battlefield'; readonly sketch: BattlefieldSketch };
 
@@ -127,7 +128,8 @@ function sameJob(job: PictureJob): string {
 
 /**
  * Draws and encodes a picture on a render thread; resolves to the PNG bytes (shared with any caller
- * asking for the same picture: do not write into them). `reuse: false` draws it whatever was drawn
+ * asking for the same picture: do not write into them; each caller holds them until it gives them
+ * back with `releasePicture`, pictureBytes.ts). `reuse: false` draws it whatever was drawn
  * before (pre-warming a thread must reach a thread).
  */
 export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { readonly reuse?: boolean } = {}): Promise<Buffer> {
@@ -138,16 +140,18 @@ export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { 
   if (hit && hit.until > now) {
     recent.delete(key);
     recent.set(key, hit);
-    return Promise.resolve(hit.png);
+    return Promise.resolve(holdPicture(hit.png));
   }
-  const running = drawing.get(key);
-  if (running) return running;
-  const drawn = drawPicture(job, here).then((png) => {
-    remember(key, png);
-    return png;
-  }).finally(() => drawing.delete(key));
-  drawing.set(key, drawn);
-  return drawn;
+  let running = drawing.get(key);
+  if (!running) {
+    running = drawPicture(job, here).then((png) => {
+      remember(key, png);
+      return png;
+    }).finally(() => drawing.delete(key));
+    drawing.set(key, running);
+  }
+  // Each caller holds the bytes it got until it gives them back (pictureBytes.ts).
+  return running.then(holdPicture);
 }
 
 let expiry: NodeJS.Timeout | undefined;
@@ -160,17 +164,30 @@ function drawPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buff
   });
 }
 
+/** The recent pictures hold their bytes too, until they are forgotten. */
+function forget(key: string): void {
+  const entry = recent.get(key);
+  if (!entry) return;
+  recent.delete(key);
+  releasePicture(entry.png);
+}
+
+function forgetAll(): void {
+  for (const key of [...recent.keys()]) forget(key);
+}
+
 function remember(key: string, png: Buffer): void {
   const now = performance.now();
-  recent.delete(key);
+  forget(key);
+  holdPicture(png);
   recent.set(key, { png, until: now + RECENT_MS });
   for (const [k, v] of recent) {
     if (recent.size <= RECENT_COUNT && v.until > now) break;
-    recent.delete(k);
+    forget(k);
   }
   // The bytes go once nobody asked for them a while: an idle bot keeps no picture.
   clearTimeout(expiry);
-  expiry = setTimeout(() => recent.clear(), RECENT_MS);
+  expiry = setTimeout(forgetAll, RECENT_MS);
   expiry.unref();
 }
 
@@ -186,7 +203,7 @@ export function holdRenderThreads(ms: number): void {
 
 /** Tells every running worker to drop its cached static layers, and forgets the pictures drawn lately. */
 export function clearWorkerCaches(): void {
-  recent.clear();
+  forgetAll();
   for (const s of slots) if (s.alive) s.worker.postMessage({ id: 0, kind: 'clear' } satisfies RenderRequest);
 }
 
