@@ -5,6 +5,7 @@ import { crashRounds } from '../tests/support/crashRounds.js';
 import { freshPostgresDatabase } from '../tests/support/postgres.js';
 import { benchHeldDm, benchLanesBurst } from './heldDm.js';
 import { benchMovement } from './movement.js';
+import { benchBands } from './bands.js';
 import { benchRender, renderFigures } from './render.js';
 import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
@@ -26,6 +27,10 @@ import { benchWebIdleRss } from './web.js';
  * - snapshotEncodeCpuMs, blankEncodeCpuMs: CPU time of `encodePng` on that snapshot (drawn in
  *   this thread) and of the blank's fastest encode (bench/render.ts).
  * - `--render` runs the render section alone (snapshotMs … loopMaxGapMs).
+ * - `--bands` (`--band-rows N`) runs the banded PNG writer (bench/bandedPng.ts, kept as a measured
+ *   alternative) against the bot's encoder on the posted snapshot, alternated: bandsEncodeMs,
+ *   bandsEncodeCpuMs, bandsColdCpuMs, sharpEncodeMs, sharpEncodeCpuMs, bandsChangedPct, bandsBytes,
+ *   sharpBytes (bench/bands.ts).
  * - moveWorstMs: the slowest of five `/move` requests on a 200 x 200 map through `planMove` (route
  *   search, walk, schedule; corner to corner for infantry, cavalry and a courier, and a target
  *   that cannot be reached); no database.
@@ -71,7 +76,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, bands: { type: 'boolean', default: false }, 'band-rows': { type: 'string' }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -153,6 +158,14 @@ if (args.render) {
   line(`Valormr bench, render section — node ${process.version}`);
   Object.assign(figures, renderFigures(await benchRender()));
   await closeRenderPool();
+  finish();
+  process.exit(0);
+}
+
+if (args.bands) {
+  // `npm run bench -- --bands`: the banded PNG writer (bench/bandedPng.ts) against the bot's encoder.
+  line(`Valormr bench, banded PNG encode — node ${process.version}`);
+  Object.assign(figures, await benchBands(args['band-rows'] === undefined ? undefined : Number(args['band-rows'])));
   finish();
   process.exit(0);
 }

@@ -93,9 +93,11 @@ let holdUntil = 0;
 
 /**
  * Sets the number of render threads (default: one per core, at most four, bounded by memory; 0
- * draws in this thread) and how long an idle worker is kept (default 60 s).
+ * draws in this thread), how long an idle worker is kept (default 60 s) and the bytes of pictures
+ * drawn lately kept for a repeated ask (default 2 MB; the newest is kept whatever its size).
  */
-export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string }): void {
+export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string; readonly recentBytes?: number }): void {
+  if (opts.recentBytes !== undefined) recentBudget = Math.max(0, opts.recentBytes);
   // Static layers on disk (layerFile.ts), for this thread and every render thread started after.
   if (opts.layerCacheDir !== undefined) setLayerCacheDir(opts.layerCacheDir);
   if (opts.threads !== undefined) {
@@ -112,10 +114,16 @@ export function renderPoolState(): { readonly workers: number; readonly busy: nu
 
 /** Pictures being drawn, by what they show: a second caller waits for the same bytes. */
 const drawing = new Map<string, Promise<Buffer>>();
-/** Pictures drawn lately, by what they show (most recent last): a few, for a short while. */
+/**
+ * Pictures drawn lately, by what they show (most recent last), for a short while: the newest, and
+ * older ones while all fit in 2 MB (`recentBytes`). Their asks come in a row (campaigns of one
+ * scenario posting the same map; a retried send), so the last picture is the one asked again: one
+ * full map (1.3 MB for Valormr) or a few zooms, where four full maps held 5 MB of this thread.
+ */
 const recent = new Map<string, { readonly png: Buffer; readonly until: number }>();
-const RECENT_COUNT = 4;
+let recentBudget = 2 * 1024 * 1024;
 const RECENT_MS = 30_000;
+let recentBytes = 0;
 
 /**
  * What a picture shows, as a key: the map's key, the view and the options (a map), or the sketch.
@@ -129,8 +137,7 @@ function sameJob(job: PictureJob): string {
 /**
  * Draws and encodes a picture on a render thread; resolves to the PNG bytes (shared with any caller
  * asking for the same picture: do not write into them; each caller holds them until it gives them
- * back with `releasePicture`, pictureBytes.ts). `reuse: false` draws it whatever was drawn
- * before (pre-warming a thread must reach a thread).
+ * back, pictureBytes.ts). `reuse: false` draws it anew (pre-warming a thread must reach a thread).
  */
 export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { readonly reuse?: boolean } = {}): Promise<Buffer> {
   if (how.reuse === false) return drawPicture(job, here);
@@ -142,16 +149,11 @@ export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { 
     recent.set(key, hit);
     return Promise.resolve(holdPicture(hit.png));
   }
-  let running = drawing.get(key);
-  if (!running) {
-    running = drawPicture(job, here).then((png) => {
-      remember(key, png);
-      return png;
-    }).finally(() => drawing.delete(key));
-    drawing.set(key, running);
-  }
-  // Each caller holds the bytes it got until it gives them back (pictureBytes.ts).
-  return running.then(holdPicture);
+  const running = drawing.get(key);
+  if (running) return running.then(holdPicture);
+  const drawn = drawPicture(job, here).then((png) => remember(key, png)).finally(() => drawing.delete(key));
+  drawing.set(key, drawn);
+  return drawn.then(holdPicture);
 }
 
 let expiry: NodeJS.Timeout | undefined;
@@ -164,31 +166,33 @@ function drawPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buff
   });
 }
 
-/** The recent pictures hold their bytes too, until they are forgotten. */
-function forget(key: string): void {
-  const entry = recent.get(key);
-  if (!entry) return;
-  recent.delete(key);
-  releasePicture(entry.png);
-}
-
-function forgetAll(): void {
-  for (const key of [...recent.keys()]) forget(key);
-}
-
-function remember(key: string, png: Buffer): void {
+function remember(key: string, png: Buffer): Buffer {
   const now = performance.now();
   forget(key);
-  holdPicture(png);
-  recent.set(key, { png, until: now + RECENT_MS });
+  // The recent pictures hold their bytes too, until they are forgotten (pictureBytes.ts).
+  recent.set(key, { png: holdPicture(png), until: now + RECENT_MS });
+  recentBytes += png.byteLength;
   for (const [k, v] of recent) {
-    if (recent.size <= RECENT_COUNT && v.until > now) break;
+    if (k === key || (recentBytes <= recentBudget && v.until > now)) break;
     forget(k);
   }
   // The bytes go once nobody asked for them a while: an idle bot keeps no picture.
   clearTimeout(expiry);
-  expiry = setTimeout(forgetAll, RECENT_MS);
+  expiry = setTimeout(forgetRecent, RECENT_MS);
   expiry.unref();
+  return png;
+}
+
+function forget(key: string): void {
+  const had = recent.get(key);
+  if (!had) return;
+  recent.delete(key);
+  recentBytes -= had.png.byteLength;
+  releasePicture(had.png);
+}
+
+function forgetRecent(): void {
+  for (const key of [...recent.keys()]) forget(key);
 }
 
 /**
@@ -203,7 +207,7 @@ export function holdRenderThreads(ms: number): void {
 
 /** Tells every running worker to drop its cached static layers, and forgets the pictures drawn lately. */
 export function clearWorkerCaches(): void {
-  forgetAll();
+  forgetRecent();
   for (const s of slots) if (s.alive) s.worker.postMessage({ id: 0, kind: 'clear' } satisfies RenderRequest);
 }
 
