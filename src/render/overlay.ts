@@ -193,10 +193,11 @@ function drawTokens(ctx: Ctx, layout: MapLayout, view: MapView, plan: LabelPlan)
     const p = positions.get(t.armyId);
     if (p) plan.obstacles.push(tokenBox(p, s));
   }
+  const looks = new Set<string>();
   for (const t of ordered) {
     const p = positions.get(t.armyId);
     if (!p) continue;
-    blitToken(ctx, t, p, s);
+    blitToken(ctx, t, p, s, looks);
     const fpx = tokenFontPx(s);
     const main = t.own && t.strengthPct !== undefined ? `${t.label}  ${t.strengthPct}%` : t.label;
     const lines: { text: string; font: string; colour: string }[] = [{ text: main, font: font(fpx, 'sans', { weight: 600 }), colour: INK.label }];
