@@ -184,10 +184,8 @@ function remember(key: string, png: Buffer): void {
 }
 
 function forget(key: string): void {
-  const had = recent.get(key);
-  if (!had) return;
+  recentBytes -= recent.get(key)?.png.byteLength ?? 0;
   recent.delete(key);
-  recentBytes -= had.png.byteLength;
 }
 
 function forgetRecent(): void {
@@ -222,7 +220,8 @@ export async function workerCacheStats(): Promise<CacheStats> {
     });
     s.worker.postMessage({ id, kind: 'stats' } satisfies RenderRequest);
   })));
-  return all.reduce((sum, r) => ({ entries: sum.entries + (r.stats?.entries ?? 0), bytes: sum.bytes + (r.stats?.bytes ?? 0) }), { entries: 0, bytes: 0 });
+  const add = (k: keyof CacheStats): number => all.reduce((sum, r) => sum + (r.stats?.[k] ?? 0), 0);
+  return { entries: add('entries'), bytes: add('bytes'), threadHeapBytes: add('threadHeapBytes'), threadExternalBytes: add('threadExternalBytes') };
 }
 
 /**
