@@ -205,7 +205,7 @@ export async function benchTickPlayed(dir: string, ticks = 12, store?: string): 
  * the main thread). The transaction alone is reported beside it.
  * Before every timed tick each army gets a fresh `/move` (untimed).
  */
-export async function benchSyntheticTick(dir: string, armies: number, ticks: number): Promise<{ stats: Stats; minOrdered: number; transactionCpu: Stats }> {
+export async function benchSyntheticTick(dir: string, armies: number, ticks: number): Promise<{ stats: Stats; minOrdered: number; transactionCpu: Stats; withMap: Stats; withoutMap: Stats }> {
   const file = join(dir, `synthetic-${armies}.json`);
   const scenario = syntheticScenario({ width: 100, height: 100, armies }) as { armies: unknown[] } & Record<string, unknown>;
   // A scenario file holds at most 500 armies (schema), so a bigger campaign gets the rest added
@@ -232,6 +232,9 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
   // The transaction's CPU time (the process's, while nothing else in it runs: the last tick's map
   // was drawn before): on a loaded machine wall time says more about the neighbours than the tick.
   const transactionCpu: number[] = [];
+  // The ticks that posted a new map (drawn and encoded) apart from those that posted "Nothing moved".
+  const withMap: number[] = [];
+  const withoutMap: number[] = [];
   let minOrdered = Infinity;
   for (let i = 0; i < ticks; i++) {
     const o = await orderEveryArmy(h, map, rnd);
@@ -239,7 +242,8 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
     const campaignId = h.campaignId();
     let tx = 0;
     let cpu = 0;
-    samples.push(await time(async () => {
+    h.out.length = 0;
+    const whole = await time(async () => {
       const c0 = process.cpuUsage();
       tx = await time(() => {
         const outcome = playTick(h.app, { campaignId }, { force: true });
@@ -248,7 +252,9 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
       const c = process.cpuUsage(c0);
       cpu = (c.user + c.system) / 1000;
       await h.session.flush();
-    }));
+    });
+    samples.push(whole);
+    (h.out.some((o) => (o.files?.length ?? 0) > 0) ? withMap : withoutMap).push(whole);
     transaction.push(tx);
     transactionCpu.push(cpu);
   }
@@ -258,7 +264,11 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
   report(`  of which the tick's transaction (engine + app)`, stats(transaction));
   const cpuStats = stats(transactionCpu);
   report(`  the transaction's CPU time`, cpuStats);
-  return { stats: st, minOrdered, transactionCpu: cpuStats };
+  const mapStats = stats(withMap);
+  const noMapStats = stats(withoutMap);
+  report(`  the ticks that drew a map`, mapStats);
+  report(`  the ticks that drew none`, noMapStats);
+  return { stats: st, minOrdered, transactionCpu: cpuStats, withMap: mapStats, withoutMap: noMapStats };
 }
 
 /**

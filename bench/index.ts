@@ -5,11 +5,12 @@ import { crashRounds } from '../tests/support/crashRounds.js';
 import { freshPostgresDatabase } from '../tests/support/postgres.js';
 import { benchHeldDm, benchLanesBurst } from './heldDm.js';
 import { benchMovement } from './movement.js';
+import { benchBands } from './bands.js';
 import { benchRender, renderFigures } from './render.js';
 import { benchRoute } from './route.js';
 import { benchScale } from './scale.js';
 import { benchStartup, ensureBuilt } from './startup.js';
-import { runStartedChild } from './startSettings.js';
+import { benchMemory, type MemoryRun } from './memory.js';
 import { figure, line, median, round2 } from './stats.js';
 import { benchWebIdleRss } from './web.js';
 
@@ -26,6 +27,10 @@ import { benchWebIdleRss } from './web.js';
  * - snapshotEncodeCpuMs, blankEncodeCpuMs: CPU time of `encodePng` on that snapshot (drawn in
  *   this thread) and of the blank's fastest encode (bench/render.ts).
  * - `--render` runs the render section alone (snapshotMs … loopMaxGapMs).
+ * - `--bands` (`--band-rows N`) runs the banded PNG writer (bench/bandedPng.ts, kept as a measured
+ *   alternative) against the bot's encoder on the posted snapshot, alternated: bandsEncodeMs,
+ *   bandsEncodeCpuMs, bandsColdCpuMs, sharpEncodeMs, sharpEncodeCpuMs, bandsChangedPct, bandsBytes,
+ *   sharpBytes (bench/bands.ts).
  * - moveWorstMs: the slowest of five `/move` requests on a 200 x 200 map through `planMove` (route
  *   search, walk, schedule; corner to corner for infantry, cavalry and a courier, and a target
  *   that cannot be reached); no database.
@@ -38,7 +43,9 @@ import { benchWebIdleRss } from './web.js';
  *   picture to draw), then its delivery (the 100 x 100 map drawn off the main thread); the
  *   transaction alone is on the human line. Every army is given a fresh `/move` before each tick
  *   (untimed; the line says how many took it). tick800TxCpuMs: the 800-army tick's transaction in
- *   CPU time (steadier than wall time on a loaded machine).
+ *   CPU time (steadier than wall time on a loaded machine). tick800Ms is the median of 4 ticks of
+ *   which some post a new map and some "Nothing moved"; tick800MapMs and tick800NoMapMs are the
+ *   medians of each kind apart (the upper of two).
  * - commandMedianMs, commandP99Ms: console commands in the app layer on a WAL database file, a
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
@@ -51,7 +58,10 @@ import { benchWebIdleRss } from './web.js';
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
  *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
- *   stopped (as between ticks).
+ *   stopped (as between ticks). Medians of 3 processes (one moves 10-20 MB from run to run;
+ *   bench/memory.ts), rss100MinMb and rss100MaxMb the lowest and highest, rss100Runs how many.
+ *   `--memory` runs them alone (`--runs N`, default 5); `--memory --vs DIR` alternates them with
+ *   another checkout's (built there first): rss100VsMb and rss100IdleVsMb are its medians.
  * - webIdleRssMb: what the campaign web page adds to an idle compiled bot (3 campaigns): resident
  *   memory with the page on minus with WEB=off (idleRssWebOnMb, idleRssWebOffMb; bench/web.ts).
  * - loopMaxGapMs: the longest event-loop gap in the main thread during a burst of 10 map renders.
@@ -71,7 +81,7 @@ import { benchWebIdleRss } from './web.js';
  *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
  *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, runs: { type: 'string', default: '9' }, vs: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, bands: { type: 'boolean', default: false }, 'band-rows': { type: 'string' }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, memory: { type: 'boolean', default: false }, runs: { type: 'string' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -102,7 +112,16 @@ if (args.crash) {
 if (args.startup) {
   // `npm run bench -- --startup [--runs N] [--vs DIR]`: the start-up figures alone.
   line(`Valormr bench, start-up section — node ${process.version}`);
-  startFigures(await benchStartup(dir, Number(args.runs), args.vs));
+  startFigures(await benchStartup(dir, Number(args.runs ?? 9), args.vs));
+  finish();
+  process.exit(0);
+}
+
+if (args.memory) {
+  // `npm run bench -- --memory [--runs N] [--vs DIR]`: rss100Mb and rss100IdleMb alone.
+  line(`Valormr bench, memory section — node ${process.version}`);
+  ensureBuilt();
+  memoryFigures(await benchMemory(Number(args.runs ?? 5), args.vs));
   finish();
   process.exit(0);
 }
@@ -138,10 +157,7 @@ if (args.ticks) {
   // `npm run bench -- --ticks`: tick200Ms and tick800Ms alone (a profile of the big tick:
   // `node --cpu-prof --import tsx bench/index.ts --ticks`).
   line(`Valormr bench, synthetic ticks — node ${process.version}`);
-  figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
-  const tick800 = await benchSyntheticTick(dir, 800, 4);
-  figures.tick800Ms = tick800.stats.median;
-  figures.tick800TxCpuMs = tick800.transactionCpu.median;
+  await syntheticTicks();
   await closeRenderPool();
   finish();
   process.exit(0);
@@ -157,6 +173,14 @@ if (args.render) {
   process.exit(0);
 }
 
+if (args.bands) {
+  // `npm run bench -- --bands`: the banded PNG writer (bench/bandedPng.ts) against the bot's encoder.
+  line(`Valormr bench, banded PNG encode — node ${process.version}`);
+  Object.assign(figures, await benchBands(args['band-rows'] === undefined ? undefined : Number(args['band-rows'])));
+  finish();
+  process.exit(0);
+}
+
 if (args.delivery) {
   line(`Valormr bench, delivery section — node ${process.version}`);
   await benchDelivery();
@@ -168,11 +192,8 @@ line(`Valormr bench — node ${process.version}${json ? ' (--json: one JSON obje
 
 line('\n## Start-up and memory (fresh processes)');
 startFigures(await benchStartup(dir));
-const memory = await memoryInChild();
-figures.rss100Mb = memory.rssMb;
-figures.rss100IdleMb = memory.rssIdleMb;
-figure('rss100Mb: 100 campaigns, each a tick drawing its map (right after)', `${figures.rss100Mb.toFixed(0)} MB`, '< 150 MB');
-figure('rss100IdleMb: the same once the idle render thread stopped', `${figures.rss100IdleMb.toFixed(0)} MB`);
+ensureBuilt();
+memoryFigures(await benchMemory(3));
 Object.assign(figures, await benchWebIdleRss(dir));
 
 line('\n## Render');
@@ -194,10 +215,7 @@ const played = await benchTickPlayed(dir);
 figures.tickPlayedMs = played.scheduled.median;
 figures.tickPlayedWarmMs = played.warm.median;
 figures.tickPlayedColdestMs = played.coldest.median;
-figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
-const tick800 = await benchSyntheticTick(dir, 800, 4);
-figures.tick800Ms = tick800.stats.median;
-figures.tick800TxCpuMs = tick800.transactionCpu.median;
+await syntheticTicks();
 figures.scan1000Ms = (await benchScan(dir)).median;
 
 await benchDelivery();
@@ -207,6 +225,16 @@ benchMovement(30);
 await closeRenderPool();
 
 finish();
+
+/** tick200Ms, tick800Ms and the 800-army tick's parts (see the list above). */
+async function syntheticTicks(): Promise<void> {
+  figures.tick200Ms = (await benchSyntheticTick(dir, 200, 8)).stats.median;
+  const tick800 = await benchSyntheticTick(dir, 800, 4);
+  figures.tick800Ms = tick800.stats.median;
+  figures.tick800TxCpuMs = tick800.transactionCpu.median;
+  figures.tick800MapMs = tick800.withMap.median;
+  figures.tick800NoMapMs = tick800.withoutMap.median;
+}
 
 function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {
   figures.startupMs = median(starts.here.npm);
@@ -234,8 +262,23 @@ async function benchDelivery(): Promise<void> {
   figures.lanesBurst120Ms = await benchLanesBurst();
 }
 
-/** rss100Mb in a fresh process, so nothing measured before inflates it (with `npm start`'s allocator settings and node flags; docs/deploy.md). */
-async function memoryInChild(): Promise<{ rssMb: number; rssIdleMb: number }> {
-  ensureBuilt();
-  return runStartedChild<{ rssMb: number; rssIdleMb: number }>('memoryChild.mjs');
+/**
+ * rss100Mb and rss100IdleMb: medians of fresh processes, so nothing measured before inflates them
+ * (with `npm start`'s allocator settings and node flags; docs/deploy.md), with the lowest and the
+ * highest beside them; with `--vs`, the other checkout's medians.
+ */
+function memoryFigures(runs: { readonly here: readonly MemoryRun[]; readonly vs?: readonly MemoryRun[] }): void {
+  const rss = runs.here.map((r) => r.rssMb);
+  figures.rss100Mb = median(rss);
+  figures.rss100IdleMb = median(runs.here.map((r) => r.rssIdleMb));
+  figures.rss100MinMb = Math.min(...rss);
+  figures.rss100MaxMb = Math.max(...rss);
+  figures.rss100Runs = rss.length;
+  figure(`rss100Mb: 100 campaigns, each a tick drawing its map (right after; median of ${rss.length} processes, ${figures.rss100MinMb.toFixed(0)}-${figures.rss100MaxMb.toFixed(0)})`, `${figures.rss100Mb.toFixed(0)} MB`, '< 150 MB');
+  figure('rss100IdleMb: the same once the idle render thread stopped', `${figures.rss100IdleMb.toFixed(0)} MB`);
+  if (!runs.vs) return;
+  figures.rss100VsMb = median(runs.vs.map((r) => r.rssMb));
+  figures.rss100IdleVsMb = median(runs.vs.map((r) => r.rssIdleMb));
+  figure(`rss100VsMb: the same, ${args.vs} (alternated)`, `${figures.rss100VsMb.toFixed(0)} MB (this one ${(figures.rss100Mb - figures.rss100VsMb).toFixed(0)} MB apart)`);
+  figure(`rss100IdleVsMb: the same, ${args.vs}`, `${figures.rss100IdleVsMb.toFixed(0)} MB (this one ${(figures.rss100IdleMb - figures.rss100IdleVsMb).toFixed(0)} MB apart)`);
 }

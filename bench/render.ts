@@ -43,7 +43,7 @@ export interface RenderBench {
 const SCENARIO = fileURLToPath(new URL('../assets/scenarios/valormr.json', import.meta.url));
 const RUNS = 15;
 
-function p90(xs: number[]): number {
+export function p90(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * 0.9))] ?? 0;
 }
@@ -54,7 +54,7 @@ async function timed(f: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-function loadCampaign(): { map: MapModel; state: CampaignState; name: string } | undefined {
+export function loadCampaign(): { map: MapModel; state: CampaignState; name: string } | undefined {
   if (!existsSync(SCENARIO)) return undefined;
   const check = validateScenario(JSON.parse(readFileSync(SCENARIO, 'utf8')));
   if (!check.ok) return undefined;
@@ -99,7 +99,7 @@ async function blankEncode(width: number, height: number): Promise<{ ms: number;
 }
 
 /** Wall and CPU time (this process, all threads) of `f`. */
-async function timedCpu(f: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
+export async function timedCpu(f: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
   const cpu = process.cpuUsage();
   const ms = await timed(f);
   const used = process.cpuUsage(cpu);

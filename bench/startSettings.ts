@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
  * process `npm start` runs: the allocator settings (env) and node's flags (e.g. the young
  * generation's size). Changing the script changes every figure taken with them.
  */
-export function startSettings(): { readonly env: Readonly<Record<string, string>>; readonly nodeFlags: readonly string[] } {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+export function startSettings(root: URL = new URL('../', import.meta.url)): { readonly env: Readonly<Record<string, string>>; readonly nodeFlags: readonly string[] } {
+  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { scripts: Record<string, string> };
   const words = pkg.scripts.start!.split(/\s+/);
   const node = words.indexOf('node');
   const main = words.indexOf('dist/src/main.js');
@@ -20,11 +20,12 @@ export function startSettings(): { readonly env: Readonly<Record<string, string>
 /**
  * Runs a bench child script (`bench/<script>`, which loads the compiled bot from dist/) with the
  * allocator settings and node flags `npm start` uses, plus `--expose-gc` and `nodeFlags`; resolves
- * to its last stdout line parsed as JSON.
+ * to its last stdout line parsed as JSON. `root`: another checkout (built), whose script, build and
+ * start settings are used instead (a before beside an after).
  */
-export function runStartedChild<T>(script: string, args: readonly string[] = [], nodeFlags: readonly string[] = []): Promise<T> {
-  const start = startSettings();
-  const file = new URL(`./${script}`, import.meta.url).pathname;
+export function runStartedChild<T>(script: string, args: readonly string[] = [], nodeFlags: readonly string[] = [], root: URL = new URL('../', import.meta.url)): Promise<T> {
+  const start = startSettings(root);
+  const file = new URL(`bench/${script}`, root).pathname;
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [...start.nodeFlags, '--expose-gc', ...nodeFlags, file, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } });
     let out = '';

@@ -11,9 +11,10 @@
  * later starts cost a few milliseconds.
  */
 import process from 'node:process';
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { distUpToDate, takeBuildLock } from './buildState.mjs';
 import { bundleMain } from './bundle.mjs';
 
@@ -66,6 +67,7 @@ for (const dir of ['assets', 'migrations', 'migrations-pg']) {
   cpSync(join(root, dir), join(dist, dir), { recursive: true });
 }
 await bundleMain(dist);
+await keepFreshDatabase(dist);
 mkdirSync(dist, { recursive: true });
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
 process.stderr.write('Built dist/.\n');
@@ -75,4 +77,25 @@ function sourcesUnder(dir) {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
     .map((e) => join(e.parentPath ?? e.path, e.name));
+}
+
+/**
+ * A new database made the normal way by the compiled code, kept in dist/migrations as the image a
+ * new database file starts from (src/db/freshImage.ts): a first start then writes one file instead
+ * of running every migration. Without it (better-sqlite3 not installed, say) new databases are
+ * simply migrated.
+ */
+async function keepFreshDatabase(dist) {
+  const folder = mkdtempSync(join(tmpdir(), 'valormr-fresh-'));
+  try {
+    const { openDatabase } = await import(pathToFileURL(join(dist, 'src', 'db', 'client.js')).href);
+    const { keepFreshImage } = await import(pathToFileURL(join(dist, 'src', 'db', 'freshImage.js')).href);
+    const file = join(folder, 'fresh.db');
+    openDatabase(file).sqlite.close();
+    keepFreshImage(file, join(dist, 'migrations'));
+  } catch (error) {
+    process.stderr.write(`No image of a new database (new databases will run every migration): ${error instanceof Error ? error.message : String(error)}\n`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }

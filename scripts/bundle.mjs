@@ -1,15 +1,16 @@
 /**
- * The bundle step of scripts/build.mjs: after tsc wrote dist/src/, `dist/src/main.js` is replaced by
- * the same program bundled with esbuild (the app's ~400 modules, drizzle-orm's and zod's ~240, in a
- * few files: the console's start loaded some 650 ES modules, one resolve and read each). The code
- * `main.js` loads only on demand (the console, Discord, the shard manager) stays in its own chunk
- * (`dist/src/chunk-*.js`), so the console never loads discord.js. Every other package stays external
- * (native addons, CommonJS). The render thread's entry, `dist/src/render/renderWorker.js`, is
- * bundled the same way (from renderWorker.tsc.js; it shares chunks with main.js only for modules
- * both load, and its banner is main's, the mark of a bundled file); the PostgreSQL bridge's worker
- * still runs the tsc output beside it. Each module's `import.meta.url` is rewritten to its tsc output's URL, so the
- * paths it finds from there (assets/, migrations/, the worker files, its own source hash) are the
- * same as unbundled.
+ * The bundle step of scripts/build.mjs: after esbuild wrote dist/src/ file by file, the bot is
+ * bundled with esbuild (the app's ~400 modules, drizzle-orm's and zod's ~240) into one CommonJS
+ * file, `dist/src/main.cjs`, and `dist/src/main.js` becomes the entry that runs it through
+ * src/codeCache.ts, with a V8 code cache beside it (Node 20 keeps no compiled code between starts
+ * for ES modules). The code a console start does not reach (Discord, the shard manager, the web
+ * page) is in the file, but esbuild evaluates each module on its first use, and packages stay
+ * external (native addons, CommonJS), each `require`d when the code that needs it runs: the console
+ * never loads discord.js. The render thread's entry, `dist/src/render/renderWorker.js`, is bundled
+ * as ES modules (from renderWorker.tsc.js, in chunks of its own; its banner is main's, the mark of
+ * a bundled file); the PostgreSQL bridge's worker still runs the file-by-file output beside it.
+ * Each module's `import.meta.url` is rewritten to its own output's URL, so the paths it finds from
+ * there (assets/, migrations/, the worker files, its own source hash) are the same as unbundled.
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -24,7 +25,7 @@ function packageName(spec) {
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-/** Bundles `dist/src/main.js` in place. Returns false (the tsc output stays as it is) when esbuild is not installed. */
+/** Bundles the bot (`dist/src/main.cjs`, run by `dist/src/main.js`) and the render thread's entry. Returns false (the tsc output stays as it is) when esbuild is not installed. */
 export async function bundleMain(dist) {
   let esbuild;
   try {
@@ -50,19 +51,20 @@ export async function bundleMain(dist) {
     }
     entries[name] = input;
   }
-  for (const f of readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(f)) rmSync(join(out, f));
-  const keepUrls = {
+  for (const f of readdirSync(out)) if (/^chunk-.*\.js(\.map)?$/.test(f) || /^main\.cjs\..*\.cache$/.test(f)) rmSync(join(out, f));
+  // Each module's `import.meta.url` becomes its tsc output's URL: `base` is the bundle's own URL.
+  const keepUrls = (base) => ({
     name: 'valormr-paths',
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED.has(packageName(args.path)) || args.path.startsWith('node:') ? undefined : { path: args.path, external: true }));
       build.onLoad({ filter: /\.js$/ }, (args) => {
         const text = readFileSync(args.path, 'utf8');
         if (!args.path.startsWith(out + '/') || !text.includes('import.meta.url')) return { contents: text, loader: 'js' };
-        const own = `new URL(${JSON.stringify('./' + relative(out, args.path))}, import.meta.url).href`;
+        const own = `new URL(${JSON.stringify('./' + relative(out, args.path))}, ${base}).href`;
         return { contents: text.replaceAll('import.meta.url', own), loader: 'js', resolveDir: dirname(args.path) };
       });
     },
-  };
+  });
   // zod's `locales` namespace (its messages in some 60 languages, half of zod's bytes) is never
   // read: the bot keeps zod's default, English, which zod imports from locales/en.js itself.
   const englishOnly = {
@@ -71,15 +73,10 @@ export async function bundleMain(dist) {
       build.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: 'js' }));
     },
   };
-  await esbuild.build({
-    entryPoints: entries,
-    banner: { js: BANNER },
+  const common = {
     outdir: out,
     allowOverwrite: true,
     bundle: true,
-    splitting: true,
-    chunkNames: 'chunk-[hash]',
-    format: 'esm',
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',
@@ -88,8 +85,34 @@ export async function bundleMain(dist) {
     minifyWhitespace: true,
     minifySyntax: true,
     sourcemap: true,
+  };
+  // The render thread: ES modules, in chunks.
+  await esbuild.build({
+    ...common,
+    entryPoints: { 'render/renderWorker': entries['render/renderWorker'] },
+    banner: { js: BANNER },
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    format: 'esm',
     // Before keepUrls, which would otherwise load that file as it is.
-    plugins: [englishOnly, keepUrls],
+    plugins: [englishOnly, keepUrls('import.meta.url')],
   });
+  // The bot: one CommonJS file, main.cjs, which src/codeCache.ts compiles with a V8 code cache
+  // (Node 20 has no compile cache for ES modules). The code a start does not reach (Discord, the
+  // shard manager, the web page) is in it but not run: esbuild evaluates each module on first use,
+  // and packages stay `require`s of node_modules made when that code runs: an `import()` of a package
+  // becomes a `require` too (dotenv, fflate, sharp: all CommonJS), because node gives a script run
+  // from a code cache no loader for `import()` (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+  await esbuild.build({
+    ...common,
+    entryPoints: { main: entries.main },
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    supported: { 'dynamic-import': false },
+    plugins: [englishOnly, keepUrls('require("node:url").pathToFileURL(__filename)')],
+  });
+  // main.js, the entry every start names (npm start, the shard manager, supervisors): runs main.cjs.
+  writeFileSync(join(out, 'main.js'), `${BANNER}\nimport { fileURLToPath } from 'node:url';\nimport { runCached } from './codeCache.js';\n\nrunCached(fileURLToPath(new URL('./main.cjs', import.meta.url)));\n`);
+  rmSync(join(out, 'main.js.map'), { force: true });
   return true;
 }

@@ -172,7 +172,10 @@ export async function runConsole(flags: ConsoleFlags, defaults: { databasePath: 
 }
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]).replace(/\.ts$/, '') === resolve(new URL(import.meta.url).pathname).replace(/\.ts$/, '');
-if (isMain) {
+if (isMain) void runAsScript();
+
+/** `npm run console`: the console on DATABASE_URL or DATABASE_PATH, flags from the command line. */
+async function runAsScript(): Promise<void> {
   try {
     // DATABASE_URL (PostgreSQL) or DATABASE_PATH, checked as the bot checks them.
     const config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_PATH: process.env.DATABASE_PATH, RENDER_CACHE_DIR: process.env.RENDER_CACHE_DIR });

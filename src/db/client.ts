@@ -7,6 +7,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { openPgBridge, type PgBridge } from './pg/bridge.js';
 import { migratePostgres } from './pg/migrate.js';
 import { syncPgDrizzle } from './pg/session.js';
+import { placeFreshImage } from './freshImage.js';
 import { CAMPAIGN_LOCK, pgTransaction } from './pg/transaction.js';
 import * as schema from './schema.js';
 import * as schemaPg from './schemaPg.js';
@@ -108,6 +109,9 @@ export function openDatabase(path: string): Database {
   if (path !== ':memory:') {
     const dir = dirname(resolve(path));
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    // A new file starts as a copy of the build's freshly migrated database (src/db/freshImage.ts),
+    // when there is a sound one; the migrations below then find nothing to do.
+    if (path !== '' && !existsSync(path)) placeFreshImage(path, MIGRATIONS);
   }
   const sqlite = new BetterSqlite3(path);
   sqlite.pragma('journal_mode = WAL');

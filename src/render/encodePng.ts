@@ -20,6 +20,18 @@ sharp.cache(false);
  * alpha channel saves 5-10 % CPU for a file 10 % larger. The deflate itself is most of the
  * encode (level 0 costs a quarter to 40 % of level 1), and a blank compresses in a fraction of a map's
  * time, so the snapshot stays several times a blank's encode with any lossless encoder here.
+ *
+ * Not encoding again what has not changed was tried too (bench/bandedPng.ts, `npm run bench --
+ * --bands`, exact: tests/render/bandedPng.test.ts): the map in bands of 8-32 rows, each band its own
+ * piece of the zlib stream, the static layer's bands compressed once and reused where the picture's
+ * band equals the layer's. The overlay (title, tokens, routes and the place labels placed around
+ * them every picture) touches 55 % of the Valormr snapshot's rows, so 62 % of 8-row bands (68 % of
+ * 16, 75 % of 32) are compressed again. And the pieces must come from node's zlib (sharp's
+ * zlib-ng ends its stream with a final block holding data, which cannot be made non-final without
+ * decoding it), 1.8 times this encoder's cost. Measured alternated at load 17 (CPU medians): the
+ * banded writer 53 / 57 / 43 ms for 8 / 16 / 32 rows against 29 / 35 / 29 ms here, wall 49 / 76 / 45
+ * against 31 / 44 / 29 ms; every band compressed (a layer met for the first time) 61-86 ms. Files
+ * 6-8 % smaller (node's zlib compresses better at level 1). So sharp stays.
  */
 const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
 

@@ -92,9 +92,11 @@ let holdUntil = 0;
 
 /**
  * Sets the number of render threads (default: one per core, at most four, bounded by memory; 0
- * draws in this thread) and how long an idle worker is kept (default 60 s).
+ * draws in this thread), how long an idle worker is kept (default 60 s) and the bytes of pictures
+ * drawn lately kept for a repeated ask (default 2 MB; the newest is kept whatever its size).
  */
-export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string }): void {
+export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string; readonly recentBytes?: number }): void {
+  if (opts.recentBytes !== undefined) recentBudget = Math.max(0, opts.recentBytes);
   // Static layers on disk (layerFile.ts), for this thread and every render thread started after.
   if (opts.layerCacheDir !== undefined) setLayerCacheDir(opts.layerCacheDir);
   if (opts.threads !== undefined) {
@@ -111,10 +113,16 @@ export function renderPoolState(): { readonly workers: number; readonly busy: nu
 
 /** Pictures being drawn, by what they show: a second caller waits for the same bytes. */
 const drawing = new Map<string, Promise<Buffer>>();
-/** Pictures drawn lately, by what they show (most recent last): a few, for a short while. */
+/**
+ * Pictures drawn lately, by what they show (most recent last), for a short while: the newest, and
+ * older ones while all fit in 2 MB (`recentBytes`). Their asks come in a row (campaigns of one
+ * scenario posting the same map; a retried send), so the last picture is the one asked again: one
+ * full map (1.3 MB for Valormr) or a few zooms, where four full maps held 5 MB of this thread.
+ */
 const recent = new Map<string, { readonly png: Buffer; readonly until: number }>();
-const RECENT_COUNT = 4;
+let recentBudget = 2 * 1024 * 1024;
 const RECENT_MS = 30_000;
+let recentBytes = 0;
 
 /**
  * What a picture shows, as a key: the map's key, the view and the options (a map), or the sketch.
@@ -162,16 +170,27 @@ function drawPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buff
 
 function remember(key: string, png: Buffer): void {
   const now = performance.now();
-  recent.delete(key);
+  forget(key);
   recent.set(key, { png, until: now + RECENT_MS });
+  recentBytes += png.byteLength;
   for (const [k, v] of recent) {
-    if (recent.size <= RECENT_COUNT && v.until > now) break;
-    recent.delete(k);
+    if (k === key || (recentBytes <= recentBudget && v.until > now)) break;
+    forget(k);
   }
   // The bytes go once nobody asked for them a while: an idle bot keeps no picture.
   clearTimeout(expiry);
-  expiry = setTimeout(() => recent.clear(), RECENT_MS);
+  expiry = setTimeout(forgetRecent, RECENT_MS);
   expiry.unref();
+}
+
+function forget(key: string): void {
+  recentBytes -= recent.get(key)?.png.byteLength ?? 0;
+  recent.delete(key);
+}
+
+function forgetRecent(): void {
+  recent.clear();
+  recentBytes = 0;
 }
 
 /**
@@ -186,7 +205,7 @@ export function holdRenderThreads(ms: number): void {
 
 /** Tells every running worker to drop its cached static layers, and forgets the pictures drawn lately. */
 export function clearWorkerCaches(): void {
-  recent.clear();
+  forgetRecent();
   for (const s of slots) if (s.alive) s.worker.postMessage({ id: 0, kind: 'clear' } satisfies RenderRequest);
 }
 
@@ -201,7 +220,8 @@ export async function workerCacheStats(): Promise<CacheStats> {
     });
     s.worker.postMessage({ id, kind: 'stats' } satisfies RenderRequest);
   })));
-  return all.reduce((sum, r) => ({ entries: sum.entries + (r.stats?.entries ?? 0), bytes: sum.bytes + (r.stats?.bytes ?? 0) }), { entries: 0, bytes: 0 });
+  const add = (k: keyof CacheStats): number => all.reduce((sum, r) => sum + (r.stats?.[k] ?? 0), 0);
+  return { entries: add('entries'), bytes: add('bytes'), threadHeapBytes: add('threadHeapBytes'), threadExternalBytes: add('threadExternalBytes') };
 }
 
 /**

@@ -8,6 +8,9 @@ import type { RenderMapOptions } from './renderMapOptions.js';
 export interface CacheStats {
   readonly entries: number;
   readonly bytes: number;
+  /** The render threads' own V8 heaps and the memory outside them their objects hold (pixel copies), in bytes (diagnosis: bench/memoryBreakdown.mjs). */
+  readonly threadHeapBytes?: number;
+  readonly threadExternalBytes?: number;
 }
 
 /** A job as a worker receives it. `id` 0 asks for no answer. */

@@ -118,9 +118,12 @@ async function handle(req: RenderRequest): Promise<void> {
     case 'clear':
       clearRenderCache();
       return;
-    case 'stats':
-      port?.postMessage({ id: req.id, stats: renderCacheStatsHere() } satisfies RenderReply);
+    case 'stats': {
+      // In a worker, heapTotal and external are this thread's.
+      const { heapTotal, external } = process.memoryUsage();
+      port?.postMessage({ id: req.id, stats: { ...renderCacheStatsHere(), threadHeapBytes: heapTotal, threadExternalBytes: external } } satisfies RenderReply);
       return;
+    }
   }
 }
 

@@ -22,7 +22,7 @@ async function pixels(png: Buffer): Promise<{ width: number; height: number; dat
 
 afterEach(async () => {
   await closeRenderPool();
-  configureRenderPool({ threads: 1, idleMs: 60_000 });
+  configureRenderPool({ threads: 1, idleMs: 60_000, recentBytes: 2 * 1024 * 1024 });
 });
 
 describe('render threads', () => {
@@ -183,6 +183,28 @@ describe('render threads', () => {
     const redrawn = renderMap(map, view, { title, cacheKey: 'recent' });
     expect(renderPoolState().busy).toBe(1);
     expect((await redrawn).equals(first)).toBe(true);
+  });
+
+  it('GIVEN pictures drawn in a row WHEN their bytes pass the budget THEN the oldest are drawn again when asked, the newest never is', async () => {
+    clearRenderCache();
+    const map = testMap();
+    const view = publicMapView(testState());
+    const named = (campaign: string) => ({ title: { ...title, campaign }, cacheKey: 'recent-bytes' });
+    const drawnIfAsked = async (campaign: string): Promise<boolean> => {
+      const asked = renderMap(map, view, named(campaign));
+      const drawn = renderPoolState().busy === 1;
+      await asked;
+      return drawn;
+    };
+    // A budget that holds the last two pictures (these are of one size, give or take a few bytes).
+    const a = await renderMap(map, view, named('A'));
+    configureRenderPool({ recentBytes: Math.floor(a.byteLength * 2.5) });
+    for (const c of ['B', 'C']) await renderMap(map, view, named(c));
+    expect([await drawnIfAsked('A'), await drawnIfAsked('C')]).toEqual([true, false]);
+    // A budget smaller than one picture keeps the newest only: A is drawn, then answered, and D, pushed out by A, drawn again.
+    configureRenderPool({ recentBytes: 0 });
+    await renderMap(map, view, named('D'));
+    expect([await drawnIfAsked('A'), await drawnIfAsked('A'), await drawnIfAsked('D')]).toEqual([true, false, true]);
   });
 
   it('GIVEN a pool of two threads WHEN pictures come one at a time THEN one thread draws them; WHEN several wait THEN the second thread starts and both draw', async () => {
