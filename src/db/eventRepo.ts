@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, lte, max, notInArray, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, inArray, lte, max, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/index.js';
 import type { Audience, EngineEvent } from '../engine/events/index.js';
 import type { Database } from './client.js';
@@ -196,16 +196,55 @@ const plainEvents = perConnection((q, { events: e }) => q.select({ id: e.id, tex
   .where(and(PLAIN(e), sql`${e.createdAt} < ${p('before')}`)).orderBy(e.createdAt).limit(p('limit')).prepare());
 const packEvent = perConnection((q, { events: e }) => q.update(e).set({ text: null, data: null, packed: sql`${p('packed')}` }).where(eq(e.id, p('id'))).prepare());
 
+// Whether a run is waiting: the `events_plain` index alone is read.
+const coldEvents = perConnection((q, { events: e }) => q.select({ one: sql<number>`1` }).from(e)
+  .where(and(PLAIN(e), sql`${e.createdAt} < ${p('before')}`)).limit(p('limit')).prepare());
+// A run of the log as stored (data as its stored text), deleted and written back in id order (SQLite's `packEvents`).
+const storedRun = perConnection((q, { events: e }) => q.select({
+  id: e.id, campaignId: e.campaignId, gameDay: e.gameDay, gameHalf: e.gameHalf, type: e.type, actorUserId: e.actorUserId, audience: e.audience,
+  text: e.text, data: sql<string | null>`${e.data}`, createdAt: e.createdAt, undone: e.undone, packed: e.packed,
+}).from(e).where(and(gte(e.id, p('from')), lte(e.id, p('to')))).orderBy(e.id).prepare());
+const dropRun = perConnection((q, { events: e }) => q.delete(e).where(and(gte(e.id, p('from')), lte(e.id, p('to')))).prepare());
+const writeStored = perConnection((q, { events: e }) => q.insert(e).values({
+  id: p('id'), campaignId: p('campaignId'), gameDay: p('gameDay'), gameHalf: p('gameHalf'), type: p('type'), actorUserId: p('actorUserId'), audience: p('audience'),
+  text: p('text'), data: sql`${p('data')}`, createdAt: p('createdAt'), undone: bound(e.undone, 'undone'), packed: sql`${p('packed')}`,
+}).prepare());
+
 /**
  * Packs up to `limit` plain events logged before `before` (an ISO instant), oldest first (the
  * `events_plain` index; the dice events stay plain): data and text become one packed value.
- * Answers how many it packed.
+ * Answers how many it packed; none while fewer than `minRun` are waiting (`packCold`).
+ *
+ * On SQLite the run of ids they span is deleted and written back in id order, every row in it
+ * (dice events and rows not yet cold as they were): a packed row rewritten where it stood leaves
+ * its page half empty (SQLite never merges a page that is a third full), so a long campaign's file
+ * grew to twice what it holds; a run deleted whole frees its pages, and written back in order it
+ * fills fresh ones (issue 25). PostgreSQL reuses a row's freed space itself (VACUUM): the rows are
+ * updated where they are.
  */
-export function packEvents(db: Database, before: string, limit: number): number {
-  const rows = plainEvents(db).all({ before, limit });
-  const pack = packEvent(db);
-  for (const r of rows) runUnanswered(pack, { id: r.id, packed: packText('event', joinParts([r.data], r.text ?? '')) });
-  return rows.length;
+export function packEvents(db: Database, before: string, limit: number, minRun = 1): number {
+  if (minRun > 1 && coldEvents(db).all({ before, limit: minRun }).length < minRun) return 0;
+  const cold = plainEvents(db).all({ before, limit });
+  if (cold.length === 0) return 0;
+  if (db.dialect !== 'sqlite') {
+    const pack = packEvent(db);
+    for (const r of cold) runUnanswered(pack, { id: r.id, packed: packText('event', joinParts([r.data], r.text ?? '')) });
+    return cold.length;
+  }
+  // The run: from the oldest id to the newest, at most twice `limit` ids wide (a row logged out of
+  // order far ahead waits for a run of its own).
+  const from = Math.min(...cold.map((r) => r.id));
+  const taken = cold.filter((r) => r.id < from + 2 * limit);
+  const toPack = new Map(taken.map((r) => [r.id, packText('event', joinParts([r.data], r.text ?? ''))]));
+  const to = Math.max(...toPack.keys());
+  const rows = storedRun(db).all({ from, to });
+  runUnanswered(dropRun(db), { from, to });
+  const write = writeStored(db);
+  for (const r of rows) {
+    const packed = toPack.get(r.id);
+    runUnanswered(write, packed === undefined ? r : { ...r, text: null, data: null, packed });
+  }
+  return toPack.size;
 }
 
 /** One event as the log's JSON text (SQLite's compact form), its data as its stored text. */

@@ -85,24 +85,45 @@ export function journalTextOf(db: Database, campaignId: string, range: JournalRa
 }
 
 const plainRows = perConnection((q, { journal }) => q.select({
-  campaignId: journal.campaignId, seq: journal.seq,
-  input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string | null>`${journal.change}`,
+  campaignId: journal.campaignId, seq: journal.seq, kind: journal.kind, invocation: journal.invocation, at: journal.at, timeIndex: journal.timeIndex,
+  input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string | null>`${journal.change}`, stateVersion: journal.stateVersion,
 }).from(journal).where(and(sql`${journal.packed} is null`, sql`${journal.at} < ${p('before')}`)).orderBy(asc(journal.at)).limit(p('limit')).prepare());
 
+// Whether a run is waiting: the `journal_plain` index alone is read.
+const coldRows = perConnection((q, { journal }) => q.select({ one: sql<number>`1` }).from(journal)
+  .where(and(sql`${journal.packed} is null`, sql`${journal.at} < ${p('before')}`)).limit(p('limit')).prepare());
 const packRow = perConnection((q, { journal }) => q.update(journal).set({ input: null, dice: null, change: null, packed: sql`${p('packed')}` })
   .where(and(eq(journal.campaignId, p('campaignId')), eq(journal.seq, p('seq')))).prepare());
+const dropRow = perConnection((q, { journal }) => q.delete(journal).where(and(eq(journal.campaignId, p('campaignId')), eq(journal.seq, p('seq')))).prepare());
+const insertPacked = perConnection((q, { journal: j }) => q.insert(j).values({
+  campaignId: p('campaignId'), seq: p('seq'), kind: p('kind'), invocation: p('invocation'), at: p('at'), timeIndex: p('timeIndex'),
+  input: null, dice: null, change: null, stateVersion: p('stateVersion'), packed: sql`${p('packed')}`,
+}).prepare());
 
 /**
  * Packs up to `limit` plain journal rows written before `before` (an ISO instant), oldest first
  * (the `journal_plain` index): their input, dice and change become one packed value. Answers how
- * many rows it packed.
+ * many rows it packed; none while fewer than `minRun` are waiting (`packCold`).
+ *
+ * On SQLite each row is deleted and written again packed, after the rows there are: a row packed
+ * where it stood left its page half empty (SQLite never merges a page that is a third full), so a
+ * long campaign's file grew to twice what it holds. Deleted, a run of plain rows frees its pages
+ * (new rows reuse them), and the packed rows fill fresh ones, one after the other (issue 25).
+ * PostgreSQL reuses a row's freed space itself (VACUUM): the rows are updated where they are.
  */
-export function packJournal(db: Database, before: string, limit: number): number {
-  const rows = plainRows(db).all({ before, limit });
-  const pack = packRow(db);
-  for (const r of rows) {
-    if (r.change !== null) runUnanswered(pack, { campaignId: r.campaignId, seq: r.seq, packed: packText('journal', joinParts([r.input, r.dice], r.change)) });
+export function packJournal(db: Database, before: string, limit: number, minRun = 1): number {
+  if (minRun > 1 && coldRows(db).all({ before, limit: minRun }).length < minRun) return 0;
+  const rows = plainRows(db).all({ before, limit }).flatMap((r) => (r.change === null ? [] : [{ ...r, packed: packText('journal', joinParts([r.input, r.dice], r.change)) }]));
+  if (rows.length === 0) return 0;
+  if (db.dialect !== 'sqlite') {
+    const pack = packRow(db);
+    for (const r of rows) runUnanswered(pack, { campaignId: r.campaignId, seq: r.seq, packed: r.packed });
+    return rows.length;
   }
+  const drop = dropRow(db);
+  const insert = insertPacked(db);
+  for (const r of rows) runUnanswered(drop, { campaignId: r.campaignId, seq: r.seq });
+  for (const r of rows) runUnanswered(insert, r);
   return rows.length;
 }
 

@@ -131,19 +131,39 @@ export function playedTickAt(db: Database, campaignId: string, timeIndex: number
   return r ? withFrame(r) : undefined;
 }
 
-const plainFrames = perConnection((q, { ticks }) => q.select({ campaignId: ticks.campaignId, timeIndex: ticks.timeIndex, frame: sql<string>`${ticks.frame}` }).from(ticks)
-  .where(and(isNotNull(ticks.frame), sql`${ticks.ranAt} < ${p('before')}`)).orderBy(ticks.ranAt).limit(p('limit')).prepare());
+const plainFrames = perConnection((q, { ticks }) => q.select({
+  campaignId: ticks.campaignId, timeIndex: ticks.timeIndex, ranAt: ticks.ranAt, snapshot: sql<string | null>`${ticks.snapshot}`, stateVersion: ticks.stateVersion,
+  lastEventId: ticks.lastEventId, frame: sql<string>`${ticks.frame}`,
+}).from(ticks).where(and(isNotNull(ticks.frame), sql`${ticks.ranAt} < ${p('before')}`)).orderBy(ticks.ranAt).limit(p('limit')).prepare());
+// Whether a run is waiting: the `ticks_plain_frame` index alone is read.
+const coldFrames = perConnection((q, { ticks }) => q.select({ one: sql<number>`1` }).from(ticks)
+  .where(and(isNotNull(ticks.frame), sql`${ticks.ranAt} < ${p('before')}`)).limit(p('limit')).prepare());
 const packFrame = perConnection((q, { ticks }) => q.update(ticks).set({ frame: null, framePacked: sql`${p('packed')}` })
   .where(and(eq(ticks.campaignId, p('campaignId')), eq(ticks.timeIndex, p('timeIndex')))).prepare());
+const insertPacked = perConnection((q, { ticks }) => q.insert(ticks).values({
+  campaignId: p('campaignId'), timeIndex: p('timeIndex'), ranAt: p('ranAt'), snapshot: sql`${p('snapshot')}`, stateVersion: p('stateVersion'),
+  lastEventId: p('lastEventId'), frame: null, framePacked: sql`${p('packed')}`,
+}).prepare());
 
 /**
  * Packs up to `limit` plain frames of ticks played before `before` (an ISO instant), oldest first
- * (the `ticks_plain_frame` index). Answers how many it packed.
+ * (the `ticks_plain_frame` index). Answers how many it packed; none while fewer than `minRun` are
+ * waiting (`packCold`). On SQLite each row is deleted and written again after the rows there are,
+ * as the journal's (`packJournal`): packed where it stood, a row left its page nearly empty.
  */
-export function packFrames(db: Database, before: string, limit: number): number {
-  const rows = plainFrames(db).all({ before, limit });
-  const pack = packFrame(db);
-  for (const r of rows) runUnanswered(pack, { campaignId: r.campaignId, timeIndex: r.timeIndex, packed: packText('frame', r.frame) });
+export function packFrames(db: Database, before: string, limit: number, minRun = 1): number {
+  if (minRun > 1 && coldFrames(db).all({ before, limit: minRun }).length < minRun) return 0;
+  const rows = plainFrames(db).all({ before, limit }).map((r) => ({ ...r, packed: packText('frame', r.frame) }));
+  if (rows.length === 0) return 0;
+  if (db.dialect !== 'sqlite') {
+    const pack = packFrame(db);
+    for (const r of rows) runUnanswered(pack, { campaignId: r.campaignId, timeIndex: r.timeIndex, packed: r.packed });
+    return rows.length;
+  }
+  const drop = removeTick(db);
+  const insert = insertPacked(db);
+  for (const r of rows) runUnanswered(drop, { campaignId: r.campaignId, timeIndex: r.timeIndex });
+  for (const r of rows) runUnanswered(insert, r);
   return rows.length;
 }
 

@@ -51,7 +51,7 @@ function sameReads(after: Record<string, unknown>, before: Record<string, unknow
 async function packAll(x: Harness): Promise<Awaited<ReturnType<typeof packCold>>> {
   const now = x.clock.now();
   x.clock.set(new Date(now.getTime() + 60_000));
-  const packed = await packCold(x.app, 0);
+  const packed = await packCold(x.app, 0, 1);
   x.clock.set(now);
   return packed;
 }
@@ -113,12 +113,16 @@ describe('cold rows packed', () => {
     expect(reportText(await replayText(await exported(h)))).toMatch(/^replays exactly/);
   });
 
-  it('GIVEN rows younger than the cold age WHEN packCold runs THEN they stay plain', async () => {
+  it('GIVEN rows younger than the cold age, or fewer cold ones than a run WHEN packCold runs THEN they stay plain; a run packs them', async () => {
     h = await consoleHarness({ seed: 3 });
     await h.run(...SETUP, '@alice /move army:hadewych to:0817', '!tick');
-    expect(await packCold(h.app)).toEqual({ journal: 0, events: 0, frames: 0 });
+    const none = { journal: 0, events: 0, frames: 0 };
+    expect(await packCold(h.app, 7, 1)).toEqual(none);
     h.clock.set(new Date(h.clock.now().getTime() + 8 * 86_400_000));
-    const packed = await packCold(h.app);
+    // A few dozen cold rows: not yet a run (src/app/packCold.ts MIN_RUN).
+    expect(await packCold(h.app)).toEqual(none);
+    const packed = await packCold(h.app, 7, 1);
     expect(packed.journal).toBeGreaterThan(0);
+    expect(packed.events).toBeGreaterThan(0);
   });
 });

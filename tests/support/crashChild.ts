@@ -1,6 +1,8 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import BetterSqlite3 from 'better-sqlite3';
 import { createApp } from '../../src/app/createApp.js';
+import { packCold } from '../../src/app/packCold.js';
 import { seededDice } from '../../src/console/seededDice.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { ConsoleSession } from '../../src/console/session.js';
@@ -11,11 +13,27 @@ import { rawSqlite } from '../../src/db/client.js';
  * tests/support/crashRounds.ts (tests/scenarios/crash.test.ts, `npm run bench -- --crash`): `node --import tsx crashChild.ts DB LOG SEED`. Every message the
  * console delivers is appended to LOG with its outbox id, synchronously, as the delivery happens.
  * On (re)start it creates the campaign if the database has none, delivers what is owed, and plays
- * on: orders for a few armies, then a tick, forever. It prints "ready" once it is playing.
+ * on: orders for a few armies, then a tick, forever; after each line the clock moves a minute (it goes
+ * on after a restart) and the scheduler's packing of cold rows runs (src/app/packCold.ts), so a kill
+ * lands in it too. It prints
+ * "ready" once it is playing.
  */
 const [dbPath, logPath, seedText] = process.argv.slice(2);
 if (!dbPath || !logPath) throw new Error('usage: crashChild.ts DB LOG SEED');
-const app = createApp({ databasePath: dbPath, clock: new ManualClock(new Date('2026-11-22T07:00:00Z')), dice: seededDice(Number(seedText ?? 1)) });
+/** When the last journal row was written, if any: the clock goes on from there (a restart never goes back in time). */
+function lastWritten(path: string): string | null {
+  if (!existsSync(path)) return null;
+  const db = new BetterSqlite3(path, { readonly: true });
+  try {
+    return (db.prepare('select max(at) as at from journal').get() as { at: string | null }).at;
+  } catch {
+    return null; // no journal yet: killed before the first migration
+  } finally {
+    db.close();
+  }
+}
+const clock = new ManualClock(new Date(lastWritten(dbPath) ?? '2026-11-22T07:00:00Z'));
+const app = createApp({ databasePath: dbPath, clock, dice: seededDice(Number(seedText ?? 1)) });
 const session = new ConsoleSession(app, {
   where: { guildId: 'crash', channelId: 'crash', baseDir: process.cwd() },
   outDir: tmpdir(),
@@ -37,10 +55,16 @@ if (exists.n === 0) {
 await session.flush();
 process.stdout.write('ready\n');
 const targets = ['1418', '2218', '0916', '1716', '2010'];
+/** One line, then a minute on the clock and the scheduler's packing of what was written before it (a run is 16 rows). */
+async function handle(line: string): Promise<void> {
+  await session.handle(line);
+  clock.advance(60_000);
+  await packCold(app, 0, 16);
+}
 for (let k = 0; ; k++) {
-  await session.handle(`@alice /move army:hadewych to:${targets[k % targets.length]}`);
-  await session.handle(`@carol /move army:aeskrvald to:${targets[(k + 2) % targets.length]} unformed:true`);
-  await session.handle('!tick');
+  await handle(`@alice /move army:hadewych to:${targets[k % targets.length]}`);
+  await handle(`@carol /move army:aeskrvald to:${targets[(k + 2) % targets.length]} unformed:true`);
+  await handle('!tick');
   const list = rawSqlite(app.db).prepare("select id from contacts where step = 'battle' and live = 1").all() as { id: string }[];
-  for (const { id } of list) await session.handle(`@referee /battle result contact:${id}`);
+  for (const { id } of list) await handle(`@referee /battle result contact:${id}`);
 }

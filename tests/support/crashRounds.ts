@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
+import { splitParts, unpackText } from '../../src/db/packedText.js';
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
 
 /**
@@ -11,12 +12,15 @@ import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
  * `npm run bench -- --crash` runs 60, the figure of issue 26). Each round starts the console bot
  * (crashChild.ts) on the database, lets it play for a random 50-750 ms once it is playing, and
  * kills it with SIGKILL; then the database is checked: intact, every played tick's map delivered
- * or owed, nothing delivered twice but the one item in flight at a kill. A last run without a kill
+ * or owed, nothing delivered twice but the one item in flight at a kill, and the log (journal, events,
+ * frames, which the packing of cold rows rewrites) holds every row it held before, unchanged. A last run without a kill
  * catches up on what is owed. Every finding is a sentence in `problems`; none is expected.
  */
 export interface CrashFindings {
   readonly rounds: number;
   readonly problems: readonly string[];
+  /** Events packed at the end by the scheduler's packing (it ran, and was killed, among the rest). */
+  readonly packed: number;
   /** Half periods played over all runs. */
   readonly played: number;
   /** Maps still owed after the last run caught up (its last ticks may be; at most 2). */
@@ -81,6 +85,42 @@ function unexplainedRepeats(log: readonly Delivered[], kills: readonly number[])
   return repeats;
 }
 
+/**
+ * The log as a reader gets it, row by row (packed rows unpacked: src/db/packedText.ts): journal rows
+ * by campaign and number, events by id, frames by half period. The scheduler's packing rewrites
+ * these rows (crashChild.ts runs it); a kill in the middle must lose, double or change none.
+ */
+function logRows(check: BetterSqlite3.Database): Map<string, string> {
+  const rows = new Map<string, string>();
+  const journal = check.prepare('select campaign_id as c, seq, input, dice, change, packed from journal').all() as { c: string; seq: number; input: string | null; dice: string | null; change: string | null; packed: Buffer | null }[];
+  for (const r of journal) {
+    const { first, rest } = r.packed ? splitParts(unpackText('journal', r.packed), 2) : { first: [r.input, r.dice], rest: r.change };
+    rows.set(`journal ${r.c} ${r.seq}`, JSON.stringify([...first, rest]));
+  }
+  const events = check.prepare('select id, text, data, packed from events').all() as { id: number; text: string | null; data: string | null; packed: Buffer | null }[];
+  for (const r of events) {
+    const { first: [data = null], rest } = r.packed ? splitParts(unpackText('event', r.packed), 1) : { first: [r.data], rest: r.text ?? '' };
+    rows.set(`event ${r.id}`, JSON.stringify([data, rest]));
+  }
+  const frames = check.prepare('select campaign_id as c, time_index as t, frame, frame_packed as packed from ticks').all() as { c: string; t: number; frame: string | null; packed: Buffer | null }[];
+  for (const r of frames) rows.set(`frame ${r.c} ${r.t}`, r.packed ? unpackText('frame', r.packed) : String(r.frame));
+  return rows;
+}
+
+/** What went missing or changed between two reads of the log (`logRows`), and rows both plain and packed. */
+function logLosses(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>, check: BetterSqlite3.Database): string[] {
+  const found: string[] = [];
+  for (const [key, text] of before) {
+    const now = after.get(key);
+    if (now === undefined) found.push(`${key} is gone`);
+    else if (now !== text) found.push(`${key} changed`);
+  }
+  const both = check.prepare(`select (select count(*) from journal where packed is not null and change is not null) + (select count(*) from events where packed is not null and text is not null)
+    + (select count(*) from ticks where frame_packed is not null and frame is not null) as n`).get() as { n: number };
+  if (both.n > 0) found.push(`${both.n} rows are both plain and packed`);
+  return found.slice(0, 5);
+}
+
 /** The name of the map posted after the tick that played half period `index` (the new time's name). */
 const HALVES = ['morning', 'afternoon', 'evening', 'night'] as const;
 const mapAfter = (index: number): string => `map-day${Math.floor((index + 1) / 4) + 1}-${HALVES[(index + 1) % 4]}.png`;
@@ -93,6 +133,7 @@ export async function crashRounds(rounds: number, seed = 20261125): Promise<Cras
   const wait = new SeededDice(createRngState(seed));
   const kills: number[] = [];
   const problems: string[] = [];
+  let log0 = new Map<string, string>();
   try {
     for (let round = 0; round < rounds; round++) {
       child = await start(db, log);
@@ -107,6 +148,9 @@ export async function crashRounds(rounds: number, seed = 20261125): Promise<Cras
         const played = (check.prepare('select time_index as t from ticks').all() as { t: number }[]).map((r) => r.t);
         const maps = new Set((check.prepare("select json_extract(data, '$.map') as map from outbox_messages where json_extract(data, '$.map') is not null and status in ('pending', 'sent')").all() as { map: string }[]).map((r) => r.map));
         for (const t of played) if (!maps.has(mapAfter(t))) problems.push(`round ${round}: the map after half period ${t} is neither delivered nor owed`);
+        const rows = logRows(check);
+        for (const p of logLosses(log0, rows, check)) problems.push(`round ${round}: ${p}`);
+        log0 = rows;
       } finally {
         check.close();
       }
@@ -127,10 +171,14 @@ export async function crashRounds(rounds: number, seed = 20261125): Promise<Cras
     await killed(child);
     child = undefined;
     const { played, owed } = owedNow();
+    const check = new BetterSqlite3(db, { readonly: true });
+    const packed = (check.prepare('select count(*) as n from events where packed is not null').get() as { n: number }).n;
+    for (const p of logLosses(log0, logRows(check), check)) problems.push(`after the last run: ${p}`);
+    check.close();
     const twice = unexplainedRepeats(delivered(log), kills);
     if (twice.length > 0) problems.push(`after the last run: outbox items ${twice.join(', ')} went out twice`);
     const all = delivered(log);
-    return { rounds, problems, played: played.length, owed: owed.length, deliveries: all.length, repeats: all.length - new Set(all.map((d) => d.id)).size };
+    return { rounds, problems, packed, played: played.length, owed: owed.length, deliveries: all.length, repeats: all.length - new Set(all.map((d) => d.id)).size };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
