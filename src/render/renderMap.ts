@@ -11,6 +11,7 @@ import { clearWorkerCaches, workerCacheStats } from './renderPool.js';
 import type { CacheStats } from './renderProtocol.js';
 import { legendEntryCount, type ViewKind } from './legend.js';
 import { buildStaticLayer, type StaticLayer } from './staticLayer.js';
+import { clearTokenSprites } from './tokenSprites.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 
 export type { RenderMapOptions };
@@ -74,6 +75,7 @@ function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): 
 export function clearRenderCache(): void {
   cache.clear();
   cachedBytes = 0;
+  clearTokenSprites();
   clearWorkerCaches();
 }
 
