@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { damagedBytes } from '../support/damagedBytes.js';
 import { runCached } from '../../src/codeCache.js';
 
 /**
@@ -61,14 +62,7 @@ describe('the code cache', () => {
     const { cacheFile } = runCached(file, 'never');
     runCached(file, 'never').save();
     const sound = readFileSync(cacheFile);
-    const damage = fc.oneof(
-      fc.record({ at: fc.nat({ max: sound.length - 1 }), xor: fc.integer({ min: 1, max: 255 }) }).map(({ at, xor }) => {
-        const b = Buffer.from(sound);
-        b[at] = b[at]! ^ xor;
-        return b;
-      }),
-      fc.nat({ max: sound.length - 1 }).map((length) => sound.subarray(0, length)),
-    );
+    const damage = damagedBytes(sound);
     fc.assert(fc.property(damage, (bytes) => {
       writeFileSync(cacheFile, bytes);
       const run = runCached(file, 'never');
