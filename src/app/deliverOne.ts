@@ -1,9 +1,9 @@
 import { oneStatement } from '../db/client.js';
 import { markPartSent, markSent, markUndeliverable, releaseForRetry, type OutboxRow } from '../db/outboxRepo.js';
-import { RenderThreadDied } from '../render/index.js';
+import { releasePicture, RenderThreadDied } from '../render/index.js';
 import type { App } from './app.js';
 import { giveUp } from './giveUp.js';
-import { toItem, type Deliver, type DeliveryContext, type DeliveryResult } from './outboxItem.js';
+import { toItem, type Deliver, type DeliveryContext, type DeliveryResult, type OutboxItem } from './outboxItem.js';
 
 /**
  * Tries before a message is given up: 2 s doubling to the 10-minute cap, about two hours in all,
@@ -48,13 +48,14 @@ export async function deliverOne(app: App, row: OutboxRow, owner: string, delive
   let retryAfterMs: number | undefined;
   let permission: string | undefined;
   let held: readonly string[] | undefined;
+  let item: OutboxItem | undefined;
   // Each delivery gets its own signal, aborted with the worker's: listeners a transport hangs on it
   // (one per request) go with the delivery instead of piling up on the long-lived one.
   const own = new AbortController();
   const abort = (): void => own.abort();
   signal.addEventListener('abort', abort, { once: true });
   try {
-    const item = await toItem(app, row);
+    item = await toItem(app, row);
     if (beforeSend) await beforeSend();
     const ctx: DeliveryContext = { signal: own.signal, partSent: (index) => oneStatement(app.db, () => markPartSent(app.db, row.id, owner, index)) };
     const outcome = await deliver(item, ctx);
@@ -75,6 +76,8 @@ export async function deliverOne(app: App, row: OutboxRow, owner: string, delive
   }
   const now = app.clock.now();
   if (result === 'sent') {
+    // The transport is done with the pictures: their bytes go now, not at the next full collection (src/render/pictureBytes.ts).
+    for (const f of item?.files ?? []) releasePicture(f.data);
     await settleSent(app, row, owner, now.toISOString());
     return true;
   }

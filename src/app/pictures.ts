@@ -8,7 +8,9 @@ import { staticsOf } from './statics.js';
  * outbox item's pictures). A map is drawn on the campaign's own map, whose static layer is cached
  * per scenario. The bytes are the render thread's, not copied (a map is about 1.3 MB: a thousand
  * maps on a busy minute were 1.3 GB of copies for this thread's garbage collector); they may be
- * shared with another delivery of the same picture, so nobody writes into them.
+ * shared with another delivery of the same picture, so nobody writes into them. The caller holds
+ * them until it gives them back with `releasePicture` (src/render/pictureBytes.ts; the delivery does
+ * once they are sent): after that they read as empty.
  */
 export async function paint(app: App, campaignId: string, picture: Picture): Promise<MessageFile> {
   if (picture.kind === 'sketch') return { name: picture.name, data: await renderBattlefield(picture.sketch) };

@@ -20,6 +20,7 @@ export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buff
 }
 
 export { closeRenderPool, holdRenderThreads, RenderThreadDied } from './renderPool.js';
+export { releasePicture } from './pictureBytes.js';
 
 /** Keeps the static layers of map pictures on disk in this folder (layerFile.ts; created when first written). */
 export function keepLayersIn(dir: string): void {

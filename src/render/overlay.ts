@@ -7,7 +7,8 @@ import { INK } from './palette.js';
 import { placeLabels, type LabelRequest } from './placeLabels.js';
 import { drawPaths, stepColour, stepFont } from './routes.js';
 import type { StaticLayer } from './staticLayer.js';
-import { drawToken, tokenBox, tokenPositions, tokenRadius } from './tokens.js';
+import { blitToken } from './tokenSprites.js';
+import { tokenBox, tokenPositions, tokenRadius } from './tokens.js';
 
 /**
  * What changes from one snapshot to the next, drawn over a copy of the static layer: the title
@@ -195,7 +196,7 @@ function drawTokens(ctx: Ctx, layout: MapLayout, view: MapView, plan: LabelPlan)
   for (const t of ordered) {
     const p = positions.get(t.armyId);
     if (!p) continue;
-    drawToken(ctx, t, p, s);
+    blitToken(ctx, t, p, s);
     const fpx = tokenFontPx(s);
     const main = t.own && t.strengthPct !== undefined ? `${t.label}  ${t.strengthPct}%` : t.label;
     const lines: { text: string; font: string; colour: string }[] = [{ text: main, font: font(fpx, 'sans', { weight: 600 }), colour: INK.label }];

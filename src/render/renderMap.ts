@@ -11,6 +11,7 @@ import { clearWorkerCaches, workerCacheStats } from './renderPool.js';
 import type { CacheStats } from './renderProtocol.js';
 import { legendEntryCount, type ViewKind } from './legend.js';
 import { buildStaticLayer, type StaticLayer } from './staticLayer.js';
+import { clearTokenSprites } from './tokenSprites.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 
 export type { RenderMapOptions };
@@ -99,6 +100,7 @@ function forgetLayer(key: string, held: HeldLayer): void {
 export function clearRenderCache(): void {
   for (const [k, v] of cache) forgetLayer(k, v);
   cachedBytes = 0;
+  clearTokenSprites();
   clearWorkerCaches();
 }
 

@@ -5,6 +5,7 @@ import type { MapData } from '../engine/map/index.js';
 import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 import { keepLibvipsLoaded } from './keepLibvipsLoaded.js';
 import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
+import { holdPicture, releasePicture } from './pictureBytes.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 import type { CacheStats, RenderReply, RenderRequest } from './renderProtocol.js';
 
@@ -36,7 +37,7 @@ export class RenderThreadDied extends Error {
   }
 }
 
-type PictureJob =
+export type PictureJob =
   | { readonly kind: 'map'; readonly key: string; readonly data: () => MapData; readonly view: MapView; readonly options: RenderMapOptions }
   | { readonly kind: 'battlefield'; readonly sketch: BattlefieldSketch };
 
@@ -135,8 +136,8 @@ function sameJob(job: PictureJob): string {
 
 /**
  * Draws and encodes a picture on a render thread; resolves to the PNG bytes (shared with any caller
- * asking for the same picture: do not write into them). `reuse: false` draws it whatever was drawn
- * before (pre-warming a thread must reach a thread).
+ * asking for the same picture: do not write into them; each caller holds them until it gives them
+ * back, pictureBytes.ts). `reuse: false` draws it anew (pre-warming a thread must reach a thread).
  */
 export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { readonly reuse?: boolean } = {}): Promise<Buffer> {
   if (how.reuse === false) return drawPicture(job, here);
@@ -146,16 +147,13 @@ export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { 
   if (hit && hit.until > now) {
     recent.delete(key);
     recent.set(key, hit);
-    return Promise.resolve(hit.png);
+    return Promise.resolve(holdPicture(hit.png));
   }
   const running = drawing.get(key);
-  if (running) return running;
-  const drawn = drawPicture(job, here).then((png) => {
-    remember(key, png);
-    return png;
-  }).finally(() => drawing.delete(key));
+  if (running) return running.then(holdPicture);
+  const drawn = drawPicture(job, here).then((png) => remember(key, png)).finally(() => drawing.delete(key));
   drawing.set(key, drawn);
-  return drawn;
+  return drawn.then(holdPicture);
 }
 
 let expiry: NodeJS.Timeout | undefined;
@@ -168,10 +166,11 @@ function drawPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buff
   });
 }
 
-function remember(key: string, png: Buffer): void {
+function remember(key: string, png: Buffer): Buffer {
   const now = performance.now();
   forget(key);
-  recent.set(key, { png, until: now + RECENT_MS });
+  // The recent pictures hold their bytes too, until they are forgotten (pictureBytes.ts).
+  recent.set(key, { png: holdPicture(png), until: now + RECENT_MS });
   recentBytes += png.byteLength;
   for (const [k, v] of recent) {
     if (k === key || (recentBytes <= recentBudget && v.until > now)) break;
@@ -181,16 +180,18 @@ function remember(key: string, png: Buffer): void {
   clearTimeout(expiry);
   expiry = setTimeout(forgetRecent, RECENT_MS);
   expiry.unref();
+  return png;
 }
 
 function forget(key: string): void {
-  recentBytes -= recent.get(key)?.png.byteLength ?? 0;
+  const had = recent.get(key);
   recent.delete(key);
+  recentBytes -= had?.png.byteLength ?? 0;
+  if (had) releasePicture(had.png);
 }
 
 function forgetRecent(): void {
-  recent.clear();
-  recentBytes = 0;
+  for (const key of [...recent.keys()]) forget(key);
 }
 
 /**

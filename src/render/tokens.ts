@@ -15,7 +15,7 @@ export function tokenRadius(size: number): number {
   return Math.max(11.5, 0.42 * size);
 }
 
-function badgeRadius(size: number): number {
+export function badgeRadius(size: number): number {
   return Math.max(6.3, 0.2 * size);
 }
 
@@ -62,7 +62,8 @@ export function tokenBox(p: Point, size: number): Rect {
   return { x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r };
 }
 
-function initials(label: string): string {
+/** The letters on a token's disc: the first letters of the label's first two words (or a one-word label's first two letters). */
+export function tokenInitials(label: string): string {
   const words = label.trim().split(/\s+/).filter(Boolean);
   if (words.length >= 2) return ((words[0]?.[0] ?? '') + (words[1]?.[0] ?? '')).toUpperCase();
   const w = words[0] ?? '?';
@@ -122,7 +123,7 @@ export function drawToken(ctx: Ctx, t: MapToken, p: Point, size: number): void {
   ctx.font = font(Math.max(9, r * 0.95), 'sans', { weight: 700 });
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText(initials(t.label), p.x, p.y + r * 0.04);
+  ctx.fillText(tokenInitials(t.label), p.x, p.y + r * 0.04);
   const br = badgeRadius(size);
   for (const m of markersOf(t)) {
     const a = (MARKER_ANGLES[m] * Math.PI) / 180;

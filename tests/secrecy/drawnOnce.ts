@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type sharp from 'sharp';
 import type { renderMap } from '../../src/render/index.js';
 import { mapKey } from '../../src/render/mapKey.js';
+import { holdPicture } from '../../src/render/pictureBytes.js';
 
 /*
  * The differential secrecy test draws each distinct picture once, and scales and cuts each once.
@@ -34,7 +35,9 @@ export function mapsDrawnOnce(render: RenderMap): RenderMap {
   const kept = new Map<string, Promise<Buffer>>();
   return (map, view, options, how) => {
     const key = createHash('sha256').update(JSON.stringify([mapKey(map, options.cacheKey), view, options])).digest('base64');
-    return keep(kept, key, () => render(map, view, options, how), 64);
+    // Each ask holds the bytes it is handed, as the render pool's callers do (src/render/pictureBytes.ts):
+    // a delivery giving its copy back leaves them whole for the next ask.
+    return keep(kept, key, () => render(map, view, options, how), 64).then(holdPicture);
   };
 }
 
