@@ -193,6 +193,20 @@ describe('the export from closed parts (exportChunks.ts)', () => {
     expect(damaged.built.kept).toBe(0);
   }, 120_000);
 
+  it('GIVEN parts kept for a campaign WHEN the campaign is deleted THEN its kept parts are removed, and another campaign\'s stay', async () => {
+    const { x, dir } = await played({ journal: 2, events: 3, contacts: 1 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick', '!tick']);
+    closeContacts(x, 0, 3);
+    const id = campaignState(x).id;
+    await partsExport(x);
+    expect(readdirSync(join(dir, id)).length).toBeGreaterThan(0);
+    const other = join(dir, 'another-campaign');
+    mkdirSync(other);
+    writeFileSync(join(other, 'journal-0.gz'), 'kept');
+    await x.run('@referee /campaign delete confirm:"Autumn War"');
+    await expect.poll(() => existsSync(join(dir, id)), { timeout: 30_000 }).toBe(false);
+    expect(readdirSync(other)).toEqual(['journal-0.gz']);
+  }, 120_000);
+
   it('GIVEN parts kept while the campaign ran WHEN it ends THEN its export shows the seeds: parts of the ended campaign are other parts', async () => {
     const { x } = await played({ journal: 2, events: 3 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick']);
     const id = campaignState(x).id;

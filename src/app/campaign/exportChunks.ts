@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -7,6 +8,7 @@ import { eventsJsonAfter } from '../../db/eventRepo.js';
 import { journalTextBetween, type JournalText } from '../../db/journalRepo.js';
 import { privateFolder, readCacheFileStamped, sourcesVersion, writeCacheFile } from '../../cacheFile.js';
 import type { App } from '../app.js';
+import { onCampaignCommit } from '../campaignCommits.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { buildContacts, contactRuns, contactsFile, forgetContacts, keptContacts, runDigest } from './exportContacts.js';
 import { entryLines, eventLines, eventsGenesis, exportEnd, headAround, journalEnd, journalGenesis, type Lines } from '../journal/replayFile.js';
@@ -55,6 +57,8 @@ interface Folder {
   readonly sizes: Required<PartSizes>;
   /** Kept files whose body was checked against its header's digest, by path: the stamp they had then (`readCacheFileStamped`). */
   readonly checked: Map<string, string>;
+  /** Stops listening for deleted campaigns. */
+  readonly stop: () => void;
 }
 
 const folders = new WeakMap<App, Folder>();
@@ -65,7 +69,21 @@ const folders = new WeakMap<App, Folder>();
  * in a folder of this user's own, readable by no one else (`privateFolder`); otherwise none is kept.
  */
 export function keepExportPartsIn(app: App, dir: string, sizes: PartSizes = PART_SIZES): void {
-  folders.set(app, { dir: privateFolder(dir) ? dir : undefined, sizes: { ...PART_SIZES, ...sizes }, checked: new Map() });
+  const own = privateFolder(dir) ? dir : undefined;
+  const had = folders.get(app);
+  folders.set(app, { dir: own, sizes: { ...PART_SIZES, ...sizes }, checked: new Map(), stop: had?.stop ?? onCampaignCommit(app, (campaignId, revision) => {
+    // A campaign deleted: its kept parts go too (after the command, off its path).
+    if (revision === undefined) setImmediate(() => forgetCampaign(app, campaignId));
+  }) });
+}
+
+/** Removes the kept parts of a campaign (deleted). */
+function forgetCampaign(app: App, campaignId: string): void {
+  const dir = keptDir(app, campaignId);
+  if (dir === undefined) return;
+  const checked = folders.get(app)?.checked;
+  for (const path of checked?.keys() ?? []) if (path.startsWith(`${dir}/`)) checked?.delete(path);
+  rm(dir, { recursive: true, force: true }).catch(() => undefined);
 }
 
 const sizesOf = (app: App): Required<PartSizes> => folders.get(app)?.sizes ?? PART_SIZES;
