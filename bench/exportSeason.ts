@@ -5,13 +5,15 @@ import { rawSqlite } from '../src/db/client.js';
 import { DEFAULT_ATTACHMENT_LIMIT } from '../src/discord/interactionContext.js';
 
 /**
- * `node --import tsx bench/exportSeason.ts DB [RUNS]`: `/campaign export` of the (first) campaign of
+ * `node --import tsx bench/exportSeason.ts DB [RUNS] [PAUSE_MS]`: `/campaign export` of the (first) campaign of
  * a soak's database (`npm run soak -- --halves 1200 --db FILE`), on a copy, as a Discord referee
  * meets it (the file ready to upload under Discord's default limit), RUNS times in a row: the first
  * finds no kept parts (`<db>-layers/exports/` removed), the others find them. One JSON line: ms,
- * longest event-loop gap, kind and bytes of each.
+ * longest event-loop gap, kind and bytes of each. PAUSE_MS (default 0) waits between runs, as a
+ * referee's exports are apart (a kept file is taken on its stamp once it last changed 2 s before
+ * it was checked: right after it was built it is hashed again).
  */
-const [source, runsArg] = process.argv.slice(2);
+const [source, runsArg, pauseArg] = process.argv.slice(2);
 if (!source) throw new Error('usage: bench/exportSeason.ts DB [RUNS]');
 const path = `${source}.export-bench.db`;
 copyFileSync(source, path);
@@ -21,6 +23,7 @@ const { id, owner, guild, channel } = rawSqlite(app.db).prepare('select id, owne
 const actor = { userId: owner, userName: owner, guildId: guild, channelId: channel, roleIds: [] as string[] };
 const runs: { ms: number; gapMs: number; kind: string; bytes: number }[] = [];
 for (let i = 0; i < Number(runsArg ?? 3); i++) {
+  if (i > 0) await new Promise((resolve) => setTimeout(resolve, Number(pauseArg ?? 0)));
   let last = performance.now();
   let gap = 0;
   const ticker = setInterval(() => { const now = performance.now(); gap = Math.max(gap, now - last); last = now; }, 1);

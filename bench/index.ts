@@ -55,6 +55,8 @@ import { benchWebIdleRss } from './web.js';
  *   prestart). `--startup` runs them alone (`--runs N` starts of each, default 9); `--startup --vs
  *   DIR` alternates them with another checkout's (built there first), start by start:
  *   startupVsMs and startupNodeVsMs are that checkout's medians (a before beside an after).
+ *   startupNodeFirstMs (startupNodeFirstVsMs): one start of the script with the code caches
+ *   removed first (src/codeCache.ts), as the first start after a build or an update meets it.
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
  *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
@@ -241,7 +243,10 @@ function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {
   figures.startupNodeMs = median(starts.here.node);
   figure('startupMs: `npm start` to the first answered command', `${figures.startupMs.toFixed(0)} ms`, '< 600 ms');
   figure('startupNodeMs: the start script alone (no npm, no prestart)', `${figures.startupNodeMs.toFixed(0)} ms`);
+  figures.startupNodeFirstMs = starts.here.nodeFirst;
+  figure('startupNodeFirstMs: its first start after the build (no code cache yet; one run)', `${figures.startupNodeFirstMs.toFixed(0)} ms`);
   if (starts.vs === undefined) return;
+  figures.startupNodeFirstVsMs = starts.vs.nodeFirst;
   figures.startupVsMs = median(starts.vs.npm);
   figures.startupNodeVsMs = median(starts.vs.node);
   figure(`startupVsMs: the same, ${args.vs}`, `${figures.startupVsMs.toFixed(0)} ms (this one ${(figures.startupMs / figures.startupVsMs).toFixed(2)}x)`);

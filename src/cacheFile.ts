@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { type BigIntStats, chmodSync, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -11,13 +11,53 @@ import { threadId } from 'node:worker_threads';
  */
 
 /** The JSON header and the body of the cache file at `path`, or undefined when it is missing, of another kind, or cut short. */
-export function readCacheFile(path: string, magic: Buffer): { header: Record<string, unknown>; body: Buffer } | undefined {
+export function readCacheFile(path: string | number, magic: Buffer): { header: Record<string, unknown>; body: Buffer } | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
   } catch {
     return undefined;
   }
+  return parseCacheFile(bytes, magic);
+}
+
+/** How long after its last change a file's times are taken to tell any later change (the kernel's clock for file times is coarse). */
+const SETTLED_MS = 2_000;
+
+/**
+ * `readCacheFile`, and what identifies the bytes read: the file's device, inode, size, and times
+ * of change (nanoseconds), the same before and after the read (else `stamp` is undefined). Any
+ * write or rename since changes one of them, so a file seen with the same stamp as one whose body
+ * was checked before holds the bytes checked then. `settled` says the file last changed long enough
+ * ago for a later change to get other times (a change within the same clock tick could keep them:
+ * such a file's stamp proves nothing yet; git's "racy" index entries).
+ */
+export function readCacheFileStamped(path: string, magic: Buffer): { header: Record<string, unknown>; body: Buffer; stamp: string | undefined; settled: boolean } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const before = fstatSync(fd, { bigint: true });
+    const bytes = readFileSync(fd);
+    const after = fstatSync(fd, { bigint: true });
+    const file = parseCacheFile(bytes, magic);
+    if (file === undefined) return undefined;
+    const stamp = stampOf(after);
+    const latest = after.mtimeMs > after.ctimeMs ? after.mtimeMs : after.ctimeMs;
+    return { ...file, stamp: stamp === stampOf(before) && BigInt(bytes.length) === after.size ? stamp : undefined, settled: Number(latest) < Date.now() - SETTLED_MS };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const stampOf = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+
+function parseCacheFile(bytes: Buffer, magic: Buffer): { header: Record<string, unknown>; body: Buffer } | undefined {
   if (bytes.length < magic.length + 4 || !bytes.subarray(0, magic.length).equals(magic)) return undefined;
   const length = bytes.readUInt32BE(magic.length);
   const start = magic.length + 4;

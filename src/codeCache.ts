@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import vm from 'node:vm';
 
 /**
@@ -65,6 +65,7 @@ function writeCache(cacheFile: string, sourceDigest: string, payload: Buffer): b
   try {
     writeFileSync(temp, Buffer.concat([Buffer.from(`${FORMAT} | ${sourceDigest} | ${sha256(payload)}\n`), payload]));
     renameSync(temp, cacheFile);
+    pruneCaches(cacheFile);
     return true;
   } catch {
     try {
@@ -76,12 +77,26 @@ function writeCache(cacheFile: string, sourceDigest: string, payload: Buffer): b
   }
 }
 
+/** How many caches of one bundle are kept (one per flag set a start used: npm start's, a bare node's, a profiler's...). */
+const KEPT_CACHES = 4;
+
+/** Removes the bundle's oldest caches beyond KEPT_CACHES, so starts under ever new flags do not fill the folder. */
+function pruneCaches(cacheFile: string): void {
+  const folder = dirname(cacheFile);
+  const bundle = basename(cacheFile).replace(/\.[0-9a-f]{16}\.cache$/, '');
+  const ours = readdirSync(folder)
+    .filter((f) => f.startsWith(`${bundle}.`) && /^\.[0-9a-f]{16}\.cache$/.test(f.slice(bundle.length)))
+    .map((f) => ({ file: join(folder, f), at: statSync(join(folder, f)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { file } of ours.slice(KEPT_CACHES)) if (file !== cacheFile) rmSync(file, { force: true });
+}
+
 /**
  * Compiles and runs the CommonJS file `bundle` as node would load it (its own `require`, `module`,
  * `__filename`), from the code cache when a sound one is there. `saveAfterMs`: when to write a new
- * cache if one is needed (also at exit, if sooner); undefined leaves it to `save()`.
+ * cache if one is needed (also at exit, if sooner); 'never' leaves it to `save()`.
  */
-export function runCached(bundle: string, saveAfterMs: number | undefined = 3000): CachedRun {
+export function runCached(bundle: string, saveAfterMs: number | 'never' = 3000): CachedRun {
   const source = readFileSync(bundle, 'utf8');
   const sourceDigest = sha256(source);
   const cacheFile = cacheFileFor(bundle);
@@ -97,7 +112,7 @@ export function runCached(bundle: string, saveAfterMs: number | undefined = 3000
     saved = true;
     return writeCache(cacheFile, sourceDigest, script.createCachedData());
   };
-  if (!used && saveAfterMs !== undefined) {
+  if (!used && saveAfterMs !== 'never') {
     // After the start (its functions compiled by then), or at exit if that comes first.
     setTimeout(save, saveAfterMs).unref();
     process.once('exit', save);

@@ -1,8 +1,8 @@
 import type { Database } from '../db/client.js';
-import { closedContactIds, closedContacts, closedContactsJson } from '../db/campaignRepo.js';
+import { closedContactIds, closedContacts, closedContactsJson, closedContactTexts } from '../db/campaignRepo.js';
 import { closedEstimates } from '../db/contactEstimateRepo.js';
-import { allEventsJson, chronicleEvents, diceEventsOf, eventCountUpTo, eventIdAt, eventsFor, eventsJsonAfter, lastEventsOfType } from '../db/eventRepo.js';
-import { journalTextBetween, journalTextOf, lastJournalSeq } from '../db/journalRepo.js';
+import { allEventsJson, chronicleEvents, diceEventsOf, eventCountBetween, eventCountUpTo, eventIdAfter, eventIdAt, eventsFor, eventsJsonAfter, eventsJsonAt, lastEventsOfType } from '../db/eventRepo.js';
+import { journalTextAt, journalTextBetween, journalTextOf, lastJournalSeq } from '../db/journalRepo.js';
 import { listNotices } from '../db/noticeRepo.js';
 import { claimedMessage, keptMessages, undeliveredMessages } from '../db/outboxRepo.js';
 import { finalEventsUpTo, lastUndoableTick, playedTickAt, playedTicks, tickIndex, tickPlayed, tickSpan, undoableTicks } from '../db/tickRepo.js';
@@ -24,6 +24,7 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     keptMessages: (userId) => keptMessages(db, campaignId, userId),
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
     closedContactsJson: () => closedContactsJson(db, campaignId),
+    closedContactTexts: () => closedContactTexts(db, campaignId),
     closedContactIds: (armyId) => closedContactIds(db, campaignId, armyId),
     closedEstimates: (armyId) => closedEstimates(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),
@@ -39,6 +40,10 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     journal: () => journalTextOf(db, campaignId),
     journalBetween: (from, to) => journalTextBetween(db, campaignId, from, to),
     journalLength: () => lastJournalSeq(db, campaignId) + 1,
+    journalAt: (seqs) => journalTextAt(db, campaignId, seqs),
+    eventsAt: (ids) => eventsJsonAt(db, campaignId, ids),
+    eventCountBetween: (afterId, upToId) => eventCountBetween(db, campaignId, afterId, upToId ?? ALL),
+    eventIdAfter: (afterId, offset) => eventIdAfter(db, campaignId, afterId, offset),
     eventsAfter: (afterId, limit) => eventsJsonAfter(db, campaignId, afterId, limit),
     eventCount: (upToId) => eventCountUpTo(db, campaignId, upToId ?? ALL),
     eventIdAt: (index) => eventIdAt(db, campaignId, index),

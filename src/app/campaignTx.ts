@@ -40,6 +40,8 @@ export interface CampaignReads {
   closedContacts(armyId?: string): ContactRecord[];
   /** Every closed contact as one JSON array, from the stored text (the export). */
   closedContactsJson(): string;
+  /** The closed contacts' ids and stored texts, in `closedContactsJson`'s order (the export keeps runs of them compressed). */
+  closedContactTexts(): { id: string; data: string }[];
   /** The ids of the closed contacts the army took part in (no record parsed). */
   closedContactIds(armyId: string): string[];
   /** The newest estimate of each force the army met in a closed contact, read by index (the map's knowledge). */
@@ -67,6 +69,14 @@ export interface CampaignReads {
   /** The journal's rows `from` to `to` (inclusive), in order, and how many it has (the export reads it by parts). */
   journalBetween(from: number, to: number): JournalText[];
   journalLength(): number;
+  /** The journal's rows numbered `seqs` (those it has), in order (the export checks its kept parts' last rows in one query). */
+  journalAt(seqs: readonly number[]): JournalText[];
+  /** The events with these ids (those it has), in order, each as its JSON text (the export checks its kept parts' last rows in one query). */
+  eventsAt(ids: readonly number[]): { id: number; json: string }[];
+  /** How many events have an id after `afterId` and up to `upToId` (every one after when absent): counted on the index, only those. */
+  eventCountBetween(afterId: number, upToId?: number): number;
+  /** The id of the event `offset` places after event `afterId` (0: the next one), if the log holds that many. */
+  eventIdAfter(afterId: number, offset: number): number | undefined;
   /** The events after event `afterId` (0: from the first), at most `limit`, each as its JSON text (the export). */
   eventsAfter(afterId: number, limit: number): { id: number; json: string }[];
   /** How many events the log holds up to event `upToId` (every one when absent). */

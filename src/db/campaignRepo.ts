@@ -218,12 +218,17 @@ export function closedContacts(db: Database, campaignId: string, armyId?: string
   return rows.map((r) => r.data);
 }
 
-const closedText = perConnection((q, t) => q.select({ data: sql<string>`${t.contacts.data}` }).from(t.contacts)
+const closedText = perConnection((q, t) => q.select({ id: t.contacts.id, data: sql<string>`${t.contacts.data}` }).from(t.contacts)
   .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false))).prepare());
 
 /** `closedContacts` as one JSON array written from the stored text, no record parsed (the export: a season holds megabytes of them). */
 export function closedContactsJson(db: Database, campaignId: string): string {
-  return `[${closedText(db).all({ campaignId }).map((r) => r.data).join(',')}]`;
+  return `[${closedContactTexts(db, campaignId).map((r) => r.data).join(',')}]`;
+}
+
+/** The closed contacts' ids and stored texts, in `closedContactsJson`'s order (the export keeps runs of them compressed). */
+export function closedContactTexts(db: Database, campaignId: string): { id: string; data: string }[] {
+  return closedText(db).all({ campaignId });
 }
 
 // Only the ids: a closed record never changes (it is added or taken away), so its id stands for it.

@@ -267,6 +267,15 @@ export function eventsJsonAfter(db: Database, campaignId: string, afterId: numbe
   return logRowsAfter(db).all({ campaignId, afterId, limit }).map((r) => ({ id: r.id, json: eventJson(plainLogRow(r)) }));
 }
 
+/** The campaign's events with these ids (those it has), in log order, each as its JSON text (`eventsJsonAfter`'s): the export checks its kept parts' last rows in one query. */
+export function eventsJsonAt(db: Database, campaignId: string, ids: readonly number[]): { id: number; json: string }[] {
+  if (ids.length === 0) return [];
+  return oneOff(db, (q, { events: e }) => q.select({
+    id: e.id, gameDay: e.gameDay, gameHalf: e.gameHalf, type: e.type, audience: e.audience, actorUserId: e.actorUserId, text: e.text,
+    data: sql<string | null>`${e.data}`, createdAt: e.createdAt, undone: e.undone, packed: e.packed,
+  }).from(e).where(and(eq(e.campaignId, campaignId), inArray(e.id, [...ids]))).orderBy(e.id).prepare()).all().map((r) => ({ id: r.id, json: eventJson(plainLogRow(r)) }));
+}
+
 const countUpTo = perConnection((q, { events: e }) => q.select({ n: count() }).from(e).where(and(eq(e.campaignId, p('campaignId')), lte(e.id, p('upToId')))).prepare());
 
 const idAt = perConnection((q, { events: e }) => q.select({ id: e.id }).from(e).where(eq(e.campaignId, p('campaignId'))).orderBy(e.id).limit(1).offset(p('index')).prepare());
@@ -279,6 +288,21 @@ export function eventIdAt(db: Database, campaignId: string, index: number): numb
 /** How many of the campaign's events have an id up to `upToId` (on the index). */
 export function eventCountUpTo(db: Database, campaignId: string, upToId: number): number {
   return countUpTo(db).get({ campaignId, upToId })?.n ?? 0;
+}
+
+const countBetween = perConnection((q, { events: e }) => q.select({ n: count() }).from(e)
+  .where(and(eq(e.campaignId, p('campaignId')), gt(e.id, p('afterId')), lte(e.id, p('upToId')))).prepare());
+const idAfter = perConnection((q, { events: e }) => q.select({ id: e.id }).from(e)
+  .where(and(eq(e.campaignId, p('campaignId')), gt(e.id, p('afterId')))).orderBy(e.id).limit(1).offset(p('offset')).prepare());
+
+/** How many of the campaign's events have an id after `afterId` and up to `upToId` (on the index: only those are counted). */
+export function eventCountBetween(db: Database, campaignId: string, afterId: number, upToId: number): number {
+  return countBetween(db).get({ campaignId, afterId, upToId })?.n ?? 0;
+}
+
+/** The id of the campaign's event `offset` places after event `afterId` (0: the next one), if it has that many. */
+export function eventIdAfter(db: Database, campaignId: string, afterId: number, offset: number): number | undefined {
+  return idAfter(db).get({ campaignId, afterId, offset })?.id;
 }
 
 const logJson = perConnection((q, { events }) => {

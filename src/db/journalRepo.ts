@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, lte, max, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, max, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
 import { joinParts, packText, splitParts, unpackText } from './packedText.js';
-import { bound, LAST_INTEGER, perConnection, readSoon, runUnanswered } from './prepared.js';
+import { bound, LAST_INTEGER, oneOff, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { journal } from './schema.js';
 
 /** One row of a campaign's journal, as written (docs/replay.md); its storage (`packed`) is the repository's. */
@@ -130,4 +130,14 @@ export function packJournal(db: Database, before: string, limit: number, minRun 
 /** The campaign's journal rows `from` to `to` (inclusive), in order, as stored text (plain or packed alike): the export reads the journal by parts. */
 export function journalTextBetween(db: Database, campaignId: string, from: number, to: number): JournalText[] {
   return journalTextOf(db, campaignId, { afterSeq: from - 1, upToSeq: to });
+}
+
+/** The journal's rows numbered `seqs` (those it has), in order, as text: the export checks its kept parts' last rows in one query. */
+export function journalTextAt(db: Database, campaignId: string, seqs: readonly number[]): JournalText[] {
+  if (seqs.length === 0) return [];
+  return oneOff(db, (q, { journal }) => q.select({
+    seq: journal.seq, kind: journal.kind, invocation: journal.invocation, at: journal.at, timeIndex: journal.timeIndex,
+    input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string | null>`${journal.change}`, stateVersion: journal.stateVersion,
+    packed: journal.packed,
+  }).from(journal).where(and(eq(journal.campaignId, campaignId), inArray(journal.seq, [...seqs]))).orderBy(asc(journal.seq)).prepare()).all().map(plainText);
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -39,7 +39,7 @@ afterEach(() => h?.close());
 /** The export as parts would give it (plan in one transaction, parts kept or built), as text. */
 async function partsExport(x: Harness, campaignId = campaignState(x).id): Promise<{ text: string; built: BuiltExport }> {
   const head = headOf(x, campaignId);
-  const plan = readCampaign(x.app, { campaignId }, (tx) => exportPlan(x.app, tx, head, tx.read.closedContactsJson()));
+  const plan = readCampaign(x.app, { campaignId }, (tx) => exportPlan(x.app, tx, head));
   const built = await buildExport(x.app, plan);
   return { text: gunzipSync(Buffer.concat(built.members)).toString('utf8'), built };
 }
@@ -49,6 +49,18 @@ function headOf(x: Harness, campaignId: string): Record<string, unknown> & { met
   const whole = campaignExportText(x.app, campaignId);
   const { format: _f, version: _v, eventCount: _e, replay: _r, closedContacts: _c, ...head } = JSON.parse(`${whole.split('\n')[0] ?? ''}]}}`) as Record<string, unknown> & { meta: { id: string } };
   return head;
+}
+
+/**
+ * Adds `count` closed contact records (line 1's array; a season holds ~1,900) from `from` on: the
+ * export copies their stored text, so any record does (these short games close none of their own).
+ */
+function closeContacts(x: Harness, from: number, count: number): void {
+  const id = campaignState(x).id;
+  for (let i = from; i < from + count; i++) {
+    const record = { id: `k${i}`, armies: ['hadewych', 'aeskrvald'], note: 'x'.repeat(i % 7) };
+    writeTransaction(x.app.db, () => oneOff(x.app.db, (q, { contacts }) => q.insert(contacts).values({ campaignId: id, id: `k${i}`, step: 'closed', armyIds: ['hadewych', 'aeskrvald'], data: record as never, live: false }).prepare()).run());
+  }
 }
 
 async function played(sizes: PartSizes, lines: readonly string[]): Promise<{ x: Harness; dir: string }> {
@@ -64,11 +76,12 @@ describe('the export from closed parts (exportChunks.ts)', () => {
   it('PROPERTY: whatever was played and whatever parts were kept before, the export is byte for byte the whole export, and the parts kept are taken, not built again', async () => {
     await fc.assert(fc.asyncProperty(
       fc.array(fc.constantFrom(...MOVES), { minLength: 4, maxLength: 14 }),
-      fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 12 }),
-      fc.array(fc.constantFrom(...MOVES), { maxLength: 6 }),
-      async (first, journal, events, more) => {
+      fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 3 }),
+      fc.array(fc.constantFrom(...MOVES), { maxLength: 6 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 4 }),
+      async (first, journal, events, contacts, more, closed, closedLater) => {
         h?.close();
-        const { x } = await played({ journal, events }, first);
+        const { x } = await played({ journal, events, contacts }, first);
+        closeContacts(x, 0, closed);
         const one = await partsExport(x);
         expect(one.text).toBe(campaignExportText(x.app, campaignState(x).id));
         const again = await partsExport(x);
@@ -76,6 +89,7 @@ describe('the export from closed parts (exportChunks.ts)', () => {
         expect(again.built.built).toBe(0);
         expect(again.built.kept).toBe(one.built.kept + one.built.built);
         await x.run(...more);
+        closeContacts(x, closed, closedLater);
         const later = await partsExport(x);
         expect(later.text).toBe(campaignExportText(x.app, campaignState(x).id));
         expect(later.built.kept).toBeGreaterThanOrEqual(again.built.kept === 0 ? 0 : 1);
@@ -154,6 +168,45 @@ describe('the export from closed parts (exportChunks.ts)', () => {
     expect(() => readReplayFile(third.text)).not.toThrow();
   }, 120_000);
 
+  it('GIVEN kept parts whose bodies were checked once (and are not hashed again while unchanged) WHEN one is changed in place, its size and times put back THEN it is hashed again and built again', async () => {
+    const { x, dir } = await played({ journal: 2, events: 3, contacts: 1 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick', '!tick']);
+    closeContacts(x, 0, 3);
+    const first = await partsExport(x);
+    // A file changed within the clock's grain of its last change could keep its times: files are
+    // taken on their stamp only once they last changed seconds ago (src/cacheFile.ts).
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const checked = await partsExport(x);
+    expect(checked.built.built).toBe(0);
+    const id = campaignState(x).id;
+    const files = readdirSync(join(dir, id)).map((f) => join(dir, id, f));
+    expect(files.some((f) => f.includes('contacts-'))).toBe(true);
+    for (const file of files) {
+      const was = statSync(file);
+      const bytes = readFileSync(file);
+      bytes.writeUInt8(bytes.readUInt8(bytes.length - 5) ^ 0xff, bytes.length - 5);
+      writeFileSync(file, bytes);
+      utimesSync(file, was.atime, was.mtime);
+    }
+    const damaged = await partsExport(x);
+    expect(damaged.text).toBe(first.text);
+    expect(damaged.built.built).toBe(files.length);
+    expect(damaged.built.kept).toBe(0);
+  }, 120_000);
+
+  it('GIVEN parts kept for a campaign WHEN the campaign is deleted THEN its kept parts are removed, and another campaign\'s stay', async () => {
+    const { x, dir } = await played({ journal: 2, events: 3, contacts: 1 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick', '!tick']);
+    closeContacts(x, 0, 3);
+    const id = campaignState(x).id;
+    await partsExport(x);
+    expect(readdirSync(join(dir, id)).length).toBeGreaterThan(0);
+    const other = join(dir, 'another-campaign');
+    mkdirSync(other);
+    writeFileSync(join(other, 'journal-0.gz'), 'kept');
+    await x.run('@referee /campaign delete confirm:"Autumn War"');
+    await expect.poll(() => existsSync(join(dir, id)), { timeout: 30_000 }).toBe(false);
+    expect(readdirSync(other)).toEqual(['journal-0.gz']);
+  }, 120_000);
+
   it('GIVEN parts kept while the campaign ran WHEN it ends THEN its export shows the seeds: parts of the ended campaign are other parts', async () => {
     const { x } = await played({ journal: 2, events: 3 }, ['@alice /move army:hadewych to:0817', '!tick', '@bob /rest army:aeskrvald', '!tick']);
     const id = campaignState(x).id;
@@ -171,7 +224,7 @@ describe('the export from closed parts (exportChunks.ts)', () => {
     const outputs: ConsoleOutput[] = [];
     const other = new ConsoleSession(x.app, { where: { guildId: 'console', channelId: 'other', baseDir: process.cwd() }, outDir: testTempDir('valormr-export-other-'), write: (o) => outputs.push(o), timeZone: 'UTC' });
     await other.handle('@carol /campaign create scenario:valormr name:"Winter War"');
-    const plan = readCampaign(x.app, { campaignId: id }, (tx) => exportPlan(x.app, tx, headOf(x, id), tx.read.closedContactsJson()));
+    const plan = readCampaign(x.app, { campaignId: id }, (tx) => exportPlan(x.app, tx, headOf(x, id)));
     const parts = plan.journalParts + plan.eventParts;
     expect(parts).toBeGreaterThan(10);
     let finished = false;

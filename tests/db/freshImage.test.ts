@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { damagedBytes } from '../support/damagedBytes.js';
 import { openDatabase, rawSqlite } from '../../src/db/client.js';
 import { freshImage, keepFreshImage, placeFreshImage } from '../../src/db/freshImage.js';
 
@@ -70,14 +71,7 @@ describe('a new database from the fresh image', () => {
     const bytes = readFileSync(join(folder, 'fresh.sqlite'));
     const damaged = join(work, 'damaged');
     cpSync(folder, damaged, { recursive: true });
-    const change = fc.oneof(
-      fc.record({ at: fc.nat({ max: bytes.length - 1 }), xor: fc.integer({ min: 1, max: 255 }) }).map(({ at, xor }) => {
-        const b = Buffer.from(bytes);
-        b[at] = b[at]! ^ xor;
-        return b;
-      }),
-      fc.nat({ max: bytes.length - 1 }).map((length) => bytes.subarray(0, length)),
-    );
+    const change = damagedBytes(bytes);
     fc.assert(fc.property(change, (b) => {
       writeFileSync(join(damaged, 'fresh.sqlite'), b);
       const path = newPath();

@@ -40,7 +40,7 @@ const ALL = 2_147_483_647;
 export async function exportCampaign(app: App, actor: Actor, uploadLimit?: number): Promise<Reply[]> {
   const { plan, armies, name, id } = readCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
-    return { plan: exportPlan(app, tx, exportHead(tx), tx.read.closedContactsJson()), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
+    return { plan: exportPlan(app, tx, exportHead(tx)), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
   });
   const built = await buildExport(app, plan);
   const fitted = await fitExport({ name: `${name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, members: built.members, bytes: built.bytes }, uploadLimit);

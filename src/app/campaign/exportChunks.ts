@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { readTransaction } from '../../db/client.js';
 import { eventsJsonAfter } from '../../db/eventRepo.js';
 import { journalTextBetween, type JournalText } from '../../db/journalRepo.js';
-import { privateFolder, readCacheFile, sourcesVersion, writeCacheFile } from '../../cacheFile.js';
+import { privateFolder, readCacheFileStamped, sourcesVersion, writeCacheFile } from '../../cacheFile.js';
 import type { App } from '../app.js';
+import { onCampaignCommit } from '../campaignCommits.js';
 import type { CampaignTx } from '../campaignTx.js';
-import { entryLines, eventLines, eventsGenesis, exportEnd, headLine, journalEnd, journalGenesis, type Lines } from '../journal/replayFile.js';
+import { buildContacts, contactRuns, contactsFile, forgetContacts, keptContacts, runDigest } from './exportContacts.js';
+import { entryLines, eventLines, eventsGenesis, exportEnd, headAround, journalEnd, journalGenesis, type Lines } from '../journal/replayFile.js';
 
 /*
  * `/campaign export` of a long campaign, built from closed parts (issue 25: a season's export in
@@ -35,19 +38,30 @@ import { entryLines, eventLines, eventsGenesis, exportEnd, headLine, journalEnd,
 export interface PartSizes {
   readonly journal: number;
   readonly events: number;
+  /** About how many closed contacts make a kept run of them (line 1's array; runs end at records whose id hashes to 0 modulo this). */
+  readonly contacts?: number;
 }
 
-/** A season of 1,200 half periods is ~33,000 entries and ~84,000 events: ~65 parts, an open tail under ~1 MB. */
-const PART_SIZES: PartSizes = { journal: 512, events: 2048 };
+/** A season of 1,200 half periods is ~33,000 entries and ~84,000 events: ~65 parts, an open tail under ~1 MB; ~1,900 closed contacts (3.8 MB): ~15 runs. */
+const PART_SIZES: Required<PartSizes> = { journal: 512, events: 2048, contacts: 128 };
 
 const gzipAsync = promisify(gzip);
 const MAGIC = Buffer.from('VLMREXP1');
-const VERSION = sourcesVersion('export parts 1', [
-  new URL('./exportChunks.ts', import.meta.url), new URL('../journal/replayFile.ts', import.meta.url),
+const VERSION = sourcesVersion('export parts 2', [
+  new URL('./exportChunks.ts', import.meta.url), new URL('./exportContacts.ts', import.meta.url), new URL('../journal/replayFile.ts', import.meta.url),
   new URL('../../db/eventRepo.ts', import.meta.url), new URL('../../db/journalRepo.ts', import.meta.url),
 ]);
 
-const folders = new WeakMap<App, { readonly dir: string | undefined; readonly sizes: PartSizes }>();
+interface Folder {
+  readonly dir: string | undefined;
+  readonly sizes: Required<PartSizes>;
+  /** Kept files whose body was checked against its header's digest, by path: the stamp they had then (`readCacheFileStamped`). */
+  readonly checked: Map<string, string>;
+  /** Stops listening for deleted campaigns. */
+  readonly stop: () => void;
+}
+
+const folders = new WeakMap<App, Folder>();
 
 /**
  * Keeps the app's closed export parts in `dir` (createApp: `<layers>/exports`); without it every
@@ -55,67 +69,131 @@ const folders = new WeakMap<App, { readonly dir: string | undefined; readonly si
  * in a folder of this user's own, readable by no one else (`privateFolder`); otherwise none is kept.
  */
 export function keepExportPartsIn(app: App, dir: string, sizes: PartSizes = PART_SIZES): void {
-  folders.set(app, { dir: privateFolder(dir) ? dir : undefined, sizes });
+  const own = privateFolder(dir) ? dir : undefined;
+  const had = folders.get(app);
+  folders.set(app, { dir: own, sizes: { ...PART_SIZES, ...sizes }, checked: new Map(), stop: had?.stop ?? onCampaignCommit(app, (campaignId, revision) => {
+    // A campaign deleted: its kept parts go too (after the command, off its path).
+    if (revision === undefined) setImmediate(() => forgetCampaign(app, campaignId));
+  }) });
 }
 
-const sizesOf = (app: App): PartSizes => folders.get(app)?.sizes ?? PART_SIZES;
+/** Removes the kept parts of a campaign (deleted). */
+function forgetCampaign(app: App, campaignId: string): void {
+  const dir = keptDir(app, campaignId);
+  if (dir === undefined) return;
+  const checked = folders.get(app)?.checked;
+  for (const path of checked?.keys() ?? []) if (path.startsWith(`${dir}/`)) checked?.delete(path);
+  rm(dir, { recursive: true, force: true }).catch(() => undefined);
+}
+
+const sizesOf = (app: App): Required<PartSizes> => folders.get(app)?.sizes ?? PART_SIZES;
+
+/** The folder the app keeps the parts of `campaignId` in, if it keeps any (only for campaign ids the bot made). */
+function keptDir(app: App, campaignId: string): string | undefined {
+  const dir = folders.get(app)?.dir;
+  return dir === undefined || !SAFE_ID.test(campaignId) ? undefined : join(dir, campaignId);
+}
 
 /** More rows than any campaign has (a PostgreSQL integer's largest value). */
 const ALL = 2_147_483_647;
 
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
-/** What the export's one read transaction gives: the head, the open tail, and how many closed parts come before it. */
+/** A kept part as read: its header and its body (the gzip member). */
+interface KeptFile {
+  readonly header: PartHeader;
+  readonly body: Buffer;
+}
+
+/** What the export's one read transaction gives: the head, the open tail, how many closed parts come before it, and the kept ones found good. */
 export interface ExportPlan {
-  readonly sizes: PartSizes;
+  readonly sizes: Required<PartSizes>;
   readonly campaignId: string;
   readonly ended: boolean;
   readonly head: Record<string, unknown> & { readonly meta: { readonly id: string } };
-  /** The closed contacts' JSON array, as stored (headLine). */
-  readonly closedContacts: string;
+  /** The closed contacts (ids and stored texts), in the order the head writes them. */
+  readonly closedContacts: readonly { readonly id: string; readonly data: string }[];
   readonly entries: number;
   readonly journalParts: number;
   readonly journalTail: readonly JournalText[];
   readonly events: number;
   readonly eventParts: number;
+  /** The last event of the closed parts (0: none), after which the open tail starts. */
+  readonly tailAfter: number;
   readonly eventsTail: readonly string[];
+  /** The kept parts whose last row the database holds as they kept it, checked in the plan's transaction (`journal-3`, `events-0`...). */
+  readonly kept: ReadonlyMap<string, KeptFile>;
 }
 
 /**
  * The plan of an export, read inside its transaction: the head, the number of journal entries and
- * of events, and the rows of the open tail (the entries after the closed parts, the events after
- * the closed parts: read here, so that they are of the same moment as the state).
+ * of events, the rows of the open tail (read here, so that they are of the same moment as the
+ * state), and the kept parts that are still the database's: their files read, and their last rows
+ * read again in one query for the journal and one for the log. The events are counted from the
+ * last good kept part on (it holds `(index + 1) * size` events up to its last one): only the rows
+ * after it are counted.
  */
-export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head'], closedContacts: string): ExportPlan {
+export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head']): ExportPlan {
   const sizes = sizesOf(app);
+  const campaignId = tx.meta.id;
+  const ended = tx.state.status === 'ended';
+  const dir = keptDir(app, campaignId);
+  const kept = new Map<string, KeptFile>();
+
   const entries = tx.read.journalLength();
   const journalParts = entries === 0 ? 0 : Math.floor((entries - 1) / sizes.journal);
-  const events = tx.read.eventCount();
+  const journalFiles = dir === undefined ? [] : keptFiles(app, dir, campaignId, 'journal', ended, journalParts);
+  const journalRows = new Map(tx.read.journalAt(journalFiles.map((f) => f.header.lastId)).map((r) => [r.seq, r]));
+  for (const f of journalFiles) {
+    const row = journalRows.get(f.header.lastId);
+    if (f.header.lastId === (f.header.index + 1) * sizes.journal - 1 && row !== undefined && sha(rowText(row)) === f.header.last) kept.set(`journal-${f.header.index}`, f);
+  }
+
   const final = tx.read.finalEventsUpTo();
-  const finalCount = final === undefined ? events : tx.read.eventCount(final);
+  const eventFiles = dir === undefined ? [] : keptFiles(app, dir, campaignId, 'events', ended, ALL).filter((f) => final === undefined || f.header.lastId <= final);
+  const eventRows = new Map(tx.read.eventsAt(eventFiles.map((f) => f.header.lastId)).map((r) => [r.id, r.json]));
+  let base = { count: 0, id: 0 };
+  for (const f of eventFiles) {
+    const row = eventRows.get(f.header.lastId);
+    if (row === undefined || sha(row) !== f.header.last) continue;
+    kept.set(`events-${f.header.index}`, f);
+    base = { count: (f.header.index + 1) * sizes.events, id: f.header.lastId };
+  }
+  const events = base.count + tx.read.eventCountBetween(base.id);
+  const finalCount = final === undefined ? events : base.count + tx.read.eventCountBetween(base.id, final);
   const eventParts = Math.max(0, Math.floor(Math.min(finalCount, events - 1) / sizes.events));
-  const tailAfter = eventParts === 0 ? 0 : tx.read.eventIdAt(eventParts * sizes.events - 1) ?? 0;
+  const tailAfter = eventParts === 0 ? 0 : boundaryId(tx, kept, eventParts * sizes.events - 1, base, sizes.events) ?? 0;
   return {
     sizes,
-    campaignId: tx.meta.id,
-    ended: tx.state.status === 'ended',
+    campaignId,
+    ended,
     head,
-    closedContacts,
+    closedContacts: tx.read.closedContactTexts(),
     entries,
     journalParts,
     journalTail: tx.read.journalBetween(journalParts * sizes.journal, entries - 1),
     events,
     eventParts,
+    tailAfter,
     eventsTail: tx.read.eventsAfter(tailAfter, ALL).map((e) => e.json),
+    kept,
   };
 }
 
-/** A closed part as kept: its gzip member, its text's length, the chain values around it and what it was built from. */
+/** The id of the event at place `index` (from 0): a good kept part's last, or counted on from the last good one, or (before it) from the first. */
+function boundaryId(tx: CampaignTx, kept: ReadonlyMap<string, KeptFile>, index: number, base: { count: number; id: number }, size: number): number | undefined {
+  if ((index + 1) % size === 0) {
+    const part = kept.get(`events-${(index + 1) / size - 1}`);
+    if (part !== undefined) return part.header.lastId;
+  }
+  return index >= base.count ? tx.read.eventIdAfter(base.id, index - base.count) : tx.read.eventIdAt(index);
+}
+
+/** A closed part as taken: its gzip member, its text's length, the chain value after it, and its last event's id (events). */
 interface Part {
   readonly member: Buffer;
   readonly bytes: number;
   readonly h: string;
-  /** The events part's last event id (where the next part starts reading). */
   readonly lastId: number;
 }
 
@@ -123,7 +201,7 @@ interface Part {
 export interface BuiltExport {
   readonly members: readonly Buffer[];
   readonly bytes: number;
-  /** Closed parts taken as kept, and built now. */
+  /** Closed parts (and runs of closed contacts) taken as kept, and built now. */
   readonly kept: number;
   readonly built: number;
 }
@@ -138,52 +216,79 @@ export async function buildExport(app: App, plan: ExportPlan): Promise<BuiltExpo
   let bytes = 0;
   let kept = 0;
   let built = 0;
-  const add = async (text: string): Promise<void> => {
-    members.push(await gzipAsync(text, { level: 6 }));
-    bytes += Buffer.byteLength(text);
+  let pending = '';
+  const flush = async (): Promise<void> => {
+    if (pending === '') return;
+    members.push(await gzipAsync(pending, { level: 6 }));
+    bytes += Buffer.byteLength(pending);
+    pending = '';
   };
-  const take = (part: Part, wasKept: boolean): void => {
+  const take = async (part: Omit<Part, 'h' | 'lastId'>, wasKept: boolean): Promise<void> => {
+    await flush();
     members.push(part.member);
     bytes += part.bytes;
     if (wasKept) kept++;
     else built++;
   };
-  const first = headLine(plan.head, plan.closedContacts, plan.entries, plan.events);
-  await add(first);
+  const dir = keptDir(app, plan.campaignId);
+
+  // Line 1: the closed contacts' closed runs as kept (found by their text's digest), the rest compressed now.
+  const { before, after } = headAround(plan.head, plan.entries, plan.events);
+  const line = createHash('sha256').update(before).update('[');
+  pending = `${before}[`;
+  const runs = contactRuns(plan.closedContacts, plan.sizes.contacts);
+  const used = new Set<string>();
+  for (const run of runs.closed) {
+    line.update(run);
+    if (dir === undefined) {
+      pending += run;
+      continue;
+    }
+    const digest = runDigest(run);
+    used.add(contactsFile(digest));
+    const found = keptContacts((path) => checkedFile(app, path), VERSION, dir, plan.campaignId, digest);
+    await take(found ?? await buildContacts(VERSION, MAGIC, dir, plan.campaignId, digest, run), found !== undefined);
+  }
+  pending += `${runs.open}]${after}`;
+  line.update(`${runs.open}]${after}`);
+  const headDigest = line.digest('hex');
+  if (dir !== undefined && runs.closed.length > 0 && built > 0) forgetContacts(dir, used);
+
   let h = journalGenesis(plan.campaignId);
   for (let k = 0; k < plan.journalParts; k++) {
     const from = k * plan.sizes.journal;
     const to = from + plan.sizes.journal - 1;
-    const found = keptPart(app, plan, 'journal', k, h, () => journalTextBetween(app.db, plan.campaignId, to, to)[0]);
+    const found = chained(app, plan.kept.get(`journal-${k}`), h);
     const part = found ?? await buildPart(app, plan, 'journal', k, h, () => {
       const rows = journalTextBetween(app.db, plan.campaignId, from, to);
       if (rows.length !== plan.sizes.journal) throw new Error(`broken data: the journal of ${plan.campaignId} lost entries ${from}-${to} while it was exported`);
       const last = rows.at(-1);
       return { lines: entryLines(rows, plan.ended, h, false), last: last === undefined ? '' : rowText(last), lastId: to };
     });
-    take(part, found !== undefined);
+    await take(part, found !== undefined);
     h = part.h;
   }
   const journal = entryLines(plan.journalTail, plan.ended, h, true);
+  pending += `${journal.text}${journalEnd(plan.entries, journal.h, headDigest)}`;
   let e = eventsGenesis(plan.campaignId);
   let afterId = 0;
-  const middle: string[] = [journal.text, journalEnd(plan.entries, journal.h, first)];
-  await add(middle.join(''));
   for (let k = 0; k < plan.eventParts; k++) {
     const from = afterId;
-    const found = keptPart(app, plan, 'events', k, e, (lastId) => eventsJsonAfter(app.db, plan.campaignId, lastId - 1, 1).find((x) => x.id === lastId)?.json);
+    const found = chained(app, plan.kept.get(`events-${k}`), e);
     const part = found ?? await buildPart(app, plan, 'events', k, e, () => {
       const rows = eventsJsonAfter(app.db, plan.campaignId, from, plan.sizes.events);
       if (rows.length !== plan.sizes.events) throw new Error(`broken data: the log of ${plan.campaignId} lost events after ${from} while it was exported`);
       const last = rows.at(-1);
       return { lines: eventLines(rows.map((r) => r.json), e, false), last: last?.json ?? '', lastId: last?.id ?? from };
     });
-    take(part, found !== undefined);
+    await take(part, found !== undefined);
     e = part.h;
     afterId = part.lastId;
   }
+  if (afterId !== plan.tailAfter) throw new Error(`broken data: the log of ${plan.campaignId} changed in its closed parts (they end at event ${afterId}, the open tail starts after ${plan.tailAfter})`);
   const tail = eventLines(plan.eventsTail, e, true);
-  await add(`${tail.text}${exportEnd(plan.events, tail.h)}`);
+  pending += `${tail.text}${exportEnd(plan.events, tail.h)}`;
+  await flush();
   return { members, bytes, kept, built };
 }
 
@@ -208,26 +313,52 @@ interface PartHeader {
 /** A campaign id the bot made (createCampaign: hex); any other (an imported file's) gets no kept parts, so no id can name a path. */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-const partPath = (dir: string, campaignId: string, kind: PartKind, index: number, ended: boolean): string => join(dir, campaignId, `${kind}-${index}${ended ? '-ended' : ''}.gz`);
+const partPath = (dir: string, kind: PartKind, index: number, ended: boolean): string => join(dir, `${kind}-${index}${ended ? '-ended' : ''}.gz`);
 
 /** A journal row's text as stored (what the kept part's last row is checked against). */
 const rowText = (row: JournalText): string => JSON.stringify(row);
 
 /**
- * The kept part `index` if it is the one this export needs (header, body digest, the chain value it
- * starts from, and its last row as the database holds it now: `lastRow(lastId)`), else undefined.
+ * A kept file's header and body, if its body is the one its header's digest names: hashed again
+ * unless the file is the very one checked before (the same stamp: device, inode, size, times;
+ * src/cacheFile.ts `readCacheFileStamped`). A file written or replaced since has another stamp and
+ * is hashed again; a file changed too recently for its times to tell is hashed every time.
  */
-function keptPart(app: App, plan: ExportPlan, kind: PartKind, index: number, from: string, lastRow: (lastId: number) => JournalText | string | undefined): Part | undefined {
-  const dir = folders.get(app)?.dir;
-  if (dir === undefined || !SAFE_ID.test(plan.campaignId)) return undefined;
-  const file = readCacheFile(partPath(dir, plan.campaignId, kind, index, plan.ended), MAGIC);
+function checkedFile(app: App, path: string): { header: Record<string, unknown>; body: Buffer } | undefined {
+  const file = readCacheFileStamped(path, MAGIC);
   if (file === undefined) return undefined;
-  const header = file.header as Partial<PartHeader>;
-  if (header.version !== VERSION || header.size !== plan.sizes[kind] || header.campaignId !== plan.campaignId || header.kind !== kind || header.index !== index || header.ended !== plan.ended || header.from !== from) return undefined;
-  if (typeof header.h !== 'string' || typeof header.bytes !== 'number' || typeof header.lastId !== 'number' || typeof header.last !== 'string' || header.body !== sha(file.body)) return undefined;
-  const row = readTransaction(app.db, () => lastRow(header.lastId ?? 0));
-  if (row === undefined || sha(typeof row === 'string' ? row : rowText(row)) !== header.last) return undefined;
-  return { member: file.body, bytes: header.bytes, h: header.h, lastId: header.lastId };
+  const checked = folders.get(app)?.checked;
+  if (file.stamp !== undefined && checked?.get(path) === file.stamp) return file;
+  if (file.header.body !== sha(file.body)) {
+    checked?.delete(path);
+    return undefined;
+  }
+  if (file.stamp !== undefined && file.settled) checked?.set(path, file.stamp);
+  return file;
+}
+
+/**
+ * The kept parts of one kind whose file is whole and whose header is this code's, this campaign's
+ * and of this state (ended or not), from part 0 on until one is missing (at most `count`).
+ */
+function keptFiles(app: App, dir: string, campaignId: string, kind: PartKind, ended: boolean, count: number): KeptFile[] {
+  const sizes = sizesOf(app);
+  const found: KeptFile[] = [];
+  for (let index = 0; index < count; index++) {
+    const file = checkedFile(app, partPath(dir, kind, index, ended));
+    if (file === undefined) break;
+    const header = file.header as Partial<PartHeader>;
+    if (header.version !== VERSION || header.size !== sizes[kind] || header.campaignId !== campaignId || header.kind !== kind || header.index !== index || header.ended !== ended) continue;
+    if (typeof header.from !== 'string' || typeof header.h !== 'string' || typeof header.bytes !== 'number' || typeof header.lastId !== 'number' || typeof header.last !== 'string') continue;
+    found.push({ header: header as PartHeader, body: file.body });
+  }
+  return found;
+}
+
+/** A kept part (its last row checked in the plan) taken if it starts from the chain value the export is at (`from`: the part before it rebuilt may end elsewhere). */
+function chained(app: App, file: KeptFile | undefined, from: string): Part | undefined {
+  if (file === undefined || file.header.from !== from) return undefined;
+  return { member: file.body, bytes: file.header.bytes, h: file.header.h, lastId: file.header.lastId };
 }
 
 /** Builds closed part `index` from the database (one short read transaction), compresses it (zlib's threads) and keeps it. */
@@ -235,10 +366,10 @@ async function buildPart(app: App, plan: ExportPlan, kind: PartKind, index: numb
   const { lines, last, lastId } = readTransaction(app.db, read);
   const member = await gzipAsync(lines.text, { level: 9 });
   const bytes = Buffer.byteLength(lines.text);
-  const dir = folders.get(app)?.dir;
-  if (dir !== undefined && SAFE_ID.test(plan.campaignId)) {
+  const dir = keptDir(app, plan.campaignId);
+  if (dir !== undefined) {
     const header: PartHeader = { version: VERSION, size: plan.sizes[kind], campaignId: plan.campaignId, kind, index, ended: plan.ended, from, h: lines.h, bytes, lastId, last: sha(last), body: sha(member) };
-    writeCacheFile(partPath(dir, plan.campaignId, kind, index, plan.ended), MAGIC, header, member);
+    writeCacheFile(partPath(dir, kind, index, plan.ended), MAGIC, header, member);
   }
   return { member, bytes, h: lines.h, lastId };
 }

@@ -92,7 +92,16 @@ export const eventsGenesis = (campaignId: string): string => sha(`${EXPORT_FORMA
  * entries and of events that follow.
  */
 export function headLine(head: Record<string, unknown>, closedContacts: string, journalEntries: number, events: number): string {
-  return `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, ...head }).slice(0, -1)},"closedContacts":${closedContacts},"eventCount":${events},"replay":{"journalFormat":${JOURNAL_FORMAT},"stateVersion":${STATE_VERSION},"journalEntries":${journalEntries},"entries":[`;
+  const { before, after } = headAround(head, journalEntries, events);
+  return `${before}${closedContacts}${after}`;
+}
+
+/** Line 1 of an export around its closed contacts' array: `headLine` is `before`, the array, `after` (the export keeps runs of the array compressed). */
+export function headAround(head: Record<string, unknown>, journalEntries: number, events: number): { before: string; after: string } {
+  return {
+    before: `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, ...head }).slice(0, -1)},"closedContacts":`,
+    after: `,"eventCount":${events},"replay":{"journalFormat":${JOURNAL_FORMAT},"stateVersion":${STATE_VERSION},"journalEntries":${journalEntries},"entries":[`,
+  };
 }
 
 /** A run of lines of the export and the chain's value after them. */
@@ -127,8 +136,8 @@ export function eventLines(events: readonly string[], h: string, closesLog: bool
   return { text, h: at };
 }
 
-/** The line closing the journal (its number of entries, the last `h`, the digest of line 1) and opening the events. */
-export const journalEnd = (count: number, last: string, head: string): string => `\n],"count":${count},"last":"${last}","head":"${sha(head)}"},"events":[`;
+/** The line closing the journal (its number of entries, the last `h`, the digest of line 1: `headDigest`, SHA-256 hex) and opening the events. */
+export const journalEnd = (count: number, last: string, headDigest: string): string => `\n],"count":${count},"last":"${last}","head":"${headDigest}"},"events":[`;
 
 /** The export's last line: the number of events and the last value of their chain. */
 export const exportEnd = (count: number, last: string): string => `\n],"eventCount":${count},"eventsLast":"${last}"}`;
@@ -138,7 +147,7 @@ export function exportText(head: Record<string, unknown> & { meta: { id: string 
   const first = headLine(head, closedContacts, rows.length, events.length);
   const journal = entryLines(rows, ended, journalGenesis(head.meta.id), true);
   const log = eventLines(events, eventsGenesis(head.meta.id), true);
-  return `${first}${journal.text}${journalEnd(rows.length, journal.h, first)}${log.text}${exportEnd(events.length, log.h)}`;
+  return `${first}${journal.text}${journalEnd(rows.length, journal.h, sha(first))}${log.text}${exportEnd(events.length, log.h)}`;
 }
 
 /** Version 4's line closing the journal and the export. */
@@ -236,7 +245,7 @@ function readJournal(lines: readonly string[], { count, version, head }: Head): 
     const line = lines[i] ?? '';
     if (line.startsWith('],')) {
       if (entries.length < count) throw new ReplayFileError(i + 1, `the journal ends after ${entries.length} of the ${count} entries the export's head names: the file was cut (and closed again)`);
-      const expected = version === 4 ? closingLineV4(entries.length, h, sha(first)) : journalEnd(entries.length, h, first).slice(1);
+      const expected = version === 4 ? closingLineV4(entries.length, h, sha(first)) : journalEnd(entries.length, h, sha(first)).slice(1);
       if (line !== expected) throw new ReplayFileError(i + 1, `the journal's last line does not match its ${entries.length} entries`);
       return { entries, closing: i };
     }

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { writeCacheFile } from '../../cacheFile.js';
+
+const gzipAsync = promisify(gzip);
+
+/** A kept file's header and body (its body checked against its header's digest). */
+export interface KeptBody {
+  readonly header: Record<string, unknown>;
+  readonly body: Buffer;
+}
+
+/** The SHA-256 of a run's text (hex): the name it is kept under (and of a kept body: its header's digest). */
+export const runDigest = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
+
+/*
+ * The closed contacts (line 1's `closedContacts` array: ~1,900 records, 3.8 MB in a season) in runs,
+ * each compressed once and kept under its text's digest. A run ends after a record whose id hashes
+ * to 0 modulo `size` (so ~`size` records a run, and a record added or taken away in one run leaves
+ * the others as they were); the last run is open (compressed at each export). A run's text is its
+ * records, each followed by its comma: kept under the SHA-256 of that text, it is taken only for
+ * that very text, read now in the plan's transaction.
+ */
+
+/** FNV-1a of a contact's id, mixed (MurmurHash3's finish): where runs end. */
+function idHash(id: string): number {
+  let x = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) x = Math.imul(x ^ id.charCodeAt(i), 0x01000193);
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
+/** The closed contacts' closed runs (each record followed by its comma) and the open run (joined by commas, no comma after it). */
+export function contactRuns(rows: readonly { readonly id: string; readonly data: string }[], size: number): { closed: string[]; open: string } {
+  const closed: string[] = [];
+  let start = 0;
+  for (let i = 0; i < rows.length - 1; i++) {
+    if (idHash(rows[i]?.id ?? '') % size !== 0) continue;
+    closed.push(`${rows.slice(start, i + 1).map((r) => r.data).join(',')},`);
+    start = i + 1;
+  }
+  return { closed, open: rows.slice(start).map((r) => r.data).join(',') };
+}
+
+export const contactsFile = (digest: string): string => `contacts-${digest.slice(0, 40)}.gz`;
+
+/** What a kept run of closed contacts' header says. */
+interface ContactsHeader {
+  readonly version: string;
+  readonly campaignId: string;
+  readonly kind: 'contacts';
+  readonly text: string;
+  readonly bytes: number;
+  readonly body: string;
+}
+
+/** The kept run of closed contacts whose text has this digest, if kept whole for this campaign (`read`: the kept file, its body checked; exportChunks.ts). */
+export function keptContacts(read: (path: string) => KeptBody | undefined, version: string, dir: string, campaignId: string, digest: string): { member: Buffer; bytes: number } | undefined {
+  const file = read(join(dir, contactsFile(digest)));
+  const header = file?.header as Partial<ContactsHeader> | undefined;
+  if (file === undefined || header?.version !== version || header.campaignId !== campaignId || header.kind !== 'contacts' || header.text !== digest || typeof header.bytes !== 'number') return undefined;
+  return { member: file.body, bytes: header.bytes };
+}
+
+/** Compresses a run of closed contacts (zlib's threads) and keeps it under its text's digest. */
+export async function buildContacts(version: string, magic: Buffer, dir: string, campaignId: string, digest: string, text: string): Promise<{ member: Buffer; bytes: number }> {
+  const member = await gzipAsync(text, { level: 9 });
+  const bytes = Buffer.byteLength(text);
+  const header: ContactsHeader = { version, campaignId, kind: 'contacts', text: digest, bytes, body: runDigest(member) };
+  writeCacheFile(join(dir, contactsFile(digest)), magic, header, member);
+  return { member, bytes };
+}
+
+/** Removes the kept runs of closed contacts this export did not use (a run changed: its old text is kept no more). */
+export function forgetContacts(dir: string, used: ReadonlySet<string>): void {
+  try {
+    for (const name of readdirSync(dir)) if (name.startsWith('contacts-') && !used.has(name)) rmSync(join(dir, name), { force: true });
+  } catch {
+    // Nothing kept to forget.
+  }
+}
