@@ -11,7 +11,7 @@ import { threadId } from 'node:worker_threads';
  */
 
 /** The JSON header and the body of the cache file at `path`, or undefined when it is missing, of another kind, or cut short. */
-export function readCacheFile(path: string | number, magic: Buffer): { header: Record<string, unknown>; body: Buffer } | undefined {
+export function readCacheFile(path: string, magic: Buffer): { header: Record<string, unknown>; body: Buffer } | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);

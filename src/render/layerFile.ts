@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { createCanvas, ImageData, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, ImageData } from '@napi-rs/canvas';
 import { readCacheFile, sourcesVersion, writeCacheFile } from '../cacheFile.js';
 import { layerCacheDir } from './layerCacheDir.js';
 import type { MapLayout } from './layout.js';
@@ -57,85 +56,17 @@ export function layerFilePath(key: string): string | undefined {
 export function readLayerFile(key: string, layout: MapLayout, scale = 1): StaticLayer | undefined {
   const path = layerFilePath(key);
   if (path === undefined) return undefined;
-  const file = checkedFile(path, key, pixelSize(layout, scale));
+  const file = readCacheFile(path, MAGIC);
   if (!file) return undefined;
-  const { header: h, pixels } = file;
+  const h = file.header as unknown as Header;
+  const pixels = file.body;
+  if (h.format !== FORMAT || h.version !== drawingVersion() || h.key !== key) return undefined;
+  const size = pixelSize(layout, scale);
+  if (h.width !== size.width || h.height !== size.height || pixels.length !== h.width * h.height * 4) return undefined;
+  if (crc32(pixels) !== h.crc) return undefined;
   const canvas = createCanvas(h.width, h.height);
   canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.length), h.width, h.height), 0, 0);
   return { canvas, layout, scale, labels: h.labels, obstacles: h.obstacles, hexIds: h.hexIds };
-}
-
-/** The file (a path, or an open file) when it passes every check for `key` at this size: the header and the pixels. */
-function checkedFile(file: string | number, key: string, size: { readonly width: number; readonly height: number }): { header: Header; pixels: Buffer } | undefined {
-  const read = readCacheFile(file, MAGIC);
-  if (!read) return undefined;
-  const h = read.header as unknown as Header;
-  const pixels = read.body;
-  if (h.format !== FORMAT || h.version !== drawingVersion() || h.key !== key) return undefined;
-  if (h.width !== size.width || h.height !== size.height || pixels.length !== h.width * h.height * 4) return undefined;
-  if (crc32(pixels) !== h.crc) return undefined;
-  return { header: h, pixels };
-}
-
-/**
- * A static layer's pixels held on disk instead of in memory: its file, checked once (as
- * `readLayerFile` checks it) and kept open, is read back into the picture's canvas at each picture,
- * a band of rows at a time. Kept open, the file read is the one checked: the bot replaces a layer
- * file by renaming a new one over it, which leaves the open one as it was; the file is the bot
- * user's own (not writable by others), and a file cut short is seen (`paint` answers false).
- */
-export interface LayerOnDisk {
-  /** The layer without its pixels: its layout, scale, labels, obstacles and hex ids. */
-  readonly layer: Omit<StaticLayer, 'canvas'>;
-  readonly width: number;
-  readonly height: number;
-  /** Puts the layer's pixels into `ctx`'s canvas (the whole picture, from its top left); false when the file could not be read whole. */
-  paint(ctx: SKRSContext2D): boolean;
-  close(): void;
-}
-
-/** Rows read and put at a time: about 400 kB for the Valormr map (1,600 px wide), not its 10 MB. */
-const BAND_BYTES = 400 * 1024;
-
-/** The layer under `key` held on disk (see LayerOnDisk), or undefined when there is no file or it fails a check. */
-export function layerOnDisk(key: string, layout: MapLayout, scale = 1): LayerOnDisk | undefined {
-  const size = pixelSize(layout, scale);
-  const path = layerFilePath(key);
-  if (path === undefined) return undefined;
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  const file = checkedFile(fd, key, size);
-  if (!file) {
-    closeSync(fd);
-    return undefined;
-  }
-  const { width, height } = size;
-  const rowBytes = width * 4;
-  // The pixels are the file's tail (the file read whole just now).
-  const offset = fstatSync(fd).size - file.pixels.length;
-  const rows = Math.max(1, Math.floor(BAND_BYTES / rowBytes));
-  const band = Buffer.allocUnsafe(rows * rowBytes);
-  const h = file.header;
-  return {
-    layer: { layout, scale, labels: h.labels, obstacles: h.obstacles, hexIds: h.hexIds },
-    width,
-    height,
-    paint(ctx) {
-      for (let y = 0; y < height; y += rows) {
-        const n = Math.min(rows, height - y) * rowBytes;
-        if (readSync(fd, band, 0, n, offset + y * rowBytes) !== n) return false;
-        ctx.putImageData(new ImageData(new Uint8ClampedArray(band.buffer, band.byteOffset, n), width, n / rowBytes), 0, y);
-      }
-      return true;
-    },
-    close() {
-      closeSync(fd);
-    },
-  };
 }
 
 /**

@@ -123,7 +123,7 @@ interface LabelPlan {
 }
 
 /** Draws the picture's changing parts over a copy of the static layer. */
-export function drawOverlay(ctx: Ctx, layer: Omit<StaticLayer, 'canvas'>, view: MapView, opts: { labels: boolean; title: TitleText }): void {
+export function drawOverlay(ctx: Ctx, layer: StaticLayer, view: MapView, opts: { labels: boolean; title: TitleText }): void {
   const layout = layer.layout;
   drawTitle(ctx, layout, view, opts.title);
   drawSides(ctx, layout, view);
@@ -212,7 +212,7 @@ function drawTokens(ctx: Ctx, layout: MapLayout, view: MapView, plan: LabelPlan)
 }
 
 /** Place, region and water names of the static layer: places must show, areas give way. */
-function planPlaceLabels(ctx: Ctx, layer: Omit<StaticLayer, 'canvas'>, plan: LabelPlan): void {
+function planPlaceLabels(ctx: Ctx, layer: StaticLayer, plan: LabelPlan): void {
   const s = layer.layout.size;
   for (const l of layer.labels) {
     const px = l.kind === 'region' ? placeFontPx(s) + 3 : l.kind === 'water' ? placeFontPx(s) : placeFontPx(s) - 1;

@@ -2,7 +2,7 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { MapModel } from '../engine/map/index.js';
 import type { MapView } from '../engine/views/index.js';
 import { encodePng } from './encodePng.js';
-import { layerOnDisk, writeLayerFile, type LayerOnDisk } from './layerFile.js';
+import { readLayerFile, writeLayerFile } from './layerFile.js';
 import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
 import { drawOverlay } from './overlay.js';
@@ -22,22 +22,7 @@ export type { RenderMapOptions };
  * A snapshot copies the cached layer and draws only the title, labels and tokens on top.
  */
 const CACHE_BUDGET_BYTES = 64 * 1024 * 1024;
-
-/**
- * A static layer as a thread holds it: a whole map's layer kept in a file (layerFile.ts) is held
- * there, its checked file kept open and read back into the picture's canvas at each picture (a
- * few ms; no 10 MB of pixels held between pictures); any other layer (zooms, no cache folder, an
- * unwritable one) keeps its canvas in memory, counted in the budget.
- */
-interface HeldLayer {
-  readonly layer: Omit<StaticLayer, 'canvas'>;
-  readonly width: number;
-  readonly height: number;
-  readonly pixels: { readonly canvas: Canvas } | { readonly disk: LayerOnDisk };
-  /** Memory the layer's pixels hold (0 on disk). */
-  readonly bytes: number;
-}
-const cache = new Map<string, HeldLayer>();
+const cache = new Map<string, { layer: StaticLayer; bytes: number }>();
 let cachedBytes = 0;
 function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key: string; hexIds: 'all' | 'subset' | 'none'; scale: number; kept: boolean; layout: () => StaticLayer['layout'] } {
   const hexIds = opts.hexIds ?? 'all';
@@ -59,7 +44,7 @@ function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key
   };
 }
 
-function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): HeldLayer {
+function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): StaticLayer {
   ensureFonts();
   const { key, hexIds, scale, kept, layout: layoutOf } = layerSpec(map, opts, kind);
   const hit = cache.get(key);
@@ -67,38 +52,28 @@ function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): 
     // refresh its place in the LRU order
     cache.delete(key);
     cache.set(key, hit);
-    return hit;
+    return hit.layer;
   }
   const layout = layoutOf();
-  let held = kept ? onDisk(key, layout, scale) : undefined;
-  if (!held) {
-    const { canvas, ...layer } = buildStaticLayer(map, layout, { hexIds, kind, scale });
-    if (kept) writeLayerFile(key, { canvas, ...layer });
-    held = (kept ? onDisk(key, layout, scale) : undefined) ?? { layer, width: canvas.width, height: canvas.height, pixels: { canvas }, bytes: canvas.width * canvas.height * 4 };
+  let layer = kept ? readLayerFile(key, layout, scale) : undefined;
+  if (!layer) {
+    layer = buildStaticLayer(map, layout, { hexIds, kind, scale });
+    if (kept) writeLayerFile(key, layer);
   }
-  cache.set(key, held);
-  cachedBytes += held.bytes;
+  const bytes = layer.canvas.width * layer.canvas.height * 4;
+  cache.set(key, { layer, bytes });
+  cachedBytes += bytes;
   for (const [k, v] of cache) {
     if (cachedBytes <= CACHE_BUDGET_BYTES || k === key) break;
-    forgetLayer(k, v);
+    cache.delete(k);
+    cachedBytes -= v.bytes;
   }
-  return held;
-}
-
-function onDisk(key: string, layout: StaticLayer['layout'], scale: number): HeldLayer | undefined {
-  const disk = layerOnDisk(key, layout, scale);
-  return disk && { layer: disk.layer, width: disk.width, height: disk.height, pixels: { disk }, bytes: 0 };
-}
-
-function forgetLayer(key: string, held: HeldLayer): void {
-  cache.delete(key);
-  cachedBytes -= held.bytes;
-  if ('disk' in held.pixels) held.pixels.disk.close();
+  return layer;
 }
 
 /** Forgets every cached static layer, in this thread and in the render threads (tests, or after a referee edits a map). */
 export function clearRenderCache(): void {
-  for (const [k, v] of cache) forgetLayer(k, v);
+  cache.clear();
   cachedBytes = 0;
   clearTokenSprites();
   clearWorkerCaches();
@@ -149,7 +124,9 @@ function scratchCanvas(width: number, height: number): Canvas {
 
 /** `renderMap` in this thread: draws with the cached static layer and encodes. */
 export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
-  const canvas = drawn(map, view, options, (w, h) => scratchCanvas(w, h));
+  const layer = staticLayerFor(map, options, view.kind);
+  const canvas = scratchCanvas(layer.canvas.width, layer.canvas.height);
+  drawSnapshot(canvas, layer, view, options);
   // Opaque: the static layer covers the whole picture with paper (buildStaticLayer), and
   // everything drawn over it composites source-over, so no pixel scan is needed.
   return encodePng(canvas, { opaque: true });
@@ -157,32 +134,20 @@ export async function renderMapHere(map: MapModel, view: MapView, options: Rende
 
 /** The snapshot before encoding, on a canvas of its own, drawn in this thread (tests and the benchmark read its pixels). */
 export function renderMapCanvas(map: MapModel, view: MapView, options: RenderMapOptions): Canvas {
-  return drawn(map, view, options, (w, h) => createCanvas(w, h));
+  const layer = staticLayerFor(map, options, view.kind);
+  const canvas = createCanvas(layer.canvas.width, layer.canvas.height);
+  drawSnapshot(canvas, layer, view, options);
+  return canvas;
 }
 
-/**
- * The snapshot drawn on a canvas of the layer's size: the static layer's pixels (copied from its
- * canvas, or read back from its file), then the view on top, at the layer's scale. A layer file
- * that can no longer be read whole is let go, and the layer taken again (read anew or redrawn).
- */
-function drawn(map: MapModel, view: MapView, options: RenderMapOptions, canvasOf: (width: number, height: number) => Canvas): Canvas {
-  for (let attempt = 0; ; attempt++) {
-    const held = staticLayerFor(map, options, view.kind);
-    const canvas = canvasOf(held.width, held.height);
-    const ctx = canvas.getContext('2d');
-    if ('canvas' in held.pixels) ctx.drawImage(held.pixels.canvas, 0, 0);
-    else if (!held.pixels.disk.paint(ctx)) {
-      const key = [...cache].find(([, v]) => v === held)?.[0];
-      if (key !== undefined) forgetLayer(key, held);
-      if (attempt === 0) continue;
-      throw new Error('a static layer file could not be read back twice');
-    }
-    ctx.save();
-    ctx.scale(held.layer.scale, held.layer.scale);
-    drawOverlay(ctx, held.layer, view, { labels: options.labels ?? true, title: options.title });
-    ctx.restore();
-    return canvas;
-  }
+/** Copies the static layer (opaque, the whole picture, already at its scale) and draws the view on top, at the layer's scale. */
+function drawSnapshot(canvas: Canvas, layer: StaticLayer, view: MapView, options: RenderMapOptions): void {
+  const ctx = canvas.getContext('2d');
+  ctx.save();
+  ctx.drawImage(layer.canvas, 0, 0);
+  ctx.scale(layer.scale, layer.scale);
+  drawOverlay(ctx, layer, view, { labels: options.labels ?? true, title: options.title });
+  ctx.restore();
 }
 
 /** The layout a snapshot with these options uses (for callers that map pixels back to hexes); draws nothing. */

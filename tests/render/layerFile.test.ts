@@ -11,7 +11,7 @@ import { setLayerCacheDir } from '../../src/render/layerCacheDir.js';
 import { layerFilePath, readLayerFile } from '../../src/render/layerFile.js';
 import { testTempDir } from '../support/tempDirs.js';
 import { computeLayout } from '../../src/render/layout.js';
-import { clearRenderCache, renderCacheStatsHere, renderMapHere } from '../../src/render/renderMap.js';
+import { clearRenderCache, renderMapHere } from '../../src/render/renderMap.js';
 import { legendEntryCount } from '../../src/render/legend.js';
 import { testMap, testState } from './fixtures.js';
 
@@ -103,22 +103,6 @@ describe('static layers on disk', () => {
       writeFileSync(path, bytes);
       expect(readLayerFile(KEY, layout()), what).toBeUndefined();
     }
-  });
-
-  it('GIVEN a whole map\'s layer in its file THEN this thread holds it there (no pixels in memory) AND every picture equals one drawn over the layer held in memory; WHEN the file is cut short under it THEN the picture is still right (the layer taken again)', async () => {
-    const view = publicMapView(testState());
-    const variants = [options, { ...options, title: { ...title, campaign: 'Another' } }, { ...options, labels: false }];
-    setLayerCacheDir(undefined);
-    const inMemory = await Promise.all(variants.map(async (o) => pixels(await renderMapHere(testMap(), view, o))));
-    expect(renderCacheStatsHere().bytes).toBeGreaterThan(0);
-    clearRenderCache();
-    setLayerCacheDir(dir);
-    for (const [i, o] of variants.entries()) expect((await pixels(await renderMapHere(testMap(), view, o))).equals(inMemory[i]!), `picture ${i}`).toBe(true);
-    expect(renderCacheStatsHere()).toEqual({ entries: 1, bytes: 0 });
-    const path = layerFilePath(KEY)!;
-    writeFileSync(path, readFileSync(path).subarray(0, 5000)); // in place: the file held open is cut too
-    expect((await pixels(await renderMapHere(testMap(), view, variants[1]!))).equals(inMemory[1]!)).toBe(true);
-    expect(readLayerFile(KEY, layout())).toBeDefined();
   });
 
   it('GIVEN no cache directory (an in-memory database) THEN nothing is written', async () => {
