@@ -201,3 +201,14 @@ function ihdr(width: number, height: number): Buffer {
   // compression 0 (deflate), filter method 0, no interlace
   return h;
 }
+
+/** The zlib stream of a PNG: its IDAT chunks' data joined. */
+export function idatData(png: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let o = 8; o + 12 <= png.length;) {
+    const len = png.readUInt32BE(o);
+    if (png.toString('latin1', o + 4, o + 8) === 'IDAT') parts.push(png.subarray(o + 8, o + 8 + len));
+    o += 12 + len;
+  }
+  return Buffer.concat(parts);
+}

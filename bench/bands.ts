@@ -4,7 +4,7 @@ import { publicMapView } from '../src/engine/views/index.js';
 import { encodePng } from '../src/render/encodePng.js';
 import { renderMapCanvas, snapshotLayout } from '../src/render/renderMap.js';
 import { buildStaticLayer } from '../src/render/staticLayer.js';
-import { BAND_ROWS, encodeBands, layerBands } from './bandedPng.js';
+import { BAND_ROWS, encodeBands, idatData, layerBands } from './bandedPng.js';
 import { loadCampaign, p90, timedCpu } from './render.js';
 import { line, median } from './stats.js';
 
@@ -67,15 +67,4 @@ export async function benchBands(rows = BAND_ROWS): Promise<Record<string, numbe
     sharpEncodeMs: m(sharpRuns, 'ms'), sharpEncodeCpuMs: m(sharpRuns, 'cpuMs'),
     bandsChangedPct: Math.round((changed / bands.bands.length) * 1000) / 10, bandsBytes: banded.length, sharpBytes,
   };
-}
-
-/** The zlib stream of a PNG: its IDAT chunks' data joined. */
-function idatData(png: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  for (let o = 8; o + 12 <= png.length;) {
-    const len = png.readUInt32BE(o);
-    if (png.toString('latin1', o + 4, o + 8) === 'IDAT') parts.push(png.subarray(o + 8, o + 8 + len));
-    o += 12 + len;
-  }
-  return Buffer.concat(parts);
 }

@@ -3,7 +3,7 @@ import { createCanvas, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { adler32Combine, encodeBands, layerBands } from '../../bench/bandedPng.js';
+import { adler32Combine, encodeBands, idatData, layerBands } from '../../bench/bandedPng.js';
 
 /**
  * The banded PNG writer measured by `npm run bench -- --bands` (not the bot's encoder: it costs
@@ -12,17 +12,6 @@ import { adler32Combine, encodeBands, layerBands } from '../../bench/bandedPng.j
  * joined IDAT data, equals the drawn pixels; a layer of another size, or a kept chunk damaged in
  * memory, is never used.
  */
-
-/** The zlib stream of a PNG: its IDAT chunks' data joined. */
-function idatData(png: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  for (let o = 8; o + 12 <= png.length;) {
-    const len = png.readUInt32BE(o);
-    if (png.toString('latin1', o + 4, o + 8) === 'IDAT') parts.push(png.subarray(o + 8, o + 8 + len));
-    o += 12 + len;
-  }
-  return Buffer.concat(parts);
-}
 
 function rgbOf(rgba: Uint8Array): Buffer {
   const out = Buffer.alloc((rgba.length / 4) * 3);
