@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, lte, max, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
 import { joinParts, packText, splitParts, unpackText } from './packedText.js';
-import { bound, LAST_INTEGER, oneOff, perConnection, readSoon, runUnanswered } from './prepared.js';
+import { bound, LAST_INTEGER, oneOff, perConnection, readSoon, runUnanswered, writeBackPacked } from './prepared.js';
 import type { journal } from './schema.js';
 
 /** One row of a campaign's journal, as written (docs/replay.md); its storage (`packed`) is the repository's. */
@@ -104,27 +104,12 @@ const insertPacked = perConnection((q, { journal: j }) => q.insert(j).values({
  * Packs up to `limit` plain journal rows written before `before` (an ISO instant), oldest first
  * (the `journal_plain` index): their input, dice and change become one packed value. Answers how
  * many rows it packed; none while fewer than `minRun` are waiting (`packCold`).
- *
- * On SQLite each row is deleted and written again packed, after the rows there are: a row packed
- * where it stood left its page half empty (SQLite never merges a page that is a third full), so a
- * long campaign's file grew to twice what it holds. Deleted, a run of plain rows frees its pages
- * (new rows reuse them), and the packed rows fill fresh ones, one after the other (issue 25).
- * PostgreSQL reuses a row's freed space itself (VACUUM): the rows are updated where they are.
+ * They are written back by `writeBackPacked` (on SQLite into fresh pages).
  */
 export function packJournal(db: Database, before: string, limit: number, minRun = 1): number {
   if (minRun > 1 && coldRows(db).all({ before, limit: minRun }).length < minRun) return 0;
   const rows = plainRows(db).all({ before, limit }).flatMap((r) => (r.change === null ? [] : [{ ...r, packed: packText('journal', joinParts([r.input, r.dice], r.change)) }]));
-  if (rows.length === 0) return 0;
-  if (db.dialect !== 'sqlite') {
-    const pack = packRow(db);
-    for (const r of rows) runUnanswered(pack, { campaignId: r.campaignId, seq: r.seq, packed: r.packed });
-    return rows.length;
-  }
-  const drop = dropRow(db);
-  const insert = insertPacked(db);
-  for (const r of rows) runUnanswered(drop, { campaignId: r.campaignId, seq: r.seq });
-  for (const r of rows) runUnanswered(insert, r);
-  return rows.length;
+  return writeBackPacked(db, rows, (r) => ({ campaignId: r.campaignId, seq: r.seq }), { update: packRow, drop: dropRow, insert: insertPacked });
 }
 
 /** The campaign's journal rows `from` to `to` (inclusive), in order, as stored text (plain or packed alike): the export reads the journal by parts. */

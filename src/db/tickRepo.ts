@@ -2,7 +2,7 @@ import { and, count, desc, eq, isNotNull, lte, max, min, sql } from 'drizzle-orm
 import type { StateJson } from '../engine/campaign/index.js';
 import type { Database } from './client.js';
 import { packText, unpackText } from './packedText.js';
-import { bound, isTrue, perConnection, readSoon, runUnanswered } from './prepared.js';
+import { bound, isTrue, perConnection, readSoon, runUnanswered, writeBackPacked } from './prepared.js';
 import type { ticks } from './schema.js';
 
 /** Whether a half period (by time index) was already played: makes a tick idempotent across triggers and processes. */
@@ -148,23 +148,12 @@ const insertPacked = perConnection((q, { ticks }) => q.insert(ticks).values({
 /**
  * Packs up to `limit` plain frames of ticks played before `before` (an ISO instant), oldest first
  * (the `ticks_plain_frame` index). Answers how many it packed; none while fewer than `minRun` are
- * waiting (`packCold`). On SQLite each row is deleted and written again after the rows there are,
- * as the journal's (`packJournal`): packed where it stood, a row left its page nearly empty.
+ * waiting (`packCold`). They are written back by `writeBackPacked` (on SQLite into fresh pages).
  */
 export function packFrames(db: Database, before: string, limit: number, minRun = 1): number {
   if (minRun > 1 && coldFrames(db).all({ before, limit: minRun }).length < minRun) return 0;
   const rows = plainFrames(db).all({ before, limit }).map((r) => ({ ...r, packed: packText('frame', r.frame) }));
-  if (rows.length === 0) return 0;
-  if (db.dialect !== 'sqlite') {
-    const pack = packFrame(db);
-    for (const r of rows) runUnanswered(pack, { campaignId: r.campaignId, timeIndex: r.timeIndex, packed: r.packed });
-    return rows.length;
-  }
-  const drop = removeTick(db);
-  const insert = insertPacked(db);
-  for (const r of rows) runUnanswered(drop, { campaignId: r.campaignId, timeIndex: r.timeIndex });
-  for (const r of rows) runUnanswered(insert, r);
-  return rows.length;
+  return writeBackPacked(db, rows, (r) => ({ campaignId: r.campaignId, timeIndex: r.timeIndex }), { update: packFrame, drop: removeTick, insert: insertPacked });
 }
 
 const undoFloor = perConnection((q, { ticks }) => q.select({ id: min(ticks.lastEventId) }).from(ticks)
