@@ -113,7 +113,7 @@ describe('replay: the paths outside the transports are the ones enumerated', () 
     const jobs = [...src.matchAll(/^import \{([^}]*)\} from '\.\.\/app\/[^']*';$/gm)].flatMap((m) => (m[1] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '' && !s.startsWith('type ')));
     // Journalled: resumeEndedPauses (pauseEnded), runDueTicks (dueTick, scheduleMissing). No state change:
     // sendReminders (reminder columns), prewarmDue (a read), pruneDelivered and pruneInteractions (outbox and claims),
-    // packCold (how cold rows are stored: every reader gets the same text back, tests/db/packedRows.test.ts).
+    // packCold (how cold rows are stored: every reader gets the same text back, tests/app/packedRows.test.ts).
     // isStoreUnavailable is no job: it tells a lost store from other errors (src/app/handleError.ts).
     const helpers = new Set(['isStoreUnavailable']);
     expect(jobs.filter((j) => !helpers.has(j)).sort()).toEqual(['packCold', 'prewarmDue', 'pruneDelivered', 'pruneInteractions', 'resumeEndedPauses', 'runDueTicks', 'sendReminders']);
