@@ -56,7 +56,8 @@ import { benchWebIdleRss } from './web.js';
  *   DIR` alternates them with another checkout's (built there first), start by start:
  *   startupVsMs and startupNodeVsMs are that checkout's medians (a before beside an after).
  *   startupNodeFirstMs (startupNodeFirstVsMs): one start of the script with the code caches
- *   removed first (src/codeCache.ts), as the first start after a build or an update meets it.
+ *   removed first (src/codeCache.ts): a start with no cache of its flags (the build makes the one
+ *   of `npm start`'s flags: scripts/warmCodeCache.mjs).
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
  *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
@@ -244,7 +245,7 @@ function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {
   figure('startupMs: `npm start` to the first answered command', `${figures.startupMs.toFixed(0)} ms`, '< 600 ms');
   figure('startupNodeMs: the start script alone (no npm, no prestart)', `${figures.startupNodeMs.toFixed(0)} ms`);
   figures.startupNodeFirstMs = starts.here.nodeFirst;
-  figure('startupNodeFirstMs: its first start after the build (no code cache yet; one run)', `${figures.startupNodeFirstMs.toFixed(0)} ms`);
+  figure('startupNodeFirstMs: a start with no code cache of its flags (one run)', `${figures.startupNodeFirstMs.toFixed(0)} ms`);
   if (starts.vs === undefined) return;
   figures.startupNodeFirstVsMs = starts.vs.nodeFirst;
   figures.startupVsMs = median(starts.vs.npm);

@@ -51,7 +51,7 @@ export async function startOnce(root: string, databasePath: string, via: 'npm' |
 export interface StartTimes {
   readonly npm: number[];
   readonly node: number[];
-  /** The start script's first start after the build, with no code cache yet (it writes one): what the first start after an update meets. */
+  /** A start of the script with no code cache of its flags (it compiles, then writes one): what a start under other flags meets. */
   readonly nodeFirst: number;
 }
 

@@ -4,7 +4,8 @@
  * the compiled code reads at run time next to it: assets/ (scenarios, rules tables),
  * migrations/ and migrations-pg/ (the SQL a SQLite or PostgreSQL database is brought up to date with). `npm start` then runs
  * `node dist/src/main.js` directly: no npm -> tsx -> node chain between a supervisor's signal and
- * the bot.
+ * the bot. The build ends with one start of the built bot as `npm start` runs it, which leaves the
+ * bundle's V8 code cache beside it (scripts/warmCodeCache.mjs), so even the first start is warm.
  *
  * `--if-stale` (the prestart step) builds only when a source, asset, migration or config file is
  * newer than the last build, so `npm start` after `npm install` on a fresh clone builds once and
@@ -17,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { distUpToDate, takeBuildLock } from './buildState.mjs';
 import { bundleMain } from './bundle.mjs';
+import { warmCodeCache } from './warmCodeCache.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -68,6 +70,9 @@ for (const dir of ['assets', 'migrations', 'migrations-pg']) {
 }
 await bundleMain(dist);
 await keepFreshDatabase(dist);
+// The bundle's code cache, made now by one start as `npm start` runs it (scripts/warmCodeCache.mjs).
+const unwarmed = warmCodeCache(root);
+if (unwarmed !== undefined) process.stderr.write(`No code cache made (the first start will compile the bot and make it): ${unwarmed}\n`);
 mkdirSync(dist, { recursive: true });
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
 process.stderr.write('Built dist/.\n');

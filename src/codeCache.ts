@@ -18,7 +18,8 @@ import vm from 'node:vm';
  * a damaged one is never trusted. With no usable cache the bundle compiles as it would without one,
  * and a new cache is written once the start is over (a few seconds after, or at exit, whichever is
  * first), under another name then renamed into place; a folder the bot cannot write leaves it
- * without one.
+ * without one. The build makes the cache of `npm start`'s flags itself (scripts/warmCodeCache.mjs:
+ * one start that answers `/help` and exits), so a first start after a build finds it too.
  */
 
 /** How a start went, for the tests. */
