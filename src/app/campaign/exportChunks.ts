@@ -42,8 +42,13 @@ export interface PartSizes {
   readonly contacts?: number;
 }
 
-/** A season of 1,200 half periods is ~33,000 entries and ~84,000 events: ~65 parts, an open tail under ~1 MB; ~1,900 closed contacts (3.8 MB): ~15 runs. */
-const PART_SIZES: Required<PartSizes> = { journal: 512, events: 2048, contacts: 128 };
+/**
+ * A season of 1,200 half periods is ~33,000 entries and ~86,000 events: ~65 journal parts and ~167 of events, an open tail of
+ * at most 511 entries and 511 final events (plus those an undo may still withdraw); ~1,900 closed contacts (3.8 MB): ~15 runs.
+ * Parts of 512 events rather than 2,048: a reused export reads ~900 tail rows, not ~2,400 (220 vs 315 ms median, load 5-6),
+ * for a file 0.85% larger compressed (more gzip members).
+ */
+const PART_SIZES: Required<PartSizes> = { journal: 512, events: 512, contacts: 128 };
 
 const gzipAsync = promisify(gzip);
 const MAGIC = Buffer.from('VLMREXP1');
