@@ -122,15 +122,6 @@ function scratchCanvas(width: number, height: number): Canvas {
   return canvas;
 }
 
-/**
- * Gives the scratch canvases back (a render thread calls it once idle, before it collects): a 10 MB
- * canvas costs well under a millisecond to make again (fresh zeroed pages, all overwritten by the
- * layer's copy), and held between pictures it is resident memory of an idle bot.
- */
-export function dropScratchCanvases(): void {
-  scratch.clear();
-}
-
 /** `renderMap` in this thread: draws with the cached static layer and encodes. */
 export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
   const layer = staticLayerFor(map, options, view.kind);
@@ -153,11 +144,7 @@ export function renderMapCanvas(map: MapModel, view: MapView, options: RenderMap
 function drawSnapshot(canvas: Canvas, layer: StaticLayer, view: MapView, options: RenderMapOptions): void {
   const ctx = canvas.getContext('2d');
   ctx.save();
-  // Copied, not blended: every pixel is the layer's whatever the canvas held (a scratch canvas
-  // reused, or a fresh one), and Skia skips the blend (measured 10-20 % less CPU for this copy).
-  ctx.globalCompositeOperation = 'copy';
   ctx.drawImage(layer.canvas, 0, 0);
-  ctx.globalCompositeOperation = 'source-over';
   ctx.scale(layer.scale, layer.scale);
   drawOverlay(ctx, layer, view, { labels: options.labels ?? true, title: options.title });
   ctx.restore();

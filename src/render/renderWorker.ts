@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildMap, type MapModel } from '../engine/map/index.js';
 import { renderBattlefieldHere } from './battlefield.js';
 import { setLayerCacheDir } from './layerCacheDir.js';
-import { clearRenderCache, dropScratchCanvases, renderCacheStatsHere, renderMapHere } from './renderMap.js';
+import { clearRenderCache, renderCacheStatsHere, renderMapHere } from './renderMap.js';
 import type { RenderReply, RenderRequest } from './renderProtocol.js';
 import { lowerEncoderThreads, lowerThisThreadPriority } from './threadPriority.js';
 
@@ -71,22 +71,20 @@ const COLLECT_EVERY = 3;
 
 /**
  * Collects once no picture has been asked for a moment (a burst of pictures is collected once,
- * after it, with the scratch canvas given back), and at once when COLLECT_EVERY pictures were
- * finished since the last collection.
+ * after it), or at once when COLLECT_EVERY pictures were finished since the last collection.
  */
 function collectWhenIdle(): void {
   if (!collect) return;
   if (++sinceCollect >= COLLECT_EVERY) {
     sinceCollect = 0;
     collect();
+    return;
   }
   if (inHand > 0) return;
   clearTimeout(collectTimer);
   collectTimer = setTimeout(() => {
     if (inHand > 0) return;
     sinceCollect = 0;
-    // Idle: the scratch canvas goes too (made again by the next picture), not within a burst.
-    dropScratchCanvases();
     collect();
   }, 25);
   collectTimer.unref();
