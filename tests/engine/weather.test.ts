@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import table from '../../assets/rules/weather-table.json' with { type: 'json' };
 import { createRngState, SeededDice } from '../../src/engine/dice/dice.js';
-import { DEFAULT_WEATHER_TABLE, FIRST_MORNING, type Sky, type WeatherState } from '../../src/engine/weather/index.js';
+import { defaultWeatherTable, FIRST_MORNING, type Sky, type WeatherState } from '../../src/engine/weather/index.js';
 import { parseWeatherTable, weatherColumn, type WeatherTable } from '../../src/engine/weather/weatherTable.js';
 import { rollHalfPersistence } from '../../src/engine/weather/rollHalfPersistence.js';
 import { rollPeriodWeather } from '../../src/engine/weather/rollPeriodWeather.js';
@@ -13,18 +13,24 @@ describe('RULINGS 2a weather table as data', () => {
   it('GIVEN the bundled JSON WHEN parsed THEN it is the default table, six rows a column', () => {
     const parsed = parseWeatherTable(table);
     expect(parsed.ok).toBe(true);
-    expect(DEFAULT_WEATHER_TABLE).toEqual(table);
-    for (const col of ['clear', 'cloudy', 'rainy'] as const) expect(DEFAULT_WEATHER_TABLE.columns[col]).toHaveLength(6);
+    expect(defaultWeatherTable()).toEqual(table);
+    for (const col of ['clear', 'cloudy', 'rainy'] as const) expect(defaultWeatherTable().columns[col]).toHaveLength(6);
+  });
+
+  it('GIVEN the default table, checked on first use THEN every use gets the one checked table', () => {
+    const first = defaultWeatherTable();
+    expect(first).not.toBe(table); // zod's checked copy, not the raw JSON
+    expect(defaultWeatherTable()).toBe(first);
   });
 
   it('GIVEN the default table THEN its rows are those of RULINGS 2a', () => {
-    const results = (col: 'clear' | 'cloudy' | 'rainy') => DEFAULT_WEATHER_TABLE.columns[col].map((r) => `${r.result}${r.change ? '>' : ''}`);
+    const results = (col: 'clear' | 'cloudy' | 'rainy') => defaultWeatherTable().columns[col].map((r) => `${r.result}${r.change ? '>' : ''}`);
     expect(results('clear')).toEqual(['noChange', 'noChange', 'noChange', 'noChange', 'noChange', 'cloudy>']);
     expect(results('cloudy')).toEqual(['noChange', 'noChange', 'clears>', 'noChange', 'noChange', 'rain>']);
     expect(results('rainy')).toEqual(['lightRain', 'lightRain', 'cloudy>', 'cloudy>', 'hardRain', 'hardRain']);
-    expect(DEFAULT_WEATHER_TABLE.fogWindDie).toEqual(['fog', 'none', 'none', 'none', 'none', 'wind']);
-    expect(DEFAULT_WEATHER_TABLE.windTypeDie).toEqual(['calm', 'none', 'none', 'none', 'highWinds', 'gale']);
-    expect(DEFAULT_WEATHER_TABLE.persistence).toEqual({ sides: 6, fog: [1, 2], wind: [1] });
+    expect(defaultWeatherTable().fogWindDie).toEqual(['fog', 'none', 'none', 'none', 'none', 'wind']);
+    expect(defaultWeatherTable().windTypeDie).toEqual(['calm', 'none', 'none', 'none', 'highWinds', 'gale']);
+    expect(defaultWeatherTable().persistence).toEqual({ sides: 6, fog: [1, 2], wind: [1] });
   });
 
   it('GIVEN a table whose rainy column says "rain" WHEN parsed THEN it is refused as weather.badTable', () => {
@@ -158,7 +164,7 @@ describe('000 Fog and Wind Dice: persistence at each half period', () => {
   });
 
   it('GIVEN a replacement table (fog goes on on 1-4) THEN its faces are used', () => {
-    const custom: WeatherTable = { ...DEFAULT_WEATHER_TABLE, persistence: { sides: 6, fog: [1, 2, 3, 4], wind: [1] } };
+    const custom: WeatherTable = { ...defaultWeatherTable(), persistence: { sides: 6, fog: [1, 2, 3, 4], wind: [1] } };
     expect(rollHalfPersistence(sky('clear', { fog: true }), scripted(4), custom).persisted).toBe(true);
     expect(rollHalfPersistence(sky('clear', { fog: true }), scripted(4)).persisted).toBe(false);
   });

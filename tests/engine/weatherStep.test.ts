@@ -7,7 +7,7 @@ import { mapSchema } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { createWeatherStep } from '../../src/engine/weather/weatherStep.js';
-import { DEFAULT_WEATHER_TABLE, droughtTrack, FIRST_MORNING, weatherEffects, weatherStep, type WeatherState } from '../../src/engine/weather/index.js';
+import { defaultWeatherTable, droughtTrack, FIRST_MORNING, weatherEffects, weatherStep, type WeatherState } from '../../src/engine/weather/index.js';
 import { type WeatherTable } from '../../src/engine/weather/weatherTable.js';
 
 const map = buildMap(mapSchema.parse({ width: 2, height: 2, terrain: ['cc', 'cc'] }));
@@ -186,9 +186,9 @@ describe('RULINGS 7: determinism and purity', () => {
 describe('RULINGS 2a: a scenario may replace the table', () => {
   it('GIVEN a table whose clear column always turns cloudy THEN the step rolls on it', () => {
     const alwaysCloudy: WeatherTable = {
-      ...DEFAULT_WEATHER_TABLE,
+      ...defaultWeatherTable(),
       name: 'always cloudy',
-      columns: { ...DEFAULT_WEATHER_TABLE.columns, clear: Array.from({ length: 4 }, () => ({ result: 'cloudy' as const })) },
+      columns: { ...defaultWeatherTable().columns, clear: Array.from({ length: 4 }, () => ({ result: 'cloudy' as const })) },
     };
     const dice = scripted(2);
     const out = createWeatherStep(alwaysCloudy)({ state: campaign({ day: 1, half: 2 }), map, dice, weather: weatherEffects(FIRST_MORNING, DEFAULT_SETTINGS) });

@@ -1,7 +1,7 @@
 import { movementProfile } from '../../engine/profiles/index.js';
 import type { CampaignSettings } from '../../engine/state/index.js';
 import {
-  CURE_STEP, CURE_UNITS, CURE_WAIT, DEFAULT_WEATHER_TABLE, DROUGHT_STAGES, FERRIES_CLOSED_FROM_LEVEL, FORDS_CLOSED_FROM_LEVEL,
+  CURE_STEP, CURE_UNITS, CURE_WAIT, defaultWeatherTable, DROUGHT_STAGES, FERRIES_CLOSED_FROM_LEVEL, FORDS_CLOSED_FROM_LEVEL,
   FOG_YARDS_PER_PIP, RAIN_LEVEL_FACTORS, WEATHER_COLUMNS, weatherEffects, type WeatherEffects, type WeatherResult,
 } from '../../engine/weather/index.js';
 import { FIRST_MORNING, type Wind } from '../../engine/weather/index.js';
@@ -22,7 +22,7 @@ function missiles(e: WeatherEffects): string {
 }
 
 export function weather(settings: CampaignSettings): TopicAnswer {
-  const t = DEFAULT_WEATHER_TABLE;
+  const t = defaultWeatherTable();
   const sides = Math.max(...WEATHER_COLUMNS.map((c) => t.columns[c].length));
   const rows = Array.from({ length: sides }, (_, i) => [i + 1, ...WEATHER_COLUMNS.map((c) => {
     const e = t.columns[c][i];

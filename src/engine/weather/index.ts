@@ -10,4 +10,4 @@ export { FIRST_MORNING, NO_WEATHER_EFFECTS } from './types.js';
 export { FERRIES_CLOSED_FROM_LEVEL, FOG_YARDS_PER_PIP, FORDS_CLOSED_FROM_LEVEL, RAIN_LEVEL_FACTORS, weatherEffects } from './weatherEffects.js';
 export { type WeatherEvent } from './weatherEvents.js';
 export { weatherStep } from './weatherStep.js';
-export { DEFAULT_WEATHER_TABLE, WEATHER_COLUMNS, type WeatherResult } from './weatherTable.js';
+export { defaultWeatherTable, WEATHER_COLUMNS, type WeatherResult } from './weatherTable.js';

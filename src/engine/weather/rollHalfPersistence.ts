@@ -1,5 +1,5 @@
 import type { Dice } from '../dice/index.js';
-import { DEFAULT_WEATHER_TABLE, type WeatherTable } from './weatherTable.js';
+import { defaultWeatherTable, type WeatherTable } from './weatherTable.js';
 import type { WeatherState } from '../state/index.js';
 
 /** What a persistence roll was for: fog, a wind phenomenon, or nothing to roll for. */
@@ -27,7 +27,7 @@ export function currentPhenomenon(weather: WeatherState): Phenomenon | undefined
  * Called at each half period (and at a period start whose weather roll showed no change).
  * @see 000 Fog and Wind Dice
  */
-export function rollHalfPersistence(weather: WeatherState, dice: Dice, table: WeatherTable = DEFAULT_WEATHER_TABLE): PersistenceRoll {
+export function rollHalfPersistence(weather: WeatherState, dice: Dice, table: WeatherTable = defaultWeatherTable()): PersistenceRoll {
   const phenomenon = currentPhenomenon(weather);
   if (phenomenon === undefined) return { weather, persisted: false };
   const isFog = phenomenon === 'fog';

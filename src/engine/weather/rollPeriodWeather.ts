@@ -1,6 +1,6 @@
 import type { Dice } from '../dice/index.js';
 import { currentPhenomenon, rollHalfPersistence, type Phenomenon, type PersistenceRoll } from './rollHalfPersistence.js';
-import { DEFAULT_WEATHER_TABLE, weatherColumn, type WeatherColumn, type WeatherResult, type WeatherTable } from './weatherTable.js';
+import { defaultWeatherTable, weatherColumn, type WeatherColumn, type WeatherResult, type WeatherTable } from './weatherTable.js';
 import type { Sky, WeatherState } from '../state/index.js';
 
 /** One roll on a column of the weather table. */
@@ -67,7 +67,7 @@ function rollColumn(column: WeatherColumn, table: WeatherTable, dice: Dice, purp
  * @see 000 Fog and Wind Dice
  * @see RULINGS 2a
  */
-export function rollPeriodWeather(weather: WeatherState, dice: Dice, table: WeatherTable = DEFAULT_WEATHER_TABLE): PeriodWeatherRoll {
+export function rollPeriodWeather(weather: WeatherState, dice: Dice, table: WeatherTable = defaultWeatherTable()): PeriodWeatherRoll {
   // 1. The weather table.
   const column = weatherColumn(weather.sky);
   const first = rollColumn(column, table, dice, `weather (${column} column)`);

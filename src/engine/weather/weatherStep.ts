@@ -8,7 +8,7 @@ import { closeDroughtPeriod, closeDroughtWeek } from './drought.js';
 import { closeRainPeriod } from './rainLevel.js';
 import { rollHalfPersistence } from './rollHalfPersistence.js';
 import { rollPeriodWeather, type PeriodWeatherRoll } from './rollPeriodWeather.js';
-import { DEFAULT_WEATHER_TABLE, type WeatherTable } from './weatherTable.js';
+import { defaultWeatherTable, type WeatherTable } from './weatherTable.js';
 
 /** The weather for the half period starting, and the public facts of the step. */
 export interface WeatherAdvance {
@@ -62,7 +62,7 @@ function advanceWeather(
   clock: GameTime,
   settings: Pick<CampaignSettings, 'drought' | 'profile' | 'temperature'>,
   baseDice: Dice,
-  table: WeatherTable = DEFAULT_WEATHER_TABLE,
+  table: WeatherTable = defaultWeatherTable(),
 ): WeatherAdvance {
   const shown = (w: WeatherState, rolls: readonly DiceRoll[]) => ({ time: clock, weather: w, drought: settings.drought, profile: settings.profile, ...(settings.temperature !== 'moderate' ? { temperature: settings.temperature } : {}), rolls });
   if (isFirstMorning(clock)) return { weather, facts: [{ type: 'weatherRolled', audience: PUBLIC, data: { ...shown(weather, []), roll: 'opening' } }] };
@@ -87,12 +87,13 @@ function advanceWeather(
 }
 
 /**
- * A weather step for a tick, rolling on the given table (a scenario may bring its own).
+ * A weather step for a tick, rolling on the given table (a scenario may bring its own), or on
+ * the default one, checked on the first roll (src/engine/weather/weatherTable.ts).
  * The tick should compute WeatherEffects from the returned state for the steps after it.
  */
-export function createWeatherStep(table: WeatherTable = DEFAULT_WEATHER_TABLE): TickStep<WeatherEvent> {
+export function createWeatherStep(table?: WeatherTable): TickStep<WeatherEvent> {
   return ({ state, dice }) => {
-    const { weather, facts } = advanceWeather(state.weather, state.clock, state.settings, dice, table);
+    const { weather, facts } = advanceWeather(state.weather, state.clock, state.settings, dice, table ?? defaultWeatherTable());
     return { state: weather === state.weather ? state : { ...state, weather }, events: tell(facts, describeWeatherFact, namesOf(state.armies)) };
   };
 }

@@ -51,63 +51,78 @@ export interface WeatherTable {
   };
 }
 
-const entrySchema = z
-  .object({
-    result: z.enum(WEATHER_RESULTS),
-    change: z.boolean().optional(),
-    note: z.string().optional(),
-  })
-  .strict();
+/**
+ * The weather table format, built on first use (not at module load: a start that answers its first
+ * command before any weather is rolled or shown never builds it; issue 25, startupMs).
+ */
+let tableSchema: ReturnType<typeof buildTableSchema> | undefined;
 
-const column = z.array(entrySchema).min(2, 'needs at least two rows (one per face of the die)');
+function buildTableSchema() {
+  const entrySchema = z
+    .object({
+      result: z.enum(WEATHER_RESULTS),
+      change: z.boolean().optional(),
+      note: z.string().optional(),
+    })
+    .strict();
 
-const weatherTableSchema = z
-  .object({
-    name: z.string().min(1),
-    columns: z
-      .object({
-        clear: column,
-        cloudy: column,
-        rainy: column.refine((rows) => rows.every((r) => r.result !== 'rain'), {
-          message: 'the rainy column may not say "rain" (it would send the roll back to itself)',
+  const column = z.array(entrySchema).min(2, 'needs at least two rows (one per face of the die)');
+
+  return z
+    .object({
+      name: z.string().min(1),
+      columns: z
+        .object({
+          clear: column,
+          cloudy: column,
+          rainy: column.refine((rows) => rows.every((r) => r.result !== 'rain'), {
+            message: 'the rainy column may not say "rain" (it would send the roll back to itself)',
+          }),
+        })
+        .strict(),
+      fogWindDie: z.array(z.enum(['none', 'fog', 'wind'])).min(2),
+      windTypeDie: z.array(z.enum(['none', 'calm', 'highWinds', 'gale'])).min(2),
+      persistence: z
+        .object({
+          sides: z.number().int().min(2),
+          fog: z.array(z.number().int().min(1)),
+          wind: z.array(z.number().int().min(1)),
+        })
+        .strict()
+        .refine((p) => [...p.fog, ...p.wind].every((f) => f <= p.sides), {
+          message: 'persistence faces must lie between 1 and the number of sides',
         }),
-      })
-      .strict(),
-    fogWindDie: z.array(z.enum(['none', 'fog', 'wind'])).min(2),
-    windTypeDie: z.array(z.enum(['none', 'calm', 'highWinds', 'gale'])).min(2),
-    persistence: z
-      .object({
-        sides: z.number().int().min(2),
-        fog: z.array(z.number().int().min(1)),
-        wind: z.array(z.number().int().min(1)),
-      })
-      .strict()
-      .refine((p) => [...p.fog, ...p.wind].every((f) => f <= p.sides), {
-        message: 'persistence faces must lie between 1 and the number of sides',
-      }),
-  })
-  .strict();
+    })
+    .strict();
+}
 
 /**
  * Checks a parsed JSON document against the weather table format. A bad table is refused with
  * the code 'weather.badTable' and every problem found, listed by path.
  */
 export function parseWeatherTable(doc: unknown): Result<WeatherTable> {
-  const parsed = weatherTableSchema.safeParse(doc);
+  tableSchema ??= buildTableSchema();
+  const parsed = tableSchema.safeParse(doc);
   if (parsed.success) return ok(parsed.data);
   const problems = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(table)'}: ${i.message}`);
   return fail('weather.badTable', `The weather table is not valid: ${problems.join('; ')}`, { problems });
 }
 
-function loadDefaultTable(): WeatherTable {
+let defaultTable: WeatherTable | undefined;
+
+/**
+ * The reconstructed Chainmail table of RULINGS 2a, read from assets/rules/weather-table.json and
+ * checked against the format on first use (then kept): the first command after a start does not pay
+ * for the check unless it rolls or shows the weather, and the table is never used unchecked.
+ */
+export function defaultWeatherTable(): WeatherTable {
+  if (defaultTable !== undefined) return defaultTable;
   const result = parseWeatherTable(table);
   // The bundled table is project data: if it is broken, that is a bug and must fail loudly.
   if (!result.ok) throw new Error(result.violation.message);
-  return result.value;
+  defaultTable = result.value;
+  return defaultTable;
 }
-
-/** The reconstructed Chainmail table of RULINGS 2a, read from assets/rules/weather-table.json. */
-export const DEFAULT_WEATHER_TABLE: WeatherTable = loadDefaultTable();
 
 /** The column of the table to roll on for the current sky. @see RULINGS 2a */
 export function weatherColumn(sky: Sky): WeatherColumn {
