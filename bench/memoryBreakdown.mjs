@@ -71,7 +71,7 @@ export async function dropEach(app, dist, report) {
   const { stateCacheOf } = await import(new URL('app/stateCache.js', dist).href);
   const layers = await pool.workerCacheStats();
   pool.clearWorkerCaches();
-  await report('dropped pictures and static layers', { workerStaticLayers: { entries: layers.entries, mb: mb(layers.bytes) }, workerHeapMb: mb(layers.threadHeapBytes ?? 0), workerScratchMb: mb(layers.scratchBytes ?? 0), workerExternalMb: mb(layers.threadExternalBytes ?? 0) });
+  await report('dropped pictures and static layers', { workerStaticLayers: { entries: layers.entries, mb: mb(layers.bytes) }, workerHeapMb: mb(layers.threadHeapBytes ?? 0), workerExternalMb: mb(layers.threadExternalBytes ?? 0) });
   const cache = stateCacheOf(app);
   const copies = cache.size;
   for (const id of app.statics.keys()) cache.delete(id);

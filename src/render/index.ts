@@ -8,12 +8,10 @@ import { configureRenderPool, runPicture } from './renderPool.js';
 /**
  * Map and battlefield pictures, drawn and encoded on render threads (renderPool.ts) so the bot's
  * event loop never waits on one. This thread sends plain data and loads the drawing code (canvas,
- * fonts) only if no render thread can start and it must draw itself. `warm`: a pre-warm's picture
- * (draw it with `reuse: false`): the thread keeps its canvas for the next picture, the due tick's,
- * where after any other picture it gives the canvas back once idle (renderWorker.ts).
+ * fonts) only if no render thread can start and it must draw itself.
  */
-export async function renderMap(map: MapModel, view: MapView, options: RenderMapOptions, how: { readonly reuse?: boolean; readonly warm?: boolean } = {}): Promise<Buffer> {
-  return runPicture({ kind: 'map', key: mapKey(map, options.cacheKey), data: () => map.data, view, options, ...(how.warm === true ? { warm: true } : {}) },
+export async function renderMap(map: MapModel, view: MapView, options: RenderMapOptions, how: { readonly reuse?: boolean } = {}): Promise<Buffer> {
+  return runPicture({ kind: 'map', key: mapKey(map, options.cacheKey), data: () => map.data, view, options },
     async () => (await import('./renderMap.js')).renderMapHere(map, view, options), how);
 }
 

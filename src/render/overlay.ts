@@ -194,10 +194,11 @@ function drawTokens(ctx: Ctx, layout: MapLayout, view: MapView, plan: LabelPlan)
     if (p) plan.obstacles.push(tokenBox(p, s));
   }
   const looks = new Set<string>();
+  const m = ctx.getTransform();
   for (const t of ordered) {
     const p = positions.get(t.armyId);
     if (!p) continue;
-    blitToken(ctx, t, p, s, looks);
+    blitToken(ctx, t, p, s, looks, m);
     const fpx = tokenFontPx(s);
     const main = t.own && t.strengthPct !== undefined ? `${t.label}  ${t.strengthPct}%` : t.label;
     const lines: { text: string; font: string; colour: string }[] = [{ text: main, font: font(fpx, 'sans', { weight: 600 }), colour: INK.label }];

@@ -22,6 +22,9 @@ export class RectIndex {
   /** The last query that met each rectangle (no rectangle counted twice). */
   private seen = new Int32Array(64);
   private query = 0;
+  /** The rectangles the current query met (the first `hitCount`). */
+  private hits = new Int32Array(64);
+  private hitCount = 0;
 
   /** `linearMax`: up to this many rectangles taken, a query walks the list (LINEAR_MAX). */
   constructor(private readonly cell: number, private readonly linearMax = LINEAR_MAX) {}
@@ -58,24 +61,31 @@ export class RectIndex {
       return n;
     }
     this.query++;
-    const hits: number[] = [];
-    for (const i of this.wide) this.meet(i, hits);
+    this.hitCount = 0;
+    for (const i of this.wide) this.meet(i);
     for (let cy = span.y0; cy <= span.y1; cy++) {
       for (let cx = span.x0; cx <= span.x1; cx++) {
         const list = this.cells.get(cellKey(cx, cy));
-        if (list) for (const i of list) this.meet(i, hits);
+        if (list) for (const i of list) this.meet(i);
       }
     }
-    hits.sort((a, b) => a - b);
+    // One buffer for every query, sorted numerically in place: an array and a comparator sort a
+    // query were most of the query's cost (every candidate spot of every label of an 800-army map).
+    const hits = this.hits.subarray(0, this.hitCount).sort();
     let n = 0;
     for (const i of hits) n += overlapArea(g, this.rects[i] as Rect);
     return n;
   }
 
-  private meet(i: number, hits: number[]): void {
+  private meet(i: number): void {
     if (this.seen[i] === this.query) return;
     this.seen[i] = this.query;
-    hits.push(i);
+    if (this.hitCount === this.hits.length) {
+      const grown = new Int32Array(this.hits.length * 2);
+      grown.set(this.hits);
+      this.hits = grown;
+    }
+    this.hits[this.hitCount++] = i;
   }
 
   /** The cells a rectangle touches (edges included), or undefined when it is too large or not finite to bucket. */

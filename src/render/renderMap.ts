@@ -111,10 +111,6 @@ function scratchCanvas(width: number, height: number): Canvas {
   let canvas = scratch.get(key);
   if (canvas) {
     scratch.delete(key);
-    if (canvas.width !== width || canvas.height !== height) {
-      canvas.width = width;
-      canvas.height = height;
-    }
   } else {
     canvas = createCanvas(width, height);
     for (const k of scratch.keys()) {
@@ -124,27 +120,6 @@ function scratchCanvas(width: number, height: number): Canvas {
   }
   scratch.set(key, canvas);
   return canvas;
-}
-
-/** Pixel bytes of the scratch canvases this thread holds. */
-export function scratchBytes(): number {
-  let bytes = 0;
-  for (const canvas of scratch.values()) if (canvas.width > 1) bytes += canvas.width * canvas.height * 4;
-  return bytes;
-}
-
-/**
- * Gives the scratch canvases' pixels back (a render thread calls it once idle, before it collects):
- * each is shrunk to one pixel, the canvas object and its context kept, and grown again by the next
- * picture. Held between pictures, a kept canvas was 20-35 MB of an idle bot's resident memory
- * (rss100Mb, alternated medians); growing it again costs the next picture its first drawing into
- * fresh pages, 8-13 ms for the 1600 px map, so a pre-warm's picture keeps it (renderWorker.ts).
- */
-export function dropScratchCanvases(): void {
-  for (const canvas of scratch.values()) {
-    canvas.width = 1;
-    canvas.height = 1;
-  }
 }
 
 /** `renderMap` in this thread: draws with the cached static layer and encodes. */
@@ -169,11 +144,7 @@ export function renderMapCanvas(map: MapModel, view: MapView, options: RenderMap
 function drawSnapshot(canvas: Canvas, layer: StaticLayer, view: MapView, options: RenderMapOptions): void {
   const ctx = canvas.getContext('2d');
   ctx.save();
-  // Copied, not blended: every pixel is the layer's whatever the canvas held (a scratch canvas
-  // reused, or a fresh one), and Skia skips the blend (measured 10-20 % less CPU for this copy).
-  ctx.globalCompositeOperation = 'copy';
   ctx.drawImage(layer.canvas, 0, 0);
-  ctx.globalCompositeOperation = 'source-over';
   ctx.scale(layer.scale, layer.scale);
   drawOverlay(ctx, layer, view, { labels: options.labels ?? true, title: options.title });
   ctx.restore();

@@ -38,7 +38,7 @@ export class RenderThreadDied extends Error {
 }
 
 export type PictureJob =
-  | { readonly kind: 'map'; readonly key: string; readonly data: () => MapData; readonly view: MapView; readonly options: RenderMapOptions; readonly warm?: boolean }
+  | { readonly kind: 'map'; readonly key: string; readonly data: () => MapData; readonly view: MapView; readonly options: RenderMapOptions }
   | { readonly kind: 'battlefield'; readonly sketch: BattlefieldSketch };
 
 interface Task {
@@ -222,7 +222,7 @@ export async function workerCacheStats(): Promise<CacheStats> {
     s.worker.postMessage({ id, kind: 'stats' } satisfies RenderRequest);
   })));
   const add = (k: keyof CacheStats): number => all.reduce((sum, r) => sum + (r.stats?.[k] ?? 0), 0);
-  return { entries: add('entries'), bytes: add('bytes'), threadHeapBytes: add('threadHeapBytes'), threadExternalBytes: add('threadExternalBytes'), scratchBytes: add('scratchBytes'), idleSincePicture: add('idleSincePicture') };
+  return { entries: add('entries'), bytes: add('bytes'), threadHeapBytes: add('threadHeapBytes'), threadExternalBytes: add('threadExternalBytes') };
 }
 
 /**
@@ -277,7 +277,7 @@ function send(slot: Slot, task: Task): void {
   if (job.kind === 'map') {
     const first = !slot.known.has(job.key);
     slot.known.add(job.key);
-    request = { id, kind: 'map', key: job.key, view: job.view, options: job.options, ...(first ? { data: job.data() } : {}), ...(job.warm === true ? { warm: true } : {}) };
+    request = { id, kind: 'map', key: job.key, view: job.view, options: job.options, ...(first ? { data: job.data() } : {}) };
   } else {
     request = { id, kind: 'battlefield', sketch: job.sketch };
   }

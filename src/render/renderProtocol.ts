@@ -11,16 +11,11 @@ export interface CacheStats {
   /** The render threads' own V8 heaps and the memory outside them their objects hold (pixel copies), in bytes (diagnosis: bench/memoryBreakdown.mjs). */
   readonly threadHeapBytes?: number;
   readonly threadExternalBytes?: number;
-  /** Pixel bytes of the scratch canvases the render threads hold (given back when a thread goes idle, renderWorker.ts). */
-  readonly scratchBytes?: number;
-  /** Render threads that have run their idle collection since their last picture (tests wait for it). */
-  readonly idleSincePicture?: number;
 }
 
 /** A job as a worker receives it. `id` 0 asks for no answer. */
 export type RenderRequest =
-  /** `warm`: a pre-warm's picture (thrown away): the thread keeps its scratch canvas for the picture that follows (the due tick's). */
-  | { readonly id: number; readonly kind: 'map'; readonly key: string; readonly data?: MapData; readonly view: MapView; readonly options: RenderMapOptions; readonly warm?: boolean }
+  | { readonly id: number; readonly kind: 'map'; readonly key: string; readonly data?: MapData; readonly view: MapView; readonly options: RenderMapOptions }
   | { readonly id: number; readonly kind: 'battlefield'; readonly sketch: BattlefieldSketch }
   | { readonly id: number; readonly kind: 'clear' }
   | { readonly id: number; readonly kind: 'stats' };

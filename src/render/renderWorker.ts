@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildMap, type MapModel } from '../engine/map/index.js';
 import { renderBattlefieldHere } from './battlefield.js';
 import { setLayerCacheDir } from './layerCacheDir.js';
-import { clearRenderCache, dropScratchCanvases, renderCacheStatsHere, renderMapHere, scratchBytes } from './renderMap.js';
+import { clearRenderCache, renderCacheStatsHere, renderMapHere } from './renderMap.js';
 import type { RenderReply, RenderRequest } from './renderProtocol.js';
 import { lowerEncoderThreads, lowerThisThreadPriority } from './threadPriority.js';
 
@@ -58,14 +58,6 @@ const collect = ((): (() => void) | undefined => {
   }
 })();
 let inHand = 0;
-/**
- * The last picture was a pre-warm's (`warm`): the picture that follows is a due tick's, so the
- * scratch canvas is kept for it rather than given back (its first drawing into fresh pages costs
- * 8-13 ms a 1600 px map: page faults).
- */
-let keepScratch = false;
-/** The idle collection has run since the last picture (the stats say it: tests wait for it). */
-let idleSincePicture = false;
 let collectTimer: NodeJS.Timeout | undefined;
 /** Pictures finished since the last collection. */
 let sinceCollect = 0;
@@ -79,25 +71,21 @@ const COLLECT_EVERY = 3;
 
 /**
  * Collects once no picture has been asked for a moment (a burst of pictures is collected once,
- * after it, with the scratch canvas given back), and at once when COLLECT_EVERY pictures were
- * finished since the last collection.
+ * after it), or at once when COLLECT_EVERY pictures were finished since the last collection.
  */
 function collectWhenIdle(): void {
   if (!collect) return;
   if (++sinceCollect >= COLLECT_EVERY) {
     sinceCollect = 0;
     collect();
+    return;
   }
   if (inHand > 0) return;
   clearTimeout(collectTimer);
   collectTimer = setTimeout(() => {
     if (inHand > 0) return;
     sinceCollect = 0;
-    // Idle: the scratch canvas goes too (made again by the next picture), not within a burst,
-    // nor after a pre-warm (the due tick's picture comes next).
-    if (!keepScratch) dropScratchCanvases();
     collect();
-    idleSincePicture = true;
   }, 25);
   collectTimer.unref();
 }
@@ -116,8 +104,6 @@ function answerPicture(id: number, png: Buffer): void {
 async function handle(req: RenderRequest): Promise<void> {
   switch (req.kind) {
     case 'map': {
-      keepScratch = req.warm === true;
-      idleSincePicture = false;
       const map = modelFor(req.key, req.data);
       if (!map) {
         port?.postMessage({ id: req.id, needMap: true } satisfies RenderReply);
@@ -135,7 +121,7 @@ async function handle(req: RenderRequest): Promise<void> {
     case 'stats': {
       // In a worker, heapTotal and external are this thread's.
       const { heapTotal, external } = process.memoryUsage();
-      port?.postMessage({ id: req.id, stats: { ...renderCacheStatsHere(), threadHeapBytes: heapTotal, threadExternalBytes: external, scratchBytes: scratchBytes(), idleSincePicture: idleSincePicture ? 1 : 0 } } satisfies RenderReply);
+      port?.postMessage({ id: req.id, stats: { ...renderCacheStatsHere(), threadHeapBytes: heapTotal, threadExternalBytes: external } } satisfies RenderReply);
       return;
     }
   }

@@ -1,4 +1,4 @@
-import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { type Canvas, createCanvas, type DOMMatrix, type SKRSContext2D } from '@napi-rs/canvas';
 import type { MapToken } from '../engine/views/index.js';
 import { isRemembered, knowledgeAlpha } from './knowledgeMarks.js';
 import type { Point } from './layout.js';
@@ -62,10 +62,11 @@ function spriteOf(t: MapToken, size: number, scale: number, met: Set<string>): S
 /**
  * Draws token `t` centred at `p` (in the context's units): a copy of its sprite when the context
  * only scales and moves (a snapshot does) and the picture met the look before (`met`, one set a
- * picture), else drawn in full.
+ * picture), else drawn in full. `m`: the context's transform, when the caller holds it (a picture's
+ * 800 tokens read it once: `getTransform` builds a matrix object a call, and save / restore round
+ * each copy cost more than the copy; the copy now puts back the transform and alpha it changed).
  */
-export function blitToken(ctx: SKRSContext2D, t: MapToken, p: Point, size: number, met: Set<string>): void {
-  const m = ctx.getTransform();
+export function blitToken(ctx: SKRSContext2D, t: MapToken, p: Point, size: number, met: Set<string>, m: DOMMatrix = ctx.getTransform()): void {
   const sprite = m.b === 0 && m.c === 0 && m.a === m.d && m.a > 0 ? spriteOf(t, size, m.a, met) : undefined;
   if (!sprite) {
     drawToken(ctx, t, p, size);
@@ -73,11 +74,12 @@ export function blitToken(ctx: SKRSContext2D, t: MapToken, p: Point, size: numbe
   }
   const x = Math.round(p.x * m.a + m.e) - sprite.centre;
   const y = Math.round(p.y * m.d + m.f) - sprite.centre;
-  ctx.save();
+  const alpha = ctx.globalAlpha;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.globalAlpha = 1;
   ctx.drawImage(sprite.canvas, x, y);
-  ctx.restore();
+  ctx.setTransform(m.a, m.b, m.c, m.d, m.e, m.f);
+  ctx.globalAlpha = alpha;
 }
 
 /** Forgets the sprites of this thread (tests). */

@@ -5,13 +5,13 @@ import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import { FRESH_MARCH, FRESH_STATUS, regimentFigures, type Army, type Regiment } from '../../src/engine/forces/army.js';
 import { buildMap } from '../../src/engine/map/mapModel.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';
-import { mapSchema } from '../../src/engine/scenario/schema.js';
+import { scenarioSchemas } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { DROUGHT_LOSSES_DAY_KEY, droughtFigures } from '../../src/engine/weather/droughtCasualtyStep.js';
 import { droughtCasualtyStep, droughtTrack, FIRST_MORNING, weatherStep, weatherEffects, type WeatherState } from '../../src/engine/weather/index.js';
 
-const map = buildMap(mapSchema.parse({ width: 2, height: 2, terrain: ['cc', 'cc'] }));
+const map = buildMap(scenarioSchemas().map.parse({ width: 2, height: 2, terrain: ['cc', 'cc'] }));
 
 const regiment = (id: string, ...companies: number[]): Regiment => ({
   id, name: `Regiment ${id}`, role: 'assault', originalFigures: companies.reduce((a, b) => a + b, 0),

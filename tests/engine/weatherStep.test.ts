@@ -3,14 +3,14 @@ import { nextHalf, type GameTime } from '../../src/engine/clock/gameTime.js';
 import { createRngState, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dice/index.js';
 import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import { buildMap } from '../../src/engine/map/mapModel.js';
-import { mapSchema } from '../../src/engine/scenario/schema.js';
+import { scenarioSchemas } from '../../src/engine/scenario/schema.js';
 import type { CampaignState } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { createWeatherStep } from '../../src/engine/weather/weatherStep.js';
 import { defaultWeatherTable, droughtTrack, FIRST_MORNING, weatherEffects, weatherStep, type WeatherState } from '../../src/engine/weather/index.js';
 import { type WeatherTable } from '../../src/engine/weather/weatherTable.js';
 
-const map = buildMap(mapSchema.parse({ width: 2, height: 2, terrain: ['cc', 'cc'] }));
+const map = buildMap(scenarioSchemas().map.parse({ width: 2, height: 2, terrain: ['cc', 'cc'] }));
 
 function campaign(clock: GameTime, weather: WeatherState = FIRST_MORNING, drought = false): CampaignState {
   return {

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
-import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildMap, type MapModel } from '../../src/engine/map/mapModel.js';
 import { validateScenario } from '../../src/engine/campaign/validateScenario.js';
@@ -11,7 +10,7 @@ import { ensureFonts, font, SANS, SERIF } from '../../src/render/fonts.js';
 import { edgeNumbers, hexCentre, type Rect } from '../../src/render/layout.js';
 import { tokenBox, tokenPositions, tokenRadius } from '../../src/render/tokens.js';
 import { TERRAIN_FILL } from '../../src/render/palette.js';
-import { clearRenderCache, dropScratchCanvases, renderCacheStats, renderMapHere, snapshotLayout, type RenderMapOptions } from '../../src/render/renderMap.js';
+import { clearRenderCache, renderCacheStats, snapshotLayout, type RenderMapOptions } from '../../src/render/renderMap.js';
 import { h, testMap, testState } from './fixtures.js';
 
 interface Pixels {
@@ -144,29 +143,6 @@ describe('renderMap smoke test', () => {
     expect((await renderCacheStats()).entries).toBe(1);
     await renderMap(map, commanderMapView(testState(), ['arn']), { title });
     expect((await renderCacheStats()).entries).toBe(2);
-  });
-});
-
-describe('the scratch canvas a snapshot is drawn on', () => {
-  it('GIVEN any run of snapshots on one scratch canvas, given back between some WHEN each is drawn THEN its bytes are those it has drawn first on a fresh canvas', async () => {
-    const map = testMap();
-    const views = [
-      { view: publicMapView(testState()), opts: { title } },
-      { view: publicMapView(testState()), opts: { title, labels: false } },
-      { view: publicMapView(testState({ arn: 4, mordred: 13, ingegerd: 27 })), opts: { title: { ...title, time: 'Day 9, night' } } },
-    ] as const;
-    const alone: Buffer[] = [];
-    for (const v of views) {
-      dropScratchCanvases();
-      alone.push(await renderMapHere(map, v.view, v.opts));
-    }
-    await fc.assert(fc.asyncProperty(fc.array(fc.record({ pick: fc.integer({ min: 0, max: views.length - 1 }), drop: fc.boolean() }), { minLength: 2, maxLength: 5 }), async (run) => {
-      for (const { pick, drop } of run) {
-        if (drop) dropScratchCanvases();
-        const v = views[pick]!;
-        expect((await renderMapHere(map, v.view, v.opts)).equals(alone[pick]!)).toBe(true);
-      }
-    }), { numRuns: 6 });
   });
 });
 

@@ -8,7 +8,7 @@ import type { MapView } from '../../src/engine/views/mapView.js';
 import { commanderMapView, publicMapView } from '../../src/engine/views/mapView.js';
 import { renderBattlefield, renderMap } from '../../src/render/index.js';
 import { clearRenderCache, renderCacheStatsHere, renderMapHere } from '../../src/render/renderMap.js';
-import { closeRenderPool, configureRenderPool, crashRenderThreads, RenderThreadDied, renderPoolState, workerCacheStats } from '../../src/render/renderPool.js';
+import { closeRenderPool, configureRenderPool, crashRenderThreads, RenderThreadDied, renderPoolState } from '../../src/render/renderPool.js';
 import { testMap, testState } from './fixtures.js';
 import { testTempDir } from '../support/tempDirs.js';
 
@@ -85,24 +85,6 @@ describe('render threads', () => {
     expect(renderPoolState().workers).toBe(1);
     for (let waited = 0; renderPoolState().workers > 0 && waited < 30_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     expect(renderPoolState().workers).toBe(0);
-  });
-
-  it('GIVEN a picture WHEN its thread goes idle THEN its scratch canvas is given back; GIVEN a pre-warm\'s picture THEN it is kept for the next one', async () => {
-    const map = testMap();
-    /** The scratch bytes its thread holds once it has gone idle after `picture`. */
-    const afterIdle = async (picture: Promise<Buffer>): Promise<number> => {
-      await picture;
-      // Asked every 100 ms: each question is a message, and the thread goes idle 25 ms after its last.
-      for (let waited = 0; waited < 30_000; waited += 100) {
-        await new Promise((r) => setTimeout(r, 100));
-        const s = await workerCacheStats();
-        if (s.idleSincePicture === 1) return s.scratchBytes ?? 0;
-      }
-      throw new Error('the render thread never collected while idle');
-    };
-    expect(await afterIdle(renderMap(map, publicMapView(testState()), { title }))).toBe(0);
-    expect(await afterIdle(renderMap(map, publicMapView(testState()), { title }, { reuse: false, warm: true }))).toBeGreaterThan(0);
-    expect(await afterIdle(renderMap(map, publicMapView(testState()), { title: { ...title, time: 'Day 3' } }))).toBe(0);
   });
 
   it('GIVEN no render threads WHEN a picture is asked THEN it is drawn in this thread', async () => {

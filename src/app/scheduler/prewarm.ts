@@ -24,7 +24,7 @@ export async function warmMapPicture(app: App, campaignId: string): Promise<void
   const { map, mapKey } = staticsOf(app, campaignId);
   const view = readCampaign(app, { campaignId }, (tx) => publicMapView(tx.state));
   // Never answered from the pictures drawn lately: the point is to reach a render thread.
-  await renderMap(map, view, { title: { campaign: '', time: '', weather: '' }, hexIds: 'subset', cacheKey: mapKey }, { reuse: false, warm: true });
+  await renderMap(map, view, { title: { campaign: '', time: '', weather: '' }, hexIds: 'subset', cacheKey: mapKey }, { reuse: false });
 }
 
 /**

@@ -2,7 +2,7 @@ import { hexDistance, parseHex, hexToOffset, type Hex } from '../hex/index.js';
 import { buildMap, isWater, type MapModel } from '../map/index.js';
 import { checkPlan, planOfSpec } from '../plans/index.js';
 import { EXPEDITION_SPEEDS, MOVEMENT_PROFILES } from '../profiles/index.js';
-import { SCENARIO_LIMITS, scenarioSchema, type ScenarioDoc } from '../scenario/index.js';
+import { SCENARIO_LIMITS, scenarioSchemas, type ScenarioDoc } from '../scenario/index.js';
 import { newCampaign } from './newCampaign.js';
 
 export interface ScenarioProblem {
@@ -24,7 +24,7 @@ function formatPath(path: readonly PropertyKey[]): string {
  * returns all problems at once (never the first only).
  */
 export function validateScenario(doc: unknown): ScenarioCheck {
-  const parsed = scenarioSchema.safeParse(doc);
+  const parsed = scenarioSchemas().scenario.safeParse(doc);
   if (parsed.success) {
     const problems = crossCheck(parsed.data);
     return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario: parsed.data };
