@@ -7,12 +7,6 @@ import { writeCacheFile } from '../../cacheFile.js';
 
 const gzipAsync = promisify(gzip);
 
-/** A kept file's header and body (its body checked against its header's digest). */
-export interface KeptBody {
-  readonly header: Record<string, unknown>;
-  readonly body: Buffer;
-}
-
 /** The SHA-256 of a run's text (hex): the name it is kept under (and of a kept body: its header's digest). */
 export const runDigest = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
@@ -58,12 +52,10 @@ interface ContactsHeader {
   readonly body: string;
 }
 
-/** The kept run of closed contacts whose text has this digest, if kept whole for this campaign (`read`: the kept file, its body checked; exportChunks.ts). */
-export function keptContacts(read: (path: string) => KeptBody | undefined, version: string, dir: string, campaignId: string, digest: string): { member: Buffer; bytes: number } | undefined {
-  const file = read(join(dir, contactsFile(digest)));
-  const header = file?.header as Partial<ContactsHeader> | undefined;
-  if (file === undefined || header?.version !== version || header.campaignId !== campaignId || header.kind !== 'contacts' || header.text !== digest || typeof header.bytes !== 'number') return undefined;
-  return { member: file.body, bytes: header.bytes };
+/** Whether a kept file's header is that of the run of closed contacts with this text's digest, for this campaign and code version (its body is checked when read: exportChunks.ts). */
+export function isContactsHeader(header: Record<string, unknown>, version: string, campaignId: string, digest: string): header is Record<string, unknown> & { bytes: number } {
+  const h = header as Partial<ContactsHeader>;
+  return h.version === version && h.campaignId === campaignId && h.kind === 'contacts' && h.text === digest && typeof h.bytes === 'number' && typeof h.body === 'string';
 }
 
 /** Compresses a run of closed contacts (zlib's threads) and keeps it under its text's digest. */
