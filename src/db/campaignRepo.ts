@@ -112,6 +112,11 @@ export function getCampaignMeta(conn: Database, id: string): CampaignMeta | unde
   return metaById(conn).get({ id });
 }
 
+/** The id of every campaign the database holds (the export's background builder: src/app/campaign/exportKeep.ts). */
+export function allCampaignIds(db: Database): string[] {
+  return oneOff(db, (q, { campaigns: c }) => q.select({ id: c.id }).from(c).prepare()).all().map((r) => r.id);
+}
+
 /** How many campaigns the database holds, by status (logged at start). */
 export function countCampaigns(db: Database): Record<string, number> {
   const rows = oneOff(db, (q, { campaigns: c }) => q.select({ status: c.status, n: count() }).from(c).groupBy(c.status).prepare()).all();

@@ -11,7 +11,8 @@ import { forgetFiles, newKeptFiles, type KeptFiles, keptHeader as readKeptHeader
 import type { App } from '../app.js';
 import { onCampaignCommit } from '../campaignCommits.js';
 import type { CampaignTx } from '../campaignTx.js';
-import { buildContacts, contactRuns, contactsFile, forgetContacts, isContactsHeader, runDigest } from './exportContacts.js';
+import { contactRuns, eachContactsRun } from './exportContacts.js';
+import type { KeepState } from './exportKeep.js';
 import { entryLines, eventLines, eventsGenesis, exportEnd, headAround, journalEnd, journalGenesis, type Lines } from '../journal/replayFile.js';
 
 /*
@@ -63,7 +64,9 @@ interface Folder {
   readonly sizes: Required<PartSizes>;
   /** What the process knows of the kept files (their headers, which bodies were checked: exportFiles.ts). */
   readonly files: KeptFiles;
-  /** Stops listening for deleted campaigns. */
+  /** What the background builder knows (exportKeep.ts): campaigns changed since it last looked, and what it found then. */
+  readonly keep: KeepState;
+  /** Stops listening for deleted and changed campaigns. */
   readonly stop: () => void;
 }
 
@@ -77,24 +80,33 @@ const folders = new WeakMap<App, Folder>();
 export function keepExportPartsIn(app: App, dir: string, sizes: PartSizes = PART_SIZES): void {
   const own = privateFolder(dir) ? dir : undefined;
   const had = folders.get(app);
-  folders.set(app, { dir: own, sizes: { ...PART_SIZES, ...sizes }, files: newKeptFiles(), stop: had?.stop ?? onCampaignCommit(app, (campaignId, revision) => {
-    // A campaign deleted: its kept parts go too (after the command, off its path).
+  const keep: KeepState = { dirty: new Set(), done: new Map(), swept: false, running: undefined };
+  folders.set(app, { dir: own, sizes: { ...PART_SIZES, ...sizes }, files: newKeptFiles(), keep, stop: had?.stop ?? onCampaignCommit(app, (campaignId, revision) => {
+    // A campaign deleted: its kept parts go too (after the command, off its path). A campaign
+    // changed: the background builder looks at it again (exportKeep.ts).
     if (revision === undefined) setImmediate(() => forgetCampaign(app, campaignId));
+    else folders.get(app)?.keep.dirty.add(campaignId);
   }) });
 }
 
-/** Removes the kept parts of a campaign (deleted). */
-function forgetCampaign(app: App, campaignId: string): void {
+/** Where the app keeps export parts (none: undefined), their sizes, and the background builder's state. */
+export function keptFolder(app: App): { readonly dir: string; readonly sizes: Required<PartSizes>; readonly keep: KeepState } | undefined {
+  const folder = folders.get(app);
+  return folder?.dir === undefined ? undefined : { dir: folder.dir, sizes: folder.sizes, keep: folder.keep };
+}
+
+/** Removes the kept parts of a campaign (deleted, or gone from the database: exportKeep.ts). */
+export function forgetCampaign(app: App, campaignId: string): void {
   const dir = keptDir(app, campaignId);
   if (dir === undefined) return;
-  const files = folders.get(app)?.files;
-  if (files !== undefined) forgetFiles(files, dir);
+  const folder = folders.get(app);
+  if (folder !== undefined) forgetFiles(folder.files, dir);
+  folder?.keep.done.delete(campaignId);
   rm(dir, { recursive: true, force: true }).catch(() => undefined);
 }
 
 /** A kept file's header (exportFiles.ts `keptHeader`), with this app's memory of kept files. */
 const keptHeader = (app: App, path: string): CacheHeader | undefined => readKeptHeader(folders.get(app)?.files, path, MAGIC);
-
 const sizesOf = (app: App): Required<PartSizes> => folders.get(app)?.sizes ?? PART_SIZES;
 
 /** The folder the app keeps the parts of `campaignId` in, if it keeps any (only for campaign ids the bot made). */
@@ -143,7 +155,7 @@ export interface ExportPlan {
  * last good kept part on (it holds `(index + 1) * size` events up to its last one): only the rows
  * after it are counted.
  */
-export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head']): ExportPlan {
+export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head'], tails = true): ExportPlan {
   const sizes = sizesOf(app);
   const campaignId = tx.meta.id;
   const ended = tx.state.status === 'ended';
@@ -178,14 +190,14 @@ export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head']): 
     campaignId,
     ended,
     head,
-    closedContacts: tx.read.closedContactTexts(),
+    closedContacts: tails ? tx.read.closedContactTexts() : [],
     entries,
     journalParts,
-    journalTail: tx.read.journalBetween(journalParts * sizes.journal, entries - 1),
+    journalTail: tails ? tx.read.journalBetween(journalParts * sizes.journal, entries - 1) : [],
     events,
     eventParts,
     tailAfter,
-    eventsTail: tx.read.eventsAfter(tailAfter, ALL).map((e) => e.json),
+    eventsTail: tails ? tx.read.eventsAfter(tailAfter, ALL).map((e) => e.json) : [],
     kept,
   };
 }
@@ -229,17 +241,14 @@ export interface BuiltExport {
  */
 export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<string> = new Set()): Promise<BuiltExport> {
   const members: Member[] = [];
-  let bytes = 0;
-  let kept = 0;
-  let built = 0;
-  let pending = '';
+  let [bytes, kept, built, pending] = [0, 0, 0, ''];
   const flush = async (): Promise<void> => {
     if (pending === '') return;
     members.push(await gzipAsync(pending, { level: 6 }));
     bytes += Buffer.byteLength(pending);
     pending = '';
   };
-  const take = async (part: Omit<Part, 'h' | 'lastId'>, wasKept: boolean): Promise<void> => {
+  const take: OnPart = async (part, wasKept) => {
     await flush();
     members.push(part.member);
     bytes += part.bytes;
@@ -253,25 +262,37 @@ export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<s
   const line = createHash('sha256').update(before).update('[');
   pending = `${before}[`;
   const runs = contactRuns(plan.closedContacts, plan.sizes.contacts);
-  const used = new Set<string>();
-  for (const run of runs.closed) {
-    line.update(run);
-    if (dir === undefined) {
-      pending += run;
-      continue;
-    }
-    const digest = runDigest(run);
-    used.add(contactsFile(digest));
-    const path = join(dir, contactsFile(digest));
-    const at = bad.has(path) ? undefined : keptHeader(app, path);
-    const found = at !== undefined && isContactsHeader(at.header, VERSION, plan.campaignId, digest) ? { member: { path, at }, bytes: at.header.bytes } : undefined;
-    await take(found ?? await buildContacts(VERSION, MAGIC, dir, plan.campaignId, digest, run), found !== undefined);
-  }
+  for (const run of runs.closed) line.update(run);
+  if (dir === undefined) pending += runs.closed.join('');
+  else await eachKeptContactsRun(app, plan.campaignId, runs.closed, bad, take);
   pending += `${runs.open}]${after}`;
   line.update(`${runs.open}]${after}`);
   const headDigest = line.digest('hex');
-  if (dir !== undefined && runs.closed.length > 0 && built > 0) forgetContacts(dir, used);
 
+  const h = await eachJournalPart(app, plan, bad, take);
+  const journal = entryLines(plan.journalTail, plan.ended, h, true);
+  pending += `${journal.text}${journalEnd(plan.entries, journal.h, headDigest)}`;
+  const { h: e, afterId } = await eachEventsPart(app, plan, bad, take);
+  if (afterId !== plan.tailAfter) throw new Error(`broken data: the log of ${plan.campaignId} changed in its closed parts (they end at event ${afterId}, the open tail starts after ${plan.tailAfter})`);
+  const tail = eventLines(plan.eventsTail, e, true);
+  pending += `${tail.text}${exportEnd(plan.events, tail.h)}`;
+  await flush();
+  const placed = await placeMembers(folders.get(app)?.files, members);
+  if ('bad' in placed) return buildExport(app, plan, new Set([...bad, ...placed.bad]));
+  return { ...placed, bytes, kept, built };
+}
+
+/** What takes each closed part (or run of closed contacts) in order, and whether it was kept (else built now, and kept). */
+export type OnPart = (part: { readonly member: Member; readonly bytes: number }, kept: boolean) => Promise<void>;
+
+/** Each closed run of line 1's closed contacts, taken as kept or built now and kept (exportContacts.ts `eachContactsRun`), if the app keeps parts. */
+export async function eachKeptContactsRun(app: App, campaignId: string, runs: readonly string[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
+  const dir = keptDir(app, campaignId);
+  if (dir !== undefined) await eachContactsRun({ read: (path) => keptHeader(app, path), version: VERSION, magic: MAGIC, dir, campaignId }, runs, bad, onRun);
+}
+
+/** Each closed part of the journal, in order, taken as kept (`chained`) or built now and kept; answers the chain value after the last. */
+export async function eachJournalPart(app: App, plan: ExportPlan, bad: ReadonlySet<string>, onPart: OnPart): Promise<string> {
   let h = journalGenesis(plan.campaignId);
   for (let k = 0; k < plan.journalParts; k++) {
     const from = k * plan.sizes.journal;
@@ -283,11 +304,14 @@ export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<s
       const last = rows.at(-1);
       return { lines: entryLines(rows, plan.ended, h, false), last: last === undefined ? '' : rowText(last), lastId: to };
     });
-    await take(part, found !== undefined);
+    await onPart(part, found !== undefined);
     h = part.h;
   }
-  const journal = entryLines(plan.journalTail, plan.ended, h, true);
-  pending += `${journal.text}${journalEnd(plan.entries, journal.h, headDigest)}`;
+  return h;
+}
+
+/** Each closed part of the log, in order, taken as kept (`chained`) or built now and kept; answers the chain value after the last, and its last event's id. */
+export async function eachEventsPart(app: App, plan: ExportPlan, bad: ReadonlySet<string>, onPart: OnPart): Promise<{ h: string; afterId: number }> {
   let e = eventsGenesis(plan.campaignId);
   let afterId = 0;
   for (let k = 0; k < plan.eventParts; k++) {
@@ -299,17 +323,11 @@ export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<s
       const last = rows.at(-1);
       return { lines: eventLines(rows.map((r) => r.json), e, false), last: last?.json ?? '', lastId: last?.id ?? from };
     });
-    await take(part, found !== undefined);
+    await onPart(part, found !== undefined);
     e = part.h;
     afterId = part.lastId;
   }
-  if (afterId !== plan.tailAfter) throw new Error(`broken data: the log of ${plan.campaignId} changed in its closed parts (they end at event ${afterId}, the open tail starts after ${plan.tailAfter})`);
-  const tail = eventLines(plan.eventsTail, e, true);
-  pending += `${tail.text}${exportEnd(plan.events, tail.h)}`;
-  await flush();
-  const placed = await placeMembers(folders.get(app)?.files, members);
-  if ('bad' in placed) return buildExport(app, plan, new Set([...bad, ...placed.bad]));
-  return { ...placed, bytes, kept, built };
+  return { h: e, afterId };
 }
 
 type PartKind = 'journal' | 'events';

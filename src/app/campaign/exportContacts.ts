@@ -3,7 +3,8 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { writeCacheFile } from '../../cacheFile.js';
+import { type CacheHeader, writeCacheFile } from '../../cacheFile.js';
+import type { OnPart } from './exportChunks.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -74,4 +75,37 @@ export function forgetContacts(dir: string, used: ReadonlySet<string>): void {
   } catch {
     // Nothing kept to forget.
   }
+}
+
+/** Where a campaign's runs are kept, and how they are read (exportChunks.ts: its kept files' memory, its code version and magic). */
+export interface ContactsFolder {
+  readonly read: (path: string) => CacheHeader | undefined;
+  readonly version: string;
+  readonly magic: Buffer;
+  readonly dir: string;
+  readonly campaignId: string;
+}
+
+/**
+ * Each closed run of line 1's closed contacts, in order: taken as kept (found by its text's digest;
+ * its body checked once read) or compressed now and kept. The kept runs no longer used are removed
+ * once one was built (a run changed: its old text is kept no more).
+ */
+export async function eachContactsRun(kept: ContactsFolder, runs: readonly string[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
+  const { read, version, magic, dir, campaignId } = kept;
+  const used = new Set<string>();
+  let built = 0;
+  for (const run of runs) {
+    const digest = runDigest(run);
+    used.add(contactsFile(digest));
+    const path = join(dir, contactsFile(digest));
+    const at = bad.has(path) ? undefined : read(path);
+    if (at !== undefined && isContactsHeader(at.header, version, campaignId, digest)) {
+      await onRun({ member: { path, at }, bytes: at.header.bytes }, true);
+      continue;
+    }
+    built++;
+    await onRun(await buildContacts(version, magic, dir, campaignId, digest, run), false);
+  }
+  if (runs.length > 0 && built > 0) forgetContacts(dir, used);
 }
