@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { type BigIntStats, chmodSync, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -97,25 +96,30 @@ export function readCacheHeader(path: string, magic: Buffer): CacheHeader | unde
 
 /**
  * Reads the body of a cache file whose header `readCacheHeader` gave into `target` (its length the
- * body's; off the event loop: the OS's file reads run on libuv's threads), and says whether the file
- * still had the stamp it had then once read: any change since (rewritten, replaced, cut) says no.
+ * body's), and says whether the file still had the stamp it had then once read: any change since
+ * (rewritten, replaced, cut) says no. One small synchronous read (the export's kept parts: a few
+ * tens of kilobytes each, read a slice of files at a time between turns of the event loop).
  */
-export async function readCacheBodyInto(path: string, at: CacheHeader, target: Buffer): Promise<boolean> {
-  let file: FileHandle | undefined;
+export function readCacheBodyInto(path: string, at: CacheHeader, target: Buffer): boolean {
+  let fd: number;
   try {
-    file = await open(path, 'r');
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
     for (let got = 0; got < target.length;) {
-      const { bytesRead } = await file.read(target, got, target.length - got, at.bodyOffset + got);
-      if (bytesRead === 0) return false;
-      got += bytesRead;
+      const read = readSync(fd, target, got, target.length - got, at.bodyOffset + got);
+      if (read === 0) return false;
+      got += read;
     }
     // The file's times only move forward and a rename is another inode: the stamp after the read is
     // the header's only if the file was not changed since (within the clock's grain: not `settled`).
-    return target.length === at.bodyLength && stampOf(await file.stat({ bigint: true })).stamp === at.stamp;
+    return target.length === at.bodyLength && stampOf(fstatSync(fd, { bigint: true })).stamp === at.stamp;
   } catch {
     return false;
   } finally {
-    await file?.close().catch(() => undefined);
+    closeSync(fd);
   }
 }
 

@@ -84,7 +84,7 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
         pruneInteractions(app);
         await packCold(app);
         // The closed parts of long campaigns' exports built in the background, a part at a time, not waited for (exportKeep.ts).
-        void keepExportParts(app, { stopped: () => stopped });
+        void keepExportParts(app, { stopped: () => stopped, ...(opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {}) });
       } catch (err) {
         if (isStoreUnavailable(err)) throw err;
         app.logger.error({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: pruning delivered messages or packing cold rows failed');

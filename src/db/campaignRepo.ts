@@ -112,9 +112,9 @@ export function getCampaignMeta(conn: Database, id: string): CampaignMeta | unde
   return metaById(conn).get({ id });
 }
 
-/** The id of every campaign the database holds (the export's background builder: src/app/campaign/exportKeep.ts). */
-export function allCampaignIds(db: Database): string[] {
-  return oneOff(db, (q, { campaigns: c }) => q.select({ id: c.id }).from(c).prepare()).all().map((r) => r.id);
+/** The id and guild of every campaign the database holds (the export's background builder: src/app/campaign/exportKeep.ts). */
+export function allCampaignIds(db: Database): { id: string; guildId: string }[] {
+  return oneOff(db, (q, { campaigns: c }) => q.select({ id: c.id, guildId: c.guildId }).from(c).prepare()).all();
 }
 
 /** How many campaigns the database holds, by status (logged at start). */

@@ -235,7 +235,7 @@ export interface BuiltExport {
  * The export from its plan: the head and the open tail compressed now, each closed part taken as
  * kept or built (read in its own short read transaction: closed parts never change) and kept. Each
  * part is compressed on zlib's threads, so the event loop is free between parts. The kept parts'
- * bodies are read last, off the event loop, straight into their place in the export's one buffer;
+ * bodies are read last, a slice between turns of the event loop, into their place in one buffer;
  * a body found damaged or changed since its header was read (`bad`: their files) is built again (the
  * export is built once more without it).
  */

@@ -47,9 +47,14 @@ export interface KeepReport {
   readonly removed: number;
 }
 
-/** Options of a run: `stopped` ends it between two parts (the campaigns it did not reach stay to do); `pause` rests after a part built (ms: how long it took). */
+/**
+ * Options of a run: `stopped` ends it between two parts (the campaigns it did not reach stay to do);
+ * `ownsGuild` (a shard's scheduler) limits it to the campaigns of the guilds the process plays;
+ * `pause` rests after a part built (ms: how long it took).
+ */
 export interface KeepOptions {
   readonly stopped?: () => boolean;
+  readonly ownsGuild?: (guildId: string) => boolean;
   readonly pause?: (ms: number) => Promise<unknown>;
 }
 
@@ -74,9 +79,9 @@ async function keepRun(app: App, dir: string, sizes: Required<PartSizes>, opts: 
   let removed = 0;
   if (!keep.swept) {
     try {
-      const ids = readTransaction(app.db, () => allCampaignIds(app.db));
-      removed = removeGone(app, dir, new Set(ids));
-      for (const id of ids) keep.dirty.add(id);
+      const all = readTransaction(app.db, () => allCampaignIds(app.db));
+      removed = removeGone(app, dir, new Set(all.map((c) => c.id)));
+      for (const c of all) if (opts.ownsGuild?.(c.guildId) ?? true) keep.dirty.add(c.id);
       keep.swept = true;
     } catch (err) {
       // The store away (or closed): the next run looks again.
