@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type BigIntStats, chmodSync, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { type BigIntStats, chmodSync, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { threadId } from 'node:worker_threads';
 
@@ -25,14 +25,45 @@ export function readCacheFile(path: string, magic: Buffer): { header: Record<str
 const SETTLED_MS = 2_000;
 
 /**
- * `readCacheFile`, and what identifies the bytes read: the file's device, inode, size, and times
- * of change (nanoseconds), the same before and after the read (else `stamp` is undefined). Any
- * write or rename since changes one of them, so a file seen with the same stamp as one whose body
- * was checked before holds the bytes checked then. `settled` says the file last changed long enough
- * ago for a later change to get other times (a change within the same clock tick could keep them:
- * such a file's stamp proves nothing yet; git's "racy" index entries).
+ * What identifies the bytes of a file: its device, inode, size, and times of change (nanoseconds).
+ * Any write or rename changes one of them, so a file seen with the same stamp as one whose body was
+ * checked before holds the bytes checked then, if it was `settled` then: it last changed long enough
+ * before for a later change to get other times (a change within the same clock tick could keep
+ * them: such a file's stamp proves nothing yet; git's "racy" index entries).
  */
-export function readCacheFileStamped(path: string, magic: Buffer): { header: Record<string, unknown>; body: Buffer; stamp: string | undefined; settled: boolean } | undefined {
+export interface CacheStamp {
+  readonly stamp: string;
+  readonly settled: boolean;
+}
+
+/** A cache file's header read on its own (`readCacheHeader`), where its body lies, and the file's stamp then. */
+export interface CacheHeader extends CacheStamp {
+  readonly header: Record<string, unknown>;
+  readonly bodyOffset: number;
+  readonly bodyLength: number;
+}
+
+const stampOf = (s: BigIntStats): CacheStamp => {
+  const latest = s.mtimeMs > s.ctimeMs ? s.mtimeMs : s.ctimeMs;
+  return { stamp: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, settled: Number(latest) < Date.now() - SETTLED_MS };
+};
+
+/** The stamp of the file at `path` (one `stat`), or undefined when there is none. */
+export function cacheFileStamp(path: string): CacheStamp | undefined {
+  try {
+    const s = statSync(path, { bigint: true, throwIfNoEntry: false });
+    return s === undefined || !s.isFile() ? undefined : stampOf(s);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The header of the cache file at `path`, without its body (the export's kept parts: their headers
+ * decide the plan inside its read transaction, their bodies are read after it, `readCacheBody`), or
+ * undefined when it is missing, of another kind, cut short, or changed while it was read.
+ */
+export function readCacheHeader(path: string, magic: Buffer): CacheHeader | undefined {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -41,13 +72,21 @@ export function readCacheFileStamped(path: string, magic: Buffer): { header: Rec
   }
   try {
     const before = fstatSync(fd, { bigint: true });
-    const bytes = readFileSync(fd);
-    const after = fstatSync(fd, { bigint: true });
-    const file = parseCacheFile(bytes, magic);
-    if (file === undefined) return undefined;
-    const stamp = stampOf(after);
-    const latest = after.mtimeMs > after.ctimeMs ? after.mtimeMs : after.ctimeMs;
-    return { ...file, stamp: stamp === stampOf(before) && BigInt(bytes.length) === after.size ? stamp : undefined, settled: Number(latest) < Date.now() - SETTLED_MS };
+    const size = Number(before.size);
+    const first = Buffer.allocUnsafe(Math.min(size, 4096));
+    if (readSync(fd, first, 0, first.length, 0) !== first.length || first.length < magic.length + 4 || !first.subarray(0, magic.length).equals(magic)) return undefined;
+    const start = magic.length + 4;
+    const end = start + first.readUInt32BE(magic.length);
+    if (end > size) return undefined;
+    let json = first.subarray(start, end);
+    if (end > first.length) {
+      json = Buffer.allocUnsafe(end - start);
+      if (readSync(fd, json, 0, json.length, start) !== json.length) return undefined;
+    }
+    const header: unknown = JSON.parse(json.toString('utf8'));
+    const after = stampOf(fstatSync(fd, { bigint: true }));
+    if (typeof header !== 'object' || header === null || after.stamp !== stampOf(before).stamp) return undefined;
+    return { header: header as Record<string, unknown>, bodyOffset: end, bodyLength: size - end, ...after };
   } catch {
     return undefined;
   } finally {
@@ -55,7 +94,34 @@ export function readCacheFileStamped(path: string, magic: Buffer): { header: Rec
   }
 }
 
-const stampOf = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+/**
+ * Reads the body of a cache file whose header `readCacheHeader` gave into `target` (its length the
+ * body's), and says whether the file still had the stamp it had then once read: any change since
+ * (rewritten, replaced, cut) says no. One small synchronous read (the export's kept parts: a few
+ * tens of kilobytes each, read a slice of files at a time between turns of the event loop).
+ */
+export function readCacheBodyInto(path: string, at: CacheHeader, target: Buffer): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    for (let got = 0; got < target.length;) {
+      const read = readSync(fd, target, got, target.length - got, at.bodyOffset + got);
+      if (read === 0) return false;
+      got += read;
+    }
+    // The file's times only move forward and a rename is another inode: the stamp after the read is
+    // the header's only if the file was not changed since (within the clock's grain: not `settled`).
+    return target.length === at.bodyLength && stampOf(fstatSync(fd, { bigint: true })).stamp === at.stamp;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function parseCacheFile(bytes: Buffer, magic: Buffer): { header: Record<string, unknown>; body: Buffer } | undefined {
   if (bytes.length < magic.length + 4 || !bytes.subarray(0, magic.length).equals(magic)) return undefined;

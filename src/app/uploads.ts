@@ -24,14 +24,15 @@ const gunzipAsync = promisify(gunzip);
 
 /**
  * The export as it can be handed to the reader, from its gzip members (exportChunks.ts; one gzip
- * stream concatenated) and its text's length: the text itself when it fits `limit` (undefined:
+ * stream concatenated, `packed` when they are already one buffer) and its text's length: the text itself when it fits `limit` (undefined:
  * any size; unpacked on zlib's threads), else the gzip stream as it is when that fits, else the
  * stream cut between members into files each under the limit (`-part-1-of-3.json.gz`: each a gzip
  * file of its own; `npm run replay -- PART1 PART2 ...` reads them one after the other), else (one
  * member alone over the limit) too large.
  */
-export async function fitExport(file: { readonly name: string; readonly members: readonly Buffer[]; readonly bytes: number }, limit: number | undefined): Promise<Fitted> {
-  const packed = Buffer.concat(file.members);
+export async function fitExport(file: { readonly name: string; readonly members: readonly Buffer[]; readonly packed?: Buffer; readonly bytes: number }, limit: number | undefined): Promise<Fitted> {
+  // The members already lie one after the other in `packed` (exportChunks.ts): no copy of megabytes.
+  const packed = file.packed ?? Buffer.concat(file.members);
   if (fits(file.bytes, limit)) {
     const text = await gunzipAsync(packed);
     return { kind: 'asIs', file: { name: file.name, data: new Uint8Array(text.buffer, text.byteOffset, text.byteLength) } };

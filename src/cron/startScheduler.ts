@@ -3,6 +3,7 @@ import type { App } from '../app/app.js';
 import { pruneInteractions } from '../app/interactionClaim.js';
 import { isStoreUnavailable } from '../app/handleError.js';
 import { pruneDelivered } from '../app/outbox.js';
+import { keepExportParts } from '../app/campaign/exportKeep.js';
 import { packCold } from '../app/packCold.js';
 import { prewarmDue, resumeEndedPauses, runDueTicks, sendReminders, type DueTickReport, type ReminderReport } from '../app/scheduler/index.js';
 
@@ -56,7 +57,7 @@ const everyMinute: Trigger = (fn) => cronTrigger()(fn);
 /**
  * Starts the campaign clock. The database says when each campaign's next tick is due; cron only
  * triggers a check every minute: end referee's pauses whose time has come (resumeEndedPauses), play every due tick (runDueTicks), then send reminders
- * (sendReminders), then pre-warm the render thread for ticks due in the next two minutes (prewarmDue), then delete delivered messages past their retention (pruneDelivered) and pack the rows gone cold (packCold). It runs once at start (catching up after downtime), never overlaps itself (a
+ * (sendReminders), then pre-warm the render thread for ticks due in the next two minutes (prewarmDue), then delete delivered messages past their retention (pruneDelivered), pack the rows gone cold (packCold) and start building the closed export parts long campaigns lack (keepExportParts, in the background). It runs once at start (catching up after downtime), never overlaps itself (a
  * trigger while a run is going on is skipped), and never lets an exception escape. While the
  * campaign store is out of reach each run stops at its first statement: one warning when it goes,
  * one line when it is back.
@@ -82,6 +83,8 @@ export function startScheduler(app: App, opts: SchedulerOptions = {}): Scheduler
         pruneDelivered(app, opts.retentionDays);
         pruneInteractions(app);
         await packCold(app);
+        // The closed parts of long campaigns' exports built in the background, a part at a time, not waited for (exportKeep.ts).
+        void keepExportParts(app, { stopped: () => stopped, ...(opts.ownsGuild ? { ownsGuild: opts.ownsGuild } : {}) });
       } catch (err) {
         if (isStoreUnavailable(err)) throw err;
         app.logger.error({ err: err instanceof Error ? { message: err.message } : String(err) }, 'scheduler: pruning delivered messages or packing cold rows failed');

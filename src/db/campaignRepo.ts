@@ -112,6 +112,11 @@ export function getCampaignMeta(conn: Database, id: string): CampaignMeta | unde
   return metaById(conn).get({ id });
 }
 
+/** The id and guild of every campaign the database holds (the export's background builder: src/app/campaign/exportKeep.ts). */
+export function allCampaignIds(db: Database): { id: string; guildId: string }[] {
+  return oneOff(db, (q, { campaigns: c }) => q.select({ id: c.id, guildId: c.guildId }).from(c).prepare()).all();
+}
+
 /** How many campaigns the database holds, by status (logged at start). */
 export function countCampaigns(db: Database): Record<string, number> {
   const rows = oneOff(db, (q, { campaigns: c }) => q.select({ status: c.status, n: count() }).from(c).groupBy(c.status).prepare()).all();

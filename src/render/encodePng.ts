@@ -32,6 +32,22 @@ sharp.cache(false);
  * banded writer 53 / 57 / 43 ms for 8 / 16 / 32 rows against 29 / 35 / 29 ms here, wall 49 / 76 / 45
  * against 31 / 44 / 29 ms; every band compressed (a layer met for the first time) 61-86 ms. Files
  * 6-8 % smaller (node's zlib compresses better at level 1). So sharp stays.
+ *
+ * The alpha is dropped here (`rgbInPlace`), not by libvips's `removeAlpha`: sharp fed the RGB
+ * bytes compresses them as before (the same file, byte for byte), without the extra pipeline stage
+ * that cost as much as the packing and more. Render section alternated 3 times with the tree
+ * before (load 8.5-10.8): snapshotMs median 90 -> 73 ms, snapshotEncodeCpuMs 38.5 -> 36.6 ms.
+ *
+ * Other formats, measured for issue 25 on the posted map at load 0.3-4 (CPU of the encode alone,
+ * the blank's beside it, the file): sharp WebP lossless effort 0 346 ms (blank 48), near-lossless
+ * 236 ms, lossy q95 effort 0 199 ms (blank 91, 588 kB), smartSubsample 759 ms; the canvas's own
+ * WebP q100 180 ms (blank 20), q90-95 367-427 ms; the canvas's own PNG 250 ms; JPEG q92 60 ms
+ * (742 kB; it and the lossy WebPs keep the text legible at 4x but blur it and lose thin colours,
+ * the trees' red-brown trunks, to chroma subsampling); palette PNG 419 ms; @napi-rs/image's PNG (Rust png crate,
+ * fdeflate, RGBA only) 35-61 ms for 1.7-2.1 MB. None beats this encoder (35-57 ms in the same runs)
+ * on time and size together, so the map stays
+ * a PNG; sharp's deflate of the RGB bytes alone is 21 ms CPU against 5.5 ms for a blank's, so no
+ * lossless encoder here reaches 3x the blank.
  */
 const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
 
@@ -50,10 +66,47 @@ export async function encodePng(canvas: Canvas, opts: { readonly opaque?: boolea
   // ones, and reading them skips getImageData's conversion and 10 MB copy. A caller that drew
   // over an opaque background (`opaque`: a map, drawn over its static layer) skips the scan.
   const raw = canvas.data();
-  if (opts.opaque === true || allOpaque(raw)) return sharp(raw, { raw: { width, height, channels: 4 } }).removeAlpha().png(PNG_OPTIONS).toBuffer();
+  if (opts.opaque === true || allOpaque(raw)) return sharp(rgbInPlace(raw), { raw: { width, height, channels: 3 } }).png(PNG_OPTIONS).toBuffer();
   const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
   return sharp(pixels, { raw: { width, height, channels: 4 } }).png(PNG_OPTIONS).toBuffer();
 }
+
+/**
+ * Packs RGBA pixels into RGB in place (each pixel's alpha dropped, the rest moved down) and returns
+ * the RGB part, a view of the same memory: `canvas.data()` is the canvas's pixels copied for us, so
+ * overwriting it costs no second 8-10 MB buffer. Cheaper than libvips's own `removeAlpha` (an
+ * extra pipeline stage before the PNG writer): CPU and wall of the whole encode, alternated, in the
+ * comment at the top. Four pixels (four 32-bit words, little-endian R, G, B, A bytes) become three
+ * words; a word is only written after every word at or below it was read.
+ */
+export function rgbInPlace(rgba: Uint8Array): Uint8Array {
+  const pixels = rgba.length >>> 2;
+  const whole = pixels - (pixels & 3);
+  let out = 0;
+  if (rgba.byteOffset % 4 === 0 && LITTLE_ENDIAN) {
+    const words = new Uint32Array(rgba.buffer, rgba.byteOffset, pixels);
+    for (let i = 0; i < whole; i += 4) {
+      const p0 = words[i]!;
+      const p1 = words[i + 1]!;
+      const p2 = words[i + 2]!;
+      const p3 = words[i + 3]!;
+      words[out] = (p0 & 0xffffff) | (p1 << 24);
+      words[out + 1] = ((p1 >>> 8) & 0xffff) | (p2 << 16);
+      words[out + 2] = ((p2 >>> 16) & 0xff) | (p3 << 8);
+      out += 3;
+    }
+    out *= 4;
+  }
+  // The pixels left (fewer than four, or all of them where words cannot be used), byte by byte.
+  for (let i = (out / 3) * 4; i < pixels * 4; i += 4) {
+    rgba[out++] = rgba[i]!;
+    rgba[out++] = rgba[i + 1]!;
+    rgba[out++] = rgba[i + 2]!;
+  }
+  return rgba.subarray(0, pixels * 3);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 function allOpaque(rgba: Uint8Array): boolean {
   for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return false;

@@ -8,7 +8,7 @@ import { validateScenario } from '../../src/engine/campaign/validateScenario.js'
 import { newCampaign } from '../../src/engine/campaign/newCampaign.js';
 import { publicMapView } from '../../src/engine/views/mapView.js';
 import { renderBattlefieldCanvas } from '../../src/render/battlefield.js';
-import { encodePng } from '../../src/render/encodePng.js';
+import { encodePng, rgbInPlace } from '../../src/render/encodePng.js';
 import { renderMapCanvas, renderMapHere } from '../../src/render/renderMap.js';
 import { commanderMapView } from '../../src/engine/views/mapView.js';
 
@@ -129,8 +129,24 @@ describe('encodePng (sharp fed the canvas pixels)', () => {
           // the map's path: told it is opaque, the scan skipped
           const promised = await pixels(await encodePng(canvas, { opaque: true }));
           expect(promised.data.equals(expected)).toBe(true);
+          // the RGB packing overwrote a copy of the pixels, never the canvas's own
+          expect(Buffer.from(ctx.getImageData(0, 0, width, height).data).equals(expected)).toBe(true);
         }
       },
     ), { numRuns: 60 });
+  });
+
+  it('PROPERTY: rgbInPlace packs any RGBA bytes, at any offset in their buffer, into the same RGB as dropping every fourth byte, and leaves the bytes before them alone', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 7 }), fc.uint8Array({ maxLength: 4 * 70 }), (offset, bytes) => {
+      const rgba = bytes.subarray(0, bytes.length - (bytes.length % 4));
+      const expected = Uint8Array.from(rgba.filter((_, i) => i % 4 !== 3));
+      const buffer = new Uint8Array(offset + rgba.length).fill(0xa5);
+      buffer.set(rgba, offset);
+      const rgb = rgbInPlace(buffer.subarray(offset));
+      expect(rgb.buffer).toBe(buffer.buffer);
+      expect(rgb.byteOffset).toBe(offset);
+      expect([...rgb]).toEqual([...expected]);
+      expect(buffer.subarray(0, offset).every((v) => v === 0xa5)).toBe(true);
+    }), { numRuns: 300 });
   });
 });

@@ -113,10 +113,11 @@ describe('replay: the paths outside the transports are the ones enumerated', () 
     const jobs = [...src.matchAll(/^import \{([^}]*)\} from '\.\.\/app\/[^']*';$/gm)].flatMap((m) => (m[1] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '' && !s.startsWith('type ')));
     // Journalled: resumeEndedPauses (pauseEnded), runDueTicks (dueTick, scheduleMissing). No state change:
     // sendReminders (reminder columns), prewarmDue (a read), pruneDelivered and pruneInteractions (outbox and claims),
-    // packCold (how cold rows are stored: every reader gets the same text back, tests/app/packedRows.test.ts).
+    // packCold (how cold rows are stored: every reader gets the same text back, tests/app/packedRows.test.ts),
+    // keepExportParts (files beside the database: the export's closed parts, tests/app/exportKeep.test.ts).
     // isStoreUnavailable is no job: it tells a lost store from other errors (src/app/handleError.ts).
     const helpers = new Set(['isStoreUnavailable']);
-    expect(jobs.filter((j) => !helpers.has(j)).sort()).toEqual(['packCold', 'prewarmDue', 'pruneDelivered', 'pruneInteractions', 'resumeEndedPauses', 'runDueTicks', 'sendReminders']);
+    expect(jobs.filter((j) => !helpers.has(j)).sort()).toEqual(['keepExportParts', 'packCold', 'prewarmDue', 'pruneDelivered', 'pruneInteractions', 'resumeEndedPauses', 'runDueTicks', 'sendReminders']);
   });
 
   it('GIVEN the web page WHEN its code is read THEN it never opens a write transaction on a campaign (it is a reader only)', () => {

@@ -43,7 +43,7 @@ export async function exportCampaign(app: App, actor: Actor, uploadLimit?: numbe
     return { plan: exportPlan(app, tx, exportHead(tx)), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
   });
   const built = await buildExport(app, plan);
-  const fitted = await fitExport({ name: `${name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, members: built.members, bytes: built.bytes }, uploadLimit);
+  const fitted = await fitExport({ name: `${name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, members: built.members, packed: built.packed, bytes: built.bytes }, uploadLimit);
   const count = plan.events;
   const what = `Export of **${name}**: ${armies} armies, ${count} events`;
   if (fitted.kind === 'tooLarge') {

@@ -6,11 +6,13 @@ import { gzip } from 'node:zlib';
 import { readTransaction } from '../../db/client.js';
 import { eventsJsonAfter } from '../../db/eventRepo.js';
 import { journalTextBetween, type JournalText } from '../../db/journalRepo.js';
-import { privateFolder, readCacheFileStamped, sourcesVersion, writeCacheFile } from '../../cacheFile.js';
+import { type CacheHeader, privateFolder, sourcesVersion, writeCacheFile } from '../../cacheFile.js';
+import { forgetFiles, newKeptFiles, type KeptFiles, keptHeader as readKeptHeader, type Member, placeMembers } from './exportFiles.js';
 import type { App } from '../app.js';
 import { onCampaignCommit } from '../campaignCommits.js';
 import type { CampaignTx } from '../campaignTx.js';
-import { buildContacts, contactRuns, contactsFile, forgetContacts, keptContacts, runDigest } from './exportContacts.js';
+import { contactRuns, eachContactsRun } from './exportContacts.js';
+import type { KeepState } from './exportKeep.js';
 import { entryLines, eventLines, eventsGenesis, exportEnd, headAround, journalEnd, journalGenesis, type Lines } from '../journal/replayFile.js';
 
 /*
@@ -60,9 +62,11 @@ const VERSION = sourcesVersion('export parts 2', [
 interface Folder {
   readonly dir: string | undefined;
   readonly sizes: Required<PartSizes>;
-  /** Kept files whose body was checked against its header's digest, by path: the stamp they had then (`readCacheFileStamped`). */
-  readonly checked: Map<string, string>;
-  /** Stops listening for deleted campaigns. */
+  /** What the process knows of the kept files (their headers, which bodies were checked: exportFiles.ts). */
+  readonly files: KeptFiles;
+  /** What the background builder knows (exportKeep.ts): campaigns changed since it last looked, and what it found then. */
+  readonly keep: KeepState;
+  /** Stops listening for deleted and changed campaigns. */
   readonly stop: () => void;
 }
 
@@ -76,21 +80,33 @@ const folders = new WeakMap<App, Folder>();
 export function keepExportPartsIn(app: App, dir: string, sizes: PartSizes = PART_SIZES): void {
   const own = privateFolder(dir) ? dir : undefined;
   const had = folders.get(app);
-  folders.set(app, { dir: own, sizes: { ...PART_SIZES, ...sizes }, checked: new Map(), stop: had?.stop ?? onCampaignCommit(app, (campaignId, revision) => {
-    // A campaign deleted: its kept parts go too (after the command, off its path).
+  const keep: KeepState = { dirty: new Set(), done: new Map(), swept: false, running: undefined };
+  folders.set(app, { dir: own, sizes: { ...PART_SIZES, ...sizes }, files: newKeptFiles(), keep, stop: had?.stop ?? onCampaignCommit(app, (campaignId, revision) => {
+    // A campaign deleted: its kept parts go too (after the command, off its path). A campaign
+    // changed: the background builder looks at it again (exportKeep.ts).
     if (revision === undefined) setImmediate(() => forgetCampaign(app, campaignId));
+    else folders.get(app)?.keep.dirty.add(campaignId);
   }) });
 }
 
-/** Removes the kept parts of a campaign (deleted). */
-function forgetCampaign(app: App, campaignId: string): void {
+/** Where the app keeps export parts (none: undefined), their sizes, and the background builder's state. */
+export function keptFolder(app: App): { readonly dir: string; readonly sizes: Required<PartSizes>; readonly keep: KeepState } | undefined {
+  const folder = folders.get(app);
+  return folder?.dir === undefined ? undefined : { dir: folder.dir, sizes: folder.sizes, keep: folder.keep };
+}
+
+/** Removes the kept parts of a campaign (deleted, or gone from the database: exportKeep.ts). */
+export function forgetCampaign(app: App, campaignId: string): void {
   const dir = keptDir(app, campaignId);
   if (dir === undefined) return;
-  const checked = folders.get(app)?.checked;
-  for (const path of checked?.keys() ?? []) if (path.startsWith(`${dir}/`)) checked?.delete(path);
+  const folder = folders.get(app);
+  if (folder !== undefined) forgetFiles(folder.files, dir);
+  folder?.keep.done.delete(campaignId);
   rm(dir, { recursive: true, force: true }).catch(() => undefined);
 }
 
+/** A kept file's header (exportFiles.ts `keptHeader`), with this app's memory of kept files. */
+const keptHeader = (app: App, path: string): CacheHeader | undefined => readKeptHeader(folders.get(app)?.files, path, MAGIC);
 const sizesOf = (app: App): Required<PartSizes> => folders.get(app)?.sizes ?? PART_SIZES;
 
 /** The folder the app keeps the parts of `campaignId` in, if it keeps any (only for campaign ids the bot made). */
@@ -104,10 +120,11 @@ const ALL = 2_147_483_647;
 
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
-/** A kept part as read: its header and its body (the gzip member). */
+/** A kept part's header, read in the plan's transaction; its body (the gzip member) is read after it (`readBodies`). */
 interface KeptFile {
   readonly header: PartHeader;
-  readonly body: Buffer;
+  readonly path: string;
+  readonly at: CacheHeader;
 }
 
 /** What the export's one read transaction gives: the head, the open tail, how many closed parts come before it, and the kept ones found good. */
@@ -126,7 +143,7 @@ export interface ExportPlan {
   /** The last event of the closed parts (0: none), after which the open tail starts. */
   readonly tailAfter: number;
   readonly eventsTail: readonly string[];
-  /** The kept parts whose last row the database holds as they kept it, checked in the plan's transaction (`journal-3`, `events-0`...). */
+  /** The kept parts whose last row the database holds as they kept it, checked in the plan's transaction (`journal-3`, `events-0`...): their headers only. */
   readonly kept: ReadonlyMap<string, KeptFile>;
 }
 
@@ -138,7 +155,7 @@ export interface ExportPlan {
  * last good kept part on (it holds `(index + 1) * size` events up to its last one): only the rows
  * after it are counted.
  */
-export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head']): ExportPlan {
+export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head'], tails = true): ExportPlan {
   const sizes = sizesOf(app);
   const campaignId = tx.meta.id;
   const ended = tx.state.status === 'ended';
@@ -173,14 +190,14 @@ export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head']): 
     campaignId,
     ended,
     head,
-    closedContacts: tx.read.closedContactTexts(),
+    closedContacts: tails ? tx.read.closedContactTexts() : [],
     entries,
     journalParts,
-    journalTail: tx.read.journalBetween(journalParts * sizes.journal, entries - 1),
+    journalTail: tails ? tx.read.journalBetween(journalParts * sizes.journal, entries - 1) : [],
     events,
     eventParts,
     tailAfter,
-    eventsTail: tx.read.eventsAfter(tailAfter, ALL).map((e) => e.json),
+    eventsTail: tails ? tx.read.eventsAfter(tailAfter, ALL).map((e) => e.json) : [],
     kept,
   };
 }
@@ -196,7 +213,7 @@ function boundaryId(tx: CampaignTx, kept: ReadonlyMap<string, KeptFile>, index: 
 
 /** A closed part as taken: its gzip member, its text's length, the chain value after it, and its last event's id (events). */
 interface Part {
-  readonly member: Buffer;
+  readonly member: Member;
   readonly bytes: number;
   readonly h: string;
   readonly lastId: number;
@@ -204,7 +221,10 @@ interface Part {
 
 /** The export as gzip members (concatenated: one gzip stream of the export's text), and the text's length. */
 export interface BuiltExport {
+  /** The members, one after the other in `packed`. */
   readonly members: readonly Buffer[];
+  /** The whole gzip stream (the members as they lie in it: the kept ones were read into their place). */
+  readonly packed: Buffer;
   readonly bytes: number;
   /** Closed parts (and runs of closed contacts) taken as kept, and built now. */
   readonly kept: number;
@@ -214,21 +234,21 @@ export interface BuiltExport {
 /**
  * The export from its plan: the head and the open tail compressed now, each closed part taken as
  * kept or built (read in its own short read transaction: closed parts never change) and kept. Each
- * part is compressed on zlib's threads, so the event loop is free between parts.
+ * part is compressed on zlib's threads, so the event loop is free between parts. The kept parts'
+ * bodies are read last, a slice between turns of the event loop, into their place in one buffer;
+ * a body found damaged or changed since its header was read (`bad`: their files) is built again (the
+ * export is built once more without it).
  */
-export async function buildExport(app: App, plan: ExportPlan): Promise<BuiltExport> {
-  const members: Buffer[] = [];
-  let bytes = 0;
-  let kept = 0;
-  let built = 0;
-  let pending = '';
+export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<string> = new Set()): Promise<BuiltExport> {
+  const members: Member[] = [];
+  let [bytes, kept, built, pending] = [0, 0, 0, ''];
   const flush = async (): Promise<void> => {
     if (pending === '') return;
     members.push(await gzipAsync(pending, { level: 6 }));
     bytes += Buffer.byteLength(pending);
     pending = '';
   };
-  const take = async (part: Omit<Part, 'h' | 'lastId'>, wasKept: boolean): Promise<void> => {
+  const take: OnPart = async (part, wasKept) => {
     await flush();
     members.push(part.member);
     bytes += part.bytes;
@@ -242,59 +262,72 @@ export async function buildExport(app: App, plan: ExportPlan): Promise<BuiltExpo
   const line = createHash('sha256').update(before).update('[');
   pending = `${before}[`;
   const runs = contactRuns(plan.closedContacts, plan.sizes.contacts);
-  const used = new Set<string>();
-  for (const run of runs.closed) {
-    line.update(run);
-    if (dir === undefined) {
-      pending += run;
-      continue;
-    }
-    const digest = runDigest(run);
-    used.add(contactsFile(digest));
-    const found = keptContacts((path) => checkedFile(app, path), VERSION, dir, plan.campaignId, digest);
-    await take(found ?? await buildContacts(VERSION, MAGIC, dir, plan.campaignId, digest, run), found !== undefined);
-  }
+  for (const run of runs.closed) line.update(run);
+  if (dir === undefined) pending += runs.closed.join('');
+  else await eachKeptContactsRun(app, plan.campaignId, runs.closed, bad, take);
   pending += `${runs.open}]${after}`;
   line.update(`${runs.open}]${after}`);
   const headDigest = line.digest('hex');
-  if (dir !== undefined && runs.closed.length > 0 && built > 0) forgetContacts(dir, used);
 
+  const h = await eachJournalPart(app, plan, bad, take);
+  const journal = entryLines(plan.journalTail, plan.ended, h, true);
+  pending += `${journal.text}${journalEnd(plan.entries, journal.h, headDigest)}`;
+  const { h: e, afterId } = await eachEventsPart(app, plan, bad, take);
+  if (afterId !== plan.tailAfter) throw new Error(`broken data: the log of ${plan.campaignId} changed in its closed parts (they end at event ${afterId}, the open tail starts after ${plan.tailAfter})`);
+  const tail = eventLines(plan.eventsTail, e, true);
+  pending += `${tail.text}${exportEnd(plan.events, tail.h)}`;
+  await flush();
+  const placed = await placeMembers(folders.get(app)?.files, members);
+  if ('bad' in placed) return buildExport(app, plan, new Set([...bad, ...placed.bad]));
+  return { ...placed, bytes, kept, built };
+}
+
+/** What takes each closed part (or run of closed contacts) in order, and whether it was kept (else built now, and kept). */
+export type OnPart = (part: { readonly member: Member; readonly bytes: number }, kept: boolean) => Promise<void>;
+
+/** Each closed run of line 1's closed contacts, taken as kept or built now and kept (exportContacts.ts `eachContactsRun`), if the app keeps parts. */
+export async function eachKeptContactsRun(app: App, campaignId: string, runs: readonly string[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
+  const dir = keptDir(app, campaignId);
+  if (dir !== undefined) await eachContactsRun({ read: (path) => keptHeader(app, path), version: VERSION, magic: MAGIC, dir, campaignId }, runs, bad, onRun);
+}
+
+/** Each closed part of the journal, in order, taken as kept (`chained`) or built now and kept; answers the chain value after the last. */
+export async function eachJournalPart(app: App, plan: ExportPlan, bad: ReadonlySet<string>, onPart: OnPart): Promise<string> {
   let h = journalGenesis(plan.campaignId);
   for (let k = 0; k < plan.journalParts; k++) {
     const from = k * plan.sizes.journal;
     const to = from + plan.sizes.journal - 1;
-    const found = chained(app, plan.kept.get(`journal-${k}`), h);
+    const found = chained(plan.kept.get(`journal-${k}`), bad, h);
     const part = found ?? await buildPart(app, plan, 'journal', k, h, () => {
       const rows = journalTextBetween(app.db, plan.campaignId, from, to);
       if (rows.length !== plan.sizes.journal) throw new Error(`broken data: the journal of ${plan.campaignId} lost entries ${from}-${to} while it was exported`);
       const last = rows.at(-1);
       return { lines: entryLines(rows, plan.ended, h, false), last: last === undefined ? '' : rowText(last), lastId: to };
     });
-    await take(part, found !== undefined);
+    await onPart(part, found !== undefined);
     h = part.h;
   }
-  const journal = entryLines(plan.journalTail, plan.ended, h, true);
-  pending += `${journal.text}${journalEnd(plan.entries, journal.h, headDigest)}`;
+  return h;
+}
+
+/** Each closed part of the log, in order, taken as kept (`chained`) or built now and kept; answers the chain value after the last, and its last event's id. */
+export async function eachEventsPart(app: App, plan: ExportPlan, bad: ReadonlySet<string>, onPart: OnPart): Promise<{ h: string; afterId: number }> {
   let e = eventsGenesis(plan.campaignId);
   let afterId = 0;
   for (let k = 0; k < plan.eventParts; k++) {
     const from = afterId;
-    const found = chained(app, plan.kept.get(`events-${k}`), e);
+    const found = chained(plan.kept.get(`events-${k}`), bad, e);
     const part = found ?? await buildPart(app, plan, 'events', k, e, () => {
       const rows = eventsJsonAfter(app.db, plan.campaignId, from, plan.sizes.events);
       if (rows.length !== plan.sizes.events) throw new Error(`broken data: the log of ${plan.campaignId} lost events after ${from} while it was exported`);
       const last = rows.at(-1);
       return { lines: eventLines(rows.map((r) => r.json), e, false), last: last?.json ?? '', lastId: last?.id ?? from };
     });
-    await take(part, found !== undefined);
+    await onPart(part, found !== undefined);
     e = part.h;
     afterId = part.lastId;
   }
-  if (afterId !== plan.tailAfter) throw new Error(`broken data: the log of ${plan.campaignId} changed in its closed parts (they end at event ${afterId}, the open tail starts after ${plan.tailAfter})`);
-  const tail = eventLines(plan.eventsTail, e, true);
-  pending += `${tail.text}${exportEnd(plan.events, tail.h)}`;
-  await flush();
-  return { members, bytes, kept, built };
+  return { h: e, afterId };
 }
 
 type PartKind = 'journal' | 'events';
@@ -324,25 +357,6 @@ const partPath = (dir: string, kind: PartKind, index: number, ended: boolean): s
 const rowText = (row: JournalText): string => JSON.stringify(row);
 
 /**
- * A kept file's header and body, if its body is the one its header's digest names: hashed again
- * unless the file is the very one checked before (the same stamp: device, inode, size, times;
- * src/cacheFile.ts `readCacheFileStamped`). A file written or replaced since has another stamp and
- * is hashed again; a file changed too recently for its times to tell is hashed every time.
- */
-function checkedFile(app: App, path: string): { header: Record<string, unknown>; body: Buffer } | undefined {
-  const file = readCacheFileStamped(path, MAGIC);
-  if (file === undefined) return undefined;
-  const checked = folders.get(app)?.checked;
-  if (file.stamp !== undefined && checked?.get(path) === file.stamp) return file;
-  if (file.header.body !== sha(file.body)) {
-    checked?.delete(path);
-    return undefined;
-  }
-  if (file.stamp !== undefined && file.settled) checked?.set(path, file.stamp);
-  return file;
-}
-
-/**
  * The kept parts of one kind whose file is whole and whose header is this code's, this campaign's
  * and of this state (ended or not), from part 0 on until one is missing (at most `count`).
  */
@@ -350,20 +364,25 @@ function keptFiles(app: App, dir: string, campaignId: string, kind: PartKind, en
   const sizes = sizesOf(app);
   const found: KeptFile[] = [];
   for (let index = 0; index < count; index++) {
-    const file = checkedFile(app, partPath(dir, kind, index, ended));
-    if (file === undefined) break;
-    const header = file.header as Partial<PartHeader>;
+    const path = partPath(dir, kind, index, ended);
+    const at = keptHeader(app, path);
+    if (at === undefined) break;
+    const header = at.header as Partial<PartHeader>;
     if (header.version !== VERSION || header.size !== sizes[kind] || header.campaignId !== campaignId || header.kind !== kind || header.index !== index || header.ended !== ended) continue;
-    if (typeof header.from !== 'string' || typeof header.h !== 'string' || typeof header.bytes !== 'number' || typeof header.lastId !== 'number' || typeof header.last !== 'string') continue;
-    found.push({ header: header as PartHeader, body: file.body });
+    if (typeof header.from !== 'string' || typeof header.h !== 'string' || typeof header.bytes !== 'number' || typeof header.lastId !== 'number' || typeof header.last !== 'string' || typeof header.body !== 'string') continue;
+    found.push({ header: header as PartHeader, path, at });
   }
   return found;
 }
 
-/** A kept part (its last row checked in the plan) taken if it starts from the chain value the export is at (`from`: the part before it rebuilt may end elsewhere). */
-function chained(app: App, file: KeptFile | undefined, from: string): Part | undefined {
-  if (file === undefined || file.header.from !== from) return undefined;
-  return { member: file.body, bytes: file.header.bytes, h: file.header.h, lastId: file.header.lastId };
+/**
+ * A kept part (its last row checked in the plan; its body read and checked once the export is laid
+ * out) taken if it starts from the chain value the export is at (`from`: the part before it rebuilt
+ * may end elsewhere), and its body was not found bad before.
+ */
+function chained(file: KeptFile | undefined, bad: ReadonlySet<string>, from: string): Part | undefined {
+  if (file === undefined || bad.has(file.path) || file.header.from !== from) return undefined;
+  return { member: { path: file.path, at: file.at }, bytes: file.header.bytes, h: file.header.h, lastId: file.header.lastId };
 }
 
 /** Builds closed part `index` from the database (one short read transaction), compresses it (zlib's threads) and keeps it. */

@@ -3,15 +3,10 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { writeCacheFile } from '../../cacheFile.js';
+import { type CacheHeader, writeCacheFile } from '../../cacheFile.js';
+import type { OnPart } from './exportChunks.js';
 
 const gzipAsync = promisify(gzip);
-
-/** A kept file's header and body (its body checked against its header's digest). */
-export interface KeptBody {
-  readonly header: Record<string, unknown>;
-  readonly body: Buffer;
-}
 
 /** The SHA-256 of a run's text (hex): the name it is kept under (and of a kept body: its header's digest). */
 export const runDigest = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
@@ -58,12 +53,10 @@ interface ContactsHeader {
   readonly body: string;
 }
 
-/** The kept run of closed contacts whose text has this digest, if kept whole for this campaign (`read`: the kept file, its body checked; exportChunks.ts). */
-export function keptContacts(read: (path: string) => KeptBody | undefined, version: string, dir: string, campaignId: string, digest: string): { member: Buffer; bytes: number } | undefined {
-  const file = read(join(dir, contactsFile(digest)));
-  const header = file?.header as Partial<ContactsHeader> | undefined;
-  if (file === undefined || header?.version !== version || header.campaignId !== campaignId || header.kind !== 'contacts' || header.text !== digest || typeof header.bytes !== 'number') return undefined;
-  return { member: file.body, bytes: header.bytes };
+/** Whether a kept file's header is that of the run of closed contacts with this text's digest, for this campaign and code version (its body is checked when read: exportChunks.ts). */
+export function isContactsHeader(header: Record<string, unknown>, version: string, campaignId: string, digest: string): header is Record<string, unknown> & { bytes: number } {
+  const h = header as Partial<ContactsHeader>;
+  return h.version === version && h.campaignId === campaignId && h.kind === 'contacts' && h.text === digest && typeof h.bytes === 'number' && typeof h.body === 'string';
 }
 
 /** Compresses a run of closed contacts (zlib's threads) and keeps it under its text's digest. */
@@ -82,4 +75,37 @@ export function forgetContacts(dir: string, used: ReadonlySet<string>): void {
   } catch {
     // Nothing kept to forget.
   }
+}
+
+/** Where a campaign's runs are kept, and how they are read (exportChunks.ts: its kept files' memory, its code version and magic). */
+export interface ContactsFolder {
+  readonly read: (path: string) => CacheHeader | undefined;
+  readonly version: string;
+  readonly magic: Buffer;
+  readonly dir: string;
+  readonly campaignId: string;
+}
+
+/**
+ * Each closed run of line 1's closed contacts, in order: taken as kept (found by its text's digest;
+ * its body checked once read) or compressed now and kept. The kept runs no longer used are removed
+ * once one was built (a run changed: its old text is kept no more).
+ */
+export async function eachContactsRun(kept: ContactsFolder, runs: readonly string[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
+  const { read, version, magic, dir, campaignId } = kept;
+  const used = new Set<string>();
+  let built = 0;
+  for (const run of runs) {
+    const digest = runDigest(run);
+    used.add(contactsFile(digest));
+    const path = join(dir, contactsFile(digest));
+    const at = bad.has(path) ? undefined : read(path);
+    if (at !== undefined && isContactsHeader(at.header, version, campaignId, digest)) {
+      await onRun({ member: { path, at }, bytes: at.header.bytes }, true);
+      continue;
+    }
+    built++;
+    await onRun(await buildContacts(version, magic, dir, campaignId, digest, run), false);
+  }
+  if (runs.length > 0 && built > 0) forgetContacts(dir, used);
 }
