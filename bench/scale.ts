@@ -22,7 +22,8 @@ import { figure, line, stats } from './stats.js';
  * - scaleTicksMs: playing every due tick (runDueTicks); scaleLimited: requests the fake Discord
  *   answered 429; scaleRenderThreads: the most render threads running at once;
  * - scaleHeapMb / scaleHeapUsedMb: the main thread's V8 heap at its highest, reserved and in use
- *   (what waits for a full collection is in them: the busy minute's garbage).
+ *   (what waits for a full collection is in them: the busy minute's garbage);
+ * - scaleCpuMs: CPU time of the whole process (every thread) from the due minute to the last message.
  *
  * Idle: `idle` campaigns (default 10,000), none due: idleRssMb (after a garbage collection) and
  * idleScanMs (median of the scheduler's minute scan: due ticks and reminders, nothing due).
@@ -43,6 +44,8 @@ export interface ScaleFigures {
   /** The main thread's V8 heap at its highest during the busy minute: reserved (scaleHeapMb) and in use. */
   readonly scaleHeapMb: number;
   readonly scaleHeapUsedMb: number;
+  /** CPU time of the whole process (every thread) from the due minute to the last message: steadier than wall time under load. */
+  readonly scaleCpuMs: number;
   readonly idleCampaigns: number;
   readonly idleRssMb: number;
   readonly idleScanMs: number;
@@ -55,6 +58,7 @@ interface BusyRaw {
   readonly limited: number;
   readonly pictures: number;
   readonly totalMs: number;
+  readonly cpuMs: number;
   readonly ticksMs: number;
   readonly worstGap: number;
   readonly gaps: readonly { readonly atMs: number; readonly gapMs: number }[];
@@ -96,6 +100,7 @@ async function busyMinute(dir: string, opts: BusyOptions): Promise<Omit<ScaleFig
   line(`busy minute: ${r.campaigns} campaigns due at once${opts.same === true ? ' (copies of 4 campaigns: identical maps, drawn once)' : ' (each map a picture of its own)'}, ${r.played} ticks played, ${r.messages} messages (${r.pictures} with a map) handed to a fake Discord (50 requests/s; ${r.limited} answered 429); ${r.renderThreads} render threads; armies ordered per template ${r.ordered.join(', ')}`);
   figure('  scaleTotalMs: due minute to the last message accepted', `${(r.totalMs / 1000).toFixed(1)} s`, `<= 1.3x floor ${(floorMs / 1000).toFixed(1)} s (${(r.totalMs / floorMs).toFixed(2)}x)`);
   figure('  of which playing every due tick (runDueTicks)', `${(r.ticksMs / 1000).toFixed(1)} s`);
+  figure('  scaleCpuMs: CPU time of the process meanwhile (every thread)', `${(r.cpuMs / 1000).toFixed(1)} s`);
   figure('  scaleLoopGapMs: longest event-loop gap throughout', `${r.worstGap.toFixed(0)} ms`, `< 100 ms (${r.gaps.length} gaps over 100 ms)`);
   if (r.gaps.length > 0) line(`    gaps over 100 ms (ms from the due minute: length): ${r.gaps.slice(0, 20).map((g) => `${g.atMs}: ${g.gapMs}`).join(', ')}${r.gaps.length > 20 ? ', ...' : ''}`);
   figure(`  scaleAnswerP99Ms: interaction answers while it ran (n=${a.n})`, `${a.p99.toFixed(0)} ms`, `< 300 ms (median ${a.median.toFixed(1)} ms, max ${a.max.toFixed(0)} ms)`);
@@ -104,7 +109,7 @@ async function busyMinute(dir: string, opts: BusyOptions): Promise<Omit<ScaleFig
   return {
     scaleCampaigns: r.campaigns, scaleMessages: r.messages, scaleTotalMs: r.totalMs, scaleFloorMs: floorMs, scaleVsFloor: r.totalMs / floorMs, scaleLoopGapMs: r.worstGap,
     scaleGapsOver100: r.gaps.length, scaleAnswerP99Ms: a.p99, scaleRssMb: r.peakRssMb, scaleTicksMs: r.ticksMs, scaleLimited: r.limited, scaleRenderThreads: r.renderThreads,
-    scaleHeapMb: r.heapTotalPeakMb, scaleHeapUsedMb: r.heapUsedPeakMb,
+    scaleHeapMb: r.heapTotalPeakMb, scaleHeapUsedMb: r.heapUsedPeakMb, scaleCpuMs: r.cpuMs,
   };
 }
 

@@ -260,6 +260,7 @@ async function busy() {
   await prewarmDue(app);
   clock.runFrom(new Date(due));
   t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   resumeEndedPauses(app);
   const played = await runDueTicks(app);
   const ticksMs = performance.now() - t0;
@@ -267,6 +268,7 @@ async function busy() {
   lanes.fill();
   while (pending() > 0 || lanes.busy > 0) await sleep(50);
   const totalMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
 
   clearInterval(poll);
   clearInterval(probe);
@@ -279,7 +281,7 @@ async function busy() {
   app.close();
   await closeRenderPool();
   return {
-    campaigns: ids.length, played: playedCount, messages: discord.counts.accepted, limited: discord.counts.limited, pictures, totalMs, ticksMs, worstGap, gaps,
+    campaigns: ids.length, played: playedCount, messages: discord.counts.accepted, limited: discord.counts.limited, pictures, totalMs, cpuMs: (cpu.user + cpu.system) / 1000, ticksMs, worstGap, gaps,
     answers, peakRssMb: peak, atPeak, heapTotalPeakMb: heapTotalPeak / 1048576, heapUsedPeakMb: heapUsedPeak / 1048576, renderThreads: threadsSeen, ordered: templates.map((t) => `${t.ordered}/${t.armies}`),
   };
 }
