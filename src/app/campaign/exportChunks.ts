@@ -12,7 +12,7 @@ import type { App } from '../app.js';
 import { onCampaignCommit } from '../campaignCommits.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { contactRuns, eachContactsRun } from './exportContacts.js';
-import type { KeepState } from './exportKeep.js';
+import type { KeepState, OnPart } from './exportTypes.js';
 import { entryLines, eventLines, eventsGenesis, exportEnd, headAround, journalEnd, journalGenesis, type Lines } from '../journal/replayFile.js';
 
 /*
@@ -281,9 +281,6 @@ export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<s
   if ('bad' in placed) return buildExport(app, plan, new Set([...bad, ...placed.bad]));
   return { ...placed, bytes, kept, built };
 }
-
-/** What takes each closed part (or run of closed contacts) in order, and whether it was kept (else built now, and kept). */
-export type OnPart = (part: { readonly member: Member; readonly bytes: number }, kept: boolean) => Promise<void>;
 
 /** Each closed run of line 1's closed contacts, taken as kept or built now and kept (exportContacts.ts `eachContactsRun`), if the app keeps parts. */
 export async function eachKeptContactsRun(app: App, campaignId: string, runs: readonly string[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { type CacheHeader, writeCacheFile } from '../../cacheFile.js';
-import type { OnPart } from './exportChunks.js';
+import type { OnPart } from './exportTypes.js';
 
 const gzipAsync = promisify(gzip);
 

@@ -24,18 +24,6 @@ import { contactRuns } from './exportContacts.js';
  * builds the few still missing itself.
  */
 
-/** The background builder's state (kept with the app's export folder: exportChunks.ts `keptFolder`). */
-export interface KeepState {
-  /** Campaigns changed since the builder last looked at them. */
-  readonly dirty: Set<string>;
-  /** By campaign: its closed parts when the builder last made them all kept (how many of the journal, and the log's last closed event). */
-  readonly done: Map<string, { readonly journalParts: number; readonly tailAfter: number }>;
-  /** Whether the builder looked at every campaign once (at its first run in this process). */
-  swept: boolean;
-  /** The builder's run going on, if one is. */
-  running: Promise<unknown> | undefined;
-}
-
 /** The least rest after a part built. */
 const PAUSE_MS = 20;
 
