@@ -103,4 +103,26 @@ describe('the export\'s closed parts built in the background (exportKeep.ts)', (
     await keepExportParts(x.app, { pause: noRest });
     expect((await exported(x, id)).built).toBe(0);
   }, 120_000);
+
+  it('GIVEN campaigns with no closed part to build WHEN the builder looks at them THEN it builds nothing, and lets the event loop turn once it has looked for sliceMs', async () => {
+    const x = await consoleHarness({ seed: 11 });
+    h = x;
+    keepExportPartsIn(x.app, testTempDir('valormr-export-keep-'));
+    await x.run(...SETUP);
+    let turns = 0;
+    const turned = (): void => {
+      turns++;
+    };
+    // A slice longer than the run: it looks at the campaign without a turn of the event loop.
+    setImmediate(turned);
+    expect(await keepExportParts(x.app, { pause: noRest, sliceMs: 60_000 })).toEqual({ built: 0, removed: 0 });
+    expect(turns).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    // An order changes the campaign, so the next run looks at it again; with a slice of 0 it lets the loop turn first.
+    await x.run('@alice /move army:hadewych to:0817');
+    turns = 0;
+    setImmediate(turned);
+    expect(await keepExportParts(x.app, { pause: noRest, sliceMs: 0 })).toEqual({ built: 0, removed: 0 });
+    expect(turns).toBe(1);
+  }, 120_000);
 });

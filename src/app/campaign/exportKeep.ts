@@ -7,6 +7,7 @@ import { lastJournalSeq } from '../../db/journalRepo.js';
 import { finalEventsUpTo } from '../../db/tickRepo.js';
 import type { App } from '../app.js';
 import { readCampaign } from '../unitOfWork.js';
+import { yieldToEventLoop } from '../scheduler/yieldToEventLoop.js';
 import { eachEventsPart, eachKeptContactsRun, eachJournalPart, exportPlan, forgetCampaign, keptFolder, type PartSizes } from './exportChunks.js';
 import { contactRuns } from './exportContacts.js';
 
@@ -27,6 +28,9 @@ import { contactRuns } from './exportContacts.js';
 /** The least rest after a part built. */
 const PAUSE_MS = 20;
 
+/** The longest the builder looks at campaigns (whether one has parts to build) without letting the event loop turn. */
+const SLICE_MS = 4;
+
 /** What a run of the builder did. */
 export interface KeepReport {
   /** Parts and runs of closed contacts built. */
@@ -38,12 +42,14 @@ export interface KeepReport {
 /**
  * Options of a run: `stopped` ends it between two parts (the campaigns it did not reach stay to do);
  * `ownsGuild` (a shard's scheduler) limits it to the campaigns of the guilds the process plays;
- * `pause` rests after a part built (ms: how long it took).
+ * `pause` rests after a part built (ms: how long it took); `sliceMs` how long campaigns are looked at between turns of the event loop.
  */
 export interface KeepOptions {
   readonly stopped?: () => boolean;
   readonly ownsGuild?: (guildId: string) => boolean;
   readonly pause?: (ms: number) => Promise<unknown>;
+  /** How long campaigns are looked at before the event loop is let turn (ms; SLICE_MS). */
+  readonly sliceMs?: number;
 }
 
 /** Builds the closed export parts the app's campaigns lack (one run at a time: a run asked for while one goes on is that run). */
@@ -78,8 +84,17 @@ async function keepRun(app: App, dir: string, sizes: Required<PartSizes>, opts: 
     }
   }
   const pause = opts.pause ?? ((ms: number) => sleep(Math.max(PAUSE_MS, ms)));
+  const slice = opts.sliceMs ?? SLICE_MS;
   let built = 0;
+  let since = performance.now();
   for (const id of [...keep.dirty]) {
+    // Looking at a campaign is a short read transaction; thousands of them (the first run after a
+    // start, or every campaign a busy minute ticked) are looked at in slices, between turns of the
+    // event loop.
+    if (performance.now() - since >= slice) {
+      await yieldToEventLoop();
+      since = performance.now();
+    }
     if (opts.stopped?.()) break;
     keep.dirty.delete(id);
     try {
