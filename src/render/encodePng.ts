@@ -35,8 +35,10 @@ sharp.cache(false);
  *
  * The alpha is dropped here (`rgbInPlace`), not by libvips's `removeAlpha`: sharp fed the RGB
  * bytes compresses them as before (the same file, byte for byte), without the extra pipeline stage
- * that cost as much as the packing and more. Render section alternated 3 times with the tree
- * before (load 8.5-10.8): snapshotMs median 90 -> 73 ms, snapshotEncodeCpuMs 38.5 -> 36.6 ms.
+ * (libvips ran it on a second thread beside the PNG writer). Render section alternated with the
+ * tree before, medians: at load 1-4.4 (10 pairs) snapshotEncodeCpuMs 35.9 -> 33.7 ms but
+ * snapshotMs 51.9 -> 53.3 ms (no wall gain at rest: the packing is serial where the libvips stage
+ * overlapped the writer on the second core); at load 8.5-10.8 (3 pairs) snapshotMs 90 -> 73 ms.
  *
  * Other formats, measured for issue 25 on the posted map at load 0.3-4 (CPU of the encode alone,
  * the blank's beside it, the file): sharp WebP lossless effort 0 346 ms (blank 48), near-lossless
