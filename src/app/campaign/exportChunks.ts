@@ -263,7 +263,7 @@ export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<s
   pending = `${before}[`;
   const runs = contactRuns(plan.closedContacts, plan.sizes.contacts);
   for (const run of runs.closed) line.update(run);
-  if (dir === undefined) pending += runs.closed.join('');
+  if (dir === undefined) pending += Buffer.concat(runs.closed).toString('utf8');
   else await eachKeptContactsRun(app, plan.campaignId, runs.closed, bad, take);
   pending += `${runs.open}]${after}`;
   line.update(`${runs.open}]${after}`);
@@ -286,7 +286,7 @@ export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<s
 export type OnPart = (part: { readonly member: Member; readonly bytes: number }, kept: boolean) => Promise<void>;
 
 /** Each closed run of line 1's closed contacts, taken as kept or built now and kept (exportContacts.ts `eachContactsRun`), if the app keeps parts. */
-export async function eachKeptContactsRun(app: App, campaignId: string, runs: readonly string[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
+export async function eachKeptContactsRun(app: App, campaignId: string, runs: readonly Buffer[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
   const dir = keptDir(app, campaignId);
   if (dir !== undefined) await eachContactsRun({ read: (path) => keptHeader(app, path), version: VERSION, magic: MAGIC, dir, campaignId }, runs, bad, onRun);
 }
