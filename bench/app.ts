@@ -203,9 +203,14 @@ export async function benchTickPlayed(dir: string, ticks = 12, store?: string): 
  * tick's one transaction (load, resolve every order, contacts, save, log, outbox with the map as a
  * picture to draw), then its delivery (chronicle, DMs and the 100 x 100 map drawn and encoded off
  * the main thread). The transaction alone is reported beside it.
- * Before every timed tick each army gets a fresh `/move` (untimed).
+ * Before every timed tick each army gets a fresh `/move` (untimed), and the tick meets the bot as a
+ * SCHEDULED tick does (benchTickPlayed's first kind): the render thread idle-stopped, then
+ * pre-warmed for the campaign's map (`warmMapPicture`, what the scheduler's minute check does a
+ * minute or two before a due tick; untimed). One more tick, timed last, is the COLDEST kind: the
+ * thread idle-stopped and nothing pre-warmed (a referee's `/turn advance` after a quiet spell): a new
+ * render thread starts and reads the map's static layer from the file beside the database.
  */
-export async function benchSyntheticTick(dir: string, armies: number, ticks: number): Promise<{ stats: Stats; minOrdered: number; transactionCpu: Stats; withMap: Stats; withoutMap: Stats }> {
+export async function benchSyntheticTick(dir: string, armies: number, ticks: number): Promise<{ stats: Stats; minOrdered: number; transactionCpu: Stats; withMap: Stats; withoutMap: Stats; coldest: number }> {
   const file = join(dir, `synthetic-${armies}.json`);
   const scenario = syntheticScenario({ width: 100, height: 100, armies }) as { armies: unknown[] } & Record<string, unknown>;
   // A scenario file holds at most 500 armies (schema), so a bigger campaign gets the rest added
@@ -236,10 +241,13 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
   const withMap: number[] = [];
   const withoutMap: number[] = [];
   let minOrdered = Infinity;
-  for (let i = 0; i < ticks; i++) {
+  let coldest = 0;
+  for (let i = 0; i <= ticks; i++) {
     const o = await orderEveryArmy(h, map, rnd);
     minOrdered = Math.min(minOrdered, o.ordered);
     const campaignId = h.campaignId();
+    await closeRenderPool();
+    if (i < ticks) await warmMapPicture(h.app, campaignId);
     let tx = 0;
     let cpu = 0;
     h.out.length = 0;
@@ -253,6 +261,10 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
       cpu = (c.user + c.system) / 1000;
       await h.session.flush();
     });
+    if (i === ticks) {
+      coldest = whole;
+      break;
+    }
     samples.push(whole);
     (h.out.some((o) => (o.files?.length ?? 0) > 0) ? withMap : withoutMap).push(whole);
     transaction.push(tx);
@@ -260,7 +272,7 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
   }
   h.close();
   const st = stats(samples);
-  report(`tick, ${armies} armies on 100 x 100, with its delivery (map drawn off-thread), ordered >= ${minOrdered}`, st, armies <= 200 ? '< 40 ms' : '< 250 ms');
+  report(`tick, ${armies} armies on 100 x 100, SCHEDULED (pre-warmed), with its delivery (map drawn off-thread), ordered >= ${minOrdered}`, st, armies === 800 ? '< 250 ms' : undefined);
   report(`  of which the tick's transaction (engine + app)`, stats(transaction));
   const cpuStats = stats(transactionCpu);
   report(`  the transaction's CPU time`, cpuStats);
@@ -268,7 +280,8 @@ export async function benchSyntheticTick(dir: string, armies: number, ticks: num
   const noMapStats = stats(withoutMap);
   report(`  the ticks that drew a map`, mapStats);
   report(`  the ticks that drew none`, noMapStats);
-  return { stats: st, minOrdered, transactionCpu: cpuStats, withMap: mapStats, withoutMap: noMapStats };
+  line(`  coldest (render thread idle-stopped, nothing pre-warmed), one tick: ${coldest.toFixed(2)} ms`);
+  return { stats: st, minOrdered, transactionCpu: cpuStats, withMap: mapStats, withoutMap: noMapStats, coldest };
 }
 
 /**

@@ -42,10 +42,14 @@ import { benchWebIdleRss } from './web.js';
  *   `playTick`, the tick's one transaction (load, engine, save, log, outbox with its map as a
  *   picture to draw), then its delivery (the 100 x 100 map drawn off the main thread); the
  *   transaction alone is on the human line. Every army is given a fresh `/move` before each tick
- *   (untimed; the line says how many took it). tick800TxCpuMs: the 800-army tick's transaction in
+ *   (untimed; the line says how many took it), and each tick meets the bot as a scheduled tick does:
+ *   the render thread idle-stopped, then pre-warmed for the map by the scheduler's minute check
+ *   (untimed). tick800TxCpuMs: the 800-army tick's transaction in
  *   CPU time (steadier than wall time on a loaded machine). tick800Ms is the median of 4 ticks of
  *   which some post a new map and some "Nothing moved"; tick800MapMs and tick800NoMapMs are the
  *   medians of each kind apart (the upper of two).
+ * - tick800ColdestMs: one more 800-army tick with the render thread idle-stopped and nothing
+ *   pre-warmed (a `/turn advance` after a quiet spell): a new thread reads the static layer's file.
  * - commandMedianMs, commandP99Ms: console commands in the app layer on a WAL database file, a
  *   mix of `/army status`, `/move`, `/turn status`, `/campaign status`, `/army edit`.
  * - scan1000Ms: `runDueTicks` + `sendReminders` with 1,000 running campaigns, none due.
@@ -74,7 +78,7 @@ import { benchWebIdleRss } from './web.js';
  *   N`: N render threads instead of the pool's default, to compare pool sizes; `--profile DIR`: the
  *   busy minute's process writes a CPU profile there): scaleTotalMs, scaleFloorMs, scaleVsFloor,
  *   scaleLoopGapMs, scaleGapsOver100, scaleAnswerP99Ms, scaleRssMb, scaleTicksMs, scaleLimited,
- *   scaleRenderThreads, idleRssMb, idleScanMs (see bench/scale.ts). Each measure runs in a fresh
+ *   scaleRenderThreads, scaleHeapMb, scaleHeapUsedMb, idleRssMb, idleScanMs (see bench/scale.ts). Each measure runs in a fresh
  *   process on the compiled bot with the allocator settings and node flags `npm start` uses, so its
  *   memory is the bot's as it runs.
  * - `--ticks` runs tick200Ms and tick800Ms alone.
@@ -237,6 +241,7 @@ async function syntheticTicks(): Promise<void> {
   figures.tick800TxCpuMs = tick800.transactionCpu.median;
   figures.tick800MapMs = tick800.withMap.median;
   figures.tick800NoMapMs = tick800.withoutMap.median;
+  figures.tick800ColdestMs = tick800.coldest;
 }
 
 function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {

@@ -17,7 +17,9 @@ import { line, median } from './stats.js';
  * (`renderMap` with the campaign's cache key and every other hex id; static layer warm): drawing
  * and encoding, and whatever handing the job to a render thread costs. blankEncodeMs: the fastest
  * opaque encode of a blank of the same size, in this thread (`blankEncode`), by every PNG encoder
- * the bot has (a faster encoder added to the bot joins the floor, so the ratio stays honest).
+ * the bot has (a faster encoder added to the bot joins the floor, so the ratio stays honest). PNG
+ * is the posted format: WebP, JPEG and palette PNG were measured slower on the map (encodePng.ts);
+ * a bot that posted another format would take its floor in that format, the PNG one kept beside it.
  * snapshotEncodeCpuMs and blankEncodeCpuMs: CPU time (this process, every thread: sharp encodes on
  * libuv's pool) of `encodePng` on the posted snapshot drawn in this thread, and of the blank's
  * fastest encode; steadier than wall time on a loaded machine, and the encode's share of the

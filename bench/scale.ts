@@ -20,7 +20,9 @@ import { figure, line, stats } from './stats.js';
  *   when it was due to start (so time spent waiting for a blocked event loop counts);
  * - scaleRssMb: the highest resident memory of the process seen (every thread);
  * - scaleTicksMs: playing every due tick (runDueTicks); scaleLimited: requests the fake Discord
- *   answered 429; scaleRenderThreads: the most render threads running at once.
+ *   answered 429; scaleRenderThreads: the most render threads running at once;
+ * - scaleHeapMb / scaleHeapUsedMb: the main thread's V8 heap at its highest, reserved and in use
+ *   (what waits for a full collection is in them: the busy minute's garbage).
  *
  * Idle: `idle` campaigns (default 10,000), none due: idleRssMb (after a garbage collection) and
  * idleScanMs (median of the scheduler's minute scan: due ticks and reminders, nothing due).
@@ -38,6 +40,9 @@ export interface ScaleFigures {
   readonly scaleTicksMs: number;
   readonly scaleLimited: number;
   readonly scaleRenderThreads: number;
+  /** The main thread's V8 heap at its highest during the busy minute: reserved (scaleHeapMb) and in use. */
+  readonly scaleHeapMb: number;
+  readonly scaleHeapUsedMb: number;
   readonly idleCampaigns: number;
   readonly idleRssMb: number;
   readonly idleScanMs: number;
@@ -55,6 +60,9 @@ interface BusyRaw {
   readonly gaps: readonly { readonly atMs: number; readonly gapMs: number }[];
   readonly answers: readonly number[];
   readonly peakRssMb: number;
+  readonly atPeak: { readonly heapMb?: number; readonly externalMb?: number; readonly atMs?: number; readonly workers?: number };
+  readonly heapTotalPeakMb: number;
+  readonly heapUsedPeakMb: number;
   readonly renderThreads: number;
   readonly ordered: readonly string[];
 }
@@ -91,10 +99,12 @@ async function busyMinute(dir: string, opts: BusyOptions): Promise<Omit<ScaleFig
   figure('  scaleLoopGapMs: longest event-loop gap throughout', `${r.worstGap.toFixed(0)} ms`, `< 100 ms (${r.gaps.length} gaps over 100 ms)`);
   if (r.gaps.length > 0) line(`    gaps over 100 ms (ms from the due minute: length): ${r.gaps.slice(0, 20).map((g) => `${g.atMs}: ${g.gapMs}`).join(', ')}${r.gaps.length > 20 ? ', ...' : ''}`);
   figure(`  scaleAnswerP99Ms: interaction answers while it ran (n=${a.n})`, `${a.p99.toFixed(0)} ms`, `< 300 ms (median ${a.median.toFixed(1)} ms, max ${a.max.toFixed(0)} ms)`);
-  figure('  scaleRssMb: highest resident memory seen', `${r.peakRssMb.toFixed(0)} MB`, '< 400 MB');
+  figure('  scaleRssMb: highest resident memory seen', `${r.peakRssMb.toFixed(0)} MB`, `< 400 MB (then: main heap ${r.atPeak.heapMb ?? '?'} MB in use, buffers ${r.atPeak.externalMb ?? '?'} MB, ${r.atPeak.workers ?? '?'} render threads)`);
+  figure('  scaleHeapMb: the main thread\'s V8 heap at its highest', `${r.heapTotalPeakMb.toFixed(0)} MB`, `(in use at most ${r.heapUsedPeakMb.toFixed(0)} MB)`);
   return {
     scaleCampaigns: r.campaigns, scaleMessages: r.messages, scaleTotalMs: r.totalMs, scaleFloorMs: floorMs, scaleVsFloor: r.totalMs / floorMs, scaleLoopGapMs: r.worstGap,
     scaleGapsOver100: r.gaps.length, scaleAnswerP99Ms: a.p99, scaleRssMb: r.peakRssMb, scaleTicksMs: r.ticksMs, scaleLimited: r.limited, scaleRenderThreads: r.renderThreads,
+    scaleHeapMb: r.heapTotalPeakMb, scaleHeapUsedMb: r.heapUsedPeakMb,
   };
 }
 

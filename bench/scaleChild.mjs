@@ -242,8 +242,13 @@ async function busy() {
   let threadsSeen = 0;
   // At the peak: this thread's JavaScript heap and the memory outside it (buffers), in MB.
   let atPeak = {};
+  // This thread's V8 heap at its highest (reserved, in use): garbage waiting for a full collection shows here.
+  let heapTotalPeak = 0;
+  let heapUsedPeak = 0;
   const memory = setInterval(() => {
     const m = process.memoryUsage();
+    heapTotalPeak = Math.max(heapTotalPeak, m.heapTotal);
+    heapUsedPeak = Math.max(heapUsedPeak, m.heapUsed);
     if (m.rss / 1024 / 1024 > peak) {
       peak = m.rss / 1024 / 1024;
       atPeak = { heapMb: Math.round(m.heapUsed / 1048576), externalMb: Math.round(m.external / 1048576), atMs: Math.round(performance.now() - t0), workers: renderPoolState().workers };
@@ -275,7 +280,7 @@ async function busy() {
   await closeRenderPool();
   return {
     campaigns: ids.length, played: playedCount, messages: discord.counts.accepted, limited: discord.counts.limited, pictures, totalMs, ticksMs, worstGap, gaps,
-    answers, peakRssMb: peak, atPeak, renderThreads: threadsSeen, ordered: templates.map((t) => `${t.ordered}/${t.armies}`),
+    answers, peakRssMb: peak, atPeak, heapTotalPeakMb: heapTotalPeak / 1048576, heapUsedPeakMb: heapUsedPeak / 1048576, renderThreads: threadsSeen, ordered: templates.map((t) => `${t.ordered}/${t.armies}`),
   };
 }
 

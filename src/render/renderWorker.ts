@@ -48,11 +48,11 @@ function modelFor(key: string, data: Parameters<typeof buildMap>[0] | undefined)
  * no picture waits for it. (The same way test runners read a heap: the flag set at run time, the
  * function taken from a fresh context.) Undefined where the runtime refuses it.
  */
-const collect = ((): (() => void) | undefined => {
+const collect = ((): ((how?: { readonly type: 'minor' | 'major' }) => void) | undefined => {
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('gc');
-    return typeof gc === 'function' ? (gc as () => void) : undefined;
+    return typeof gc === 'function' ? (gc as (how?: { readonly type: 'minor' | 'major' }) => void) : undefined;
   } catch {
     return undefined;
   }
@@ -72,6 +72,10 @@ const COLLECT_EVERY = 3;
 /**
  * Collects once no picture has been asked for a moment (a burst of pictures is collected once,
  * after it), or at once when COLLECT_EVERY pictures were finished since the last collection.
+ * Between those, a young-generation collection after every picture (about a millisecond): the
+ * pixels' copy a finished picture handed the encoder is young, so the scavenge gives its 10 MB
+ * back at once instead of at the next full collection (measured on the busy minute of 1,000
+ * campaigns: the two render threads held 45-79 MB of such copies between full collections).
  */
 function collectWhenIdle(): void {
   if (!collect) return;
@@ -80,6 +84,7 @@ function collectWhenIdle(): void {
     collect();
     return;
   }
+  collect({ type: 'minor' });
   if (inHand > 0) return;
   clearTimeout(collectTimer);
   collectTimer = setTimeout(() => {
