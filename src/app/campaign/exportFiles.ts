@@ -27,7 +27,7 @@ export const newKeptFiles = (): KeptFiles => ({ checked: new Map(), headers: new
 const REMEMBERED = 4096;
 
 /** Remembers `value` for `path` in `memo`, forgetting the oldest beyond REMEMBERED (a bot of many long campaigns holds no more). */
-export function remember<T>(memo: Map<string, T>, path: string, value: T): void {
+function remember<T>(memo: Map<string, T>, path: string, value: T): void {
   memo.delete(path);
   memo.set(path, value);
   for (const oldest of memo.keys()) {
