@@ -31,7 +31,7 @@ import { median, round2 as round, time as timed } from './stats.js';
  *
  * With `--json` the last line is one JSON object: halfPeriods, dbBytes (database file after a
  * checkpoint), dbTablesMb (that file table by table, indexes included), exportDiscord (the export
- * under Discord's default upload limit: ms, bytes, kind, the event loop's longest gap meanwhile), commandMedianMs and tickMs ({ first50, last50 }: medians over the first and last 50
+ * under Discord's default upload limit: ms, bytes of all its files, kind (asIs, compressed, parts), files, the event loop's longest gap meanwhile), commandMedianMs and tickMs ({ first50, last50 }: medians over the first and last 50
  * half periods; a tick is `!tick` as played: the tick's transaction and the delivery of
  * everything it queued, maps drawn and encoded), exportMs (`/campaign export`), undoMs
  * (`/turn undo` of the last half period), rssMb (the whole process at the end, under the
@@ -74,7 +74,7 @@ export interface SoakResult {
    * checkpoint (SQLite's dbstat): where a long campaign's bytes go (journal, events, ticks...).
    */
   readonly dbTablesMb: Readonly<Record<string, number>>;
-  readonly exportDiscord: { readonly ms: number; readonly bytes: number; readonly longestBlockMs: number; readonly kind: string };
+  readonly exportDiscord: { readonly ms: number; readonly bytes: number; readonly longestBlockMs: number; readonly kind: string; readonly files: number };
   readonly undoMs: number;
   readonly rssMb: number;
   readonly webFirstPaintMs?: number;
@@ -216,12 +216,15 @@ async function exportAsOnDiscord(app: Parameters<typeof exportCampaign>[0], acto
   let longest = 0;
   const ticker = setInterval(() => { const now = performance.now(); longest = Math.max(longest, now - last); last = now; }, 1);
   const started = performance.now();
-  const [r] = await exportCampaign(app, actor, DEFAULT_ATTACHMENT_LIMIT);
+  const replies = await exportCampaign(app, actor, DEFAULT_ATTACHMENT_LIMIT);
   const ms = performance.now() - started;
   longest = Math.max(longest, performance.now() - last);
   clearInterval(ticker);
-  const data = r?.data as { file?: string; tooLarge?: unknown } | undefined;
-  return { ms: round(ms), bytes: r?.files?.[0]?.data.byteLength ?? 0, longestBlockMs: round(longest), kind: data?.tooLarge ? 'tooLarge' : data?.file?.endsWith('.gz') ? 'compressed' : 'asIs' };
+  const data = replies[0]?.data as { file?: string; tooLarge?: unknown; parts?: number } | undefined;
+  // bytes: the whole file, all its parts (an export over the limit even compressed comes in several files: `files`).
+  const files = replies.flatMap((x) => x.files ?? []);
+  const kind = data?.tooLarge ? 'tooLarge' : data?.parts !== undefined ? 'parts' : data?.file?.endsWith('.gz') ? 'compressed' : 'asIs';
+  return { ms: round(ms), bytes: files.reduce((n, f) => n + f.data.byteLength, 0), longestBlockMs: round(longest), kind, files: files.length };
 }
 
 /** The campaign's export replayed from its journal: the report, and how long the replay took. */

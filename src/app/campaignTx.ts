@@ -11,6 +11,7 @@ import type { ChronicleWindow, StoredEvent } from '../db/eventRepo.js';
 import type { JournalText } from '../db/journalRepo.js';
 import type { Member } from '../db/memberRepo.js';
 import type { NoticeRow } from '../db/noticeRepo.js';
+import type { StoredRow } from '../db/packedText.js';
 import type { OutboxRow, UndeliveredRow } from '../db/outboxRepo.js';
 import type { PlayedTick, TickIndexRow, UndoableTick } from '../db/tickRepo.js';
 import type { Actor } from './actor.js';
@@ -70,9 +71,9 @@ export interface CampaignReads {
   journalBetween(from: number, to: number): JournalText[];
   journalLength(): number;
   /** The journal's rows numbered `seqs` (those it has), in order (the export checks its kept parts' last rows in one query). */
-  journalAt(seqs: readonly number[]): JournalText[];
-  /** The events with these ids (those it has), in order, each as its JSON text (the export checks its kept parts' last rows in one query). */
-  eventsAt(ids: readonly number[]): { id: number; json: string }[];
+  journalAt(seqs: readonly number[]): (StoredRow<JournalText> & { readonly seq: number })[];
+  /** The events with these ids (those it has), in order, as stored and as JSON text (the export checks its kept parts' last rows in one query). */
+  eventsAt(ids: readonly number[]): (StoredRow<string> & { readonly id: number })[];
   /** How many events have an id after `afterId` and up to `upToId` (every one after when absent): counted on the index, only those. */
   eventCountBetween(afterId: number, upToId?: number): number;
   /** The id of the event `offset` places after event `afterId` (0: the next one), if the log holds that many. */

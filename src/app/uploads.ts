@@ -41,8 +41,12 @@ export async function fitExport(file: { readonly name: string; readonly members:
   const groups = limit === undefined ? undefined : packedParts(file.members, limit);
   if (groups === undefined) return { kind: 'tooLarge', bytes: file.bytes, compressedBytes: packed.byteLength };
   const base = file.name.replace(/\.json$/, '');
+  // The members lie one after the other in `packed`: each file is its slice, not a copy.
+  let at = 0;
   const files = groups.map((g, i) => {
-    const data = Buffer.concat(g);
+    const length = g.reduce((n, m) => n + m.byteLength, 0);
+    const data = packed.subarray(at, at + length);
+    at += length;
     return { name: `${base}.part-${i + 1}-of-${groups.length}.json.gz`, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
   });
   return { kind: 'parts', files, bytes: file.bytes, compressedBytes: packed.byteLength };

@@ -61,3 +61,19 @@ export function splitParts(text: string, count: number): { first: (string | null
   if (at > text.length) throw new Error('broken data: a packed row is shorter than its header says');
   return { first, rest: text.slice(at) };
 }
+
+/**
+ * A row as stored, for the export's check of its kept parts' last rows: `stored` is every column as
+ * stored (a packed row's bytes as they are), `text` the row's text as the export writes it (a packed
+ * row unpacked only when asked). The same `stored` is the same row, so a row checked once need not
+ * be unpacked again while it stays as it was (src/app/campaign/exportChunks.ts).
+ */
+export interface StoredRow<T> {
+  readonly stored: string;
+  readonly text: () => T;
+}
+
+/** The columns of a row as stored, as one text: each column's value, a packed value's bytes in base64. */
+export function storedText(columns: readonly unknown[], packed: Buffer | null): string {
+  return `${JSON.stringify(columns)}${packed === null ? '' : packed.toString('base64')}`;
+}

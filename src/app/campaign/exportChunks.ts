@@ -7,7 +7,7 @@ import { readTransaction } from '../../db/client.js';
 import { eventsJsonAfter } from '../../db/eventRepo.js';
 import { journalTextBetween, type JournalText } from '../../db/journalRepo.js';
 import { type CacheHeader, privateFolder, sourcesVersion, writeCacheFile } from '../../cacheFile.js';
-import { forgetFiles, newKeptFiles, type KeptFiles, keptHeader as readKeptHeader, type Member, placeMembers } from './exportFiles.js';
+import { forgetFiles, isLastRow, newKeptFiles, type KeptFiles, keptHeader as readKeptHeader, type Member, placeMembers } from './exportFiles.js';
 import type { App } from '../app.js';
 import { onCampaignCommit } from '../campaignCommits.js';
 import type { CampaignTx } from '../campaignTx.js';
@@ -168,16 +168,16 @@ export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head'], t
   const journalRows = new Map(tx.read.journalAt(journalFiles.map((f) => f.header.lastId)).map((r) => [r.seq, r]));
   for (const f of journalFiles) {
     const row = journalRows.get(f.header.lastId);
-    if (f.header.lastId === (f.header.index + 1) * sizes.journal - 1 && row !== undefined && sha(rowText(row)) === f.header.last) kept.set(`journal-${f.header.index}`, f);
+    if (f.header.lastId === (f.header.index + 1) * sizes.journal - 1 && row !== undefined && isLastRow(folders.get(app)?.files, f.path, f.header.last, row, rowText)) kept.set(`journal-${f.header.index}`, f);
   }
 
   const final = tx.read.finalEventsUpTo();
   const eventFiles = dir === undefined ? [] : keptFiles(app, dir, campaignId, 'events', ended, ALL).filter((f) => final === undefined || f.header.lastId <= final);
-  const eventRows = new Map(tx.read.eventsAt(eventFiles.map((f) => f.header.lastId)).map((r) => [r.id, r.json]));
+  const eventRows = new Map(tx.read.eventsAt(eventFiles.map((f) => f.header.lastId)).map((r) => [r.id, r]));
   let base = { count: 0, id: 0 };
   for (const f of eventFiles) {
     const row = eventRows.get(f.header.lastId);
-    if (row === undefined || sha(row) !== f.header.last) continue;
+    if (row === undefined || !isLastRow(folders.get(app)?.files, f.path, f.header.last, row, (json) => json)) continue;
     kept.set(`events-${f.header.index}`, f);
     base = { count: (f.header.index + 1) * sizes.events, id: f.header.lastId };
   }
@@ -263,7 +263,7 @@ export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<s
   pending = `${before}[`;
   const runs = contactRuns(plan.closedContacts, plan.sizes.contacts);
   for (const run of runs.closed) line.update(run);
-  if (dir === undefined) pending += runs.closed.join('');
+  if (dir === undefined) pending += Buffer.concat(runs.closed).toString('utf8');
   else await eachKeptContactsRun(app, plan.campaignId, runs.closed, bad, take);
   pending += `${runs.open}]${after}`;
   line.update(`${runs.open}]${after}`);
@@ -283,7 +283,7 @@ export async function buildExport(app: App, plan: ExportPlan, bad: ReadonlySet<s
 }
 
 /** Each closed run of line 1's closed contacts, taken as kept or built now and kept (exportContacts.ts `eachContactsRun`), if the app keeps parts. */
-export async function eachKeptContactsRun(app: App, campaignId: string, runs: readonly string[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
+export async function eachKeptContactsRun(app: App, campaignId: string, runs: readonly Buffer[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
   const dir = keptDir(app, campaignId);
   if (dir !== undefined) await eachContactsRun({ read: (path) => keptHeader(app, path), version: VERSION, magic: MAGIC, dir, campaignId }, runs, bad, onRun);
 }

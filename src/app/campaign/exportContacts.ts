@@ -29,13 +29,17 @@ function idHash(id: string): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-/** The closed contacts' closed runs (each record followed by its comma) and the open run (joined by commas, no comma after it). */
-export function contactRuns(rows: readonly { readonly id: string; readonly data: string }[], size: number): { closed: string[]; open: string } {
-  const closed: string[] = [];
+/**
+ * The closed contacts' closed runs (each record followed by its comma; as UTF-8 bytes, encoded once:
+ * each is hashed twice, in line 1's digest and as its key, and SHA-256 of a string encodes it again
+ * each time) and the open run (joined by commas, no comma after it).
+ */
+export function contactRuns(rows: readonly { readonly id: string; readonly data: string }[], size: number): { closed: Buffer[]; open: string } {
+  const closed: Buffer[] = [];
   let start = 0;
   for (let i = 0; i < rows.length - 1; i++) {
     if (idHash(rows[i]?.id ?? '') % size !== 0) continue;
-    closed.push(`${rows.slice(start, i + 1).map((r) => r.data).join(',')},`);
+    closed.push(Buffer.from(`${rows.slice(start, i + 1).map((r) => r.data).join(',')},`));
     start = i + 1;
   }
   return { closed, open: rows.slice(start).map((r) => r.data).join(',') };
@@ -60,9 +64,9 @@ export function isContactsHeader(header: Record<string, unknown>, version: strin
 }
 
 /** Compresses a run of closed contacts (zlib's threads) and keeps it under its text's digest. */
-export async function buildContacts(version: string, magic: Buffer, dir: string, campaignId: string, digest: string, text: string): Promise<{ member: Buffer; bytes: number }> {
+export async function buildContacts(version: string, magic: Buffer, dir: string, campaignId: string, digest: string, text: Buffer): Promise<{ member: Buffer; bytes: number }> {
   const member = await gzipAsync(text, { level: 9 });
-  const bytes = Buffer.byteLength(text);
+  const bytes = text.length;
   const header: ContactsHeader = { version, campaignId, kind: 'contacts', text: digest, bytes, body: runDigest(member) };
   writeCacheFile(join(dir, contactsFile(digest)), magic, header, member);
   return { member, bytes };
@@ -91,7 +95,7 @@ export interface ContactsFolder {
  * its body checked once read) or compressed now and kept. The kept runs no longer used are removed
  * once one was built (a run changed: its old text is kept no more).
  */
-export async function eachContactsRun(kept: ContactsFolder, runs: readonly string[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
+export async function eachContactsRun(kept: ContactsFolder, runs: readonly Buffer[], bad: ReadonlySet<string>, onRun: OnPart): Promise<void> {
   const { read, version, magic, dir, campaignId } = kept;
   const used = new Set<string>();
   let built = 0;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as turn } from 'node:timers/promises';
 import { type CacheHeader, cacheFileStamp, readCacheBodyInto, readCacheHeader } from '../../cacheFile.js';
+import type { StoredRow } from '../../db/packedText.js';
 
 /*
  * The kept files of a season's export (exportChunks.ts) as the process reads them: a file's header
@@ -16,16 +17,45 @@ export interface KeptFiles {
   readonly checked: Map<string, string>;
   /** Files' headers as read, while the file keeps the (settled) stamp it had then: a reused export reads no header again. */
   readonly headers: Map<string, CacheHeader>;
+  /** Parts whose last row was found to be the database's: the header's digest of its text and the digest of the row as stored then. */
+  readonly rows: Map<string, string>;
 }
 
-export const newKeptFiles = (): KeptFiles => ({ checked: new Map(), headers: new Map() });
+export const newKeptFiles = (): KeptFiles => ({ checked: new Map(), headers: new Map(), rows: new Map() });
+
+/** How many files the process remembers a thing of (a season's export: ~250 files); the longest remembered are forgotten first. */
+const REMEMBERED = 4096;
+
+/** Remembers `value` for `path` in `memo`, forgetting the oldest beyond REMEMBERED (a bot of many long campaigns holds no more). */
+function remember<T>(memo: Map<string, T>, path: string, value: T): void {
+  memo.delete(path);
+  memo.set(path, value);
+  for (const oldest of memo.keys()) {
+    if (memo.size <= REMEMBERED) break;
+    memo.delete(oldest);
+  }
+}
 
 /** Forgets what the process knew of the files in `dir` (a deleted campaign's). */
 export function forgetFiles(files: KeptFiles, dir: string): void {
-  for (const memo of [files.checked, files.headers]) for (const path of memo.keys()) if (path.startsWith(`${dir}/`)) memo.delete(path);
+  for (const memo of [files.checked, files.headers, files.rows]) for (const path of memo.keys()) if (path.startsWith(`${dir}/`)) memo.delete(path);
 }
 
-const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+const sha = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Whether a kept part's last row is the database's: its text's digest is `last`, the one the part's
+ * header names. A row found so once is not unpacked and written again while it is stored as it was
+ * then (the same columns, the same packed bytes: the same text); a row packed since, or changed, is
+ * checked again.
+ */
+export function isLastRow<T>(files: KeptFiles | undefined, path: string, last: string, row: StoredRow<T>, text: (row: T) => string): boolean {
+  const seen = `${last}:${sha(row.stored)}`;
+  if (files?.rows.get(path) === seen) return true;
+  if (sha(text(row.text())) !== last) return false;
+  if (files !== undefined) remember(files.rows, path, seen);
+  return true;
+}
 
 /**
  * A kept file's header, read on its own: taken again from memory while the file keeps the stamp it
@@ -39,7 +69,7 @@ export function keptHeader(files: KeptFiles | undefined, path: string, magic: Bu
     headers?.delete(path);
   }
   const read = readCacheHeader(path, magic);
-  if (read?.settled) headers?.set(path, read);
+  if (read?.settled && headers !== undefined) remember(headers, path, read);
   return read;
 }
 
@@ -58,7 +88,7 @@ function keptBodyInto(files: KeptFiles | undefined, { path, at }: KeptBody, into
     checked?.delete(path);
     return false;
   }
-  if (at.settled) checked?.set(path, at.stamp);
+  if (at.settled && checked !== undefined) remember(checked, path, at.stamp);
   return true;
 }
 
