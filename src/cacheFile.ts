@@ -60,17 +60,11 @@ export function cacheFileStamp(path: string): CacheStamp | undefined {
 
 /**
  * The header of the cache file at `path`, without its body (the export's kept parts: their headers
- * decide the plan inside its read transaction, their bodies are read after it, `readCacheBody`), or
+ * decide the plan inside its read transaction, their bodies are read after it, `readCacheBodyInto`), or
  * undefined when it is missing, of another kind, cut short, or changed while it was read.
  */
 export function readCacheHeader(path: string, magic: Buffer): CacheHeader | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return withOpenFile(path, undefined, (fd) => {
     const before = fstatSync(fd, { bigint: true });
     const size = Number(before.size);
     const first = Buffer.allocUnsafe(Math.min(size, 4096));
@@ -87,11 +81,7 @@ export function readCacheHeader(path: string, magic: Buffer): CacheHeader | unde
     const after = stampOf(fstatSync(fd, { bigint: true }));
     if (typeof header !== 'object' || header === null || after.stamp !== stampOf(before).stamp) return undefined;
     return { header: header as Record<string, unknown>, bodyOffset: end, bodyLength: size - end, ...after };
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /**
@@ -101,13 +91,7 @@ export function readCacheHeader(path: string, magic: Buffer): CacheHeader | unde
  * tens of kilobytes each, read a slice of files at a time between turns of the event loop).
  */
 export function readCacheBodyInto(path: string, at: CacheHeader, target: Buffer): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return false;
-  }
-  try {
+  return withOpenFile(path, false, (fd) => {
     for (let got = 0; got < target.length;) {
       const read = readSync(fd, target, got, target.length - got, at.bodyOffset + got);
       if (read === 0) return false;
@@ -116,8 +100,21 @@ export function readCacheBodyInto(path: string, at: CacheHeader, target: Buffer)
     // The file's times only move forward and a rename is another inode: the stamp after the read is
     // the header's only if the file was not changed since (within the clock's grain: not `settled`).
     return target.length === at.bodyLength && stampOf(fstatSync(fd, { bigint: true })).stamp === at.stamp;
+  });
+}
+
+/** `read` of the file at `path` opened for reading, closed after; `failed` when it cannot be opened or the read throws. */
+function withOpenFile<T>(path: string, failed: T, read: (fd: number) => T): T {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
   } catch {
-    return false;
+    return failed;
+  }
+  try {
+    return read(fd);
+  } catch {
+    return failed;
   } finally {
     closeSync(fd);
   }
