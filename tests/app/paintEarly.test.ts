@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { playTick } from '../../src/app/turn/playTick.js';
+import { clearRenderCache } from '../../src/render/renderMap.js';
 import { renderPoolState } from '../../src/render/renderPool.js';
 import { consoleHarness, type Harness } from '../scenarios/harness.js';
 
@@ -18,8 +19,10 @@ describe('a transaction\'s pictures drawn early', () => {
     h = await consoleHarness({ setup: '@referee /campaign create scenario:valormr name:"Autumn War"' });
     const campaignId = (h.outputs.find((o) => (o.data as { campaignId?: string } | undefined)?.campaignId)?.data as { campaignId: string }).campaignId;
     await h.run('@referee /campaign assign army:hadewych user:alice', '@referee /campaign start', '@alice /move army:hadewych to:0913');
-    // Nothing waits or is drawn before the tick.
+    // Nothing waits or is drawn before the tick, and no picture drawn lately (another test file in
+    // this process may have drawn this very map: the delivery would reuse it, and nothing is drawn early).
     await h.deliver();
+    clearRenderCache();
     expect(renderPoolState()).toMatchObject({ busy: 0, waiting: 0 });
     const before = renderPoolState().drawings;
     expect(playTick(h.app, { campaignId }).played).toBe(true);
