@@ -14,8 +14,9 @@ import { blitBoxedLabel, type BoxedLabel, clearLabelSprites } from '../../src/re
  * that differs is a different sprite).
  */
 
-const W = 240;
-const H = 120;
+// Large enough that every label stands inside it with a margin (the overlay places labels inside the map).
+const W = 420;
+const H = 170;
 const ruler = createCanvas(1, 1).getContext('2d');
 
 function ground(): Canvas {
@@ -40,8 +41,8 @@ const label = fc.record({
 }) satisfies fc.Arbitrary<BoxedLabel>;
 const placed = fc.record({
   label,
-  x: fc.double({ min: 2, max: 40, noNaN: true }),
-  y: fc.double({ min: 2, max: 30, noNaN: true }),
+  x: fc.double({ min: 8, max: 40, noNaN: true }),
+  y: fc.double({ min: 8, max: 30, noNaN: true }),
   extra: fc.double({ min: 0, max: 30, noNaN: true }),
   scale: fc.constantFrom(0.5, 1, 2),
 });
