@@ -32,4 +32,4 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=50", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=50", "--no-parallel-scavenge", "dist/src/main.js"]

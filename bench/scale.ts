@@ -24,6 +24,11 @@ import { figure, line, stats } from './stats.js';
  * - scaleHeapMb / scaleHeapUsedMb: the main thread's V8 heap at its highest, reserved and in use
  *   (what waits for a full collection is in them: the busy minute's garbage);
  * - scaleCpuMs: CPU time of the whole process (every thread) from the due minute to the last message.
+ * - scaleWalMb: the database's WAL file at its largest (its checkpoints run on a thread of their
+ *   own, src/db/walCheckpoints.ts: while the ticks write without a pause it cannot start again);
+ *   scaleGapsOver50: gaps over 50 ms, each with the main thread's own CPU time and its wait for a
+ *   core in it (/proc/thread-self/schedstat), printed: a gap with little of either was the
+ *   thread blocked (an fsync, a GC waiting for its helper threads).
  *
  * Idle: `idle` campaigns (default 10,000), none due: idleRssMb (after a garbage collection) and
  * idleScanMs (median of the scheduler's minute scan: due ticks and reminders, nothing due).
@@ -46,6 +51,10 @@ export interface ScaleFigures {
   readonly scaleHeapUsedMb: number;
   /** CPU time of the whole process (every thread) from the due minute to the last message: steadier than wall time under load. */
   readonly scaleCpuMs: number;
+  /** The database's WAL file at its largest (MB). */
+  readonly scaleWalMb: number;
+  /** Gaps over 50 ms in the main thread's event loop. */
+  readonly scaleGapsOver50: number;
   readonly idleCampaigns: number;
   readonly idleRssMb: number;
   readonly idleScanMs: number;
@@ -62,6 +71,9 @@ interface BusyRaw {
   readonly ticksMs: number;
   readonly worstGap: number;
   readonly gaps: readonly { readonly atMs: number; readonly gapMs: number }[];
+  /** Gaps over 50 ms: the main thread's own CPU and its wait for a core during each (ms). */
+  readonly gaps50: readonly { readonly atMs: number; readonly gapMs: number; readonly cpuMs: number; readonly waitMs: number }[];
+  readonly walPeakMb: number;
   readonly answers: readonly number[];
   readonly peakRssMb: number;
   readonly atPeak: { readonly heapMb?: number; readonly externalMb?: number; readonly atMs?: number; readonly workers?: number };
@@ -103,13 +115,16 @@ async function busyMinute(dir: string, opts: BusyOptions): Promise<Omit<ScaleFig
   figure('  scaleCpuMs: CPU time of the process meanwhile (every thread)', `${(r.cpuMs / 1000).toFixed(1)} s`);
   figure('  scaleLoopGapMs: longest event-loop gap throughout', `${r.worstGap.toFixed(0)} ms`, `< 100 ms (${r.gaps.length} gaps over 100 ms)`);
   if (r.gaps.length > 0) line(`    gaps over 100 ms (ms from the due minute: length): ${r.gaps.slice(0, 20).map((g) => `${g.atMs}: ${g.gapMs}`).join(', ')}${r.gaps.length > 20 ? ', ...' : ''}`);
+  const worst = [...r.gaps50].sort((x, y) => y.gapMs - x.gapMs).slice(0, 10);
+  if (worst.length > 0) line(`    ${r.gaps50.length} gaps over 50 ms; the longest (at: length = main thread's CPU + wait for a core + blocked): ${worst.map((g) => `${g.atMs}: ${g.gapMs} = ${g.cpuMs} + ${g.waitMs} + ${Math.max(0, g.gapMs - g.cpuMs - g.waitMs)}`).join(', ')}`);
   figure(`  scaleAnswerP99Ms: interaction answers while it ran (n=${a.n})`, `${a.p99.toFixed(0)} ms`, `< 300 ms (median ${a.median.toFixed(1)} ms, max ${a.max.toFixed(0)} ms)`);
   figure('  scaleRssMb: highest resident memory seen', `${r.peakRssMb.toFixed(0)} MB`, `< 400 MB (then: main heap ${r.atPeak.heapMb ?? '?'} MB in use, buffers ${r.atPeak.externalMb ?? '?'} MB, ${r.atPeak.workers ?? '?'} render threads)`);
   figure('  scaleHeapMb: the main thread\'s V8 heap at its highest', `${r.heapTotalPeakMb.toFixed(0)} MB`, `(in use at most ${r.heapUsedPeakMb.toFixed(0)} MB)`);
+  figure('  scaleWalMb: the database\'s WAL file at its largest', `${r.walPeakMb.toFixed(0)} MB`);
   return {
     scaleCampaigns: r.campaigns, scaleMessages: r.messages, scaleTotalMs: r.totalMs, scaleFloorMs: floorMs, scaleVsFloor: r.totalMs / floorMs, scaleLoopGapMs: r.worstGap,
     scaleGapsOver100: r.gaps.length, scaleAnswerP99Ms: a.p99, scaleRssMb: r.peakRssMb, scaleTicksMs: r.ticksMs, scaleLimited: r.limited, scaleRenderThreads: r.renderThreads,
-    scaleHeapMb: r.heapTotalPeakMb, scaleHeapUsedMb: r.heapUsedPeakMb, scaleCpuMs: r.cpuMs,
+    scaleHeapMb: r.heapTotalPeakMb, scaleHeapUsedMb: r.heapUsedPeakMb, scaleCpuMs: r.cpuMs, scaleWalMb: r.walPeakMb, scaleGapsOver50: r.gaps50.length,
   };
 }
 

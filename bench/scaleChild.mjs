@@ -21,13 +21,16 @@
  * message to a fake Discord that enforces the global limit of 50 requests a second itself (a
  * request over it is answered 429 with its retry-after) and answers each accepted one after 20 ms.
  * Measured until every tick is played and the outbox is empty: the total, the event loop's gaps
- * (the longest, and every gap over 100 ms with when it began), interaction answers (every 100 ms a
+ * (the longest, and every gap over 100 ms with when it began; every gap over 50 ms also with the
+ * main thread's own CPU time and its wait for a core meanwhile, from /proc/thread-self/schedstat
+ * on Linux), the database's WAL file at its largest, interaction answers (every 100 ms a
  * `/turn status` or `/army status` run as an interaction runs it, timed from when it was due), the
  * highest resident memory of the process.
  *
  * idle: CAMPAIGNS campaigns created and running, none due: resident memory after a garbage
  * collection, and the scheduler's minute scan (5 samples).
  */
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
@@ -205,12 +208,25 @@ async function busy() {
   let last = t0;
   let worstGap = 0;
   const gaps = [];
+  const gaps50 = [];
+  // This thread's time on a core and waiting for one (ns), Linux only (zeros elsewhere).
+  const readSched = () => {
+    try {
+      return readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+    } catch {
+      return [0, 0];
+    }
+  };
+  let lastSched = readSched();
   const probe = setInterval(() => {
     const now = performance.now();
     const gap = now - last;
     if (gap > worstGap) worstGap = gap;
     // clockUs: the monotonic clock in µs, as a CPU profile (--profile) stamps its samples.
     if (gap > 100) gaps.push({ atMs: Math.round(last - t0), gapMs: Math.round(gap), clockUs: Math.round(Number(process.hrtime.bigint() / 1000n) - gap * 1000) });
+    const sched = readSched();
+    if (gap > 50) gaps50.push({ atMs: Math.round(last - t0), gapMs: Math.round(gap), clockUs: Math.round(Number(process.hrtime.bigint() / 1000n) - gap * 1000), cpuMs: Math.round((sched[0] - lastSched[0]) / 1e6), waitMs: Math.round((sched[1] - lastSched[1]) / 1e6) });
+    lastSched = sched;
     last = now;
   }, 5);
 
@@ -245,7 +261,14 @@ async function busy() {
   // This thread's V8 heap at its highest (reserved, in use): garbage waiting for a full collection shows here.
   let heapTotalPeak = 0;
   let heapUsedPeak = 0;
+  // The database's WAL file at its largest (its checkpoints run on a thread of their own: src/db/walCheckpoints.ts).
+  let walPeak = 0;
   const memory = setInterval(() => {
+    try {
+      walPeak = Math.max(walPeak, statSync(`${join(dir, 'scale.db')}-wal`).size);
+    } catch {
+      // no WAL at this moment
+    }
     const m = process.memoryUsage();
     heapTotalPeak = Math.max(heapTotalPeak, m.heapTotal);
     heapUsedPeak = Math.max(heapUsedPeak, m.heapUsed);
@@ -281,7 +304,7 @@ async function busy() {
   app.close();
   await closeRenderPool();
   return {
-    campaigns: ids.length, played: playedCount, messages: discord.counts.accepted, limited: discord.counts.limited, pictures, totalMs, cpuMs: (cpu.user + cpu.system) / 1000, ticksMs, worstGap, gaps,
+    campaigns: ids.length, played: playedCount, messages: discord.counts.accepted, limited: discord.counts.limited, pictures, totalMs, cpuMs: (cpu.user + cpu.system) / 1000, ticksMs, worstGap, gaps, gaps50, t0Perf: t0, t0Epoch: performance.timeOrigin + t0, walPeakMb: walPeak / 1048576,
     answers, peakRssMb: peak, atPeak, heapTotalPeakMb: heapTotalPeak / 1048576, heapUsedPeakMb: heapUsedPeak / 1048576, renderThreads: threadsSeen, ordered: templates.map((t) => `${t.ordered}/${t.armies}`),
   };
 }

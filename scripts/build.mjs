@@ -93,10 +93,10 @@ function sourcesUnder(dir) {
 async function keepFreshDatabase(dist) {
   const folder = mkdtempSync(join(tmpdir(), 'valormr-fresh-'));
   try {
-    const { openDatabase } = await import(pathToFileURL(join(dist, 'src', 'db', 'client.js')).href);
+    const { closeDatabase, openDatabase } = await import(pathToFileURL(join(dist, 'src', 'db', 'client.js')).href);
     const { keepFreshImage } = await import(pathToFileURL(join(dist, 'src', 'db', 'freshImage.js')).href);
     const file = join(folder, 'fresh.db');
-    openDatabase(file).sqlite.close();
+    closeDatabase(openDatabase(file));
     keepFreshImage(file, join(dist, 'migrations'));
   } catch (error) {
     process.stderr.write(`No image of a new database (new databases will run every migration): ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.js';
-import { closedContactIds, closedContacts, closedContactsJson, closedContactTexts } from '../db/campaignRepo.js';
+import { closedContactIds, closedContacts, closedContactBytes, closedContactsJson } from '../db/campaignRepo.js';
 import { closedEstimates } from '../db/contactEstimateRepo.js';
 import { allEventsJson, chronicleEvents, diceEventsOf, eventCountBetween, eventCountUpTo, eventIdAfter, eventIdAt, eventsFor, eventsJsonAfter, eventsJsonAt, lastEventsOfType } from '../db/eventRepo.js';
 import { journalTextAt, journalTextBetween, journalTextOf, lastJournalSeq } from '../db/journalRepo.js';
@@ -24,7 +24,7 @@ export function campaignReads(db: Database, campaignId: string): CampaignReads {
     keptMessages: (userId) => keptMessages(db, campaignId, userId),
     closedContacts: (armyId) => closedContacts(db, campaignId, armyId),
     closedContactsJson: () => closedContactsJson(db, campaignId),
-    closedContactTexts: () => closedContactTexts(db, campaignId),
+    closedContactBytes: () => closedContactBytes(db, campaignId),
     closedContactIds: (armyId) => closedContactIds(db, campaignId, armyId),
     closedEstimates: (armyId) => closedEstimates(db, campaignId, armyId),
     claimedMessage: (id, owner) => claimedMessage(db, id, owner),

@@ -41,8 +41,8 @@ export interface CampaignReads {
   closedContacts(armyId?: string): ContactRecord[];
   /** Every closed contact as one JSON array, from the stored text (the export). */
   closedContactsJson(): string;
-  /** The closed contacts' ids and stored texts, in `closedContactsJson`'s order (the export keeps runs of them compressed). */
-  closedContactTexts(): { id: string; data: string }[];
+  /** The closed contacts' ids and stored texts as UTF-8 bytes, in `closedContactsJson`'s order (the export keeps runs of them compressed). */
+  closedContactBytes(): { id: string; data: Buffer }[];
   /** The ids of the closed contacts the army took part in (no record parsed). */
   closedContactIds(armyId: string): string[];
   /** The newest estimate of each force the army met in a closed contact, read by index (the map's knowledge). */

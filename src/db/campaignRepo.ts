@@ -231,9 +231,17 @@ export function closedContactsJson(db: Database, campaignId: string): string {
   return `[${closedContactTexts(db, campaignId).map((r) => r.data).join(',')}]`;
 }
 
-/** The closed contacts' ids and stored texts, in `closedContactsJson`'s order (the export keeps runs of them compressed). */
-export function closedContactTexts(db: Database, campaignId: string): { id: string; data: string }[] {
+function closedContactTexts(db: Database, campaignId: string): { id: string; data: string }[] {
   return closedText(db).all({ campaignId });
+}
+
+// The same rows (the same query, so the same order), each text as its UTF-8 bytes: no JS string made of megabytes and encoded again.
+const closedBytes = perConnection((q, t, db) => q.select({ id: t.contacts.id, data: db.dialect === 'sqlite' ? sql<Uint8Array>`cast(${t.contacts.data} as blob)` : sql<Uint8Array>`convert_to(${t.contacts.data}::text, 'UTF8')` }).from(t.contacts)
+  .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false))).prepare());
+
+/** The closed contacts' ids and stored texts as UTF-8 bytes, in `closedContactsJson`'s order (the export keeps runs of them compressed). */
+export function closedContactBytes(db: Database, campaignId: string): { id: string; data: Buffer }[] {
+  return closedBytes(db).all({ campaignId }).map((r) => ({ id: r.id, data: Buffer.isBuffer(r.data) ? r.data : Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength) }));
 }
 
 // Only the ids: a closed record never changes (it is added or taken away), so its id stands for it.

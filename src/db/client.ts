@@ -11,6 +11,7 @@ import { placeFreshImage } from './freshImage.js';
 import { CAMPAIGN_LOCK, pgTransaction } from './pg/transaction.js';
 import * as schema from './schema.js';
 import * as schemaPg from './schemaPg.js';
+import { startWalCheckpoints, type WalCheckpoints } from './walCheckpoints.js';
 import { type AppliedMigration, appliedSqliteMigrations, assertCurrentSchema, assertKnownSchema } from './schemaVersion.js';
 
 /** The Drizzle instance statements are built on (typed as SQLite's on both stores: see prepared.ts). */
@@ -27,6 +28,8 @@ interface StoreBase {
 export interface SqliteStore extends StoreBase {
   readonly dialect: 'sqlite';
   readonly sqlite: BetterSqlite3.Database;
+  /** A file database's checkpoint thread (src/db/walCheckpoints.ts), stopped before the connection closes. */
+  readonly checkpoints?: WalCheckpoints;
 }
 
 /**
@@ -136,7 +139,9 @@ export function openDatabase(path: string): Database {
   sqlite.pragma('foreign_keys = ON');
   reclaimFreeSpace(sqlite);
   if (path === ':memory:') emptyImage = sqlite.serialize();
-  return { dialect: 'sqlite', orm, tables: schema, sqlite };
+  // A file's checkpoints (and their fsyncs) run on a thread of their own, off the event loop.
+  const checkpoints = path === ':memory:' || path === '' ? undefined : startWalCheckpoints(sqlite, path);
+  return { dialect: 'sqlite', orm, tables: schema, sqlite, ...(checkpoints ? { checkpoints } : {}) };
 }
 
 /**
@@ -234,5 +239,8 @@ export function openExisting(path: string): Database {
 
 export function closeDatabase(db: Database): void {
   if (db.dialect === 'postgres') db.bridge.close();
-  else db.sqlite.close();
+  else {
+    db.checkpoints?.stop();
+    db.sqlite.close();
+  }
 }

@@ -6,6 +6,21 @@ import type { Database } from './client.js';
  * else is Drizzle's, which writes each store's own SQL from the same builder calls.
  */
 
+/**
+ * Whether the integer `column` is one of a list given as one value (`idList`): a statement prepared
+ * once for lists of any length (the export checks ~230 kept parts' last rows at each export: a
+ * statement built for each list's length cost more than running it).
+ */
+export function inIdList(db: Database, column: Column, list: Placeholder): SQL {
+  return db.dialect === 'sqlite' ? sql`${column} in (select value from json_each(${list}))` : sql`${column} = any(${list}::integer[])`;
+}
+
+/** A list of integers as `inIdList` takes it: a JSON array on SQLite, an array literal on PostgreSQL. */
+export function idList(db: Database, ids: readonly number[]): string {
+  const inner = ids.map((id) => String(Math.trunc(id))).join(',');
+  return db.dialect === 'sqlite' ? `[${inner}]` : `{${inner}}`;
+}
+
 /** Whether the JSON array of strings in `column` holds `value`. */
 export function jsonArrayHas(db: Database, column: Column, value: Placeholder | string): SQL {
   return db.dialect === 'sqlite'

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, gte, inArray, lte, max, notInArray, type SQL,
 import type { GameTime } from '../engine/clock/index.js';
 import type { Audience, EngineEvent } from '../engine/events/index.js';
 import type { Database } from './client.js';
-import { jsonNumber } from './dialectSql.js';
+import { idList, inIdList, jsonNumber } from './dialectSql.js';
 import { joinParts, packText, splitParts, storedText, type StoredRow, unpackText } from './packedText.js';
 import { bound, LAST_INTEGER, oneOff, perConnection, readSoon, runUnanswered } from './prepared.js';
 import type { events } from './schema.js';
@@ -267,13 +267,15 @@ export function eventsJsonAfter(db: Database, campaignId: string, afterId: numbe
   return logRowsAfter(db).all({ campaignId, afterId, limit }).map((r) => ({ id: r.id, json: eventJson(plainLogRow(r)) }));
 }
 
+const logRowsAt = perConnection((q, { events: e }, db) => q.select({
+  id: e.id, gameDay: e.gameDay, gameHalf: e.gameHalf, type: e.type, audience: e.audience, actorUserId: e.actorUserId, text: e.text,
+  data: sql<string | null>`${e.data}`, createdAt: e.createdAt, undone: e.undone, packed: e.packed,
+}).from(e).where(and(eq(e.campaignId, p('campaignId')), inIdList(db, e.id, p('ids')))).orderBy(e.id).prepare());
+
 /** The campaign's events with these ids (those it has), in log order, as stored and as their JSON text (`eventsJsonAfter`'s): the export checks its kept parts' last rows in one query. */
 export function eventsJsonAt(db: Database, campaignId: string, ids: readonly number[]): (StoredRow<string> & { readonly id: number })[] {
   if (ids.length === 0) return [];
-  return oneOff(db, (q, { events: e }) => q.select({
-    id: e.id, gameDay: e.gameDay, gameHalf: e.gameHalf, type: e.type, audience: e.audience, actorUserId: e.actorUserId, text: e.text,
-    data: sql<string | null>`${e.data}`, createdAt: e.createdAt, undone: e.undone, packed: e.packed,
-  }).from(e).where(and(eq(e.campaignId, campaignId), inArray(e.id, [...ids]))).orderBy(e.id).prepare()).all().map((r) => ({
+  return logRowsAt(db).all({ campaignId, ids: idList(db, ids) }).map((r) => ({
     id: r.id,
     stored: storedText([r.id, r.gameDay, r.gameHalf, r.type, r.audience, r.actorUserId, r.text, r.data, r.createdAt, r.undone], r.packed),
     text: () => eventJson(plainLogRow(r)),

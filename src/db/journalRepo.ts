@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, inArray, lte, max, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, max, sql } from 'drizzle-orm';
 import type { Database } from './client.js';
+import { idList, inIdList } from './dialectSql.js';
 import { joinParts, packText, splitParts, storedText, type StoredRow, unpackText } from './packedText.js';
-import { bound, LAST_INTEGER, oneOff, perConnection, readSoon, runUnanswered, writeBackPacked } from './prepared.js';
+import { bound, LAST_INTEGER, perConnection, readSoon, runUnanswered, writeBackPacked } from './prepared.js';
 import type { journal } from './schema.js';
 
 /** One row of a campaign's journal, as written (docs/replay.md); its storage (`packed`) is the repository's. */
@@ -117,14 +118,16 @@ export function journalTextBetween(db: Database, campaignId: string, from: numbe
   return journalTextOf(db, campaignId, { afterSeq: from - 1, upToSeq: to });
 }
 
+const rowsAt = perConnection((q, { journal }, db) => q.select({
+  seq: journal.seq, kind: journal.kind, invocation: journal.invocation, at: journal.at, timeIndex: journal.timeIndex,
+  input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string | null>`${journal.change}`, stateVersion: journal.stateVersion,
+  packed: journal.packed,
+}).from(journal).where(and(eq(journal.campaignId, p('campaignId')), inIdList(db, journal.seq, p('seqs')))).orderBy(asc(journal.seq)).prepare());
+
 /** The journal's rows numbered `seqs` (those it has), in order, as stored and as text: the export checks its kept parts' last rows in one query. */
 export function journalTextAt(db: Database, campaignId: string, seqs: readonly number[]): (StoredRow<JournalText> & { readonly seq: number })[] {
   if (seqs.length === 0) return [];
-  return oneOff(db, (q, { journal }) => q.select({
-    seq: journal.seq, kind: journal.kind, invocation: journal.invocation, at: journal.at, timeIndex: journal.timeIndex,
-    input: sql<string | null>`${journal.input}`, dice: sql<string | null>`${journal.dice}`, change: sql<string | null>`${journal.change}`, stateVersion: journal.stateVersion,
-    packed: journal.packed,
-  }).from(journal).where(and(eq(journal.campaignId, campaignId), inArray(journal.seq, [...seqs]))).orderBy(asc(journal.seq)).prepare()).all().map((r) => ({
+  return rowsAt(db).all({ campaignId, seqs: idList(db, seqs) }).map((r) => ({
     seq: r.seq,
     stored: storedText([r.seq, r.kind, r.invocation, r.at, r.timeIndex, r.input, r.dice, r.change, r.stateVersion], r.packed),
     text: () => plainText(r),

@@ -5,7 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { damagedBytes } from '../support/damagedBytes.js';
-import { openDatabase, rawSqlite } from '../../src/db/client.js';
+import { closeDatabase, openDatabase, rawSqlite } from '../../src/db/client.js';
 import { freshImage, keepFreshImage, placeFreshImage } from '../../src/db/freshImage.js';
 
 /**
@@ -22,7 +22,7 @@ function folderWithImage(name: string): string {
   const folder = join(work, name);
   cpSync(resolve('migrations'), folder, { recursive: true });
   const file = join(work, `${name}-made.db`);
-  rawSqlite(openDatabase(file)).close();
+  closeDatabase(openDatabase(file));
   keepFreshImage(file, folder);
   return folder;
 }
@@ -45,7 +45,7 @@ function opened<T>(path: string, fn: (sqlite: BetterSqlite3.Database) => T): T {
   try {
     return fn(rawSqlite(db));
   } finally {
-    rawSqlite(db).close();
+    closeDatabase(db);
   }
 }
 

@@ -133,8 +133,8 @@ export interface ExportPlan {
   readonly campaignId: string;
   readonly ended: boolean;
   readonly head: Record<string, unknown> & { readonly meta: { readonly id: string } };
-  /** The closed contacts (ids and stored texts), in the order the head writes them. */
-  readonly closedContacts: readonly { readonly id: string; readonly data: string }[];
+  /** The closed contacts (ids and stored texts as UTF-8 bytes), in the order the head writes them. */
+  readonly closedContacts: readonly { readonly id: string; readonly data: Buffer }[];
   readonly entries: number;
   readonly journalParts: number;
   readonly journalTail: readonly JournalText[];
@@ -190,7 +190,7 @@ export function exportPlan(app: App, tx: CampaignTx, head: ExportPlan['head'], t
     campaignId,
     ended,
     head,
-    closedContacts: tails ? tx.read.closedContactTexts() : [],
+    closedContacts: tails ? tx.read.closedContactBytes() : [],
     entries,
     journalParts,
     journalTail: tails ? tx.read.journalBetween(journalParts * sizes.journal, entries - 1) : [],

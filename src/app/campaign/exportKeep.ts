@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readTransaction } from '../../db/client.js';
-import { allCampaignIds, closedContactTexts } from '../../db/campaignRepo.js';
+import { allCampaignIds, closedContactBytes } from '../../db/campaignRepo.js';
 import { eventCountBetween } from '../../db/eventRepo.js';
 import { lastJournalSeq } from '../../db/journalRepo.js';
 import { finalEventsUpTo } from '../../db/tickRepo.js';
@@ -157,7 +157,7 @@ async function buildCampaignParts(app: App, campaignId: string, pause: (ms: numb
   };
   await eachJournalPart(app, plan, new Set(), rest);
   await eachEventsPart(app, plan, new Set(), rest);
-  const contacts = readTransaction(app.db, () => closedContactTexts(app.db, campaignId));
+  const contacts = readTransaction(app.db, () => closedContactBytes(app.db, campaignId));
   await eachKeptContactsRun(app, campaignId, contactRuns(contacts, plan.sizes.contacts).closed, new Set(), rest);
   keptFolder(app)?.keep.done.set(campaignId, { journalParts: plan.journalParts, tailAfter: plan.tailAfter });
   return built;

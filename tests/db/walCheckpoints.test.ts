@@ -1,0 +1,135 @@
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeDatabase, openDatabase, rawSqlite } from '../../src/db/client.js';
+import { startWalCheckpoints } from '../../src/db/walCheckpoints.js';
+
+/**
+ * A file database's checkpoints run on a thread of their own (src/db/walCheckpoints.ts): the bot's
+ * connection never checkpoints (nor fsyncs the database file) inside its commits while the thread
+ * runs; the thread copies the WAL back into the file; closing ends the thread first, so the file
+ * alone holds every commit afterwards; a thread that ends gives the connection its own checkpoints back.
+ */
+
+const work = mkdtempSync(join(tmpdir(), 'valormr-wal-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+let files = 0;
+const fileName = (): string => join(work, `db${++files}.db`);
+
+/** Resolves once `check` is true (polled every 20 ms), or fails after `ms`. */
+async function until(check: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A WAL-mode connection with one table of 4 KB rows (each row about a page), the table already in the file. */
+function walFile(path: string): BetterSqlite3.Database {
+  const sqlite = new BetterSqlite3(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.exec('create table t (id integer primary key, v blob)');
+  sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  return sqlite;
+}
+
+function writeRows(sqlite: BetterSqlite3.Database, from: number, n: number): void {
+  const insert = sqlite.prepare('insert into t (id, v) values (?, ?)');
+  sqlite.transaction(() => {
+    for (let i = from; i < from + n; i++) insert.run(i, Buffer.alloc(4000, i % 256));
+  })();
+}
+
+/** The rows of a copy of the database file alone (no WAL beside it): what is checkpointed. */
+function rowsInFileAlone(path: string): number {
+  const copy = `${path}.alone`;
+  copyFileSync(path, copy);
+  const db = new BetterSqlite3(copy, { readonly: true });
+  try {
+    return (db.prepare('select count(*) as n from t').get() as { n: number }).n;
+  } finally {
+    db.close();
+    rmSync(copy);
+  }
+}
+
+describe('WAL checkpoints on a thread of their own', () => {
+  it('GIVEN a file database WHEN it is opened THEN its connection runs no automatic checkpoint (the thread does); an in-memory one keeps SQLite\'s', () => {
+    const file = openDatabase(fileName());
+    const memory = openDatabase(':memory:');
+    try {
+      expect(rawSqlite(file).pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      expect(file.dialect === 'sqlite' && file.checkpoints !== undefined).toBe(true);
+      expect(memory.dialect === 'sqlite' && memory.checkpoints === undefined).toBe(true);
+    } finally {
+      closeDatabase(file);
+      closeDatabase(memory);
+    }
+  });
+
+  it('GIVEN commits of more pages than SQLite\'s automatic checkpoint WHEN the thread runs THEN it copies them into the database file, the connection having copied none', async () => {
+    const path = fileName();
+    const sqlite = walFile(path);
+    const checkpoints = startWalCheckpoints(sqlite, path, { everyMs: 20 });
+    try {
+      const before = statSync(path).size;
+      writeRows(sqlite, 0, 1500);
+      // The connection's own commit copied nothing into the file (SQLite's default would have, past 1,000 pages).
+      expect(statSync(path).size).toBe(before);
+      await until(() => rowsInFileAlone(path) === 1500);
+    } finally {
+      checkpoints.stop();
+      sqlite.close();
+    }
+  });
+
+  it('GIVEN a WAL grown past what is kept WHEN nothing more is written THEN the thread cuts it back to nothing, and the file holds every row', async () => {
+    const path = fileName();
+    const sqlite = walFile(path);
+    const checkpoints = startWalCheckpoints(sqlite, path, { everyMs: 20, keptBytes: 1024 * 1024 });
+    try {
+      writeRows(sqlite, 0, 800);
+      expect(statSync(`${path}-wal`).size).toBeGreaterThan(1024 * 1024);
+      await until(() => statSync(`${path}-wal`).size === 0);
+      expect(rowsInFileAlone(path)).toBe(800);
+    } finally {
+      checkpoints.stop();
+      sqlite.close();
+    }
+  });
+
+  it('GIVEN any commits, with the thread at any point of its work WHEN the database is closed THEN the thread ended first: no WAL is left and the file alone holds every row', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(fc.record({ rows: fc.integer({ min: 1, max: 600 }), restMs: fc.integer({ min: 0, max: 30 }) }), { minLength: 1, maxLength: 4 }), async (batches) => {
+      const path = fileName();
+      const db = openDatabase(path);
+      const sqlite = rawSqlite(db);
+      sqlite.exec('create table t (id integer primary key, v blob)');
+      let n = 0;
+      for (const b of batches) {
+        writeRows(sqlite, n, b.rows);
+        n += b.rows;
+        await new Promise((r) => setTimeout(r, b.restMs));
+      }
+      closeDatabase(db);
+      expect(existsSync(`${path}-wal`)).toBe(false);
+      expect(rowsInFileAlone(path)).toBe(n);
+    }), { numRuns: 6 });
+  });
+
+  it('GIVEN a checkpoint thread that cannot open the file WHEN it ends THEN the connection checkpoints itself again (SQLite\'s 1,000 pages)', async () => {
+    const path = fileName();
+    const sqlite = walFile(path);
+    const checkpoints = startWalCheckpoints(sqlite, join(work, 'missing', 'no.db'));
+    try {
+      expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1000);
+    } finally {
+      checkpoints.stop();
+      sqlite.close();
+    }
+  });
+});
