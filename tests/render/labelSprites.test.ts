@@ -19,13 +19,20 @@ const W = 420;
 const H = 170;
 const ruler = createCanvas(1, 1).getContext('2d');
 
-function ground(): Canvas {
+/** A patterned opaque ground (as the map is), drawn once and copied under every label. */
+const pattern = ((): Canvas => {
   const c = createCanvas(W, H);
   const ctx = c.getContext('2d');
   for (let y = 0; y < H; y += 8) for (let x = 0; x < W; x += 8) {
     ctx.fillStyle = (x + y) % 16 === 0 ? '#d8c9a3' : '#7fa35b';
     ctx.fillRect(x, y, 8, 8);
   }
+  return c;
+})();
+
+function ground(): Canvas {
+  const c = createCanvas(W, H);
+  c.getContext('2d').drawImage(pattern, 0, 0);
   return c;
 }
 
