@@ -44,8 +44,9 @@ import { benchWebIdleRss } from './web.js';
  *   transaction alone is on the human line. Every army is given a fresh `/move` before each tick
  *   (untimed; the line says how many took it), and each tick meets the bot as a scheduled tick does:
  *   the render thread idle-stopped, then pre-warmed for the map by the scheduler's minute check
- *   (untimed). tick800TxCpuMs: the 800-army tick's transaction in
- *   CPU time (steadier than wall time on a loaded machine). tick800Ms is the median of 4 ticks of
+ *   (untimed). tick800TxCpuMs: the 800-army tick's transaction in the main thread's
+ *   CPU time (steadier than wall time on a loaded machine; the map the render thread draws meanwhile
+ *   is not counted). tick800Ms is the median of 4 ticks of
  *   which some post a new map and some "Nothing moved"; tick800MapMs and tick800NoMapMs are the
  *   medians of each kind apart (the upper of two).
  * - tick800ColdestMs: one more 800-army tick with the render thread idle-stopped and nothing

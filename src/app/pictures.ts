@@ -1,4 +1,4 @@
-import { renderBattlefield, renderMap } from '../render/index.js';
+import { drawBattlefieldEarly, drawMapEarly, renderBattlefield, renderMap } from '../render/index.js';
 import type { App } from './app.js';
 import type { MessageFile, Picture } from './messages.js';
 import { staticsOf } from './statics.js';
@@ -17,4 +17,21 @@ export async function paint(app: App, campaignId: string, picture: Picture): Pro
   const { map, mapKey } = staticsOf(app, campaignId);
   const png = await renderMap(map, picture.view, { ...picture.options, cacheKey: mapKey });
   return { name: picture.name, data: png };
+}
+
+/**
+ * Starts drawing pictures a transaction queued, before the transaction writes them (src/app/unitOfWork.ts):
+ * the render thread draws while this thread saves, and the delivery after the commit finds them drawn
+ * (`paint` with the same picture takes the drawing). Only when a render thread is free; a transaction
+ * that rolls back leaves a drawing nobody asks for, given back after a while.
+ */
+export function paintEarly(app: App, campaignId: string, pictures: readonly Picture[]): void {
+  for (const picture of pictures) {
+    if (picture.kind === 'sketch') {
+      drawBattlefieldEarly(picture.sketch);
+      continue;
+    }
+    const { map, mapKey } = staticsOf(app, campaignId);
+    drawMapEarly(map, picture.view, { ...picture.options, cacheKey: mapKey });
+  }
 }

@@ -13,6 +13,7 @@ import { campaignReads } from './campaignReads.js';
 import type { CampaignTx, Change } from './campaignTx.js';
 import { speedsRestoredNotice } from './deliveries/upgradeNotice.js';
 import { UserError } from './errors.js';
+import { paintEarly } from './pictures.js';
 import { isReferee } from './referees.js';
 import { stateCacheOf } from './stateCache.js';
 import { staticsOf } from './statics.js';
@@ -159,6 +160,9 @@ export function inCampaign<R>(app: App, target: Target, fn: (tx: CampaignTx) => 
       deletedId = tx.meta.id;
       return change.result;
     }
+    // Its pictures start drawing on a render thread now, while this thread writes; the delivery
+    // after the commit takes them (src/app/pictures.ts paintEarly).
+    for (const out of change.outbox ?? []) if (out.pictures) paintEarly(app, tx.meta.id, out.pictures);
     stored = { id: tx.meta.id, ...storeChange(app.db, tx, { storedVersion, revision }, change) };
     used = app.dice.scripted().length - tx.dice.remainingScript().length;
     return change.result;

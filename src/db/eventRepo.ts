@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, gte, inArray, lte, max, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { GameTime } from '../engine/clock/index.js';
 import type { Audience, EngineEvent } from '../engine/events/index.js';
-import type { Database } from './client.js';
+import type { Database, Tables } from './client.js';
 import { idList, inIdList, jsonNumber } from './dialectSql.js';
 import { joinParts, packText, splitParts, storedText, type StoredRow, unpackText } from './packedText.js';
 import { bound, LAST_INTEGER, oneOff, perConnection, readSoon, runUnanswered } from './prepared.js';
@@ -25,19 +25,33 @@ export interface StoredEvent {
 }
 
 const p = sql.placeholder;
-const insertEvent = perConnection((q, { events }) => q.insert(events).values({
-  campaignId: p('campaignId'), gameDay: p('gameDay'), gameHalf: p('gameHalf'), type: p('type'), actorUserId: p('actorUserId'), audience: p('audience'),
-  text: p('text'), data: bound(events.data, 'data'), createdAt: p('createdAt'),
-}).prepare());
+/** Events inserted by one statement: a tick of 800 armies appends about 1,300, one statement each cost a fifth of its writes. */
+const BATCH = 32;
+/** The placeholders of the `i`th row of a statement. */
+const eventRow = (events: Tables['events'], i: number) => ({
+  campaignId: p('campaignId'), gameDay: p('gameDay'), gameHalf: p('gameHalf'), type: p(`type${i}`), actorUserId: p('actorUserId'), audience: p(`audience${i}`),
+  text: p(`text${i}`), data: bound(events.data, `data${i}`), createdAt: p('createdAt'),
+});
+const insertEvent = perConnection((q, { events }) => q.insert(events).values(eventRow(events, 0)).prepare());
+const insertEvents = perConnection((q, { events }) => q.insert(events).values(Array.from({ length: BATCH }, (_, i) => eventRow(events, i))).prepare());
 
 type NewEvent = Required<Pick<typeof events.$inferInsert, 'campaignId' | 'gameDay' | 'gameHalf' | 'type' | 'actorUserId' | 'audience' | 'text' | 'data' | 'createdAt'>>;
 
 export function appendEvents(db: Database, campaignId: string, time: GameTime, actorUserId: string | null, list: readonly EngineEvent[], now: string): void {
-  const insert = insertEvent(db);
-  for (const e of list) {
-    const row: NewEvent = { campaignId, gameDay: time.day, gameHalf: time.half, type: e.type, actorUserId, audience: audienceKey(e.audience), text: e.text, data: e.data ?? null, createdAt: now };
-    runUnanswered(insert, row);
+  // In their order (ids ascending): whole statements of BATCH rows, then the rest one by one.
+  const shared: Omit<NewEvent, 'type' | 'audience' | 'text' | 'data'> = { campaignId, gameDay: time.day, gameHalf: time.half, actorUserId, createdAt: now };
+  const whole = list.length - (list.length % BATCH);
+  for (let start = 0; start < whole; start += BATCH) {
+    const values: Record<string, unknown> = { ...shared };
+    list.slice(start, start + BATCH).forEach((e, i) => Object.assign(values, eventValues(e, i)));
+    runUnanswered(insertEvents(db), values);
   }
+  for (const e of list.slice(whole)) runUnanswered(insertEvent(db), { ...shared, ...eventValues(e, 0) });
+}
+
+/** One event's own values, named for row `i` of a statement. */
+function eventValues(e: EngineEvent, i: number): Record<string, unknown> {
+  return { [`type${i}`]: e.type, [`audience${i}`]: audienceKey(e.audience), [`text${i}`]: e.text, [`data${i}`]: e.data ?? null };
 }
 
 /** A packed event's data (its stored JSON text, or null) and text (src/db/packedText.ts). */

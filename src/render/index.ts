@@ -3,7 +3,7 @@ import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 import { mapKey } from './mapKey.js';
 import type { AnimationOptions } from './animate.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
-import { configureRenderPool, runPicture } from './renderPool.js';
+import { configureRenderPool, drawEarly, runPicture, type PictureJob } from './renderPool.js';
 
 /**
  * Map and battlefield pictures, drawn and encoded on render threads (renderPool.ts) so the bot's
@@ -11,12 +11,32 @@ import { configureRenderPool, runPicture } from './renderPool.js';
  * fonts) only if no render thread can start and it must draw itself.
  */
 export async function renderMap(map: MapModel, view: MapView, options: RenderMapOptions, how: { readonly reuse?: boolean } = {}): Promise<Buffer> {
-  return runPicture({ kind: 'map', key: mapKey(map, options.cacheKey), data: () => map.data, view, options },
-    async () => (await import('./renderMap.js')).renderMapHere(map, view, options), how);
+  return runPicture(...mapJob(map, view, options), how);
 }
 
 export async function renderBattlefield(sketch: BattlefieldSketch): Promise<Buffer> {
-  return runPicture({ kind: 'battlefield', sketch }, async () => (await import('./battlefield.js')).renderBattlefieldHere(sketch));
+  return runPicture(...battlefieldJob(sketch));
+}
+
+/**
+ * Starts drawing a map or battlefield picture that `renderMap` / `renderBattlefield` will be asked
+ * for soon, when a render thread is free (renderPool.ts drawEarly): the ask then finds it drawn.
+ */
+export function drawMapEarly(map: MapModel, view: MapView, options: RenderMapOptions): void {
+  drawEarly(...mapJob(map, view, options));
+}
+
+export function drawBattlefieldEarly(sketch: BattlefieldSketch): void {
+  drawEarly(...battlefieldJob(sketch));
+}
+
+function mapJob(map: MapModel, view: MapView, options: RenderMapOptions): [PictureJob, () => Promise<Buffer>] {
+  return [{ kind: 'map', key: mapKey(map, options.cacheKey), data: () => map.data, view, options },
+    async () => (await import('./renderMap.js')).renderMapHere(map, view, options)];
+}
+
+function battlefieldJob(sketch: BattlefieldSketch): [PictureJob, () => Promise<Buffer>] {
+  return [{ kind: 'battlefield', sketch }, async () => (await import('./battlefield.js')).renderBattlefieldHere(sketch)];
 }
 
 export { closeRenderPool, holdRenderThreads, RenderThreadDied } from './renderPool.js';

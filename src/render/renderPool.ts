@@ -5,9 +5,9 @@ import type { MapData } from '../engine/map/index.js';
 import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 import { keepLibvipsLoaded } from './keepLibvipsLoaded.js';
 import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
-import { holdPicture, releasePicture } from './pictureBytes.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 import type { CacheStats, RenderReply, RenderRequest } from './renderProtocol.js';
+import { forgetPictures, pictureSoon, setRecentBudget, sharedPicture } from './sharedPictures.js';
 
 /**
  * Pictures are drawn and encoded on worker threads, so the event loop of the bot (the gateway,
@@ -88,6 +88,8 @@ const asked = new Map<number, (r: RenderReply) => void>();
 let nextId = 1;
 /** Render threads started since the process began. */
 let started = 0;
+/** Pictures drawn (or being drawn) since the process began: a drawing shared by several asks counts once, a retry after a thread died does not count again. */
+let drawings = 0;
 /** No idle worker is stopped before this instant (performance.now): a tick is due soon (holdRenderThreads). */
 let holdUntil = 0;
 
@@ -97,7 +99,7 @@ let holdUntil = 0;
  * drawn lately kept for a repeated ask (default 2 MB; the newest is kept whatever its size).
  */
 export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string; readonly recentBytes?: number }): void {
-  if (opts.recentBytes !== undefined) recentBudget = Math.max(0, opts.recentBytes);
+  if (opts.recentBytes !== undefined) setRecentBudget(opts.recentBytes);
   // Static layers on disk (layerFile.ts), for this thread and every render thread started after.
   if (opts.layerCacheDir !== undefined) setLayerCacheDir(opts.layerCacheDir);
   if (opts.threads !== undefined) {
@@ -107,23 +109,33 @@ export function configureRenderPool(opts: { readonly threads?: number; readonly 
   if (opts.idleMs !== undefined) idleMs = Math.max(0, opts.idleMs);
 }
 
-/** How the pool stands: running workers, pictures in their hands and waiting, whether it fell back to this thread, and threads started so far. */
-export function renderPoolState(): { readonly workers: number; readonly busy: number; readonly waiting: number; readonly inThisThread: boolean; readonly started: number } {
-  return { workers: slots.filter((s) => s.alive).length, busy: sent.size, waiting: queue.length, inThisThread, started };
+/** How the pool stands: running workers, pictures in their hands and waiting, whether it fell back to this thread, threads started and pictures drawn so far. */
+export function renderPoolState(): { readonly workers: number; readonly busy: number; readonly waiting: number; readonly inThisThread: boolean; readonly started: number; readonly drawings: number } {
+  return { workers: slots.filter((s) => s.alive).length, busy: sent.size, waiting: queue.length, inThisThread, started, drawings };
 }
 
-/** Pictures being drawn, by what they show: a second caller waits for the same bytes. */
-const drawing = new Map<string, Promise<Buffer>>();
 /**
- * Pictures drawn lately, by what they show (most recent last), for a short while: the newest, and
- * older ones while all fit in 2 MB (`recentBytes`). Their asks come in a row (campaigns of one
- * scenario posting the same map; a retried send), so the last picture is the one asked again: one
- * full map (1.3 MB for Valormr) or a few zooms, where four full maps held 5 MB of this thread.
+ * Draws and encodes a picture on a render thread; resolves to the PNG bytes (shared with any caller
+ * asking for the same picture, sharedPictures.ts: do not write into them; each caller holds them
+ * until it gives them back, pictureBytes.ts). `reuse: false` draws it anew (pre-warming a thread
+ * must reach a thread).
  */
-const recent = new Map<string, { readonly png: Buffer; readonly until: number }>();
-let recentBudget = 2 * 1024 * 1024;
-const RECENT_MS = 30_000;
-let recentBytes = 0;
+export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { readonly reuse?: boolean } = {}): Promise<Buffer> {
+  if (how.reuse === false) return drawPicture(job, here);
+  return sharedPicture(sameJob(job), () => drawPicture(job, here));
+}
+
+/**
+ * Starts drawing a picture that will be asked for soon (a transaction's map, drawn while the
+ * transaction still writes, and asked for by its delivery after the commit), so the ask finds it
+ * drawn or half drawn. Only on a render thread that has nothing else to do: when pictures already
+ * wait (a busy minute), or when pictures are drawn in this thread, nothing is started and the ask
+ * draws the picture in its turn, as without this.
+ */
+export function drawEarly(job: PictureJob, here: () => Promise<Buffer>): void {
+  if (inThisThread || queue.length > 0 || sent.size > 0) return;
+  pictureSoon(sameJob(job), () => drawPicture(job, here));
+}
 
 /**
  * What a picture shows, as a key: the map's key, the view and the options (a map), or the sketch.
@@ -134,31 +146,8 @@ function sameJob(job: PictureJob): string {
   return createHash('sha1').update(JSON.stringify(what)).digest('base64');
 }
 
-/**
- * Draws and encodes a picture on a render thread; resolves to the PNG bytes (shared with any caller
- * asking for the same picture: do not write into them; each caller holds them until it gives them
- * back, pictureBytes.ts). `reuse: false` draws it anew (pre-warming a thread must reach a thread).
- */
-export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { readonly reuse?: boolean } = {}): Promise<Buffer> {
-  if (how.reuse === false) return drawPicture(job, here);
-  const key = sameJob(job);
-  const now = performance.now();
-  const hit = recent.get(key);
-  if (hit && hit.until > now) {
-    recent.delete(key);
-    recent.set(key, hit);
-    return Promise.resolve(holdPicture(hit.png));
-  }
-  const running = drawing.get(key);
-  if (running) return running.then(holdPicture);
-  const drawn = drawPicture(job, here).then((png) => remember(key, png)).finally(() => drawing.delete(key));
-  drawing.set(key, drawn);
-  return drawn.then(holdPicture);
-}
-
-let expiry: NodeJS.Timeout | undefined;
-
 function drawPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buffer> {
+  drawings++;
   if (inThisThread) return here();
   return new Promise<Buffer>((resolve, reject) => {
     queue.push({ job, here, resolve, reject, deaths: 0 });
@@ -166,33 +155,6 @@ function drawPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buff
   });
 }
 
-function remember(key: string, png: Buffer): Buffer {
-  const now = performance.now();
-  forget(key);
-  // The recent pictures hold their bytes too, until they are forgotten (pictureBytes.ts).
-  recent.set(key, { png: holdPicture(png), until: now + RECENT_MS });
-  recentBytes += png.byteLength;
-  for (const [k, v] of recent) {
-    if (k === key || (recentBytes <= recentBudget && v.until > now)) break;
-    forget(k);
-  }
-  // The bytes go once nobody asked for them a while: an idle bot keeps no picture.
-  clearTimeout(expiry);
-  expiry = setTimeout(forgetRecent, RECENT_MS);
-  expiry.unref();
-  return png;
-}
-
-function forget(key: string): void {
-  const had = recent.get(key);
-  recent.delete(key);
-  recentBytes -= had?.png.byteLength ?? 0;
-  if (had) releasePicture(had.png);
-}
-
-function forgetRecent(): void {
-  for (const key of [...recent.keys()]) forget(key);
-}
 
 /**
  * Keeps the render threads (and what they hold: code, fonts, static layers) for at least `ms`
@@ -204,9 +166,9 @@ export function holdRenderThreads(ms: number): void {
   for (const s of slots) if (s.alive && s.inFlight === 0) idle(s);
 }
 
-/** Tells every running worker to drop its cached static layers, and forgets the pictures drawn lately. */
+/** Tells every running worker to drop its cached static layers, and forgets the pictures drawn lately or ahead. */
 export function clearWorkerCaches(): void {
-  forgetRecent();
+  forgetPictures();
   for (const s of slots) if (s.alive) s.worker.postMessage({ id: 0, kind: 'clear' } satisfies RenderRequest);
 }
 

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MapView } from '../../src/engine/views/mapView.js';
 import { commanderMapView, publicMapView } from '../../src/engine/views/mapView.js';
-import { renderBattlefield, renderMap } from '../../src/render/index.js';
+import { drawMapEarly, renderBattlefield, renderMap } from '../../src/render/index.js';
 import { clearRenderCache, renderCacheStatsHere, renderMapHere } from '../../src/render/renderMap.js';
 import { closeRenderPool, configureRenderPool, crashRenderThreads, RenderThreadDied, renderPoolState } from '../../src/render/renderPool.js';
 import { testMap, testState } from './fixtures.js';
@@ -220,5 +220,44 @@ describe('render threads', () => {
     const here = await Promise.all([0, 5].map((k) => renderMapHere(map, view, { title: { ...title, time: `burst ${k}` }, cacheKey: 'two' })));
     expect((await pixels(pngs[0] as Buffer)).data.equals((await pixels(here[0] as Buffer)).data)).toBe(true);
     expect((await pixels(pngs[5] as Buffer)).data.equals((await pixels(here[1] as Buffer)).data)).toBe(true);
+  });
+
+  it('GIVEN an idle pool WHEN a map is drawn early THEN a thread draws it at once; WHEN it is asked THEN the ask takes that drawing (no second one), even after other pictures pushed everything out of the recent ones', async () => {
+    clearRenderCache();
+    const map = testMap();
+    const view = publicMapView(testState());
+    const opts = (campaign: string) => ({ title: { ...title, campaign }, cacheKey: 'early' });
+    configureRenderPool({ recentBytes: 0 });
+    drawMapEarly(map, view, opts('E'));
+    expect(renderPoolState()).toMatchObject({ busy: 1, waiting: 0 });
+    // Another picture drawn meanwhile: with no budget for recent pictures, only the newest would be kept.
+    await renderMap(map, view, opts('other'));
+    const asked = renderMap(map, view, opts('E'));
+    expect(renderPoolState().busy).toBe(0);
+    const here = await renderMapHere(map, view, opts('E'));
+    expect((await pixels(await asked)).data.equals((await pixels(here)).data)).toBe(true);
+    // Taken once: asked again after the recent ones moved on, it is drawn again.
+    await renderMap(map, view, opts('other 2'));
+    const again = renderMap(map, view, opts('E'));
+    expect(renderPoolState().busy).toBe(1);
+    await again;
+  });
+
+  it('GIVEN a busy pool (a picture in hand) or no render threads WHEN a map would be drawn early THEN nothing is started: the ask draws it in its turn', async () => {
+    clearRenderCache();
+    const map = testMap();
+    const view = publicMapView(testState());
+    const opts = (campaign: string) => ({ title: { ...title, campaign }, cacheKey: 'early-busy' });
+    const busy = renderMap(map, view, opts('busy'));
+    drawMapEarly(map, view, opts('later'));
+    expect(renderPoolState()).toMatchObject({ busy: 1, waiting: 0 });
+    await busy;
+    const asked = renderMap(map, view, opts('later'));
+    expect(renderPoolState().busy).toBe(1);
+    await asked;
+    await closeRenderPool();
+    configureRenderPool({ threads: 0 });
+    drawMapEarly(map, view, opts('here'));
+    expect(renderPoolState()).toMatchObject({ workers: 0, busy: 0, waiting: 0 });
   });
 });

@@ -107,16 +107,41 @@ const edgeKey = (a: Hex, b: Hex): string => {
   return ka < kb ? `${ka}|${kb}` : `${kb}|${ka}`;
 };
 
-function linkSet(paths: readonly (readonly string[])[]): Set<string> {
-  const set = new Set<string>();
-  for (const path of paths) {
-    for (let i = 1; i < path.length; i++) {
-      const a = parseHex(path[i - 1] ?? '');
-      const b = parseHex(path[i] ?? '');
-      if (a && b) set.add(edgeKey(a, b));
+/**
+ * Keys for what a map keeps by hex or by hex side: a hex's index (a number: no string built per
+ * lookup, which a march or a search does for every hex it looks at), or its text for a hex off the map.
+ */
+function hexKeys(width: number, height: number) {
+  const index = (h: Hex): number => {
+    // hexToOffset, without the object: this runs for every hex a march or a search looks at.
+    const col = h.q;
+    const row = h.r + (col - (col & 1)) / 2;
+    if (col < 0 || row < 0 || col >= width || row >= height) return -1;
+    return row * width + col;
+  };
+  const spot = (h: Hex): number | string => {
+    const i = index(h);
+    return i < 0 ? hexKey(h) : i;
+  };
+  const cells = width * height;
+  const edge = (a: Hex, b: Hex): number | string => {
+    const i = index(a);
+    const j = index(b);
+    if (i < 0 || j < 0) return edgeKey(a, b);
+    return i < j ? i * cells + j : j * cells + i;
+  };
+  const linkSet = (paths: readonly (readonly string[])[]): Set<number | string> => {
+    const set = new Set<number | string>();
+    for (const path of paths) {
+      for (let i = 1; i < path.length; i++) {
+        const a = parseHex(path[i - 1] ?? '');
+        const b = parseHex(path[i] ?? '');
+        if (a && b) set.add(edge(a, b));
+      }
     }
-  }
-  return set;
+    return set;
+  };
+  return { index, spot, edge, linkSet };
 }
 
 /** Builds the indexed map from scenario data. The data must already be validated. */
@@ -128,13 +153,9 @@ export function buildMap(data: MapData): MapModel {
     const line = data.terrain[row] ?? '';
     for (let col = 0; col < width; col++) terrain.push(TERRAIN_LETTERS[line[col] ?? 'c'] ?? 'clear');
   }
-  const index = (h: Hex): number => {
-    const { col, row } = hexToOffset(h);
-    if (col < 1 || row < 1 || col > width || row > height) return -1;
-    return (row - 1) * width + (col - 1);
-  };
+  const { index, spot, edge, linkSet } = hexKeys(width, height);
 
-  const rivers = new Map<string, RiverHex>();
+  const rivers = new Map<number | string, RiverHex>();
   for (const river of data.rivers) {
     const hexes = river.hexes.map((s) => parseHex(s.hex));
     const mouth = river.mouth ? parseHex(river.mouth) : undefined;
@@ -145,7 +166,7 @@ export function buildMap(data: MapData): MapModel {
       const next = i < hexes.length - 1 ? hexes[i + 1] : mouth;
       const entry = prev ? directionTo(h, prev) : undefined;
       const exit = next ? directionTo(h, next) : undefined;
-      rivers.set(hexKey(h), {
+      rivers.set(spot(h), {
         riverId: river.id,
         riverName: river.name,
         size: step.size,
@@ -161,17 +182,17 @@ export function buildMap(data: MapData): MapModel {
 
   const roads = linkSet(data.roads);
   const tracks = linkSet(data.tracks);
-  const byHex = <T extends { hex: string }>(items: readonly T[]): Map<string, T> =>
+  const byHex = <T extends { hex: string }>(items: readonly T[]): Map<number | string, T> =>
     new Map(items.flatMap((it) => {
       const h = parseHex(it.hex);
-      return h ? [[hexKey(h), it] as const] : [];
+      return h ? [[spot(h), it] as const] : [];
     }));
   const ports = byHex(data.ports);
   const towns = byHex(data.towns);
   const forts = byHex(data.fortifications);
-  const keySet = (ids: readonly string[]): Set<string> => new Set(ids.flatMap((id) => {
+  const keySet = (ids: readonly string[]): Set<number | string> => new Set(ids.flatMap((id) => {
     const h = parseHex(id);
-    return h ? [hexKey(h)] : [];
+    return h ? [spot(h)] : [];
   }));
   const channels = keySet(data.channels);
   const mudflats = keySet(data.mudflats);
@@ -191,18 +212,18 @@ export function buildMap(data: MapData): MapModel {
       return i < 0 ? undefined : terrain[i];
     },
     inBounds: (h) => index(h) >= 0,
-    riverAt: (h) => rivers.get(hexKey(h)),
-    hasRoad: (a, b) => roads.has(edgeKey(a, b)),
-    hasTrack: (a, b) => tracks.has(edgeKey(a, b)),
-    portAt: (h) => ports.get(hexKey(h))?.name,
-    townAt: (h) => towns.get(hexKey(h))?.name,
+    riverAt: (h) => rivers.get(spot(h)),
+    hasRoad: (a, b) => roads.has(edge(a, b)),
+    hasTrack: (a, b) => tracks.has(edge(a, b)),
+    portAt: (h) => ports.get(spot(h))?.name,
+    townAt: (h) => towns.get(spot(h))?.name,
     fortificationAt: (h) => {
-      const f = forts.get(hexKey(h));
+      const f = forts.get(spot(h));
       return f ? { name: f.name, kind: f.kind } : undefined;
     },
-    hasChannel: (h) => channels.has(hexKey(h)),
-    isMudflat: (h) => mudflats.has(hexKey(h)),
-    inRegion: (h, id) => regions.get(id)?.has(hexKey(h)) ?? false,
+    hasChannel: (h) => channels.has(spot(h)),
+    isMudflat: (h) => mudflats.has(spot(h)),
+    inRegion: (h, id) => regions.get(id)?.has(spot(h)) ?? false,
     allHexes: () => all,
     format: (h) => formatHex(h, w),
     parse: (id) => parseHex(id),

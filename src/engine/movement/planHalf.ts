@@ -7,7 +7,7 @@ import { BrokenData, type Violation } from '../result.js';
 import { periodPoints, todaysPoints } from './dailyPoints.js';
 import { inFirstHalf, isFirstHalfOfPeriod, isNightHalf, periodActive } from './timing.js';
 import type { WalkStep } from './types.js';
-import { walkPath } from './walkPath.js';
+import { walkSteps } from './walkPath.js';
 import type { CrossingMethod, MoveOrder, WeatherEffects } from '../state/index.js';
 
 /** One hex entry (or in-place river crossing) an army's order makes in this half period. */
@@ -61,12 +61,15 @@ export function planHalf(map: MapModel, army: Army, order: MoveOrder, clock: Gam
   const plan = (entries: readonly HalfEntry[], stop: PlanStop, operation?: Operation): HalfPlan => ({ entries, stop, allowance, periodPoints: pts, ...(operation ? { operation } : {}) });
   if (!periodActive(order.period, clock)) return plan([], { kind: 'waitPeriod' });
   const opts = { period: order.period, night, unformed: order.unformed || army.formation === 'unformed' };
-  const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path: order.path, crossAtEnd: order.crossAtEnd === true, opts, weather, profile });
+  // Walked only as far as this half period goes: a long order's later hexes wait for later halves.
+  const walk = walkSteps({ map, army, from: army.hex, fromBank: army.bank, path: order.path, crossAtEnd: order.crossAtEnd === true, opts, weather, profile });
   const first = isFirstHalfOfPeriod(clock);
   const entries: HalfEntry[] = [];
   let spent = army.march.spentPeriod;
   let left = allowance - army.march.spentToday;
-  for (const step of walk.steps) {
+  for (let next = walk.next(); ; next = walk.next()) {
+    if (next.done) return next.value ? plan(entries, { kind: 'illegal', violation: next.value.violation }) : plan(entries, { kind: 'done' });
+    const step = next.value;
     if ((step.crossing?.halves ?? 0) > 0) {
       const start = startMultiDay(order, step, clock, { entries: entries.length, spentPeriod: army.march.spentPeriod, first, allowance });
       return plan(entries, start.stop, start.operation);
@@ -77,8 +80,6 @@ export function planHalf(map: MapModel, army: Army, order: MoveOrder, clock: Gam
     left -= step.points;
     entries.push({ step, moment: pts > 0 ? spent / pts : 1, remainingAfter: left });
   }
-  if (walk.stop) return plan(entries, { kind: 'illegal', violation: walk.stop.violation });
-  return plan(entries, { kind: 'done' });
 }
 
 /**

@@ -40,28 +40,43 @@ export function otherBank(b: Bank | undefined): Bank {
  * @see RULINGS 1 (banks); 000 Terrain Effects
  */
 export function walkPath(input: WalkInput): Walk {
+  const steps: WalkedStep[] = [];
+  const walk = walkSteps(input);
+  for (let next = walk.next(); ; next = walk.next()) {
+    if (next.done) return next.value ? { steps, stop: next.value } : { steps };
+    steps.push(next.value);
+  }
+}
+
+type WalkedStep = Walk['steps'][number];
+
+/**
+ * `walkPath` one step at a time, for a caller that may stop early (a half period's plan stops where
+ * its points run out, usually a few hexes into a long order): the legal steps, then why the walk
+ * stopped short, if it did, as the generator's return value.
+ */
+export function* walkSteps(input: WalkInput): Generator<WalkedStep, Walk['stop'] | undefined> {
   const { map, army, opts, weather } = input;
   const { profile } = input;
   const flying = fliesOver(army, profile.flyingIgnoresTerrain);
   const nightDouble = opts.night && army.sight === 'light';
-  const steps: (WalkStep & { closed?: 'ford' | 'ferry' })[] = [];
   let cur = input.from;
   let bank = input.fromBank;
   for (const [i, to] of input.path.entries()) {
     if (directionTo(cur, to) === undefined) {
-      return { steps, stop: { index: i, violation: { code: 'move.notAdjacent', message: `${map.format(to)} is not next to ${map.format(cur)}: give every hex of the path in order.`, details: { hex: map.format(to) } } } };
+      return { index: i, violation: { code: 'move.notAdjacent', message: `${map.format(to)} is not next to ${map.format(cur)}: give every hex of the path in order.`, details: { hex: map.format(to) } } };
     }
     if (!flying && crossingNeeded(map, cur, bank, to)) {
       const to2 = otherBank(bank);
       const c = crossingCost(map, army, cur, bank, to2, { weather, nightDouble, profile });
-      if (!c.ok) return { steps, stop: { index: i, violation: c.violation } };
-      steps.push({ kind: 'cross', hex: cur, bank: to2, crossing: c.value, points: c.value.points, needsUnformed: false, ...(c.value.closed ? { closed: c.value.closed } : {}) });
+      if (!c.ok) return { index: i, violation: c.violation };
+      yield { kind: 'cross', hex: cur, bank: to2, crossing: c.value, points: c.value.points, needsUnformed: false, ...(c.value.closed ? { closed: c.value.closed } : {}) };
       bank = to2;
     }
     const e = enterCost(map, army, cur, to, opts, profile);
-    if (!e.ok) return { steps, stop: { index: i, violation: e.violation } };
+    if (!e.ok) return { index: i, violation: e.violation };
     const arrive = arrivalBank(map, cur, bank, to);
-    steps.push({ kind: 'enter', hex: to, ...(arrive ? { bank: arrive } : {}), enter: e.value, points: e.value.cost, needsUnformed: e.value.needsUnformed });
+    yield { kind: 'enter', hex: to, ...(arrive ? { bank: arrive } : {}), enter: e.value, points: e.value.cost, needsUnformed: e.value.needsUnformed };
     cur = to;
     bank = arrive;
   }
@@ -69,15 +84,15 @@ export function walkPath(input: WalkInput): Walk {
     const river = map.riverAt(cur);
     const split = river && river.entry !== undefined && river.exit !== undefined;
     if (!split || flying) {
-      return { steps, stop: { index: input.path.length, violation: { code: 'move.noRiverAtEnd', message: `There is no river to cross in ${map.format(cur)}; leave out crossAtEnd.`, details: { hex: map.format(cur) } } } };
+      return { index: input.path.length, violation: { code: 'move.noRiverAtEnd', message: `There is no river to cross in ${map.format(cur)}; leave out crossAtEnd.`, details: { hex: map.format(cur) } } };
     }
     const startBank = bank ?? defaultBank(map, cur);
     const to2 = otherBank(startBank);
     const c = crossingCost(map, army, cur, startBank, to2, { weather, nightDouble, profile });
-    if (!c.ok) return { steps, stop: { index: input.path.length, violation: c.violation } };
-    steps.push({ kind: 'cross', hex: cur, bank: to2, crossing: c.value, points: c.value.points, needsUnformed: false, ...(c.value.closed ? { closed: c.value.closed } : {}) });
+    if (!c.ok) return { index: input.path.length, violation: c.violation };
+    yield { kind: 'cross', hex: cur, bank: to2, crossing: c.value, points: c.value.points, needsUnformed: false, ...(c.value.closed ? { closed: c.value.closed } : {}) };
   }
-  return { steps };
+  return undefined;
 }
 
 /** A bank for an army whose bank was never recorded: the left bank. */
