@@ -79,7 +79,7 @@ import { benchWebIdleRss } from './web.js';
  *   N`: N render threads instead of the pool's default, to compare pool sizes; `--profile DIR`: the
  *   busy minute's process writes a CPU profile there): scaleTotalMs, scaleFloorMs, scaleVsFloor,
  *   scaleLoopGapMs, scaleGapsOver100, scaleAnswerP99Ms, scaleRssMb, scaleTicksMs, scaleLimited,
- *   scaleRenderThreads, scaleHeapMb, scaleHeapUsedMb, scaleCpuMs, scaleWalMb, scaleGapsOver50, idleRssMb, idleScanMs (see bench/scale.ts). Each measure runs in a fresh
+ *   scaleRenderThreads, scaleHeapMb, scaleHeapUsedMb, scaleCpuMs, scaleWalMb, scaleGapsOver50, scaleGapLessWaitMs, scaleGapsLessWaitOver100, idleRssMb, idleScanMs (see bench/scale.ts). Each measure runs in a fresh
  *   process on the compiled bot with the allocator settings and node flags `npm start` uses, so its
  *   memory is the bot's as it runs.
  * - `--ticks` runs tick200Ms and tick800Ms alone.

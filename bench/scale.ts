@@ -28,7 +28,9 @@ import { figure, line, stats } from './stats.js';
  *   own, src/db/walCheckpoints.ts: while the ticks write without a pause it cannot start again);
  *   scaleGapsOver50: gaps over 50 ms, each with the main thread's own CPU time and its wait for a
  *   core in it (/proc/thread-self/schedstat), printed: a gap with little of either was the
- *   thread blocked (an fsync, a GC waiting for its helper threads).
+ *   thread blocked (an fsync, a GC waiting for its helper threads); scaleGapLessWaitMs: the
+ *   longest gap less its wait for a core (scaleGapsLessWaitOver100: how many over 100 ms), what
+ *   the bot does to its own event loop whatever the machine's load.
  *
  * Idle: `idle` campaigns (default 10,000), none due: idleRssMb (after a garbage collection) and
  * idleScanMs (median of the scheduler's minute scan: due ticks and reminders, nothing due).
@@ -55,6 +57,13 @@ export interface ScaleFigures {
   readonly scaleWalMb: number;
   /** Gaps over 50 ms in the main thread's event loop. */
   readonly scaleGapsOver50: number;
+  /**
+   * The longest gap less the main thread's wait for a core in it (its own CPU and the time it was
+   * blocked: an fsync, a collection waiting for helper threads), and how many such were over 100
+   * ms: what the bot itself does to its event loop, steadier than scaleLoopGapMs on a loaded machine.
+   */
+  readonly scaleGapLessWaitMs: number;
+  readonly scaleGapsLessWaitOver100: number;
   readonly idleCampaigns: number;
   readonly idleRssMb: number;
   readonly idleScanMs: number;
@@ -116,15 +125,18 @@ async function busyMinute(dir: string, opts: BusyOptions): Promise<Omit<ScaleFig
   figure('  scaleLoopGapMs: longest event-loop gap throughout', `${r.worstGap.toFixed(0)} ms`, `< 100 ms (${r.gaps.length} gaps over 100 ms)`);
   if (r.gaps.length > 0) line(`    gaps over 100 ms (ms from the due minute: length): ${r.gaps.slice(0, 20).map((g) => `${g.atMs}: ${g.gapMs}`).join(', ')}${r.gaps.length > 20 ? ', ...' : ''}`);
   const worst = [...r.gaps50].sort((x, y) => y.gapMs - x.gapMs).slice(0, 10);
+  const own = r.gaps50.map((g) => g.gapMs - g.waitMs);
   if (worst.length > 0) line(`    ${r.gaps50.length} gaps over 50 ms; the longest (at: length = main thread's CPU + wait for a core + blocked): ${worst.map((g) => `${g.atMs}: ${g.gapMs} = ${g.cpuMs} + ${g.waitMs} + ${Math.max(0, g.gapMs - g.cpuMs - g.waitMs)}`).join(', ')}`);
   figure(`  scaleAnswerP99Ms: interaction answers while it ran (n=${a.n})`, `${a.p99.toFixed(0)} ms`, `< 300 ms (median ${a.median.toFixed(1)} ms, max ${a.max.toFixed(0)} ms)`);
   figure('  scaleRssMb: highest resident memory seen', `${r.peakRssMb.toFixed(0)} MB`, `< 400 MB (then: main heap ${r.atPeak.heapMb ?? '?'} MB in use, buffers ${r.atPeak.externalMb ?? '?'} MB, ${r.atPeak.workers ?? '?'} render threads)`);
   figure('  scaleHeapMb: the main thread\'s V8 heap at its highest', `${r.heapTotalPeakMb.toFixed(0)} MB`, `(in use at most ${r.heapUsedPeakMb.toFixed(0)} MB)`);
+  figure('  scaleGapLessWaitMs: the longest gap less its wait for a core', `${Math.max(0, ...own).toFixed(0)} ms`, `(${own.filter((g) => g > 100).length} over 100 ms)`);
   figure('  scaleWalMb: the database\'s WAL file at its largest', `${r.walPeakMb.toFixed(0)} MB`);
   return {
     scaleCampaigns: r.campaigns, scaleMessages: r.messages, scaleTotalMs: r.totalMs, scaleFloorMs: floorMs, scaleVsFloor: r.totalMs / floorMs, scaleLoopGapMs: r.worstGap,
     scaleGapsOver100: r.gaps.length, scaleAnswerP99Ms: a.p99, scaleRssMb: r.peakRssMb, scaleTicksMs: r.ticksMs, scaleLimited: r.limited, scaleRenderThreads: r.renderThreads,
     scaleHeapMb: r.heapTotalPeakMb, scaleHeapUsedMb: r.heapUsedPeakMb, scaleCpuMs: r.cpuMs, scaleWalMb: r.walPeakMb, scaleGapsOver50: r.gaps50.length,
+    scaleGapLessWaitMs: Math.max(0, ...own), scaleGapsLessWaitOver100: own.filter((g) => g > 100).length,
   };
 }
 

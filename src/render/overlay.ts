@@ -7,6 +7,7 @@ import { INK } from './palette.js';
 import { placeLabels, type LabelRequest } from './placeLabels.js';
 import { drawPaths, stepColour, stepFont } from './routes.js';
 import type { StaticLayer } from './staticLayer.js';
+import { blitBoxedLabel, roundRect, SPRITES_FROM } from './labelSprites.js';
 import { blitToken } from './tokenSprites.js';
 import { tokenBox, tokenPositions, tokenRadius } from './tokens.js';
 
@@ -29,16 +30,6 @@ function tokenFontPx(s: number): number {
 
 function placeFontPx(s: number): number {
   return Math.max(15.5, Math.min(21, 0.56 * s));
-}
-
-function roundRect(ctx: Ctx, r: Rect, rad: number): void {
-  ctx.beginPath();
-  ctx.moveTo(r.x + rad, r.y);
-  ctx.arcTo(r.x + r.w, r.y, r.x + r.w, r.y + r.h, rad);
-  ctx.arcTo(r.x + r.w, r.y + r.h, r.x, r.y + r.h, rad);
-  ctx.arcTo(r.x, r.y + r.h, r.x, r.y, rad);
-  ctx.arcTo(r.x, r.y, r.x + r.w, r.y, rad);
-  ctx.closePath();
 }
 
 function spaced(text: string): string {
@@ -245,28 +236,19 @@ function drawPlacedLabels(ctx: Ctx, layout: MapLayout, plan: LabelPlan): void {
     .map((pl) => ({ pl, d: plan.draws.get(pl.id) }))
     .filter((x): x is { pl: (typeof placed)[number]; d: LabelDraw } => x.d !== undefined)
     .sort((a, b) => rank(a.d.kind) - rank(b.d.kind));
-  for (const { pl, d } of sorted) drawLabel(ctx, pl.rect, d);
+  // Army labels: copied from sprites kept by the render thread when the picture has many (labelSprites.ts).
+  const boxed = sorted.filter((x) => x.d.kind === 'token' || x.d.kind === 'own').length;
+  const t = ctx.getTransform();
+  for (const { pl, d } of sorted) {
+    if (d.kind === 'token' || d.kind === 'own') blitBoxedLabel(ctx, pl.rect, { lines: d.lines, own: d.kind === 'own', border: d.border }, t, boxed >= SPRITES_FROM);
+    else drawLabel(ctx, pl.rect, d);
+  }
 }
 
 function drawLabel(ctx: Ctx, r: Rect, d: LabelDraw): void {
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const cx = r.x + r.w / 2;
-  if (d.kind === 'token' || d.kind === 'own') {
-    ctx.fillStyle = 'rgba(255, 253, 246, 0.93)';
-    roundRect(ctx, r, 3);
-    ctx.fill();
-    ctx.strokeStyle = d.kind === 'own' ? INK.own : (d.border ?? INK.symbol);
-    ctx.lineWidth = d.kind === 'own' ? 2.5 : 1.5;
-    ctx.stroke();
-    const lh = (r.h - 4) / d.lines.length;
-    d.lines.forEach((l, i) => {
-      ctx.font = l.font;
-      ctx.fillStyle = l.colour;
-      ctx.fillText(l.text, cx, r.y + 2 + lh * (i + 0.5) + 0.5);
-    });
-    return;
-  }
   if (d.kind === 'step') {
     ctx.fillStyle = d.border ?? INK.path;
     roundRect(ctx, r, 3);

@@ -11,6 +11,7 @@ import { clearWorkerCaches, workerCacheStats } from './renderPool.js';
 import type { CacheStats } from './renderProtocol.js';
 import { legendEntryCount, type ViewKind } from './legend.js';
 import { buildStaticLayer, type StaticLayer } from './staticLayer.js';
+import { clearLabelSprites } from './labelSprites.js';
 import { clearTokenSprites } from './tokenSprites.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 
@@ -76,6 +77,7 @@ export function clearRenderCache(): void {
   cache.clear();
   cachedBytes = 0;
   clearTokenSprites();
+  clearLabelSprites();
   clearWorkerCaches();
 }
 
