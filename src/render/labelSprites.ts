@@ -2,6 +2,7 @@ import { type Canvas, createCanvas, type DOMMatrix, type SKRSContext2D } from '@
 import type { Rect } from './layout.js';
 import { measure } from './fonts.js';
 import { INK } from './palette.js';
+import { copyOnPixels, onlyScalesAndMoves } from './tokenSprites.js';
 
 /**
  * Army labels (the boxed names beside tokens) drawn once and copied. On an 800-army map the 800
@@ -72,17 +73,12 @@ function drawBoxedLabel(ctx: Ctx, r: Rect, l: BoxedLabel): void {
   });
 }
 
-/** Whether the context only scales (the same both ways) and moves: a copy on whole pixels is then exact. */
-function plain(m: DOMMatrix): boolean {
-  return m.b === 0 && m.c === 0 && m.a === m.d && m.a > 0;
-}
-
 /**
  * `r` moved (by under half a pixel) so that its corner stands on a whole pixel of the canvas under
  * transform `m`; unchanged when the context rotates or skews.
  */
 function snapToPixels(r: Rect, m: DOMMatrix): Rect {
-  if (!plain(m)) return r;
+  if (!onlyScalesAndMoves(m)) return r;
   return { x: (Math.round(r.x * m.a + m.e) - m.e) / m.a, y: (Math.round(r.y * m.d + m.f) - m.f) / m.d, w: r.w, h: r.h };
 }
 
@@ -103,7 +99,7 @@ function margin(l: BoxedLabel, scale: number): number {
  */
 export function blitBoxedLabel(ctx: Ctx, r: Rect, l: BoxedLabel, m: DOMMatrix, useSprites: boolean): void {
   const at = snapToPixels(r, m);
-  if (!useSprites || !plain(m)) {
+  if (!useSprites || !onlyScalesAndMoves(m)) {
     drawBoxedLabel(ctx, at, l);
     return;
   }
@@ -126,14 +122,7 @@ export function blitBoxedLabel(ctx: Ctx, r: Rect, l: BoxedLabel, m: DOMMatrix, u
     sprites.set(key, sprite);
     keptBytes += bytes;
   }
-  const x = Math.round(at.x * m.a + m.e) - padX;
-  const y = Math.round(at.y * m.d + m.f) - pad;
-  const alpha = ctx.globalAlpha;
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.globalAlpha = 1;
-  ctx.drawImage(sprite.canvas, x, y);
-  ctx.setTransform(m.a, m.b, m.c, m.d, m.e, m.f);
-  ctx.globalAlpha = alpha;
+  copyOnPixels(ctx, sprite.canvas, Math.round(at.x * m.a + m.e) - padX, Math.round(at.y * m.d + m.f) - pad, m);
 }
 
 /** Forgets this thread's label sprites (tests, a cleared render cache). */

@@ -67,17 +67,28 @@ function spriteOf(t: MapToken, size: number, scale: number, met: Set<string>): S
  * each copy cost more than the copy; the copy now puts back the transform and alpha it changed).
  */
 export function blitToken(ctx: SKRSContext2D, t: MapToken, p: Point, size: number, met: Set<string>, m: DOMMatrix = ctx.getTransform()): void {
-  const sprite = m.b === 0 && m.c === 0 && m.a === m.d && m.a > 0 ? spriteOf(t, size, m.a, met) : undefined;
+  const sprite = onlyScalesAndMoves(m) ? spriteOf(t, size, m.a, met) : undefined;
   if (!sprite) {
     drawToken(ctx, t, p, size);
     return;
   }
-  const x = Math.round(p.x * m.a + m.e) - sprite.centre;
-  const y = Math.round(p.y * m.d + m.f) - sprite.centre;
+  copyOnPixels(ctx, sprite.canvas, Math.round(p.x * m.a + m.e) - sprite.centre, Math.round(p.y * m.d + m.f) - sprite.centre, m);
+}
+
+/** Whether transform `m` only scales (the same both ways) and moves: a sprite copied on whole pixels is then exact. */
+export function onlyScalesAndMoves(m: DOMMatrix): boolean {
+  return m.b === 0 && m.c === 0 && m.a === m.d && m.a > 0;
+}
+
+/**
+ * Copies `sprite` with its corner at canvas pixel (x, y), unscaled and opaque as drawn, then puts
+ * back the context's transform `m` and its alpha (cheaper than save / restore round each copy).
+ */
+export function copyOnPixels(ctx: SKRSContext2D, sprite: Canvas, x: number, y: number, m: DOMMatrix): void {
   const alpha = ctx.globalAlpha;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.globalAlpha = 1;
-  ctx.drawImage(sprite.canvas, x, y);
+  ctx.drawImage(sprite, x, y);
   ctx.setTransform(m.a, m.b, m.c, m.d, m.e, m.f);
   ctx.globalAlpha = alpha;
 }

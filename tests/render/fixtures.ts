@@ -1,3 +1,4 @@
+import { type Canvas, createCanvas } from '@napi-rs/canvas';
 import { FRESH_MARCH, FRESH_STATUS, type Army } from '../../src/engine/forces/army.js';
 import { parseHex } from '../../src/engine/hex/hexId.js';
 import { buildMap, type MapData, type MapModel } from '../../src/engine/map/mapModel.js';
@@ -135,4 +136,15 @@ export function testState(figures: { arn: number; mordred: number; ingegerd: num
     rng: createRngState(1), manualDice: NO_MANUAL_DICE, knowledge: NO_KNOWLEDGE,
     nextId: 1, nextCourierId: 1, plans: {},
   };
+}
+
+/** A patterned opaque ground of 8 px squares (as the map is), for sprite copies to be compared on. */
+export function patternedGround(w: number, h: number): Canvas {
+  const c = createCanvas(w, h);
+  const ctx = c.getContext('2d');
+  for (let y = 0; y < h; y += 8) for (let x = 0; x < w; x += 8) {
+    ctx.fillStyle = (x + y) % 16 === 0 ? '#d8c9a3' : '#7fa35b';
+    ctx.fillRect(x, y, 8, 8);
+  }
+  return c;
 }

@@ -1,10 +1,11 @@
-import { type Canvas, createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapToken } from '../../src/engine/views/mapView.js';
 import { ensureFonts } from '../../src/render/fonts.js';
 import { blitToken, clearTokenSprites } from '../../src/render/tokenSprites.js';
 import { drawToken } from '../../src/render/tokens.js';
+import { patternedGround } from './fixtures.js';
 
 /*
  * A token copied from its sprite must look as the token drawn in full: the same pixels, up to the
@@ -19,13 +20,7 @@ const W = 160;
 const H = 160;
 
 function ground(): Canvas {
-  const c = createCanvas(W, H);
-  const ctx = c.getContext('2d');
-  for (let y = 0; y < H; y += 8) for (let x = 0; x < W; x += 8) {
-    ctx.fillStyle = (x + y) % 16 === 0 ? '#d8c9a3' : '#7fa35b';
-    ctx.fillRect(x, y, 8, 8);
-  }
-  return c;
+  return patternedGround(W, H);
 }
 
 const flags = fc.record({ inContact: fc.boolean(), inBattle: fc.boolean(), unformed: fc.boolean(), fatigued: fc.boolean(), embarked: fc.boolean() });
