@@ -44,13 +44,19 @@ function writeRows(sqlite: BetterSqlite3.Database, from: number, n: number): voi
   })();
 }
 
-/** The rows of a copy of the database file alone (no WAL beside it): what is checkpointed. */
+/**
+ * The rows of a copy of the database file alone (no WAL beside it): what is checkpointed. A copy
+ * taken while the thread is writing pages into the file may be torn: then -1 (look again later).
+ */
 function rowsInFileAlone(path: string): number {
   const copy = `${path}.alone`;
   copyFileSync(path, copy);
   const db = new BetterSqlite3(copy, { readonly: true });
   try {
     return (db.prepare('select count(*) as n from t').get() as { n: number }).n;
+  } catch (e) {
+    if (e instanceof BetterSqlite3.SqliteError && /malformed|not a database/.test(e.message)) return -1;
+    throw e;
   } finally {
     db.close();
     rmSync(copy);
