@@ -34,6 +34,8 @@ const BUDGET_BYTES = 16 * 1024 * 1024;
 
 interface Sprite {
   readonly canvas: Canvas;
+  /** Device pixels left and right of the box on the sprite (its margin, and text spilling past the box). */
+  readonly padX: number;
 }
 
 const sprites = new Map<string, Sprite>();
@@ -105,24 +107,24 @@ export function blitBoxedLabel(ctx: Ctx, r: Rect, l: BoxedLabel, m: DOMMatrix, u
   }
   const scale = m.a;
   const pad = margin(l, scale);
-  // A line wider than its box (never in a picture: the box is sized to its widest line) would
-  // spill over both sides: the sprite keeps that too.
-  const spill = Math.max(0, ...l.lines.map((line) => Math.ceil(((measure(ctx, line.text, line.font) - r.w) / 2) * scale) + 1));
-  const padX = pad + spill;
   const key = spriteKey(r, l, scale);
   let sprite = sprites.get(key);
   if (!sprite) {
+    // A line wider than its box (never in a picture: the box is sized to its widest line) would
+    // spill over both sides: the sprite keeps that too.
+    const spill = Math.max(0, ...l.lines.map((line) => Math.ceil(((measure(ctx, line.text, line.font) - r.w) / 2) * scale) + 1));
+    const padX = pad + spill;
     const canvas = createCanvas(Math.ceil(r.w * scale) + 2 * padX, Math.ceil(r.h * scale) + 2 * pad);
     const sctx = canvas.getContext('2d');
     sctx.setTransform(scale, 0, 0, scale, padX, pad);
     drawBoxedLabel(sctx, { x: 0, y: 0, w: r.w, h: r.h }, l);
     const bytes = canvas.width * canvas.height * 4;
     if (keptBytes + bytes > BUDGET_BYTES) clearLabelSprites();
-    sprite = { canvas };
+    sprite = { canvas, padX };
     sprites.set(key, sprite);
     keptBytes += bytes;
   }
-  copyOnPixels(ctx, sprite.canvas, Math.round(at.x * m.a + m.e) - padX, Math.round(at.y * m.d + m.f) - pad, m);
+  copyOnPixels(ctx, sprite.canvas, Math.round(at.x * m.a + m.e) - sprite.padX, Math.round(at.y * m.d + m.f) - pad, m);
 }
 
 /** Forgets this thread's label sprites (tests, a cleared render cache). */
