@@ -1,6 +1,8 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { exportCampaign } from '../src/app/campaign/exportCampaign.js';
+import { keepExportParts } from '../src/app/campaign/exportKeep.js';
 import { pruneInteractions } from '../src/app/interactionClaim.js';
 import { pruneDelivered } from '../src/app/outbox.js';
 import { packCold } from '../src/app/packCold.js';
@@ -30,7 +32,9 @@ import { median, round2 as round, time as timed } from './stats.js';
  * than the retention, 14 days, and old interaction claims deleted).
  *
  * With `--json` the last line is one JSON object: halfPeriods, dbBytes (database file after a
- * checkpoint), dbTablesMb (that file table by table, indexes included), exportDiscord (the export
+ * checkpoint), dbTablesMb (that file table by table, indexes included), exportKept (the export as a
+ * referee meets it in a running bot: its closed parts kept by the bot's background builder; the
+ * median of 5, with the longest event-loop gap), exportDiscord (the export
  * under Discord's default upload limit: ms, bytes of all its files, kind (asIs, compressed, parts), files, the event loop's longest gap meanwhile), commandMedianMs and tickMs ({ first50, last50 }: medians over the first and last 50
  * half periods; a tick is `!tick` as played: the tick's transaction and the delivery of
  * everything it queued, maps drawn and encoded), exportMs (`/campaign export`), undoMs
@@ -75,6 +79,15 @@ export interface SoakResult {
    */
   readonly dbTablesMb: Readonly<Record<string, number>>;
   readonly exportDiscord: { readonly ms: number; readonly bytes: number; readonly longestBlockMs: number; readonly kind: string; readonly files: number };
+  /**
+   * The export as a referee meets it in a running bot: after the bot's own background builder
+   * (keepExportParts, which its scheduler starts after every run) has kept the closed parts, and
+   * apart from the last export by more than the 2 s a kept file must rest before it is taken on its
+   * stamp. `EXPORT_KEPT_RUNS` exports 1 s apart: the median time and the longest event-loop gap of
+   * all. exportMs above is the export with nothing kept (as if the builder had not run), and
+   * exportDiscord the one right after it (its parts just built, so hashed again).
+   */
+  readonly exportKept: { readonly ms: number; readonly longestBlockMs: number; readonly runs: number };
   readonly undoMs: number;
   readonly rssMb: number;
   readonly webFirstPaintMs?: number;
@@ -134,6 +147,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
   const { run, app, actor } = season;
   const exportMs = await timed(() => run('@referee /campaign export'));
   const exportDiscord = await exportAsOnDiscord(app, actor);
+  const exportKept = await keptExport(app, actor);
   const replayed = opts.replay ? await replayOf(app, actor) : undefined;
   const side = opts.sideRounds ? await sideBySide(season, opts.sideRounds, opts.seed) : undefined;
   const undoMs = await timed(() => run('@referee /turn undo'));
@@ -155,6 +169,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
     tickMs: { first50: round(median(tickMs.slice(0, 50))), last50: round(median(tickMs.slice(-50))) },
     exportMs: round(exportMs),
     exportDiscord,
+    exportKept,
     undoMs: round(undoMs),
     rssMb,
     ...web,
@@ -227,6 +242,21 @@ async function exportAsOnDiscord(app: Parameters<typeof exportCampaign>[0], acto
   return { ms: round(ms), bytes: files.reduce((n, f) => n + f.data.byteLength, 0), longestBlockMs: round(longest), kind, files: files.length };
 }
 
+/** How many exports SoakResult.exportKept times. */
+const EXPORT_KEPT_RUNS = 5;
+
+/** SoakResult.exportKept: the bot's builder run as its scheduler starts it, then exports apart as a referee's are. */
+async function keptExport(app: Parameters<typeof exportCampaign>[0], actor: Parameters<typeof exportCampaign>[1]): Promise<SoakResult['exportKept']> {
+  await keepExportParts(app);
+  await sleep(2500);
+  const runs: SoakResult['exportDiscord'][] = [];
+  for (let i = 0; i < EXPORT_KEPT_RUNS; i++) {
+    if (i > 0) await sleep(1000);
+    runs.push(await exportAsOnDiscord(app, actor));
+  }
+  return { ms: round(median(runs.map((r) => r.ms))), longestBlockMs: Math.max(...runs.map((r) => r.longestBlockMs)), runs: runs.length };
+}
+
 /** The campaign's export replayed from its journal: the report, and how long the replay took. */
 async function replayOf(app: Parameters<typeof exportCampaign>[0], actor: Parameters<typeof exportCampaign>[1]): Promise<NonNullable<SoakResult['replay']>> {
   const file = (await exportCampaign(app, actor))[0]?.files?.[0];
@@ -269,7 +299,7 @@ if (process.argv[1]?.endsWith('soak.ts') && values['paint-only']) {
   const halves = Number(values.halves);
   const started = performance.now();
   const result = await soak({ halves, seed: Number(values.seed), web: values.web && !values['skip-web'], sideRounds: Number(values.side), ...(values.db ? { databasePath: values.db } : {}), log: (l) => process.stdout.write(`${l}\n`), replay: values.replay });
-  process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB (${Object.entries(result.dbTablesMb).slice(0, 4).map(([t, mb]) => `${t} ${mb}`).join(', ')}); tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms (on Discord ${result.exportDiscord.ms} ms, ${result.exportDiscord.kind} ${(result.exportDiscord.bytes / 1024 / 1024).toFixed(1)} MB, event loop held ${result.exportDiscord.longestBlockMs} ms); undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
+  process.stdout.write(`soak: ${halves} half periods in ${Math.round((performance.now() - started) / 1000)} s; database ${(result.dbBytes / 1024 / 1024).toFixed(1)} MB (${Object.entries(result.dbTablesMb).slice(0, 4).map(([t, mb]) => `${t} ${mb}`).join(', ')}); tick ${result.tickMs.first50} -> ${result.tickMs.last50} ms; command ${result.commandMedianMs.first50} -> ${result.commandMedianMs.last50} ms; export ${result.exportMs} ms (on Discord ${result.exportDiscord.ms} ms, ${result.exportDiscord.kind} ${(result.exportDiscord.bytes / 1024 / 1024).toFixed(1)} MB, event loop held ${result.exportDiscord.longestBlockMs} ms; with the parts the bot keeps ${result.exportKept.ms} ms, held ${result.exportKept.longestBlockMs} ms); undo ${result.undoMs} ms; ${result.invariantViolations} invariant violations; ${result.secretLeaks} secret leaks\n`);
   const side = result.sideBySide;
   if (side) process.stdout.write(`side by side with a fresh campaign in the same position (${side.rounds} half periods): tick ${side.tickMs.fresh} -> ${side.tickMs.long} ms (${side.tickMs.ratio}x), command ${side.commandMs.fresh} -> ${side.commandMs.long} ms (${side.commandMs.ratio}x)\n`);
   if (result.replay) process.stdout.write(`replay (${result.replay.ms} ms): ${result.replay.report}\n`);

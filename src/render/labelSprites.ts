@@ -2,7 +2,7 @@ import { type Canvas, createCanvas, type DOMMatrix, type SKRSContext2D } from '@
 import type { Rect } from './layout.js';
 import { measure } from './fonts.js';
 import { INK } from './palette.js';
-import { copyOnPixels, onlyScalesAndMoves } from './tokenSprites.js';
+import { onlyScalesAndMoves, PixelCopies } from './tokenSprites.js';
 
 /**
  * Army labels (the boxed names beside tokens) drawn once and copied. On an 800-army map the 800
@@ -96,12 +96,17 @@ function margin(l: BoxedLabel, scale: number): number {
 
 /**
  * Draws label `l` in box `r` (context units), its corner put on a whole pixel: copied from its
- * sprite when `useSprites` and the context only scales and moves, else drawn in full. `m`: the
- * context's transform (read once by the caller for a picture's many labels).
+ * sprite when `useSprites` and the context only scales and moves, else drawn in full. `copies`:
+ * the picture's copier (tokenSprites.ts), holding the context's transform read once for a
+ * picture's many labels; the caller puts the context back with its `userSpace()` after its run of
+ * labels. Without one, the context is left as found.
  */
-export function blitBoxedLabel(ctx: Ctx, r: Rect, l: BoxedLabel, m: DOMMatrix, useSprites: boolean): void {
+export function blitBoxedLabel(ctx: Ctx, r: Rect, l: BoxedLabel, useSprites: boolean, copies?: PixelCopies): void {
+  const c = copies ?? new PixelCopies(ctx);
+  const m = c.m;
   const at = snapToPixels(r, m);
   if (!useSprites || !onlyScalesAndMoves(m)) {
+    c.userSpace();
     drawBoxedLabel(ctx, at, l);
     return;
   }
@@ -124,7 +129,8 @@ export function blitBoxedLabel(ctx: Ctx, r: Rect, l: BoxedLabel, m: DOMMatrix, u
     sprites.set(key, sprite);
     keptBytes += bytes;
   }
-  copyOnPixels(ctx, sprite.canvas, Math.round(at.x * m.a + m.e) - sprite.padX, Math.round(at.y * m.d + m.f) - pad, m);
+  c.copy(sprite.canvas, Math.round(at.x * m.a + m.e) - sprite.padX, Math.round(at.y * m.d + m.f) - pad);
+  if (!copies) c.userSpace();
 }
 
 /** Forgets this thread's label sprites (tests, a cleared render cache). */

@@ -8,7 +8,7 @@ import { placeLabels, type LabelRequest } from './placeLabels.js';
 import { drawPaths, stepColour, stepFont } from './routes.js';
 import type { StaticLayer } from './staticLayer.js';
 import { blitBoxedLabel, roundRect, SPRITES_FROM } from './labelSprites.js';
-import { blitToken } from './tokenSprites.js';
+import { blitToken, PixelCopies } from './tokenSprites.js';
 import { tokenBox, tokenPositions, tokenRadius } from './tokens.js';
 
 /**
@@ -185,11 +185,11 @@ function drawTokens(ctx: Ctx, layout: MapLayout, view: MapView, plan: LabelPlan)
     if (p) plan.obstacles.push(tokenBox(p, s));
   }
   const looks = new Set<string>();
-  const m = ctx.getTransform();
+  const copies = new PixelCopies(ctx);
   for (const t of ordered) {
     const p = positions.get(t.armyId);
     if (!p) continue;
-    blitToken(ctx, t, p, s, looks, m);
+    blitToken(ctx, t, p, s, looks, copies);
     const fpx = tokenFontPx(s);
     const main = t.own && t.strengthPct !== undefined ? `${t.label}  ${t.strengthPct}%` : t.label;
     const lines: { text: string; font: string; colour: string }[] = [{ text: main, font: font(fpx, 'sans', { weight: 600 }), colour: INK.label }];
@@ -201,6 +201,7 @@ function drawTokens(ctx: Ctx, layout: MapLayout, view: MapView, plan: LabelPlan)
     plan.requests.push({ id, w, h: lines.length * (fpx + 3) + 4, anchor: p, gap: tokenRadius(s) + 3, style: 'point', priority: t.own ? 110 : 100, required: true });
     plan.draws.set(id, { kind: t.own ? 'own' : 'token', lines, border: t.colour });
   }
+  copies.userSpace();
 }
 
 /** Place, region and water names of the static layer: places must show, areas give way. */
@@ -238,11 +239,16 @@ function drawPlacedLabels(ctx: Ctx, layout: MapLayout, plan: LabelPlan): void {
     .sort((a, b) => rank(a.d.kind) - rank(b.d.kind));
   // Army labels: copied from sprites kept by the render thread when the picture has many (labelSprites.ts).
   const boxed = sorted.filter((x) => x.d.kind === 'token' || x.d.kind === 'own').length;
-  const t = ctx.getTransform();
+  const copies = new PixelCopies(ctx);
   for (const { pl, d } of sorted) {
-    if (d.kind === 'token' || d.kind === 'own') blitBoxedLabel(ctx, pl.rect, { lines: d.lines, own: d.kind === 'own', border: d.border }, t, boxed >= SPRITES_FROM);
-    else drawLabel(ctx, pl.rect, d);
+    if (d.kind === 'token' || d.kind === 'own') {
+      blitBoxedLabel(ctx, pl.rect, { lines: d.lines, own: d.kind === 'own', border: d.border }, boxed >= SPRITES_FROM, copies);
+    } else {
+      copies.userSpace();
+      drawLabel(ctx, pl.rect, d);
+    }
   }
+  copies.userSpace();
 }
 
 function drawLabel(ctx: Ctx, r: Rect, d: LabelDraw): void {

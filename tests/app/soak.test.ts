@@ -16,5 +16,8 @@ describe('a short season (the soak, 30 half periods): invariants and secrets', (
     // The export as a Discord referee meets it: a file under the default limit, as it is at this length.
     expect(r.exportDiscord).toMatchObject({ kind: 'asIs' });
     expect(r.exportDiscord.bytes).toBeGreaterThan(0);
+    // And again once the bot's own builder has kept the closed parts, as a referee meets it in a running bot.
+    expect(r.exportKept.runs).toBe(5);
+    expect(r.exportKept.ms).toBeGreaterThan(0);
   }, 120_000);
 });

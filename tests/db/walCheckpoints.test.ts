@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -9,9 +9,11 @@ import { startWalCheckpoints } from '../../src/db/walCheckpoints.js';
 
 /**
  * A file database's checkpoints run on a thread of their own (src/db/walCheckpoints.ts): the bot's
- * connection never checkpoints (nor fsyncs the database file) inside its commits while the thread
- * runs; the thread copies the WAL back into the file; closing ends the thread first, so the file
- * alone holds every commit afterwards; a thread that ends gives the connection its own checkpoints back.
+ * connection never checkpoints (nor fsyncs the database file) inside its commits; the thread is
+ * started once the WAL has grown past SQLite's own checkpoint point, copies the WAL back into the
+ * file, and ends after a while with nothing to do, the WAL cut to nothing; closing ends the thread
+ * first, so the file alone holds every commit afterwards; a thread that fails gives the connection
+ * its own checkpoints back.
  */
 
 const work = mkdtempSync(join(tmpdir(), 'valormr-wal-'));
@@ -64,12 +66,12 @@ function rowsInFileAlone(path: string): number {
 }
 
 describe('WAL checkpoints on a thread of their own', () => {
-  it('GIVEN a file database WHEN it is opened THEN its connection runs no automatic checkpoint (the thread does); an in-memory one keeps SQLite\'s', () => {
+  it('GIVEN a file database WHEN it is opened THEN its connection runs no automatic checkpoint and no thread is started yet; an in-memory one keeps SQLite\'s', () => {
     const file = openDatabase(fileName());
     const memory = openDatabase(':memory:');
     try {
       expect(rawSqlite(file).pragma('wal_autocheckpoint', { simple: true })).toBe(0);
-      expect(file.dialect === 'sqlite' && file.checkpoints !== undefined).toBe(true);
+      expect(file.dialect === 'sqlite' && file.checkpoints !== undefined && !file.checkpoints.threadRunning()).toBe(true);
       expect(memory.dialect === 'sqlite' && memory.checkpoints === undefined).toBe(true);
     } finally {
       closeDatabase(file);
@@ -77,15 +79,20 @@ describe('WAL checkpoints on a thread of their own', () => {
     }
   });
 
-  it('GIVEN commits of more pages than SQLite\'s automatic checkpoint WHEN the thread runs THEN it copies them into the database file, the connection having copied none', async () => {
+  it('GIVEN commits of more pages than SQLite\'s automatic checkpoint WHEN the bot looks at the WAL THEN a thread starts and copies them into the database file, the connection having copied none', async () => {
     const path = fileName();
     const sqlite = walFile(path);
-    const checkpoints = startWalCheckpoints(sqlite, path, { everyMs: 20 });
+    const checkpoints = startWalCheckpoints(sqlite, path, { everyMs: 20, lookMs: 20 });
     try {
       const before = statSync(path).size;
-      writeRows(sqlite, 0, 1500);
+      writeRows(sqlite, 0, 500);
+      // 500 pages: under SQLite's own checkpoint point, so no thread is started for them.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(checkpoints.threadRunning()).toBe(false);
+      writeRows(sqlite, 500, 1000);
       // The connection's own commit copied nothing into the file (SQLite's default would have, past 1,000 pages).
       expect(statSync(path).size).toBe(before);
+      await until(() => checkpoints.threadRunning());
       await until(() => rowsInFileAlone(path) === 1500);
     } finally {
       checkpoints.stop();
@@ -96,7 +103,7 @@ describe('WAL checkpoints on a thread of their own', () => {
   it('GIVEN a WAL grown past what is kept WHEN nothing more is written THEN the thread cuts it back to nothing, and the file holds every row', async () => {
     const path = fileName();
     const sqlite = walFile(path);
-    const checkpoints = startWalCheckpoints(sqlite, path, { everyMs: 20, keptBytes: 1024 * 1024 });
+    const checkpoints = startWalCheckpoints(sqlite, path, { everyMs: 20, lookMs: 20, startBytes: 0, keptBytes: 1024 * 1024 });
     try {
       writeRows(sqlite, 0, 800);
       expect(statSync(`${path}-wal`).size).toBeGreaterThan(1024 * 1024);
@@ -126,13 +133,60 @@ describe('WAL checkpoints on a thread of their own', () => {
     }), { numRuns: 6 });
   });
 
+  it('GIVEN commits and rests of any length, threads started and ended idle at any point WHEN the checkpoints are stopped and the connection closed THEN no WAL is left and the file alone holds every row', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.record({ rows: fc.integer({ min: 1, max: 400 }), restMs: fc.integer({ min: 0, max: 60 }) }), { minLength: 1, maxLength: 5 }),
+      fc.integer({ min: 0, max: 600 * 4096 }),
+      fc.integer({ min: 1, max: 4 }),
+      async (batches, startBytes, idleLooks) => {
+        const path = fileName();
+        const sqlite = walFile(path);
+        const checkpoints = startWalCheckpoints(sqlite, path, { everyMs: 5, lookMs: 5, startBytes, idleLooks });
+        let n = 0;
+        for (const b of batches) {
+          writeRows(sqlite, n, b.rows);
+          n += b.rows;
+          await new Promise((r) => setTimeout(r, b.restMs));
+        }
+        checkpoints.stop();
+        expect(checkpoints.threadRunning()).toBe(false);
+        sqlite.close();
+        expect(existsSync(`${path}-wal`)).toBe(false);
+        expect(rowsInFileAlone(path)).toBe(n);
+      },
+    ), { numRuns: 12 });
+  });
+
+  it('GIVEN a thread with nothing to do for a while WHEN it ends THEN the WAL is cut to nothing, the connection still leaves checkpoints to a thread, and the next growth starts another', async () => {
+    const path = fileName();
+    const sqlite = walFile(path);
+    const checkpoints = startWalCheckpoints(sqlite, path, { everyMs: 20, lookMs: 20, startBytes: 64 * 1024, idleLooks: 3 });
+    try {
+      for (const from of [0, 100]) {
+        writeRows(sqlite, from, 100);
+        await until(() => checkpoints.threadRunning());
+        await until(() => !checkpoints.threadRunning());
+        expect(statSync(`${path}-wal`).size).toBe(0);
+        expect(rowsInFileAlone(path)).toBe(from + 100);
+        expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      }
+    } finally {
+      checkpoints.stop();
+      sqlite.close();
+    }
+  });
+
   it('GIVEN a checkpoint thread that cannot open the file WHEN it ends THEN the connection checkpoints itself again (SQLite\'s 1,000 pages)', async () => {
     const path = fileName();
     const sqlite = walFile(path);
-    const checkpoints = startWalCheckpoints(sqlite, join(work, 'missing', 'no.db'));
+    // A WAL beside a database file that does not exist: the thread is started, and fails to open it.
+    const missing = join(work, 'no.db');
+    writeFileSync(`${missing}-wal`, '');
+    const checkpoints = startWalCheckpoints(sqlite, missing, { lookMs: 20, startBytes: 0 });
     try {
       expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
       await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1000);
+      expect(checkpoints.threadRunning()).toBe(false);
     } finally {
       checkpoints.stop();
       sqlite.close();

@@ -70,10 +70,10 @@ describe('label sprites', () => {
       for (const { label: l, x, y, extra, scale } of labels) {
         // Sized as the overlay sizes an army's label: its widest line and 10 px, a line's height and 3 px a line, and 4.
         const r = { x: x / scale, y: y / scale, w: Math.max(...l.lines.map((line) => measure(ruler, line.text, line.font))) + 10 + extra, h: l.lines.length * 18 + 4 };
-        const full = pixels(scale, (ctx) => blitBoxedLabel(ctx, r, l, ctx.getTransform(), false));
-        const copied = pixels(scale, (ctx) => blitBoxedLabel(ctx, r, l, ctx.getTransform(), true));
+        const full = pixels(scale, (ctx) => blitBoxedLabel(ctx, r, l, false));
+        const copied = pixels(scale, (ctx) => blitBoxedLabel(ctx, r, l, true));
         // Copied again (another picture: the sprite kept): the same pixels as the first copy.
-        const again = pixels(scale, (ctx) => blitBoxedLabel(ctx, r, l, ctx.getTransform(), true));
+        const again = pixels(scale, (ctx) => blitBoxedLabel(ctx, r, l, true));
         expect(worstDifference(full, copied)).toBeLessThanOrEqual(8);
         expect(again).toEqual(copied);
       }
@@ -85,7 +85,7 @@ describe('label sprites', () => {
     const r = { x: 10.3, y: 20.6, w: 100, h: 22 };
     const a: BoxedLabel = { lines: [{ text: 'Commander 12', font: font(15, 'sans', { weight: 600 }), colour: '#2b2b2b' }], own: false, border: '#b03030' };
     const b: BoxedLabel = { ...a, lines: [{ ...a.lines[0]!, text: 'Commander 13' }] };
-    const draw = (l: BoxedLabel, useSprites: boolean) => pixels(1, (ctx) => blitBoxedLabel(ctx, r, l, ctx.getTransform(), useSprites));
+    const draw = (l: BoxedLabel, useSprites: boolean) => pixels(1, (ctx) => blitBoxedLabel(ctx, r, l, useSprites));
     const aCopied = draw(a, true);
     const bCopied = draw(b, true);
     expect(worstDifference(aCopied, bCopied)).toBeGreaterThan(64);
@@ -98,7 +98,7 @@ describe('label sprites', () => {
     const turned = (useSprites: boolean) => pixels(1, (ctx) => {
       ctx.translate(60, 20);
       ctx.rotate(0.3);
-      blitBoxedLabel(ctx, { x: 0, y: 0, w: 90, h: 22 }, l, ctx.getTransform(), useSprites);
+      blitBoxedLabel(ctx, { x: 0, y: 0, w: 90, h: 22 }, l, useSprites);
     });
     expect(turned(true)).toEqual(turned(false));
   });

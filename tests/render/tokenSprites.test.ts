@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MapToken } from '../../src/engine/views/mapView.js';
 import { ensureFonts } from '../../src/render/fonts.js';
-import { blitToken, clearTokenSprites } from '../../src/render/tokenSprites.js';
+import { blitToken, clearTokenSprites, PixelCopies } from '../../src/render/tokenSprites.js';
 import { drawToken } from '../../src/render/tokens.js';
 import { patternedGround } from './fixtures.js';
 
@@ -65,6 +65,35 @@ describe('token sprites', () => {
       expect(worst).toBeLessThanOrEqual(8);
       expect(again).toEqual(copied);
     }), { numRuns: 15 });
+  });
+
+  it('GIVEN a run of tokens sharing one copier (a picture) WHEN they are drawn THEN the pixels and the context after are those of each token drawn with a copier of its own', () => {
+    // A picture's copier leaves the context on device pixels between copies; a token drawn in full
+    // in the middle of the run (a new look) must still be drawn at the context's transform and alpha.
+    // Two looks at most, so that most tokens of the run are copies of a look met before.
+    const place = fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 10, max: 150 }), fc.integer({ min: 10, max: 150 }));
+    fc.assert(fc.property(fc.array(token, { minLength: 1, maxLength: 2 }), fc.array(place, { minLength: 3, maxLength: 6 }),
+      fc.constantFrom(1, 2), fc.constantFrom(1, 0.6), (looks, places, scale, alpha) => {
+        const run = places.map(([i, x, y]) => [looks[i % looks.length] as MapToken, x, y] as const);
+        clearTokenSprites();
+        let after: unknown[] = [];
+        const draw = (shared: boolean) => pixels((ctx) => {
+          ctx.translate(3, 5);
+          ctx.scale(scale, scale);
+          ctx.globalAlpha = alpha;
+          const met = new Set<string>();
+          const copies = shared ? new PixelCopies(ctx) : undefined;
+          for (const [t, x, y] of run) blitToken(ctx, t, { x: x / scale, y: y / scale }, 30, met, copies);
+          copies?.userSpace();
+          const m = ctx.getTransform();
+          after = [m.a, m.b, m.c, m.d, m.e, m.f, ctx.globalAlpha];
+        });
+        const alone = draw(false);
+        const aloneAfter = after;
+        expect(draw(true)).toEqual(alone);
+        expect(after).toEqual(aloneAfter);
+        expect(aloneAfter).toEqual([scale, 0, 0, scale, 3, 5, alpha]);
+      }), { numRuns: 10 });
   });
 
   it('GIVEN a context that rotates WHEN a token is drawn THEN it is drawn in full (a sprite is copied on whole pixels only)', () => {
