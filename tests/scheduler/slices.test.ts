@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runDueTicks, sendReminders } from '../../src/app/scheduler/index.js';
 import { ConsoleSession } from '../../src/console/session.js';
 import type { Harness } from '../scenarios/harness.js';
-import { campaignIds, FIRST_DUE, scheduled, SETUP } from './fixtures.js';
+import { campaignIds, FIRST_DUE, scheduled, SETUP, ticksPlayed } from './fixtures.js';
 import { testTempDir } from '../support/tempDirs.js';
 
 let h: (Harness & { id: string }) | undefined;
@@ -55,4 +55,19 @@ describe('the scheduler works through many campaigns in slices that yield to the
     expect(result.map((r) => r.played)).toEqual([1, 1, 1]);
     expect(turns).toBeGreaterThanOrEqual(2);
   });
+
+  it('GIVEN three campaigns due on the same minute THEN what waits on the event loop as the run starts runs after the scan of due campaigns and before the first tick', async () => {
+    h = await threeCampaigns();
+    h.clock.set(new Date(FIRST_DUE));
+    const x = h;
+    let playedWhenItRan: number | undefined;
+    setImmediate(() => {
+      playedWhenItRan = campaignIds(x.app).reduce((n, id) => n + ticksPlayed(x.app, id), 0);
+    });
+    const run = runDueTicks(x.app);
+    const result = await run;
+    expect(result.map((r) => r.played)).toEqual([1, 1, 1]);
+    expect(playedWhenItRan).toBe(0);
+  });
 });
+

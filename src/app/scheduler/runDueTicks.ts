@@ -138,6 +138,8 @@ export async function runDueTicks(app: App, opts: RunDueTicksOptions = {}): Prom
     return reports;
   }
   const stopped = opts.stopped ?? (() => false);
+  // The scan (a thousand rows on a busy minute) and the first tick are two slices, not one.
+  if (due.length > 0) await yieldToEventLoop();
   for (const c of due) {
     if (stopped()) break;
     if (opts.ownsGuild && !opts.ownsGuild(c.guildId)) continue;
