@@ -25,6 +25,19 @@ function packageName(spec) {
   return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
+/** The engine's modules are pure: whatever of them the render thread does not use is left out. */
+function engineWithoutSideEffects(out) {
+  return {
+    name: 'engine-pure',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const path = join(args.resolveDir, args.path);
+        return path.startsWith(join(out, 'engine') + '/') ? { path, sideEffects: false } : undefined;
+      });
+    },
+  };
+}
+
 /** Bundles the bot (`dist/src/main.cjs`, run by `dist/src/main.js`) and the render thread's entry. Returns false (the tsc output stays as it is) when esbuild is not installed. */
 export async function bundleMain(dist) {
   let esbuild;
@@ -95,7 +108,7 @@ export async function bundleMain(dist) {
     chunkNames: 'chunk-[hash]',
     format: 'esm',
     // Before keepUrls, which would otherwise load that file as it is.
-    plugins: [englishOnly, keepUrls('import.meta.url')],
+    plugins: [englishOnly, engineWithoutSideEffects(out), keepUrls('import.meta.url')],
   });
   // The bot: one CommonJS file, main.cjs, which src/codeCache.ts compiles with a V8 code cache
   // (Node 20 has no compile cache for ES modules). The code a start does not reach (Discord, the

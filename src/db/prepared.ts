@@ -1,5 +1,8 @@
 import { type Column, Param, sql, type SQL } from 'drizzle-orm';
+import { PreparedQuery as SqlitePreparedQuery } from 'drizzle-orm/better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import { type Database, type Orm, rawSqlite, type Tables } from './client.js';
+import { fillParams } from './fillParams.js';
 import { SyncPgPreparedQuery } from './pg/session.js';
 
 /**
@@ -36,7 +39,24 @@ export function perConnection<Q>(build: (q: Orm, t: Tables, db: Database) => Q):
  */
 export function runUnanswered(statement: { run(values?: Record<string, unknown>): unknown }, values?: Record<string, unknown>): void {
   if (statement instanceof SyncPgPreparedQuery) statement.defer(values);
+  else if (statement instanceof SqlitePreparedQuery && hasInside(statement)) runSqlite(statement, values);
   else statement.run(values);
+}
+
+/** What Drizzle's better-sqlite3 query keeps of itself (private in its types): the driver's statement, its SQL and parameters. */
+interface SqliteInside {
+  readonly stmt: Statement;
+  readonly query: { readonly sql: string; readonly params: readonly unknown[] };
+  readonly logger: { logQuery(sql: string, params: unknown[]): void };
+}
+
+const hasInside = (q: object): q is SqliteInside => 'stmt' in q && 'query' in q && 'logger' in q;
+
+/** Drizzle's `run` for better-sqlite3, its values filled by `fillParams` (the parameters' kinds known once per statement). */
+function runSqlite(inside: SqliteInside, values: Record<string, unknown> | undefined): void {
+  const params = fillParams(inside.query.params, values);
+  inside.logger.logQuery(inside.query.sql, params);
+  inside.stmt.run(...params);
 }
 
 type Write = { run(values?: Record<string, unknown>): unknown };

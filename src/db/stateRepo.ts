@@ -258,7 +258,9 @@ const upsertWeather = perConnection((q, { weather: w }) => q.insert(w).values({ 
 /** A row's values for one of the statements above: the columns of `T` it sets, the campaign as `cid`. */
 type Values<T extends { $inferInsert: object }, K extends keyof T['$inferInsert']> = Required<Pick<T['$inferInsert'], K>> & { cid: string };
 
-function writeArmies(conn: Database, prev: CampaignState | undefined, next: CampaignState, changed: (x: unknown, y: unknown) => boolean): void {
+function writeArmies(conn: Database, prev: CampaignState | undefined, next: CampaignState, changed: (x: unknown, y: unknown) => boolean, rewriteAll: boolean): void {
+  // The same record (a use-case that touched no army shares it): every army is its own old self, nothing to write or drop.
+  if (!rewriteAll && prev?.armies === next.armies) return;
   const cidv = next.id;
   for (const ar of Object.values(next.armies)) {
     const old = prev?.armies[ar.id];
@@ -298,7 +300,7 @@ function writeArmies(conn: Database, prev: CampaignState | undefined, next: Camp
 function writeEntities(conn: Database, prev: CampaignState | undefined, next: CampaignState, rewriteAll = false): void {
   const cidv = next.id;
   const changed = (x: unknown, y: unknown): boolean => rewriteAll || x === undefined || !sameJson(x, y);
-  writeArmies(conn, prev, next, changed);
+  writeArmies(conn, prev, next, changed, rewriteAll);
   syncKeyed(prev?.sides, next.sides, rewriteAll, (id, side) => {
     const row: Values<typeof t.sides, 'id' | 'name' | 'colour' | 'hostileTo'> = { cid: cidv, id, name: side.name, colour: side.colour, hostileTo: side.hostileTo };
     runUnanswered(upsertSide(conn), row);
@@ -340,6 +342,8 @@ function writeEntities(conn: Database, prev: CampaignState | undefined, next: Ca
 }
 
 function syncKeyed<T>(prev: Readonly<Record<string, T>> | undefined, next: Readonly<Record<string, T>>, rewriteAll: boolean, upsert: (key: string, v: T) => void, remove: (key: string) => void): void {
+  // The same record shared by the new state: each entry is its old self (states are never changed in place), nothing to write.
+  if (!rewriteAll && prev === next) return;
   for (const [key, v] of Object.entries(next)) if (rewriteAll || !prev || !sameJson(prev[key], v)) upsert(key, v);
   if (prev) for (const key of Object.keys(prev)) if (!(key in next)) remove(key);
 }

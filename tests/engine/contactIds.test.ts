@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseStep1, contactStep, resolveStep1 } from '../../src/engine/contact/index.js';
 import { beginHalfStep, movementStep } from '../../src/engine/movement/index.js';
 import type { Result } from '../../src/engine/result.js';
-import { type CampaignState, DEFAULT_SETTINGS, newContactId } from '../../src/engine/state/index.js';
+import { type CampaignState, compareIds, DEFAULT_SETTINGS, newContactId } from '../../src/engine/state/index.js';
 import { upgradeState } from '../../src/engine/campaign/upgrade.js';
 import { separateCourierIds } from '../../src/engine/campaign/upgrades/courierIds.js';
 import { resolveTick } from '../../src/engine/tick/resolveTick.js';
@@ -127,5 +127,15 @@ describe('Issue 23: in fog of war an id says nothing of contacts or couriers the
     const second = must(sendCourier(first, clear, { fromArmy: 'ingegerd', toArmy: 'arn', message: 'Hold on.' }, NO_WEATHER_EFFECTS)).state;
     expect(new Set(Object.keys(second.couriers)).size).toBe(2);
     expect(second.nextCourierId).toBe(s.nextCourierId);
+  });
+});
+
+describe('Contacts are read in id order, a number counted as a number', () => {
+  it('GIVEN any two ids (numbered, derived, or any text) THEN compareIds orders them as localeCompare in English with numbers does, and c2 comes before c10', () => {
+    const id = fc.oneof(fc.nat(200).map((n) => `c${n}`), fc.nat(200).map((n) => `k${n}`), fc.stringMatching(/^[a-z]{1,4}[0-9]{0,3}$/), fc.string());
+    fc.assert(fc.property(id, id, (a, b) => {
+      expect(Math.sign(compareIds(a, b))).toBe(Math.sign(a.localeCompare(b, 'en', { numeric: true })));
+    }), { numRuns: 300 });
+    expect(['c10', 'c2', 'c1'].sort(compareIds)).toEqual(['c1', 'c2', 'c10']);
   });
 });

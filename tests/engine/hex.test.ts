@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hexDistance } from '../../src/engine/hex/distance.js';
 import { formatHex, hexToOffset, offsetToHex, parseHex } from '../../src/engine/hex/hexId.js';
 import { hexLine } from '../../src/engine/hex/line.js';
+import { DIRECTION_VECTORS, DIRECTIONS } from '../../src/engine/hex/hex.js';
 import { directionTo, neighbours } from '../../src/engine/hex/neighbours.js';
 import { hexRing, hexSpiral } from '../../src/engine/hex/ring.js';
 
@@ -67,6 +69,19 @@ describe('RULINGS 1: CCRR hex ids, flat-top, even columns half a hex lower', () 
     expect(directionTo(id('0712'), id('0711'))).toBe('n');
     expect(directionTo(id('0712'), id('0812'))).toBe('se');
     expect(directionTo(id('0712'), id('0714'))).toBeUndefined();
+  });
+
+  it('GIVEN any two hexes (near each other or not) THEN the edge named is the direction whose offset leads from one to the other, and none when no offset does', () => {
+    const coord = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.integer({ min: -500, max: 500 }), fc.constantFrom(0.5, -0, Number.NaN));
+    const hex = fc.record({ q: coord, r: coord });
+    const offset = fc.record({ q: fc.integer({ min: -2, max: 2 }), r: fc.integer({ min: -2, max: 2 }) });
+    // The second hex anywhere, or a step or two from the first.
+    const pair = fc.tuple(hex, fc.oneof(hex.map((h) => ({ far: h })), offset.map((o) => ({ by: o })))).map(([a, b]) => [a, 'far' in b ? b.far : { q: a.q + b.by.q, r: a.r + b.by.r }] as const);
+    fc.assert(fc.property(pair, ([a, b]) => {
+      const searched = DIRECTIONS.find((d) => DIRECTION_VECTORS[d].q === b.q - a.q && DIRECTION_VECTORS[d].r === b.r - a.r);
+      expect(directionTo(a, b)).toBe(searched);
+    }), { numRuns: 500 });
+    for (const h of neighbours(id('0712'))) expect(directionTo(id('0712'), h)).toBeDefined();
   });
 
   it('refuses text that is not a hex id', () => {

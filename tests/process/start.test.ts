@@ -5,7 +5,7 @@
  * bot cleanly within 2 s. The compiled entry point is also what the systemd unit's ExecStart runs.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -96,6 +96,11 @@ describe('npm start and the compiled entry point', () => {
     expect(readFileSync(file!).subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
     p.child.stdin.end();
     expect((await p.exited).code).toBe(0);
+    // The thread's bundle leaves out the engine it does not use: the campaign state's settings pull
+    // in all of zod, which a picture never runs (scripts/bundle.mjs: the engine has no side effects).
+    const out = join(ROOT, 'dist', 'src');
+    const bundled = [join(out, 'render', 'renderWorker.js'), ...readdirSync(out).filter((f) => /^chunk-.*\.js$/.test(f)).map((f) => join(out, f))];
+    expect(bundled.filter((f) => readFileSync(f, 'utf8').includes('ZodObject'))).toEqual([]);
     // The pool draws in its own thread when no render thread starts: the compiled thread itself answers.
     const thread = new Worker(join(ROOT, 'dist', 'src', 'render', 'renderWorker.js'), { workerData: {} });
     try {

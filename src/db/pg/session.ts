@@ -1,4 +1,4 @@
-import { entityKind, extractTablesRelationalConfig, createTableRelationsHelpers, fillPlaceholders, type ExtractTablesWithRelations, type Query, type TablesRelationalConfig } from 'drizzle-orm';
+import { entityKind, extractTablesRelationalConfig, createTableRelationsHelpers, type ExtractTablesWithRelations, type Query, type TablesRelationalConfig } from 'drizzle-orm';
 import {
   PgDatabase,
   PgDialect,
@@ -10,6 +10,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { mapResultRow } from 'drizzle-orm';
 import type { PgBridge, PgResult } from './bridge.js';
+import { fillParams } from '../fillParams.js';
 
 /**
  * Drizzle's PostgreSQL dialect over the synchronous bridge: the query builders are Drizzle's own
@@ -91,18 +92,18 @@ export class SyncPgPreparedQuery<T extends PreparedQueryConfig> extends PgPrepar
   /** Runs the statement with the transaction's next one, its answer unread (an error is thrown by that one, at the latest by COMMIT). */
   defer(placeholderValues?: Record<string, unknown>): void {
     const { sql, params } = this.query;
-    this.bridge.defer(sql, fillPlaceholders(params, placeholderValues ?? {}), statementName(sql));
+    this.bridge.defer(sql, fillParams(params, placeholderValues), statementName(sql));
   }
 
   /** Sends this read with the next statement and keeps its answer for the same call to come (PgBridge.prefetch). */
   prefetch(placeholderValues?: Record<string, unknown>): void {
     const { sql, params } = this.query;
-    this.bridge.prefetch(sql, fillPlaceholders(params, placeholderValues ?? {}), statementName(sql));
+    this.bridge.prefetch(sql, fillParams(params, placeholderValues), statementName(sql));
   }
 
   private result(placeholderValues: Record<string, unknown> | undefined): PgResult {
     const { sql, params } = this.query;
-    return this.bridge.query(sql, fillPlaceholders(params, placeholderValues ?? {}), statementName(sql));
+    return this.bridge.query(sql, fillParams(params, placeholderValues), statementName(sql));
   }
 
   /** @internal Drizzle's relational queries ask for array rows. */

@@ -1,5 +1,5 @@
 import type { ContactEvent, ContactFact } from './contactEvents.js';
-import type { TickStep } from '../state/index.js';
+import { compareIds, type TickStep } from '../state/index.js';
 import { resolveStep1On } from './step1.js';
 import { resolveDecisionOn } from './engageOrEvade.js';
 import { inDraft, putContact, told } from './records.js';
@@ -22,7 +22,7 @@ export const contactStep: TickStep<ContactEvent> = ({ state, map, dice }) => inD
   let s = draft;
   const facts: ContactFact[] = [];
   const deadline = Math.max(1, s.settings.decisionDeadlineTicks ?? 1);
-  for (const id of Object.keys(state.contacts).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))) {
+  for (const id of Object.keys(state.contacts).sort(compareIds)) {
     const c = s.contacts[id];
     if (!c || (c.step !== 'step1' && c.step !== 'decision')) continue;
     // 1. The campaign gives commanders more than one tick to answer: count this one and wait.

@@ -5,7 +5,7 @@ import { hexEquals, type Hex, isAdjacent } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { fitsThisHalf, spendAtOnce, type PricedMove } from '../movement/index.js';
 import { fail, ok, type Result } from '../result.js';
-import { type CampaignState, contactHistory, type ContactRecord, getArmy, type OperationLog } from '../state/index.js';
+import { type CampaignState, compareIds, contactHistory, type ContactRecord, getArmy, type OperationLog } from '../state/index.js';
 import type { ContactFact } from './contactEvents.js';
 import { withData } from './contactRecord.js';
 import { contactMoment, contactMoveCost, contactPointsLeft, makeContactMove, ownHexCost } from './moveCost.js';
@@ -140,7 +140,7 @@ function switchHexes(state: CampaignState, map: MapModel, aId: string, bId: stri
 export function relief(state: CampaignState, map: MapModel, supporterId: string): Result<ContactOutput> {
   // The current role: an open contact first, else the latest one (an old contact may name another force).
   const withRole = Object.values(state.contacts).filter((c) => c.data.supports?.[supporterId] !== undefined);
-  const current = withRole.find(isOpen) ?? withRole.sort((a, b) => timeIndex(b.openedAt) - timeIndex(a.openedAt) || b.id.localeCompare(a.id, 'en', { numeric: true }))[0];
+  const current = withRole.find(isOpen) ?? withRole.sort((a, b) => timeIndex(b.openedAt) - timeIndex(a.openedAt) || compareIds(b.id, a.id))[0];
   const rec = roleRecord(state, (current ? current.data.supports?.[supporterId] : undefined) ?? '');
   const supportedId = rec ? rec.data.supports?.[supporterId] : undefined;
   if (!rec || !supportedId) return fail('contact.notSupporting', 'Only a supporting force can relieve; take up the support role first (/support).');

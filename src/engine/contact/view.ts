@@ -1,4 +1,4 @@
-import type { ContactData, ContactRecord, Estimate } from '../state/index.js';
+import { compareIds, type ContactData, type ContactRecord, type Estimate } from '../state/index.js';
 
 /** Who looks at a contact: the referee, or one army's commander. */
 export type ContactViewer = { readonly kind: 'referee' } | { readonly kind: 'army'; readonly armyId: string };
@@ -42,7 +42,7 @@ export function contactView(record: ContactRecord, viewer: ContactViewer): Conta
 export function intelFor(contacts: readonly ContactRecord[], armyId: string): { contactId: string; openedAt: ContactRecord['openedAt']; hour?: number; estimates: Estimate[] }[] {
   return contacts
     .filter((c) => c.data.estimates?.[armyId] !== undefined)
-    .sort((a, b) => a.openedAt.day - b.openedAt.day || a.openedAt.half - b.openedAt.half || a.id.localeCompare(b.id, 'en', { numeric: true }))
+    .sort((a, b) => a.openedAt.day - b.openedAt.day || a.openedAt.half - b.openedAt.half || compareIds(a.id, b.id))
     .map((c) => ({
       contactId: c.id,
       openedAt: c.openedAt,

@@ -2,7 +2,7 @@ import { timeIndex } from '../clock/index.js';
 import { PUBLIC } from '../events/index.js';
 import { isHostile, type Army } from '../forces/index.js';
 import { type Hex, formatHex, hexKey, neighbours } from '../hex/index.js';
-import { type CampaignState, contactHistory, type ContactRecord, getArmy, newContactId } from '../state/index.js';
+import { type CampaignState, contactHistory, type ContactRecord, compareIds, getArmy, newContactId } from '../state/index.js';
 import type { MovementFact } from './movementEvents.js';
 
 /** Armies that stand on the map: not destroyed, not aboard ship. */
@@ -90,7 +90,7 @@ function indexContacts(state: CampaignState): ContactIndex {
   const quiets = contactHistory(state).flatMap((c) => (c.data.quietUntil !== undefined && c.data.quietUntil > now ? [{ until: c.data.quietUntil, everyone: c.everyone }] : []));
   const standing = Object.values(state.contacts)
     .filter((c) => c.step === 'closed' && c.data.outcome === 'fightOnMorrow' && c.data.quietUntil === now)
-    .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
+    .sort((a, b) => compareIds(a.id, b.id));
   const openByArmy = new Map<string, ContactRecord[]>();
   for (const c of Object.values(state.contacts)) if (c.step !== 'closed') indexOpen(openByArmy, c);
   return { quiets, standing, openByArmy };

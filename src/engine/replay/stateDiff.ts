@@ -15,8 +15,14 @@ export interface PathOp {
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** The value as JSON would store it (undefined fields dropped), for a value about to go into an op. */
+/**
+ * The value as JSON would store it (undefined fields dropped), for a value about to go into an op.
+ * A string, a boolean or a finite number is its own JSON (-0 is written 0): most of a tick's
+ * operations set one of those, and need no round trip through a string.
+ */
 function plain(x: unknown): Json {
+  if (typeof x === 'string' || typeof x === 'boolean' || x === null) return x;
+  if (typeof x === 'number' && Number.isFinite(x)) return x === 0 ? 0 : x;
   return JSON.parse(JSON.stringify(x)) as Json;
 }
 

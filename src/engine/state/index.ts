@@ -9,7 +9,7 @@ export { type CampaignState, getArmy } from './campaign.js';
 export { type CampaignSettings, DEFAULT_SETTINGS, TEMPERATURES, type Temperature } from './settings.js';
 export { checkSettings, quietMinutes, readSettings } from './settings.js';
 export { NUMBER_LIMITS, SETTING_LIMITS, wholeNumber } from './settings.js';
-export { newContactId, newCourierId } from './ids.js';
+export { compareIds, newContactId, newCourierId } from './ids.js';
 export { isOpen } from './openContact.js';
 export { type ContactData, type ContactDie, type ContactRecord, type ContactStep, type Decision, type OperationLog, type Step1Choice } from './contactRecords.js';
 export { type AppliedModifier, type ArrangedForce, type BaselineLayout, type BattleConditions, type DeploymentBriefing, type DeploymentEntry, type DeploymentUnits, type DeployUnit, type DisengagementOutcome, type DisengageOperation, type ForceCondition, type ForceTableNote, type LossCell, type MarchFormation, type OpponentResult, type TableNote, type TurnCasualty } from './battleRecords.js';
