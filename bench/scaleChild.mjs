@@ -223,9 +223,9 @@ async function busy() {
     const gap = now - last;
     if (gap > worstGap) worstGap = gap;
     // clockUs: the monotonic clock in µs, as a CPU profile (--profile) stamps its samples.
-    if (gap > 100) gaps.push({ atMs: Math.round(last - t0), gapMs: Math.round(gap), clockUs: Math.round(Number(process.hrtime.bigint() / 1000n) - gap * 1000) });
+    if (gap > 100) gaps.push({ at: last, gapMs: Math.round(gap), clockUs: Math.round(Number(process.hrtime.bigint() / 1000n) - gap * 1000) });
     const sched = readSched();
-    if (gap > 50) gaps50.push({ atMs: Math.round(last - t0), gapMs: Math.round(gap), clockUs: Math.round(Number(process.hrtime.bigint() / 1000n) - gap * 1000), cpuMs: Math.round((sched[0] - lastSched[0]) / 1e6), waitMs: Math.round((sched[1] - lastSched[1]) / 1e6) });
+    if (gap > 50) gaps50.push({ at: last, gapMs: Math.round(gap), clockUs: Math.round(Number(process.hrtime.bigint() / 1000n) - gap * 1000), cpuMs: Math.round((sched[0] - lastSched[0]) / 1e6), waitMs: Math.round((sched[1] - lastSched[1]) / 1e6) });
     lastSched = sched;
     last = now;
   }, 5);
@@ -298,13 +298,15 @@ async function busy() {
   clearInterval(interaction);
   clearInterval(memory);
   await lanes.close();
+  // When each gap began, from the due minute (the pre-warm's, before it, at negative times).
+  const fromDue = ({ at, ...g }) => ({ atMs: Math.round(at - t0), ...g });
   const playedCount = played.reduce((n, r) => n + r.played, 0);
   if (playedCount < count) throw new Error(`bench: only ${playedCount} of ${count} due ticks were played`);
   const pictures = db.prepare("select count(*) as n from outbox_messages where pictures is not null and pictures != '[]'").get().n;
   app.close();
   await closeRenderPool();
   return {
-    campaigns: ids.length, played: playedCount, messages: discord.counts.accepted, limited: discord.counts.limited, pictures, totalMs, cpuMs: (cpu.user + cpu.system) / 1000, ticksMs, worstGap, gaps, gaps50, t0Perf: t0, t0Epoch: performance.timeOrigin + t0, walPeakMb: walPeak / 1048576,
+    campaigns: ids.length, played: playedCount, messages: discord.counts.accepted, limited: discord.counts.limited, pictures, totalMs, cpuMs: (cpu.user + cpu.system) / 1000, ticksMs, worstGap, gaps: gaps.map(fromDue), gaps50: gaps50.map(fromDue), t0Perf: t0, t0Epoch: performance.timeOrigin + t0, walPeakMb: walPeak / 1048576,
     answers, peakRssMb: peak, atPeak, heapTotalPeakMb: heapTotalPeak / 1048576, heapUsedPeakMb: heapUsedPeak / 1048576, renderThreads: threadsSeen, ordered: templates.map((t) => `${t.ordered}/${t.armies}`),
   };
 }

@@ -232,13 +232,17 @@ function planPlaceLabels(ctx: Ctx, layer: StaticLayer, plan: LabelPlan): void {
 function drawPlacedLabels(ctx: Ctx, layout: MapLayout, plan: LabelPlan): void {
   const m = layout.map;
   const placed = placeLabels(plan.requests, plan.obstacles, { x: m.x + 2, y: m.y + 2, w: m.w - 4, h: m.h - 4 });
-  const rank = (k: LabelDraw['kind']): number => (k === 'region' || k === 'water' ? 0 : k === 'place' ? 1 : 2);
-  const sorted = placed
-    .map((pl) => ({ pl, d: plan.draws.get(pl.id) }))
-    .filter((x): x is { pl: (typeof placed)[number]; d: LabelDraw } => x.d !== undefined)
-    .sort((a, b) => rank(a.d.kind) - rank(b.d.kind));
+  // In three layers, each in placing order (a stable sort by layer, without the sort).
+  const layers: { pl: (typeof placed)[number]; d: LabelDraw }[][] = [[], [], []];
+  let boxed = 0;
+  for (const pl of placed) {
+    const d = plan.draws.get(pl.id);
+    if (!d) continue;
+    layers[d.kind === 'region' || d.kind === 'water' ? 0 : d.kind === 'place' ? 1 : 2]?.push({ pl, d });
+    if (d.kind === 'token' || d.kind === 'own') boxed++;
+  }
+  const sorted = layers.flat();
   // Army labels: copied from sprites kept by the render thread when the picture has many (labelSprites.ts).
-  const boxed = sorted.filter((x) => x.d.kind === 'token' || x.d.kind === 'own').length;
   const copies = new PixelCopies(ctx);
   for (const { pl, d } of sorted) {
     if (d.kind === 'token' || d.kind === 'own') {

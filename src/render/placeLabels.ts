@@ -88,7 +88,8 @@ export function placeLabels(requests: readonly LabelRequest[], obstacles: readon
     for (const c of cands) {
       if (!inside(c, bounds)) continue;
       if (hard.some((h) => rectsOverlap(c, h))) continue;
-      const cost = taken.overlap(grow(c, Math.max(pad, req.padX ?? 0)));
+      // A spot no cheaper than the best so far is not counted to the end.
+      const cost = taken.overlap(grow(c, Math.max(pad, req.padX ?? 0)), best?.cost);
       if (cost === 0) {
         chosen = c;
         break;

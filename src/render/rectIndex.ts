@@ -52,12 +52,19 @@ export class RectIndex {
     }
   }
 
-  /** The summed overlap area of `g` with every rectangle taken, in the order they were taken. */
-  overlap(g: Rect): number {
+  /**
+   * The summed overlap area of `g` with every rectangle taken, in the order they were taken; or,
+   * once that sum so far reaches `enough`, the sum so far (a caller that only wants a spot cheaper
+   * than one it has: the terms are never negative, so the whole sum would not be below `enough`).
+   */
+  overlap(g: Rect, enough = Number.POSITIVE_INFINITY): number {
     const span = this.rects.length <= this.linearMax ? undefined : this.span(g);
     if (!span) {
       let n = 0;
-      for (const t of this.rects) n += overlapArea(g, t);
+      for (const t of this.rects) {
+        n += overlapArea(g, t);
+        if (n >= enough) return n;
+      }
       return n;
     }
     this.query++;
@@ -69,11 +76,15 @@ export class RectIndex {
         if (list) for (const i of list) this.meet(i);
       }
     }
-    // One buffer for every query, sorted numerically in place: an array and a comparator sort a
-    // query were most of the query's cost (every candidate spot of every label of an 800-army map).
-    const hits = this.hits.subarray(0, this.hitCount).sort();
+    // One buffer for every query, kept in ascending order as rectangles are met (a query meets
+    // about a dozen, mostly in order already): a sort of a view of it each query, or an array and a
+    // comparator, were most of the query's cost (every candidate spot of every label of an 800-army map).
+    const hits = this.hits;
     let n = 0;
-    for (const i of hits) n += overlapArea(g, this.rects[i] as Rect);
+    for (let k = 0; k < this.hitCount; k++) {
+      n += overlapArea(g, this.rects[hits[k] as number] as Rect);
+      if (n >= enough) return n;
+    }
     return n;
   }
 
@@ -85,7 +96,10 @@ export class RectIndex {
       grown.set(this.hits);
       this.hits = grown;
     }
-    this.hits[this.hitCount++] = i;
+    const hits = this.hits;
+    let k = this.hitCount++;
+    for (; k > 0 && (hits[k - 1] as number) > i; k--) hits[k] = hits[k - 1] as number;
+    hits[k] = i;
   }
 
   /** The cells a rectangle touches (edges included), or undefined when it is too large or not finite to bucket. */

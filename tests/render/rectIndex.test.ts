@@ -38,6 +38,19 @@ describe('the grid of taken rectangles (label placement)', () => {
     }), { numRuns: 300 });
   });
 
+  it('GIVEN a bound WHEN a spot is asked THEN the sum is exact below the bound, and at or above it otherwise (never more than the whole sum)', () => {
+    fc.assert(fc.property(fc.array(rect, { minLength: 1, maxLength: 120 }), fc.array(rect, { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 0, max: 60 }), odd(4000), (rects, queries, cell, linearMax, enough) => {
+      const index = new RectIndex(cell, linearMax);
+      for (const r of rects) index.add(r);
+      for (const q of queries) {
+        const whole = walked(rects, q);
+        const bounded = index.overlap(q, enough);
+        if (whole < enough) expect(Object.is(bounded, whole)).toBe(true);
+        else expect(bounded >= enough && bounded <= whole).toBe(true);
+      }
+    }), { numRuns: 200 });
+  });
+
   it('GIVEN two overlapping rectangles in different cells WHEN asked THEN the overlap across the cell edge is counted once', () => {
     const index = new RectIndex(10, 0);
     index.add({ x: 5, y: 5, w: 30, h: 30 });
