@@ -142,11 +142,17 @@ export function renderMapCanvas(map: MapModel, view: MapView, options: RenderMap
   return canvas;
 }
 
-/** Copies the static layer (opaque, the whole picture, already at its scale) and draws the view on top, at the layer's scale. */
+/**
+ * Copies the static layer (opaque, the whole picture, already at its scale) and draws the view on
+ * top, at the layer's scale. The layer is copied as it is ('copy': no blending with what the
+ * reused canvas held; the same pixels, as every layer pixel is opaque).
+ */
 function drawSnapshot(canvas: Canvas, layer: StaticLayer, view: MapView, options: RenderMapOptions): void {
   const ctx = canvas.getContext('2d');
   ctx.save();
+  ctx.globalCompositeOperation = 'copy';
   ctx.drawImage(layer.canvas, 0, 0);
+  ctx.globalCompositeOperation = 'source-over';
   ctx.scale(layer.scale, layer.scale);
   drawOverlay(ctx, layer, view, { labels: options.labels ?? true, title: options.title });
   ctx.restore();
