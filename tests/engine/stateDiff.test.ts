@@ -50,8 +50,10 @@ describe('diffJson: the journal\'s change between two states', () => {
   });
 
   it('GIVEN records holding -0, NaN, infinities, fractions and undefined fields THEN each operation holds what the journal reads back, value for value, as first written', () => {
-    const odd = fc.oneof(scalar, fc.double(), fc.constantFrom(-0, 0, Number.NaN, Infinity, -Infinity, undefined, 'x'));
-    const inner = fc.oneof(odd, fc.array(odd, { maxLength: 3 }), fc.dictionary(fc.constantFrom('x', 'y'), odd, { maxKeys: 2 }));
+    const odd = fc.oneof(scalar, fc.double(), fc.constantFrom(-0, 0, Number.NaN, Infinity, -Infinity, 'x'));
+    // Undefined only as an object's field: a state holds none inside a list (the Json type).
+    const field = fc.oneof(odd, fc.constant(undefined));
+    const inner = fc.oneof(field, fc.array(odd, { maxLength: 3 }), fc.dictionary(fc.constantFrom('x', 'y'), field, { maxKeys: 2 }));
     const rec = fc.dictionary(fc.constantFrom('a', 'b', 'c'), inner, { maxKeys: 3 });
     fc.assert(fc.property(rec, rec, (a, b) => {
       const ops = diffJson(a, b);

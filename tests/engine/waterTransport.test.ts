@@ -403,3 +403,14 @@ describe('a small fixture map', () => {
     expect(['0201', '0301', '0401', '0501'].map((x) => isCoastalWaters(m, h(x)))).toEqual([true, true, true, false]);
   });
 });
+
+describe('a tick with no ships', () => {
+  it('GIVEN no army afloat and no regiment shuttled ashore THEN the ships\' step leaves the state as it is and says nothing; one fleet afloat and it sails', () => {
+    const s = fresh();
+    const out = fleetStep({ state: s, map, dice: dice(), weather: NO_WEATHER_EFFECTS });
+    expect(out.state).toBe(s);
+    expect(out.events).toEqual([]);
+    const afloat = embarked(s, 'aeskrvald', { troopTransport: 9 }, true);
+    expect(fleetStep({ state: afloat, map, dice: dice(), weather: NO_WEATHER_EFFECTS }).state).not.toBe(afloat);
+  });
+});

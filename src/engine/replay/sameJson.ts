@@ -62,17 +62,26 @@ function sameArray(xs: readonly unknown[], ys: readonly unknown[], depth: number
   return true;
 }
 
-/** The fields written, in order: stringify follows Object.keys and leaves out the skipped ones. */
+/**
+ * The fields written, in order: stringify follows Object.keys and leaves out the skipped ones.
+ * Both key lists are walked together, a skipped field stepped over (no filtered copies: a tick
+ * compares every army's records).
+ */
 function sameRecord(xo: Record<string, unknown>, yo: Record<string, unknown>, depth: number): boolean {
-  const xk = Object.keys(xo).filter((k) => !isSkipped(xo[k]));
-  const yk = Object.keys(yo).filter((k) => !isSkipped(yo[k]));
-  if (xk.length !== yk.length) return false;
-  for (let i = 0; i < xk.length; i++) {
+  const xk = Object.keys(xo);
+  const yk = Object.keys(yo);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < xk.length && isSkipped(xo[xk[i] ?? ''])) i++;
+    while (j < yk.length && isSkipped(yo[yk[j] ?? ''])) j++;
     const k = xk[i];
-    if (k === undefined || k !== yk[i]) return false;
+    if (k === undefined || j >= yk.length) return k === undefined && j >= yk.length;
+    if (k !== yk[j]) return false;
     const xv = xo[k];
     const yv = yo[k];
     if (xv !== yv && !same(xv, yv, depth + 1)) return false;
+    i++;
+    j++;
   }
-  return true;
 }

@@ -45,6 +45,11 @@ function stopNote(stop: FleetStop, map: MapModel): FleetNote | undefined {
  * @see 000 Waterborne Transport; 000 Open Sea; RULINGS 3 (one commander per hex), 4 (rest)
  */
 export const fleetStep: TickStep<WaterEvent> = ({ state, map, weather }) => {
+  // No ships: no regiment shuttled ashore, no fleet under way or in sight. The state as it was,
+  // without copying every army and order (a tick of 800 armies on land).
+  if (!Object.values(state.orders).some((o) => o.kind === 'debark') && !Object.values(state.armies).some((a) => a.status.embarked && !a.status.destroyed)) {
+    return { state, events: [] };
+  }
   const facts: FleetFact[] = [];
   const armies: Record<string, Army> = { ...state.armies };
   const orders: Record<string, Order> = { ...state.orders };
