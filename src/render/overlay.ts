@@ -186,19 +186,24 @@ function drawTokens(ctx: Ctx, layout: MapLayout, view: MapView, plan: LabelPlan)
   }
   const looks = new Set<string>();
   const copies = new PixelCopies(ctx);
+  // The same for every token of the picture: worked out once, not 800 times.
+  const fpx = tokenFontPx(s);
+  const mainFont = font(fpx, 'sans', { weight: 600 });
+  const estimateFont = font(fpx - 1, 'sans', { italic: true });
+  const gap = tokenRadius(s) + 3;
   for (const t of ordered) {
     const p = positions.get(t.armyId);
     if (!p) continue;
     blitToken(ctx, t, p, s, looks, copies);
-    const fpx = tokenFontPx(s);
     const main = t.own && t.strengthPct !== undefined ? `${t.label}  ${t.strengthPct}%` : t.label;
-    const lines: { text: string; font: string; colour: string }[] = [{ text: main, font: font(fpx, 'sans', { weight: 600 }), colour: INK.label }];
-    if (t.estimate) lines.push({ text: t.estimate, font: font(fpx - 1, 'sans', { italic: true }), colour: '#5a3b1c' });
+    const lines: { text: string; font: string; colour: string }[] = [{ text: main, font: mainFont, colour: INK.label }];
+    if (t.estimate) lines.push({ text: t.estimate, font: estimateFont, colour: '#5a3b1c' });
     const seen = seenLine(t, fpx);
     if (seen) lines.push(seen);
-    const w = Math.max(...lines.map((l) => measure(ctx, l.text, l.font))) + 10;
+    let widest = 0;
+    for (const l of lines) widest = Math.max(widest, measure(ctx, l.text, l.font));
     const id = `token:${t.armyId}`;
-    plan.requests.push({ id, w, h: lines.length * (fpx + 3) + 4, anchor: p, gap: tokenRadius(s) + 3, style: 'point', priority: t.own ? 110 : 100, required: true });
+    plan.requests.push({ id, w: widest + 10, h: lines.length * (fpx + 3) + 4, anchor: p, gap, style: 'point', priority: t.own ? 110 : 100, required: true });
     plan.draws.set(id, { kind: t.own ? 'own' : 'token', lines, border: t.colour });
   }
   copies.userSpace();

@@ -43,7 +43,9 @@ export function tokenPositions(layout: MapLayout, tokens: readonly MapToken[]): 
   for (const t of tokens) {
     if (!inLayout(layout, t.hex)) continue;
     const k = hexKey(t.hex);
-    byHex.set(k, [...(byHex.get(k) ?? []), t]);
+    const group = byHex.get(k);
+    if (group) group.push(t);
+    else byHex.set(k, [t]);
   }
   const out = new Map<string, Point>();
   for (const group of byHex.values()) {
