@@ -223,25 +223,18 @@ export function closedContacts(db: Database, campaignId: string, armyId?: string
   return rows.map((r) => r.data);
 }
 
-const closedText = perConnection((q, t) => q.select({ id: t.contacts.id, data: sql<string>`${t.contacts.data}` }).from(t.contacts)
-  .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false))).prepare());
-
-/** `closedContacts` as one JSON array written from the stored text, no record parsed (the export: a season holds megabytes of them). */
-export function closedContactsJson(db: Database, campaignId: string): string {
-  return `[${closedContactTexts(db, campaignId).map((r) => r.data).join(',')}]`;
-}
-
-function closedContactTexts(db: Database, campaignId: string): { id: string; data: string }[] {
-  return closedText(db).all({ campaignId });
-}
-
-// The same rows (the same query, so the same order), each text as its UTF-8 bytes: no JS string made of megabytes and encoded again.
+// Each closed record's stored text as its UTF-8 bytes: no JS string made of megabytes and encoded again (the export).
 const closedBytes = perConnection((q, t, db) => q.select({ id: t.contacts.id, data: db.dialect === 'sqlite' ? sql<Uint8Array>`cast(${t.contacts.data} as blob)` : sql<Uint8Array>`convert_to(${t.contacts.data}::text, 'UTF8')` }).from(t.contacts)
   .where(and(eq(t.contacts.campaignId, sql.placeholder('campaignId')), eq(t.contacts.live, false))).prepare());
 
 /** The closed contacts' ids and stored texts as UTF-8 bytes, in `closedContactsJson`'s order (the export keeps runs of them compressed). */
 export function closedContactBytes(db: Database, campaignId: string): { id: string; data: Buffer }[] {
   return closedBytes(db).all({ campaignId }).map((r) => ({ id: r.id, data: Buffer.isBuffer(r.data) ? r.data : Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength) }));
+}
+
+/** `closedContacts` as one JSON array written from the stored text, no record parsed (the export: a season holds megabytes of them). */
+export function closedContactsJson(db: Database, campaignId: string): string {
+  return `[${closedContactBytes(db, campaignId).map((r) => r.data.toString('utf8')).join(',')}]`;
 }
 
 // Only the ids: a closed record never changes (it is added or taken away), so its id stands for it.
