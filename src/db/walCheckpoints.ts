@@ -122,7 +122,8 @@ export function startWalCheckpoints(sqlite: BetterSqlite3.Database, path: string
   sqlite.pragma('wal_autocheckpoint = 0');
   let stopped = false;
   let failed = false;
-  let thread: { worker: Worker; control: Int32Array; running: boolean } | undefined;
+  // The running thread, if any (cleared when it ends).
+  let thread: { worker: Worker; control: Int32Array } | undefined;
 
   const giveBack = (): void => {
     // The thread failed: the connection checkpoints itself again, and no thread is started any more.
@@ -141,11 +142,10 @@ export function startWalCheckpoints(sqlite: BetterSqlite3.Database, path: string
       return;
     }
     worker.unref();
-    const started = { worker, control, running: true };
+    const started = { worker, control };
     thread = started;
     worker.on('error', () => undefined);
     worker.on('exit', (code) => {
-      started.running = false;
       if (thread === started) thread = undefined;
       if (stopped) return;
       // Ended idle (the WAL cut to nothing): the next look starts another once it has grown. Anything else is a failure.
@@ -171,15 +171,15 @@ export function startWalCheckpoints(sqlite: BetterSqlite3.Database, path: string
       stopped = true;
       clearInterval(look);
       if (!thread) return;
-      const { worker, control, running } = thread;
+      const { worker, control } = thread;
       Atomics.store(control, 0, 1);
       Atomics.notify(control, 0);
       // The thread closes its connection first (it sets control[1] as it ends), so the bot's close is
       // the last one: SQLite then checkpoints what is left and removes the WAL, as without the thread.
-      if (running) Atomics.wait(control, 1, 0, CLOSE_WAIT_MS);
+      Atomics.wait(control, 1, 0, CLOSE_WAIT_MS);
       thread = undefined;
       void worker.terminate();
     },
-    threadRunning: () => thread?.running === true,
+    threadRunning: () => thread !== undefined,
   };
 }
