@@ -13,8 +13,9 @@ import { adler32Combine } from '../src/render/pngJoin.js';
  * IDAT with the zlib header, one IDAT per band, one IDAT with the final (empty) block and the
  * Adler-32 of the whole raw data (the bands' Adler-32s combined), IEND.
  *
- * The pieces must come from node's zlib: sharp's zlib-ng (libpng) ends its stream with a final
- * block that holds data, which cannot be made non-final without decoding the stream.
+ * The pieces come from node's zlib: sharp's zlib-ng (libpng) ends its stream with a final block that
+ * holds data (src/render/pngJoin.ts, written later, finds it by decoding the stream's last few
+ * hundred bytes and makes it non-final: how a map's two halves are joined).
  */
 
 /** Rows per band: on the Valormr snapshot 8 rows leave 38 % of the bands untouched, 16 rows 32 %, 32 rows 25 %. */

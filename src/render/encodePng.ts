@@ -27,9 +27,9 @@ sharp.cache(false);
  * piece of the zlib stream, the static layer's bands compressed once and reused where the picture's
  * band equals the layer's. The overlay (title, tokens, routes and the place labels placed around
  * them every picture) touches 55 % of the Valormr snapshot's rows, so 62 % of 8-row bands (68 % of
- * 16, 75 % of 32) are compressed again. And the pieces must come from node's zlib (sharp's
- * zlib-ng ends its stream with a final block holding data, which cannot be made non-final without
- * decoding it), 1.8 times this encoder's cost. Measured alternated at load 17 (CPU medians): the
+ * 16, 75 % of 32) are compressed again. And the pieces came from node's zlib (sharp's
+ * zlib-ng ends its stream with a final block holding data; pngJoin.ts, written later, makes it
+ * non-final by decoding the stream's last few hundred bytes), 1.8 times this encoder's cost. Measured alternated at load 17 (CPU medians): the
  * banded writer 53 / 57 / 43 ms for 8 / 16 / 32 rows against 29 / 35 / 29 ms here, wall 49 / 76 / 45
  * against 31 / 44 / 29 ms; every band compressed (a layer met for the first time) 61-86 ms. Files
  * 6-8 % smaller (node's zlib compresses better at level 1). So sharp stays.
