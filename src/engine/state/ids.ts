@@ -15,14 +15,15 @@ import type { CampaignState } from './campaign.js';
 
 const at = (t: GameTime): string => `${t.day}.${t.half}`;
 
-const numbered = new Intl.Collator('en', { numeric: true });
+/** Made on first use: the first collator of a process loads ICU's collation data (~12 ms), which a start that sorts no ids (the console's first `/help`) need not pay. */
+let numbered: Intl.Collator | undefined;
 
 /**
  * Ids in reading order, a number inside counted as a number (c2 before c10):
  * `a.localeCompare(b, 'en', { numeric: true })`, with its collator made once instead of at every
  * comparison (a tick of 800 armies sorts its contacts several times).
  */
-export const compareIds = (a: string, b: string): number => numbered.compare(a, b);
+export const compareIds = (a: string, b: string): number => (numbered ??= new Intl.Collator('en', { numeric: true })).compare(a, b);
 
 /**
  * The id of a contact opening now between `armyIds`: `c<n>` with positions public (n from the
