@@ -126,8 +126,9 @@ export interface TickPlayedFigures {
  *   thread starts for the tick's map and reads the static layer from the file beside the database.
  * Only ticks that drew a map count: one that posted "Nothing moved" (a night, a rain level that
  * stops every march: about one tick in four of the Valormr season) is played, passed over, and
- * its kind played again on the next tick. Medians of 20 (the default) move by about a tenth from
- * run to run at rest, against 30-50 % for the 4 of each taken before.
+ * its kind played again on the next tick. Three runs at load 7-10 read 66-106 ms (their CPU time
+ * 60-77) against 77-170 for the 4 of each taken before, alternated: on a busy machine the wall
+ * time is mostly the wait for a core, and the CPU keys are the ones to compare. About 45-95 s.
  */
 export async function benchTickPlayed(dir: string, perKind = 20, store?: string, coldest = 5): Promise<TickPlayedFigures> {
   const h = openHarness(store ?? join(dir, 'played.db'), 'bench', join(dir, 'out'));
