@@ -25,6 +25,7 @@ const SQLITE_ONLY: Readonly<Record<string, string>> = {
   'tests/scenarios/crash.test.ts': 'kill -9 on a SQLite file (WAL recovery, integrity_check); PostgreSQL crashes are tests/db/pg/transactionProcesses and pgMachines',
   'tests/process/startupErrors.test.ts': 'SQLite file errors (not a database, unwritable, deleted) and DATABASE_URL refusals that need no server; the server stopped under a bot and a newer schema are pgFaults',
   'tests/app/soak.test.ts': "bench/soak.ts plays on a SQLite file it measures (statSync); the two-store differential test covers PostgreSQL's answers",
+  'tests/app/benchPlayed.test.ts': "the bench's tick section on the SQLite file `npm run bench` plays on; the scheduler's pre-warm it goes through is tests/scheduler/prewarm",
   'tests/process/buildCodeCache.test.ts': 'builds a copy of the bot and starts it once on a SQLite file; the store plays no part',
   'tests/process/start.test.ts': 'npm start with DATABASE_PATH files (the default SQLite path and its folder)',
   'tests/app/readPath.test.ts': "holds SQLite's write lock from a second connection (BEGIN IMMEDIATE, data_version)",

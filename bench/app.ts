@@ -14,7 +14,6 @@ import { DIRECTION_VECTORS, DIRECTIONS, hexKey } from '../src/engine/hex/index.j
 import { buildMap, isWater, type MapModel } from '../src/engine/map/index.js';
 import type { ScenarioDoc } from '../src/engine/scenario/index.js';
 import { newCampaign, validateScenario } from '../src/engine/campaign/index.js';
-import { loadShippedScenario, mapOf } from '../src/app/scenarios.js';
 import { inCampaign, readCampaign } from '../src/app/unitOfWork.js';
 import { closeRenderPool } from '../src/render/index.js';
 import { ensureBuilt } from './startup.js';
@@ -66,7 +65,7 @@ export function openHarness(databasePath: string, channelId = 'bench', outDir = 
 const refused = (outs: readonly ConsoleOutput[]): boolean => outs.some((o) => (o.data as { error?: string } | undefined)?.error !== undefined);
 
 /** A small deterministic random source for the bench's choices. */
-function lcg(seed: number): () => number {
+export function lcg(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (Math.imul(s, 1103515245) + 12345) >>> 0;
@@ -79,7 +78,7 @@ function lcg(seed: number): () => number {
  * or three hexes from where it stands now, trying up to eight targets. Returns how many armies
  * took an order. Not timed.
  */
-async function orderEveryArmy(h: Harness, map: MapModel, rnd: () => number): Promise<{ ordered: number; armies: number }> {
+export async function orderEveryArmy(h: Harness, map: MapModel, rnd: () => number): Promise<{ ordered: number; armies: number }> {
   const state = readCampaign(h.app, { campaignId: h.campaignId() }, (tx) => tx.state);
   const armies = Object.values(state.armies).filter((a) => !a.status.destroyed);
   const held = new Set(armies.map((a) => hexKey(a.hex)));
@@ -131,71 +130,6 @@ export async function benchCommands(dir: string, store?: string): Promise<Stats>
   const st = stats(samples);
   report(`command mix incl. /move and /army status (${store ? 'PostgreSQL' : 'WAL file'})`, st, store ? 'median within 3x SQLite\'s' : 'median < 1.5 ms, p99 < 10 ms');
   return st;
-}
-
-/**
- * tickPlayedMs: ONE Valormr tick as played, timed from the trigger to the last delivery: the
- * tick's transaction (`playTick`: rules, chronicle, DMs, prompts and the map queued as a picture
- * to draw), then the console delivery of its outbox (the map drawn, encoded and written to a
- * file, the chronicle and every DM).
- */
-export async function tickPlayed(h: Harness, campaignId: string): Promise<number> {
-  const t0 = performance.now();
-  const outcome = playTick(h.app, { campaignId });
-  await h.session.flush();
-  const ms = performance.now() - t0;
-  if (!outcome.played) throw new Error(`bench: the tick was not played (${outcome.reason})`);
-  return ms;
-}
-
-/**
- * Valormr ticks as played, every army ordered before each tick (WAL file), three kinds in turn (so
- * a busy machine slows each alike and their ratios hold):
- * - scheduled (tickPlayedMs): as a scheduled tick finds the bot. Its render thread was stopped by
- *   the idle timer (`closeRenderPool()` stands for the idle stop), then the scheduler's minute
- *   check before the due time pre-warmed it (`warmMapPicture`, what `prewarmDue` does a minute or
- *   two before; untimed), then the tick is timed;
- * - warm (tickPlayedWarmMs): the next tick right after one, the render thread still up;
- * - coldest (tickPlayedColdestMs): the render thread stopped and nothing pre-warmed (a tick the
- *   pre-warm did not see coming, e.g. a referee's `/turn advance` after a quiet hour): a new
- *   thread starts for the tick's map and reads the static layer from the file beside the database.
- */
-export async function benchTickPlayed(dir: string, ticks = 12, store?: string): Promise<{ scheduled: Stats; warm: Stats; coldest: Stats; minOrdered: number; armies: number }> {
-  const h = openHarness(store ?? join(dir, 'played.db'), 'bench', join(dir, 'out'));
-  await h.handle('@referee /campaign create scenario:valormr name:Played');
-  await h.handle('@referee /campaign start');
-  const map = mapOf(loadShippedScenario('valormr'));
-  const rnd = lcg(7);
-  const scheduled: number[] = [];
-  const warm: number[] = [];
-  const coldest: number[] = [];
-  let minOrdered = Infinity;
-  let armies = 0;
-  // One tick first so the static layer file exists beside the database, as after any first tick.
-  await orderEveryArmy(h, map, rnd);
-  await tickPlayed(h, h.campaignId());
-  for (let i = 0; i < ticks; i++) {
-    const o = await orderEveryArmy(h, map, rnd);
-    minOrdered = Math.min(minOrdered, o.ordered);
-    armies = o.armies;
-    if (i % 3 === 0) {
-      await closeRenderPool();
-      await warmMapPicture(h.app, h.campaignId());
-      scheduled.push(await tickPlayed(h, h.campaignId()));
-    } else if (i % 3 === 1) {
-      warm.push(await tickPlayed(h, h.campaignId()));
-    } else {
-      await closeRenderPool();
-      coldest.push(await tickPlayed(h, h.campaignId()));
-    }
-  }
-  h.close();
-  const [s, w, c] = [stats(scheduled), stats(warm), stats(coldest)];
-  report(`tick as played${store ? ' on PostgreSQL' : ''}, SCHEDULED (thread idle-stopped, then pre-warmed), ordered >= ${minOrdered}/${armies}`, s, store ? 'within 1.5x SQLite\'s' : '< 75 ms and <= 1.3x warm');
-  report('tick as played, warm (right after another tick)', w);
-  report('tick as played, coldest (thread idle-stopped, no pre-warm)', c);
-  line(`  scheduled / warm: ${(s.median / w.median).toFixed(2)}x; coldest / warm: ${(c.median / w.median).toFixed(2)}x`);
-  return { scheduled: s, warm: w, coldest: c, minOrdered, armies };
 }
 
 /**

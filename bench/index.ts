@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
-import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick, benchTickPlayed } from './app.js';
+import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick } from './app.js';
+import { benchTickPlayed, type TickPlayedFigures } from './played.js';
 import { crashRounds } from '../tests/support/crashRounds.js';
 import { freshPostgresDatabase } from '../tests/support/postgres.js';
 import { benchHeldDm, benchLanesBurst } from './heldDm.js';
@@ -84,12 +85,19 @@ import { benchWebIdleRss } from './web.js';
  *   memory is the bot's as it runs.
  * - `--ticks` runs tick200Ms and tick800Ms alone.
  * - tickPlayedMs: a Valormr tick as played (`playTick`, then its map drawn and encoded, then the
- *   console delivery; see `tickPlayed` in bench/app.ts), on a WAL database file, as a scheduled
- *   tick finds the bot: its render thread stopped by the idle timer, then pre-warmed by the minute
- *   check before the due time (untimed); tickPlayedWarmMs: right after another tick (render
- *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn.
+ *   console delivery; see `tickPlayed` in bench/played.ts), on a WAL database file, as a scheduled
+ *   tick finds the bot: its render thread stopped by the idle timer, the main thread's code aged
+ *   (V8's code flushing forced, as hours idle can leave it; bench/played.ts), then the scheduler's own pre-warm (`prewarmDue`)
+ *   a minute before the due time (untimed); tickPlayedWarmMs: right after a scheduled one (render
+ *   thread up); tickPlayedColdestMs: thread stopped and not pre-warmed. Taken in turn, medians of
+ *   20 ticks of each kind (5 coldest) that drew a map (a tick that posted "Nothing moved", a night
+ *   or a rain that stops every march, is played and passed over: tickPlayedPassedOver);
+ *   tickPlayedRatio = tickPlayedMs / tickPlayedWarmMs; tickPlayedCpuMs and tickPlayedWarmCpuMs the
+ *   process's CPU time of those ticks (all threads: main, render, encoder), steadier than wall
+ *   time on a busy machine. About 60 s. `--played` runs them alone (`--runs N` ticks of each
+ *   kind, default 20).
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, bands: { type: 'boolean', default: false }, 'band-rows': { type: 'string' }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, memory: { type: 'boolean', default: false }, runs: { type: 'string' }, vs: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, bands: { type: 'boolean', default: false }, 'band-rows': { type: 'string' }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, played: { type: 'boolean', default: false }, memory: { type: 'boolean', default: false }, runs: { type: 'string' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -142,9 +150,9 @@ if (args.store === 'postgres') {
   const url = (): string => process.env.DATABASE_URL ?? freshPostgresDatabase();
   const sqliteCommands = await benchCommands(dir);
   const pgCommands = await benchCommands(dir, url());
-  // 60 ticks a store: 20 of each kind, so the scheduled ratio holds from run to run on a busy machine.
-  const sqliteTick = await benchTickPlayed(dir, 60);
-  const pgTick = await benchTickPlayed(dir, 60, url());
+  // 20 ticks of each kind a store, so the scheduled ratio holds from run to run on a busy machine.
+  const sqliteTick = await benchTickPlayed(dir, 20);
+  const pgTick = await benchTickPlayed(dir, 20, url());
   Object.assign(figures, {
     commandMedianMs: sqliteCommands.median, commandMedianPgMs: pgCommands.median, commandPgRatio: pgCommands.median / sqliteCommands.median,
     commandP99Ms: sqliteCommands.p99, commandP99PgMs: pgCommands.p99,
@@ -159,6 +167,15 @@ if (args.store === 'postgres') {
 } else if (args.store !== 'sqlite') {
   process.stderr.write(`--store takes sqlite or postgres, not "${args.store}"\n`);
   process.exit(2);
+}
+
+if (args.played) {
+  // `npm run bench -- --played [--runs N]`: tickPlayedMs, tickPlayedWarmMs and tickPlayedColdestMs alone.
+  line(`Valormr bench, ticks as played — node ${process.version}`);
+  playedFigures(await benchTickPlayed(dir, Number(args.runs ?? 20)));
+  await closeRenderPool();
+  finish();
+  process.exit(0);
 }
 
 if (args.ticks) {
@@ -219,10 +236,7 @@ line('\n## App layer (console transport, WAL database files)');
 const commands = await benchCommands(dir);
 figures.commandMedianMs = commands.median;
 figures.commandP99Ms = commands.p99;
-const played = await benchTickPlayed(dir);
-figures.tickPlayedMs = played.scheduled.median;
-figures.tickPlayedWarmMs = played.warm.median;
-figures.tickPlayedColdestMs = played.coldest.median;
+playedFigures(await benchTickPlayed(dir));
 await syntheticTicks();
 figures.scan1000Ms = (await benchScan(dir)).median;
 
@@ -243,6 +257,17 @@ async function syntheticTicks(): Promise<void> {
   figures.tick800MapMs = tick800.withMap.median;
   figures.tick800NoMapMs = tick800.withoutMap.median;
   figures.tick800ColdestMs = tick800.coldest;
+}
+
+/** tickPlayedMs and the keys beside it (see the list above). */
+function playedFigures(played: TickPlayedFigures): void {
+  figures.tickPlayedMs = played.scheduled.median;
+  figures.tickPlayedWarmMs = played.warm.median;
+  figures.tickPlayedColdestMs = played.coldest.median;
+  figures.tickPlayedRatio = played.scheduled.median / played.warm.median;
+  figures.tickPlayedCpuMs = played.scheduledCpu.median;
+  figures.tickPlayedWarmCpuMs = played.warmCpu.median;
+  figures.tickPlayedPassedOver = played.passedOver;
 }
 
 function startFigures(starts: Awaited<ReturnType<typeof benchStartup>>): void {
