@@ -6,7 +6,7 @@ import { sameJson } from '../../engine/replay/index.js';
 import { followingPlans, resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
 import { planFollowers } from '../army/planFollowers.js';
 import { isFog } from '../../engine/knowledge/index.js';
-import { everyPositionView, publicMapView } from '../../engine/views/index.js';
+import { everyPositionView, type MapView, publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -49,7 +49,7 @@ export function battleNames(state: CampaignState): string {
  * public map changed (nobody moved, no marker came or went), a line saying so instead of the
  * same picture again; in fog of war (a map with no army) a line saying where to look instead.
  */
-function mapPost(tx: AudienceTx, before: CampaignState, playedLabel: string): Outgoing[] {
+function mapPost(tx: AudienceTx, before: CampaignState, playedLabel: string, everyPosition: MapView): Outgoing[] {
   const state = tx.state;
   const name = `map-day${state.clock.day}-${HALF_NAMES[state.clock.half]}.png`;
   // In fog of war the public map shows no army: whether anything moved is not said.
@@ -57,8 +57,9 @@ function mapPost(tx: AudienceTx, before: CampaignState, playedLabel: string): Ou
     return deliver(tx, 'channel', OPEN, { content: `Fog of war: the public map shows no army. \`/map view:mine\` shows what your armies know after ${playedLabel}.`, data: { map: name, drawn: false } });
   }
   // What the public map shows of the armies (where, and the public markers), before and after:
-  // compared as their JSON, walked until the first difference; the view after is the one drawn.
-  const view = publicMapView(state);
+  // compared as their JSON, walked until the first difference; the view after is the one drawn
+  // (out of fog, the public view is every position: the tick's frame, made once).
+  const view = everyPosition;
   if (sameJson(publicMapView(before).tokens, view.tokens)) {
     return deliver(tx, 'channel', OPEN, { content: `Nothing moved on the map in ${playedLabel}: the last map still stands (\`/map\` draws it again).`, data: { map: name, drawn: false } });
   }
@@ -142,11 +143,12 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     tickReport: { choice: (userId) => notices.of(userId).tickReport, where: (armyId) => (next.armies[armyId] ? tx.map.format(next.armies[armyId].hex) : '?') },
   });
   const summary = `Played ${playedLabel}; now ${formatGameTime(next.clock)}.`;
+  const everyPosition = everyPositionView(next);
   return {
     state: next,
     events: d.events,
-    outbox: [...d.outbox, ...mapPost({ ...tx, state: next }, s, playedLabel)],
-    tick: { timeIndex: index, before: s, frame: { view: everyPositionView(next), fog: isFog(next) } },
+    outbox: [...d.outbox, ...mapPost({ ...tx, state: next }, s, playedLabel, everyPosition)],
+    tick: { timeIndex: index, before: s, frame: { view: everyPosition, fog: isFog(next) } },
     control: {
       ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderSettings(tx, settings)) : {}),
       heldDue: null,
