@@ -6,7 +6,7 @@ import { sameJson } from '../../engine/replay/index.js';
 import { followingPlans, resolveTick, TICK_PLAN } from '../../engine/tick/index.js';
 import { planFollowers } from '../army/planFollowers.js';
 import { isFog } from '../../engine/knowledge/index.js';
-import { everyPositionView, publicMapView, type MapView } from '../../engine/views/index.js';
+import { everyPositionView, type MapView, publicMapView } from '../../engine/views/index.js';
 import { describeSky } from '../../engine/weather/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -49,9 +49,8 @@ export function battleNames(state: CampaignState): string {
  * The public map after a tick, as a channel post carrying the view to draw; when nothing on the
  * public map changed (nobody moved, no marker came or went), a line saying so instead of the
  * same picture again; in fog of war (a map with no army) a line saying where to look instead.
- * `positions` is everyPositionView of the state after (the tick's frame: made once for both).
  */
-function mapPost(tx: AudienceTx, before: CampaignState, playedLabel: string, positions: MapView): Outgoing[] {
+function mapPost(tx: AudienceTx, before: CampaignState, playedLabel: string, everyPosition: MapView): Outgoing[] {
   const state = tx.state;
   const name = `map-day${state.clock.day}-${HALF_NAMES[state.clock.half]}.png`;
   // In fog of war the public map shows no army: whether anything moved is not said.
@@ -60,8 +59,8 @@ function mapPost(tx: AudienceTx, before: CampaignState, playedLabel: string, pos
   }
   // What the public map shows of the armies (where, and the public markers), before and after:
   // compared as their JSON, walked until the first difference; the view after is the one drawn
-  // (out of fog, the public view is every position).
-  const view = positions;
+  // (out of fog, the public view is every position: the tick's frame, made once).
+  const view = everyPosition;
   if (sameJson(publicMapView(before).tokens, view.tokens)) {
     return deliver(tx, 'channel', OPEN, { content: `Nothing moved on the map in ${playedLabel}: the last map still stands (\`/map\` draws it again).`, data: { map: name, drawn: false } });
   }
@@ -135,8 +134,8 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
   const playedLabel = formatGameTime(s.clock);
   // The public map is decided with the state: on an 800-army map the reports below take 85-130 ms
   // (load 1.5), time the render thread can spend drawing it.
-  const positions = everyPositionView(next);
-  const map = mapPost({ ...tx, state: next }, s, playedLabel, positions);
+  const everyPosition = everyPositionView(next);
+  const map = mapPost({ ...tx, state: next }, s, playedLabel, everyPosition);
   if (opts.drawSoon) for (const o of map) if (o.pictures) opts.drawSoon(o.pictures);
   const header = `**${gameTimeLabel(s)} → ${formatGameTime(next.clock)}**`;
   const forced = opts.force && battles.length > 0 ? [{ type: 'turnForced', audience: REFEREE, text: `Turn forced past ${battles.length} unresolved battle(s).` }] : [];
@@ -161,7 +160,7 @@ export function tickChange(tx: CampaignTx, opts: PlayOptions = {}): Change<TickO
     state: next,
     events: d.events,
     outbox: [...d.outbox, ...map],
-    tick: { timeIndex: index, before: s, frame: { view: positions, fog: isFog(next) } },
+    tick: { timeIndex: index, before: s, frame: { view: everyPosition, fog: isFog(next) } },
     control: {
       ...(s.status === 'running' ? deadlineControl(due.toISOString(), reminderSettings(tx, settings)) : {}),
       heldDue: null,
