@@ -1,5 +1,6 @@
 import type { Canvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
+import { joinPngHalves } from './pngJoin.js';
 
 // libvips keeps recent operations in a cache; a picture fed raw pixels never repeats one, so it only holds memory.
 sharp.cache(false);
@@ -26,9 +27,9 @@ sharp.cache(false);
  * piece of the zlib stream, the static layer's bands compressed once and reused where the picture's
  * band equals the layer's. The overlay (title, tokens, routes and the place labels placed around
  * them every picture) touches 55 % of the Valormr snapshot's rows, so 62 % of 8-row bands (68 % of
- * 16, 75 % of 32) are compressed again. And the pieces must come from node's zlib (sharp's
- * zlib-ng ends its stream with a final block holding data, which cannot be made non-final without
- * decoding it), 1.8 times this encoder's cost. Measured alternated at load 17 (CPU medians): the
+ * 16, 75 % of 32) are compressed again. And the pieces came from node's zlib (sharp's
+ * zlib-ng ends its stream with a final block holding data; pngJoin.ts, written later, makes it
+ * non-final by decoding the stream's last few hundred bytes), 1.8 times this encoder's cost. Measured alternated at load 17 (CPU medians): the
  * banded writer 53 / 57 / 43 ms for 8 / 16 / 32 rows against 29 / 35 / 29 ms here, wall 49 / 76 / 45
  * against 31 / 44 / 29 ms; every band compressed (a layer met for the first time) 61-86 ms. Files
  * 6-8 % smaller (node's zlib compresses better at level 1). So sharp stays.
@@ -60,17 +61,55 @@ const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
  * transparent or translucent pixels keeps straight (not premultiplied) alpha, exactly as the
  * canvas's own PNG encoder writes it. Either way the decoded pixels are identical to
  * `canvas.encode('png')`'s. `opaque: true` promises every pixel is opaque (the alpha is dropped
- * unread): only for a canvas whose first drawing covered it with opaque paint.
+ * unread): only for a canvas whose first drawing covered it with opaque paint. `halves: true`
+ * compresses an opaque picture's halves at once (`encodeRgb`): for a picture someone waits for
+ * while a core is free, not for one of many drawn at once.
  */
-export async function encodePng(canvas: Canvas, opts: { readonly opaque?: boolean } = {}): Promise<Buffer> {
+export async function encodePng(canvas: Canvas, opts: { readonly opaque?: boolean; readonly halves?: boolean } = {}): Promise<Buffer> {
   const { width, height } = canvas;
   // The canvas keeps premultiplied pixels; where every pixel is opaque they equal the straight
   // ones, and reading them skips getImageData's conversion and 10 MB copy. A caller that drew
   // over an opaque background (`opaque`: a map, drawn over its static layer) skips the scan.
   const raw = canvas.data();
-  if (opts.opaque === true || allOpaque(raw)) return sharp(rgbInPlace(raw), { raw: { width, height, channels: 3 } }).png(PNG_OPTIONS).toBuffer();
+  if (opts.opaque === true || allOpaque(raw)) return encodeRgb(rgbInPlace(raw), width, height, opts.halves === true);
   const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
   return sharp(pixels, { raw: { width, height, channels: 4 } }).png(PNG_OPTIONS).toBuffer();
+}
+
+/** Pictures of at least this many pixels may be compressed in two halves (a map: 2.6-3.3 million); a smaller one (a battlefield sketch) is compressed whole. */
+const HALVES_FROM_PIXELS = 1_000_000;
+/**
+ * Halves that could not be joined in a row. Now and then two spots fit as the top's final block
+ * (none in 204 cuts of six 800-army maps; some random pictures): that picture is compressed whole.
+ * Three in a row means an encoder that writes its streams otherwise: this thread then stops trying.
+ */
+let joinFailures = 0;
+const JOIN_FAILURES_MAX = 3;
+
+/**
+ * Compresses opaque RGB pixels as a PNG. With `halves`, a big picture is compressed as two PNGs of
+ * its top and bottom rows at once (two of libuv's threads, each running libvips) and the two are
+ * joined into one (`joinPngHalves`: the same pixels, a few kB more): where a second core is free
+ * the compression, the biggest part of a map's time, takes a little over half as long, for a few
+ * ms more CPU (the join, a second pipeline). Should the halves not join, the picture is compressed
+ * whole.
+ */
+async function encodeRgb(rgb: Uint8Array, width: number, height: number, halves: boolean): Promise<Buffer> {
+  if (halves && joinFailures < JOIN_FAILURES_MAX && width * height >= HALVES_FROM_PIXELS && height >= 2) {
+    const cut = (height >>> 1) * width * 3;
+    const top = rgb.subarray(0, cut);
+    const [a, b] = await Promise.all([
+      sharp(top, { raw: { width, height: height >>> 1, channels: 3 } }).png(PNG_OPTIONS).toBuffer(),
+      sharp(rgb.subarray(cut), { raw: { width, height: height - (height >>> 1), channels: 3 } }).png(PNG_OPTIONS).toBuffer(),
+    ]);
+    const joined = joinPngHalves(a, b, top, width);
+    if (joined) {
+      joinFailures = 0;
+      return joined;
+    }
+    joinFailures++;
+  }
+  return sharp(rgb, { raw: { width, height, channels: 3 } }).png(PNG_OPTIONS).toBuffer();
 }
 
 /**

@@ -124,14 +124,14 @@ function scratchCanvas(width: number, height: number): Canvas {
   return canvas;
 }
 
-/** `renderMap` in this thread: draws with the cached static layer and encodes. */
-export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
+/** `renderMap` in this thread: draws with the cached static layer and encodes (`halves`: see encodePng). */
+export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions, how: { readonly halves?: boolean } = {}): Promise<Buffer> {
   const layer = staticLayerFor(map, options, view.kind);
   const canvas = scratchCanvas(layer.canvas.width, layer.canvas.height);
   drawSnapshot(canvas, layer, view, options);
   // Opaque: the static layer covers the whole picture with paper (buildStaticLayer), and
   // everything drawn over it composites source-over, so no pixel scan is needed.
-  return encodePng(canvas, { opaque: true });
+  return encodePng(canvas, { opaque: true, halves: how.halves === true });
 }
 
 /** The snapshot before encoding, on a canvas of its own, drawn in this thread (tests and the benchmark read its pixels). */

@@ -13,9 +13,9 @@ export interface CacheStats {
   readonly threadExternalBytes?: number;
 }
 
-/** A job as a worker receives it. `id` 0 asks for no answer. */
+/** A job as a worker receives it. `id` 0 asks for no answer. `halves`: compress the map's two halves at once (encodePng.ts), as no other picture is in hand. */
 export type RenderRequest =
-  | { readonly id: number; readonly kind: 'map'; readonly key: string; readonly data?: MapData; readonly view: MapView; readonly options: RenderMapOptions }
+  | { readonly id: number; readonly kind: 'map'; readonly key: string; readonly data?: MapData; readonly view: MapView; readonly options: RenderMapOptions; readonly halves?: boolean }
   | { readonly id: number; readonly kind: 'battlefield'; readonly sketch: BattlefieldSketch }
   | { readonly id: number; readonly kind: 'clear' }
   | { readonly id: number; readonly kind: 'stats' };

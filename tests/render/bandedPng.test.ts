@@ -3,7 +3,8 @@ import { createCanvas, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { adler32Combine, encodeBands, idatData, layerBands } from '../../bench/bandedPng.js';
+import { encodeBands, idatData, layerBands } from '../../bench/bandedPng.js';
+import { adler32Combine } from '../../src/render/pngJoin.js';
 
 /**
  * The banded PNG writer measured by `npm run bench -- --bands` (not the bot's encoder: it costs

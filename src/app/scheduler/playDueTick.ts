@@ -9,7 +9,8 @@ import { withInvocation, withOwnInvocation } from '../journal/invocation.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
 import type { Outgoing } from '../deliveries/outgoing.js';
-import { battleNames, tickChange, type TickOutcome } from '../turn/playTick.js';
+import { battleNames, tickChange, type PlayOptions, type TickOutcome } from '../turn/playTick.js';
+import { paintEarly } from '../pictures.js';
 import { countDue } from './countDue.js';
 import { reminderSettings } from '../notices.js';
 
@@ -125,13 +126,13 @@ function skippedTicks(tx: CampaignTx, s: DueSituation, policy: CatchUpPolicy): {
 type CatchUpPolicy = CampaignTx['state']['settings']['catchUp'] | 'allowed';
 
 /** The tick played: on time, early, after a hold, or catching up (`one`, `all`, or an allowance from `/campaign resume`). */
-function playCatchingUp(tx: CampaignTx, s: DueSituation): Change<DueTick> {
+function playCatchingUp(tx: CampaignTx, s: DueSituation, drawSoon: PlayOptions['drawSoon']): Change<DueTick> {
   const { meta } = tx;
   const policy: CatchUpPolicy = meta.catchUpAllowance > 0 ? 'allowed' : tx.state.settings.catchUp;
   // After a held battle or catching up with one ('one', or the last allowed), the schedule goes on from now.
   const fromNow = s.held || (s.downtime && (policy === 'one' || meta.catchUpAllowance === 1));
   const { skipped, notes } = skippedTicks(tx, s, policy);
-  const play = tickChange(tx, s.early && !s.downtime && !s.held ? { early: true } : fromNow ? {} : { scheduledFor: s.due });
+  const play = tickChange(tx, { ...(s.early && !s.downtime && !s.held ? { early: true } : fromNow ? {} : { scheduledFor: s.due }), drawSoon });
   if (!play.result.played) return { result: { kind: play.result.reason === 'alreadyPlayed' ? 'alreadyPlayed' : 'notRunning' } };
   return {
     ...play,
@@ -144,11 +145,11 @@ function playCatchingUp(tx: CampaignTx, s: DueSituation): Change<DueTick> {
 }
 
 /** The due tick's policies in order: not for this attempt, passed over, paused for catching up, held for a battle, played. */
-function decide(tx: CampaignTx, dueIso: string): Change<DueTick> {
+function decide(tx: CampaignTx, dueIso: string, drawSoon: PlayOptions['drawSoon']): Change<DueTick> {
   const refused = notPlayable(tx, dueIso);
   if (refused) return { result: refused };
   const s = situation(tx, dueIso);
-  return passOver(tx, s) ?? pauseForCatchUp(tx, s) ?? holdForBattle(tx, s) ?? playCatchingUp(tx, s);
+  return passOver(tx, s) ?? pauseForCatchUp(tx, s) ?? holdForBattle(tx, s) ?? playCatchingUp(tx, s, drawSoon);
 }
 
 /**
@@ -158,7 +159,7 @@ function decide(tx: CampaignTx, dueIso: string): Change<DueTick> {
  * @see RULINGS 8 The clock after an outage
  */
 export function playDueTick(app: App, campaignId: string, dueIso: string): DueTick {
-  return withInvocation({ kind: 'dueTick', campaignId, dueIso }, () => inCampaign<DueTick>(app, { campaignId }, (tx) => decide(tx, dueIso), { mayTick: true }));
+  return withInvocation({ kind: 'dueTick', campaignId, dueIso }, () => inCampaign<DueTick>(app, { campaignId }, (tx) => decide(tx, dueIso, (pictures) => paintEarly(app, campaignId, pictures)), { mayTick: true }));
 }
 
 /** A running campaign without a due time (e.g. from before the scheduler): scheduled from now. */

@@ -133,13 +133,16 @@ function applyOutcome(a: Army, o: MoverOutcome, at: Applied): { army: Army; orde
   }
   if (o.passageContact) disorderedInPassage(ap, a, o, map);
   if (o.plan.operation) beginOperation(ap, a, o.plan.operation, map);
-  const remaining = order.path.slice(o.made.filter((e) => e.step.kind === 'enter').length);
+  const entered = o.made.filter((e) => e.step.kind === 'enter').length;
+  // An order that entered no hex keeps its path, and itself when kept: the same record, which the
+  // save and the journal pass over without comparing (a night tick keeps all 800 orders of a big campaign).
+  const remaining = entered === 0 ? order.path : order.path.slice(entered);
   settleOrder(ap, o, remaining);
   if (o.halt) halt(ap, a, o, o.halt, clock, map);
   report(ap, a, o, clock, map);
   const { bank: _bank, ...ashore } = a;
   const army: Army = { ...ashore, hex: o.hex, ...(o.bank ? { bank: o.bank } : {}), formation: ap.formation, march: ap.march };
-  return { army, order: ap.keep ? { ...order, path: remaining } : undefined, facts: ap.facts };
+  return { army, order: !ap.keep ? undefined : remaining === order.path ? order : { ...order, path: remaining }, facts: ap.facts };
 }
 
 /** 1. Points spent, a forced march, an unformed march; leaving the rally point loses the stragglers still behind. */

@@ -33,7 +33,8 @@ const isScalar = (x: unknown): boolean => x === null || typeof x !== 'object';
  * sliding window (an army's last halves, shifted by each tick) changes most of its elements at once.
  */
 function wholeIsShorter(ops: readonly PathOp[], path: readonly (string | number)[], b: readonly unknown[]): boolean {
-  const apart = ops.reduce((n, op) => n + JSON.stringify(op).length + 1, 0);
+  // Each operation's JSON and one separator: the list's JSON less its closing bracket.
+  const apart = JSON.stringify(ops).length - 1;
   return JSON.stringify({ p: path, v: b }).length < apart;
 }
 
@@ -44,19 +45,7 @@ function wholeIsShorter(ops: readonly PathOp[], path: readonly (string | number)
 function walk(a: unknown, b: unknown, path: (string | number)[], out: PathOp[]): void {
   if (a === b) return;
   if (isObject(a) && isObject(b)) {
-    for (const k of Object.keys(a)) {
-      if (a[k] !== undefined && (!Object.hasOwn(b, k) || b[k] === undefined)) out.push({ p: [...path, k] });
-    }
-    for (const k of Object.keys(b)) {
-      if (b[k] === undefined) continue;
-      if (!Object.hasOwn(a, k) || a[k] === undefined) {
-        out.push({ p: [...path, k], v: plain(b[k]) });
-      } else if (a[k] !== b[k]) {
-        path.push(k);
-        walk(a[k], b[k], path, out);
-        path.pop();
-      }
-    }
+    walkRecord(a, b, path, out);
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
@@ -73,6 +62,37 @@ function walk(a: unknown, b: unknown, path: (string | number)[], out: PathOp[]):
   }
   if (typeof a === 'number' && typeof b === 'number' && Object.is(a, b)) return;
   out.push({ p: [...path], v: plain(b) });
+}
+
+/**
+ * Two records in one pass over `b`'s keys; `a`'s keys are walked for removed fields only when
+ * some of them were not met there (a field removed, or one of `a`'s set to undefined).
+ */
+function walkRecord(a: Record<string, unknown>, b: Record<string, unknown>, path: (string | number)[], out: PathOp[]): void {
+  const aKeys = Object.keys(a);
+  const removedAt = out.length;
+  let met = 0;
+  for (const k of Object.keys(b)) {
+    const bv = b[k];
+    if (bv === undefined) continue;
+    const av = a[k];
+    if (av === bv) {
+      met++;
+    } else if (av === undefined || !Object.hasOwn(a, k)) {
+      out.push({ p: [...path, k], v: plain(bv) });
+    } else {
+      met++;
+      path.push(k);
+      walk(av, bv, path, out);
+      path.pop();
+    }
+  }
+  if (met === aKeys.length) return;
+  const removed: PathOp[] = [];
+  for (const k of aKeys) {
+    if (a[k] !== undefined && (!Object.hasOwn(b, k) || b[k] === undefined)) removed.push({ p: [...path, k] });
+  }
+  out.splice(removedAt, 0, ...removed);
 }
 
 /**
