@@ -95,9 +95,10 @@ import { benchWebIdleRss } from './web.js';
  *   tickPlayedRatio = tickPlayedMs / tickPlayedWarmMs; tickPlayedCpuMs and tickPlayedWarmCpuMs the
  *   process's CPU time of those ticks (all threads: main, render, encoder), steadier than wall
  *   time on a busy machine. About 60 s. `--played` runs them alone (`--runs N` ticks of each
- *   kind, default 20).
+ *   kind, default 20; `--gap S`: S seconds idle between the pre-warm and each scheduled tick, as the
+ *   bot waits up to a minute there: tickPlayedGapS says which).
  */
-const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, bands: { type: 'boolean', default: false }, 'band-rows': { type: 'string' }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, played: { type: 'boolean', default: false }, memory: { type: 'boolean', default: false }, runs: { type: 'string' }, vs: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, bands: { type: 'boolean', default: false }, 'band-rows': { type: 'string' }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, played: { type: 'boolean', default: false }, gap: { type: 'string' }, memory: { type: 'boolean', default: false }, runs: { type: 'string' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
 const figures: Record<string, number> = {};
@@ -151,8 +152,8 @@ if (args.store === 'postgres') {
   const sqliteCommands = await benchCommands(dir);
   const pgCommands = await benchCommands(dir, url());
   // 20 ticks of each kind a store, so the scheduled ratio holds from run to run on a busy machine.
-  const sqliteTick = await benchTickPlayed(dir, 20);
-  const pgTick = await benchTickPlayed(dir, 20, url());
+  const sqliteTick = await benchTickPlayed(dir);
+  const pgTick = await benchTickPlayed(dir, { store: url() });
   Object.assign(figures, {
     commandMedianMs: sqliteCommands.median, commandMedianPgMs: pgCommands.median, commandPgRatio: pgCommands.median / sqliteCommands.median,
     commandP99Ms: sqliteCommands.p99, commandP99PgMs: pgCommands.p99,
@@ -172,7 +173,8 @@ if (args.store === 'postgres') {
 if (args.played) {
   // `npm run bench -- --played [--runs N]`: tickPlayedMs, tickPlayedWarmMs and tickPlayedColdestMs alone.
   line(`Valormr bench, ticks as played — node ${process.version}`);
-  playedFigures(await benchTickPlayed(dir, Number(args.runs ?? 20)));
+  playedFigures(await benchTickPlayed(dir, { perKind: Number(args.runs ?? 20), gapMs: Number(args.gap ?? 0) * 1000 }));
+  figures.tickPlayedGapS = Number(args.gap ?? 0);
   await closeRenderPool();
   finish();
   process.exit(0);

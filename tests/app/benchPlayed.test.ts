@@ -30,7 +30,7 @@ describe("the bench's ticks as played (tickPlayedMs)", () => {
     dir = benchDir();
     // benchTickPlayed throws when the scheduler's pre-warm did not warm the campaign (it was not due
     // within its window), and counts only ticks whose delivery wrote a map's file.
-    const played = await benchTickPlayed(dir, 1, undefined, 0);
+    const played = await benchTickPlayed(dir, { perKind: 1, coldest: 0 });
     expect([played.scheduled.n, played.warm.n, played.coldest.n]).toEqual([1, 1, 0]);
     expect([played.scheduledCpu.n, played.warmCpu.n]).toEqual([1, 1]);
     expect(played.armies).toBeGreaterThan(0);
