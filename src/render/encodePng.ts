@@ -89,7 +89,7 @@ const JOIN_FAILURES_MAX = 3;
 /**
  * Compresses opaque RGB pixels as a PNG. With `halves`, a big picture is compressed as two PNGs of
  * its top and bottom rows at once (two of libuv's threads, each running libvips) and the two are
- * joined into one (`joinPngHalves`: the same pixels, a few kB more): where a second core is free
+ * joined into one (`joinPngHalves`: the same pixels, a few kB smaller): where a second core is free
  * the compression, the biggest part of a map's time, takes a little over half as long, for a few
  * ms more CPU (the join, a second pipeline). Should the halves not join, the picture is compressed
  * whole.
