@@ -46,7 +46,7 @@ describe('render threads', () => {
     expect(a.data.equals(b.data)).toBe(true);
   });
 
-  it('GIVEN a map asked alone (halves whatever the machine does) THEN it is compressed in two halves at once (one joined stream) AND GIVEN maps asked while another is in hand THEN they are compressed whole; every one decodes to the pixels drawn here', async () => {
+  it('GIVEN a map asked alone (halves whatever the machine does) THEN it is compressed in two halves at once (one joined stream) AND GIVEN maps asked while another is in hand, or a map drawn early, THEN they are compressed whole; every one decodes to the pixels drawn here', async () => {
     configureRenderPool({ halves: 'always' });
     clearRenderCache();
     const map = testMap();
@@ -57,6 +57,12 @@ describe('render threads', () => {
     // One thread holds two pictures at once: the first sent finds none in hand, the next ones find one.
     const together = await Promise.all(views.map((v, k) => renderMap(map, v, options(k + 1))));
     expect(together.map(idatChunks).map((n) => n === 1)).toEqual([true, false, false]);
+    // Drawn early (a tick's map while its transaction works), alone: whole; its ask takes that drawing.
+    drawMapEarly(map, views[1]!, options(9));
+    expect(renderPoolState()).toMatchObject({ busy: 1, waiting: 0 });
+    const early = await renderMap(map, views[1]!, options(9));
+    expect(idatChunks(early)).toBeGreaterThan(1);
+    expect((await pixels(early)).data.equals((await pixels(await renderMapHere(map, views[1]!, options(9)))).data)).toBe(true);
     for (const [k, png] of [alone, ...together].entries()) {
       const here = await renderMapHere(map, k === 0 ? views[0]! : views[k - 1]!, options(k === 0 ? 0 : k));
       expect((await pixels(png)).data.equals((await pixels(here)).data)).toBe(true);
