@@ -133,8 +133,10 @@ export interface TickPlayedFigures {
  * time is mostly the wait for a core, and the CPU keys are the ones to compare. About 45-95 s.
  * `gapMs` (default 0) idles that long between the pre-warm and the scheduled tick, as the bot does
  * (the pre-warm comes at the minute checks one and two minutes before): measured at load 7-12, a
- * 20 s idle there cost the tick 12-25 ms more CPU (V8's helper threads and the render thread: heaps
- * shrunk while idle?), so the default figure is the pre-warmed tick at its best.
+ * 20 s idle there cost the tick 12-25 ms more CPU (V8's helper threads and the render thread), with
+ * no more collections in it (--trace-gc: the same or fewer) and the same encode CPU for libvips's
+ * threads started anew (they end when idle): cause not found. So the default figure is the
+ * pre-warmed tick at its best.
  */
 export async function benchTickPlayed(dir: string, opts: { readonly perKind?: number; readonly store?: string; readonly coldest?: number; readonly gapMs?: number } = {}): Promise<TickPlayedFigures> {
   const { perKind = 20, store, coldest = 5, gapMs = 0 } = opts;
