@@ -1,6 +1,7 @@
 import type { Canvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { joinPngHalves } from './pngJoin.js';
+import { idleCoresNow } from './threadPriority.js';
 
 // libvips keeps recent operations in a cache; a picture fed raw pixels never repeats one, so it only holds memory.
 sharp.cache(false);
@@ -61,20 +62,24 @@ const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
  * transparent or translucent pixels keeps straight (not premultiplied) alpha, exactly as the
  * canvas's own PNG encoder writes it. Either way the decoded pixels are identical to
  * `canvas.encode('png')`'s. `opaque: true` promises every pixel is opaque (the alpha is dropped
- * unread): only for a canvas whose first drawing covered it with opaque paint. `halves: true`
- * compresses an opaque picture's halves at once (`encodeRgb`): for a picture someone waits for
+ * unread): only for a canvas whose first drawing covered it with opaque paint. `halves`
+ * compresses an opaque picture's halves at once (`encodeRgb`): 'whenIdle' only while a core has
+ * nothing to run, 'always' whatever the machine does (tests); for a picture someone waits for
  * while a core is free, not for one of many drawn at once.
  */
-export async function encodePng(canvas: Canvas, opts: { readonly opaque?: boolean; readonly halves?: boolean } = {}): Promise<Buffer> {
+export async function encodePng(canvas: Canvas, opts: { readonly opaque?: boolean; readonly halves?: Halves } = {}): Promise<Buffer> {
   const { width, height } = canvas;
   // The canvas keeps premultiplied pixels; where every pixel is opaque they equal the straight
   // ones, and reading them skips getImageData's conversion and 10 MB copy. A caller that drew
   // over an opaque background (`opaque`: a map, drawn over its static layer) skips the scan.
   const raw = canvas.data();
-  if (opts.opaque === true || allOpaque(raw)) return encodeRgb(rgbInPlace(raw), width, height, opts.halves === true);
+  if (opts.opaque === true || allOpaque(raw)) return encodeRgb(rgbInPlace(raw), width, height, opts.halves);
   const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
   return sharp(pixels, { raw: { width, height, channels: 4 } }).png(PNG_OPTIONS).toBuffer();
 }
+
+/** Whether a picture may be compressed in two halves at once (encodeRgb). */
+export type Halves = 'whenIdle' | 'always';
 
 /** Pictures of at least this many pixels may be compressed in two halves (a map: 2.6-3.3 million); a smaller one (a battlefield sketch) is compressed whole. */
 const HALVES_FROM_PIXELS = 1_000_000;
@@ -92,10 +97,14 @@ const JOIN_FAILURES_MAX = 3;
  * joined into one (`joinPngHalves`: the same pixels, a few kB smaller): where a second core is free
  * the compression, the biggest part of a map's time, takes a little over half as long, for a few
  * ms more CPU (the join, a second pipeline). Should the halves not join, the picture is compressed
- * whole.
+ * whole. 'whenIdle' halves only where a core has nothing to run as the compression starts
+ * (`idleCoresNow`): on a busy machine the second half waits for a core anyway, and the join and
+ * the render thread's second wake-up made a snapshot slower (91-101 ms against 142-164, the render
+ * section alternated at load 10-13).
  */
-async function encodeRgb(rgb: Uint8Array, width: number, height: number, halves: boolean): Promise<Buffer> {
-  if (halves && joinFailures < JOIN_FAILURES_MAX && width * height >= HALVES_FROM_PIXELS && height >= 2) {
+async function encodeRgb(rgb: Uint8Array, width: number, height: number, halves: Halves | undefined): Promise<Buffer> {
+  const wanted = halves === 'always' || (halves === 'whenIdle' && (idleCoresNow() ?? 0) > 0);
+  if (wanted && joinFailures < JOIN_FAILURES_MAX && width * height >= HALVES_FROM_PIXELS && height >= 2) {
     const cut = (height >>> 1) * width * 3;
     const top = rgb.subarray(0, cut);
     const [a, b] = await Promise.all([

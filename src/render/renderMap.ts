@@ -1,7 +1,7 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { MapModel } from '../engine/map/index.js';
 import type { MapView } from '../engine/views/index.js';
-import { encodePng } from './encodePng.js';
+import { encodePng, type Halves } from './encodePng.js';
 import { readLayerFile, writeLayerFile } from './layerFile.js';
 import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
@@ -125,13 +125,13 @@ function scratchCanvas(width: number, height: number): Canvas {
 }
 
 /** `renderMap` in this thread: draws with the cached static layer and encodes (`halves`: see encodePng). */
-export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions, how: { readonly halves?: boolean } = {}): Promise<Buffer> {
+export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions, how: { readonly halves?: Halves } = {}): Promise<Buffer> {
   const layer = staticLayerFor(map, options, view.kind);
   const canvas = scratchCanvas(layer.canvas.width, layer.canvas.height);
   drawSnapshot(canvas, layer, view, options);
   // Opaque: the static layer covers the whole picture with paper (buildStaticLayer), and
   // everything drawn over it composites source-over, so no pixel scan is needed.
-  return encodePng(canvas, { opaque: true, halves: how.halves === true });
+  return encodePng(canvas, { opaque: true, ...(how.halves ? { halves: how.halves } : {}) });
 }
 
 /** The snapshot before encoding, on a canvas of its own, drawn in this thread (tests and the benchmark read its pixels). */

@@ -5,6 +5,7 @@ import type { MapData } from '../engine/map/index.js';
 import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 import { keepLibvipsLoaded } from './keepLibvipsLoaded.js';
 import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
+import type { Halves } from './encodePng.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 import type { CacheStats, RenderReply, RenderRequest } from './renderProtocol.js';
 import { forgetPictures, pictureSoon, setRecentBudget, sharedPicture } from './sharedPictures.js';
@@ -93,15 +94,19 @@ let nextId = 1;
 let started = 0;
 /** Pictures drawn (or being drawn) since the process began: a drawing shared by several asks counts once, a retry after a thread died does not count again. */
 let drawings = 0;
+/** Whether a lone map may be compressed in two halves (encodePng.ts): when a core is idle, always (tests), never. */
+let halvesMode: Halves | 'never' = 'whenIdle';
 /** No idle worker is stopped before this instant (performance.now): a tick is due soon (holdRenderThreads). */
 let holdUntil = 0;
 
 /**
  * Sets the number of render threads (default: one per core, at most four, bounded by memory; 0
  * draws in this thread), how long an idle worker is kept (default 60 s) and the bytes of pictures
- * drawn lately kept for a repeated ask (default 2 MB; the newest is kept whatever its size).
+ * drawn lately kept for a repeated ask (default 2 MB; the newest is kept whatever its size), and
+ * whether a lone map may be compressed in two halves (default 'whenIdle': while a core is idle).
  */
-export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string; readonly recentBytes?: number }): void {
+export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string; readonly recentBytes?: number; readonly halves?: Halves | 'never' }): void {
+  if (opts.halves !== undefined) halvesMode = opts.halves;
   if (opts.recentBytes !== undefined) setRecentBudget(opts.recentBytes);
   // Static layers on disk (layerFile.ts), for this thread and every render thread started after.
   if (opts.layerCacheDir !== undefined) setLayerCacheDir(opts.layerCacheDir);
@@ -243,9 +248,10 @@ function send(slot: Slot, task: Task): void {
     const first = !slot.known.has(job.key);
     slot.known.add(job.key);
     // A map that is the only picture in hand (a tick's, drawn while its transaction writes, or a
-    // snapshot) is compressed in two halves at once on a machine of two cores or more: someone waits
-    // for it and a core is free. Among many (a busy minute) it is compressed whole: fewer CPU ms.
-    const halves = MANY_CORES && sent.size === 0 && queue.length === 0;
+    // snapshot) may be compressed in two halves at once on a machine of two cores or more, when a
+    // core is free as it is compressed: someone waits for it. Among many (a busy minute) it is
+    // compressed whole: fewer CPU ms.
+    const halves = MANY_CORES && sent.size === 0 && queue.length === 0 && halvesMode !== 'never' ? halvesMode : undefined;
     request = { id, kind: 'map', key: job.key, view: job.view, options: job.options, ...(first ? { data: job.data() } : {}), ...(halves ? { halves } : {}) };
   } else {
     request = { id, kind: 'battlefield', sketch: job.sketch };

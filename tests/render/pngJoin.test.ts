@@ -91,7 +91,7 @@ describe('joinPngHalves (two halves compressed at once, one PNG)', () => {
     const png = await joined(rgb, width, height, height >>> 1);
     expect(png).toBeDefined();
     expect((await decoded(png!)).data.equals(Buffer.from(rgb))).toBe(true);
-    const [whole, halves] = await Promise.all([encodePng(canvas, { opaque: true }), encodePng(canvas, { opaque: true, halves: true })]);
+    const [whole, halves] = await Promise.all([encodePng(canvas, { opaque: true }), encodePng(canvas, { opaque: true, halves: 'always' })]);
     expect(halves.equals(whole)).toBe(false); // two streams joined, not one
     expect((await decoded(halves)).data.equals((await decoded(whole)).data)).toBe(true);
   });
