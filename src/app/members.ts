@@ -1,11 +1,47 @@
+import type { Member } from '../db/memberRepo.js';
 import type { CampaignTx } from './campaignTx.js';
+
+/**
+ * Each army's commanders and each commander's armies, in the members' order, worked out once per
+ * member list: a transaction's list is read once and never changed, and a tick asks for every army
+ * and every reader several times (plans, the routing of its events, each DM): a filter of the whole
+ * list each time was armies x members.
+ */
+interface CommandIndex {
+  readonly commanders: ReadonlyMap<string, readonly string[]>;
+  readonly armies: ReadonlyMap<string, readonly string[]>;
+}
+
+const indexes = new WeakMap<readonly Member[], CommandIndex>();
+
+function add(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function commandIndex(members: readonly Member[]): CommandIndex {
+  let index = indexes.get(members);
+  if (!index) {
+    const commanders = new Map<string, string[]>();
+    const armies = new Map<string, string[]>();
+    for (const m of members) {
+      if (m.role !== 'commander') continue;
+      add(commanders, m.armyId, m.userId);
+      add(armies, m.userId, m.armyId);
+    }
+    index = { commanders, armies };
+    indexes.set(members, index);
+  }
+  return index;
+}
 
 /** Users who command an army (several users may share one; none means the referee reads it). */
 export function commandersOf(tx: Pick<CampaignTx, 'members'>, armyId: string): string[] {
-  return tx.members.filter((m) => m.role === 'commander' && m.armyId === armyId).map((m) => m.userId);
+  return [...(commandIndex(tx.members).commanders.get(armyId) ?? [])];
 }
 
 /** Armies the actor commands. */
 export function armiesOf(tx: Pick<CampaignTx, 'members'>, userId: string): string[] {
-  return tx.members.filter((m) => m.role === 'commander' && m.userId === userId).map((m) => m.armyId);
+  return [...(commandIndex(tx.members).armies.get(userId) ?? [])];
 }

@@ -1,7 +1,7 @@
 import { isFog, sightedNow } from '../../engine/knowledge/index.js';
 import type { CampaignSettings, CampaignState } from '../../engine/state/index.js';
 import type { CampaignTx } from '../campaignTx.js';
-import { commandersOf } from '../members.js';
+import { armiesOf, commandersOf } from '../members.js';
 import type { MessageButton } from '../messages.js';
 import { refereeIds } from '../referees.js';
 import type { Outgoing, OutgoingBase } from './outgoing.js';
@@ -73,7 +73,7 @@ export function readerKnows(state: CampaignState, reader: Reader): ReaderKnows {
 /** The reader a user is in this campaign. */
 export function readerOf(tx: AudienceTx, userId: string): Reader {
   if (refereeIds(tx.meta, tx.members).includes(userId)) return { kind: 'referee', userId };
-  return { kind: 'player', userId, armyIds: tx.members.filter((m) => m.role === 'commander' && m.userId === userId).map((m) => m.armyId) };
+  return { kind: 'player', userId, armyIds: armiesOf(tx, userId) };
 }
 
 export const CHANNEL: Reader = { kind: 'channel' };
