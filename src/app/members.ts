@@ -10,6 +10,8 @@ import type { CampaignTx } from './campaignTx.js';
 interface CommandIndex {
   readonly commanders: ReadonlyMap<string, readonly string[]>;
   readonly armies: ReadonlyMap<string, readonly string[]>;
+  /** Each user's display name as their first row in the list gives it. */
+  readonly names: ReadonlyMap<string, string>;
 }
 
 const indexes = new WeakMap<readonly Member[], CommandIndex>();
@@ -25,12 +27,14 @@ function commandIndex(members: readonly Member[]): CommandIndex {
   if (!index) {
     const commanders = new Map<string, string[]>();
     const armies = new Map<string, string[]>();
+    const names = new Map<string, string>();
     for (const m of members) {
+      if (!names.has(m.userId)) names.set(m.userId, m.displayName);
       if (m.role !== 'commander') continue;
       add(commanders, m.armyId, m.userId);
       add(armies, m.userId, m.armyId);
     }
-    index = { commanders, armies };
+    index = { commanders, armies, names };
     indexes.set(members, index);
   }
   return index;
@@ -44,4 +48,9 @@ export function commandersOf(tx: Pick<CampaignTx, 'members'>, armyId: string): s
 /** Armies the actor commands. */
 export function armiesOf(tx: Pick<CampaignTx, 'members'>, userId: string): string[] {
   return [...(commandIndex(tx.members).armies.get(userId) ?? [])];
+}
+
+/** The display name of a member (their first row's), or undefined when they are not a member. */
+export function memberName(tx: Pick<CampaignTx, 'members'>, userId: string): string | undefined {
+  return commandIndex(tx.members).names.get(userId);
 }

@@ -14,7 +14,7 @@ import { givenUpReason, sendAgain } from './heldMessages.js';
 import { deliver, OPEN, secretOf } from '../deliveries/audience.js';
 import { isReferee } from '../referees.js';
 import { plansField } from '../army/plansField.js';
-import { commandersOf } from '../members.js';
+import { commandersOf, memberName } from '../members.js';
 import { inCampaign, readCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
@@ -50,7 +50,7 @@ interface Waiting {
 function waitingOf(tx: CampaignTx, undelivered: readonly UndeliveredRow[] = tx.read.undelivered()): Waiting {
   const s = tx.state;
   const name = (id: string): string => s.armies[id]?.name ?? id;
-  const who = (userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || userId;
+  const who = (userId: string): string => memberName(tx, userId) || userId;
   const commanders = (armyId: string): string => commandersOf(tx, armyId).map(who).join(' & ');
   const named = (armyId: string): string => (commanders(armyId) ? `${name(armyId)} (${commanders(armyId)})` : `${name(armyId)} (no commander)`);
   const open = Object.values(s.contacts).filter((c) => isOpen(c) && c.step !== 'battle');
