@@ -96,8 +96,13 @@ let nextId = 1;
 let started = 0;
 /** Pictures drawn (or being drawn) since the process began: a drawing shared by several asks counts once, a retry after a thread died does not count again. */
 let drawings = 0;
-/** Whether a lone map may be compressed in two halves (encodePng.ts): when a core is idle, always (tests), never. */
-let halvesMode: Halves | 'never' = 'whenIdle';
+/**
+ * Whether a lone map asked for may be compressed in two halves (encodePng.ts): when a core is idle,
+ * always (tests), never. Never by default: in the render section at rest (alternated with the tree
+ * before, load 0.3-1.2) the snapshot took 69.5 / 50.1 ms with halves against 48.1 / 45.3 without:
+ * the join and the render thread's second wake-up cost more than the second core saved.
+ */
+let halvesMode: Halves | 'never' = 'never';
 /** No idle worker is stopped before this instant (performance.now): a tick is due soon (holdRenderThreads). */
 let holdUntil = 0;
 
@@ -105,7 +110,7 @@ let holdUntil = 0;
  * Sets the number of render threads (default: one per core, at most four, bounded by memory; 0
  * draws in this thread), how long an idle worker is kept (default 60 s) and the bytes of pictures
  * drawn lately kept for a repeated ask (default 2 MB; the newest is kept whatever its size), and
- * whether a lone map may be compressed in two halves (default 'whenIdle': while a core is idle).
+ * whether a lone map may be compressed in two halves (default 'never'; 'whenIdle': while a core is idle).
  */
 export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string; readonly recentBytes?: number; readonly halves?: Halves | 'never' }): void {
   if (opts.halves !== undefined) halvesMode = opts.halves;

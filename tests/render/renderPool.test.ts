@@ -22,7 +22,7 @@ async function pixels(png: Buffer): Promise<{ width: number; height: number; dat
 
 afterEach(async () => {
   await closeRenderPool();
-  configureRenderPool({ threads: 1, idleMs: 60_000, recentBytes: 2 * 1024 * 1024, halves: 'whenIdle' });
+  configureRenderPool({ threads: 1, idleMs: 60_000, recentBytes: 2 * 1024 * 1024, halves: 'never' });
 });
 
 /** How many IDAT chunks a PNG has: sharp (libpng) writes its stream in several; two halves joined (src/render/pngJoin.ts) in one. */
