@@ -1,7 +1,5 @@
 import type { Canvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { joinPngHalves } from './pngJoin.js';
-import { idleCoresNow } from './threadPriority.js';
 
 // libvips keeps recent operations in a cache; a picture fed raw pixels never repeats one, so it only holds memory.
 sharp.cache(false);
@@ -28,12 +26,22 @@ sharp.cache(false);
  * piece of the zlib stream, the static layer's bands compressed once and reused where the picture's
  * band equals the layer's. The overlay (title, tokens, routes and the place labels placed around
  * them every picture) touches 55 % of the Valormr snapshot's rows, so 62 % of 8-row bands (68 % of
- * 16, 75 % of 32) are compressed again. And the pieces came from node's zlib (sharp's
- * zlib-ng ends its stream with a final block holding data; pngJoin.ts, written later, makes it
- * non-final by decoding the stream's last few hundred bytes), 1.8 times this encoder's cost. Measured alternated at load 17 (CPU medians): the
+ * 16, 75 % of 32) are compressed again. And the pieces came from node's zlib, 1.8 times this
+ * encoder's cost (sharp's zlib-ng ends its stream with a final block holding data: see below for
+ * the one way found to join such streams). Measured alternated at load 17 (CPU medians): the
  * banded writer 53 / 57 / 43 ms for 8 / 16 / 32 rows against 29 / 35 / 29 ms here, wall 49 / 76 / 45
  * against 31 / 44 / 29 ms; every band compressed (a layer met for the first time) 61-86 ms. Files
  * 6-8 % smaller (node's zlib compresses better at level 1). So sharp stays.
+ *
+ * Compressing a map's top and bottom rows at once on two libuv threads, then joining the two
+ * PNGs, was built and measured too (branch s18-pic800, src/render/pngJoin.ts there: zlib-ng's
+ * fastest level writes two fixed-code blocks, the final one holding the last few hundred bytes, so
+ * the top's final block can be found by decoding only its stream's last bytes against the rows
+ * known to be there, made non-final, and followed by the bottom's stream; exact, a property over
+ * pictures and cuts). Where a second core is idle an 800-army map compressed in 33-47 ms wall
+ * against 48-65 (+3 ms CPU); but the render section's snapshot at rest took 69.5 / 50.1 ms with it
+ * against 48.1 / 45.3 without (the join and a second wake-up of the niced render thread), 142-164
+ * against 91-101 at load 10-13, and tick maps in halves raised rss100Mb 190 -> 202 MB. Not kept.
  *
  * The alpha is dropped here (`rgbInPlace`), not by libvips's `removeAlpha`: sharp fed the RGB
  * bytes compresses them as before (the same file, byte for byte), without the extra pipeline stage
@@ -62,63 +70,17 @@ const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
  * transparent or translucent pixels keeps straight (not premultiplied) alpha, exactly as the
  * canvas's own PNG encoder writes it. Either way the decoded pixels are identical to
  * `canvas.encode('png')`'s. `opaque: true` promises every pixel is opaque (the alpha is dropped
- * unread): only for a canvas whose first drawing covered it with opaque paint. `halves`
- * compresses an opaque picture's halves at once (`encodeRgb`): 'whenIdle' only while a core has
- * nothing to run, 'always' whatever the machine does (tests); for a picture someone waits for
- * while a core is free, not for one of many drawn at once.
+ * unread): only for a canvas whose first drawing covered it with opaque paint.
  */
-export async function encodePng(canvas: Canvas, opts: { readonly opaque?: boolean; readonly halves?: Halves } = {}): Promise<Buffer> {
+export async function encodePng(canvas: Canvas, opts: { readonly opaque?: boolean } = {}): Promise<Buffer> {
   const { width, height } = canvas;
   // The canvas keeps premultiplied pixels; where every pixel is opaque they equal the straight
   // ones, and reading them skips getImageData's conversion and 10 MB copy. A caller that drew
   // over an opaque background (`opaque`: a map, drawn over its static layer) skips the scan.
   const raw = canvas.data();
-  if (opts.opaque === true || allOpaque(raw)) return encodeRgb(rgbInPlace(raw), width, height, opts.halves);
+  if (opts.opaque === true || allOpaque(raw)) return sharp(rgbInPlace(raw), { raw: { width, height, channels: 3 } }).png(PNG_OPTIONS).toBuffer();
   const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
   return sharp(pixels, { raw: { width, height, channels: 4 } }).png(PNG_OPTIONS).toBuffer();
-}
-
-/** Whether a picture may be compressed in two halves at once (encodeRgb). */
-export type Halves = 'whenIdle' | 'always';
-
-/** Pictures of at least this many pixels may be compressed in two halves (a map: 2.6-3.3 million); a smaller one (a battlefield sketch) is compressed whole. */
-const HALVES_FROM_PIXELS = 1_000_000;
-/**
- * Halves that could not be joined in a row. Now and then two spots fit as the top's final block
- * (none in 204 cuts of six 800-army maps; some random pictures): that picture is compressed whole.
- * Three in a row means an encoder that writes its streams otherwise: this thread then stops trying.
- */
-let joinFailures = 0;
-const JOIN_FAILURES_MAX = 3;
-
-/**
- * Compresses opaque RGB pixels as a PNG. With `halves`, a big picture is compressed as two PNGs of
- * its top and bottom rows at once (two of libuv's threads, each running libvips) and the two are
- * joined into one (`joinPngHalves`: the same pixels, a few kB smaller): where a second core is free
- * the compression, the biggest part of a map's time, takes a little over half as long, for a few
- * ms more CPU (the join, a second pipeline). Should the halves not join, the picture is compressed
- * whole. 'whenIdle' halves only where a core has nothing to run as the compression starts
- * (`idleCoresNow`): on a busy machine the second half waits for a core anyway, and the join and
- * the render thread's second wake-up made a snapshot slower (91-101 ms against 142-164, the render
- * section alternated at load 10-13).
- */
-async function encodeRgb(rgb: Uint8Array, width: number, height: number, halves: Halves | undefined): Promise<Buffer> {
-  const wanted = halves === 'always' || (halves === 'whenIdle' && (idleCoresNow() ?? 0) > 0);
-  if (wanted && joinFailures < JOIN_FAILURES_MAX && width * height >= HALVES_FROM_PIXELS && height >= 2) {
-    const cut = (height >>> 1) * width * 3;
-    const top = rgb.subarray(0, cut);
-    const [a, b] = await Promise.all([
-      sharp(top, { raw: { width, height: height >>> 1, channels: 3 } }).png(PNG_OPTIONS).toBuffer(),
-      sharp(rgb.subarray(cut), { raw: { width, height: height - (height >>> 1), channels: 3 } }).png(PNG_OPTIONS).toBuffer(),
-    ]);
-    const joined = joinPngHalves(a, b, top, width);
-    if (joined) {
-      joinFailures = 0;
-      return joined;
-    }
-    joinFailures++;
-  }
-  return sharp(rgb, { raw: { width, height, channels: 3 } }).png(PNG_OPTIONS).toBuffer();
 }
 
 /**

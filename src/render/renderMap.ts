@@ -1,7 +1,7 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { MapModel } from '../engine/map/index.js';
 import type { MapView } from '../engine/views/index.js';
-import { encodePng, type Halves } from './encodePng.js';
+import { encodePng } from './encodePng.js';
 import { readLayerFile, writeLayerFile } from './layerFile.js';
 import { ensureFonts } from './fonts.js';
 import { computeLayout } from './layout.js';
@@ -124,14 +124,14 @@ function scratchCanvas(width: number, height: number): Canvas {
   return canvas;
 }
 
-/** `renderMap` in this thread: draws with the cached static layer and encodes (`halves`: see encodePng). */
-export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions, how: { readonly halves?: Halves } = {}): Promise<Buffer> {
+/** `renderMap` in this thread: draws with the cached static layer and encodes. */
+export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
   const layer = staticLayerFor(map, options, view.kind);
   const canvas = scratchCanvas(layer.canvas.width, layer.canvas.height);
   drawSnapshot(canvas, layer, view, options);
   // Opaque: the static layer covers the whole picture with paper (buildStaticLayer), and
   // everything drawn over it composites source-over, so no pixel scan is needed.
-  return encodePng(canvas, { opaque: true, ...(how.halves ? { halves: how.halves } : {}) });
+  return encodePng(canvas, { opaque: true });
 }
 
 /** The snapshot before encoding, on a canvas of its own, drawn in this thread (tests and the benchmark read its pixels). */

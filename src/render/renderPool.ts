@@ -5,7 +5,6 @@ import type { MapData } from '../engine/map/index.js';
 import type { BattlefieldSketch, MapView } from '../engine/views/index.js';
 import { keepLibvipsLoaded } from './keepLibvipsLoaded.js';
 import { layerCacheDir, setLayerCacheDir } from './layerCacheDir.js';
-import type { Halves } from './encodePng.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
 import type { CacheStats, RenderReply, RenderRequest } from './renderProtocol.js';
 import { forgetPictures, pictureSoon, setRecentBudget, sharedPicture } from './sharedPictures.js';
@@ -50,8 +49,6 @@ interface Task {
   readonly reject: (err: Error) => void;
   /** Render threads that died holding this picture. */
   deaths: number;
-  /** Drawn ahead of its ask (drawEarly): nobody waits on it yet. */
-  readonly early: boolean;
 }
 
 interface Slot {
@@ -73,9 +70,6 @@ const PER_WORKER = 2;
 /** A render thread's memory at work (its heap, code, fonts, static layers, canvases): about 100 MB. */
 const THREAD_BYTES = 128 * 1024 * 1024;
 
-/** Whether a second core can compress a picture's other half (renderPool's `send`). */
-const MANY_CORES = availableParallelism() > 1;
-
 /** One thread per core, at most four, and no more than a quarter of the machine's memory allows. */
 function defaultThreads(): number {
   const limit = process.constrainedMemory() ?? 0;
@@ -96,24 +90,15 @@ let nextId = 1;
 let started = 0;
 /** Pictures drawn (or being drawn) since the process began: a drawing shared by several asks counts once, a retry after a thread died does not count again. */
 let drawings = 0;
-/**
- * Whether a lone map asked for may be compressed in two halves (encodePng.ts): when a core is idle,
- * always (tests), never. Never by default: in the render section at rest (alternated with the tree
- * before, load 0.3-1.2) the snapshot took 69.5 / 50.1 ms with halves against 48.1 / 45.3 without:
- * the join and the render thread's second wake-up cost more than the second core saved.
- */
-let halvesMode: Halves | 'never' = 'never';
 /** No idle worker is stopped before this instant (performance.now): a tick is due soon (holdRenderThreads). */
 let holdUntil = 0;
 
 /**
  * Sets the number of render threads (default: one per core, at most four, bounded by memory; 0
  * draws in this thread), how long an idle worker is kept (default 60 s) and the bytes of pictures
- * drawn lately kept for a repeated ask (default 2 MB; the newest is kept whatever its size), and
- * whether a lone map may be compressed in two halves (default 'never'; 'whenIdle': while a core is idle).
+ * drawn lately kept for a repeated ask (default 2 MB; the newest is kept whatever its size).
  */
-export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string; readonly recentBytes?: number; readonly halves?: Halves | 'never' }): void {
-  if (opts.halves !== undefined) halvesMode = opts.halves;
+export function configureRenderPool(opts: { readonly threads?: number; readonly idleMs?: number; readonly layerCacheDir?: string; readonly recentBytes?: number }): void {
   if (opts.recentBytes !== undefined) setRecentBudget(opts.recentBytes);
   // Static layers on disk (layerFile.ts), for this thread and every render thread started after.
   if (opts.layerCacheDir !== undefined) setLayerCacheDir(opts.layerCacheDir);
@@ -149,7 +134,7 @@ export function runPicture(job: PictureJob, here: () => Promise<Buffer>, how: { 
  */
 export function drawEarly(job: PictureJob, here: () => Promise<Buffer>): void {
   if (inThisThread || queue.length > 0 || sent.size > 0) return;
-  pictureSoon(sameJob(job), () => drawPicture(job, here, true));
+  pictureSoon(sameJob(job), () => drawPicture(job, here));
 }
 
 /**
@@ -161,11 +146,11 @@ function sameJob(job: PictureJob): string {
   return createHash('sha1').update(JSON.stringify(what)).digest('base64');
 }
 
-function drawPicture(job: PictureJob, here: () => Promise<Buffer>, early = false): Promise<Buffer> {
+function drawPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buffer> {
   drawings++;
   if (inThisThread) return here();
   return new Promise<Buffer>((resolve, reject) => {
-    queue.push({ job, here, resolve, reject, deaths: 0, early });
+    queue.push({ job, here, resolve, reject, deaths: 0 });
     dispatch();
   });
 }
@@ -254,14 +239,7 @@ function send(slot: Slot, task: Task): void {
   if (job.kind === 'map') {
     const first = !slot.known.has(job.key);
     slot.known.add(job.key);
-    // A map asked for (a `/map`, someone waits on it) that is the only picture in hand may be
-    // compressed in two halves at once on a machine of two cores or more, when a core is free as
-    // it is compressed. Among many (a busy minute) it is compressed whole: fewer CPU ms; and so is
-    // a map drawn early (a tick's: it is drawn while the transaction still works, and the halves'
-    // second pipeline cost resident memory: rss100Mb 202 against 190 MB with tick maps in halves,
-    // 5 alternated runs at load 11-15).
-    const halves = MANY_CORES && !task.early && sent.size === 0 && queue.length === 0 && halvesMode !== 'never' ? halvesMode : undefined;
-    request = { id, kind: 'map', key: job.key, view: job.view, options: job.options, ...(first ? { data: job.data() } : {}), ...(halves ? { halves } : {}) };
+    request = { id, kind: 'map', key: job.key, view: job.view, options: job.options, ...(first ? { data: job.data() } : {}) };
   } else {
     request = { id, kind: 'battlefield', sketch: job.sketch };
   }

@@ -2,7 +2,6 @@ import type { MapData } from '../engine/map/index.js';
 import type { BattlefieldSketch } from '../engine/views/index.js';
 import type { MapView } from '../engine/views/index.js';
 import type { RenderMapOptions } from './renderMapOptions.js';
-import type { Halves } from './encodePng.js';
 
 /** What the render pool (renderPool.ts) and its threads (renderWorker.ts) say to each other. */
 
@@ -14,9 +13,9 @@ export interface CacheStats {
   readonly threadExternalBytes?: number;
 }
 
-/** A job as a worker receives it. `id` 0 asks for no answer. `halves`: the map's two halves may be compressed at once (encodePng.ts), as no other picture is in hand. */
+/** A job as a worker receives it. `id` 0 asks for no answer. */
 export type RenderRequest =
-  | { readonly id: number; readonly kind: 'map'; readonly key: string; readonly data?: MapData; readonly view: MapView; readonly options: RenderMapOptions; readonly halves?: Halves }
+  | { readonly id: number; readonly kind: 'map'; readonly key: string; readonly data?: MapData; readonly view: MapView; readonly options: RenderMapOptions }
   | { readonly id: number; readonly kind: 'battlefield'; readonly sketch: BattlefieldSketch }
   | { readonly id: number; readonly kind: 'clear' }
   | { readonly id: number; readonly kind: 'stats' };

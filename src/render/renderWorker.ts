@@ -114,7 +114,7 @@ async function handle(req: RenderRequest): Promise<void> {
         port?.postMessage({ id: req.id, needMap: true } satisfies RenderReply);
         return;
       }
-      answerPicture(req.id, await renderMapHere(map, req.view, { ...req.options, cacheKey: req.key }, req.halves ? { halves: req.halves } : {}));
+      answerPicture(req.id, await renderMapHere(map, req.view, { ...req.options, cacheKey: req.key }));
       return;
     }
     case 'battlefield':

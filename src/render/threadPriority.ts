@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { availableParallelism, getPriority, setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
 /**
  * How much a render thread gives way to the bot's event loop when both want a core: 10 steps of
@@ -59,23 +59,4 @@ export function lowerEncoderThreads(niceness: number): number {
     }
   }
   return changed;
-}
-
-/**
- * How many cores have nothing to run at this instant, as Linux counts it: the cores less the tasks
- * runnable now (/proc/loadavg's fourth field, the caller among them; threads count one each).
- * Undefined where it cannot be read (not Linux). A few tens of microseconds.
- */
-export function idleCoresNow(cores = availableParallelism()): number | undefined {
-  try {
-    return idleCoresOf(readFileSync('/proc/loadavg', 'latin1'), cores);
-  } catch {
-    return undefined;
-  }
-}
-
-/** idleCoresNow from the text of /proc/loadavg ("0.52 0.58 0.59 3/412 12345"), or undefined if it does not read so. */
-export function idleCoresOf(loadavg: string, cores: number): number | undefined {
-  const m = /^\S+ \S+ \S+ (\d+)\/\d+ /.exec(loadavg);
-  return m ? Math.max(0, cores - Number(m[1])) : undefined;
 }

@@ -3,8 +3,7 @@ import { createCanvas, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeBands, idatData, layerBands } from '../../bench/bandedPng.js';
-import { adler32Combine } from '../../src/render/pngJoin.js';
+import { adler32Combine, encodeBands, idatData, layerBands } from '../../bench/bandedPng.js';
 
 /**
  * The banded PNG writer measured by `npm run bench -- --bands` (not the bot's encoder: it costs

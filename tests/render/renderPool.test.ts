@@ -22,15 +22,8 @@ async function pixels(png: Buffer): Promise<{ width: number; height: number; dat
 
 afterEach(async () => {
   await closeRenderPool();
-  configureRenderPool({ threads: 1, idleMs: 60_000, recentBytes: 2 * 1024 * 1024, halves: 'never' });
+  configureRenderPool({ threads: 1, idleMs: 60_000, recentBytes: 2 * 1024 * 1024 });
 });
-
-/** How many IDAT chunks a PNG has: sharp (libpng) writes its stream in several; two halves joined (src/render/pngJoin.ts) in one. */
-function idatChunks(png: Buffer): number {
-  let n = 0;
-  for (let o = 8; o + 12 <= png.length; o += 12 + png.readUInt32BE(o)) if (png.toString('latin1', o + 4, o + 8) === 'IDAT') n++;
-  return n;
-}
 
 describe('render threads', () => {
   it('GIVEN a map WHEN rendered THEN a worker drew it (this thread drew no static layer) AND its pixels equal a picture drawn here', async () => {
@@ -44,29 +37,6 @@ describe('render threads', () => {
     const [a, b] = await Promise.all([pixels(png), pixels(here)]);
     expect([a.width, a.height]).toEqual([b.width, b.height]);
     expect(a.data.equals(b.data)).toBe(true);
-  });
-
-  it('GIVEN a map asked alone (halves whatever the machine does) THEN it is compressed in two halves at once (one joined stream) AND GIVEN maps asked while another is in hand, or a map drawn early, THEN they are compressed whole; every one decodes to the pixels drawn here', async () => {
-    configureRenderPool({ halves: 'always' });
-    clearRenderCache();
-    const map = testMap();
-    const views = [publicMapView(testState()), commanderMapView(testState(), ['arn']), publicMapView(testState())];
-    const options = (k: number) => ({ title: { ...title, time: `Day ${k + 2}, morning` }, cacheKey: 'halves-test' });
-    const alone = await renderMap(map, views[0]!, options(0));
-    expect(idatChunks(alone)).toBe(1);
-    // One thread holds two pictures at once: the first sent finds none in hand, the next ones find one.
-    const together = await Promise.all(views.map((v, k) => renderMap(map, v, options(k + 1))));
-    expect(together.map(idatChunks).map((n) => n === 1)).toEqual([true, false, false]);
-    // Drawn early (a tick's map while its transaction works), alone: whole; its ask takes that drawing.
-    drawMapEarly(map, views[1]!, options(9));
-    expect(renderPoolState()).toMatchObject({ busy: 1, waiting: 0 });
-    const early = await renderMap(map, views[1]!, options(9));
-    expect(idatChunks(early)).toBeGreaterThan(1);
-    expect((await pixels(early)).data.equals((await pixels(await renderMapHere(map, views[1]!, options(9)))).data)).toBe(true);
-    for (const [k, png] of [alone, ...together].entries()) {
-      const here = await renderMapHere(map, k === 0 ? views[0]! : views[k - 1]!, options(k === 0 ? 0 : k));
-      expect((await pixels(png)).data.equals((await pixels(here)).data)).toBe(true);
-    }
   });
 
   it('GIVEN ten pictures asked at once WHEN they are drawn THEN each is right, the pool stays at its size and nothing is left waiting', async () => {

@@ -3,8 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { publicMapView } from '../../src/engine/views/mapView.js';
 import { renderMap } from '../../src/render/index.js';
 import { closeRenderPool, configureRenderPool, renderPoolState } from '../../src/render/renderPool.js';
-import fc from 'fast-check';
-import { idleCoresNow, idleCoresOf, RENDER_THREAD_NICENESS } from '../../src/render/threadPriority.js';
+import { RENDER_THREAD_NICENESS } from '../../src/render/threadPriority.js';
 import { testMap, testState } from './fixtures.js';
 
 /** Every thread of this process and its niceness (field 19 of /proc/self/task/TID/stat). */
@@ -50,21 +49,3 @@ describe.runIf(existsSync('/proc/thread-self'))('render threads give way to the 
     for (const [tid, n] of after) if (before.has(tid) && !encoders.includes(tid)) expect(n).toBe(main);
   });
 });
-
-describe('idle cores now (whether a lone map is compressed in two halves, encodePng.ts)', () => {
-  it('PROPERTY: from any /proc/loadavg text, the cores less the tasks runnable now, never below 0; anything else reads as unknown', () => {
-    const avg = fc.double({ min: 0, max: 500, noNaN: true }).map((x) => x.toFixed(2));
-    fc.assert(fc.property(avg, avg, avg, fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 1, max: 256 }), fc.integer({ min: 1, max: 4_000_000 }),
-      (a, b, c, runnable, total, cores, pid) => {
-        expect(idleCoresOf(`${a} ${b} ${c} ${runnable}/${total} ${pid}\n`, cores)).toBe(Math.max(0, cores - runnable));
-      }), { numRuns: 200 });
-    for (const bad of ['', 'garbage', '0.1 0.2 0.3 x/4 5', '0.1 0.2 3/412 5']) expect(idleCoresOf(bad, 2)).toBeUndefined();
-  });
-
-  it.runIf(existsSync('/proc/loadavg'))('GIVEN Linux WHEN asked THEN a count of cores from 0 to the machine\'s (this thread itself runs)', () => {
-    const idle = idleCoresNow(4);
-    expect(idle).toBeGreaterThanOrEqual(0);
-    expect(idle).toBeLessThanOrEqual(3);
-  });
-});
-
