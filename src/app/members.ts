@@ -12,6 +12,8 @@ interface CommandIndex {
   readonly armies: ReadonlyMap<string, readonly string[]>;
   /** Each user's display name as their first row in the list gives it. */
   readonly names: ReadonlyMap<string, string>;
+  /** The named co-referees (role 'referee'), in the members' order. */
+  readonly referees: readonly string[];
 }
 
 const indexes = new WeakMap<readonly Member[], CommandIndex>();
@@ -28,13 +30,15 @@ function commandIndex(members: readonly Member[]): CommandIndex {
     const commanders = new Map<string, string[]>();
     const armies = new Map<string, string[]>();
     const names = new Map<string, string>();
+    const referees: string[] = [];
     for (const m of members) {
       if (!names.has(m.userId)) names.set(m.userId, m.displayName);
+      if (m.role === 'referee') referees.push(m.userId);
       if (m.role !== 'commander') continue;
       add(commanders, m.armyId, m.userId);
       add(armies, m.userId, m.armyId);
     }
-    index = { commanders, armies, names };
+    index = { commanders, armies, names, referees };
     indexes.set(members, index);
   }
   return index;
@@ -48,6 +52,11 @@ export function commandersOf(tx: Pick<CampaignTx, 'members'>, armyId: string): s
 /** Armies the actor commands. */
 export function armiesOf(tx: Pick<CampaignTx, 'members'>, userId: string): string[] {
   return [...(commandIndex(tx.members).armies.get(userId) ?? [])];
+}
+
+/** The named co-referees of a member list (the owner is not among them: referees.ts's refereeIds adds it). */
+export function coRefereesOf(members: readonly Member[]): readonly string[] {
+  return commandIndex(members).referees;
 }
 
 /** The display name of a member (their first row's), or undefined when they are not a member. */

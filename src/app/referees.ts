@@ -1,18 +1,12 @@
 import type { CampaignMeta } from '../db/campaignRepo.js';
 import type { Member } from '../db/memberRepo.js';
 import type { CampaignSettings } from '../engine/state/index.js';
-
-/** The named co-referees of a member list, found once per list (a tick asks for each DM it addresses). */
-const coReferees = new WeakMap<readonly Member[], readonly string[]>();
+import { coRefereesOf } from './members.js';
 
 /** The users a campaign's referee messages go to: its owner and its named co-referees. */
 export function refereeIds(meta: Pick<CampaignMeta, 'ownerUserId'>, members: readonly Member[]): string[] {
-  let named = coReferees.get(members);
-  if (!named) {
-    named = members.filter((m) => m.role === 'referee').map((m) => m.userId);
-    coReferees.set(members, named);
-  }
-  return [...new Set([meta.ownerUserId, ...named])];
+  // The member list's index (members.ts), made once per list: a tick asks for each DM it addresses.
+  return [...new Set([meta.ownerUserId, ...coRefereesOf(members)])];
 }
 
 /**
