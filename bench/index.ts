@@ -66,8 +66,9 @@ import { benchWebIdleRss } from './web.js';
  *   of `npm start`'s flags: scripts/warmCodeCache.mjs).
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
- *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread
- *   stopped (as between ticks). Medians of 3 processes (one moves 10-20 MB from run to run;
+ *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread and
+ *   the WAL's checkpoint thread stopped (as a minute after the ticks; before 29 Nov 2026 the
+ *   checkpoint thread, which ends itself half a minute after the last write, was still counted). Medians of 3 processes (one moves 10-20 MB from run to run;
  *   bench/memory.ts), rss100MinMb and rss100MaxMb the lowest and highest, rss100Runs how many.
  *   `--memory` runs them alone (`--runs N`, default 5); `--memory --vs DIR` alternates them with
  *   another checkout's (built there first): rss100VsMb and rss100IdleVsMb are its medians.
@@ -314,7 +315,7 @@ function memoryFigures(runs: { readonly here: readonly MemoryRun[]; readonly vs?
   figures.rss100MaxMb = Math.max(...rss);
   figures.rss100Runs = rss.length;
   figure(`rss100Mb: 100 campaigns, each a tick drawing its map (right after; median of ${rss.length} processes, ${figures.rss100MinMb.toFixed(0)}-${figures.rss100MaxMb.toFixed(0)})`, `${figures.rss100Mb.toFixed(0)} MB`, '< 150 MB');
-  figure('rss100IdleMb: the same once the idle render thread stopped', `${figures.rss100IdleMb.toFixed(0)} MB`);
+  figure('rss100IdleMb: the same once the idle render and checkpoint threads stopped', `${figures.rss100IdleMb.toFixed(0)} MB`);
   if (!runs.vs) return;
   figures.rss100VsMb = median(runs.vs.map((r) => r.rssMb));
   figures.rss100IdleVsMb = median(runs.vs.map((r) => r.rssIdleMb));

@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
 import { URL } from 'node:url';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 
 const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -49,6 +49,11 @@ function rollup() {
   }
 }
 
+/** The main thread's V8 spaces that hold anything, each as [committed, used] MB (the new space is committed at twice its semi-space even when empty). */
+function spaces() {
+  return Object.fromEntries(getHeapSpaceStatistics().filter((sp) => sp.space_size > 0).map((sp) => [sp.space_name.replace(/_space$/, ''), [mb(sp.physical_space_size), mb(sp.space_used_size)]]));
+}
+
 /** Collects twice, waits a moment (native memory freed by finalizers), then reads. */
 export async function memoryReport() {
   globalThis.gc?.();
@@ -58,13 +63,15 @@ export async function memoryReport() {
   const h = getHeapStatistics();
   return {
     rssMb: mb(u.rss), heapTotalMb: mb(u.heapTotal), heapUsedMb: mb(u.heapUsed), externalMb: mb(u.external), arrayBuffersMb: mb(u.arrayBuffers),
-    v8MallocedMb: mb(h.malloced_memory), v8PeakMallocedMb: mb(h.peak_malloced_memory), rollup: rollup(), smaps: smapsByMapping(),
+    v8MallocedMb: mb(h.malloced_memory), v8PeakMallocedMb: mb(h.peak_malloced_memory), v8Spaces: spaces(), rollup: rollup(), smaps: smapsByMapping(),
   };
 }
 
 /**
  * Drops, in turn: the pictures drawn lately and the render threads' static layers; the in-memory
- * campaign state copies and statics; SQLite's page cache; the render threads. Reports after each.
+ * campaign state copies and statics; SQLite's page cache; the render threads; the WAL's checkpoint
+ * thread (src/db/walCheckpoints.ts: its own isolate and connection, running after a burst of
+ * writes until half a minute without any). Reports after each.
  */
 export async function dropEach(app, dist, report) {
   const pool = await import(new URL('render/renderPool.js', dist).href);
@@ -84,4 +91,8 @@ export async function dropEach(app, dist, report) {
   await pool.closeRenderPool();
   await new Promise((r) => setTimeout(r, 1500));
   await report('render thread stopped');
+  const checkpointThread = app.db.checkpoints?.threadRunning() ?? false;
+  app.db.checkpoints?.stop();
+  await new Promise((r) => setTimeout(r, 1500));
+  await report('checkpoint thread stopped', { checkpointThread });
 }

@@ -5,18 +5,25 @@
  * thread, encoded and delivered as a file). Resident memory of the whole process (every thread)
  * after a garbage collection, right after the last picture (rssMb) and once the idle render
  * thread has stopped, as it does a minute after its last picture (rssIdleMb; here the pool is
- * closed instead of waiting the minute: the thread ends the same way). The render thread's idle
+ * closed instead of waiting the minute: the thread ends the same way). By then the WAL's
+ * checkpoint thread (src/db/walCheckpoints.ts, started once the ticks' WAL passed 4 MB, ~9 MB: an
+ * isolate and a connection) has ended too: it ends itself about half a minute after the last
+ * write (IDLE_LOOKS x EVERY_MS there); so it is stopped here with the render pool (before 29 Nov
+ * 2026 it was not, and rssIdleMb counted a thread a bot idle for a minute no longer has: in one
+ * process left to idle for real, 161.8 MB 35 s after the ticks with the render thread still up
+ * and the checkpoint thread gone, 125.7 MB at 60 s with both gone). The render thread's idle
  * timer keeps its real length, so rssMb is never read after the thread stopped (on a loaded
- * machine a one-second timer did run out first). Prints one JSON line: { rssMb, rssIdleMb,
- * pictures, renderThreads }.
+ * machine a one-second timer did run out first); rssMb counts the checkpoint thread, which runs
+ * right after a burst of ticks. Prints one JSON line: { rssMb, rssIdleMb, pictures,
+ * renderThreads, checkpointThreads } (the last two: running when rssMb was read).
  *
  * `--breakdown` (diagnosis, run by hand; the figures above stay the last line) also prints, on
  * stderr, where the memory is: process.memoryUsage(), V8's heap, /proc/self/smaps grouped by
  * mapping (the node binary, each native library, anonymous memory), the caches' sizes, and what
  * resident memory each cache gives back when dropped in turn (recent pictures and the render
  * threads' static layers, the campaign state copies, SQLite's page cache, the render thread
- * itself). The drops come after rssMb is read but before rssIdleMb: in this mode rssIdleMb is
- * lower than the job's. `--no-tick` leaves the ticks out (100 campaigns that drew no map).
+ * itself, the WAL's checkpoint thread), with V8's spaces (committed and used). The drops come
+ * after rssMb is read but before rssIdleMb: in this mode rssIdleMb is lower than the job's. `--no-tick` leaves the ticks out (100 campaigns that drew no map).
  */
 import { mkdtempSync } from 'node:fs';
 import process from 'node:process';
@@ -60,16 +67,18 @@ await new Promise((r) => setTimeout(r, 100));
 const rssMb = process.memoryUsage().rss / 1024 / 1024;
 // The render thread is still up here (it stops after a minute idle): the figure counts it.
 const renderThreads = renderPoolState().workers;
+const checkpointThreads = app.db.checkpoints?.threadRunning() ? 1 : 0;
 if (renderThreads < 1 && !noTick) throw new Error('bench: the render thread stopped before rss100Mb was read');
 if (memoryReport) {
   const { dropEach } = await import('./memoryBreakdown.mjs');
   await report('after', { rssMb });
   await dropEach(app, dist, report);
 }
-// What the idle stop does, without waiting a minute: the thread ends and its memory goes back.
+// What the idle stops do, without waiting a minute: the threads end and their memory goes back.
 await closeRenderPool();
+app.db.checkpoints?.stop();
 await new Promise((r) => setTimeout(r, 1500));
 globalThis.gc?.();
 const rssIdleMb = process.memoryUsage().rss / 1024 / 1024;
 app.close();
-process.stdout.write(`${JSON.stringify({ rssMb, rssIdleMb, pictures, renderThreads })}\n`);
+process.stdout.write(`${JSON.stringify({ rssMb, rssIdleMb, pictures, renderThreads, checkpointThreads })}\n`);
