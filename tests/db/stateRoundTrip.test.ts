@@ -24,8 +24,31 @@ const scenario = { id: 'round-trip' } as unknown as ScenarioDoc;
 const NOW = '2026-11-27T07:00:00.000Z';
 
 let n = 0;
-/** Two states of one campaign: the first as created, the second after a use-case. */
-const pair = fc.tuple(campaignState(), campaignState());
+/**
+ * The records a use-case may leave untouched: its new state shares them with the old by reference,
+ * and the save passes a shared record over without comparing it (src/db/stateRepo.ts).
+ */
+const SHAREABLE = ['armies', 'sides', 'orders', 'contacts', 'couriers', 'weather', 'plans', 'knowledge', 'knowledge.armies', 'knowledge.reports'] as const;
+
+/** `b` with the records named in `shared` taken from `a` by reference, as a use-case's new state shares what it did not change. */
+function sharing(a: CampaignState, b: CampaignState, shared: readonly (typeof SHAREABLE)[number][]): CampaignState {
+  let out: CampaignState = b;
+  for (const f of shared) {
+    if (f === 'knowledge.armies') out = { ...out, knowledge: { ...out.knowledge, armies: a.knowledge.armies } };
+    else if (f === 'knowledge.reports') out = { ...out, knowledge: { ...out.knowledge, reports: a.knowledge.reports } };
+    else out = { ...out, [f]: a[f] };
+  }
+  return out;
+}
+
+/**
+ * Two states of one campaign: the first as created, the second after a use-case. The second is
+ * either generated on its own or shares some of the first's records by reference.
+ */
+const pair = fc.oneof(
+  fc.tuple(campaignState(), campaignState()),
+  fc.tuple(campaignState(), campaignState(), fc.subarray([...SHAREABLE], { minLength: 1 })).map(([a, b, shared]): [CampaignState, CampaignState] => [a, sharing(a, b, shared)]),
+);
 /** The pair under a campaign id not used yet in the database (shrinking replays a run); a campaign keeps its scenario. */
 const fresh = ([a, b]: [CampaignState, CampaignState]): [CampaignState, CampaignState] => {
   const id = `rt${++n}`;
