@@ -7,6 +7,7 @@ import { seededDice } from '../../src/console/seededDice.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { ConsoleSession } from '../../src/console/session.js';
 import { rawSqlite } from '../../src/db/client.js';
+import { startWalCheckpoints } from '../../src/db/walCheckpoints.js';
 
 /**
  * A console bot playing a campaign as fast as it can, to be killed (SIGKILL) at random moments by
@@ -34,6 +35,20 @@ function lastWritten(path: string): string | null {
 }
 const clock = new ManualClock(new Date(lastWritten(dbPath) ?? '2026-11-22T07:00:00Z'));
 const app = createApp({ databasePath: dbPath, clock, dice: seededDice(Number(seedText ?? 1)) });
+// The WAL's checkpoint thread (src/db/walCheckpoints.ts) started as soon as anything is written and
+// checkpointing every few milliseconds, so that kills land in its checkpoints too: with the bot's
+// settings it starts only past 4 MB of WAL, looked at once a second: it ran in 1 run of 11. Each run with the thread
+// running says so in LOG.checkpoints (crashRounds.ts counts them).
+if (app.db.dialect === 'sqlite') {
+  app.db.checkpoints?.stop();
+  const eager = startWalCheckpoints(app.db.sqlite, dbPath, { startBytes: 1, lookMs: 10, everyMs: 10, idleLooks: 3 });
+  const seen = setInterval(() => {
+    if (!eager.threadRunning()) return;
+    appendFileSync(`${logPath}.checkpoints`, 'x');
+    clearInterval(seen);
+  }, 5);
+  seen.unref();
+}
 const session = new ConsoleSession(app, {
   where: { guildId: 'crash', channelId: 'crash', baseDir: process.cwd() },
   outDir: tmpdir(),

@@ -28,6 +28,8 @@ export interface CrashFindings {
   /** Deliveries made, and how many of them repeated an id (the item in flight at a kill). */
   readonly deliveries: number;
   readonly repeats: number;
+  /** Runs of the bot in which the WAL's checkpoint thread ran (crashChild.ts starts it eagerly). */
+  readonly checkpointRuns: number;
 }
 
 const CHILD = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
@@ -178,7 +180,8 @@ export async function crashRounds(rounds: number, seed = 20261125): Promise<Cras
     const twice = unexplainedRepeats(delivered(log), kills);
     if (twice.length > 0) problems.push(`after the last run: outbox items ${twice.join(', ')} went out twice`);
     const all = delivered(log);
-    return { rounds, problems, packed, played: played.length, owed: owed.length, deliveries: all.length, repeats: all.length - new Set(all.map((d) => d.id)).size };
+    const checkpointRuns = existsSync(`${log}.checkpoints`) ? readFileSync(`${log}.checkpoints`, 'utf8').length : 0;
+    return { rounds, problems, packed, played: played.length, owed: owed.length, deliveries: all.length, repeats: all.length - new Set(all.map((d) => d.id)).size, checkpointRuns };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
