@@ -15,11 +15,15 @@ export const FAR_HEXES = ['1708', '1807', '1707', '1509'] as const;
 const battleId = (positions: 'public' | 'fog'): string =>
   newContactId({ settings: { ...DEFAULT_SETTINGS, positions }, nextId: 1, contacts: {}, clock: { day: 1, half: 0 } }, ['hadewych', 'grallune']).id;
 
-/** `manualDice`: commanders roll their contact dice by hand (the referee those of armies nobody commands). */
-export const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks', manualDice = false): Script => ({
+/** The tabletop profiles a campaign's battles may be fought on (`/campaign settings tactical:`): how the strategic state reads at the table. */
+export const TACTICALS = ['valormr', 'chapter002', 'warlord'] as const;
+export type Tactical = (typeof TACTICALS)[number];
+
+/** `manualDice`: commanders roll their contact dice by hand (the referee those of armies nobody commands). `tactical`: the table the battle is fought on. */
+export const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks', manualDice = false, tactical: Tactical = 'valormr'): Script => ({
   setup: [
     '@referee /campaign create scenario:valormr name:"Autumn War"',
-    `@referee /campaign settings profile:${profile} commander-books:true${manualDice ? ' manual-dice:contact' : ''}`,
+    `@referee /campaign settings profile:${profile} commander-books:true${manualDice ? ' manual-dice:contact' : ''}${tactical === 'valormr' ? '' : ` tactical:${tactical}`}`,
     '@referee /campaign assign army:hadewych user:alice',
     '@referee /campaign assign army:grallune user:bob',
     '@referee /campaign assign army:aeskrvald user:carol',
