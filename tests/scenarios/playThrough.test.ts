@@ -1,0 +1,123 @@
+/**
+ * What a play-through of the console found (session 19): answers a player or the referee read
+ * that were wrong or unclear. Each case is the exact input and what its answer must say.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { consoleHarness, type Harness } from './harness.js';
+import { contactHarness } from './contactSetup.js';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+const SETUP = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  '@referee /campaign assign army:hadewych user:alice',
+  '@referee /campaign start',
+].join('\n');
+
+const refusal = (o: { data?: unknown } | undefined): string | undefined => (o?.data as { error?: string } | undefined)?.error;
+
+describe('a cadence the settings schema refuses before the cron check', () => {
+  it.each(['banana', '0 8 * *', ''])('GIVEN /campaign settings cadence:"%s" THEN the refusal says what a cadence is, with an example, and nothing changes', async (cadence) => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run(`@referee /campaign settings cadence:"${cadence}"`);
+    expect(refusal(out)).toMatch(/^settings\./);
+    expect(out!.content).toContain('Nothing was changed');
+    expect(out!.content).toContain('cron');
+    expect(out!.content).toContain('cadence:"0 8,20 * * *"');
+    expect(out!.content).not.toContain('a valid value');
+    const [shown] = await h.run('@referee /campaign settings');
+    expect(shown!.content).toContain('cadence `0 8,20 * * *`');
+  });
+
+  it('GIVEN /campaign settings timezone:"" THEN the refusal names the IANA form with an example', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@referee /campaign settings timezone:""');
+    expect(refusal(out)).toMatch(/^settings\./);
+    expect(out!.content).toContain('timezone:Europe/Berlin');
+    expect(out!.content).not.toContain('a valid value');
+  });
+});
+
+describe('/dice verify before any period has ended', () => {
+  it('GIVEN no tick played WHEN a player asks /dice verify tick:999 THEN the refusal says none is revealed yet, never "the last one revealed is -1"', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@alice /dice verify tick:999');
+    expect(refusal(out)).toBe('dice.notRevealed');
+    expect(out!.content).not.toContain('-1');
+    expect(out!.content).toContain('No dice period has ended yet');
+  });
+
+  it('GIVEN one tick played WHEN /dice verify tick:999 THEN it still names the last period revealed', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('!tick');
+    const [out] = await h.run('@alice /dice verify tick:999');
+    expect(out!.content).toContain('The last one revealed is 0.');
+  });
+});
+
+describe('sentences that begin with a commander whose name begins in lower case', () => {
+  it('GIVEN the Prince of Aeskrvald (commander "the Prince of Aeskrvald") sails and marches THEN his tick report and the chronicle begin with a capital', async () => {
+    h = await consoleHarness({
+      seed: 3,
+      setup: [
+        '@referee /campaign create scenario:valormr name:"Autumn War"',
+        '@referee /campaign assign army:aeskrvald user:prince',
+        '@referee /campaign start',
+        '@referee /weather set fog:false wind:none',
+      ].join('\n'),
+    });
+    await h.run('@prince /embark army:aeskrvald vessels:"troopTransport=9,galley=1"', '@prince /sail army:aeskrvald to:0506');
+    await h.run('!tick');
+    const report = h.dms('prince').map((d) => d.content).join('\n');
+    expect(report).toContain("The Prince of Aeskrvald's fleet sailed from 2304");
+    expect(report).not.toMatch(/(^|│ )the Prince of Aeskrvald/m);
+  });
+
+  it('GIVEN the Prince marches on land THEN the channel chronicle line begins "The Prince of Aeskrvald marched"', async () => {
+    h = await consoleHarness({
+      setup: [
+        '@referee /campaign create scenario:valormr name:"Autumn War"',
+        '@referee /campaign assign army:aeskrvald user:prince',
+        '@referee /campaign start',
+      ].join('\n'),
+    });
+    await h.run('@prince /move army:aeskrvald to:2305', '!tick');
+    const chronicle = h.channel().map((o) => o.content).join('\n');
+    expect(chronicle).toContain('The Prince of Aeskrvald marched from 2304');
+    expect(chronicle).not.toMatch(/(^|│ |: )the Prince of Aeskrvald marched/m);
+  });
+});
+
+describe('a contact at sea, told to the referee', () => {
+  it('GIVEN a fleet of 9 troop transports and a galley sighting an army THEN the referee reads "9 troop transports", plural', async () => {
+    h = await consoleHarness({
+      seed: 42,
+      setup: [
+        '!now 2026-11-22T10:00Z',
+        '@referee /campaign create scenario:valormr name:"Sea War"',
+        '@referee /campaign assign army:aeskrvald user:prince',
+        '@referee /campaign assign army:lizardmen user:liz',
+        '@referee /campaign start',
+        '@referee /weather set fog:false wind:none',
+      ].join('\n'),
+    });
+    await h.run('@prince /embark vessels:"troopTransport=9,galley=1"', '@prince /sail to:0506', '@liz /move to:0506');
+    for (let i = 0; i < 8 && !h.dms('referee').some((d) => d.content.includes('Contact at sea')); i++) await h.run('!tick');
+    const told = h.dms('referee').map((d) => d.content).find((c) => c.includes('Contact at sea'));
+    expect(told).toBeDefined();
+    expect(told).toContain('9 troop transports');
+    expect(told).toContain('1 galley,');
+  });
+});
+
+describe('/intel while a contact is open and no estimate has come yet', () => {
+  it('GIVEN a contact before its contact phase WHEN /intel THEN the heading does not say "0 contacts" above the open contact', async () => {
+    h = await contactHarness();
+    await h.run('@referee /campaign start', '@alice /move army:hadewych to:1021', '!tick');
+    const [out] = await h.run('@alice /intel army:hadewych');
+    expect(out!.content).toContain('Open contacts');
+    expect(out!.content).not.toContain('(0 contacts');
+    expect(out!.content).toMatch(/\(1 contact, 1 open\)/);
+  });
+});
