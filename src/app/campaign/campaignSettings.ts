@@ -75,6 +75,8 @@ function accepted(setting: keyof CampaignSettings, current: CampaignSettings): s
   if (setting === 'quietHours') return 'a start and an end on the 24-hour clock of the campaign\'s timezone that leave some of the day free, e.g. `quiet-hours:22:00-07:00`, or `none`';
   if (setting === 'temperature') return `${TEMPERATURES.map((t) => `\`${t}\``).join(', ')} (the season's, as you judge it)`;
   if (setting === 'positions') return '`public` (every army\'s position is public) or `fog` (fog of war)';
+  if (setting === 'cadence') return 'a 5-field cron expression (minute hour day month weekday) in the campaign\'s timezone, e.g. `cadence:"0 8,20 * * *"` (08:00 and 20:00) or `cadence:"0 */3 * * *"` (every 3 hours)';
+  if (setting === 'timezone') return 'an IANA time zone name, e.g. `timezone:Europe/Berlin`, `timezone:America/New_York` or `timezone:UTC`';
   return 'a valid value';
 }
 
