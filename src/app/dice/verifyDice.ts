@@ -126,7 +126,7 @@ function periodToCheck(tx: CampaignTx, tick: number | undefined): { period: numb
   const twoStreams = hasSecretStream(tx.state.rng, period);
   const inPlayForReferee = tx.isReferee && period === current && twoStreams;
   if (period >= current && !inPlayForReferee) {
-    throw new UserError('dice.notRevealed', `Dice period ${period} ${period === current ? 'is in play now' : 'has not begun'}: its public seed is revealed when it ends (with the next tick's chronicle). The last one revealed is ${current - 1}.`);
+    throw new UserError('dice.notRevealed', `Dice period ${period} ${period === current ? 'is in play now' : 'has not begun'}: its public seed is revealed when it ends (with the next tick's chronicle). ${current > 0 ? `The last one revealed is ${current - 1}.` : 'No dice period has ended yet: the first is revealed with the first tick\'s chronicle.'}`);
   }
   return { period, twoStreams };
 }
