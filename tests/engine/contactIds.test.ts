@@ -46,7 +46,7 @@ describe('001 Fight on the Morrow: a contact that stands over several half perio
     expect(second.events.find((e) => e.type === 'contactMade')?.data).toMatchObject({ contactId: 'c1', standing: 'same' });
     const third = play(second.state);
     expect(third.events.find((e) => e.type === 'contactDeferred')?.data).toMatchObject({ again: true });
-    expect(third.events.find((e) => e.type === 'contactMade')?.text).toBe('hadewych and ingegerd still face each other near 0303.');
+    expect(third.events.find((e) => e.type === 'contactMade')?.text).toBe('Hadewych and ingegerd still face each other near 0303.');
   });
 
   it('GIVEN a standing contact whose next round is pressed THEN its earlier round is a previous contact (+1)', () => {

@@ -1,4 +1,5 @@
 import type { Army } from '../forces/index.js';
+import { capital } from './words.js';
 
 /**
  * What the engine reports. Every event names its audience: public (the campaign channel and
@@ -67,9 +68,13 @@ export function namesOf(armies: Readonly<Record<string, Army>>): Names {
   };
 }
 
-/** Puts facts in words with their module's describer. */
+/**
+ * Puts facts in words with their module's describer. Each is a sentence of its own, begun with a
+ * capital: a describer may open with a name that is written in lower case where it stands inside
+ * a sentence (the commander "the Prince of Aeskrvald").
+ */
 export function tell<F extends Fact>(facts: readonly F[], describe: (fact: F, names: Names) => string, names: Names): Told<F>[] {
-  return facts.map((f) => ({ ...f, text: describe(f, names) }));
+  return facts.map((f) => ({ ...f, text: capital(describe(f, names)) }));
 }
 
 /** Narrows a fact (of a type told to several audiences) to the one for this audience. */
