@@ -122,6 +122,6 @@ describe('describeWater: fleets', () => {
     expect(say({ type: 'fleetSighted', audience: PUBLIC, data: { armyIds: ['aeskrvald', 'orc'], hexes: ['2303', '2203'], otherAfloat: false } }))
       .toBe("Prince Aeskr's fleet at 2303 and Grish at 2203 are in sight of each other. There is no fighting at sea: the referee decides what happens.");
     expect(say({ type: 'fleetSighted', audience: REFEREE, data: { armyIds: ['aeskrvald', 'noerdenheim'], hexes: ['2303', '2202'], vessels: { troopTransport: 9, galley: 1 } } }))
-      .toBe('Contact at sea: Aeskrvald (1 galley, 9 troop transport) at 2303 and Noerdenheim at 2202. Decide its outcome (e.g. with /army edit).');
+      .toBe('Contact at sea: Aeskrvald (1 galley, 9 troop transports) at 2303 and Noerdenheim at 2202. Decide its outcome (e.g. with /army edit).');
   });
 });

@@ -83,9 +83,9 @@ function fleetNote(n: FleetNote, names: Names): string {
   }
 }
 
-/** "3 longship, 1 galley": the kinds of a fleet, for the referee. */
+/** "3 longships, 1 galley": the kinds of a fleet, for the referee. */
 function fleetKinds(v: VesselCounts): string {
-  return kindsOf(v).map((k) => `${v[k]} ${VESSELS[k].name}`).join(', ');
+  return kindsOf(v).map((k) => `${v[k]} ${VESSELS[k].name}${v[k] === 1 ? '' : 's'}`).join(', ');
 }
 
 function describeCourier(f: CourierFact, names: Names): string {
