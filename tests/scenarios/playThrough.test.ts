@@ -57,11 +57,12 @@ describe('/dice verify before any period has ended', () => {
 });
 
 describe('sentences that begin with a commander whose name begins in lower case', () => {
-  it('GIVEN the Prince of Aeskrvald (commander "the Prince of Aeskrvald") sails and marches THEN his tick report and the chronicle begin with a capital', async () => {
+  it.each(['public', 'fog'])('GIVEN positions %s and the Prince of Aeskrvald (commander "the Prince of Aeskrvald") sails THEN the sentence saying so begins with a capital', async (positions) => {
     h = await consoleHarness({
       seed: 3,
       setup: [
         '@referee /campaign create scenario:valormr name:"Autumn War"',
+        `@referee /campaign settings positions:${positions}`,
         '@referee /campaign assign army:aeskrvald user:prince',
         '@referee /campaign start',
         '@referee /weather set fog:false wind:none',
@@ -69,7 +70,8 @@ describe('sentences that begin with a commander whose name begins in lower case'
     });
     await h.run('@prince /embark army:aeskrvald vessels:"troopTransport=9,galley=1"', '@prince /sail army:aeskrvald to:0506');
     await h.run('!tick');
-    const report = h.dms('prince').map((d) => d.content).join('\n');
+    // The sentence goes to the channel's chronicle (positions public) and to the prince's tick report under fog.
+    const report = [...h.channel(), ...h.dms('prince')].map((d) => d.content).join('\n');
     expect(report).toContain("The Prince of Aeskrvald's fleet sailed from 2304");
     expect(report).not.toMatch(/(^|│ )the Prince of Aeskrvald/m);
   });

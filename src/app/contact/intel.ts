@@ -33,7 +33,9 @@ export async function intel(app: App, actor: Actor, input: { army?: string | und
     const colour = sideColour(tx.state, army.id);
     const card: Card = { title: `Intelligence of ${army.name}`, ...(colour ? { colour } : {}), ...(fields.length === 0 ? { description: 'No contact yet.' } : {}), fields };
     const sketches = open.filter((c) => (c.data.terrain ?? []).length > 0).map((c) => ({ contactId: c.id, sketch: battlefieldSketchOf(tx.state, c, army.id) }));
-    const message = withCards(ephemeral(`Intelligence of **${army.name}** (${intel.length} contact${intel.length === 1 ? '' : 's'}${kept.length > 0 ? `, ${kept.length} message${kept.length === 1 ? '' : 's'} that could not reach you by DM` : ''}).`, { armyId: army.id, intel, open: open.map((c) => c.id), kept: kept.length }), [card]);
+    // The heading counts every contact the card shows: those with an estimate, and the open ones still before their contact phase.
+    const shown = new Set([...intel.map((e) => e.contactId), ...open.map((c) => c.id)]).size;
+    const message = withCards(ephemeral(`Intelligence of **${army.name}** (${shown} contact${shown === 1 ? '' : 's'}${open.length > 0 ? `, ${open.length} open` : ''}${kept.length > 0 ? `, ${kept.length} message${kept.length === 1 ? '' : 's'} that could not reach you by DM` : ''}).`, { armyId: army.id, intel, open: open.map((c) => c.id), kept: kept.length }), [card]);
     return { readMessages: kept.map((m) => m.id), result: { message, sketches } };
   });
   // Rendering is asynchronous: after the (read-only) transaction.
