@@ -123,3 +123,29 @@ describe('/intel while a contact is open and no estimate has come yet', () => {
     expect(out!.content).toMatch(/\(1 contact, 1 open\)/);
   });
 });
+
+describe('/move refusals that say what is wrong', () => {
+  it('GIVEN a destination at sea (to:0101) THEN the refusal says it is water and how an army goes by sea', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@alice /move army:hadewych to:0101');
+    expect(refusal(out)).toBe('move.noPath');
+    expect(out!.content).toContain('0101 is water');
+    expect(out!.content).toContain('/embark');
+  });
+
+  it('GIVEN a path naming a hex twice in a row (path:"0817 0817") THEN the refusal says so, not "0817 is not next to 0817"', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@alice /move army:hadewych path:"0817 0817"');
+    expect(refusal(out)).toBe('move.notAdjacent');
+    expect(out!.content).not.toContain('0817 is not next to 0817');
+    expect(out!.content).toContain('0817 is named twice in a row');
+  });
+
+  it('GIVEN a path that begins with the army\'s own hex (path:"0816 0817") THEN the refusal says to begin with the first hex to enter', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@alice /move army:hadewych path:"0816 0817"');
+    expect(refusal(out)).toBe('move.notAdjacent');
+    expect(out!.content).not.toContain('0816 is not next to 0816');
+    expect(out!.content).toContain('begin the path with the first hex to enter');
+  });
+});
