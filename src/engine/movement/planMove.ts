@@ -1,6 +1,6 @@
 import { isHostile, type Army } from '../forces/index.js';
 import { hexEquals, type Hex, hexKey } from '../hex/index.js';
-import type { MapModel } from '../map/index.js';
+import { isWater, type MapModel } from '../map/index.js';
 import { movementProfile, type MovementProfile } from '../profiles/index.js';
 import { fail, ok, type Result, type Violation } from '../result.js';
 import type { CampaignState, MoveOrder, WeatherEffects } from '../state/index.js';
@@ -128,7 +128,8 @@ function choosePath(ground: Ground, army: Army, request: MoveRequest, opts: Move
   if (found) return ok(found.path);
   const unformed = !opts.unformed && route({ ...opts, unformed: true });
   const night = opts.night && army.sight === 'light' && route({ ...opts, night: false, period: 'day' });
-  const hint = unformed ? ' A route exists unformed: add unformed:true (stragglers, a day to reform).' : night ? ' A route exists by day: use period:day.' : '';
+  const water = isWater(map.terrainAt(to)) ? ` ${map.format(to)} is water: an army marches on land; to go by sea or river, \`/embark\` at a port (or a beach or river for its vessels), then \`/sail\`.` : '';
+  const hint = unformed ? ' A route exists unformed: add unformed:true (stragglers, a day to reform).' : night ? ' A route exists by day: use period:day.' : water;
   return fail('move.noPath', `No legal route for ${army.name} from ${map.format(army.hex)} to ${map.format(to)}.${hint}`, { to: map.format(to) });
 }
 
