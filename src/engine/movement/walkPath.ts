@@ -1,5 +1,5 @@
 import type { Army } from '../forces/index.js';
-import { type Hex, directionTo } from '../hex/index.js';
+import { type Hex, directionTo, hexEquals } from '../hex/index.js';
 import { arrivalBank, bankOfEdge, crossingNeeded, type Bank, type MapModel } from '../map/index.js';
 import type { MovementProfile } from '../profiles/index.js';
 import type { Violation } from '../result.js';
@@ -64,7 +64,12 @@ export function* walkSteps(input: WalkInput): Generator<WalkedStep, Walk['stop']
   let bank = input.fromBank;
   for (const [i, to] of input.path.entries()) {
     if (directionTo(cur, to) === undefined) {
-      return { index: i, violation: { code: 'move.notAdjacent', message: `${map.format(to)} is not next to ${map.format(cur)}: give every hex of the path in order.`, details: { hex: map.format(to) } } };
+      const message = !hexEquals(to, cur)
+        ? `${map.format(to)} is not next to ${map.format(cur)}: give every hex of the path in order.`
+        : i === 0
+          ? `${map.format(to)} is where the army stands: begin the path with the first hex to enter, then every hex after it in order.`
+          : `${map.format(to)} is named twice in a row: give every hex of the path once, in order.`;
+      return { index: i, violation: { code: 'move.notAdjacent', message, details: { hex: map.format(to) } } };
     }
     if (!flying && crossingNeeded(map, cur, bank, to)) {
       const to2 = otherBank(bank);
