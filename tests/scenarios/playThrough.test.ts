@@ -149,3 +149,26 @@ describe('/move refusals that say what is wrong', () => {
     expect(out!.content).toContain('begin the path with the first hex to enter');
   });
 });
+
+describe('a disengagement that costs one figure', () => {
+  it('GIVEN Hadewych evades Grallune and loses 1 figure THEN the report says "(1 figure)", not "(1 figures)"', async () => {
+    h = await consoleHarness({
+      seed: 42,
+      setup: [
+        '!now 2026-11-22T10:00Z',
+        '@referee /campaign create scenario:valormr name:"ACKS War"',
+        '@referee /campaign settings profile:acks tactical:warlord',
+        '@referee /campaign assign army:hadewych user:alice',
+        '@referee /campaign assign army:grallune user:bob',
+        '@referee /army edit army:hadewych hex:1122',
+        '@referee /army edit army:grallune hex:1120',
+        '@referee /campaign start',
+      ].join('\n'),
+    });
+    await h.run('@alice /move to:1121', '@bob /rest', '!tick', '@alice /engage', '@bob /engage', '@alice /evade', '@bob /engage');
+    const report = h.dms('alice').map((d) => d.content).find((c) => c.includes('evaded: die'));
+    expect(report).toBeDefined();
+    expect(report).toMatch(/Losses \d+% of First Regiment \(1 figure\)/);
+    expect(report).not.toContain('(1 figures)');
+  });
+});
