@@ -155,7 +155,7 @@ function disengagementRolled(f: Of<'disengagementRolled'>, names: Names): string
   const mods = o.modifiers.map(disengageModifier).join('');
   const displaced = f.data.displacedTo ? `, displaced to ${f.data.displacedTo}` : '';
   const reinforced = o.reinforcedBy ? `, displacement prevented by ${names.army(o.reinforcedBy)}` : '';
-  return `${names.army(o.armyId)} ${OPERATION_DONE[o.operation]}: die ${o.die}${mods} = ${o.modified}; ${lines.join('; ')}. Losses ${o.percent}% of ${f.data.regimentName ?? 'the assault regiment'} (${o.figuresLost} figures)${o.destroyed ? ', regiment destroyed' : ''}${displaced}${reinforced}.`;
+  return `${names.army(o.armyId)} ${OPERATION_DONE[o.operation]}: die ${o.die}${mods} = ${o.modified}; ${lines.join('; ')}. Losses ${o.percent}% of ${f.data.regimentName ?? 'the assault regiment'} (${o.figuresLost} figure${o.figuresLost === 1 ? '' : 's'})${o.destroyed ? ', regiment destroyed' : ''}${displaced}${reinforced}.`;
 }
 
 function battleFought(f: Of<'battleFought'>, names: Names): string {

@@ -131,6 +131,6 @@ export function describeWeatherFact(f: WeatherFact, names: Names): string {
         : `${formatGameTime(d.time)}: the drought weighs on ${names.army(d.armyId)}, but it loses no figures this week.`;
     }
     case 'droughtCasualtiesSummary':
-      return `${formatGameTime(f.data.time)}: drought losses: ${f.data.losses.map((l) => `${names.army(l.armyId)} ${l.percent} % (${l.figuresLost} figures)`).join('; ')}.`;
+      return `${formatGameTime(f.data.time)}: drought losses: ${f.data.losses.map((l) => `${names.army(l.armyId)} ${l.percent} % (${l.figuresLost} figure${l.figuresLost === 1 ? '' : 's'})`).join('; ')}.`;
   }
 }
