@@ -22,7 +22,7 @@ async function pixels(png: Buffer): Promise<{ width: number; height: number; dat
 
 afterEach(async () => {
   await closeRenderPool();
-  configureRenderPool({ threads: 1, idleMs: 60_000, recentBytes: 2 * 1024 * 1024 });
+  configureRenderPool({ threads: 1, perThread: 1, idleMs: 60_000, recentBytes: 2 * 1024 * 1024 });
 });
 
 describe('render threads', () => {
@@ -207,7 +207,7 @@ describe('render threads', () => {
     expect([await drawnIfAsked('A'), await drawnIfAsked('A'), await drawnIfAsked('D')]).toEqual([true, false, true]);
   });
 
-  it('GIVEN a pool of two threads WHEN pictures come one at a time THEN one thread draws them; WHEN several wait THEN the second thread starts and both draw', async () => {
+  it('GIVEN a pool of two threads WHEN pictures come one at a time THEN one thread draws them; WHEN several wait THEN the second thread starts and both draw, each holding one picture at a time (the others wait in the pool)', async () => {
     configureRenderPool({ threads: 2 });
     clearRenderCache();
     const map = testMap();
@@ -215,11 +215,26 @@ describe('render threads', () => {
     for (let k = 0; k < 3; k++) await renderMap(map, view, { title: { ...title, time: `one at a time ${k}` }, cacheKey: 'two' });
     expect(renderPoolState().workers).toBe(1);
     const burst = Array.from({ length: 6 }, (_, k) => renderMap(map, view, { title: { ...title, time: `burst ${k}` }, cacheKey: 'two' }));
-    expect(renderPoolState()).toMatchObject({ workers: 2, busy: 4, waiting: 2 });
+    expect(renderPoolState()).toMatchObject({ workers: 2, busy: 2, waiting: 4 });
+    // Every answer hands the thread the next waiting picture, never a second one.
+    const held: number[] = [];
+    for (const p of burst) void p.then(() => held.push(renderPoolState().busy));
     const pngs = await Promise.all(burst);
+    expect(held).toHaveLength(6);
+    expect(Math.max(...held)).toBeLessThanOrEqual(2);
     const here = await Promise.all([0, 5].map((k) => renderMapHere(map, view, { title: { ...title, time: `burst ${k}` }, cacheKey: 'two' })));
     expect((await pixels(pngs[0] as Buffer)).data.equals((await pixels(here[0] as Buffer)).data)).toBe(true);
     expect((await pixels(pngs[5] as Buffer)).data.equals((await pixels(here[1] as Buffer)).data)).toBe(true);
+  });
+
+  it('GIVEN two pictures in hand allowed per thread (configureRenderPool perThread) WHEN six wait THEN each of the two threads holds two and the rest wait', async () => {
+    configureRenderPool({ threads: 2, perThread: 2 });
+    const map = testMap();
+    const view = publicMapView(testState());
+    const burst = Array.from({ length: 6 }, (_, k) => renderMap(map, view, { title: { ...title, time: `two in hand ${k}` }, cacheKey: 'two-in-hand' }));
+    expect(renderPoolState()).toMatchObject({ workers: 2, busy: 4, waiting: 2 });
+    await Promise.all(burst);
+    expect(renderPoolState()).toMatchObject({ busy: 0, waiting: 0 });
   });
 
   it('GIVEN an idle pool WHEN a map is drawn early THEN a thread draws it at once; WHEN it is asked THEN the ask takes that drawing (no second one), even after other pictures pushed everything out of the recent ones', async () => {
