@@ -19,6 +19,9 @@ import { figure, line, stats } from './stats.js';
  *   `/army status` is run as an interaction would be (command executed, reply built), timed from
  *   when it was due to start (so time spent waiting for a blocked event loop counts);
  * - scaleRssMb: the highest resident memory of the process seen (every thread);
+ * - scalePicturesAhead: the most messages at once drawing their maps or holding them drawn while
+ *   they wait for a lane and the rate (the delivery's picturesAhead bounds it; each map's bytes,
+ *   about 1.3 MB, are held meanwhile);
  * - scaleTicksMs: playing every due tick (runDueTicks); scaleLimited: requests the fake Discord
  *   answered 429; scaleRenderThreads: the most render threads running at once;
  * - scaleHeapMb / scaleHeapUsedMb: the main thread's V8 heap at its highest, reserved and in use
@@ -45,6 +48,8 @@ export interface ScaleFigures {
   readonly scaleGapsOver100: number;
   readonly scaleAnswerP99Ms: number;
   readonly scaleRssMb: number;
+  /** The most messages at once drawing their maps or holding them drawn, ahead of their lane (undefined from a tree without the bound). */
+  readonly scalePicturesAhead?: number;
   readonly scaleTicksMs: number;
   readonly scaleLimited: number;
   readonly scaleRenderThreads: number;
@@ -85,7 +90,8 @@ interface BusyRaw {
   readonly walPeakMb: number;
   readonly answers: readonly number[];
   readonly peakRssMb: number;
-  readonly atPeak: { readonly heapMb?: number; readonly externalMb?: number; readonly atMs?: number; readonly workers?: number };
+  readonly atPeak: { readonly heapMb?: number; readonly externalMb?: number; readonly atMs?: number; readonly workers?: number; readonly picturesAhead?: number };
+  readonly picturesAheadPeak?: number;
   readonly heapTotalPeakMb: number;
   readonly heapUsedPeakMb: number;
   readonly renderThreads: number;
@@ -128,13 +134,14 @@ async function busyMinute(dir: string, opts: BusyOptions): Promise<Omit<ScaleFig
   const own = r.gaps50.map((g) => g.gapMs - g.waitMs);
   if (worst.length > 0) line(`    ${r.gaps50.length} gaps over 50 ms; the longest (at: length = main thread's CPU + wait for a core + blocked): ${worst.map((g) => `${g.atMs}: ${g.gapMs} = ${g.cpuMs} + ${g.waitMs} + ${Math.max(0, g.gapMs - g.cpuMs - g.waitMs)}`).join(', ')}`);
   figure(`  scaleAnswerP99Ms: interaction answers while it ran (n=${a.n})`, `${a.p99.toFixed(0)} ms`, `< 300 ms (median ${a.median.toFixed(1)} ms, max ${a.max.toFixed(0)} ms)`);
-  figure('  scaleRssMb: highest resident memory seen', `${r.peakRssMb.toFixed(0)} MB`, `< 400 MB (then: main heap ${r.atPeak.heapMb ?? '?'} MB in use, buffers ${r.atPeak.externalMb ?? '?'} MB, ${r.atPeak.workers ?? '?'} render threads)`);
+  figure('  scaleRssMb: highest resident memory seen', `${r.peakRssMb.toFixed(0)} MB`, `< 400 MB (then: main heap ${r.atPeak.heapMb ?? '?'} MB in use, buffers ${r.atPeak.externalMb ?? '?'} MB, ${r.atPeak.workers ?? '?'} render threads, ${r.atPeak.picturesAhead ?? '?'} maps drawing or drawn ahead of their lane)`);
+  if (r.picturesAheadPeak !== undefined) figure('  scalePicturesAhead: maps drawing or drawn ahead of their lane at most', `${r.picturesAheadPeak}`);
   figure('  scaleHeapMb: the main thread\'s V8 heap at its highest', `${r.heapTotalPeakMb.toFixed(0)} MB`, `(in use at most ${r.heapUsedPeakMb.toFixed(0)} MB)`);
   figure('  scaleGapLessWaitMs: the longest gap less its wait for a core', `${Math.max(0, ...own).toFixed(0)} ms`, `(${own.filter((g) => g > 100).length} over 100 ms)`);
   figure('  scaleWalMb: the database\'s WAL file at its largest', `${r.walPeakMb.toFixed(0)} MB`);
   return {
     scaleCampaigns: r.campaigns, scaleMessages: r.messages, scaleTotalMs: r.totalMs, scaleFloorMs: floorMs, scaleVsFloor: r.totalMs / floorMs, scaleLoopGapMs: r.worstGap,
-    scaleGapsOver100: r.gaps.length, scaleAnswerP99Ms: a.p99, scaleRssMb: r.peakRssMb, scaleTicksMs: r.ticksMs, scaleLimited: r.limited, scaleRenderThreads: r.renderThreads,
+    scaleGapsOver100: r.gaps.length, scaleAnswerP99Ms: a.p99, scaleRssMb: r.peakRssMb, ...(r.picturesAheadPeak === undefined ? {} : { scalePicturesAhead: r.picturesAheadPeak }), scaleTicksMs: r.ticksMs, scaleLimited: r.limited, scaleRenderThreads: r.renderThreads,
     scaleHeapMb: r.heapTotalPeakMb, scaleHeapUsedMb: r.heapUsedPeakMb, scaleCpuMs: r.cpuMs, scaleWalMb: r.walPeakMb, scaleGapsOver50: r.gaps50.length,
     scaleGapLessWaitMs: Math.max(0, ...own), scaleGapsLessWaitOver100: own.filter((g) => g > 100).length,
   };

@@ -17,7 +17,7 @@
  * is set to a minute before the due minute and the render threads pre-warmed as the scheduler's
  * minute check does then (prewarmDue), then to the due minute, and the scheduler's run is called as
  * the cron trigger calls it (ended pauses, due ticks, reminders), while a delivery pool like the Discord transport's (16 lanes, 50
- * starts a second, maps drawn ahead without holding a lane, polled every 500 ms) hands every
+ * starts a second, maps drawn ahead without holding a lane, at most PICTURES_AHEAD drawing or drawn at once, polled every 500 ms) hands every
  * message to a fake Discord that enforces the global limit of 50 requests a second itself (a
  * request over it is answered 429 with its retry-after) and answers each accepted one after 20 ms.
  * Measured until every tick is played and the outbox is empty: the total, the event loop's gaps
@@ -49,7 +49,7 @@ const load = (path) => import(new URL(path, dist).href);
 const { findCommand } = await load('commands/index.js');
 const { createApp } = await load('src/app/createApp.js');
 const { seededDice } = await load('src/console/seededDice.js');
-const { DeliveryLanes, DRAW_AHEAD } = await load('src/app/outbox.js');
+const { DeliveryLanes, DRAW_AHEAD, PICTURES_AHEAD } = await load('src/app/outbox.js');
 const { ManualClock } = await load('src/app/ports.js');
 const { prewarmDue, resumeEndedPauses, runDueTicks, sendReminders } = await load('src/app/scheduler/index.js');
 const { readCampaign } = await load('src/app/unitOfWork.js');
@@ -200,7 +200,7 @@ async function busy() {
   const channels = ids.map((id) => db.prepare('select channel_id as c, owner_user_id as u from campaigns where id = ?').get(id));
 
   const discord = fakeDiscord();
-  const lanes = new DeliveryLanes(app, discord.deliver, { lanes: 16, perSecond: 50, drawAhead: DRAW_AHEAD });
+  const lanes = new DeliveryLanes(app, discord.deliver, { lanes: 16, perSecond: 50, drawAhead: DRAW_AHEAD, picturesAhead: PICTURES_AHEAD });
   const poll = setInterval(() => lanes.fill(), 500);
 
   // The event loop: every gap between the ticks of a 5 ms timer.
@@ -274,7 +274,7 @@ async function busy() {
     heapUsedPeak = Math.max(heapUsedPeak, m.heapUsed);
     if (m.rss / 1024 / 1024 > peak) {
       peak = m.rss / 1024 / 1024;
-      atPeak = { heapMb: Math.round(m.heapUsed / 1048576), externalMb: Math.round(m.external / 1048576), atMs: Math.round(performance.now() - t0), workers: renderPoolState().workers };
+      atPeak = { heapMb: Math.round(m.heapUsed / 1048576), externalMb: Math.round(m.external / 1048576), atMs: Math.round(performance.now() - t0), workers: renderPoolState().workers, picturesAhead: lanes.pictures.now };
     }
     threadsSeen = Math.max(threadsSeen, renderPoolState().workers);
   }, 250);
@@ -307,7 +307,7 @@ async function busy() {
   await closeRenderPool();
   return {
     campaigns: ids.length, played: playedCount, messages: discord.counts.accepted, limited: discord.counts.limited, pictures, totalMs, cpuMs: (cpu.user + cpu.system) / 1000, ticksMs, worstGap, gaps: gaps.map(fromDue), gaps50: gaps50.map(fromDue), t0Perf: t0, t0Epoch: performance.timeOrigin + t0, walPeakMb: walPeak / 1048576,
-    answers, peakRssMb: peak, atPeak, heapTotalPeakMb: heapTotalPeak / 1048576, heapUsedPeakMb: heapUsedPeak / 1048576, renderThreads: threadsSeen, ordered: templates.map((t) => `${t.ordered}/${t.armies}`),
+    answers, peakRssMb: peak, atPeak, picturesAheadPeak: lanes.pictures.peak, heapTotalPeakMb: heapTotalPeak / 1048576, heapUsedPeakMb: heapUsedPeak / 1048576, renderThreads: threadsSeen, ordered: templates.map((t) => `${t.ordered}/${t.armies}`),
   };
 }
 

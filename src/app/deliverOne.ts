@@ -40,8 +40,15 @@ async function settleSent(app: App, row: OutboxRow, owner: string, now: string):
   }
 }
 
-/** `beforeSend`, when given, is awaited between drawing the pictures and sending (the lane and the rate are taken there). */
-export async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: Deliver, signal: AbortSignal, beforeSend?: () => Promise<void>): Promise<boolean> {
+/** What the pool awaits around drawing a message's pictures (DeliveryLanes). */
+export interface DeliveryHooks {
+  /** Awaited before the pictures are drawn (the pool bounds the pictures drawn ahead of their lane there). */
+  readonly beforeDraw?: () => Promise<void>;
+  /** Awaited between drawing the pictures and sending (the lane and the rate are taken there). */
+  readonly beforeSend?: () => Promise<void>;
+}
+
+export async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: Deliver, signal: AbortSignal, hooks: DeliveryHooks = {}): Promise<boolean> {
   let result: DeliveryResult;
   let reason = '';
   let undrawable = false;
@@ -55,8 +62,9 @@ export async function deliverOne(app: App, row: OutboxRow, owner: string, delive
   const abort = (): void => own.abort();
   signal.addEventListener('abort', abort, { once: true });
   try {
+    if (hooks.beforeDraw) await hooks.beforeDraw();
     item = await toItem(app, row);
-    if (beforeSend) await beforeSend();
+    if (hooks.beforeSend) await hooks.beforeSend();
     const ctx: DeliveryContext = { signal: own.signal, partSent: (index) => oneStatement(app.db, () => markPartSent(app.db, row.id, owner, index)) };
     const outcome = await deliver(item, ctx);
     result = typeof outcome === 'string' ? outcome : outcome.result;

@@ -35,14 +35,30 @@ export interface DeliveryOptions {
    * destination is the claim's: nothing newer to that destination is handed out meanwhile.
    */
   readonly drawAhead?: number;
+  /**
+   * Of the messages drawing ahead, how many may be drawing their pictures or holding them drawn
+   * while they wait for a lane and the rate (default: all of them, `drawAhead`). The others keep
+   * their claim and wait to be drawn, oldest first: the pictures' bytes held at once (about 1.3 MB
+   * a map) are bounded by this, not by how many messages are due.
+   */
+  readonly picturesAhead?: number;
 }
 
 const DEFAULT_LEASE_MS = 120_000;
 /**
- * Messages the Discord transport draws pictures for at once without holding a lane: enough to keep
- * every render thread busy, few enough that a claim's lease (2 minutes) never runs out meanwhile.
+ * Messages with pictures the Discord transport claims at once without holding a lane (PICTURES_AHEAD
+ * of them drawing or drawn, the others waiting their turn to draw): few enough that a claim's lease
+ * (2 minutes) never runs out meanwhile.
  */
 export const DRAW_AHEAD = 32;
+/**
+ * Of those, the pictures the Discord transport draws or holds drawn at once ahead of their lane:
+ * enough for every render thread (at most four, one picture in hand each: src/render/renderPool.ts)
+ * and the next picture of each, so a thread never waits for the rate; few enough that pictures
+ * drawn faster than Discord takes them do not pile up in this thread (at 1.3 MB a map, all 32
+ * drawn ahead could hold 42 MB).
+ */
+export const PICTURES_AHEAD = 8;
 /** Sent messages are kept this long (for the audit of a recent delivery), then deleted. */
 const DEFAULT_RETENTION_DAYS = 14;
 
@@ -75,6 +91,14 @@ export class DeliveryLanes {
   private drawingNow = 0;
   /** Drawn deliveries waiting for a lane and the rate, oldest first. */
   private readonly waiting: (() => void)[] = [];
+  /** At most this many deliveries drawing ahead, or drawn and waiting for a lane, at once. */
+  private readonly picturesAhead: number;
+  /** Deliveries drawing ahead or drawn and waiting for a lane (at most `picturesAhead`). */
+  private picturing = 0;
+  /** Claimed deliveries waiting for their turn to draw, oldest first. */
+  private readonly toDraw: (() => void)[] = [];
+  /** The most deliveries drawing ahead or drawn and waiting for a lane at once (the bound's witness). */
+  private picturingPeak = 0;
   /** Start times (performance.now) of the deliveries started in the last second. */
   private readonly starts: number[] = [];
   /** Set while due work waits for the rate window: the fill it will run. */
@@ -92,6 +116,7 @@ export class DeliveryLanes {
     this.leaseMs = opts.leaseMs ?? DEFAULT_LEASE_MS;
     this.signal = opts.signal ?? new AbortController().signal;
     this.drawAhead = Math.max(0, Math.floor(opts.drawAhead ?? 0));
+    this.picturesAhead = Math.max(1, Math.floor(opts.picturesAhead ?? this.drawAhead));
     // Each delivery in flight listens for the shutdown: one listener a lane or a drawing, not a leak.
     setMaxListeners(Math.max(getMaxListeners(this.signal), this.lanes + this.drawAhead + 10), this.signal);
     this.onError = opts.onError ?? ((err) => app.logger.error({ err: err instanceof Error ? err.message : String(err) }, 'outbox delivery failed to claim'));
@@ -105,6 +130,14 @@ export class DeliveryLanes {
   /** Deliveries in flight now (one per lane, and those drawing their pictures ahead). */
   get busy(): number {
     return this.inFlight.size;
+  }
+
+  /**
+   * Pictures ahead of their lane: `now` deliveries drawing theirs or holding them drawn while they
+   * wait for a lane, `peak` the most at once so far, `queued` claimed deliveries waiting to draw.
+   */
+  get pictures(): { readonly now: number; readonly peak: number; readonly queued: number } {
+    return { now: this.picturing, peak: this.picturingPeak, queued: this.toDraw.length };
   }
 
   /** Claims what is due into the free lanes and starts it. Throws only if the database does. */
@@ -171,35 +204,68 @@ export class DeliveryLanes {
   /** Starts a claimed message; true when it went to draw its pictures without a lane. */
   private start(row: OutboxRow, at: number): boolean {
     const ahead = this.drawAhead > 0 && picturesOf(row).length > 0;
-    const phase = { drawing: ahead, holding: !ahead };
+    const phase = { drawing: ahead, holding: !ahead, picturing: false };
     if (ahead) {
       this.drawingNow++;
     } else {
       this.holding++;
       this.starts.push(at);
     }
-    const beforeSend = ahead
-      ? async (): Promise<void> => {
-        phase.drawing = false;
-        this.drawingNow--;
-        const lane = this.lane();
-        this.safeFill();
-        await lane;
-        phase.holding = true;
+    // Ahead of its lane, a message draws in its turn (at most picturesAhead drawing or drawn at once)
+    // and gives its turn on when it has its lane: its pictures go to the transport then.
+    const hooks = ahead
+      ? {
+        beforeDraw: async (): Promise<void> => {
+          await this.turnToDraw();
+          phase.picturing = true;
+        },
+        beforeSend: async (): Promise<void> => {
+          phase.drawing = false;
+          this.drawingNow--;
+          const lane = this.lane();
+          this.safeFill();
+          await lane;
+          phase.holding = true;
+          phase.picturing = false;
+          this.endTurn();
+        },
       }
-      : undefined;
-    const delivery: Promise<void> = deliverOne(this.app, row, this.owner, this.deliver, this.signal, beforeSend)
+      : {};
+    const delivery: Promise<void> = deliverOne(this.app, row, this.owner, this.deliver, this.signal, hooks)
       .then((sent) => {
         if (sent) this.sentCount++;
       }, this.onError)
       .finally(() => {
         if (phase.drawing) this.drawingNow--;
+        if (phase.picturing) this.endTurn();
         if (phase.holding) this.holding--;
         this.inFlight.delete(delivery);
         this.safeFill();
       });
     this.inFlight.add(delivery);
     return ahead;
+  }
+
+  /** Resolves when a claimed message may draw its pictures: fewer than picturesAhead are drawing or drawn (oldest claim first). */
+  private turnToDraw(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.toDraw.push(resolve);
+      this.nextToDraw();
+    });
+  }
+
+  /** A message drawn ahead has its lane (or ended): the next claimed one may draw. */
+  private endTurn(): void {
+    this.picturing--;
+    this.nextToDraw();
+  }
+
+  private nextToDraw(): void {
+    while (this.toDraw.length > 0 && this.picturing < this.picturesAhead) {
+      this.picturing++;
+      this.picturingPeak = Math.max(this.picturingPeak, this.picturing);
+      (this.toDraw.shift() as () => void)();
+    }
   }
 
   /** Resolves when a drawn message may send: a lane is free and the rate allows (oldest waiting first). */

@@ -1,7 +1,7 @@
 import { Events, type Client, type Interaction } from 'discord.js';
 import type { App } from '../app/app.js';
 import type { ButtonHandler, Command } from '../app/commandContext.js';
-import { DeliveryLanes, DRAW_AHEAD } from '../app/outbox.js';
+import { DeliveryLanes, DRAW_AHEAD, PICTURES_AHEAD } from '../app/outbox.js';
 import type { Logger } from '../app/ports.js';
 import { isStoreUnavailable } from '../app/handleError.js';
 import { loggableError } from './discordErrors.js';
@@ -134,8 +134,10 @@ function outboxPump(client: Client, opts: DiscordBotOptions, life: LifeState): O
   const lanes = new DeliveryLanes(opts.app, makeDeliver(client, opts.logger), {
     ...(opts.deliveryLanes ? { lanes: opts.deliveryLanes } : {}),
     ...(opts.deliveryPerSecond ? { perSecond: opts.deliveryPerSecond } : {}),
-    // Maps are drawn without holding a lane: text to other destinations goes out meanwhile.
+    // Maps are drawn without holding a lane: text to other destinations goes out meanwhile; a few
+    // at a time, so drawn maps do not pile up waiting for the rate.
     drawAhead: DRAW_AHEAD,
+    picturesAhead: PICTURES_AHEAD,
     signal: shutdown.signal,
     onError,
   });

@@ -110,4 +110,42 @@ describe('drawing pictures ahead of their lane', () => {
     await lanes.drain();
     expect(sent).toHaveLength(10);
   });
+
+  it('GIVEN more maps due than picturesAhead WHEN drawn maps wait for the rate THEN at most picturesAhead are drawing or drawn and not yet handed to the transport at any moment; the other claimed maps wait to be drawn, and every map goes out in claim order', async () => {
+    app = createApp({ databasePath: testStore(), clock: new ManualClock(new Date('2026-11-22T12:00:00Z')) });
+    const a = app;
+    const maps = 6;
+    for (let k = 0; k < maps; k++) queue(a, `ch${k}`, `tick ${k}`, `map-${k}`);
+    const sent: string[] = [];
+    // Pictures drawing or drawn and not yet handed to the transport, sampled at every draw start and every send.
+    const aheadSeen: number[] = [];
+    const ahead = (): number => draws.started.length - sent.length;
+    const lanes = new DeliveryLanes(a, async (item) => {
+      aheadSeen.push(ahead());
+      sent.push(`${item.channelId ?? item.userId}: ${item.content}`);
+      return 'sent';
+    }, { lanes: 4, perSecond: 2, drawAhead: 8, picturesAhead: 2 });
+    lanes.fill();
+    // Every map is claimed (drawAhead 8), only two are drawn.
+    await until(() => draws.started.length === 2);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(draws.started).toEqual(['map-0', 'map-1']);
+    expect(lanes.pictures).toMatchObject({ now: 2, queued: maps - 2 });
+    // Finished out of order: map-1 drawn waits for its lane and keeps its turn; nothing else starts.
+    draws.opened.get('map-1')?.();
+    await until(() => sent.length === 1);
+    expect(draws.started).toEqual(['map-0', 'map-1', 'map-2']);
+    // The rest drawn as fast as asked: with two sends a second, drawn maps wait for the rate holding their turns.
+    for (let k = 0; k < maps; k++) {
+      await until(() => draws.opened.has(`map-${k}`));
+      aheadSeen.push(ahead());
+      draws.opened.get(`map-${k}`)?.();
+    }
+    await lanes.drain();
+    expect(sent).toHaveLength(maps);
+    expect(Math.max(...aheadSeen)).toBeLessThanOrEqual(2);
+    expect(lanes.pictures).toEqual({ now: 0, peak: 2, queued: 0 });
+    // Drawn in claim order (oldest first).
+    expect(draws.started).toEqual(Array.from({ length: maps }, (_, k) => `map-${k}`));
+  });
 });
