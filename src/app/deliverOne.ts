@@ -46,6 +46,26 @@ export interface DeliveryHooks {
   readonly beforeDraw?: () => Promise<void>;
   /** Awaited between drawing the pictures and sending (the lane and the rate are taken there). */
   readonly beforeSend?: () => Promise<void>;
+  /** Called right before the transport is (the pool counts the rate from there). */
+  readonly onSend?: () => void;
+}
+
+/** The row as its transport gets it, its pictures drawn in the pool's turn; ready to send once the pool lets it. */
+async function drawnItem(app: App, row: OutboxRow, hooks: DeliveryHooks): Promise<OutboxItem> {
+  if (hooks.beforeDraw) await hooks.beforeDraw();
+  const item = await toItem(app, row);
+  if (hooks.beforeSend) await hooks.beforeSend();
+  return item;
+}
+
+/**
+ * The transport answered (whatever the outcome), so it is done with the pictures: their bytes go now,
+ * not at the next full collection (src/render/pictureBytes.ts), whether sent or to be tried again (a
+ * retry asks for them anew; kept after a 429 on the busy minute, they were tens of MB of this
+ * thread's memory).
+ */
+function givePicturesBack(item: OutboxItem | undefined): void {
+  for (const f of item?.files ?? []) releasePicture(f.data);
 }
 
 export async function deliverOne(app: App, row: OutboxRow, owner: string, deliver: Deliver, signal: AbortSignal, hooks: DeliveryHooks = {}): Promise<boolean> {
@@ -56,17 +76,19 @@ export async function deliverOne(app: App, row: OutboxRow, owner: string, delive
   let permission: string | undefined;
   let held: readonly string[] | undefined;
   let item: OutboxItem | undefined;
+  /** The transport answered (whatever the outcome): it is done with the pictures. */
+  let answered = false;
   // Each delivery gets its own signal, aborted with the worker's: listeners a transport hangs on it
   // (one per request) go with the delivery instead of piling up on the long-lived one.
   const own = new AbortController();
   const abort = (): void => own.abort();
   signal.addEventListener('abort', abort, { once: true });
   try {
-    if (hooks.beforeDraw) await hooks.beforeDraw();
-    item = await toItem(app, row);
-    if (hooks.beforeSend) await hooks.beforeSend();
+    item = await drawnItem(app, row, hooks);
     const ctx: DeliveryContext = { signal: own.signal, partSent: (index) => oneStatement(app.db, () => markPartSent(app.db, row.id, owner, index)) };
+    hooks.onSend?.();
     const outcome = await deliver(item, ctx);
+    answered = true;
     result = typeof outcome === 'string' ? outcome : outcome.result;
     if (typeof outcome !== 'string') {
       reason = outcome.reason ?? '';
@@ -82,10 +104,9 @@ export async function deliverOne(app: App, row: OutboxRow, owner: string, delive
   } finally {
     signal.removeEventListener('abort', abort);
   }
+  if (answered) givePicturesBack(item);
   const now = app.clock.now();
   if (result === 'sent') {
-    // The transport is done with the pictures: their bytes go now, not at the next full collection (src/render/pictureBytes.ts).
-    for (const f of item?.files ?? []) releasePicture(f.data);
     await settleSent(app, row, owner, now.toISOString());
     return true;
   }

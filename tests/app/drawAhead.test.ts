@@ -13,7 +13,9 @@ vi.mock('../../src/app/pictures.js', () => ({
   paint: async (_app: unknown, _campaign: string, picture: { name: string }): Promise<MessageFile> => {
     draws.started.push(picture.name);
     await new Promise<void>((resolve) => draws.opened.set(picture.name, resolve));
-    return { name: picture.name, data: new Uint8Array([1, 2, 3]) };
+    // Held as the render pool hands its bytes out (src/render/pictureBytes.ts): given back, they read as empty.
+    const { holdPicture } = await import('../../src/render/pictureBytes.js');
+    return { name: picture.name, data: holdPicture(new Uint8Array([1, 2, 3])) };
   },
 }));
 
@@ -21,6 +23,7 @@ const { createApp } = await import('../../src/app/createApp.js');
 const { DeliveryLanes } = await import('../../src/app/outbox.js');
 const { ManualClock } = await import('../../src/app/ports.js');
 const { enqueue } = await import('../../src/db/outboxRepo.js');
+const { pictureHolders } = await import('../../src/render/pictureBytes.js');
 
 type TestApp = ReturnType<typeof createApp>;
 let app: TestApp | undefined;
@@ -147,5 +150,39 @@ describe('drawing pictures ahead of their lane', () => {
     expect(lanes.pictures).toEqual({ now: 0, peak: 2, queued: 0 });
     // Drawn in claim order (oldest first).
     expect(draws.started).toEqual(Array.from({ length: maps }, (_, k) => `map-${k}`));
+  });
+
+  it('GIVEN a drawn map WHEN the transport answers (sent, or to be tried again after a 429) THEN its bytes are given back at once; the retry draws it anew', async () => {
+    const clock = new ManualClock(new Date('2026-11-22T12:00:00Z'));
+    app = createApp({ databasePath: testStore(), clock });
+    const a = app;
+    queue(a, 'ch1', 'tick', 'map-ch1');
+    queue(a, 'ch2', 'tick', 'map-ch2');
+    const answers: Record<string, 'sent' | { result: 'retry'; retryAfterMs: number }> = { ch1: { result: 'retry', retryAfterMs: 60_000 }, ch2: 'sent' };
+    const handed: { to: string; data: Uint8Array; holders: number }[] = [];
+    const lanes = new DeliveryLanes(a, async (item) => {
+      const data = item.files[0]?.data as Uint8Array;
+      handed.push({ to: item.channelId ?? '', data, holders: pictureHolders(data) });
+      return answers[item.channelId ?? ''] ?? 'sent';
+    }, { lanes: 2, drawAhead: 4 });
+    lanes.fill();
+    await until(() => draws.opened.size === 2);
+    for (const open of draws.opened.values()) open();
+    await lanes.drain();
+    expect(handed.map((h) => [h.to, h.holders])).toEqual(expect.arrayContaining([['ch1', 1], ['ch2', 1]]));
+    for (const h of handed) {
+      expect(h.data.byteLength).toBe(0);
+      expect(pictureHolders(h.data)).toBe(0);
+    }
+    // The map answered 429 goes again when due, drawn anew.
+    clock.advance(60_000);
+    draws.opened.clear();
+    answers.ch1 = 'sent';
+    lanes.fill();
+    await until(() => draws.opened.has('map-ch1'));
+    draws.opened.get('map-ch1')?.();
+    await lanes.drain();
+    expect(handed.at(-1)).toMatchObject({ to: 'ch1', holders: 1 });
+    expect(handed.filter((h) => h.to === 'ch1')).toHaveLength(2);
   });
 });
