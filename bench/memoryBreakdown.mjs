@@ -4,7 +4,7 @@
  * each native library, anonymous memory: the heaps of V8, glibc and the native libraries), in MB.
  * `dropEach` then drops the caches one at a time and reports what resident memory each gave back.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
@@ -37,6 +37,25 @@ function smapsByMapping() {
   const big = Object.fromEntries(top.filter(([, kb]) => kb >= 1024).map(([k, kb]) => [k, Math.round(kb / 102.4) / 10]));
   const rest = top.filter(([, kb]) => kb < 1024).reduce((sum, [, kb]) => sum + kb, 0);
   return { ...big, otherMappings: Math.round(rest / 102.4) / 10 };
+}
+
+/** The peak resident memory (MB) since the process started or since `resetPeakRss` (VmHWM), or undefined off Linux. */
+export function peakRssMb() {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb === undefined ? undefined : Math.round(Number(kb) / 102.4) / 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts the peak (VmHWM) again from the resident memory of now (Linux: /proc/self/clear_refs). */
+export function resetPeakRss() {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // not Linux, or not allowed: the peak stays the one since the start
+  }
 }
 
 function rollup() {
@@ -78,7 +97,7 @@ export async function dropEach(app, dist, report) {
   const { stateCacheOf } = await import(new URL('app/stateCache.js', dist).href);
   const layers = await pool.workerCacheStats();
   pool.clearWorkerCaches();
-  await report('dropped pictures and static layers', { workerStaticLayers: { entries: layers.entries, mb: mb(layers.bytes) }, workerHeapMb: mb(layers.threadHeapBytes ?? 0), workerExternalMb: mb(layers.threadExternalBytes ?? 0) });
+  await report('dropped pictures and static layers', { workerStaticLayers: { entries: layers.entries, mb: mb(layers.bytes) }, workerScratchMb: mb(layers.scratchBytes ?? 0), workerHeapMb: mb(layers.threadHeapBytes ?? 0), workerExternalMb: mb(layers.threadExternalBytes ?? 0) });
   const cache = stateCacheOf(app);
   const copies = cache.size;
   for (const id of app.statics.keys()) cache.delete(id);

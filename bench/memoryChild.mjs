@@ -23,7 +23,10 @@
  * resident memory each cache gives back when dropped in turn (recent pictures and the render
  * threads' static layers, the campaign state copies, SQLite's page cache, the render thread
  * itself, the WAL's checkpoint thread), with V8's spaces (committed and used). The drops come
- * after rssMb is read but before rssIdleMb: in this mode rssIdleMb is lower than the job's. `--no-tick` leaves the ticks out (100 campaigns that drew no map).
+ * after rssMb is read but before rssIdleMb: in this mode rssIdleMb is lower than the job's. The
+ * `after` line also gives lastTickPeakRssMb: the peak resident memory (VmHWM, reset before the
+ * 100th campaign's tick) while the last tick played, its map drawn, encoded and delivered (Linux).
+ * `--no-tick` leaves the ticks out (100 campaigns that drew no map).
  */
 import { mkdtempSync } from 'node:fs';
 import process from 'node:process';
@@ -42,7 +45,8 @@ const { renderPoolState } = await import(new URL('render/renderPool.js', dist).h
 
 const breakdown = process.argv.includes('--breakdown');
 const noTick = process.argv.includes('--no-tick');
-const { memoryReport } = breakdown ? await import('./memoryBreakdown.mjs') : { memoryReport: undefined };
+const breakdownTools = breakdown ? await import('./memoryBreakdown.mjs') : undefined;
+const memoryReport = breakdownTools?.memoryReport;
 const report = async (stage, extra) => {
   if (memoryReport) process.stderr.write(`${JSON.stringify({ stage, ...(await memoryReport()), ...extra })}\n`);
 };
@@ -58,6 +62,8 @@ for (let i = 0; i < 100; i++) {
   await session.handle(`@referee /campaign create scenario:valormr name:"Campaign ${i}"`);
   await session.handle('@referee /campaign start');
   await session.handle('@referee /move army:hadewych to:1114 unformed:true');
+  // The peak (VmHWM) from here on: the last campaign's tick, its picture drawn, encoded and delivered.
+  if (i === 99) breakdownTools?.resetPeakRss();
   if (!noTick) await session.handle('!tick');
   if (i === 0) await report('first');
 }
@@ -71,7 +77,7 @@ const checkpointThreads = app.db.checkpoints?.threadRunning() ? 1 : 0;
 if (renderThreads < 1 && !noTick) throw new Error('bench: the render thread stopped before rss100Mb was read');
 if (memoryReport) {
   const { dropEach } = await import('./memoryBreakdown.mjs');
-  await report('after', { rssMb });
+  await report('after', { rssMb, lastTickPeakRssMb: breakdownTools.peakRssMb() });
   await dropEach(app, dist, report);
 }
 // What the idle stops do, without waiting a minute: the threads end and their memory goes back.

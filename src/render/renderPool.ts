@@ -172,7 +172,17 @@ function drawPicture(job: PictureJob, here: () => Promise<Buffer>): Promise<Buff
  */
 export function holdRenderThreads(ms: number): void {
   holdUntil = Math.max(holdUntil, performance.now() + Math.max(0, ms));
-  for (const s of slots) if (s.alive && s.inFlight === 0) idle(s);
+  for (const s of slots) {
+    if (!s.alive) continue;
+    tellHold(s);
+    if (s.inFlight === 0) idle(s);
+  }
+}
+
+/** Tells a worker how long the hold lasts: it keeps its scratch canvas until then (renderWorker.ts). */
+function tellHold(slot: Slot): void {
+  const ms = holdUntil - performance.now();
+  if (ms > 0) slot.worker.postMessage({ id: 0, kind: 'hold', ms } satisfies RenderRequest);
 }
 
 /** Tells every running worker to drop its cached static layers, and forgets the pictures drawn lately or ahead. */
@@ -193,7 +203,10 @@ export async function workerCacheStats(): Promise<CacheStats> {
     s.worker.postMessage({ id, kind: 'stats' } satisfies RenderRequest);
   })));
   const add = (k: keyof CacheStats): number => all.reduce((sum, r) => sum + (r.stats?.[k] ?? 0), 0);
-  return { entries: add('entries'), bytes: add('bytes'), threadHeapBytes: add('threadHeapBytes'), threadExternalBytes: add('threadExternalBytes') };
+  return {
+    entries: add('entries'), bytes: add('bytes'), threadHeapBytes: add('threadHeapBytes'), threadExternalBytes: add('threadExternalBytes'),
+    scratchBytes: add('scratchBytes'), idlePasses: add('idlePasses'),
+  };
 }
 
 /**
@@ -276,6 +289,7 @@ function start(): Slot | undefined {
     if (slot.alive) onDeath(slot, new Error(`a render worker stopped (exit code ${code})`));
   });
   slots.push(slot);
+  tellHold(slot);
   return slot;
 }
 

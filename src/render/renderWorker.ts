@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildMap, type MapModel } from '../engine/map/index.js';
 import { renderBattlefieldHere } from './battlefield.js';
 import { setLayerCacheDir } from './layerCacheDir.js';
-import { clearRenderCache, renderCacheStatsHere, renderMapHere } from './renderMap.js';
+import { clearRenderCache, releaseScratch, renderCacheStatsHere, renderMapHere } from './renderMap.js';
 import type { RenderReply, RenderRequest } from './renderProtocol.js';
 import { lowerEncoderThreads, lowerThisThreadPriority } from './threadPriority.js';
 
@@ -58,9 +58,17 @@ const collect = ((): ((how?: { readonly type: 'minor' | 'major' }) => void) | un
   }
 })();
 let inHand = 0;
-let collectTimer: NodeJS.Timeout | undefined;
+let idleTimer: NodeJS.Timeout | undefined;
 /** Pictures finished since the last collection. */
 let sinceCollect = 0;
+/** Until then (performance.now of this thread) the scratch canvas is kept even when idle: a tick is due (the pool's holdRenderThreads). */
+let holdUntil = 0;
+/** The last message ended with a full collection (nothing to collect again until the next picture). */
+let justCollected = false;
+/** Idle passes run so far (the stats report it; tests wait on it). */
+let idlePasses = 0;
+/** How long the thread has nothing in hand before its idle pass. */
+const IDLE_PASS_MS = 25;
 /**
  * In a long burst (a busy minute: the thread is never idle for minutes) the thread collects after
  * this many pictures anyway, so their left-behind pixels (about 10 MB each) do not pile up to what
@@ -70,29 +78,60 @@ let sinceCollect = 0;
 const COLLECT_EVERY = 3;
 
 /**
- * Collects once no picture has been asked for a moment (a burst of pictures is collected once,
- * after it), or at once when COLLECT_EVERY pictures were finished since the last collection.
- * Between those, a young-generation collection after every picture (about a millisecond): the
- * pixels' copy a finished picture handed the encoder is young, so the scavenge gives its 10 MB
- * back at once instead of at the next full collection (measured on the busy minute of 1,000
- * campaigns: the two render threads held 45-79 MB of such copies between full collections).
+ * After every message: a full collection once COLLECT_EVERY pictures were finished since the last
+ * one, else a young-generation collection (about a millisecond): the pixels' copy a finished
+ * picture handed the encoder is young, so the scavenge gives its 10 MB back at once instead of at
+ * the next full collection (measured on the busy minute of 1,000 campaigns: the two render threads
+ * held 45-79 MB of such copies between full collections). Then, once nothing is in hand, the idle
+ * pass is due IDLE_PASS_MS later (a burst of pictures reaches it once, after its last picture).
  */
-function collectWhenIdle(): void {
-  if (!collect) return;
-  if (++sinceCollect >= COLLECT_EVERY) {
+function afterMessage(): void {
+  justCollected = false;
+  if (collect) {
+    if (++sinceCollect >= COLLECT_EVERY) {
+      sinceCollect = 0;
+      justCollected = true;
+      collect();
+    } else {
+      collect({ type: 'minor' });
+    }
+  }
+  if (inHand > 0) return;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(idlePass, IDLE_PASS_MS);
+  idleTimer.unref();
+}
+
+/**
+ * The thread has had nothing to draw for a moment: it lets go of its scratch canvas (unless held
+ * for a due tick: then at the hold's end) and collects, so what the last picture left goes back
+ * at once, after the answer was sent, and no picture waits for it. Measured for issue 25 (100
+ * Valormr campaigns, a map each, the process's resident memory right after the last picture,
+ * rss100Mb): the scratch canvas held about 20 MB of it. A picture after a pause draws on a new
+ * canvas: 7-12 ms more CPU drawn alone in one thread (its first drawing into fresh pages), but no
+ * difference measured on this thread (pictures 100 ms apart, 6 pairs alternated with the tree
+ * before: median CPU 37.0 against 38.4 ms; docs/architecture.md); the pictures of a burst reuse
+ * it. While held (the scheduler's pre-warm before a due tick) the canvas is kept, so the scheduled
+ * tick's picture draws on it as before.
+ */
+function idlePass(): void {
+  if (inHand > 0) return;
+  idlePasses++;
+  const heldFor = holdUntil - performance.now();
+  if (heldFor > 0) {
+    // Held: the canvas stays; a collection only if the last message did not just run a full one.
+    if (!justCollected) collect?.();
+    justCollected = true;
     sinceCollect = 0;
-    collect();
+    idleTimer = setTimeout(idlePass, heldFor);
+    idleTimer.unref();
     return;
   }
-  collect({ type: 'minor' });
-  if (inHand > 0) return;
-  clearTimeout(collectTimer);
-  collectTimer = setTimeout(() => {
-    if (inHand > 0) return;
-    sinceCollect = 0;
-    collect();
-  }, 25);
-  collectTimer.unref();
+  releaseScratch();
+  // The canvas goes back with its wrapper, at this collection.
+  collect?.();
+  justCollected = true;
+  sinceCollect = 0;
 }
 
 /**
@@ -123,16 +162,29 @@ async function handle(req: RenderRequest): Promise<void> {
     case 'clear':
       clearRenderCache();
       return;
+    case 'hold':
+      hold(req.ms);
+      return;
     case 'stats': {
       // In a worker, heapTotal and external are this thread's.
       const { heapTotal, external } = process.memoryUsage();
-      port?.postMessage({ id: req.id, stats: { ...renderCacheStatsHere(), threadHeapBytes: heapTotal, threadExternalBytes: external } } satisfies RenderReply);
+      port?.postMessage({ id: req.id, stats: { ...renderCacheStatsHere(), threadHeapBytes: heapTotal, threadExternalBytes: external, idlePasses } } satisfies RenderReply);
       return;
     }
   }
 }
 
+/** Keeps the scratch canvas `ms` from now even when idle (a tick is due: the pool's holdRenderThreads). */
+function hold(ms: number): void {
+  holdUntil = Math.max(holdUntil, performance.now() + ms);
+}
+
 port.on('message', (req: RenderRequest) => {
+  // A hold is no picture: it leaves the collections as they were (no count, no pass).
+  if (req.kind === 'hold') {
+    hold(req.ms);
+    return;
+  }
   inHand++;
   handle(req)
     .catch((err: unknown) => {
@@ -140,6 +192,6 @@ port.on('message', (req: RenderRequest) => {
     })
     .finally(() => {
       inHand--;
-      collectWhenIdle();
+      afterMessage();
     });
 });

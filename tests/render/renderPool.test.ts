@@ -8,7 +8,8 @@ import type { MapView } from '../../src/engine/views/mapView.js';
 import { commanderMapView, publicMapView } from '../../src/engine/views/mapView.js';
 import { drawMapEarly, renderBattlefield, renderMap } from '../../src/render/index.js';
 import { clearRenderCache, renderCacheStatsHere, renderMapHere } from '../../src/render/renderMap.js';
-import { closeRenderPool, configureRenderPool, crashRenderThreads, RenderThreadDied, renderPoolState } from '../../src/render/renderPool.js';
+import { closeRenderPool, configureRenderPool, crashRenderThreads, holdRenderThreads, RenderThreadDied, renderPoolState, workerCacheStats } from '../../src/render/renderPool.js';
+import type { CacheStats } from '../../src/render/renderProtocol.js';
 import { testMap, testState } from './fixtures.js';
 import { testTempDir } from '../support/tempDirs.js';
 
@@ -18,6 +19,16 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 async function pixels(png: Buffer): Promise<{ width: number; height: number; data: Buffer }> {
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data };
+}
+
+/** The render threads' figures once they have run an idle pass (waited for as long as it takes under load: no timing is asserted). */
+async function afterAnIdlePass(): Promise<CacheStats> {
+  for (let waited = 0; waited < 120_000; waited += 100) {
+    const stats = await workerCacheStats();
+    if ((stats.idlePasses ?? 0) > 0) return stats;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the render thread ran no idle pass in 120 s');
 }
 
 afterEach(async () => {
@@ -85,6 +96,31 @@ describe('render threads', () => {
     expect(renderPoolState().workers).toBe(1);
     for (let waited = 0; renderPoolState().workers > 0 && waited < 30_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     expect(renderPoolState().workers).toBe(0);
+  });
+
+  it('GIVEN a render thread that drew a map WHEN it has been idle a moment THEN it has let go of its scratch canvas; WHEN the map is drawn again THEN the PNG is byte for byte the same', async () => {
+    clearRenderCache();
+    const map = testMap();
+    const view = publicMapView(testState());
+    const options = { title, cacheKey: 'scratch-idle' };
+    const first = await renderMap(map, view, options, { reuse: false });
+    const idle = await afterAnIdlePass();
+    expect(idle.scratchBytes).toBe(0);
+    // The static layer stays: only what a burst reuses went.
+    expect(idle.entries).toBe(1);
+    const { started } = renderPoolState();
+    const again = await renderMap(map, view, options, { reuse: false });
+    expect(again.equals(first)).toBe(true);
+    // Drawn by the same thread, on a new canvas (not by a new thread).
+    expect(renderPoolState()).toMatchObject({ workers: 1, started });
+  });
+
+  it('GIVEN render threads held for a due tick WHEN the thread that drew a map is idle THEN it keeps its scratch canvas for the tick\'s picture', async () => {
+    holdRenderThreads(600_000);
+    const png = await renderMap(testMap(), publicMapView(testState()), { title, cacheKey: 'scratch-held' }, { reuse: false });
+    const { width, height } = await pixels(png);
+    const idle = await afterAnIdlePass();
+    expect(idle.scratchBytes).toBe(width * height * 4);
   });
 
   it('GIVEN no render threads WHEN a picture is asked THEN it is drawn in this thread', async () => {
