@@ -22,6 +22,7 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
     MALLOC_MMAP_THRESHOLD_=131072 \
+    MIMALLOC_PURGE_DELAY=0 \
     DATABASE_PATH=/data/valormr.db \
     LOG_LEVEL=info
 WORKDIR /app
