@@ -2,6 +2,8 @@
  * What a play-through of the console found (session 19): answers a player or the referee read
  * that were wrong or unclear. Each case is the exact input and what its answer must say.
  */
+import { readFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consoleHarness, type Harness } from './harness.js';
 import { contactHarness } from './contactSetup.js';
@@ -170,5 +172,21 @@ describe('a disengagement that costs one figure', () => {
     expect(report).toBeDefined();
     expect(report).toMatch(/Losses \d+% of First Regiment \(1 figure\)/);
     expect(report).not.toContain('(1 figures)');
+  });
+});
+
+describe('the campaign book, read as a file outside Discord', () => {
+  it('GIVEN a started campaign WHEN the public book is exported THEN its times are written out, not Discord\'s <t:...> markup, and "the The Valormr Campaign" is not doubled', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('!tick');
+    const [out] = await h.run('@alice /campaign export format:markdown public:true');
+    const zip = out?.files?.[0];
+    expect(zip).toMatch(/\.zip$/);
+    const md = strFromU8(unzipSync(new Uint8Array(readFileSync(zip!)))['book.md']!);
+    expect(md).toContain('The campaign has started.');
+    expect(md).not.toContain('<t:');
+    expect(md).toContain('Next tick Sun, 22 Nov 2026, 20:00 UTC');
+    expect(md).not.toMatch(/the The /);
+    expect(md).toContain('A campaign of The Valormr Campaign scenario');
   });
 });
