@@ -46,9 +46,23 @@ export function viewFor(frame: TickFrame, reader: BookReader): MapView {
   return frame.fog && reader.kind !== 'referee' ? { ...frame.view, tokens: [] } : frame.view;
 }
 
+/**
+ * Discord's timestamp markup (`<t:unix:f>`, messages.ts) as the book's reader reads it, outside
+ * Discord: the time in the campaign's timezone; a relative time ("in 10 hours") says nothing in a
+ * book read later, so `(<t:unix:R>)` beside an absolute one is left out and a lone one is written
+ * as the time itself.
+ */
+function plainTimes(text: string, timeZone: string): string {
+  if (!text.includes('<t:')) return text;
+  const format = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short', timeZone });
+  return text
+    .replace(/ ?\(<t:-?\d+:R>\)/g, '')
+    .replace(/<t:(-?\d+)(?::[tTdDfFR])?>/g, (_, unix: string) => format.format(new Date(Number(unix) * 1000)));
+}
+
 /** One event as a line of the book, marked with whom it was for when that was not everyone. */
 function line(e: StoredEvent, state: CampaignState, reader: BookReader): string {
-  const text = e.text.replace(/\n/g, '\n  ');
+  const text = plainTimes(e.text, state.settings.timezone).replace(/\n/g, '\n  ');
   if (e.audience === 'public') return `- ${text}`;
   if (e.audience === 'referee') return `- *(referee)* ${text}`;
   const armyId = e.audience.slice('army:'.length);
@@ -64,7 +78,7 @@ function heading(state: CampaignState, reader: BookReader, scenarioName: string)
     const armies = Object.values(state.armies).filter((a) => a.side === s.id).map((a) => `${a.name} (${a.commander})`);
     return `- **${s.name}**: ${armies.join(', ')}`;
   });
-  return [`# ${state.name}`, '', `A campaign of the ${scenarioName} scenario, ${formatGameTime(state.clock)}${state.status === 'ended' ? ', ended' : ''}. ${whose}`, '', '## The sides', '', ...sides, ''];
+  return [`# ${state.name}`, '', `A campaign of ${/^the /i.test(scenarioName) ? '' : 'the '}${scenarioName} scenario, ${formatGameTime(state.clock)}${state.status === 'ended' ? ', ended' : ''}. ${whose}`, '', '## The sides', '', ...sides, ''];
 }
 
 /**
