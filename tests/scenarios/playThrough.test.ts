@@ -190,3 +190,15 @@ describe('the campaign book, read as a file outside Discord', () => {
     expect(md).toContain('A campaign of The Valormr Campaign scenario');
   });
 });
+
+describe('/contact open with the armies separated by spaces', () => {
+  it('GIVEN armies:"hadewych grallune" THEN the refusal says the armies are separated by commas, with an example of this campaign\'s ids', async () => {
+    h = await contactHarness();
+    const [out] = await h.run('@referee /contact open armies:"hadewych grallune"');
+    expect(refusal(out)).toBe('army.unknown');
+    expect(out!.content).toContain('separated by commas');
+    expect(out!.content).toContain('armies:"hadewych,grallune"');
+    const [ok] = await h.run('@referee /contact open armies:"hadewych,grallune"');
+    expect(refusal(ok)).toBeUndefined();
+  });
+});
