@@ -2,6 +2,8 @@ import { releaseHold } from '../../engine/dice/index.js';
 import { describeStep, adjacentEnemies, awaitingAnswers, isOpen, openContact, resolveDecision, resolveStep1, splitContact } from '../../engine/contact/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
 import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
+import type { Army } from '../../engine/forces/index.js';
+import type { CampaignState } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
@@ -67,11 +69,22 @@ const OUTCOME_WORDS: Readonly<Record<string, string>> = {
   fightOnMorrow: 'they fight on the morrow', disengaged: 'a force disengaged', bothEvaded: 'both evaded', evaded: 'a force evaded', battle: 'battle joined', split: 'split into separate engagements',
 };
 
+/** One army of a comma-separated list; an unknown one typed with spaces is told the list takes commas. */
+function armyOfList(state: CampaignState, text: string): Army {
+  try {
+    return requireArmy(state, text);
+  } catch (e) {
+    const words = text.trim().split(/\s+/);
+    if (!(e instanceof UserError) || e.code !== 'army.unknown' || words.length < 2) throw e;
+    throw new UserError('army.unknown', `${e.message} The armies are separated by commas, e.g. \`armies:"${words.join(',')}"\`.`);
+  }
+}
+
 /** `/contact open armies:"a,b"`: the referee opens a contact by hand between adjacent enemies. */
 export function openContactCase(app: App, actor: Actor, input: { armies?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'open a contact');
-    const ids = (input.armies ?? '').split(',').filter((t) => t.trim() !== '').map((t) => requireArmy(tx.state, t).id);
+    const ids = (input.armies ?? '').split(',').filter((t) => t.trim() !== '').map((t) => armyOfList(tx.state, t).id);
     if (ids.length < 2) throw new UserError('contact.openArmies', 'Name at least two armies in contact, e.g. `armies:"hadewych,ingegerd"`.');
     for (const id of ids) {
       if (Object.values(tx.state.contacts).some((c) => isOpen(c) && c.armyIds.includes(id))) throw new UserError('contact.alreadyOpen', `${tx.state.armies[id]?.name} is already in an open contact.`);
