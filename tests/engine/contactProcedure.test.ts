@@ -300,8 +300,8 @@ describe('Both engage: deployment and battle result', () => {
     expect(c.data.outcome).toBe('battle');
     expect(out.state.armies['hadewych']!.status.inBattle).toBe(false);
     expect(publicFacts(out.events)).toEqual([
-      { type: 'forceDisengaged', data: { armyId: 'hadewych', operation: 'withdraw', opposed: true, to: '0304' } },
-      { type: 'battleFought', data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: ['hadewych'] } },
+      // The withdrawal and where it was pushed back are told once, in the line that ends the battle.
+      { type: 'battleFought', data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: ['hadewych'], pushedBack: { hadewych: '0304' } } },
     ]);
     const own = out.events.find((e) => e.type === 'battleLossesApplied' && e.audience.kind === 'army' && e.audience.armyId === 'hadewych');
     expect(own?.data).toMatchObject({ armyId: 'hadewych', regiments: [{ figures: 8, strength: 40 }] });

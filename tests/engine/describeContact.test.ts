@@ -145,6 +145,8 @@ describe('describeContact: engage or evade, and the battle', () => {
     expect(say({ type: 'battleRecorded', audience: REFEREE, data: { contactId: 'c1', result: { losses: {} }, outcomes: [] } })).toBe('Battle c1 recorded: no losses; nobody withdrew.');
     expect(say({ type: 'battleFought', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: ['hadewych'] } })).toBe('The battle between Hadewych and Ingegerd is over; Hadewych withdrew.');
     expect(say({ type: 'battleFought', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: [] } })).toBe('The battle between Hadewych and Ingegerd is over.');
+    expect(say({ type: 'battleFought', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: ['hadewych', 'ingegerd'], pushedBack: { ingegerd: '0301' } } }))
+      .toBe('The battle between Hadewych and Ingegerd is over; Hadewych withdrew, Ingegerd withdrew and was pushed back to 0301.');
   });
 
   it('GIVEN a split THEN the channel hears the engagements', () => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consoleHarness, type Harness } from './harness.js';
-import { contactHarness } from './contactSetup.js';
+import { contactHarness, open } from './contactSetup.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -200,5 +200,20 @@ describe('/contact open with the armies separated by spaces', () => {
     expect(out!.content).toContain('armies:"hadewych,grallune"');
     const [ok] = await h.run('@referee /contact open armies:"hadewych,grallune"');
     expect(refusal(ok)).toBeUndefined();
+  });
+});
+
+describe('a battle result with a withdrawal, read in the channel', () => {
+  it('GIVEN Hadewych withdraws in rout and is pushed back THEN the channel tells the withdrawal once, in the line that ends the battle, with where it was pushed', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    await h.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage');
+    // Hadewych routs: 1 - 2 + 1 (larger) - 1 (clear) = -1 against 4 + 3 = 7: -8, 50% D (as in contactFlows).
+    h.script.push(1, 4);
+    const before = h.channel().length;
+    await h.run('@referee /battle result losses:"hadewych/first=4, grallune/first=2" withdraw:"hadewych=rout"');
+    const told = h.channel().slice(before).map((o) => o.content).join('\n');
+    expect(told).toContain('The battle between Army of Hadewych and Army of Grallune is over; Army of Hadewych withdrew and was pushed back to 1123.');
+    expect(told.match(/Army of Hadewych withdrew/g)).toHaveLength(1);
   });
 });

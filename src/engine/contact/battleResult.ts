@@ -44,7 +44,7 @@ export function applyBattleResult(state: CampaignState, map: MapModel, contactId
   const withdrawn = withdraw(s, map, rec, result, dice);
   s = withdrawn.state;
   // 5. Reports.
-  const facts: ContactFact[] = [...withdrawn.facts, ...battleReports(s, record, result, withdrawn.outcomes)];
+  const facts: ContactFact[] = [...withdrawn.facts, ...battleReports(s, map, record, result, withdrawn.outcomes)];
   rec = withData(rec, {
     battle: { lossesByArmy: result.losses, withdrawals: result.withdrawals ?? [], pursuers: [...new Set(result.pursuers ?? [])], recordedAt: nowIndex(s) },
     disengagements: [...(record.data.disengagements ?? []), ...withdrawn.outcomes],
@@ -112,14 +112,17 @@ function withdraw(state: CampaignState, map: MapModel, record: ContactRecord, re
     const r = resolveDisengagement(s, map, { armyId: w.armyId, opponentIds: against, operation: 'withdraw', formation: w.condition, pursuers: w.condition === 'formed' ? new Set() : pursuers, ctx }, dice);
     s = r.state;
     outcomes.push(r.outcome);
-    facts.push(...r.facts);
+    // The public news of the withdrawal (and where it was pushed back) is told once, in the line that ends the battle.
+    facts.push(...r.facts.filter((f) => f.type !== 'forceDisengaged'));
   }
   return { state: s, facts, outcomes };
 }
 
 /** Step 5: own figures to each commander, everything to the referee, no numbers in public. */
-function battleReports(state: CampaignState, record: ContactRecord, result: BattleResult, outcomes: readonly DisengagementOutcome[]): ContactFact[] {
+function battleReports(state: CampaignState, map: MapModel, record: ContactRecord, result: BattleResult, outcomes: readonly DisengagementOutcome[]): ContactFact[] {
   const facts: ContactFact[] = [];
+  const pushedBack: Record<string, string> = {};
+  for (const o of outcomes) if (o.displacedTo) pushedBack[o.armyId] = map.format(o.displacedTo);
   for (const id of record.armyIds) {
     const a = state.armies[id];
     if (!a) continue;
@@ -127,7 +130,7 @@ function battleReports(state: CampaignState, record: ContactRecord, result: Batt
   }
   facts.push(
     { type: 'battleRecorded', audience: REFEREE, data: { contactId: record.id, result, outcomes } },
-    { type: 'battleFought', audience: PUBLIC, data: { contactId: record.id, armyIds: record.armyIds, withdrew: (result.withdrawals ?? []).map((w) => w.armyId) } },
+    { type: 'battleFought', audience: PUBLIC, data: { contactId: record.id, armyIds: record.armyIds, withdrew: (result.withdrawals ?? []).map((w) => w.armyId), ...(Object.keys(pushedBack).length > 0 ? { pushedBack } : {}) } },
   );
   return facts;
 }

@@ -63,7 +63,8 @@ export type ContactFact =
   | Fact<'deploymentRolled', { readonly contactId: string; readonly deployment: DeploymentBriefing }, RefereeAudience>
   | Fact<'battleLossesApplied', { readonly contactId: string; readonly armyId: string; readonly regiments: readonly RegimentAfter[] }, ArmyAudience>
   | Fact<'battleRecorded', { readonly contactId: string; readonly result: BattleResult; readonly outcomes: readonly DisengagementOutcome[] }, RefereeAudience>
-  | Fact<'battleFought', { readonly contactId: string; readonly armyIds: readonly string[]; readonly withdrew: readonly string[] }, PublicAudience>
+  /** `pushedBack`: the hex each withdrawing force was displaced to, told in the same line (its own forceDisengaged line is not sent). */
+  | Fact<'battleFought', { readonly contactId: string; readonly armyIds: readonly string[]; readonly withdrew: readonly string[]; readonly pushedBack?: Readonly<Record<string, string>> }, PublicAudience>
   | Fact<'contactSplit', { readonly contactId: string; readonly into: readonly string[]; readonly groups: readonly (readonly string[])[] }, PublicAudience>
   | Fact<'disengagementRolled', { readonly outcome: DisengagementOutcome; readonly regimentName?: string; readonly displacedTo?: string }, ArmyAudience | RefereeAudience>
   | Fact<'disengagementOpposed', { readonly armyId: string; readonly operation: DisengageOperation; readonly die: number; readonly modifiers: readonly AppliedModifier[]; readonly modified: number }, ArmyAudience>

@@ -159,7 +159,8 @@ function disengagementRolled(f: Of<'disengagementRolled'>, names: Names): string
 }
 
 function battleFought(f: Of<'battleFought'>, names: Names): string {
-  const withdrew = f.data.withdrew.length > 0 ? `; ${f.data.withdrew.map((id) => `${names.army(id)} withdrew`).join(', ')}` : '';
+  const pushed = f.data.pushedBack ?? {};
+  const withdrew = f.data.withdrew.length > 0 ? `; ${f.data.withdrew.map((id) => `${names.army(id)} withdrew${pushed[id] ? ` and was pushed back to ${pushed[id]}` : ''}`).join(', ')}` : '';
   return `The battle between ${f.data.armyIds.map((id) => names.army(id)).join(' and ')} is over${withdrew}.`;
 }
 
