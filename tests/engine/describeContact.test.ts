@@ -60,10 +60,10 @@ describe('describeContact: step 1 and the contact phase', () => {
     expect(say({ type: 'avoidBlocked', audience: toArmy('hadewych'), data: { armyId: 'hadewych', to: '0304', violation: { code: 'contact.avoidOccupied', message: '0304 holds another commander.' } } }))
       .toBe('Hadewych could not move to 0304 after avoiding: 0304 holds another commander.');
     expect(say({ type: 'contactDeferred', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'] } }))
-      .toBe('No commander pressed the contact: Hadewych, Ingegerd will fight on the morrow (contact again next half period).');
+      .toBe('No commander pressed the contact (fight on the morrow): Hadewych and Ingegerd are out of contact for the rest of this half period, and in contact again at the start of the next if they still face each other.');
     // The same forces deferring again: a standoff going on (the chronicle leaves it out).
     expect(say({ type: 'contactDeferred', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], again: true } }))
-      .toBe('Still nobody pressed the contact: Hadewych, Ingegerd face each other for another half period.');
+      .toBe('Still nobody pressed the contact: Hadewych and Ingegerd face each other for another half period.');
   });
 
   it('GIVEN the contact phase THEN scouts, dice, hour and estimates to each commander, the truth to the referee, no number to the channel', () => {

@@ -185,9 +185,17 @@ function withAnswers(s: CampaignState, rnd: () => number): CampaignState {
  * - "(1 figures)" -> "(1 figure)": disengagement and drought losses of one figure.
  * - a path naming a hex twice in a row, or beginning on the army's own hex, said "0307 is not next
  *   to 0307"; it now says which of the two it is (walkPath.ts).
+ * - fight on the morrow: "No commander pressed the contact: A, B will fight on the morrow (contact
+ *   again next half period)." -> "No commander pressed the contact (fight on the morrow): A and B are
+ *   out of contact for the rest of this half period, and in contact again at the start of the next
+ *   if they still face each other."; its "Still nobody pressed the contact: A, B face each other
+ *   ..." names the armies "A and B" too (describeContact.ts).
  */
 function sameWording(text: string): string {
+  const commas = (list: string): string => list.replace(/ and (?!.* and )/, ', ');
   return text
+    .replace(/No commander pressed the contact \(fight on the morrow\): (.+?) are out of contact for the rest of this half period, and in contact again at the start of the next if they still face each other\./g, (_, l: string) => `No commander pressed the contact: ${commas(l)} will fight on the morrow (contact again next half period).`)
+    .replace(/Still nobody pressed the contact: (.+?) face each other for another half period\./g, (_, l: string) => `Still nobody pressed the contact: ${commas(l)} face each other for another half period.`)
     .replace(/\(1 figures\)/g, '(1 figure)')
     .replace(/(\d+) is where the army stands: begin the path with the first hex to enter, then every hex after it in order\./g, '$1 is not next to $1: give every hex of the path in order.')
     .replace(/(\d+) is named twice in a row: give every hex of the path once, in order\./g, '$1 is not next to $1: give every hex of the path in order.');

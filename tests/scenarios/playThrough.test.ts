@@ -217,3 +217,16 @@ describe('a battle result with a withdrawal, read in the channel', () => {
     expect(told.match(/Army of Hadewych withdrew/g)).toHaveLength(1);
   });
 });
+
+describe('fight on the morrow, told in the channel', () => {
+  it('GIVEN nobody presses the contact THEN the channel says what the rule does (out of contact for the rest of this half period, in contact again at the start of the next), naming the armies "A and B"', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    const before = h.channel().length;
+    await h.run('@referee /contact resolve');
+    const told = h.channel().slice(before).map((o) => o.content).join('\n');
+    expect(told).toContain('No commander pressed the contact (fight on the morrow): Army of Hadewych and Army of Grallune are out of contact for the rest of this half period, and in contact again at the start of the next if they still face each other.');
+    expect(told).not.toContain('will fight on the morrow');
+    expect(told).not.toContain('Army of Hadewych, Army of Grallune');
+  });
+});
