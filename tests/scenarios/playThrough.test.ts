@@ -230,3 +230,40 @@ describe('fight on the morrow, told in the channel', () => {
     expect(told).not.toContain('Army of Hadewych, Army of Grallune');
   });
 });
+
+describe('/army status of a fleet under way', () => {
+  it('GIVEN the fleet sails to 0506 and the Lizard Men march there THEN its order never gives a "via" that repeats the destination, and once the fleet lies next to 0506 it reads "sail to 0506."', async () => {
+    h = await consoleHarness({
+      setup: [
+        '!now 2026-11-22T10:00Z',
+        '@referee /campaign create scenario:valormr name:"Sea War"',
+        '@referee /campaign settings positions:fog',
+        '@referee /campaign assign army:aeskrvald user:prince',
+        '@referee /campaign assign army:lizardmen user:liz',
+        '@referee /campaign start',
+      ].join('\n'),
+    });
+    // As played: the Lizard Men reach 0506 first and the fleet lies off it, next to its destination.
+    await h.run('@prince /embark vessels:"troopTransport=9,galley=1"', '@prince /sail to:0506', '@liz /move to:0506');
+    const orders: string[] = [];
+    for (let i = 0; i < 12 && !orders.some((o) => o === 'sail to 0506.'); i++) {
+      const [status] = await h.run('@prince /army status');
+      const order = /\*\*Order\*\*: (.*)$/m.exec(status!.content)?.[1];
+      if (order) orders.push(order);
+      await h.run('!tick');
+    }
+    expect(orders[0]).toMatch(/^sail to 0506, via \d{4}( \d{4})*\.$/);
+    for (const o of orders) expect(o).not.toMatch(/via (.* )?0506\./);
+    expect(orders).toContain('sail to 0506.');
+  });
+
+  it('GIVEN a march to the next hex THEN its order reads "to 0817." with no via; a longer march lists only the hexes before its destination', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await h.run('@alice /move army:hadewych to:0817');
+    const [one] = await h.run('@alice /army status army:hadewych');
+    expect(/\*\*Order\*\*: (.*)$/m.exec(one!.content)?.[1]).toMatch(/ to 0817\.$/);
+    await h.run('@alice /move army:hadewych path:"0817 0818"');
+    const [two] = await h.run('@alice /army status army:hadewych');
+    expect(/\*\*Order\*\*: (.*)$/m.exec(two!.content)?.[1]).toMatch(/ to 0818, via 0817\.$/);
+  });
+});

@@ -1,6 +1,7 @@
 import { formatGameTime, fromIndex } from '../../engine/clock/index.js';
 import { regimentFigures, regimentStrength, troopFigures, type Army } from '../../engine/forces/index.js';
 import type { MapModel } from '../../engine/map/index.js';
+import type { Hex } from '../../engine/hex/index.js';
 import type { Order } from '../../engine/state/index.js';
 import { awaitedRegiments, describeVessels } from '../../engine/water/index.js';
 import type { Actor } from '../actor.js';
@@ -57,6 +58,11 @@ function regimentLines(tx: CampaignTx, army: Army): string[] {
   });
 }
 
+/** ", via A B": the hexes of a path before its destination; nothing when the next hex is the destination. */
+function via(path: readonly Hex[], map: MapModel): string {
+  return path.length > 1 ? `, via ${path.slice(0, -1).map((h) => map.format(h)).join(' ')}` : '';
+}
+
 /** A standing order in words: what, whither, when. */
 function orderWords(order: Order | undefined, map: MapModel, defaultOrder: string): string {
   if (!order) return `none: without one, it will ${defaultOrder}.`;
@@ -64,10 +70,10 @@ function orderWords(order: Order | undefined, map: MapModel, defaultOrder: strin
     case 'move': {
       const to = order.path[order.path.length - 1];
       const how = [order.forced ? 'forced march' : '', order.unformed ? 'unformed' : '', order.save ? 'saving points' : ''].filter(Boolean).join(', ');
-      return `march ${order.period === 'split' ? 'by day and night' : `by ${order.period}`}${how ? ` (${how})` : ''}${to ? ` to ${map.format(to)}, via ${order.path.map((h) => map.format(h)).join(' ')}` : ''}.`;
+      return `march ${order.period === 'split' ? 'by day and night' : `by ${order.period}`}${how ? ` (${how})` : ''}${to ? ` to ${map.format(to)}${via(order.path, map)}` : ''}.`;
     }
     case 'sail':
-      return order.path.length > 0 ? `sail to ${map.format(order.path[order.path.length - 1] ?? order.path[0]!)}, via ${order.path.map((h) => map.format(h)).join(' ')}.` : 'at anchor.';
+      return order.path.length > 0 ? `sail to ${map.format(order.path[order.path.length - 1]!)}${via(order.path, map)}.` : 'at anchor.';
     case 'debark':
       return `wait at ${order.assembly.port} for the regiments still at sea; it marches once all are ashore.`;
     case 'rest':
