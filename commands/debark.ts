@@ -11,7 +11,7 @@ export default {
     .setDescription('Put your embarked army ashore.')
     .setContexts(IN_SERVERS)
     .setIntegrationTypes(SERVER_INSTALL)
-    .addStringOption((o) => o.setName('hex').setDescription('Land hex (or place): the port, a hex next to the fleet, or the river hex').setRequired(true).setAutocomplete(true))
+    .addStringOption((o) => o.setName('hex').setDescription('Land hex or place to land on: the port, a hex next to the fleet, or the river hex, e.g. 0506').setRequired(true).setAutocomplete(true))
     .addStringOption((o) => o.setName('army').setDescription('Your embarked army').setAutocomplete(true))
     .addStringOption((o) => o.setName('bank').setDescription('River bank (looking downstream)').addChoices({ name: 'left', value: 'left' }, { name: 'right', value: 'right' })),
   defer: 'ephemeral',

@@ -11,6 +11,7 @@ const T = { SUB: 1, GROUP: 2, STRING: 3, INTEGER: 4, BOOLEAN: 5, USER: 6, CHANNE
 interface OptionJson {
   readonly type: number;
   readonly name: string;
+  readonly description?: string;
   readonly required?: boolean;
   readonly choices?: readonly { name: string; value: string | number }[];
   readonly options?: readonly OptionJson[];
@@ -64,7 +65,7 @@ export function consoleContext(app: App, command: Command, user: string, words: 
     values.set(name, convert(label, def, text, where));
   }
   for (const o of options) {
-    if (o.required && !values.has(o.name)) throw new UserError('console.missingOption', `${label} needs \`${o.name}:\`.`);
+    if (o.required && !values.has(o.name)) throw new UserError('console.missingOption', missingOption(user, label, o, raw));
   }
   const get = <V extends Value>(name: string, check: (v: Value) => v is V): V | undefined => {
     const v = values.get(name);
@@ -109,6 +110,33 @@ async function readUpload(label: string, option: string, given: string, path: st
 /** Refuses a typed option value, saying what is accepted. */
 function badValue(label: string, def: OptionJson, text: string, accepted: string): never {
   throw new UserError('console.badValue', `${label}: "${text}" is not a valid ${def.name}; ${accepted}.`);
+}
+
+/** What an option accepts, in words, from its definition: its description and its choices or range. */
+function accepted(def: OptionJson): string {
+  const words = (def.description ?? '').replace(/,? e\.g\. .*$/, '');
+  const what = words.toLowerCase() === def.name.toLowerCase() ? '' : words;
+  const choices = def.choices ? `one of ${def.choices.map((c) => c.value).join(', ')}` : '';
+  const range = def.min_value !== undefined && def.max_value !== undefined ? `from ${def.min_value} to ${def.max_value}` : '';
+  return [what, choices, range].filter(Boolean).join(': ');
+}
+
+/** A value to show in an example line: the description's own "e.g.", a choice, the least number, true. */
+function exampleValue(def: OptionJson): string | undefined {
+  if (def.choices?.[0]) return String(def.choices[0].value);
+  if (def.type === T.INTEGER || def.type === T.NUMBER) return String(Math.min(Math.max(1, def.min_value ?? 1), def.max_value ?? 1));
+  if (def.type === T.BOOLEAN) return 'true';
+  if (def.type !== T.STRING) return undefined;
+  return /e\.g\. (.+)$/.exec(def.description ?? '')?.[1];
+}
+
+/** A required option left out: what it takes and, where the definition gives one, the line with it. */
+function missingOption(user: string, label: string, def: OptionJson, raw: Readonly<Record<string, string>>): string {
+  const what = accepted(def);
+  const value = exampleValue(def);
+  const typed = Object.entries(raw).map(([n, v]) => `${n}:${/\s/.test(v) ? `"${v}"` : v}`);
+  const line = value === undefined ? '' : ` E.g. \`@${user} ${[label, ...typed, `${def.name}:${value}`].join(' ')}\`.`;
+  return `${label} needs \`${def.name}:\`${what ? ` (${what.charAt(0).toLowerCase()}${what.slice(1)})` : ''}.${line}`;
 }
 
 function convertNumber(label: string, def: OptionJson, text: string): number {

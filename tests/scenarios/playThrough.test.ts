@@ -267,3 +267,28 @@ describe('/army status of a fleet under way', () => {
     expect(/\*\*Order\*\*: (.*)$/m.exec(two!.content)?.[1]).toMatch(/ to 0818, via 0817\.$/);
   });
 });
+
+describe('a required option left out on the console', () => {
+  it('GIVEN /debark without hex: THEN the refusal says what the hex must be (land, next to the fleet, the port or the river hex) with an example line', async () => {
+    h = await consoleHarness({
+      setup: [
+        '@referee /campaign create scenario:valormr name:"Sea War"',
+        '@referee /campaign assign army:aeskrvald user:prince',
+        '@referee /campaign start',
+      ].join('\n'),
+    });
+    await h.run('@prince /embark vessels:"troopTransport=9,galley=1"');
+    const [out] = await h.run('@prince /debark army:aeskrvald');
+    expect(refusal(out)).toBe('console.missingOption');
+    expect(out!.content).toContain('/debark needs `hex:` (land hex or place to land on: the port, a hex next to the fleet, or the river hex).');
+    expect(out!.content).toContain('E.g. `@prince /debark army:aeskrvald hex:0506`.');
+  });
+
+  it('GIVEN /scouts without count: THEN the refusal names the numbers accepted, with an example line built from the option', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@alice /scouts');
+    expect(refusal(out)).toBe('console.missingOption');
+    expect(out!.content).toContain('/scouts needs `count:` (scouts to deploy: from 0 to 20).');
+    expect(out!.content).toMatch(/E\.g\. `@alice \/scouts count:\d+`\./);
+  });
+});
