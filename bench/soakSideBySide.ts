@@ -10,7 +10,15 @@ import { median, round2 as round, time as timed } from './stats.js';
 export interface SideBySide {
   readonly rounds: number;
   readonly tickMs: { readonly fresh: number; readonly long: number; readonly ratio: number };
+  /** A round of the timed commands (the sum of each command's median), and each command's own medians. */
   readonly commandMs: { readonly fresh: number; readonly long: number; readonly ratio: number };
+  readonly commandsMs: Readonly<Record<string, { readonly fresh: number; readonly long: number; readonly ratio: number }>>;
+}
+
+/** Timings per pair side (0 the long campaign, 1 the fresh one): each timed command's (in commandLines order), and the tick's. */
+interface Samples {
+  readonly command: number[][][];
+  readonly tick: number[][];
 }
 
 /** Untimed rounds first: the fresh copy's first write checkpoints its journal, and its render thread starts cold. */
@@ -38,16 +46,16 @@ function freshCopy(long: Season, seed: number): Season {
 }
 
 /** One half period on both: the same orders and timed commands, then each one's tick (the first of each pair alternates). */
-async function playBoth(pair: readonly [Season, Season], k: number, samples?: { command: number[][]; tick: number[][] }): Promise<void> {
+async function playBoth(pair: readonly [Season, Season], k: number, samples?: Samples): Promise<void> {
   const [long] = pair;
   const orders = orderLines(long, k);
   const commands = commandLines(long);
   const order = k % 2 === 0 ? [0, 1] as const : [1, 0] as const;
   for (const s of pair) for (const line of orders) await s.run(line);
-  for (const line of commands) {
+  for (const [j, line] of commands.entries()) {
     for (const i of order) {
       const ms = await timed(() => (pair[i] as Season).run(line));
-      samples?.command[i]?.push(ms);
+      samples?.command[j]?.[i]?.push(ms);
     }
   }
   for (const i of order) {
@@ -73,7 +81,8 @@ async function playBoth(pair: readonly [Season, Season], k: number, samples?: { 
 export async function sideBySide(long: Season, rounds: number, seed: number): Promise<SideBySide> {
   const fresh = freshCopy(long, seed);
   const pair = [long, fresh] as const;
-  const samples = { command: [[], []] as number[][], tick: [[], []] as number[][] };
+  const names = commandLines(long).map((line) => line.split(' ').slice(1, 3).filter((w) => !w.includes(':')).join(' '));
+  const samples: Samples = { command: names.map(() => [[], []]), tick: [[], []] };
   try {
     for (let k = 0; k < WARM_UP; k++) await playBoth(pair, k);
     for (let k = 0; k < rounds; k++) await playBoth(pair, k, samples);
@@ -84,5 +93,15 @@ export async function sideBySide(long: Season, rounds: number, seed: number): Pr
     const [l, f] = [median(xs[0] ?? []), median(xs[1] ?? [])];
     return { fresh: round(f), long: round(l), ratio: f === 0 ? 0 : round(l / f) };
   };
-  return { rounds, tickMs: figure(samples.tick), commandMs: figure(samples.command) };
+  // Commands are timed one by one and summed: a median over the mix fell between the cheap commands
+  // (/army status, /turn status: ~0.3 ms) and /move (~1.2 ms), so it read 0.9x or 2.3x on the same
+  // per-command costs (session 19: per command, long against fresh, 1.00-1.20x).
+  const each = samples.command.map((c) => figure(c));
+  const sum = (side: 'fresh' | 'long'): number => each.reduce((t, c) => t + c[side], 0);
+  const [f, l] = [sum('fresh'), sum('long')];
+  return {
+    rounds, tickMs: figure(samples.tick),
+    commandMs: { fresh: round(f), long: round(l), ratio: f === 0 ? 0 : round(l / f) },
+    commandsMs: Object.fromEntries(names.map((n, j) => [n, each[j] as SideBySide['tickMs']])),
+  };
 }

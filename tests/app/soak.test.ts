@@ -20,4 +20,19 @@ describe('a short season (the soak, 30 half periods): invariants and secrets', (
     expect(r.exportKept.runs).toBe(5);
     expect(r.exportKept.ms).toBeGreaterThan(0);
   }, 120_000);
+
+  it('GIVEN the season then played side by side with a fresh campaign in its position THEN each timed command is timed on both, and the commands\' figure is a round of them (each one\'s median, summed), not a median over the mix', async () => {
+    const r = await soak({ halves: 6, seed: 5, web: false, sideRounds: 3 });
+    const side = r.sideBySide;
+    expect(side?.rounds).toBe(3);
+    const each = Object.entries(side?.commandsMs ?? {});
+    expect(each.map(([name]) => name)).toEqual(['/army status', '/move', '/turn status', '/intel']);
+    for (const [, c] of each) {
+      expect(c.fresh).toBeGreaterThan(0);
+      expect(c.long).toBeGreaterThan(0);
+    }
+    const sum = (k: 'fresh' | 'long'): number => each.reduce((t, [, c]) => t + c[k], 0);
+    expect(side?.commandMs.fresh).toBeCloseTo(sum('fresh'), 1);
+    expect(side?.commandMs.long).toBeCloseTo(sum('long'), 1);
+  }, 120_000);
 });
