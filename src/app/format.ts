@@ -10,6 +10,54 @@ export function discordTime(iso: string, style: 'R' | 'f' | 'F' | 't' = 'f'): st
   return `<t:${Math.floor(Date.parse(iso) / 1000)}:${style}>`;
 }
 
+const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [['day', 86_400], ['hour', 3_600], ['minute', 60], ['second', 1]];
+
+/**
+ * Formatters are built once per kind and time zone: building an Intl formatter costs far more than
+ * formatting with it, and the console formats every timestamp of every line.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+function formatter<F extends Intl.DateTimeFormat | Intl.RelativeTimeFormat>(key: string, make: () => F): F {
+  let f = formatters.get(key) as F | undefined;
+  if (!f) {
+    f = make();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/** "in 10 hours", "3 minutes ago": the largest whole unit, from `now`. */
+function relative(at: Date, now: Date): string {
+  const seconds = Math.round((at.getTime() - now.getTime()) / 1000);
+  const [unit, size] = UNITS.find(([, n]) => Math.abs(seconds) >= n) ?? ['second', 1];
+  return formatter('R', () => new Intl.RelativeTimeFormat('en', { numeric: 'auto' })).format(Math.trunc(seconds / size), unit);
+}
+
+/**
+ * Discord's timestamp markup (`discordTime`) as text, in the reader's time zone (`timeZone`, else the
+ * machine's): for readers outside Discord (the console, the campaign book).
+ */
+export function localTimes(text: string, now: Date, timeZone?: string): string {
+  return text.replace(/<t:(-?\d+)(?::([tTdDfFR]))?>/g, (_, unix: string, style: string | undefined) => {
+    const at = new Date(Number(unix) * 1000);
+    const zone = timeZone ? { timeZone } : {};
+    const key = `${style ?? 'f'}|${timeZone ?? ''}`;
+    switch (style) {
+      case 'R':
+        return relative(at, now);
+      case 't':
+      case 'T':
+        return formatter(key, () => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', ...(style === 'T' ? { second: '2-digit' } : {}), timeZoneName: 'short', ...zone })).format(at);
+      case 'd':
+      case 'D':
+        return formatter(key, () => new Intl.DateTimeFormat('en-GB', { dateStyle: style === 'D' ? 'long' : 'short', ...zone })).format(at);
+      default:
+        return formatter(key, () => new Intl.DateTimeFormat('en-GB', { weekday: style === 'F' ? 'long' : 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short', ...zone })).format(at);
+    }
+  });
+}
+
 export function list(items: readonly string[], none = '(none)'): string {
   return items.length > 0 ? items.join(', ') : none;
 }

@@ -4,6 +4,7 @@ import type { MapView } from '../../engine/views/index.js';
 import type { StoredEvent } from '../../db/eventRepo.js';
 import type { PlayedTick } from '../../db/tickRepo.js';
 import type { TickFrame } from '../campaignTx.js';
+import { localTimes } from '../format.js';
 
 /** Whose campaign book: what everyone saw, everything (the referee's), or what some armies' commander knew. */
 export type BookReader =
@@ -47,17 +48,14 @@ export function viewFor(frame: TickFrame, reader: BookReader): MapView {
 }
 
 /**
- * Discord's timestamp markup (`<t:unix:f>`, messages.ts) as the book's reader reads it, outside
+ * Discord's timestamp markup (`<t:unix:f>`, format.ts) as the book's reader reads it, outside
  * Discord: the time in the campaign's timezone; a relative time ("in 10 hours") says nothing in a
- * book read later, so `(<t:unix:R>)` beside an absolute one is left out and a lone one is written
- * as the time itself.
+ * book read later, so `(<t:unix:R>)` beside an absolute one is left out, and every other one is
+ * written as the full time.
  */
 function plainTimes(text: string, timeZone: string): string {
   if (!text.includes('<t:')) return text;
-  const format = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short', timeZone });
-  return text
-    .replace(/ ?\(<t:-?\d+:R>\)/g, '')
-    .replace(/<t:(-?\d+)(?::[tTdDfFR])?>/g, (_, unix: string) => format.format(new Date(Number(unix) * 1000)));
+  return localTimes(text.replace(/ ?\(<t:-?\d+:R>\)/g, '').replace(/<t:(-?\d+)(?::[tTdDfFR])?>/g, '<t:$1:f>'), new Date(0), timeZone);
 }
 
 /** One event as a line of the book, marked with whom it was for when that was not everyone. */
