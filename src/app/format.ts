@@ -58,6 +58,11 @@ export function localTimes(text: string, now: Date, timeZone?: string): string {
   });
 }
 
+/** "the Marches scenario" / "The Valormr Campaign scenario": a scenario's name after "from" or "of", with one article. */
+export function scenarioPhrase(name: string): string {
+  return `${/^the /i.test(name) ? '' : 'the '}${name} scenario`;
+}
+
 export function list(items: readonly string[], none = '(none)'): string {
   return items.length > 0 ? items.join(', ') : none;
 }

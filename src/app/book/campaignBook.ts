@@ -4,7 +4,7 @@ import type { MapView } from '../../engine/views/index.js';
 import type { StoredEvent } from '../../db/eventRepo.js';
 import type { PlayedTick } from '../../db/tickRepo.js';
 import type { TickFrame } from '../campaignTx.js';
-import { localTimes } from '../format.js';
+import { localTimes, scenarioPhrase } from '../format.js';
 
 /** Whose campaign book: what everyone saw, everything (the referee's), or what some armies' commander knew. */
 export type BookReader =
@@ -76,7 +76,7 @@ function heading(state: CampaignState, reader: BookReader, scenarioName: string)
     const armies = Object.values(state.armies).filter((a) => a.side === s.id).map((a) => `${a.name} (${a.commander})`);
     return `- **${s.name}**: ${armies.join(', ')}`;
   });
-  return [`# ${state.name}`, '', `A campaign of ${/^the /i.test(scenarioName) ? '' : 'the '}${scenarioName} scenario, ${formatGameTime(state.clock)}${state.status === 'ended' ? ', ended' : ''}. ${whose}`, '', '## The sides', '', ...sides, ''];
+  return [`# ${state.name}`, '', `A campaign of ${scenarioPhrase(scenarioName)}, ${formatGameTime(state.clock)}${state.status === 'ended' ? ', ended' : ''}. ${whose}`, '', '## The sides', '', ...sides, ''];
 }
 
 /**

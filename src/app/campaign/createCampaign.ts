@@ -3,6 +3,7 @@ import { firstPeriod } from '../../engine/dice/index.js';
 import { newCampaign } from '../../engine/campaign/index.js';
 import type { ScenarioDoc } from '../../engine/scenario/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
+import { scenarioPhrase } from '../format.js';
 import { PUBLIC } from '../../engine/events/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -43,7 +44,7 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
     state,
     scenario,
     actorUserId: actor.userId,
-    events: [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from ${/^the /i.test(scenario.name) ? '' : 'the '}${scenario.name} scenario.`, data: { scenarioId: scenario.id } }, ...commitments],
+    events: [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from ${scenarioPhrase(scenario.name)}.`, data: { scenarioId: scenario.id } }, ...commitments],
     outbox: deliver({ meta: { ownerUserId: actor.userId }, members: [], state }, 'channel', OPEN, {
       content: [`A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.`, ...commitments.map((e) => e.text)].join('\n'),
       data: { campaignId: id, scenarioId: scenario.id, refereeUserId: actor.userId, commitments: commitments.map((e) => e.data) },
