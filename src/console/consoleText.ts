@@ -11,7 +11,12 @@ export function consoleText(m: { readonly content: string; readonly cards?: read
   const cards = (m.cards ?? []).map((c) => cardText(c).split('\n').map((line) => `\u2502 ${line}`).join('\n'));
   const text = [m.content, ...cards].filter((t) => t.length > 0).join('\n');
   const buttons = buttonLine(m.buttons ?? []);
-  return mentions(localTimes(buttons ? `${text}\n${buttons}` : text, now, timeZone));
+  return unescaped(mentions(localTimes(buttons ? `${text}\n${buttons}` : text, now, timeZone)));
+}
+
+/** A name's escaped markdown (escapeName: "\*\*Big\*\*") read back as typed ("**Big**"), after the mentions were read. */
+function unescaped(text: string): string {
+  return text.replace(/\\([\\*_~|`[\]<>@#:+-])/g, '$1');
 }
 
 /** Discord's mention markup as a reader says it: `@alice`, `@ref-role (role)`, `#channel`. */

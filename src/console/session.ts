@@ -35,6 +35,8 @@ export interface ConsoleOptions {
   readonly saveFiles?: boolean;
   /** The reader's time zone for Discord timestamps (default: the machine's). */
   readonly timeZone?: string;
+  /** Each message as the app wrote it, before the console reads it as text (what Discord would be sent: tests). */
+  readonly onMessage?: (m: Parameters<typeof consoleText>[0]) => void;
 }
 
 /**
@@ -144,6 +146,7 @@ export class ConsoleSession {
 
   /** A message as console text: cards as text, buttons as commands, timestamps in local time. */
   private text(m: Parameters<typeof consoleText>[0]): string {
+    this.opts.onMessage?.(m);
     return consoleText(m, this.app.clock.now(), this.opts.timeZone);
   }
 

@@ -8,6 +8,7 @@
  * The table lives in the engine, the floor every layer may import; it is plain data.
  */
 export const REFUSAL_CODES = {
+  'army.divisionName': 'A division\'s name holds a character Discord would read as formatting or a mention.',
   'army.missing': 'No army was named where one is needed.',
   'army.notFound': 'The army named is not on the map.',
   'army.notYours': 'The army named is commanded by someone else.',

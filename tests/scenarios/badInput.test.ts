@@ -82,6 +82,11 @@ describe('scenario files', () => {
     expect(() => parseScenarioText(tinyScenario(name), 'tiny.json')).toThrow(/armies\[0\]\.name.*printable/s);
   });
 
+  it.each(['**Red** Host', 'Red <@&123> Host', '@everyone', 'Red_Host_', '# Red Host', '- Red Host', 'Red `Host`'])('GIVEN an army name with markdown or a mention (%s) THEN refused with the path of the name, saying why; a plain name is read', (name) => {
+    expect(() => parseScenarioText(tinyScenario(name), 'tiny.json')).toThrow(/armies\[0\]\.name.*formatting or a mention/s);
+    expect(parseScenarioText(tinyScenario("Red Host of the King's Men (1st)"), 'tiny.json').armies[0]?.name).toBe("Red Host of the King's Men (1st)");
+  });
+
   it('GIVEN a side hostile to itself THEN refused', () => {
     const doc = JSON.parse(tinyScenario()) as { sides: { id: string; hostileTo: string[] }[] };
     doc.sides[0]!.hostileTo.push(doc.sides[0]!.id);

@@ -2,11 +2,14 @@ import { createApp } from '../../src/app/createApp.js';
 import { seededDice } from '../../src/console/seededDice.js';
 import { ManualClock } from '../../src/app/ports.js';
 import { loadShippedScenario, mapOf } from '../../src/app/scenarios.js';
-import { ConsoleSession, type ConsoleOutput } from '../../src/console/session.js';
+import { ConsoleSession, type ConsoleOptions, type ConsoleOutput } from '../../src/console/session.js';
 import type { CampaignState } from '../../src/engine/state/index.js';
 import { readCampaign } from '../../src/app/unitOfWork.js';
 import { testStore } from '../support/store.js';
 import { testTempDir } from '../support/tempDirs.js';
+
+/** A message as the app wrote it, before the console read it as text. */
+export type ConsoleMessage = Parameters<NonNullable<ConsoleOptions['onMessage']>>[0];
 
 export interface Harness {
   readonly app: ReturnType<typeof createApp>;
@@ -14,6 +17,8 @@ export interface Harness {
   /** Dice used before the seeded ones, in order: push to script the next rolls. */
   readonly script: number[];
   readonly outputs: ConsoleOutput[];
+  /** Each output's message as the app wrote it (content, cards, buttons), before the console read it: what Discord is sent. */
+  readonly messages: ConsoleMessage[];
   /** Runs lines (one string with newlines, or several) and returns the outputs they produced. */
   run(...lines: string[]): Promise<ConsoleOutput[]>;
   last(): ConsoleOutput;
@@ -31,18 +36,21 @@ export async function consoleHarness(opts: { seed?: number; dice?: number[]; dat
   const dice = seededDice(opts.seed ?? 1, opts.dice ?? []);
   const app = createApp({ databasePath: opts.databasePath ?? testStore(), clock, dice });
   const outputs: ConsoleOutput[] = [];
+  const messages: ConsoleMessage[] = [];
   const session = new ConsoleSession(app, {
     where: { guildId: opts.where?.guildId ?? 'console', channelId: opts.where?.channelId ?? 'console', baseDir: process.cwd() },
     outDir,
     write: (o) => outputs.push(o),
     closedDms: new Set(opts.closedDms ?? []),
     timeZone: 'UTC',
+    onMessage: (m) => messages.push(m),
   });
   const h: Harness = {
     app,
     clock,
     script: dice.script,
     outputs,
+    messages,
     async run(...lines) {
       const start = outputs.length;
       for (const block of lines) for (const line of block.split('\n')) await session.handle(line);

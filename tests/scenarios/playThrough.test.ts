@@ -5,7 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { consoleHarness, type Harness } from './harness.js';
+import fc from 'fast-check';
+import { escapeName } from '../../src/engine/events/index.js';
+import { toDiscordPayloads } from '../../src/discord/payloads.js';
+import { consoleHarness, type ConsoleMessage, type Harness } from './harness.js';
 import { contactHarness, open } from './contactSetup.js';
 
 let h: Harness | undefined;
@@ -290,5 +293,90 @@ describe('a required option left out on the console', () => {
     expect(refusal(out)).toBe('console.missingOption');
     expect(out!.content).toContain('/scouts needs `count:` (scouts to deploy: from 0 to 20).');
     expect(out!.content).toMatch(/E\.g\. `@alice \/scouts count:\d+`\./);
+  });
+});
+
+/**
+ * Markdown and mention syntax in a name (session 19: `/campaign create name:"@everyone **Big** War
+ * <@&123> _x_"` was written raw, and its `**` broke the bold of every card title around it).
+ */
+describe('a name with markdown or mention syntax', () => {
+  const PIECES = ['**', '*', '_', '__', '~~', '|', '||', '`', '```', '>', '> ', '<@&123>', '<@456>', '<#789>', '@everyone', '@here', '#', '# ', '- ', '[x](https://e.x)', ':skull:', '\\', '"', ' ', 'War', 'Big', 'a'];
+  const nameArb = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 8 })
+    .map((parts) => parts.join(''))
+    .filter((n) => /[a-z]/i.test(n) && n.trim() === n && n.length <= 80);
+
+  /** Discord's reading of a text: the markers it takes (an escaped character is text), in order. */
+  function markers(text: string): { bold: number; strike: number; spoiler: number; code: number; mentions: string[] } {
+    const found = { bold: 0, strike: 0, spoiler: 0, code: 0, mentions: [] as string[] };
+    for (let i = 0; i < text.length; i++) {
+      const rest = text.slice(i);
+      if (rest.startsWith('\\') && i + 1 < text.length) { i++; continue; }
+      if (rest.startsWith('**')) { found.bold++; i++; continue; }
+      if (rest.startsWith('~~')) { found.strike++; i++; continue; }
+      if (rest.startsWith('||')) { found.spoiler++; i++; continue; }
+      if (rest.startsWith('`')) { found.code++; continue; }
+      const mention = /^(<@[!&]?[^>\s]*>|<#[^>\s]*>|@everyone|@here)/.exec(rest);
+      if (mention) found.mentions.push(mention[1]!);
+    }
+    return found;
+  }
+
+  /** The texts Discord is sent for a message: each payload's content and each embed's title, description, fields and footer. */
+  const discordTexts = (m: ConsoleMessage): string[] => toDiscordPayloads(m).flatMap((p) => [
+    p.content ?? '',
+    ...(p.embeds ?? []).flatMap((e) => [e.title ?? '', e.description ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]), e.footer?.text ?? '']),
+  ]);
+
+  /** A Discord text read as a person sees it: bold marks gone, escapes read. */
+  const shown = (text: string): string => text.replace(/(?<!\\)\*\*/g, '').replace(/\\(.)/g, '$1');
+
+  it('GIVEN any campaign name of markdown and mention pieces THEN no message Discord is sent has its bold, strike, spoiler or code broken or a mention in it, the name reads as typed, and the console shows it as typed', async () => {
+    await fc.assert(fc.asyncProperty(nameArb, async (name) => {
+      const typed = name.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+      const run = await consoleHarness({
+        setup: [
+          `@referee /campaign create scenario:valormr name:"${typed}"`,
+          '@referee /campaign assign army:hadewych user:alice',
+          '@referee /campaign start',
+          '@alice /move army:hadewych to:0817',
+          '!tick',
+          '@alice /army status',
+          '@alice /campaign status',
+        ].join('\n'),
+      });
+      try {
+        expect(run.outputs[0]!.content).toContain(name);
+        const texts = run.messages.flatMap(discordTexts);
+        for (const text of texts) {
+          const m = markers(text);
+          expect({ text, bold: m.bold % 2, strike: m.strike % 2, spoiler: m.spoiler % 2, code: m.code % 2 }).toEqual({ text, bold: 0, strike: 0, spoiler: 0, code: 0 });
+          expect({ text, mentions: m.mentions.filter((x) => !/^<@(alice|referee)>$/.test(x)) }).toEqual({ text, mentions: [] });
+        }
+        expect(texts.filter((t) => shown(t).includes(`**${name}**`) || shown(t).includes(name)).length).toBeGreaterThan(3);
+        expect(texts.some((t) => t.includes(`**${escapeName(name)}**`))).toBe(true);
+      } finally {
+        run.close();
+      }
+    }), { numRuns: 25, seed: 20 });
+  });
+});
+
+describe('names of armies: a division is named by the one who splits it', () => {
+  it('GIVEN /army split with a name holding markdown or a mention THEN it is refused saying which characters, the name quoted as typed; a plain name splits', async () => {
+    h = await consoleHarness({
+      setup: [
+        '@referee /campaign create scenario:valormr name:"Split War"',
+        '@referee /campaign settings profile:acks',
+        '@referee /campaign assign army:hadewych user:alice',
+        '@referee /campaign start',
+      ].join('\n'),
+    });
+    const [bad] = await h.run('@referee /army split army:hadewych regiments:first to:0817 name:"**Left** <@&1>"');
+    expect(refusal(bad)).toBe('army.divisionName');
+    expect(bad!.content).toContain('"**Left** <@&1>" holds a character Discord would read as formatting or a mention');
+    const [good] = await h.run('@referee /army split army:hadewych regiments:first to:0817 name:"Left Wing"');
+    expect(refusal(good)).toBeUndefined();
+    expect(good!.content).toContain('Left Wing');
   });
 });

@@ -1,3 +1,4 @@
+import { escapeName, isPlainName, PLAIN_NAME_RULE } from '../../engine/events/index.js';
 import { mergeArmies, orderMachines, splitArmy } from '../../engine/movement/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -28,6 +29,7 @@ export function splitDivision(app: App, actor: Actor, input: { army?: string | u
     const to = input.to ? tx.map.parse(input.to) : undefined;
     if (!to || !tx.map.inBounds(to)) throw new UserError('division.badHex', `Give the hex next to ${tx.map.format(army.hex)} the division marches off into, e.g. \`to:0712\`.`);
     const regiments = (input.regiments ?? '').split(',').map((r) => r.trim()).filter((r) => r !== '');
+    if (input.name !== undefined && !isPlainName(input.name.trim())) throw new UserError('army.divisionName', `The division's name "${escapeName(input.name.trim())}" ${PLAIN_NAME_RULE}.`);
     const r = orRefuse(splitArmy(tx.state, tx.map, { armyId: army.id, regiments, to, ...(input.name ? { name: input.name.trim() } : {}) }));
     const division = r.state.armies[r.divisionId];
     const events = r.events;

@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import { formatGameTime, fromIndex, HALF_PERIODS } from '../../engine/clock/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { MapView } from '../../engine/views/index.js';
@@ -76,7 +77,7 @@ function heading(state: CampaignState, reader: BookReader, scenarioName: string)
     const armies = Object.values(state.armies).filter((a) => a.side === s.id).map((a) => `${a.name} (${a.commander})`);
     return `- **${s.name}**: ${armies.join(', ')}`;
   });
-  return [`# ${state.name}`, '', `A campaign of ${scenarioPhrase(scenarioName)}, ${formatGameTime(state.clock)}${state.status === 'ended' ? ', ended' : ''}. ${whose}`, '', '## The sides', '', ...sides, ''];
+  return [`# ${escapeName(state.name)}`, '', `A campaign of ${scenarioPhrase(scenarioName)}, ${formatGameTime(state.clock)}${state.status === 'ended' ? ', ended' : ''}. ${whose}`, '', '## The sides', '', ...sides, ''];
 }
 
 /**

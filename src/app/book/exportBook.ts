@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import type { Zippable } from 'fflate';
 import { formatGameTime } from '../../engine/clock/index.js';
 import type { MapView } from '../../engine/views/index.js';
@@ -71,16 +72,16 @@ export async function exportCampaignBook(app: App, actor: Actor, opts: { publicO
   const whose = which === 'referee' ? 'the referee\'s, with every secret' : which === 'public' ? 'what everyone saw' : 'yours: what you were told';
   const name = `${fileStem(job.name)}-book-${which}.zip`;
   if (fits(zip.length, opts.uploadLimit)) {
-    return [ephemeral(`The campaign book of **${job.name}** (${whose}): book.md and ${pictures.length} map(s), one per day.`,
+    return [ephemeral(`The campaign book of **${escapeName(job.name)}** (${whose}): book.md and ${pictures.length} map(s), one per day.`,
       { format: 'markdown', reader: which, maps: pictures.length, file: name, bytes: zip.length }, [{ name, data: zip }])];
   }
   // The maps are most of the bytes (a WebP a day); the text alone is a few hundred kB for a season.
   const textOnly = zipSync({ 'book.md': files['book.md'] as Uint8Array }, { level: 6, mtime: job.now });
   const limit = sizeText(opts.uploadLimit ?? 0);
   if (fits(textOnly.length, opts.uploadLimit)) {
-    return [ephemeral(`The campaign book of **${job.name}** (${whose}): book.md without its ${pictures.length} map(s): with them it is ${sizeText(zip.length)}, more than the ${limit} Discord lets the bot upload here (the maps of each day are in \`/campaign timelapse\`).`,
+    return [ephemeral(`The campaign book of **${escapeName(job.name)}** (${whose}): book.md without its ${pictures.length} map(s): with them it is ${sizeText(zip.length)}, more than the ${limit} Discord lets the bot upload here (the maps of each day are in \`/campaign timelapse\`).`,
       { format: 'markdown', reader: which, maps: 0, mapsLeftOut: pictures.length, file: name, bytes: textOnly.length, tooLarge: { bytes: zip.length, limit: opts.uploadLimit } }, [{ name, data: textOnly }])];
   }
-  return [ephemeral(`The campaign book of **${job.name}** is ${sizeText(zip.length)} (${sizeText(textOnly.length)} without its maps), more than the ${limit} Discord lets the bot upload here.`,
+  return [ephemeral(`The campaign book of **${escapeName(job.name)}** is ${sizeText(zip.length)} (${sizeText(textOnly.length)} without its maps), more than the ${limit} Discord lets the bot upload here.`,
     { format: 'markdown', reader: which, tooLarge: { bytes: zip.length, textBytes: textOnly.length, limit: opts.uploadLimit } })];
 }

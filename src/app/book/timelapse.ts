@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import { animatedWebp, renderMap, stillWebp } from '../../render/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -59,16 +60,16 @@ export async function campaignTimelapse(app: App, actor: Actor, opts: { secret: 
   }
   const secret = opts.secret ? ' (every army: the referee\'s)' : '';
   if (!fits(webp.length, opts.uploadLimit)) {
-    return [ephemeral(`The time-lapse of **${job.name}** is ${sizeText(full)}, and ${sizeText(webp.length)} with a single frame, more than the ${sizeText(opts.uploadLimit ?? 0)} Discord lets the bot upload here.`,
+    return [ephemeral(`The time-lapse of **${escapeName(job.name)}** is ${sizeText(full)}, and ${sizeText(webp.length)} with a single frame, more than the ${sizeText(opts.uploadLimit ?? 0)} Discord lets the bot upload here.`,
       { frames: job.frames.length, tooLarge: { bytes: full, limit: opts.uploadLimit } })];
   }
   const shown = step === 1 ? job.frames.length : everyNth(pngs, step).length;
   const file = { name: `${fileStem(job.name)}-timelapse.webp`, data: new Uint8Array(webp) };
   const text = job.frames.length === 1
-    ? `Time-lapse of **${job.name}**: one half period played so far, so a still picture${secret}.`
+    ? `Time-lapse of **${escapeName(job.name)}**: one half period played so far, so a still picture${secret}.`
     : step === 1
-      ? `Time-lapse of **${job.name}**: ${job.frames.length} half periods, one frame each${secret}.`
-      : `Time-lapse of **${job.name}**: ${job.frames.length} half periods, one frame in every ${step} (${shown} frames, the last one now) to fit the ${sizeText(opts.uploadLimit ?? 0)} Discord lets the bot upload here; one frame each it is ${sizeText(full)}${secret}.`;
+      ? `Time-lapse of **${escapeName(job.name)}**: ${job.frames.length} half periods, one frame each${secret}.`
+      : `Time-lapse of **${escapeName(job.name)}**: ${job.frames.length} half periods, one frame in every ${step} (${shown} frames, the last one now) to fit the ${sizeText(opts.uploadLimit ?? 0)} Discord lets the bot upload here; one frame each it is ${sizeText(full)}${secret}.`;
   const data = { frames: shown, ...(step === 1 ? {} : { halfPeriods: job.frames.length, step }), bytes: webp.length, file: file.name };
   return [opts.secret ? ephemeral(text, data, [file]) : reply(text, data, [file])];
 }

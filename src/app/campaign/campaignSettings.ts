@@ -1,4 +1,4 @@
-import { PUBLIC } from '../../engine/events/index.js';
+import { escapeName, PUBLIC } from '../../engine/events/index.js';
 import { fogFalls } from '../../engine/knowledge/index.js';
 import { LAND_TERRAINS, type LandTerrain, MOVEMENT_PROFILES, movementProfile, TACTICAL_PROFILES, tacticalProfile, unitMark } from '../../engine/profiles/index.js';
 import { type CampaignSettings, checkSettings, DEFAULT_SETTINGS, SETTING_LIMITS, TEMPERATURES, type Temperature } from '../../engine/state/index.js';
@@ -230,7 +230,7 @@ function applyChanges(cur: CampaignSettings, changes: readonly (readonly [keyof 
 export function campaignSettings(app: App, actor: Actor, input: SettingsInput, opts: { confirm?: boolean | undefined } = {}): Reply[] {
   const changes = (Object.entries(input) as [keyof CampaignSettings, unknown][]).filter(([, v]) => v !== undefined);
   // Without options it only shows them: a read, no write lock.
-  if (changes.length === 0) return readCampaign(app, { actor }, (tx) => [reply(`Settings of **${tx.state.name}**: ${describe(tx.state.settings)}.`, tx.state.settings)]);
+  if (changes.length === 0) return readCampaign(app, { actor }, (tx) => [reply(`Settings of **${escapeName(tx.state.name)}**: ${describe(tx.state.settings)}.`, tx.state.settings)]);
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'change settings');
     const cur = tx.state.settings;

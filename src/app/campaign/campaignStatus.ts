@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import { isHostile, troopFigures } from '../../engine/forces/index.js';
 import { isFog } from '../../engine/knowledge/index.js';
 import type { Actor } from '../actor.js';
@@ -21,7 +22,7 @@ export function campaignStatus(app: App, actor: Actor): Reply[] {
     const next = tx.meta.nextTickAt ? `${discordTime(tx.meta.nextTickAt)} (${discordTime(tx.meta.nextTickAt, 'R')})` : 'not scheduled';
     const open = Object.values(s.contacts).filter((c) => c.step !== 'closed').length;
     const overview: Card = {
-      title: `${s.name}: ${gameTimeLabel(s)}`,
+      title: `${escapeName(s.name)}: ${gameTimeLabel(s)}`,
       description: `The campaign is ${s.status}.`,
       // In fog of war how many contacts are open would tell of armies nobody sees.
       fields: [{ name: 'Next tick', value: next, inline: true }, ...(isFog(s) ? [] : [{ name: 'Open contacts', value: String(open), inline: true }])],
@@ -46,7 +47,7 @@ export function campaignStatus(app: App, actor: Actor): Reply[] {
       id: s.id, name: s.name, status: s.status, clock: s.clock, nextTickAt: tx.meta.nextTickAt,
       armies: Object.values(s.armies).map((a) => ({ id: a.id, name: a.name, side: a.side, ...(where(a) ? { hex: where(a) } : {}), commander: commander(a.id) || 'unassigned' })),
     };
-    const out: Reply[] = [withCards(reply(`**${s.name}**: ${s.status}, ${gameTimeLabel(s)}.`, data), [overview, ...sides])];
+    const out: Reply[] = [withCards(reply(`**${escapeName(s.name)}**: ${s.status}, ${gameTimeLabel(s)}.`, data), [overview, ...sides])];
     if (tx.isReferee) {
       const truth = Object.values(s.armies).filter((a) => !a.status.destroyed).map((a) => `${a.name}: ${troopFigures(a)}`).join('\n');
       out.push(withCards(ephemeral('Referee only: the figures of every army.', { figures: Object.fromEntries(Object.values(s.armies).map((a) => [a.id, troopFigures(a)])) }), [{ title: 'Troop figures (referee only)', fields: [{ name: 'Army: figures', value: truth }] }]));

@@ -1,4 +1,4 @@
-import { type EngineEvent, PUBLIC } from '../../engine/events/index.js';
+import { type EngineEvent, escapeName, PUBLIC } from '../../engine/events/index.js';
 import type { App } from '../app.js';
 import { deliver, REFEREE_ONLY } from '../deliveries/audience.js';
 import type { ChannelFault } from '../journal/invocation.js';
@@ -16,16 +16,16 @@ export function channelFaultPause(tx: CampaignTx, fault: ChannelFault): Required
   const channel = `<#${tx.meta.channelId}>`;
   const after = 'then use `/campaign resume`: it sends again every post the fault held (`/referee inbox` lists them).';
   const text = permission
-    ? `The campaign **${tx.state.name}** is paused: I lack the **${permission}** permission in its channel ${channel}${permission === 'Attach Files' ? ', so the map cannot be attached to the chronicle' : ''}. Give it to me there (channel settings, Permissions, my role), ${after}`
+    ? `The campaign **${escapeName(tx.state.name)}** is paused: I lack the **${permission}** permission in its channel ${channel}${permission === 'Attach Files' ? ', so the map cannot be attached to the chronicle' : ''}. Give it to me there (channel settings, Permissions, my role), ${after}`
     : held
-      ? `The campaign **${tx.state.name}** is paused: Discord refused a post in its channel ${channel} for missing permissions, yet the permissions I hold there read complete (${held.join(', ')}). Something outside the channel's permissions blocks me: look for a timeout on my member, an AutoMod rule, or a locked or archived thread. When it is lifted, ${after}`
-      : `The campaign **${tx.state.name}** is paused: I cannot post in its channel ${channel} (${reason.slice(0, 200)}). If the channel still exists, give me access to it again (channel settings, Permissions, my role), ${after}`;
+      ? `The campaign **${escapeName(tx.state.name)}** is paused: Discord refused a post in its channel ${channel} for missing permissions, yet the permissions I hold there read complete (${held.join(', ')}). Something outside the channel's permissions blocks me: look for a timeout on my member, an AutoMod rule, or a locked or archived thread. When it is lifted, ${after}`
+      : `The campaign **${escapeName(tx.state.name)}** is paused: I cannot post in its channel ${channel} (${reason.slice(0, 200)}). If the channel still exists, give me access to it again (channel settings, Permissions, my role), ${after}`;
   const why = permission ? { reason: 'missingPermission', permission } : held ? { reason: 'refusedUnexplained' } : { reason: 'channelLost' };
   return {
     state: { ...tx.state, status: 'paused' },
     control: { nextTickAt: null, remindAt: null },
     events: [{ type: 'campaignPaused', audience: PUBLIC, text, data: why }],
-    outbox: deliver(tx, 'referees', REFEREE_ONLY, { content: `**Referee** (${tx.state.name})\n${text}`, data: { campaignPaused: tx.meta.id, ...why } }),
+    outbox: deliver(tx, 'referees', REFEREE_ONLY, { content: `**Referee** (${escapeName(tx.state.name)})\n${text}`, data: { campaignPaused: tx.meta.id, ...why } }),
   };
 }
 

@@ -4,7 +4,7 @@ import { newCampaign } from '../../engine/campaign/index.js';
 import type { ScenarioDoc } from '../../engine/scenario/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
 import { scenarioPhrase } from '../format.js';
-import { PUBLIC } from '../../engine/events/index.js';
+import { escapeName, PUBLIC } from '../../engine/events/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
@@ -44,17 +44,17 @@ export function createCampaign(app: App, actor: Actor, input: CreateCampaignInpu
     state,
     scenario,
     actorUserId: actor.userId,
-    events: [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${name}" created from ${scenarioPhrase(scenario.name)}.`, data: { scenarioId: scenario.id } }, ...commitments],
+    events: [{ type: 'campaignCreated', audience: PUBLIC, text: `Campaign "${escapeName(name)}" created from ${scenarioPhrase(escapeName(scenario.name))}.`, data: { scenarioId: scenario.id } }, ...commitments],
     outbox: deliver({ meta: { ownerUserId: actor.userId }, members: [], state }, 'channel', OPEN, {
-      content: [`A new campaign begins here: **${name}** (${scenario.name}). Referee: ${actor.userName}.`, ...commitments.map((e) => e.text)].join('\n'),
+      content: [`A new campaign begins here: **${escapeName(name)}** (${escapeName(scenario.name)}). Referee: ${escapeName(actor.userName)}.`, ...commitments.map((e) => e.text)].join('\n'),
       data: { campaignId: id, scenarioId: scenario.id, refereeUserId: actor.userId, commitments: commitments.map((e) => e.data) },
     }),
   });
   const armies = Object.values(state.armies);
   const bySide = Object.values(state.sides).map((s) => `**${s.name}**: ${armies.filter((a) => a.side === s.id).map((a) => `${a.name} (\`${a.id}\`)`).join(', ')}`);
   return [
-    reply(`Campaign **${name}** created from **${scenario.name}**. Game time: ${formatGameTime(state.clock)}, ${state.season || 'start'}.\n${bySide.join('\n')}\nNext: assign commanders with \`/campaign assign army:<id> user:<player>\`, then \`/campaign start\`.`,
+    reply(`Campaign **${escapeName(name)}** created from **${escapeName(scenario.name)}**. Game time: ${formatGameTime(state.clock)}, ${state.season || 'start'}.\n${bySide.join('\n')}\nNext: assign commanders with \`/campaign assign army:<id> user:<player>\`, then \`/campaign start\`.`,
       { campaignId: id, scenarioId: scenario.id, armies: armies.map((a) => a.id) }),
-    ephemeral(`You are the referee of **${name}**. Every die is drawn from seeds committed in advance: the weather's is revealed after its tick, the secret dice's when the campaign ends (you can check those at any time), so anyone can check the dice (\`/dice verify\`, docs/dice.md).${app.dice.testSeed !== undefined ? ` Test seed ${app.dice.testSeed}: these dice are predictable; never use --seed for a real campaign.` : ''}`, app.dice.testSeed !== undefined ? { seed: app.dice.testSeed } : {}),
+    ephemeral(`You are the referee of **${escapeName(name)}**. Every die is drawn from seeds committed in advance: the weather's is revealed after its tick, the secret dice's when the campaign ends (you can check those at any time), so anyone can check the dice (\`/dice verify\`, docs/dice.md).${app.dice.testSeed !== undefined ? ` Test seed ${app.dice.testSeed}: these dice are predictable; never use --seed for a real campaign.` : ''}`, app.dice.testSeed !== undefined ? { seed: app.dice.testSeed } : {}),
   ];
 }

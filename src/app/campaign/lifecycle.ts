@@ -1,5 +1,5 @@
 import { formatGameTime } from '../../engine/clock/index.js';
-import { PUBLIC } from '../../engine/events/index.js';
+import { escapeName, PUBLIC } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -156,7 +156,7 @@ export function endCampaign(app: App, actor: Actor, confirm: string | undefined)
     if ((confirm ?? '').trim() !== tx.state.name) {
       throw new UserError('campaign.confirmEnd', `Ending stops the campaign for good (no more ticks or orders) and reveals its secret dice. To confirm, repeat its name: \`/campaign end confirm:"${tx.state.name}"\`.`);
     }
-    const events = [{ type: 'campaignEnded', audience: PUBLIC, text: `The campaign **${tx.state.name}** has ended at ${formatGameTime(tx.state.clock)}.` }, ...revealMasterEvent(tx.state.rng)];
+    const events = [{ type: 'campaignEnded', audience: PUBLIC, text: `The campaign **${escapeName(tx.state.name)}** has ended at ${formatGameTime(tx.state.clock)}.` }, ...revealMasterEvent(tx.state.rng)];
     return {
       state: { ...tx.state, status: 'ended' },
       control: { nextTickAt: null, remindAt: null },

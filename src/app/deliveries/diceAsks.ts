@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import type { ManualDiceState, ManualRollRequest } from '../../engine/dice/index.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { commandersOf } from '../members.js';
@@ -57,7 +58,7 @@ export function diceAsks(tx: Pick<CampaignTx, 'meta' | 'members' | 'state'>, bef
     const waits = contacts.length > 0 ? `Contact ${contacts.join(', ')} waits for ${rolls.length === 1 ? 'it' : 'them'} until the next tick` : `The next tick needs ${rolls.length === 1 ? 'it' : 'them'}`;
     const lines = rolls.map((r) => `- roll **${r.id}**: a d${r.sides} for ${r.purpose}`);
     const content = [
-      `${who} (${tx.state.name}) Manual dice: roll ${rolls.length === 1 ? 'this die' : 'these dice'} and ${buttons.length > 0 ? 'press what you rolled, or ' : ''}enter ${rolls.length === 1 ? 'it' : 'each'} with \`/dice enter roll:ID value:N\` in the campaign channel.`,
+      `${who} (${escapeName(tx.state.name)}) Manual dice: roll ${rolls.length === 1 ? 'this die' : 'these dice'} and ${buttons.length > 0 ? 'press what you rolled, or ' : ''}enter ${rolls.length === 1 ? 'it' : 'each'} with \`/dice enter roll:ID value:N\` in the campaign channel.`,
       ...lines,
       `${waits}; a die not entered by then is the bot's seeded die.`,
     ].join('\n');

@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { deliver, OPEN } from './audience.js';
@@ -21,7 +22,7 @@ export function isDmTest(data: unknown): boolean {
 /** The DM a player gets when given an army: what they command, and that this is where secrets come. Nothing secret: OPEN. */
 export function assignmentDm(tx: CampaignTx, userId: string, army: { id: string; name: string }): Outgoing[] {
   return deliver(tx, { user: userId }, OPEN, {
-    content: `You command **${army.name}** (\`${army.id}\`) in the campaign **${tx.state.name}**. Try \`/army status army:${army.id}\` in the campaign channel.\nWhat only you may know (your army's secrets, contact prompts, reports) will come here by DM: if you can read this, they will reach you.`,
+    content: `You command **${army.name}** (\`${army.id}\`) in the campaign **${escapeName(tx.state.name)}**. Try \`/army status army:${army.id}\` in the campaign channel.\nWhat only you may know (your army's secrets, contact prompts, reports) will come here by DM: if you can read this, they will reach you.`,
     data: { type: DM_TEST, armyId: army.id, campaignId: tx.meta.id, at: 'assign' },
   });
 }
@@ -34,7 +35,7 @@ export function startDms(tx: CampaignTx, state: CampaignState): Outgoing[] {
     if (army && !army.status.destroyed) byUser.set(m.userId, [...(byUser.get(m.userId) ?? []), `**${army.name}**`]);
   }
   return [...byUser].flatMap(([userId, armies]) => deliver(tx, { user: userId }, OPEN, {
-    content: `The campaign **${state.name}** has started. You command ${armies.join(' and ')}. Your orders go in the campaign channel; your secrets, contact prompts and reports come here by DM.`,
+    content: `The campaign **${escapeName(state.name)}** has started. You command ${armies.join(' and ')}. Your orders go in the campaign channel; your secrets, contact prompts and reports come here by DM.`,
     data: { type: DM_TEST, campaignId: tx.meta.id, at: 'start' },
   }));
 }

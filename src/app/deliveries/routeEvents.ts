@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import { byId } from '../../engine/state/index.js';
 import type { EngineEvent } from '../../engine/events/index.js';
 import type { Card, CardField, MessageButton } from '../messages.js';
@@ -49,7 +50,7 @@ export function routeEvents(tx: AudienceTx, events: readonly EngineEvent[], opts
 }
 
 /** A DM's text says whose it is and which campaign; its card (titled with the contact or the half period) the rest. */
-const headline = (tx: AudienceTx, who: string): string => `**${who}** (${tx.state.name})`;
+const headline = (tx: AudienceTx, who: string): string => `**${who}** (${escapeName(tx.state.name)})`;
 
 /** Step 1: what is left public after the fog filter is open to everyone (the chronicle when there is a header). */
 function publicDelivery(tx: AudienceTx, list: readonly EngineEvent[], opts: RouteOptions): Outgoing[] {
@@ -58,7 +59,7 @@ function publicDelivery(tx: AudienceTx, list: readonly EngineEvent[], opts: Rout
   if (!(opts.publicToChannel ?? true) || (pub.length === 0 && publicCards.length === 0)) return [];
   const data = { events: pub.map((e) => ({ type: e.type, data: e.data })) };
   if (opts.header) {
-    return deliver(tx, 'channel', OPEN, { content: opts.header, cards: [chronicleCard(`Chronicle of ${tx.state.name}`, pub, opts.chronicleFields), ...publicCards], data });
+    return deliver(tx, 'channel', OPEN, { content: opts.header, cards: [chronicleCard(`Chronicle of ${escapeName(tx.state.name)}`, pub, opts.chronicleFields), ...publicCards], data });
   }
   const shown = pub.filter((e) => e.type !== 'deploymentBriefed');
   return deliver(tx, 'channel', OPEN, { content: shown.map((e) => e.text).join('\n'), ...(publicCards.length > 0 ? { cards: publicCards } : {}), data });

@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import type { EngineEvent } from '../../engine/events/index.js';
 import type { Card, MessageButton } from '../messages.js';
 import type { TickReportChoice } from '../notices.js';
@@ -74,7 +75,7 @@ export function tickReports(
     }
     if (about.length === 0) continue;
     const names = about.map((id) => tx.state.armies[id]?.name ?? id);
-    const content = `**${[...new Set(names)].join('** and **')}** (${tx.state.name})`;
+    const content = `**${[...new Set(names)].join('** and **')}** (${escapeName(tx.state.name)})`;
     out.push(...deliver(tx, { user: userId }, secretOf(about), { content, cards, data: { armyIds: about, ...(about.length === 1 ? { armyId: about[0] } : {}), events }, buttons }));
   }
   return out;

@@ -1,4 +1,4 @@
-import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
+import { type EngineEvent, escapeName, REFEREE } from '../../engine/events/index.js';
 import type { RestoredSpeed } from '../../engine/campaign/index.js';
 import { deliver, REFEREE_ONLY, type AudienceTx } from './audience.js';
 import type { Outgoing } from './outgoing.js';
@@ -19,6 +19,6 @@ export function speedsRestoredNotice(tx: AudienceTx, restored: readonly Restored
   const text = `Regiment speeds restored from the campaign's scenario (an earlier version of the bot lost them when it saved, so these regiments marched at their class's rate since): ${list}.`;
   return {
     events: [{ type: 'regimentSpeedsRestored', audience: REFEREE, text, data: { restored } }],
-    outbox: deliver(tx, 'referees', REFEREE_ONLY, { content: `**Referee** (${tx.state.name})\n${text}` }),
+    outbox: deliver(tx, 'referees', REFEREE_ONLY, { content: `**Referee** (${escapeName(tx.state.name)})\n${text}` }),
   };
 }

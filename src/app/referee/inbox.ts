@@ -2,7 +2,7 @@ import { seatsField } from '../table/away.js';
 import { byId } from '../../engine/state/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
 import { awaitingAnswers, describeStep, isOpen } from '../../engine/contact/index.js';
-import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
+import { type EngineEvent, escapeName, REFEREE } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { resumeCampaignById } from '../campaign/lifecycle.js';
@@ -173,7 +173,7 @@ export function refereeInbox(app: App, actor: Actor): Reply[] {
     const seats = seatsField(tx);
     const card = { title: 'Referee inbox', description: empty ? 'Nothing waits on you.' : `${formatGameTime(tx.state.clock)}; the campaign is ${tx.state.status}.`, fields: [...fields, ...(plans ? [plans] : []), ...(seats ? [seats] : [])] };
     const data = { contacts: w.contacts.map((c) => ({ id: c.id, waiting: c.waitingFor })), battles: w.battles.map((b) => b.id), bounced: w.bounced.map((b) => b.userId), givenUp: w.givenUp.map((g) => g.id), noOrders: w.noOrders.map((o) => o.armyId), unassigned: w.unassigned, catchUp: w.catchUp !== undefined };
-    return [withCards(ephemeral(empty ? `Nothing waits on you in **${tx.state.name}**.` : `What waits on you in **${tx.state.name}**:`, data), [card], buttons)];
+    return [withCards(ephemeral(empty ? `Nothing waits on you in **${escapeName(tx.state.name)}**.` : `What waits on you in **${escapeName(tx.state.name)}**:`, data), [card], buttons)];
   });
 }
 
@@ -186,7 +186,7 @@ function nudge(tx: CampaignTx, armyId: string): Outgoing[] {
   const what = contact
     ? `contact ${contact.id} waits for your answer (${contact.step === 'step1' ? '`/engage`, `/delay`, `/avoid to:HEX`, or the buttons of its DM' : '`/engage` or `/evade`, or the buttons of its DM'}).`
     : `${army.name} has no orders for ${formatGameTime(tx.state.clock)}${due ? `; orders close ${discordTime(due, 'R')}` : ''}. Without orders, it will ${tx.state.settings.defaultOrder}.`;
-  return deliver(tx, { army: armyId }, secretOf([armyId]), { content: `**${army.name}** (${tx.state.name}): the referee asks: ${what}`, data: { nudge: armyId, ...(contact ? { contactId: contact.id } : {}) } });
+  return deliver(tx, { army: armyId }, secretOf([armyId]), { content: `**${army.name}** (${escapeName(tx.state.name)}): the referee asks: ${what}`, data: { nudge: armyId, ...(contact ? { contactId: contact.id } : {}) } });
 }
 
 /** The exact command to record a battle, with every regiment's id to fill in. */

@@ -1,5 +1,5 @@
 import { formatGameTime } from '../../engine/clock/index.js';
-import { type EngineEvent, REFEREE } from '../../engine/events/index.js';
+import { type EngineEvent, escapeName, REFEREE } from '../../engine/events/index.js';
 import type { App } from '../app.js';
 import { discordTime } from '../format.js';
 import { deliver, REFEREE_ONLY } from '../deliveries/audience.js';
@@ -32,7 +32,7 @@ const NO_TICKS = 'No tick could be played for a while (the bot was down, or coul
 function toReferees(tx: CampaignTx, type: string, text: string, key: string, data: Record<string, unknown>): { events: EngineEvent[]; outbox: Outgoing[] } {
   return {
     events: [{ type, audience: REFEREE, text, data }],
-    outbox: refereeIds(tx.meta, tx.members).flatMap((userId) => deliver(tx, { user: userId }, REFEREE_ONLY, { content: `**Referee** (${tx.state.name})\n${text}`, data: { type, ...data }, dedupeKey: `${key}:${userId}` })),
+    outbox: refereeIds(tx.meta, tx.members).flatMap((userId) => deliver(tx, { user: userId }, REFEREE_ONLY, { content: `**Referee** (${escapeName(tx.state.name)})\n${text}`, data: { type, ...data }, dedupeKey: `${key}:${userId}` })),
   };
 }
 

@@ -1,5 +1,5 @@
 import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
-import { REFEREE } from '../../engine/events/index.js';
+import { escapeName, REFEREE } from '../../engine/events/index.js';
 import { remindableCampaigns } from '../../db/campaignRepo.js';
 import type { App } from '../app.js';
 import { discordTime, list } from '../format.js';
@@ -108,7 +108,7 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
     const outbox: Outgoing[] = dueNow.flatMap(([userId, owned]) => {
       const armies = owned.map((a) => a.name);
       return deliver(tx, { user: userId }, secretOf(owned.map((a) => a.id)), {
-        content: `**Reminder** (${s.name}): ${armies.map((a) => `**${a}**`).join(' and ')} ${armies.length > 1 ? 'have' : 'has'} no orders for ${formatGameTime(s.clock)}. Orders close ${when}. If you give none, ${DEFAULT_ORDER_TEXT[s.settings.defaultOrder]}.`,
+        content: `**Reminder** (${escapeName(s.name)}): ${armies.map((a) => `**${a}**`).join(' and ')} ${armies.length > 1 ? 'have' : 'has'} no orders for ${formatGameTime(s.clock)}. Orders close ${when}. If you give none, ${DEFAULT_ORDER_TEXT[s.settings.defaultOrder]}.`,
         data: { type: 'orderReminder', armies, deadline, timeIndex: index, defaultOrder: s.settings.defaultOrder },
         dedupeKey: `remind:${tx.meta.id}:${index}:${userId}`,
         buttons: [{ id: readyButtonId(tx.meta.id), label: 'Ready', style: 'success', command: '/ready' }],

@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
@@ -74,7 +75,7 @@ export function setNotices(app: App, actor: Actor, input: { reminder?: string | 
 /** The person's notices as `row` leaves them (`stored`: just changed), and the row to store when changed. */
 function noticesAnswer(tx: CampaignTx, userId: string, stored: boolean, row: NoticeRow): Change<Reply[]> {
   const now = { ...noticeBook(tx).of(userId), reminderMinutes: row.reminderMinutes ?? tx.state.settings.reminderLeadMinutes, reminderFromCampaign: row.reminderMinutes === null, tickReport: row.tickReport, orderConfirm: row.orderConfirm };
-  const head = stored ? `Your notices in **${tx.state.name}** are stored:` : `Your notices in **${tx.state.name}** (change them with \`/notify reminder: tick-report: order-confirm:\`):`;
+  const head = stored ? `Your notices in **${escapeName(tx.state.name)}** are stored:` : `Your notices in **${escapeName(tx.state.name)}** (change them with \`/notify reminder: tick-report: order-confirm:\`):`;
   return {
     ...(stored ? { notices: [row] } : {}),
     result: [ephemeral(`${head}\n${describe(now)}`, { notices: { reminderMinutes: now.reminderMinutes, reminderFromCampaign: now.reminderFromCampaign, tickReport: now.tickReport, orderConfirm: now.orderConfirm } })],

@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import { isFog } from '../../engine/knowledge/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
@@ -39,7 +40,7 @@ export function turnStatus(app: App, actor: Actor): Reply[] {
       { name: 'No orders yet', value: playedMissing.length > 0 ? `${playedMissing.join(', ')}: without orders they will ${s.settings.defaultOrder}.` : 'none: every commander has given orders.' },
       ...nobodyCommandsFields(s, unassigned, fog),
     ];
-    const card = { title: `${s.name}: ${gameTimeLabel(s)}`, description: `The campaign is ${s.status}.`, fields };
+    const card = { title: `${escapeName(s.name)}: ${gameTimeLabel(s)}`, description: `The campaign is ${s.status}.`, fields };
     const text = `**${gameTimeLabel(s)}**: ${s.status}${paused.length > 0 ? ` (${paused[0]?.value.replace(/\.$/, '')})` : ''}. Next tick: ${next}. No orders yet from ${playedMissing.length} of ${played.length} commanded arm${played.length === 1 ? 'y' : 'ies'}.`;
     const { resumeAt, pauseReason } = tx.meta;
     const data = {

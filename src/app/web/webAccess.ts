@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import { campaignPulses, stateRevision, type CampaignPulse } from '../../db/campaignRepo.js';
 import { writeTransaction } from '../../db/client.js';
 import { lastEventId } from '../../db/eventRepo.js';
@@ -38,11 +39,11 @@ export function webLink(app: App, actor: Actor): Reply[] {
     const spectators = spectatorsLine(web.publicUrl, tx);
     // Anyone may have the spectator page's public link, when the referee has turned it on.
     if (!role && spectators) return [ephemeral(spectators, { spectatorUrl: spectatorUrl(web.publicUrl, tx.meta.id) })];
-    if (!role) throw new UserError('web.notInCampaign', `You are neither the referee nor a commander of **${tx.state.name}**, so it has no page for you. A referee can give you an army with \`/campaign assign\`.`);
+    if (!role) throw new UserError('web.notInCampaign', `You are neither the referee nor a commander of **${escapeName(tx.state.name)}**, so it has no page for you. A referee can give you an army with \`/campaign assign\`.`);
     const token = signPass(web.secret, newPass(tx.meta.id, actor.userId, tx.now, web.linkTtlMs));
     const minutes = Math.round(web.linkTtlMs / 60_000);
     const url = `${web.publicUrl.replace(/\/$/, '')}/login/${token}`;
-    return [ephemeral(`Your page of **${tx.state.name}**${role.referee ? ' (the referee\'s: everything, and "view as")' : ''}: ${url}\nThis link is yours alone: it logs in once, within ${minutes} minutes. Run \`/web\` again for a new one.${spectators ? `\n${spectators}` : ''}`, { url, expiresInMinutes: minutes })];
+    return [ephemeral(`Your page of **${escapeName(tx.state.name)}**${role.referee ? ' (the referee\'s: everything, and "view as")' : ''}: ${url}\nThis link is yours alone: it logs in once, within ${minutes} minutes. Run \`/web\` again for a new one.${spectators ? `\n${spectators}` : ''}`, { url, expiresInMinutes: minutes })];
   });
 }
 
@@ -64,7 +65,7 @@ function spectatorUrl(publicUrl: string, campaignId: string): string {
 function spectatorsLine(publicUrl: string, tx: CampaignTx): string | undefined {
   const delay = tx.state.settings.spectatorDelay;
   if (delay === undefined) return undefined;
-  return `Spectators of **${tx.state.name}** (anyone with this link): ${spectatorUrl(publicUrl, tx.meta.id)}: the public map and chronicle, ${delay === 0 ? 'up to the latest half period' : `${delay} half period${delay === 1 ? '' : 's'} behind`}.`;
+  return `Spectators of **${escapeName(tx.state.name)}** (anyone with this link): ${spectatorUrl(publicUrl, tx.meta.id)}: the public map and chronicle, ${delay === 0 ? 'up to the latest half period' : `${delay} half period${delay === 1 ? '' : 's'} behind`}.`;
 }
 
 /**

@@ -15,3 +15,30 @@ export function capital(text: string): string {
 export function signedModifier(value: number, label: string): string {
   return ` ${value >= 0 ? '+' : ''}${value} (${label})`;
 }
+
+/** What Discord would read as formatting or a mention inside a name: markdown marks, `<@id>`, `@everyone`, `:emoji:`. */
+const MARKUP = /[\\*_~|`[\]<>@#:]/g;
+
+/**
+ * A name (a campaign's, an army's, a commander's: free text a referee typed) as it is written into
+ * a message, so that it reads as typed: each character Discord would take for markdown or a
+ * mention behind a backslash ("**Big**" stays "**Big**" and does not turn bold, or break the bold
+ * around it; "<@&123>" and "@everyone" are text, not a role or a ping), and a list or quote mark
+ * at its start too. Names without such characters are unchanged. The console reads the escapes
+ * back (src/console/consoleText.ts); the campaign book is Markdown and keeps them.
+ */
+export function escapeName(name: string): string {
+  return name.replace(MARKUP, '\\$&').replace(/^([-+])/, '\\$1');
+}
+
+/**
+ * A name that messages write as it stands (escapeName leaves it unchanged): what the names of a
+ * scenario (armies, commanders, places) and of a division may hold. They are written into
+ * hundreds of messages; a name that cannot turn into formatting there needs no escape in any.
+ */
+export function isPlainName(name: string): boolean {
+  return escapeName(name) === name;
+}
+
+/** Why a name that is not plain is refused, and what to do. */
+export const PLAIN_NAME_RULE = 'holds a character Discord would read as formatting or a mention (* _ ~ | ` [ ] < > @ # : \\, or a - or + first): write the name without it';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TERRAIN_LETTERS } from '../map/index.js';
 import { MOVEMENT_PROFILE_IDS, TACTICAL_PROFILE_IDS } from '../profiles/index.js';
 import { VESSEL_KINDS } from '../state/index.js';
+import { isPlainName, PLAIN_NAME_RULE } from '../events/index.js';
 
 /**
  * The scenario file format (JSON). Structure is checked here; cross-references (hexes on the map,
@@ -41,7 +42,8 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
  */
 function buildMapParts() {
   const name = z.string().min(1).max(L.name)
-    .refine((s) => !UNPRINTABLE.test(s), { message: 'holds control, bidirectional or zero-width characters: use printable text only' });
+    .refine((s) => !UNPRINTABLE.test(s), { message: 'holds control, bidirectional or zero-width characters: use printable text only' })
+    .refine(isPlainName, { message: PLAIN_NAME_RULE });
   const list = <T extends z.ZodType>(item: T) => z.array(item).max(L.listItems);
 
   const hexId = z.string().regex(/^(\d{4}|\d{6})$/, 'must be a hex id like "0712" (column then row)');
