@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { contactButtons } from '../../commands/_contactButtons.js';
+import type { Actor } from '../../src/app/actor.js';
+import { deployScouts } from '../../src/app/contact/scouts.js';
 import { campaignState, type Harness } from './harness.js';
 import { contactHarness, hexOf, open, SECRET_PATTERN } from './contactSetup.js';
 
@@ -177,9 +179,11 @@ describe('contact through the console', () => {
 
   it('GIVEN /intel and /scouts THEN estimates are re-read privately and scouts deployed within what the army has', async () => {
     h = await contactHarness();
+    // Discord's option takes 0 to 6, and so does the console (from the option); /scouts itself checks the same range.
     const [bad] = await h.run('@alice /scouts count:9');
-    expect(bad?.data).toMatchObject({ error: 'scouts.badCount' });
-    expect(bad?.content).toMatch(/can deploy 0 to 6 scouts/);
+    expect(bad?.data).toMatchObject({ error: 'console.badValue' });
+    expect(bad?.content).toContain('the largest accepted is 6');
+    expect(() => deployScouts(h!.app, { userId: 'alice', userName: 'alice', guildId: 'console', channelId: 'console', roleIds: [] } satisfies Actor, { count: 9 })).toThrow(/can deploy 0 to 6 scouts/);
     const [set] = await h.run('@alice /scouts count:3');
     const [status] = await h.run('@alice /army status');
     const line = 'Scouts: 3 deployed ahead (any number from 0 to 6; they cost no army points, each is rolled at the next contact phase, and the deployment stands for the contacts after it).';

@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { escapeName } from '../../src/engine/events/index.js';
 import { toDiscordPayloads } from '../../src/discord/payloads.js';
+import { findCommand } from '../../commands/index.js';
+import { SCOUT_LIMIT } from '../../src/engine/contact/index.js';
 import { consoleHarness, type ConsoleMessage, type Harness } from './harness.js';
 import { contactHarness, open } from './contactSetup.js';
 
@@ -291,8 +293,25 @@ describe('a required option left out on the console', () => {
     h = await consoleHarness({ setup: SETUP });
     const [out] = await h.run('@alice /scouts');
     expect(refusal(out)).toBe('console.missingOption');
-    expect(out!.content).toContain('/scouts needs `count:` (scouts to deploy: from 0 to 20).');
+    expect(out!.content).toContain(`/scouts needs \`count:\` (scouts to deploy: from 0 to ${SCOUT_LIMIT}).`);
     expect(out!.content).toMatch(/E\.g\. `@alice \/scouts count:\d+`\./);
+  });
+});
+
+describe('how many scouts: one range on Discord, on the console and in the answers', () => {
+  it('GIVEN the rulings\' bound on scouts THEN Discord\'s /scouts count option takes exactly 0 to that bound, the console refuses one more naming it, and /scouts and /army status say the same range', async () => {
+    expect(SCOUT_LIMIT).toBe(6);
+    const option = findCommand('scouts')!.data.toJSON().options!.find((o) => o.name === 'count') as { min_value?: number; max_value?: number };
+    expect([option.min_value, option.max_value]).toEqual([0, SCOUT_LIMIT]);
+    h = await consoleHarness({ setup: SETUP });
+    const [over] = await h.run(`@alice /scouts count:${SCOUT_LIMIT + 1}`);
+    expect(refusal(over)).toBe('console.badValue');
+    expect(over!.content).toContain(`the largest accepted is ${SCOUT_LIMIT}`);
+    const [most] = await h.run(`@alice /scouts count:${SCOUT_LIMIT}`);
+    expect(refusal(most)).toBeUndefined();
+    expect(most!.content).toContain(`${SCOUT_LIMIT} deployed ahead (any number from 0 to ${SCOUT_LIMIT};`);
+    const [status] = await h.run('@alice /army status');
+    expect(status!.content).toContain(`any number from 0 to ${SCOUT_LIMIT};`);
   });
 });
 
