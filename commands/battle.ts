@@ -14,7 +14,7 @@ export default {
       .addStringOption((o) => o.setName('contact').setDescription('Contact id of the battle, e.g. c3'))
       .addStringOption((o) => o.setName('losses').setDescription('Figures lost: "hadewych/first=4, grallune/first=2"'))
       .addStringOption((o) => o.setName('withdraw').setDescription('Withdrawals: "hadewych=rout" (formed, retreat, rout)'))
-      .addStringOption((o) => o.setName('pursue').setDescription('Armies ordering an aggressive pursuit: "ingegerd"')))
+      .addStringOption((o) => o.setName('pursue').setDescription('Ids of the armies ordering an aggressive pursuit, e.g. "grallune"')))
     .addSubcommand((s) => s.setName('turn').setDescription('Advance the tabletop turn; each side hears which companies arrive (referee or its commanders).')
       .addStringOption((o) => o.setName('contact').setDescription('Contact id of the battle, e.g. c3'))
       .addStringOption((o) => o.setName('casualties').setDescription('Figures lost in the turn just fought: "hadewych/first=2"')))

@@ -17,7 +17,7 @@ export default {
     .addSubcommand((s) => s.setName('resolve').setDescription('Resolve the current step now (missing answers: silent, then engage).')
       .addStringOption((o) => o.setName('contact').setDescription('Contact id, e.g. c3')))
     .addSubcommand((s) => s.setName('open').setDescription('Open a contact by hand between adjacent enemies.')
-      .addStringOption((o) => o.setName('armies').setDescription('Armies: "hadewych,ingegerd"').setRequired(true))),
+      .addStringOption((o) => o.setName('armies').setDescription('Ids of the enemy armies in contact, separated by commas, e.g. "hadewych,grallune"').setRequired(true))),
   defer: 'ephemeral',
   async execute(ctx) {
     const actor = actorOf(ctx);

@@ -10,7 +10,7 @@ import { escapeName } from '../../src/engine/events/index.js';
 import { toDiscordPayloads } from '../../src/discord/payloads.js';
 import { findCommand } from '../../commands/index.js';
 import { SCOUT_LIMIT } from '../../src/engine/contact/index.js';
-import { consoleHarness, type ConsoleMessage, type Harness } from './harness.js';
+import { campaignState, consoleHarness, type ConsoleMessage, type Harness } from './harness.js';
 import { contactHarness, open } from './contactSetup.js';
 
 let h: Harness | undefined;
@@ -295,6 +295,28 @@ describe('a required option left out on the console', () => {
     expect(refusal(out)).toBe('console.missingOption');
     expect(out!.content).toContain(`/scouts needs \`count:\` (scouts to deploy: from 0 to ${SCOUT_LIMIT}).`);
     expect(out!.content).toMatch(/E\.g\. `@alice \/scouts count:\d+`\./);
+  });
+});
+
+describe('/contact open: what armies: takes', () => {
+  it('GIVEN /contact open without armies: THEN the console says it takes army ids separated by commas, with an example naming two armies (ids), not a commander', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@referee /contact open');
+    expect(refusal(out)).toBe('console.missingOption');
+    expect(out!.content).toContain('/contact open needs `armies:` (ids of the enemy armies in contact, separated by commas).');
+    expect(out!.content).toContain('E.g. `@referee /contact open armies:"hadewych,grallune"`.');
+    expect(out!.content.toLowerCase()).not.toContain('ingegerd');
+  });
+
+  it('GIVEN /contact open with one army THEN the refusal asks for at least two, by id, with two of this campaign\'s army ids on different sides', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [out] = await h.run('@referee /contact open armies:hadewych');
+    expect(refusal(out)).toBe('contact.openArmies');
+    const example = /armies:"([a-z-]+),([a-z-]+)"/.exec(out!.content);
+    const state = campaignState(h);
+    expect(example && state.armies[example[1]!]?.side).toBeDefined();
+    expect(state.armies[example![1]!]!.side).not.toBe(state.armies[example![2]!]?.side);
+    expect(out!.content.toLowerCase()).not.toContain('ingegerd');
   });
 });
 

@@ -48,7 +48,7 @@ function parseLosses(tx: CampaignTx, c: ContactRecord, text: string | undefined)
  * (`losses:"hadewych/first=4, grallune/first=2"`, added to the casualties entered turn by turn
  * with `/battle turn`: the last turn's, or the whole battle's when none were), withdrawals
  * (`withdraw:"hadewych=rout"`, joined with those declared by /withdraw) and aggressive pursuers
- * (`pursue:"ingegerd"`).
+ * (`pursue:"grallune"`).
  */
 export function battleResult(app: App, actor: Actor, input: { contact?: string | undefined; losses?: string | undefined; withdraw?: string | undefined; pursue?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {

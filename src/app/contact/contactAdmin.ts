@@ -80,12 +80,20 @@ function armyOfList(state: CampaignState, text: string): Army {
   }
 }
 
+/** Two army ids of this campaign on different sides, for an example of `armies:` (the first army and the first not on its side). */
+function exampleFoes(state: CampaignState): string[] {
+  const armies = Object.values(state.armies);
+  const first = armies[0];
+  const other = armies.find((a) => a.side !== first?.side);
+  return first && other ? [first.id, other.id] : ['hadewych', 'grallune'];
+}
+
 /** `/contact open armies:"a,b"`: the referee opens a contact by hand between adjacent enemies. */
 export function openContactCase(app: App, actor: Actor, input: { armies?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'open a contact');
     const ids = (input.armies ?? '').split(',').filter((t) => t.trim() !== '').map((t) => armyOfList(tx.state, t).id);
-    if (ids.length < 2) throw new UserError('contact.openArmies', 'Name at least two armies in contact, e.g. `armies:"hadewych,ingegerd"`.');
+    if (ids.length < 2) throw new UserError('contact.openArmies', `Name at least two enemy armies in contact by their ids, separated by commas, e.g. \`armies:"${exampleFoes(tx.state).join(',')}"\`.`);
     for (const id of ids) {
       if (Object.values(tx.state.contacts).some((c) => isOpen(c) && c.armyIds.includes(id))) throw new UserError('contact.alreadyOpen', `${tx.state.armies[id]?.name} is already in an open contact.`);
       const foes = adjacentEnemies(tx.state, id).map((a) => a.id);

@@ -27,7 +27,7 @@ export function supportCase(app: App, actor: Actor, input: { army?: string | und
     if (input.operation) {
       return done(tx, orRefuse(supportOperation(tx.state, tx.map, armyId)), `Support operation done${by}: your reserve took over the support role.`, { armyId });
     }
-    if (!input.of) throw new UserError('contact.supportWhom', 'Say which allied army to support: `/support of:ingegerd` (or `operation:true` for a reserve to take over the support role).');
+    if (!input.of) throw new UserError('contact.supportWhom', 'Say which allied army to support: `/support of:grallune` (or `operation:true` for a reserve to take over the support role).');
     const target = requireArmy(tx.state, input.of);
     return done(tx, orRefuse(assumeRole(tx.state, armyId, 'support', target.id)), `${tx.state.armies[armyId]?.name} supports ${target.name}${by}.`, { armyId, supportedId: target.id });
   });
@@ -36,7 +36,7 @@ export function supportCase(app: App, actor: Actor, input: { army?: string | und
 /** `/reserve army: of:` takes up the reserve role behind a supporting force. @see 001 Reserve */
 export function reserveCase(app: App, actor: Actor, input: { army?: string | undefined; of?: string | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => {
-    if (!input.of) throw new UserError('contact.reserveWhom', 'Say which allied army in contact you stand in reserve for: `/reserve of:ingegerd`.');
+    if (!input.of) throw new UserError('contact.reserveWhom', 'Say which allied army in contact you stand in reserve for: `/reserve of:grallune`.');
     const target = requireArmy(tx.state, input.of);
     return done(tx, orRefuse(assumeRole(tx.state, armyId, 'reserve', target.id)), `${tx.state.armies[armyId]?.name} stands in reserve for ${target.name}${by}.`, { armyId, supportedId: target.id });
   });
