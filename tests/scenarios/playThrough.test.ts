@@ -298,6 +298,35 @@ describe('a required option left out on the console', () => {
   });
 });
 
+describe('a march told once in the commander\'s tick report', () => {
+  const FOG = [
+    '@referee /campaign create scenario:valormr name:"Fog War"',
+    '@referee /campaign settings positions:fog',
+    '@referee /campaign assign army:lanze user:carol',
+    '@referee /campaign assign army:hadewych user:alice',
+    '@referee /campaign start',
+  ].join('\n');
+
+  it('GIVEN fog of war and a march WHEN the tick is played THEN the commander\'s report tells it once, in the account with the points left, and the channel not at all', async () => {
+    h = await consoleHarness({ setup: FOG });
+    await h.run('@carol /move to:3424');
+    await h.run('!tick');
+    const report = h.dms('carol').map((d) => d.content).join('\n');
+    expect(report).toContain('**Movement**: Morning: Army of Lanze marched 3526 -> 3525; 6 of 12 points left today.');
+    expect(report).not.toContain('marched from 3526 to 3525');
+    expect(report.match(/3526/g)).toHaveLength(1);
+    expect(h.channel().map((c) => c.content).join('\n')).not.toContain('3525');
+  });
+
+  it('GIVEN positions public and the same march THEN the channel has the public line and the commander the account, as before', async () => {
+    h = await consoleHarness({ setup: FOG.replace('positions:fog', 'positions:public') });
+    await h.run('@carol /move to:3424');
+    await h.run('!tick');
+    expect(h.channel().map((c) => c.content).join('\n')).toContain('Arn marched from 3526 to 3525.');
+    expect(h.dms('carol').map((d) => d.content).join('\n')).toContain('**Movement**: Morning: Army of Lanze marched 3526 -> 3525; 6 of 12 points left today.');
+  });
+});
+
 describe('/contact open: what armies: takes', () => {
   it('GIVEN /contact open without armies: THEN the console says it takes army ids separated by commas, with an example naming two armies (ids), not a commander', async () => {
     h = await consoleHarness({ setup: SETUP });

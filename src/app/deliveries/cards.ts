@@ -1,6 +1,7 @@
 import { describeEstimate, type ContactEvent } from '../../engine/contact/index.js';
 import { signedModifier, type EngineEvent } from '../../engine/events/index.js';
 import { ordinal } from '../../engine/clock/index.js';
+import { describeRoute } from '../../engine/movement/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { Card, CardField } from '../messages.js';
 
@@ -130,6 +131,37 @@ function armyFields(e: EngineEvent, name: (id: string) => string): CardField[] |
   }
 }
 
+/** The army a movement event is about. */
+const movedArmy = (e: EngineEvent): string | undefined => (typeof e.data?.armyId === 'string' ? e.data.armyId : undefined);
+
+/**
+ * A commander's events with each march told once. In fog of war the public line of a march
+ * ("Hadewych the Arbiter marched from 1122 to 1222.", which would place the army in the channel)
+ * comes to the army's commander (fog.ts), beside the commander's own account of the same march
+ * ("Morning: Army of Hadewych marched 1122 -> 1222; 6 of 12 points left today."). The account
+ * stays; the public line goes, and what only it told (the hexes passed, the rivers crossed) is
+ * added to the account. The referee's digest reads the same. Events of other kinds, and a march
+ * line with no account beside it, are unchanged.
+ */
+export function oneTelling(events: readonly EngineEvent[]): EngineEvent[] {
+  const accounted = new Set(events.flatMap((e) => (e.type === 'movementOutcome' ? [movedArmy(e)] : [])));
+  const routes = new Map<string, string>();
+  for (const e of events) {
+    const id = movedArmy(e);
+    if (e.type !== 'armyMoved' || id === undefined || !accounted.has(id)) continue;
+    const d = e.data as unknown as Parameters<typeof describeRoute>[0];
+    const route = describeRoute({ path: d.path ?? [], crossings: d.crossings ?? [] });
+    if (route) routes.set(id, route);
+  }
+  return events.flatMap((e) => {
+    const id = movedArmy(e);
+    if (e.type === 'armyMoved' && id !== undefined && accounted.has(id)) return [];
+    const route = e.type === 'movementOutcome' && id !== undefined ? routes.get(id) : undefined;
+    if (route && id !== undefined) routes.delete(id);
+    return route ? [{ ...e, text: `${e.text} ${route}` }] : [e];
+  });
+}
+
 /**
  * A commander's DM as a card: the contact or the half period as its title, the side's colour,
  * contact dice, hour, estimates, scouts and terrain cards as fields, the answer asked for last;
@@ -141,7 +173,7 @@ export function armyCard(state: CampaignState, armyId: string, events: readonly 
   const lines: string[] = [];
   const fields: CardField[] = [];
   const answers: CardField[] = [];
-  for (const e of events) {
+  for (const e of oneTelling(events)) {
     // A battle's briefing travels as a card of its own.
     if (e.type === 'deploymentBriefed') continue;
     const f = armyFields(e, name);

@@ -4,7 +4,7 @@ import type { EngineEvent } from '../../engine/events/index.js';
 import type { Card, CardField, MessageButton } from '../messages.js';
 import { commandersOf } from '../members.js';
 import { deliver, OPEN, REFEREE_ONLY, secretOf, type AudienceTx } from './audience.js';
-import { armyCard, chronicleCard } from './cards.js';
+import { armyCard, chronicleCard, oneTelling } from './cards.js';
 import { fogged } from './fog.js';
 import type { Outgoing } from './outgoing.js';
 import { tickReports, type TickReportOptions } from './tickReport.js';
@@ -85,7 +85,7 @@ function armyDeliveries(
   for (const [armyId, evs] of byArmy) {
     const name = byId(tx.state.armies, armyId)?.name ?? armyId;
     if (commandersOf(tx, armyId).length === 0) {
-      if (evs.length > 0) unassigned.push(`__${name}__: ${evs.map((e) => e.text).join(' ')}`);
+      if (evs.length > 0) unassigned.push(`__${name}__: ${oneTelling(evs).map((e) => e.text).join(' ')}`);
       continue;
     }
     if (opts.tickReport) continue;

@@ -62,6 +62,20 @@ function armyMoved(d: Data<'armyMoved'>, names: Names): string {
   return `${who} marched from ${d.from} to ${d.to}${by}${crossing}.`;
 }
 
+/**
+ * What a march's public line tells beyond its commander's own account (movementOutcome: from,
+ * to, points left): the hexes passed on the way and the rivers crossed, as a sentence ("By 1221,
+ * 1321; across the river by ford at 1321."), or '' when it tells nothing more. A report that
+ * gives the commander both keeps the account and adds this (fog of war sends the public line to
+ * the commander: src/app/deliveries/cards.ts).
+ */
+export function describeRoute(d: { readonly path: readonly string[]; readonly crossings: readonly RiverCrossing[] }): string {
+  const by = d.path.length > 1 ? `by ${d.path.slice(0, -1).join(', ')}` : '';
+  const crossing = d.crossings.length > 0 ? `across the river by ${rivers(d.crossings)}` : '';
+  const parts = [by, crossing].filter((p) => p !== '');
+  return parts.length > 0 ? `${capital(parts.join('; '))}.` : '';
+}
+
 function movementOutcome(d: Data<'movementOutcome'>, names: Names): string {
   const moved = d.moved === 'marched' ? `marched ${d.from} -> ${d.hex}` : d.moved === 'crossed' ? `crossed the river at ${d.hex}` : `stayed at ${d.hex}`;
   const notes = d.notes.length > 0 ? ` ${capital(d.notes.map(describeNote).join('; ')).replace(/\.$/, '')}.` : '';

@@ -9,6 +9,7 @@ export { beginHalfStep } from './beginHalfStep.js';
 export { crossesAsCavalry, CROSSING_DAYS, crossingCost, HALVES_PER_DAY } from './crossing.js';
 export { defenceShare, TIMBER_SHORT_MAX } from './crossingOperations.js';
 export { dailyPoints, halfDayPoints } from './dailyPoints.js';
+export { describeRoute } from './describeMovement.js';
 export { mergeArmies, orderMachines, splitArmy } from './divisions.js';
 export { findRoute } from './findRoute.js';
 export { fitsThisHalf, markDisengaged, type MoveMoment, moveAtOnce, pointsLeftNow, priceMove, priceOwnHex, type PricedMove, spendAtOnce } from './immediateMove.js';
