@@ -408,11 +408,18 @@ describe('a name with markdown or mention syntax', () => {
         setup: [
           `@referee /campaign create scenario:valormr name:"${typed}"`,
           '@referee /campaign assign army:hadewych user:alice',
+          '@referee /campaign assign army:grallune user:bob',
+          '@referee /army edit army:hadewych hex:1122',
+          '@referee /army edit army:grallune hex:1120',
           '@referee /campaign start',
-          '@alice /move army:hadewych to:0817',
+          '@alice /move army:hadewych to:1121',
           '!tick',
+          '@alice /engage',
+          '@bob /engage',
           '@alice /army status',
           '@alice /campaign status',
+          '@referee /turn status',
+          '@referee /referee inbox',
         ].join('\n'),
       });
       try {

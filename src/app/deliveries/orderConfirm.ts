@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { CampaignTx } from '../campaignTx.js';
@@ -28,7 +29,7 @@ export function orderConfirmations(tx: CampaignTx, before: CampaignState, after:
   const answer = isReplies(result) ? result.map((r) => r.content).join('\n').trim() : '';
   const echo = answer.length > MAX_ECHO ? `${answer.slice(0, MAX_ECHO - 1)}…` : answer;
   return deliver(tx, { user: userId }, secretOf(changed), {
-    content: `**Orders stored** (${after.name}, ${formatGameTime(after.clock)}): ${names}.${echo ? `\n${echo}` : ''}\n-# \`/notify order-confirm:false\` stops these.`,
+    content: `**Orders stored** (${escapeName(after.name)}, ${formatGameTime(after.clock)}): ${names}.${echo ? `\n${echo}` : ''}\n-# \`/notify order-confirm:false\` stops these.`,
     data: { type: 'orderConfirmed', armies: changed },
   });
 }

@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import { battlefieldSketchOf } from '../../engine/contact/index.js';
 import type { CampaignState, ContactRecord } from '../../engine/state/index.js';
 import { channelMayRead, deliver, deliverEach, places, secretOf, type AudienceTx, type Message } from './audience.js';
@@ -45,7 +46,7 @@ export function sketchDeliveries(tx: AudienceTx, before: CampaignState, after: C
       const { sketch, hand } = sketchData(after, c, armyId);
       const commanded = tx.members.some((m) => m.role === 'commander' && m.armyId === armyId);
       const forWhom = commanded ? '' : ' (nobody commands this army: sent to the referee)';
-      const content = `**${army.name}** (${after.name}) Contact ${c.id}: the battlefield sketch from the terrain reconnaissance, seen from your side${forWhom}. Your cards: ${handText(hand)}. Move them with \`/terrain place card: row: column: turn:\` before you engage or evade; \`/terrain show\` draws the sketch again.`;
+      const content = `**${army.name}** (${escapeName(after.name)}) Contact ${c.id}: the battlefield sketch from the terrain reconnaissance, seen from your side${forWhom}. Your cards: ${handText(hand)}. Move them with \`/terrain place card: row: column: turn:\` before you engage or evade; \`/terrain show\` draws the sketch again.`;
       out.push(...deliver(at, { army: armyId, orReferees: true }, secretOf([armyId]), {
         content,
         data: { kind: 'battlefieldSketch', contactId: c.id, armyId, sketch },
