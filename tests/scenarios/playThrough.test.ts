@@ -10,7 +10,8 @@ import { escapeName } from '../../src/engine/events/index.js';
 import { toDiscordPayloads } from '../../src/discord/payloads.js';
 import { findCommand } from '../../commands/index.js';
 import { SCOUT_LIMIT } from '../../src/engine/contact/index.js';
-import { campaignState, consoleHarness, type ConsoleMessage, type Harness } from './harness.js';
+import { knownPositions } from '../../src/engine/knowledge/index.js';
+import { campaignState, consoleHarness, hexIdOf, valormrMap, type ConsoleMessage, type Harness } from './harness.js';
 import { contactHarness, open } from './contactSetup.js';
 
 let h: Harness | undefined;
@@ -324,6 +325,32 @@ describe('a march told once in the commander\'s tick report', () => {
     await h.run('!tick');
     expect(h.channel().map((c) => c.content).join('\n')).toContain('Arn marched from 3526 to 3525.');
     expect(h.dms('carol').map((d) => d.content).join('\n')).toContain('**Movement**: Morning: Army of Lanze marched 3526 -> 3525; 6 of 12 points left today.');
+  });
+});
+
+describe('fog of war: what the armies know at the start', () => {
+  const known = (x: Harness, viewer: string, target: string): string | undefined => {
+    const s = knownPositions(campaignState(x), [viewer])[target];
+    return s ? `${valormrMap.format(s.hex)} ${s.how}` : undefined;
+  };
+
+  it('GIVEN fog set before the start and the referee placing Hadewych at 1122 (scenario start 0816) before /campaign start THEN Lanze knows Hadewych at 1122, where it stands as the campaign starts; a placement after the start stays the referee\'s', async () => {
+    h = await consoleHarness({
+      setup: [
+        '@referee /campaign create scenario:valormr name:"Fog War"',
+        '@referee /campaign settings positions:fog',
+        '@referee /campaign assign army:hadewych user:alice',
+        '@referee /campaign assign army:lanze user:carol',
+        '@referee /army edit army:hadewych hex:1122',
+      ].join('\n'),
+    });
+    expect(known(h, 'lanze', 'hadewych')).toBe('0816 public');
+    await h.run('@referee /campaign start');
+    expect(known(h, 'lanze', 'hadewych')).toBe('1122 public');
+    expect(known(h, 'hadewych', 'lanze')).toBe(`${hexIdOf(h, 'lanze')} public`);
+    await h.run('@referee /army edit army:hadewych hex:1123');
+    expect(known(h, 'lanze', 'hadewych')).toBe('1122 public');
+    expect(h.channel().map((c) => c.content).join('\n')).not.toMatch(/1122|1123/);
   });
 });
 

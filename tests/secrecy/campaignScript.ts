@@ -32,9 +32,12 @@ export const script = (positions: 'public' | 'fog', profile: 'valormr' | 'acks',
     // An ally of bob's (the elves are not at war with law) two hexes off, for a courier to reach.
     '@referee /army edit army:elding hex:1119',
     `@referee /campaign settings positions:${positions}`,
+    // The worlds part after the start: where the armies stand as the campaign starts is public,
+    // fog or not (fog falls again at the start: docs/rulings.md, Fog of war); what is hidden is
+    // what becomes of them from then on.
+    '@referee /campaign start',
   ],
   play: [
-    '@referee /campaign start',
     '@alice /army status', '@bob /army status army:grallune', '@carol /army status',
     // Orders into and through the hexes the hidden army may hold.
     ...FAR_HEXES.map((h) => `@alice /move to:${h}`),

@@ -1,3 +1,4 @@
+import { fogFalls, isFog } from '../../engine/knowledge/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
 import { escapeName, PUBLIC } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
@@ -38,8 +39,8 @@ function setStatus(app: App, target: Target, to: CampaignState['status'], allowe
     if (!allowedFrom.includes(tx.state.status)) {
       throw new UserError('campaign.badStatus', `The campaign is ${tx.state.status}; it can only be ${verb === 'start' ? 'started' : `${verb}d`} when it is ${allowedFrom.join(' or ')}.`);
     }
-    const state = { ...tx.state, status: to };
     const custom = decide?.(tx);
+    const state = { ...(custom?.state ?? tx.state), status: to };
     let control = custom?.control;
     let when = '';
     if (to === 'running') {
@@ -65,9 +66,17 @@ function setStatus(app: App, target: Target, to: CampaignState['status'], allowe
   });
 }
 
+/**
+ * Referee: the campaign starts. In fog of war, fog falls at the start whenever it was switched on
+ * before: every army knows the others where they stand as the campaign begins, set-up placements
+ * by the referee (`/army edit hex:` before the start) included, not where the scenario first put
+ * them. The texts make every commander's position public (000 Strategic Movement; RULINGS 6), and
+ * the starting positions are the scenario's, read by everyone; fog hides what happens from the
+ * start on (a placement after the start stays the referee's). @see docs/rulings.md (Fog of war)
+ */
 export function startCampaign(app: App, actor: Actor): Reply[] {
   requireChannelPermissions(actor, '/campaign start');
-  return setStatus(app, { actor }, 'running', ['setup'], 'start');
+  return setStatus(app, { actor }, 'running', ['setup'], 'start', (tx) => (isFog(tx.state) ? { state: { ...tx.state, knowledge: fogFalls(tx.state) } } : {}));
 }
 /**
  * Referee: stops the clock, announced. With `until`, the pause ends by itself at that time (at
