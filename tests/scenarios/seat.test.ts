@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimButton } from '../../src/app/table/seat.js';
 import { readCampaign } from '../../src/app/unitOfWork.js';
+import { consoleText } from '../../src/console/consoleText.js';
 import { autumnWar, campaignState, consoleHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;
@@ -117,5 +118,16 @@ describe('GIVEN an absent commander and /seat', () => {
     // Give back with nobody before: the army is free again.
     expect((await h.run('@referee /seat give-back army:minke'))[0]?.content).toBe('erin\'s time as substitute of **Army of Minke Meine** ends: nobody commands it now.');
     expect(commanders(h, 'minke')).toEqual([]);
+  });
+});
+
+describe('a substitute whose display name holds markdown or a mention', () => {
+  it('GIVEN dave, shown as "**Dave** <@&1> _x_", claims the seat THEN the answer escapes the name (its bold and the role mention stay text on Discord) and the console shows it as typed', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    await aliceAbsent(h);
+    const id = await offer(h, 'hadewych');
+    const [answer] = claimButton(h.app, 'dave', '**Dave** <@&1> _x_', id);
+    expect(answer?.content).toContain('\\*\\*Dave\\*\\* \\<\\@&1\\> \\_x\\_ takes the seat of **Army of Hadewych** as substitute.');
+    expect(consoleText(answer!, new Date(), 'UTC')).toContain('**Dave** <@&1> _x_ takes the seat of **Army of Hadewych** as substitute.');
   });
 });

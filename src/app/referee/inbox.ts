@@ -235,7 +235,7 @@ export function refereeButton(app: App, userId: string, customId: string, roleId
       }
       case 'intel': {
         const post = deliver(tx, 'channel', OPEN, { content: `<@${arg}>, messages for you could not be sent by DM (your DMs are closed). Run \`/intel\` here to read them privately.`, data: { dmClosed: arg }, mentions: [arg] });
-        return said(`Reminded ${tx.members.find((m) => m.userId === arg)?.displayName || 'the player'} in the channel to use /intel.`, post);
+        return said(`Reminded ${escapeName(tx.members.find((m) => m.userId === arg)?.displayName || 'the player')} in the channel to use /intel.`, post);
       }
       case 'resend': {
         const row = tx.read.undelivered().find((m) => String(m.id) === arg && m.status === 'failed');

@@ -116,7 +116,7 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
     });
     const users = dueNow.map(([u]) => u);
     const events = users.length > 0
-      ? [{ type: 'remindersSent', audience: REFEREE, text: `Reminders sent for ${formatGameTime(s.clock)} (deadline ${discordTime(deadline)}) to: ${list(users.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u))}.`, data: { users, deadline } }]
+      ? [{ type: 'remindersSent', audience: REFEREE, text: `Reminders sent for ${formatGameTime(s.clock)} (deadline ${discordTime(deadline)}) to: ${list(users.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u).map(escapeName))}.`, data: { users, deadline } }]
       : [];
     // Someone's reminder comes later (a shorter lead): the run comes back then.
     const control = next !== null ? { remindAt: next, reminded: [...tx.meta.reminded, ...users] } : { reminderSentFor: deadline, reminded: [...tx.meta.reminded, ...users] };

@@ -1,5 +1,5 @@
 import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/index.js';
-import { PUBLIC, REFEREE } from '../../engine/events/index.js';
+import { escapeName, PUBLIC, REFEREE } from '../../engine/events/index.js';
 import { isHostile, type Army, type ArmySeat } from '../../engine/forces/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -70,7 +70,7 @@ function seatSubstitute(tx: CampaignTx, army: Army, userId: string, userName: st
   const since = timeIndex(tx.state.clock);
   // Standing orders go on until the substitute's first order (the absence rules then hand the army over).
   const seat: ArmySeat = { ...withoutOffer(army.seat), missed: 0, standing: true, substitute: { userId, since, previous } };
-  const text = `${userName} takes the seat of **${army.name}** as substitute${previous.length > 0 ? ` for ${previous.map((p) => p.name).join(' and ')}` : ''}.`;
+  const text = `${escapeName(userName)} takes the seat of **${army.name}** as substitute${previous.length > 0 ? ` for ${previous.map((p) => escapeName(p.name)).join(' and ')}` : ''}.`;
   const members: MemberChange[] = [{ kind: 'assign', armyId: army.id, userId, displayName: userName }];
   return {
     state: withSeat(tx, army, seat),
@@ -157,7 +157,7 @@ function claimChange(tx: CampaignTx, userId: string, userName: string, armyText:
   requireNotEnemy(tx, army, userId, 'You');
   const change = seatSubstitute(tx, army, userId, userName, 'claimed');
   const answer = `You hold the seat of **${army.name}** (\`${army.id}\`) as substitute until the referee gives it back. \`/intel army:${army.id}\` is what this army knows; \`/army status army:${army.id}\` its state. It follows its standing orders until your first order.`;
-  const text = `${userName} takes the seat of **${army.name}** as substitute.`;
+  const text = `${escapeName(userName)} takes the seat of **${army.name}** as substitute.`;
   return { ...change, result: [{ to: 'update', content: `Claimed: ${text}` }, reply(text, { armyId: army.id, substitute: userId }), ephemeral(answer, { armyId: army.id, substitute: userId })] };
 }
 
