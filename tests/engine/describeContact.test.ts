@@ -142,7 +142,7 @@ describe('describeContact: engage or evade, and the battle', () => {
       .toBe('After the battle: Hadewych first regiment 8 figures (40%); Hadewych regiment 2 20 figures (100%).');
     expect(say({ type: 'battleRecorded', audience: REFEREE, data: { contactId: 'c1', result: { losses: { hadewych: { 'hadewych-1': 4 } }, withdrawals: [{ armyId: 'hadewych', condition: 'rout' }] }, outcomes: [] } }))
       .toBe('Battle c1 recorded: Hadewych lost hadewych-1 4 figures; Hadewych withdrew in rout.');
-    expect(say({ type: 'battleRecorded', audience: REFEREE, data: { contactId: 'c1', result: { losses: {} }, outcomes: [] } })).toBe('Battle c1 recorded: no losses; nobody withdrew.');
+    expect(say({ type: 'battleRecorded', audience: REFEREE, data: { contactId: 'c1', result: { losses: {} }, outcomes: [] } })).toBe('Battle c1 recorded: no losses entered from the table; nobody withdrew.');
     expect(say({ type: 'battleFought', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: ['hadewych'] } })).toBe('The battle between Hadewych and Ingegerd is over; Hadewych withdrew.');
     expect(say({ type: 'battleFought', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: [] } })).toBe('The battle between Hadewych and Ingegerd is over.');
     expect(say({ type: 'battleFought', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], withdrew: ['hadewych', 'ingegerd'], pushedBack: { ingegerd: '0301' } } }))

@@ -224,6 +224,20 @@ describe('a battle result with a withdrawal, read in the channel', () => {
   });
 });
 
+describe('a battle recorded without table losses but with a withdrawal, read by the referee', () => {
+  it('GIVEN /battle result withdraw:"hadewych=retreat" and no losses: THEN the referee\'s record does not say "no losses" under the withdrawal\'s own losses', async () => {
+    h = await contactHarness();
+    await open(h, 'hadewych,grallune');
+    await h.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage');
+    const before = h.dms('referee').length;
+    await h.run('@referee /battle result withdraw:"hadewych=retreat"');
+    const told = h.dms('referee').slice(before).map((o) => o.content).join('\n');
+    expect(told).toMatch(/Army of Hadewych withdrew: die .* Losses \d+% of First Regiment/);
+    expect(told).toContain('recorded: no losses entered from the table; Army of Hadewych withdrew in retreat.');
+    expect(told).not.toContain('recorded: no losses;');
+  });
+});
+
 describe('fight on the morrow, told in the channel', () => {
   it('GIVEN nobody presses the contact THEN the channel says what the rule does (out of contact for the rest of this half period, in contact again at the start of the next), naming the armies "A and B"', async () => {
     h = await contactHarness();

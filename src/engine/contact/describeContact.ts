@@ -170,7 +170,8 @@ function battleRecorded(f: Of<'battleRecorded'>, names: Names): string {
     return `${names.army(armyId)} lost ${lost || 'nothing'}`;
   });
   const withdrawals = (f.data.result.withdrawals ?? []).map((w) => `${names.army(w.armyId)} withdrew ${CONDITION_WORDS[w.condition] ?? w.condition}`);
-  return `Battle ${f.data.contactId} recorded: ${losses.join('; ') || 'no losses'}; ${withdrawals.join('; ') || 'nobody withdrew'}.`;
+  // The losses are the table's, as entered; a withdrawal's own losses are told in its own line.
+  return `Battle ${f.data.contactId} recorded: ${losses.join('; ') || 'no losses entered from the table'}; ${withdrawals.join('; ') || 'nobody withdrew'}.`;
 }
 
 const PROCEDURE = ['contactMade', 'forceDisengaged', 'armyAvoided', 'avoidForcedMarch', 'avoidBlocked', 'contactMoveNoted', 'contactDeferred', 'scoutsReturned', 'scoutCaptured', 'contactEstimated', 'terrainDealt', 'contactTruth', 'contactPhaseRun', 'contactEvaded', 'battleJoined', 'deploymentRolled', 'forceCondition', 'forceConditions'] as const;
