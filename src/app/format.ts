@@ -1,5 +1,6 @@
 import { formatGameTime, type GameTime } from '../engine/clock/index.js';
 import type { CampaignState } from '../engine/state/index.js';
+import { escapeName } from '../engine/events/index.js';
 
 export function gameTimeLabel(state: Pick<CampaignState, 'clock' | 'season'>, t: GameTime = state.clock): string {
   return state.season ? `${formatGameTime(t)} (${state.season})` : formatGameTime(t);
@@ -61,6 +62,19 @@ export function localTimes(text: string, now: Date, timeZone?: string): string {
 /** "the Marches scenario" / "The Valormr Campaign scenario": a scenario's name after "from" or "of", with one article. */
 export function scenarioPhrase(name: string): string {
   return `${/^the /i.test(name) ? '' : 'the '}${name} scenario`;
+}
+
+/**
+ * Text as inline code in a Discord message, whatever it holds: in single backticks, or in double
+ * ones (with a space inside each, as Discord reads them) where the text holds a backtick, so a
+ * campaign named "Tom`s War" still shows its whole command as code. Text with two backticks in a
+ * row cannot be one code span (three would open a code block): it is written plain, its markdown
+ * escaped.
+ */
+export function codeSpan(text: string): string {
+  if (!text.includes('`')) return `\`${text}\``;
+  if (!text.includes('``')) return `\`\` ${text} \`\``;
+  return escapeName(text);
 }
 
 export function list(items: readonly string[], none = '(none)'): string {

@@ -418,15 +418,21 @@ describe('a name with markdown or mention syntax', () => {
     .filter((n) => /[a-z]/i.test(n) && n.trim() === n && n.length <= 80);
 
   /** Discord's reading of a text: the markers it takes (an escaped character is text), in order. */
-  function markers(text: string): { bold: number; strike: number; spoiler: number; code: number; mentions: string[] } {
-    const found = { bold: 0, strike: 0, spoiler: 0, code: 0, mentions: [] as string[] };
+  function markers(text: string): { bold: number; strike: number; spoiler: number; code: number; mentions: string[]; spans: string[] } {
+    const found = { bold: 0, strike: 0, spoiler: 0, code: 0, mentions: [] as string[], spans: [] as string[] };
     for (let i = 0; i < text.length; i++) {
       const rest = text.slice(i);
       if (rest.startsWith('\\') && i + 1 < text.length) { i++; continue; }
       if (rest.startsWith('**')) { found.bold++; i++; continue; }
       if (rest.startsWith('~~')) { found.strike++; i++; continue; }
       if (rest.startsWith('||')) { found.spoiler++; i++; continue; }
-      if (rest.startsWith('`')) { found.code++; continue; }
+      if (rest.startsWith('`')) {
+        // A code span: a run of backticks closed by a run of the same length; inside it nothing is markup.
+        const fence = /^`+/.exec(rest)![0];
+        const close = new RegExp(`(?<!\`)${fence}(?!\`)`).exec(text.slice(i + fence.length));
+        if (close) { found.spans.push(text.slice(i + fence.length, i + fence.length + close.index)); i += fence.length + close.index + fence.length - 1; } else { found.code++; i += fence.length - 1; }
+        continue;
+      }
       const mention = /^(<@[!&]?[^>\s]*>|<#[^>\s]*>|@everyone|@here)/.exec(rest);
       if (mention) found.mentions.push(mention[1]!);
     }
@@ -461,6 +467,10 @@ describe('a name with markdown or mention syntax', () => {
           '@alice /campaign status',
           '@referee /turn status',
           '@referee /referee inbox',
+          '@referee /campaign export',
+          '@referee /campaign end confirm:wrong',
+          '@referee /campaign delete confirm:wrong',
+          `@referee /campaign delete confirm:"${typed}"`,
         ].join('\n'),
       });
       try {
@@ -473,6 +483,13 @@ describe('a name with markdown or mention syntax', () => {
         }
         expect(texts.filter((t) => shown(t).includes(`**${name}**`) || shown(t).includes(name)).length).toBeGreaterThan(3);
         expect(texts.some((t) => t.includes(`**${escapeName(name)}**`))).toBe(true);
+        // The refusals show the command to confirm as code, whole, whatever the name holds (a name with
+        // two backticks in a row cannot be one code span: written plain).
+        for (const command of ['end', 'delete']) {
+          const spans = texts.flatMap((t) => markers(t).spans.map((x) => x.replace(/^ (.*) $/, '$1')));
+          if (!name.includes('``')) expect(spans).toContain(`/campaign ${command} confirm:"${name}"`);
+        }
+        expect(texts).toContain(`The campaign **${escapeName(name)}** was deleted.`);
       } finally {
         run.close();
       }

@@ -1,3 +1,4 @@
+import { escapeName } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -45,7 +46,7 @@ export async function exportCampaign(app: App, actor: Actor, uploadLimit?: numbe
   const built = await buildExport(app, plan);
   const fitted = await fitExport({ name: `${name.replace(/[^A-Za-z0-9-]+/g, '-').toLowerCase()}-export.json`, members: built.members, packed: built.packed, bytes: built.bytes }, uploadLimit);
   const count = plan.events;
-  const what = `Export of **${name}**: ${armies} armies, ${count} events`;
+  const what = `Export of **${escapeName(name)}**: ${armies} armies, ${count} events`;
   if (fitted.kind === 'tooLarge') {
     // A long campaign's export outgrows what Discord takes: said plainly, with the way round it.
     return [ephemeral(`${what}: ${sizeText(fitted.bytes)}, ${sizeText(fitted.compressedBytes)} compressed, more than the ${sizeText(uploadLimit ?? 0)} Discord lets the bot upload here. `

@@ -7,7 +7,7 @@ import type { App } from '../app.js';
 import { deliver, OPEN } from '../deliveries/audience.js';
 import { startDms } from '../deliveries/dmTest.js';
 import { UserError } from '../errors.js';
-import { discordTime } from '../format.js';
+import { codeSpan, discordTime } from '../format.js';
 import { reply, type Reply } from '../messages.js';
 import { deadlineControl, nextTickText, parseUntil, scheduleFromNow } from '../schedule.js';
 import { countDue } from '../scheduler/countDue.js';
@@ -163,7 +163,7 @@ export function endCampaign(app: App, actor: Actor, confirm: string | undefined)
     requireReferee(tx, 'end the campaign');
     if (tx.state.status === 'setup') throw new UserError('campaign.badStatus', 'The campaign has not started: `/campaign delete` removes it instead.');
     if ((confirm ?? '').trim() !== tx.state.name) {
-      throw new UserError('campaign.confirmEnd', `Ending stops the campaign for good (no more ticks or orders) and reveals its secret dice. To confirm, repeat its name: \`/campaign end confirm:"${tx.state.name}"\`.`);
+      throw new UserError('campaign.confirmEnd', `Ending stops the campaign for good (no more ticks or orders) and reveals its secret dice. To confirm, repeat its name: ${codeSpan(`/campaign end confirm:"${tx.state.name}"`)}.`);
     }
     const events = [{ type: 'campaignEnded', audience: PUBLIC, text: `The campaign **${escapeName(tx.state.name)}** has ended at ${formatGameTime(tx.state.clock)}.` }, ...revealMasterEvent(tx.state.rng)];
     return {
@@ -181,11 +181,11 @@ export function deleteCampaign(app: App, actor: Actor, confirm: string | undefin
   const name = inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'delete the campaign');
     if ((confirm ?? '').trim() !== tx.state.name) {
-      throw new UserError('campaign.confirmDelete', `Deleting removes the whole campaign and its log; \`/campaign export\` first keeps a copy. To confirm, repeat its name: \`/campaign delete confirm:"${tx.state.name}"\`.`);
+      throw new UserError('campaign.confirmDelete', `Deleting removes the whole campaign and its log; \`/campaign export\` first keeps a copy. To confirm, repeat its name: ${codeSpan(`/campaign delete confirm:"${tx.state.name}"`)}.`);
     }
     id = tx.meta.id;
     return { deleted: true, result: tx.state.name };
   });
   forgetCampaign(app, id);
-  return [reply(`The campaign **${name}** was deleted.`, { deleted: id })];
+  return [reply(`The campaign **${escapeName(name)}** was deleted.`, { deleted: id })];
 }
