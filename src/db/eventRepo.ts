@@ -33,7 +33,28 @@ const eventRow = (events: Tables['events'], i: number) => ({
   text: p(`text${i}`), data: bound(events.data, `data${i}`), createdAt: p('createdAt'),
 });
 const insertEvent = perConnection((q, { events }) => q.insert(events).values(eventRow(events, 0)).prepare());
-const insertEvents = perConnection((q, { events }) => q.insert(events).values(Array.from({ length: BATCH }, (_, i) => eventRow(events, i))).prepare());
+const insertEvents = perConnection((q, { events }, db) => (db.dialect === 'postgres'
+  ? q.insert(events).select(numberedRows(events)).prepare()
+  : q.insert(events).values(Array.from({ length: BATCH }, (_, i) => eventRow(events, i))).prepare()));
+
+/**
+ * PostgreSQL's batch of BATCH events with ids that follow the events' order by construction. Its
+ * documentation does not say in which order the rows of a multi-row VALUES take their identity
+ * default (`nextval`), and the log's order (replay, the chronicle, the journal, the export) is the
+ * ids' order. So the statement takes BATCH values from the sequence, sorts them (array_agg ...
+ * order by, in a CTE evaluated once: it calls a volatile function) and gives the `n`th smallest
+ * to the row numbered `n`. The rows are listed last first: no order can come from the list's
+ * (tests/db/pg/eventOrder.test.ts reads back what was appended, in order).
+ */
+function numberedRows(events: Tables['events']): SQL {
+  const rows = Array.from({ length: BATCH }, (_, k) => {
+    const i = BATCH - 1 - k;
+    return sql`(${sql.raw(String(i + 1))}, ${p(`type${i}`)}::text, ${p(`audience${i}`)}::text, ${p(`text${i}`)}::text, ${bound(events.data, `data${i}`)}::json)`;
+  });
+  return sql`with ids as materialized (select array_agg(n order by n) as ids from (select nextval(pg_get_serial_sequence('events', 'id')) as n from generate_series(1, ${sql.raw(String(BATCH))})) s)
+select ids.ids[r.n], ${p('campaignId')}::text, ${p('gameDay')}::integer, ${p('gameHalf')}::integer, r.type, ${p('actorUserId')}::text, r.audience, r.text, r.data, ${p('createdAt')}::text, false, null::bytea
+from ids, (values ${sql.join(rows, sql`, `)}) as r(n, type, audience, text, data)`;
+}
 
 type NewEvent = Required<Pick<typeof events.$inferInsert, 'campaignId' | 'gameDay' | 'gameHalf' | 'type' | 'actorUserId' | 'audience' | 'text' | 'data' | 'createdAt'>>;
 
