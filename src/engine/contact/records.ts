@@ -2,7 +2,7 @@ import { timeIndex } from '../clock/index.js';
 import { namesOf, tell } from '../events/index.js';
 import type { Army } from '../forces/index.js';
 import { fail, ok, type Result } from '../result.js';
-import type { CampaignState, ContactData, ContactRecord, ContactStep } from '../state/index.js';
+import { type CampaignState, closeArmies, type ContactData, type ContactRecord, type ContactStep, openArmies, writeArmy } from '../state/index.js';
 import type { ContactEvent, ContactFact } from './contactEvents.js';
 import { withData } from './contactRecord.js';
 import { describeContact } from './describeContact.js';
@@ -76,17 +76,19 @@ export function inDraft<T>(state: CampaignState, step: (draft: CampaignState) =>
   for (const c of Object.values(contacts)) indexContact(index, c);
   drafts.add(armies);
   drafts.add(contacts);
+  openArmies(armies);
   draftIndexes.set(contacts, index);
   try {
     return step({ ...state, armies, contacts });
   } finally {
     drafts.delete(armies);
     drafts.delete(contacts);
+    closeArmies(armies);
     draftIndexes.delete(contacts);
   }
 }
 
-/** The armies record to write into: the draft itself, or a copy of an ordinary record. */
+/** The armies record to write into (through `writeArmy`, which keeps its hex index current): the draft itself, or a copy of an ordinary record. */
 function writableArmies(state: CampaignState): Record<string, Army> {
   return drafts.has(state.armies) ? (state.armies as Record<string, Army>) : { ...state.armies };
 }
@@ -106,7 +108,7 @@ export function setStatus(state: CampaignState, ids: readonly string[], patch: P
   const armies = writableArmies(state);
   for (const id of ids) {
     const a = armies[id];
-    if (a) armies[id] = { ...a, status: { ...a.status, ...patch } };
+    if (a) writeArmy(armies, { ...a, status: { ...a.status, ...patch } });
   }
   return { ...state, armies };
 }
@@ -142,7 +144,7 @@ export function refreshContactFlags(state: CampaignState, ids: readonly string[]
     const battle = inBattle.has(id);
     if (a.status.inContact === inContact && a.status.inBattle === battle) continue;
     armies ??= writableArmies(state);
-    armies[id] = { ...a, status: { ...a.status, inContact, inBattle: battle } };
+    writeArmy(armies, { ...a, status: { ...a.status, inContact, inBattle: battle } });
   }
   return armies ? { ...state, armies } : state;
 }

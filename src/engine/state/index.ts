@@ -3,7 +3,7 @@
  * a stored state brought up to date are engine/campaign's.
  */
 export { contactHistory } from './aftermath.js';
-export { armiesAt } from './armiesByHex.js';
+export { armiesAt, closeArmies, openArmies, writeArmy } from './armiesByHex.js';
 export { byId } from './byId.js';
 export { type CampaignState, getArmy } from './campaign.js';
 export { type CampaignSettings, DEFAULT_SETTINGS, TEMPERATURES, type Temperature } from './settings.js';
