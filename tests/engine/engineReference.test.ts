@@ -10,6 +10,8 @@ import * as mapModule from '../../src/engine/map/index.js';
 import * as tick from '../../src/engine/tick/index.js';
 import type { Army } from '../../src/engine/forces/army.js';
 import type { Hex } from '../../src/engine/hex/hex.js';
+import type { GameTime } from '../../src/engine/clock/gameTime.js';
+import type { RiverData } from '../../src/engine/map/mapModel.js';
 import { DEFAULT_SETTINGS, type CampaignSettings } from '../../src/engine/state/settings.js';
 import type { CampaignState, ContactRecord, Order } from '../../src/engine/state/index.js';
 import { army, campaign } from './movementFixtures.js';
@@ -20,6 +22,13 @@ import { army, campaign } from './movementFixtures.js';
  * step worked on drafts, records.ts `inDraft`), and the whole resulting state, the events and the
  * dice rolled must be the same, byte for byte. The reference is that commit's src/engine (and the rule tables it reads), taken
  * out of git into a temporary folder once.
+ *
+ * The worlds have rivers (with or without a crossing site) and roads, flying, nocturnal and
+ * home-terrain armies beside the plain ones, and may start at any half period (evening and night
+ * included), so the settings that act on them (flyingIgnoresTerrain, nocturnalDayMarch) and the
+ * crossing and night costs of moves and avoids are compared too. Not generated, so not compared
+ * here: fleets and ships, couriers' records, plans, ports, forces sharing a hex through the
+ * support operations.
  *
  * When a RULE is changed on purpose, this test fails: move REFERENCE to the commit that made the
  * rule change (after checking that the difference is the rule change and nothing else).
@@ -69,6 +78,7 @@ beforeAll(async () => {
 
 const LAND = 'cccccffhhsm';
 const SIDES = ['law', 'chaos', 'elves'] as const;
+const HOME = ['forest', 'hill', 'swamp', 'mountain'] as const;
 
 /** The campaign modes a world is played under: every movement and tactical profile, and the settings that change the rules. */
 const arbSettings: fc.Arbitrary<CampaignSettings> = fc.record({
@@ -92,6 +102,11 @@ const arbWorld = fc.record({
   size: fc.integer({ min: 5, max: 9 }),
   density: fc.integer({ min: 15, max: 60 }),
   ticks: fc.integer({ min: 2, max: 9 }),
+  // The half period the world starts in: a world may begin at evening or night (night marches, nocturnal armies).
+  half: fc.constantFrom<GameTime['half']>(0, 1, 2, 3),
+  // A river down a column (its crossings, its banks) and a road along a row, or neither.
+  river: fc.option(fc.record({ size: fc.constantFrom('major', 'minor'), crossing: fc.constantFrom(undefined, 'ford', 'ferry', 'bridge') }), { nil: undefined }),
+  road: fc.boolean(),
   settings: arbSettings,
 });
 
@@ -107,9 +122,24 @@ function lcg(seed: number): () => number {
 type WorldSpec = typeof arbWorld extends fc.Arbitrary<infer T> ? T : never;
 
 interface World {
-  readonly rows: string[];
+  readonly data: mapModule.MapData;
   readonly state: CampaignState;
   readonly rnd: () => number;
+}
+
+const hexId = (c: number, r: number): string => `${String(c).padStart(2, '0')}${String(r).padStart(2, '0')}`;
+
+/** The world's map: its terrain, and the river and road it was given. */
+function mapData(w: WorldSpec, rows: readonly string[], pick: (n: number) => number): mapModule.MapData {
+  const column = 2 + pick(w.size - 2);
+  const crossingRow = 1 + pick(w.size);
+  const rivers: RiverData[] = w.river ? [{
+    id: 'r', name: 'River',
+    hexes: Array.from({ length: w.size }, (_, i) => ({ hex: hexId(column, i + 1), size: w.river?.size ?? 'minor', ...(w.river?.crossing && i + 1 === crossingRow ? { crossing: w.river.crossing } : {}) })),
+  }] : [];
+  const roadRow = 1 + pick(w.size);
+  const roads = w.road ? [Array.from({ length: w.size }, (_, i) => hexId(i + 1, roadRow))] : [];
+  return { width: w.size, height: w.size, terrain: rows, roads, tracks: [], rivers, ports: [], channels: [], mudflats: [], towns: [], fortifications: [], regions: [], labels: [] };
 }
 
 function buildWorld(w: WorldSpec): World {
@@ -122,14 +152,18 @@ function buildWorld(w: WorldSpec): World {
       if (rnd() * 100 >= w.density) continue;
       const id = `a${armies.length}`;
       const cls = pick(['infantry', 'infantry', 'cavalry', 'courier'] as const);
-      const base = army(id, `${String(c).padStart(2, '0')}${String(r).padStart(2, '0')}`, {
+      const base = army(id, hexId(c, r), {
         side: pick(SIDES), movementClass: cls, figures: Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => 4 + Math.floor(rnd() * 20)),
         sight: rnd() < 0.2 ? 'dark' : 'light', formation: rnd() < 0.3 ? 'unformed' : 'formed', fatigued: rnd() < 0.1,
+        // Flying armies (flyingIgnoresTerrain) and armies at home in a terrain (crossed at clear cost).
+        ...(rnd() < 0.1 ? { flying: true } : {}), ...(rnd() < 0.1 ? { homeTerrain: { terrain: pick(HOME) } } : {}),
       });
-      armies.push(base);
+      // Nocturnal armies (their night marches, nocturnalDayMarch).
+      armies.push(rnd() < 0.15 ? { ...base, nocturnal: true } : base);
     }
   }
-  return { rows, state: { ...campaign(armies), settings: w.settings }, rnd };
+  const data = mapData(w, rows, (n) => Math.floor(rnd() * n));
+  return { data, state: { ...campaign(armies, { day: 1, half: w.half }), settings: w.settings }, rnd };
 }
 
 /** Random-walk orders for armies without one, as commanders give them between ticks. */
@@ -202,8 +236,8 @@ function sameWording(text: string): string {
 }
 
 /** One tick by one engine: everything it produced, as text (or the error it threw). */
-function play(engine: Engine, s: CampaignState, rows: readonly string[], seed: number): string {
-  const map = engine.map.buildMap({ width: rows[0]?.length ?? 0, height: rows.length, terrain: rows, roads: [], tracks: [], rivers: [], ports: [], channels: [], mudflats: [], towns: [], fortifications: [], regions: [], labels: [] });
+function play(engine: Engine, s: CampaignState, data: mapModule.MapData, seed: number): string {
+  const map = engine.map.buildMap(data);
   const rolled = new engine.dice.SeededDice(engine.dice.createRngState(seed));
   try {
     const out = engine.tick.resolveTick(s, map, rolled, engine.tick.TICK_PLAN);
@@ -218,15 +252,17 @@ describe('the engine at scale gives the results of the reference engine', () => 
     let ticksPlayed = 0;
     const steps = new Map<string, number>();
     let moved = 0;
+    // Moves by the kinds of army and map the generator gives, so that each is known to be played.
+    const kinds = new Map<string, number>();
     fc.assert(
       fc.property(arbWorld, (w) => {
         const world = buildWorld(w);
-        const map = mapModule.buildMap({ width: w.size, height: w.size, terrain: world.rows, roads: [], tracks: [], rivers: [], ports: [], channels: [], mudflats: [], towns: [], fortifications: [], regions: [], labels: [] });
+        const map = mapModule.buildMap(world.data);
         let s = world.state;
         for (let k = 0; k < w.ticks; k++) {
           s = withAnswers(withOrders(s, map, world.rnd), world.rnd);
-          const mine = play(current, s, world.rows, w.seed + k);
-          const theirs = play(reference, s, world.rows, w.seed + k);
+          const mine = play(current, s, world.data, w.seed + k);
+          const theirs = play(reference, s, world.data, w.seed + k);
           if (mine !== theirs && sameWording(mine) !== sameWording(theirs)) {
             expect(sameWording(mine), `tick ${k + 1} of world ${JSON.stringify(w)}`).toBe(sameWording(theirs));
           }
@@ -235,6 +271,16 @@ describe('the engine at scale gives the results of the reference engine', () => 
           ticksPlayed++;
           for (const c of Object.values(next.state.contacts)) steps.set(c.step, (steps.get(c.step) ?? 0) + 1);
           moved += next.events.filter((e) => e.type === 'armyMoved').length;
+          for (const a of Object.values(next.state.armies)) {
+            const before = s.armies[a.id];
+            if (!before || hex.hexKey(before.hex) === hex.hexKey(a.hex)) continue;
+            if (a.flying) kinds.set('flying', (kinds.get('flying') ?? 0) + 1);
+            if (a.nocturnal) kinds.set('nocturnal', (kinds.get('nocturnal') ?? 0) + 1);
+            if (a.homeTerrain) kinds.set('home terrain', (kinds.get('home terrain') ?? 0) + 1);
+            if (world.data.rivers.length > 0) kinds.set('river map', (kinds.get('river map') ?? 0) + 1);
+            if (world.data.roads.length > 0) kinds.set('road map', (kinds.get('road map') ?? 0) + 1);
+            if (s.clock.half >= 2) kinds.set('at night', (kinds.get('at night') ?? 0) + 1);
+          }
           s = next.state;
         }
       }),
@@ -244,5 +290,6 @@ describe('the engine at scale gives the results of the reference engine', () => 
     expect(ticksPlayed).toBeGreaterThan(100);
     for (const step of ['step1', 'decision', 'battle', 'closed']) expect(steps.get(step) ?? 0, step).toBeGreaterThan(10);
     expect(moved).toBeGreaterThan(100);
+    for (const kind of ['flying', 'nocturnal', 'home terrain', 'river map', 'road map', 'at night']) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(5);
   });
 });
