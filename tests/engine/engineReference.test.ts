@@ -14,6 +14,8 @@ import type { GameTime } from '../../src/engine/clock/gameTime.js';
 import type { RiverData } from '../../src/engine/map/mapModel.js';
 import { DEFAULT_SETTINGS, type CampaignSettings } from '../../src/engine/state/settings.js';
 import type { CampaignState, ContactRecord, Order } from '../../src/engine/state/index.js';
+import { sendCourier } from '../../src/engine/water/index.js';
+import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, campaign } from './movementFixtures.js';
 
 /**
@@ -24,11 +26,11 @@ import { army, campaign } from './movementFixtures.js';
  * out of git into a temporary folder once.
  *
  * The worlds have rivers (with or without a crossing site) and roads, flying, nocturnal and
- * home-terrain armies beside the plain ones, and may start at any half period (evening and night
- * included), so the settings that act on them (flyingIgnoresTerrain, nocturnalDayMarch) and the
- * crossing and night costs of moves and avoids are compared too. Not generated, so not compared
- * here: fleets and ships, couriers' records, plans, ports, forces sharing a hex through the
- * support operations.
+ * home-terrain armies beside the plain ones, couriers sent between ticks, and may start at any
+ * half period (evening and night included), so the settings that act on them
+ * (flyingIgnoresTerrain, nocturnalDayMarch), the crossing and night costs of moves and avoids and
+ * the courier step are compared too. Not generated, so not compared here: fleets and ships,
+ * plans, ports, forces sharing a hex through the support operations.
  *
  * When a RULE is changed on purpose, this test fails: move REFERENCE to the commit that made the
  * rule change (after checking that the difference is the rule change and nothing else).
@@ -186,6 +188,17 @@ function withOrders(s: CampaignState, map: mapModule.MapModel, rnd: () => number
   return { ...s, orders };
 }
 
+/** Now and then a commander sends a courier to a friend or an ally (the courier step rides it, delivers or loses it). */
+function withCourier(s: CampaignState, map: mapModule.MapModel, rnd: () => number): CampaignState {
+  if (rnd() < 0.5) return s;
+  const live = Object.values(s.armies).filter((a) => !a.status.destroyed);
+  const from = live[Math.floor(rnd() * live.length)];
+  const to = live[Math.floor(rnd() * live.length)];
+  if (!from || !to) return s;
+  const sent = sendCourier(s, map, { fromArmy: from.id, toArmy: to.id, message: `from ${from.id}` }, NO_WEATHER_EFFECTS);
+  return sent.ok ? sent.value.state : s;
+}
+
 /** Commanders' answers to the open contacts (some stay silent), so every way through the contact rules is taken. */
 function withAnswers(s: CampaignState, rnd: () => number): CampaignState {
   const contacts: Record<string, ContactRecord> = {};
@@ -260,7 +273,7 @@ describe('the engine at scale gives the results of the reference engine', () => 
         const map = mapModule.buildMap(world.data);
         let s = world.state;
         for (let k = 0; k < w.ticks; k++) {
-          s = withAnswers(withOrders(s, map, world.rnd), world.rnd);
+          s = withAnswers(withCourier(withOrders(s, map, world.rnd), map, world.rnd), world.rnd);
           const mine = play(current, s, world.data, w.seed + k);
           const theirs = play(reference, s, world.data, w.seed + k);
           if (mine !== theirs && sameWording(mine) !== sameWording(theirs)) {
@@ -271,6 +284,7 @@ describe('the engine at scale gives the results of the reference engine', () => 
           ticksPlayed++;
           for (const c of Object.values(next.state.contacts)) steps.set(c.step, (steps.get(c.step) ?? 0) + 1);
           moved += next.events.filter((e) => e.type === 'armyMoved').length;
+          for (const c of Object.values(next.state.couriers)) if (c.status !== s.couriers[c.id]?.status) kinds.set(`courier ${c.status}`, (kinds.get(`courier ${c.status}`) ?? 0) + 1);
           for (const a of Object.values(next.state.armies)) {
             const before = s.armies[a.id];
             if (!before || hex.hexKey(before.hex) === hex.hexKey(a.hex)) continue;
@@ -290,6 +304,6 @@ describe('the engine at scale gives the results of the reference engine', () => 
     expect(ticksPlayed).toBeGreaterThan(100);
     for (const step of ['step1', 'decision', 'battle', 'closed']) expect(steps.get(step) ?? 0, step).toBeGreaterThan(10);
     expect(moved).toBeGreaterThan(100);
-    for (const kind of ['flying', 'nocturnal', 'home terrain', 'river map', 'road map', 'at night']) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(5);
+    for (const kind of ['flying', 'nocturnal', 'home terrain', 'river map', 'road map', 'at night', 'courier delivered']) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(5);
   });
 });
