@@ -14,7 +14,7 @@ import type { GameTime } from '../../src/engine/clock/gameTime.js';
 import type { RiverData } from '../../src/engine/map/mapModel.js';
 import { DEFAULT_SETTINGS, type CampaignSettings } from '../../src/engine/state/settings.js';
 import type { CampaignState, ContactRecord, Order } from '../../src/engine/state/index.js';
-import { sendCourier } from '../../src/engine/water/index.js';
+import { debark, embark, planSail, sendCourier } from '../../src/engine/water/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
 import { army, campaign } from './movementFixtures.js';
 
@@ -26,11 +26,12 @@ import { army, campaign } from './movementFixtures.js';
  * out of git into a temporary folder once.
  *
  * The worlds have rivers (with or without a crossing site) and roads, flying, nocturnal and
- * home-terrain armies beside the plain ones, couriers sent between ticks, and may start at any
- * half period (evening and night included), so the settings that act on them
- * (flyingIgnoresTerrain, nocturnalDayMarch), the crossing and night costs of moves and avoids and
- * the courier step are compared too. Not generated, so not compared here: fleets and ships,
- * plans, ports, forces sharing a hex through the support operations.
+ * home-terrain armies beside the plain ones, couriers sent between ticks, a sea coast with a port
+ * where armies owning vessels embark, sail and land, and may start at any half period (evening
+ * and night included), so the settings that act on them (flyingIgnoresTerrain,
+ * nocturnalDayMarch), the crossing and night costs of moves and avoids, the courier step and the
+ * fleet step are compared too. Not generated, so not compared here: plans, forces sharing a hex
+ * through the support operations.
  *
  * When a RULE is changed on purpose, this test fails: move REFERENCE to the commit that made the
  * rule change (after checking that the difference is the rule change and nothing else).
@@ -109,6 +110,8 @@ const arbWorld = fc.record({
   // A river down a column (its crossings, its banks) and a road along a row, or neither.
   river: fc.option(fc.record({ size: fc.constantFrom('major', 'minor'), crossing: fc.constantFrom(undefined, 'ford', 'ferry', 'bridge') }), { nil: undefined }),
   road: fc.boolean(),
+  // The map's east edge is sea (coast, then open sea) with a port, and some armies own vessels.
+  sea: fc.boolean(),
   settings: arbSettings,
 });
 
@@ -141,17 +144,18 @@ function mapData(w: WorldSpec, rows: readonly string[], pick: (n: number) => num
   }] : [];
   const roadRow = 1 + pick(w.size);
   const roads = w.road ? [Array.from({ length: w.size }, (_, i) => hexId(i + 1, roadRow))] : [];
-  return { width: w.size, height: w.size, terrain: rows, roads, tracks: [], rivers, ports: [], channels: [], mudflats: [], towns: [], fortifications: [], regions: [], labels: [] };
+  const ports = w.sea ? [{ hex: hexId(w.size - 2, 1 + pick(w.size)), name: 'Port' }] : [];
+  return { width: w.size, height: w.size, terrain: rows, roads, tracks: [], rivers, ports, channels: [], mudflats: [], towns: [], fortifications: [], regions: [], labels: [] };
 }
 
 function buildWorld(w: WorldSpec): World {
   const rnd = lcg(w.seed);
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
-  const rows = Array.from({ length: w.size }, () => Array.from({ length: w.size }, () => pick([...LAND])).join(''));
+  const rows = Array.from({ length: w.size }, () => Array.from({ length: w.size }, (_, c) => (w.sea && c === w.size - 1 ? 'o' : w.sea && c === w.size - 2 ? 'w' : pick([...LAND]))).join(''));
   const armies: Army[] = [];
   for (let c = 1; c <= w.size; c++) {
     for (let r = 1; r <= w.size; r++) {
-      if (rnd() * 100 >= w.density) continue;
+      if (rnd() * 100 >= w.density || (w.sea && c >= w.size - 1)) continue;
       const id = `a${armies.length}`;
       const cls = pick(['infantry', 'infantry', 'cavalry', 'courier'] as const);
       const base = army(id, hexId(c, r), {
@@ -161,7 +165,9 @@ function buildWorld(w: WorldSpec): World {
         ...(rnd() < 0.1 ? { flying: true } : {}), ...(rnd() < 0.1 ? { homeTerrain: { terrain: pick(HOME) } } : {}),
       });
       // Nocturnal armies (their night marches, nocturnalDayMarch).
-      armies.push(rnd() < 0.15 ? { ...base, nocturnal: true } : base);
+      // Longships land on any beach; troop transports only in a port.
+      const owned = w.sea && rnd() < 0.4 ? { ...base, vessels: rnd() < 0.6 ? { longship: 9, galley: 1 } : { troopTransport: 9, galley: 1 } } : base;
+      armies.push(rnd() < 0.15 ? { ...owned, nocturnal: true } : owned);
     }
   }
   const data = mapData(w, rows, (n) => Math.floor(rnd() * n));
@@ -186,6 +192,30 @@ function withOrders(s: CampaignState, map: mapModule.MapModel, rnd: () => number
     orders[a.id] = { armyId: a.id, kind: 'move', period, path, forced: rnd() < 0.2, unformed: rnd() < 0.4, save: rnd() < 0.1, givenBy: 'test', givenAt: s.clock };
   }
   return { ...s, orders };
+}
+
+/** Commanders with vessels embark at the coast, fleets are given voyages along it, and fleets land their armies. */
+function withFleets(s: CampaignState, map: mapModule.MapModel, rnd: () => number): CampaignState {
+  let out = s;
+  const advanced = s.settings.advancedEmbarkation;
+  for (const a of Object.values(s.armies)) {
+    if (a.status.destroyed || Object.keys(a.vessels).length === 0) continue;
+    const r = rnd();
+    const shore = hex.neighbours(a.hex).filter((n) => LAND.includes(map.data.terrain[hex.hexToOffset(n).row - 1]?.[hex.hexToOffset(n).col - 1] ?? 'o'));
+    const near = shore[Math.floor(rnd() * shore.length)];
+    if (!a.status.embarked) {
+      const done = r < 0.5 ? embark(out, map, { armyId: a.id, vessels: a.vessels, givenBy: 'test', advanced }) : undefined;
+      if (done?.ok) out = done.value.state;
+    } else if (r < 0.4) {
+      const to = hex.offsetToHex({ col: map.width - Math.floor(rnd() * 2), row: 1 + Math.floor(rnd() * map.height) });
+      const plan = planSail(out, map, a.id, { to, givenBy: 'test' }, NO_WEATHER_EFFECTS);
+      if (plan.ok) out = { ...out, orders: { ...out.orders, [a.id]: plan.value.order } };
+    } else if (r < 0.7 && near) {
+      const landed = debark(out, map, { armyId: a.id, hex: near, givenBy: 'test', advanced }, NO_WEATHER_EFFECTS);
+      if (landed.ok) out = landed.value.state;
+    }
+  }
+  return out;
 }
 
 /** Now and then a commander sends a courier to a friend or an ally (the courier step rides it, delivers or loses it). */
@@ -237,6 +267,10 @@ function withAnswers(s: CampaignState, rnd: () => number): CampaignState {
  *   out of contact for the rest of this half period, and in contact again at the start of the next
  *   if they still face each other."; its "Still nobody pressed the contact: A, B face each other
  *   ..." names the armies "A and B" too (describeContact.ts).
+ * - the referee's contact at sea counts vessels in the plural: "(1 galley, 9 troop transports)",
+ *   was "9 troop transport" (describeWater.ts fleetKinds; both sides are put in the singular).
+ * - every event's sentence begins with a capital (events.ts tell): "a7 regiment 3 landed at 0401"
+ *   -> "A7 regiment 3 landed at 0401" (both sides' texts begin with a capital here).
  */
 function sameWording(text: string): string {
   const commas = (list: string): string => list.replace(/ and (?!.* and )/, ', ');
@@ -244,6 +278,8 @@ function sameWording(text: string): string {
     .replace(/No commander pressed the contact \(fight on the morrow\): (.+?) are out of contact for the rest of this half period, and in contact again at the start of the next if they still face each other\./g, (_, l: string) => `No commander pressed the contact: ${commas(l)} will fight on the morrow (contact again next half period).`)
     .replace(/Still nobody pressed the contact: (.+?) face each other for another half period\./g, (_, l: string) => `Still nobody pressed the contact: ${commas(l)} face each other for another half period.`)
     .replace(/\(1 figures\)/g, '(1 figure)')
+    .replace(/"text":"([a-z])/g, (_, c: string) => `"text":"${c.toUpperCase()}`)
+    .replace(/(\d+) (galley|longship|river boat|sailing ship|troop transport)s\b/g, '$1 $2')
     .replace(/(\d+) is where the army stands: begin the path with the first hex to enter, then every hex after it in order\./g, '$1 is not next to $1: give every hex of the path in order.')
     .replace(/(\d+) is named twice in a row: give every hex of the path once, in order\./g, '$1 is not next to $1: give every hex of the path in order.');
 }
@@ -273,7 +309,7 @@ describe('the engine at scale gives the results of the reference engine', () => 
         const map = mapModule.buildMap(world.data);
         let s = world.state;
         for (let k = 0; k < w.ticks; k++) {
-          s = withAnswers(withCourier(withOrders(s, map, world.rnd), map, world.rnd), world.rnd);
+          s = withAnswers(withCourier(withOrders(withFleets(s, map, world.rnd), map, world.rnd), map, world.rnd), world.rnd);
           const mine = play(current, s, world.data, w.seed + k);
           const theirs = play(reference, s, world.data, w.seed + k);
           if (mine !== theirs && sameWording(mine) !== sameWording(theirs)) {
@@ -287,8 +323,10 @@ describe('the engine at scale gives the results of the reference engine', () => 
           for (const c of Object.values(next.state.couriers)) if (c.status !== s.couriers[c.id]?.status) kinds.set(`courier ${c.status}`, (kinds.get(`courier ${c.status}`) ?? 0) + 1);
           for (const a of Object.values(next.state.armies)) {
             const before = s.armies[a.id];
+            if (before?.status.embarked) kinds.set(a.status.embarked ? 'afloat' : 'landed', (kinds.get(a.status.embarked ? 'afloat' : 'landed') ?? 0) + 1);
             if (!before || hex.hexKey(before.hex) === hex.hexKey(a.hex)) continue;
             if (a.flying) kinds.set('flying', (kinds.get('flying') ?? 0) + 1);
+            if (a.status.embarked && before.status.embarked) kinds.set('sailed', (kinds.get('sailed') ?? 0) + 1);
             if (a.nocturnal) kinds.set('nocturnal', (kinds.get('nocturnal') ?? 0) + 1);
             if (a.homeTerrain) kinds.set('home terrain', (kinds.get('home terrain') ?? 0) + 1);
             if (world.data.rivers.length > 0) kinds.set('river map', (kinds.get('river map') ?? 0) + 1);
@@ -304,6 +342,7 @@ describe('the engine at scale gives the results of the reference engine', () => 
     expect(ticksPlayed).toBeGreaterThan(100);
     for (const step of ['step1', 'decision', 'battle', 'closed']) expect(steps.get(step) ?? 0, step).toBeGreaterThan(10);
     expect(moved).toBeGreaterThan(100);
-    for (const kind of ['flying', 'nocturnal', 'home terrain', 'river map', 'road map', 'at night', 'courier delivered']) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(5);
+    for (const kind of ['flying', 'nocturnal', 'home terrain', 'river map', 'road map', 'at night', 'courier delivered', 'afloat']) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(5);
+    expect(kinds.get('sailed') ?? 0, 'sailed').toBeGreaterThan(0);
   });
 });
