@@ -66,7 +66,9 @@ import { benchWebIdleRss } from './web.js';
  *   of `npm start`'s flags: scripts/warmCodeCache.mjs).
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
- *   allocator settings `npm start` uses; rss100IdleMb: the same once the idle render thread and
+ *   allocator settings `npm start` uses; the first tick draws the static layer and writes its file, the render thread is
+ *   then stopped, so the other 99 are drawn by a thread that read the layer from its file, as a scheduled tick's thread
+ *   does (before 29 Nov 2026 all ran on the thread that drew it: 7 MB less on the same code); rss100IdleMb: the same once the idle render thread and
  *   the WAL's checkpoint thread stopped (as a minute after the ticks; before 29 Nov 2026 the
  *   checkpoint thread, which ends itself half a minute after the last write, was still counted). Medians of 3 processes (one moves 10-20 MB from run to run;
  *   bench/memory.ts), rss100MinMb and rss100MaxMb the lowest and highest, rss100Runs how many.

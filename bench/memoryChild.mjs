@@ -2,7 +2,9 @@
  * rss100Mb, in a fresh process running the COMPILED bot (dist/, as `npm start` runs it, with its
  * allocator settings and node flags, bench/startSettings.ts; the bench builds it first): 100 Valormr campaigns on one WAL database file, each created, started and
  * played one tick with the console's `!tick` (the tick, then its public map drawn on a render
- * thread, encoded and delivered as a file). Resident memory of the whole process (every thread)
+ * thread, encoded and delivered as a file). The first tick draws the map's static layer and
+ * writes its file; the render thread is then stopped, so the other 99 are drawn by a thread that
+ * read the layer from its file, as a scheduled tick's thread does (started anew after a minute idle). Resident memory of the whole process (every thread)
  * after a garbage collection, right after the last picture (rssMb) and once the idle render
  * thread has stopped, as it does a minute after its last picture (rssIdleMb; here the pool is
  * closed instead of waiting the minute: the thread ends the same way). By then the WAL's
@@ -28,7 +30,7 @@
  * 100th campaign's tick) while the last tick played, its map drawn, encoded and delivered (Linux).
  * `--no-tick` leaves the ticks out (100 campaigns that drew no map).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
 import { URL } from 'node:url';
@@ -54,7 +56,8 @@ await report('loaded');
 
 const dir = mkdtempSync(join(tmpdir(), 'valormr-bench-'));
 let pictures = 0;
-const app = createApp({ databasePath: join(dir, 'many.db'), clock: new ManualClock(new Date('2026-11-22T10:00:00Z')), dice: seededDice(1) });
+const databasePath = join(dir, 'many.db');
+const app = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-22T10:00:00Z')), dice: seededDice(1) });
 for (let i = 0; i < 100; i++) {
   const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId: `c${i}`, baseDir: process.cwd() }, outDir: join(dir, 'out'), write: (o) => {
     if (o.files?.length) pictures++;
@@ -66,6 +69,15 @@ for (let i = 0; i < 100; i++) {
   if (i === 99) breakdownTools?.resetPeakRss();
   if (!noTick) await session.handle('!tick');
   if (i === 0) await report('first');
+  if (i === 0 && !noTick) {
+    // The first tick drew the map's static layer and wrote its file beside the database. A bot's
+    // render thread stops after a minute idle, and the one a scheduled tick finds (the scheduler's
+    // pre-warm) started anew and read that file: so the other 99 ticks draw on a thread started
+    // after the file was written, as users meet it. (Before 29 Nov 2026 all 100 ticks ran on the
+    // thread that drew the layer, which holds it as drawn: not the state a tick is played in.)
+    await closeRenderPool();
+    if (!readdirSync(`${databasePath}-layers`).some((f) => f.endsWith('.layer'))) throw new Error('bench: the first tick wrote no static layer file');
+  }
 }
 if (pictures < 100 && !noTick) throw new Error(`bench: only ${pictures} of 100 ticks delivered a map`);
 globalThis.gc?.();
