@@ -78,9 +78,14 @@ export async function encodePng(canvas: Canvas, opts: { readonly opaque?: boolea
   // ones, and reading them skips getImageData's conversion and 10 MB copy. A caller that drew
   // over an opaque background (`opaque`: a map, drawn over its static layer) skips the scan.
   const raw = canvas.data();
-  if (opts.opaque === true || allOpaque(raw)) return sharp(rgbInPlace(raw), { raw: { width, height, channels: 3 } }).png(PNG_OPTIONS).toBuffer();
+  if (opts.opaque === true || allOpaque(raw)) return encodeRgbPng(rgbInPlace(raw), width, height);
   const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
   return sharp(pixels, { raw: { width, height, channels: 4 } }).png(PNG_OPTIONS).toBuffer();
+}
+
+/** Encodes packed RGB pixels (`rgbInPlace`), `width` x `height`, as a PNG with the settings above. */
+export function encodeRgbPng(rgb: Uint8Array, width: number, height: number): Promise<Buffer> {
+  return sharp(rgb, { raw: { width, height, channels: 3 } }).png(PNG_OPTIONS).toBuffer();
 }
 
 /**

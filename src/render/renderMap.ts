@@ -45,7 +45,11 @@ function layerSpec(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { key
   };
 }
 
-function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): StaticLayer {
+/**
+ * The static layer for a picture, from the cache, its file, or drawn (then its file is being
+ * written: `written` resolves once it is, or was given up).
+ */
+function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): { readonly layer: StaticLayer; readonly written?: Promise<void> } {
   ensureFonts();
   const { key, hexIds, scale, kept, layout: layoutOf } = layerSpec(map, opts, kind);
   const hit = cache.get(key);
@@ -53,13 +57,15 @@ function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): 
     // refresh its place in the LRU order
     cache.delete(key);
     cache.set(key, hit);
-    return hit.layer;
+    return { layer: hit.layer };
   }
   const layout = layoutOf();
   let layer = kept ? readLayerFile(key, layout, scale) : undefined;
+  let written: Promise<void> | undefined;
   if (!layer) {
-    layer = buildStaticLayer(map, layout, { hexIds, kind, scale });
-    if (kept) writeLayerFile(key, layer);
+    const built = buildStaticLayer(map, layout, { hexIds, kind, scale });
+    if (kept) written = writeLayerFile(key, built);
+    layer = built;
   }
   const bytes = layer.canvas.width * layer.canvas.height * 4;
   cache.set(key, { layer, bytes });
@@ -69,7 +75,7 @@ function staticLayerFor(map: MapModel, opts: RenderMapOptions, kind: ViewKind): 
     cache.delete(k);
     cachedBytes -= v.bytes;
   }
-  return layer;
+  return written ? { layer, written } : { layer };
 }
 
 /** Forgets every cached static layer, in this thread and in the render threads (tests, or after a referee edits a map). */
@@ -147,17 +153,20 @@ function scratchCanvas(width: number, height: number): Canvas {
 
 /** `renderMap` in this thread: draws with the cached static layer and encodes. */
 export async function renderMapHere(map: MapModel, view: MapView, options: RenderMapOptions): Promise<Buffer> {
-  const layer = staticLayerFor(map, options, view.kind);
+  const { layer, written } = staticLayerFor(map, options, view.kind);
   const canvas = scratchCanvas(layer.canvas.width, layer.canvas.height);
   drawSnapshot(canvas, layer, view, options);
   // Opaque: the static layer covers the whole picture with paper (buildStaticLayer), and
-  // everything drawn over it composites source-over, so no pixel scan is needed.
-  return encodePng(canvas, { opaque: true });
+  // everything drawn over it composites source-over, so no pixel scan is needed. A layer drawn
+  // for this picture is encoded for its file meanwhile (libvips's threads): the picture is
+  // answered once the file is written, so a thread stopped right after does not lose it.
+  const [png] = await Promise.all([encodePng(canvas, { opaque: true }), written]);
+  return png;
 }
 
 /** The snapshot before encoding, on a canvas of its own, drawn in this thread (tests and the benchmark read its pixels). */
 export function renderMapCanvas(map: MapModel, view: MapView, options: RenderMapOptions): Canvas {
-  const layer = staticLayerFor(map, options, view.kind);
+  const { layer } = staticLayerFor(map, options, view.kind);
   const canvas = createCanvas(layer.canvas.width, layer.canvas.height);
   drawSnapshot(canvas, layer, view, options);
   return canvas;

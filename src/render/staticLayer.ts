@@ -1,4 +1,4 @@
-import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import { DIRECTIONS, type Hex, hexKey, neighbour } from '../engine/hex/index.js';
 import { isWater, type MapModel, type Terrain } from '../engine/map/index.js';
 import { font } from './fonts.js';
@@ -24,8 +24,8 @@ export interface StaticLabel {
 }
 
 export interface StaticLayer {
-  /** The layer's pixels: the layout drawn `scale` times larger (pixelSize). */
-  readonly canvas: Canvas;
+  /** The layer's pixels: the layout drawn `scale` times larger (pixelSize): drawn here (buildStaticLayer), or read from its file (layerFile.ts). */
+  readonly canvas: Canvas | Image;
   readonly layout: MapLayout;
   /** Pixels per layout pixel. */
   readonly scale: number;
@@ -227,7 +227,7 @@ export function pixelSize(layout: Pick<MapLayout, 'width' | 'height'>, scale: nu
 }
 
 /** Draws everything that does not change from tick to tick (at `scale` pixels per layout pixel). */
-export function buildStaticLayer(map: MapModel, layout: MapLayout, opts: { hexIds: 'all' | 'subset' | 'none'; kind: ViewKind; scale?: number }): StaticLayer {
+export function buildStaticLayer(map: MapModel, layout: MapLayout, opts: { hexIds: 'all' | 'subset' | 'none'; kind: ViewKind; scale?: number }): StaticLayer & { readonly canvas: Canvas } {
   const scale = opts.scale ?? 1;
   const px = pixelSize(layout, scale);
   const canvas = createCanvas(px.width, px.height);

@@ -96,6 +96,14 @@ describe('static layers on disk', () => {
       'a stale key (another map)': withHeader({ ...header, key: 'k:another-map|1600|full|subset|public' }),
       'another size': withHeader({ ...header, width: 10 }),
       'damaged pixels': Buffer.concat([whole.subarray(0, whole.length - 1), Buffer.from([whole[whole.length - 1]! ^ 0xff])]),
+      // Inside the compressed pixels: the canvas library decodes such a PNG without an error (what it
+      // cannot read is left transparent), so only the file's own check can refuse it.
+      'a damaged byte inside the picture': (() => {
+        const bytes = Buffer.from(whole);
+        const at = 12 + headerLength + Math.floor((whole.length - 12 - headerLength) / 2);
+        bytes[at] = bytes[at]! ^ 0xff;
+        return bytes;
+      })(),
       'not a layer file': Buffer.from('hello'),
       'a header that is not JSON': Buffer.concat([whole.subarray(0, 12), Buffer.alloc(headerLength, 0x7b), whole.subarray(12 + headerLength)]),
     };
