@@ -54,10 +54,10 @@ const CLOSE_WAIT_MS = 10_000;
 const THREAD = `
 const { statSync } = require('node:fs');
 const { workerData } = require('node:worker_threads');
-const Database = require(workerData.sqlite);
 const control = new Int32Array(workerData.control);
 let db;
 try {
+  const Database = require(workerData.sqlite);
   db = new Database(workerData.path, { fileMustExist: true, timeout: 100 });
   let last = '';
   let quiet = 0;
@@ -83,15 +83,23 @@ try {
     Atomics.wait(control, 0, 0, workerData.everyMs);
   }
 } finally {
-  db?.close();
-  Atomics.store(control, 1, 1);
-  Atomics.notify(control, 1);
+  // Whatever happened (a module or the file that cannot be opened too), closing is told it may go on.
+  try {
+    db?.close();
+  } finally {
+    Atomics.store(control, 1, 1);
+    Atomics.notify(control, 1);
+  }
 }
 `;
 
 /** The checkpoints of one connection: `stop` ends them (synchronously) before the connection closes. */
 export interface WalCheckpoints {
-  stop(): void;
+  /**
+   * Ends the thread, if one runs, and waits (at most CLOSE_WAIT_MS) until it has closed its
+   * connections: 'closed' (or no thread ran), or 'timedOut' if it did not answer in time.
+   */
+  stop(): 'closed' | 'timedOut';
   /** Whether a checkpoint thread is running now. */
   threadRunning(): boolean;
 }
@@ -100,6 +108,8 @@ export interface WalCheckpoints {
 export interface WalCheckpointOptions {
   readonly everyMs?: number;
   readonly keptBytes?: number;
+  /** The better-sqlite3 module the thread loads (its resolved path); tests give one that cannot be loaded. */
+  readonly sqliteModule?: string;
   readonly lookMs?: number;
   readonly startBytes?: number;
   readonly idleLooks?: number;
@@ -116,7 +126,7 @@ export function startWalCheckpoints(sqlite: BetterSqlite3.Database, path: string
     everyMs: opts.everyMs ?? EVERY_MS,
     keptBytes: opts.keptBytes ?? WAL_KEPT_BYTES,
     idleLooks: opts.idleLooks ?? IDLE_LOOKS,
-    sqlite: createRequire(import.meta.url).resolve('better-sqlite3'),
+    sqlite: opts.sqliteModule ?? createRequire(import.meta.url).resolve('better-sqlite3'),
   };
   const startBytes = opts.startBytes ?? START_BYTES;
   sqlite.pragma('wal_autocheckpoint = 0');
@@ -167,18 +177,19 @@ export function startWalCheckpoints(sqlite: BetterSqlite3.Database, path: string
 
   return {
     stop() {
-      if (stopped) return;
+      if (stopped) return 'closed';
       stopped = true;
       clearInterval(look);
-      if (!thread) return;
+      if (!thread) return 'closed';
       const { worker, control } = thread;
       Atomics.store(control, 0, 1);
       Atomics.notify(control, 0);
       // The thread closes its connection first (it sets control[1] as it ends), so the bot's close is
       // the last one: SQLite then checkpoints what is left and removes the WAL, as without the thread.
-      Atomics.wait(control, 1, 0, CLOSE_WAIT_MS);
+      const waited = Atomics.wait(control, 1, 0, CLOSE_WAIT_MS);
       thread = undefined;
       void worker.terminate();
+      return waited === 'timed-out' ? 'timedOut' : 'closed';
     },
     threadRunning: () => thread !== undefined,
   };

@@ -192,4 +192,19 @@ describe('WAL checkpoints on a thread of their own', () => {
       sqlite.close();
     }
   });
+
+  it('GIVEN a checkpoint thread that fails before it has opened anything (its module cannot be loaded) WHEN the checkpoints are stopped meanwhile THEN closing does not wait out its time for an answer', async () => {
+    const path = fileName();
+    const sqlite = walFile(path);
+    const checkpoints = startWalCheckpoints(sqlite, path, { lookMs: 5, startBytes: 0, sqliteModule: join(work, 'no-such-module.cjs') });
+    try {
+      writeRows(sqlite, 0, 1);
+      // Looked at with setImmediate: stopped before the thread's end reaches this thread as an event.
+      while (!checkpoints.threadRunning()) await new Promise((r) => setImmediate(r));
+      expect(checkpoints.stop()).toBe('closed');
+    } finally {
+      checkpoints.stop();
+      sqlite.close();
+    }
+  });
 });
