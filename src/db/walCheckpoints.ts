@@ -20,6 +20,18 @@ import type BetterSqlite3 from 'better-sqlite3';
  * WAL grows again. A bot that writes little (a campaign's tick every few hours) thus runs it for
  * half a minute every few days, and a start of the bot never waits for it. If the thread cannot
  * start or dies, the bot's connection checkpoints itself again as SQLite does by default.
+ *
+ * The first write after a checkpoint that copied back every page starts the WAL again from its
+ * beginning and fsyncs its new header, in the connection that writes: the bot's, on the event loop
+ * (SQLite's rule, for a crash). On a busy disk that fsync waits for the file system's journal
+ * (5-20 ms, over 100 ms while the checkpoint's own fsyncs and other processes' writes are in it).
+ * So while the bot writes, the thread holds a read transaction on a connection of its own (the
+ * pin), taken anew at the newest commit just before each checkpoint: the checkpoint still copies
+ * everything back, but a read transaction that began while the WAL had pages to copy keeps the WAL
+ * from starting again (SQLite restarts it only when no such reader remains). Once a look finds
+ * nothing written and everything copied back (the bot rested for EVERY_MS), the pin is let go and
+ * the bot's next write starts the WAL again: one fsync per busy spell instead of one every few
+ * seconds (a busy minute of delivery after 1,000 ticks: ~6 before, in the bot's thread).
  */
 
 /** How often the bot looks at the WAL's size while no thread runs (ms). */
@@ -27,17 +39,23 @@ const LOOK_MS = 1000;
 /** The WAL's size (bytes) that starts the thread: SQLite's own automatic checkpoint point (1,000 pages of 4 KB). */
 const START_BYTES = 1000 * 4096;
 /**
- * How often the checkpoint thread copies the WAL back (ms). The first write after a checkpoint
- * that copied back every page starts the WAL again from its beginning and fsyncs its new header,
- * on the event loop (SQLite's rule, for a crash): so at most one such restart every few seconds.
- * While writes go on without a pause (a busy minute's ticks) the WAL cannot start again and grows
- * (to ~0.5 GB over 1,000 campaigns' ticks); it is reused from its start after.
+ * How often the checkpoint thread copies the WAL back (ms). While the bot writes, the WAL does not
+ * start again from its beginning (the pin, above) and grows (to ~0.4 GB over a 1,000-campaign
+ * busy minute); it is reused from its start after the bot has rested for this long.
  */
 const EVERY_MS = 2000;
 /** Looks in a row with nothing written and nothing left to copy back before the thread ends (15 x 2 s: half a minute). */
 const IDLE_LOOKS = 15;
 /** A WAL file larger than this (bytes) is cut back to nothing once the bot has written nothing for EVERY_MS. */
 const WAL_KEPT_BYTES = 64 * 1024 * 1024;
+/**
+ * While the bot writes, the thread keeps the WAL from starting again from its beginning (the pin,
+ * in THREAD) as long as the file is at most this large (bytes); past it, the WAL may start again
+ * at the next write after a checkpoint that copied everything back (one fsync on the event loop),
+ * so that a bot that never rests does not grow it without bound. A busy minute of 1,000 campaigns
+ * writes ~400 MB.
+ */
+const WAL_PINNED_BYTES = 1024 * 1024 * 1024;
 /** SQLite's own automatic checkpoint (pages), given back to the bot's connection if the thread fails. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 /** The thread allocates next to nothing: small heaps keep its footprint 1-2 MB under V8's defaults (measured under `npm start`'s flags: 8.3-9.1 against 10.1-10.3 MB). */
@@ -56,19 +74,34 @@ const { statSync } = require('node:fs');
 const { workerData } = require('node:worker_threads');
 const control = new Int32Array(workerData.control);
 let db;
+let pin;
 try {
   const Database = require(workerData.sqlite);
   db = new Database(workerData.path, { fileMustExist: true, timeout: 100 });
+  // The pin: a read transaction of a second connection, taken anew (at the newest commit) before
+  // each checkpoint while the bot writes. The checkpoint copies back everything up to it, but the
+  // bot's next write cannot start the WAL again from its beginning (that write would fsync the WAL
+  // on the event loop): the WAL grows until the bot rests, then is started again or cut.
+  pin = new Database(workerData.path, { fileMustExist: true, timeout: 100 });
+  pin.pragma('cache_size = 1');
+  const pinRead = pin.prepare('select 1 from sqlite_schema limit 1');
+  const unpin = () => { if (pin.inTransaction) pin.exec('commit'); };
+  const repin = () => { unpin(); pin.exec('begin'); pinRead.get(); };
+  let pinning = true;
   let last = '';
   let quiet = 0;
   while (Atomics.load(control, 0) === 0) {
     try {
+      if (pinning) repin();
       const [r] = db.pragma('wal_checkpoint(PASSIVE)');
       const now = r.busy + ':' + r.log + ':' + r.checkpointed;
       // Nothing written since the last look and every page copied back.
       const settled = now === last && r.busy === 0 && r.log === r.checkpointed;
       quiet = settled ? quiet + 1 : 0;
       last = now;
+      // Resting (or the WAL past what may be kept pinned): the WAL may start again at the bot's next write.
+      pinning = !settled && statSync(workerData.path + '-wal').size <= workerData.pinnedBytes;
+      if (!pinning) unpin();
       if (quiet >= workerData.idleLooks) {
         // Long idle: the WAL cut to nothing (a few ms), and the thread ends; the bot starts another once the WAL grows.
         const [t] = db.pragma('wal_checkpoint(TRUNCATE)');
@@ -79,12 +112,15 @@ try {
       } else if (settled && r.log > 0 && statSync(workerData.path + '-wal').size > workerData.keptBytes) db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
       // SQLITE_BUSY (another connection checkpointing) or a passing error: tried again later
+      pinning = false;
+      try { unpin(); } catch {}
     }
     Atomics.wait(control, 0, 0, workerData.everyMs);
   }
 } finally {
   // Whatever happened (a module or the file that cannot be opened too), closing is told it may go on.
   try {
+    pin?.close();
     db?.close();
   } finally {
     Atomics.store(control, 1, 1);
@@ -108,6 +144,7 @@ export interface WalCheckpoints {
 export interface WalCheckpointOptions {
   readonly everyMs?: number;
   readonly keptBytes?: number;
+  readonly pinnedBytes?: number;
   /** The better-sqlite3 module the thread loads (its resolved path); tests give one that cannot be loaded. */
   readonly sqliteModule?: string;
   readonly lookMs?: number;
@@ -125,6 +162,7 @@ export function startWalCheckpoints(sqlite: BetterSqlite3.Database, path: string
     path,
     everyMs: opts.everyMs ?? EVERY_MS,
     keptBytes: opts.keptBytes ?? WAL_KEPT_BYTES,
+    pinnedBytes: opts.pinnedBytes ?? WAL_PINNED_BYTES,
     idleLooks: opts.idleLooks ?? IDLE_LOOKS,
     sqlite: opts.sqliteModule ?? createRequire(import.meta.url).resolve('better-sqlite3'),
   };

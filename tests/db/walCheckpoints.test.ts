@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -62,6 +62,17 @@ function rowsInFileAlone(path: string): number {
   } finally {
     db.close();
     rmSync(copy);
+  }
+}
+
+/** The WAL header's first salt: SQLite draws a new one each time the WAL starts again from its beginning. */
+function walSalt(path: string): number {
+  const fd = openSync(`${path}-wal`, 'r');
+  try {
+    const header = Buffer.alloc(32);
+    return readSync(fd, header, 0, 32, 0) === 32 ? header.readUInt32BE(16) : -1;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -187,6 +198,43 @@ describe('WAL checkpoints on a thread of their own', () => {
       expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
       await until(() => sqlite.pragma('wal_autocheckpoint', { simple: true }) === 1000);
       expect(checkpoints.threadRunning()).toBe(false);
+    } finally {
+      checkpoints.stop();
+      sqlite.close();
+    }
+  });
+
+  it('GIVEN the bot writing every few ms while the thread checkpoints WHEN a write follows a checkpoint that copied everything THEN the WAL is not started again (that write would fsync it on the event loop) until the bot has rested', async () => {
+    const path = fileName();
+    const sqlite = walFile(path);
+    const everyMs = 100;
+    const checkpoints = startWalCheckpoints(sqlite, path, { everyMs, lookMs: 10, startBytes: 0 });
+    try {
+      writeRows(sqlite, 0, 1);
+      await until(() => checkpoints.threadRunning());
+      const fileBefore = rowsInFileAlone(path);
+      // Writes ~3 ms apart for ~0.8 s: a checkpoint every 100 ms copies them back between two writes.
+      let salt = walSalt(path);
+      let last = performance.now();
+      const restarts: number[] = [];
+      for (let i = 1; i <= 250; i++) {
+        await new Promise((r) => setTimeout(r, 3));
+        const gap = performance.now() - last;
+        writeRows(sqlite, i, 1);
+        last = performance.now();
+        const now = walSalt(path);
+        if (now !== salt) restarts.push(gap);
+        salt = now;
+      }
+      // The thread did copy pages back meanwhile.
+      await until(() => rowsInFileAlone(path) > fileBefore);
+      // Started again only after the bot rested (this test's thread held up) for about a checkpoint period, never
+      // between two writes a few ms apart (SQLite's default, without the pin: it does, several times in this loop).
+      expect(restarts.filter((gap) => gap < 20)).toEqual([]);
+      // After a rest, the next write starts the WAL again from its beginning.
+      await new Promise((r) => setTimeout(r, 5 * everyMs));
+      writeRows(sqlite, 1000, 1);
+      expect(walSalt(path)).not.toBe(salt);
     } finally {
       checkpoints.stop();
       sqlite.close();
