@@ -201,7 +201,7 @@ export function startWalCheckpoints(sqlite: BetterSqlite3.Database, path: string
     });
   };
 
-  const look = setInterval(() => {
+  const lookAtWal = (): void => {
     if (stopped || failed || thread) return;
     let size = 0;
     try {
@@ -210,8 +210,13 @@ export function startWalCheckpoints(sqlite: BetterSqlite3.Database, path: string
       return; // no WAL file (nothing written yet)
     }
     if (size >= startBytes) startThread();
-  }, opts.lookMs ?? LOOK_MS);
+  };
+  const look = setInterval(lookAtWal, opts.lookMs ?? LOOK_MS);
   look.unref();
+  // A WAL left by a process that ended without closing (killed, crashed) is looked at once, now: its
+  // pages all count as not yet copied back, and a process that ends again within its first look
+  // would otherwise leave it to grow by what it wrote, start after start.
+  lookAtWal();
 
   return {
     stop() {

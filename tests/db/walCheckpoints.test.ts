@@ -111,6 +111,29 @@ describe('WAL checkpoints on a thread of their own', () => {
     }
   });
 
+  it('GIVEN a WAL past SQLite\'s checkpoint point left by a process that ended without closing WHEN the database is opened THEN the thread starts at once, not at the first look, and copies it back', async () => {
+    const path = fileName();
+    const crashed = walFile(path);
+    crashed.pragma('wal_autocheckpoint = 0');
+    writeRows(crashed, 0, 1100);
+    // The files as a process killed now leaves them (its connection never closed): copied aside.
+    const left = fileName();
+    copyFileSync(path, left);
+    copyFileSync(`${path}-wal`, `${left}-wal`);
+    crashed.close();
+    const sqlite = new BetterSqlite3(left);
+    sqlite.pragma('journal_mode = WAL');
+    // No look for an hour: only the look at opening can start the thread.
+    const checkpoints = startWalCheckpoints(sqlite, left, { everyMs: 20, lookMs: 3_600_000 });
+    try {
+      expect(checkpoints.threadRunning()).toBe(true);
+      await until(() => rowsInFileAlone(left) === 1100);
+    } finally {
+      checkpoints.stop();
+      sqlite.close();
+    }
+  });
+
   it('GIVEN a WAL grown past what is kept WHEN nothing more is written THEN the thread cuts it back to nothing, and the file holds every row', async () => {
     const path = fileName();
     const sqlite = walFile(path);
