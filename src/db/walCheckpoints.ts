@@ -87,12 +87,15 @@ try {
   const pinRead = pin.prepare('select 1 from sqlite_schema limit 1');
   const unpin = () => { if (pin.inTransaction) pin.exec('commit'); };
   const repin = () => { unpin(); pin.exec('begin'); pinRead.get(); };
-  let pinning = true;
+  const walBytes = () => { try { return statSync(workerData.path + '-wal').size; } catch { return 0; } };
   let last = '';
   let quiet = 0;
   while (Atomics.load(control, 0) === 0) {
     try {
-      if (pinning) repin();
+      // Taken before every checkpoint, also the first after a rest: a pin taken while everything was
+      // copied back reads the database file alone and does not hold the WAL, so the busy spell's
+      // first write still starts it again (once), and this checkpoint cannot let a second write do so.
+      if (walBytes() <= workerData.pinnedBytes) repin();
       const [r] = db.pragma('wal_checkpoint(PASSIVE)');
       const now = r.busy + ':' + r.log + ':' + r.checkpointed;
       // Nothing written since the last look and every page copied back.
@@ -100,8 +103,7 @@ try {
       quiet = settled ? quiet + 1 : 0;
       last = now;
       // Resting (or the WAL past what may be kept pinned): the WAL may start again at the bot's next write.
-      pinning = !settled && statSync(workerData.path + '-wal').size <= workerData.pinnedBytes;
-      if (!pinning) unpin();
+      if (settled || walBytes() > workerData.pinnedBytes) unpin();
       if (quiet >= workerData.idleLooks) {
         // Long idle: the WAL cut to nothing (a few ms), and the thread ends; the bot starts another once the WAL grows.
         const [t] = db.pragma('wal_checkpoint(TRUNCATE)');
@@ -112,7 +114,6 @@ try {
       } else if (settled && r.log > 0 && statSync(workerData.path + '-wal').size > workerData.keptBytes) db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
       // SQLITE_BUSY (another connection checkpointing) or a passing error: tried again later
-      pinning = false;
       try { unpin(); } catch {}
     }
     Atomics.wait(control, 0, 0, workerData.everyMs);
