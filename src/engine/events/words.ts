@@ -40,5 +40,8 @@ export function isPlainName(name: string): boolean {
   return escapeName(name) === name;
 }
 
-/** Why a name that is not plain is refused, and what to do. */
-export const PLAIN_NAME_RULE = 'holds a character Discord would read as formatting or a mention (* _ ~ | ` [ ] < > @ # : \\, or a - or + first): write the name without it';
+/**
+ * Why a name that is not plain is refused, and what to do. The characters are one code span in
+ * double backticks (it holds a backtick), so Discord shows each of them as it stands.
+ */
+export const PLAIN_NAME_RULE = 'holds a character Discord would read as formatting or a mention (``* _ ~ | ` [ ] < > @ # : \\ ``, or a - or + first): write the name without it';
