@@ -8,6 +8,7 @@ import type { Outgoing } from './deliveries/outgoing.js';
 import { withOwnInvocation, type ChannelFault } from './journal/invocation.js';
 import { CHANNEL_FAULT } from './referee/heldMessages.js';
 import { inCampaign } from './unitOfWork.js';
+import { shownName } from './members.js';
 
 /**
  * Records a delivery that will not happen, in one transaction with what it implies:
@@ -25,7 +26,7 @@ export function giveUp(app: App, row: OutboxRow, owner: string, status: 'dmClose
     const outbox: Outgoing[] = [];
     const events: EngineEvent[] = [{ type: status === 'dmClosed' ? 'dmUndeliverable' : 'deliveryFailed', audience: REFEREE, text: `Delivery ${status === 'dmClosed' ? 'refused (closed DMs)' : 'failed'}: message ${row.id} to ${row.userId ?? row.channelId ?? '?'}: ${reason}`, data: { outboxId: row.id } }];
     if (status === 'dmClosed' && row.userId) {
-      const who = tx.members.find((m) => m.userId === row.userId)?.displayName || row.userId;
+      const who = shownName(tx, row.userId);
       if (isDmTest(row.data)) {
         // A DM test (assign, start): the channel names the player and the referee, pinging nobody.
         outbox.push(...dmTestRefused(tx, row.userId, `dmTest:${row.userId}:${row.campaignId}:${slot}`));

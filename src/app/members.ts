@@ -1,4 +1,5 @@
 import type { Member } from '../db/memberRepo.js';
+import { escapeName } from '../engine/events/index.js';
 import type { CampaignTx } from './campaignTx.js';
 
 /**
@@ -62,4 +63,14 @@ export function coRefereesOf(members: readonly Member[]): readonly string[] {
 /** The display name of a member (their first row's), or undefined when they are not a member. */
 export function memberName(tx: Pick<CampaignTx, 'members'>, userId: string): string | undefined {
   return commandIndex(tx.members).names.get(userId);
+}
+
+/**
+ * A member's display name as a message writes it: escaped (escapeName), so that a name a player
+ * set to "**Dave** <@&1> _x_" reads as typed and turns into no formatting or mention; `otherwise`
+ * (their user id unless said) when they have none. Every message naming a member by display name
+ * takes it from here; the stored name (members, a seat's previous commanders) stays as typed.
+ */
+export function shownName(tx: Pick<CampaignTx, 'members'>, userId: string, otherwise = userId): string {
+  return escapeName(memberName(tx, userId) || otherwise);
 }

@@ -16,6 +16,7 @@ import { rollEvent } from './dice/rollLog.js';
 import { journalChange } from './journal/record.js';
 import { queueOutgoing } from './queueOutgoing.js';
 import { markPresence } from './table/absence.js';
+import { shownName } from './members.js';
 
 /** What a write transaction stored of the state: the state after it, and its new revision when it was saved. */
 export interface StoredState {
@@ -73,7 +74,7 @@ function storeLog(db: Database, tx: CampaignTx, change: Change<unknown>, after: 
     markEventsUndone(db, id, change.undo.lastEventId);
     deleteTick(db, id, change.undo.timeIndex);
   }
-  const nameOf = (userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || (userId === tx.meta.ownerUserId ? 'the referee' : userId);
+  const nameOf = (userId: string): string => shownName(tx, userId, userId === tx.meta.ownerUserId ? 'the referee' : userId);
   const rollEvents = tx.dice.rolls.map((r) => rollEvent(r, nameOf));
   appendEvents(db, id, after.clock, tx.actor?.userId ?? null, [...fogged(after, change.events ?? []), ...rollEvents], nowIso);
 }

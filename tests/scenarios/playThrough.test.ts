@@ -7,6 +7,11 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { escapeName } from '../../src/engine/events/index.js';
+import type { Actor } from '../../src/app/actor.js';
+import { allEvents } from '../../src/db/eventRepo.js';
+import { assignArmy } from '../../src/app/campaign/assignCommander.js';
+import { announceAway } from '../../src/app/table/away.js';
+import { campaignSeat } from '../../src/app/table/seat.js';
 import { toDiscordPayloads } from '../../src/discord/payloads.js';
 import { findCommand } from '../../commands/index.js';
 import { SCOUT_LIMIT } from '../../src/engine/contact/index.js';
@@ -494,6 +499,57 @@ describe('a name with markdown or mention syntax', () => {
         run.close();
       }
     }), { numRuns: 25, seed: 20 });
+  });
+
+  it('GIVEN a commander and a substitute whose display names are any markdown and mention pieces THEN assign, ready, away, the seat taken and given back, and the status cards escape them: nothing broken, no mention, each name reads as typed, on the console too', async () => {
+    const at = (userId: string, userName: string): Actor => ({ userId, userName, guildId: 'console', channelId: 'console', roleIds: [] });
+    await fc.assert(fc.asyncProperty(nameArb, nameArb, async (alice, dave) => {
+      const run = await consoleHarness({ setup: '@referee /campaign create scenario:valormr name:"Autumn War"' });
+      try {
+        // Discord gives the display names (the user option's label, the actor's name); the console has only ids, so these are called as the transport calls them.
+        const direct: ConsoleMessage[] = [];
+        direct.push(...assignArmy(run.app, at('referee', 'referee'), { army: 'hadewych', userId: 'alice', userName: alice }));
+        await run.deliver();
+        await run.run('@referee /campaign assign army:grallune user:bob', '@referee /campaign start', '@alice /ready', '@referee /turn status', '@referee /campaign status');
+        direct.push(...announceAway(run.app, at('alice', alice), { until: '3d' }));
+        await run.deliver();
+        await run.run('@referee /referee inbox');
+        direct.push(...campaignSeat(run.app, at('referee', 'referee'), { army: 'hadewych', userId: 'dave', userName: dave, action: 'offer' }));
+        await run.deliver();
+        await run.run('@referee /turn status', '@referee /campaign status', '@referee /referee inbox', '@referee /seat give-back army:hadewych');
+        // What Discord is sent, and the journal's texts (the web chronicle, the referee's lines).
+        const texts = [...[...run.messages, ...direct].flatMap(discordTexts), ...allEvents(run.app.db, campaignState(run).id).map((e) => e.text)];
+        for (const text of texts) {
+          const m = markers(text);
+          expect({ text, bold: m.bold % 2, strike: m.strike % 2, spoiler: m.spoiler % 2, code: m.code % 2 }).toEqual({ text, bold: 0, strike: 0, spoiler: 0, code: 0 });
+          expect({ text, mentions: m.mentions.filter((x) => !/^<@(alice|bob|dave|referee)>$/.test(x)) }).toEqual({ text, mentions: [] });
+        }
+        const [a, d] = [escapeName(alice), escapeName(dave)];
+        const said = (what: string): string | undefined => texts.find((t) => t.includes(what));
+        const lines = [
+          `${a} now commands **Army of Hadewych**`,
+          `${a} now commands Army of Hadewych.`,
+          `${a} is ready for Day 1, morning.`,
+          `${a} (1 of 2)`,
+          `Army of Hadewych (${a}): without orders`,
+          `Army of Hadewych (\`hadewych\`) at 0816: ${a}`,
+          `${a} is away until `,
+          `${d} now holds the seat of **Army of Hadewych**`,
+          `${d} takes the seat of **Army of Hadewych** as substitute for ${a}.`,
+          `gives it back to ${a}.`,
+          `Army of Hadewych (${d}): without orders`,
+          `Army of Hadewych (\`hadewych\`) at 0816: ${d}`,
+          `${d}'s time as substitute of **Army of Hadewych** ends: the seat goes back to ${a}.`,
+        ];
+        expect(lines.filter((line) => said(line) === undefined)).toEqual([]);
+        // The console reads the escapes back: the names as typed.
+        const consoleSaid = run.outputs.map((o) => o.content).join('\n');
+        expect(consoleSaid).toContain(`${alice} (1 of 2)`);
+        expect(consoleSaid).toContain(`${dave}'s time as substitute of **Army of Hadewych** ends: the seat goes back to ${alice}.`);
+      } finally {
+        run.close();
+      }
+    }), { numRuns: 15, seed: 20 });
   });
 });
 

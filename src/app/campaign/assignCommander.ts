@@ -1,4 +1,4 @@
-import { PUBLIC } from '../../engine/events/index.js';
+import { escapeName, PUBLIC } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
@@ -18,12 +18,13 @@ export function assignArmy(app: App, actor: Actor, input: { army: string | undef
     }
     if (!input.userId) throw new UserError('assign.userMissing', 'Say who commands it: `/campaign assign army:hadewych user:@player`.');
     const name = input.userName ?? input.userId;
+    const shown = escapeName(name);
     return {
       members: [{ kind: 'assign', armyId: army.id, userId: input.userId, displayName: name }],
-      events: [{ type: 'commanderAssigned', audience: PUBLIC, text: `${name} now commands ${army.name}.`, data: { armyId: army.id, userId: input.userId } }],
+      events: [{ type: 'commanderAssigned', audience: PUBLIC, text: `${shown} now commands ${army.name}.`, data: { armyId: army.id, userId: input.userId } }],
       // The DM doubles as a test that the player can be reached before any secret needs it.
       outbox: assignmentDm(tx, input.userId, army),
-      result: [reply(`${name} now commands **${army.name}** (\`${army.id}\`).`, { armyId: army.id, userId: input.userId })],
+      result: [reply(`${shown} now commands **${army.name}** (\`${army.id}\`).`, { armyId: army.id, userId: input.userId })],
     };
   });
 }

@@ -6,6 +6,7 @@ import type { App } from '../app.js';
 import { discordTime, gameTimeLabel } from '../format.js';
 import { ephemeral, reply, withCards, type Card, type Reply } from '../messages.js';
 import { readCampaign } from '../unitOfWork.js';
+import { shownName } from '../members.js';
 
 /**
  * The public state of the campaign: time, status, sides and armies with their commanders (no
@@ -18,7 +19,10 @@ export function campaignStatus(app: App, actor: Actor): Reply[] {
     // In fog of war the public status names no position (the referee's map has them).
     const where = (a: { hex: Parameters<typeof tx.map.format>[0] }): string | undefined => (isFog(s) ? undefined : tx.map.format(a.hex));
     const at = (a: { hex: Parameters<typeof tx.map.format>[0] }, form: (hex: string) => string): string => { const w = where(a); return w ? form(w) : ''; };
-    const commander = (armyId: string): string => tx.members.filter((m) => m.role === 'commander' && m.armyId === armyId).map((m) => m.displayName || m.userId).join(' & ');
+    const commanders = (armyId: string) => tx.members.filter((m) => m.role === 'commander' && m.armyId === armyId);
+    const commander = (armyId: string): string => commanders(armyId).map((m) => m.displayName || m.userId).join(' & ');
+    // As the cards write them: escaped.
+    const shownCommander = (armyId: string): string => commanders(armyId).map((m) => shownName(tx, m.userId)).join(' & ');
     const next = tx.meta.nextTickAt ? `${discordTime(tx.meta.nextTickAt)} (${discordTime(tx.meta.nextTickAt, 'R')})` : 'not scheduled';
     const open = Object.values(s.contacts).filter((c) => c.step !== 'closed').length;
     const overview: Card = {
@@ -38,7 +42,7 @@ export function campaignStatus(app: App, actor: Actor): Reply[] {
         colour: side.colour,
         description: `Hostile to ${foes.join(', ') || 'nobody'}.`,
         fields: [
-          ...(commanded.length > 0 ? [{ name: 'Commanded', value: commanded.map((a) => `${a.name} (\`${a.id}\`)${at(a, (h) => ` at ${h}`)}: ${commander(a.id)}`).join('\n') }] : []),
+          ...(commanded.length > 0 ? [{ name: 'Commanded', value: commanded.map((a) => `${a.name} (\`${a.id}\`)${at(a, (h) => ` at ${h}`)}: ${shownCommander(a.id)}`).join('\n') }] : []),
           ...(free.length > 0 ? [{ name: `Nobody commands (${free.length})`, value: free.map((a) => `${a.name}${at(a, (h) => ` (${h})`)}`).join(', ') }] : []),
         ],
       };

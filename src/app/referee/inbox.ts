@@ -14,7 +14,7 @@ import { givenUpReason, sendAgain } from './heldMessages.js';
 import { deliver, OPEN, secretOf } from '../deliveries/audience.js';
 import { isReferee } from '../referees.js';
 import { plansField } from '../army/plansField.js';
-import { commandersOf, memberName } from '../members.js';
+import { commandersOf, memberName, shownName } from '../members.js';
 import { inCampaign, readCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
@@ -38,7 +38,8 @@ const buttonId = (campaignId: string, action: Action, arg = ''): string => ['ref
 interface Waiting {
   readonly contacts: readonly { readonly id: string; readonly text: string; readonly waitingFor: readonly string[] }[];
   readonly battles: readonly { readonly id: string; readonly text: string }[];
-  readonly bounced: readonly { readonly userId: string; readonly who: string; readonly count: number; readonly latest: string }[];
+  /** `who`: the player's name as a message writes it (escaped); `name`: as typed, for a button's label (Discord reads no markdown there). */
+  readonly bounced: readonly { readonly userId: string; readonly who: string; readonly name: string; readonly count: number; readonly latest: string }[];
   readonly givenUp: readonly { readonly id: number; readonly text: string; readonly at: string }[];
   readonly noOrders: readonly { readonly armyId: string; readonly text: string }[];
   /** Armies nobody commands (they take the default order). */
@@ -50,7 +51,7 @@ interface Waiting {
 function waitingOf(tx: CampaignTx, undelivered: readonly UndeliveredRow[] = tx.read.undelivered()): Waiting {
   const s = tx.state;
   const name = (id: string): string => s.armies[id]?.name ?? id;
-  const who = (userId: string): string => memberName(tx, userId) || userId;
+  const who = (userId: string): string => shownName(tx, userId);
   const commanders = (armyId: string): string => commandersOf(tx, armyId).map(who).join(' & ');
   const named = (armyId: string): string => (commanders(armyId) ? `${name(armyId)} (${commanders(armyId)})` : `${name(armyId)} (no commander)`);
   const open = Object.values(s.contacts).filter((c) => isOpen(c) && c.step !== 'battle');
@@ -72,7 +73,7 @@ function waitingOf(tx: CampaignTx, undelivered: readonly UndeliveredRow[] = tx.r
     const was = byUser.get(m.userId);
     byUser.set(m.userId, { count: (was?.count ?? 0) + 1, latest: was && was.latest > m.createdAt ? was.latest : m.createdAt });
   }
-  const bounced = [...byUser].map(([userId, b]) => ({ userId, who: who(userId), ...b }));
+  const bounced = [...byUser].map(([userId, b]) => ({ userId, who: who(userId), name: memberName(tx, userId) || userId, ...b }));
   const givenUp = undelivered.filter((m) => m.status === 'failed').map((m) => ({
     id: m.id,
     at: m.createdAt,
@@ -153,7 +154,7 @@ export function refereeInbox(app: App, actor: Actor): Reply[] {
     }
     if (w.bounced.length > 0) {
       fields.push({ name: 'DMs that bounced (closed DMs)', value: w.bounced.map((b) => `${b.who}: ${b.count} message${b.count === 1 ? '' : 's'} kept for \`/intel\``).join('\n') });
-      for (const b of w.bounced) add({ id: buttonId(id, 'intel', b.userId), label: `Remind ${b.who} of /intel`, style: 'secondary' });
+      for (const b of w.bounced) add({ id: buttonId(id, 'intel', b.userId), label: `Remind ${b.name} of /intel`, style: 'secondary' });
     }
     if (w.givenUp.length > 0) {
       fields.push({ name: 'Deliveries given up', value: w.givenUp.map((g) => g.text).join('\n') });
@@ -235,7 +236,7 @@ export function refereeButton(app: App, userId: string, customId: string, roleId
       }
       case 'intel': {
         const post = deliver(tx, 'channel', OPEN, { content: `<@${arg}>, messages for you could not be sent by DM (your DMs are closed). Run \`/intel\` here to read them privately.`, data: { dmClosed: arg }, mentions: [arg] });
-        return said(`Reminded ${escapeName(tx.members.find((m) => m.userId === arg)?.displayName || 'the player')} in the channel to use /intel.`, post);
+        return said(`Reminded ${shownName(tx, arg, 'the player')} in the channel to use /intel.`, post);
       }
       case 'resend': {
         const row = tx.read.undelivered().find((m) => String(m.id) === arg && m.status === 'failed');

@@ -1,5 +1,6 @@
 import { formatGameTime, timeIndex } from '../../engine/clock/index.js';
 import { escapeName, REFEREE } from '../../engine/events/index.js';
+import { shownName } from '../members.js';
 import { remindableCampaigns } from '../../db/campaignRepo.js';
 import type { App } from '../app.js';
 import { discordTime, list } from '../format.js';
@@ -116,7 +117,7 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
     });
     const users = dueNow.map(([u]) => u);
     const events = users.length > 0
-      ? [{ type: 'remindersSent', audience: REFEREE, text: `Reminders sent for ${formatGameTime(s.clock)} (deadline ${discordTime(deadline)}) to: ${list(users.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u).map(escapeName))}.`, data: { users, deadline } }]
+      ? [{ type: 'remindersSent', audience: REFEREE, text: `Reminders sent for ${formatGameTime(s.clock)} (deadline ${discordTime(deadline)}) to: ${list(users.map((u) => shownName(tx, u)))}.`, data: { users, deadline } }]
       : [];
     // Someone's reminder comes later (a shorter lead): the run comes back then.
     const control = next !== null ? { remindAt: next, reminded: [...tx.meta.reminded, ...users] } : { reminderSentFor: deadline, reminded: [...tx.meta.reminded, ...users] };

@@ -2,7 +2,7 @@ import { PUBLIC, REFEREE, type EngineEvent } from '../../engine/events/index.js'
 import type { Army, ArmySeat } from '../../engine/forces/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import type { CampaignTx } from '../campaignTx.js';
-import { commandersOf } from '../members.js';
+import { commandersOf, shownName } from '../members.js';
 
 const DEFAULT_TEXT = { rest: 'it rests where it stands', hold: 'it holds its position' } as const;
 
@@ -45,7 +45,7 @@ export function countAbsence(tx: CampaignTx, state: CampaignState): { state: Cam
     if (army.status.destroyed || commanders.length === 0) continue;
     const before: ArmySeat = army.seat ?? { missed: 0 };
     const next = nextSeat(tx, before, commanders, state.settings.absentAfterHalves);
-    const who = commanders.map((u) => tx.members.find((m) => m.userId === u)?.displayName || u).join(' and ');
+    const who = commanders.map((u) => shownName(tx, u)).join(' and ');
     if (next.awayEnded) {
       events.push({ type: 'awayEnded', audience: REFEREE, text: `${who}'s time away ended: **${army.name}** counts their orders and absences again.`, data: { armyId: army.id } });
     }

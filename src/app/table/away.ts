@@ -1,4 +1,4 @@
-import { REFEREE } from '../../engine/events/index.js';
+import { escapeName, REFEREE } from '../../engine/events/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -6,7 +6,7 @@ import { UserError } from '../errors.js';
 import { discordTime } from '../format.js';
 import { ephemeral, type CardField, type Reply } from '../messages.js';
 import { parseUntil } from '../schedule.js';
-import { armiesOf, commandersOf } from '../members.js';
+import { armiesOf, commandersOf, shownName } from '../members.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx } from '../campaignTx.js';
 
@@ -32,7 +32,7 @@ export function announceAway(app: App, actor: Actor, input: { until: string | un
     const until = parseUntil(input.until, s.settings.timezone, tx.now, MAX_AWAY_DAYS, 'away.until').toISOString();
     const armies = { ...s.armies };
     for (const a of mine) armies[a.id] = { ...a, seat: { ...(a.seat ?? { missed: 0 }), missed: 0, standing: true, awayUntil: until } };
-    const who = actor.userName || actor.userId;
+    const who = escapeName(actor.userName || actor.userId);
     const what = mine.map((a) => `**${a.name}** ${Object.hasOwn(s.plans, a.id) ? 'follows its plan' : FOLLOWS[s.settings.defaultOrder]}`).join('; ');
     return {
       state: { ...s, armies },
@@ -44,7 +44,7 @@ export function announceAway(app: App, actor: Actor, input: { until: string | un
 
 /** The referee's view of the seats (`/referee inbox`): who is away, armies under standing orders, offers and substitutes. */
 export function seatsField(tx: Pick<CampaignTx, 'members' | 'state'>): CardField | undefined {
-  const name = (u: string): string => tx.members.find((m) => m.userId === u)?.displayName || u;
+  const name = (u: string): string => shownName(tx, u);
   const lines = Object.values(tx.state.armies).filter((a) => !a.status.destroyed && a.seat !== undefined).flatMap((a) => {
     const seat = a.seat;
     const who = commandersOf(tx, a.id).map(name).join(' and ');

@@ -7,7 +7,7 @@ import { requireArmy } from '../armies.js';
 import { assignmentDm } from '../deliveries/dmTest.js';
 import { UserError } from '../errors.js';
 import { ephemeral, reply, type Reply } from '../messages.js';
-import { armiesOf, commandersOf } from '../members.js';
+import { armiesOf, commandersOf, memberName, shownName } from '../members.js';
 import { inCampaign } from '../unitOfWork.js';
 import { requireReferee } from '../access.js';
 import type { CampaignTx, Change, MemberChange } from '../campaignTx.js';
@@ -27,8 +27,10 @@ const claimButtonId = (campaignId: string, armyId: string, offer: number): strin
 type SeatAction = 'offer' | 'withdraw' | 'give-back';
 const ACTIONS: readonly SeatAction[] = ['offer', 'withdraw', 'give-back'];
 
-const nameOf = (tx: CampaignTx, userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || userId;
-const names = (tx: CampaignTx, users: readonly string[]): string => users.map((u) => nameOf(tx, u)).join(' and ');
+/** The users' display names as messages write them (escaped), "A and B". */
+const names = (tx: CampaignTx, users: readonly string[]): string => users.map((u) => shownName(tx, u)).join(' and ');
+/** A seat's previous commanders as messages write them. */
+const previousNames = (previous: readonly { readonly name: string }[]): string => previous.map((p) => escapeName(p.name)).join(' and ');
 
 /** The seat without its offer. */
 function withoutOffer(seat: ArmySeat | undefined): ArmySeat {
@@ -48,7 +50,7 @@ function requireOpenSeat(tx: CampaignTx, army: Army): void {
   if (army.status.destroyed) throw new UserError('seat.destroyed', `${army.name} is destroyed: there is no seat to fill.`);
   const sub = army.seat?.substitute;
   if (sub) {
-    throw new UserError('seat.taken', `${army.name} is already seated: ${nameOf(tx, sub.userId)} holds it as substitute since ${formatGameTime(fromIndex(sub.since))}. The referee gives it back with \`/seat give-back army:${army.id}\` before offering it again.`);
+    throw new UserError('seat.taken', `${army.name} is already seated: ${shownName(tx, sub.userId)} holds it as substitute since ${formatGameTime(fromIndex(sub.since))}. The referee gives it back with \`/seat give-back army:${army.id}\` before offering it again.`);
   }
   const commanders = commandersOf(tx, army.id);
   if (commanders.length > 0 && army.seat?.standing !== true && army.seat?.awayUntil === undefined) {
@@ -56,7 +58,7 @@ function requireOpenSeat(tx: CampaignTx, army: Army): void {
   }
 }
 
-/** A substitute may not already command an army of a side hostile to this army's side. */
+/** A substitute may not already command an army of a side hostile to this army's side (`who`: 'You', or their name as written). */
 function requireNotEnemy(tx: CampaignTx, army: Army, userId: string, who: string): void {
   const enemy = armiesOf(tx, userId).map((id) => tx.state.armies[id]).find((a) => a !== undefined && a.id !== army.id && !a.status.destroyed && isHostile(tx.state.sides, a.side, army.side));
   if (enemy) {
@@ -66,18 +68,19 @@ function requireNotEnemy(tx: CampaignTx, army: Army, userId: string, who: string
 
 /** Makes `userId` the army's commander as substitute: one transaction's change. */
 function seatSubstitute(tx: CampaignTx, army: Army, userId: string, userName: string, how: string): Change<Reply[]> {
-  const previous = commandersOf(tx, army.id).map((u) => ({ userId: u, name: nameOf(tx, u) }));
+  // Kept as typed (they are given back as the members' names); escaped where a message writes them.
+  const previous = commandersOf(tx, army.id).map((u) => ({ userId: u, name: memberName(tx, u) || u }));
   const since = timeIndex(tx.state.clock);
   // Standing orders go on until the substitute's first order (the absence rules then hand the army over).
   const seat: ArmySeat = { ...withoutOffer(army.seat), missed: 0, standing: true, substitute: { userId, since, previous } };
-  const text = `${escapeName(userName)} takes the seat of **${army.name}** as substitute${previous.length > 0 ? ` for ${previous.map((p) => escapeName(p.name)).join(' and ')}` : ''}.`;
+  const text = `${escapeName(userName)} takes the seat of **${army.name}** as substitute${previous.length > 0 ? ` for ${previousNames(previous)}` : ''}.`;
   const members: MemberChange[] = [{ kind: 'assign', armyId: army.id, userId, displayName: userName }];
   return {
     state: withSeat(tx, army, seat),
     members,
     events: [
       { type: 'seatTaken', audience: PUBLIC, text, data: { armyId: army.id, userId, how } },
-      { type: 'seatTakenReferee', audience: REFEREE, text: `${text} \`/seat give-back army:${army.id}\` gives it back${previous.length > 0 ? ` to ${previous.map((p) => p.name).join(' and ')}` : ''}.`, data: { armyId: army.id, userId } },
+      { type: 'seatTakenReferee', audience: REFEREE, text: `${text} \`/seat give-back army:${army.id}\` gives it back${previous.length > 0 ? ` to ${previousNames(previous)}` : ''}.`, data: { armyId: army.id, userId } },
     ],
     outbox: assignmentDm(tx, userId, army),
     result: [],
@@ -104,12 +107,12 @@ export function campaignSeat(app: App, actor: Actor, input: { army: string | und
       const sub = army.seat?.substitute;
       if (!sub) throw new UserError('seat.noSubstitute', `${army.name} has no substitute: \`/seat give-back\` returns a seat a substitute holds. To change its commander, use \`/campaign assign\`.`);
       const { substitute: _s, ...rest } = army.seat ?? { missed: 0 };
-      const back = sub.previous.map((p) => p.name).join(' and ');
+      const back = previousNames(sub.previous);
       const members: MemberChange[] = sub.previous.length > 0
         ? sub.previous.map((p) => ({ kind: 'assign', armyId: army.id, userId: p.userId, displayName: p.name }))
         : [{ kind: 'unassign', armyId: army.id }];
       // The commanders who come back were absent: standing orders until their next order.
-      const text = `${nameOf(tx, sub.userId)}'s time as substitute of **${army.name}** ends: ${sub.previous.length > 0 ? `the seat goes back to ${back}` : 'nobody commands it now'}.`;
+      const text = `${shownName(tx, sub.userId)}'s time as substitute of **${army.name}** ends: ${sub.previous.length > 0 ? `the seat goes back to ${back}` : 'nobody commands it now'}.`;
       return {
         state: withSeat(tx, army, { ...rest, missed: 0, ...(sub.previous.length > 0 ? { standing: true } : {}) }),
         members,
@@ -121,10 +124,11 @@ export function campaignSeat(app: App, actor: Actor, input: { army: string | und
     requireOpenSeat(tx, army);
     if (input.userId) {
       const name = input.userName ?? input.userId;
-      if (commandersOf(tx, army.id).includes(input.userId)) throw new UserError('seat.own', `${name} already commands ${army.name}: their next order takes it back from standing orders.`);
-      requireNotEnemy(tx, army, input.userId, name);
+      const shown = escapeName(name);
+      if (commandersOf(tx, army.id).includes(input.userId)) throw new UserError('seat.own', `${shown} already commands ${army.name}: their next order takes it back from standing orders.`);
+      requireNotEnemy(tx, army, input.userId, shown);
       const change = seatSubstitute(tx, army, input.userId, name, 'named');
-      return { ...change, result: [reply(`${name} now holds the seat of **${army.name}** (\`${army.id}\`) as substitute. They read only what this army knows (\`/intel army:${army.id}\`).`, { armyId: army.id, substitute: input.userId })] };
+      return { ...change, result: [reply(`${shown} now holds the seat of **${army.name}** (\`${army.id}\`) as substitute. They read only what this army knows (\`/intel army:${army.id}\`).`, { armyId: army.id, substitute: input.userId })] };
     }
     if (army.seat?.offer !== undefined) throw new UserError('seat.offered', `The seat of ${army.name} is already offered; \`/seat withdraw army:${army.id}\` takes the offer back.`);
     // The offer's number: one past the campaign's last offer (undone ones count too), so a stale

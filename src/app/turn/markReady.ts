@@ -10,6 +10,7 @@ import { deliver, OPEN } from '../deliveries/audience.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
 import { reminderSettings } from '../notices.js';
+import { shownName } from '../members.js';
 
 /** The custom id of the Ready button on a commander's DMs: `ready:<campaignId>`. */
 export const readyButtonId = (campaignId: string): string => `ready:${campaignId}`;
@@ -22,8 +23,6 @@ export function activeCommanders(tx: Pick<CampaignTx, 'members' | 'state'>): str
   const live = new Set(Object.values(tx.state.armies).filter((a) => !a.status.destroyed).map((a) => a.id));
   return [...new Set(tx.members.filter((m) => m.role === 'commander' && live.has(m.armyId)).map((m) => m.userId))];
 }
-
-const nameOf = (tx: CampaignTx, userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || userId;
 
 /**
  * When every active commander is ready and early ticks are on (`earlyTickGapMinutes` > 0): the
@@ -56,11 +55,11 @@ function readyChange(tx: CampaignTx, userId: string, undo: boolean): Change<Repl
   if (undo) {
     if (!was.includes(userId)) return { result: [ephemeral(`You were not marked ready for ${half}; nothing changed.`, { ready: false })] };
     const ready = was.filter((u) => u !== userId);
-    const events = [{ type: 'commanderUnready', audience: REFEREE, text: `${nameOf(tx, userId)} is no longer ready for ${half}.`, data: { userId } }];
+    const events = [{ type: 'commanderUnready', audience: REFEREE, text: `${shownName(tx, userId)} is no longer ready for ${half}.`, data: { userId } }];
     const from = tx.meta.earlyFrom;
     if (from === null) return { control: { ready }, events, result: [ephemeral(`You are no longer ready for ${half} (${count(ready)}).`, { ready: false })] };
     // The early tick waited for everyone: it goes back to its scheduled time.
-    const text = `${nameOf(tx, userId)} is no longer ready for ${half}: the early tick is off, and the tick stays due ${discordTime(from)} (${discordTime(from, 'R')}).`;
+    const text = `${shownName(tx, userId)} is no longer ready for ${half}: the early tick is off, and the tick stays due ${discordTime(from)} (${discordTime(from, 'R')}).`;
     return {
       control: { ready, nextTickAt: from, earlyFrom: null, remindAt: reminderTime(from, reminderSettings(tx, s.settings)), reminderSentFor: null },
       events: [...events, { type: 'earlyTickCancelled', audience: PUBLIC, text, data: { userId, due: from } }],
@@ -70,7 +69,7 @@ function readyChange(tx: CampaignTx, userId: string, undo: boolean): Change<Repl
   }
   if (was.includes(userId)) return { result: [ephemeral(`You are already ready for ${half} (${count(was)}). \`/ready undo:true\` takes it back.`, { ready: true })] };
   const ready = [...was, userId];
-  const events = [{ type: 'commanderReady', audience: REFEREE, text: `${nameOf(tx, userId)} is ready for ${half}.`, data: { userId } }];
+  const events = [{ type: 'commanderReady', audience: REFEREE, text: `${shownName(tx, userId)} is ready for ${half}.`, data: { userId } }];
   const answer = `You are ready for ${half} (${count(ready)}). You may still change your orders until the tick; \`/ready undo:true\` takes it back.`;
   const early = earlyDue(tx, ready);
   if (!early || tx.meta.nextTickAt === null) return { control: { ready }, events, result: [ephemeral(answer, { ready: true })] };

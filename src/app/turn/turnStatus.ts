@@ -7,7 +7,7 @@ import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { discordTime, gameTimeLabel, list } from '../format.js';
 import { ephemeral, reply, withCards, type CardField, type Reply } from '../messages.js';
-import { commandersOf } from '../members.js';
+import { commandersOf, memberName, shownName } from '../members.js';
 import { readCampaign } from '../unitOfWork.js';
 import { activeCommanders } from './markReady.js';
 
@@ -26,7 +26,7 @@ export function turnStatus(app: App, actor: Actor): Reply[] {
     const played = live.filter((a) => commandersOf(tx, a.id).length > 0);
     const unassigned = live.filter((a) => commandersOf(tx, a.id).length === 0);
     const listed = fog ? played : live;
-    const who = (armyId: string): string => commandersOf(tx, armyId).map((u) => nameOf(tx, u)).join(' & ');
+    const who = (armyId: string): string => commandersOf(tx, armyId).map((u) => shownName(tx, u)).join(' & ');
     const next = nextTickLine(tx.meta);
     const { active, ready } = readiness(tx, fog);
     const paused = pausedFields(tx);
@@ -46,13 +46,11 @@ export function turnStatus(app: App, actor: Actor): Reply[] {
     const data = {
       clock: s.clock, status: s.status, nextTickAt: tx.meta.nextTickAt,
       ordersGiven: listed.filter((a) => s.orders[a.id]).map((a) => a.name), ordersMissing: listed.filter((a) => !s.orders[a.id]).map((a) => a.name),
-      unassigned: unassigned.map((a) => a.id), ready: ready.map((u) => nameOf(tx, u)), resumeAt, pauseReason,
+      unassigned: unassigned.map((a) => a.id), ready: ready.map((u) => memberName(tx, u) || u), resumeAt, pauseReason,
     };
     return [withCards(reply(text, data), [card]), ...refereeFogNote(tx, fog ? live.filter((a) => a.status.destroyed) : [])];
   });
 }
-
-const nameOf = (tx: CampaignTx, userId: string): string => tx.members.find((m) => m.userId === userId)?.displayName || userId;
 
 /** When the next tick comes (and whether early, everyone being ready), or that none is scheduled. */
 function nextTickLine(meta: CampaignTx['meta']): string {
@@ -70,7 +68,7 @@ function readiness(tx: CampaignTx, fog: boolean): { active: string[]; ready: str
 
 function readyLine(tx: CampaignTx, active: readonly string[], ready: readonly string[]): string {
   const gap = tx.state.settings.earlyTickGapMinutes;
-  return `${list(ready.map((u) => nameOf(tx, u)).sort(), 'nobody yet')} (${ready.length} of ${active.length})${gap > 0 ? `. Early ticks are on: when all are ready the tick comes, at least ${gap} minutes after the last one.` : ''}`;
+  return `${list(ready.map((u) => shownName(tx, u)).sort(), 'nobody yet')} (${ready.length} of ${active.length})${gap > 0 ? `. Early ticks are on: when all are ready the tick comes, at least ${gap} minutes after the last one.` : ''}`;
 }
 
 /** Why the campaign is paused and when it resumes by itself (when a reason or a time is known). */
