@@ -68,9 +68,16 @@
     if (style === 'd' || style === 'D') return d.toLocaleDateString(undefined, { dateStyle: 'medium' });
     return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   }
+  // A message's markdown as text, read left to right as Discord reads it: a code span (in double
+  // backticks, with a space inside each, when it holds a backtick) keeps its text as it stands; an
+  // escaped character (a name's, escapeName in src/engine/events/words.ts: "\*\*Big\*\*") is read
+  // back as typed ("**Big**"), and is never taken for a mark; bold and underline marks go.
+  const MARKS = /`` ?([^]*?) ?``|`([^`]*)`|\\([\\*_~|`[\]<>@#:+-])|\*\*((?:\\[^]|[^\\\n])+?)\*\*|__((?:\\[^]|[^\\\n])+?)__/g;
+  function unmarked(text) {
+    return text.replace(MARKS, (_m, spaced, code, escaped, bold, under) => spaced ?? code ?? escaped ?? unmarked(bold ?? under));
+  }
   function plain(text) {
-    return String(text).replace(/<t:(\d{1,12})(?::([tTdDfFR]))?>/g, (_m, s, style) => when(s, style))
-      .replace(/\*\*(.+?)\*\*/g, '$1').replace(/__(.+?)__/g, '$1').replace(/`([^`]*)`/g, '$1');
+    return unmarked(String(text).replace(/<t:(\d{1,12})(?::([tTdDfFR]))?>/g, (_m, s, style) => when(s, style)));
   }
 
   function el(tag, cls, text) {

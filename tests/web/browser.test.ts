@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { formatGameTime, fromIndex } from '../../src/engine/clock/index.js';
 import { readCampaign } from '../../src/app/unitOfWork.js';
+import { assignArmy } from '../../src/app/campaign/assignCommander.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fogSetup, webHarness, type WebHarness } from './webHarness.js';
@@ -231,6 +232,19 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
     await page.waitForFunction((v) => document.body.dataset.version !== v && document.body.dataset.map === 'open', version, { timeout: WAIT });
     expect(await text(page, '#when')).not.toBe(time);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    await ctx.close();
+  });
+
+  it('GIVEN a player whose display name holds markdown and a mention is given an army THEN the chronicle shows the name as typed, not its escapes', async () => {
+    // The journal keeps the name escaped for Discord (escapeName); the page reads the escapes back, as the console does.
+    const name = '**Carol** _x_ <@&1> a\\b';
+    assignArmy(w.h.app, REFEREE, { army: 'lanze', userId: 'carol', userName: name });
+    await w.h.deliver();
+    const ctx = await fresh({ width: 1200, height: 900 });
+    const { page } = await open(ctx, 'alice');
+    const chronicle = await text(page, '#chronicle');
+    expect(chronicle).toContain(`${name} now commands Army of Lanze.`);
+    expect(chronicle).not.toContain('\\*');
     await ctx.close();
   });
 });
