@@ -389,9 +389,24 @@ describe('/contact open: what armies: takes', () => {
     expect(refusal(out)).toBe('contact.openArmies');
     const example = /armies:"([a-z-]+),([a-z-]+)"/.exec(out!.content);
     const state = campaignState(h);
-    expect(example && state.armies[example[1]!]?.side).toBeDefined();
+    expect(example).not.toBeNull();
     expect(state.armies[example![1]!]!.side).not.toBe(state.armies[example![2]!]?.side);
     expect(out!.content.toLowerCase()).not.toContain('ingegerd');
+  });
+});
+
+describe('/support and /reserve without of:', () => {
+  it('GIVEN Hadewych\'s commander asks /support or /reserve without of: THEN the example names an allied army of this campaign (of Hadewych\'s side, not Hadewych), by id', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const state = campaignState(h);
+    for (const [command, code] of [['support', 'contact.supportWhom'], ['reserve', 'contact.reserveWhom']] as const) {
+      const [out] = await h.run(`@alice /${command}`);
+      expect(refusal(out)).toBe(code);
+      const example = new RegExp(`\`/${command} of:([a-z-]+)\``).exec(out!.content);
+      expect(example).not.toBeNull();
+      expect(example![1]).not.toBe('hadewych');
+      expect(state.armies[example![1]!]?.side).toBe(state.armies.hadewych!.side);
+    }
   });
 });
 

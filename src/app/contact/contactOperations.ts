@@ -7,6 +7,7 @@ import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
+import type { CampaignState } from '../../engine/state/index.js';
 import { deliveries } from '../deliveries/contactPrompts.js';
 
 function done(tx: CampaignTx, r: ContactOutput, text: string, data: Record<string, unknown>): Change<Reply[]> {
@@ -21,13 +22,23 @@ function run(app: App, actor: Actor, armyText: string | undefined, fn: (tx: Camp
   });
 }
 
+/**
+ * An ally's id for the example of `of:`: the first other army of the army's own side (destroyed or
+ * not: in fog of war, whether an ally is gone is not for an example to tell), as exampleFoes
+ * (contactAdmin.ts) gives two enemies.
+ */
+function exampleAlly(state: CampaignState, armyId: string): string {
+  const side = state.armies[armyId]?.side;
+  return Object.values(state.armies).find((a) => a.id !== armyId && a.side === side)?.id ?? '<id>';
+}
+
 /** `/support army: of:` takes up the support role for an allied force in contact. @see 001 Support */
 export function supportCase(app: App, actor: Actor, input: { army?: string | undefined; of?: string | undefined; operation?: boolean | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => {
     if (input.operation) {
       return done(tx, orRefuse(supportOperation(tx.state, tx.map, armyId)), `Support operation done${by}: your reserve took over the support role.`, { armyId });
     }
-    if (!input.of) throw new UserError('contact.supportWhom', 'Say which allied army to support: `/support of:grallune` (or `operation:true` for a reserve to take over the support role).');
+    if (!input.of) throw new UserError('contact.supportWhom', `Say which allied army to support: \`/support of:${exampleAlly(tx.state, armyId)}\` (or \`operation:true\` for a reserve to take over the support role).`);
     const target = requireArmy(tx.state, input.of);
     return done(tx, orRefuse(assumeRole(tx.state, armyId, 'support', target.id)), `${tx.state.armies[armyId]?.name} supports ${target.name}${by}.`, { armyId, supportedId: target.id });
   });
@@ -36,7 +47,7 @@ export function supportCase(app: App, actor: Actor, input: { army?: string | und
 /** `/reserve army: of:` takes up the reserve role behind a supporting force. @see 001 Reserve */
 export function reserveCase(app: App, actor: Actor, input: { army?: string | undefined; of?: string | undefined }): Reply[] {
   return run(app, actor, input.army, (tx, armyId, by) => {
-    if (!input.of) throw new UserError('contact.reserveWhom', 'Say which allied army in contact you stand in reserve for: `/reserve of:grallune`.');
+    if (!input.of) throw new UserError('contact.reserveWhom', `Say which allied army in contact you stand in reserve for: \`/reserve of:${exampleAlly(tx.state, armyId)}\`.`);
     const target = requireArmy(tx.state, input.of);
     return done(tx, orRefuse(assumeRole(tx.state, armyId, 'reserve', target.id)), `${tx.state.armies[armyId]?.name} stands in reserve for ${target.name}${by}.`, { armyId, supportedId: target.id });
   });
