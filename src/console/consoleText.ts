@@ -11,7 +11,41 @@ export function consoleText(m: { readonly content: string; readonly cards?: read
   const cards = (m.cards ?? []).map((c) => cardText(c).split('\n').map((line) => `\u2502 ${line}`).join('\n'));
   const text = [m.content, ...cards].filter((t) => t.length > 0).join('\n');
   const buttons = buttonLine(m.buttons ?? []);
-  return unescaped(mentions(localTimes(buttons ? `${text}\n${buttons}` : text, now, timeZone)));
+  return outsideCode(localTimes(buttons ? `${text}\n${buttons}` : text, now, timeZone), (plain) => unescaped(mentions(plain)));
+}
+
+/**
+ * `read` applied to the text outside its code spans (a run of backticks closed by a run as long;
+ * an escaped backtick opens none): inside one Discord shows everything as it stands, mention
+ * markup and backslashes too, so the command a refusal gives to copy stays whole.
+ */
+function outsideCode(text: string, read: (plain: string) => string): string {
+  let out = '';
+  let plain = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\\' && i + 1 < text.length) {
+      plain += ch + text[i + 1]!;
+      i++;
+      continue;
+    }
+    if (ch === '`') {
+      const fence = /^`+/.exec(text.slice(i))![0];
+      const close = new RegExp(`(?<=[^\`])${fence}(?!\`)`).exec(text.slice(i + fence.length));
+      if (close) {
+        const end = i + fence.length + close.index + fence.length;
+        out += read(plain) + text.slice(i, end);
+        plain = '';
+        i = end - 1;
+        continue;
+      }
+      plain += fence;
+      i += fence.length - 1;
+      continue;
+    }
+    plain += ch;
+  }
+  return out + read(plain);
 }
 
 /** A name's escaped markdown (escapeName: "\*\*Big\*\*") read back as typed ("**Big**"), after the mentions were read. */
