@@ -92,18 +92,22 @@ try {
   let quiet = 0;
   while (Atomics.load(control, 0) === 0) {
     try {
-      // Taken before every checkpoint, also the first after a rest: a pin taken while everything was
-      // copied back reads the database file alone and does not hold the WAL, so the busy spell's
+      // The WAL file's size, once a look (a checkpoint copies pages back without changing it).
+      const size = walBytes();
+      // The pin, taken before every checkpoint, also the first after a rest: taken while everything was
+      // copied back it reads the database file alone and does not hold the WAL, so the busy spell's
       // first write still starts it again (once), and this checkpoint cannot let a second write do so.
-      if (walBytes() <= workerData.pinnedBytes) repin();
+      // Past pinnedBytes none is held, so that a bot that never rests does not grow the WAL without bound.
+      if (size <= workerData.pinnedBytes) repin();
+      else unpin();
       const [r] = db.pragma('wal_checkpoint(PASSIVE)');
       const now = r.busy + ':' + r.log + ':' + r.checkpointed;
       // Nothing written since the last look and every page copied back.
       const settled = now === last && r.busy === 0 && r.log === r.checkpointed;
       quiet = settled ? quiet + 1 : 0;
       last = now;
-      // Resting (or the WAL past what may be kept pinned): the WAL may start again at the bot's next write.
-      if (settled || walBytes() > workerData.pinnedBytes) unpin();
+      // Resting: the WAL may start again at the bot's next write.
+      if (settled) unpin();
       if (quiet >= workerData.idleLooks) {
         // Long idle: the WAL cut to nothing (a few ms), and the thread ends; the bot starts another once the WAL grows.
         const [t] = db.pragma('wal_checkpoint(TRUNCATE)');
@@ -111,7 +115,7 @@ try {
           Atomics.store(control, 2, 1);
           break;
         }
-      } else if (settled && r.log > 0 && statSync(workerData.path + '-wal').size > workerData.keptBytes) db.pragma('wal_checkpoint(TRUNCATE)');
+      } else if (settled && r.log > 0 && size > workerData.keptBytes) db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
       // SQLITE_BUSY (another connection checkpointing) or a passing error: tried again later
       try { unpin(); } catch {}
