@@ -158,10 +158,11 @@ function requireTools(): Tools {
  * nothing without it, the OS keeps the written pages. `durable`: a commit is acknowledged only
  * once its WAL is written (synchronous_commit on), for the fault tests that kill the server
  * (`-m immediate`) and check what was committed is kept; off, the last commits acknowledged before
- * a kill are lost, as PostgreSQL documents for that setting.
+ * a kill are lost, as PostgreSQL documents for that setting. Prepared transactions are allowed: a
+ * fault test holds a lock with one, which no session's end lets go (tests/process/pgFaults.test.ts).
  */
 function startServer(dir: string, port: number, durable: boolean): void {
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=${durable ? 'on' : 'off'} -c full_page_writes=off -c max_connections=300`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=${durable ? 'on' : 'off'} -c full_page_writes=off -c max_connections=300 -c max_prepared_transactions=4`;
   const start = run(requireTools().pgCtl, ['-D', join(dir, 'data'), '-l', join(dir, 'server.log'), '-w', '-t', '300', '-o', options, 'start']);
   if (start.status !== 0) {
     const log = existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8') : '';
