@@ -145,7 +145,10 @@ function answerPicture(id: number, png: Buffer): void {
   port?.postMessage({ id, png: bytes } satisfies RenderReply, [bytes.buffer]);
 }
 
-async function handle(req: RenderRequest): Promise<void> {
+/** A request that is a job for this thread: a hold is no job (the message handler takes it first). */
+type Job = Exclude<RenderRequest, { readonly kind: 'hold' }>;
+
+async function handle(req: Job): Promise<void> {
   switch (req.kind) {
     case 'map': {
       const map = modelFor(req.key, req.data);
@@ -161,9 +164,6 @@ async function handle(req: RenderRequest): Promise<void> {
       return;
     case 'clear':
       clearRenderCache();
-      return;
-    case 'hold':
-      hold(req.ms);
       return;
     case 'stats': {
       // In a worker, heapTotal and external are this thread's.
