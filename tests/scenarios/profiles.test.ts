@@ -72,6 +72,22 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     expect(plan?.content).toMatch(/forest: 9 pts — day \+\d, morning, 15 left/);
   });
 
+  it('GIVEN a day order given in the evening THEN the preview carries nothing from the day not marched and shows the halves the tick plays', async () => {
+    h = await consoleHarness({ setup: ACKS, dice: CLEAR_WEEK });
+    await h.run('!tick', '!tick', '@referee /army edit army:grallune hex:1123');
+    const [plan] = await h.run('@alice /move army:grallune path:"1122 1222"');
+    expect(err(plan)).toBeUndefined();
+    // 12 points a day: the day it did not march carries nothing (004's carry is for a march short of its next hex).
+    expect(plan?.content).toContain('- 1122 clear: 6 pts — tomorrow, morning, 6 left');
+    expect(plan?.content).toContain('- 1222 clear: 6 pts — tomorrow, afternoon, 0 left');
+    await h.run('!tick', '!tick', '!tick');
+    expect(hexIdOf(h, 'grallune')).toBe('1122');
+    const [status] = await h.run('@alice /army status army:grallune');
+    expect(status?.content).toContain('Points today: 6 of 12 left.');
+    await h.run('!tick');
+    expect(hexIdOf(h, 'grallune')).toBe('1222');
+  });
+
   it('GIVEN divisions THEN the referee splits an army into a neighbouring hex and merges it back; a commander may not unless allowed; Valormr has none', async () => {
     h = await consoleHarness({ setup: ACKS });
     const [refused] = await h.run('@alice /army split army:grallune regiments:second to:1825');

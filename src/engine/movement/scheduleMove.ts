@@ -52,7 +52,9 @@ export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, step
   let dayOffset = 0;
   while (c.idx < steps.length && dayOffset < MAX_PLAN_DAYS) {
     const day = scheduleDay(c, layout, dayOffset);
-    const carried = profile.carryUnspent && fresh > 0;
+    // As the tick carries them (beginHalfStep): only points a march left because its next hex cost
+    // more, not a day it did not march (a day order given in the evening starts tomorrow).
+    const carried = profile.carryUnspent && fresh > 0 && day.shortOfPoints;
     if (!day.progressed && dayOffset > 0 && !carried) return tooCostly(c, layout, weather);
     const leftover = Math.max(0, c.today - c.spentToday);
     c.today = fresh + ((req.save && day.progressed) || carried ? leftover : 0);
@@ -64,22 +66,24 @@ export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, step
 }
 
 /** One day of the schedule, period by period; a multi-day crossing jumps over its days. */
-function scheduleDay(c: Cursor, layout: Layout, dayOffset: number): { progressed: boolean; jump: number } {
+function scheduleDay(c: Cursor, layout: Layout, dayOffset: number): { progressed: boolean; jump: number; shortOfPoints: boolean } {
   const periods: readonly ('day' | 'night')[] = layout.period === 'split' ? ['day', 'night'] : [layout.period];
   let progressed = false;
   let jump = 1;
+  let shortOfPoints = false;
   for (const p of periods) {
     if (c.idx >= layout.steps.length || jump > 1) break;
     if (dayOffset === 0 && p === 'day' && layout.clock.half >= 2) continue;
     const r = schedulePeriod(c, layout, dayOffset, p);
     progressed = progressed || r.progressed;
     jump = r.jump;
+    shortOfPoints = r.shortOfPoints;
   }
-  return { progressed, jump };
+  return { progressed, jump, shortOfPoints };
 }
 
 /** The steps that fit in one period of one day. */
-function schedulePeriod(c: Cursor, layout: Layout, dayOffset: number, p: 'day' | 'night'): { progressed: boolean; jump: number } {
+function schedulePeriod(c: Cursor, layout: Layout, dayOffset: number, p: 'day' | 'night'): { progressed: boolean; jump: number; shortOfPoints: boolean } {
   const { army, clock, steps, map } = layout;
   const night = p === 'night';
   const isCurrent = dayOffset === 0 && p === (clock.half < 2 ? 'day' : 'night');
@@ -92,14 +96,14 @@ function schedulePeriod(c: Cursor, layout: Layout, dayOffset: number, p: 'day' |
     const halves = s.crossing?.halves ?? 0;
     if (halves > 0) {
       // A multi-day crossing starts at the opening of a period with nothing spent yet.
-      if (spent > 0 || secondHalfOnly) break;
+      if (spent > 0 || secondHalfOnly) return { progressed, jump: 1, shortOfPoints: false };
       c.out.push(row(map, s, dayOffset, halfName(night, true), c.today - c.spentToday));
       c.idx++;
       const jump = Math.ceil(halves / HALVES_PER_DAY);
       c.lastDay = dayOffset + jump - 1;
-      return { progressed: true, jump };
+      return { progressed: true, jump, shortOfPoints: false };
     }
-    if (spent + s.points > pts || c.spentToday + s.points > c.today) break;
+    if (spent + s.points > pts || c.spentToday + s.points > c.today) return { progressed, jump: 1, shortOfPoints: true };
     spent += s.points;
     c.spentToday += s.points;
     c.out.push(row(map, s, dayOffset, halfName(night, !secondHalfOnly && inFirstHalf(spent, pts)), c.today - c.spentToday));
@@ -107,7 +111,7 @@ function schedulePeriod(c: Cursor, layout: Layout, dayOffset: number, p: 'day' |
     progressed = true;
     c.idx++;
   }
-  return { progressed, jump: 1 };
+  return { progressed, jump: 1, shortOfPoints: false };
 }
 
 function stepAt(steps: readonly WalkStep[], i: number): WalkStep {
