@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { inCampaign } from '../../src/app/unitOfWork.js';
 import type { MarchState } from '../../src/engine/forces/army.js';
-import { campaignState, type Harness } from './harness.js';
+import { campaignState, consoleHarness, type Harness } from './harness.js';
 import { contactHarness, hexOf, open } from './contactSetup.js';
 
 let h: Harness | undefined;
@@ -65,6 +65,44 @@ describe('001 Avoid by forced march, through the console', () => {
     const [refused] = await h.run('@alice /avoid to:1123');
     expect(refused?.data).toMatchObject({ error: 'contact.avoidNoPoints' });
     expect(refused?.content).toMatch(/already force-marched today/);
+  });
+});
+
+describe('001 Fight on the Morrow under ACKS (004): the contact renewed in the evening asks again', () => {
+  // Hadewych (alice) marches 1123 -> 1122 in the morning (6 of 12 left) into contact with Grallune
+  // (bob, 1121, 12 left). Nobody answers: the afternoon tick defers the contact and the evening
+  // renews it. At night a clear hex costs 12 (light-sighted, double): Hadewych reaches it only by
+  // a forced march (004: +50 %, a day's rest after), Grallune with her own points.
+  const setup = [
+    '@referee /campaign create scenario:valormr name:"Autumn War"',
+    '@referee /campaign settings profile:acks',
+    '@referee /campaign assign army:hadewych user:alice',
+    '@referee /campaign assign army:grallune user:bob',
+    '@referee /army edit army:hadewych hex:1123',
+    '@referee /army edit army:grallune hex:1121',
+    '@referee /campaign start',
+    '@alice /move army:hadewych to:1122',
+  ].join('\n');
+  const prompts = (x: Harness, user: string) => x.dms(user).filter((o) => /Contact c1 with/.test(o.content));
+
+  it('GIVEN silence in the afternoon THEN each commander gets the evening prompt, with avoid buttons priced for the night', async () => {
+    // Clear weather all along (every weather die a 1).
+    h = await consoleHarness({ setup, dice: Array.from({ length: 60 }, () => 1) });
+    await h.run('!tick');
+    expect(prompts(h, 'alice')).toHaveLength(1);
+    expect(prompts(h, 'bob')).toHaveLength(1);
+    await h.run('!tick');
+    expect(state(h).clock.half).toBe(2);
+    expect(prompts(h, 'alice')).toHaveLength(2);
+    expect(prompts(h, 'bob')).toHaveLength(2);
+    const alice = avoidLabels(h, 'alice');
+    expect(alice).toContain('Avoid to 1123 (forced march)');
+    expect(alice.every((l) => l.endsWith('(forced march)'))).toBe(true);
+    const bob = avoidLabels(h, 'bob');
+    expect(bob).toContain('Avoid to 1120');
+    expect(bob.some((l) => /forced march/.test(l))).toBe(false);
+    const [reply] = await h.run('@alice /avoid to:1123');
+    expect(reply?.content).toMatch(/avoid to 1123 by a forced march \(the army must rest all of tomorrow or be fatigued\)/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ordinal } from '../../engine/clock/index.js';
+import { ordinal, timeIndex } from '../../engine/clock/index.js';
 import {
   awaitingAnswers,
   type BriefingPart,
@@ -89,7 +89,9 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
   };
   for (const c of Object.values(after.contacts)) {
     const was = before.contacts[c.id];
-    if (was && was.step === c.step && was.armyIds.join() === c.armyIds.join()) continue;
+    // A standing contact's next round (fight on the morrow, then still facing each other) keeps its
+    // id, step and forces: its new opening time is what says it asks again.
+    if (was && was.step === c.step && was.armyIds.join() === c.armyIds.join() && timeIndex(was.openedAt) === timeIndex(c.openedAt)) continue;
     if (c.step === 'step1') {
       for (const id of c.armyIds) {
         const army = after.armies[id];
