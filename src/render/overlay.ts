@@ -124,7 +124,7 @@ export function drawOverlay(ctx: Ctx, layer: StaticLayer, view: MapView, opts: {
   ctx.rect(m.x - 1, m.y - 1, m.w + 2, m.h + 2);
   ctx.clip();
   const plan: LabelPlan = { obstacles: [...layer.obstacles], requests: [], draws: new Map() };
-  drawRoutes(ctx, layout, view, plan);
+  drawRoutes(ctx, layer, view, plan);
   drawCouriers(ctx, layout, view, plan);
   drawTokens(ctx, layout, view, plan);
   if (opts.labels) planPlaceLabels(ctx, layer, plan);
@@ -133,9 +133,9 @@ export function drawOverlay(ctx: Ctx, layer: StaticLayer, view: MapView, opts: {
 }
 
 /** The ordered marches (routes.ts), and their step tags to place. */
-function drawRoutes(ctx: Ctx, layout: MapLayout, view: MapView, plan: LabelPlan): void {
-  const s = layout.size;
-  for (const r of drawPaths(ctx, layout, view, plan.obstacles)) {
+function drawRoutes(ctx: Ctx, layer: StaticLayer, view: MapView, plan: LabelPlan): void {
+  const s = layer.layout.size;
+  for (const r of drawPaths(ctx, layer.layout, view, plan.obstacles, layer.hexIds)) {
     plan.requests.push(r);
     const step = view.paths.find((p) => r.id.startsWith(`step:${p.armyId}:`));
     const i = Number(r.id.slice(r.id.lastIndexOf(':') + 1));

@@ -1,5 +1,5 @@
 import type { Point, Rect } from './layout.js';
-import { RectIndex } from './rectIndex.js';
+import { overlapArea, RectIndex } from './rectIndex.js';
 
 /**
  * Where labels go: around their anchors, clear of tokens, symbols and each other, highest
@@ -31,6 +31,12 @@ export interface LabelRequest {
   readonly padX?: number;
   /** Spots this label must never cover, even as a required label (a route's own hex ids). */
   readonly avoid?: readonly Rect[];
+  /**
+   * Spots this label keeps off when it can (the map's hex ids around a route's step): each counts
+   * as an obstacle for this label only, so a spot over none of them wins, and failing that the one
+   * that covers least.
+   */
+  readonly shun?: readonly Rect[];
 }
 
 export interface PlacedLabel {
@@ -88,8 +94,10 @@ export function placeLabels(requests: readonly LabelRequest[], obstacles: readon
     for (const c of cands) {
       if (!inside(c, bounds)) continue;
       if (hard.some((h) => rectsOverlap(c, h))) continue;
+      const shunned = shunCost(c, req.shun);
+      if (best && shunned >= best.cost) continue;
       // A spot no cheaper than the best so far is not counted to the end.
-      const cost = taken.overlap(grow(c, Math.max(pad, req.padX ?? 0)), best?.cost);
+      const cost = shunned + taken.overlap(grow(c, Math.max(pad, req.padX ?? 0)), best ? best.cost - shunned : undefined);
       if (cost === 0) {
         chosen = c;
         break;
@@ -108,6 +116,13 @@ export function placeLabels(requests: readonly LabelRequest[], obstacles: readon
     }
   }
   return placed;
+}
+
+/** How much of the spots a label shuns a candidate covers (0 when it shuns none). */
+function shunCost(c: Rect, shun: readonly Rect[] | undefined): number {
+  let n = 0;
+  if (shun) for (const r of shun) n += overlapArea(c, r);
+  return n;
 }
 
 /** The grid's cell: about a token label's width on a whole-map picture. */

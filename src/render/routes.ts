@@ -1,12 +1,12 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { GameTime } from '../engine/clock/index.js';
-import { formatHex, hexKey } from '../engine/hex/index.js';
+import { formatHex, type Hex, hexKey, neighbours } from '../engine/hex/index.js';
 import type { MapView, OrderedPath } from '../engine/views/index.js';
 import { font, measure } from './fonts.js';
-import { hexCentre, inLayout, type MapLayout, type Point, type Rect } from './layout.js';
+import { hexCentre, inLayout, type MapLayout, type Point, type Rect, showHexId } from './layout.js';
 import { INK } from './palette.js';
 import type { LabelRequest } from './placeLabels.js';
-import { hexIdSpot } from './staticLayer.js';
+import { hexIdSpot, hexIdsFit } from './staticLayer.js';
 
 /** A commander's ordered marches on their map: route lines, step dots, the hex ids along them, and the tags of each half period. */
 type Ctx = SKRSContext2D;
@@ -51,7 +51,7 @@ function drawRouteIds(ctx: Ctx, layout: MapLayout, view: MapView): Rect[] {
  * The ordered marches: each route's line, arrowhead and step dots, then the hex ids along every
  * route over them; returns the step tags to place, which keep off those ids.
  */
-export function drawPaths(ctx: Ctx, layout: MapLayout, view: MapView, obstacles: Rect[]): LabelRequest[] {
+export function drawPaths(ctx: Ctx, layout: MapLayout, view: MapView, obstacles: Rect[], hexIds: 'all' | 'subset' | 'none'): LabelRequest[] {
   const s = layout.size;
   for (const path of view.paths) {
     const pts = routePoints(layout, path);
@@ -64,7 +64,36 @@ export function drawPaths(ctx: Ctx, layout: MapLayout, view: MapView, obstacles:
   // The ids go over every route's line and dots; the tags keep off them.
   const routeIds = drawRouteIds(ctx, layout, view);
   obstacles.push(...routeIds);
-  return view.paths.flatMap((path) => stepTags(ctx, layout, path, routeIds));
+  const printed = printedIds(ctx, layout, hexIds, new Set(view.paths.flatMap((p) => p.steps.map((st) => hexKey(st.hex)))));
+  return view.paths.flatMap((path) => stepTags(ctx, layout, path, routeIds, printed));
+}
+
+/**
+ * Where the map prints the ids of the hexes within two of a hex (the static layer's, off the
+ * routes: those are drawn over them), for a step tag to keep off: a tag over "0903" hides where
+ * a commander reads the sea or coast they sail along.
+ */
+function printedIds(ctx: Ctx, layout: MapLayout, mode: 'all' | 'subset' | 'none', onRoute: ReadonlySet<string>): (h: Hex) => Rect[] {
+  if (mode === 'none') return () => [];
+  const { px } = hexIdSpot(layout, { q: 0, r: 0 });
+  const idFont = font(px, 'sans', { weight: 600 });
+  // Ids of one map have one length and the font's digits one width (staticLayer.ts drawHexIds): one measure.
+  let w: number | undefined;
+  const rectOf = (h: Hex): Rect | undefined => {
+    if (onRoute.has(hexKey(h)) || !inLayout(layout, h) || !showHexId(mode, h)) return undefined;
+    w ??= measure(ctx, formatHex(h), idFont);
+    if (!hexIdsFit(layout, px, w)) return undefined;
+    const { at } = hexIdSpot(layout, h);
+    return { x: at.x - w / 2, y: at.y - px / 2, w, h: px };
+  };
+  return (h) => {
+    const near = new Map<string, Hex>([[hexKey(h), h]]);
+    for (const n of neighbours(h)) {
+      near.set(hexKey(n), n);
+      for (const m of neighbours(n)) near.set(hexKey(m), m);
+    }
+    return [...near.values()].flatMap((x) => rectOf(x) ?? []);
+  };
 }
 
 function routePoints(layout: MapLayout, path: OrderedPath): Point[] {
@@ -127,7 +156,7 @@ function drawStepDots(ctx: Ctx, path: OrderedPath, pts: readonly Point[], s: num
  * One tag per run of steps in the same half period, at the run's last step; the dots carry the
  * half's colour, so every step reads as belonging to its tag.
  */
-function stepTags(ctx: Ctx, layout: MapLayout, path: OrderedPath, routeIds: readonly Rect[]): LabelRequest[] {
+function stepTags(ctx: Ctx, layout: MapLayout, path: OrderedPath, routeIds: readonly Rect[], printed: (h: Hex) => Rect[]): LabelRequest[] {
   const s = layout.size;
   const pts = routePoints(layout, path);
   if (pts.length < 2) return [];
@@ -146,6 +175,7 @@ function stepTags(ctx: Ctx, layout: MapLayout, path: OrderedPath, routeIds: read
       priority: 80,
       required: true,
       avoid: routeIds,
+      shun: printed(st.hex),
     }];
   });
 }
