@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inCampaign } from '../../src/app/unitOfWork.js';
 import type { MarchState } from '../../src/engine/forces/army.js';
@@ -103,6 +104,38 @@ describe('001 Fight on the Morrow under ACKS (004): the contact renewed in the e
     expect(bob.some((l) => /forced march/.test(l))).toBe(false);
     const [reply] = await h.run('@alice /avoid to:1123');
     expect(reply?.content).toMatch(/avoid to 1123 by a forced march \(the army must rest all of tomorrow or be fatigued\)/);
+  });
+});
+
+describe('004 Tireless troops: an avoid by forced march owes no rest', () => {
+  const ACKS_GROUND = fileURLToPath(new URL('../../docs/cases/scenarios/ackslands.json', import.meta.url));
+
+  it('GIVEN tireless golems with 6 points left and a forest hex (9) to avoid into THEN the answer and the report say no rest is owed, and the next day\'s march leaves them unfatigued', async () => {
+    h = await consoleHarness({
+      dice: Array.from({ length: 60 }, () => 1),
+      setup: [
+        `@referee /campaign create name:"Golems" file:"${ACKS_GROUND}"`,
+        '@referee /campaign assign army:golems user:alice',
+        '@referee /campaign start',
+        '@referee /army edit army:golems hex:0703',
+        '@alice /move army:golems path:"0603"',
+        '!tick',
+        '@referee /army edit army:raiders hex:0604',
+      ].join('\n'),
+    });
+    await open(h, 'golems,raiders');
+    const [reply] = await h.run('@alice /avoid army:golems to:0602');
+    expect(reply?.content).toContain('avoid to 0602 by a forced march (tireless: it owes no rest for it)');
+    expect(reply?.content).not.toMatch(/rest all of tomorrow/);
+    await h.run('@referee /contact resolve');
+    expect(await hexOf(h, 'golems')).toBe('0602');
+    const told = h.dms('alice').map((o) => o.content).join('\n');
+    expect(told).toContain('Golems avoided to 0602 by a forced march; tireless, it owes no rest for it.');
+    expect(told).not.toMatch(/rest all of tomorrow/);
+    // Afternoon (no points left), evening, night; then the next day's morning and afternoon.
+    await h.run('@alice /move army:golems path:"0601 0501"', '!tick', '!tick', '!tick', '!tick', '!tick');
+    expect(await hexOf(h, 'golems')).toBe('0501');
+    expect(state(h).armies['golems']?.status.fatigued).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@ import { timeIndex } from '../../engine/clock/index.js';
 import { holdForDice } from '../../engine/dice/index.js';
 import type { EngineEvent } from '../../engine/events/index.js';
 import type { Army } from '../../engine/forces/index.js';
+import { movementProfile, owesNoRest } from '../../engine/profiles/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { diceNeededToResolve, whoRollsIn } from '../../engine/tick/index.js';
 import type { Actor } from '../actor.js';
@@ -54,7 +55,7 @@ function answer(tx: CampaignTx, army: Army, asReferee: boolean, choice: ContactA
     }
     const r = orRefuse(chooseStep1(state, tx.map, c.id, army.id, step1));
     forcedMarch = r.avoid?.forcedMarch ?? false;
-    if (forcedMarch) said += ' by a forced march (the army must rest all of tomorrow or be fatigued)';
+    if (forcedMarch) said += owesNoRest(army, movementProfile(state.settings)) ? ' by a forced march (tireless: it owes no rest for it)' : ' by a forced march (the army must rest all of tomorrow or be fatigued)';
     state = r.state;
     allAnswered = r.allAnswered;
   } else if (c.step === 'decision') {

@@ -36,7 +36,7 @@ export type ContactFact =
   | Fact<'forceDisengaged', { readonly armyId: string; readonly operation: 'avoid' | 'delay'; readonly opposed: false }, PublicAudience>
   | Fact<'forceDisengaged', { readonly armyId: string; readonly operation: DisengageOperation; readonly opposed: true; readonly to?: string }, PublicAudience>
   | Fact<'armyAvoided', { readonly armyId: string; readonly to: string }, PublicAudience>
-  | Fact<'avoidForcedMarch', { readonly armyId: string; readonly to: string; readonly day: number }, ArmyAudience>
+  | Fact<'avoidForcedMarch', { readonly armyId: string; readonly to: string; readonly day: number; readonly noRestOwed?: true }, ArmyAudience>
   | Fact<'avoidBlocked', { readonly armyId: string; readonly to: string; readonly violation: Violation }, ArmyAudience>
   | Fact<'contactMoveNoted', { readonly armyId: string; readonly to: string; readonly becameUnformed: boolean; readonly stragglersLost: number; readonly rallyPoint: string }, ArmyAudience>
   /** `again`: the same forces deferred the round before too (a standoff going on, which the chronicle says once). */

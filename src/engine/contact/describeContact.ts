@@ -195,7 +195,9 @@ function describeProcedure(f: ProcedureFact, names: Names): string {
     case 'armyAvoided':
       return `${names.army(f.data.armyId)} moved away to ${f.data.to}.`;
     case 'avoidForcedMarch':
-      return `${names.army(f.data.armyId)} avoided to ${f.data.to} by a forced march: rest all of tomorrow or be fatigued.`;
+      return f.data.noRestOwed
+        ? `${names.army(f.data.armyId)} avoided to ${f.data.to} by a forced march; tireless, it owes no rest for it.`
+        : `${names.army(f.data.armyId)} avoided to ${f.data.to} by a forced march: rest all of tomorrow or be fatigued.`;
     case 'avoidBlocked':
       return `${names.army(f.data.armyId)} could not move to ${f.data.to} after avoiding: ${f.data.violation.message}`;
     case 'contactMoveNoted':

@@ -1,5 +1,6 @@
 import type { Dice } from '../dice/index.js';
 import { PUBLIC, toArmy } from '../events/index.js';
+import { movementProfile, owesNoRest } from '../profiles/index.js';
 import type { MapModel } from '../map/index.js';
 import { fail, ok, type Result } from '../result.js';
 import type { CampaignState, ContactRecord, DisengagementOutcome, Step1Choice } from '../state/index.js';
@@ -132,7 +133,9 @@ function stepAway(state: CampaignState, map: MapModel, armyId: string, to: Extra
   const moved = makeContactMove(state, map, marching, pay.value.move);
   const next: CampaignState = { ...state, armies: { ...state.armies, [armyId]: moved.army } };
   const facts: ContactFact[] = [{ type: 'armyAvoided', audience: PUBLIC, data: { armyId, to: hex } }, ...moved.facts];
-  if (pay.value.forcedMarch) facts.push({ type: 'avoidForcedMarch', audience: toArmy(armyId), data: { armyId, to: hex, day: state.clock.day } });
+  // Tireless troops force-march without the day of rest after it (004 Rest and Recuperation).
+  const noRestOwed = owesNoRest(army, movementProfile(state.settings));
+  if (pay.value.forcedMarch) facts.push({ type: 'avoidForcedMarch', audience: toArmy(armyId), data: { armyId, to: hex, day: state.clock.day, ...(noRestOwed ? { noRestOwed: true as const } : {}) } });
   return { state: next, facts };
 }
 
