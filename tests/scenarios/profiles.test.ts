@@ -88,6 +88,25 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     expect(hexIdOf(h, 'grallune')).toBe('1222');
   });
 
+  it('GIVEN a march that stopped short of a forest in the morning WHEN a new day order is given in the evening THEN the preview carries the points the tick carries and shows the halves it plays', async () => {
+    h = await consoleHarness({ setup: ACKS, dice: CLEAR_WEEK });
+    await h.run('@referee /army edit army:grallune hex:1121');
+    await h.run('@alice /move army:grallune path:"1221 1220"');
+    // Morning: 1221 (6 of 12); the forest (9) does not fit the 6 left, so the march stops short.
+    await h.run('!tick', '!tick');
+    expect(hexIdOf(h, 'grallune')).toBe('1221');
+    const [plan] = await h.run('@alice /move army:grallune path:"1222 1322 1323"');
+    expect(err(plan)).toBeUndefined();
+    // The 6 points it was short by carry to tomorrow (004), under the new order too: 18 tomorrow.
+    expect(plan?.content).toContain('- 1222 clear: 6 pts — tomorrow, morning, 12 left');
+    expect(plan?.content).toContain('- 1322 clear: 6 pts — tomorrow, afternoon, 6 left');
+    expect(plan?.content).toContain('- 1323 clear: 6 pts — tomorrow, afternoon, 0 left');
+    await h.run('!tick', '!tick', '!tick');
+    expect(hexIdOf(h, 'grallune')).toBe('1222');
+    await h.run('!tick');
+    expect(hexIdOf(h, 'grallune')).toBe('1323');
+  });
+
   it('GIVEN divisions THEN the referee splits an army into a neighbouring hex and merges it back; a commander may not unless allowed; Valormr has none', async () => {
     h = await consoleHarness({ setup: ACKS });
     const [refused] = await h.run('@alice /army split army:grallune regiments:second to:1825');

@@ -53,7 +53,8 @@ export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, step
   while (c.idx < steps.length && dayOffset < MAX_PLAN_DAYS) {
     const day = scheduleDay(c, layout, dayOffset);
     // As the tick carries them (beginHalfStep): only points a march left because its next hex cost
-    // more, not a day it did not march (a day order given in the evening starts tomorrow).
+    // more (today, perhaps under the order before this one: the army's own flag), not a day it did
+    // not march (a day order given in the evening starts tomorrow).
     const carried = profile.carryUnspent && fresh > 0 && day.shortOfPoints;
     if (!day.progressed && dayOffset > 0 && !carried) return tooCostly(c, layout, weather);
     const leftover = Math.max(0, c.today - c.spentToday);
@@ -65,25 +66,31 @@ export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, step
   return ok({ steps: c.out, days: c.lastDay + 1 });
 }
 
-/** One day of the schedule, period by period; a multi-day crossing jumps over its days. */
+/**
+ * One day of the schedule, period by period; a multi-day crossing jumps over its days.
+ * `shortOfPoints` follows the army's flag as the tick keeps it (movementStep's applyOutcome): today
+ * it starts as the army's (set by an earlier half's march, under this order or the one before),
+ * later days unset (daybreak clears it); a period whose march stopped for points sets it, one that
+ * finished the walk clears it, one that did not march leaves it.
+ */
 function scheduleDay(c: Cursor, layout: Layout, dayOffset: number): { progressed: boolean; jump: number; shortOfPoints: boolean } {
   const periods: readonly ('day' | 'night')[] = layout.period === 'split' ? ['day', 'night'] : [layout.period];
   let progressed = false;
   let jump = 1;
-  let shortOfPoints = false;
+  let shortOfPoints = dayOffset === 0 && layout.army.march.shortOfPoints === true;
   for (const p of periods) {
     if (c.idx >= layout.steps.length || jump > 1) break;
     if (dayOffset === 0 && p === 'day' && layout.clock.half >= 2) continue;
     const r = schedulePeriod(c, layout, dayOffset, p);
     progressed = progressed || r.progressed;
     jump = r.jump;
-    shortOfPoints = r.shortOfPoints;
+    shortOfPoints = r.shortOfPoints ?? shortOfPoints;
   }
   return { progressed, jump, shortOfPoints };
 }
 
-/** The steps that fit in one period of one day. */
-function schedulePeriod(c: Cursor, layout: Layout, dayOffset: number, p: 'day' | 'night'): { progressed: boolean; jump: number; shortOfPoints: boolean } {
+/** The steps that fit in one period of one day; `shortOfPoints` undefined: the flag is left as it was. */
+function schedulePeriod(c: Cursor, layout: Layout, dayOffset: number, p: 'day' | 'night'): { progressed: boolean; jump: number; shortOfPoints?: boolean } {
   const { army, clock, steps, map } = layout;
   const night = p === 'night';
   const isCurrent = dayOffset === 0 && p === (clock.half < 2 ? 'day' : 'night');
@@ -96,12 +103,12 @@ function schedulePeriod(c: Cursor, layout: Layout, dayOffset: number, p: 'day' |
     const halves = s.crossing?.halves ?? 0;
     if (halves > 0) {
       // A multi-day crossing starts at the opening of a period with nothing spent yet.
-      if (spent > 0 || secondHalfOnly) return { progressed, jump: 1, shortOfPoints: false };
+      if (spent > 0 || secondHalfOnly) return { progressed, jump: 1 };
       c.out.push(row(map, s, dayOffset, halfName(night, true), c.today - c.spentToday));
       c.idx++;
       const jump = Math.ceil(halves / HALVES_PER_DAY);
       c.lastDay = dayOffset + jump - 1;
-      return { progressed: true, jump, shortOfPoints: false };
+      return { progressed: true, jump };
     }
     if (spent + s.points > pts || c.spentToday + s.points > c.today) return { progressed, jump: 1, shortOfPoints: true };
     spent += s.points;
