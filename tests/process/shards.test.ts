@@ -57,8 +57,13 @@ describe('two shards on one database', () => {
 
     const started = Date.now();
     const manager = startBot({ DISCORD_TOKEN: fake.token, DISCORD_API_BASE: fake.restApi, DATABASE_PATH: path, SHARDS: 'auto', SHARD_SPAWN_DELAY_MS: '200' });
+    const playedLogs = (): Record<string, unknown>[] => manager.logs().filter((l) => l.msg !== undefined && String(l.msg).includes('ticks played'));
+    const ticksLogged = (): number => playedLogs().reduce((n, l) => n + (l.ticks as { played: number }[]).reduce((m, t) => m + t.played, 0), 0);
     await manager.waitForLine((l) => l.includes('2 shards ready'), 120_000, 'both shards ready');
     await fake.waitFor(() => count('select count(*) as n from ticks') >= 200 && count("select count(*) as n from outbox_messages where status = 'pending'") === 0, 120_000, '200 ticks and an empty outbox');
+    // A scheduler run logs the ticks it played once it has ended (after its reminders, pre-warm and
+    // packing), which may be after their messages went out: the logs are waited for, not assumed.
+    await fake.waitFor(() => ticksLogged() >= 200, 120_000, 'the shards\' logs naming 200 ticks played');
     await sleep(1500); // anything played or sent twice would show by now
     const took = Date.now() - started;
 
@@ -76,7 +81,7 @@ describe('two shards on one database', () => {
 
     // Each campaign's ticks were played by the shard that owns its guild.
     const playedBy = new Map<string, Set<string>>();
-    for (const log of manager.logs().filter((l) => l.msg !== undefined && String(l.msg).includes('ticks played'))) {
+    for (const log of playedLogs()) {
       for (const t of log.ticks as { campaignId: string }[]) playedBy.set(t.campaignId, new Set([...(playedBy.get(t.campaignId) ?? []), String(log.shards)]));
     }
     expect(playedBy.size).toBe(20);
