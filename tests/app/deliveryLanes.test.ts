@@ -43,6 +43,9 @@ function gate(): { promise: Promise<void>; open: () => void } {
 const status = (a: TestApp, content: string): string =>
   (rawSqlite(a.db).prepare('select status from outbox_messages where content = ?').get(content) as { status: string }).status;
 
+/** vi.waitFor gives up after 1 s by default: a loaded machine can take longer to reach a state, never a wrong one. */
+const STATE_WAIT = { timeout: 60_000, interval: 10 };
+
 describe('delivery lanes', () => {
   it('GIVEN one DM held by the server WHEN other destinations have messages queued meanwhile THEN they are all sent while the held one is still in flight', async () => {
     const a = newApp();
@@ -61,8 +64,8 @@ describe('delivery lanes', () => {
     queue(a, 'channel-1', 'chronicle');
     queue(a, 'user-slow', 'second to the slow user');
     lanes.fill();
-    await vi.waitFor(() => expect(events).toContain('sent chronicle'));
-    await vi.waitFor(() => expect(events).toContain('sent dm to another user'));
+    await vi.waitFor(() => expect(events).toContain('sent chronicle'), STATE_WAIT);
+    await vi.waitFor(() => expect(events).toContain('sent dm to another user'), STATE_WAIT);
     expect(events).not.toContain('sent held');
     // The slow user's next message waits behind the held one: one in flight per lane, in order.
     expect(events).not.toContain('start second to the slow user');
@@ -89,15 +92,15 @@ describe('delivery lanes', () => {
     }, { lanes: 3 });
     for (let i = 0; i < 7; i++) queue(a, `channel-${i}`, `post ${i}`);
     const drained = lanes.drain();
-    await vi.waitFor(() => expect(gates.size).toBe(3));
+    await vi.waitFor(() => expect(gates.size).toBe(3), STATE_WAIT);
     expect(lanes.busy).toBe(3);
     gates.get('channel-1')!.open();
     // The lane freed takes the oldest waiting destination, without waiting for the other two.
-    await vi.waitFor(() => expect(gates.has('channel-3')).toBe(true));
+    await vi.waitFor(() => expect(gates.has('channel-3')).toBe(true), STATE_WAIT);
     expect(gates.has('channel-4')).toBe(false);
     const opened = new Set(['channel-1']);
     while (opened.size < 7) {
-      await vi.waitFor(() => expect([...gates.keys()].some((k) => !opened.has(k))).toBe(true));
+      await vi.waitFor(() => expect([...gates.keys()].some((k) => !opened.has(k))).toBe(true), STATE_WAIT);
       for (const [k, g] of gates) if (!opened.has(k)) { opened.add(k); g.open(); }
     }
     await drained;

@@ -239,7 +239,8 @@ describe('live updates are pushed on commit, not polled per page', () => {
     expect(five, five.join('\n')).toHaveLength(5);
     expect(new Set([...one, ...five]).size).toBe(1);
     expect(one[0]).toMatch(/campaigns/);
-    await vi.waitFor(() => expect(bodies.filter((b) => b.includes('event: hello'))).toHaveLength(5));
+    // Read as the streams' chunks arrive (vi.waitFor gives up after 1 s by default: a loaded machine may take longer).
+    await vi.waitFor(() => expect(bodies.filter((b) => b.includes('event: hello'))).toHaveLength(5), { timeout: 60_000, interval: 20 });
     expect(bodies.filter((b) => b.includes('event: update'))).toEqual([]);
   });
 });
