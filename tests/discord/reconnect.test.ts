@@ -25,6 +25,12 @@ function statusOf(content: string): string | undefined {
   return outboxByStatus(h.app.db, campaignId, ['pending', 'sent', 'dmClosed', 'failed']).find((r) => r.content === content)?.status;
 }
 
+/**
+ * How long a reconnection is waited for: a state, with no speed asserted (a loaded machine is slow,
+ * never wrong). What each reconnection must be (a RESUME, no second IDENTIFY) is checked after it.
+ */
+const STATE_WAIT_MS = 60_000;
+
 describe('reconnecting to the gateway', () => {
   it('GIVEN an outage (socket dropped, REST failing) WHEN a DM is due THEN it waits in the outbox and is delivered once after the resume, and an interaction sent meanwhile is replayed and answered', async () => {
     h.fake.dropSocket();
@@ -52,7 +58,7 @@ describe('reconnecting to the gateway', () => {
   it('GIVEN a session Discord will not resume WHEN the socket drops THEN the bot identifies again and keeps answering', async () => {
     h.fake.dropSocket({ refuseResume: true });
     // discord.js spaces identifies 5 s apart: this reconnection takes that long.
-    await h.fake.waitFor(() => h.fake.identifies === 2 && h.fake.connected, 9000, 'a second IDENTIFY');
+    await h.fake.waitFor(() => h.fake.identifies === 2 && h.fake.connected, STATE_WAIT_MS, 'a second IDENTIFY');
     await h.fake.waitFor(() => h.bot.client.isReady() && h.bot.client.ws.status === 0, 60_000, 'the client ready again');
     const id = h.fake.pushCommand({ command: 'echo', subcommand: 'public', userId: PEOPLE.alice.id });
     const rec = await h.fake.waitForAnswer(id);
@@ -96,7 +102,7 @@ describe('gateway faults Discord really sends', () => {
   it('GIVEN op 7 RECONNECT WHEN received THEN the client reconnects on the resume URL and resumes the session', async () => {
     const resumes = g.fake.resumes;
     g.fake.requestReconnect();
-    await g.fake.waitFor(() => g.fake.resumes === resumes + 1 && g.fake.connected, 8000, 'a resume after op 7');
+    await g.fake.waitFor(() => g.fake.resumes === resumes + 1 && g.fake.connected, STATE_WAIT_MS, 'a resume after op 7');
     expect(g.fake.connectionPaths.at(-1)).toBe('/resume');
     expect(g.fake.resumesOnWrongUrl).toBe(0);
     expect(g.fake.identifies).toBe(1);
@@ -106,7 +112,7 @@ describe('gateway faults Discord really sends', () => {
   it('GIVEN heartbeats no longer acknowledged (a zombie connection) THEN the client drops it and resumes', async () => {
     const resumes = g.fake.resumes;
     g.fake.stopAcks();
-    await g.fake.waitFor(() => g.fake.resumes > resumes, 8000, 'a resume after missing ACKs').finally(() => g.fake.stopAcks(false));
+    await g.fake.waitFor(() => g.fake.resumes > resumes, STATE_WAIT_MS, 'a resume after missing ACKs').finally(() => g.fake.stopAcks(false));
     await g.fake.waitFor(() => g.fake.connected, 60_000, 'connected again');
     expect(g.fake.identifies).toBe(1);
     await answered();
@@ -115,7 +121,7 @@ describe('gateway faults Discord really sends', () => {
   it('GIVEN a server close 4000 (unknown error) THEN the client resumes', async () => {
     const resumes = g.fake.resumes;
     g.fake.closeGateway(4000, 'Unknown error.');
-    await g.fake.waitFor(() => g.fake.resumes === resumes + 1 && g.fake.connected, 8000, 'a resume after 4000');
+    await g.fake.waitFor(() => g.fake.resumes === resumes + 1 && g.fake.connected, STATE_WAIT_MS, 'a resume after 4000');
     expect(fatal).toEqual([]);
     await answered();
   }, 300_000);
