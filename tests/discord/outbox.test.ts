@@ -3,6 +3,7 @@ import { createCampaign } from '../../src/app/campaign/createCampaign.js';
 import { enqueue, outboxByStatus } from '../../src/db/outboxRepo.js';
 import type { Picture } from '../../src/app/messages.js';
 import { PEOPLE, PNG_SIGNATURE, startHarness, type Harness } from './harness.js';
+import { sqlValue } from '../support/sql.js';
 import { decideButtons, pressed, testCommands } from './testCommands.js';
 
 let h: Harness;
@@ -21,7 +22,10 @@ function statusOf(content: string): string | undefined {
 }
 
 beforeAll(async () => {
-  h = await startHarness({ commands: testCommands, buttons: [decideButtons] });
+  // The stop's grace is 5 s here (1 s by default): long beside the 300 ms answer of the send in
+  // flight that must finish within it, so a loaded machine cannot carry that answer past it, and
+  // short beside the 10 s answer that must not (the last test).
+  h = await startHarness({ commands: testCommands, buttons: [decideButtons], bot: { stopGraceMs: 5_000 } });
   const [first] = createCampaign(h.app, { userId: PEOPLE.referee.id, userName: 'Ref', guildId: h.fake.guildId, channelId: h.fake.channelId, roleIds: [] }, { name: 'Autumn War', scenario: 'valormr' });
   campaignId = (first!.data as { campaignId: string }).campaignId;
   await h.bot.deliverNow();
@@ -133,7 +137,9 @@ describe('outbox delivery through the real discord.js client', () => {
     queue({ to: 'channel', channelId: h.fake.channelId, content: 'Last words before the shutdown.' });
     queue({ to: 'channel', channelId: h.fake.otherChannelId, content: 'Words that never left.' });
     void h.bot.deliverNow();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Both sends in flight (claimed, or the quick one already sent) before the stop: waited for, not a fixed time.
+    const inFlight = (content: string): boolean => sqlValue(h.app.db, 'select claimed_by from outbox_messages where content = ?', content) != null || statusOf(content) === 'sent';
+    await h.fake.waitFor(() => inFlight('Last words before the shutdown.') && inFlight('Words that never left.'), undefined, 'both sends in flight');
     await h.bot.stop();
     // The stop did not wait for the slow answer: that message is still queued, never attempted.
     expect(statusOf('Last words before the shutdown.')).toBe('sent');
