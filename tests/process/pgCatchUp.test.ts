@@ -146,9 +146,8 @@ describe('PostgreSQL lost across several due ticks under a running bot, then res
     for (const [k] of POLICIES.entries()) expect(await referee(channels[k]!, 'campaign', 'settings', { cadence: '* * * * *' })).toContain('cadence');
     const before = await Promise.all(ids.map(stored));
     const dues = before.map((s) => s.dueAt!);
-    // Each due at a whole minute, none more than a minute after the first.
+    // Each due at a whole minute (how far apart they fell, a slow set-up decides: each is used as read).
     for (const d of dues) expect(Date.parse(d) % MINUTE).toBe(0);
-    expect(Date.parse(dues.at(-1)!) - Date.parse(dues[0]!)).toBeLessThanOrEqual(MINUTE);
     expect(before.map((s) => s.ticks)).toEqual(ids.map(() => []));
 
     // The first due tick is in its transaction: the store is cut there.
