@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setRoles } from '../../src/app/movement/setRoles.js';
-import { consoleHarness, type Harness } from './harness.js';
+import { campaignState, consoleHarness, hexIdOf, type Harness } from './harness.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -117,5 +117,45 @@ describe('/army roles (use-case setRoles)', () => {
     expect(out?.to).toBe('ephemeral');
     expect((out?.data as { roles: { id: string; role: string }[] }).roles[0]).toEqual({ id: ids[1], role: 'assault' });
     expect(() => setRoles(h!.app, alice, { army: 'grallune', assault: 'nonesuch' })).toThrow(/has no regiment/);
+  });
+});
+
+describe('/move preview as the tick plays it (found by tests/engine/previewProperty)', () => {
+  const STARTED = [SETUP, '@referee /campaign start'].join('\n');
+  /** Clear skies all week: every weather die a 1 ("no change" on the clear column). */
+  const CLEAR_WEEK = Array.from({ length: 200 }, () => 1);
+  const pointsLeft = (x: Harness) => campaignState(x).armies['grallune']?.march.pointsLeft;
+
+  it('GIVEN a forced day march ordered in the evening THEN its first day is previewed with fresh forced points (fatigue comes the day after a forced march)', async () => {
+    h = await consoleHarness({ setup: STARTED, dice: CLEAR_WEEK });
+    await h.run('@referee /army edit army:grallune hex:1121', '!tick', '!tick');
+    const [plan] = await h.run('@alice /move army:grallune path:"1221 1222" forced:true');
+    expect(err(plan)).toBeUndefined();
+    // 12 a day, 18 forced; the preview counted the army fatigued from tomorrow (13): 7 left.
+    expect(plan?.content).toContain('- 1221 clear: 6 pts — tomorrow, morning, 12 left');
+    expect(plan?.content).toContain('- 1222 clear: 6 pts — tomorrow, afternoon, 6 left');
+    await h.run('!tick', '!tick', '!tick');
+    expect([hexIdOf(h, 'grallune'), pointsLeft(h)]).toEqual(['1221', 12]);
+    await h.run('!tick');
+    expect([hexIdOf(h, 'grallune'), pointsLeft(h)]).toEqual(['1222', 6]);
+  });
+
+  it('GIVEN an unformed army that stood a day WHEN ordered over a mountain without unformed:true THEN the preview refuses: it reforms at daybreak, as the tick plays it', async () => {
+    h = await consoleHarness({ setup: STARTED, dice: CLEAR_WEEK });
+    await h.run('@referee /army edit army:grallune hex:2705', '@alice /move army:grallune path:"2706" unformed:true');
+    // Day 1 unformed into 2706; day 2 stands; Day 2, evening.
+    await h.run('!tick', '!tick', '!tick', '!tick', '!tick', '!tick');
+    expect(campaignState(h).armies['grallune']?.formation).toBe('unformed');
+    const [refused] = await h.run('@alice /move army:grallune path:"2707 2708"');
+    expect(err(refused)).toBe('move.mountainOffRoad');
+    expect(refused?.content).toContain('reforms at daybreak after a day without movement, and on Day 3, afternoon the march is refused');
+    const [plan] = await h.run('@alice /move army:grallune path:"2707 2708" unformed:true');
+    expect(err(plan)).toBeUndefined();
+    expect(plan?.content).toContain('- 2707 hill: 9 pts — tomorrow, afternoon, 3 left');
+    await h.run('!tick', '!tick', '!tick');
+    expect(campaignState(h).armies['grallune']?.formation).toBe('formed');
+    expect(hexIdOf(h, 'grallune')).toBe('2706');
+    await h.run('!tick');
+    expect([hexIdOf(h, 'grallune'), pointsLeft(h)]).toEqual(['2707', 3]);
   });
 });

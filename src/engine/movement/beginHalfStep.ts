@@ -77,21 +77,34 @@ interface Daybreak {
  *   Recuperation; 004 Movement of War Machines
  */
 function dailyRollover(army: Army, at: Daybreak): { army: Army; facts: MovementFact[] } {
+  const stragglers = straggleOrRally(army, at.map, at.dice);
+  const books = closeDayBooks(army, stragglers.army, at.profile, at.marching);
+  const machines = machinesReady(books.army, at.day);
+  const a: Army = machines.army;
+  const today = todaysPoints(a, at.profile, false, at.weather);
+  return { army: { ...a, march: { ...a.march, pointsLeft: today, allowanceToday: today } }, facts: [...stragglers.facts, ...books.facts, ...machines.facts] };
+}
+
+/**
+ * Steps 2 and 3 of the books at daybreak, without dice (the /move preview keeps them as the tick
+ * does): `army` as the day ended, `kept` the same after its stragglers (step 1), `marching` whether
+ * a march order goes on.
+ */
+export function closeDayBooks(army: Army, kept: Army, profile: MovementProfile, marching: boolean): { army: Army; facts: MovementFact[] } {
   const m = army.march;
   const yesterday = m.recentHalves.slice(-4);
   const fullRest = !m.movedToday && !yesterday.includes('battle') && !yesterday.includes('worked') && !army.status.inBattle;
-  const stragglers = straggleOrRally(army, at.map, at.dice);
-  const logged: Army = { ...stragglers.army, march: { ...stragglers.army.march, recentDays: appendDay(m.recentDays, m.movedToday) } };
-  const rested = recoverFromFatigue(logged, recovers(logged, fullRest, at.profile));
-  const kept = (m.saveRequested && m.movedToday) || (at.profile.carryUnspent && m.shortOfPoints === true && at.marching);
-  const saved = kept && !m.saveLost ? Math.max(0, m.allowanceToday - m.spentToday) : 0;
+  const logged: Army = { ...kept, march: { ...kept.march, recentDays: appendDay(m.recentDays, m.movedToday) } };
+  const rested = recoverFromFatigue(logged, recovers(logged, fullRest, profile));
+  const keep = (m.saveRequested && m.movedToday) || (profile.carryUnspent && m.shortOfPoints === true && marching);
+  const saved = keep && !m.saveLost ? Math.max(0, m.allowanceToday - m.spentToday) : 0;
   const { shortOfPoints: _short, ...books } = rested.army.march;
   const march: MarchState = {
     ...books,
     spentToday: 0,
     spentPeriod: 0,
     savedPoints: saved,
-    restFactor: restFactorFromDay(yesterday, at.profile),
+    restFactor: restFactorFromDay(yesterday, profile),
     daysMarched: m.movedToday ? m.daysMarched + 1 : fullRest ? 0 : m.daysMarched,
     restDays: fullRest ? m.restDays + 1 : 0,
     movedToday: false,
@@ -99,10 +112,7 @@ function dailyRollover(army: Army, at: Daybreak): { army: Army; facts: MovementF
     saveRequested: false,
     saveLost: false,
   };
-  const machines = machinesReady(rested.army, at.day);
-  const a: Army = { ...machines.army, march };
-  const today = todaysPoints(a, at.profile, false, at.weather);
-  return { army: { ...a, march: { ...a.march, pointsLeft: today, allowanceToday: today } }, facts: [...stragglers.facts, ...rested.facts, ...machines.facts] };
+  return { army: { ...rested.army, march }, facts: rested.facts };
 }
 
 /** Step 4: assembling or disassembling war machines is done at daybreak of its day. @see 004 Movement of War Machines */
@@ -125,21 +135,31 @@ function straggleOrRally(army: Army, map: MapModel, dice: Dice): { army: Army; f
     const out = loseStragglers(army, dice);
     return { army: out.army, facts: out.lost > 0 ? [{ type: 'stragglersLost', audience: toArmy(army.id), data: { armyId: army.id, percent: out.percent, figures: out.lost } }] : [] };
   }
-  if (army.march.movedToday || army.march.operation || (army.formation !== 'unformed' && stragglerCount(army) === 0)) return { army, facts: [] };
+  if (!rallies(army)) return { army, facts: [] };
   const facts: MovementFact[] = [];
   const hex = map.format(army.hex);
-  let a = army;
-  if (a.formation === 'unformed') {
-    a = { ...a, formation: 'formed' };
-    facts.push({ type: 'armyReformed', audience: PUBLIC, data: { armyId: a.id, hex } });
-  }
-  a = { ...a, march: { ...a.march, rallyPoint: a.hex } };
+  if (army.formation === 'unformed') facts.push({ type: 'armyReformed', audience: PUBLIC, data: { armyId: army.id, hex } });
+  let a = reformed(army);
   if (stragglerCount(a) > 0) {
     const out = recoverStragglers(a, dice);
     a = out.army;
     facts.push({ type: 'stragglersRejoined', audience: toArmy(a.id), data: { armyId: a.id, hex, percent: out.percent, figures: out.recovered, stillOut: stragglerCount(a) } });
   }
   return { army: a, facts };
+}
+
+/** Whether the army rallies at daybreak (step 1): a day without movement, unformed or with stragglers out. */
+function rallies(army: Army): boolean {
+  return !army.march.unformedToday && !army.march.movedToday && !army.march.operation && (army.formation === 'unformed' || stragglerCount(army) > 0);
+}
+
+/**
+ * Step 1 without dice: an army that rallies at daybreak is formed again, its rally point where it
+ * stands (the stragglers who rejoin are rolled by the tick). The /move preview keeps it so.
+ */
+export function reformed(army: Army): Army {
+  if (!rallies(army)) return army;
+  return { ...army, formation: 'formed', march: { ...army.march, rallyPoint: army.hex } };
 }
 
 /** Step 2: a full day of rest (no movement, no battle, no work at a crossing) ends fatigue, when the profile's rest is caught up. */

@@ -119,7 +119,7 @@ function planMovers(state: CampaignState, map: MapModel, weather: WeatherEffects
  * first half included, is paid from the fatigued allowance, as `/army status` shows it.
  * @see 000 Overland Travel: Fatigued; docs/rulings.md Movement: Points and time (fatigue bites at once)
  */
-function moverAsPlanned(army: Army, clock: GameTime, profile: MovementProfile): Army {
+export function moverAsPlanned(army: Army, clock: GameTime, profile: MovementProfile): Army {
   if (army.status.fatigued || !fatigueOnMoving(army, clock, profile)) return army;
   return { ...army, status: { ...army.status, fatigued: true } };
 }

@@ -1,13 +1,18 @@
-import { formatGameTime, type GameTime } from '../clock/index.js';
-import type { Army } from '../forces/index.js';
+import { formatGameTime, nextHalf, type GameTime } from '../clock/index.js';
 import type { MapModel } from '../map/index.js';
 import type { MovementProfile } from '../profiles/index.js';
-import { fail, ok, type Result, BrokenData } from '../result.js';
+import { fail, ok, type Result, BrokenData, type Violation } from '../result.js';
+import { hexEquals } from '../hex/index.js';
+import type { Army, MarchState } from '../forces/index.js';
+import { closeDayBooks, reformed } from './beginHalfStep.js';
 import { HALVES_PER_DAY } from './crossing.js';
-import { dailyPoints, periodPoints, todaysPoints } from './dailyPoints.js';
-import { halfName, inFirstHalf } from './timing.js';
+import { dailyPoints } from './dailyPoints.js';
+import { type HalfPlan, planHalf } from './planHalf.js';
+import { moverAsPlanned } from './resolveHalf.js';
+import { appendHalf, fatigueOnMoving } from './restAndFatigue.js';
+import { halfName } from './timing.js';
 import type { MoveRequest, PlannedStep, WalkStep } from './types.js';
-import type { MovePeriod, WeatherEffects } from '../state/index.js';
+import type { MoveOrder, WeatherEffects } from '../state/index.js';
 
 /** Longest preview the bot computes, in days. */
 const MAX_PLAN_DAYS = 60;
@@ -20,105 +25,142 @@ export interface Scheduled {
 /** What the whole schedule is laid out from. */
 interface Layout {
   readonly map: MapModel;
-  readonly army: Army;
   readonly clock: GameTime;
-  readonly period: MovePeriod;
+  readonly req: MoveRequest;
   readonly steps: readonly WalkStep[];
+  readonly weather: WeatherEffects;
+  readonly profile: MovementProfile;
 }
 
-/** Where the schedule stands: the next step to place, the day's points, what is placed. */
-interface Cursor {
-  idx: number;
-  lastDay: number;
-  today: number;
-  spentToday: number;
+/** The march as the schedule plays it: the army's books, what is left of the order, what is placed. */
+interface March {
+  army: Army;
+  order: MoveOrder;
   readonly out: PlannedStep[];
+  lastDay: number;
+  /** The army entered a hex (or began a crossing) today. */
+  movedDay: boolean;
 }
 
 /**
- * Lays the walk out over the order's periods: today's remaining points first, then a fresh day's
- * points each following day (plus what was saved, with save:true, or carried, under a profile
- * that carries unspent points: a slow army then covers a dear hex over several days; fatigued
- * after a day of forced march); a multi-day crossing starts at the opening of a period in which
- * nothing was spent yet. The weather is assumed to hold.
+ * Lays the walk out half period by half period as the tick will play it, with the tick's own
+ * functions: each half is planned by planHalf (today's points and the period's, the first or
+ * second half, a multi-day crossing at the opening of a period with nothing spent), on the
+ * army as the tick plans it (fatigued from its first step when moving fatigues it: a forced
+ * march yesterday, too many marching days, too long without rest); the army's books are kept as
+ * the tick keeps them (points spent, forced march, the half logged, unformed) and closed at
+ * daybreak by the tick's closeDayBooks (fatigue recovered, the share of points yesterday's rest
+ * restores, points saved with save:true or carried by a profile that carries unspent points).
+ * No other army and the weather held: dice (stragglers of an unformed march, the work of a
+ * multi-day crossing) are not foreseen; a multi-day crossing is laid out as whole days.
  */
 export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, steps: readonly WalkStep[], weather: WeatherEffects, map: MapModel, profile: MovementProfile): Result<Scheduled> {
-  const layout: Layout = { map, army, clock, period: req.period, steps };
-  // A forced march fatigues the army when it moves the next day (it does not rest): every later
-  // day of a forced-march order is previewed with a fatigued army's points, as it will be played.
-  const marching = req.forced ? { ...army, status: { ...army.status, fatigued: true } } : army;
-  const fresh = dailyPoints(marching, profile, req.forced, weather, 1);
-  const c: Cursor = { idx: 0, lastDay: 0, today: todaysPoints(army, profile, req.forced, weather), spentToday: army.march.spentToday, out: [] };
-  let dayOffset = 0;
-  while (c.idx < steps.length && dayOffset < MAX_PLAN_DAYS) {
-    const day = scheduleDay(c, layout, dayOffset);
-    // As the tick carries them (beginHalfStep): only points a march left because its next hex cost
-    // more (today, perhaps under the order before this one: the army's own flag), not a day it did
-    // not march (a day order given in the evening starts tomorrow).
-    const carried = profile.carryUnspent && fresh > 0 && day.shortOfPoints;
-    if (!day.progressed && dayOffset > 0 && !carried) return tooCostly(c, layout, weather);
-    const leftover = Math.max(0, c.today - c.spentToday);
-    c.today = fresh + ((req.save && day.progressed) || carried ? leftover : 0);
-    c.spentToday = 0;
-    dayOffset += day.jump;
+  const layout: Layout = { map, clock, req, steps, weather, profile };
+  const order: MoveOrder = {
+    armyId: army.id,
+    kind: 'move',
+    period: req.period,
+    path: steps.filter((s) => s.kind === 'enter').map((s) => s.hex),
+    forced: req.forced,
+    unformed: req.unformed,
+    save: req.save,
+    ...(req.crossAtEnd ? { crossAtEnd: true } : {}),
+    crossings: steps.flatMap((s) => (s.crossing && s.crossing.halves > 0 ? [{ hex: s.hex, method: s.crossing.method }] : [])),
+    givenBy: army.commander,
+    givenAt: clock,
+  };
+  const m: March = { army, order, out: [], lastDay: 0, movedDay: false };
+  let t = clock;
+  for (let k = 0; t.day - clock.day < MAX_PLAN_DAYS; k++) {
+    if (k > 0 && t.half === 0) {
+      const ended = m.army;
+      m.army = closeDayBooks(ended, reformed(ended), profile, true).army;
+      if (stuck(m, ended, layout, t.day - 1 - clock.day)) return tooCostly(m, layout);
+      m.movedDay = false;
+    }
+    if (k > 0 && (t.half === 0 || t.half === 2)) m.army = { ...m.army, march: { ...m.army.march, spentPeriod: 0 } };
+    const r = playHalf(m, layout, t);
+    if (typeof r === 'object') return refusedAt(r, m, army, t);
+    if (r === 'done') return ok({ steps: m.out, days: m.lastDay + 1 });
+    t = typeof r === 'number' ? { day: t.day + r, half: 0 } : nextHalf(t);
   }
-  if (c.idx < steps.length) return fail('move.tooLong', `The route is longer than ${MAX_PLAN_DAYS} days: give a nearer destination.`);
-  return ok({ steps: c.out, days: c.lastDay + 1 });
+  return fail('move.tooLong', `The route is longer than ${MAX_PLAN_DAYS} days: give a nearer destination.`);
 }
 
 /**
- * One day of the schedule, period by period; a multi-day crossing jumps over its days.
- * `shortOfPoints` follows the army's flag as the tick keeps it (movementStep's applyOutcome): today
- * it starts as the army's (set by an earlier half's march, under this order or the one before),
- * later days unset (daybreak clears it); a period whose march stopped for points sets it, one that
- * finished the walk clears it, one that did not march leaves it.
+ * A whole day of the order passed without a step, nothing carried into the next, though the army
+ * had its full rested points: a fresh day does not cover the next step, the order cannot be carried out.
  */
-function scheduleDay(c: Cursor, layout: Layout, dayOffset: number): { progressed: boolean; jump: number; shortOfPoints: boolean } {
-  const periods: readonly ('day' | 'night')[] = layout.period === 'split' ? ['day', 'night'] : [layout.period];
-  let progressed = false;
-  let jump = 1;
-  let shortOfPoints = dayOffset === 0 && layout.army.march.shortOfPoints === true;
-  for (const p of periods) {
-    if (c.idx >= layout.steps.length || jump > 1) break;
-    if (dayOffset === 0 && p === 'day' && layout.clock.half >= 2) continue;
-    const r = schedulePeriod(c, layout, dayOffset, p);
-    progressed = progressed || r.progressed;
-    jump = r.jump;
-    shortOfPoints = r.shortOfPoints ?? shortOfPoints;
-  }
-  return { progressed, jump, shortOfPoints };
+function stuck(m: March, ended: Army, layout: Layout, dayOffset: number): boolean {
+  if (m.movedDay || dayOffset < 1 || m.army.march.savedPoints > 0) return false;
+  const rested: Army = { ...ended, status: { ...ended.status, fatigued: false } };
+  return ended.march.allowanceToday >= dailyPoints(rested, layout.profile, layout.req.forced, layout.weather, 1);
 }
 
-/** The steps that fit in one period of one day; `shortOfPoints` undefined: the flag is left as it was. */
-function schedulePeriod(c: Cursor, layout: Layout, dayOffset: number, p: 'day' | 'night'): { progressed: boolean; jump: number; shortOfPoints?: boolean } {
-  const { army, clock, steps, map } = layout;
-  const night = p === 'night';
-  const isCurrent = dayOffset === 0 && p === (clock.half < 2 ? 'day' : 'night');
-  const secondHalfOnly = isCurrent && (clock.half === 1 || clock.half === 3);
-  let spent = isCurrent ? army.march.spentPeriod : 0;
-  const pts = periodPoints(c.today, c.spentToday - spent, layout.period, night);
-  let progressed = false;
-  while (c.idx < steps.length) {
-    const s = stepAt(steps, c.idx);
-    const halves = s.crossing?.halves ?? 0;
-    if (halves > 0) {
-      // A multi-day crossing starts at the opening of a period with nothing spent yet.
-      if (spent > 0 || secondHalfOnly) return { progressed, jump: 1 };
-      c.out.push(row(map, s, dayOffset, halfName(night, true), c.today - c.spentToday));
-      c.idx++;
-      const jump = Math.ceil(halves / HALVES_PER_DAY);
-      c.lastDay = dayOffset + jump - 1;
-      return { progressed: true, jump };
-    }
-    if (spent + s.points > pts || c.spentToday + s.points > c.today) return { progressed, jump: 1, shortOfPoints: true };
-    spent += s.points;
-    c.spentToday += s.points;
-    c.out.push(row(map, s, dayOffset, halfName(night, !secondHalfOnly && inFirstHalf(spent, pts)), c.today - c.spentToday));
-    c.lastDay = dayOffset;
-    progressed = true;
-    c.idx++;
+/**
+ * One half period of the march, as movementStep plays it for an army alone: the entries planHalf
+ * gives, then the books (applyOutcome, keepBooks). Returns 'done' when the walk is over, the
+ * days a multi-day crossing takes when one begins, the refusal when the march becomes illegal
+ * (an unformed army reformed at daybreak on a path only an unformed march takes), else 'on'.
+ */
+function playHalf(m: March, layout: Layout, t: GameTime): 'done' | 'on' | number | Violation {
+  const { map, profile, weather } = layout;
+  const plan = planHalf(map, moverAsPlanned(m.army, t, profile), m.order, t, weather, profile);
+  const dayOffset = t.day - layout.clock.day;
+  for (const e of plan.entries) m.out.push(row(map, e.step, dayOffset, halfName(t.half >= 2, t.half % 2 === 0), e.remainingAfter));
+  if (plan.entries.length > 0) {
+    m.lastDay = dayOffset;
+    m.movedDay = true;
   }
-  return { progressed, jump: 1, shortOfPoints: false };
+  m.army = booksAfter(m.army, plan, t, layout);
+  const entered = plan.entries.filter((e) => e.step.kind === 'enter').length;
+  if (entered > 0) m.order = { ...m.order, path: m.order.path.slice(entered) };
+  if (plan.stop.kind === 'done') return 'done';
+  if (plan.stop.kind === 'illegal') return plan.stop.violation;
+  const next = plan.operation ? layout.steps.find((s) => hexEquals(s.hex, plan.operation?.hex ?? s.hex) && (s.crossing?.halves ?? 0) > 0) : undefined;
+  return next ? crossFor(m, layout, next, t) : 'on';
+}
+
+/**
+ * The army after its half as movementStep keeps it: where it stands, points spent, a forced or
+ * unformed march, short of the points for its next hex (profiles that carry unspent points), the
+ * half logged and fatigue when moving fatigues it (applyOutcome, keepBooks).
+ */
+function booksAfter(before: Army, plan: HalfPlan, t: GameTime, layout: Layout): Army {
+  const { req, profile } = layout;
+  const spent = plan.entries.reduce((n, e) => n + e.step.points, 0);
+  const moved = plan.entries.length > 0;
+  let march: MarchState = { ...before.march, allowanceToday: Math.max(plan.allowance, before.march.spentToday), ...(req.save ? { saveRequested: true } : {}) };
+  const unformed = moved && (req.unformed || before.formation === 'unformed');
+  if (moved) march = { ...march, spentToday: march.spentToday + spent, spentPeriod: march.spentPeriod + spent, ...(req.forced ? { forcedMarchDay: t.day } : {}), ...(unformed ? { unformedToday: true } : {}) };
+  if (profile.carryUnspent) {
+    const { shortOfPoints: _was, ...books } = march;
+    const stop = plan.stop.kind;
+    if (stop === 'points') march = { ...books, shortOfPoints: true };
+    else if (stop === 'done' || stop === 'illegal' || stop === 'crossingChanged') march = books;
+  }
+  const busy = moved || plan.operation !== undefined;
+  const reason = busy && !before.status.fatigued ? fatigueOnMoving(before, t, profile) : undefined;
+  march = { ...march, recentHalves: appendHalf(march.recentHalves, moved ? 'moved' : busy ? 'worked' : 'rested'), movedToday: march.movedToday || busy };
+  const last = plan.entries[plan.entries.length - 1]?.step;
+  const { bank: _bank, ...placed } = before;
+  const at: Army = last ? { ...placed, hex: last.hex, ...(last.bank ? { bank: last.bank } : {}) } : before;
+  return { ...at, formation: unformed ? 'unformed' : before.formation, status: reason ? { ...before.status, fatigued: true } : before.status, march };
+}
+
+/** A multi-day crossing begun: laid out as whole days, the army over it at the next day's opening ('done' when it ends the order). */
+function crossFor(m: March, layout: Layout, s: WalkStep, t: GameTime): number | 'done' {
+  const dayOffset = t.day - layout.clock.day;
+  const a = m.army;
+  m.out.push(row(layout.map, s, dayOffset, halfName(t.half >= 2, true), a.march.allowanceToday - a.march.spentToday));
+  const days = Math.ceil((s.crossing?.halves ?? 0) / HALVES_PER_DAY);
+  m.lastDay = dayOffset + days - 1;
+  m.movedDay = true;
+  const { bank: _bank, ...placed } = a;
+  m.army = { ...placed, hex: s.hex, ...(s.bank ? { bank: s.bank } : {}), march: { ...a.march, movedToday: true } };
+  if (s.kind === 'enter') m.order = { ...m.order, path: m.order.path.slice(1) };
+  // As progressOperation: the order is finished with the crossing when no hex is left to enter.
+  return m.order.path.length === 0 ? 'done' : days;
 }
 
 function stepAt(steps: readonly WalkStep[], i: number): WalkStep {
@@ -127,14 +169,22 @@ function stepAt(steps: readonly WalkStep[], i: number): WalkStep {
   return s;
 }
 
+/** The walk planMove checked is refused when the tick plays it: an unformed army reformed at daybreak (a day without movement). */
+function refusedAt(v: Violation, m: March, army: Army, t: GameTime): Result<never> {
+  const why = army.formation === 'unformed' && m.army.formation === 'formed' ? `${army.name} reforms at daybreak after a day without movement, and on ${formatGameTime(t)} the march is refused: ${v.message}` : `On ${formatGameTime(t)} the march is refused: ${v.message}`;
+  return { ok: false, violation: { ...v, message: why } };
+}
+
 /** A fresh day's points do not cover the next step: the order cannot be carried out. */
-function tooCostly(c: Cursor, layout: Layout, weather: WeatherEffects): Result<never> {
-  const { map, army, period, clock } = layout;
-  const s = stepAt(layout.steps, c.idx);
+function tooCostly(m: March, layout: Layout): Result<never> {
+  const { map, clock, weather, req } = layout;
+  const army = m.army;
+  const period = req.period;
+  const s = stepAt(layout.steps, m.out.length);
   const why = weather.overlandFactor === 0
     ? 'there is no overland movement in this weather'
     : `it costs ${s.points} points, more than the army has in one ${period === 'split' ? 'half move' : 'period'}${s.enter && period === 'night' && army.sight === 'light' ? ' at night (double cost)' : ''}`;
-  const at = c.out[c.out.length - 1]?.hex ?? map.format(army.hex);
+  const at = m.out[m.out.length - 1]?.hex ?? map.format(army.hex);
   return fail('move.tooCostly', `${army.name} cannot enter ${map.format(s.hex)} on this order: ${why}. The furthest it gets is ${at}.${period === 'night' ? ' Move by day instead.' : ' Follow a road where there is one.'}`, { hex: map.format(s.hex), at: formatGameTime(clock) });
 }
 

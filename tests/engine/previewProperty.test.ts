@@ -1,0 +1,131 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Army } from '../../src/engine/forces/army.js';
+import type { Hex } from '../../src/engine/hex/hex.js';
+import { hexKey } from '../../src/engine/hex/hexId.js';
+import { neighbours } from '../../src/engine/hex/neighbours.js';
+import type { MapModel } from '../../src/engine/map/mapModel.js';
+import { planMove } from '../../src/engine/movement/index.js';
+import type { MoveRequest, PlannedStep } from '../../src/engine/movement/types.js';
+import { MOVEMENT_PROFILE_IDS } from '../../src/engine/profiles/index.js';
+import type { CampaignState } from '../../src/engine/state/index.js';
+import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
+import { NO_WEATHER_EFFECTS as NONE } from '../../src/engine/weather/types.js';
+import { army, campaign, dice, mapOf, tick } from './movementFixtures.js';
+
+/**
+ * The /move preview (scheduleMove) against the tick that plays it, on the engine directly: an
+ * army alone on generated terrain (no contact), the weather held fixed (none), under each
+ * movement profile (the tactical profiles do not touch movement). A prior order is played for a
+ * few half periods first, so the new order is given at any half with the army's books as a march
+ * leaves them (marched or not today, stopped short of its next hex or not, points saved,
+ * unformed, fatigued). Not generated: rivers (the dice of a multi-day crossing are not foreseen),
+ * roads and tracks, weather, other armies. The points left are compared after the last hex of
+ * each half period (the tick reports them per half).
+ */
+const SIZE = 6;
+const LETTERS = ['c', 'c', 'c', 'f', 'h', 's', 'm'];
+const HALVES = ['morning', 'afternoon', 'evening', 'night'] as const;
+
+const arbOrder = fc.record({
+  walk: fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 8 }),
+  period: fc.constantFrom('day', 'night', 'split') as fc.Arbitrary<'day' | 'night' | 'split'>,
+  forced: fc.boolean(),
+  unformed: fc.boolean(),
+  save: fc.boolean(),
+});
+
+const arbCase = fc.record({
+  profile: fc.constantFrom(...MOVEMENT_PROFILE_IDS),
+  terrain: fc.array(fc.constantFrom(...LETTERS), { minLength: SIZE * SIZE, maxLength: SIZE * SIZE }),
+  cell: fc.integer({ min: 0, max: SIZE * SIZE - 1 }),
+  cls: fc.constantFrom('infantry', 'cavalry', 'courier') as fc.Arbitrary<'infantry' | 'cavalry' | 'courier'>,
+  figures: fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 3 }),
+  dark: fc.boolean(),
+  fatigued: fc.boolean(),
+  prior: arbOrder,
+  priorHalves: fc.integer({ min: 0, max: 11 }),
+  next: arbOrder,
+});
+
+/** A path of distinct in-bounds hexes from `from` following the directions, never back to `from`. */
+function pathFrom(map: MapModel, from: Hex, walk: readonly number[]): Hex[] {
+  const seen = new Set([hexKey(from)]);
+  const path: Hex[] = [];
+  let cur = from;
+  for (const d of walk) {
+    const n = neighbours(cur)[d] as Hex;
+    if (!map.inBounds(n) || seen.has(hexKey(n))) continue;
+    seen.add(hexKey(n));
+    path.push(n);
+    cur = n;
+  }
+  return path;
+}
+
+type OrderCase = { period: 'day' | 'night' | 'split'; forced: boolean; unformed: boolean; save: boolean };
+
+function request(o: OrderCase, dark: boolean, path: Hex[]): MoveRequest {
+  return { period: dark ? o.period : o.period === 'split' ? 'day' : o.period, forced: o.forced, unformed: o.unformed, save: o.save, crossAtEnd: false, path };
+}
+
+/** Where the preview places each entry: the hex, the day (from the order's day) and the half, and points left after it. */
+interface Placed {
+  readonly hex: string;
+  readonly day: number;
+  readonly half: number;
+  readonly pointsLeft?: number;
+}
+
+function previewed(steps: readonly PlannedStep[]): Placed[] {
+  return steps.map((s) => ({ hex: s.hex, day: s.dayOffset, half: HALVES.indexOf(s.half), pointsLeft: s.pointsLeft }));
+}
+
+function played(state: CampaignState, map: MapModel, id: string, maxHalves: number): { placed: Placed[]; left: Map<string, number> } {
+  const placed: Placed[] = [];
+  const left = new Map<string, number>();
+  const day0 = state.clock.day;
+  const d = dice([], 3);
+  let s = state;
+  for (let k = 0; k < maxHalves && s.orders[id]; k++) {
+    const { day, half } = s.clock;
+    const out = tick(s, map, d);
+    for (const e of out.events) {
+      if (e.data?.armyId !== id) continue;
+      if (e.type === 'armyMoved') for (const h of e.data.path as string[]) placed.push({ hex: h, day: day - day0, half });
+      if (e.type === 'movementOutcome') left.set(`${day - day0}/${half}`, e.data.pointsLeft as number);
+    }
+    s = out.state;
+  }
+  return { placed, left };
+}
+
+describe('property: the /move preview is what the ticks play', () => {
+  it('GIVEN an army alone, any half, any prior march, any order, each movement profile THEN every previewed step is entered where and when the preview says, with the points left it shows', () => {
+    fc.assert(
+      fc.property(arbCase, (c) => {
+        const rows = Array.from({ length: SIZE }, (_, r) => c.terrain.slice(r * SIZE, (r + 1) * SIZE).join(''));
+        const map = mapOf(rows);
+        const start = map.allHexes()[c.cell] as Hex;
+        const a: Army = army('a', map.format(start), { movementClass: c.cls, figures: c.figures, sight: c.dark ? 'dark' : 'light', fatigued: c.fatigued });
+        // The evening before day 1, so that the first daybreak keeps the army's books.
+        let s: CampaignState = tick({ ...campaign([a], { day: 0, half: 3 }), settings: { ...DEFAULT_SETTINGS, profile: c.profile } }, map, dice([], 1)).state;
+        const prior = planMove(s, map, NONE, 'a', request(c.prior, c.dark, pathFrom(map, start, c.prior.walk)));
+        if (prior.ok) s = { ...s, orders: { a: prior.value.order } };
+        const d = dice([], 2);
+        for (let k = 0; k < c.priorHalves; k++) s = tick(s, map, d).state;
+        const here = (s.armies.a as Army).hex;
+        const plan = planMove(s, map, NONE, 'a', request(c.next, c.dark, pathFrom(map, here, c.next.walk)));
+        if (!plan.ok) return;
+        const given: CampaignState = { ...s, orders: { a: plan.value.order } };
+        const want = previewed(plan.value.steps);
+        const got = played(given, map, 'a', plan.value.days * 4 + 4);
+        expect(got.placed).toEqual(want.map(({ pointsLeft: _p, ...w }) => w));
+        // The points left the preview shows after the last hex of each half are the tick's.
+        const lastOfHalf = new Map(want.map((w) => [`${w.day}/${w.half}`, w.pointsLeft]));
+        for (const [when, pts] of lastOfHalf) expect({ when, left: got.left.get(when) }).toEqual({ when, left: pts });
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
