@@ -134,6 +134,8 @@ describe('/move preview as the tick plays it (found by tests/engine/previewPrope
     // 12 a day, 18 forced; the preview counted the army fatigued from tomorrow (13): 7 left.
     expect(plan?.content).toContain('- 1221 clear: 6 pts — tomorrow, morning, 12 left');
     expect(plan?.content).toContain('- 1222 clear: 6 pts — tomorrow, afternoon, 6 left');
+    // One day of forced march: no fatigue to warn of within the order (it said 'from tomorrow').
+    expect(plan?.content).not.toContain('over several days');
     await h.run('!tick', '!tick', '!tick');
     expect([hexIdOf(h, 'grallune'), pointsLeft(h)]).toEqual(['1221', 12]);
     await h.run('!tick');

@@ -27,6 +27,11 @@ function fatigueEnds(profile: MovementProfile): string {
   return profile.rest.marchingDays.kind === 'window' ? 'the rest owed is caught up' : 'it rests a full day';
 }
 
+/** Days on which the preview has the army march (a forced march fatigues from the day after the first). */
+function marchDays(plan: MovePlan): number {
+  return new Set(plan.steps.map((s) => s.dayOffset)).size;
+}
+
 /**
  * The ephemeral preview of an accepted move order; `extra` warnings follow the rules' own. A
  * forced march over several days warns of fatigue only where the army owes rest (tireless troops
@@ -41,7 +46,7 @@ export function formatPlan(army: Army, plan: MovePlan, clock: GameTime, byRefere
     ...(plan.steps.length > 0 ? plan.steps.map(stepLine) : ['- (no steps)']),
     `Total: ${plan.totalPoints} points${plan.days > 1 ? ` over ${plan.days} days` : ''}.`,
     ...plan.warnings.map((w) => `⚠ ${w.message}`),
-    ...(o.forced && plan.days > 1 && !owesNoRest(army, profile) ? [`⚠ Forced march over several days: from tomorrow the army marches fatigued (${fatigueCost(profile)}), as the preview counts, until ${fatigueEnds(profile)}.`] : []),
+    ...(o.forced && marchDays(plan) > 1 && !owesNoRest(army, profile) ? [`⚠ Forced march over several days: from ${plan.steps[0]?.dayOffset === 0 ? 'tomorrow' : 'the day after its first day of march'} the army marches fatigued (${fatigueCost(profile)}), as the preview counts, until ${fatigueEnds(profile)}.`] : []),
     ...extra.map((w) => `⚠ ${w}`),
     'Order stored: it is carried out when the half periods are played. `/hold` cancels it.',
   ];
