@@ -242,7 +242,6 @@ export const REFUSAL_CODES = {
   'move.pathAndTo': 'Both `path:` and `to:` given.',
   'move.splitNeedsDarkSight': 'A split day-and-night march by a light-sighted force.',
   'move.tooCostly': 'A step of the route costs more than the order allows.',
-  'move.tooLong': 'A route longer than the longest plan.',
   'move.water': 'A march into sea or coastal water.',
   'move.weatherHalted': 'No overland movement in this weather.',
 

@@ -176,3 +176,25 @@ describe('findRoute: A* over the rules costs', () => {
     expect(plan.value.steps.some((s) => s.crossing?.method === 'rafts')).toBe(false);
   });
 });
+
+describe('the /move preview of a march longer than the days it lays out', () => {
+  // Hills (9 points) and a fresh infantry army (12 a day): a hex a day, fewer once fatigued by the weekly rest.
+  const hills = mapOf(['h'.repeat(99), 'h'.repeat(99)]);
+  const state = campaign([army('arn', '0101')]);
+
+  it('GIVEN a route of 98 hill hexes THEN the order is taken, the first 60 days shown, with the warning; the tick then marches past the last hex shown', () => {
+    const plan = planMove(state, hills, NO_WEATHER_EFFECTS, 'arn', { ...MOVE, to: hx('9901') });
+    expect(plan.ok).toBe(true);
+    if (!plan.ok) return;
+    expect(plan.value.days).toBe(60);
+    expect(plan.value.steps.length).toBeGreaterThan(0);
+    expect(plan.value.steps.length).toBeLessThan(98);
+    expect(plan.value.steps.every((s) => s.dayOffset < 60)).toBe(true);
+    const last = plan.value.steps.at(-1)!;
+    expect(plan.value.warnings).toContainEqual({ code: 'move.pastPreview', message: `The march takes more than the 60 days the preview lays out; it shows them (to ${last.hex}), and the order stands for the rest of the route (${98 - plan.value.steps.length} more hexes).` });
+    expect(plan.value.order.path).toHaveLength(98);
+    const after = ticks({ ...state, orders: { arn: plan.value.order } }, hills, 4 * 61).state;
+    expect(Number(at(after, hills, 'arn').slice(0, 2))).toBeGreaterThan(Number(last.hex.slice(0, 2)));
+    expect(after.orders['arn']).toBeDefined();
+  });
+});

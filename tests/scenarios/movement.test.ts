@@ -142,15 +142,18 @@ describe('/move preview as the tick plays it (found by tests/engine/previewPrope
     expect([hexIdOf(h, 'grallune'), pointsLeft(h)]).toEqual(['1222', 6]);
   });
 
-  it('GIVEN an unformed army that stood a day WHEN ordered over a mountain without unformed:true THEN the preview refuses: it reforms at daybreak, as the tick plays it', async () => {
+  it('GIVEN an unformed army that stood a day WHEN ordered over a mountain without unformed:true THEN the order is taken as the tick plays it: the preview ends where the reformed army stops, and says why and what to give instead', async () => {
     h = await consoleHarness({ setup: STARTED, dice: CLEAR_WEEK });
     await h.run('@referee /army edit army:grallune hex:2705', '@alice /move army:grallune path:"2706" unformed:true');
     // Day 1 unformed into 2706; day 2 stands; Day 2, evening.
     await h.run('!tick', '!tick', '!tick', '!tick', '!tick', '!tick');
     expect(campaignState(h).armies['grallune']?.formation).toBe('unformed');
-    const [refused] = await h.run('@alice /move army:grallune path:"2707 2708"');
-    expect(err(refused)).toBe('move.mountainOffRoad');
-    expect(refused?.content).toContain('reforms at daybreak after a day without movement, and on Day 3, afternoon the march is refused');
+    const [stops] = await h.run('@alice /move army:grallune path:"2707 2708"');
+    expect(err(stops)).toBeUndefined();
+    expect(stops?.content).toContain('- 2707 hill: 9 pts — tomorrow, afternoon, 3 left');
+    expect(stops?.content).not.toContain('- 2708');
+    expect(stops?.content).toContain('⚠ Army of Grallune reforms at daybreak after a day without movement, and on Day 3, afternoon the march stops and the order ends:');
+    expect(stops?.content).toContain('To march on unformed, give the order with unformed:true.');
     const [plan] = await h.run('@alice /move army:grallune path:"2707 2708" unformed:true');
     expect(err(plan)).toBeUndefined();
     expect(plan?.content).toContain('- 2707 hill: 9 pts — tomorrow, afternoon, 3 left');

@@ -44,7 +44,7 @@ export function formatPlan(army: Army, plan: MovePlan, clock: GameTime, byRefere
   const lines = [
     `**${armyName}**: move order for the ${o.period === 'split' ? 'day and night (split)' : o.period}${flags ? ` (${flags})` : ''}, from ${formatGameTime(clock)}${byReferee ? ' (by the referee)' : ''}:`,
     ...(plan.steps.length > 0 ? plan.steps.map(stepLine) : ['- (no steps)']),
-    `Total: ${plan.totalPoints} points${plan.days > 1 ? ` over ${plan.days} days` : ''}.`,
+    `Total: ${plan.totalPoints} points${plan.warnings.some((w) => w.code === 'move.pastPreview') ? ` over more than ${plan.days} days` : plan.days > 1 ? ` over ${plan.days} days` : ''}.`,
     ...plan.warnings.map((w) => `⚠ ${w.message}`),
     ...(o.forced && marchDays(plan) > 1 && !owesNoRest(army, profile) ? [`⚠ Forced march over several days: from ${plan.steps[0]?.dayOffset === 0 ? 'tomorrow' : 'the day after its first day of march'} the army marches fatigued (${fatigueCost(profile)}), as the preview counts, until ${fatigueEnds(profile)}.`] : []),
     ...extra.map((w) => `⚠ ${w}`),

@@ -11,7 +11,7 @@ import { type HalfPlan, planHalf } from './planHalf.js';
 import { moverAsPlanned } from './resolveHalf.js';
 import { appendHalf, fatigueOnMoving } from './restAndFatigue.js';
 import { halfName } from './timing.js';
-import type { MoveRequest, PlannedStep, WalkStep } from './types.js';
+import type { MoveRequest, MoveWarning, PlannedStep, WalkStep } from './types.js';
 import type { MoveOrder, WeatherEffects } from '../state/index.js';
 
 /** Longest preview the bot computes, in days. */
@@ -20,6 +20,11 @@ const MAX_PLAN_DAYS = 60;
 export interface Scheduled {
   readonly steps: PlannedStep[];
   readonly days: number;
+  /**
+   * Why the steps end before the route does: where the tick will stop the march, or the preview's
+   * last day (the order stands for the whole route).
+   */
+  readonly cut?: MoveWarning;
 }
 
 /** What the whole schedule is laid out from. */
@@ -80,11 +85,16 @@ export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, step
     }
     if (k > 0 && (t.half === 0 || t.half === 2)) m.army = { ...m.army, march: { ...m.army.march, spentPeriod: 0 } };
     const r = playHalf(m, layout, t);
-    if (typeof r === 'object') return refusedAt(r, m, army, t);
+    if (typeof r === 'object') return ok({ steps: m.out, days: m.lastDay + 1, cut: stopsAt(r, m, army, t) });
     if (r === 'done') return ok({ steps: m.out, days: m.lastDay + 1 });
     t = typeof r === 'number' ? { day: t.day + r, half: 0 } : nextHalf(t);
   }
-  return fail('move.tooLong', `The route is longer than ${MAX_PLAN_DAYS} days: give a nearer destination.`);
+  // Taken as the tick takes it (it marches until the route is done), the first days shown: an
+  // order the preview once laid out in fewer days (before it counted the fatigue of marching day
+  // after day) is never refused now, and a journal that recorded one replays the same.
+  const at = m.out[m.out.length - 1]?.hex ?? layout.map.format(army.hex);
+  const left = m.order.path.length;
+  return ok({ steps: m.out, days: MAX_PLAN_DAYS, cut: { code: 'move.pastPreview', message: `The march takes more than the ${MAX_PLAN_DAYS} days the preview lays out; it shows them (to ${at}), and the order stands for the rest of the route (${left} more hex${left === 1 ? '' : 'es'}).` } });
 }
 
 /**
@@ -169,10 +179,15 @@ function stepAt(steps: readonly WalkStep[], i: number): WalkStep {
   return s;
 }
 
-/** The walk planMove checked is refused when the tick plays it: an unformed army reformed at daybreak (a day without movement). */
-function refusedAt(v: Violation, m: March, army: Army, t: GameTime): Result<never> {
-  const why = army.formation === 'unformed' && m.army.formation === 'formed' ? `${army.name} reforms at daybreak after a day without movement, and on ${formatGameTime(t)} the march is refused: ${v.message}` : `On ${formatGameTime(t)} the march is refused: ${v.message}`;
-  return { ok: false, violation: { ...v, message: why } };
+/**
+ * The walk planMove checked is refused on the way when the tick plays it: an unformed army reformed
+ * at daybreak (a day without movement) meets a hex only an unformed march enters. The order is
+ * taken, as the tick takes it (it marches as far as it may, then the order ends), with the warning.
+ */
+function stopsAt(v: Violation, m: March, army: Army, t: GameTime): MoveWarning {
+  const reformed = army.formation === 'unformed' && m.army.formation === 'formed';
+  const why = reformed ? `${army.name} reforms at daybreak after a day without movement, and on ${formatGameTime(t)} the march stops and the order ends: ${v.message}` : `On ${formatGameTime(t)} the march stops and the order ends: ${v.message}`;
+  return { code: 'move.stopsOnTheWay', message: reformed ? `${why} To march on unformed, give the order with unformed:true.` : why };
 }
 
 /** A fresh day's points do not cover the next step: the order cannot be carried out. */

@@ -93,7 +93,9 @@ export type MoveWarningCode =
   | 'move.saveWithoutLeftover'
   | 'move.passageOfLines'
   | 'move.occupied'
-  | 'move.machinesWork';
+  | 'move.machinesWork'
+  | 'move.stopsOnTheWay'
+  | 'move.pastPreview';
 
 export interface MoveWarning {
   readonly code: MoveWarningCode;
