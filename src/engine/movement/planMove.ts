@@ -90,7 +90,8 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
   const walk = walkPath({ map, army, from: army.hex, fromBank: army.bank, path, crossAtEnd: request.crossAtEnd, opts, weather, profile: ground.profile });
   if (walk.stop) return { ok: false, violation: withAlternative(walk.stop.violation, ground, army, walk.steps, path, opts) };
   const planWeather = weather.overlandFactor === 0 ? { ...weather, overlandFactor: 1 } : weather;
-  const sched = scheduleMove(state.clock, army, request, walk.steps, planWeather, map, profile);
+  const order = moveOrder(state, army, request, path, walk.steps);
+  const sched = scheduleMove(state.clock, army, request, order, walk.steps, planWeather, map, profile);
   if (!sched.ok) return sched;
   return ok({
     armyId: army.id,
@@ -98,7 +99,7 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
     warnings: [...occupiedWarnings(state, ground, army, path), ...moveWarnings({ map, army, clock: state.clock, weather, profile, request, opts, path, steps: walk.steps }), ...passageWarnings(ground, path), ...(sched.value.cut ? [sched.value.cut] : [])],
     totalPoints: walk.steps.reduce((n, s) => n + s.points, 0),
     days: sched.value.days,
-    order: moveOrder(state, army, request, path, walk.steps),
+    order,
   });
 }
 

@@ -48,9 +48,10 @@ interface March {
 }
 
 /**
- * Lays the walk out half period by half period as the tick will play it, with the tick's own
- * functions: each half is planned by planHalf (today's points and the period's, the first or
- * second half, a multi-day crossing at the opening of a period with nothing spent), on the
+ * Lays the walk out half period by half period as the tick will play `order` (the order to be
+ * stored), with the tick's own functions: each half is planned by planHalf (today's points and
+ * the period's, the first or second half, a multi-day crossing at the opening of a period with
+ * nothing spent), on the
  * army as the tick plans it (fatigued from its first step when moving fatigues it: a forced
  * march yesterday, too many marching days, too long without rest); the army's books are kept as
  * the tick keeps them (points spent, forced march, the half logged, unformed) and closed at
@@ -59,21 +60,8 @@ interface March {
  * No other army and the weather held: dice (stragglers of an unformed march, the work of a
  * multi-day crossing) are not foreseen; a multi-day crossing is laid out as whole days.
  */
-export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, steps: readonly WalkStep[], weather: WeatherEffects, map: MapModel, profile: MovementProfile): Result<Scheduled> {
+export function scheduleMove(clock: GameTime, army: Army, req: MoveRequest, order: MoveOrder, steps: readonly WalkStep[], weather: WeatherEffects, map: MapModel, profile: MovementProfile): Result<Scheduled> {
   const layout: Layout = { map, clock, req, steps, weather, profile };
-  const order: MoveOrder = {
-    armyId: army.id,
-    kind: 'move',
-    period: req.period,
-    path: steps.filter((s) => s.kind === 'enter').map((s) => s.hex),
-    forced: req.forced,
-    unformed: req.unformed,
-    save: req.save,
-    ...(req.crossAtEnd ? { crossAtEnd: true } : {}),
-    crossings: steps.flatMap((s) => (s.crossing && s.crossing.halves > 0 ? [{ hex: s.hex, method: s.crossing.method }] : [])),
-    givenBy: army.commander,
-    givenAt: clock,
-  };
   const m: March = { army, order, out: [], lastDay: 0, movedDay: false };
   let t = clock;
   for (let k = 0; t.day - clock.day < MAX_PLAN_DAYS; k++) {
