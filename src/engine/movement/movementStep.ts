@@ -9,6 +9,7 @@ import { type CampaignState, getArmy, type MoveOrder, type Order, type TickStep 
 import { detectContacts, halvesTaken, openContacts } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { describeMovement } from './describeMovement.js';
+import { withShortOfPoints } from './planHalf.js';
 import { resolveHalf, type MoverOutcome } from './resolveHalf.js';
 import { appendHalf, fatigueOnMoving, fatigueRecovery } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
@@ -125,12 +126,7 @@ function applyOutcome(a: Army, o: MoverOutcome, at: Applied): { army: Army; orde
   };
   if (o.made.length > 0) spendMarch(ap, a, o, clock, map);
   // Short of the points for its next hex; a later half that ends the march (done, refused, halted) clears it.
-  if (at.profile.carryUnspent) {
-    const { shortOfPoints: _was, ...books } = ap.march;
-    const stop = o.plan.stop.kind;
-    if (stop === 'points' && !o.halt) ap.march = { ...books, shortOfPoints: true };
-    else if (o.halt || stop === 'done' || stop === 'illegal' || stop === 'crossingChanged') ap.march = books;
-  }
+  if (at.profile.carryUnspent) ap.march = withShortOfPoints(ap.march, o.plan.stop, o.halt !== undefined);
   if (o.passageContact) disorderedInPassage(ap, a, o, map);
   if (o.plan.operation) beginOperation(ap, a, o.plan.operation, map);
   const entered = o.made.filter((e) => e.step.kind === 'enter').length;

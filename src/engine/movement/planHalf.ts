@@ -1,5 +1,5 @@
 import { type GameTime, timeIndex } from '../clock/index.js';
-import type { Army, Operation } from '../forces/index.js';
+import type { Army, MarchState, Operation } from '../forces/index.js';
 import { hexEquals } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import type { MovementProfile } from '../profiles/index.js';
@@ -102,4 +102,16 @@ function startMultiDay(order: MoveOrder, step: WalkStep, clock: GameTime, now: {
     phase: c.method === 'ferry' ? 'cross' : 'timber',
   };
   return { stop: { kind: 'waitPeriod' }, operation };
+}
+
+/**
+ * The march's books after a half under a profile that carries unspent points (004): short of the
+ * points for its next hex when the march stopped for points and was not halted; cleared by a half
+ * that ends the march (done, refused, its crossing changed, halted); else as they were.
+ */
+export function withShortOfPoints(march: MarchState, stop: PlanStop, halted: boolean): MarchState {
+  const { shortOfPoints: _was, ...books } = march;
+  if (stop.kind === 'points' && !halted) return { ...books, shortOfPoints: true };
+  if (halted || stop.kind === 'done' || stop.kind === 'illegal' || stop.kind === 'crossingChanged') return books;
+  return march;
 }

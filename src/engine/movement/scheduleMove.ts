@@ -7,7 +7,7 @@ import type { Army, MarchState } from '../forces/index.js';
 import { closeDayBooks, reformed } from './beginHalfStep.js';
 import { HALVES_PER_DAY } from './crossing.js';
 import { dailyPoints } from './dailyPoints.js';
-import { type HalfPlan, planHalf } from './planHalf.js';
+import { type HalfPlan, planHalf, withShortOfPoints } from './planHalf.js';
 import { moverAsPlanned } from './resolveHalf.js';
 import { appendHalf, fatigueOnMoving } from './restAndFatigue.js';
 import { halfName } from './timing.js';
@@ -131,12 +131,7 @@ function booksAfter(before: Army, plan: HalfPlan, t: GameTime, layout: Layout): 
   let march: MarchState = { ...before.march, allowanceToday: Math.max(plan.allowance, before.march.spentToday), ...(req.save ? { saveRequested: true } : {}) };
   const unformed = moved && (req.unformed || before.formation === 'unformed');
   if (moved) march = { ...march, spentToday: march.spentToday + spent, spentPeriod: march.spentPeriod + spent, ...(req.forced ? { forcedMarchDay: t.day } : {}), ...(unformed ? { unformedToday: true } : {}) };
-  if (profile.carryUnspent) {
-    const { shortOfPoints: _was, ...books } = march;
-    const stop = plan.stop.kind;
-    if (stop === 'points') march = { ...books, shortOfPoints: true };
-    else if (stop === 'done' || stop === 'illegal' || stop === 'crossingChanged') march = books;
-  }
+  if (profile.carryUnspent) march = withShortOfPoints(march, plan.stop, false);
   const busy = moved || plan.operation !== undefined;
   const reason = busy && !before.status.fatigued ? fatigueOnMoving(before, t, profile) : undefined;
   march = { ...march, recentHalves: appendHalf(march.recentHalves, moved ? 'moved' : busy ? 'worked' : 'rested'), movedToday: march.movedToday || busy };
