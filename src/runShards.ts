@@ -35,7 +35,8 @@ export async function runShards(config: Config, requested: 'auto' | number, entr
   const gateway = await gatewayBot(token, config.DISCORD_API_BASE);
   const totalShards = requested === 'auto' ? gateway.shards : requested;
   const mine = list ?? Array.from({ length: totalShards }, (_, i) => i);
-  // Every shard process asks this gate before it identifies: max_concurrency at once, 5 s apart.
+  // Every shard process asks this gate before it identifies: max_concurrency at once, each
+  // bucket's next 5 s after the previous IDENTIFY was answered.
   const gate = new IdentifyGate(gateway.maxConcurrency);
   const manager = new ShardingManager(entry.file, { token, totalShards, ...(list ? { shardList: list } : {}), mode: 'process', respawn: false, execArgv: [...entry.execArgv], shardArgs: [] });
   const say = (line: string): void => void process.stderr.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, manager: true, msg: line })}\n`);
@@ -61,7 +62,7 @@ export async function runShards(config: Config, requested: 'auto' | number, entr
     shard.on('message', (message: unknown) => gate.answer(message, (go) => {
       say(`shard ${shard.id} may identify`);
       shard.send(go).catch(() => undefined);
-    }));
+    }, () => say(`shard ${shard.id} did not say its IDENTIFY was answered within a minute: the next shard of its bucket goes`)));
     shard.on('death', (child) => {
       if (stopping) return;
       const code = 'exitCode' in child && typeof child.exitCode === 'number' ? child.exitCode : 1;

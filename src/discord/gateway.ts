@@ -2,6 +2,7 @@ import {
   Client,
   Events,
   GatewayCloseCodes,
+  GatewayDispatchEvents,
   GatewayIntentBits,
   Options,
   RESTEvents,
@@ -46,13 +47,14 @@ export interface ClientOptions {
 
 /** A client with the Guilds intent only (DMs are sent, never received) and a small message cache. */
 export function discordClient(opts: ClientOptions): Client {
-  return new Client({
+  // Under the ShardingManager the manager spaces every shard process's IDENTIFY (identifyGate.ts).
+  const throttler = process.env.SHARDING_MANAGER && process.send ? managerIdentifyThrottler() : undefined;
+  const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     // Nothing pings unless a message names its users (see payloads.ts).
     allowedMentions: { parse: [] },
     makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 25 }),
-    // Under the ShardingManager the manager spaces every shard process's IDENTIFY (identifyGate.ts).
-    ...(process.env.SHARDING_MANAGER && process.send ? { ws: { buildIdentifyThrottler: () => managerIdentifyThrottler() } } : {}),
+    ...(throttler ? { ws: { buildIdentifyThrottler: () => throttler } } : {}),
     rest: {
       ...(opts.restApi ? { api: opts.restApi } : {}),
       ...(opts.restTimeoutMs ? { timeout: opts.restTimeoutMs } : {}),
@@ -60,6 +62,14 @@ export function discordClient(opts: ClientOptions): Client {
       rejectOnRateLimit: (data) => isOutboxRoute(data.route, data.method),
     },
   });
+  if (throttler) {
+    // The manager spaces the bucket's next IDENTIFY from this one's answer (READY comes after
+    // Discord received it) or from the connection's end, whichever comes first.
+    client.ws.on(GatewayDispatchEvents.Ready, (_data, shardId) => throttler.settled(shardId));
+    client.on(Events.ShardReconnecting, (shardId) => throttler.settled(shardId));
+    client.on(Events.ShardDisconnect, (_event, shardId) => throttler.settled(shardId));
+  }
+  return client;
 }
 
 /**

@@ -6,55 +6,128 @@
  * manager only spaces the process starts (`delay` from one spawn to the next), not the IDENTIFYs:
  * a shard that starts slowly identifies later, closer to the next one. So the manager holds the
  * one gate: each shard process asks it over IPC before identifying, and the gate lets one shard
- * of a bucket through at a time, at least IDENTIFY_SPACING_MS after the previous one.
+ * of a bucket through at a time.
+ *
+ * The spacing is counted from Discord's answer, not from the gate opening: the shard that was let
+ * through tells the gate once its IDENTIFY is answered (READY, which Discord sends after it has
+ * received the IDENTIFY) or its connection is gone, and only then does the bucket's next shard
+ * wait IDENTIFY_SPACING_MS. However long a loaded machine takes between the go and the IDENTIFY
+ * leaving, two IDENTIFYs of a bucket reach Discord at least 5 s apart.
  */
 
-/** Discord's window (5 s) and a margin for the time between the gate opening and the IDENTIFY going out. */
-const IDENTIFY_SPACING_MS = 5_500;
+/** Discord's window (5 s), counted from the previous IDENTIFY's answer, and 100 ms for timer and clock granularity. */
+const IDENTIFY_SPACING_MS = 5_100;
+/**
+ * How long the gate waits for a shard let through to say its IDENTIFY was answered before the
+ * bucket's next shard goes anyway (a shard that hangs must not keep the others off Discord).
+ * discord.js gives up waiting for READY after 15 s and reconnects, which tells the gate.
+ */
+const IDENTIFY_HOLD_LIMIT_MS = 60_000;
 
 interface Ask { readonly valormrIdentify: string; readonly shardId: number }
 interface Go { readonly valormrIdentifyGo: string }
+/** The shard is done with the ask `valormrIdentified`: its IDENTIFY was answered, its connection is gone, or it no longer waits. */
+interface Settled { readonly valormrIdentified: string }
 
 function isAsk(m: unknown): m is Ask {
   return typeof m === 'object' && m !== null && typeof (m as Ask).valormrIdentify === 'string' && Number.isInteger((m as Ask).shardId);
 }
 
-/** The manager's side: one queue per bucket; `open(shardId)` resolves when that shard may identify. */
+function isSettled(m: unknown): m is Settled {
+  return typeof m === 'object' && m !== null && typeof (m as Settled).valormrIdentified === 'string';
+}
+
+/** The manager's side: one queue per bucket. */
 export class IdentifyGate {
   private readonly buckets = new Map<number, Promise<void>>();
+  /** Asks let through whose shard has not yet said it is done, by ask id: what lets the bucket's next one wait its spacing. */
+  private readonly holding = new Map<string, () => void>();
+  /** Asks the shard gave up (settled) before their turn came. */
+  private readonly withdrawn = new Set<string>();
 
   constructor(
     private readonly maxConcurrency: number,
     private readonly spacingMs = IDENTIFY_SPACING_MS,
     private readonly wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly holdLimitMs = IDENTIFY_HOLD_LIMIT_MS,
   ) {}
 
-  /** Resolves when `shardId` may identify: its bucket's previous IDENTIFY is `spacingMs` behind. */
-  open(shardId: number): Promise<void> {
+  /**
+   * Resolves when `shardId` may identify, with the function to call once its IDENTIFY is answered
+   * (or its attempt is over): the bucket's next shard goes `spacingMs` after that call, or after
+   * `holdLimitMs` without it (then `late` is called).
+   */
+  open(shardId: number, late?: () => void): Promise<() => void> {
     const key = shardId % Math.max(1, this.maxConcurrency);
-    const previous = this.buckets.get(key);
-    const turn = previous ? previous.then(() => this.wait(this.spacingMs)) : Promise.resolve();
-    // The next shard of the bucket waits for this one's turn, then the spacing.
-    this.buckets.set(key, turn);
-    return turn;
+    const turn = this.buckets.get(key) ?? Promise.resolve();
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const answeredOrLate = Promise.race([settled.then(() => true), turn.then(() => this.wait(this.holdLimitMs)).then(() => false)]);
+    // The bucket's next shard waits for this one's turn, its answer, then the spacing.
+    this.buckets.set(key, turn.then(() => answeredOrLate).then((answered) => {
+      if (!answered) late?.();
+      return this.wait(this.spacingMs);
+    }));
+    return turn.then(() => settle);
   }
 
-  /** Answers a shard process's request (a message from `Shard#message`); false when it is not one. */
-  answer(message: unknown, send: (reply: Go) => unknown): boolean {
+  /**
+   * Answers a shard process's message (from `Shard#message`): an ask is answered with a go on its
+   * turn; a settled ask lets the bucket's next shard wait its spacing. False when it is neither.
+   */
+  answer(message: unknown, send: (reply: Go) => unknown, late?: () => void): boolean {
+    if (isSettled(message)) {
+      const settle = this.holding.get(message.valormrIdentified);
+      this.holding.delete(message.valormrIdentified);
+      if (settle) settle();
+      else this.withdrawn.add(message.valormrIdentified);
+      return true;
+    }
     if (!isAsk(message)) return false;
-    void this.open(message.shardId).then(() => send({ valormrIdentifyGo: message.valormrIdentify }));
+    const id = message.valormrIdentify;
+    void this.open(message.shardId, late).then((settle) => {
+      // Given up before its turn (the shard's connection closed while it waited): nothing to send.
+      if (this.withdrawn.delete(id)) return settle();
+      this.holding.set(id, settle);
+      send({ valormrIdentifyGo: id });
+    });
     return true;
   }
 }
 
+/** The shard process's throttler: discord.js asks `waitForIdentify`; the client's events call `settled`. */
+export interface ManagerIdentifyThrottler {
+  waitForIdentify(shardId: number, signal: AbortSignal): Promise<void>;
+  /** The shard's IDENTIFY was answered (READY) or its connection is gone: the manager may space the next one from now. */
+  settled(shardId: number): void;
+}
+
 /**
  * The shard process's side: a discord.js identify throttler (`ws.buildIdentifyThrottler`) that asks
- * the manager's gate over IPC and identifies when it answers.
+ * the manager's gate over IPC and identifies when it answers, then tells the gate when that
+ * IDENTIFY is answered or its connection is gone (`settled`, from the client's events:
+ * src/discord/gateway.ts). An attempt that ends any other way is settled when the shard asks again
+ * or gives up waiting.
  */
-export function managerIdentifyThrottler(proc: Pick<NodeJS.Process, 'send' | 'on' | 'off' | 'connected'> = process): { waitForIdentify(shardId: number, signal: AbortSignal): Promise<void> } {
+export function managerIdentifyThrottler(proc: Pick<NodeJS.Process, 'send' | 'on' | 'off' | 'connected'> = process): ManagerIdentifyThrottler {
   let asked = 0;
+  /** The ask whose go each shard used, until it is settled. */
+  const unsettled = new Map<number, string>();
+  const tell = (id: string): void => {
+    // The manager gone (it is stopping): nobody to tell.
+    if (proc.connected !== false) proc.send!({ valormrIdentified: id } satisfies Settled, undefined, undefined, () => undefined);
+  };
+  const settled = (shardId: number): void => {
+    const id = unsettled.get(shardId);
+    if (id === undefined) return;
+    unsettled.delete(shardId);
+    tell(id);
+  };
   return {
+    settled,
     waitForIdentify(shardId, signal) {
+      // Asking again: the shard's previous IDENTIFY is over (its connection is gone).
+      settled(shardId);
       const id = `${process.pid}.${++asked}`;
       return new Promise<void>((resolve, reject) => {
         const done = (): void => {
@@ -64,14 +137,17 @@ export function managerIdentifyThrottler(proc: Pick<NodeJS.Process, 'send' | 'on
         const onMessage = (m: unknown): void => {
           if (typeof m === 'object' && m !== null && (m as Go).valormrIdentifyGo === id) {
             done();
+            unsettled.set(shardId, id);
             resolve();
           }
         };
         const onAbort = (): void => {
           done();
+          // No IDENTIFY will follow this ask: its turn, if it comes, is not held.
+          tell(id);
           reject(signal.reason instanceof Error ? signal.reason : new Error('identify aborted'));
         };
-        if (signal.aborted) return onAbort();
+        if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('identify aborted'));
         if (proc.connected === false) return reject(new Error('the shard manager is gone: no IDENTIFY without its turn'));
         proc.on('message', onMessage);
         signal.addEventListener('abort', onAbort, { once: true });
