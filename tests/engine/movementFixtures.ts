@@ -1,5 +1,5 @@
 import type { GameTime } from '../../src/engine/clock/gameTime.js';
-import { createRngState, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dice/index.js';
+import { createRngState, type Dice, NO_MANUAL_DICE, SeededDice } from '../../src/engine/dice/index.js';
 import { NO_KNOWLEDGE } from '../../src/engine/knowledge/index.js';
 import type { EngineEvent } from '../../src/engine/events/events.js';
 import { FRESH_MARCH, FRESH_STATUS, type Army, type HalfActivity, type MovementClass, type Regiment } from '../../src/engine/forces/army.js';
@@ -145,7 +145,7 @@ export function rawOrder(armyId: string, path: readonly Hex[], o: Partial<Omit<M
 export const dice = (script: number[] = [], seed = 7) => new SeededDice(createRngState(seed), script);
 
 /** One tick as the scheduler plays it: movement, clock, daily books and contacts. */
-export function tick(state: CampaignState, map: MapModel, d = dice(), weather: WeatherEffects = NO_WEATHER_EFFECTS): { state: CampaignState; events: readonly EngineEvent[] } {
+export function tick(state: CampaignState, map: MapModel, d: Dice = dice(), weather: WeatherEffects = NO_WEATHER_EFFECTS): { state: CampaignState; events: readonly EngineEvent[] } {
   return resolveTick(state, map, d, { closeHalf: [movementStep], openHalf: [beginHalfStep], effects: () => weather });
 }
 

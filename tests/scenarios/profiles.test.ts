@@ -66,7 +66,7 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     h = await consoleHarness({ setup: ACKS });
     const [plan] = await h.run('@alice /move army:grallune to:1813 forced:true');
     expect(err(plan)).toBeUndefined();
-    expect(plan?.content).toContain('from tomorrow the army marches fatigued (no slower on the march under this profile, but it fights fatigued)');
+    expect(plan?.content).toContain('from tomorrow the army marches fatigued (a forced march the day before; no slower on the march under this profile, but it fights fatigued)');
     expect(plan?.content).not.toContain('a quarter fewer points');
     // 18 points a day, 6 carried from the day before: a forest hex (9) with 15 left.
     expect(plan?.content).toMatch(/forest: 9 pts — day \+\d, morning, 15 left/);

@@ -1,7 +1,7 @@
 import { formatGameTime, type GameTime } from '../../engine/clock/index.js';
-import type { MovePlan, PlannedStep } from '../../engine/movement/index.js';
+import type { MovePlan, PlannedFatigue, PlannedStep } from '../../engine/movement/index.js';
 import type { Army } from '../../engine/forces/index.js';
-import { owesNoRest, type MovementProfile } from '../../engine/profiles/index.js';
+import type { MovementProfile } from '../../engine/profiles/index.js';
 
 function stepLine(s: PlannedStep): string {
   const day = s.dayOffset === 0 ? 'today' : s.dayOffset === 1 ? 'tomorrow' : `day +${s.dayOffset}`;
@@ -27,15 +27,45 @@ function fatigueEnds(profile: MovementProfile): string {
   return profile.rest.marchingDays.kind === 'window' ? 'the rest owed is caught up' : 'it rests a full day';
 }
 
-/** Days on which the preview has the army march (a forced march fatigues from the day after the first). */
-function marchDays(plan: MovePlan): number {
-  return new Set(plan.steps.map((s) => s.dayOffset)).size;
+/** Why moving fatigues the army, in the words of the commander's preview. */
+function fatigueWhy(f: PlannedFatigue, profile: MovementProfile): string {
+  const rule = profile.rest.marchingDays;
+  switch (f.reason) {
+    case 'forcedMarch':
+      return 'a forced march the day before';
+    case 'seventhDay':
+      return `its ${ordinal(rule.kind === 'consecutive' ? rule.most + 1 : 7)} day of marching in a row`;
+    case 'marchWindow':
+      return rule.kind === 'window' ? `more than ${rule.most} marching days in ${rule.days}` : 'too many marching days';
+    case 'noLongRest':
+      return 'more than two periods of movement without two half periods of rest in a row';
+    default:
+      return 'the march';
+  }
+}
+
+function ordinal(n: number): string {
+  return n === 7 ? 'seventh' : `${n}th`;
 }
 
 /**
- * The ephemeral preview of an accepted move order; `extra` warnings follow the rules' own. A
- * forced march over several days warns of fatigue only where the army owes rest (tireless troops
- * under ACKS force-march without penalty).
+ * The half from which the preview has the army march fatigued, and why (the schedule plays the
+ * tick's own fatigue: a forced march the day before, the seventh day of marching, the ACKS
+ * window, the half-period rest). A forced march keeps its old wording.
+ */
+function fatigueLine(plan: MovePlan, profile: MovementProfile): string[] {
+  const f = plan.fatigue;
+  if (!f) return [];
+  const day = f.dayOffset === 0 ? 'today' : f.dayOffset === 1 ? 'tomorrow' : `day +${f.dayOffset}`;
+  const when = f.reason === 'noLongRest' ? `${day}, ${f.half}` : day;
+  const lead = f.reason === 'forcedMarch' ? 'Forced march over several days: from' : 'From';
+  return [`⚠ ${lead} ${when} the army marches fatigued (${fatigueWhy(f, profile)}; ${fatigueCost(profile)}), as the preview counts, until ${fatigueEnds(profile)}.`];
+}
+
+/**
+ * The ephemeral preview of an accepted move order; `extra` warnings follow the rules' own. The
+ * half from which the army marches fatigued, and why, when the march itself fatigues it within
+ * the days shown (never for troops that owe no rest: the tick does not fatigue them).
  */
 export function formatPlan(army: Army, plan: MovePlan, clock: GameTime, byReferee: boolean, profile: MovementProfile, extra: readonly string[] = []): string {
   const armyName = army.name;
@@ -46,7 +76,7 @@ export function formatPlan(army: Army, plan: MovePlan, clock: GameTime, byRefere
     ...(plan.steps.length > 0 ? plan.steps.map(stepLine) : ['- (no steps)']),
     `Total: ${plan.totalPoints} points${plan.warnings.some((w) => w.code === 'move.pastPreview') ? ` over more than ${plan.days} days` : plan.days > 1 ? ` over ${plan.days} days` : ''}.`,
     ...plan.warnings.map((w) => `⚠ ${w.message}`),
-    ...(o.forced && marchDays(plan) > 1 && !owesNoRest(army, profile) ? [`⚠ Forced march over several days: from ${plan.steps[0]?.dayOffset === 0 ? 'tomorrow' : 'the day after its first day of march'} the army marches fatigued (${fatigueCost(profile)}), as the preview counts, until ${fatigueEnds(profile)}.`] : []),
+    ...fatigueLine(plan, profile),
     ...extra.map((w) => `⚠ ${w}`),
     'Order stored: it is carried out when the half periods are played. `/hold` cancels it.',
   ];

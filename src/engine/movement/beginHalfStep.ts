@@ -78,11 +78,20 @@ interface Daybreak {
  */
 function dailyRollover(army: Army, at: Daybreak): { army: Army; facts: MovementFact[] } {
   const stragglers = straggleOrRally(army, at.map, at.dice);
-  const books = closeDayBooks(army, stragglers.army, at.profile, at.marching);
+  const books = daybreakBooks(army, stragglers.army, at);
+  return { army: books.army, facts: [...stragglers.facts, ...books.facts] };
+}
+
+/**
+ * Steps 2 to 4 of the books at daybreak, without dice (the /move preview keeps them as the tick
+ * does): `army` as the day ended, `kept` the same after its stragglers (step 1); the day's points.
+ */
+export function daybreakBooks(army: Army, kept: Army, at: Omit<Daybreak, 'map' | 'dice'>): { army: Army; facts: MovementFact[] } {
+  const books = closeDayBooks(army, kept, at.profile, at.marching);
   const machines = machinesReady(books.army, at.day);
   const a: Army = machines.army;
   const today = todaysPoints(a, at.profile, false, at.weather);
-  return { army: { ...a, march: { ...a.march, pointsLeft: today, allowanceToday: today } }, facts: [...stragglers.facts, ...books.facts, ...machines.facts] };
+  return { army: { ...a, march: { ...a.march, pointsLeft: today, allowanceToday: today } }, facts: [...books.facts, ...machines.facts] };
 }
 
 /**

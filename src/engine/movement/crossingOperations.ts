@@ -1,12 +1,21 @@
 import type { Dice } from '../dice/index.js';
 import { PUBLIC, toArmy } from '../events/index.js';
-import type { Army, Operation } from '../forces/index.js';
+import type { GameTime } from '../clock/index.js';
+import type { Army, HalfActivity, Operation } from '../forces/index.js';
+import type { Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import type { Order } from '../state/index.js';
 import type { MovementFact } from './movementEvents.js';
+import { periodActive } from './timing.js';
 
 /** Timber is always found in forest and swamp; elsewhere a die decides. @see 000 Terrain Effects: Major Rivers */
 export const TIMBER_SHORT_MAX = 4;
+
+/** Whether rafts built in the hex need no timber die (forest and swamp). @see 000 Terrain Effects: Major Rivers */
+export function timberAlwaysFound(map: MapModel, hex: Hex): boolean {
+  const terrain = map.terrainAt(hex);
+  return terrain === 'forest' || terrain === 'swamp';
+}
 
 /** The phase of a raft crossing after `elapsed` of `total` half periods: a third each. */
 function raftPhase(elapsed: number, total: number): Operation['phase'] {
@@ -24,6 +33,16 @@ function raftPhase(elapsed: number, total: number): Operation['phase'] {
 export function defenceShare(army: Army): number {
   const op = army.march.operation;
   return op?.kind === 'rafts' && op.phase !== 'cross' ? 1 / 3 : 1;
+}
+
+/** An army committed to a multi-day crossing begun: the operation on its books; a ferry leaves it unformed. */
+export function beginCrossing(army: Army, op: Operation): Army {
+  return { ...army, formation: op.kind === 'ferry' ? 'unformed' : army.formation, march: { ...army.march, operation: op } };
+}
+
+/** A half period of a multi-day crossing: worked in the periods the order marches in, rested in the others. */
+export function operationActivity(order: Order | undefined, clock: GameTime): HalfActivity {
+  return periodActive(order?.kind === 'move' ? order.period : 'day', clock) ? 'worked' : 'rested';
 }
 
 export interface OperationProgress {
@@ -71,8 +90,7 @@ export function progressOperation(army: Army, order: Order | undefined, map: Map
 
 /** Step 1 of a raft crossing: timber is always found in forest and swamp; elsewhere a die decides. */
 function lookForTimber(army: Army, op: Operation, hex: string, map: MapModel, dice: Dice): { failed?: OperationProgress; facts: MovementFact[] } {
-  const terrain = map.terrainAt(op.hex);
-  if (terrain === 'forest' || terrain === 'swamp') return { facts: [] };
+  if (timberAlwaysFound(map, op.hex)) return { facts: [] };
   const roll = dice.d6(`timber for rafts of ${army.name} at ${hex}`);
   if (roll > TIMBER_SHORT_MAX) return { facts: [{ type: 'timberFound', audience: toArmy(army.id), data: { armyId: army.id, hex, roll } }] };
   const { operation: _op, ...march } = army.march;

@@ -23,5 +23,5 @@ export { keepRouteTables, type RouteTables, type RouteTableStore } from './route
 export { fatigueRecovery, restFactorFromDay } from './restAndFatigue.js';
 export { stragglerPercent } from './stragglers.js';
 export { enterCost, TERRAIN_COST } from './terrainCost.js';
-export { type MoveOptions, type MovePlan, type PlannedStep } from './types.js';
+export { type MoveOptions, type MovePlan, type PlannedFatigue, type PlannedStep } from './types.js';
 export { walkPath } from './walkPath.js';

@@ -3,6 +3,7 @@ import type { Army } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
 import { owesNoRest, type MovementProfile } from '../profiles/index.js';
+import { TIMBER_SHORT_MAX, timberAlwaysFound } from './crossingOperations.js';
 import { describeFatigue } from './describeMovement.js';
 import { fatigueOnMoving, halvesSinceLongRest, marchingDaysIn } from './restAndFatigue.js';
 import type { MoveOptions, MoveRequest, MoveWarning } from './types.js';
@@ -35,7 +36,7 @@ export function moveWarnings(w: WarningInput): MoveWarning[] {
     if (s.closed === 'ford') warnings.push({ code: 'move.fordClosed', message: `The ford at ${map.format(s.hex)} is closed by rain: the plan crosses by ${s.crossing?.method} instead.` });
     if (s.closed === 'ferry') warnings.push({ code: 'move.ferryClosed', message: `The ferry at ${map.format(s.hex)} is out of service in this rain: the plan crosses by ${s.crossing?.method} instead.` });
   }
-  if (steps.some((s) => (s.crossing?.halves ?? 0) > 0)) warnings.push({ code: 'move.multiDay', message: 'The route includes a multi-day crossing: the army is committed to it until it is done.' });
+  if (steps.some((s) => (s.crossing?.halves ?? 0) > 0)) warnings.push({ code: 'move.multiDay', message: `The route includes a multi-day crossing: the army is committed to it until it is done.${timberDice(map, steps)}` });
   if (request.forced && !owesNoRest(army, w.profile)) warnings.push({ code: 'move.fatigueTomorrow', message: 'Forced march: the army must rest all of tomorrow or be fatigued.' });
   warnings.push(...restWarnings(w));
   if (w.opts.unformed || steps.some((s) => s.needsUnformed)) warnings.push({ code: 'move.stragglers', message: 'Unformed march: 5-15 % of each regiment straggles per day; one full day at the end to reform.' });
@@ -45,6 +46,17 @@ export function moveWarnings(w: WarningInput): MoveWarning[] {
   const machines = army.warMachines?.changing;
   if (machines) warnings.push({ code: 'move.machinesWork', message: `Its war machines are being ${machines.to} until daybreak of day ${machines.readyDay}: the order waits until then.` });
   return warnings;
+}
+
+/**
+ * Rafts outside forest and swamp: the timber die, which the preview cannot foresee; it lays the
+ * crossing out day by day as if timber is found.
+ * @see 000 Terrain Effects: Major Rivers
+ */
+function timberDice(map: MapModel, steps: WarningInput['steps']): string {
+  const where = steps.filter((s) => s.crossing?.method === 'rafts' && !timberAlwaysFound(map, s.hex)).map((s) => map.format(s.hex));
+  if (where.length === 0) return '';
+  return ` Rafts at ${where.join(', ')}: at the end of the first day a die decides whether there is timber (1-${TIMBER_SHORT_MAX}: too little, the day is lost and the order cancelled); the preview shows the crossing as if timber is found.`;
 }
 
 /** What fatigue costs on the march under the profile, for the warning. */

@@ -8,12 +8,13 @@ import { movementProfile, type MovementProfile } from '../profiles/index.js';
 import { type CampaignState, getArmy, type MoveOrder, type Order, type TickStep } from '../state/index.js';
 import { detectContacts, halvesTaken, openContacts } from './contacts.js';
 import { HALVES_PER_DAY } from './crossing.js';
+import { beginCrossing, operationActivity } from './crossingOperations.js';
 import { describeMovement } from './describeMovement.js';
 import { withShortOfPoints } from './planHalf.js';
 import { resolveHalf, type MoverOutcome } from './resolveHalf.js';
-import { appendHalf, fatigueOnMoving, fatigueRecovery } from './restAndFatigue.js';
+import { fatigueRecovery, logHalf } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
-import { isFirstHalfOfPeriod, periodActive } from './timing.js';
+import { isFirstHalfOfPeriod } from './timing.js';
 
 /**
  * The movement step of a tick: resolves the current half period's moves simultaneously
@@ -65,7 +66,7 @@ export const movementStep: TickStep<MovementEvent> = ({ state, map, dice, weathe
 function halfActivity(state: CampaignState, a: Army, half: { readonly moved: boolean; readonly halfTaken: boolean }, order: Order | undefined): HalfActivity {
   const active = a.march.activeHalf?.at === timeIndex(state.clock) ? a.march.activeHalf : undefined;
   if (half.moved || active?.moved) return 'moved';
-  if (a.march.operation) return periodActive(order?.kind === 'move' ? order.period : 'day', state.clock) ? 'worked' : 'rested';
+  if (a.march.operation) return operationActivity(order, state.clock);
   return a.status.inBattle || active !== undefined || half.halfTaken ? 'battle' : 'rested';
 }
 
@@ -74,16 +75,8 @@ function halfActivity(state: CampaignState, a: Army, half: { readonly moved: boo
  * (judged by the books as they stood before this half: a forced march today is not yesterday's).
  */
 function keepBooks(state: CampaignState, a: Army, profile: MovementProfile, activity: HalfActivity): { army: Army; facts: MovementFact[] } {
-  const busy = activity === 'moved' || activity === 'worked';
-  const reason = busy && !a.status.fatigued ? fatigueOnMoving(state.armies[a.id] ?? a, state.clock, profile) : undefined;
-  const march: MarchState = {
-    ...a.march,
-    ...(reason ? { fatigueReason: reason } : {}),
-    recentHalves: appendHalf(a.march.recentHalves, activity),
-    movedToday: a.march.movedToday || busy,
-  };
-  const status = reason ? { ...a.status, fatigued: true } : a.status;
-  return { army: { ...a, status, march }, facts: reason ? [{ type: 'armyFatigued', audience: toArmy(a.id), data: { armyId: a.id, reason, recovery: fatigueRecovery(profile) } }] : [] };
+  const { army, reason } = logHalf(a, state.armies[a.id] ?? a, activity, state.clock, profile);
+  return { army, facts: reason ? [{ type: 'armyFatigued', audience: toArmy(a.id), data: { armyId: a.id, reason, recovery: fatigueRecovery(profile) } }] : [] };
 }
 
 /** One army's half period as it is being applied: the march books, the formation, what is said about it. */
@@ -180,8 +173,9 @@ function disorderedInPassage(ap: Applying, a: Army, o: MoverOutcome, map: MapMod
 
 /** 2. A multi-day crossing begun: the army is committed to it (a ferry leaves it unformed). */
 function beginOperation(ap: Applying, a: Army, op: NonNullable<MoverOutcome['plan']['operation']>, map: MapModel): void {
-  ap.march = { ...ap.march, operation: op };
-  if (op.kind === 'ferry') ap.formation = 'unformed';
+  const committed = beginCrossing({ ...a, formation: ap.formation, march: ap.march }, op);
+  ap.march = committed.march;
+  ap.formation = committed.formation;
   const hex = map.format(op.hex);
   ap.facts.push({ type: 'crossingStarted', audience: PUBLIC, data: { armyId: a.id, hex, kind: op.kind } });
   ap.notes.push({ kind: 'crossingBegun', method: op.kind, at: hex, days: op.totalHalves / HALVES_PER_DAY });

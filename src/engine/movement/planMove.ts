@@ -99,6 +99,7 @@ export function planMove(state: CampaignState, map: MapModel, weather: WeatherEf
     warnings: [...occupiedWarnings(state, ground, army, path), ...moveWarnings({ map, army, clock: state.clock, weather, profile, request, opts, path, steps: walk.steps }), ...passageWarnings(ground, path), ...(sched.value.cut ? [sched.value.cut] : [])],
     totalPoints: walk.steps.reduce((n, s) => n + s.points, 0),
     days: sched.value.days,
+    ...(sched.value.fatigue ? { fatigue: sched.value.fatigue } : {}),
     order,
   });
 }

@@ -59,6 +59,24 @@ export function fatigueOnMoving(army: Army, clock: GameTime, profile: MovementPr
 }
 
 /**
+ * The half period logged on the army's books (`a`, after the half): moving or working when it
+ * should have rested fatigues it, judged on `judged`, the army as it stood before the half (a
+ * forced march today is not yesterday's). The tick's books and the /move preview's alike.
+ */
+export function logHalf(a: Army, judged: Army, activity: HalfActivity, clock: GameTime, profile: MovementProfile): { army: Army; reason?: FatigueReason } {
+  const busy = activity === 'moved' || activity === 'worked';
+  const reason = busy && !a.status.fatigued ? fatigueOnMoving(judged, clock, profile) : undefined;
+  const march = {
+    ...a.march,
+    ...(reason ? { fatigueReason: reason } : {}),
+    recentHalves: appendHalf(a.march.recentHalves, activity),
+    movedToday: a.march.movedToday || busy,
+  };
+  const status = reason ? { ...a.status, fatigued: true } : a.status;
+  return { army: { ...a, status, march }, ...(reason ? { reason } : {}) };
+}
+
+/**
  * Whether a fatigued army recovers at daybreak after the day that ended (its day log holds that
  * day): after a full day of rest, and under a marching-days window (whatever fatigued it) only
  * once the window holds no more marching days than the profile allows (the owed rest caught up).

@@ -1,3 +1,4 @@
+import type { FatigueReason } from '../forces/index.js';
 import type { Hex } from '../hex/index.js';
 import type { Bank, CrossingSite, RiverSize, Terrain } from '../map/index.js';
 import type { CrossingMethod, MoveOrder, MovePeriod } from '../state/index.js';
@@ -116,9 +117,18 @@ export interface MoveRequest {
 }
 
 /** A validated move and its preview. */
+/** The half from which the preview has the army march fatigued, and why (the tick's own reason). */
+export interface PlannedFatigue {
+  readonly dayOffset: number;
+  readonly half: HalfName;
+  readonly reason: FatigueReason;
+}
+
 export interface MovePlan {
   readonly armyId: string;
   readonly steps: readonly PlannedStep[];
+  /** When moving first fatigues an army not fatigued yet, within the days the preview shows. */
+  readonly fatigue?: PlannedFatigue;
   readonly warnings: readonly MoveWarning[];
   /** Points the whole route costs (multi-day crossings excluded). */
   readonly totalPoints: number;
