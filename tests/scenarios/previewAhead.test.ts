@@ -89,6 +89,19 @@ describe('the /move preview, played ahead as the ticks play it', () => {
     expect(h.dms('alice').some((o) => /is fatigued: marched a seventh day in a row/.test(o.content))).toBe(true);
   });
 
+  it('GIVEN a forced march made today WHEN a march that is not forced is ordered in the evening THEN the preview says it marches fatigued from tomorrow, because of the forced march; ordered tomorrow morning, the rules\' own warning says it', async () => {
+    h = await consoleHarness({ dice: DRY, setup: autumnWar({ grallune: 'alice' }, '@referee /campaign start') });
+    await h.run('@referee /army edit army:grallune hex:1121', '@alice /move army:grallune path:"1221" forced:true', '!tick', '!tick');
+    const [plan] = await h.run('@alice /move army:grallune path:"1222 1223"');
+    expect(err(plan)).toBeUndefined();
+    expect(plan?.content).toContain('⚠ From tomorrow the army marches fatigued (a forced march the day before; a quarter fewer points), as the preview counts, until it rests a full day.');
+    expect(plan?.content).not.toContain('Forced march over several days');
+    await h.run('@alice /hold army:grallune', '!tick', '!tick');
+    const [morning] = await h.run('@alice /move army:grallune path:"1222 1223"');
+    expect(morning?.content).toContain('⚠ Moving now fatigues the army: forced march yesterday and no rest today.');
+    expect(morning?.content).not.toContain('marches fatigued (a forced march the day before');
+  });
+
   it('GIVEN ACKS and a march of more than four days THEN the preview says the fifth marching day in seven fatigues the army (no slower)', async () => {
     h = await consoleHarness({ dice: DRY, setup: autumnWar({ grallune: 'alice' }, '@referee /campaign settings profile:acks', '@referee /campaign start') });
     const [plan] = await h.run('@alice /move army:grallune to:3030');

@@ -51,14 +51,16 @@ function ordinal(n: number): string {
 /**
  * The half from which the preview has the army march fatigued, and why (the schedule plays the
  * tick's own fatigue: a forced march the day before, the seventh day of marching, the ACKS
- * window, the half-period rest). A forced march keeps its old wording.
+ * window, the half-period rest). This order's forced march keeps its old wording.
  */
 function fatigueLine(plan: MovePlan, profile: MovementProfile): string[] {
   const f = plan.fatigue;
-  if (!f) return [];
+  // Fatigued by its first step today: the rules' own warning (move.fatigueToday) says it already.
+  if (!f || (f.dayOffset === 0 && plan.warnings.some((w) => w.code === 'move.fatigueToday'))) return [];
   const day = f.dayOffset === 0 ? 'today' : f.dayOffset === 1 ? 'tomorrow' : `day +${f.dayOffset}`;
   const when = f.reason === 'noLongRest' ? `${day}, ${f.half}` : day;
-  const lead = f.reason === 'forcedMarch' ? 'Forced march over several days: from' : 'From';
+  // This order's own forced march, on a day before the fatigue; else a forced march already made.
+  const lead = f.reason === 'forcedMarch' && plan.order.forced && f.dayOffset > 0 ? 'Forced march over several days: from' : 'From';
   return [`⚠ ${lead} ${when} the army marches fatigued (${fatigueWhy(f, profile)}; ${fatigueCost(profile)}), as the preview counts, until ${fatigueEnds(profile)}.`];
 }
 
