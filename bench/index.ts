@@ -66,7 +66,8 @@ import { benchWebIdleRss } from './web.js';
  *   of `npm start`'s flags: scripts/warmCodeCache.mjs).
  * - rss100Mb: resident memory (MB) of a fresh compiled process after 100 campaigns each played a
  *   tick with an army marching, so every tick drew and posted its map (bench/memoryChild.mjs), right after the last picture, with the
- *   allocator settings `npm start` uses; the first tick draws the static layer and writes its file, the render thread is
+ *   allocator settings `npm start` uses, its code loaded as `npm start` loads it (one bundle from a code cache; before
+ *   session 22 some 650 ES modules one by one: 8 MB more on the same code); the first tick draws the static layer and writes its file, the render thread is
  *   then stopped, so the other 99 are drawn by a thread that read the layer from its file, as a scheduled tick's thread
  *   does (before 29 Nov 2026 all ran on the thread that drew it: 7 MB less on the same code); rss100IdleMb: the same once the idle render thread and
  *   the WAL's checkpoint thread stopped (as a minute after the ticks; before 29 Nov 2026 the

@@ -9,7 +9,7 @@ export interface MemoryRun {
 
 /**
  * rss100Mb and rss100IdleMb, `runs` fresh processes (bench/memoryChild.mjs, the compiled bot with
- * `npm start`'s settings). One process's figure moves 10-20 MB from run to run (when the threads'
+ * `npm start`'s settings, loaded as `npm start` loads it). One process's figure moves 10-20 MB from run to run (when the threads'
  * freed pixel buffers go back, how the allocators' pages fall), more than most changes worth
  * measuring, so the bench takes the median of several. With `vsRoot` (another checkout, built
  * there), its runs alternate with these, run by run, so a busy machine weighs on both alike.

@@ -8,7 +8,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
-import { URL } from 'node:url';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 
 const mb = (bytes) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -90,11 +89,12 @@ export async function memoryReport() {
  * Drops, in turn: the pictures drawn lately and the render threads' static layers; the in-memory
  * campaign state copies and statics; SQLite's page cache; the render threads; the WAL's checkpoint
  * thread (src/db/walCheckpoints.ts: its own isolate and connection, running after a burst of
- * writes until half a minute without any). Reports after each.
+ * writes until half a minute without any). Reports after each. `bot`: the bot's modules the child runs
+ * (dist/src/benchMemory.cjs), whose caches and threads these are.
  */
-export async function dropEach(app, dist, report) {
-  const pool = await import(new URL('render/renderPool.js', dist).href);
-  const { stateCacheOf } = await import(new URL('app/stateCache.js', dist).href);
+export async function dropEach(app, bot, report) {
+  const { stateCacheOf } = bot;
+  const pool = bot;
   const layers = await pool.workerCacheStats();
   pool.clearWorkerCaches();
   await report('dropped pictures and static layers', { workerStaticLayers: { entries: layers.entries, mb: mb(layers.bytes) }, workerScratchMb: mb(layers.scratchBytes ?? 0), workerHeapMb: mb(layers.threadHeapBytes ?? 0), workerExternalMb: mb(layers.threadExternalBytes ?? 0) });

@@ -19,6 +19,16 @@
  * right after a burst of ticks. Prints one JSON line: { rssMb, rssIdleMb, pictures,
  * renderThreads, checkpointThreads } (the last two: running when rssMb was read).
  *
+ * The bot's code is loaded as `npm start` loads it: one CommonJS bundle compiled from a V8 code
+ * cache by src/codeCache.ts (dist/src/benchMemory.cjs: the app, console session and render pool,
+ * bundled as main.cjs is by scripts/bundle.mjs; made, with its cache for these flags, by a `--warm`
+ * run of this script in a process of its own before anything is measured). Before 29 Nov 2026
+ * (session 22) the child imported the tsc output's ES modules one by one, some 650 of them, which
+ * `npm start` never does: each module's record and its source stayed in the main thread's heap
+ * (heap used after the ticks 23.9 against 19.7 MB bundled), and rssMb read 8 MB more than the
+ * same code run as the bot runs it (e111375, `--memory --runs 5 --vs` with the old child, load
+ * 15-16: 165 against 157 MB, 156-159).
+ *
  * `--breakdown` (diagnosis, run by hand; the figures above stay the last line) also prints, on
  * stderr, where the memory is: process.memoryUsage(), V8's heap, /proc/self/smaps grouped by
  * mapping (the node binary, each native library, anonymous memory), the caches' sizes, and what
@@ -30,20 +40,29 @@
  * 100th campaign's tick) while the last tick played, its map drawn, encoded and delivered (Linux).
  * `--no-tick` leaves the ticks out (100 campaigns that drew no map).
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import process from 'node:process';
 import { setTimeout } from 'node:timers';
-import { URL } from 'node:url';
+import { fileURLToPath, URL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const dist = new URL('../dist/src/', import.meta.url);
-const { createApp } = await import(new URL('app/createApp.js', dist).href);
-const { ManualClock } = await import(new URL('app/ports.js', dist).href);
-const { seededDice } = await import(new URL('console/seededDice.js', dist).href);
-const { ConsoleSession } = await import(new URL('console/session.js', dist).href);
-const { closeRenderPool } = await import(new URL('render/index.js', dist).href);
-const { renderPoolState } = await import(new URL('render/renderPool.js', dist).href);
+const dist = new URL('../dist/', import.meta.url);
+const { runCached } = await import(new URL('src/codeCache.js', dist).href);
+
+if (process.argv.includes('--warm')) {
+  // Run by the child below in a process of its own: the bundle made if the build is newer, then
+  // its code cache for these flags (what scripts/warmCodeCache.mjs does for npm start's), so the
+  // measured process compiles from a cache as every `npm start` does.
+  const { bundleBenchMemory } = await import('../scripts/bundle.mjs');
+  runCached(await bundleBenchMemory(fileURLToPath(dist)), 'never').save();
+  process.exit(0);
+}
+const warm = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--warm'], { stdio: 'inherit' });
+if (warm.status !== 0) throw new Error(`bench: the memory bench's bundle could not be made (exit ${warm.status ?? warm.signal})`);
+const bot = runCached(fileURLToPath(new URL('src/benchMemory.cjs', dist)), 'never').exports;
+const { createApp, ManualClock, seededDice, ConsoleSession, closeRenderPool, renderPoolState } = bot;
 
 const breakdown = process.argv.includes('--breakdown');
 const noTick = process.argv.includes('--no-tick');
@@ -90,7 +109,7 @@ if (renderThreads < 1 && !noTick) throw new Error('bench: the render thread stop
 if (memoryReport) {
   const { dropEach } = await import('./memoryBreakdown.mjs');
   await report('after', { rssMb, lastTickPeakRssMb: breakdownTools.peakRssMb() });
-  await dropEach(app, dist, report);
+  await dropEach(app, bot, report);
 }
 // What the idle stops do, without waiting a minute: the threads end and their memory goes back.
 await closeRenderPool();
@@ -99,4 +118,6 @@ await new Promise((r) => setTimeout(r, 1500));
 globalThis.gc?.();
 const rssIdleMb = process.memoryUsage().rss / 1024 / 1024;
 app.close();
+// The database, its WAL, the layer file and the 100 pictures (about 17 MB): not left in the temporary folder.
+rmSync(dir, { recursive: true, force: true });
 process.stdout.write(`${JSON.stringify({ rssMb, rssIdleMb, pictures, renderThreads, checkpointThreads })}\n`);

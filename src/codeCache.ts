@@ -30,6 +30,8 @@ export interface CachedRun {
   readonly used: boolean;
   /** Writes the cache now if this start needs one (what the timer and the exit do); true when written. */
   save(): boolean;
+  /** What the bundle left in `module.exports` (the bot's main.cjs leaves nothing; the memory bench's bundle its entry points). */
+  readonly exports: unknown;
 }
 
 const FORMAT = 'valormr-code-cache 1';
@@ -120,7 +122,7 @@ export function runCached(bundle: string, saveAfterMs: number | 'never' = 3000):
   }
   const run: unknown = script.runInThisContext();
   if (typeof run !== 'function') throw new Error(`${bundle} did not compile to a module function`);
-  const module = { exports: {} };
+  const module: { exports: unknown } = { exports: {} };
   run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
-  return { cacheFile, used, save };
+  return { cacheFile, used, save, exports: module.exports };
 }

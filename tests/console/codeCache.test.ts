@@ -36,11 +36,13 @@ describe('the code cache', () => {
     const first = runCached(file, 'never');
     expect(first.used).toBe(false);
     expect(ranTag()).toBe('AAAA/');
+    expect(first.exports).toEqual({ tag: 'AAAA' });
     expect(first.save()).toBe(true);
     expect(existsSync(first.cacheFile)).toBe(true);
     const second = runCached(file, 'never');
     expect(second.used).toBe(true);
     expect(ranTag()).toBe('AAAA/');
+    expect(second.exports).toEqual({ tag: 'AAAA' });
     // A sound cache is not written again.
     expect(second.save()).toBe(false);
   });
