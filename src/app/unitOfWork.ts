@@ -4,7 +4,7 @@ import { StoreBusyError } from '../db/storeErrors.js';
 import { type CampaignMeta, deleteCampaign, getCampaignMeta, openingReadsSoon, tickReadsSoon, writeReadsSoon } from '../db/campaignRepo.js';
 import { timeIndex } from '../engine/clock/index.js';
 import { listMembers } from '../db/memberRepo.js';
-import { campaignInChannel } from './access.js';
+import { campaignInChannel, campaignOrEndedInChannel } from './access.js';
 import type { Actor } from './actor.js';
 import type { App } from './app.js';
 import { campaignCommitted } from './campaignCommits.js';
@@ -20,8 +20,12 @@ import { staticsOf } from './statics.js';
 import { restoredSpeedsOf, storedStateOf } from './storedState.js';
 import { storeChange, type StoredState } from './storeChange.js';
 
-/** Whose campaign a use-case works on: the actor's channel's, or one named by id (the scheduler, buttons, the web page). */
-type Target = { actor: Actor } | { campaignId: string };
+/**
+ * Whose campaign a use-case works on: the actor's channel's, or one named by id (the scheduler,
+ * buttons, the web page). `orEnded` (reads only): when no campaign runs in the channel, the one that
+ * ended there last (an export after `/campaign end`).
+ */
+type Target = { actor: Actor; orEnded?: boolean } | { campaignId: string };
 
 /**
  * The campaign each channel held when a use-case last opened it, in this process: a guess only,
@@ -56,7 +60,7 @@ function metaToRead(app: App, target: Target): CampaignMeta {
   }
   const guess = guessOf(app, target.actor);
   if (guess !== undefined) openingReadsSoon(app.db, guess);
-  const meta = campaignInChannel(app, target.actor);
+  const meta = target.orEnded ? campaignOrEndedInChannel(app, target.actor) : campaignInChannel(app, target.actor);
   remember(app, target.actor, meta.id);
   return meta;
 }

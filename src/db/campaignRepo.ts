@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lte, ne, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { CampaignState, ContactRecord } from '../engine/state/index.js';
 import type { Database, Orm, Tables } from './client.js';
 import { jsonArrayHas } from './dialectSql.js';
@@ -104,6 +104,16 @@ const inChannel = perConnection((q, { campaigns: c }) => q.select(metaOf(c)).fro
 
 export function findCampaignInChannel(conn: Database, guildId: string, channelId: string): CampaignMeta | undefined {
   return inChannel(conn).get({ guildId, channelId });
+}
+
+/**
+ * The campaign that ended last in a channel (the newest created of its ended ones): what an export
+ * after `/campaign end` reads while no new campaign holds the channel. Rare, so not kept prepared.
+ */
+export function findEndedCampaignInChannel(conn: Database, guildId: string, channelId: string): CampaignMeta | undefined {
+  return oneOff(conn, (q, { campaigns: c }) => q.select(metaOf(c)).from(c)
+    .where(and(eq(c.guildId, sql.placeholder('guildId')), eq(c.channelId, sql.placeholder('channelId')), eq(c.status, 'ended')))
+    .orderBy(desc(c.createdAt)).limit(1).prepare()).get({ guildId, channelId });
 }
 
 const metaById = perConnection((q, { campaigns: c }) => q.select(metaOf(c)).from(c).where(eq(c.id, sql.placeholder('id'))).prepare());

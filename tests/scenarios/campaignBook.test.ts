@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,6 +71,30 @@ describe('the campaign book (/campaign export format:markdown)', () => {
     const { md } = unzip(r!.files![0]!.data);
     expect(md).toMatch(/\*\(to you\)\* Contact dice \d/);
     expect(md).not.toMatch(/Army of Grallune\)\*|\(referee\)/);
+  });
+
+  it('GIVEN the campaign ended WHEN a commander asks for their book in its channel THEN they get it, as the end\'s answer says; the referee\'s export and the time-lapse too; orders are refused, and a new campaign in the channel takes its place', async () => {
+    h = await playedCampaign();
+    const [end] = await h.run('@referee /campaign end confirm:"Autumn War"');
+    expect(end?.content).toContain('has ended');
+    expect(end?.content).toContain('Each commander can now take their own campaign book with `/campaign export format:markdown`');
+    // Before the fix the channel had no campaign any more: "There is no campaign in this channel".
+    const [book] = await h.run('@alice /campaign export format:markdown');
+    expect(book?.content).toMatch(/^The campaign book of \*\*Autumn War\*\* \(yours: what you were told\)/);
+    const { md } = unzip(readFileSync(book!.files![0]!));
+    expect(md).toMatch(/^A campaign of .*, ended\./m);
+    expect(md).toMatch(/\*\(to you\)\* Contact dice \d/);
+    expect(md).not.toMatch(/Army of Grallune\)\*|\(referee\)/);
+    const [json] = await h.run('@referee /campaign export');
+    expect(json?.content).toMatch(/^Export of \*\*Autumn War\*\*: \d+ armies, \d+ events/);
+    expect(readFileSync(json!.files![0]!, 'utf8')).not.toContain('(secret until the campaign ends)');
+    const [lapse] = await h.run('@carol /campaign timelapse');
+    expect(lapse?.content).toMatch(/^Time-lapse of \*\*Autumn War\*\*/);
+    // Nothing else reaches the ended campaign: it takes no orders, and the channel is free.
+    expect((await h.run('@alice /move army:hadewych to:1122'))[0]?.data).toMatchObject({ error: 'campaign.none' });
+    expect((await h.run('@referee /campaign status'))[0]?.data).toMatchObject({ error: 'campaign.none' });
+    await h.run('@referee /campaign create scenario:valormr name:"Winter War"');
+    expect((await h.run('@alice /campaign export format:markdown'))[0]?.data).toMatchObject({ error: 'book.noArmy' });
   });
 
   it('GIVEN fog of war THEN the public book places no army, in words or on its maps, and the referee\'s still does', async () => {

@@ -50,7 +50,7 @@ export function mapTitle(campaign: string, view: MapView): { campaign: string; t
  * maps (book.md alone, said so); too large even so, the referee is told both sizes.
  */
 export async function exportCampaignBook(app: App, actor: Actor, opts: { publicOnly: boolean; uploadLimit?: number }): Promise<Reply[]> {
-  const job = readCampaign(app, { actor }, (tx) => {
+  const job = readCampaign(app, { actor, orEnded: true }, (tx) => {
     const reader = readerOf(tx, actor.userId, opts.publicOnly);
     // The book tells a standoff as the channel did: when it starts and when it changes.
     const events = tx.read.chronicle(audiencesOf(reader, tx.state), NOT_IN_BOOK).filter((e) => !saidBefore(e));

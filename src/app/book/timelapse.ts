@@ -43,7 +43,7 @@ async function encode(pngs: readonly Buffer[]): Promise<Buffer> {
  * always) until it fits, and says so.
  */
 export async function campaignTimelapse(app: App, actor: Actor, opts: { secret: boolean; uploadLimit?: number }): Promise<Reply[]> {
-  const job = readCampaign(app, { actor }, (tx) => {
+  const job = readCampaign(app, { actor, orEnded: true }, (tx) => {
     if (opts.secret) requireReferee(tx, 'see every army in the time-lapse (`secret:true`)');
     const frames = tx.read.playedTicks().flatMap((t) => (isFrame(t.frame) ? [viewFor(t.frame, { kind: opts.secret ? 'referee' : 'public' })] : []));
     if (frames.length === 0) throw new UserError('timelapse.empty', 'No half period has been played yet: the time-lapse has one frame per tick.');

@@ -39,7 +39,7 @@ const ALL = 2_147_483_647;
  * event loop, so a season's export neither waits seconds nor holds up other campaigns.
  */
 export async function exportCampaign(app: App, actor: Actor, uploadLimit?: number): Promise<Reply[]> {
-  const { plan, armies, name, id } = readCampaign(app, { actor }, (tx) => {
+  const { plan, armies, name, id } = readCampaign(app, { actor, orEnded: true }, (tx) => {
     requireReferee(tx, 'export the campaign (it holds every secret)');
     return { plan: exportPlan(app, tx, exportHead(tx)), armies: Object.keys(tx.state.armies).length, name: tx.state.name, id: tx.meta.id };
   });

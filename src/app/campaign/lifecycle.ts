@@ -152,6 +152,9 @@ function catchUpOf(tx: CampaignTx, missed: string | undefined): Partial<Change<R
   return { control: { nextTickAt: due, catchUpAllowance: missed === 'one' ? 1 : count, remindAt: null }, note: missed === 'one' ? ' One missed half period is played now; the rest are skipped.' : ` The ${count} missed half periods are played now, in order.` };
 }
 
+/** What the end's answer adds (not logged): what may still be read of the campaign here, and until when. */
+const AFTER_THE_END = 'Each commander can now take their own campaign book with `/campaign export format:markdown`; the export, the books and `/campaign timelapse` stay available in this channel until a new campaign is created in it.';
+
 /**
  * Referee: ends the campaign for good (`confirm` repeats its name): no more ticks or orders, the
  * channel is free for a new one, and the secret master of its dice is revealed in the answer (which
@@ -170,7 +173,7 @@ export function endCampaign(app: App, actor: Actor, confirm: string | undefined)
       state: { ...tx.state, status: 'ended' },
       control: { nextTickAt: null, remindAt: null },
       events,
-      result: [reply(events.map((e) => e.text).join('\n'), { status: 'ended', ...(tx.state.rng.secret ? { master: tx.state.rng.secret.master } : {}) })],
+      result: [reply([...events.map((e) => e.text), AFTER_THE_END].join('\n'), { status: 'ended', ...(tx.state.rng.secret ? { master: tx.state.rng.secret.master } : {}) })],
     };
   });
 }
