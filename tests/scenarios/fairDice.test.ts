@@ -171,6 +171,21 @@ describe('RULINGS 7: provably fair dice, and secret (docs/dice.md)', () => {
     expect(referee).toMatch(/size estimate/);
   });
 
+  it('GIVEN periods played WHEN /dice log tick:N reads one THEN its commitment says what it was rolled from, not "the next tick will be rolled", with the hashes the channel was given; a period not begun is still "will be rolled"', async () => {
+    h = await playedCampaign();
+    const now = campaignState(h).rng.period;
+    const published = (p: number) => diceEvents(h!).find((e) => e.type === 'diceSeedCommitted' && (e.data as { period?: number }).period === p)!.data as { commitment: string; secretCommitment: string };
+    for (const p of [1, now - 1, now]) {
+      const log = (await h.run(`@bob /dice log tick:${p}`))[0]?.content ?? '';
+      const { commitment, secretCommitment } = published(p);
+      // Before: "Dice: the next tick (period 5) will be rolled from a public seed whose SHA-256 is ...", read days later.
+      expect(log, `period ${p}`).toContain(`Dice: period ${p} draws its dice from a public seed whose SHA-256 is \`${commitment}\` and a secret seed whose SHA-256 is \`${secretCommitment}\` (published before it began).`);
+      expect(log).not.toMatch(/will be rolled/);
+    }
+    const ahead = (await h.run(`@bob /dice log tick:${now + 1}`))[0]?.content ?? '';
+    expect(ahead).toContain(`Dice: the next tick (period ${now + 1}) will be rolled from a public seed whose SHA-256 is \`${published(now + 1).commitment}\``);
+  });
+
 });
 
 describe('RULINGS 7: /turn undo keeps the dice; reroll:true is the announced exception (docs/commands.md)', () => {

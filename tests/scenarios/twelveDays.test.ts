@@ -81,7 +81,7 @@ describe('issue 27 item 1: the chronicle of a 12-day campaign worth reading', ()
     // The folded lines are kept where the table reads them: the seeds in `/dice log tick:N`.
     const [dice] = await h.run('@bob /dice log tick:5');
     expect(dice?.content).toMatch(/period 5 is over; its public seed was `[0-9a-f]{32}`/);
-    expect(dice?.content).toMatch(/period 5\) will be rolled from a public seed whose SHA-256 is `[0-9a-f]{64}`/);
+    expect(dice?.content).toMatch(/period 5 draws its dice from a public seed whose SHA-256 is `[0-9a-f]{64}`/);
     expect(dice?.content).toMatch(/weather/i);
   }, 240_000);
 });

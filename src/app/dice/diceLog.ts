@@ -14,6 +14,21 @@ const SHOWN = 25;
 const SCANNED = 2000;
 
 /**
+ * A period's commitment as `/dice log` reads it later. Its logged line was written when it was
+ * published, two periods ahead ("Dice: the next tick (period 12) will be rolled from ..."): read
+ * once the period has begun, it says what was promised before it began. The late commitment of a
+ * campaign older than secret dice says so itself and is read as logged.
+ */
+function committedLine(e: { text: string; data: unknown }, current: number): string {
+  const d = (e.data ?? {}) as { period?: unknown; commitment?: unknown; secretCommitment?: unknown; late?: unknown };
+  if (d.late === true || typeof d.period !== 'number' || typeof d.commitment !== 'string' || d.period > current) return e.text;
+  const hashes = typeof d.secretCommitment === 'string'
+    ? `a public seed whose SHA-256 is \`${d.commitment}\` and a secret seed whose SHA-256 is \`${d.secretCommitment}\``
+    : `a seed whose SHA-256 is \`${d.commitment}\``;
+  return `Dice: period ${d.period} draws its dice from ${hashes} (published before it began).`;
+}
+
+/**
  * `/dice log`: the dice that concerned the caller's own armies, newest last (a commander never
  * sees another army's rolls, nor the referee's estimate dice, which would tell how far off an
  * estimate is); the referee sees every roll, or one army's with `army:`. With `tick:`, one dice
@@ -39,7 +54,7 @@ export function diceLog(app: App, actor: Actor, input: { tick?: number | undefin
     }).slice(-SHOWN);
     // A period's seed lines (its commitment, published before it began, and its reveal): the
     // chronicle folds them into its footer, so they are read here. @see docs/dice.md
-    const seeds = period.filter((e) => e.type === 'diceSeedCommitted' || e.type === 'diceSeedRevealed').map((e) => e.text);
+    const seeds = period.filter((e) => e.type === 'diceSeedCommitted' || e.type === 'diceSeedRevealed').map((e) => (e.type === 'diceSeedCommitted' ? committedLine(e, tx.state.rng.period) : e.text));
     const lines = shown.map((e) => {
       const p = (e.data as { period?: number }).period;
       return `${formatGameTime(e.time)} · period ${p ?? '?'} · ${e.text}${e.undone ? ' (undone)' : ''}`;
