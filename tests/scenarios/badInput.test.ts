@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseScenarioText } from '../../src/app/scenarios.js';
 import { tinyScenario } from '../process/tinyScenario.js';
 import { campaignState, consoleHarness, type Harness } from './harness.js';
+import { contactHarness, open } from './contactSetup.js';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -34,6 +35,29 @@ describe('lookups by user text never reach the prototype', () => {
       expect(out?.content, line).not.toContain('undefined');
       expect(refusal(out!), line).toBeDefined();
     }
+  });
+});
+
+describe('the referee\'s contact commands without `contact:`', () => {
+  it('GIVEN no contact open THEN /battle result and /contact resolve say so (not "Say which contact ... Open contacts: none"); GIVEN one battle beside a contact still in step 1 THEN /battle result records that battle', async () => {
+    h = await contactHarness();
+    await h.run('@referee /campaign start');
+    const [noBattle] = await h.run('@referee /battle result');
+    expect(noBattle?.content).toBe('No battle is waiting for its result: a contact becomes a battle when its commanders engage after the contact phase (`/contact list` shows each contact\'s step).');
+    expect(refusal(noBattle!)).toBe('battle.none');
+    const [noContact] = await h.run('@referee /contact resolve');
+    expect(noContact?.content).toBe('No contact is open, so there is none to act on (`/contact list` shows the open contacts).');
+    const battle = await open(h, 'hadewych,grallune');
+    await h.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage');
+    await h.run('@referee /army edit army:minke hex:2010', '@referee /army edit army:lanze hex:2011');
+    const other = await open(h, 'minke,lanze');
+    const listed = (await h.run('@referee /contact list'))[0]?.content ?? '';
+    expect(listed).toContain(`${battle} (`);
+    expect(listed).toContain(`${other} (`);
+    // Before: "Say which contact with `contact:`. Open contacts: ..." though only one battle waits.
+    const [recorded] = await h.run('@referee /battle result');
+    expect(recorded?.content).toBe(`Battle ${battle} recorded.`);
+    expect(campaignState(h).contacts[other]?.step).toBe('step1');
   });
 });
 

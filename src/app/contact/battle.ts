@@ -14,7 +14,7 @@ import { requireReferee } from '../access.js';
 import type { CampaignTx } from '../campaignTx.js';
 import { routeEvents } from '../deliveries/routeEvents.js';
 import { deliveries } from '../deliveries/contactPrompts.js';
-import { contactByIdForReferee, contactOfArmy } from './whichContact.js';
+import { battleForReferee, contactOfArmy } from './whichContact.js';
 
 type Condition = 'formed' | 'retreat' | 'rout';
 const CONDITIONS: readonly Condition[] = ['formed', 'retreat', 'rout'];
@@ -53,7 +53,7 @@ function parseLosses(tx: CampaignTx, c: ContactRecord, text: string | undefined)
 export function battleResult(app: App, actor: Actor, input: { contact?: string | undefined; losses?: string | undefined; withdraw?: string | undefined; pursue?: string | undefined }): Reply[] {
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'record a battle');
-    const c = contactByIdForReferee(tx.state, input.contact);
+    const c = battleForReferee(tx.state, input.contact);
     if (c.step !== 'battle') throw new UserError('battle.none', `Contact ${c.id} has no battle waiting for its result (it is ${describeStep(c.step)}).`);
     const losses = orRefuse(battleLosses(tx.state, c, parseLosses(tx, c, input.losses)));
     const declared: Record<string, Condition> = { ...(c.data.withdrawals ?? {}) };

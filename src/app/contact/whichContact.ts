@@ -29,9 +29,22 @@ export function contactByIdForReferee(state: CampaignState, text: string | undef
   if (!text) {
     const [only, ...more] = open;
     if (only && more.length === 0) return only;
-    throw new UserError('contact.missing', `Say which contact with \`contact:\`. Open contacts: ${open.map((c) => c.id).join(', ') || 'none'}.`);
+    if (!only) throw new UserError('contact.missing', 'No contact is open, so there is none to act on (`/contact list` shows the open contacts).');
+    throw new UserError('contact.missing', `Say which contact with \`contact:\`. Open contacts: ${open.map((c) => c.id).join(', ')}.`);
   }
   const c = byId(state.contacts, text.trim());
   if (!c) throw new UserError('contact.notFound', `There is no contact "${text}". Open contacts: ${open.map((x) => x.id).join(', ') || 'none'}.`);
   return c;
+}
+
+/**
+ * The battle the referee records (`/battle result`): the contact named, or the only one waiting for
+ * its result, whatever other contacts are open.
+ */
+export function battleForReferee(state: CampaignState, text: string | undefined): ContactRecord {
+  if (text) return contactByIdForReferee(state, text);
+  const [only, ...more] = Object.values(state.contacts).filter((c) => isOpen(c) && c.step === 'battle');
+  if (!only) throw new UserError('battle.none', 'No battle is waiting for its result: a contact becomes a battle when its commanders engage after the contact phase (`/contact list` shows each contact\'s step).');
+  if (more.length > 0) throw new UserError('battle.which', `Say which battle with \`contact:\`: ${[only, ...more].map((c) => c.id).join(', ')}.`);
+  return only;
 }
