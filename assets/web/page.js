@@ -76,8 +76,22 @@
   function unmarked(text) {
     return text.replace(MARKS, (_m, spaced, code, escaped, bold, under) => spaced ?? code ?? escaped ?? unmarked(bold ?? under));
   }
-  function plain(text) {
-    return unmarked(String(text).replace(/<t:(\d{1,12})(?::([tTdDfFR]))?>/g, (_m, s, style) => when(s, style)));
+
+  // A message as the page shows it: Discord's timestamps in the reader's time, and what the message
+  // makes bold or underlines (a card's headings: "**March**", "**Where**: 1222") strong, the rest of
+  // its markdown read as `unmarked` reads it. Built as elements and text nodes: never HTML from the data.
+  function rich(text) {
+    const s = String(text).replace(/<t:(\d{1,12})(?::([tTdDfFR]))?>/g, (_m, sec, style) => when(sec, style));
+    const out = document.createDocumentFragment();
+    let at = 0;
+    for (const m of s.matchAll(MARKS)) {
+      const [whole, spaced, code, escaped, bold, under] = m;
+      out.append(s.slice(at, m.index));
+      out.append(bold !== undefined || under !== undefined ? el('strong', '', unmarked(bold ?? under)) : spaced ?? code ?? escaped);
+      at = m.index + whole.length;
+    }
+    out.append(s.slice(at));
+    return out;
   }
 
   function el(tag, cls, text) {
@@ -133,15 +147,17 @@
     const armies = $('armies');
     armies.replaceChildren();
     if (d.armies.length === 0) armies.append(el('p', 'empty', d.referee ? 'Choose an army in "View as" to see its status as its commander does.' : 'No army.'));
-    for (const a of d.armies) { const p = el('div', 'army', plain(a.text)); p.dataset.army = a.id; armies.append(p); }
-    fill($('intel'), d.intel, (t) => el('li', '', plain(t)), 'No estimate received yet.');
+    for (const a of d.armies) { const p = el('div', 'army'); p.append(rich(a.text)); p.dataset.army = a.id; armies.append(p); }
+    // The referee's own page has no estimates of its own: they are each army's ("View as").
+    const intelEmpty = d.referee && !d.viewing.as ? 'Each army\'s estimates are on its page: choose it in "View as".' : 'No estimate received yet.';
+    fill($('intel'), d.intel, (t) => { const li = el('li'); li.append(rich(t)); return li; }, intelEmpty);
     $('inbox-section').hidden = d.inbox === null;
-    $('inbox').textContent = d.inbox === null ? '' : plain(d.inbox);
+    $('inbox').replaceChildren(d.inbox === null ? '' : rich(d.inbox));
     fill($('chronicle'), [...d.chronicle].reverse(), (l) => {
       const li = el('li');
       li.append(el('span', 'when', l.time));
       if (l.to !== 'everyone') li.append(el('span', 'to', '(to ' + l.to + ')'));
-      li.append(document.createTextNode(plain(l.text)));
+      li.append(rich(l.text));
       return li;
     }, 'Nothing yet.');
   }

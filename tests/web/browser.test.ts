@@ -114,6 +114,26 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
     await ctx.close();
   });
 
+  it('GIVEN cards with headings (an army\'s status, the referee inbox) THEN the page shows the headings in bold and no markdown mark; the referee\'s own intel says where the estimates are', async () => {
+    const ctx = await fresh({ width: 1366, height: 900 });
+    const { page } = await open(ctx, 'alice');
+    // Before, every line was plain text: "March" and "Regiments" read like any other line.
+    const headings = await page.locator('#armies .army strong').allInnerTexts();
+    expect(headings).toEqual(expect.arrayContaining(['Army of Hadewych: Hadewych the Arbiter', 'Where', 'March', 'Regiments', 'Order']));
+    expect(await text(page, '#armies')).toContain('Where: ');
+    for (const sel of ['#armies', '#intel', '#chronicle']) expect(await text(page, sel), sel).not.toMatch(/\*\*|__/);
+    const r = await fresh({ width: 1366, height: 900 });
+    const referee = await open(r, 'referee');
+    expect(await referee.page.locator('#inbox strong').allInnerTexts()).toContain('Referee inbox');
+    expect(await text(referee.page, '#inbox')).not.toContain('**');
+    expect(await text(referee.page, '#intel')).toBe('Each army\'s estimates are on its page: choose it in "View as".');
+    await referee.page.selectOption('#view-as', 'hadewych');
+    await referee.page.waitForFunction(() => /as=hadewych/.test(document.body.dataset.mapUrl ?? '') && document.body.dataset.map === 'open', undefined, { timeout: WAIT });
+    expect(await text(referee.page, '#intel')).toBe(await text(page, '#intel'));
+    await ctx.close();
+    await r.close();
+  });
+
   it('GIVEN the link used by alice WHEN a second browser opens it THEN 404 and nothing of the campaign', async () => {
     const link = await w.link('alice');
     const first = await fresh({ width: 800, height: 600 });
