@@ -15,7 +15,14 @@ const GROUPS: readonly (readonly [string, readonly string[]])[] = [
   ['Reference', ['rules', 'help']],
 ];
 
-type Json = { name: string; description: string; options?: { type: number; name: string; description: string; required?: boolean }[] };
+type Option = { type: number; name: string; description: string; required?: boolean; options?: Option[] };
+type Json = { name: string; description: string; options?: Option[] };
+
+/** Discord's option type of a subcommand. */
+const SUBCOMMAND = 1;
+
+/** One option of a command as /help lists it. */
+const optionLine = (o: Option): string => `- \`${o.name}:\`${o.required ? ' (required)' : ''} ${o.description}`;
 
 /**
  * /help, over the registry's list of commands: commands/index.ts builds it with its own list, so
@@ -31,12 +38,27 @@ export default function helpCommand(registered: () => readonly Command[]): Comma
       .addStringOption((o) => o.setName('command').setDescription('One command, e.g. move')),
     async execute(ctx) {
       const json = registered().map((c) => c.data.toJSON() as Json);
-      const wanted = ctx.string('command')?.replace(/^\//, '').toLowerCase();
+      const wanted = ctx.string('command')?.replace(/^\//, '').trim().toLowerCase();
       if (wanted) {
-        const one = json.find((c) => c.name === wanted);
+        // A subcommand too ("campaign settings"): its own options.
+        const [name = '', subName, ...rest] = wanted.split(/\s+/);
+        const one = json.find((c) => c.name === name);
         if (!one) return [ephemeral(`There is no /${quote(wanted)}. Commands: ${json.map((c) => `/${c.name}`).join(', ')}.`, { error: 'help.unknown' })];
-        const opts = (one.options ?? []).map((o) => (o.type === 1 ? `- \`/${one.name} ${o.name}\`: ${o.description}` : `- \`${o.name}:\`${o.required ? ' (required)' : ''} ${o.description}`));
-        return [ephemeral(`**/${one.name}** — ${one.description}\n${opts.join('\n')}`, { command: one })];
+        const subs = (one.options ?? []).filter((o) => o.type === SUBCOMMAND);
+        if (subName !== undefined) {
+          const sub = rest.length === 0 ? subs.find((o) => o.name === subName) : undefined;
+          if (!sub) {
+            const text = subs.length > 0
+              ? `/${one.name} has no subcommand "${quote(wanted.slice(name.length).trim())}". Its subcommands: ${subs.map((o) => `\`/${one.name} ${o.name}\``).join(', ')}.`
+              : `/${one.name} has no subcommands: \`/help command:${one.name}\` lists its options.`;
+            return [ephemeral(text, { error: 'help.unknown' })];
+          }
+          const lines = (sub.options ?? []).map(optionLine);
+          return [ephemeral([`**/${one.name} ${sub.name}** — ${sub.description}`, ...(lines.length > 0 ? lines : ['No options.'])].join('\n'), { command: one, subcommand: sub.name })];
+        }
+        const lines = (one.options ?? []).map((o) => (o.type === SUBCOMMAND ? `- \`/${one.name} ${o.name}\`: ${o.description}` : optionLine(o)));
+        const more = subs.length > 0 ? [`The options of one: \`/help command:"${one.name} ${subs[0]!.name}"\`.`] : [];
+        return [ephemeral([`**/${one.name}** — ${one.description}`, ...lines, ...more].join('\n'), { command: one })];
       }
       const names = new Set(json.map((c) => c.name));
       const grouped = new Set(GROUPS.flatMap(([, list]) => list));

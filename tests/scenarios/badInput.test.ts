@@ -61,6 +61,29 @@ describe('the referee\'s contact commands without `contact:`', () => {
   });
 });
 
+describe('/help for one command', () => {
+  it('GIVEN a command made of subcommands THEN /help lists them and says how to read one; GIVEN "campaign settings" THEN its own options; a command with no option ends on its description', async () => {
+    h = await consoleHarness({ setup: SETUP });
+    const [campaign] = await h.run('@referee /help command:campaign');
+    expect(campaign?.content).toContain('- `/campaign settings`: Show or change the schedule and rules options.');
+    expect(campaign?.content).toContain('The options of one: `/help command:"campaign create"`.');
+    // Before: "There is no /campaign settings." The referee could not read a subcommand's options.
+    const [settings] = await h.run('@referee /help command:"campaign settings"');
+    expect(settings?.content).toMatch(/^\*\*\/campaign settings\*\* — Show or change the schedule and rules options\.\n- `cadence:` /);
+    expect(settings?.content).toContain('- `positions:` Army positions: public (default) or fog of war');
+    expect(refusal(settings!)).toBeUndefined();
+    const [status] = await h.run('@alice /help command:"/turn status"');
+    expect(status?.content).toBe('**/turn status** — Game time, next tick, who has given orders.\nNo options.');
+    const [nosuch] = await h.run('@alice /help command:"campaign nosuch"');
+    expect(nosuch?.content).toMatch(/^\/campaign has no subcommand "nosuch"\. Its subcommands: `\/campaign create`, /);
+    const [move] = await h.run('@alice /help command:"move to"');
+    expect(move?.content).toBe('/move has no subcommands: `/help command:move` lists its options.');
+    // Before, a command without options ended on a blank line.
+    const [web] = await h.run('@alice /help command:web');
+    expect(web?.content).toBe('**/web** — A private link to your campaign page: your map to zoom, the days gone by, your intel (private).');
+  });
+});
+
 describe('numbers a command takes', () => {
   it('GIVEN /army edit figures:r1=1e20 (or 10^30, or Infinity) THEN refused with the range, and the regiment is unchanged', async () => {
     h = await consoleHarness({ setup: SETUP });
