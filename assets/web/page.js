@@ -184,7 +184,9 @@
       viewer = OpenSeadragon({
         // The canvas drawer: OpenSeadragon's WebGL one, where WebGL is software-drawn (no GPU, as
         // in a headless browser or an old phone), took seconds of the main thread per frame.
-        element: $('map'), prefixUrl: '/assets/osd/images/', showNavigator: true, navigatorPosition: 'BOTTOM_RIGHT', drawer: 'canvas',
+        // The navigator (a thumbnail of the whole map) only where there is room for it: on a phone
+        // the whole map already fills the width, and the thumbnail covered its south-east and legend.
+        element: $('map'), prefixUrl: '/assets/osd/images/', showNavigator: !window.matchMedia('(max-width: 600px)').matches, navigatorPosition: 'BOTTOM_RIGHT', drawer: 'canvas',
         maxZoomPixelRatio: 3, visibilityRatio: 0.5, gestureSettingsTouch: { pinchRotate: false }, crossOriginPolicy: false,
       });
       viewer.addHandler('open', () => {

@@ -79,6 +79,8 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
     expect(await text(page, '#campaign')).toBe('Fog');
     expect(await text(page, '#armies')).toContain('Army of Hadewych');
     expect(await text(page, '#when')).toContain('fog of war');
+    // No navigator thumbnail on a phone: it covered the map's south-east and its legend.
+    expect(await page.locator('#map .navigator').count()).toBe(0);
     await page.screenshot({ path: join(SHOTS, 'phone.png') });
     // Zoom on the map (the viewer's own zoom-in button, as a thumb would) until the picture shows at least at its native size.
     for (let i = 0; i < 12 && Number(await page.evaluate(() => document.body.dataset.zoom ?? '0')) < 1; i++) {
@@ -111,6 +113,7 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(SHOTS, 'desktop.png') });
     expect(await text(page, '#chronicle')).toContain('now commands Army of Hadewych');
+    expect(await page.locator('#map .navigator').count()).toBe(1);
     await ctx.close();
   });
 
