@@ -263,5 +263,15 @@ describe('RULINGS 7: at the campaign\'s end every die can be checked (docs/dice.
     expect(checked).toBeGreaterThan(10);
     // The campaign is over: no more ticks, and the channel is free.
     expect((await h.run('@referee /turn status'))[0]?.content).toMatch(/There is no campaign in this channel/);
+    // But its dice can still be checked there, as docs/dice.md promises: a commander's /dice verify
+    // now checks the secret dice too, in the channel (before the fix: "There is no campaign in this channel").
+    const period = log.findLast((e) => e.type === 'diceRolled' && (e.data as Roll).stream === 'secret')!.data as Roll;
+    const [verify] = await h.run(`@alice /dice verify tick:${period.period}`);
+    expect(verify?.to).toBe('reply');
+    expect(verify?.data).toMatchObject({ period: period.period, ok: true, checked: ['public', 'secret'] });
+    expect(verify?.content).toMatch(new RegExp(`^✅ Dice period ${period.period} checks out: .*secret`));
+    const [dice] = await h.run(`@alice /dice log tick:${period.period}`);
+    expect(dice?.content).toMatch(new RegExp(`period ${period.period}`));
+    expect(dice?.data).not.toHaveProperty('error');
   });
 });

@@ -33,10 +33,11 @@ function committedLine(e: { text: string; data: unknown }, current: number): str
  * sees another army's rolls, nor the referee's estimate dice, which would tell how far off an
  * estimate is); the referee sees every roll, or one army's with `army:`. With `tick:`, one dice
  * period. Each line says where the value came from: seeded, entered by hand (by whom), scripted.
+ * After `/campaign end`, the ended campaign of the channel (until a new one is created there).
  * @see docs/dice.md
  */
 export function diceLog(app: App, actor: Actor, input: { tick?: number | undefined; army?: string | undefined }): Reply[] {
-  return readCampaign(app, { actor }, (tx) => {
+  return readCampaign(app, { actor, orEnded: true }, (tx) => {
     const mine = armiesOf(tx, actor.userId);
     const only = input.army !== undefined ? requireArmy(tx.state, input.army).id : undefined;
     if (!tx.isReferee && only !== undefined && !mine.includes(only)) throw new UserError('army.notYours', 'Only your own army\'s dice: leave out `army:`, or name one of yours.');

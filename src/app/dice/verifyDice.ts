@@ -106,11 +106,12 @@ function checked(stream: DiceStream, s: Stream, rolls: readonly RollRecord[]): {
  * by the referee at any time (the period in play too, privately) and by anyone once the campaign
  * has ended (its secret master is then revealed). The answer says which dice it checked and when
  * the rest can be. A period of one stream (a campaign from before secret dice) is checked whole
- * as before. Without `tick:`, the last period revealed.
+ * as before. Without `tick:`, the last period revealed. After `/campaign end` it still reads the
+ * campaign in its channel (until a new one is created there), as docs/dice.md promises.
  * @see docs/dice.md
  */
 export function verifyDice(app: App, actor: Actor, tick: number | undefined): Reply[] {
-  return readCampaign(app, { actor }, (tx) => {
+  return readCampaign(app, { actor, orEnded: true }, (tx) => {
     const { period, twoStreams } = periodToCheck(tx, tick);
     const events = tx.read.diceEvents(period);
     const rolls = events.filter((e) => e.type === 'diceRolled').map(rollOf);
