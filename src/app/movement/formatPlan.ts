@@ -1,4 +1,4 @@
-import { formatGameTime, type GameTime } from '../../engine/clock/index.js';
+import { formatGameTime, type GameTime, ordinal } from '../../engine/clock/index.js';
 import type { MovePlan, PlannedFatigue, PlannedStep } from '../../engine/movement/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import type { MovementProfile } from '../../engine/profiles/index.js';
@@ -34,18 +34,25 @@ function fatigueWhy(f: PlannedFatigue, profile: MovementProfile): string {
     case 'forcedMarch':
       return 'a forced march the day before';
     case 'seventhDay':
-      return `its ${ordinal(rule.kind === 'consecutive' ? rule.most + 1 : 7)} day of marching in a row`;
+      return `its ${dayOrdinal(rule.kind === 'consecutive' ? rule.most + 1 : 7)} day of marching in a row`;
     case 'marchWindow':
       return rule.kind === 'window' ? `more than ${rule.most} marching days in ${rule.days}` : 'too many marching days';
     case 'noLongRest':
-      return 'more than two periods of movement without two half periods of rest in a row';
+      return `more than ${halvesInWords(profile.rest.halfPeriods?.restMoveLimit ?? 4)} of movement without two half periods of rest in a row`;
     default:
       return 'the march';
   }
 }
 
-function ordinal(n: number): string {
-  return n === 7 ? 'seventh' : `${n}th`;
+/** "seventh" (the rules' word), else "3rd", "8th", "21st". */
+function dayOrdinal(n: number): string {
+  return n === 7 ? 'seventh' : ordinal(n);
+}
+
+/** A count of half periods as the rules say it: whole periods in words ("two periods"), else half periods. */
+function halvesInWords(halves: number): string {
+  const periods = ['no periods', 'one period', 'two periods', 'three periods', 'four periods'][halves / 2];
+  return halves % 2 === 0 && periods !== undefined ? periods : `${halves} half periods`;
 }
 
 /**

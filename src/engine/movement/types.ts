@@ -116,7 +116,6 @@ export interface MoveRequest {
   readonly givenBy?: string;
 }
 
-/** A validated move and its preview. */
 /** The half from which the preview has the army march fatigued, and why (the tick's own reason). */
 export interface PlannedFatigue {
   readonly dayOffset: number;
@@ -124,6 +123,7 @@ export interface PlannedFatigue {
   readonly reason: FatigueReason;
 }
 
+/** A validated move and its preview. */
 export interface MovePlan {
   readonly armyId: string;
   readonly steps: readonly PlannedStep[];
