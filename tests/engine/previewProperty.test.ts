@@ -9,7 +9,7 @@ import type { MapModel } from '../../src/engine/map/mapModel.js';
 import { planMove } from '../../src/engine/movement/index.js';
 import type { MoveRequest, PlannedStep } from '../../src/engine/movement/types.js';
 import { MOVEMENT_PROFILE_IDS } from '../../src/engine/profiles/index.js';
-import type { CampaignState } from '../../src/engine/state/index.js';
+import type { CampaignState, MoveOrder } from '../../src/engine/state/index.js';
 import { DEFAULT_SETTINGS } from '../../src/engine/state/settings.js';
 import { NO_WEATHER_EFFECTS as NONE } from '../../src/engine/weather/types.js';
 import { army, campaign, dice, mapOf, tick } from './movementFixtures.js';
@@ -176,8 +176,19 @@ describe('property: the /move preview is what the ticks play', () => {
         if ((s.armies.a as Army).march.operation) return;
         s = machinesAtWork(s, c.profile === 'acks' ? c.machines : null);
         const here = (s.armies.a as Army).hex;
-        const plan = planMove(s, map, NONE, 'a', request(c.next, c.dark, pathFrom(map, here, c.next.walk)));
-        if (!plan.ok) return;
+        const req = request(c.next, c.dark, pathFrom(map, here, c.next.walk));
+        const plan = planMove(s, map, NONE, 'a', req);
+        if (!plan.ok) {
+          // A refusal for a step no day's points cover: given anyway, the ticks never enter that hex
+          // either (the preview refuses nothing the tick would play).
+          const v = plan.violation;
+          const hex = (v.details as { hex?: string } | undefined)?.hex;
+          if (v.code !== 'move.tooCostly' || hex === undefined || hex === map.format(here)) return;
+          const order: MoveOrder = { armyId: 'a', kind: 'move', period: req.period, path: [...(req.path ?? [])], forced: req.forced, unformed: req.unformed, save: req.save, givenBy: 'x', givenAt: s.clock };
+          const got = played({ ...s, orders: { a: order } }, map, 'a', 40);
+          expect(got.placed.map((p) => p.hex)).not.toContain(hex);
+          return;
+        }
         const given: CampaignState = { ...s, orders: { a: plan.value.order } };
         const want = previewed(plan.value.steps);
         const got = played(given, map, 'a', plan.value.days * 4 + 4);
