@@ -1,7 +1,7 @@
 import { answerByButton } from '../src/app/contact/answerContact.js';
 import type { ButtonHandler } from '../src/app/commandContext.js';
 
-/** Contact buttons in DMs: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]`. */
+/** Contact buttons in DMs: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]:t<round opened>`. */
 export const contactButtons: ButtonHandler = {
   prefix: 'contact',
   async execute({ app, userId, customId, roleIds }) {

@@ -114,6 +114,7 @@ export const REFUSAL_CODES = {
   'contact.roleNoContact': 'Support or reserve for an ally that is not in map contact.',
   'contact.roleNotAdjacent': 'A supporter must stand next to the army it supports.',
   'contact.roleNotAllied': 'Support or reserve for an army that is not allied.',
+  'contact.roundOver': 'A contact button (a commander\'s answer, the referee\'s Resolve) from a round the contact has left: it opened again since, or (Resolve) moved to another step.',
   'contact.secondAlreadyForced': 'A second contact was already forced this half period.',
   'contact.secondEnemyEngaged': 'The enemy is already in another contact that is not resolved.',
   'contact.secondSeveralContacts': 'The enemies next to the army are in separate contacts.',
@@ -270,6 +271,7 @@ export const REFUSAL_CODES = {
   'plan.targetMissing': 'A shadow plan without its target.',
   'plan.unknownArmy': 'A plan target that names no army of the campaign.',
 
+  'ready.buttonOld': 'A Ready button from a half period already played.',
   'ready.notCommander': 'Only a commander of an army in the field can say they are ready.',
   'ready.notRunning': 'Ready when the campaign has not started or has ended.',
 

@@ -1,6 +1,6 @@
 import { byId } from '../../engine/state/index.js';
 import { chooseDecision, chooseStep1, resolveDecision, resolveStep1, type Decision, type Step1Choice } from '../../engine/contact/index.js';
-import { timeIndex } from '../../engine/clock/index.js';
+import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/index.js';
 import { holdForDice } from '../../engine/dice/index.js';
 import type { EngineEvent } from '../../engine/events/index.js';
 import type { Army } from '../../engine/forces/index.js';
@@ -17,7 +17,7 @@ import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
-import { deadlineText, deliveries, parseContactButton } from '../deliveries/contactPrompts.js';
+import { deadlineText, deliveries, parseContactButton, type ContactButton } from '../deliveries/contactPrompts.js';
 import { contactOfArmy } from './whichContact.js';
 
 /** What a commander answers: before the contact phase, or engage/evade after it. */
@@ -98,6 +98,23 @@ export function answerContact(app: App, actor: Actor, choice: ContactAnswer, inp
 
 const CHOICES: Readonly<Record<string, ContactAnswer>> = { proceed: 'engage', engage: 'engage', evade: 'evade', avoid: 'avoid', delay: 'delay', silent: 'silent' };
 
+/**
+ * A button that names its round (ids sent since the round was added to them) answers that round
+ * only: after the campaign ended it answers nothing, and once its contact opened again (a standing
+ * contact's next round, under the same id) it is refused, nothing recorded, and the presser is
+ * sent to the newest message, which asks about the round open now. An army no longer in the
+ * contact hears only that its question is settled (the same words as a contact that closed), so
+ * the refusal tells nobody about a contact they left.
+ */
+function refuseOtherRound(state: CampaignState, army: Army, b: ContactButton, settled: () => UserError): void {
+  if (state.status === 'ended') throw new UserError('campaign.ended', `The campaign has ended: the button about contact ${b.contactId} answers nothing now.`);
+  const c = byId(state.contacts, b.contactId);
+  if (!c || b.opened === undefined || timeIndex(c.openedAt) === b.opened) return;
+  if (!c.armyIds.includes(army.id)) throw settled();
+  const now = c.step === 'battle' ? ' and is a battle now' : c.step === 'closed' ? ' and is over' : '';
+  throw new UserError('contact.roundOver', `That button was for contact ${c.id} as it opened on ${formatGameTime(fromIndex(b.opened))}; a new round of it opened on ${formatGameTime(c.openedAt)}${now}. Nothing was recorded: use the newest message about ${c.id}.`);
+}
+
 /** A press of a contact button in a DM. Only the army's commander (or a referee) may press it. */
 export function answerByButton(app: App, userId: string, customId: string, roleIds: readonly string[] = []): Reply[] {
   const b = parseContactButton(customId);
@@ -111,11 +128,13 @@ export function answerByButton(app: App, userId: string, customId: string, roleI
     if (!commands && !referee) throw new UserError('army.notYours', `${army.name} is not your army.`);
     const c = byId(tx.state.contacts, b.contactId);
     const expected = b.choice === 'engage' || b.choice === 'evade' ? 'decision' : 'step1';
-    if (!c || c.step !== expected) throw new UserError('contact.buttonStale', `This question about contact ${b.contactId} has already been settled.`);
+    const settled = (): UserError => new UserError('contact.buttonStale', `This question about contact ${b.contactId} has already been settled.`);
+    if (b.opened !== undefined) refuseOtherRound(tx.state, army, b, settled);
+    if (!c || c.step !== expected) throw settled();
     const change = answer(tx, army, !commands, choice, { contact: b.contactId, ...(b.hex ? { to: b.hex } : {}) });
     const said = (change.result[0]?.data as { said?: string } | undefined)?.said ?? choice;
     // The DM's question is settled: its buttons are disabled and it says what was chosen.
-    const settled: Reply = { to: 'update', content: `✅ **Answered${commands ? '' : ' by the referee'}**: ${said}.`, settles: `contact:${b.campaignId}:${b.contactId}:`, data: { contactId: b.contactId, choice } };
-    return { ...change, result: [settled, ...change.result] };
+    const answered: Reply = { to: 'update', content: `✅ **Answered${commands ? '' : ' by the referee'}**: ${said}.`, settles: `contact:${b.campaignId}:${b.contactId}:`, data: { contactId: b.contactId, choice } };
+    return { ...change, result: [answered, ...change.result] };
   });
 }

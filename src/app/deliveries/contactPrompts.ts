@@ -23,16 +23,37 @@ import type { Outgoing } from './outgoing.js';
 import { routeEvents, type RouteOptions } from './routeEvents.js';
 import { sketchDeliveries } from './sketches.js';
 
-/** A button's custom id: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]`. */
-function contactButtonId(campaignId: string, contactId: string, choice: string, armyId: string, hex?: string): string {
-  return ['contact', campaignId, contactId, choice, armyId, ...(hex ? [hex] : [])].join(':');
+/**
+ * A button's custom id: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]:t<opened>`, where
+ * `opened` is the time index the contact's round opened (a standing contact asks again each half
+ * period under the same id, with a new opening time): a press of an earlier round's button is
+ * refused instead of answering a round its presser has not read. Ids sent before it have no
+ * `t<opened>` part and answer the round open now, as they always did (journals replay them).
+ */
+export function contactButtonId(campaignId: string, contactId: string, choice: string, armyId: string, opened: number, hex?: string): string {
+  return ['contact', campaignId, contactId, choice, armyId, ...(hex ? [hex] : []), `t${opened}`].join(':');
 }
 
-export function parseContactButton(customId: string): { campaignId: string; contactId: string; choice: string; armyId: string; hex?: string } | undefined {
+/** What a contact button's custom id says; `opened` only on ids that carry their round (see contactButtonId). */
+export interface ContactButton {
+  readonly campaignId: string;
+  readonly contactId: string;
+  readonly choice: string;
+  readonly armyId: string;
+  readonly hex?: string;
+  readonly opened?: number;
+}
+
+/** The round part of an id (`t37`): a hex is digits only, so the two never mix. */
+const ROUND_PART = /^t(\d+)$/;
+
+export function parseContactButton(customId: string): ContactButton | undefined {
   const parts = customId.split(':');
+  const round = parts.length > 5 ? ROUND_PART.exec(parts[parts.length - 1] ?? '') : null;
+  if (round) parts.pop();
   if (parts.length < 5 || parts[0] !== 'contact') return undefined;
   const [, campaignId, contactId, choice, armyId, hex] = parts as [string, string, string, string, string, string | undefined];
-  return { campaignId, contactId, choice, armyId, ...(hex ? { hex } : {}) };
+  return { campaignId, contactId, choice, armyId, ...(hex ? { hex } : {}), ...(round ? { opened: Number(round[1]) } : {}) };
 }
 
 const names = (state: CampaignState, ids: readonly string[]): string => ids.map((id) => state.armies[id]?.name ?? id).join(', ');
@@ -89,6 +110,7 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
   };
   for (const c of Object.values(after.contacts)) {
     const was = before.contacts[c.id];
+    const opened = timeIndex(c.openedAt);
     // A standing contact's next round (fight on the morrow, then still facing each other) keeps its
     // id, step and forces: its new opening time is what says it asks again.
     if (was && was.step === c.step && was.armyIds.join() === c.armyIds.join() && timeIndex(was.openedAt) === timeIndex(c.openedAt)) continue;
@@ -98,17 +120,17 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
         if (!army) continue;
         const opponents = c.armyIds.filter((o) => { const other = after.armies[o]; return o !== id && other !== undefined && isHostile(after.sides, army.side, other.side); });
         ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}. Answer with a button, or in the campaign channel: \`/engage\` to proceed to the contact phase, \`/delay\`, \`/avoid to:HEX\` (with the points to move away, or by a forced march), or do nothing (silence). No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1' }), [
-          { id: contactButtonId(after.id, c.id, 'proceed', id), label: 'Proceed to the contact phase', style: 'primary', command: '/engage' },
-          { id: contactButtonId(after.id, c.id, 'delay', id), label: 'Delay', style: 'secondary', command: '/delay' },
-          ...avoidHexes(after, map, army).map((o): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, o.hex), label: avoidLabel(o), style: 'secondary', command: avoidCommand(o) })),
-          { id: contactButtonId(after.id, c.id, 'silent', id), label: 'Stay silent (fight on the morrow)', style: 'secondary', command: 'do nothing' },
+          { id: contactButtonId(after.id, c.id, 'proceed', id, opened), label: 'Proceed to the contact phase', style: 'primary', command: '/engage' },
+          { id: contactButtonId(after.id, c.id, 'delay', id, opened), label: 'Delay', style: 'secondary', command: '/delay' },
+          ...avoidHexes(after, map, army).map((o): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, opened, o.hex), label: avoidLabel(o), style: 'secondary', command: avoidCommand(o) })),
+          { id: contactButtonId(after.id, c.id, 'silent', id, opened), label: 'Stay silent (fight on the morrow)', style: 'secondary', command: 'do nothing' },
         ]);
       }
     } else if (c.step === 'decision') {
       for (const id of awaitingAnswers(c)) {
         const evade = canEvade(c, id);
-        const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id), label: 'Engage', style: 'danger', command: '/engage' }];
-        if (evade) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id), label: 'Evade', style: 'secondary', command: '/evade' });
+        const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id, opened), label: 'Engage', style: 'danger', command: '/engage' }];
+        if (evade) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id, opened), label: 'Evade', style: 'secondary', command: '/evade' });
         ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: ${evade ? '`/engage` or `/evade`' : '`/engage` (you cannot evade)'}? Answer with a button, or in the campaign channel. No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
       }
     } else if (c.step === 'battle' && c.data.deployment) {

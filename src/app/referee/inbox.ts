@@ -1,6 +1,6 @@
 import { seatsField } from '../table/away.js';
-import { byId } from '../../engine/state/index.js';
-import { formatGameTime } from '../../engine/clock/index.js';
+import { byId, type ContactRecord } from '../../engine/state/index.js';
+import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/index.js';
 import { awaitingAnswers, describeStep, isOpen } from '../../engine/contact/index.js';
 import { type EngineEvent, escapeName, REFEREE } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
@@ -26,13 +26,42 @@ let byName: Intl.Collator | undefined;
 
 /**
  * The referee's inbox: everything that waits on the referee, in one private answer, each with a
- * button for the common action. Buttons carry `referee:<campaignId>:<action>[:<argument>]`.
+ * button for the common action. Buttons carry `referee:<campaignId>:<action>[:<argument>[:<moment>]]`
+ * (a moment on Resolve only: resolveMoment).
  */
 
 /** Actions of the inbox's buttons. */
 type Action = 'nudge' | 'nudgeAll' | 'resolve' | 'record' | 'intel' | 'resend' | 'resume';
 
-const buttonId = (campaignId: string, action: Action, arg = ''): string => ['referee', campaignId, action, ...(arg ? [arg] : [])].join(':');
+const buttonId = (campaignId: string, action: Action, arg = '', moment = ''): string => ['referee', campaignId, action, ...(arg ? [arg] : []), ...(moment ? [moment] : [])].join(':');
+
+/**
+ * The moment a Resolve button was offered for: the contact's step and the time index its round
+ * opened (`step1.t3`), the id's last part: `referee:<campaignId>:resolve:<contactId>:<step>.t<opened>`.
+ * Pressed once the contact has moved on (its contact phase ran, or a new round opened), it is
+ * refused instead of resolving with defaults a question the referee has not read. Ids sent
+ * before (no moment) resolve whatever waits now, as they always did.
+ */
+const resolveMoment = (c: Pick<ContactRecord, 'step' | 'openedAt'>): string => `${c.step}.t${timeIndex(c.openedAt)}`;
+
+/** The inbox's Resolve button of an open contact, carrying the moment it was offered for. */
+function resolveButton(tx: CampaignTx, contactId: string): MessageButton {
+  const record = byId(tx.state.contacts, contactId);
+  return { id: buttonId(tx.meta.id, 'resolve', contactId, record ? resolveMoment(record) : ''), label: `Resolve ${contactId} now (defaults)`, style: 'danger', command: `/contact resolve contact:${contactId}` };
+}
+
+const STEPS: readonly ContactRecord['step'][] = ['step1', 'decision', 'battle', 'closed'];
+
+/** Refuses a Resolve whose moment (an id's `<step>.t<opened>`) is not the contact's now; a contact gone is left to /contact resolve's own refusal. */
+function refuseMovedOn(tx: CampaignTx, contactId: string, moment: string): void {
+  const m = /^(\w+)\.t(\d+)$/.exec(moment);
+  const step = STEPS.find((x) => x === m?.[1]);
+  const c = byId(tx.state.contacts, contactId);
+  if (!m || !step || !c || moment === resolveMoment(c)) return;
+  const was = `${describeStep(step)}, in its round opened on ${formatGameTime(fromIndex(Number(m[2])))}`;
+  const now = `${describeStep(c.step)}, in its round opened on ${formatGameTime(c.openedAt)}`;
+  throw new UserError('contact.roundOver', `That button was for contact ${c.id} ${was}; it is now ${now}. Nothing was resolved: \`/referee inbox\` shows what waits now.`);
+}
 
 /** What waits on the referee, by kind. */
 interface Waiting {
@@ -149,7 +178,7 @@ export function refereeInbox(app: App, actor: Actor): Reply[] {
         for (const armyId of c.waitingFor) {
           if (commandersOf(tx, armyId).length > 0) add({ id: buttonId(id, 'nudge', armyId), label: `Nudge ${tx.state.armies[armyId]?.name ?? armyId}`, style: 'secondary' });
         }
-        add({ id: buttonId(id, 'resolve', c.id), label: `Resolve ${c.id} now (defaults)`, style: 'danger', command: `/contact resolve contact:${c.id}` });
+        add(resolveButton(tx, c.id));
       }
     }
     if (w.bounced.length > 0) {
@@ -205,7 +234,7 @@ function recordHelp(tx: CampaignTx, contactId: string): string {
  * given-up delivery again, or resume after a catch-up pause.
  */
 export function refereeButton(app: App, userId: string, customId: string, roleIds: readonly string[] = []): Reply[] {
-  const [, campaignId = '', action = '', arg = ''] = customId.split(':');
+  const [, campaignId = '', action = '', arg = '', moment = ''] = customId.split(':');
   const check = (tx: CampaignTx): void => {
     if (!isReferee(tx.meta, tx.members, tx.state.settings, { userId, roleIds })) throw new UserError('campaign.refereeOnly', 'Only the referee can use the inbox.');
   };
@@ -224,6 +253,7 @@ export function refereeButton(app: App, userId: string, customId: string, roleId
     const said = (text: string, outbox: Outgoing[], events: EngineEvent[] = []): Change<Reply[]> => ({ outbox, events: [...events, { type: 'refereeNudged', audience: REFEREE, text }], result: [ephemeral(text, { action, arg })] });
     switch (action as Action) {
       case 'resolve':
+        if (moment) refuseMovedOn(tx, arg, moment);
         return resolveContactChange(tx, arg);
       case 'nudge': {
         const out = nudge(tx, arg);

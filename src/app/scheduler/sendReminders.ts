@@ -112,7 +112,7 @@ function remindCampaign(app: App, campaignId: string): ReminderReport | undefine
         content: `**Reminder** (${escapeName(s.name)}): ${armies.map((a) => `**${a}**`).join(' and ')} ${armies.length > 1 ? 'have' : 'has'} no orders for ${formatGameTime(s.clock)}. Orders close ${when}. If you give none, ${DEFAULT_ORDER_TEXT[s.settings.defaultOrder]}.`,
         data: { type: 'orderReminder', armies, deadline, timeIndex: index, defaultOrder: s.settings.defaultOrder },
         dedupeKey: `remind:${tx.meta.id}:${index}:${userId}`,
-        buttons: [{ id: readyButtonId(tx.meta.id), label: 'Ready', style: 'success', command: '/ready' }],
+        buttons: [{ id: readyButtonId(tx.meta.id, index), label: 'Ready', style: 'success', command: '/ready' }],
       });
     });
     const users = dueNow.map(([u]) => u);

@@ -1,4 +1,4 @@
-import { formatGameTime } from '../../engine/clock/index.js';
+import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/index.js';
 import { PUBLIC, REFEREE } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -12,8 +12,20 @@ import type { CampaignTx, Change } from '../campaignTx.js';
 import { reminderSettings } from '../notices.js';
 import { shownName } from '../members.js';
 
-/** The custom id of the Ready button on a commander's DMs: `ready:<campaignId>`. */
-export const readyButtonId = (campaignId: string): string => `ready:${campaignId}`;
+/**
+ * The custom id of the Ready button on a commander's DMs: `ready:<campaignId>:t<half>`, `half` the
+ * time index of the half period it says ready for. Pressed once that half period has been played
+ * it is refused: it would mark the commander ready for one whose orders they have not seen. Ids
+ * sent before (`ready:<campaignId>`) mark ready for the half period open now, as they always did.
+ */
+export const readyButtonId = (campaignId: string, half: number): string => `ready:${campaignId}:t${half}`;
+
+/** The campaign and the half period (when the id names one) of a Ready button's custom id. */
+function parseReadyButton(customId: string): { campaignId: string; half?: number } {
+  const [, campaignId = '', when = ''] = customId.split(':');
+  const half = /^t(\d+)$/.exec(when);
+  return { campaignId, ...(half ? { half: Number(half[1]) } : {}) };
+}
 
 /**
  * The commanders whose readiness counts: every user who commands at least one army still in the
@@ -40,13 +52,17 @@ function earlyDue(tx: CampaignTx, ready: readonly string[]): Date | undefined {
   return at.getTime() < Date.parse(due) ? at : undefined;
 }
 
-function readyChange(tx: CampaignTx, userId: string, undo: boolean): Change<Reply[]> {
+/** `forHalf`: the half period a Ready button was sent for (time index), when its id names one. */
+function readyChange(tx: CampaignTx, userId: string, undo: boolean, forHalf?: number): Change<Reply[]> {
   const s = tx.state;
   if (s.status === 'setup' || s.status === 'ended') {
     throw new UserError('ready.notRunning', s.status === 'setup' ? 'The campaign has not started yet: there is no half period to be ready for.' : 'The campaign has ended.');
   }
   if (!activeCommanders(tx).includes(userId)) {
     throw new UserError('ready.notCommander', 'Only a commander of an army in the field can say they are ready; you command none in this campaign. (`/campaign status` lists who commands what.)');
+  }
+  if (forHalf !== undefined && forHalf !== timeIndex(s.clock)) {
+    throw new UserError('ready.buttonOld', `That Ready button was for ${formatGameTime(fromIndex(forHalf))}; orders are now for ${formatGameTime(s.clock)}. Nothing was recorded: look at your armies' orders for it, then \`/ready\` (or the Ready button of the newest reminder).`);
   }
   const half = formatGameTime(s.clock);
   const was = tx.meta.ready;
@@ -95,8 +111,8 @@ export function markReady(app: App, actor: Actor, undo = false): Reply[] {
   return inCampaign(app, { actor }, (tx) => readyChange(tx, actor.userId, undo));
 }
 
-/** The Ready button on a commander's DM (`ready:<campaignId>`): the same as `/ready`. */
+/** The Ready button on a commander's DM (`ready:<campaignId>:t<half>`): `/ready`, for the half period it was sent for only. */
 export function readyButton(app: App, userId: string, customId: string): Reply[] {
-  const [, campaignId = ''] = customId.split(':');
-  return inCampaign(app, { campaignId }, (tx) => readyChange(tx, userId, false));
+  const b = parseReadyButton(customId);
+  return inCampaign(app, { campaignId: b.campaignId }, (tx) => readyChange(tx, userId, false, b.half));
 }

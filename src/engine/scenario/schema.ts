@@ -25,6 +25,8 @@ export const SCENARIO_LIMITS = {
   unitsPerArmy: 100,
   /** A name or other short text. */
   name: 100,
+  /** An id (army, side, region...): a button's custom id carries an army's, and tests/scenarios/staleButtons.test.ts checks the longest fits Discord's 100 characters. */
+  id: 40,
   /** The description and an army's notes. */
   text: 2_000,
 } as const;
@@ -47,7 +49,7 @@ function buildMapParts() {
   const list = <T extends z.ZodType>(item: T) => z.array(item).max(L.listItems);
 
   const hexId = z.string().regex(/^(\d{4}|\d{6})$/, 'must be a hex id like "0712" (column then row)');
-  const id = z.string().max(40).regex(/^[a-z][a-z0-9-]*$/, 'must be a short lowercase id (letters, digits, dashes)')
+  const id = z.string().max(L.id).regex(/^[a-z][a-z0-9-]*$/, 'must be a short lowercase id (letters, digits, dashes)')
     // Ids key plain objects in the campaign state: "constructor" would find Object's own.
     .refine((v) => !Object.prototype.hasOwnProperty.call(Object.prototype, v), 'is a reserved word; choose another id');
   const terrainRow = z.string().max(999).regex(new RegExp(`^[${Object.keys(TERRAIN_LETTERS).join('')}]*$`), `may only hold the terrain letters ${Object.keys(TERRAIN_LETTERS).join(' ')}`);
