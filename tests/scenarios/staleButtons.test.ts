@@ -72,9 +72,9 @@ describe('GIVEN a standing contact asked again in round 2', () => {
   it('WHEN alice presses round 1\'s button THEN it is refused, says which round it was for and where the current one is, and changes nothing', async () => {
     const s = await standingContact();
     h = s.x;
-    // Each round's buttons name the round (its opening time index): t0 then t1.
-    expect(s.round1.every((b) => b.endsWith(':t0'))).toBe(true);
-    expect(s.round2.every((b) => b.endsWith(':t1'))).toBe(true);
+    // Each round's buttons name the round (its opening time index) and the enemy forces named: t0.1 then t1.1.
+    expect(s.round1.every((b) => b.endsWith(':t0.1'))).toBe(true);
+    expect(s.round2.every((b) => b.endsWith(':t1.1'))).toBe(true);
     await delivered(h);
     const before = snapshot(h, s.round1[0]!);
     await expect(pressContact(h, 'alice', proceedOf(s.round1))).rejects.toMatchObject({
@@ -103,8 +103,8 @@ describe('GIVEN a standing contact asked again in round 2', () => {
   it('WHEN bob presses an id of the old format (no round) from round 1 THEN it answers the round open now, as before', async () => {
     const s = await standingContact();
     h = s.x;
-    const old = proceedOf(contactButtonsOf(h, 'bob')[0]!).replace(/:t\d+$/, '');
-    expect(parseContactButton(old)).not.toHaveProperty('opened');
+    const old = proceedOf(contactButtonsOf(h, 'bob')[0]!).replace(/:t\d+\.\d+$/, '');
+    expect(parseContactButton(old)).not.toHaveProperty('moment');
     const [, answer] = await pressContact(h, 'bob', old);
     expect(answer?.content).toContain('Recorded for Army of Grallune: proceed to the contact phase.');
     expect(campaignState(h).contacts[s.id]?.data.step1).toEqual({ grallune: { kind: 'proceed' } });
@@ -133,6 +133,35 @@ describe('GIVEN a standing contact asked again in round 2', () => {
     const before = snapshot(h, s.round2[0]!);
     await expect(pressContact(h, 'alice', proceedOf(s.round2))).rejects.toMatchObject({ code: 'campaign.ended', message: `The campaign has ended: the button about contact ${s.id} answers nothing now.` });
     expect(snapshot(h, s.round2[0]!)).toEqual(before);
+  });
+});
+
+describe('GIVEN a contact at step 1 that enemy forces join (it asks again in the same round)', () => {
+  it('WHEN alice presses the first prompt\'s button THEN it is refused (the newer prompt names the newcomer) and changes nothing; the newer prompt\'s button is taken', async () => {
+    // Aeskrvald (carol, law) stands next to Hadewych; the deadline is two ticks, so the contact
+    // still waits at step 1 when the tick's map contact adds Aeskrvald to it.
+    h = await contactHarness({ three: true });
+    await h.run('@referee /campaign settings decision-deadline:2', '@referee /campaign start');
+    const id = await open(h, 'hadewych,grallune');
+    await h.run('!tick');
+    expect(campaignState(h).contacts[id]).toMatchObject({ step: 'step1', openedAt: { day: 1, half: 0 }, armyIds: ['hadewych', 'grallune', 'aeskrvald'] });
+    const [first, joined] = contactButtonsOf(h, 'alice');
+    expect(first?.every((b) => b.endsWith(':t0.1'))).toBe(true);
+    expect(joined?.every((b) => b.endsWith(':t0.2'))).toBe(true);
+    await delivered(h);
+    const before = snapshot(h, first![0]!);
+    await expect(pressContact(h, 'alice', proceedOf(first!))).rejects.toMatchObject({
+      code: 'contact.forcesJoined',
+      message: `That button was for contact ${id} when it named 1 enemy force facing Army of Hadewych; 2 enemy forces face it now. Nothing was recorded: use the newest message about ${id}, which names them.`,
+    });
+    expect(snapshot(h, first![0]!)).toEqual(before);
+    expect(await delivered(h)).toEqual([]);
+    // Bob faces one enemy as before (Aeskrvald is his ally): his first prompt's button still answers.
+    const [bobFirst] = contactButtonsOf(h, 'bob');
+    const [, bobAnswer] = await pressContact(h, 'bob', proceedOf(bobFirst!));
+    expect(bobAnswer?.content).toContain('Recorded for Army of Grallune: proceed to the contact phase.');
+    const [, answer] = await pressContact(h, 'alice', proceedOf(joined!));
+    expect(answer?.content).toContain('Recorded for Army of Hadewych: proceed to the contact phase.');
   });
 });
 
@@ -200,15 +229,18 @@ describe('custom ids fit Discord\'s 100 characters', () => {
     // contact id (numbered c<n>, ten million contacts: 8; derived in fog: 7); the longest choice
     // with a hex (avoid, a 6-digit hex on a map over 99 columns) or without (proceed); an army id
     // at the scenario's limit with a division's number (-<n>, splitArmy; 4 digits); the round's
-    // time index (four half periods a day: 7 digits is 6,800 years).
+    // time index (four half periods a day: 7 digits is 6,800 years) and the enemy forces named
+    // (at most the scenario's armies: 3 digits).
     const campaign = 'f'.repeat(8);
     const contact = `c${'9'.repeat(7)}`;
     const army = `${'a'.repeat(SCENARIO_LIMITS.id)}-${'9'.repeat(4)}`;
     const round = 9_999_999;
-    const longest = [contactButtonId(campaign, contact, 'avoid', army, round, '999999'), contactButtonId(campaign, contact, 'proceed', army, round)];
+    const moment = { opened: round, facing: SCENARIO_LIMITS.armies };
+    expect(String(SCENARIO_LIMITS.armies)).toHaveLength(3);
+    const longest = [contactButtonId(campaign, contact, 'avoid', army, moment, '999999'), contactButtonId(campaign, contact, 'proceed', army, moment)];
     for (const id of longest) {
       expect(id.length).toBeLessThanOrEqual(100);
-      expect(parseContactButton(id)).toMatchObject({ campaignId: campaign, contactId: contact, armyId: army, opened: round });
+      expect(parseContactButton(id)).toMatchObject({ campaignId: campaign, contactId: contact, armyId: army, moment });
     }
     expect(readyButtonId(campaign, round).length).toBeLessThanOrEqual(100);
   });

@@ -17,7 +17,7 @@ import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
-import { deadlineText, deliveries, parseContactButton, type ContactButton } from '../deliveries/contactPrompts.js';
+import { deadlineText, deliveries, opponentsIn, parseContactButton, type ContactButton } from '../deliveries/contactPrompts.js';
 import { contactOfArmy } from './whichContact.js';
 
 /** What a commander answers: before the contact phase, or engage/evade after it. */
@@ -99,20 +99,27 @@ export function answerContact(app: App, actor: Actor, choice: ContactAnswer, inp
 const CHOICES: Readonly<Record<string, ContactAnswer>> = { proceed: 'engage', engage: 'engage', evade: 'evade', avoid: 'avoid', delay: 'delay', silent: 'silent' };
 
 /**
- * A button that names its round (ids sent since the round was added to them) answers that round
- * only: after the campaign ended it answers nothing, and once its contact opened again (a standing
- * contact's next round, under the same id) it is refused, nothing recorded, and the presser is
- * sent to the newest message, which asks about the round open now. An army no longer in the
- * contact hears only that its question is settled (the same words as a contact that closed), so
- * the refusal tells nobody about a contact they left.
+ * A button that names its moment (ids sent since it was added to them) answers that moment only:
+ * after the campaign ended it answers nothing; once its contact opened again (a standing
+ * contact's next round, under the same id), or enemy forces joined it (the prompt asks again
+ * naming them), it is refused, nothing recorded, and the presser is sent to the newest message.
+ * An army no longer in the contact hears only that its question is settled (the same words as a
+ * contact that closed), so the refusal tells nobody about a contact they left.
  */
-function refuseOtherRound(state: CampaignState, army: Army, b: ContactButton, settled: () => UserError): void {
+function refuseOtherMoment(state: CampaignState, army: Army, b: ContactButton, settled: () => UserError): void {
   if (state.status === 'ended') throw new UserError('campaign.ended', `The campaign has ended: the button about contact ${b.contactId} answers nothing now.`);
   const c = byId(state.contacts, b.contactId);
-  if (!c || b.opened === undefined || timeIndex(c.openedAt) === b.opened) return;
+  if (!c || !b.moment) return;
+  const opened = timeIndex(c.openedAt) !== b.moment.opened;
+  const facing = opponentsIn(state, c, army.id).length;
+  if (!opened && facing === b.moment.facing) return;
   if (!c.armyIds.includes(army.id)) throw settled();
-  const now = c.step === 'battle' ? ' and is a battle now' : c.step === 'closed' ? ' and is over' : '';
-  throw new UserError('contact.roundOver', `That button was for contact ${c.id} as it opened on ${formatGameTime(fromIndex(b.opened))}; a new round of it opened on ${formatGameTime(c.openedAt)}${now}. Nothing was recorded: use the newest message about ${c.id}.`);
+  if (opened) {
+    const now = c.step === 'battle' ? ' and is a battle now' : c.step === 'closed' ? ' and is over' : '';
+    throw new UserError('contact.roundOver', `That button was for contact ${c.id} as it opened on ${formatGameTime(fromIndex(b.moment.opened))}; a new round of it opened on ${formatGameTime(c.openedAt)}${now}. Nothing was recorded: use the newest message about ${c.id}.`);
+  }
+  const forces = (n: number): string => `${n} enemy force${n === 1 ? '' : 's'}`;
+  throw new UserError('contact.forcesJoined', `That button was for contact ${c.id} when it named ${forces(b.moment.facing)} facing ${army.name}; ${forces(facing)} face it now. Nothing was recorded: use the newest message about ${c.id}, which names them.`);
 }
 
 /** A press of a contact button in a DM. Only the army's commander (or a referee) may press it. */
@@ -129,7 +136,7 @@ export function answerByButton(app: App, userId: string, customId: string, roleI
     const c = byId(tx.state.contacts, b.contactId);
     const expected = b.choice === 'engage' || b.choice === 'evade' ? 'decision' : 'step1';
     const settled = (): UserError => new UserError('contact.buttonStale', `This question about contact ${b.contactId} has already been settled.`);
-    if (b.opened !== undefined) refuseOtherRound(tx.state, army, b, settled);
+    if (b.moment) refuseOtherMoment(tx.state, army, b, settled);
     if (!c || c.step !== expected) throw settled();
     const change = answer(tx, army, !commands, choice, { contact: b.contactId, ...(b.hex ? { to: b.hex } : {}) });
     const said = (change.result[0]?.data as { said?: string } | undefined)?.said ?? choice;

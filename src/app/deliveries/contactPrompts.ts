@@ -24,36 +24,56 @@ import { routeEvents, type RouteOptions } from './routeEvents.js';
 import { sketchDeliveries } from './sketches.js';
 
 /**
- * A button's custom id: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]:t<opened>`, where
+ * A button's custom id: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]:t<opened>.<facing>`:
  * `opened` is the time index the contact's round opened (a standing contact asks again each half
- * period under the same id, with a new opening time): a press of an earlier round's button is
- * refused instead of answering a round its presser has not read. Ids sent before it have no
- * `t<opened>` part and answer the round open now, as they always did (journals replay them).
+ * period under the same id, with a new opening time), `facing` how many enemy forces the prompt
+ * named (forces joining a contact still at step 1 ask again in the same round). A press of an
+ * earlier prompt's button is refused instead of answering a situation its presser has not read.
+ * Ids sent before have no `t` part and answer what is open now, as they always did (journals
+ * replay them).
  */
-export function contactButtonId(campaignId: string, contactId: string, choice: string, armyId: string, opened: number, hex?: string): string {
-  return ['contact', campaignId, contactId, choice, armyId, ...(hex ? [hex] : []), `t${opened}`].join(':');
+export function contactButtonId(campaignId: string, contactId: string, choice: string, armyId: string, moment: ContactMoment, hex?: string): string {
+  return ['contact', campaignId, contactId, choice, armyId, ...(hex ? [hex] : []), `t${moment.opened}.${moment.facing}`].join(':');
 }
 
-/** What a contact button's custom id says; `opened` only on ids that carry their round (see contactButtonId). */
+/** What a contact prompt was sent for: its round (the time index it opened) and how many enemy forces it named. */
+export interface ContactMoment {
+  readonly opened: number;
+  readonly facing: number;
+}
+
+/** What a contact button's custom id says; `moment` only on ids that carry it (see contactButtonId). */
 export interface ContactButton {
   readonly campaignId: string;
   readonly contactId: string;
   readonly choice: string;
   readonly armyId: string;
   readonly hex?: string;
-  readonly opened?: number;
+  readonly moment?: ContactMoment;
 }
 
-/** The round part of an id (`t37`): a hex is digits only, so the two never mix. */
-const ROUND_PART = /^t(\d+)$/;
+/** The moment part of an id (`t37.2`): a hex is digits only, so the two never mix. */
+const MOMENT_PART = /^t(\d+)\.(\d+)$/;
 
 export function parseContactButton(customId: string): ContactButton | undefined {
   const parts = customId.split(':');
-  const round = parts.length > 5 ? ROUND_PART.exec(parts[parts.length - 1] ?? '') : null;
-  if (round) parts.pop();
+  const moment = parts.length > 5 ? MOMENT_PART.exec(parts[parts.length - 1] ?? '') : null;
+  if (moment) parts.pop();
   if (parts.length < 5 || parts[0] !== 'contact') return undefined;
   const [, campaignId, contactId, choice, armyId, hex] = parts as [string, string, string, string, string, string | undefined];
-  return { campaignId, contactId, choice, armyId, ...(hex ? { hex } : {}), ...(round ? { opened: Number(round[1]) } : {}) };
+  return { campaignId, contactId, choice, armyId, ...(hex ? { hex } : {}), ...(moment ? { moment: { opened: Number(moment[1]), facing: Number(moment[2]) } } : {}) };
+}
+
+/** The enemy forces an army faces in a contact (those its prompt names). */
+export function opponentsIn(state: CampaignState, c: ContactRecord, armyId: string): string[] {
+  const army = state.armies[armyId];
+  if (!army) return [];
+  return c.armyIds.filter((o) => { const other = state.armies[o]; return o !== armyId && other !== undefined && isHostile(state.sides, army.side, other.side); });
+}
+
+/** The moment of the prompt an army is sent now about contact `c`. */
+export function momentOf(state: CampaignState, c: ContactRecord, armyId: string): ContactMoment {
+  return { opened: timeIndex(c.openedAt), facing: opponentsIn(state, c, armyId).length };
 }
 
 const names = (state: CampaignState, ids: readonly string[]): string => ids.map((id) => state.armies[id]?.name ?? id).join(', ');
@@ -110,7 +130,6 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
   };
   for (const c of Object.values(after.contacts)) {
     const was = before.contacts[c.id];
-    const opened = timeIndex(c.openedAt);
     // A standing contact's next round (fight on the morrow, then still facing each other) keeps its
     // id, step and forces: its new opening time is what says it asks again.
     if (was && was.step === c.step && was.armyIds.join() === c.armyIds.join() && timeIndex(was.openedAt) === timeIndex(c.openedAt)) continue;
@@ -118,19 +137,21 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
       for (const id of c.armyIds) {
         const army = after.armies[id];
         if (!army) continue;
-        const opponents = c.armyIds.filter((o) => { const other = after.armies[o]; return o !== id && other !== undefined && isHostile(after.sides, army.side, other.side); });
+        const opponents = opponentsIn(after, c, id);
+        const moment = momentOf(after, c, id);
         ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}. Answer with a button, or in the campaign channel: \`/engage\` to proceed to the contact phase, \`/delay\`, \`/avoid to:HEX\` (with the points to move away, or by a forced march), or do nothing (silence). No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1' }), [
-          { id: contactButtonId(after.id, c.id, 'proceed', id, opened), label: 'Proceed to the contact phase', style: 'primary', command: '/engage' },
-          { id: contactButtonId(after.id, c.id, 'delay', id, opened), label: 'Delay', style: 'secondary', command: '/delay' },
-          ...avoidHexes(after, map, army).map((o): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, opened, o.hex), label: avoidLabel(o), style: 'secondary', command: avoidCommand(o) })),
-          { id: contactButtonId(after.id, c.id, 'silent', id, opened), label: 'Stay silent (fight on the morrow)', style: 'secondary', command: 'do nothing' },
+          { id: contactButtonId(after.id, c.id, 'proceed', id, moment), label: 'Proceed to the contact phase', style: 'primary', command: '/engage' },
+          { id: contactButtonId(after.id, c.id, 'delay', id, moment), label: 'Delay', style: 'secondary', command: '/delay' },
+          ...avoidHexes(after, map, army).map((o): MessageButton => ({ id: contactButtonId(after.id, c.id, 'avoid', id, moment, o.hex), label: avoidLabel(o), style: 'secondary', command: avoidCommand(o) })),
+          { id: contactButtonId(after.id, c.id, 'silent', id, moment), label: 'Stay silent (fight on the morrow)', style: 'secondary', command: 'do nothing' },
         ]);
       }
     } else if (c.step === 'decision') {
       for (const id of awaitingAnswers(c)) {
         const evade = canEvade(c, id);
-        const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id, opened), label: 'Engage', style: 'danger', command: '/engage' }];
-        if (evade) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id, opened), label: 'Evade', style: 'secondary', command: '/evade' });
+        const moment = momentOf(after, c, id);
+        const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id, moment), label: 'Engage', style: 'danger', command: '/engage' }];
+        if (evade) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id, moment), label: 'Evade', style: 'secondary', command: '/evade' });
         ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: ${evade ? '`/engage` or `/evade`' : '`/engage` (you cannot evade)'}? Answer with a button, or in the campaign channel. No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
       }
     } else if (c.step === 'battle' && c.data.deployment) {
