@@ -88,7 +88,7 @@ export const REFUSAL_CODES = {
   'contact.exploitTooEarly': 'An exploit before the contact (or battle) is resolved.',
   'contact.exploitWhere': '`/exploit` without a readable destination hex.',
   'contact.firstNotResolved': 'A second contact forced before the first is resolved.',
-  'contact.forcesJoined': 'A contact button sent before enemy forces joined the contact (its newer prompt names them).',
+  'contact.forcesChanged': 'A contact button sent before the enemy forces facing the army changed (its newer prompt names them).',
   'contact.inBattle': 'A contact answer given when the contact is already a battle.',
   'contact.maneuverNoContact': 'A maneuver with no contact this half period.',
   'contact.maneuverNoEnemy': 'A maneuver by a force not next to an enemy.',

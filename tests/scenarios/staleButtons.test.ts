@@ -3,7 +3,7 @@ import { contactButtons } from '../../commands/_contactButtons.js';
 import { readyButtons } from '../../commands/_readyButtons.js';
 import { refereeButtons } from '../../commands/_refereeButtons.js';
 import { refereeInbox } from '../../src/app/referee/inbox.js';
-import { contactButtonId, parseContactButton } from '../../src/app/deliveries/contactPrompts.js';
+import { contactButtonId, facingDigest, parseContactButton } from '../../src/app/deliveries/contactPrompts.js';
 import { readyButtonId } from '../../src/app/turn/markReady.js';
 import { runButton } from '../../src/app/journal/invocation.js';
 import { inCampaign, readCampaign } from '../../src/app/unitOfWork.js';
@@ -72,9 +72,9 @@ describe('GIVEN a standing contact asked again in round 2', () => {
   it('WHEN alice presses round 1\'s button THEN it is refused, says which round it was for and where the current one is, and changes nothing', async () => {
     const s = await standingContact();
     h = s.x;
-    // Each round's buttons name the round (its opening time index) and the enemy forces named: t0.1 then t1.1.
-    expect(s.round1.every((b) => b.endsWith(':t0.1'))).toBe(true);
-    expect(s.round2.every((b) => b.endsWith(':t1.1'))).toBe(true);
+    // Each round's buttons name the round (its opening time index) and the enemy forces named (Grallune): t0 then t1.
+    expect(s.round1.every((b) => b.endsWith(`:t0.${facingDigest(['grallune'])}`))).toBe(true);
+    expect(s.round2.every((b) => b.endsWith(`:t1.${facingDigest(['grallune'])}`))).toBe(true);
     await delivered(h);
     const before = snapshot(h, s.round1[0]!);
     await expect(pressContact(h, 'alice', proceedOf(s.round1))).rejects.toMatchObject({
@@ -103,7 +103,7 @@ describe('GIVEN a standing contact asked again in round 2', () => {
   it('WHEN bob presses an id of the old format (no round) from round 1 THEN it answers the round open now, as before', async () => {
     const s = await standingContact();
     h = s.x;
-    const old = proceedOf(contactButtonsOf(h, 'bob')[0]!).replace(/:t\d+\.\d+$/, '');
+    const old = proceedOf(contactButtonsOf(h, 'bob')[0]!).replace(/:t\d+\.[0-9a-z]{4}$/, '');
     expect(parseContactButton(old)).not.toHaveProperty('moment');
     const [, answer] = await pressContact(h, 'bob', old);
     expect(answer?.content).toContain('Recorded for Army of Grallune: proceed to the contact phase.');
@@ -146,13 +146,15 @@ describe('GIVEN a contact at step 1 that enemy forces join (it asks again in the
     await h.run('!tick');
     expect(campaignState(h).contacts[id]).toMatchObject({ step: 'step1', openedAt: { day: 1, half: 0 }, armyIds: ['hadewych', 'grallune', 'aeskrvald'] });
     const [first, joined] = contactButtonsOf(h, 'alice');
-    expect(first?.every((b) => b.endsWith(':t0.1'))).toBe(true);
-    expect(joined?.every((b) => b.endsWith(':t0.2'))).toBe(true);
+    // The round (t0) and a digest of the enemies each prompt named: Grallune, then Grallune and Aeskrvald.
+    expect(first?.every((b) => b.endsWith(`:t0.${facingDigest(['grallune'])}`))).toBe(true);
+    expect(joined?.every((b) => b.endsWith(`:t0.${facingDigest(['aeskrvald', 'grallune'])}`))).toBe(true);
+    expect(facingDigest(['grallune'])).not.toBe(facingDigest(['aeskrvald', 'grallune']));
     await delivered(h);
     const before = snapshot(h, first![0]!);
     await expect(pressContact(h, 'alice', proceedOf(first!))).rejects.toMatchObject({
-      code: 'contact.forcesJoined',
-      message: `That button was for contact ${id} when it named 1 enemy force facing Army of Hadewych; 2 enemy forces face it now. Nothing was recorded: use the newest message about ${id}, which names them.`,
+      code: 'contact.forcesChanged',
+      message: `That button was for contact ${id} when other enemy forces faced Army of Hadewych; 2 enemy forces face it now. Nothing was recorded: use the newest message about ${id}, which names them.`,
     });
     expect(snapshot(h, first![0]!)).toEqual(before);
     expect(await delivered(h)).toEqual([]);
@@ -161,6 +163,20 @@ describe('GIVEN a contact at step 1 that enemy forces join (it asks again in the
     const [, bobAnswer] = await pressContact(h, 'bob', proceedOf(bobFirst!));
     expect(bobAnswer?.content).toContain('Recorded for Army of Grallune: proceed to the contact phase.');
     const [, answer] = await pressContact(h, 'alice', proceedOf(joined!));
+    expect(answer?.content).toContain('Recorded for Army of Hadewych: proceed to the contact phase.');
+  });
+
+  it('WHEN the prompt named as many enemy forces as face the army now, but other ones (one left as another joined) THEN its button is refused all the same', async () => {
+    h = await contactHarness({ three: true });
+    await h.run('@referee /campaign settings decision-deadline:2', '@referee /campaign start');
+    const id = await open(h, 'hadewych,grallune');
+    const [first] = contactButtonsOf(h, 'alice');
+    const mine = proceedOf(first!);
+    // The same round, one enemy named as now, but another one: what a prompt sent before such a swap carries.
+    const parsed = parseContactButton(mine)!;
+    const swapped = contactButtonId(parsed.campaignId, id, 'proceed', 'hadewych', { opened: parsed.moment!.opened, facing: facingDigest(['aeskrvald']) });
+    await expect(pressContact(h, 'alice', swapped)).rejects.toMatchObject({ code: 'contact.forcesChanged', message: expect.stringContaining('1 enemy force face it now') });
+    const [, answer] = await pressContact(h, 'alice', mine);
     expect(answer?.content).toContain('Recorded for Army of Hadewych: proceed to the contact phase.');
   });
 });
@@ -229,14 +245,13 @@ describe('custom ids fit Discord\'s 100 characters', () => {
     // contact id (numbered c<n>, ten million contacts: 8; derived in fog: 7); the longest choice
     // with a hex (avoid, a 6-digit hex on a map over 99 columns) or without (proceed); an army id
     // at the scenario's limit with a division's number (-<n>, splitArmy; 4 digits); the round's
-    // time index (four half periods a day: 7 digits is 6,800 years) and the enemy forces named
-    // (at most the scenario's armies: 3 digits).
+    // time index (four half periods a day: 7 digits is 6,800 years) and the digest of the enemy
+    // forces named (4 letters).
     const campaign = 'f'.repeat(8);
     const contact = `c${'9'.repeat(7)}`;
     const army = `${'a'.repeat(SCENARIO_LIMITS.id)}-${'9'.repeat(4)}`;
     const round = 9_999_999;
-    const moment = { opened: round, facing: SCENARIO_LIMITS.armies };
-    expect(String(SCENARIO_LIMITS.armies)).toHaveLength(3);
+    const moment = { opened: round, facing: 'zzzz' };
     const longest = [contactButtonId(campaign, contact, 'avoid', army, moment, '999999'), contactButtonId(campaign, contact, 'proceed', army, moment)];
     for (const id of longest) {
       expect(id.length).toBeLessThanOrEqual(100);

@@ -96,7 +96,7 @@ async function world(v: Hidden): Promise<Map<string, string[]>> {
     await press('bob', pick(bob1, 'silent'));
     await press('alice', pick(alice2, 'proceed'));
     // Bob's round-1 id in the old format answers the round open now: both have answered, the contact phase runs.
-    await press('bob', pick(bob1, 'proceed').replace(/:t\d+\.\d+$/, ''));
+    await press('bob', pick(bob1, 'proceed').replace(/:t\d+\.[0-9a-z]{4}$/, ''));
     await press('alice', pick(alice2, 'delay'));
     await h.deliver();
     const own = (user: string): string[] => h.outputs.slice(start).filter((o) => o.user === user && (o.to === 'dm' || o.to === 'ephemeral')).map((o) => JSON.stringify({ to: o.to, content: o.content, data: o.data ?? null }));

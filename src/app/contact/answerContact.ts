@@ -17,7 +17,7 @@ import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
 import { inCampaign } from '../unitOfWork.js';
 import type { CampaignTx, Change } from '../campaignTx.js';
-import { deadlineText, deliveries, opponentsIn, parseContactButton, type ContactButton } from '../deliveries/contactPrompts.js';
+import { deadlineText, deliveries, facingDigest, opponentsIn, parseContactButton, type ContactButton } from '../deliveries/contactPrompts.js';
 import { contactOfArmy } from './whichContact.js';
 
 /** What a commander answers: before the contact phase, or engage/evade after it. */
@@ -101,8 +101,8 @@ const CHOICES: Readonly<Record<string, ContactAnswer>> = { proceed: 'engage', en
 /**
  * A button that names its moment (ids sent since it was added to them) answers that moment only:
  * after the campaign ended it answers nothing; once its contact opened again (a standing
- * contact's next round, under the same id), or enemy forces joined it (the prompt asks again
- * naming them), it is refused, nothing recorded, and the presser is sent to the newest message.
+ * contact's next round, under the same id), or the enemy forces facing the army changed (the
+ * prompt asks again naming them), it is refused, nothing recorded, and the presser is sent to the newest message.
  * An army no longer in the contact hears only that its question is settled (the same words as a
  * contact that closed), so the refusal tells nobody about a contact they left.
  */
@@ -111,15 +111,15 @@ function refuseOtherMoment(state: CampaignState, army: Army, b: ContactButton, s
   const c = byId(state.contacts, b.contactId);
   if (!c || !b.moment) return;
   const opened = timeIndex(c.openedAt) !== b.moment.opened;
-  const facing = opponentsIn(state, c, army.id).length;
-  if (!opened && facing === b.moment.facing) return;
+  const opponents = opponentsIn(state, c, army.id);
+  if (!opened && facingDigest(opponents) === b.moment.facing) return;
   if (!c.armyIds.includes(army.id)) throw settled();
   if (opened) {
     const now = c.step === 'battle' ? ' and is a battle now' : c.step === 'closed' ? ' and is over' : '';
     throw new UserError('contact.roundOver', `That button was for contact ${c.id} as it opened on ${formatGameTime(fromIndex(b.moment.opened))}; a new round of it opened on ${formatGameTime(c.openedAt)}${now}. Nothing was recorded: use the newest message about ${c.id}.`);
   }
   const forces = (n: number): string => `${n} enemy force${n === 1 ? '' : 's'}`;
-  throw new UserError('contact.forcesJoined', `That button was for contact ${c.id} when it named ${forces(b.moment.facing)} facing ${army.name}; ${forces(facing)} face it now. Nothing was recorded: use the newest message about ${c.id}, which names them.`);
+  throw new UserError('contact.forcesChanged', `That button was for contact ${c.id} when other enemy forces faced ${army.name}; ${forces(opponents.length)} face it now. Nothing was recorded: use the newest message about ${c.id}, which names them.`);
 }
 
 /** A press of a contact button in a DM. Only the army's commander (or a referee) may press it. */

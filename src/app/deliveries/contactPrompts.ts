@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ordinal, timeIndex } from '../../engine/clock/index.js';
 import {
   awaitingAnswers,
@@ -26,8 +27,10 @@ import { sketchDeliveries } from './sketches.js';
 /**
  * A button's custom id: `contact:<campaignId>:<contactId>:<choice>:<armyId>[:<hex>]:t<opened>.<facing>`:
  * `opened` is the time index the contact's round opened (a standing contact asks again each half
- * period under the same id, with a new opening time), `facing` how many enemy forces the prompt
- * named (forces joining a contact still at step 1 ask again in the same round). A press of an
+ * period under the same id, with a new opening time), `facing` four letters drawn from the ids of
+ * the enemy forces the prompt named (forces joining or leaving a contact still at step 1 ask again
+ * in the same round; a digest, not a count, so one force leaving as another joins still tells the
+ * prompts apart; it is made from names the prompt gives, so it tells its reader nothing more). A press of an
  * earlier prompt's button is refused instead of answering a situation its presser has not read.
  * Ids sent before have no `t` part and answer what is open now, as they always did (journals
  * replay them).
@@ -36,10 +39,16 @@ export function contactButtonId(campaignId: string, contactId: string, choice: s
   return ['contact', campaignId, contactId, choice, armyId, ...(hex ? [hex] : []), `t${moment.opened}.${moment.facing}`].join(':');
 }
 
-/** What a contact prompt was sent for: its round (the time index it opened) and how many enemy forces it named. */
+/** What a contact prompt was sent for: its round (the time index it opened) and which enemy forces it named (facingDigest). */
 export interface ContactMoment {
   readonly opened: number;
-  readonly facing: number;
+  readonly facing: string;
+}
+
+/** Four base-36 letters drawn from a set of army ids (sorted): which enemy forces a prompt named. */
+export function facingDigest(armyIds: readonly string[]): string {
+  const h = createHash('sha256').update([...armyIds].sort().join(',')).digest();
+  return (h.readUInt32BE(0) % 36 ** 4).toString(36).padStart(4, '0');
 }
 
 /** What a contact button's custom id says; `moment` only on ids that carry it (see contactButtonId). */
@@ -52,8 +61,8 @@ export interface ContactButton {
   readonly moment?: ContactMoment;
 }
 
-/** The moment part of an id (`t37.2`): a hex is digits only, so the two never mix. */
-const MOMENT_PART = /^t(\d+)\.(\d+)$/;
+/** The moment part of an id (`t37.k3x0`): a hex is digits only, so the two never mix. */
+const MOMENT_PART = /^t(\d+)\.([0-9a-z]{4})$/;
 
 export function parseContactButton(customId: string): ContactButton | undefined {
   const parts = customId.split(':');
@@ -61,7 +70,7 @@ export function parseContactButton(customId: string): ContactButton | undefined 
   if (moment) parts.pop();
   if (parts.length < 5 || parts[0] !== 'contact') return undefined;
   const [, campaignId, contactId, choice, armyId, hex] = parts as [string, string, string, string, string, string | undefined];
-  return { campaignId, contactId, choice, armyId, ...(hex ? { hex } : {}), ...(moment ? { moment: { opened: Number(moment[1]), facing: Number(moment[2]) } } : {}) };
+  return { campaignId, contactId, choice, armyId, ...(hex ? { hex } : {}), ...(moment ? { moment: { opened: Number(moment[1]), facing: moment[2] as string } } : {}) };
 }
 
 /** The enemy forces an army faces in a contact (those its prompt names). */
@@ -73,7 +82,7 @@ export function opponentsIn(state: CampaignState, c: ContactRecord, armyId: stri
 
 /** The moment of the prompt an army is sent now about contact `c`. */
 export function momentOf(state: CampaignState, c: ContactRecord, armyId: string): ContactMoment {
-  return { opened: timeIndex(c.openedAt), facing: opponentsIn(state, c, armyId).length };
+  return { opened: timeIndex(c.openedAt), facing: facingDigest(opponentsIn(state, c, armyId)) };
 }
 
 const names = (state: CampaignState, ids: readonly string[]): string => ids.map((id) => state.armies[id]?.name ?? id).join(', ');
