@@ -81,7 +81,7 @@ export function opponentsIn(state: CampaignState, c: ContactRecord, armyId: stri
 }
 
 /** The moment of the prompt an army is sent now about contact `c`. */
-export function momentOf(state: CampaignState, c: ContactRecord, armyId: string): ContactMoment {
+function momentOf(state: CampaignState, c: ContactRecord, armyId: string): ContactMoment {
   return { opened: timeIndex(c.openedAt), facing: facingDigest(opponentsIn(state, c, armyId)) };
 }
 

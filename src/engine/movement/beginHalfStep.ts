@@ -99,7 +99,7 @@ export function daybreakBooks(army: Army, kept: Army, at: Omit<Daybreak, 'map' |
  * does): `army` as the day ended, `kept` the same after its stragglers (step 1), `marching` whether
  * a march order goes on.
  */
-export function closeDayBooks(army: Army, kept: Army, profile: MovementProfile, marching: boolean): { army: Army; facts: MovementFact[] } {
+function closeDayBooks(army: Army, kept: Army, profile: MovementProfile, marching: boolean): { army: Army; facts: MovementFact[] } {
   const m = army.march;
   const yesterday = m.recentHalves.slice(-4);
   const fullRest = !m.movedToday && !yesterday.includes('battle') && !yesterday.includes('worked') && !army.status.inBattle;

@@ -6,7 +6,7 @@ const LOG_LENGTH = 12;
 const DAY_LOG_LENGTH = 14;
 
 /** Adds one half period to the log (MarchState.recentHalves), keeping the last twelve. */
-export function appendHalf(log: readonly HalfActivity[], activity: HalfActivity): HalfActivity[] {
+function appendHalf(log: readonly HalfActivity[], activity: HalfActivity): HalfActivity[] {
   return [...log, activity].slice(-LOG_LENGTH);
 }
 
