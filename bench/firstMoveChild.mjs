@@ -6,7 +6,7 @@
  * Args: <database> <channel> <console line>. Prints one JSON line: { ms, cpuMs, refused, answer }
  * (cpuMs: the process's CPU time over the same span, steadier than ms on a loaded machine).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { URL } from 'node:url';
@@ -22,11 +22,13 @@ const { ConsoleSession } = await import(new URL('console/session.js', dist).href
 
 const app = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-22T10:05:00Z')), dice: seededDice(1) });
 const outs = [];
-const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId, baseDir: process.cwd() }, outDir: mkdtempSync(join(tmpdir(), 'valormr-bench-')), write: (o) => outs.push(o) });
+const outDir = mkdtempSync(join(tmpdir(), 'valormr-bench-'));
+const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId, baseDir: process.cwd() }, outDir, write: (o) => outs.push(o) });
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 await session.handle(text);
 const ms = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 app.close();
+rmSync(outDir, { recursive: true, force: true });
 process.stdout.write(`${JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, refused: outs.some((o) => o.data?.error !== undefined), answer: outs[0]?.content?.slice(0, 120) })}\n`);

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { closeRenderPool } from '../src/render/index.js';
 import { benchCommands, benchDir, benchFirstMove, benchScan, benchSyntheticTick } from './app.js';
@@ -105,6 +106,8 @@ import { benchWebIdleRss } from './web.js';
 const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, delivery: { type: 'boolean', default: false }, ticks: { type: 'boolean', default: false }, render: { type: 'boolean', default: false }, bands: { type: 'boolean', default: false }, 'band-rows': { type: 'string' }, crash: { type: 'boolean', default: false }, rounds: { type: 'string', default: '60' }, campaigns: { type: 'string', default: '1000' }, distinct: { type: 'boolean', default: false }, same: { type: 'boolean', default: false }, profile: { type: 'string' }, idle: { type: 'string', default: '10000' }, 'render-threads': { type: 'string' }, store: { type: 'string', default: 'sqlite' }, startup: { type: 'boolean', default: false }, played: { type: 'boolean', default: false }, gap: { type: 'string' }, memory: { type: 'boolean', default: false }, runs: { type: 'string' }, vs: { type: 'string' } } });
 const json = args.json;
 const dir = benchDir();
+// Its databases and pictures (hundreds of MB; a gigabyte with --scale) go when the bench ends, however it ends but killed.
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const figures: Record<string, number> = {};
 
 if (args.scale) {
