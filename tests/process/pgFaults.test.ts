@@ -42,6 +42,16 @@ afterAll(async () => {
   cluster?.remove();
 });
 
+/**
+ * A cadence (UTC, the default timezone) whose one time a day is 12 hours from now: no scheduled
+ * tick or reminder falls due while this file runs, whatever the time of day. (On the default
+ * cadence, 08:00 and 20:00, a run near those minutes saw a second tick after the early one.)
+ */
+function cadenceAwayFromNow(): string {
+  const at = new Date(Date.now() + 12 * 3_600_000);
+  return `${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
+}
+
 /** A connection the test keeps open (a lock holder); its loss when the server stops is expected. */
 async function connection(): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
@@ -83,6 +93,9 @@ describe('PostgreSQL lost and restored under a running bot (a real process on it
     await bot.waitForLine((l) => l.includes('"bot ready"'), 120_000, 'the bot ready');
     const created = await referee('campaign', 'create', { scenario: 'valormr', name: 'Outage War' });
     expect(created.content).toContain('Outage War');
+    // Set before the start: the clock starts on it, so the only tick before the next day is the early one.
+    const cadence = cadenceAwayFromNow();
+    expect((await referee('campaign', 'settings', { cadence })).content).toContain(`cadence ${cadence}`);
     await referee('campaign', 'start');
     campaignId = (await sql<{ id: string }>(url, "SELECT id FROM campaigns WHERE name = 'Outage War'"))[0]!.id;
     await referee('campaign', 'assign', { army: 'hadewych', user: PEOPLE.alice.id });
