@@ -1205,7 +1205,14 @@ export class FakeDiscord {
       return;
     }
     if (status === 400 || status === 413) this.refusals.push({ method, path, status, answer });
-    this.calls.push({ method, path, query, auth, body, files, status, at: Date.now(), abandoned: res.destroyed || req.socket.destroyed, via });
+    // Whether the sender is still there: a sender that gave up (a REST timeout) closed its
+    // connection before this answer, but on a starved event loop its timeout and this answer's
+    // delay can fire in the same turn, before this side has read the close. One turn through the
+    // poll phase (setImmediate runs after it) reads the close already sent; the end of the
+    // connection's reading side is the sign (an HTTP client never half-closes while it waits).
+    await new Promise((resolve) => setImmediate(resolve));
+    const abandoned = res.destroyed || req.socket.destroyed || req.socket.readableEnded;
+    this.calls.push({ method, path, query, auth, body, files, status, at: Date.now(), abandoned, via });
     if (!res.destroyed) this.send(res, status, answer, headers);
     this.notify();
   }
