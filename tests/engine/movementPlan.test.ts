@@ -99,7 +99,14 @@ describe('planMove refusals name the hex, the rule and an alternative', () => {
     expect(r.violation.code).toBe('move.mountainOffRoad');
     expect(r.violation.message).toContain('0201');
     expect(r.violation.message).toContain('unformed:true');
-    expect(r.violation.message).toMatch(/A legal route exists: \/move to:0301/);
+    expect(r.violation.message).toMatch(/A legal route exists: \/move to:0301 \(via \d{4}( \d{4})*\)\./);
+    // The destination is where the route goes, not a hex it goes via.
+    expect(r.violation.message).not.toMatch(/\(via [^)]*0301\)/);
+  });
+  it('GIVEN a path naming its next hex twice THEN the route suggested is that hex, via nothing', () => {
+    const r = planMove(campaign([army('a', '0101')]), mapOf(['ccc', 'ccc']), NO_WEATHER_EFFECTS, 'a', { ...MOVE, path: hexes('0201 0201 0201') });
+    expect(r).toMatchObject({ ok: false, violation: { code: 'move.notAdjacent' } });
+    expect(!r.ok && r.violation.message).toMatch(/A legal route exists: \/move to:0201\.$/);
   });
   it('GIVEN to: a hex behind mountains only THEN no formed route, unformed suggested', () => {
     const walled = mapOf(['cmc', 'cmc', 'cmc']);

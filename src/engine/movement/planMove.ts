@@ -204,7 +204,9 @@ function withAlternative(v: Violation, ground: Ground, army: Army, steps: readon
   const target = path[path.length - 1];
   if (target && !hexEquals(target, army.hex) && !ground.others.has(hexKey(target))) {
     const route = findRoute({ map, army, from: army.hex, fromBank: army.bank, to: target, opts, weather: ground.weather, profile: ground.profile, blocked: blockedHexes(ground) });
-    if (route) hints.push(`A legal route exists: /move to:${map.format(target)} (via ${route.path.map((h) => map.format(h)).join(' ')}).`);
+    // The hexes on the way, the destination left out (a route of one hex goes via nothing).
+    const via = route?.path.slice(0, -1).map((h) => map.format(h)) ?? [];
+    if (route) hints.push(`A legal route exists: /move to:${map.format(target)}${via.length > 0 ? ` (via ${via.join(' ')})` : ''}.`);
   }
   return hints.length === 0 ? v : { ...v, message: `${v.message} ${hints.join(' ')}` };
 }
