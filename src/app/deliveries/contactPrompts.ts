@@ -80,9 +80,9 @@ export function opponentsIn(state: CampaignState, c: ContactRecord, armyId: stri
   return c.armyIds.filter((o) => { const other = state.armies[o]; return o !== armyId && other !== undefined && isHostile(state.sides, army.side, other.side); });
 }
 
-/** The moment of the prompt an army is sent now about contact `c`. */
-function momentOf(state: CampaignState, c: ContactRecord, armyId: string): ContactMoment {
-  return { opened: timeIndex(c.openedAt), facing: facingDigest(opponentsIn(state, c, armyId)) };
+/** The moment of the prompt an army is sent now about contact `c`, facing `opponents` (opponentsIn). */
+function momentOf(c: ContactRecord, opponents: readonly string[]): ContactMoment {
+  return { opened: timeIndex(c.openedAt), facing: facingDigest(opponents) };
 }
 
 const names = (state: CampaignState, ids: readonly string[]): string => ids.map((id) => state.armies[id]?.name ?? id).join(', ');
@@ -147,7 +147,7 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
         const army = after.armies[id];
         if (!army) continue;
         const opponents = opponentsIn(after, c, id);
-        const moment = momentOf(after, c, id);
+        const moment = momentOf(c, opponents);
         ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id} with ${names(after, opponents)}. Answer with a button, or in the campaign channel: \`/engage\` to proceed to the contact phase, \`/delay\`, \`/avoid to:HEX\` (with the points to move away, or by a forced march), or do nothing (silence). No answer by ${deadlineText(after)} counts as silence; if nobody proceeds, you fight on the morrow.`, { contactId: c.id, step: 'step1' }), [
           { id: contactButtonId(after.id, c.id, 'proceed', id, moment), label: 'Proceed to the contact phase', style: 'primary', command: '/engage' },
           { id: contactButtonId(after.id, c.id, 'delay', id, moment), label: 'Delay', style: 'secondary', command: '/delay' },
@@ -158,7 +158,7 @@ function contactFollowUps(before: CampaignState, after: CampaignState, map: MapM
     } else if (c.step === 'decision') {
       for (const id of awaitingAnswers(c)) {
         const evade = canEvade(c, id);
-        const moment = momentOf(after, c, id);
+        const moment = momentOf(c, opponentsIn(after, c, id));
         const choices: MessageButton[] = [{ id: contactButtonId(after.id, c.id, 'engage', id, moment), label: 'Engage', style: 'danger', command: '/engage' }];
         if (evade) choices.push({ id: contactButtonId(after.id, c.id, 'evade', id, moment), label: 'Evade', style: 'secondary', command: '/evade' });
         ask(id, event('contactPrompt', toArmy(id), `Contact ${c.id}: ${evade ? '`/engage` or `/evade`' : '`/engage` (you cannot evade)'}? Answer with a button, or in the campaign channel. No answer by ${deadlineText(after)} counts as engage. \`/intel\` in the campaign channel shows your estimate again.`, { contactId: c.id, step: 'decision' }), choices);
