@@ -24,6 +24,15 @@ const IDENTIFY_SPACING_MS = 5_100;
  */
 const IDENTIFY_HOLD_LIMIT_MS = 60_000;
 
+/** A timer of `ms` as a promise; `cancel` clears it (the promise then never resolves). */
+function clearableWait(ms: number, cancel?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (cancel?.aborted) return;
+    const timer = setTimeout(resolve, ms);
+    cancel?.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  });
+}
+
 interface Ask { readonly valormrIdentify: string; readonly shardId: number }
 interface Go { readonly valormrIdentifyGo: string }
 /** The shard is done with the ask `valormrIdentified`: its IDENTIFY was answered, its connection is gone, or it no longer waits. */
@@ -42,13 +51,21 @@ export class IdentifyGate {
   private readonly buckets = new Map<number, Promise<void>>();
   /** Asks let through whose shard has not yet said it is done, by ask id: what lets the bucket's next one wait its spacing. */
   private readonly holding = new Map<string, () => void>();
-  /** Asks the shard gave up (settled) before their turn came. */
-  private readonly withdrawn = new Set<string>();
+  /**
+   * Asks waiting their turn, by ask id: true once the shard gave one up (settled it) before its
+   * turn came. Only ids asked are kept, each until its turn: a settle of an id the gate is not
+   * waiting on (never asked, or already let through and settled) is ignored, not kept for ever.
+   */
+  private readonly queued = new Map<string, boolean>();
 
+  /**
+   * `wait(ms, cancel)`: resolves after `ms`; once `cancel` aborts, its timer is cleared and it never
+   * resolves (the gate cancels a hold limit when its shard settles).
+   */
   constructor(
     private readonly maxConcurrency: number,
     private readonly spacingMs = IDENTIFY_SPACING_MS,
-    private readonly wait: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly wait: (ms: number, cancel?: AbortSignal) => Promise<void> = clearableWait,
     private readonly holdLimitMs = IDENTIFY_HOLD_LIMIT_MS,
   ) {}
 
@@ -60,9 +77,14 @@ export class IdentifyGate {
   open(shardId: number, late?: () => void): Promise<() => void> {
     const key = shardId % Math.max(1, this.maxConcurrency);
     const turn = this.buckets.get(key) ?? Promise.resolve();
+    // Settling clears the hold limit's timer: a shard answered at once leaves no minute-long timer behind.
+    const holdOver = new AbortController();
     let settle!: () => void;
-    const settled = new Promise<void>((resolve) => (settle = resolve));
-    const answeredOrLate = Promise.race([settled.then(() => true), turn.then(() => this.wait(this.holdLimitMs)).then(() => false)]);
+    const settled = new Promise<void>((resolve) => (settle = () => {
+      holdOver.abort();
+      resolve();
+    }));
+    const answeredOrLate = Promise.race([settled.then(() => true), turn.then(() => this.wait(this.holdLimitMs, holdOver.signal)).then(() => false)]);
     // The bucket's next shard waits for this one's turn, its answer, then the spacing.
     this.buckets.set(key, turn.then(() => answeredOrLate).then((answered) => {
       if (!answered) late?.();
@@ -77,17 +99,21 @@ export class IdentifyGate {
    */
   answer(message: unknown, send: (reply: Go) => unknown, late?: () => void): boolean {
     if (isSettled(message)) {
-      const settle = this.holding.get(message.valormrIdentified);
-      this.holding.delete(message.valormrIdentified);
+      const id = message.valormrIdentified;
+      const settle = this.holding.get(id);
+      this.holding.delete(id);
       if (settle) settle();
-      else this.withdrawn.add(message.valormrIdentified);
+      else if (this.queued.has(id)) this.queued.set(id, true);
       return true;
     }
     if (!isAsk(message)) return false;
     const id = message.valormrIdentify;
+    this.queued.set(id, false);
     void this.open(message.shardId, late).then((settle) => {
+      const withdrawn = this.queued.get(id) === true;
+      this.queued.delete(id);
       // Given up before its turn (the shard's connection closed while it waited): nothing to send.
-      if (this.withdrawn.delete(id)) return settle();
+      if (withdrawn) return settle();
       this.holding.set(id, settle);
       send({ valormrIdentifyGo: id });
     });

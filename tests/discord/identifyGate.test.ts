@@ -6,7 +6,7 @@
  * read.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IdentifyGate, managerIdentifyThrottler } from '../../src/discord/identifyGate.js';
 import { EventEmitter } from 'node:events';
 
@@ -21,12 +21,25 @@ const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve
  * its go the shard's IDENTIFY is answered (undefined: never). Returns when each shard was let
  * through and answered, and the shards the gate gave up waiting for.
  */
-async function play(maxConcurrency: number, shardIds: readonly number[], answerAfter: (shard: number) => number | undefined): Promise<{ opened: Map<number, number>; answered: Map<number, number>; late: number[] }> {
+async function play(maxConcurrency: number, shardIds: readonly number[], answerAfter: (shard: number) => number | undefined): Promise<{ opened: Map<number, number>; answered: Map<number, number>; late: number[]; end: number }> {
   let now = 0;
   const timers: { at: number; seq: number; fire: () => void }[] = [];
   let seq = 0;
-  const later = (ms: number, fire: () => void): void => void timers.push({ at: now + ms, seq: seq++, fire });
-  const gate = new IdentifyGate(maxConcurrency, SPACING, (ms) => new Promise((resolve) => later(ms, resolve)), HOLD_LIMIT);
+  const later = (ms: number, fire: () => void): { at: number; seq: number; fire: () => void } => {
+    const timer = { at: now + ms, seq: seq++, fire };
+    timers.push(timer);
+    return timer;
+  };
+  // A wait cancelled is a timer cleared: it leaves the clock's list and never fires.
+  const wait = (ms: number, cancel?: AbortSignal): Promise<void> => new Promise((resolve) => {
+    if (cancel?.aborted) return;
+    const timer = later(ms, resolve);
+    cancel?.addEventListener('abort', () => {
+      const at = timers.indexOf(timer);
+      if (at >= 0) timers.splice(at, 1);
+    });
+  });
+  const gate = new IdentifyGate(maxConcurrency, SPACING, wait, HOLD_LIMIT);
   const opened = new Map<number, number>();
   const answered = new Map<number, number>();
   const late: number[] = [];
@@ -48,13 +61,13 @@ async function play(maxConcurrency: number, shardIds: readonly number[], answerA
     next.fire();
   }
   await Promise.all(all);
-  return { opened, answered, late };
+  return { opened, answered, late, end: now };
 }
 
 /** A gate whose waits the test ends by hand, recording each wait asked for. */
-function handGate(maxConcurrency: number): { gate: IdentifyGate; waits: { ms: number; end: () => void }[] } {
-  const waits: { ms: number; end: () => void }[] = [];
-  const gate = new IdentifyGate(maxConcurrency, SPACING, (ms) => new Promise((resolve) => waits.push({ ms, end: resolve })), HOLD_LIMIT);
+function handGate(maxConcurrency: number): { gate: IdentifyGate; waits: { ms: number; end: () => void; cancel?: AbortSignal }[] } {
+  const waits: { ms: number; end: () => void; cancel?: AbortSignal }[] = [];
+  const gate = new IdentifyGate(maxConcurrency, SPACING, (ms, cancel) => new Promise((resolve) => waits.push({ ms, end: resolve, ...(cancel ? { cancel } : {}) })), HOLD_LIMIT);
   return { gate, waits };
 }
 
@@ -71,6 +84,10 @@ function shardProcess(gate: IdentifyGate): { proc: NodeJS.Process; child: EventE
 }
 
 describe('the IDENTIFY gate', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('GIVEN max_concurrency 2, shards 0-5 asking at once and each IDENTIFY answered 300 ms after its go THEN two go at once, and each bucket\'s next goes 5.1 s after the previous answer', async () => {
     const { opened, late } = await play(2, [0, 1, 2, 3, 4, 5], () => 300);
     expect([...opened.entries()].sort((a, b) => a[0] - b[0])).toEqual([[0, 0], [1, 0], [2, 5_400], [3, 5_400], [4, 10_800], [5, 10_800]]);
@@ -88,6 +105,14 @@ describe('the IDENTIFY gate', () => {
     expect(opened.get(1)).toBe(HOLD_LIMIT + SPACING);
     expect(opened.get(2)).toBe(HOLD_LIMIT + SPACING + 10 + SPACING);
     expect(late).toEqual([0]);
+  });
+
+  it('GIVEN every shard\'s IDENTIFY answered soon after its go THEN each answer clears its hold limit\'s timer: the clock stops when the last spacing ends, no minute-long timer left running', async () => {
+    const { opened, end, late } = await play(1, [0, 1], () => 300);
+    expect(opened.get(1)).toBe(300 + SPACING);
+    // Shard 1 answered at 5,700 and the spacing after it ended at 10,800: nothing was left to fire after.
+    expect(end).toBe(300 + SPACING + 300 + SPACING);
+    expect(late).toEqual([]);
   });
 
   it('PROPERTY: whatever max_concurrency, order of asking and answer times, the first of each bucket opens at once, every shard opens, and each next one of a bucket opens at least 5 s after the previous one\'s answer (or the hold limit after its turn, when it never answers)', async () => {
@@ -126,10 +151,13 @@ describe('the IDENTIFY gate', () => {
     await flush();
     // Only the hold limit runs: the spacing waits for the answer.
     expect(waits.map((w) => w.ms)).toEqual([HOLD_LIMIT]);
+    expect(waits[0]!.cancel?.aborted).toBe(false);
     first.settled(0);
     await flush();
     expect(a.sent.at(-1)).toEqual({ valormrIdentified: expect.any(String) });
     expect(waits.map((w) => w.ms)).toEqual([HOLD_LIMIT, SPACING]);
+    // The answer cleared the hold limit's timer.
+    expect(waits[0]!.cancel?.aborted).toBe(true);
     expect(secondGo).toBe(false);
     waits[1]!.end();
     await secondWait;
@@ -138,6 +166,42 @@ describe('the IDENTIFY gate', () => {
     const told = a.sent.length;
     first.settled(0);
     expect(a.sent.length).toBe(told);
+  });
+
+  it('GIVEN the gate\'s own timers (node\'s, faked) WHEN a shard let through settles at once THEN only the spacing\'s timer is left, and once it ends only the next shard\'s own hold limit', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const gate = new IdentifyGate(1);
+    const settle = await gate.open(0);
+    expect(vi.getTimerCount()).toBe(1);
+    settle();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(vi.getTimerCount()).toBe(1);
+    let next = false;
+    const second = gate.open(1).then(() => void (next = true));
+    await vi.advanceTimersByTimeAsync(SPACING - 1);
+    expect(next).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await second;
+    // Shard 1's turn came: its own hold limit runs, nothing of shard 0's.
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
+  it('GIVEN a settle for an ask id the gate never queued (a stray or repeated message) THEN it is ignored: a later ask under that id still gets its go', async () => {
+    const { gate, waits } = handGate(1);
+    const gone: unknown[] = [];
+    expect(gate.answer({ valormrIdentified: '77.1' }, (go) => gone.push(go))).toBe(true);
+    expect(gate.answer({ valormrIdentify: '77.1', shardId: 0 }, (go) => gone.push(go))).toBe(true);
+    await flush();
+    expect(gone).toEqual([{ valormrIdentifyGo: '77.1' }]);
+    // Settled twice: the second is ignored too, and the id asked again is let through after the spacing.
+    gate.answer({ valormrIdentified: '77.1' }, () => undefined);
+    gate.answer({ valormrIdentified: '77.1' }, () => undefined);
+    gate.answer({ valormrIdentify: '77.1', shardId: 0 }, (go) => gone.push(go));
+    await flush();
+    expect(waits.map((w) => w.ms)).toEqual([HOLD_LIMIT, SPACING]);
+    waits[1]!.end();
+    await flush();
+    expect(gone).toEqual([{ valormrIdentifyGo: '77.1' }, { valormrIdentifyGo: '77.1' }]);
   });
 
   it('GIVEN a shard let through that asks again (its connection went before READY) THEN its first attempt is settled and the new one waits the spacing', async () => {
