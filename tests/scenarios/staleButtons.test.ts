@@ -8,6 +8,8 @@ import { readyButtonId } from '../../src/app/turn/markReady.js';
 import { runButton } from '../../src/app/journal/invocation.js';
 import { inCampaign, readCampaign } from '../../src/app/unitOfWork.js';
 import { SCENARIO_LIMITS } from '../../src/engine/scenario/index.js';
+import { describeStep } from '../../src/engine/contact/index.js';
+import { CONTACT_STEPS } from '../../src/engine/state/index.js';
 import type { ConsoleOutput } from '../../src/console/session.js';
 import { contactHarness, open } from './contactSetup.js';
 import { autumnWar, campaignState, consoleHarness, type Harness } from './harness.js';
@@ -182,6 +184,23 @@ describe('GIVEN a contact at step 1 that enemy forces join (it asks again in the
 });
 
 describe('GIVEN the Resolve button of the referee\'s inbox', () => {
+  it('WHEN its id names any other step of a contact (every ContactStep, the list the inbox reads) THEN it is refused as moved on, naming that step, and resolves nothing', async () => {
+    h = await contactHarness();
+    await h.run('@referee /campaign start');
+    const id = await open(h, 'hadewych,grallune');
+    const round1 = resolveButtonOf(h, id);
+    const before = snapshot(h, round1);
+    const others = CONTACT_STEPS.filter((step) => step !== 'step1');
+    expect(others.length).toBeGreaterThan(0);
+    for (const step of others) {
+      await expect(pressReferee(h, round1.replace(/:step1\.t0$/, `:${step}.t0`))).rejects.toMatchObject({
+        code: 'contact.roundOver',
+        message: `That button was for contact ${id} ${describeStep(step)}, in its round opened on Day 1, morning; it is now ${describeStep('step1')}, in its round opened on Day 1, morning. Nothing was resolved: \`/referee inbox\` shows what waits now.`,
+      });
+    }
+    expect(snapshot(h, round1)).toEqual(before);
+  });
+
   it('WHEN pressed after the contact moved on (a new round, or its contact phase ran) THEN it is refused and resolves nothing; the newest one, and an id of the old format, resolve what waits now', async () => {
     h = await contactHarness();
     await h.run('@referee /campaign start');

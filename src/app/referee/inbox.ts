@@ -1,5 +1,5 @@
 import { seatsField } from '../table/away.js';
-import { byId, type ContactRecord } from '../../engine/state/index.js';
+import { byId, type ContactRecord, isContactStep } from '../../engine/state/index.js';
 import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/index.js';
 import { awaitingAnswers, describeStep, isOpen } from '../../engine/contact/index.js';
 import { type EngineEvent, escapeName, REFEREE } from '../../engine/events/index.js';
@@ -50,14 +50,12 @@ function resolveButton(tx: CampaignTx, contactId: string): MessageButton {
   return { id: buttonId(tx.meta.id, 'resolve', contactId, record ? resolveMoment(record) : ''), label: `Resolve ${contactId} now (defaults)`, style: 'danger', command: `/contact resolve contact:${contactId}` };
 }
 
-const STEPS: readonly ContactRecord['step'][] = ['step1', 'decision', 'battle', 'closed'];
-
 /** Refuses a Resolve whose moment (an id's `<step>.t<opened>`) is not the contact's now; a contact gone is left to /contact resolve's own refusal. */
 function refuseMovedOn(tx: CampaignTx, contactId: string, moment: string): void {
   const m = /^(\w+)\.t(\d+)$/.exec(moment);
-  const step = STEPS.find((x) => x === m?.[1]);
+  const step = m?.[1];
   const c = byId(tx.state.contacts, contactId);
-  if (!m || !step || !c || moment === resolveMoment(c)) return;
+  if (!m || !isContactStep(step) || !c || moment === resolveMoment(c)) return;
   const was = `${describeStep(step)}, in its round opened on ${formatGameTime(fromIndex(Number(m[2])))}`;
   const now = `${describeStep(c.step)}, in its round opened on ${formatGameTime(c.openedAt)}`;
   throw new UserError('contact.roundOver', `That button was for contact ${c.id} ${was}; it is now ${now}. Nothing was resolved: \`/referee inbox\` shows what waits now.`);

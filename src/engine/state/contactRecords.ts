@@ -8,8 +8,16 @@ import type { ContactModifierCode, DealtCard, Estimate, ForceTruth, ScoutOutcome
  * contact rules (src/engine/contact) gather from step 1 to its close. Plain JSON.
  */
 
+/** The steps of a contact, in the order a contact goes through them: ContactStep is read from this list. @see RULINGS 5 Contact and battle */
+export const CONTACT_STEPS = ['step1', 'decision', 'battle', 'closed'] as const;
+
 /** The steps of a contact. @see RULINGS 5 Contact and battle */
-export type ContactStep = 'step1' | 'decision' | 'battle' | 'closed';
+export type ContactStep = (typeof CONTACT_STEPS)[number];
+
+/** Whether a word read from outside (a button's id) names a step of a contact. */
+export function isContactStep(word: string | undefined): word is ContactStep {
+  return (CONTACT_STEPS as readonly (string | undefined)[]).includes(word);
+}
 
 /** A commander's answer before the contact phase. */
 export type Step1Choice =

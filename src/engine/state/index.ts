@@ -11,7 +11,7 @@ export { checkSettings, quietMinutes, readSettings } from './settings.js';
 export { NUMBER_LIMITS, SETTING_LIMITS, wholeNumber } from './settings.js';
 export { compareIds, newContactId, newCourierId } from './ids.js';
 export { isOpen } from './openContact.js';
-export { type ContactData, type ContactDie, type ContactRecord, type ContactStep, type Decision, type OperationLog, type Step1Choice } from './contactRecords.js';
+export { CONTACT_STEPS, type ContactData, type ContactDie, type ContactRecord, type ContactStep, type Decision, isContactStep, type OperationLog, type Step1Choice } from './contactRecords.js';
 export { type AppliedModifier, type ArrangedForce, type BaselineLayout, type BattleConditions, type DeploymentBriefing, type DeploymentEntry, type DeploymentUnits, type DeployUnit, type DisengagementOutcome, type DisengageOperation, type ForceCondition, type ForceTableNote, type LossCell, type MarchFormation, type OpponentResult, type TableNote, type TurnCasualty } from './battleRecords.js';
 export { type BattlefieldCell, type CompositionLevel, CONTACT_MODIFIERS, type ContactModifierCode, type ContactTableRow, type DealtCard, type Estimate, type EstimatedComposition, type ForceTruth, GRID_COLUMNS, GRID_ROWS, type ScoutOutcome, TERRAIN_DECK, type TerrainCard } from './reconnaissanceRecords.js';
 export { type KnowledgeState, type Sighting, type SightingHow, type Sightings } from './knowledgeRecords.js';
