@@ -53,6 +53,7 @@ const SHARED_FOLDERS = ['tests/engine', 'tests/scenarios', 'tests/discord', 'tes
 const SHARED_LEFT_ISOLATED: Readonly<Record<string, string>> = {
   'tests/app/drawAhead.test.ts': 'mocks src/app/pictures.js',
   'tests/app/deliveryLanes.test.ts': 'fakes setTimeout and performance',
+  'tests/discord/identifyGate.test.ts': 'fakes setTimeout (the gate\'s own timers)',
 };
 const SHARED_MODULES = SHARED_FOLDERS.flatMap((dir) => readdirSync(fileURLToPath(new URL(dir, import.meta.url)), { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.test.ts'))
