@@ -281,7 +281,8 @@ export async function benchFirstMove(dir: string, runs = 3): Promise<{ warm: Sta
   ensureBuilt();
   const script = fileURLToPath(new URL('./firstMoveChild.mjs', import.meta.url));
   const once = (line: string): number => {
-    const r = spawnSync(process.execPath, [script, databasePath, 'first-move', line], { encoding: 'utf8' });
+    // Its temporary folder inside the bench's: whatever it leaves (killed mid-way) goes with the bench's.
+    const r = spawnSync(process.execPath, [script, databasePath, 'first-move', line], { encoding: 'utf8', env: { ...process.env, TMPDIR: dir } });
     const last = (r.stdout ?? '').trim().split('\n').at(-1) ?? '';
     let parsed: { ms: number; refused: boolean; answer?: string };
     try {

@@ -23,6 +23,8 @@ const { ConsoleSession } = await import(new URL('console/session.js', dist).href
 const app = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-22T10:05:00Z')), dice: seededDice(1) });
 const outs = [];
 const outDir = mkdtempSync(join(tmpdir(), 'valormr-bench-'));
+// Removed when the process exits, also when the /move fails (bench/app.ts runs it in the bench's own folder too).
+process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
 const session = new ConsoleSession(app, { where: { guildId: 'bench', channelId, baseDir: process.cwd() }, outDir, write: (o) => outs.push(o) });
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
@@ -30,5 +32,4 @@ await session.handle(text);
 const ms = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 app.close();
-rmSync(outDir, { recursive: true, force: true });
 process.stdout.write(`${JSON.stringify({ ms, cpuMs: (cpu.user + cpu.system) / 1000, refused: outs.some((o) => o.data?.error !== undefined), answer: outs[0]?.content?.slice(0, 120) })}\n`);

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * What `npm start` runs the bot with, read from package.json's `start` script itself
@@ -22,18 +24,25 @@ export function startSettings(root: URL = new URL('../', import.meta.url)): { re
  * allocator settings and node flags `npm start` uses, plus `--expose-gc` and `nodeFlags`; resolves
  * to its last stdout line parsed as JSON. `root`: another checkout (built), whose script, build and
  * start settings are used instead (a before beside an after).
+ *
+ * The child's temporary folder (TMPDIR) is one made for it and removed when it ends, however it
+ * ends (a failure, a signal): what it or the bot's code makes there (databases, pictures, the
+ * memory child's bundle when run without a folder) is never left behind, whatever checkout the
+ * child is from.
  */
 export function runStartedChild<T>(script: string, args: readonly string[] = [], nodeFlags: readonly string[] = [], root: URL = new URL('../', import.meta.url)): Promise<T> {
   const start = startSettings(root);
   const file = new URL(`bench/${script}`, root).pathname;
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...start.nodeFlags, '--expose-gc', ...nodeFlags, file, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } });
+  const tmp = mkdtempSync(join(tmpdir(), 'valormr-bench-child-'));
+  const removeTmp = (): void => rmSync(tmp, { recursive: true, force: true });
+  return new Promise<T>((resolve, reject) => {
+    const proc = spawn(process.execPath, [...start.nodeFlags, '--expose-gc', ...nodeFlags, file, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env, TMPDIR: tmp } });
     let out = '';
     proc.stdout.on('data', (d: Buffer) => {
       out += d.toString();
     });
     proc.on('error', reject);
-    proc.on('exit', (code) => {
+    proc.on('close', (code) => {
       const last = out.trim().split('\n').at(-1) ?? '';
       try {
         resolve(JSON.parse(last) as T);
@@ -41,5 +50,5 @@ export function runStartedChild<T>(script: string, args: readonly string[] = [],
         reject(new Error(`bench/${script} ${args.join(' ')} failed (exit ${code}): ${out}`));
       }
     });
-  });
+  }).finally(removeTmp);
 }
