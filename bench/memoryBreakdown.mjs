@@ -90,7 +90,7 @@ export async function memoryReport() {
  * campaign state copies and statics; SQLite's page cache; the render threads; the WAL's checkpoint
  * thread (src/db/walCheckpoints.ts: its own isolate and connection, running after a burst of
  * writes until half a minute without any). Reports after each. `bot`: the bot's modules the child runs
- * (dist/src/benchMemory.cjs), whose caches and threads these are.
+ * (benchMemory.cjs, bench/memoryChild.mjs), whose caches and threads these are.
  */
 export async function dropEach(app, bot, report) {
   const { stateCacheOf } = bot;

@@ -20,9 +20,11 @@
  * renderThreads, checkpointThreads } (the last two: running when rssMb was read).
  *
  * The bot's code is loaded as `npm start` loads it: one CommonJS bundle compiled from a V8 code
- * cache by src/codeCache.ts (dist/src/benchMemory.cjs: the app, console session and render pool,
- * bundled as main.cjs is by scripts/bundle.mjs; made, with its cache for these flags, by a `--warm`
- * run of this script in a process of its own before anything is measured). Before 29 Nov 2026
+ * cache by src/codeCache.ts (benchMemory.cjs: the app, console session and render pool of this
+ * checkout's dist/, bundled as main.cjs is by scripts/bundle.mjs; made, with its cache for these
+ * flags, by a `--warm` run of this script in a process of its own before anything is measured, in
+ * the folder `--bundle-dir` names, else one of its own; before session 23 it was made in dist/src/,
+ * so a `--vs` run wrote into the other checkout). Before 29 Nov 2026
  * (session 22) the child imported the tsc output's ES modules one by one, some 650 of them, which
  * `npm start` never does: each module's record and its source stayed in the main thread's heap
  * (heap used after the ticks 23.9 against 19.7 MB bundled), and rssMb read 8 MB more than the
@@ -50,18 +52,36 @@ import { join } from 'node:path';
 
 const dist = new URL('../dist/', import.meta.url);
 const { runCached } = await import(new URL('src/codeCache.js', dist).href);
+// Resolves the bundle's packages from this checkout's build, wherever the bundle is.
+const requireFrom = fileURLToPath(new URL('src/main.cjs', dist));
 
+// The bundle and its code cache go in `--bundle-dir` (a folder of the bench that runs this child,
+// bench/memory.ts, reused by its runs and removed when it is done) or, run by hand, in a temporary
+// folder of this process's own: never into dist/, which may be another checkout's (`--vs`).
+const bundleAt = process.argv.indexOf('--bundle-dir');
+const bundleDir = bundleAt > 0 ? process.argv[bundleAt + 1] : undefined;
 if (process.argv.includes('--warm')) {
   // Run by the child below in a process of its own: the bundle made if the build is newer, then
   // its code cache for these flags (what scripts/warmCodeCache.mjs does for npm start's), so the
   // measured process compiles from a cache as every `npm start` does.
   const { bundleBenchMemory } = await import('../scripts/bundle.mjs');
-  runCached(await bundleBenchMemory(fileURLToPath(dist)), 'never').save();
+  runCached(await bundleBenchMemory(fileURLToPath(dist), bundleDir), 'never', requireFrom).save();
   process.exit(0);
 }
-const warm = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--warm'], { stdio: 'inherit' });
+/** The temporary folders this process made: removed when it exits, however (but killed by a signal: bench/startSettings.ts's folder around it then goes). */
+const made = [];
+process.on('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+const madeDir = (prefix) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+const bundleFolder = bundleDir ?? madeDir('valormr-bench-bundle-');
+const warm = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--warm', '--bundle-dir', bundleFolder], { stdio: 'inherit' });
 if (warm.status !== 0) throw new Error(`bench: the memory bench's bundle could not be made (exit ${warm.status ?? warm.signal})`);
-const bot = runCached(fileURLToPath(new URL('src/benchMemory.cjs', dist)), 'never').exports;
+const bot = runCached(join(bundleFolder, 'benchMemory.cjs'), 'never', requireFrom).exports;
 const { createApp, ManualClock, seededDice, ConsoleSession, closeRenderPool, renderPoolState } = bot;
 
 const breakdown = process.argv.includes('--breakdown');
@@ -73,7 +93,7 @@ const report = async (stage, extra) => {
 };
 await report('loaded');
 
-const dir = mkdtempSync(join(tmpdir(), 'valormr-bench-'));
+const dir = madeDir('valormr-bench-');
 let pictures = 0;
 const databasePath = join(dir, 'many.db');
 const app = createApp({ databasePath, clock: new ManualClock(new Date('2026-11-22T10:00:00Z')), dice: seededDice(1) });
@@ -118,6 +138,7 @@ await new Promise((r) => setTimeout(r, 1500));
 globalThis.gc?.();
 const rssIdleMb = process.memoryUsage().rss / 1024 / 1024;
 app.close();
-// The database, its WAL, the layer file and the 100 pictures (about 17 MB): not left in the temporary folder.
+// The database, its WAL, the layer file and the 100 pictures (about 17 MB): not left in the
+// temporary folder (the exit handler above removes it too when a run fails).
 rmSync(dir, { recursive: true, force: true });
 process.stdout.write(`${JSON.stringify({ rssMb, rssIdleMb, pictures, renderThreads, checkpointThreads })}\n`);

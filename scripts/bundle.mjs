@@ -15,6 +15,7 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
 import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Pure ES-module packages bundled in; every other bare import stays an `import` of node_modules. */
 const BUNDLED = new Set(['drizzle-orm', 'zod']);
@@ -78,7 +79,7 @@ const common = (out) => ({
 
 /**
  * The bot as one CommonJS file beside the tsc output in `out` (main.cjs; the memory bench's
- * benchMemory.cjs), run by src/codeCache.ts with a V8 code cache (Node 20 has no compile cache for
+ * benchMemory.cjs is made the same way in a folder of its own), run by src/codeCache.ts with a V8 code cache (Node 20 has no compile cache for
  * ES modules). The code a start does not reach (Discord, the shard manager, the web page) is in it
  * but not run: esbuild evaluates each module on first use, and packages stay `require`s of
  * node_modules made when that code runs: an `import()` of a package becomes a `require` too
@@ -150,19 +151,23 @@ const BENCH_MEMORY_ENTRY = [
 ].join('\n');
 
 /**
- * The memory bench's bot, `dist/src/benchMemory.cjs`: the app, the console session and the render
- * pool bundled exactly as main.cjs is (commonJs above), so that bench/memoryChild.mjs runs them as
- * `npm start` runs the bot, one script through src/codeCache.ts, and not as some 650 ES modules of
- * the tsc output (each module's record and source kept: about 4 MB more of the main thread's heap).
- * Made by the bench, not by the build (the bot never runs it), and again only when the build is
- * newer (main.cjs). Returns its path.
+ * The memory bench's bot, `<folder>/benchMemory.cjs`: the app, the console session and the render
+ * pool of the build `dist` bundled as main.cjs is (commonJs above), so that bench/memoryChild.mjs
+ * runs them as `npm start` runs the bot, one script through src/codeCache.ts, and not as some 650
+ * ES modules of the tsc output (each module's record and source kept: about 4 MB more of the main
+ * thread's heap). Made by the bench in a folder of the bench's own, not in `dist` (the bot never
+ * runs it, and `dist` may be another checkout's, benched with `--vs`): each module's
+ * `import.meta.url` is its tsc output's URL in `dist` (main.cjs's are found from its own place),
+ * and it is run with `require` resolving from `dist` (runCached's `requireFrom`). Made again only
+ * when the build is newer (main.cjs). Returns its path.
  */
-export async function bundleBenchMemory(dist) {
+export async function bundleBenchMemory(dist, folder) {
   const out = join(dist, 'src');
-  const file = join(out, 'benchMemory.cjs');
+  const file = join(folder, 'benchMemory.cjs');
   if (existsSync(file) && statSync(file).mtimeMs >= statSync(join(out, 'main.cjs')).mtimeMs) return file;
   const esbuild = await import('esbuild');
-  const built = await esbuild.build({ ...commonJs(out), stdin: { contents: BENCH_MEMORY_ENTRY, resolveDir: out, sourcefile: 'benchMemory.js', loader: 'js' }, outfile: file, outdir: undefined, write: false });
+  const fromBuild = { ...commonJs(out), plugins: [englishOnly, keepUrls(out, JSON.stringify(pathToFileURL(`${out}/`).href))] };
+  const built = await esbuild.build({ ...fromBuild, stdin: { contents: BENCH_MEMORY_ENTRY, resolveDir: out, sourcefile: 'benchMemory.js', loader: 'js' }, outfile: file, outdir: undefined, write: false });
   // Each file under another name, then renamed into place: a bench in another process never reads half a file.
   for (const { path, contents } of built.outputFiles) {
     writeFileSync(`${path}.${process.pid}.tmp`, contents);

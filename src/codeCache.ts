@@ -97,9 +97,11 @@ function pruneCaches(cacheFile: string): void {
 /**
  * Compiles and runs the CommonJS file `bundle` as node would load it (its own `require`, `module`,
  * `__filename`), from the code cache when a sound one is there. `saveAfterMs`: when to write a new
- * cache if one is needed (also at exit, if sooner); 'never' leaves it to `save()`.
+ * cache if one is needed (also at exit, if sooner); 'never' leaves it to `save()`. `requireFrom`:
+ * the file its `require` resolves packages from, the bundle itself unless told (the memory bench's
+ * bundle is made outside the tree it bundles, and takes that tree's node_modules).
  */
-export function runCached(bundle: string, saveAfterMs: number | 'never' = 3000): CachedRun {
+export function runCached(bundle: string, saveAfterMs: number | 'never' = 3000, requireFrom = bundle): CachedRun {
   const source = readFileSync(bundle, 'utf8');
   const sourceDigest = sha256(source);
   const cacheFile = cacheFileFor(bundle);
@@ -123,6 +125,6 @@ export function runCached(bundle: string, saveAfterMs: number | 'never' = 3000):
   const run: unknown = script.runInThisContext();
   if (typeof run !== 'function') throw new Error(`${bundle} did not compile to a module function`);
   const module: { exports: unknown } = { exports: {} };
-  run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  run.call(module.exports, module.exports, createRequire(requireFrom), module, bundle, dirname(bundle));
   return { cacheFile, used, save, exports: module.exports };
 }
