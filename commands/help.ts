@@ -1,4 +1,4 @@
-import { quote } from '../src/app/errors.js';
+import { echo } from '../src/engine/events/index.js';
 import { SlashCommandBuilder } from '../src/app/slash.js';
 import { IN_SERVERS_AND_BOT_DM, SERVER_INSTALL } from './_contexts.js';
 import { ephemeral } from '../src/app/messages.js';
@@ -43,13 +43,13 @@ export default function helpCommand(registered: () => readonly Command[]): Comma
         // A subcommand too ("campaign settings"): its own options.
         const [name = '', subName, ...rest] = wanted.split(/\s+/);
         const one = json.find((c) => c.name === name);
-        if (!one) return [ephemeral(`There is no /${quote(wanted)}. Commands: ${json.map((c) => `/${c.name}`).join(', ')}.`, { error: 'help.unknown' })];
+        if (!one) return [ephemeral(`There is no command ${echo(`/${wanted}`)}. Commands: ${json.map((c) => `/${c.name}`).join(', ')}.`, { error: 'help.unknown' })];
         const subs = (one.options ?? []).filter((o) => o.type === SUBCOMMAND);
         if (subName !== undefined) {
           const sub = rest.length === 0 ? subs.find((o) => o.name === subName) : undefined;
           if (!sub) {
             const text = subs.length > 0
-              ? `/${one.name} has no subcommand "${quote(wanted.slice(name.length).trim())}". Its subcommands: ${subs.map((o) => `\`/${one.name} ${o.name}\``).join(', ')}.`
+              ? `/${one.name} has no subcommand ${echo(wanted.slice(name.length).trim())}. Its subcommands: ${subs.map((o) => `\`/${one.name} ${o.name}\``).join(', ')}.`
               : `/${one.name} has no subcommands: \`/help command:${one.name}\` lists its options.`;
             return [ephemeral(text, { error: 'help.unknown' })];
           }

@@ -1,3 +1,4 @@
+import { echo } from '../engine/events/index.js';
 import type { Army } from '../engine/forces/index.js';
 import type { CampaignState } from '../engine/state/index.js';
 import { UserError } from './errors.js';
@@ -21,7 +22,7 @@ export function requireArmy(state: CampaignState, text: string | undefined): Arm
   const army = findArmy(state, text);
   if (!army) {
     const ids = Object.keys(state.armies).sort().join(', ');
-    throw new UserError('army.unknown', `There is no army "${text}" in this campaign. Army ids: ${ids}.`);
+    throw new UserError('army.unknown', `There is no army ${echo(text)} in this campaign. Army ids: ${ids}.`);
   }
   return army;
 }
@@ -51,7 +52,7 @@ export function requireControl(tx: CampaignTx, text: string | undefined): { army
   }
   const army = findArmy(tx.state, text);
   if (!army) {
-    if (!tx.isReferee) throw new UserError('army.unknown', `There is no army "${text}" in this campaign.${mine.length > 0 ? ` You command ${yourArmies(tx.state, mine)}.` : none}`, { yours: mine });
+    if (!tx.isReferee) throw new UserError('army.unknown', `There is no army ${echo(text)} in this campaign.${mine.length > 0 ? ` You command ${yourArmies(tx.state, mine)}.` : none}`, { yours: mine });
     return { army: requireArmy(tx.state, text), asReferee: true };
   }
   if (actor && mine.includes(army.id)) return { army, asReferee: false };

@@ -1,28 +1,34 @@
 import type { RefusalCode } from '../engine/refusalCodes.js';
 import type { Result } from '../engine/result.js';
+import { ECHO_MAX } from '../engine/events/index.js';
 
-/** Text a user typed, as a refusal quotes it: cut to about 100 characters. */
-const QUOTE_MAX = 100;
-
-/** The user's text cut for a refusal: at most QUOTE_MAX characters, an ellipsis when cut. */
-export function quote(text: string): string {
-  const chars = [...text];
-  return chars.length <= QUOTE_MAX ? text : `${chars.slice(0, QUOTE_MAX - 1).join('')}…`;
+/**
+ * Text cut to `max` characters (code points), an ellipsis when cut; with `shown`, a backslash and
+ * the character it escapes (echo, escapeName) count as the one character the reader sees. Such a
+ * pair is never parted, so a cut never leaves a lone backslash before the ellipsis.
+ */
+function cut(text: string, max: number, shown = false): string {
+  const units = text.match(/\\[^]|[^]/gu) ?? [];
+  const size = (u: string): number => (shown ? 1 : [...u].length);
+  if (units.reduce((n, u) => n + size(u), 0) <= max) return text;
+  let kept = '';
+  for (let i = 0, total = 0; i < units.length && total + size(units[i]!) <= max - 1; total += size(units[i]!), i++) kept += units[i]!;
+  return `${kept}\u2026`;
 }
 
 /** A refusal is one Discord message: well under its 2,000 characters. */
 const REFUSAL_MAX = 1_900;
 
 /**
- * A refusal as sent: every "quoted" piece cut to QUOTE_MAX characters (refusals quote what the
- * user typed, which may be 10,000 characters), and the whole under REFUSAL_MAX.
+ * A refusal as sent: every "quoted" piece cut to ECHO_MAX characters (refusals quote what the
+ * user typed, which may be 10,000 characters: echo cuts it, this catches any other quote), and the
+ * whole under REFUSAL_MAX. An escaped quote (\", as echo writes one the user typed) neither opens
+ * nor closes a piece.
  */
 function fitRefusal(message: string): string {
   // Every pair of quotes is matched in turn (short ones too), so the scan never mistakes the text
   // between two quoted pieces for a quote of its own.
-  const cut = message.replace(/"([^"]*)"/gu, (_m, inner: string) => `"${quote(inner)}"`);
-  const chars = [...cut];
-  return chars.length <= REFUSAL_MAX ? cut : `${chars.slice(0, REFUSAL_MAX - 1).join('')}…`;
+  return cut(message.replace(/"((?:\\[^]|[^"\\])*)"/gu, (_m, inner: string) => `"${cut(inner, ECHO_MAX, true)}"`), REFUSAL_MAX);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { echo } from '../engine/events/index.js';
 import type { Hex } from '../engine/hex/index.js';
 import type { MapModel } from '../engine/map/index.js';
 import type { RefusalCode } from '../engine/refusalCodes.js';
@@ -120,14 +121,14 @@ export function hexOrPlace(map: MapModel, text: string | undefined, option: stri
   const t = (text ?? '').trim();
   const h = map.parse(t);
   if (h && map.inBounds(h)) return h;
-  if (/^\d{3,4}$/.test(t)) throw new UserError(code, `${option}: "${t}" is not a hex of this map (${idForm(map)}).`, { option, given: t });
+  if (/^\d{3,4}$/.test(t)) throw new UserError(code, `${option}: ${echo(t)} is not a hex of this map (${idForm(map)}).`, { option, given: t });
   const found = placesNamed(map, t);
   const hexes = new Map(found.map((p) => [p.id, p]));
   const [only, ...more] = [...hexes.values()];
   if (only && more.length === 0) return only.hex;
   if (only) {
     const list = [only, ...more].map((p) => `${placeLabel(p)}: ${typed(option, p.name)}`).join('; ');
-    throw new UserError('place.ambiguous', `${option}: "${t}" could be several places. Say which: ${list}.`, { option, given: t, candidates: [only, ...more].map((p) => ({ name: p.name, hex: p.id })) });
+    throw new UserError('place.ambiguous', `${option}: ${echo(t)} could be several places. Say which: ${list}.`, { option, given: t, candidates: [only, ...more].map((p) => ({ name: p.name, hex: p.id })) });
   }
   const q = foldName(t);
   const near = [...placesOf(map)]
@@ -137,7 +138,7 @@ export function hexOrPlace(map: MapModel, text: string | undefined, option: stri
     .slice(0, 3)
     .map((x) => `${placeLabel(x.p)}: ${typed(option, x.p.name)}`);
   const hint = near.length > 0 ? ` Did you mean ${near.join('; or ')}?` : ` Places of this map: ${placesOf(map).filter((p) => p.kind !== 'water').map((p) => p.name).slice(0, 12).join(', ')}.`;
-  throw new UserError(code, `${option}: "${t}" is neither a hex of this map (${idForm(map)}) nor a place on it.${hint}`, { option, given: t });
+  throw new UserError(code, `${option}: ${echo(t)} is neither a hex of this map (${idForm(map)}) nor a place on it.${hint}`, { option, given: t });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { echo } from '../engine/events/index.js';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +47,7 @@ export function parseScenarioText(text: string, source: string): ScenarioDoc {
 export function loadShippedScenario(id: string): ScenarioDoc {
   const ids = shippedScenarioIds();
   if (!ids.includes(id)) {
-    throw new UserError('scenario.unknown', `There is no shipped scenario "${id}". Shipped: ${ids.join(', ') || '(none)'}; or upload a scenario file.`);
+    throw new UserError('scenario.unknown', `There is no shipped scenario ${echo(id)}. Shipped: ${ids.join(', ') || '(none)'}; or upload a scenario file.`);
   }
   return parseScenarioText(readFileSync(resolve(SCENARIO_DIR, `${id}.json`), 'utf8'), `"${id}"`);
 }

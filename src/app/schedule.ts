@@ -1,3 +1,4 @@
+import { echo, literal } from '../engine/events/index.js';
 import { quietMinutes, type CampaignSettings } from '../engine/state/index.js';
 import type { RefusalCode } from '../engine/refusalCodes.js';
 import { cronParser } from './cronParser.js';
@@ -18,16 +19,16 @@ function validTimezone(tz: string): boolean {
 /** Refuses a bad cadence or timezone with an example of a good one. */
 export function checkCadence(cadence: string, timezone: string): void {
   if (!validTimezone(timezone)) {
-    throw new UserError('settings.badTimezone', `"${timezone}" is not a timezone I know. Use an IANA name such as \`timezone:Europe/Berlin\` or \`timezone:America/New_York\` or \`timezone:UTC\`.`);
+    throw new UserError('settings.badTimezone', `${echo(timezone)} is not a timezone I know. Use an IANA name such as \`timezone:Europe/Berlin\` or \`timezone:America/New_York\` or \`timezone:UTC\`.`);
   }
   const fields = cadence.trim().split(/\s+/);
   if (fields.length !== 5) {
-    throw new UserError('settings.badCadence', `"${cadence}" is not a 5-field cron expression (minute hour day month weekday). Examples: \`cadence:"0 8,20 * * *"\` (08:00 and 20:00), \`cadence:"0 */3 * * *"\` (every 3 hours).`);
+    throw new UserError('settings.badCadence', `${echo(cadence)} is not a 5-field cron expression (minute hour day month weekday). Examples: \`cadence:"0 8,20 * * *"\` (08:00 and 20:00), \`cadence:"0 */3 * * *"\` (every 3 hours).`);
   }
   try {
     cronParser().parse(cadence, { tz: timezone }).next();
   } catch (e) {
-    throw new UserError('settings.badCadence', `"${cadence}" is not a valid cron expression (${(e as Error).message}). Examples: \`cadence:"0 8,20 * * *"\`, \`cadence:"0 */3 * * *"\`.`);
+    throw new UserError('settings.badCadence', `${echo(cadence)} is not a valid cron expression (${literal((e as Error).message)}). Examples: \`cadence:"0 8,20 * * *"\`, \`cadence:"0 */3 * * *"\`.`);
   }
 }
 
@@ -188,7 +189,7 @@ export function parseUntil(text: string, timezone: string, now: Date, maxDays: n
     const valid = mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 && mi <= 59 && new Date(Date.UTC(y, mo - 1, d)).getUTCDate() === d;
     if (valid) at = zonedInstant(y, mo, d, h, mi, timezone);
   } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(t) && !Number.isNaN(Date.parse(t))) at = new Date(t);
-  if (!at) throw new UserError(code, `"${t}" is not a time I can read. ${accepted}`);
+  if (!at) throw new UserError(code, `${echo(t)} is not a time I can read. ${accepted}`);
   if (at.getTime() <= now.getTime()) throw new UserError(code, `${discordTime(at.toISOString())} is already past. ${accepted}`);
   if (at.getTime() - now.getTime() > maxDays * 24 * 3_600_000) throw new UserError(code, `${discordTime(at.toISOString())} is more than ${maxDays} days ahead. ${accepted}`);
   return at;

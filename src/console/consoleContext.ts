@@ -1,3 +1,4 @@
+import { echo } from '../engine/events/index.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
@@ -57,11 +58,11 @@ export function consoleContext(app: App, command: Command, user: string, words: 
     }
   }
   const label = `/${json.name}${subcommand ? ` ${subcommand}` : ''}`;
-  if (rest.length > 0) throw new UserError('console.stray', `I don't know what "${rest.join(' ')}" means in ${label}. Options are written name:value, e.g. ${options[0] ? `\`${options[0].name}:...\`` : '(this command takes none)'}.`);
+  if (rest.length > 0) throw new UserError('console.stray', `I don't know what ${echo(rest.join(' '))} means in ${label}. Options are written name:value, e.g. ${options[0] ? `\`${options[0].name}:...\`` : '(this command takes none)'}.`);
   const values = new Map<string, Value>();
   for (const [name, text] of Object.entries(raw)) {
     const def = options.find((o) => o.name === name);
-    if (!def) throw new UserError('console.unknownOption', `${label} has no option "${name}". It takes: ${options.map((o) => `${o.name}${o.required ? ' (required)' : ''}`).join(', ') || 'no options'}.`);
+    if (!def) throw new UserError('console.unknownOption', `${label} has no option ${echo(name)}. It takes: ${options.map((o) => `${o.name}${o.required ? ' (required)' : ''}`).join(', ') || 'no options'}.`);
     values.set(name, convert(label, def, text, where));
   }
   for (const o of options) {
@@ -109,7 +110,7 @@ async function readUpload(label: string, option: string, given: string, path: st
 
 /** Refuses a typed option value, saying what is accepted. */
 function badValue(label: string, def: OptionJson, text: string, accepted: string): never {
-  throw new UserError('console.badValue', `${label}: "${text}" is not a valid ${def.name}; ${accepted}.`);
+  throw new UserError('console.badValue', `${label}: ${echo(text)} is not a valid ${def.name}; ${accepted}.`);
 }
 
 /** What an option accepts, in words, from its definition: its description and its choices or range. */

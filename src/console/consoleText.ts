@@ -48,9 +48,9 @@ function outsideCode(text: string, read: (plain: string) => string): string {
   return out + read(plain);
 }
 
-/** A name's escaped markdown (escapeName: "\*\*Big\*\*") read back as typed ("**Big**"), after the mentions were read. */
+/** A name's escaped markdown (escapeName: "\*\*Big\*\*"; echo: also \" for a typed quote) read back as typed ("**Big**"), after the mentions were read. */
 function unescaped(text: string): string {
-  return text.replace(/\\([\\*_~|`[\]<>@#:+-])/g, '$1');
+  return text.replace(/\\([\\*_~|`[\]<>@#:+"-])/g, '$1');
 }
 
 /** Discord's mention markup as a reader says it: `@alice`, `@ref-role (role)`, `#channel`. */

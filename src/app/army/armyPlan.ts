@@ -1,9 +1,9 @@
-import { event, namesOf, REFEREE, type EngineEvent } from '../../engine/events/index.js';
+import { echo, event, namesOf, REFEREE, type EngineEvent } from '../../engine/events/index.js';
 import { CONTACT_POLICIES, checkPlan, describeWholePlan, followPlans, PLAN_GIVER, PLAN_KINDS, type ContactPolicy, type PlanKind, type PlanOrder } from '../../engine/plans/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { findArmy, requireArmy } from '../armies.js';
-import { quote, UserError } from '../errors.js';
+import { UserError } from '../errors.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { commandersOf } from '../members.js';
 import { pathOfPlaces } from '../places.js';
@@ -62,7 +62,7 @@ function readOrder(tx: CampaignTx, kind: PlanKind, input: ArmyPlanInput, armyId:
       const self = tx.state.armies[armyId];
       if (!quarry) {
         const enemies = Object.values(tx.state.armies).filter((a) => self && a.side !== self.side).map((a) => a.id).sort().slice(0, 30);
-        throw new UserError('plan.unknownArmy', `target: there is no army "${quote(target)}" in this campaign. Enemy armies: ${enemies.join(', ') || 'none'}.`);
+        throw new UserError('plan.unknownArmy', `target: there is no army ${echo(target)} in this campaign. Enemy armies: ${enemies.join(', ') || 'none'}.`);
       }
       return { kind, target: quarry.id };
     }
@@ -73,7 +73,7 @@ function readPolicy(text: string | undefined, had: ContactPolicy | undefined): C
   if (text === undefined || text.trim() === '') return had ?? 'evade';
   const t = text.trim().toLowerCase();
   const found = CONTACT_POLICIES.find((p) => p === t);
-  if (!found) throw new UserError('plan.badContact', `contact: "${quote(text)}" is not a contact policy. Give \`evade\` (engage when stronger, else evade), \`delay\` (engage when stronger, else delay) or \`referee\` (every contact waits for you).`);
+  if (!found) throw new UserError('plan.badContact', `contact: ${echo(text)} is not a contact policy. Give \`evade\` (engage when stronger, else evade), \`delay\` (engage when stronger, else delay) or \`referee\` (every contact waits for you).`);
   return found;
 }
 
@@ -124,7 +124,7 @@ export function armyPlan(app: App, actor: Actor, input: ArmyPlanInput): Reply[] 
       };
     }
     const kind = PLAN_KINDS.find((k) => k === what);
-    if (!kind) throw new UserError('plan.badKind', `plan: "${quote(input.plan ?? '')}" is not a plan. Give ${KINDS_TEXT}.`);
+    if (!kind) throw new UserError('plan.badKind', `plan: ${echo(input.plan ?? '')} is not a plan. Give ${KINDS_TEXT}.`);
     const order = readOrder(tx, kind, input, army.id);
     const checked = checkPlan(tx.state, tx.map, { armyId: army.id, order, contact: readPolicy(input.contact, had?.contact), setBy: actor.userId });
     if (!checked.ok) throw new UserError(checked.violation.code, checked.violation.message);

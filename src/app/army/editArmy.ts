@@ -1,12 +1,12 @@
 import { NUMBER_LIMITS } from '../../engine/state/index.js';
 import { parseWholeNumber } from '../wholeNumber.js';
 import { scaleCompanies, type Army } from '../../engine/forces/index.js';
-import { REFEREE, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/index.js';
+import { echo, REFEREE, PUBLIC, toArmy, type EngineEvent } from '../../engine/events/index.js';
 import { defaultBank, isWater } from '../../engine/map/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireArmy } from '../armies.js';
-import { quote, UserError } from '../errors.js';
+import { UserError } from '../errors.js';
 import { hexOrPlace } from '../places.js';
 import { ephemeral, type Reply } from '../messages.js';
 import { inCampaign } from '../unitOfWork.js';
@@ -45,9 +45,9 @@ export function editArmy(app: App, actor: Actor, input: EditArmyInput): Reply[] 
       if (!m) throw new UserError('edit.badFigures', 'figures takes `regiment=count`, e.g. `figures:"r1=14"`. Regiments: ' + army.regiments.map((r) => r.id).join(', '));
       const [, regId, countText] = m;
       const reg = army.regiments.find((r) => r.id === regId);
-      if (!reg) throw new UserError('edit.unknownRegiment', `${army.name} has no regiment "${regId}". Regiments: ${army.regiments.map((r) => r.id).join(', ')}.`);
+      if (!reg) throw new UserError('edit.unknownRegiment', `${army.name} has no regiment ${echo(regId ?? '')}. Regiments: ${army.regiments.map((r) => r.id).join(', ')}.`);
       const target = parseWholeNumber(countText ?? '', NUMBER_LIMITS.figures);
-      if (target === undefined) throw new UserError('edit.badFigures', `${reg.name} takes a whole number of figures from ${NUMBER_LIMITS.figures.min} to ${NUMBER_LIMITS.figures.max.toLocaleString('en')}, not "${quote(countText ?? '')}".`);
+      if (target === undefined) throw new UserError('edit.badFigures', `${reg.name} takes a whole number of figures from ${NUMBER_LIMITS.figures.min} to ${NUMBER_LIMITS.figures.max.toLocaleString('en')}, not ${echo(countText ?? '')}.`);
       const current = reg.companies.reduce((n, c) => n + c.figures, 0);
       const companies = scaleCompanies(reg.companies, target);
       army = { ...army, regiments: army.regiments.map((r) => (r.id === reg.id ? { ...r, companies } : r)) };

@@ -1,4 +1,4 @@
-import { escapeName, PUBLIC } from '../../engine/events/index.js';
+import { echo, escapeName, PUBLIC } from '../../engine/events/index.js';
 import { fogFalls } from '../../engine/knowledge/index.js';
 import { LAND_TERRAINS, type LandTerrain, MOVEMENT_PROFILES, movementProfile, TACTICAL_PROFILES, tacticalProfile, unitMark } from '../../engine/profiles/index.js';
 import { type CampaignSettings, checkSettings, DEFAULT_SETTINGS, SETTING_LIMITS, TEMPERATURES, type Temperature } from '../../engine/state/index.js';
@@ -139,7 +139,7 @@ function parseTerrainCosts(text: string): Partial<Record<LandTerrain, number>> |
     const m = /^([a-z]+)\s*=\s*(\d+)$/.exec(part);
     const terrain = m?.[1] as LandTerrain | undefined;
     if (!m || !terrain || !LAND_TERRAINS.includes(terrain) || out[terrain] !== undefined) {
-      throw new UserError('settings.badTerrainCosts', `Nothing was changed. "${part}" is not a terrain cost: \`terrain-costs\` takes \`terrain=points\` pairs for ${LAND_TERRAINS.join(', ')}, each once, e.g. \`forest=12, swamp=18\`, or \`default\`.`);
+      throw new UserError('settings.badTerrainCosts', `Nothing was changed. ${echo(part)} is not a terrain cost: \`terrain-costs\` takes \`terrain=points\` pairs for ${LAND_TERRAINS.join(', ')}, each once, e.g. \`forest=12, swamp=18\`, or \`default\`.`);
     }
     out[terrain] = Number(m[2]);
   }
@@ -157,7 +157,7 @@ function parseSpectators(text: string): number | undefined {
   const t = text.trim().toLowerCase();
   if (['off', 'none', ''].includes(t)) return undefined;
   if (!/^\d{1,6}$/.test(t)) {
-    throw new UserError('settings.badSpectators', `Nothing was changed. "${text.trim().slice(0, 40)}" is not a spectator setting: \`spectators\` takes ${accepted('spectatorDelay', DEFAULT_SETTINGS)}.`);
+    throw new UserError('settings.badSpectators', `Nothing was changed. ${echo(text.trim())} is not a spectator setting: \`spectators\` takes ${accepted('spectatorDelay', DEFAULT_SETTINGS)}.`);
   }
   return Number(t);
 }

@@ -1,3 +1,4 @@
+import { echo } from '../../engine/events/index.js';
 import { parseWholeNumber } from '../wholeNumber.js';
 import { byId, NUMBER_LIMITS } from '../../engine/state/index.js';
 import { advanceTabletopTurn, battleLosses, describeStep, applyBattleResult, declareWithdrawal, type ContactRecord } from '../../engine/contact/index.js';
@@ -22,7 +23,7 @@ const CONDITIONS: readonly Condition[] = ['formed', 'retreat', 'rout'];
 function pairs(text: string | undefined): [string, string][] {
   return (text ?? '').split(',').map((p) => p.trim()).filter((p) => p !== '').map((p) => {
     const m = /^([^=]+)=(.+)$/.exec(p);
-    if (!m) throw new UserError('battle.badPair', `"${p}" is not \`name=value\`.`);
+    if (!m) throw new UserError('battle.badPair', `${echo(p)} is not \`name=value\`.`);
     return [(m[1] as string).trim(), (m[2] as string).trim()];
   });
 }
@@ -36,7 +37,7 @@ function parseLosses(tx: CampaignTx, c: ContactRecord, text: string | undefined)
     const regId = regText.trim();
     const candidates = armies.filter((a) => a.regiments.some((r) => r.id === regId) && (armyText === undefined || a.id === requireArmy(tx.state, armyText).id));
     const [army, ...others] = candidates;
-    if (!army || others.length > 0) throw new UserError('battle.unknownRegiment', `"${key}" names no single regiment of ${c.id}. Write army/regiment=figures with one of: ${known}.`);
+    if (!army || others.length > 0) throw new UserError('battle.unknownRegiment', `${echo(key)} names no single regiment of ${c.id}. Write army/regiment=figures with one of: ${known}.`);
     const count = parseWholeNumber(n, NUMBER_LIMITS.figures);
     if (count === undefined) throw new UserError('battle.badLosses', `Losses for ${regId} must be a whole number of figures from ${NUMBER_LIMITS.figures.min} to ${NUMBER_LIMITS.figures.max.toLocaleString('en')}.`);
     return { armyId: army.id, regimentId: regId, figures: count };
@@ -58,7 +59,7 @@ export function battleResult(app: App, actor: Actor, input: { contact?: string |
     const losses = orRefuse(battleLosses(tx.state, c, parseLosses(tx, c, input.losses)));
     const declared: Record<string, Condition> = { ...(c.data.withdrawals ?? {}) };
     for (const [who, cond] of pairs(input.withdraw)) {
-      if (!CONDITIONS.includes(cond as Condition)) throw new UserError('battle.badCondition', `A withdrawal is formed, retreat or rout (not "${cond}").`);
+      if (!CONDITIONS.includes(cond as Condition)) throw new UserError('battle.badCondition', `A withdrawal is formed, retreat or rout (not ${echo(cond)}).`);
       declared[requireArmy(tx.state, who).id] = cond as Condition;
     }
     const pursuers = (input.pursue ?? '').split(',').filter((t) => t.trim() !== '').map((t) => requireArmy(tx.state, t).id);

@@ -1,3 +1,4 @@
+import { echo } from '../../engine/events/index.js';
 import { byId } from '../../engine/state/index.js';
 import { isOpen } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/index.js';
@@ -14,7 +15,7 @@ import { UserError } from '../errors.js';
 export function contactOfArmy(state: CampaignState, army: Army, contactText: string | undefined): ContactRecord {
   if (contactText) {
     const c = byId(state.contacts, contactText.trim());
-    if (!c || !c.armyIds.includes(army.id)) throw new UserError('contact.notFound', `${army.name} takes no part in a contact "${contactText}". Use \`/intel\` to see your contacts.`);
+    if (!c || !c.armyIds.includes(army.id)) throw new UserError('contact.notFound', `${army.name} takes no part in a contact ${echo(contactText)}. Use \`/intel\` to see your contacts.`);
     return c;
   }
   const [only, ...more] = Object.values(state.contacts).filter((c) => isOpen(c) && c.armyIds.includes(army.id));
@@ -33,7 +34,7 @@ export function contactByIdForReferee(state: CampaignState, text: string | undef
     throw new UserError('contact.missing', `Say which contact with \`contact:\`. Open contacts: ${open.map((c) => c.id).join(', ')}.`);
   }
   const c = byId(state.contacts, text.trim());
-  if (!c) throw new UserError('contact.notFound', `There is no contact "${text}". Open contacts: ${open.map((x) => x.id).join(', ') || 'none'}.`);
+  if (!c) throw new UserError('contact.notFound', `There is no contact ${echo(text)}. Open contacts: ${open.map((x) => x.id).join(', ') || 'none'}.`);
   return c;
 }
 

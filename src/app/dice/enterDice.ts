@@ -1,7 +1,7 @@
 import { byId } from '../../engine/state/index.js';
 import { resolveDecision, resolveStep1 } from '../../engine/contact/index.js';
 import { enterDie, holdForDice, releaseHold, type ManualRollRequest } from '../../engine/dice/index.js';
-import { REFEREE, type EngineEvent } from '../../engine/events/index.js';
+import { echo, REFEREE, type EngineEvent } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { diceNeededToResolve, whoRollsIn } from '../../engine/tick/index.js';
 import type { Actor } from '../actor.js';
@@ -21,7 +21,7 @@ function requestFor(tx: CampaignTx, userId: string, referee: boolean, id: string
   const mayEnter = (r: ManualRollRequest): boolean => referee || (r.army !== undefined && commandersOf(tx, r.army).includes(userId));
   if (id !== undefined) {
     const r = tx.state.manualDice.requests.find((x) => x.id === id.trim());
-    if (!r) throw new UserError('dice.unknownRoll', `There is no manual roll "${id}" waiting. ${open.filter(mayEnter).length > 0 ? `Yours: ${open.filter(mayEnter).map((x) => x.id).join(', ')}.` : 'None is waiting for you.'}`);
+    if (!r) throw new UserError('dice.unknownRoll', `There is no manual roll ${echo(id)} waiting. ${open.filter(mayEnter).length > 0 ? `Yours: ${open.filter(mayEnter).map((x) => x.id).join(', ')}.` : 'None is waiting for you.'}`);
     if (!mayEnter(r)) throw new UserError('dice.notYours', `Roll ${r.id} (${r.purpose}) is for ${r.army !== undefined ? 'its army\'s commander' : 'the referee'} to enter.`);
     return r;
   }

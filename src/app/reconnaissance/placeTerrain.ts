@@ -1,5 +1,5 @@
 import { describeStep, GRID_COLUMNS, GRID_ROWS, ORIENTATIONS, placeTerrainCardFromSide, terrainHand, terrainSeenBy, type BattlefieldCell, type HandCard } from '../../engine/contact/index.js';
-import { event, REFEREE, toArmy, type EngineEvent } from '../../engine/events/index.js';
+import { echo, event, REFEREE, toArmy, type EngineEvent } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { requireControl } from '../armies.js';
@@ -26,7 +26,7 @@ function cellOf(input: PlaceTerrainInput): BattlefieldCell {
   const raw = input.column?.trim().toLowerCase();
   const column = raw === 'center' ? 'centre' : raw;
   if (!row || !column || !(GRID_ROWS as readonly string[]).includes(row) || !(GRID_COLUMNS as readonly string[]).includes(column)) {
-    throw new UserError('terrain.badCell', `"${input.row ?? ''} ${input.column ?? ''}" is not a cell of the battlefield. The grid has ${VALID_CELLS}, e.g. \`row:far column:left\`.`, { rows: GRID_ROWS, columns: GRID_COLUMNS });
+    throw new UserError('terrain.badCell', `${echo(`${input.row ?? ''} ${input.column ?? ''}`)} is not a cell of the battlefield. The grid has ${VALID_CELLS}, e.g. \`row:far column:left\`.`, { rows: GRID_ROWS, columns: GRID_COLUMNS });
   }
   return { row, column } as BattlefieldCell;
 }

@@ -1,3 +1,4 @@
+import { echo } from '../../engine/events/index.js';
 import { describeStep, terrainHand, type ContactRecord, type HandCard, type TerrainCard } from '../../engine/contact/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
@@ -40,5 +41,5 @@ export function pickCard(state: CampaignState, record: ContactRecord, army: Army
     const owners = [...new Set(others.map((c) => state.armies[c.armyId]?.name ?? c.armyId))].join(' and ');
     throw new UserError('terrain.notYourCard', `That ${CARD_LABEL[(others[0] as { card: TerrainCard }).card]} card is ${owners}'s, not ${army.name}'s: each commander places only their own cards. ${yours}`, { contactId: record.id, hand });
   }
-  throw new UserError('terrain.noSuchCard', `${army.name} holds no "${text}" card in contact ${record.id}. ${yours}`, { contactId: record.id, hand });
+  throw new UserError('terrain.noSuchCard', `${army.name} holds no ${echo(text)} card in contact ${record.id}. ${yours}`, { contactId: record.id, hand });
 }

@@ -1,3 +1,4 @@
+import { echo } from '../../engine/events/index.js';
 import { findCampaignInChannel } from '../../db/campaignRepo.js';
 import { type CampaignSettings, DEFAULT_SETTINGS } from '../../engine/state/index.js';
 import type { Actor } from '../actor.js';
@@ -32,7 +33,7 @@ export function rulesReference(app: App, actor: Actor, topic: string | undefined
   }
   const found = findTopic(topic);
   if (!found) {
-    throw new UserError('rules.unknownTopic', `There is no rules topic "${topic}". Topics:\n${topicList()}`, { topics: RULES_TOPICS.map((t) => t.id) });
+    throw new UserError('rules.unknownTopic', `There is no rules topic ${echo(topic)}. Topics:\n${topicList()}`, { topics: RULES_TOPICS.map((t) => t.id) });
   }
   const settings = CAMPAIGN_TOPICS.includes(found.id) ? campaignSettings(app, actor) : undefined;
   const answer = found.render(settings ?? DEFAULT_SETTINGS, settings !== undefined);

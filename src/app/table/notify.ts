@@ -1,4 +1,4 @@
-import { escapeName } from '../../engine/events/index.js';
+import { echo, escapeName } from '../../engine/events/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
 import { UserError } from '../errors.js';
@@ -20,7 +20,7 @@ function parseReminder(text: string): number | null {
   if (t === 'campaign' || t === 'default') return null;
   const m = /^(?:(\d{1,4})\s*h)?\s*(?:(\d{1,4})\s*m?)?$/.exec(t);
   const minutes = m && (m[1] !== undefined || m[2] !== undefined) ? Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) : undefined;
-  if (minutes === undefined) throw new UserError('notify.badReminder', `"${text.slice(0, 100)}" is not a lead I can read. ${ACCEPTED_REMINDER}`);
+  if (minutes === undefined) throw new UserError('notify.badReminder', `${echo(text)} is not a lead I can read. ${ACCEPTED_REMINDER}`);
   if (minutes > MAX_LEAD) throw new UserError('notify.badReminder', `${minutes} minutes is more than a day. ${ACCEPTED_REMINDER}`);
   return minutes;
 }
@@ -60,7 +60,7 @@ export function setNotices(app: App, actor: Actor, input: { reminder?: string | 
     const book = noticeBook(tx);
     const before = book.row(actor.userId);
     if (input.tickReport !== undefined && !(TICK_REPORT_CHOICES as readonly string[]).includes(input.tickReport)) {
-      throw new UserError('notify.badTickReport', `\`tick-report:\` takes \`always\`, \`changes\` (only when something happened to your armies) or \`never\`, not "${input.tickReport.slice(0, 100)}".`);
+      throw new UserError('notify.badTickReport', `\`tick-report:\` takes \`always\`, \`changes\` (only when something happened to your armies) or \`never\`, not ${echo(input.tickReport)}.`);
     }
     const row = {
       ...before,

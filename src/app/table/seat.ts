@@ -1,5 +1,5 @@
 import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/index.js';
-import { escapeName, PUBLIC, REFEREE } from '../../engine/events/index.js';
+import { echo, escapeName, PUBLIC, REFEREE } from '../../engine/events/index.js';
 import { isHostile, type Army, type ArmySeat } from '../../engine/forces/index.js';
 import type { Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -96,7 +96,7 @@ export function campaignSeat(app: App, actor: Actor, input: { army: string | und
   return inCampaign(app, { actor }, (tx) => {
     requireReferee(tx, 'offer or give seats');
     const action = (input.action ?? 'offer') as SeatAction;
-    if (!ACTIONS.includes(action)) throw new UserError('seat.action', `Unknown \`/seat\` subcommand "${input.action}": accepted are ${ACTIONS.join(', ')} and claim.`);
+    if (!ACTIONS.includes(action)) throw new UserError('seat.action', `Unknown \`/seat\` subcommand ${echo(action)}: accepted are ${ACTIONS.join(', ')} and claim.`);
     const army = requireArmy(tx.state, input.army);
     if (action === 'withdraw') {
       if (army.seat?.offer === undefined) throw new UserError('seat.noOffer', `The seat of ${army.name} is not offered: there is nothing to withdraw.`);

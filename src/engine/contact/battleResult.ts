@@ -1,5 +1,5 @@
 import type { Dice } from '../dice/index.js';
-import { PUBLIC, REFEREE, toArmy } from '../events/index.js';
+import { echo, PUBLIC, REFEREE, toArmy } from '../events/index.js';
 import { regimentFigures, regimentStrength, type Army } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
 import { spendAtOnce } from '../movement/index.js';
@@ -59,7 +59,7 @@ function badReport(state: CampaignState, record: ContactRecord, result: BattleRe
     if (!army || !record.armyIds.includes(armyId)) return { code: 'battle.armyNotInBattle', message: `${armyId} did not fight in ${record.id}; the armies are ${record.armyIds.join(', ')}.` };
     for (const [regId, lost] of Object.entries(byRegiment)) {
       const reg = army.regiments.find((r) => r.id === regId);
-      if (!reg) return { code: 'battle.unknownRegiment', message: `${army.name} has no regiment "${regId}"; its regiments are ${army.regiments.map((r) => r.id).join(', ')}.` };
+      if (!reg) return { code: 'battle.unknownRegiment', message: `${army.name} has no regiment ${echo(regId)}; its regiments are ${army.regiments.map((r) => r.id).join(', ')}.` };
       if (!Number.isInteger(lost) || lost < 0 || lost > regimentFigures(reg)) {
         return { code: 'battle.badLosses', message: `Losses for ${reg.name} must be a whole number from 0 to ${regimentFigures(reg)} figures.`, details: { regimentId: regId, lost } };
       }

@@ -1,5 +1,5 @@
 import { timeIndex } from '../clock/index.js';
-import { namesOf, tell } from '../events/index.js';
+import { echo, namesOf, tell } from '../events/index.js';
 import type { Army } from '../forces/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { type CampaignState, closeArmies, type ContactData, type ContactRecord, type ContactStep, openArmies, writeArmy } from '../state/index.js';
@@ -33,7 +33,7 @@ export const nowIndex = (state: CampaignState): number => timeIndex(state.clock)
 /** A contact named by a commander or the referee: it may not exist, or be at another step (expected refusals). */
 export function getContact(state: CampaignState, contactId: string, step?: ContactStep): Result<ContactRecord> {
   const c = state.contacts[contactId];
-  if (!c) return fail('contact.notFound', `There is no contact "${contactId}". Use /contact list to see the open contacts.`, { contactId });
+  if (!c) return fail('contact.notFound', `There is no contact ${echo(contactId)}. Use /contact list to see the open contacts.`, { contactId });
   if (step && c.step !== step) {
     return fail('contact.wrongStep', `Contact ${contactId} is at step "${c.step}", not "${step}".`, { contactId, step: c.step, expected: step });
   }

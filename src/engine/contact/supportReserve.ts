@@ -1,5 +1,5 @@
 import { timeIndex } from '../clock/index.js';
-import { PUBLIC, toArmy } from '../events/index.js';
+import { echo, PUBLIC, toArmy } from '../events/index.js';
 import type { Army } from '../forces/index.js';
 import { hexEquals, type Hex, isAdjacent } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
@@ -16,7 +16,7 @@ import { nowIndex, putContact, told, type ContactOutput } from './records.js';
 
 function army(state: CampaignState, id: string): Result<Army> {
   const a = state.armies[id];
-  if (!a || a.status.destroyed) return fail('army.notFound', `There is no army "${id}" on the map.`, { armyId: id });
+  if (!a || a.status.destroyed) return fail('army.notFound', `There is no army ${echo(id)} on the map.`, { armyId: id });
   return ok(a);
 }
 

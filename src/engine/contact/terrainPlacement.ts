@@ -1,3 +1,4 @@
+import { echo } from '../events/index.js';
 import { isHostile } from '../forces/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { type BattlefieldCell, type CampaignState, type ContactRecord, type DealtCard, GRID_COLUMNS, GRID_ROWS } from '../state/index.js';
@@ -69,7 +70,7 @@ export function placeTerrainCardFromSide(
   state: CampaignState, contactId: string, armyId: string, n: number, cell: BattlefieldCell, orientation: number,
 ): Result<{ state: CampaignState }> {
   const record = state.contacts[contactId];
-  if (!record) return fail('contact.notFound', `There is no contact "${contactId}".`, { contactId });
+  if (!record) return fail('contact.notFound', `There is no contact ${echo(contactId)}.`, { contactId });
   if (!record.armyIds.includes(armyId)) return fail('contact.notInvolved', `That army is not part of contact ${contactId}.`, { contactId, armyId });
   if (!GRID_ROWS.includes(cell.row) || !GRID_COLUMNS.includes(cell.column)) {
     return fail('contact.badCell', `Place a card on a row (${GRID_ROWS.join(', ')}) and a column (${GRID_COLUMNS.join(', ')}).`, { contactId });

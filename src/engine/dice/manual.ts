@@ -1,3 +1,4 @@
+import { echo } from '../events/index.js';
 import type { GameTime } from '../clock/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { derivedId } from './derivedId.js';
@@ -86,7 +87,7 @@ export function releaseHold(state: ManualDiceState, contactId: string): ManualDi
 /** Records a die entered for a request. Refuses an unknown request, one already entered, or a value that is no face of the die. */
 export function enterDie(state: ManualDiceState, id: string, value: number, by: string): Result<{ state: ManualDiceState; request: ManualRollRequest }> {
   const request = state.requests.find((r) => r.id === id);
-  if (!request) return fail('dice.unknownRoll', `There is no manual roll "${id}" waiting (it was used, or never asked for).`, { id });
+  if (!request) return fail('dice.unknownRoll', `There is no manual roll ${echo(id)} waiting (it was used, or never asked for).`, { id });
   if (request.value !== undefined) return fail('dice.alreadyEntered', `Roll ${id} (${request.purpose}) was already entered: ${request.value}.`, { id });
   if (!Number.isInteger(value) || value < 1 || value > request.sides) return fail('dice.badValue', `Roll ${id} is a d${request.sides}: enter a whole number from 1 to ${request.sides}.`, { id, sides: request.sides });
   const entered: ManualRollRequest = { ...request, value, enteredBy: by };

@@ -31,6 +31,30 @@ export function escapeName(name: string): string {
   return name.replace(MARKUP, '\\$&').replace(/^([-+])/, '\\$1');
 }
 
+/** Text a user typed, as an answer quotes it: cut to about this many characters. */
+export const ECHO_MAX = 100;
+
+/** What Discord would read as markup in a typed text: the marks of names, and the double quote that closes the echo. */
+const ECHO_MARKUP = /[\\*_~|`[\]<>@#:"]/g;
+
+/**
+ * What a user typed (a hex, a place, an army, a time, a cadence...), as a refusal or an answer
+ * quotes it in prose: between double quotes, cut to ECHO_MAX characters (an ellipsis when cut),
+ * and every character Discord would read as markdown or a mention behind a backslash, so the
+ * reader sees exactly what was typed ("**bold**" stays "**bold**", "<@1>" and "@everyone" are
+ * text, not a mention). Inside a code span a backslash would show: there use codeSpan
+ * (src/app/format.ts), not this.
+ */
+export function echo(text: string): string {
+  const chars = [...text];
+  return `"${literal(chars.length <= ECHO_MAX ? text : `${chars.slice(0, ECHO_MAX - 1).join('')}\u2026`)}"`;
+}
+
+/** Text that may hold what a user typed (a library's message quoting it), in prose as it stands: echo's escapes, without its quotes or cut. */
+export function literal(text: string): string {
+  return text.replace(ECHO_MARKUP, '\\$&');
+}
+
 /**
  * A name that messages write as it stands (escapeName leaves it unchanged): what the names of a
  * scenario (armies, commanders, places) and of a division may hold. They are written into

@@ -1,3 +1,4 @@
+import { echo } from '../events/index.js';
 import type { Army, Regiment, RegimentRole } from '../forces/index.js';
 import { fail, ok, type Result } from '../result.js';
 
@@ -17,11 +18,11 @@ export function assignRoles(army: Army, assaultRef: string, supportRef?: string)
   };
   const list = army.regiments.map((r) => `${r.id} (${r.name})`).join(', ');
   const assault = find(assaultRef);
-  if (!assault) return fail('roles.unknownRegiment', `${army.name} has no regiment "${assaultRef}". Regiments: ${list}.`);
+  if (!assault) return fail('roles.unknownRegiment', `${army.name} has no regiment ${echo(assaultRef)}. Regiments: ${list}.`);
   let support: Regiment | undefined;
   if (supportRef !== undefined && supportRef.trim() !== '') {
     support = find(supportRef);
-    if (!support) return fail('roles.unknownRegiment', `${army.name} has no regiment "${supportRef}". Regiments: ${list}.`);
+    if (!support) return fail('roles.unknownRegiment', `${army.name} has no regiment ${echo(supportRef)}. Regiments: ${list}.`);
     if (support.id === assault.id) return fail('roles.sameRegiment', 'One regiment cannot be both assault and support: name two different regiments.');
   } else {
     support = army.regiments.find((r) => r.id !== assault.id && r.role === 'support') ?? army.regiments.find((r) => r.id !== assault.id);

@@ -1,5 +1,5 @@
 import { type GameTime } from '../clock/index.js';
-import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
+import { echo, namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import { regimentFigures, type Army, type MarchState, type Regiment } from '../forces/index.js';
 import { hexEquals, isAdjacent, type Hex } from '../hex/index.js';
 import type { MapModel } from '../map/index.js';
@@ -99,7 +99,7 @@ export interface SplitInput {
  */
 export function splitArmy(state: CampaignState, map: MapModel, input: SplitInput): Result<DivisionChange & { readonly divisionId: string }> {
   const army = state.armies[input.armyId];
-  if (!army) return fail('army.unknown', `There is no army "${input.armyId}".`);
+  if (!army) return fail('army.unknown', `There is no army ${echo(input.armyId)}.`);
   if (!movementProfile(state.settings).divisions) return fail('division.notInProfile', 'These movement rules have no divisions: the ACKS profile (`/campaign settings profile:acks`) has them.');
   const why = busy(army, 'split', state);
   if (why) return fail('division.busy', why);
@@ -259,7 +259,7 @@ function withoutArmy(state: CampaignState, gone: string, into: string): Campaign
  */
 export function orderMachines(state: CampaignState, armyId: string, to: 'assembled' | 'disassembled', clock: GameTime = state.clock): Result<DivisionChange & { readonly readyDay: number }> {
   const army = state.armies[armyId];
-  if (!army) return fail('army.unknown', `There is no army "${armyId}".`);
+  if (!army) return fail('army.unknown', `There is no army ${echo(armyId)}.`);
   if (!movementProfile(state.settings).rates.warMachines) return fail('machines.notInProfile', 'These movement rules do not move war machines assembled or disassembled: the ACKS profile (`/campaign settings profile:acks`) does.');
   if (!army.regiments.some((r) => r.companies.some((c) => c.warMachine && c.figures > 0))) return fail('machines.none', `${army.name} has no war machines.`);
   const why = busy(army, 'work on its war machines', state);

@@ -1,3 +1,4 @@
+import { echo } from '../events/index.js';
 import { isHostile, type Army } from '../forces/index.js';
 import { hexEquals, type Hex, hexKey } from '../hex/index.js';
 import { isWater, type MapModel } from '../map/index.js';
@@ -25,7 +26,7 @@ function commanderHexes(state: CampaignState, exceptArmyId: string): Map<string,
 
 /** Why the army cannot take a move order at all, or undefined. */
 function cannotMove(army: Army | undefined, armyId: string): Violation | undefined {
-  if (!army) return { code: 'army.unknown', message: `There is no army "${armyId}".` };
+  if (!army) return { code: 'army.unknown', message: `There is no army ${echo(armyId)}.` };
   if (army.status.destroyed) return { code: 'move.destroyed', message: `${army.name} has been destroyed.` };
   if (army.status.embarked) return { code: 'move.embarked', message: `${army.name} is aboard ship: use /debark first.` };
   if (army.status.inBattle) return { code: 'move.inBattle', message: `${army.name} is in battle and cannot move until it is resolved.` };

@@ -1,3 +1,4 @@
+import { echo } from '../events/index.js';
 import { isHostile, type Army } from '../forces/index.js';
 import { hexEquals, type Hex } from '../hex/index.js';
 import { isFog, knownPositions } from '../knowledge/index.js';
@@ -63,7 +64,7 @@ function checkPatrol(state: CampaignState, map: MapModel, army: Army, pts: reado
 /** Step 4: the quarry is an enemy its side knows of. */
 function checkQuarry(state: CampaignState, army: Army, targetId: string): Check {
   const target = Object.hasOwn(state.armies, targetId) ? state.armies[targetId] : undefined;
-  if (!target || target.status.destroyed) return fail('plan.unknownArmy', `There is no army "${targetId}" on the map to shadow.`);
+  if (!target || target.status.destroyed) return fail('plan.unknownArmy', `There is no army ${echo(targetId)} on the map to shadow.`);
   if (target.id === army.id || !isHostile(state.sides, army.side, target.side)) return fail('plan.notAnEnemy', `${target.name} is not an enemy of ${army.name}: a plan shadows an army of a hostile side.`);
   if (isFog(state) && !knownPositions(state, [army.id])[target.id]) return fail('plan.enemyNotKnown', `${army.name}'s side knows nothing of where ${target.name} is: a plan shadows an enemy its army knows of.`);
   return PASS;
@@ -81,7 +82,7 @@ function checkQuarry(state: CampaignState, army: Army, targetId: string): Check 
  */
 export function checkPlan(state: CampaignState, map: MapModel, input: { armyId: string; order: PlanOrder; contact: ContactPolicy; setBy: string }): Result<ArmyPlan> {
   const army = Object.hasOwn(state.armies, input.armyId) ? state.armies[input.armyId] : undefined;
-  if (!army) return fail('plan.unknownArmy', `There is no army "${input.armyId}".`);
+  if (!army) return fail('plan.unknownArmy', `There is no army ${echo(input.armyId)}.`);
   // 1. On the map.
   if (army.status.destroyed) return fail('plan.destroyed', `${army.name} has been destroyed: it follows no plan.`);
   const order = input.order;

@@ -1,6 +1,6 @@
 import { fromIndex, isPeriodStart, timeIndex } from '../clock/index.js';
 import type { Dice } from '../dice/index.js';
-import { namesOf, REFEREE, tell, toArmy } from '../events/index.js';
+import { echo, namesOf, REFEREE, tell, toArmy } from '../events/index.js';
 import { isHostile, loneForce, MOVE_POINTS, type Army } from '../forces/index.js';
 import { hexEquals, type Hex, hexKey, isAdjacent } from '../hex/index.js';
 import { isWater, type MapModel } from '../map/index.js';
@@ -78,8 +78,8 @@ export function sendCourier(state: CampaignState, map: MapModel, input: SendCour
   const from = state.armies[input.fromArmy];
   const to = state.armies[input.toArmy];
   const message = input.message.trim();
-  if (!from || from.status.destroyed) return fail('courier.noSender', `There is no army ${input.fromArmy} to send a courier.`);
-  if (!to || knownDestroyed(state, [from.id], to.id)) return fail('courier.noRecipient', `There is no army ${input.toArmy} to receive a courier.`);
+  if (!from || from.status.destroyed) return fail('courier.noSender', `There is no army ${echo(input.fromArmy)} to send a courier.`);
+  if (!to || knownDestroyed(state, [from.id], to.id)) return fail('courier.noRecipient', `There is no army ${echo(input.toArmy)} to receive a courier.`);
   if (from.id === to.id) return fail('courier.toSelf', 'A courier goes to another army.');
   if (isHostile(state.sides, from.side, to.side)) return fail('courier.hostile', `${to.name} is an enemy; couriers carry messages to friends and allies.`);
   if (message.length === 0) return fail('courier.empty', 'The message is empty.');

@@ -1,5 +1,5 @@
 import { timeIndex } from '../clock/index.js';
-import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
+import { echo, namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import { regimentFigures, type Army, type Regiment } from '../forces/index.js';
 import { type Hex, neighbours } from '../hex/index.js';
 import { isWater, type MapModel } from '../map/index.js';
@@ -127,7 +127,7 @@ export interface EmbarkOutcome {
  */
 export function embark(state: CampaignState, map: MapModel, input: EmbarkInput): Result<EmbarkOutcome> {
   const army = state.armies[input.armyId];
-  if (!army) return fail('embark.unknownArmy', `There is no army ${input.armyId}.`);
+  if (!army) return fail('embark.unknownArmy', `There is no army ${echo(input.armyId)}.`);
   const busy = cannotEmbark(state, map, army);
   if (busy) return { ok: false, violation: busy };
   const kinds = kindsOf(input.vessels);

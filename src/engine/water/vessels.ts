@@ -1,3 +1,4 @@
+import { echo } from '../events/index.js';
 import { fail, ok, type Result } from '../result.js';
 import { VESSEL_KINDS, type VesselCounts, type VesselKind } from '../state/index.js';
 
@@ -87,7 +88,7 @@ export function parseVessels(text: string): Result<VesselCounts> {
     const count = Number(named?.[2] ?? counted?.[1] ?? NaN);
     const kind = name === undefined ? undefined : kindFromName(name);
     if (!kind || !Number.isInteger(count) || count < 0) {
-      return fail('embark.badVessels', `"${p}" is not a vessel count. Use kind=count with kinds ${VESSEL_KINDS.join(', ')}, e.g. \`vessels:"troopTransport=9,galley=1"\`.`, { part: p });
+      return fail('embark.badVessels', `${echo(p)} is not a vessel count. Use kind=count with kinds ${VESSEL_KINDS.join(', ')}, e.g. \`vessels:"troopTransport=9,galley=1"\`.`, { part: p });
     }
     out[kind] = (out[kind] ?? 0) + count;
   }
