@@ -90,11 +90,21 @@ describe('the campaign book (/campaign export format:markdown)', () => {
     expect(readFileSync(json!.files![0]!, 'utf8')).not.toContain('(secret until the campaign ends)');
     const [lapse] = await h.run('@carol /campaign timelapse');
     expect(lapse?.content).toMatch(/^Time-lapse of \*\*Autumn War\*\*/);
+    // Its status and its dice read it too (before: 'There is no campaign in this channel' for the status).
+    const [status] = await h.run('@carol /campaign status');
+    expect(status?.to).toBe('reply');
+    expect(status?.content).toMatch(/^\*\*Autumn War\*\*: ended, /);
+    expect(status?.content).toContain('The campaign is ended.');
+    expect(status?.content).toMatch(/Next tick\W+not scheduled/);
+    const [verify] = await h.run('@alice /dice verify');
+    expect(verify?.content).toMatch(/^✅ Dice period \d+ checks out/);
     // Nothing else reaches the ended campaign: it takes no orders, and the channel is free.
     expect((await h.run('@alice /move army:hadewych to:1122'))[0]?.data).toMatchObject({ error: 'campaign.none' });
-    expect((await h.run('@referee /campaign status'))[0]?.data).toMatchObject({ error: 'campaign.none' });
+    expect((await h.run('@referee /campaign pause'))[0]?.data).toMatchObject({ error: 'campaign.none' });
     await h.run('@referee /campaign create scenario:valormr name:"Winter War"');
     expect((await h.run('@alice /campaign export format:markdown'))[0]?.data).toMatchObject({ error: 'book.noArmy' });
+    // The new campaign takes the channel: its status, not the ended one's.
+    expect((await h.run('@carol /campaign status'))[0]?.content).toMatch(/^\*\*Winter War\*\*: setup, /);
   });
 
   it('GIVEN fog of war THEN the public book places no army, in words or on its maps, and the referee\'s still does', async () => {

@@ -12,9 +12,11 @@ import { shownName } from '../members.js';
  * The public state of the campaign: time, status, sides and armies with their commanders (no
  * strengths; in fog of war, no positions), as a card per side in the side's colour. Armies nobody
  * commands are listed in one line per side. The referee also gets every army's figures, privately.
+ * After `/campaign end` it reads the campaign that ended in the channel (read only, as the export
+ * and `/dice verify` do), until a new campaign is created there.
  */
 export function campaignStatus(app: App, actor: Actor): Reply[] {
-  return readCampaign(app, { actor }, (tx) => {
+  return readCampaign(app, { actor, orEnded: true }, (tx) => {
     const s = tx.state;
     // In fog of war the public status names no position (the referee's map has them).
     const where = (a: { hex: Parameters<typeof tx.map.format>[0] }): string | undefined => (isFog(s) ? undefined : tx.map.format(a.hex));

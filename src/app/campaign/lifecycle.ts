@@ -153,7 +153,7 @@ function catchUpOf(tx: CampaignTx, missed: string | undefined): Partial<Change<R
 }
 
 /** What the end's answer adds (not logged): what may still be read of the campaign here, and until when. */
-const AFTER_THE_END = 'Each commander can now take their own campaign book with `/campaign export format:markdown`; the export, the books, `/campaign timelapse` and `/dice verify` (every die now) stay available in this channel until a new campaign is created in it.';
+const AFTER_THE_END = 'Each commander can now take their own campaign book with `/campaign export format:markdown`; the export, the books, `/campaign timelapse`, `/campaign status` and `/dice verify` (every die now) stay available in this channel until a new campaign is created in it.';
 
 /**
  * Referee: ends the campaign for good (`confirm` repeats its name): no more ticks or orders, the
