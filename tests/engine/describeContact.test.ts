@@ -63,7 +63,7 @@ describe('describeContact: step 1 and the contact phase', () => {
       .toBe('No commander pressed the contact (fight on the morrow): Hadewych and Ingegerd are out of contact for the rest of this half period, and in contact again at the start of the next if they still face each other.');
     // The same forces deferring again: a standoff going on (the chronicle leaves it out).
     expect(say({ type: 'contactDeferred', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], again: true } }))
-      .toBe('Still nobody pressed the contact: Hadewych and Ingegerd face each other for another half period.');
+      .toBe('Still nobody pressed the contact (fight on the morrow): Hadewych and Ingegerd are out of contact for the rest of this half period again, and in contact at the start of the next if they still face each other.');
   });
 
   it('GIVEN the contact phase THEN scouts, dice, hour and estimates to each commander, the truth to the referee, no number to the channel', () => {

@@ -266,7 +266,12 @@ function withAnswers(s: CampaignState, rnd: () => number): CampaignState {
  *   again next half period)." -> "No commander pressed the contact (fight on the morrow): A and B are
  *   out of contact for the rest of this half period, and in contact again at the start of the next
  *   if they still face each other."; its "Still nobody pressed the contact: A, B face each other
- *   ..." names the armies "A and B" too (describeContact.ts).
+ *   ..." names the armies "A and B" too (describeContact.ts); since session 23 it says "Still nobody
+ *   pressed the contact (fight on the morrow): A and B are out of contact for the rest of this half
+ *   period again, and in contact at the start of the next if they still face each other.", and a
+ *   standoff whose forces no longer face each other when the next half period begins is told so
+ *   ("A and B no longer face each other: the contact is over.", a `contactParted` event, left out
+ *   here: the reference has none).
  * - the referee's contact at sea counts vessels in the plural: "(1 galley, 9 troop transports)",
  *   was "9 troop transport" (describeWater.ts fleetKinds; both sides are put in the singular).
  * - every event's sentence begins with a capital (events.ts tell): "a7 regiment 3 landed at 0401"
@@ -274,7 +279,10 @@ function withAnswers(s: CampaignState, rnd: () => number): CampaignState {
  */
 function sameWording(text: string): string {
   const commas = (list: string): string => list.replace(/ and (?!.* and )/, ', ');
+  const parted = '\\{"type":"contactParted","audience":\\{[^{}]*\\},"data":\\{[^{}]*\\},"text":"[^"]*"\\}';
   return text
+    .replace(new RegExp(`,${parted}|${parted},?`, 'g'), '')
+    .replace(/Still nobody pressed the contact \(fight on the morrow\): (.+?) are out of contact for the rest of this half period again, and in contact at the start of the next if they still face each other\./g, (_, l: string) => `Still nobody pressed the contact: ${l} face each other for another half period.`)
     .replace(/No commander pressed the contact \(fight on the morrow\): (.+?) are out of contact for the rest of this half period, and in contact again at the start of the next if they still face each other\./g, (_, l: string) => `No commander pressed the contact: ${commas(l)} will fight on the morrow (contact again next half period).`)
     .replace(/Still nobody pressed the contact: (.+?) face each other for another half period\./g, (_, l: string) => `Still nobody pressed the contact: ${commas(l)} face each other for another half period.`)
     .replace(/\(1 figures\)/g, '(1 figure)')

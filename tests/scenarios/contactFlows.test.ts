@@ -30,6 +30,29 @@ describe('contact through the console', () => {
     expect(await list(h)).toEqual([]);
   });
 
+  it('GIVEN a standoff nobody presses WHEN one side marches away in the half period it is quiet THEN the DM of that tick tells both commanders the contact is over, not that they face each other for another half period', async () => {
+    h = await contactHarness();
+    await h.run('@referee /campaign settings positions:fog', '@referee /campaign start');
+    // The contact opens; nobody presses it (round 1, then round 2); alice's march waits for the morning.
+    await h.run('!tick', '!tick', '@alice /move army:hadewych to:1123', '!tick', '!tick');
+    const contactDm = (user: string): string | undefined => h!.dms(user).at(-1)?.content;
+    const id = /Contact (\w+) \(Day 1, night/.exec(contactDm('bob') ?? '')?.[1];
+    expect(id).toBeDefined();
+    // Day 2, morning is played: nobody pressed again; Hadewych marched to 1123, out of contact.
+    const dms = await h.run('!tick');
+    const of = (user: string): string | undefined => dms.find((o) => o.to === 'dm' && o.user === user)?.content;
+    const told = [
+      `│ **Contact ${id} (Day 2, morning (late autumn) → Day 2, afternoon)**`,
+      '│ Still nobody pressed the contact (fight on the morrow): Army of Grallune and Army of Hadewych are out of contact for the rest of this half period again, and in contact at the start of the next if they still face each other.',
+      '│ Ingegerd and Hadewych the Arbiter no longer face each other: the contact is over.',
+    ];
+    // Before: "Still nobody pressed the contact: Army of Grallune and Army of Hadewych face each other for another half period." to both.
+    expect(of('bob')).toBe(['**Army of Grallune** (Autumn War)', ...told].join('\n'));
+    expect(of('alice')).toBe(['**Army of Hadewych** (Autumn War)', ...told, '│ **Movement**: Morning: Army of Hadewych marched 1122 -> 1123; 6 of 12 points left today.'].join('\n'));
+    // The contact is closed for good: the next tick asks nobody again.
+    expect((await h.run('!tick')).filter((o) => o.to === 'dm')).toEqual([]);
+  });
+
   it('GIVEN avoid WHEN both have answered THEN the avoider rolls and moves away at once', async () => {
     h = await contactHarness();
     await open(h, 'hadewych,grallune');

@@ -24,6 +24,7 @@ const SECTION_OF: Readonly<Record<string, string>> = {
   fatigueRecovered: 'Movement', stragglersLost: 'Movement', stragglersRejoined: 'Movement', armyReformed: 'Movement', armyAssembled: 'Movement',
   hexContested: 'Movement', hexContestDecided: 'Movement', raftsFailed: 'Movement', timberFound: 'Movement', armyPlaced: 'Movement',
   contactMade: 'Contacts and battles', contactPhaseRun: 'Contacts and battles', contactEvaded: 'Contacts and battles', contactDeferred: 'Contacts and battles',
+  contactParted: 'Contacts and battles',
   battleJoined: 'Contacts and battles', forceDisengaged: 'Contacts and battles', battleFought: 'Contacts and battles', contactSplit: 'Contacts and battles',
   armyAvoided: 'Contacts and battles', forceDisplaced: 'Contacts and battles', armyDestroyed: 'Contacts and battles', roleAssumed: 'Contacts and battles',
   forceRelieved: 'Contacts and battles', supportSwitched: 'Contacts and battles', forceExploited: 'Contacts and battles', armyManeuvered: 'Contacts and battles',

@@ -204,7 +204,7 @@ function describeProcedure(f: ProcedureFact, names: Names): string {
       return contactMoveNoted(f, names);
     case 'contactDeferred':
       return f.data.again
-        ? `Still nobody pressed the contact: ${listNames(f.data.armyIds.map((id) => names.army(id)))} face each other for another half period.`
+        ? `Still nobody pressed the contact (fight on the morrow): ${listNames(f.data.armyIds.map((id) => names.army(id)))} are out of contact for the rest of this half period again, and in contact at the start of the next if they still face each other.`
         : `No commander pressed the contact (fight on the morrow): ${listNames(f.data.armyIds.map((id) => names.army(id)))} are out of contact for the rest of this half period, and in contact again at the start of the next if they still face each other.`;
     case 'scoutsReturned':
       return `Your scouts: ${f.data.scouts.join(', ')}.`;

@@ -4,7 +4,8 @@ import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
 import type { Army, MarchState } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
 import { movementProfile, type MovementProfile } from '../profiles/index.js';
-import type { CampaignState, Order, TickStep, WeatherEffects } from '../state/index.js';
+import { compareIds, type CampaignState, type Order, type TickStep, type WeatherEffects } from '../state/index.js';
+import { timeIndex } from '../clock/index.js';
 import { detectContacts, openContacts } from './contacts.js';
 import { progressOperation } from './crossingOperations.js';
 import { todaysPoints } from './dailyPoints.js';
@@ -46,8 +47,24 @@ export const beginHalfStep: TickStep<MovementEvent> = ({ state, map, dice, weath
   }
   const s1: CampaignState = { ...state, armies, orders };
   const contacts = openContacts(s1, detectContacts(s1), (h) => map.format(h));
-  return { state: contacts.state, events: tell([...facts, ...contacts.facts], describeMovement, namesOf(contacts.state.armies)) };
+  const parted = partedStandoffs(contacts.state);
+  return { state: contacts.state, events: tell([...facts, ...contacts.facts, ...parted], describeMovement, namesOf(contacts.state.armies)) };
 };
+
+/**
+ * The standoffs that end as the half period begins: contacts nobody pressed in the half period
+ * just over (fight on the morrow, "in contact again at the start of the next if they still face
+ * each other") that did not stand again (openContacts took every one whose forces still face each
+ * other). Said to their forces, so the deferral told in the same tick is not their last word.
+ * @see 001 Map Contact: Fight on the Morrow
+ */
+function partedStandoffs(state: CampaignState): MovementFact[] {
+  const now = timeIndex(state.clock);
+  return Object.values(state.contacts)
+    .filter((c) => c.step === 'closed' && c.data.outcome === 'fightOnMorrow' && c.data.quietUntil === now)
+    .sort((a, b) => compareIds(a.id, b.id))
+    .map((c) => ({ type: 'contactParted', audience: PUBLIC, data: { contactId: c.id, armyIds: c.armyIds.filter((id) => state.armies[id] !== undefined) } }));
+}
 
 /** What the books at daybreak are kept with. */
 interface Daybreak {

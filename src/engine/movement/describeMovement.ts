@@ -117,6 +117,17 @@ function describeDivisions(f: DivisionFact, names: Names): string {
   }
 }
 
+const MAP_CONTACT_FACTS = ['contactMade', 'contactParted'] as const;
+type MapContactFact = Extract<MovementFact, { type: (typeof MAP_CONTACT_FACTS)[number] }>;
+const isMapContactFact = (f: MovementFact): f is MapContactFact => (MAP_CONTACT_FACTS as readonly string[]).includes(f.type);
+
+/** Forces in map contact: a contact made, a standoff's next round, or a standoff over (its forces no longer face each other). */
+function describeMapContact(f: MapContactFact, names: Names): string {
+  const forces = listNames(f.data.armyIds.map((id) => names.commander(id)));
+  if (f.type === 'contactParted') return `${forces} no longer face each other: the contact is over.`;
+  return f.data.standing === 'same' ? `${forces} still face each other near ${f.data.near}.` : `${forces} are in contact near ${f.data.near}.`;
+}
+
 /** Fatigue set in, and what recovers it. */
 function armyFatigued(d: { readonly armyId: string; readonly reason: FatigueReason; readonly recovery?: string }, names: Names): string {
   // Facts logged before the recovery travelled with them: the old reading by the reason.
@@ -127,6 +138,7 @@ function armyFatigued(d: { readonly armyId: string; readonly reason: FatigueReas
 /** The sentence of a movement fact for its audience. */
 export function describeMovement(f: MovementFact, names: Names): string {
   if (isDivisionFact(f)) return describeDivisions(f, names);
+  if (isMapContactFact(f)) return describeMapContact(f, names);
   switch (f.type) {
     case 'armyMoved':
       return armyMoved(f.data, names);
@@ -144,10 +156,6 @@ export function describeMovement(f: MovementFact, names: Names): string {
       return hexContested(f, names);
     case 'hexContestDecided':
       return `${f.data.hex} went to ${names.commander(f.data.ranking[0] ?? '')} (${TIE_BREAK_WORDS[f.data.decidedBy]}).`;
-    case 'contactMade':
-      return f.data.standing === 'same'
-        ? `${listNames(f.data.armyIds.map((id) => names.commander(id)))} still face each other near ${f.data.near}.`
-        : `${listNames(f.data.armyIds.map((id) => names.commander(id)))} are in contact near ${f.data.near}.`;
     case 'stragglersLost':
       return `A day unformed: ${f.data.percent} % of each regiment straggles, ${f.data.figures} figure(s) in all. They may catch up while the army waits at its rally point.`;
     case 'armyReformed':

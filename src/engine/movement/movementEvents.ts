@@ -56,6 +56,12 @@ export type MovementFact =
   }, RefereeAudience>
   /** `standing`: a standoff's next round, with the same forces or with forces that changed. */
   | Fact<'contactMade', { readonly contactId: string; readonly armyIds: readonly string[]; readonly near: string; readonly standing?: 'same' | 'changed' }, PublicAudience>
+  /**
+   * A standoff with no next round: its forces (nobody pressed the contact, fight on the morrow) no
+   * longer face each other when the next half period begins (one marched away, or was destroyed).
+   * It names the forces that faced each other, never where they are now.
+   */
+  | Fact<'contactParted', { readonly contactId: string; readonly armyIds: readonly string[] }, PublicAudience>
   | Fact<'stragglersLost', { readonly armyId: string; readonly percent: number; readonly figures: number }, ArmyAudience>
   | Fact<'armyReformed', { readonly armyId: string; readonly hex: string }, PublicAudience>
   | Fact<'stragglersRejoined', { readonly armyId: string; readonly hex: string; readonly percent: number; readonly figures: number; readonly stillOut: number }, ArmyAudience>

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { readCampaign } from '../../src/app/unitOfWork.js';
+import { consoleHarness } from '../scenarios/harness.js';
+
+/*
+ * A standoff's end keeps secrets (the differential property of differential.test.ts, for the
+ * message that a standoff is over): in fog, Hadewych (alice) and Grallune (bob) face each other and
+ * nobody presses the contact, round after round; then alice marches away, out of contact. Bob is
+ * told that the two no longer face each other (his own army is out of contact: his to know), but
+ * not where she went: every byte bob receives (DMs and answers) must be the same whichever hex she
+ * marched to. Alice's own DM says where she went.
+ */
+
+const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
+
+const SETUP = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  '@referee /campaign assign army:hadewych user:alice',
+  '@referee /campaign assign army:grallune user:bob',
+  '@referee /army edit army:hadewych hex:1122',
+  '@referee /army edit army:grallune hex:1121',
+  '@referee /campaign settings positions:fog',
+  '@referee /campaign start',
+].join('\n');
+
+/** Hexes next to Hadewych's 1122 and not next to Grallune's 1121: a march there ends the standoff. */
+const AWAY = ['1123', '1022', '1222'] as const;
+
+/** Each reader's lines (DMs and private answers) when alice marches to `to` after two rounds nobody pressed, the campaign id masked. */
+async function world(to: string): Promise<Map<string, string[]>> {
+  const h = await consoleHarness({ seed: 5 });
+  try {
+    await h.run(SETUP);
+    const campaignId = readCampaign(h.app, { actor: REFEREE }, (tx) => tx.meta.id);
+    const start = h.outputs.length;
+    // The contact opens, nobody presses it (twice); alice's march waits for the morning.
+    await h.run('!tick', '!tick', `@alice /move army:hadewych to:${to}`, '!tick 4');
+    const own = (user: string): string[] => h.outputs.slice(start).filter((o) => o.user === user && (o.to === 'dm' || o.to === 'ephemeral'))
+      .map((o) => JSON.stringify({ to: o.to, content: o.content, data: o.data ?? null }).split(campaignId).join('<campaign>'));
+    return new Map([['alice', own('alice')], ['bob', own('bob')]]);
+  } finally {
+    h.close();
+  }
+}
+
+describe('a standoff that ends keeps secrets', () => {
+  it('GIVEN fog and a standoff nobody presses WHEN alice marches away to one of three hexes THEN bob is told the contact is over, and receives the same bytes whichever hex it was', async () => {
+    const worlds = new Map<string, Map<string, string[]>>();
+    for (const to of AWAY) worlds.set(to, await world(to));
+    const first = worlds.get(AWAY[0])!;
+    const bob = first.get('bob')!.join('\n');
+    expect(bob).toContain('Ingegerd and Hadewych the Arbiter no longer face each other: the contact is over.');
+    expect(bob).not.toContain('face each other for another half period');
+    for (const to of AWAY) {
+      expect(worlds.get(to)!.get('alice')!.join('\n')).toContain(`marched 1122 -> ${to}`);
+      expect(worlds.get(to)!.get('bob'), `bob, alice marched to ${to}`).toEqual(first.get('bob'));
+    }
+    expect(bob).not.toMatch(new RegExp(AWAY.join('|')));
+  });
+});
