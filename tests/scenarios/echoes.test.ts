@@ -76,6 +76,16 @@ describe('refusals echo what was typed literally', () => {
     expect(ECHOING.map((f) => f.code).filter((c) => !reached.has(c))).toEqual([]);
   });
 
+  it('GIVEN a place typed with marks around its name (it still names the place) THEN a refusal about that hex names it by its id, not as typed', async () => {
+    await h.run('@referee /army edit army:grallune hex:Valdheim');
+    const [out] = await h.run('@referee /army edit army:hadewych hex:"**Valdheim**"');
+    expect(out?.data).toMatchObject({ error: 'edit.hexOccupied' });
+    const content = h.messages[h.messages.length - 1]!.content;
+    // Before: "**Valdheim** is held by Army of Grallune", the name in bold.
+    expect(content).toMatch(/^\d{4} is held by Army of Grallune; one commander per hex\.$/);
+    expect(discordView(content).shown).toBe(content);
+  });
+
   it('GIVEN the example the player met THEN it reads as typed: no bold, no mention', async () => {
     await h.run('@alice /move army:hadewych to:"<@1> **bold**"');
     const content = h.messages[h.messages.length - 1]!.content;

@@ -32,8 +32,8 @@ export function editArmy(app: App, actor: Actor, input: EditArmyInput): Reply[] 
     if (input.hex !== undefined) {
       const h = hexOrPlace(tx.map, input.hex, 'hex', 'edit.badHex');
       const holder = Object.values(tx.state.armies).find((a) => a.id !== army.id && a.hex.q === h.q && a.hex.r === h.r);
-      if (holder) throw new UserError('edit.hexOccupied', `${input.hex} is held by ${holder.name}; one commander per hex.`);
-      if (isWater(tx.map.terrainAt(h)) && !army.status.embarked) throw new UserError('edit.water', `${input.hex} is water; only an embarked army can be placed there.`);
+      if (holder) throw new UserError('edit.hexOccupied', `${tx.map.format(h)} is held by ${holder.name}; one commander per hex.`);
+      if (isWater(tx.map.terrainAt(h)) && !army.status.embarked) throw new UserError('edit.water', `${tx.map.format(h)} is water; only an embarked army can be placed there.`);
       const { bank: _bank, ...rest } = army;
       const bank = defaultBank(tx.map, h);
       army = { ...rest, hex: h, ...(bank ? { bank } : {}) };
