@@ -94,4 +94,20 @@ describe('refusals echo what was typed literally', () => {
     // The console reads the escapes back: the user sees what they typed.
     expect(h.last().content).toContain('to: "<@1> **bold**" is neither a hex');
   });
+
+  it('GIVEN a pause reason full of marks and mentions THEN the announcement, /turn status and the end of the pause say it as typed and mention nobody', async () => {
+    const reason = '**feast** <@1> @everyone _x_ #1 `y`';
+    const shown = async (line: string): Promise<string> => {
+      const before = h.messages.length;
+      await h.run(line);
+      const sent = h.messages.slice(before).map((m) => [m.content, ...(m.cards ?? []).flatMap((c) => (c.fields ?? []).map((f) => f.value))].join('\n')).join('\n');
+      expect(discordView(sent).mentions, sent).toEqual([]);
+      return discordView(sent).shown;
+    };
+    // Before: "Reason: **feast** <@1> @everyone ..." went out as written, bold and a mention.
+    expect(await shown(`@referee /campaign pause until:2d reason:"${reason}"`)).toContain(`Reason: ${reason}.`);
+    expect(await shown('@alice /turn status')).toContain(`${reason}; resumes by itself`);
+    // The scheduler resumes it when the time comes, and says why it was paused.
+    expect(await shown('!now 2026-11-24T10:00Z\n!clock')).toContain(`The pause (${reason}) has ended.`);
+  });
 });

@@ -11,14 +11,16 @@
  * a lone mark.
  */
 export interface DiscordView {
-  /** The text as shown, marks removed, each mention as `@mention` (a ping or a link, not the text). */
+  /** The text as shown, marks removed, each mention as `@mention` and each timestamp or emoji as `@markup` (not the text). */
   readonly shown: string;
-  /** The mentions Discord would render or ping (unescaped, outside code spans). */
+  /** The mentions Discord would render or ping (unescaped, outside code spans): users, roles, channels, @everyone, @here. */
   readonly mentions: readonly string[];
 }
 
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
-const MENTION = /^(<@[!&]?[^>\s]*>|<#[^>\s]*>|<t:[^>\s]*>|@everyone|@here|:[A-Za-z0-9_~-]+:)/;
+const MENTION = /^(<@[!&]?[^>\s]*>|<#[^>\s]*>|@everyone|@here)/;
+/** Markup that shows as something else but pings nobody: a timestamp (the bot's own) or an :emoji:. */
+const MARKUP = /^(<t:[^>\s]*>|:[A-Za-z0-9_~-]+:)/;
 
 export function discordView(text: string): DiscordView {
   let shown = '';
@@ -50,6 +52,13 @@ export function discordView(text: string): DiscordView {
       mentions.push(mention[0]);
       shown += '@mention';
       i += mention[0].length;
+      lineStart = false;
+      continue;
+    }
+    const markup = MARKUP.exec(rest);
+    if (markup) {
+      shown += '@markup';
+      i += markup[0].length;
       lineStart = false;
       continue;
     }

@@ -1,6 +1,6 @@
 import { fogFalls, isFog } from '../../engine/knowledge/index.js';
 import { formatGameTime } from '../../engine/clock/index.js';
-import { escapeName, PUBLIC } from '../../engine/events/index.js';
+import { escapeName, literal, PUBLIC } from '../../engine/events/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
 import { requireChannelPermissions, type Actor } from '../actor.js';
 import type { App } from '../app.js';
@@ -89,7 +89,7 @@ export function pauseCampaign(app: App, actor: Actor, opts: { until?: string | u
     if (reason.length > MAX_REASON) throw new UserError('campaign.pauseReason', `A pause's reason is at most ${MAX_REASON} characters (this one has ${reason.length}); say it in short, e.g. \`reason:"holidays"\`.`);
     const until = opts.until !== undefined ? parseUntil(opts.until, tx.state.settings.timezone, tx.now, MAX_PAUSE_DAYS, 'campaign.pauseUntil') : undefined;
     const at = until?.toISOString();
-    const note = `${reason !== '' ? ` Reason: ${reason}.` : ''}${at ? ` It resumes by itself ${discordTime(at)} (${discordTime(at, 'R')}); \`/campaign resume\` ends it sooner.` : ''}`;
+    const note = `${reason !== '' ? ` Reason: ${literal(reason)}.` : ''}${at ? ` It resumes by itself ${discordTime(at)} (${discordTime(at, 'R')}); \`/campaign resume\` ends it sooner.` : ''}`;
     return { control: { nextTickAt: null, remindAt: null, resumeAt: at ?? null, pauseReason: reason !== '' ? reason : null }, note };
   });
 }
@@ -104,7 +104,7 @@ export function resumeWhenPauseEnds(app: App, campaignId: string): Reply[] {
   return withOwnInvocation({ kind: 'pauseEnded', campaignId }, () => setStatus(app, { campaignId }, 'running', ['paused'], 'resume', (tx) => {
     const end = tx.meta.resumeAt;
     if (end === null || Date.parse(end) > tx.now.getTime()) throw new UserError('campaign.pauseNotOver', 'The pause has not ended.');
-    return { note: ` The pause${tx.meta.pauseReason ? ` (${tx.meta.pauseReason})` : ''} has ended.` };
+    return { note: ` The pause${tx.meta.pauseReason ? ` (${literal(tx.meta.pauseReason)})` : ''} has ended.` };
   }, true));
 }
 

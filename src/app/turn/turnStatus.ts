@@ -1,4 +1,4 @@
-import { escapeName } from '../../engine/events/index.js';
+import { escapeName, literal } from '../../engine/events/index.js';
 import type { Army } from '../../engine/forces/index.js';
 import { isFog } from '../../engine/knowledge/index.js';
 import type { CampaignState } from '../../engine/state/index.js';
@@ -75,7 +75,7 @@ function readyLine(tx: CampaignTx, active: readonly string[], ready: readonly st
 function pausedFields(tx: CampaignTx): CardField[] {
   const { resumeAt, pauseReason } = tx.meta;
   if (tx.state.status !== 'paused' || (resumeAt === null && pauseReason === null)) return [];
-  return [{ name: 'Paused', value: `${pauseReason ?? 'no reason given'}${resumeAt ? `; resumes by itself ${discordTime(resumeAt)} (${discordTime(resumeAt, 'R')})` : ''}.` }];
+  return [{ name: 'Paused', value: `${pauseReason !== null ? literal(pauseReason) : 'no reason given'}${resumeAt ? `; resumes by itself ${discordTime(resumeAt)} (${discordTime(resumeAt, 'R')})` : ''}.` }];
 }
 
 /** One line for the armies nobody commands: how many, and what they do (in fog, no word of the referee's orders). */
