@@ -36,8 +36,8 @@ export function fogSetup(opts: { bobAt?: string; name?: string } = {}): string {
  * `renderCacheDir`: where the static layers and stored views go (RENDER_CACHE_DIR: set as createApp
  * sets it); default beside a SQLite file, in the OS temporary folder on PostgreSQL.
  */
-export async function webHarness(opts: { setup?: string; ticks?: number; web?: Partial<WebOptions>; databasePath?: string; renderCacheDir?: string | undefined }): Promise<WebHarness> {
-  const h = await consoleHarness({ ...(opts.setup ? { setup: opts.setup } : {}), ...(opts.databasePath ? { databasePath: opts.databasePath } : {}) });
+export async function webHarness(opts: { setup?: string; ticks?: number; web?: Partial<WebOptions>; databasePath?: string; renderCacheDir?: string | undefined; seed?: number }): Promise<WebHarness> {
+  const h = await consoleHarness({ ...(opts.setup ? { setup: opts.setup } : {}), ...(opts.databasePath ? { databasePath: opts.databasePath } : {}), ...(opts.seed !== undefined ? { seed: opts.seed } : {}) });
   if (opts.renderCacheDir !== undefined) keepLayersIn(opts.renderCacheDir);
   if (opts.ticks) await h.run(`!tick ${opts.ticks}`);
   const web = await startWebServer(h.app, { port: 0, pollMs: 200, ...opts.web });

@@ -7,6 +7,7 @@ import type { App } from '../app.js';
 import { readCampaign } from '../unitOfWork.js';
 import { isStoreUnavailable } from '../handleError.js';
 import type { CampaignTx, TickFrame } from '../campaignTx.js';
+import { chronicleLines } from './chronicleLines.js';
 import { readerVersion } from './readerVersion.js';
 import { CHRONICLE_LINES, WEB_MAP_WIDTH, webMapScale, type PageData } from './webPage.js';
 
@@ -91,7 +92,7 @@ function spectatorPage(app: App, campaignId: string): PageData | undefined {
       day: null,
       armies: [],
       intel: [],
-      chronicle: lines.map((e) => ({ time: formatGameTime(e.time), day: e.time.day, to: 'everyone', text: e.text })),
+      chronicle: chronicleLines(lines, () => 'everyone').map((l) => ({ time: formatGameTime(l.time), day: l.time.day, to: 'everyone', text: l.text })),
       inbox: null,
       spectator: { behind: delay, shown: t !== undefined },
     };

@@ -14,6 +14,7 @@ import { refereeInbox } from '../referee/inbox.js';
 import type { App } from '../app.js';
 import { readCampaign } from '../unitOfWork.js';
 import type { CampaignTx, TickFrame } from '../campaignTx.js';
+import { chronicleLines } from './chronicleLines.js';
 import { readerVersion } from './readerVersion.js';
 import { webRole, type WebSession } from './webAccess.js';
 
@@ -24,7 +25,9 @@ export interface PageRequest {
 }
 
 /**
- * One line of the chronicle as the page shows it. No event id: the log numbers every event,
+ * One line of the chronicle as the page shows it, dated by the half period it happened in, told
+ * once (chronicleLines.ts); `to` names every audience it went to ("Army of Grallune, Army of
+ * Hadewych" for the referee). No event id: the log numbers every event,
  * hidden ones too, so the gaps between a reader's lines' ids would count what they may not know.
  */
 interface PageLine {
@@ -125,8 +128,11 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
     // The chronicle: every logged line the deliveries let this reader read.
     // (Asked of the database by audience, each audience passed through the deliveries' decision, and only the newest lines read.)
     const audiences = ['public', 'referee', ...Object.keys(tx.state.armies).map((id) => `army:${id}`)].filter((a) => webMayReadLogged(tx, r.who, a));
-    const lines = tx.read.chronicle(audiences, NOT_IN_BOOK, { last: CHRONICLE_LINES, ...(req.day !== undefined ? { upToDay: req.day } : {}) })
-      .map((e): PageLine => ({ time: formatGameTime(e.time), day: e.time.day, to: audienceLabel(e.audience, r, tx), text: e.text }));
+    // A past day's lines: up to the end of that day, its night's tick (logged on the morrow) included.
+    const events = tx.read.chronicle(audiences, NOT_IN_BOOK, { last: CHRONICLE_LINES, ...(req.day !== undefined ? { upToDay: req.day + 1 } : {}) });
+    const lines = chronicleLines(events, (a) => audienceLabel(a, r, tx))
+      .filter((l) => req.day === undefined || l.time.day <= req.day)
+      .map((l): PageLine => ({ time: formatGameTime(l.time), day: l.time.day, to: l.to.includes('everyone') ? 'everyone' : l.to.join(', '), text: l.text }));
     const data: PageData = {
       campaign: { name: tx.state.name, time: gameTimeLabel(tx.state), status: tx.state.status, weather: describeSky(tx.state.weather), fog: tx.state.settings.positions === 'fog' },
       referee: r.referee,
