@@ -80,7 +80,12 @@ export function withCards(r: Reply, cards: readonly Card[], buttons?: readonly M
  * cards prints, and what a kept DM reads like in /intel.
  */
 export function cardText(card: Card): string {
-  const lines = [`**${card.title}**`];
+  return [`**${card.title}**`, cardBody(card)].filter((t) => t.length > 0).join('\n');
+}
+
+/** A card's text without its title (the web page's referee inbox, under a heading of its own). */
+export function cardBody(card: Card): string {
+  const lines: string[] = [];
   if (card.description) lines.push(card.description);
   for (const f of card.fields ?? []) {
     lines.push(f.value.includes('\n') ? `**${f.name}**\n${f.value}` : `**${f.name}**: ${f.value}`);

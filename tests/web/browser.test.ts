@@ -127,7 +127,12 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
     for (const sel of ['#armies', '#intel', '#chronicle']) expect(await text(page, sel), sel).not.toMatch(/\*\*|__/);
     const r = await fresh({ width: 1366, height: 900 });
     const referee = await open(r, 'referee');
-    expect(await referee.page.locator('#inbox strong').allInnerTexts()).toContain('Referee inbox');
+    // The inbox's sections are bold; its card's own title ("Referee inbox") and the line naming the campaign are not
+    // repeated under the section's heading "Referee inbox" (before: "What waits on you in Fog: / Referee inbox / ...").
+    expect(await referee.page.locator('#inbox strong').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Without orders for Day \d/)]));
+    expect(await referee.page.locator('#inbox-section h2').allInnerTexts()).toEqual(['Referee inbox']);
+    expect(await text(referee.page, '#inbox')).not.toMatch(/Referee inbox|What waits on you|Fog/);
+    expect(await text(referee.page, '#inbox')).toMatch(/^Day \d+, \w+; the campaign is running\./);
     expect(await text(referee.page, '#inbox')).not.toContain('**');
     expect(await text(referee.page, '#intel')).toBe('Each army\'s estimates are on its page: choose it in "View as".');
     await referee.page.selectOption('#view-as', 'hadewych');

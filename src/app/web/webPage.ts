@@ -9,7 +9,7 @@ import { webMayReadLogged, webMayReadSecretsOf, type WebReader } from '../delive
 import { statusCard } from '../army/armyStatus.js';
 import { gameTimeLabel } from '../format.js';
 import { commanderKnowledge } from '../map/knowledge.js';
-import { messageText } from '../messages.js';
+import { cardBody, cardText, messageText } from '../messages.js';
 import { refereeInbox } from '../referee/inbox.js';
 import type { App } from '../app.js';
 import { readCampaign } from '../unitOfWork.js';
@@ -151,7 +151,9 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
   });
   if (!inboxActor) return data;
   const inbox = refereeInbox(app, inboxActor)[0];
-  return { ...data, inbox: inbox ? messageText(inbox) : null };
+  // Under the page's own "Referee inbox" heading and campaign name: the card without its title, and without the line naming the campaign.
+  const card = inbox?.cards?.[0];
+  return { ...data, inbox: inbox ? (card ? [cardBody(card), ...(inbox.cards ?? []).slice(1).map(cardText)].join('\n') : messageText(inbox)) : null };
 }
 
 /** Width of the page's map: twice Discord's, so a phone or a desktop can zoom until every hex id reads. */
