@@ -93,14 +93,15 @@ export function statusCard(tx: CampaignTx, army: Army): { card: Card; data: Reco
   const fields: CardField[] = [
     whereField(tx, army),
     { name: 'Moves', value: `${army.movementClass}${army.flying ? ' (flying)' : ''}, ${movement.data.rate} points a day${movement.data.tireless ? ', tireless' : ''}; sight ${army.sight}${army.nocturnal ? ', nocturnal (marches by night)' : ''}.`, inline: true },
-    { name: 'Troops', value: `${figures} figures (${thousands(figures * 40)} troops)`, inline: true },
+    // An army of individuals alone (Anax Archontas: the dragon, no regiment) has no troops to count.
+    { name: 'Troops', value: army.regiments.length === 0 ? 'none: no regiments; its individuals are the army' : `${figures} figures (${thousands(figures * 40)} troops)`, inline: true },
     {
       name: 'March',
       value: army.status.embarked
         ? 'Aboard ship: no march (a full day in a troop transport counts as rest).'
         : [...movement.lines, ...(assembly ? [`Waiting at ${assembly.port} for regiments still at sea: it may not march until they are all ashore.`] : [])].join('\n'),
     },
-    { name: 'Regiments', value: regimentLines(tx, army).join('\n') },
+    { name: 'Regiments', value: army.regiments.length === 0 ? 'none.' : regimentLines(tx, army).join('\n') },
     ...(individuals ? [{ name: 'Individuals', value: individuals }] : []),
     ...(ownVessels && !army.status.embarked ? [{ name: 'Vessels', value: ownVessels, inline: true }] : []),
     // Said as /scouts says it.

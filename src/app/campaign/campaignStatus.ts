@@ -55,7 +55,9 @@ export function campaignStatus(app: App, actor: Actor): Reply[] {
     };
     const out: Reply[] = [withCards(reply(`**${escapeName(s.name)}**: ${s.status}, ${gameTimeLabel(s)}.`, data), [overview, ...sides])];
     if (tx.isReferee) {
-      const truth = Object.values(s.armies).filter((a) => !a.status.destroyed).map((a) => `${a.name}: ${troopFigures(a)}`).join('\n');
+      // An army of individuals alone (Anax Archontas, the dragon) counts no troop figures: said so, not a bare 0.
+      const truth = Object.values(s.armies).filter((a) => !a.status.destroyed)
+        .map((a) => `${a.name}: ${troopFigures(a)}${a.regiments.length === 0 ? ` (no regiments: ${a.individuals.map((i) => i.name).join(', ') || 'nobody'})` : ''}`).join('\n');
       out.push(withCards(ephemeral('Referee only: the figures of every army.', { figures: Object.fromEntries(Object.values(s.armies).map((a) => [a.id, troopFigures(a)])) }), [{ title: 'Troop figures (referee only)', fields: [{ name: 'Army: figures', value: truth }] }]));
     }
     return out;
