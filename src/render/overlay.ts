@@ -36,6 +36,22 @@ function spaced(text: string): string {
   return text.toUpperCase().split('').join('\u200a');
 }
 
+/**
+ * The title band's badge on a commander's view: "PRIVATE · " and whose view it is, as many of the
+ * names as fit, then how many more ("PRIVATE · Ingegerd, Hadewych the Arbiter and 22 more"). The
+ * referee's view of every army named all 24 commanders: the badge ran off the band, over the time.
+ */
+export function privateBadge(names: readonly string[], fits: (text: string) => boolean): string {
+  const all = `PRIVATE${names.length > 0 ? ` \u00b7 ${names.join(', ')}` : ''}`;
+  if (fits(all)) return all;
+  for (let n = names.length - 1; n >= 1; n--) {
+    const text = `PRIVATE \u00b7 ${names.slice(0, n).join(', ')} and ${names.length - n} more`;
+    if (fits(text)) return text;
+  }
+  const counted = `PRIVATE \u00b7 ${names.length} armies`;
+  return fits(counted) ? counted : 'PRIVATE';
+}
+
 function drawTitle(ctx: Ctx, layout: MapLayout, view: MapView, title: TitleText): void {
   const t = layout.title;
   ctx.fillStyle = INK.titleBand;
@@ -51,9 +67,14 @@ function drawTitle(ctx: Ctx, layout: MapLayout, view: MapView, title: TitleText)
   ctx.fillText(title.campaign, t.x + 18, mid, nameMax);
   let x = t.x + 18 + Math.min(nameMax, ctx.measureText(title.campaign).width) + 18;
   if (view.kind === 'commander') {
-    const who = view.tokens.filter((k) => k.own).map((k) => k.label).join(', ');
-    const text = `PRIVATE${who ? ` \u00b7 ${who}` : ''}`;
+    // The badge keeps clear of the time and weather, drawn from the right edge (widths as drawn below).
+    ctx.font = font(17, 'sans');
+    const weatherW = Math.min(Math.max(60, (t.x + t.w - 18 - x) * 0.5), ctx.measureText(title.weather).width);
+    ctx.font = font(23, 'serif', { weight: 600 });
+    const timeW = ctx.measureText(title.time).width;
     ctx.font = font(13, 'sans', { weight: 700 });
+    const room = t.x + t.w - 18 - weatherW - 26 - timeW - 24 - x;
+    const text = privateBadge(view.tokens.filter((k) => k.own).map((k) => k.label), (candidate) => ctx.measureText(candidate).width + 16 <= room);
     const w = ctx.measureText(text).width + 16;
     ctx.fillStyle = '#8e2a22';
     roundRect(ctx, { x, y: mid - 11, w, h: 22 }, 4);
