@@ -14,7 +14,7 @@ import { testTempDir } from '../support/tempDirs.js';
  * timing is asserted: every wait is for a state the page reaches, with a generous timeout.
  */
 // What the functions run inside the page touch (the project compiles without the DOM's types).
-declare const document: { body: { dataset: Record<string, string | undefined> } };
+declare const document: { body: { dataset: Record<string, string | undefined> }; documentElement: { scrollWidth: number } };
 declare const window: unknown;
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -184,6 +184,10 @@ describe('the campaign page in a real browser', { timeout: 300_000 }, () => {
     await page.waitForFunction(() => /as=hadewych/.test(document.body.dataset.mapUrl ?? '') && document.body.dataset.map === 'open', undefined, { timeout: WAIT });
     expect(await text(page, '#when')).toContain('viewing as Army of Hadewych');
     expect(await text(page, '#armies')).toContain('Army of Hadewych');
+    // "Log out" on one line beside the "View as" list, as tall as the timeline's one-line buttons (it was squeezed to a word a line).
+    const height = async (sel: string): Promise<number> => (await page.locator(sel).boundingBox())!.height;
+    expect(await height('header .controls button')).toBe(await height('#day-prev'));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.waitForTimeout(1000);
     await page.screenshot({ path: join(SHOTS, 'view-as-phone.png') });
     await ctx.close();
