@@ -90,8 +90,9 @@ export function chronicleLines(events: readonly StoredEvent[], label: (audience:
       // The same fact in the same words to several audiences in the same moment (each commander's
       // copy of a contact's DM, the referee's and the army's copy of a withdrawal): one line, to each of them.
       const fact = JSON.stringify([e.type, e.text, e.stored.data ?? null]);
-      const same = lines.slice(first).find((l) => l.fact === fact);
-      if (same) { if (!same.to.includes(to)) same.to.push(to); continue; }
+      // (A line to the same audience again is a thing of its own: an order given twice.)
+      const same = lines.slice(first).find((l) => l.fact === fact && !l.to.includes(to));
+      if (same) { same.to.push(to); continue; }
       lines.push({ time: e.at, to: [to], text: e.text, fact, clock: e.type === 'clockAdvanced' });
     }
   }

@@ -1,4 +1,4 @@
-import { formatGameTime, fromIndex } from '../../engine/clock/index.js';
+import { formatGameTime, fromIndex, timeIndex } from '../../engine/clock/index.js';
 import { describeEstimate, intelFor } from '../../engine/contact/index.js';
 import type { MapView } from '../../engine/views/index.js';
 import { commanderMapView } from '../../engine/views/index.js';
@@ -102,6 +102,16 @@ function dayFrame(tx: CampaignTx, day: number): TickFrame | undefined {
   return f && typeof f === 'object' && f.view && typeof f.fog === 'boolean' ? { view: f.view, fog: f.fog } : undefined;
 }
 
+/**
+ * A past day's part of the log: up to the end of that day, its night's tick (logged on the
+ * morrow's clock) included, and no later than the morrow's first tick, so that the newest lines
+ * read are that day's (the few of the morrow before its first tick are left out by their date).
+ */
+function pastDay(tx: CampaignTx, day: number): { upToDay: number; upToId?: number } {
+  const morrow = tx.read.tickIndex().find((t) => t.timeIndex >= timeIndex({ day: day + 1, half: 0 }));
+  return { upToDay: day + 1, ...(morrow ? { upToId: morrow.lastEventId } : {}) };
+}
+
 function audienceLabel(audience: string, r: Reading, tx: CampaignTx): string {
   if (audience === 'public') return 'everyone';
   if (audience === 'referee') return 'referee';
@@ -128,8 +138,7 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
     // The chronicle: every logged line the deliveries let this reader read.
     // (Asked of the database by audience, each audience passed through the deliveries' decision, and only the newest lines read.)
     const audiences = ['public', 'referee', ...Object.keys(tx.state.armies).map((id) => `army:${id}`)].filter((a) => webMayReadLogged(tx, r.who, a));
-    // A past day's lines: up to the end of that day, its night's tick (logged on the morrow) included.
-    const events = tx.read.chronicle(audiences, NOT_IN_BOOK, { last: CHRONICLE_LINES, ...(req.day !== undefined ? { upToDay: req.day + 1 } : {}) });
+    const events = tx.read.chronicle(audiences, NOT_IN_BOOK, { last: CHRONICLE_LINES, ...(req.day !== undefined ? pastDay(tx, req.day) : {}) });
     const lines = chronicleLines(events, (a) => audienceLabel(a, r, tx))
       .filter((l) => req.day === undefined || l.time.day <= req.day)
       .map((l): PageLine => ({ time: formatGameTime(l.time), day: l.time.day, to: l.to.includes('everyone') ? 'everyone' : l.to.join(', '), text: l.text }));
