@@ -218,14 +218,21 @@
     });
   }
 
+  // Each load is numbered: an answer to an older one (the day before's, when "Day before" was
+  // clicked twice and its answer came last) is dropped, not drawn over the newer one's
+  // (counted in data-dropped, which the browser test reads).
+  let loads = 0;
+  function dropped() { document.body.dataset.dropped = String(Number(document.body.dataset.dropped || 0) + 1); return true; }
   async function load() {
     if (state.gone) return;
+    const mine = ++loads;
     const q = query();
     const asked = { credentials: 'same-origin', cache: 'no-store' };
     // The map's pyramid is asked for at once, beside the page's data (spectators before their first half period get a 404: no map).
     const pyramid = fetch(base + '/map.json' + q, asked);
     pyramid.catch(() => undefined);
     const res = await fetch(base + '/page.json' + q, asked);
+    if (mine !== loads && dropped()) return;
     if (res.status === 404) {
       // The day or army asked for is no longer there (an undo took the day away): back to now.
       if (state.day !== null || state.as) { state.day = null; state.as = null; return load(); }
@@ -233,6 +240,7 @@
     }
     if (!res.ok) { $('banner').hidden = false; $('banner').textContent = 'The page could not be loaded; it will try again at the next update.'; return; }
     const d = await res.json();
+    if (mine !== loads && dropped()) return;
     state.version = d.version;
     render(d);
     if (!d.spectator || d.spectator.shown) showMap(d.version, pyramid);

@@ -106,11 +106,34 @@ describe('the web chronicle: each thing once, dated by its half period', { timeo
     expect(dates).toEqual([...dates].sort((a, b) => a - b));
     // The timeline's end of day 1 holds that day's night, logged on the morrow's clock, and nothing of day 2.
     await page.locator('#day-prev').click();
+    await page.waitForFunction(() => document.body.dataset.map === 'open' && /day=2\b/.test(document.body.dataset.mapUrl ?? ''), undefined, { timeout: WAIT });
     await page.locator('#day-prev').click();
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && /day=1\b/.test(document.body.dataset.mapUrl ?? ''), undefined, { timeout: WAIT });
+    await page.waitForFunction(() => document.body.dataset.map === 'open' && /day=1\b/.test(document.body.dataset.mapUrl ?? ''), undefined, { timeout: WAIT });
     const day1 = await chronicle(page);
     expect(day1.at(-1)).toMatchObject({ when: 'Day 1, night', text: expect.stringContaining('No commander pressed the contact') });
     expect(day1.every((l) => l.when.startsWith('Day 1,'))).toBe(true);
+    await page.context().close();
+  });
+
+  it('GIVEN "Day before" clicked twice and day 2\'s answer coming after day 1\'s THEN the page shows day 1, not day 2\'s chronicle under "End of day 1"', async () => {
+    const page = await open('alice');
+    // Day 2's page data is held until day 1's has come (a slow answer, made certain).
+    let day1Came!: () => void;
+    const day1 = new Promise<void>((resolve) => { day1Came = resolve; });
+    page.on('requestfinished', (r) => { if (/page\.json\?(.*&)?day=1\b/.test(r.url())) day1Came(); });
+    let day2Came = false;
+    page.on('response', (r) => { if (/page\.json\?(.*&)?day=2\b/.test(r.url())) day2Came = true; });
+    await page.route(/page\.json\?(.*&)?day=2\b/, async (route) => { await day1; await route.continue(); });
+    await page.locator('#day-prev').click();
+    await page.locator('#day-prev').click();
+    await page.waitForFunction(() => document.body.dataset.map === 'open' && /day=1\b/.test(document.body.dataset.mapUrl ?? ''), undefined, { timeout: WAIT });
+    // Day 2's answer has come: dropped (data-dropped), or drawn over day 1's chronicle (before).
+    await expect.poll(() => day2Came, { timeout: WAIT }).toBe(true);
+    await page.waitForFunction(() => document.body.dataset.dropped === '1' || Array.from(document.querySelectorAll('#chronicle li')).some((li) => /^Day 2,/.test(li.textContent ?? '')), undefined, { timeout: WAIT });
+    expect(await page.locator('#day-label').innerText()).toBe('End of day 1');
+    const lines = await chronicle(page);
+    expect(lines.length).toBeGreaterThan(5);
+    expect(lines.every((l) => l.when.startsWith('Day 1,'))).toBe(true);
     await page.context().close();
   });
 
