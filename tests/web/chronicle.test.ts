@@ -93,9 +93,13 @@ describe('the web chronicle: each thing once, dated by its half period', { timeo
     expect(away).toEqual([{ when: 'Day 2, afternoon', to: '(to you)', text: 'Afternoon: Army of Hadewych marched 1122 -> 1222; 0 of 6 points left today.' }]);
     expect(lines.filter((l) => /Hadewych the Arbiter marched from/.test(l.text))).toEqual([]);
     expect(accountsDatedByTheirHalf(lines)).toBe(2);
-    // The standoff: said when it starts, in the half period it happened in (the night), not again each round.
+    // The standoff: said when it starts, in the half period it happened in (the night), not again each round,
+    // and when it is over (contactParted, as the evening after her march opens).
     const standoff = lines.filter((l) => /pressed the contact|face each other/.test(l.text));
-    expect(standoff.map((l) => [l.when, l.text.split(':')[0]])).toEqual([['Day 1, night', 'No commander pressed the contact (fight on the morrow)']]);
+    expect(standoff.map((l) => [l.when, l.text.split(':')[0]])).toEqual([
+      ['Day 1, night', 'No commander pressed the contact (fight on the morrow)'],
+      ['Day 2, evening', 'Ingegerd and Hadewych the Arbiter no longer face each other'],
+    ]);
     // The clock's move is the date of the lines after it: told only where nothing else is ("Day 2, night: The clock moves on to Day 2, night." said the date twice).
     const clock = lines.filter((l) => l.text.startsWith('The clock moves on to'));
     expect(clock.map((l) => l.when)).toEqual(['Day 3, afternoon']);
