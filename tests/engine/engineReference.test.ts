@@ -16,6 +16,7 @@ import { DEFAULT_SETTINGS, type CampaignSettings } from '../../src/engine/state/
 import type { CampaignState, ContactRecord, Order } from '../../src/engine/state/index.js';
 import { debark, embark, planSail, sendCourier } from '../../src/engine/water/index.js';
 import { NO_WEATHER_EFFECTS } from '../../src/engine/weather/types.js';
+import { periodActive } from '../../src/engine/movement/timing.js';
 import { army, campaign } from './movementFixtures.js';
 
 /**
@@ -292,6 +293,32 @@ function sameWording(text: string): string {
     .replace(/(\d+) is named twice in a row: give every hex of the path once, in order\./g, '$1 is not next to $1: give every hex of the path in order.');
 }
 
+/**
+ * The one rule changed on purpose since REFERENCE (commit "Points saved or carried: the evening's
+ * weather no longer rewrites a day march's allowance"): a move order waiting outside its period (a
+ * day order in the evening or night, a night order by day) leaves the day's allowance as it was,
+ * where the reference set it from the waiting half's weather; at the daybreak the night tick
+ * reaches, the points saved or carried are counted from that allowance, and so today's points.
+ * For those armies only, these three fields are left out of the comparison; everything else
+ * (their positions, events and dice, and every other army whole) is compared, and each tick starts
+ * from today's engine's state. Remove this when REFERENCE moves past that commit.
+ */
+function withoutWaitingAllowance(text: string, s: CampaignState): string {
+  const waiting = Object.values(s.orders).flatMap((o) => (o.kind === 'move' && !periodActive(o.period, s.clock) ? [o.armyId] : []));
+  if (text.startsWith('threw') || waiting.length === 0) return text;
+  const out = JSON.parse(text) as { state: { armies: Record<string, { march: Record<string, unknown> } | undefined> } };
+  for (const id of waiting) {
+    const m = out.state.armies[id]?.march;
+    if (!m) continue;
+    delete m.allowanceToday;
+    if (s.clock.half === 3) {
+      delete m.savedPoints;
+      delete m.pointsLeft;
+    }
+  }
+  return JSON.stringify(out);
+}
+
 /** One tick by one engine: everything it produced, as text (or the error it threw). */
 function play(engine: Engine, s: CampaignState, data: mapModule.MapData, seed: number): string {
   const map = engine.map.buildMap(data);
@@ -319,9 +346,10 @@ describe('the engine at scale gives the results of the reference engine', () => 
         for (let k = 0; k < w.ticks; k++) {
           s = withAnswers(withCourier(withOrders(withFleets(s, map, world.rnd), map, world.rnd), map, world.rnd), world.rnd);
           const mine = play(current, s, world.data, w.seed + k);
-          const theirs = play(reference, s, world.data, w.seed + k);
-          if (mine !== theirs && sameWording(mine) !== sameWording(theirs)) {
-            expect(sameWording(mine), `tick ${k + 1} of world ${JSON.stringify(w)}`).toBe(sameWording(theirs));
+          const compared = withoutWaitingAllowance(mine, s);
+          const theirs = withoutWaitingAllowance(play(reference, s, world.data, w.seed + k), s);
+          if (compared !== theirs && sameWording(compared) !== sameWording(theirs)) {
+            expect(sameWording(compared), `tick ${k + 1} of world ${JSON.stringify(w)}`).toBe(sameWording(theirs));
           }
           if (mine.startsWith('threw')) return;
           const next = JSON.parse(mine) as { state: CampaignState; events: { type: string }[] };

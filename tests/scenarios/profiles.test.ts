@@ -107,6 +107,52 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     expect(hexIdOf(h, 'grallune')).toBe('1323');
   });
 
+  it('GIVEN a march short of a forest at the end of the day WHEN the evening turns to hard rain THEN the points it was short by still carry: the evening is no part of a day march', async () => {
+    h = await consoleHarness({ setup: ACKS, dice: CLEAR_WEEK });
+    await h.run('@referee /army edit army:grallune hex:1119');
+    await h.run('@alice /move army:grallune path:"1219 1319 1419"');
+    // Afternoon: the forest 1219 (9 of 12); 1319 (9) does not fit the 3 left, so 3 carry (004).
+    await h.run('!tick', '!tick');
+    expect(hexIdOf(h, 'grallune')).toBe('1219');
+    const [rain] = await h.run('@referee /weather set sky:hardRain');
+    expect(rain?.content).toContain('Overland move points at 50 % (hard rain)');
+    await h.run('!tick', '!tick', '@referee /weather set sky:clear rain-level:0');
+    const [status] = await h.run('@alice /army status army:grallune');
+    // Before the fix the evening's halved allowance (6) was taken for the day's: 6 - 9 spent carried nothing.
+    expect(status?.content).toContain('Points today: 15 of 15 left (3 saved from yesterday).');
+  });
+
+  it('GIVEN hard rain in the afternoon that stops a march short of a forest WHEN the evening clears THEN only the rain-halved points it had carry, not a clear day\'s', async () => {
+    h = await consoleHarness({ setup: ACKS, dice: CLEAR_WEEK });
+    await h.run('@referee /army edit army:grallune hex:1119');
+    await h.run('@alice /move army:grallune path:"1219 1319 1419"');
+    // Morning: the forest (9) is not reached within the morning's half of 12.
+    await h.run('!tick', '@referee /weather set sky:hardRain');
+    const [wet] = await h.run('@alice /army status army:grallune');
+    expect(wet?.content).toContain('Points today: 6 of 6 left.');
+    // Afternoon in hard rain: 6 points, short of the forest's 9: the 6 carry.
+    await h.run('!tick', '@referee /weather set sky:clear rain-level:0');
+    expect(hexIdOf(h, 'grallune')).toBe('1119');
+    await h.run('!tick', '!tick', '@referee /weather set sky:clear rain-level:0');
+    const [status] = await h.run('@alice /army status army:grallune');
+    // Before the fix the clear evening's 12 were taken for the day's allowance: 12 carried.
+    expect(status?.content).toContain('Points today: 18 of 18 left (6 saved from yesterday).');
+  });
+
+  it('GIVEN the Valormr profile and a march told to save its points WHEN the evening turns to hard rain THEN the points saved are the day\'s unspent ones', async () => {
+    h = await consoleHarness({ setup: ACKS.replace('profile:acks', 'profile:valormr'), dice: CLEAR_WEEK });
+    await h.run('@referee /army edit army:grallune hex:1119');
+    await h.run('@alice /move army:grallune path:"1219 1319 1419" save:true');
+    await h.run('!tick', '!tick');
+    expect(hexIdOf(h, 'grallune')).toBe('1219');
+    const [rain] = await h.run('@referee /weather set sky:hardRain');
+    expect(rain?.content).toContain('Overland move points at 75 % (hard rain)');
+    await h.run('!tick', '!tick', '@referee /weather set sky:clear rain-level:0');
+    const [status] = await h.run('@alice /army status army:grallune');
+    // Before the fix: the evening's 75 % (9) less the 9 spent saved nothing.
+    expect(status?.content).toContain('Points today: 15 of 15 left (3 saved from yesterday).');
+  });
+
   it('GIVEN divisions THEN the referee splits an army into a neighbouring hex and merges it back; a commander may not unless allowed; Valormr has none', async () => {
     h = await consoleHarness({ setup: ACKS });
     const [refused] = await h.run('@alice /army split army:grallune regiments:second to:1825');

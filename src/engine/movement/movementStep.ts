@@ -14,7 +14,7 @@ import { withShortOfPoints } from './planHalf.js';
 import { resolveHalf, type MoverOutcome } from './resolveHalf.js';
 import { fatigueRecovery, logHalf } from './restAndFatigue.js';
 import { stragglerCount } from './stragglers.js';
-import { isFirstHalfOfPeriod } from './timing.js';
+import { isFirstHalfOfPeriod, periodActive } from './timing.js';
 
 /**
  * The movement step of a tick: resolves the current half period's moves simultaneously
@@ -109,9 +109,12 @@ interface Applied {
 function applyOutcome(a: Army, o: MoverOutcome, at: Applied): { army: Army; order: MoveOrder | undefined; facts: MovementFact[] } {
   const { clock, map } = at;
   const order = o.order;
-  // Fatigue that sets in during the day cuts what is left, never what was already spent.
+  // Fatigue that sets in during the day cuts what is left, never what was already spent. A half
+  // outside the order's period (a day order in the evening) is no part of its march: its weather
+  // does not change the day's allowance, from which points saved or carried are counted.
+  const marching = periodActive(order.period, clock);
   const ap: Applying = {
-    march: { ...a.march, allowanceToday: Math.max(o.plan.allowance, a.march.spentToday), ...(order.save ? { saveRequested: true } : {}) },
+    march: { ...a.march, ...(marching ? { allowanceToday: Math.max(o.plan.allowance, a.march.spentToday) } : {}), ...(order.save ? { saveRequested: true } : {}) },
     formation: a.formation,
     keep: true,
     notes: [],

@@ -12,7 +12,7 @@ import { dailyPoints } from './dailyPoints.js';
 import { type HalfPlan, planHalf, withShortOfPoints } from './planHalf.js';
 import { moverAsPlanned } from './resolveHalf.js';
 import { logHalf } from './restAndFatigue.js';
-import { halfName } from './timing.js';
+import { halfName, periodActive } from './timing.js';
 import type { MoveRequest, MoveWarning, PlannedFatigue, PlannedStep, WalkStep } from './types.js';
 import type { MoveOrder, WeatherEffects } from '../state/index.js';
 
@@ -164,7 +164,9 @@ function booksAfter(m: March, plan: HalfPlan, t: GameTime, layout: Layout): void
   const before = m.army;
   const spent = plan.entries.reduce((n, e) => n + e.step.points, 0);
   const moved = plan.entries.length > 0;
-  let march: MarchState = { ...before.march, allowanceToday: Math.max(plan.allowance, before.march.spentToday), ...(req.save ? { saveRequested: true } : {}) };
+  // As applyOutcome: a half outside the order's period leaves the day's allowance as it was.
+  const marching = periodActive(m.order.period, t);
+  let march: MarchState = { ...before.march, ...(marching ? { allowanceToday: Math.max(plan.allowance, before.march.spentToday) } : {}), ...(req.save ? { saveRequested: true } : {}) };
   const unformed = moved && (req.unformed || before.formation === 'unformed');
   if (moved) march = { ...march, spentToday: march.spentToday + spent, spentPeriod: march.spentPeriod + spent, ...(req.forced ? { forcedMarchDay: t.day } : {}), ...(unformed ? { unformedToday: true } : {}) };
   if (profile.carryUnspent) march = withShortOfPoints(march, plan.stop, false);
