@@ -37,6 +37,28 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     expect(rest?.content).toContain('at most 4 marching days in any 7');
   });
 
+  it('GIVEN profile:acks and each tactical profile WHEN /rules topic:profile THEN the tactical profile is shown whole, in a message of its own, none cut off', async () => {
+    h = await consoleHarness({ setup: '@referee /campaign create scenario:valormr name:"Autumn War"' });
+    const expected = {
+      valormr: '**Tactical profile**: Valormr (001); distances in inches; table 48", short bow 7.5" (presets 48", 7.5").',
+      chapter002: '- Its movement rates are blank in the bot\'s copy of the chapter: the referee\'s.',
+      warlord: '**Tactical profile**: Fantasy Warlord (003); distances in centimetres; table 122 cm, short bow 19 cm (presets 122 cm, 19 cm).',
+    };
+    for (const [tactical, line] of Object.entries(expected)) {
+      await h.run(`@referee /campaign settings profile:acks tactical:${tactical}`);
+      const parts = await h.run('@alice /rules topic:profile');
+      // Before the fix the answer was cut at 1,900 characters, the tactical profile with it ("**Tactical profile**: Fantasy …").
+      expect(parts.map((p) => p.to)).toEqual(['ephemeral', 'ephemeral']);
+      expect(parts[0]?.content).toContain('**Not played**: temperature\'s disease');
+      expect(parts[1]?.content.startsWith('**Tactical profile**: ')).toBe(true);
+      expect(parts[1]?.content).toContain(line);
+      for (const p of parts) {
+        expect(p.content.length).toBeLessThanOrEqual(1900);
+        expect(p.content).not.toContain('…');
+      }
+    }
+  });
+
   it('GIVEN an army marching every day THEN four days are fine, the fifth fatigues it (not slower), and three days of rest over the week recover it', async () => {
     h = await consoleHarness({ setup: ACKS, dice: CLEAR_WEEK });
     const [plan] = await h.run('@alice /move army:grallune to:1813');

@@ -37,6 +37,29 @@ export function rulesReference(app: App, actor: Actor, topic: string | undefined
   }
   const settings = CAMPAIGN_TOPICS.includes(found.id) ? campaignSettings(app, actor) : undefined;
   const answer = found.render(settings ?? DEFAULT_SETTINGS, settings !== undefined);
-  const text = answer.text.length > RULES_MAX_CHARS ? `${answer.text.slice(0, RULES_MAX_CHARS - 1)}…` : answer.text;
-  return [ephemeral(text, { topic: found.id, ...answer.data })];
+  const [first = '', ...more] = answerParts(answer.text, RULES_MAX_CHARS);
+  return [ephemeral(first, { topic: found.id, ...answer.data }), ...more.map((text) => ephemeral(text, { topic: found.id }))];
+}
+
+/**
+ * A topic's text in messages within Discord's limit, none of it cut off: whole sections (a line
+ * opening with a bold heading, such as the tactical profile after the movement profile) where they
+ * fit together, else whole lines; a single line longer than a message is cut between messages.
+ */
+function answerParts(text: string, max: number): string[] {
+  const parts: string[] = [];
+  let current = '';
+  const add = (piece: string): void => {
+    if (current.length > 0 && current.length + 1 + piece.length > max) {
+      parts.push(current);
+      current = '';
+    }
+    current = current.length > 0 ? `${current}\n${piece}` : piece;
+  };
+  for (const section of text.split(/\n(?=\*\*)/)) {
+    if (section.length <= max) add(section);
+    else for (const line of section.split('\n')) for (let i = 0; i < Math.max(1, line.length); i += max) add(line.slice(i, i + max));
+  }
+  parts.push(current);
+  return parts;
 }
