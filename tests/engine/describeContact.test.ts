@@ -134,7 +134,7 @@ describe('describeContact: engage or evade, and the battle', () => {
     expect(say({ type: 'battleJoined', audience: PUBLIC, data: { contactId: 'c1', armyIds: ['hadewych', 'ingegerd'], hexes: ['0303', '0302'], deployment: { ...rest, entries: entries.map(({ modifiers: _m, ...e }) => e) }, conditions: { hour: 10, night: false, sky: 'clear', rainLevel: 0, highWinds: false } } }))
       .toBe('Battle joined at 0303/0302 between Hadewych and Ingegerd. The deployment briefing is posted; the referee records the result with /battle result.');
     const told = say({ type: 'deploymentRolled', audience: REFEREE, data: { contactId: 'c1', deployment: briefing } });
-    expect(told).toBe('Deployment for c1: Hadewych 3 -> 4; Ingegerd 4 -> 6; initiative Ingegerd.');
+    expect(told).toBe('Deployment for c1: Hadewych 3 +1 (all opponents in clear terrain) = 4; Ingegerd 4 +1 (highest unmodified contact dice) +1 (all opponents in clear terrain) = 6; initiative Ingegerd.');
   });
 
   it('GIVEN a battle recorded THEN each commander their own figures, the referee everything, the channel who withdrew', () => {

@@ -290,7 +290,9 @@ function sameWording(text: string): string {
     .replace(/"text":"([a-z])/g, (_, c: string) => `"text":"${c.toUpperCase()}`)
     .replace(/(\d+) (galley|longship|river boat|sailing ship|troop transport)s\b/g, '$1 $2')
     .replace(/(\d+) is where the army stands: begin the path with the first hex to enter, then every hex after it in order\./g, '$1 is not next to $1: give every hex of the path in order.')
-    .replace(/(\d+) is named twice in a row: give every hex of the path once, in order\./g, '$1 is not next to $1: give every hex of the path in order.');
+    .replace(/(\d+) is named twice in a row: give every hex of the path once, in order\./g, '$1 is not next to $1: give every hex of the path in order.')
+    // The referee's deployment line names each modifier now ("3 +1 (all opponents in clear terrain) = 4", "= 8, held at 6", "3, no modifier"); it said "3 -> 4".
+    .replace(/Deployment for [^"]*/g, (line) => line.replace(/(\d+)((?: [+-]\d+ \([^)]*\))+) = (-?\d+)(?:, held at (\d+))?/g, (_m, die: string, _mods: string, sum: string, held?: string) => `${die} -> ${held ?? sum}`).replace(/(\d+), no modifier/g, '$1 -> $1'));
 }
 
 /**

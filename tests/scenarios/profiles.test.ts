@@ -59,6 +59,30 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     }
   });
 
+  it('GIVEN ACKS and a forced march ordered before the day WHEN the battle is joined that day THEN the referee reads each deployment die with its modifiers, the +2 among them, and a score held at 6; the briefing names none', async () => {
+    h = await consoleHarness({
+      setup: [
+        '@referee /campaign create scenario:valormr name:"Autumn War"',
+        '@referee /campaign settings profile:acks tactical:warlord',
+        '@referee /campaign assign army:hadewych user:alice',
+        '@referee /campaign assign army:grallune user:bob',
+        '@referee /army edit army:hadewych hex:1123',
+        '@referee /army edit army:grallune hex:1120',
+        '@referee /campaign start',
+      ].join('\n'),
+    });
+    await h.run('@alice /move army:hadewych to:1122 forced:true', '@bob /move army:grallune to:1121', '!tick');
+    const out = await h.run('@alice /engage', '@bob /engage', '@alice /engage', '@bob /engage');
+    const referee = out.find((o) => o.to === 'dm' && o.user === 'referee' && o.content.includes('Deployment for'))?.content ?? '';
+    // Before, "Army of Grallune 6 -> 6; Army of Hadewych 4 -> 6": the +2 of 004's forced march (and every other modifier) could not be seen.
+    expect(referee).toContain('Army of Grallune 6 +1 (highest unmodified contact dice) +1 (all opponents in clear terrain) = 8, held at 6; Army of Hadewych 4 +1 (all opponents in clear terrain) +2 (forced march declared before the day\'s march) = 7, held at 6; initiative Army of Grallune.');
+    // The briefing (channel and commanders) keeps the die and the score: two modifiers come from the secret contact dice, and a forced march is an order.
+    const briefing = out.find((o) => o.to === 'channel' && o.content.includes('**Baselines**'))?.content ?? '';
+    expect(briefing).toContain('**Army of Hadewych**: deployment dice 4 -> 6; baseline 6 counted from the forward');
+    expect(briefing).not.toMatch(/contact dice|forced march/);
+    expect(briefing).toContain('**Initiative**: Army of Grallune (tied on the score: the higher unmodified die).');
+  });
+
   it('GIVEN an army marching every day THEN four days are fine, the fifth fatigues it (not slower), and three days of rest over the week recover it', async () => {
     h = await consoleHarness({ setup: ACKS, dice: CLEAR_WEEK });
     const [plan] = await h.run('@alice /move army:grallune to:1813');

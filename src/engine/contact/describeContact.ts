@@ -2,7 +2,7 @@ import { ordinal } from '../clock/index.js';
 import { listNames, type Names, signedModifier } from '../events/index.js';
 import type { PublicConditions } from './battleConditions.js';
 import type { ContactFact } from './contactEvents.js';
-import { type BriefingPart, describeForceTableNote, describeTableNotes } from './describeTable.js';
+import { type BriefingPart, deploymentDice, describeForceTableNote, describeTableNotes } from './describeTable.js';
 import type { ContactStep, DisengageOperation, Estimate, ForceCondition } from '../state/index.js';
 
 /** How each step of a contact reads to a commander or the referee. */
@@ -223,7 +223,7 @@ function describeProcedure(f: ProcedureFact, names: Names): string {
     case 'battleJoined':
       return `Battle joined at ${f.data.hexes.join('/')} between ${list(f.data.armyIds, ' and ')}. The deployment briefing is posted; the referee records the result with /battle result.`;
     case 'deploymentRolled':
-      return `Deployment for ${f.data.contactId}: ${f.data.deployment.entries.map((e) => `${names.army(e.armyId)} ${e.die} -> ${e.score}`).join('; ')}; initiative ${names.army(f.data.deployment.initiative)}.`;
+      return `Deployment for ${f.data.contactId}: ${f.data.deployment.entries.map((e) => `${names.army(e.armyId)} ${deploymentDice(e)}`).join('; ')}; initiative ${names.army(f.data.deployment.initiative)}.`;
     case 'forceCondition':
       return `Battle ${f.data.contactId}, your force at the table: ${describeForce(f.data.condition)}.`;
     case 'forceConditions':

@@ -1,8 +1,8 @@
-import { isFor, type Names } from '../events/index.js';
+import { isFor, type Names, signedModifier } from '../events/index.js';
 import { type TableFormation, unitMark } from '../profiles/index.js';
 import type { Arrival, TabletopFact } from './tabletopEvents.js';
 import { DEPLOYMENT_SCHEDULE } from './tables.js';
-import type { DeploymentBriefing, ForceTableNote, TableNote } from '../state/index.js';
+import type { DeploymentBriefing, DeploymentEntry, ForceTableNote, TableNote } from '../state/index.js';
 
 /**
  * The tabletop in words: the deployment briefing's baselines, dice and schedules in the table's
@@ -18,6 +18,26 @@ export interface BriefingPart {
 const PLURAL: Readonly<Record<string, string>> = { company: 'companies', battalion: 'battalions', regiment: 'regiments' };
 const unitName = (n: number, unit: string): string => `${n} ${n === 1 ? unit : (PLURAL[unit] ?? unit)}`;
 
+/** How the initiative was decided, when not by the higher score alone. @see 001 Deployment: Deployment Initiative */
+const INITIATIVE_BY: Readonly<Record<DeploymentBriefing['initiativeBy'], string>> = {
+  score: '',
+  unmodified: ' (tied on the score: the higher unmodified die)',
+  rolloff: ' (tied on the score and the die: a roll-off)',
+};
+
+/**
+ * One commander's deployment dice as worked out: the die, each modifier with its reason, the
+ * score; a sum beyond 1-6 says it is held there (001: modifiers never take the score past them).
+ * For the referee only: two of the modifiers are drawn from the secret contact dice, and a forced
+ * march is an order (RULINGS 6); the briefing shows the die and the score.
+ */
+export function deploymentDice(e: DeploymentEntry): string {
+  if (e.modifiers.length === 0) return `${e.die}, no modifier`;
+  const sum = e.modifiers.reduce((n, m) => n + m.value, e.die);
+  const mods = e.modifiers.map((m) => signedModifier(m.value, m.label)).join('');
+  return `${e.die}${mods} = ${sum === e.score ? e.score : `${sum}, held at ${e.score}`}`;
+}
+
 /**
  * The deployment of a battle as labelled parts, in the table's unit: the table, the baselines,
  * each commander's dice, baseline and initial deployment, the initiative, the order of the
@@ -31,7 +51,7 @@ export function describeDeployment(contactId: string, b: DeploymentBriefing, nam
     { label: 'Battle', text: `Battle ${contactId}: deployment (table ${b.layout.tableWidth}${u}, short bow ${b.layout.shortBowRange}${u})` },
     { label: 'Baselines', text: [`Forward baselines ${b.layout.forward}${u} from each edge; interval ${b.layout.interval}${u}${b.layout.narrowException ? ' (32-35" table)' : ''}; baselines at ${b.layout.distances.join(`${u}, `)}${u} from the edge.`, ...b.layout.notes].join(' ') },
     ...b.entries.map((e) => ({ label: name(e.armyId), text: `deployment dice ${e.die} -> ${e.score}; baseline ${e.baseline} counted from the ${e.countFrom} (${e.distanceFromEdge}${u} from the edge); in ${DEPLOYMENT_SCHEDULE[e.formation].label} -> initial deployment ${unitName(e.initial.count, e.initial.unit)}${e.initial.wholeRegiment ? ' (the whole regiment)' : `, then ${unitName(e.turn.count, e.turn.unit)} a turn`}.` })),
-    { label: 'Initiative', text: `${name(b.initiative)}${b.initiativeBy === 'score' ? '' : ` (${b.initiativeBy})`}.` },
+    { label: 'Initiative', text: `${name(b.initiative)}${INITIATIVE_BY[b.initiativeBy]}.` },
     { label: 'Deployment order', text: `Initial deployment, first round: ${b.initialRounds[0].map(name).join(', ')}; second round: ${b.initialRounds[1].map(name).join(', ')}. Later rounds: ${b.subsequentOrder.map(name).join(', ')}.` },
   ];
 }
