@@ -83,6 +83,31 @@ describe('a campaign under the ACKS profile (004), a game week through the conso
     expect(briefing).toContain('**Initiative**: Army of Grallune (tied on the score: the higher unmodified die).');
   });
 
+  it('GIVEN a forced march done by the afternoon THEN /army status that evening counts today\'s points as the forced march\'s, as the tick report does, and says the rest it owes only until its day of rest is over (ACKS and Valormr)', async () => {
+    for (const profile of ['acks', 'valormr']) {
+      h = await consoleHarness({ setup: ACKS.replace('profile:acks', `profile:${profile}`), dice: CLEAR_WEEK });
+      await h.run('@referee /army edit army:grallune hex:1123');
+      // Two hills (9 each) take the 18 points of a forced march.
+      await h.run('@alice /move army:grallune path:"1124 1125" forced:true', '!tick', '!tick');
+      expect(hexIdOf(h, 'grallune')).toBe('1125');
+      expect(h.outputs.some((o) => o.content.includes('Afternoon: Army of Grallune marched 1124 -> 1125; 0 of 18 points left today.'))).toBe(true);
+      const [status] = await h.run('@alice /army status army:grallune');
+      // Before the fix: "0 of 12 left", the day's points without the forced march, once its order was done.
+      expect(status?.content).toContain('Points today: 0 of 18 left.');
+      expect(status?.content).toContain('Rest: forced march today (day 1): rest all of tomorrow;');
+      // The day of rest it owes, then nothing: before, "forced march on day 1: rest the day after" stood for good.
+      await h.run('!tick', '!tick');
+      const [rest] = await h.run('@alice /army status army:grallune');
+      expect(rest?.content).toContain('Rest: forced march yesterday (day 1): today is its day of rest;');
+      await h.run('!tick', '!tick', '!tick', '!tick');
+      const [later] = await h.run('@alice /army status army:grallune');
+      expect(later?.content).toContain('Day 3, morning.');
+      expect(later?.content).not.toContain('forced march');
+      h.close();
+      h = undefined;
+    }
+  });
+
   it('GIVEN an army marching every day THEN four days are fine, the fifth fatigues it (not slower), and three days of rest over the week recover it', async () => {
     h = await consoleHarness({ setup: ACKS, dice: CLEAR_WEEK });
     const [plan] = await h.run('@alice /move army:grallune to:1813');

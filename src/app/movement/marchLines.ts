@@ -13,7 +13,9 @@ import { currentEffects } from '../weather/currentEffects.js';
 export function movementStatus(state: CampaignState, map: MapModel, army: Army): { lines: string[]; data: MarchStatus } {
   const order = state.orders[army.id];
   const profile = movementProfile(state.settings);
-  const s = marchStatus(map, army, currentEffects(state), profile, state.clock.day, order?.kind === 'move' && order.forced);
+  // Today's points are a forced march's while the order is one, and for the rest of a day the army force-marched (its order done).
+  const forced = (order?.kind === 'move' && order.forced) || army.march.forcedMarchDay === state.clock.day;
+  const s = marchStatus(map, army, currentEffects(state), profile, state.clock.day, forced);
   const lines = [
     `March formation: ${s.marchFormationText}; ${s.formation}.`,
     `Points today: ${s.pointsLeft} of ${s.pointsToday} left${s.savedPoints > 0 ? ` (${s.savedPoints} saved from yesterday)` : ''}.`,

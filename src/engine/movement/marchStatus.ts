@@ -41,11 +41,13 @@ export interface MarchStatus {
 }
 
 /** What rest the army owes, in plain words, under its profile. */
-function restState(army: Army, profile: MovementProfile): string {
+function restState(army: Army, profile: MovementProfile, day: number): string {
   const m = army.march;
   if (owesNoRest(army, profile)) return 'tireless: it owes no rest';
   const rest: string[] = [];
-  if (m.forcedMarchDay !== undefined) rest.push(`forced march on day ${m.forcedMarchDay}: rest the day after`);
+  // The day of rest a forced march owes is tomorrow, or today; after it, rested or not, it is no longer owed.
+  if (m.forcedMarchDay === day) rest.push(`forced march today (day ${day}): rest all of tomorrow`);
+  else if (m.forcedMarchDay === day - 1) rest.push(`forced march yesterday (day ${day - 1}): today is its day of rest`);
   const rule = profile.rest.marchingDays;
   if (rule.kind === 'consecutive') {
     if (m.daysMarched >= rule.most) rest.push(`${rule.most} days marched: a full day of rest is due`);
@@ -89,7 +91,7 @@ export function marchStatus(map: MapModel, army: Army, weather: WeatherEffects, 
     fatigued: army.status.fatigued,
     ...(m.fatigueReason ? { fatigueReason: describeFatigue(m.fatigueReason) } : {}),
     daysMarched: m.daysMarched,
-    restState: restState(army, profile),
+    restState: restState(army, profile, day),
     stragglers: stragglerCount(army),
     ...(m.rallyPoint ? { rallyPoint: map.format(m.rallyPoint) } : {}),
     ...(op ? { operation: `${op.kind} at ${map.format(op.hex)} (${op.phase}), ${Math.ceil(op.remainingHalves / HALVES_PER_DAY)} day(s) to go` } : {}),
