@@ -30,6 +30,9 @@ describe('describeContact: steps and estimates', () => {
       .toBe('Ingegerd: engaging regiment about 20 figures (800 troops); troops: heavy foot 75%, lancers 25%; 1 other regiment(s).');
     expect(describeEstimate(estimate({ estimatedFigures: 20, estimatedTroops: 800, composition: { basic: ['infantry'], companies: [{ troopType: 'heavy foot', figures: 20 }], individuals: [{ name: 'Ingegerd', kind: 'leader' }] } }), 'Ingegerd'))
       .toBe('Ingegerd: engaging regiment about 20 figures (800 troops); companies: 20 heavy foot; with Ingegerd (leader).');
+    // The accurate size row (001 Contact Table: a modified die of 6 or more) estimates exactly.
+    expect(describeEstimate(estimate({ modifiedDie: 6, sizeBand: 'accurate', sizeErrorPercent: 0, estimatedFigures: 20, estimatedTroops: 800, composition: { basic: ['infantry'], companies: [{ troopType: 'heavy foot', figures: 20 }], otherRegiments: 0 } }), 'Ingegerd'))
+      .toBe('Ingegerd: engaging regiment 20 figures (800 troops); companies: 20 heavy foot; 0 other regiment(s).');
   });
 });
 

@@ -71,7 +71,22 @@ describe('commanderMapView', () => {
     const by = new Map(v.tokens.map((t) => [t.armyId, t]));
     expect(by.get('mordred')?.estimate).toBe('est. ~1,600 troops');
     expect(by.get('arn')?.estimate).toBeUndefined();
-    expect(estimateFromContact({ targetId: 'mordred', awareness: 'size', estimatedTroops: 1600 })).toEqual({ armyId: 'mordred', text: 'est. ~1,600 troops' });
+    expect(estimateFromContact({ targetId: 'mordred', awareness: 'size', estimatedTroops: 1600 })).toEqual({ armyId: 'mordred', text: 'est. ~1,600 troops engaging' });
+  });
+
+  it('GIVEN estimates at each composition level THEN the map line says the size is the engaging regiment\'s unless the other regiments were counted, and an accurate size has no "~"', () => {
+    const line = (patch: { sizeBand?: string; otherRegiments?: number }): string => estimateFromContact({
+      targetId: 'mordred', awareness: 'estimate', estimatedTroops: 960, sizeBand: patch.sizeBand ?? 'pm25',
+      ...(patch.otherRegiments !== undefined ? { composition: { otherRegiments: patch.otherRegiments } } : {}),
+    }).text;
+    // Basic or types (001 Contact Table): the other regiments are not counted, the line is one regiment's.
+    expect(line({})).toBe('est. ~960 troops engaging');
+    // Proportions and up count them: none means the regiment is the whole force.
+    expect(line({ otherRegiments: 0 })).toBe('est. ~960 troops');
+    expect(line({ otherRegiments: 1 })).toBe('est. ~960 troops +1 regt');
+    expect(line({ otherRegiments: 2, sizeBand: 'accurate' })).toBe('est. 960 troops +2 regts');
+    expect(estimateFromContact({ targetId: 'mordred', awareness: 'unaware' }).text).toBe('est. unknown');
+    expect(estimateFromContact({ targetId: 'mordred', awareness: 'aware' }).text).toBe('est. strength unknown');
   });
 
   it('GIVEN Arn\'s move order THEN his path is shown with a half period per step, and only his own couriers appear', () => {

@@ -22,7 +22,8 @@ export function describeStep(step: ContactStep): string {
 export function describeEstimate(e: Estimate, targetName: string): string {
   if (e.awareness === 'unaware') return `${targetName}: you are unaware of this enemy (contact die ${e.modifiedDie}).`;
   if (e.awareness === 'aware') return `${targetName}: an enemy is near, but your scouts could estimate nothing (contact die ${e.modifiedDie}).`;
-  const parts = [`${targetName}: engaging regiment about ${e.estimatedFigures} figures (${e.estimatedTroops} troops)`];
+  // The accurate size row (a modified die of 6 or more) estimates exactly: no "about".
+  const parts = [`${targetName}: engaging regiment ${e.sizeBand === 'accurate' ? '' : 'about '}${e.estimatedFigures} figures (${e.estimatedTroops} troops)`];
   const c = e.composition;
   if (c) {
     if (c.companies) parts.push(`companies: ${c.companies.map((x) => `${x.figures} ${x.troopType}`).join(', ')}`);

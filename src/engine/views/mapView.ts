@@ -89,11 +89,24 @@ function thousands(n: number): string {
 
 /**
  * The map line for a contact estimate (the contact rules' Estimate, read structurally): the
- * estimated troops when there are some, else what the viewer knows of the enemy's presence.
+ * estimated troops when there are some, else what the viewer knows of the enemy's presence. The
+ * size estimated is the engaging regiment's (001 Size Estimation), not the army's: the line says so
+ * unless the estimate also counted the regiments besides it (composition at proportions and up),
+ * then it adds them ("+2 regts") or, with none, stands for the whole army. An accurate estimate
+ * (the contact table's accurate size row, which its commander's DM names) drops the "~".
  */
-export function estimateFromContact(e: { readonly targetId: string; readonly awareness: string; readonly estimatedTroops?: number }): ArmyEstimate {
-  if (e.estimatedTroops !== undefined) return { armyId: e.targetId, text: `est. ~${thousands(e.estimatedTroops)} troops` };
-  return { armyId: e.targetId, text: e.awareness === 'unaware' ? 'est. unknown' : 'est. strength unknown' };
+export function estimateFromContact(e: {
+  readonly targetId: string;
+  readonly awareness: string;
+  readonly sizeBand?: string;
+  readonly estimatedTroops?: number;
+  readonly composition?: { readonly otherRegiments?: number };
+}): ArmyEstimate {
+  if (e.estimatedTroops === undefined) return { armyId: e.targetId, text: e.awareness === 'unaware' ? 'est. unknown' : 'est. strength unknown' };
+  const size = `est. ${e.sizeBand === 'accurate' ? '' : '~'}${thousands(e.estimatedTroops)} troops`;
+  const others = e.composition?.otherRegiments;
+  if (others === undefined) return { armyId: e.targetId, text: `${size} engaging` };
+  return { armyId: e.targetId, text: others === 0 ? size : `${size} +${others} regt${others === 1 ? '' : 's'}` };
 }
 
 /** What the viewer knows privately, passed in by the caller (the contact rules own its source). */
