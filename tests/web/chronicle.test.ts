@@ -162,4 +162,13 @@ describe('the web chronicle: each thing once, dated by its half period', { timeo
     expect(accountsDatedByTheirHalf(lines)).toBe(1);
     await page.context().close();
   });
+
+  it('GIVEN alice\'s estimate of Grallune THEN her intel reads "<date> — Army of Grallune: engaging regiment ...", without her own army\'s name and a second colon before it', async () => {
+    const page = await open('alice');
+    const intel = await page.evaluate(() => Array.from(document.querySelectorAll('#intel li')).map((li) => li.textContent ?? ''));
+    // Before: "Day 1, morning, Army of Hadewych: Army of Grallune: engaging regiment ...".
+    expect(intel.length).toBeGreaterThan(0);
+    for (const line of intel) expect(line).toMatch(/^Day \d+, (morning|afternoon|evening|night) — Army of Grallune: (engaging regiment|you are unaware|an enemy is near)/);
+    await page.context().close();
+  });
 });

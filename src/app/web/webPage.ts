@@ -150,7 +150,9 @@ export function webPage(app: App, session: WebSession, req: PageRequest): PageDa
       days,
       day: req.day ?? null,
       armies: own.flatMap((id) => { const a = tx.state.armies[id]; return a ? [{ id, text: messageText({ content: '', cards: [statusCard(tx, a).card] }) }] : []; }),
-      intel: own.flatMap((id) => intelFor(contacts(id), id).flatMap((entry) => entry.estimates.map((e) => `${formatGameTime(entry.openedAt)}, ${name(id)}: ${describeEstimate(e, name(e.targetId))}`))),
+      // "Day 1, morning — Army of Grallune: engaging regiment about ..." (dated as /intel dates it, by the contact); the
+      // estimating army is named, in brackets after the date, only on a page that shows several.
+      intel: own.flatMap((id) => intelFor(contacts(id), id).flatMap((entry) => entry.estimates.map((e) => `${formatGameTime(entry.openedAt)}${own.length > 1 ? ` (${name(id)})` : ''} — ${describeEstimate(e, name(e.targetId))}`))),
       chronicle: lines,
       inbox: null,
       spectator: null,
