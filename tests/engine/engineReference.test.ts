@@ -275,6 +275,8 @@ function withAnswers(s: CampaignState, rnd: () => number): CampaignState {
  *   here: the reference has none).
  * - the referee's contact at sea counts vessels in the plural: "(1 galley, 9 troop transports)",
  *   was "9 troop transport" (describeWater.ts fleetKinds; both sides are put in the singular).
+ * - an estimate on the accurate size row no longer says "about": "engaging regiment 14 figures" was
+ *   "engaging regiment about 14 figures" (describeContact.ts describeEstimate).
  * - every event's sentence begins with a capital (events.ts tell): "a7 regiment 3 landed at 0401"
  *   -> "A7 regiment 3 landed at 0401" (both sides' texts begin with a capital here).
  */
@@ -286,6 +288,7 @@ function sameWording(text: string): string {
     .replace(/Still nobody pressed the contact \(fight on the morrow\): (.+?) are out of contact for the rest of this half period again, and in contact at the start of the next if they still face each other\./g, (_, l: string) => `Still nobody pressed the contact: ${l} face each other for another half period.`)
     .replace(/No commander pressed the contact \(fight on the morrow\): (.+?) are out of contact for the rest of this half period, and in contact again at the start of the next if they still face each other\./g, (_, l: string) => `No commander pressed the contact: ${commas(l)} will fight on the morrow (contact again next half period).`)
     .replace(/Still nobody pressed the contact: (.+?) face each other for another half period\./g, (_, l: string) => `Still nobody pressed the contact: ${commas(l)} face each other for another half period.`)
+    .replace(/engaging regiment (\d+) figures/g, 'engaging regiment about $1 figures')
     .replace(/\(1 figures\)/g, '(1 figure)')
     .replace(/"text":"([a-z])/g, (_, c: string) => `"text":"${c.toUpperCase()}`)
     .replace(/(\d+) (galley|longship|river boat|sailing ship|troop transport)s\b/g, '$1 $2')
