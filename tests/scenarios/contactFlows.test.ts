@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { contactButtons } from '../../commands/_contactButtons.js';
 import type { Actor } from '../../src/app/actor.js';
 import { deployScouts } from '../../src/app/contact/scouts.js';
-import { campaignState, type Harness } from './harness.js';
+import { campaignState, consoleHarness, type Harness } from './harness.js';
 import { contactHarness, hexOf, open, SECRET_PATTERN } from './contactSetup.js';
 
 let h: Harness | undefined;
@@ -51,6 +51,25 @@ describe('contact through the console', () => {
     expect(of('alice')).toBe(['**Army of Hadewych** (Autumn War)', ...told, '│ **Movement**: Morning: Army of Hadewych marched 1122 -> 1123; 6 of 12 points left today.'].join('\n'));
     // The contact is closed for good: the next tick asks nobody again.
     expect((await h.run('!tick')).filter((o) => o.to === 'dm')).toEqual([]);
+  });
+
+  it('GIVEN a standoff nobody pressed WHEN a third force marches up and a new contact of all three opens THEN nobody is told the standoff\'s forces no longer face each other', async () => {
+    // Found by the session 23 review: the standoff's contact closed and a new one (three forces) opened in its place.
+    h = await consoleHarness({ setup: [
+      '@referee /campaign create scenario:valormr name:"Autumn War"',
+      '@referee /campaign assign army:hadewych user:alice',
+      '@referee /campaign assign army:grallune user:bob',
+      '@referee /campaign assign army:solon user:carol',
+      '@referee /army edit army:hadewych hex:1122',
+      '@referee /army edit army:grallune hex:1121',
+      '@referee /army edit army:solon hex:1119',
+      '@referee /campaign start',
+    ].join('\n') });
+    await h.run('!tick', '@carol /move army:solon to:1120');
+    const out = await h.run('!tick');
+    const text = out.map((o) => o.content).join('\n');
+    expect(text).toContain('Ingegerd, Hadewych the Arbiter and Solon Theros are in contact near 1121.');
+    expect(text).not.toContain('no longer face each other');
   });
 
   it('GIVEN avoid WHEN both have answered THEN the avoider rolls and moves away at once', async () => {

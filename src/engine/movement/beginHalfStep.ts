@@ -60,8 +60,16 @@ export const beginHalfStep: TickStep<MovementEvent> = ({ state, map, dice, weath
  */
 function partedStandoffs(state: CampaignState): MovementFact[] {
   const now = timeIndex(state.clock);
+  const open = Object.values(state.contacts).filter((c) => c.step !== 'closed');
+  const side = (id: string): string | undefined => state.armies[id]?.side;
+  // Forces of the standoff that face each other again in another contact opened now (a third force
+  // joined them, so the contact is a new one) have not parted.
+  const stillFacing = (armyIds: readonly string[]): boolean => open.some((o) => {
+    const both = armyIds.filter((id) => o.armyIds.includes(id));
+    return both.some((x) => both.some((y) => side(x) !== side(y)));
+  });
   return Object.values(state.contacts)
-    .filter((c) => c.step === 'closed' && c.data.outcome === 'fightOnMorrow' && c.data.quietUntil === now)
+    .filter((c) => c.step === 'closed' && c.data.outcome === 'fightOnMorrow' && c.data.quietUntil === now && !stillFacing(c.armyIds))
     .sort((a, b) => compareIds(a.id, b.id))
     .map((c) => ({ type: 'contactParted', audience: PUBLIC, data: { contactId: c.id, armyIds: c.armyIds.filter((id) => state.armies[id] !== undefined) } }));
 }
