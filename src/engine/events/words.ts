@@ -34,9 +34,6 @@ export function escapeName(name: string): string {
 /** Text a user typed, as an answer quotes it: cut to about this many characters. */
 export const ECHO_MAX = 100;
 
-/** What Discord would read as markup in a typed text: the marks of names, and the double quote that closes the echo. */
-const ECHO_MARKUP = /[\\*_~|`[\]<>@#:"]/g;
-
 /**
  * What a user typed (a hex, a place, an army, a time, a cadence...), as a refusal or an answer
  * quotes it in prose: between double quotes, cut to ECHO_MAX characters (an ellipsis when cut),
@@ -47,12 +44,17 @@ const ECHO_MARKUP = /[\\*_~|`[\]<>@#:"]/g;
  */
 export function echo(text: string): string {
   const chars = [...text];
-  return `"${literal(chars.length <= ECHO_MAX ? text : `${chars.slice(0, ECHO_MAX - 1).join('')}\u2026`)}"`;
+  // The double quote too, behind a backslash: it would close the echo's own quotes.
+  return `"${literal(chars.length <= ECHO_MAX ? text : `${chars.slice(0, ECHO_MAX - 1).join('')}\u2026`).replace(/"/g, '\\"')}"`;
 }
 
-/** Text that may hold what a user typed (a library's message quoting it), in prose as it stands: echo's escapes, without its quotes or cut. */
+/**
+ * Text that may hold what a user typed (a pause's reason, a library's message quoting it), in prose
+ * as it stands: the marks escapeName escapes behind a backslash; a double quote is left as it is
+ * (no markup; the web page, which reads these escapes back, showed the backslash before it).
+ */
 export function literal(text: string): string {
-  return text.replace(ECHO_MARKUP, '\\$&');
+  return text.replace(MARKUP, '\\$&');
 }
 
 /**
