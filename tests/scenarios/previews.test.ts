@@ -37,7 +37,7 @@ describe('known enemies: only what this commander knows', () => {
     await h.run('@alice /engage', '@bob /engage', '@alice /evade', '@bob /evade');
     await h.run('@referee /army edit army:grallune hex:1019', '@referee /army edit army:hadewych hex:0918', '@referee /army edit army:minke hex:0917');
     const [alice] = await h.run('@alice /move army:hadewych to:1018');
-    expect(alice?.content).toMatch(/Known enemies next to the route: Army of Grallune at 1019 \(next to 1018; est\. ~[\d,]+ troops\)/);
+    expect(alice?.content).toMatch(/Known enemies next to the route: Army of Grallune at 1019 \(next to 1018; est\. ~?[\d,]+ troops(?: engaging| \+\d+ regts?)?\)/);
     const [carol] = await h.run('@carol /move army:minke to:1018');
     expect(carol?.content).toContain('Known enemies next to the route: Army of Grallune at 1019 (next to 1018).');
   });
