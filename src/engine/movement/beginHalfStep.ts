@@ -1,7 +1,7 @@
 import type { MovementEvent, MovementFact } from './movementEvents.js';
 import type { Dice } from '../dice/index.js';
 import { namesOf, PUBLIC, tell, toArmy } from '../events/index.js';
-import type { Army, MarchState } from '../forces/index.js';
+import { isHostile, type Army, type MarchState } from '../forces/index.js';
 import type { MapModel } from '../map/index.js';
 import { movementProfile, type MovementProfile } from '../profiles/index.js';
 import { compareIds, type CampaignState, type Order, type TickStep, type WeatherEffects } from '../state/index.js';
@@ -61,12 +61,16 @@ export const beginHalfStep: TickStep<MovementEvent> = ({ state, map, dice, weath
 function partedStandoffs(state: CampaignState): MovementFact[] {
   const now = timeIndex(state.clock);
   const open = Object.values(state.contacts).filter((c) => c.step !== 'closed');
-  const side = (id: string): string | undefined => state.armies[id]?.side;
+  const hostile = (x: string, y: string): boolean => {
+    const a = state.armies[x];
+    const b = state.armies[y];
+    return a !== undefined && b !== undefined && isHostile(state.sides, a.side, b.side);
+  };
   // Forces of the standoff that face each other again in another contact opened now (a third force
   // joined them, so the contact is a new one) have not parted.
   const stillFacing = (armyIds: readonly string[]): boolean => open.some((o) => {
     const both = armyIds.filter((id) => o.armyIds.includes(id));
-    return both.some((x) => both.some((y) => side(x) !== side(y)));
+    return both.some((x) => both.some((y) => hostile(x, y)));
   });
   return Object.values(state.contacts)
     .filter((c) => c.step === 'closed' && c.data.outcome === 'fightOnMorrow' && c.data.quietUntil === now && !stillFacing(c.armyIds))
