@@ -92,9 +92,17 @@ export function autumnWar(assign: Readonly<Record<string, string>>, ...more: str
   ].join('\n');
 }
 
+/** The console's referee (the `@referee` of a script) as an actor, for reads straight from the app. */
+export const CONSOLE_REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
+
 /** The console channel's campaign state, read straight from the database (for assertions). */
 export function campaignState(x: Harness): CampaignState {
-  return readCampaign(x.app, { actor: { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] } }, (tx) => tx.state);
+  return readCampaign(x.app, { actor: CONSOLE_REFEREE }, (tx) => tx.state);
+}
+
+/** The id of the console channel's campaign. */
+export function campaignIdOf(x: Harness): string {
+  return readCampaign(x.app, { actor: CONSOLE_REFEREE }, (tx) => tx.meta.id);
 }
 
 export const valormrMap = mapOf(loadShippedScenario('valormr'));

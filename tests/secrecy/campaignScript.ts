@@ -8,6 +8,21 @@ import { AUTOCOMPLETE, type Script } from './worlds.js';
  * the secrecy test reaches, replay proves too.
  */
 
+/**
+ * A campaign in fog with Hadewych (alice) at 1122 and Grallune (bob) at 1121, next to each other:
+ * the first tick puts them in contact. The secrecy tests of what a contact's later rounds say
+ * (staleButtons, standoffParted) start from it.
+ */
+export const FOG_CONTACT_SETUP = [
+  '@referee /campaign create scenario:valormr name:"Autumn War"',
+  '@referee /campaign assign army:hadewych user:alice',
+  '@referee /campaign assign army:grallune user:bob',
+  '@referee /army edit army:hadewych hex:1122',
+  '@referee /army edit army:grallune hex:1121',
+  '@referee /campaign settings positions:fog',
+  '@referee /campaign start',
+].join('\n');
+
 /** Hexes far from every army of the script, where the hidden army may stand (in fog). */
 export const FAR_HEXES = ['1708', '1807', '1707', '1509'] as const;
 

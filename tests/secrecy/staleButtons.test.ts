@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { contactButtons } from '../../commands/_contactButtons.js';
 import { UserError } from '../../src/app/errors.js';
 import { runButton } from '../../src/app/journal/invocation.js';
-import { inCampaign, readCampaign } from '../../src/app/unitOfWork.js';
+import { inCampaign } from '../../src/app/unitOfWork.js';
 import { parseHex } from '../../src/engine/hex/index.js';
 import type { CampaignState } from '../../src/engine/state/index.js';
-import { consoleHarness, type Harness } from '../scenarios/harness.js';
-import { FAR_HEXES } from './campaignScript.js';
+import { campaignIdOf, consoleHarness, type Harness } from '../scenarios/harness.js';
+import { FAR_HEXES, FOG_CONTACT_SETUP } from './campaignScript.js';
 
 /*
  * The refusals of stale buttons keep secrets too (the differential property of differential.test.ts,
@@ -28,18 +28,6 @@ interface Hidden {
   readonly hex: (typeof FAR_HEXES)[number];
   readonly contact: 'none' | keyof typeof CONTACT_PLACES;
 }
-
-const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
-
-const SETUP = [
-  '@referee /campaign create scenario:valormr name:"Autumn War"',
-  '@referee /campaign assign army:hadewych user:alice',
-  '@referee /campaign assign army:grallune user:bob',
-  '@referee /army edit army:hadewych hex:1122',
-  '@referee /army edit army:grallune hex:1121',
-  '@referee /campaign settings positions:fog',
-  '@referee /campaign start',
-].join('\n');
 
 function placed(state: CampaignState, armyId: string, hexId: string): CampaignState {
   const army = state.armies[armyId];
@@ -75,8 +63,8 @@ const pick = (ids: readonly string[] | undefined, choice: string): string => {
 async function world(v: Hidden): Promise<Map<string, string[]>> {
   const h = await consoleHarness({ seed: 5 });
   try {
-    await h.run(SETUP);
-    const campaignId = readCampaign(h.app, { actor: REFEREE }, (tx) => tx.meta.id);
+    await h.run(FOG_CONTACT_SETUP);
+    const campaignId = campaignIdOf(h);
     inCampaign(h.app, { campaignId }, (tx) => ({ state: hide(tx.state, v), result: undefined }));
     const start = h.outputs.length;
     await h.run('@referee /contact open armies:"hadewych,grallune"', '!tick');

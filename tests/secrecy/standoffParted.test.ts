@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readCampaign } from '../../src/app/unitOfWork.js';
-import { consoleHarness } from '../scenarios/harness.js';
+import { campaignIdOf, consoleHarness } from '../scenarios/harness.js';
+import { FOG_CONTACT_SETUP } from './campaignScript.js';
 
 /*
  * A standoff's end keeps secrets (the differential property of differential.test.ts, for the
@@ -11,18 +11,6 @@ import { consoleHarness } from '../scenarios/harness.js';
  * marched to. Alice's own DM says where she went.
  */
 
-const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
-
-const SETUP = [
-  '@referee /campaign create scenario:valormr name:"Autumn War"',
-  '@referee /campaign assign army:hadewych user:alice',
-  '@referee /campaign assign army:grallune user:bob',
-  '@referee /army edit army:hadewych hex:1122',
-  '@referee /army edit army:grallune hex:1121',
-  '@referee /campaign settings positions:fog',
-  '@referee /campaign start',
-].join('\n');
-
 /** Hexes next to Hadewych's 1122 and not next to Grallune's 1121: a march there ends the standoff. */
 const AWAY = ['1123', '1022', '1222'] as const;
 
@@ -30,8 +18,8 @@ const AWAY = ['1123', '1022', '1222'] as const;
 async function world(to: string): Promise<Map<string, string[]>> {
   const h = await consoleHarness({ seed: 5 });
   try {
-    await h.run(SETUP);
-    const campaignId = readCampaign(h.app, { actor: REFEREE }, (tx) => tx.meta.id);
+    await h.run(FOG_CONTACT_SETUP);
+    const campaignId = campaignIdOf(h);
     const start = h.outputs.length;
     // The contact opens, nobody presses it (twice); alice's march waits for the morning.
     await h.run('!tick', '!tick', `@alice /move army:hadewych to:${to}`, '!tick 4');

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCampaign } from '../../src/app/unitOfWork.js';
 import { webPage } from '../../src/app/web/webPage.js';
-import { consoleHarness, type Harness } from '../scenarios/harness.js';
+import { campaignIdOf, consoleHarness, type Harness } from '../scenarios/harness.js';
 
 /*
  * Anax Archontas, in the Valormr scenario, is an army of one: the red dragon, an individual, no
@@ -11,14 +10,12 @@ import { consoleHarness, type Harness } from '../scenarios/harness.js';
  * and an empty "Regiments:". Read as the page and the console show them.
  */
 
-const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
-
 let h: Harness;
 let campaignId: string;
 
 beforeAll(async () => {
   h = await consoleHarness({ setup: '@referee /campaign create scenario:valormr name:"Dragon"\n@referee /campaign start' });
-  campaignId = readCampaign(h.app, { actor: REFEREE }, (tx) => tx.meta.id);
+  campaignId = campaignIdOf(h);
 }, 120_000);
 
 afterAll(() => h?.close());

@@ -1,9 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCampaign } from '../../src/app/unitOfWork.js';
 import { webMap } from '../../src/app/web/webPage.js';
 import { privateBadge } from '../../src/render/overlay.js';
-import { consoleHarness, type Harness } from '../scenarios/harness.js';
+import { campaignIdOf, consoleHarness, type Harness } from '../scenarios/harness.js';
 import { fogSetup } from './webHarness.js';
 
 /*
@@ -13,7 +12,6 @@ import { fogSetup } from './webHarness.js';
  * from the picture the page shows: the badge's red ends before the time and weather's room.
  */
 
-const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
 const BADGE = [0x8e, 0x2a, 0x22];
 
 let h: Harness;
@@ -21,7 +19,7 @@ let campaignId: string;
 
 beforeAll(async () => {
   h = await consoleHarness({ setup: fogSetup() });
-  campaignId = readCampaign(h.app, { actor: REFEREE }, (tx) => tx.meta.id);
+  campaignId = campaignIdOf(h);
 }, 120_000);
 
 afterAll(() => h?.close());

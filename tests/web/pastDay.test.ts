@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCampaign } from '../../src/app/unitOfWork.js';
 import { CHRONICLE_LINES, webPage } from '../../src/app/web/webPage.js';
-import { consoleHarness, type Harness } from '../scenarios/harness.js';
+import { campaignIdOf, consoleHarness, type Harness } from '../scenarios/harness.js';
 
 /*
  * A past day's chronicle on the page ("End of day 1") holds that day's lines, its night's tick
@@ -11,14 +10,12 @@ import { consoleHarness, type Harness } from '../scenarios/harness.js';
  * day itself out of the window. And the same order given again is a line again.
  */
 
-const REFEREE = { userId: 'referee', userName: 'referee', guildId: 'console', channelId: 'console', roleIds: [] as string[] };
-
 let h: Harness;
 let campaignId: string;
 
 beforeAll(async () => {
   h = await consoleHarness({ setup: '@referee /campaign create scenario:valormr name:"Busy"\n@referee /campaign assign army:hadewych user:alice\n@referee /campaign start' });
-  campaignId = readCampaign(h.app, { actor: REFEREE }, (tx) => tx.meta.id);
+  campaignId = campaignIdOf(h);
   // Day 1 played to its end, and day 2's morning: now day 2, afternoon.
   await h.run('@alice /move to:0817', '!tick 5');
   const orders = Array.from({ length: CHRONICLE_LINES + 20 }, (_, i) => `@alice /move to:${i % 2 === 0 ? '0816' : '0818'}`);
