@@ -15,10 +15,10 @@ import { FOG_CONTACT_SETUP } from './campaignScript.js';
 const AWAY = ['1123', '1022', '1222'] as const;
 
 /** Each reader's lines (DMs and private answers) when alice marches to `to` after two rounds nobody pressed, the campaign id masked. */
-async function world(to: string): Promise<Map<string, string[]>> {
+async function world(to: string, profile: 'valormr' | 'acks'): Promise<Map<string, string[]>> {
   const h = await consoleHarness({ seed: 5 });
   try {
-    await h.run(FOG_CONTACT_SETUP);
+    await h.run(profile === 'valormr' ? FOG_CONTACT_SETUP : FOG_CONTACT_SETUP.replace('@referee /campaign start', `@referee /campaign settings profile:${profile}\n@referee /campaign start`));
     const campaignId = campaignIdOf(h);
     const start = h.outputs.length;
     // The contact opens, nobody presses it (twice); alice's march waits for the morning.
@@ -32,9 +32,9 @@ async function world(to: string): Promise<Map<string, string[]>> {
 }
 
 describe('a standoff that ends keeps secrets', () => {
-  it('GIVEN fog and a standoff nobody presses WHEN alice marches away to one of three hexes THEN bob is told the contact is over, and receives the same bytes whichever hex it was', async () => {
+  it.each(['valormr', 'acks'] as const)('GIVEN fog, the %s movement profile and a standoff nobody presses WHEN alice marches away to one of three hexes THEN bob is told the contact is over, and receives the same bytes whichever hex it was', async (profile) => {
     const worlds = new Map<string, Map<string, string[]>>();
-    for (const to of AWAY) worlds.set(to, await world(to));
+    for (const to of AWAY) worlds.set(to, await world(to, profile));
     const first = worlds.get(AWAY[0])!;
     const bob = first.get('bob')!.join('\n');
     expect(bob).toContain('Ingegerd and Hadewych the Arbiter no longer face each other: the contact is over.');
